@@ -1,0 +1,70 @@
+/** Business constants of 000 §9 and 001 §9. Server and web app read them from here only. */
+export const LIMITS = {
+  usernameMin: 3,
+  usernameMax: 32,
+  groupNameMin: 3,
+  groupNameMax: 32,
+  passwordMin: 6,
+  /** The server accepts up to 128; the sign-up form attribute says 32 (both readings, 000 §5). */
+  passwordMax: 128,
+  passwordFormMax: 32,
+  textMaxLength: 512,
+  textMaxLines: 32,
+  bioMaxLength: 512,
+  descriptionMaxLength: 100,
+  mentionsPerPost: 10,
+  groupsPerPost: 10,
+  ownedGroups: 10,
+  imagesPerPost: 2,
+  imagesPerComment: 1,
+  commentsPerWindow: 60,
+  commentWindowMs: 30 * 60 * 1000,
+  loginLockoutMs: 3 * 60 * 1000,
+  /** Failed logins on one account, or from one address, before the lockout starts. */
+  loginMaxFailures: 5,
+  gifQueryMax: 500,
+  gifPageSize: 50,
+  searchHistoryMax: 30,
+  searchPreview: 3,
+  suggestionsMax: 10,
+  debounceMs: 300,
+  gifDebounceMs: 800,
+  toastMs: 3000,
+  toastSlideMs: 1000,
+  collapsedPostPx: 200,
+  /** Server-side cap on any page size a client asks for. */
+  maxPageSize: 50,
+  /** Uploaded images: bytes and decoded pixels. */
+  imageMaxBytes: 10 * 1024 * 1024,
+  imageMaxPixels: 40_000_000,
+  pfpSize: 400,
+} as const;
+
+export const PAGE_SIZES = {
+  comments: 5,
+  posts: 4,
+  notifications: 6,
+  users: 5,
+  groups: 5,
+} as const;
+
+/** Per-group notification level (001 §3). */
+export const GROUP_NOTIFICATION_LEVELS = { all: 0, essential: 1, none: 2 } as const;
+export type GroupNotificationLevel = (typeof GROUP_NOTIFICATION_LEVELS)[keyof typeof GROUP_NOTIFICATION_LEVELS];
+
+/** Account notification settings, in the spec's order (001 §3). */
+export const NOTIFICATION_SETTINGS = [
+  'follower', 'reply', 'postFromFollowed', 'postMention', 'commentMention', 'newMember',
+] as const;
+export type NotificationSettings = boolean[];
+export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = NOTIFICATION_SETTINGS.map(() => true);
+
+export const NOTIFICATION_TYPES = [
+  'NEW_FOLLOWER', 'NEW_REPLY', 'NEW_POST', 'MENTION', 'COMMENT_MENTION', 'GROUP_POST',
+  'GROUP_JOIN_REQUEST', 'GROUP_JOIN_DENY', 'GROUP_JOIN_ACCEPT', 'NEW_MEMBER', 'MADE_ADMIN',
+  'REVOKED_ADMIN', 'NEW_MESSAGE',
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** Marker the API puts in place of a removed account, group or post (000 §2, 001 §2). */
+export const DELETED = '<deleted>';

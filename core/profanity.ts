@@ -1,0 +1,36 @@
+import cs from 'naughty-words/cs.json';
+import de from 'naughty-words/de.json';
+import en from 'naughty-words/en.json';
+import es from 'naughty-words/es.json';
+import fr from 'naughty-words/fr.json';
+import it from 'naughty-words/it.json';
+import pl from 'naughty-words/pl.json';
+
+/**
+ * Profanity check of 000 §5: a large built-in list (LDNOOBW via naughty-words: English, Czech and
+ * more), whole words, case-insensitive. Words are compared without diacritics so "curak" matches
+ * "čurák"; phrases are matched as whole word sequences.
+ */
+const LISTS: readonly string[][] = [en, cs, de, fr, es, it, pl];
+
+const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const words = (s: string): string[] => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+const single = new Set<string>();
+const phrases: string[][] = [];
+for (const list of LISTS) {
+  for (const entry of list) {
+    const parts = words(entry);
+    if (parts.length === 1) single.add(parts[0]!);
+    else if (parts.length > 1) phrases.push(parts);
+  }
+}
+
+export function containsProfanity(text: string): boolean {
+  // Usernames like "bad_word99" hide words behind separators and digits.
+  const tokens = words(text.replace(/\d+/g, ' '));
+  if (tokens.some((t) => single.has(t))) return true;
+  if (phrases.length === 0) return false;
+  const joined = ` ${tokens.join(' ')} `;
+  return phrases.some((p) => joined.includes(` ${p.join(' ')} `));
+}

@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import type { DatabaseHandle } from './db/database';
+import { migrateToLatest } from './db/migrator';
+import { authPlugin } from './plugins/auth';
+import { databasePlugin } from './plugins/database';
+import { errorsPlugin } from './plugins/errors';
+import { securityPlugin } from './plugins/security';
+import { API_ROUTES } from './routes';
+
+export interface BuildOptions {
+  config: Config;
+  database: DatabaseHandle;
+  /** Close the database with the app (default true). */
+  closeDatabase?: boolean;
+  logger?: boolean;
+}
+
+/**
+ * Builds the whole server without listening: external plugins, then app services, then routes.
+ * Tests call this with a fresh database and use app.inject.
+ */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 64 * 1024,
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await migrateToLatest(options.database.db);
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(databasePlugin, {
+    config,
+    database: options.database,
+    closeDatabase: options.closeDatabase ?? true,
+  });
+  await app.register(authPlugin);
+
+  await app.register(
+    async (api) => {
+      for (const routes of API_ROUTES) await api.register(routes);
+    },
+    { prefix: '/api' },
+  );
+
+  if (config.webDir && existsSync(config.webDir)) {
+    await app.register(fastifyStatic, {
+      root: config.webDir,
+      prefix: '/',
+      wildcard: false,
+      // The service worker and the shell must be revalidated; hashed assets can be cached forever.
+      setHeaders(res, path) {
+        if (/[\\/]assets[\\/]/.test(path)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        else res.header('Cache-Control', 'no-cache');
+      },
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isPostgresUrl } from './db/database';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  googleClientId: string | undefined;
+  googleJwksUrl: string;
+  tenorKey: string | undefined;
+  /** Folder of the built web app served at /; absent in API-only tests. */
+  webDir: string | undefined;
+  logLevel: string;
+  /** Run the background job worker in this process. */
+  runWorker: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const GOOGLE_JWKS = 'https://www.googleapis.com/oauth2/v3/certs';
+
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A secret kept beside the data so restarts keep sessions valid without configuration. */
+function storedSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Reads and checks the environment; every problem is listed at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)');
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  const publicUrl = env.PUBLIC_URL || `http://localhost:${port}`;
+  if (!isUrl(publicUrl)) problems.push(`PUBLIC_URL must be a URL, got "${env.PUBLIC_URL}"`);
+  const googleJwksUrl = env.GOOGLE_JWKS_URL || GOOGLE_JWKS;
+  if (!isUrl(googleJwksUrl)) problems.push('GOOGLE_JWKS_URL must be a URL');
+  if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = resolve(env.DATA_DIR || './data');
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    jwtSecret: env.JWT_SECRET || storedSecret(dataDir),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'Kruh <no-reply@kruh.local>',
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    googleClientId: env.GOOGLE_CLIENT_ID || undefined,
+    googleJwksUrl,
+    tenorKey: env.TENOR_KEY || undefined,
+    webDir: resolve(env.WEB_DIR || './dist'),
+    logLevel: env.LOG_LEVEL || 'info',
+    runWorker: env.RUN_WORKER !== 'false',
+  };
+}

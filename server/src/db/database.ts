@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database, Db } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// bigint (epoch ms, counts) as numbers: every value we store fits in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface DatabaseOptions {
+  /** postgres://... for PostgreSQL; otherwise SQLite in dataDir. */
+  url?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL schema to use (tests isolate each file in its own). */
+  schema?: string | undefined;
+  /** SQLite file name inside dataDir, or ':memory:'. */
+  sqliteFile?: string | undefined;
+  poolSize?: number | undefined;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (isPostgresUrl(options.url)) {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const file = options.sqliteFile ?? 'kruh.sqlite';
+  let path = file;
+  if (file !== ':memory:') {
+    mkdirSync(options.dataDir, { recursive: true });
+    path = join(options.dataDir, file);
+  }
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

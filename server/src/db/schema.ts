@@ -1,0 +1,206 @@
+import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+
+/** Row types of the tables (see migrations). Services map them to the API's shapes. */
+export interface UsersTable {
+  id: string;
+  username: string;
+  username_lower: string;
+  email: string | null;
+  password_hash: string | null;
+  google_sub: string | null;
+  verified: Generated<number>;
+  bio: Generated<string>;
+  language: Generated<string>;
+  /** JSON array of the six per-type booleans (001 §3). */
+  notification_settings: Generated<string>;
+  token_version: Generated<number>;
+  search_text: string;
+  created_at: number;
+}
+
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'verify' | 'change_email' | 'reset_password';
+  email: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  key: string;
+  created_at: number;
+}
+
+export interface FollowsTable {
+  follower_id: string;
+  following_id: string;
+  notify: Generated<number>;
+  created_at: number;
+}
+
+export interface GroupsTable {
+  id: string;
+  name: string;
+  name_lower: string;
+  description: Generated<string>;
+  owner_id: string;
+  is_private: Generated<number>;
+  request_join: Generated<number>;
+  everyone_can_post: Generated<number>;
+  pinned_post_id: string | null;
+  members: Generated<number>;
+  bans: Generated<number>;
+  search_text: string;
+  created_at: number;
+}
+
+export type GroupRole = 'member' | 'admin' | 'owner';
+
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+  role: Generated<GroupRole>;
+  level: Generated<number>;
+  created_at: number;
+}
+
+export interface GroupUserTable {
+  group_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface PostsTable {
+  id: string;
+  author_id: string | null;
+  text: string;
+  reply_to: string | null;
+  likes: Generated<number>;
+  comments: Generated<number>;
+  images: Generated<number>;
+  search_text: string;
+  created_at: number;
+}
+
+export interface PostMentionsTable {
+  post_id: string;
+  position: number;
+  user_id: string | null;
+  username: string;
+}
+
+export interface PostGroupsTable {
+  post_id: string;
+  position: number;
+  group_id: string | null;
+  name: string;
+  created_at: number;
+}
+
+export interface PostHashtagsTable {
+  post_id: string;
+  tag: string;
+  created_at: number;
+}
+
+export interface PostLikesTable {
+  post_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface CommentsTable {
+  id: string;
+  post_id: string;
+  parent_comment_id: string | null;
+  author_id: string | null;
+  text: string;
+  likes: Generated<number>;
+  replies: Generated<number>;
+  images: Generated<number>;
+  deleted: Generated<number>;
+  search_text: string;
+  created_at: number;
+}
+
+export interface CommentMentionsTable {
+  comment_id: string;
+  position: number;
+  user_id: string | null;
+  username: string;
+}
+
+export interface CommentLikesTable {
+  comment_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  actor_id: string | null;
+  post_id: string | null;
+  comment_id: string | null;
+  group_id: string | null;
+  mention_count: Generated<number>;
+  seen: Generated<number>;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  route: string;
+  status: number | null;
+  body: string | null;
+  created_at: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  attempts: Generated<number>;
+  run_at: number;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  email_tokens: EmailTokensTable;
+  login_failures: LoginFailuresTable;
+  follows: FollowsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  group_bans: GroupUserTable;
+  group_requests: GroupUserTable;
+  posts: PostsTable;
+  post_mentions: PostMentionsTable;
+  post_groups: PostGroupsTable;
+  post_hashtags: PostHashtagsTable;
+  post_likes: PostLikesTable;
+  comments: CommentsTable;
+  comment_mentions: CommentMentionsTable;
+  comment_likes: CommentLikesTable;
+  notifications: NotificationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
+}
+
+export type Db = Kysely<Database>;
+/** What a repository runs its queries on: the database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type GroupRow = Selectable<GroupsTable>;
+export type PostRow = Selectable<PostsTable>;
+export type CommentRow = Selectable<CommentsTable>;
+export type NotificationRow = Selectable<NotificationsTable>;

@@ -1,0 +1,76 @@
+import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { Database, Executor } from '../../db/schema';
+
+/**
+ * Who may see and post what in groups: the one place every module asks, so "private stays
+ * private" is decided once (001 §6).
+ */
+
+/**
+ * Filter for queries over `posts`: a post tagged with a private group is visible only when the
+ * viewer is a member of every private group it is in. Visitors (null) see no private post.
+ */
+export function postVisibleTo(viewerId: string | null, postIdColumn: 'posts.id' | 'comments.post_id' = 'posts.id') {
+  return (eb: ExpressionBuilder<Database, any>) =>
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('post_groups as vis_pg')
+          .innerJoin('groups as vis_g', 'vis_g.id', 'vis_pg.group_id')
+          .select(sql<number>`1`.as('one'))
+          .whereRef('vis_pg.post_id', '=', eb.ref(postIdColumn) as any)
+          .where('vis_g.is_private', '=', 1)
+          .where((inner) =>
+            viewerId === null
+              ? sql<SqlBool>`1 = 1`
+              : inner.not(
+                  inner.exists(
+                    inner
+                      .selectFrom('group_members as vis_m')
+                      .select(sql<number>`1`.as('one'))
+                      .whereRef('vis_m.group_id', '=', 'vis_g.id')
+                      .where('vis_m.user_id', '=', viewerId),
+                  ),
+                ),
+          ),
+      ),
+    );
+}
+
+export async function isPostVisible(db: Executor, postId: string, viewerId: string | null): Promise<boolean> {
+  const row = await db
+    .selectFrom('posts')
+    .select('posts.id')
+    .where('posts.id', '=', postId)
+    .where(postVisibleTo(viewerId))
+    .executeTakeFirst();
+  return !!row;
+}
+
+export interface Membership {
+  role: 'member' | 'admin' | 'owner' | null;
+  banned: boolean;
+  requested: boolean;
+}
+
+export async function membershipOf(db: Executor, groupId: string, userId: string | null): Promise<Membership> {
+  if (!userId) return { role: null, banned: false, requested: false };
+  const [member, ban, request] = await Promise.all([
+    db.selectFrom('group_members').select('role').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('group_bans').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('group_requests').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
+  ]);
+  return { role: member?.role ?? null, banned: !!ban, requested: !!request };
+}
+
+export const isAdminRole = (role: Membership['role']): boolean => role === 'admin' || role === 'owner';
+
+/** canUserPost of 001 §6: a member who is not banned, when everyone may post or they are an admin. */
+export function canPostIn(group: { everyone_can_post: number }, membership: Membership): boolean {
+  if (!membership.role || membership.banned) return false;
+  return group.everyone_can_post === 1 || isAdminRole(membership.role);
+}
+
+export function canSeeGroupContent(group: { is_private: number }, membership: Membership): boolean {
+  return group.is_private === 0 || membership.role !== null;
+}

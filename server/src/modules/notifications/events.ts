@@ -1,0 +1,26 @@
+import type { Executor } from '../../db/schema';
+
+/**
+ * What happened, as the notifications worker needs to know it. Modules enqueue an event in the
+ * same transaction as the change that caused it; the worker turns it into notifications in the
+ * background (fan-out to many recipients never slows the request).
+ */
+export type NotificationEvent =
+  | { kind: 'follow'; actorId: string; userId: string }
+  | { kind: 'post_created'; postId: string }
+  | { kind: 'comment_created'; commentId: string }
+  | { kind: 'group_join_request'; groupId: string; actorId: string }
+  | { kind: 'group_join_accepted'; groupId: string; actorId: string; userId: string }
+  | { kind: 'group_join_denied'; groupId: string; actorId: string; userId: string }
+  | { kind: 'group_new_member'; groupId: string; userId: string }
+  | { kind: 'group_made_admin'; groupId: string; actorId: string; userId: string }
+  | { kind: 'group_revoked_admin'; groupId: string; actorId: string; userId: string };
+
+export const NOTIFICATION_JOB = 'notification_event';
+
+export async function enqueueNotificationEvent(db: Executor, event: NotificationEvent, now: number = Date.now()): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({ kind: NOTIFICATION_JOB, payload: JSON.stringify(event), run_at: now, locked_until: null, last_error: null, created_at: now })
+    .execute();
+}

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { SignJWT, jwtVerify } from 'jose';
+import { AppError } from '../lib/app-error';
+import type { UserRow } from '../db/schema';
+
+export interface Viewer {
+  id: string;
+  username: string;
+  user: UserRow;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    signToken(user: Pick<UserRow, 'id' | 'token_version'>): Promise<string>;
+  }
+  interface FastifyRequest {
+    /** The caller, or null for a visitor. A present but bad token is an error (invalid_token). */
+    viewer(): Promise<Viewer | null>;
+    /** The caller; no token answers no_token, a bad one invalid_token. */
+    requireViewer(): Promise<Viewer>;
+    viewerCache?: Promise<Viewer | null>;
+  }
+}
+
+const ALG = 'HS256';
+const TOKEN_TTL = '30d';
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  const token = match?.[1]?.trim();
+  // The web app's logged-out state may send "Bearer null" from an empty storage slot.
+  return token && token !== 'null' && token !== 'undefined' ? token : undefined;
+}
+
+/**
+ * Bearer JWTs carrying the user id and the user's token_version. Changing the password bumps the
+ * version in the database, so every earlier token stops working on every server process.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    const secret = new TextEncoder().encode(app.config.jwtSecret);
+
+    app.decorate('signToken', async (user: Pick<UserRow, 'id' | 'token_version'>) =>
+      new SignJWT({ ver: user.token_version })
+        .setProtectedHeader({ alg: ALG })
+        .setSubject(user.id)
+        .setIssuedAt()
+        .setExpirationTime(TOKEN_TTL)
+        .sign(secret),
+    );
+
+    async function resolve(request: FastifyRequest): Promise<Viewer | null> {
+      const token = bearer(request);
+      if (!token) return null;
+      let sub: string | undefined;
+      let ver: unknown;
+      try {
+        const { payload } = await jwtVerify(token, secret, { algorithms: [ALG] });
+        sub = payload.sub;
+        ver = payload.ver;
+      } catch {
+        throw new AppError(401, 'invalid_token');
+      }
+      if (!sub) throw new AppError(401, 'invalid_token');
+      const user = await app.db.selectFrom('users').selectAll().where('id', '=', sub).executeTakeFirst();
+      if (!user || user.token_version !== ver) throw new AppError(401, 'invalid_token');
+      return { id: user.id, username: user.username, user };
+    }
+
+    app.decorateRequest('viewer', function (this: FastifyRequest) {
+      this.viewerCache ??= resolve(this);
+      return this.viewerCache;
+    });
+    app.decorateRequest('requireViewer', async function (this: FastifyRequest) {
+      const viewer = await this.viewer();
+      if (!viewer) throw new AppError(401, 'no_token');
+      return viewer;
+    });
+  },
+  { name: 'auth', dependencies: ['database'] },
+);

@@ -1,0 +1,27 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/database';
+
+/** Reads the config, builds the app, listens, and closes cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, database });
+  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    await app.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+}
+
+void main();

@@ -1,0 +1,109 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { foldForSearch } from '#core/text';
+import { newId } from '../../src/lib/ids';
+
+/**
+ * Rows made straight in the database, so a feature's tests do not depend on another feature's
+ * endpoints. Each returns what a test needs to act as that row's owner.
+ */
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+  token: string;
+  auth: { authorization: string };
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export async function createUser(
+  app: FastifyInstance,
+  overrides: Partial<{ username: string; email: string; verified: boolean; passwordHash: string | null; googleSub: string; createdAt: number }> = {},
+): Promise<TestUser> {
+  const username = overrides.username ?? `user${unique()}`;
+  const email = overrides.email ?? `${username.toLowerCase()}@example.test`;
+  const id = newId();
+  await app.db
+    .insertInto('users')
+    .values({
+      id,
+      username,
+      username_lower: username.toLowerCase(),
+      email,
+      password_hash: overrides.passwordHash ?? null,
+      google_sub: overrides.googleSub ?? null,
+      verified: overrides.verified === false ? 0 : 1,
+      search_text: foldForSearch(username),
+      created_at: overrides.createdAt ?? Date.now(),
+    })
+    .execute();
+  const token = await app.signToken({ id, token_version: 0 });
+  return { id, username, email, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** app.inject with an optional user's bearer token. */
+export function call(app: FastifyInstance, user: TestUser | null, options: InjectOptions) {
+  return app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(user ? user.auth : {}) } });
+}
+
+export async function createGroup(
+  app: FastifyInstance,
+  owner: TestUser,
+  overrides: Partial<{ name: string; isPrivate: boolean; requestJoin: boolean; everyoneCanPost: boolean }> = {},
+): Promise<{ id: string; name: string }> {
+  const name = overrides.name ?? `group${unique()}`;
+  const id = newId();
+  const now = Date.now();
+  await app.db
+    .insertInto('groups')
+    .values({
+      id,
+      name,
+      name_lower: name.toLowerCase(),
+      owner_id: owner.id,
+      is_private: overrides.isPrivate ? 1 : 0,
+      request_join: overrides.requestJoin ? 1 : 0,
+      everyone_can_post: overrides.everyoneCanPost === false ? 0 : 1,
+      pinned_post_id: null,
+      members: 1,
+      search_text: foldForSearch(name),
+      created_at: now,
+    })
+    .execute();
+  await app.db.insertInto('group_members').values({ group_id: id, user_id: owner.id, role: 'owner', created_at: now }).execute();
+  return { id, name };
+}
+
+export async function addMember(app: FastifyInstance, groupId: string, user: TestUser, role: 'member' | 'admin' = 'member') {
+  await app.db.insertInto('group_members').values({ group_id: groupId, user_id: user.id, role, created_at: Date.now() }).execute();
+  await app.db.updateTable('groups').set((eb) => ({ members: eb('members', '+', 1) })).where('id', '=', groupId).execute();
+}
+
+export async function createPost(
+  app: FastifyInstance,
+  author: TestUser,
+  overrides: Partial<{ text: string; groupIds: string[]; replyTo: string; createdAt: number; likes: number }> = {},
+): Promise<{ id: string }> {
+  const id = newId();
+  const text = overrides.text ?? `post ${unique()}`;
+  const createdAt = overrides.createdAt ?? Date.now();
+  await app.db
+    .insertInto('posts')
+    .values({
+      id,
+      author_id: author.id,
+      text,
+      reply_to: overrides.replyTo ?? null,
+      likes: overrides.likes ?? 0,
+      search_text: foldForSearch(text),
+      created_at: createdAt,
+    })
+    .execute();
+  const groupIds = overrides.groupIds ?? [];
+  for (const [position, groupId] of groupIds.entries()) {
+    const group = await app.db.selectFrom('groups').select('name').where('id', '=', groupId).executeTakeFirstOrThrow();
+    await app.db.insertInto('post_groups').values({ post_id: id, position, group_id: groupId, name: group.name, created_at: createdAt }).execute();
+  }
+  return { id };
+}

@@ -1,0 +1,1 @@
+// web test setup placeholder until the web app lands

@@ -1,0 +1,60 @@
+import { defineConfig } from 'vitest/config';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+const serverTests = ['server/tests/**/*.test.ts', 'core/**/*.test.ts'];
+
+/**
+ * One `npm test` for the repository: the pure rules, the server on SQLite (and on PostgreSQL when
+ * TEST_DATABASE_URL is set), and the web app under jsdom with fake-indexeddb.
+ */
+const projects: TestProjectInlineConfiguration[] = [
+  {
+    test: {
+      name: 'server-sqlite',
+      include: serverTests,
+      environment: 'node',
+      env: { KRUH_TEST_DB: 'sqlite' },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
+  {
+    extends: './vite.config.ts',
+    test: {
+      name: 'web',
+      include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'],
+      environment: 'jsdom',
+      setupFiles: ['./src/test/setup.ts'],
+      testTimeout: 20_000,
+    },
+  },
+];
+
+if (process.env.TEST_DATABASE_URL) {
+  projects.push({
+    test: {
+      name: 'server-postgres',
+      include: ['server/tests/**/*.test.ts'],
+      environment: 'node',
+      env: { KRUH_TEST_DB: 'postgres' },
+      globalSetup: ['./server/tests/helpers/pg-global-setup.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  });
+}
+
+if (process.env.KRUH_E2E !== 'off') {
+  projects.push({
+    test: {
+      name: 'e2e',
+      include: ['tests/e2e/**/*.test.ts'],
+      environment: 'node',
+      testTimeout: 120_000,
+      hookTimeout: 240_000,
+      fileParallelism: false,
+    },
+  });
+}
+
+export default defineConfig({ test: { projects } });
