@@ -1,0 +1,61 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { LIMITS } from '#core/limits';
+import { type Sort, type TimeWindow, SORTS, TIMES, timeWindowStart } from '#core/listing';
+
+/**
+ * Query parameters shared by every paged list (000 §7): page is 1-based (0 is read as 1), limit
+ * is capped server-side, and `before` (epoch ms) pins a listing to the moment its first page was
+ * read, so items arriving meanwhile do not shift later pages.
+ */
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 0, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
+  query: Type.Optional(Type.String({ maxLength: 200 })),
+  before: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type PageQuery = Static<typeof PageQuery>;
+
+export const ListingQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)))),
+    time: Type.Optional(Type.Union(TIMES.map((t) => Type.Literal(t)))),
+  }),
+]);
+export type ListingQuery = Static<typeof ListingQuery>;
+
+export interface PageWindow {
+  offset: number;
+  limit: number;
+  /** Rows to fetch: one more than the page, to learn hasMore without a count. */
+  fetch: number;
+}
+
+export function pageWindow(query: { page?: number | undefined; limit?: number | undefined }, defaultLimit: number): PageWindow {
+  const page = Math.max(1, query.page ?? 1);
+  const limit = Math.min(LIMITS.maxPageSize, Math.max(1, query.limit ?? defaultLimit));
+  return { offset: (page - 1) * limit, limit, fetch: limit + 1 };
+}
+
+/** Splits the fetched rows into the page and hasMore. */
+export function toPage<T>(rows: T[], window: PageWindow): { items: T[]; hasMore: boolean } {
+  return { items: rows.slice(0, window.limit), hasMore: rows.length > window.limit };
+}
+
+export interface ListingWindow {
+  sort: Sort;
+  since: number;
+  before: number | undefined;
+}
+
+export function listingWindow(
+  query: { sort?: Sort | undefined; time?: TimeWindow | undefined; before?: number | undefined },
+  defaults: { sort: Sort; time: TimeWindow },
+  now: number = Date.now(),
+): ListingWindow {
+  return {
+    sort: query.sort ?? defaults.sort,
+    since: timeWindowStart(query.time ?? defaults.time, now),
+    before: query.before,
+  };
+}
