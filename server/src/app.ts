@@ -4,11 +4,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/database';
+import type { MediaStorage } from './lib/storage';
 import { migrateToLatest } from './db/migrator';
 import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
+import { storagePlugin } from './plugins/storage';
 import { API_ROUTES } from './routes';
 
 export interface BuildOptions {
@@ -17,6 +19,8 @@ export interface BuildOptions {
   /** Close the database with the app (default true). */
   closeDatabase?: boolean;
   logger?: boolean;
+  /** Media storage; the local folder in the data dir by default. */
+  storage?: MediaStorage;
 }
 
 /**
@@ -42,6 +46,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     closeDatabase: options.closeDatabase ?? true,
   });
   await app.register(authPlugin);
+  await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
 
   await app.register(
     async (api) => {
