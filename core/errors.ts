@@ -28,6 +28,10 @@ export const ERROR_KEYS = [
   // Client-side
   'while_loading', 'original_post', 'posting_failed', 'wait_media', 'loading_failed',
   'singup_failed', 'post_deleted', 'no_group',
+  // Uploads: a file that is not a decodable image, or one over the size limits.
+  'only_images', 'image_too_large',
+  // Account settings (language, notification switches) that are not one of the allowed values.
+  'invalid_settings',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -40,6 +44,7 @@ export const INFO_KEYS = [
   // Beyond the spec: the forgotten-password flow and post deletion confirmations.
   'password_reset_sent', 'password_changed', 'post_deleted', 'unfollowed', 'followed',
   'notification_deleted', 'notifications_cleared', 'settings_updated', 'left_group',
+  'image_uploaded',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

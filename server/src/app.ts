@@ -9,9 +9,13 @@ import { migrateToLatest } from './db/migrator';
 import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
+import { mailerPlugin } from './plugins/mailer';
 import { securityPlugin } from './plugins/security';
 import { storagePlugin } from './plugins/storage';
 import { API_ROUTES } from './routes';
+import { jobsPlugin } from './modules/jobs/jobs.plugin';
+import { notificationHubPlugin } from './modules/notifications/live';
+import { mediaRoutes } from './modules/media/media.routes';
 
 export interface BuildOptions {
   config: Config;
@@ -47,6 +51,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(authPlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
+  await app.register(notificationHubPlugin);
+  await app.register(jobsPlugin);
+  await app.register(mailerPlugin);
 
   await app.register(
     async (api) => {
@@ -54,6 +61,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
     { prefix: '/api' },
   );
+  await app.register(mediaRoutes, { prefix: '/media' });
 
   if (config.webDir && existsSync(config.webDir)) {
     await app.register(fastifyStatic, {

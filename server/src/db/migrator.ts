@@ -1,16 +1,30 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import type { Db } from './schema';
 import * as base from './migrations/20261122_01_base';
+import * as accountCleanup from './migrations/20261122_10_account_cleanup';
+import * as searchIndexes from './migrations/20261122_20_search_indexes';
+import * as postIndexes from './migrations/20261122_30_post_indexes';
+import * as notificationIndexes from './migrations/20261122_60_notification_indexes';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261122_01_base': base,
+  '20261122_10_account_cleanup': accountCleanup,
+  '20261122_20_search_indexes': searchIndexes,
+  '20261122_30_post_indexes': postIndexes,
+  '20261122_60_notification_indexes': notificationIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // PostgreSQL: Kysely looks for its bookkeeping tables in every schema and can mistake another
+  // schema's (another app or test on the same database) for its own; name the connection's schema.
+  const schema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name
+      : undefined;
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

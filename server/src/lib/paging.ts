@@ -48,14 +48,18 @@ export interface ListingWindow {
   before: number | undefined;
 }
 
+/**
+ * Sort and time range of a listing. The time window narrows the popular sort (the client sends
+ * `time` only with it, 000 §2); a newest listing without an explicit `time` runs back to the
+ * first item, so older items stay reachable by scrolling. The window is measured from the
+ * snapshot moment, so every page of one listing covers the same range.
+ */
 export function listingWindow(
   query: { sort?: Sort | undefined; time?: TimeWindow | undefined; before?: number | undefined },
   defaults: { sort: Sort; time: TimeWindow },
   now: number = Date.now(),
 ): ListingWindow {
-  return {
-    sort: query.sort ?? defaults.sort,
-    since: timeWindowStart(query.time ?? defaults.time, now),
-    before: query.before,
-  };
+  const sort = query.sort ?? defaults.sort;
+  const time = query.time ?? (sort === 'popular' ? defaults.time : 'all');
+  return { sort, since: timeWindowStart(time, query.before ?? now), before: query.before };
 }

@@ -1,18 +1,64 @@
-import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
+import type { Dialect } from '../db/database';
 
 /**
  * Accent- and case-insensitive substring search over a table's `search_text` column, which holds
  * the folded text (foldForSearch). The query is folded the same way, so "zluty" finds "žlutý".
+ *
+ * Each dialect answers from an index (migration 20261122_20_search_indexes):
+ * - PostgreSQL: `search_text ILIKE '%q%'`, served by the GIN trigram index.
+ * - SQLite: `rowid IN (SELECT rowid FROM <table>_fts WHERE <table>_fts MATCH '"q"')`, served by
+ *   the FTS5 trigram table. A trigram index cannot answer fewer than 3 characters, so shorter
+ *   queries fall back to LIKE (a scan, but only for one- and two-letter queries).
+ *
+ * How the dialect is known: callers may pass it; otherwise the one set by the database plugin at
+ * start (useSearchDialect) applies, so `searchMatches(table, query)` keeps working everywhere.
+ * A process serves one database, so a process-wide setting is enough; before any is set, the
+ * plain LIKE below is used, which is correct on both databases, only unindexed.
  */
 export type SearchTable = 'posts' | 'comments' | 'users' | 'groups';
+
+let processDialect: Dialect | undefined;
+
+export function useSearchDialect(dialect: Dialect): void {
+  processDialect = dialect;
+}
 
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export function searchMatches(table: SearchTable, query: string) {
-  const pattern = `%${escapeLike(foldForSearch(query.trim()))}%`;
-  return (_eb: ExpressionBuilder<any, any>) =>
-    sql<SqlBool>`${sql.ref(`${table}.search_text`)} LIKE ${pattern} ESCAPE '\\'`;
+/** An FTS5 string (phrase) literal: the text in double quotes, inner quotes doubled. */
+export function ftsPhrase(value: string): string {
+  return `"${value.replace(/"/g, '""')}"`;
+}
+
+/** Trigram indexes match only queries of at least this many characters. */
+const TRIGRAM_MIN = 3;
+
+export function searchCondition(table: SearchTable, query: string, dialect: Dialect | undefined = processDialect): RawBuilder<SqlBool> {
+  const folded = foldForSearch(query.trim());
+  const column = sql.ref(`${table}.search_text`);
+  if (dialect === 'postgres') return sql<SqlBool>`${column} ILIKE ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
+  if (dialect === 'sqlite' && [...folded].length >= TRIGRAM_MIN) {
+    const fts = sql.table(`${table}_fts`);
+    return sql<SqlBool>`${sql.ref(`${table}.rowid`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
+  }
+  return sql<SqlBool>`${column} LIKE ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
+}
+
+/** A Kysely where-callback: `query.where(searchMatches('users', q))`. */
+export function searchMatches(table: SearchTable, query: string, dialect?: Dialect) {
+  return (_eb?: unknown) => searchCondition(table, query, dialect);
+}
+
+/**
+ * Relevance for ordering matches: the whole text equal to the query first, then texts starting
+ * with it, then the rest. Evaluated only over the rows the index already matched.
+ */
+export function searchRank(table: SearchTable, query: string): RawBuilder<number> {
+  const folded = foldForSearch(query.trim());
+  const column = sql.ref(`${table}.search_text`);
+  return sql<number>`CASE WHEN ${column} = ${folded} THEN 0 WHEN ${column} LIKE ${`${escapeLike(folded)}%`} ESCAPE '\\' THEN 1 ELSE 2 END`;
 }

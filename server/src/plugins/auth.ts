@@ -13,6 +13,8 @@ export interface Viewer {
 declare module 'fastify' {
   interface FastifyInstance {
     signToken(user: Pick<UserRow, 'id' | 'token_version'>): Promise<string>;
+    /** The user a raw token belongs to (for clients that cannot send headers, e.g. EventSource). */
+    viewerFromToken(token: string): Promise<Viewer>;
   }
   interface FastifyRequest {
     /** The caller, or null for a visitor. A present but bad token is an error (invalid_token). */
@@ -54,7 +56,10 @@ export const authPlugin = fp(
 
     async function resolve(request: FastifyRequest): Promise<Viewer | null> {
       const token = bearer(request);
-      if (!token) return null;
+      return token ? viewerFromToken(token) : null;
+    }
+
+    async function viewerFromToken(token: string): Promise<Viewer> {
       let sub: string | undefined;
       let ver: unknown;
       try {
@@ -69,6 +74,7 @@ export const authPlugin = fp(
       if (!user || user.token_version !== ver) throw new AppError(401, 'invalid_token');
       return { id: user.id, username: user.username, user };
     }
+    app.decorate('viewerFromToken', viewerFromToken);
 
     app.decorateRequest('viewer', function (this: FastifyRequest) {
       this.viewerCache ??= resolve(this);

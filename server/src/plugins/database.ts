@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { DatabaseHandle, Dialect } from '../db/database';
 import type { Db } from '../db/schema';
 import type { Config } from '../config';
+import { useSearchDialect } from '../lib/search';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +19,7 @@ export const databasePlugin = fp(
     app.decorate('config', opts.config);
     app.decorate('db', opts.database.db);
     app.decorate('dialect', opts.database.dialect);
+    useSearchDialect(opts.database.dialect);
     if (opts.closeDatabase) app.addHook('onClose', async () => opts.database.close());
   },
   { name: 'database' },

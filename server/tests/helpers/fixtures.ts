@@ -107,3 +107,21 @@ export async function createPost(
   }
   return { id };
 }
+
+/** `follower` follows `following` (notify off unless asked), at `createdAt` (default now). */
+export async function createFollow(
+  app: FastifyInstance,
+  follower: TestUser,
+  following: TestUser,
+  overrides: Partial<{ notify: boolean; createdAt: number }> = {},
+): Promise<void> {
+  await app.db
+    .insertInto('follows')
+    .values({
+      follower_id: follower.id,
+      following_id: following.id,
+      notify: overrides.notify ? 1 : 0,
+      created_at: overrides.createdAt ?? Date.now(),
+    })
+    .execute();
+}

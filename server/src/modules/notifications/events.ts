@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/schema';
+import { enqueueJob } from '../jobs/queue';
 
 /**
  * What happened, as the notifications worker needs to know it. Modules enqueue an event in the
@@ -19,8 +20,5 @@ export type NotificationEvent =
 export const NOTIFICATION_JOB = 'notification_event';
 
 export async function enqueueNotificationEvent(db: Executor, event: NotificationEvent, now: number = Date.now()): Promise<void> {
-  await db
-    .insertInto('jobs')
-    .values({ kind: NOTIFICATION_JOB, payload: JSON.stringify(event), run_at: now, locked_until: null, last_error: null, created_at: now })
-    .execute();
+  await enqueueJob(db, NOTIFICATION_JOB, event, now);
 }

@@ -1,0 +1,79 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl: string | undefined;
+  from: string;
+  /** Where messages go when no SMTP server is configured. */
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}
+
+/** SMTP when configured; otherwise a folder of message files, so a fresh install works offline. */
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl
+    ? new SmtpMailer(nodemailer.createTransport(options.smtpUrl), options.from)
+    : new OutboxMailer(options.outboxDir, options.from, options.log);
+}
+
+class SmtpMailer implements Mailer {
+  constructor(
+    private readonly transport: Transporter,
+    private readonly from: string,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+  }
+}
+
+const LINK = /https?:\/\/\S+/g;
+
+/**
+ * Writes each message as a plain-text file (headers, blank line, body) named by time and
+ * recipient. The body is written as is, never wrapped or encoded, so links can be copied whole;
+ * they are also logged for whoever runs the server without mail.
+ */
+export class OutboxMailer implements Mailer {
+  private sequence = 0;
+
+  constructor(
+    readonly dir: string,
+    private readonly from: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const now = new Date();
+    // The sequence keeps names distinct and in order within one millisecond.
+    this.sequence = (this.sequence + 1) % 1_000_000;
+    const name = `${now.getTime()}-${String(this.sequence).padStart(6, '0')}-${outboxName(message.to)}.eml`;
+    const headers = [
+      `From: ${this.from}`,
+      `To: ${message.to}`,
+      `Subject: ${message.subject}`,
+      `Date: ${now.toUTCString()}`,
+      'Content-Type: text/plain; charset=utf-8',
+    ];
+    await writeFile(join(this.dir, name), `${headers.join('\n')}\n\n${message.text}\n`, 'utf8');
+    this.log.info({ to: message.to, subject: message.subject, links: message.text.match(LINK) ?? [], file: name }, 'mail written to outbox');
+  }
+}
+
+/** The recipient as a safe file-name part. */
+export function outboxName(address: string): string {
+  return address.toLowerCase().replace(/[^a-z0-9@._-]/g, '_');
+}

@@ -1,0 +1,12 @@
+import type { UserRow } from '../../db/schema';
+
+/** The `user` of a login answer (000 §3): what the web app keeps in its session. */
+export interface SessionUser {
+  _id: string;
+  username: string;
+}
+
+export const toSessionUser = (row: Pick<UserRow, 'id' | 'username'>): SessionUser => ({ _id: row.id, username: row.username });
+
+/** A Google account signs in through Google and manages neither email nor password here (001 §1). */
+export const isGoogleAccount = (row: Pick<UserRow, 'google_sub' | 'password_hash'>) => row.google_sub !== null || row.password_hash === null;

@@ -1,0 +1,129 @@
+import type { EmailTokensTable, Executor, NewUser, UserRow, UserUpdate } from '../../db/schema';
+
+/** Every SQL of accounts, email links and failed logins; the account module reuses the user reads. */
+
+export function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** By name, case-insensitively: the caller passes the lowercased name. */
+export function findUserByUsernameLower(db: Executor, usernameLower: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
+}
+
+/** By address: the caller passes the normalized (lowercased) address. */
+export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findUserByGoogleSub(db: Executor, sub: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('google_sub', '=', sub).executeTakeFirst();
+}
+
+export async function insertUser(db: Executor, user: NewUser): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function updateUser(db: Executor, id: string, changes: UserUpdate): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** A new password; bumping token_version revokes every token issued before. */
+export async function setPasswordHash(db: Executor, id: string, hash: string, extra: UserUpdate = {}): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ ...extra, password_hash: hash, token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function revokeTokens(db: Executor, id: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export type UniqueColumn = 'username_lower' | 'email' | 'google_sub';
+
+/**
+ * Which unique column of users a failed write collided on, when two requests raced past the
+ * availability check; null for any other error. SQLite names `table.column` in the message,
+ * PostgreSQL names the key in the error's detail.
+ */
+export function uniqueViolation(err: unknown): UniqueColumn | null {
+  const e = err as { code?: unknown; message?: unknown; detail?: unknown } | null;
+  if (!e || typeof e !== 'object') return null;
+  let column: string | undefined;
+  if (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT') && typeof e.message === 'string') {
+    column = /UNIQUE constraint failed: users\.(\w+)/.exec(e.message)?.[1];
+  } else if (e.code === '23505' && typeof e.detail === 'string') {
+    column = /^Key \((\w+)\)/.exec(e.detail)?.[1];
+  }
+  return column === 'username_lower' || column === 'email' || column === 'google_sub' ? column : null;
+}
+
+// Email links.
+
+export type EmailTokenRow = EmailTokensTable;
+export type EmailPurpose = EmailTokensTable['purpose'];
+
+export async function insertEmailToken(db: Executor, token: EmailTokenRow): Promise<void> {
+  await db.insertInto('email_tokens').values(token).execute();
+}
+
+export function findEmailToken(db: Executor, tokenHash: string): Promise<EmailTokenRow | undefined> {
+  return db.selectFrom('email_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Deletes one link; true when this call removed it (so a link is used at most once). */
+export async function deleteEmailToken(db: Executor, tokenHash: string): Promise<boolean> {
+  const result = await db.deleteFrom('email_tokens').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function deleteUserEmailTokens(db: Executor, userId: string, purpose: EmailPurpose): Promise<void> {
+  await db.deleteFrom('email_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+}
+
+export async function latestEmailTokenAt(db: Executor, userId: string, purpose: EmailPurpose): Promise<number | null> {
+  const row = await db
+    .selectFrom('email_tokens')
+    .select((eb) => eb.fn.max('created_at').as('latest'))
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+  return row?.latest == null ? null : Number(row.latest);
+}
+
+export async function deleteExpiredEmailTokens(db: Executor, now: number): Promise<void> {
+  await db.deleteFrom('email_tokens').where('expires_at', '<=', now).execute();
+}
+
+// Failed logins.
+
+/** Times of the key's most recent failures, newest first. */
+export async function recentFailures(db: Executor, key: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('login_failures')
+    .select('created_at')
+    .where('key', '=', key)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => Number(r.created_at));
+}
+
+export async function insertFailures(db: Executor, keys: string[], now: number): Promise<void> {
+  if (keys.length === 0) return;
+  await db.insertInto('login_failures').values(keys.map((key) => ({ key, created_at: now }))).execute();
+}
+
+export async function deleteFailures(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('key', '=', key).execute();
+}
+
+export async function deleteFailuresBefore(db: Executor, before: number): Promise<void> {
+  await db.deleteFrom('login_failures').where('created_at', '<', before).execute();
+}

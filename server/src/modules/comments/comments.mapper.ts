@@ -1,0 +1,61 @@
+import { DELETED } from '#core/limits';
+import type { Executor } from '../../db/schema';
+import { imageUrls } from '../media/media-urls';
+import type { CommentView } from './comments.schemas';
+import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository';
+
+/**
+ * Rows -> Comments of 000 §3. A whole page is mapped with two extra queries (mentions and the
+ * viewer's likes), whatever its size.
+ */
+export async function toComments(
+  db: Executor,
+  rows: CommentViewRow[],
+  viewerId: string | null,
+  secret: string,
+): Promise<CommentView[]> {
+  const ids = rows.map((r) => r.id);
+  const [mentionRows, liked] = await Promise.all([mentionsOf(db, ids), likedByViewer(db, ids, viewerId)]);
+  const mentions = new Map<string, CommentView['mentions']>();
+  for (const m of mentionRows) {
+    const list = mentions.get(m.comment_id) ?? [];
+    // A mention keeps its link while the account exists, under the account's current name.
+    list.push(m.user_id && m.current_username ? { _id: m.user_id, username: m.current_username } : { _id: null, username: m.username });
+    mentions.set(m.comment_id, list);
+  }
+  return rows.map((row) => toComment(row, mentions.get(row.id) ?? [], liked.has(row.id), viewerId, secret));
+}
+
+function toComment(
+  row: CommentViewRow,
+  mentions: CommentView['mentions'],
+  liked: boolean,
+  viewerId: string | null,
+  secret: string,
+): CommentView {
+  const deleted = row.deleted === 1;
+  const onPost = row.parent_comment_id === null;
+  const parentAuthor = onPost ? row.post_author_username : row.parent_comment_author_username;
+  return {
+    _id: row.id,
+    postId: row.post_id,
+    text: deleted ? '' : row.text,
+    parent: {
+      _id: row.parent_comment_id ?? row.post_id,
+      author: { username: parentAuthor ?? DELETED },
+      directParent: onPost,
+    },
+    author: row.author_id && row.author_username
+      ? { username: row.author_username, pfp: row.author_id }
+      : { username: DELETED, pfp: null },
+    createdAt: Number(row.created_at),
+    liked: !deleted && liked,
+    likes: row.likes,
+    comments: row.replies,
+    mentions: deleted ? [] : mentions,
+    itsme: !deleted && viewerId !== null && row.author_id === viewerId,
+    images: deleted ? 0 : row.images,
+    media: deleted ? [] : imageUrls(secret, row.id, Math.min(row.images, 1), Number(row.is_private) === 1),
+    deleted,
+  };
+}

@@ -1,0 +1,282 @@
+import { type ExpressionBuilder, PostgresAdapter, sql } from 'kysely';
+import type { Sort } from '#core/listing';
+import type { CommentRow, Database, Executor } from '../../db/schema';
+import type { ListingWindow, PageWindow } from '../../lib/paging';
+import { searchMatches } from '../../lib/search';
+import { postVisibleTo } from '../groups/group-access';
+import { postIsPrivate } from '../media/media.repository';
+
+/** Every query of the comments module. */
+
+/** PostgreSQL can lock rows for the rest of a transaction; SQLite serializes writers anyway. */
+const locksRows = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+export async function findVisiblePost(db: Executor, postId: string, viewerId: string | null) {
+  return db
+    .selectFrom('posts')
+    .select(['posts.id', 'posts.author_id'])
+    .where('posts.id', '=', postId)
+    .where(postVisibleTo(viewerId))
+    .executeTakeFirst();
+}
+
+/** A comment whose post the viewer may see; `lock` holds it against concurrent deletes (PG). */
+export async function findVisibleComment(
+  db: Executor,
+  commentId: string,
+  viewerId: string | null,
+  lock = false,
+): Promise<CommentRow | undefined> {
+  return db
+    .selectFrom('comments')
+    .selectAll('comments')
+    .where('comments.id', '=', commentId)
+    .where(postVisibleTo(viewerId, 'comments.post_id'))
+    .$if(lock && locksRows(db), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function findCommentForUpdate(db: Executor, commentId: string): Promise<CommentRow | undefined> {
+  return db
+    .selectFrom('comments')
+    .selectAll()
+    .where('id', '=', commentId)
+    .$if(locksRows(db), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+/** Whether the user is banned in any group the post is in. */
+export async function isBannedFromPost(db: Executor, postId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('post_groups')
+    .innerJoin('group_bans', 'group_bans.group_id', 'post_groups.group_id')
+    .select('group_bans.user_id')
+    .where('post_groups.post_id', '=', postId)
+    .where('group_bans.user_id', '=', userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/**
+ * The user's comments since `since` (index comments_author). On PostgreSQL the user's row is
+ * locked first, so two concurrent comments of one user are counted one after the other.
+ */
+export async function countCommentsSince(db: Executor, userId: string, since: number): Promise<number> {
+  if (locksRows(db)) await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  const row = await db
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('author_id', '=', userId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Users named by id or by (case-insensitive) username. */
+export async function findUsersByIdOrName(db: Executor, ids: string[], lowerNames: string[]) {
+  if (ids.length === 0 && lowerNames.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'username_lower'])
+    .where((eb) =>
+      eb.or([
+        ...(ids.length ? [eb('id', 'in', ids)] : []),
+        ...(lowerNames.length ? [eb('username_lower', 'in', lowerNames)] : []),
+      ]),
+    )
+    .execute();
+}
+
+export async function insertComment(
+  db: Executor,
+  row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'deleted'>,
+  mentions: { user_id: string | null; username: string }[],
+): Promise<void> {
+  await db.insertInto('comments').values(row).execute();
+  if (mentions.length) {
+    await db
+      .insertInto('comment_mentions')
+      .values(mentions.map((m, position) => ({ comment_id: row.id, position, ...m })))
+      .execute();
+  }
+}
+
+/** posts.comments counts live comments of every depth. */
+export async function addToPostComments(db: Executor, postId: string, delta: number): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set((eb) => ({ comments: eb('comments', '+', delta) }))
+    .where('id', '=', postId)
+    .execute();
+}
+
+/** comments.replies counts the direct children rows (markers included). */
+export async function addToReplies(db: Executor, commentId: string, delta: number): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set((eb) => ({ replies: eb('replies', '+', delta) }))
+    .where('id', '=', commentId)
+    .execute();
+}
+
+/** Turns a comment with replies into a marker: no text, author, mentions, likes or image. */
+export async function markDeleted(db: Executor, commentId: string): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ deleted: 1, text: '', author_id: null, search_text: '', likes: 0, images: 0 })
+    .where('id', '=', commentId)
+    .execute();
+  await db.deleteFrom('comment_mentions').where('comment_id', '=', commentId).execute();
+  await db.deleteFrom('comment_likes').where('comment_id', '=', commentId).execute();
+}
+
+export async function deleteCommentRow(db: Executor, commentId: string): Promise<void> {
+  await db.deleteFrom('comments').where('id', '=', commentId).execute();
+}
+
+/** Sets or toggles the viewer's like; answers whether the like exists afterwards and the count. */
+export async function setCommentLike(
+  db: Executor,
+  commentId: string,
+  userId: string,
+  wanted: boolean | undefined,
+  now: number,
+): Promise<{ liked: boolean; likes: number }> {
+  let delta = 0;
+  let liked: boolean;
+  const removeLike = () =>
+    db.deleteFrom('comment_likes').where('comment_id', '=', commentId).where('user_id', '=', userId).executeTakeFirst();
+  const addLike = () =>
+    db
+      .insertInto('comment_likes')
+      .values({ comment_id: commentId, user_id: userId, created_at: now })
+      .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
+      .executeTakeFirst();
+  if (wanted !== true && Number((await removeLike()).numDeletedRows) > 0) {
+    delta = -1;
+    liked = false;
+  } else if (wanted === false) {
+    liked = false;
+  } else {
+    const inserted = await addLike();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) delta = 1;
+    liked = true;
+  }
+  if (delta !== 0) {
+    await db
+      .updateTable('comments')
+      .set((eb) => ({ likes: eb('likes', '+', delta) }))
+      .where('id', '=', commentId)
+      .execute();
+  }
+  const row = await db.selectFrom('comments').select('likes').where('id', '=', commentId).executeTakeFirstOrThrow();
+  return { liked, likes: row.likes };
+}
+
+/** Ids from the root-most ancestor down to the comment itself. */
+export async function commentChain(db: Executor, commentId: string): Promise<string[]> {
+  const result = await sql<{ id: string; depth: number }>`
+    with recursive chain(id, parent_id, depth) as (
+      select id, parent_comment_id, 0 from comments where id = ${commentId}
+      union all
+      select c.id, c.parent_comment_id, chain.depth + 1 from comments c join chain on c.id = chain.parent_id
+    )
+    select id, depth from chain order by depth desc`.execute(db);
+  return result.rows.map((r) => r.id);
+}
+
+/** What a Comment is built from: the row, its author, its direct parent's author, privacy. */
+function commentView(db: Executor, viewerId: string | null) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('posts', 'posts.id', 'comments.post_id')
+    .leftJoin('users as author', 'author.id', 'comments.author_id')
+    .leftJoin('comments as pc', 'pc.id', 'comments.parent_comment_id')
+    .leftJoin('users as post_author', 'post_author.id', 'posts.author_id')
+    .leftJoin('users as pc_author', 'pc_author.id', 'pc.author_id')
+    .select([
+      'comments.id',
+      'comments.post_id',
+      'comments.parent_comment_id',
+      'comments.author_id',
+      'comments.text',
+      'comments.likes',
+      'comments.replies',
+      'comments.images',
+      'comments.deleted',
+      'comments.created_at',
+      'author.username as author_username',
+      'post_author.username as post_author_username',
+      'pc_author.username as parent_comment_author_username',
+    ])
+    .select(postIsPrivate('comments.post_id').as('is_private'))
+    .where(postVisibleTo(viewerId, 'comments.post_id'));
+}
+
+type ViewQuery = ReturnType<typeof commentView>;
+export type CommentViewRow = Awaited<ReturnType<ViewQuery['execute']>>[number];
+
+export async function commentsByIds(db: Executor, ids: string[], viewerId: string | null): Promise<CommentViewRow[]> {
+  if (ids.length === 0) return [];
+  return commentView(db, viewerId).where('comments.id', 'in', ids).execute();
+}
+
+export type CommentFilter =
+  | { kind: 'thread'; postId: string; parentCommentId: string | null }
+  | { kind: 'author'; authorId: string }
+  | { kind: 'search'; query: string };
+
+function ordered(qb: ViewQuery, sort: Sort): ViewQuery {
+  const byDate = (q: ViewQuery) => q.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc');
+  return sort === 'popular' ? byDate(qb.orderBy('comments.likes', 'desc')) : byDate(qb);
+}
+
+/** One page (plus one row) of comments; markers only appear in threads, where they hold replies. */
+export async function listComments(
+  db: Executor,
+  filter: CommentFilter,
+  listing: ListingWindow,
+  page: PageWindow,
+  viewerId: string | null,
+  excludeId?: string,
+): Promise<CommentViewRow[]> {
+  let qb = commentView(db, viewerId);
+  if (filter.kind === 'thread') {
+    qb = qb.where('comments.post_id', '=', filter.postId);
+    qb = filter.parentCommentId === null
+      ? qb.where('comments.parent_comment_id', 'is', null)
+      : qb.where('comments.parent_comment_id', '=', filter.parentCommentId);
+  } else {
+    qb = qb.where('comments.deleted', '=', 0);
+    qb = filter.kind === 'author'
+      ? qb.where('comments.author_id', '=', filter.authorId)
+      : qb.where((eb: ExpressionBuilder<Database, 'comments'>) => searchMatches('comments', filter.query)(eb));
+  }
+  if (listing.since > 0) qb = qb.where('comments.created_at', '>=', listing.since);
+  if (listing.before !== undefined) qb = qb.where('comments.created_at', '<=', listing.before);
+  if (excludeId) qb = qb.where('comments.id', '!=', excludeId);
+  return ordered(qb, listing.sort).limit(page.fetch).offset(page.offset).execute();
+}
+
+export async function mentionsOf(db: Executor, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('comment_mentions')
+    .leftJoin('users', 'users.id', 'comment_mentions.user_id')
+    .select(['comment_mentions.comment_id', 'comment_mentions.position', 'comment_mentions.user_id', 'comment_mentions.username', 'users.username as current_username'])
+    .where('comment_mentions.comment_id', 'in', ids)
+    .orderBy('comment_mentions.comment_id')
+    .orderBy('comment_mentions.position')
+    .execute();
+}
+
+export async function likedByViewer(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
+  if (ids.length === 0 || !viewerId) return new Set();
+  const rows = await db
+    .selectFrom('comment_likes')
+    .select('comment_id')
+    .where('user_id', '=', viewerId)
+    .where('comment_id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.comment_id));
+}

@@ -1,0 +1,211 @@
+import type { FastifyInstance } from 'fastify';
+import { LIMITS, PAGE_SIZES } from '#core/limits';
+import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
+import { foldForSearch } from '#core/text';
+import { validateCommentText } from '#core/validation';
+import type { Executor } from '../../db/schema';
+import { badRequest, forbidden, notFound, tooMany } from '../../lib/app-error';
+import { runOnce } from '../../lib/idempotency';
+import { isId, newId } from '../../lib/ids';
+import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging';
+import { enqueueNotificationEvent } from '../notifications/events';
+import { imageKey } from '../media/media-urls';
+import type { Viewer } from '../../plugins/auth';
+import * as repo from './comments.repository';
+import { toComments } from './comments.mapper';
+import type { CommentNode, CommentView, CreateCommentBody, ThreadQuery } from './comments.schemas';
+
+/** The comment rules of 000 §2-§9. */
+
+type Page = { comments: CommentView[]; hasMore: boolean };
+
+async function mapOne(app: FastifyInstance, db: Executor, id: string, viewerId: string | null): Promise<CommentView | undefined> {
+  const rows = await repo.commentsByIds(db, [id], viewerId);
+  return (await toComments(db, rows, viewerId, app.config.jwtSecret))[0];
+}
+
+/**
+ * Mentions are user ids or raw names; each becomes {user_id, username}, with the id when it
+ * names an existing account. Duplicates collapse to the first.
+ */
+async function resolveMentions(db: Executor, raw: string[]): Promise<{ user_id: string | null; username: string }[]> {
+  const cleaned = raw.map((m) => m.trim().replace(/^@/, '')).filter((m) => m !== '');
+  const looksLikeId = (m: string) => isId(m);
+  const ids = cleaned.filter(looksLikeId);
+  const names = cleaned.filter((m) => !looksLikeId(m)).map((m) => m.toLowerCase());
+  const users = await repo.findUsersByIdOrName(db, ids, names);
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const byName = new Map(users.map((u) => [u.username_lower, u]));
+  const seen = new Set<string>();
+  const out: { user_id: string | null; username: string }[] = [];
+  for (const mention of cleaned) {
+    const user = byId.get(mention) ?? byName.get(mention.toLowerCase());
+    const identity = user ? user.id : mention.toLowerCase();
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    out.push(user ? { user_id: user.id, username: user.username } : { user_id: null, username: mention });
+  }
+  return out;
+}
+
+/** POST /comment/: a comment on a post or a reply to a comment, at any depth. */
+export async function createComment(
+  app: FastifyInstance,
+  viewer: Viewer,
+  body: CreateCommentBody,
+  idempotencyKey: string | undefined,
+) {
+  const invalid = validateCommentText(body.text);
+  if (invalid) throw badRequest(invalid);
+  const mentionsRaw = body.mentions ?? [];
+  if (mentionsRaw.length > LIMITS.mentionsPerPost) throw badRequest('mentions_up_to');
+  const text = body.text!.trim();
+
+  return runOnce(app.db, viewer.id, idempotencyKey, 'comment-create', async (trx) => {
+    let postId: string;
+    let parentCommentId: string | null = null;
+    const post = await repo.findVisiblePost(trx, body.parent, viewer.id);
+    if (post) {
+      postId = post.id;
+    } else {
+      // Locked so a concurrent delete cannot remove the parent between this check and the insert.
+      const parent = await repo.findVisibleComment(trx, body.parent, viewer.id, true);
+      if (!parent || parent.deleted === 1) throw notFound('invalid_parent');
+      postId = parent.post_id;
+      parentCommentId = parent.id;
+    }
+    if (await repo.isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
+
+    const now = Date.now();
+    const recent = await repo.countCommentsSince(trx, viewer.id, now - LIMITS.commentWindowMs);
+    if (recent >= LIMITS.commentsPerWindow) throw tooMany('comment_limit');
+
+    const mentions = await resolveMentions(trx, mentionsRaw);
+    const id = newId(now);
+    await repo.insertComment(
+      trx,
+      { id, post_id: postId, parent_comment_id: parentCommentId, author_id: viewer.id, text, search_text: foldForSearch(text), created_at: now },
+      mentions,
+    );
+    await repo.addToPostComments(trx, postId, 1);
+    if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
+    await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
+    const comment = await mapOne(app, trx, id, viewer.id);
+    return { status: 201, body: comment! };
+  });
+}
+
+/** PATCH /comment/{id}/like: toggles, or sets `liked` when given. */
+export async function likeComment(
+  app: FastifyInstance,
+  viewer: Viewer,
+  commentId: string,
+  wanted: boolean | undefined,
+  idempotencyKey: string | undefined,
+) {
+  return runOnce(app.db, viewer.id, idempotencyKey, 'comment-like', async (trx) => {
+    const comment = await repo.findVisibleComment(trx, commentId, viewer.id);
+    if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
+    return { status: 200, body: await repo.setCommentLike(trx, commentId, viewer.id, wanted, Date.now()) };
+  });
+}
+
+/**
+ * DELETE /comment/{id}: author only. A comment with replies stays as a marker so its replies
+ * remain readable; one without is removed, and so is every marker above it left without replies.
+ */
+export async function deleteComment(app: FastifyInstance, viewer: Viewer, commentId: string): Promise<void> {
+  const removedImages = await app.db.transaction().execute(async (trx) => {
+    const comment = await repo.findCommentForUpdate(trx, commentId);
+    if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
+    if (comment.author_id !== viewer.id) throw forbidden('not_author');
+    await repo.addToPostComments(trx, comment.post_id, -1);
+    if (comment.replies > 0) {
+      await repo.markDeleted(trx, comment.id);
+      return comment.images > 0;
+    }
+    await repo.deleteCommentRow(trx, comment.id);
+    let parentId = comment.parent_comment_id;
+    while (parentId) {
+      const parent = await repo.findCommentForUpdate(trx, parentId);
+      if (!parent) break;
+      if (parent.deleted === 1 && parent.replies <= 1) {
+        await repo.deleteCommentRow(trx, parent.id);
+        parentId = parent.parent_comment_id;
+      } else {
+        await repo.addToReplies(trx, parent.id, -1);
+        break;
+      }
+    }
+    return comment.images > 0;
+  });
+  if (removedImages) await app.storage.remove([imageKey(commentId, 0)]);
+}
+
+/**
+ * GET /post/{parentId}/comments: top-level comments of a post, or the direct replies of a
+ * comment when parentId is a comment's id.
+ */
+export async function listThread(app: FastifyInstance, viewerId: string | null, parentId: string, query: ThreadQuery): Promise<Page> {
+  const post = await repo.findVisiblePost(app.db, parentId, viewerId);
+  let filter: repo.CommentFilter;
+  if (post) {
+    filter = { kind: 'thread', postId: post.id, parentCommentId: null };
+  } else {
+    const comment = await repo.findVisibleComment(app.db, parentId, viewerId);
+    if (!comment) throw notFound('didnt_find_post');
+    filter = { kind: 'thread', postId: comment.post_id, parentCommentId: comment.id };
+  }
+  const excluded = isId(query.pinned) ? query.pinned : undefined;
+  return listPage(app, viewerId, filter, query, POST_PAGE_DEFAULTS, excluded);
+}
+
+/** GET /profile/comments/{userId}: the user's comments on posts the viewer may see. */
+export function listByAuthor(app: FastifyInstance, viewerId: string | null, authorId: string, query: ListingQuery): Promise<Page> {
+  return listPage(app, viewerId, { kind: 'author', authorId }, query, LISTING_DEFAULTS);
+}
+
+/** GET /search/for/replies: comments whose text matches the query. */
+export async function searchComments(app: FastifyInstance, viewerId: string | null, query: ListingQuery): Promise<Page> {
+  const text = query.query?.trim() ?? '';
+  if (text === '') return { comments: [], hasMore: false };
+  return listPage(app, viewerId, { kind: 'search', query: text }, query, LISTING_DEFAULTS);
+}
+
+async function listPage(
+  app: FastifyInstance,
+  viewerId: string | null,
+  filter: repo.CommentFilter,
+  query: ListingQuery,
+  defaults: typeof LISTING_DEFAULTS | typeof POST_PAGE_DEFAULTS,
+  excludeId?: string,
+): Promise<Page> {
+  const page = pageWindow(query, PAGE_SIZES.comments);
+  const rows = await repo.listComments(app.db, filter, listingWindow(query, defaults), page, viewerId, excludeId);
+  const { items, hasMore } = toPage(rows, page);
+  return { comments: await toComments(app.db, items, viewerId, app.config.jwtSecret), hasMore };
+}
+
+/** GET /comment/{id}/tree: the pinned comment inside its chain of ancestors, with its replies. */
+export async function commentTree(app: FastifyInstance, viewerId: string | null, commentId: string, query: ListingQuery): Promise<CommentNode> {
+  const pinned = await repo.findVisibleComment(app.db, commentId, viewerId);
+  if (!pinned) throw notFound('comment_not_found');
+  const chain = await repo.commentChain(app.db, commentId);
+  const [rows, replies] = await Promise.all([
+    repo.commentsByIds(app.db, chain, viewerId),
+    listPage(app, viewerId, { kind: 'thread', postId: pinned.post_id, parentCommentId: pinned.id }, query, POST_PAGE_DEFAULTS),
+  ]);
+  const views = new Map((await toComments(app.db, rows, viewerId, app.config.jwtSecret)).map((c) => [c._id, c]));
+  let node: CommentNode = {
+    ...views.get(commentId)!,
+    pinned: true,
+    children: replies.comments.map((c) => ({ ...c, pinned: false, children: [], hasMore: false })),
+    hasMore: replies.hasMore,
+  };
+  for (const ancestorId of chain.slice(0, -1).reverse()) {
+    const ancestor = views.get(ancestorId);
+    if (!ancestor) break;
+    node = { ...ancestor, pinned: false, children: [node], hasMore: ancestor.comments > 1 };
+  }
+  return node;
+}

@@ -1,0 +1,75 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { FEED_DEFAULTS, LISTING_DEFAULTS } from '#core/listing';
+import { ListingQuery } from '../../lib/paging';
+import { ErrorReplies } from '../../lib/schemas';
+import { PostList } from '../posts/posts.schemas';
+import { feedPage, groupScope, hashtagScope, profileScope, searchScope } from './feeds.service';
+
+const listSchema = (params?: ReturnType<typeof Type.Object>) => ({
+  schema: {
+    querystring: ListingQuery,
+    ...(params ? { params } : {}),
+    response: { 200: PostList, ...ErrorReplies },
+  },
+});
+
+/**
+ * Every list of posts (000 §7): the feed tabs, hashtag, profile, group and search. Four posts
+ * per page by default, each list filtered by what the caller may see.
+ */
+export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/feed', listSchema(), async (request) => {
+    const viewer = await request.viewer();
+    return feedPage(app.db, viewer?.id ?? null, { kind: 'all' }, request.query, FEED_DEFAULTS, app);
+  });
+
+  app.get('/feed/following', listSchema(), async (request) => {
+    const viewer = await request.requireViewer();
+    return feedPage(app.db, viewer.id, { kind: 'following', userId: viewer.id }, request.query, FEED_DEFAULTS, app);
+  });
+
+  app.get('/feed/groups', listSchema(), async (request) => {
+    const viewer = await request.requireViewer();
+    return feedPage(app.db, viewer.id, { kind: 'memberGroups', userId: viewer.id }, request.query, FEED_DEFAULTS, app);
+  });
+
+  app.get(
+    '/feed/hash/:hashtag',
+    listSchema(Type.Object({ hashtag: Type.String({ minLength: 1, maxLength: 200 }) })),
+    async (request) => {
+      const viewer = await request.viewer();
+      const { hashtag } = request.params as { hashtag: string };
+      return feedPage(app.db, viewer?.id ?? null, hashtagScope(hashtag), request.query, LISTING_DEFAULTS, app);
+    },
+  );
+
+  app.get(
+    '/profile/posts/:username',
+    { ...listSchema(Type.Object({ username: Type.String({ minLength: 1, maxLength: 100 }) })), config: { invalidKey: 'user_not_found' } },
+    async (request) => {
+      const viewer = await request.viewer();
+      const { username } = request.params as { username: string };
+      const scope = await profileScope(app.db, username);
+      return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
+    },
+  );
+
+  app.get(
+    '/group/:name/posts',
+    { ...listSchema(Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) })), config: { invalidKey: 'didnt_find_group' } },
+    async (request) => {
+      const viewer = await request.viewer();
+      const { name } = request.params as { name: string };
+      const scope = await groupScope(app.db, name, viewer?.id ?? null);
+      return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
+    },
+  );
+
+  app.get('/search/for/posts', listSchema(), async (request) => {
+    const viewer = await request.viewer();
+    const scope = searchScope(request.query.query);
+    if (!scope) return { posts: [], hasMore: false };
+    return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
+  });
+};

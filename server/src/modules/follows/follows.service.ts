@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest, conflict, notFound } from '../../lib/app-error';
+import type { Viewer } from '../../plugins/auth';
+import { enqueueNotificationEvent } from '../notifications/events';
+import * as repo from './follows.repository';
+
+/**
+ * Follow, change notify, unfollow (001 §4). Errors:
+ * - unknown user: 404 invalid_following_id (a malformed id is 400 with the same key, from the schema);
+ * - following yourself: 400 follow_yourself;
+ * - following twice: 409 trying_to_follow;
+ * - changing or removing a follow that does not exist: 400 invalid_following_id.
+ */
+
+async function requireOtherUser(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<void> {
+  if (followingId === viewer.id) throw badRequest('follow_yourself');
+  if (!(await repo.userExists(app.db, followingId))) throw notFound('invalid_following_id');
+}
+
+export async function follow(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<repo.FollowState> {
+  await requireOtherUser(app, viewer, followingId);
+  await app.db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    // A new follow starts silent: the user opts into notifications with the dropdown.
+    if (!(await repo.insertFollow(trx, viewer.id, followingId, now))) throw conflict('trying_to_follow');
+    await enqueueNotificationEvent(trx, { kind: 'follow', actorId: viewer.id, userId: followingId }, now);
+  });
+  return { follows: true, notify: false };
+}
+
+export async function changeNotify(app: FastifyInstance, viewer: Viewer, followingId: string, notify: boolean): Promise<repo.FollowState> {
+  await requireOtherUser(app, viewer, followingId);
+  if (!(await repo.setNotify(app.db, viewer.id, followingId, notify))) throw badRequest('invalid_following_id');
+  return { follows: true, notify };
+}
+
+export async function unfollow(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<void> {
+  await requireOtherUser(app, viewer, followingId);
+  if (!(await repo.deleteFollow(app.db, viewer.id, followingId))) throw badRequest('invalid_following_id');
+}

@@ -1,0 +1,239 @@
+import { PostgresAdapter, sql } from 'kysely';
+import type { Executor, GroupRole, GroupRow } from '../../db/schema';
+import { isId } from '../../lib/ids';
+import { searchMatches } from '../../lib/search';
+
+/** Every SQL of the groups module. Functions take an Executor so services compose them in one transaction. */
+
+const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+export async function findGroupById(db: Executor, id: string): Promise<GroupRow | undefined> {
+  if (!isId(id)) return undefined;
+  return db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** By name (case-insensitive); a name that matches nothing is tried as an id. */
+export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promise<GroupRow | undefined> {
+  const byName = await db.selectFrom('groups').selectAll().where('name_lower', '=', nameOrId.toLowerCase()).executeTakeFirst();
+  return byName ?? findGroupById(db, nameOrId);
+}
+
+/** Whether another group already holds this name (case-insensitive). */
+export async function nameTaken(db: Executor, nameLower: string, exceptId: string | null): Promise<boolean> {
+  let query = db.selectFrom('groups').select('id').where('name_lower', '=', nameLower);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return !!(await query.executeTakeFirst());
+}
+
+/**
+ * Counts the groups a user owns. On PostgreSQL the user's row is locked first, so two concurrent
+ * creations by one user cannot both pass the limit (SQLite serializes writers anyway).
+ */
+export async function countOwnedGroupsLocked(db: Executor, userId: string): Promise<number> {
+  if (isPostgres(db)) await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  const row = await db
+    .selectFrom('groups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface GroupFields {
+  name: string;
+  description: string;
+  is_private: number;
+  request_join: number;
+  everyone_can_post: number;
+  search_text: string;
+}
+
+export async function insertGroup(db: Executor, group: GroupFields & { id: string; owner_id: string; created_at: number }): Promise<void> {
+  await db
+    .insertInto('groups')
+    .values({ ...group, name_lower: group.name.toLowerCase(), pinned_post_id: null, members: 0, bans: 0 })
+    .execute();
+}
+
+export async function updateGroup(db: Executor, id: string, fields: GroupFields): Promise<void> {
+  await db.updateTable('groups').set({ ...fields, name_lower: fields.name.toLowerCase() }).where('id', '=', id).execute();
+}
+
+/** Adds to the members and bans counters in place, so concurrent changes never lose a count. */
+export async function adjustCounts(db: Executor, groupId: string, delta: { members?: number; bans?: number }): Promise<void> {
+  const members = delta.members ?? 0;
+  const bans = delta.bans ?? 0;
+  if (members === 0 && bans === 0) return;
+  await db
+    .updateTable('groups')
+    .set((eb) => ({ members: eb('members', '+', members), bans: eb('bans', '+', bans) }))
+    .where('id', '=', groupId)
+    .execute();
+}
+
+/** Whether a write touched a row: inserts, updates and deletes report it under different names. */
+function affected(result: { numInsertedOrUpdatedRows?: bigint | undefined; numUpdatedRows?: bigint; numDeletedRows?: bigint }): boolean {
+  return Number(result.numDeletedRows ?? result.numUpdatedRows ?? result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Inserts the membership; false when the user already was a member (nothing changed). */
+export async function insertMember(db: Executor, groupId: string, userId: string, role: GroupRole, now: number): Promise<boolean> {
+  const result = await db
+    .insertInto('group_members')
+    .values({ group_id: groupId, user_id: userId, role, level: 0, created_at: now })
+    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return affected(result);
+}
+
+export async function deleteMember(db: Executor, groupId: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+  return affected(result);
+}
+
+/** Changes a member's role only when it still is `from`; false when it was not. */
+export async function changeRole(db: Executor, groupId: string, userId: string, from: GroupRole, to: GroupRole): Promise<boolean> {
+  const result = await db
+    .updateTable('group_members')
+    .set({ role: to })
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .where('role', '=', from)
+    .executeTakeFirst();
+  return affected(result);
+}
+
+export async function setLevel(db: Executor, groupId: string, userId: string, level: number): Promise<boolean> {
+  const result = await db
+    .updateTable('group_members')
+    .set({ level })
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return affected(result);
+}
+
+export async function findLevel(db: Executor, groupId: string, userId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('group_members')
+    .select('level')
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? row.level : null;
+}
+
+type UserTable = 'group_bans' | 'group_requests';
+
+export async function insertUserRow(db: Executor, table: UserTable, groupId: string, userId: string, now: number): Promise<boolean> {
+  const result = await db
+    .insertInto(table)
+    .values({ group_id: groupId, user_id: userId, created_at: now })
+    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return affected(result);
+}
+
+export async function deleteUserRow(db: Executor, table: UserTable, groupId: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom(table).where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+  return affected(result);
+}
+
+export async function findUser(db: Executor, id: string): Promise<{ id: string; username: string } | undefined> {
+  if (!isId(id)) return undefined;
+  return db.selectFrom('users').select(['id', 'username']).where('id', '=', id).executeTakeFirst();
+}
+
+export interface ListedUser {
+  id: string;
+  username: string;
+  role: GroupRole | null;
+}
+
+/** One page of members, oldest membership first; `query` filters by username. */
+export async function listMembers(db: Executor, groupId: string, offset: number, fetch: number, query: string | undefined): Promise<ListedUser[]> {
+  let q = db
+    .selectFrom('group_members')
+    .innerJoin('users', 'users.id', 'group_members.user_id')
+    .select(['users.id', 'users.username', 'group_members.role'])
+    .where('group_members.group_id', '=', groupId);
+  if (query?.trim()) q = q.where(searchMatches('users', query));
+  return q.orderBy('group_members.created_at').orderBy('group_members.user_id').limit(fetch).offset(offset).execute();
+}
+
+/** One page of banned users, most recent ban first. */
+export async function listBanned(db: Executor, groupId: string, offset: number, fetch: number, query: string | undefined): Promise<ListedUser[]> {
+  let q = db
+    .selectFrom('group_bans')
+    .innerJoin('users', 'users.id', 'group_bans.user_id')
+    .select(['users.id', 'users.username', sql<GroupRole | null>`null`.as('role')])
+    .where('group_bans.group_id', '=', groupId);
+  if (query?.trim()) q = q.where(searchMatches('users', query));
+  return q.orderBy('group_bans.created_at', 'desc').orderBy('group_bans.user_id').limit(fetch).offset(offset).execute();
+}
+
+export async function postExists(db: Executor, postId: string): Promise<boolean> {
+  if (!isId(postId)) return false;
+  return !!(await db.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst());
+}
+
+export async function isPostInGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('post_groups')
+    .select('post_id')
+    .where('group_id', '=', groupId)
+    .where('post_id', '=', postId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function setPinned(db: Executor, groupId: string, postId: string | null): Promise<void> {
+  await db.updateTable('groups').set({ pinned_post_id: postId }).where('id', '=', groupId).execute();
+}
+
+/** Untags the post from the group (every slot naming it) and drops the pin if it was this post. */
+export async function removePostFromGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
+  const result = await db.deleteFrom('post_groups').where('group_id', '=', groupId).where('post_id', '=', postId).executeTakeFirst();
+  await db.updateTable('groups').set({ pinned_post_id: null }).where('id', '=', groupId).where('pinned_post_id', '=', postId).execute();
+  return affected(result);
+}
+
+export interface OwnedMedia {
+  id: string;
+  images: number;
+}
+
+/** Ids of the posts tagged with the group. */
+export async function findGroupPostIds(db: Executor, groupId: string): Promise<string[]> {
+  const rows = await db.selectFrom('post_groups').select('post_id').distinct().where('group_id', '=', groupId).execute();
+  return rows.map((r) => r.post_id);
+}
+
+/** The posts, and their comments, that hold images (to remove their files with them). */
+export async function findMediaOwners(db: Executor, postIds: string[]): Promise<OwnedMedia[]> {
+  if (postIds.length === 0) return [];
+  const [posts, comments] = await Promise.all([
+    db.selectFrom('posts').select(['id', 'images']).where('id', 'in', postIds).where('images', '>', 0).execute(),
+    db.selectFrom('comments').select(['id', 'images']).where('post_id', 'in', postIds).where('images', '>', 0).execute(),
+  ]);
+  return [...posts, ...comments];
+}
+
+export async function deletePosts(db: Executor, postIds: string[]): Promise<void> {
+  if (postIds.length === 0) return;
+  await db.updateTable('groups').set({ pinned_post_id: null }).where('pinned_post_id', 'in', postIds).execute();
+  await db.deleteFrom('posts').where('id', 'in', postIds).execute();
+}
+
+/**
+ * Deletes the group and every row naming it. Foreign keys cascade too; the explicit deletes keep
+ * the outcome the same on a database where they are not enforced.
+ */
+export async function deleteGroup(db: Executor, groupId: string): Promise<void> {
+  await db.deleteFrom('post_groups').where('group_id', '=', groupId).execute();
+  await db.deleteFrom('group_members').where('group_id', '=', groupId).execute();
+  await db.deleteFrom('group_bans').where('group_id', '=', groupId).execute();
+  await db.deleteFrom('group_requests').where('group_id', '=', groupId).execute();
+  await db.deleteFrom('notifications').where('group_id', '=', groupId).execute();
+  await db.deleteFrom('groups').where('id', '=', groupId).execute();
+}

@@ -1,0 +1,82 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PageQuery } from '../../lib/paging';
+
+/**
+ * Create and update share one body (001 §7). Lengths are checked by the shared validation rules
+ * (so the answer names the broken rule); the caps here only bound what is parsed. On update, a
+ * flag left out keeps its current value.
+ */
+export const GroupBody = Type.Object({
+  name: Type.String({ maxLength: 1000 }),
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  isPrivate: Type.Optional(Type.Boolean()),
+  requestJoin: Type.Optional(Type.Boolean()),
+  everyoneCanPost: Type.Optional(Type.Boolean()),
+});
+export type GroupBody = Static<typeof GroupBody>;
+
+export const GroupRef = Type.Object({ _id: Type.String(), name: Type.String() });
+export const GroupSavedReply = Type.Object({ group: GroupRef, message: Type.String() });
+
+/**
+ * The Group of 001 §3 as the caller sees it. `admin` is true for the owner as well; `pinnedPost`
+ * is null when nothing is pinned or the caller may not see the pinned post; `notification` is the
+ * caller's per-group level (0 all, 1 essential, 2 none), null for non-members.
+ */
+export const GroupSchema = Type.Object({
+  _id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  gp: Type.String(),
+  private: Type.Boolean(),
+  requestJoin: Type.Boolean(),
+  everyoneCanPost: Type.Boolean(),
+  members: Type.Integer(),
+  bans: Type.Integer(),
+  pinnedPost: Type.Union([Type.String(), Type.Null()]),
+  member: Type.Boolean(),
+  banned: Type.Boolean(),
+  owner: Type.Boolean(),
+  admin: Type.Boolean(),
+  logged: Type.Boolean(),
+  canUserPost: Type.Boolean(),
+  requested: Type.Boolean(),
+  createdAt: Type.Number(),
+  notification: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type GroupView = Static<typeof GroupSchema>;
+export const GroupReply = Type.Object({ group: GroupSchema });
+
+export const ListedUserSchema = Type.Object({
+  _id: Type.String(),
+  pfp: Type.String(),
+  username: Type.String(),
+  admin: Type.Boolean(),
+  owner: Type.Boolean(),
+  banned: Type.Boolean(),
+});
+export type ListedUserView = Static<typeof ListedUserSchema>;
+
+/** Members and banned lists; `group.admin` / `group.owner` are the caller's rights there. */
+export const UserListReply = Type.Object({
+  userList: Type.Array(ListedUserSchema),
+  logged: Type.Boolean(),
+  hasMore: Type.Boolean(),
+  group: Type.Object({ _id: Type.String(), name: Type.String(), admin: Type.Boolean(), owner: Type.Boolean() }),
+});
+
+export const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+export const UserActionParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), pfp: Type.String({ maxLength: 64 }) });
+export const PinParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), postId: Type.String({ maxLength: 64 }) });
+export const GroupIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const GroupPostParams = Type.Object({ groupId: Type.String({ maxLength: 64 }), postId: Type.String({ maxLength: 64 }) });
+export const UploadParams = Type.Object({ groupId: Type.String({ maxLength: 64 }) });
+
+export const ListQuery = PageQuery;
+export type ListQuery = Static<typeof ListQuery>;
+
+export const NotificationBody = Type.Object({
+  notification: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]),
+});
+export const NotificationReply = Type.Object({ notification: Type.Integer() });
+export const NameReply = Type.Object({ name: Type.String() });

@@ -1,0 +1,391 @@
+import { infoMessage } from '#core/errors';
+import { LIMITS, PAGE_SIZES } from '#core/limits';
+import { foldForSearch } from '#core/text';
+import { validateDescription, validateGroupName } from '#core/validation';
+import type { Db, Executor, GroupRow } from '../../db/schema';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error';
+import { runOnce } from '../../lib/idempotency';
+import { isId, newId } from '../../lib/ids';
+import { pageWindow, toPage } from '../../lib/paging';
+import { avatarKey, imageKey } from '../media/media-urls';
+import { enqueueNotificationEvent } from '../notifications/events';
+import { type Membership, canSeeGroupContent, isAdminRole, isPostVisible, membershipOf } from './group-access';
+import { toGroupRef, toGroupView, toListedUser } from './groups.mapper';
+import * as repo from './groups.repository';
+import type { GroupBody, GroupView, ListQuery, ListedUserView } from './groups.schemas';
+
+/**
+ * The group rules of 001 §4-§6. Every change runs in one transaction and is conditional on the
+ * row it adds or removes, so a retried or concurrent call cannot count a member or a ban twice.
+ */
+
+// ---- Loading ---------------------------------------------------------------------------------
+
+/** A group named in the path by name (or id); missing is 404 didnt_find_group. */
+export async function loadGroup(db: Executor, nameOrId: string): Promise<GroupRow> {
+  const group = await repo.findGroupByNameOrId(db, nameOrId);
+  if (!group) throw notFound('didnt_find_group');
+  return group;
+}
+
+/** A group named in the path by id: malformed is 400 invalid_group_id, missing 404 didnt_find_group. */
+export async function loadGroupById(db: Executor, id: string): Promise<GroupRow> {
+  if (!isId(id)) throw badRequest('invalid_group_id');
+  const group = await repo.findGroupById(db, id);
+  if (!group) throw notFound('didnt_find_group');
+  return group;
+}
+
+async function requireAdmin(db: Executor, group: GroupRow, userId: string, key: AppError['key']): Promise<Membership> {
+  const membership = await membershipOf(db, group.id, userId);
+  if (!isAdminRole(membership.role)) throw forbidden(key);
+  return membership;
+}
+
+/** The user a moderation call acts on: malformed id 400 invalid_id, unknown 404 didnt_find_user. */
+async function loadTarget(db: Executor, pfp: string): Promise<{ id: string; username: string }> {
+  if (!isId(pfp)) throw badRequest('invalid_id');
+  const user = await repo.findUser(db, pfp);
+  if (!user) throw notFound('didnt_find_user');
+  return user;
+}
+
+// ---- Create, update, delete ------------------------------------------------------------------
+
+interface CleanGroup {
+  fields: repo.GroupFields;
+  nameLower: string;
+}
+
+/**
+ * Name and description by the shared rules. A private group admits members by request only
+ * (its content is for members, so nobody walks in), hence request_join is stored as set for it.
+ */
+function cleanGroupBody(body: GroupBody, current: GroupRow | null): CleanGroup {
+  const name = body.name.trim();
+  const nameError = validateGroupName(name);
+  if (nameError) throw badRequest(nameError);
+  const description = body.description ?? (current ? current.description : '');
+  const descriptionError = validateDescription(description);
+  if (descriptionError) throw badRequest(descriptionError);
+  const flag = (value: boolean | undefined, stored: number | undefined, fallback: boolean) =>
+    (value ?? (stored === undefined ? fallback : stored === 1)) ? 1 : 0;
+  const isPrivate = flag(body.isPrivate, current?.is_private, false);
+  const requestJoin = isPrivate === 1 ? 1 : flag(body.requestJoin, current?.request_join, false);
+  return {
+    nameLower: name.toLowerCase(),
+    fields: {
+      name,
+      description,
+      is_private: isPrivate,
+      request_join: requestJoin,
+      everyone_can_post: flag(body.everyoneCanPost, current?.everyone_can_post, true),
+      search_text: foldForSearch(name),
+    },
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Two concurrent saves of one name: the unique index decides, the loser gets groupname_taken. */
+async function withNameGuard<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('groupname_taken');
+    throw err;
+  }
+}
+
+/**
+ * Creates the group with its owner as first member. With an Idempotency-Key, a retried call (an
+ * offline client resending) answers the first call's result instead of groupname_taken.
+ */
+export async function createGroup(
+  db: Db,
+  ownerId: string,
+  body: GroupBody,
+  key: string | undefined,
+): Promise<{ group: { _id: string; name: string }; message: string }> {
+  const clean = cleanGroupBody(body, null);
+  const result = await withNameGuard(() =>
+    runOnce(db, ownerId, key, 'group:create', async (trx) => {
+      if ((await repo.countOwnedGroupsLocked(trx, ownerId)) >= LIMITS.ownedGroups) throw forbidden('max_groups');
+      if (await repo.nameTaken(trx, clean.nameLower, null)) throw conflict('groupname_taken');
+      const now = Date.now();
+      const id = newId(now);
+      await repo.insertGroup(trx, { ...clean.fields, id, owner_id: ownerId, created_at: now });
+      await repo.insertMember(trx, id, ownerId, 'owner', now);
+      await repo.adjustCounts(trx, id, { members: 1 });
+      return { status: 201, body: { group: toGroupRef({ id, name: clean.fields.name }), message: infoMessage('created_group') } };
+    }),
+  );
+  return result.body;
+}
+
+export async function updateGroup(db: Db, id: string, userId: string, body: GroupBody): Promise<{ _id: string; name: string }> {
+  return withNameGuard(() =>
+    db.transaction().execute(async (trx) => {
+      const group = await loadGroupById(trx, id);
+      await requireAdmin(trx, group, userId, 'need_admin');
+      const clean = cleanGroupBody(body, group);
+      if (await repo.nameTaken(trx, clean.nameLower, group.id)) throw conflict('groupname_taken');
+      await repo.updateGroup(trx, group.id, clean.fields);
+      return toGroupRef({ id: group.id, name: clean.fields.name });
+    }),
+  );
+}
+
+/**
+ * Deletes the group with its memberships, bans, requests and tags (owner only). Posts of a
+ * public group stay, untagged. Posts of a private group are deleted with it: untagged they would
+ * become readable by everyone, and their authors wrote them for members only. Answers the media
+ * keys to remove once committed (group avatar included).
+ */
+export async function deleteGroup(db: Db, id: string, userId: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const group = await loadGroupById(trx, id);
+    if (group.owner_id !== userId) throw forbidden('owner_delete');
+    const keys = [avatarKey('gp', group.id)];
+    if (group.is_private === 1) keys.push(...(await deletePrivatePosts(trx, await repo.findGroupPostIds(trx, group.id))));
+    await repo.deleteGroup(trx, group.id);
+    return keys;
+  });
+}
+
+/**
+ * Deletes posts that leave a private group: untagged they would be readable by a wider audience
+ * than their author wrote them for. Answers their media keys (post and comment images).
+ */
+async function deletePrivatePosts(trx: Executor, postIds: string[]): Promise<string[]> {
+  const keys: string[] = [];
+  for (const owner of await repo.findMediaOwners(trx, postIds)) {
+    for (let index = 0; index < owner.images; index++) keys.push(imageKey(owner.id, index));
+  }
+  await repo.deletePosts(trx, postIds);
+  return keys;
+}
+
+// ---- Reading ---------------------------------------------------------------------------------
+
+export async function getGroup(db: Executor, nameOrId: string, viewerId: string | null): Promise<GroupView> {
+  const group = await loadGroup(db, nameOrId);
+  const membership = await membershipOf(db, group.id, viewerId);
+  let pinnedPost: string | null = null;
+  if (group.pinned_post_id && canSeeGroupContent(group, membership) && (await isPostVisible(db, group.pinned_post_id, viewerId))) {
+    pinnedPost = group.pinned_post_id;
+  }
+  const notification = viewerId && membership.role ? await repo.findLevel(db, group.id, viewerId) : null;
+  return toGroupView(group, membership, { logged: viewerId !== null, pinnedPost, notification });
+}
+
+/** The pinned post's id, after the checks of GET /group/{name}/pinned. */
+export async function pinnedPostId(db: Executor, nameOrId: string, viewerId: string | null): Promise<string> {
+  const group = await loadGroup(db, nameOrId);
+  const membership = await membershipOf(db, group.id, viewerId);
+  if (!canSeeGroupContent(group, membership)) throw forbidden('not_member');
+  if (!group.pinned_post_id) throw notFound('no_pinned');
+  return group.pinned_post_id;
+}
+
+export async function groupName(db: Executor, id: string): Promise<string> {
+  return (await loadGroupById(db, id)).name;
+}
+
+export interface UserListResult {
+  userList: ListedUserView[];
+  logged: boolean;
+  hasMore: boolean;
+  group: { _id: string; name: string; admin: boolean; owner: boolean };
+}
+
+export async function listGroupUsers(
+  db: Executor,
+  nameOrId: string,
+  viewerId: string | null,
+  which: 'members' | 'banned',
+  query: ListQuery,
+): Promise<UserListResult> {
+  const group = await loadGroup(db, nameOrId);
+  const membership = await membershipOf(db, group.id, viewerId);
+  if (which === 'banned' && !isAdminRole(membership.role)) throw forbidden('need_admin');
+  if (!canSeeGroupContent(group, membership)) throw forbidden('not_member');
+  const window = pageWindow(query, PAGE_SIZES.users);
+  const rows =
+    which === 'members'
+      ? await repo.listMembers(db, group.id, window.offset, window.fetch, query.query)
+      : await repo.listBanned(db, group.id, window.offset, window.fetch, query.query);
+  const page = toPage(rows, window);
+  return {
+    userList: page.items.map((u) => toListedUser(u, which === 'banned')),
+    logged: viewerId !== null,
+    hasMore: page.hasMore,
+    group: { ...toGroupRef(group), admin: isAdminRole(membership.role), owner: membership.role === 'owner' },
+  };
+}
+
+// ---- Membership ------------------------------------------------------------------------------
+
+export async function joinGroup(db: Db, nameOrId: string, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    const membership = await membershipOf(trx, group.id, userId);
+    if (membership.banned) throw forbidden('banned');
+    if (membership.role) throw conflict('already_member');
+    if (group.request_join === 1 || group.is_private === 1) throw badRequest('need_request');
+    if (!(await repo.insertMember(trx, group.id, userId, 'member', Date.now()))) throw conflict('already_member');
+    await repo.adjustCounts(trx, group.id, { members: 1 });
+    await repo.deleteUserRow(trx, 'group_requests', group.id, userId);
+    await enqueueNotificationEvent(trx, { kind: 'group_new_member', groupId: group.id, userId });
+  });
+}
+
+/** The owner cannot leave (403 owner_delete): a group always has its owner, who deletes it instead. */
+export async function leaveGroup(db: Db, nameOrId: string, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    const membership = await membershipOf(trx, group.id, userId);
+    if (!membership.role) throw forbidden('not_member');
+    if (membership.role === 'owner') throw forbidden('owner_delete');
+    if (!(await repo.deleteMember(trx, group.id, userId))) throw forbidden('not_member');
+    await repo.adjustCounts(trx, group.id, { members: -1 });
+  });
+}
+
+export async function requestJoin(db: Db, nameOrId: string, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    const membership = await membershipOf(trx, group.id, userId);
+    if (membership.banned) throw forbidden('banned');
+    if (membership.role) throw conflict('already_member');
+    if (group.request_join !== 1 && group.is_private !== 1) throw badRequest('no_request');
+    if (!(await repo.insertUserRow(trx, 'group_requests', group.id, userId, Date.now()))) throw conflict('already_requested');
+    await enqueueNotificationEvent(trx, { kind: 'group_join_request', groupId: group.id, actorId: userId });
+  });
+}
+
+export async function resolveRequest(db: Db, nameOrId: string, actorId: string, pfp: string, accept: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    await requireAdmin(trx, group, actorId, 'admin_accept');
+    const target = await loadTarget(trx, pfp);
+    const membership = await membershipOf(trx, group.id, target.id);
+    if (membership.banned) throw conflict('user_banned');
+    if (membership.role) throw conflict('user_member');
+    if (!(await repo.deleteUserRow(trx, 'group_requests', group.id, target.id))) throw notFound('hasnt_requested');
+    if (accept) {
+      await repo.insertMember(trx, group.id, target.id, 'member', Date.now());
+      await repo.adjustCounts(trx, group.id, { members: 1 });
+      await enqueueNotificationEvent(trx, { kind: 'group_join_accepted', groupId: group.id, actorId, userId: target.id });
+      await enqueueNotificationEvent(trx, { kind: 'group_new_member', groupId: group.id, userId: target.id });
+    } else {
+      await enqueueNotificationEvent(trx, { kind: 'group_join_denied', groupId: group.id, actorId, userId: target.id });
+    }
+  });
+}
+
+/**
+ * Promote or demote (001 §6: admins may). Demoting an admin is the owner's alone (admin_admin),
+ * and the owner is never demoted.
+ */
+export async function setAdmin(db: Db, nameOrId: string, actorId: string, pfp: string, makeAdmin: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    const actor = await requireAdmin(trx, group, actorId, 'need_admin');
+    const target = await loadTarget(trx, pfp);
+    const membership = await membershipOf(trx, group.id, target.id);
+    if (membership.banned) throw conflict('admin_banned');
+    if (!membership.role) throw notFound('isnt_member');
+    if (makeAdmin) {
+      if (isAdminRole(membership.role)) throw conflict('already_admin');
+      if (!(await repo.changeRole(trx, group.id, target.id, 'member', 'admin'))) throw conflict('already_admin');
+      await enqueueNotificationEvent(trx, { kind: 'group_made_admin', groupId: group.id, actorId, userId: target.id });
+    } else {
+      if (membership.role === 'member') throw conflict('isnt_admin');
+      if (membership.role === 'owner' || actor.role !== 'owner') throw forbidden('admin_admin');
+      if (!(await repo.changeRole(trx, group.id, target.id, 'admin', 'member'))) throw conflict('isnt_admin');
+      await enqueueNotificationEvent(trx, { kind: 'group_revoked_admin', groupId: group.id, actorId, userId: target.id });
+    }
+  });
+}
+
+/**
+ * Ban (also of a non-member, e.g. a post's author in a public group) or unban. Never the owner
+ * (ban_owner); an admin is banned by the owner only (admin_admin). A ban ends the membership and
+ * any pending request.
+ */
+export async function setBan(db: Db, nameOrId: string, actorId: string, pfp: string, ban: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    const actor = await requireAdmin(trx, group, actorId, 'admin_ban');
+    const target = await loadTarget(trx, pfp);
+    const now = Date.now();
+    if (ban) {
+      const membership = await membershipOf(trx, group.id, target.id);
+      if (membership.role === 'owner' || group.owner_id === target.id) throw forbidden('ban_owner');
+      if (membership.role === 'admin' && actor.role !== 'owner') throw forbidden('admin_admin');
+      if (!(await repo.insertUserRow(trx, 'group_bans', group.id, target.id, now))) throw conflict('already_banned');
+      const wasMember = await repo.deleteMember(trx, group.id, target.id);
+      await repo.deleteUserRow(trx, 'group_requests', group.id, target.id);
+      await repo.adjustCounts(trx, group.id, { bans: 1, members: wasMember ? -1 : 0 });
+    } else {
+      if (!(await repo.deleteUserRow(trx, 'group_bans', group.id, target.id))) throw conflict('not_banned');
+      await repo.adjustCounts(trx, group.id, { bans: -1 });
+    }
+  });
+}
+
+export async function setNotificationLevel(db: Db, id: string, userId: string, level: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const group = await loadGroupById(trx, id);
+    if (!(await repo.setLevel(trx, group.id, userId, level))) throw forbidden('not_member');
+    return level;
+  });
+}
+
+// ---- Posts in the group ----------------------------------------------------------------------
+
+export async function pinPost(db: Db, nameOrId: string, actorId: string, postId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    await requireAdmin(trx, group, actorId, 'admin_pin');
+    if (!isId(postId)) throw badRequest('invalid_post');
+    if (!(await repo.postExists(trx, postId))) throw notFound('didnt_find_post');
+    if (!(await repo.isPostInGroup(trx, group.id, postId))) throw badRequest('invalid_post');
+    await repo.setPinned(trx, group.id, postId);
+  });
+}
+
+export async function unpinPost(db: Db, nameOrId: string, actorId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroup(trx, nameOrId);
+    await requireAdmin(trx, group, actorId, 'admin_pin');
+    if (!group.pinned_post_id) throw notFound('no_pinned');
+    await repo.setPinned(trx, group.id, null);
+  });
+}
+
+/**
+ * Removes a post from the group (admins). In a public group the post stays, untagged. In a
+ * private group it is deleted: untagging would publish what was written for members only.
+ * Answers media keys to remove once committed.
+ */
+export async function removePost(db: Db, groupId: string, actorId: string, postId: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const group = await loadGroupById(trx, groupId);
+    await requireAdmin(trx, group, actorId, 'need_admin');
+    if (!isId(postId)) throw badRequest('invalid_post');
+    if (!(await repo.removePostFromGroup(trx, group.id, postId))) throw notFound('didnt_find_post');
+    return group.is_private === 1 ? deletePrivatePosts(trx, [postId]) : [];
+  });
+}
+
+/** POST /upload/gp/{groupId}: who may replace the avatar (admins). */
+export async function groupForAvatar(db: Executor, groupId: string, userId: string): Promise<GroupRow> {
+  const group = await loadGroupById(db, groupId);
+  await requireAdmin(db, group, userId, 'need_admin');
+  return group;
+}

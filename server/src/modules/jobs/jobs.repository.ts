@@ -1,0 +1,69 @@
+import { PostgresAdapter, type Selectable } from 'kysely';
+import type { Db, Executor, JobsTable } from '../../db/schema';
+
+/** The durable job queue's queries. Every process may run them; the lease keeps work single. */
+export type JobRow = Selectable<JobsTable>;
+
+export function isPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+export async function insertJob(db: Executor, kind: string, payload: string, runAt: number, now: number): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({ kind, payload, run_at: runAt, locked_until: null, last_error: null, created_at: now })
+    .execute();
+}
+
+/**
+ * Leases up to `limit` due jobs until now + leaseMs. On PostgreSQL, SKIP LOCKED lets concurrent
+ * workers take disjoint sets; on SQLite the single statement runs under the one writer lock.
+ */
+export async function claimDueJobs(db: Db, now: number, leaseMs: number, limit: number): Promise<JobRow[]> {
+  let due = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('run_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(limit);
+  if (isPostgres(db)) due = due.forUpdate().skipLocked();
+  const rows = await db.updateTable('jobs').set({ locked_until: now + leaseMs }).where('id', 'in', due).returningAll().execute();
+  return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
+}
+
+/**
+ * Stores a step's progress and renews the lease, only if the payload is still the one this worker
+ * read: a worker whose lease expired and was taken over finds 0 rows and must roll back its step.
+ * Run first in the step's transaction, so on PostgreSQL a second holder waits here, not after
+ * doing the work.
+ */
+export async function saveProgress(trx: Executor, id: number, expected: string, next: string, lockedUntil: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('jobs')
+    .set({ payload: next, locked_until: lockedUntil })
+    .where('id', '=', id)
+    .where('payload', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Removes a finished job under the same guard as saveProgress. */
+export async function finishJob(trx: Executor, id: number, expected: string): Promise<boolean> {
+  const result = await trx.deleteFrom('jobs').where('id', '=', id).where('payload', '=', expected).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Gives a job back before its lease ends (a graceful stop, or letting other due jobs run). */
+export async function releaseJob(db: Executor, id: number, expected: string, runAt: number): Promise<void> {
+  await db.updateTable('jobs').set({ locked_until: null, run_at: runAt }).where('id', '=', id).where('payload', '=', expected).execute();
+}
+
+export async function failJob(db: Executor, id: number, attempts: number, error: string, runAt: number): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ attempts, last_error: error.slice(0, 2000), run_at: runAt, locked_until: null })
+    .where('id', '=', id)
+    .execute();
+}

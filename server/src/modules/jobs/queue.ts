@@ -1,0 +1,15 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema';
+import { insertJob, isPostgres } from './jobs.repository';
+import { JOBS_CHANNEL, signalJobEnqueued } from './signal';
+
+/**
+ * Adds a job, in the caller's transaction when given one. On PostgreSQL a NOTIFY in the same
+ * transaction wakes every process's worker when (and only if) the transaction commits.
+ */
+export async function enqueueJob(db: Executor, kind: string, payload: unknown, now: number = Date.now()): Promise<void> {
+  await insertJob(db, kind, JSON.stringify(payload), now, now);
+  if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
+  // On SQLite the worker's claim waits for the connection, so it sees the row once committed.
+  signalJobEnqueued();
+}

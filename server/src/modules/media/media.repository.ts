@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema';
+
+/** Queries of the media module: who owns an image and whether it must stay private. */
+
+/**
+ * 1 when the post (by an id column of the outer query) is in a private group, else 0: its
+ * images are then served only through signed URLs.
+ */
+export function postIsPrivate(postIdColumn: 'posts.id' | 'comments.post_id') {
+  return sql<number>`case when exists (
+    select 1 from post_groups priv_pg join "groups" priv_g on priv_g.id = priv_pg.group_id
+    where priv_pg.post_id = ${sql.ref(postIdColumn)} and priv_g.is_private = 1
+  ) then 1 else 0 end`;
+}
+
+export interface ImageOwner {
+  kind: 'post' | 'comment';
+  id: string;
+  postId: string;
+  authorId: string | null;
+  images: number;
+  deleted: boolean;
+  isPrivate: boolean;
+}
+
+/** The post or comment an image id belongs to, with its thread's privacy. */
+export async function findImageOwner(db: Executor, id: string): Promise<ImageOwner | undefined> {
+  const post = await db
+    .selectFrom('posts')
+    .select(['posts.id', 'posts.author_id', 'posts.images'])
+    .select(postIsPrivate('posts.id').as('is_private'))
+    .where('posts.id', '=', id)
+    .executeTakeFirst();
+  if (post) {
+    return {
+      kind: 'post',
+      id: post.id,
+      postId: post.id,
+      authorId: post.author_id,
+      images: post.images,
+      deleted: false,
+      isPrivate: Number(post.is_private) === 1,
+    };
+  }
+  const comment = await db
+    .selectFrom('comments')
+    .select(['comments.id', 'comments.post_id', 'comments.author_id', 'comments.images', 'comments.deleted'])
+    .select(postIsPrivate('comments.post_id').as('is_private'))
+    .where('comments.id', '=', id)
+    .executeTakeFirst();
+  if (!comment) return undefined;
+  return {
+    kind: 'comment',
+    id: comment.id,
+    postId: comment.post_id,
+    authorId: comment.author_id,
+    images: comment.images,
+    deleted: comment.deleted === 1,
+    isPrivate: Number(comment.is_private) === 1,
+  };
+}
+
+/** Records that image `index` exists: images is the count, max(index) + 1. */
+export async function recordImage(db: Executor, owner: Pick<ImageOwner, 'kind' | 'id'>, index: number): Promise<void> {
+  const table = owner.kind === 'post' ? 'posts' : 'comments';
+  await db
+    .updateTable(table)
+    .set({ images: index + 1 })
+    .where('id', '=', owner.id)
+    .where('images', '<', index + 1)
+    .execute();
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import { LIMITS } from '#core/limits';
+import { badRequest, forbidden, notFound } from '../../lib/app-error';
+import { isId } from '../../lib/ids';
+import type { Viewer } from '../../plugins/auth';
+import { storeAvatar } from './avatars';
+import { renderDefaultAvatar, toContentImage } from './images';
+import { avatarKey, imageKey, mediaUrl, verifyMediaSignature } from './media-urls';
+import { findImageOwner, recordImage } from './media.repository';
+import type { Upload } from './uploads';
+
+/**
+ * POST /upload/image (000 §7): image `index` of the caller's own post or comment, stored as
+ * `{id}{index}.webp`. Posts take LIMITS.imagesPerPost images, comments LIMITS.imagesPerComment.
+ */
+export async function uploadContentImage(app: FastifyInstance, viewer: Viewer, upload: Upload): Promise<string> {
+  const id = upload.fields.id?.trim();
+  const indexText = upload.fields.index?.trim() ?? '0';
+  const owner = isId(id) ? await findImageOwner(app.db, id) : undefined;
+  if (!owner || owner.deleted) throw notFound('invalid_post');
+  if (owner.authorId !== viewer.id) throw forbidden('not_author');
+  const max = owner.kind === 'post' ? LIMITS.imagesPerPost : LIMITS.imagesPerComment;
+  const index = /^\d$/.test(indexText) ? Number(indexText) : -1;
+  if (index < 0 || index >= max) throw badRequest('invalid_id');
+  if (!upload.file) throw badRequest('only_images');
+  const webp = await toContentImage(upload.file);
+  const key = imageKey(owner.id, index);
+  await app.storage.put(key, webp);
+  await recordImage(app.db, owner, index);
+  return mediaUrl(app, key, owner.isPrivate);
+}
+
+/** POST /upload/pfp (001 §7): the caller's avatar. */
+export async function uploadProfilePicture(app: FastifyInstance, viewer: Viewer, upload: Upload): Promise<string> {
+  if (!upload.file) throw badRequest('only_images');
+  return storeAvatar(app, 'pfp', viewer.id, upload.file);
+}
+
+const CONTENT_KEY = /^([0-9a-f]{24})(\d)\.webp$/;
+const AVATAR_KEY = /^(pfp|gp)\/([0-9a-f]{24}|default)\.jpeg$/;
+const DEFAULT_AVATAR_KEY = avatarKey('pfp', 'default');
+
+export interface MediaObject {
+  data: Buffer;
+  modified: Date;
+  contentType: string;
+  /** immutable: content images never change under their key; avatars are replaced in place. */
+  caching: 'immutable' | 'revalidate' | 'private';
+}
+
+/** The default avatar, rendered once and then kept in storage like any other object. */
+async function defaultAvatar(app: FastifyInstance): Promise<{ data: Buffer; modified: Date }> {
+  const stored = await app.storage.get(DEFAULT_AVATAR_KEY);
+  if (stored) return stored;
+  const data = await renderDefaultAvatar();
+  await app.storage.put(DEFAULT_AVATAR_KEY, data);
+  return (await app.storage.get(DEFAULT_AVATAR_KEY)) ?? { data, modified: new Date() };
+}
+
+/**
+ * GET /media/{key}: only keys the app writes are served. Images of posts in a private group need
+ * a valid signature (the URLs the API hands to members carry one); anything else is not found.
+ */
+export async function readMedia(
+  app: FastifyInstance,
+  key: string,
+  query: { exp?: unknown; sig?: unknown },
+): Promise<MediaObject | null> {
+  const avatar = AVATAR_KEY.exec(key);
+  if (avatar) {
+    const stored = await app.storage.get(key);
+    if (stored) return { ...stored, contentType: 'image/jpeg', caching: 'revalidate' };
+    return { ...(await defaultAvatar(app)), contentType: 'image/jpeg', caching: 'revalidate' };
+  }
+  const content = CONTENT_KEY.exec(key);
+  if (!content) return null;
+  const owner = await findImageOwner(app.db, content[1]!);
+  if (!owner || owner.deleted) return null;
+  if (owner.isPrivate && !verifyMediaSignature(app, key, query.exp, query.sig)) return null;
+  const stored = await app.storage.get(key);
+  if (!stored) return null;
+  return { ...stored, contentType: 'image/webp', caching: owner.isPrivate ? 'private' : 'immutable' };
+}

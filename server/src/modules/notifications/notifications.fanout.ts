@@ -1,0 +1,239 @@
+import type { FastifyInstance } from 'fastify';
+import type { Transaction } from 'kysely';
+import { GROUP_NOTIFICATION_LEVELS, NOTIFICATION_SETTINGS, type NotificationType } from '#core/limits';
+import type { Database, Executor } from '../../db/schema';
+import { newId } from '../../lib/ids';
+import { isPostVisible } from '../groups/group-access';
+import type { JobStep } from '../jobs/worker';
+import type { NotificationEvent } from './events';
+import * as repo from './notifications.repository';
+
+/**
+ * Turns one notification event into notification rows (000 §3 types, 001 §3 settings and group
+ * levels). Rules every event follows:
+ * - never to the actor themself, never to someone who cannot see the post (private groups);
+ * - the six account settings gate their types: follower -> NEW_FOLLOWER, reply -> NEW_REPLY,
+ *   postFromFollowed -> NEW_POST, postMention -> MENTION, commentMention -> COMMENT_MENTION,
+ *   newMember -> NEW_MEMBER;
+ * - the group level gates group-wide activity: GROUP_POST only at level all; join requests and
+ *   new members reach the owner and admins at all or essential, nothing at none. What concerns
+ *   the recipient's own standing (request accepted or denied, made or no longer admin) is always sent;
+ * - one notification per person per post: a reply beats a mention, which beats a post from a
+ *   followed user, which beats a group post; several mentions of one user make one MENTION whose
+ *   mention_count says how many.
+ * A post's audience can be huge (a group of 100,000), so post_created runs in steps of
+ * FANOUT_BATCH recipients; the cursor lives in the job payload and is saved in the same
+ * transaction as the batch, so a restart resumes exactly where the last batch ended.
+ */
+
+export const FANOUT_BATCH = 1000;
+
+interface Progress {
+  phase: 'followers' | 'groups';
+  /** Index into the post's groups (groups phase). */
+  group: number;
+  /** Last user id handled in the current phase. */
+  after: string;
+  /** Who got a reply or mention item in the first step (they get nothing more about the post). */
+  direct: string[];
+}
+type Payload = NotificationEvent & { progress?: Progress };
+
+type SettingName = (typeof NOTIFICATION_SETTINGS)[number];
+
+/** Reads the stored JSON list; a missing or unreadable entry means the default (on). */
+export function wants(settingsJson: string | undefined, setting: SettingName): boolean {
+  if (settingsJson === undefined) return false;
+  try {
+    const list: unknown = JSON.parse(settingsJson);
+    const value = Array.isArray(list) ? list[NOTIFICATION_SETTINGS.indexOf(setting)] : undefined;
+    return value !== false;
+  } catch {
+    return true;
+  }
+}
+
+interface Target {
+  actor: string | null;
+  post?: string | null;
+  comment?: string | null;
+  group?: string | null;
+  count?: number;
+}
+
+function note(userId: string, type: NotificationType, now: number, target: Target): repo.NewNotification {
+  return {
+    id: newId(now),
+    user_id: userId,
+    type,
+    actor_id: target.actor,
+    post_id: target.post ?? null,
+    comment_id: target.comment ?? null,
+    group_id: target.group ?? null,
+    mention_count: target.count ?? 1,
+    seen: 0,
+    created_at: now,
+  };
+}
+
+/** Inserts the rows (minus any addressed to their actor) and announces the new unread counts. */
+async function deliver(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged: string[] = []): Promise<JobStep['afterCommit']> {
+  const kept = rows.filter((row) => row.user_id !== row.actor_id);
+  await repo.insertNotifications(trx, kept);
+  const users = [...new Set([...kept.map((row) => row.user_id), ...alsoChanged])];
+  return users.length ? app.notificationHub.announce(trx, users) : undefined;
+}
+
+async function done(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged: string[] = []): Promise<JobStep> {
+  return { next: null, afterCommit: await deliver(app, trx, rows, alsoChanged) };
+}
+
+export async function notificationJobStep(app: FastifyInstance, trx: Transaction<Database>, payload: unknown, now: number): Promise<JobStep> {
+  const event = payload as Payload;
+  switch (event.kind) {
+    case 'post_created':
+      return postCreated(app, trx, event, now);
+    case 'comment_created':
+      return commentCreated(app, trx, event.commentId, now);
+    case 'follow': {
+      if (!(await repo.followExists(trx, event.actorId, event.userId))) return { next: null };
+      const [user] = await repo.usersWithSettings(trx, [event.userId]);
+      if (!wants(user?.notification_settings, 'follower')) return { next: null };
+      // Following again after an unfollow replaces the earlier item instead of stacking them.
+      await repo.deleteFollowerNotifications(trx, event.userId, event.actorId);
+      return done(app, trx, [note(event.userId, 'NEW_FOLLOWER', now, { actor: event.actorId })]);
+    }
+    case 'group_join_request': {
+      if (!(await repo.joinRequestExists(trx, event.groupId, event.actorId))) return { next: null };
+      const staff = await repo.groupStaff(trx, event.groupId);
+      const rows = staff
+        .filter((member) => member.level !== GROUP_NOTIFICATION_LEVELS.none)
+        .map((member) => note(member.user_id, 'GROUP_JOIN_REQUEST', now, { actor: event.actorId, group: event.groupId }));
+      return done(app, trx, rows);
+    }
+    case 'group_join_accepted':
+    case 'group_join_denied': {
+      // The request is decided: the other admins' accept/deny items have nothing left to act on.
+      const changed = await repo.deleteJoinRequestNotifications(trx, event.groupId, event.userId);
+      if (!(await repo.groupExists(trx, event.groupId)) || !(await repo.userExists(trx, event.userId))) {
+        return done(app, trx, [], changed);
+      }
+      const type = event.kind === 'group_join_accepted' ? 'GROUP_JOIN_ACCEPT' : 'GROUP_JOIN_DENY';
+      const actor = (await repo.userExists(trx, event.actorId)) ? event.actorId : null;
+      return done(app, trx, [note(event.userId, type, now, { actor, group: event.groupId })], changed);
+    }
+    case 'group_new_member': {
+      if (!(await repo.groupExists(trx, event.groupId)) || !(await repo.userExists(trx, event.userId))) return { next: null };
+      const staff = await repo.groupStaff(trx, event.groupId);
+      const rows = staff
+        .filter((member) => member.level !== GROUP_NOTIFICATION_LEVELS.none && wants(member.notification_settings, 'newMember'))
+        .map((member) => note(member.user_id, 'NEW_MEMBER', now, { actor: event.userId, group: event.groupId }));
+      return done(app, trx, rows);
+    }
+    case 'group_made_admin':
+    case 'group_revoked_admin': {
+      if (!(await repo.groupExists(trx, event.groupId)) || !(await repo.userExists(trx, event.userId))) return { next: null };
+      const type = event.kind === 'group_made_admin' ? 'MADE_ADMIN' : 'REVOKED_ADMIN';
+      const actor = (await repo.userExists(trx, event.actorId)) ? event.actorId : null;
+      return done(app, trx, [note(event.userId, type, now, { actor, group: event.groupId })]);
+    }
+    default:
+      // An event kind this version does not know: drop it rather than retry forever.
+      app.log.warn({ event }, 'unknown notification event');
+      return { next: null };
+  }
+}
+
+async function postCreated(app: FastifyInstance, trx: Executor, event: Extract<Payload, { kind: 'post_created' }>, now: number): Promise<JobStep> {
+  const post = await repo.findPost(trx, event.postId);
+  if (!post?.author_id) return { next: null };
+  const authorId = post.author_id;
+  const groups = await repo.postGroups(trx, post.id);
+  const privateGroupIds = groups.filter((group) => group.is_private === 1).map((group) => group.id);
+  const progress = event.progress;
+  const at = (next: Progress | null): unknown => (next ? { ...event, progress: next } : null);
+
+  if (!progress) {
+    // The few named recipients first: the replied-to author and the mentioned users.
+    const original = post.reply_to ? await repo.postAuthor(trx, post.reply_to) : null;
+    const mentions = await repo.mentionCounts(trx, { postId: post.id });
+    const settings = await settingsOf(trx, [original, ...mentions.map((m) => m.userId)]);
+    const sees = (userId: string) => !privateGroupIds.length || isPostVisible(trx, post.id, userId);
+    const rows: repo.NewNotification[] = [];
+    const taken = new Set([authorId]);
+    if (original && !taken.has(original) && wants(settings.get(original), 'reply') && (await sees(original))) {
+      rows.push(note(original, 'NEW_REPLY', now, { actor: authorId, post: post.id }));
+      taken.add(original);
+    }
+    for (const mention of mentions) {
+      if (taken.has(mention.userId) || !wants(settings.get(mention.userId), 'postMention') || !(await sees(mention.userId))) continue;
+      rows.push(note(mention.userId, 'MENTION', now, { actor: authorId, post: post.id, count: mention.count }));
+      taken.add(mention.userId);
+    }
+    const direct = rows.map((row) => row.user_id);
+    return { next: at({ phase: 'followers', group: 0, after: '', direct }), afterCommit: await deliver(app, trx, rows) };
+  }
+
+  // Who is reached in which phase is decided from the data alone (not from rows already
+  // inserted), so each step costs the same however many notifications the post has by then.
+  const direct = new Set(progress.direct);
+  const query = { authorId, privateGroupIds, after: progress.after, limit: FANOUT_BATCH };
+  if (progress.phase === 'followers') {
+    const batch = await repo.notifyFollowersBatch(trx, query);
+    const rows = batch
+      .filter((row) => repo.isTruthy(row.eligible) && !direct.has(row.user_id) && wants(row.notification_settings, 'postFromFollowed'))
+      .map((row) => note(row.user_id, 'NEW_POST', now, { actor: authorId, post: post.id }));
+    const last = batch.at(-1);
+    const next: Progress =
+      batch.length < FANOUT_BATCH || !last ? { ...progress, phase: 'groups', group: 0, after: '' } : { ...progress, after: last.user_id };
+    return { next: at(next), afterCommit: await deliver(app, trx, rows) };
+  }
+
+  const group = groups[progress.group];
+  if (!group) return { next: null };
+  const earlierGroupIds = groups.slice(0, progress.group).map((earlier) => earlier.id);
+  const batch = await repo.groupMembersBatch(trx, { ...query, groupId: group.id, earlierGroupIds });
+  const rows = batch
+    .filter(
+      (row) =>
+        repo.isTruthy(row.eligible) &&
+        !direct.has(row.user_id) &&
+        !(repo.isTruthy(row.follows_author) && wants(row.notification_settings, 'postFromFollowed')),
+    )
+    .map((row) => note(row.user_id, 'GROUP_POST', now, { actor: authorId, post: post.id, group: group.id }));
+  const last = batch.at(-1);
+  let next: Progress | null;
+  if (batch.length === FANOUT_BATCH && last) next = { ...progress, after: last.user_id };
+  else next = progress.group + 1 < groups.length ? { ...progress, group: progress.group + 1, after: '' } : null;
+  return { next: at(next), afterCommit: await deliver(app, trx, rows) };
+}
+
+async function commentCreated(app: FastifyInstance, trx: Executor, commentId: string, now: number): Promise<JobStep> {
+  const comment = await repo.findComment(trx, commentId);
+  if (!comment?.author_id) return { next: null };
+  const authorId = comment.author_id;
+  // A reply to a comment goes to that comment's author; a comment on a post to the post's author.
+  const replied = comment.parent_comment_id ? await repo.commentAuthor(trx, comment.parent_comment_id) : await repo.postAuthor(trx, comment.post_id);
+  const mentions = await repo.mentionCounts(trx, { commentId: comment.id });
+  const settings = await settingsOf(trx, [replied, ...mentions.map((m) => m.userId)]);
+  const target = { actor: authorId, post: comment.post_id, comment: comment.id };
+  const rows: repo.NewNotification[] = [];
+  const taken = new Set([authorId]);
+  if (replied && !taken.has(replied) && wants(settings.get(replied), 'reply') && (await isPostVisible(trx, comment.post_id, replied))) {
+    rows.push(note(replied, 'NEW_REPLY', now, target));
+    taken.add(replied);
+  }
+  for (const mention of mentions) {
+    if (taken.has(mention.userId) || !wants(settings.get(mention.userId), 'commentMention')) continue;
+    if (!(await isPostVisible(trx, comment.post_id, mention.userId))) continue;
+    rows.push(note(mention.userId, 'COMMENT_MENTION', now, { ...target, count: mention.count }));
+    taken.add(mention.userId);
+  }
+  return done(app, trx, rows);
+}
+
+async function settingsOf(trx: Executor, userIds: Array<string | null>): Promise<Map<string, string>> {
+  const ids = [...new Set(userIds.filter((id): id is string => !!id))];
+  const rows = await repo.usersWithSettings(trx, ids);
+  return new Map(rows.map((row) => [row.user_id, row.notification_settings]));
+}

@@ -1,0 +1,36 @@
+import type { Static } from '@sinclair/typebox';
+import { DELETED, type NotificationType } from '#core/limits';
+import type { ListedNotification } from './notifications.repository';
+import type { NotificationSchema } from './notifications.schemas';
+
+export type NotificationReply = Static<typeof NotificationSchema>;
+
+/** Characters of the post or comment text an item carries. */
+export const EXCERPT_LENGTH = 100;
+
+const ABOUT_TEXT = new Set<string>(['NEW_REPLY', 'NEW_POST', 'MENTION', 'COMMENT_MENTION', 'GROUP_POST']);
+
+function excerpt(row: ListedNotification): string | null {
+  if (!ABOUT_TEXT.has(row.type)) return null;
+  const text = row.comment_id ? (Number(row.comment_deleted) === 1 ? null : row.comment_text) : row.post_text;
+  if (!text) return null;
+  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1)}…` : text;
+}
+
+export function toNotification(row: ListedNotification, groupsOfPost: Map<string, string[]>): NotificationReply {
+  const actor = row.actor_username ?? DELETED;
+  return {
+    _id: row.id,
+    type: row.type as NotificationType,
+    author: actor,
+    seen: Number(row.seen) === 1,
+    reply: excerpt(row),
+    context: { post: row.post_id, comment: row.comment_id, count: Number(row.mention_count) },
+    username: actor,
+    groupname: row.group_id ? (row.group_name ?? DELETED) : null,
+    pfp: row.actor_username ? row.actor_id : null,
+    gp: row.group_id,
+    groups: row.type === 'GROUP_POST' && row.post_id ? (groupsOfPost.get(row.post_id) ?? []) : [],
+    createdAt: Number(row.created_at),
+  };
+}

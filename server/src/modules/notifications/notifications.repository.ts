@@ -1,0 +1,319 @@
+import { type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Executor, NotificationsTable } from '../../db/schema';
+import { postVisibleTo } from '../groups/group-access';
+
+/** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */
+
+export type NewNotification = Insertable<NotificationsTable>;
+
+/** Rows per INSERT: 1,000 rows of 10 columns stay under SQLite's and PostgreSQL's parameter limits. */
+const INSERT_CHUNK = 1000;
+
+export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db.insertInto('notifications').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  }
+}
+
+export interface Recipient {
+  user_id: string;
+  notification_settings: string;
+}
+
+// ---- what the events refer to
+
+export async function findPost(db: Executor, postId: string) {
+  return db.selectFrom('posts').select(['id', 'author_id', 'reply_to']).where('id', '=', postId).executeTakeFirst();
+}
+
+export async function findComment(db: Executor, commentId: string) {
+  return db
+    .selectFrom('comments')
+    .select(['id', 'post_id', 'parent_comment_id', 'author_id'])
+    .where('id', '=', commentId)
+    .executeTakeFirst();
+}
+
+export async function commentAuthor(db: Executor, commentId: string): Promise<string | null> {
+  const row = await db.selectFrom('comments').select('author_id').where('id', '=', commentId).executeTakeFirst();
+  return row?.author_id ?? null;
+}
+
+export async function postAuthor(db: Executor, postId: string): Promise<string | null> {
+  const row = await db.selectFrom('posts').select('author_id').where('id', '=', postId).executeTakeFirst();
+  return row?.author_id ?? null;
+}
+
+/** The post's groups in tag order, with their privacy. */
+export async function postGroups(db: Executor, postId: string) {
+  return db
+    .selectFrom('post_groups')
+    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
+    .select(['groups.id', 'groups.is_private'])
+    .where('post_groups.post_id', '=', postId)
+    .orderBy('post_groups.position')
+    .execute();
+}
+
+export async function usersWithSettings(db: Executor, userIds: string[]): Promise<Recipient[]> {
+  if (!userIds.length) return [];
+  return db.selectFrom('users').select(['id as user_id', 'notification_settings']).where('id', 'in', userIds).execute();
+}
+
+export async function userExists(db: Executor, userId: string): Promise<boolean> {
+  return !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
+}
+
+export async function groupExists(db: Executor, groupId: string): Promise<boolean> {
+  return !!(await db.selectFrom('groups').select('id').where('id', '=', groupId).executeTakeFirst());
+}
+
+export async function followExists(db: Executor, followerId: string, followingId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('follows')
+    .select('follower_id')
+    .where('follower_id', '=', followerId)
+    .where('following_id', '=', followingId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function joinRequestExists(db: Executor, groupId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('group_requests')
+    .select('user_id')
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Mentioned users of a post or comment with how often each is mentioned. */
+export async function mentionCounts(db: Executor, target: { postId: string } | { commentId: string }) {
+  const rows =
+    'postId' in target
+      ? await db
+          .selectFrom('post_mentions')
+          .select(['user_id', (eb) => eb.fn.countAll<number>().as('count')])
+          .where('post_id', '=', target.postId)
+          .where('user_id', 'is not', null)
+          .groupBy('user_id')
+          .execute()
+      : await db
+          .selectFrom('comment_mentions')
+          .select(['user_id', (eb) => eb.fn.countAll<number>().as('count')])
+          .where('comment_id', '=', target.commentId)
+          .where('user_id', 'is not', null)
+          .groupBy('user_id')
+          .execute();
+  return rows.map((row) => ({ userId: row.user_id as string, count: Number(row.count) }));
+}
+
+/** The owner and admins of a group with their level in it. */
+export async function groupStaff(db: Executor, groupId: string) {
+  return db
+    .selectFrom('group_members')
+    .innerJoin('users', 'users.id', 'group_members.user_id')
+    .select(['group_members.user_id', 'group_members.level', 'users.notification_settings'])
+    .where('group_members.group_id', '=', groupId)
+    .where('group_members.role', 'in', ['admin', 'owner'])
+    .execute();
+}
+
+// ---- batched recipients of a post, in user-id order after a cursor
+
+/**
+ * The batch form of postVisibleTo: the candidate in `userColumn` is a member of every private
+ * group the post is in (the list is read once per step, not per candidate).
+ */
+function seesPost(privateGroupIds: string[], userColumn: string): RawBuilder<SqlBool> {
+  if (!privateGroupIds.length) return sql<SqlBool>`1 = 1`;
+  const each = privateGroupIds.map(
+    (groupId) => sql`exists (select 1 from group_members vis_m where vis_m.group_id = ${groupId} and vis_m.user_id = ${sql.ref(userColumn)})`,
+  );
+  return sql<SqlBool>`(${sql.join(each, sql` and `)})`;
+}
+
+export interface BatchQuery {
+  authorId: string;
+  privateGroupIds: string[];
+  after: string;
+  limit: number;
+}
+
+/*
+ * Both batch queries pick the next `limit` ids on their own first (an ordered walk of one index,
+ * so each step costs the same however far the cursor is), and only then join the users and test
+ * eligibility. They return every scanned row with an `eligible` flag, so the cursor moves past
+ * filtered rows too.
+ */
+
+/** Followers of the author who asked to be notified of their posts. */
+export async function notifyFollowersBatch(db: Executor, q: BatchQuery) {
+  const batch = db
+    .selectFrom('follows')
+    .select('follower_id as user_id')
+    .where('following_id', '=', q.authorId)
+    .where('notify', '=', 1)
+    .where('follower_id', '>', q.after)
+    .orderBy('following_id')
+    .orderBy('notify')
+    .orderBy('follower_id')
+    .limit(q.limit);
+  return db
+    .selectFrom(batch.as('batch'))
+    .innerJoin('users', 'users.id', 'batch.user_id')
+    .select(['batch.user_id', 'users.notification_settings'])
+    .select(seesPost(q.privateGroupIds, 'batch.user_id').as('eligible'))
+    .orderBy('batch.user_id')
+    .execute();
+}
+
+/**
+ * Members of one of the post's groups: eligible when their level there is "all", they can see the
+ * post, and no earlier group of the post reached them already. `follows_author` says whether they
+ * follow the author with notify on (they may have had NEW_POST instead).
+ */
+export async function groupMembersBatch(db: Executor, q: BatchQuery & { groupId: string; earlierGroupIds: string[] }) {
+  const batch = db
+    .selectFrom('group_members')
+    .select(['user_id', 'level'])
+    .where('group_id', '=', q.groupId)
+    .where('user_id', '>', q.after)
+    .orderBy('group_id')
+    .orderBy('user_id')
+    .limit(q.limit);
+  return db
+    .selectFrom(batch.as('batch'))
+    .innerJoin('users', 'users.id', 'batch.user_id')
+    .select(['batch.user_id', 'users.notification_settings'])
+    .select((eb) =>
+      eb
+        .and([
+          eb('batch.level', '=', 0),
+          eb('batch.user_id', '!=', q.authorId),
+          seesPost(q.privateGroupIds, 'batch.user_id'),
+          q.earlierGroupIds.length
+            ? eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('group_members as earlier')
+                    .select(sql<number>`1`.as('one'))
+                    .whereRef('earlier.user_id', '=', 'batch.user_id')
+                    .where('earlier.group_id', 'in', q.earlierGroupIds)
+                    .where('earlier.level', '=', 0),
+                ),
+              )
+            : sql<SqlBool>`1 = 1`,
+        ])
+        .as('eligible'),
+    )
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('follows')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('follows.follower_id', '=', 'batch.user_id')
+            .where('follows.following_id', '=', q.authorId)
+            .where('follows.notify', '=', 1),
+        )
+        .as('follows_author'),
+    )
+    .orderBy('batch.user_id')
+    .execute();
+}
+
+export const isTruthy = (value: SqlBool | number | null | undefined): boolean => value === true || Number(value) === 1;
+
+// ---- upkeep
+
+export async function deleteFollowerNotifications(db: Executor, userId: string, actorId: string): Promise<void> {
+  await db.deleteFrom('notifications').where('user_id', '=', userId).where('actor_id', '=', actorId).where('type', '=', 'NEW_FOLLOWER').execute();
+}
+
+/** Removes the join-request items of a decided request; returns whose lists changed. */
+export async function deleteJoinRequestNotifications(db: Executor, groupId: string, requesterId: string): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('notifications')
+    .where('group_id', '=', groupId)
+    .where('type', '=', 'GROUP_JOIN_REQUEST')
+    .where('actor_id', '=', requesterId)
+    .returning('user_id')
+    .execute();
+  return [...new Set(rows.map((row) => row.user_id))];
+}
+
+// ---- the list endpoints
+
+export async function listPage(db: Executor, userId: string, offset: number, fetch: number) {
+  return db
+    .selectFrom('notifications')
+    .leftJoin('users as actor', 'actor.id', 'notifications.actor_id')
+    .leftJoin('groups', 'groups.id', 'notifications.group_id')
+    .leftJoin('posts', 'posts.id', 'notifications.post_id')
+    .leftJoin('comments', 'comments.id', 'notifications.comment_id')
+    .select([
+      'notifications.id',
+      'notifications.type',
+      'notifications.actor_id',
+      'notifications.post_id',
+      'notifications.comment_id',
+      'notifications.group_id',
+      'notifications.mention_count',
+      'notifications.seen',
+      'notifications.created_at',
+      'actor.username as actor_username',
+      'groups.name as group_name',
+      'posts.text as post_text',
+      'comments.text as comment_text',
+      'comments.deleted as comment_deleted',
+    ])
+    .where('notifications.user_id', '=', userId)
+    .where(postVisibleTo(userId))
+    .orderBy('notifications.created_at', 'desc')
+    .orderBy('notifications.id', 'desc')
+    .offset(offset)
+    .limit(fetch)
+    .execute();
+}
+export type ListedNotification = Awaited<ReturnType<typeof listPage>>[number];
+
+export async function groupNamesOfPosts(db: Executor, postIds: string[]) {
+  if (!postIds.length) return [];
+  return db
+    .selectFrom('post_groups')
+    .select(['post_id', 'name'])
+    .where('post_id', 'in', postIds)
+    .where('group_id', 'is not', null)
+    .orderBy('post_id')
+    .orderBy('position')
+    .execute();
+}
+
+export async function unreadCount(db: Executor, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .leftJoin('posts', 'posts.id', 'notifications.post_id')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('notifications.user_id', '=', userId)
+    .where('notifications.seen', '=', 0)
+    .where(postVisibleTo(userId))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function markAllSeen(db: Executor, userId: string): Promise<number> {
+  const result = await db.updateTable('notifications').set({ seen: 1 }).where('user_id', '=', userId).where('seen', '=', 0).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteOwn(db: Executor, userId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('notifications').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function deleteAllOwn(db: Executor, userId: string): Promise<number> {
+  const result = await db.deleteFrom('notifications').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

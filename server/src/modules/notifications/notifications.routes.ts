@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { infoMessage } from '#core/errors';
+import { unauthorized } from '../../lib/app-error';
+import { PageQuery } from '../../lib/paging';
+import { ErrorReplies, IdParams, MessageReply } from '../../lib/schemas';
+import { NotificationList, StreamQuery, UnreadReply } from './notifications.schemas';
+import * as service from './notifications.service';
+import { openUnreadStream } from './notifications.stream';
+
+/** Notifications (000 §7) plus the unread badge, mark-all-seen and a live stream of the count. */
+export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/notification/',
+    { schema: { querystring: PageQuery, response: { 200: NotificationList, ...ErrorReplies } }, config: { invalidKey: 'invalid_id' } },
+    async (request) => {
+      const viewer = await request.requireViewer();
+      return service.listNotifications(app, viewer, request.query);
+    },
+  );
+
+  app.get('/notification/unread', { schema: { response: { 200: UnreadReply, ...ErrorReplies } } }, async (request) => {
+    const viewer = await request.requireViewer();
+    return { count: await service.unreadCount(app, viewer.id) };
+  });
+
+  app.patch('/notification/seen', { schema: { response: { 200: UnreadReply, ...ErrorReplies } } }, async (request) => {
+    const viewer = await request.requireViewer();
+    await service.markAllSeen(app, viewer);
+    return { count: 0 };
+  });
+
+  // EventSource cannot send headers, so the token may come in the query string.
+  app.get('/notification/stream', { schema: { querystring: StreamQuery, response: ErrorReplies } }, async (request, reply) => {
+    const token = request.query.token;
+    const viewer = token ? await app.viewerFromToken(token) : await request.viewer();
+    if (!viewer) throw unauthorized('no_token');
+    await openUnreadStream(app, viewer, reply);
+    return reply;
+  });
+
+  app.delete('/notification/all', { schema: { response: { 200: MessageReply, ...ErrorReplies } } }, async (request) => {
+    const viewer = await request.requireViewer();
+    await service.deleteAllNotifications(app, viewer);
+    return { message: infoMessage('notifications_cleared') };
+  });
+
+  app.delete(
+    '/notification/:id',
+    { schema: { params: IdParams, response: { 200: MessageReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_id' } },
+    async (request) => {
+      const viewer = await request.requireViewer();
+      await service.deleteNotification(app, viewer, request.params.id);
+      return { message: infoMessage('notification_deleted') };
+    },
+  );
+};

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { PAGE_SIZES } from '#core/limits';
+import { notFound } from '../../lib/app-error';
+import { pageWindow, toPage } from '../../lib/paging';
+import type { Viewer } from '../../plugins/auth';
+import { type NotificationReply, toNotification } from './notifications.mapper';
+import * as repo from './notifications.repository';
+
+/**
+ * The notification list of 000 §2 (six per page, newest first, delete one, clear all) plus the
+ * unread badge. Items about a post the viewer can no longer see (a private group they left) are
+ * left out when read, as the post itself would be.
+ */
+
+export async function listNotifications(
+  app: FastifyInstance,
+  viewer: Viewer,
+  query: { page?: number | undefined; limit?: number | undefined },
+): Promise<{ notifications: NotificationReply[]; hasMore: boolean }> {
+  const window = pageWindow(query, PAGE_SIZES.notifications);
+  const rows = await repo.listPage(app.db, viewer.id, window.offset, window.fetch);
+  const { items, hasMore } = toPage(rows, window);
+  const groupPosts = [...new Set(items.filter((row) => row.type === 'GROUP_POST' && row.post_id).map((row) => row.post_id as string))];
+  const groupsOfPost = new Map<string, string[]>();
+  for (const row of await repo.groupNamesOfPosts(app.db, groupPosts)) {
+    const names = groupsOfPost.get(row.post_id) ?? [];
+    names.push(row.name);
+    groupsOfPost.set(row.post_id, names);
+  }
+  return { notifications: items.map((row) => toNotification(row, groupsOfPost)), hasMore };
+}
+
+export function unreadCount(app: FastifyInstance, userId: string): Promise<number> {
+  return repo.unreadCount(app.db, userId);
+}
+
+async function changed(app: FastifyInstance, userId: string): Promise<void> {
+  (await app.notificationHub.announce(app.db, [userId]))();
+}
+
+export async function markAllSeen(app: FastifyInstance, viewer: Viewer): Promise<void> {
+  if (await repo.markAllSeen(app.db, viewer.id)) await changed(app, viewer.id);
+}
+
+/** Someone else's notification answers like a missing one: 404 invalid_id. */
+export async function deleteNotification(app: FastifyInstance, viewer: Viewer, id: string): Promise<void> {
+  if (!(await repo.deleteOwn(app.db, viewer.id, id))) throw notFound('invalid_id');
+  await changed(app, viewer.id);
+}
+
+export async function deleteAllNotifications(app: FastifyInstance, viewer: Viewer): Promise<void> {
+  if (await repo.deleteAllOwn(app.db, viewer.id)) await changed(app, viewer.id);
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Viewer } from '../../plugins/auth';
+import { unreadCount } from './notifications.service';
+
+/** A comment line often enough that proxies and browsers keep an idle stream open. */
+export const HEARTBEAT_MS = 25_000;
+
+/**
+ * GET /notification/stream: Server-Sent Events. Sends `event: unread` with {count} on connect and
+ * whenever the viewer's unread count changes, whichever server process made the change.
+ */
+export async function openUnreadStream(app: FastifyInstance, viewer: Viewer, reply: FastifyReply): Promise<void> {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+  res.write('retry: 5000\n\n');
+
+  let closed = false;
+  let last = -1;
+  let running = false;
+  let dirty = false;
+  // Signals coalesce: while a count is being read, later signals only ask for one more read.
+  const refresh = async () => {
+    dirty = true;
+    if (running) return;
+    running = true;
+    try {
+      while (dirty && !closed) {
+        dirty = false;
+        const count = await unreadCount(app, viewer.id);
+        if (count !== last && !closed) {
+          last = count;
+          res.write(`event: unread\ndata: ${JSON.stringify({ count })}\n\n`);
+        }
+      }
+    } catch (err) {
+      app.log.warn({ err }, 'notification stream could not read the unread count');
+    } finally {
+      running = false;
+    }
+  };
+
+  const untrack = app.notificationHub.track(res);
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+  let unsubscribe = () => {};
+  res.on('close', () => {
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    untrack();
+  });
+  // Subscribe before the first read, so a change between the two is not lost.
+  const off = await app.notificationHub.subscribe(viewer.id, () => void refresh());
+  if (closed) off();
+  else unsubscribe = off;
+  await refresh();
+}

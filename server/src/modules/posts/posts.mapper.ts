@@ -1,0 +1,125 @@
+import { DELETED } from '#core/limits';
+import type { GroupRole } from '../../db/schema';
+import { canPostIn, isAdminRole } from '../groups/group-access';
+import { imageUrls } from '../media/media-urls';
+import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository';
+
+/**
+ * The post card's shape (000 §3 Post).
+ * - createdAt: epoch milliseconds.
+ * - replyingTo: the original's id, null for a top-level post, or "<deleted>" when the original
+ *   no longer exists (the client shows its post-deleted marker for that id, 000 §2 /p/{postId}).
+ * - groups / mentions: `_id` null when the entry was plain text (or its group or user is gone).
+ * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller
+ *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
+ *   where the post's author is banned.
+ * - media: URLs of the post's images, in order.
+ */
+export interface PostView {
+  _id: string;
+  text: string;
+  author: { username: string; pfp: string };
+  createdAt: number;
+  likes: number;
+  liked: boolean;
+  comments: number;
+  replyingTo: string | null;
+  groups: { _id: string | null; name: string }[];
+  mentions: { _id: string | null; username: string }[];
+  itsme: boolean;
+  adminGroups: number[];
+  pinnedGroups: number[];
+  ownedGroups: number[];
+  bannedGroups: number[];
+  canReply: boolean;
+  images: number;
+  media: string[];
+}
+
+/** What signs media URLs of private posts: the app (its config holds the secret) or the secret. */
+export type MediaSigner = string | { config: { jwtSecret: string } };
+
+/**
+ * The one place a post's image URLs are made. A post in any private group gets signed URLs
+ * (an <img> carries no token); without a signer they stay plain and the media route refuses them.
+ */
+export function postMediaUrls(
+  post: { id: string; images: number; isPrivate: boolean },
+  signer: MediaSigner | undefined,
+): string[] {
+  return imageUrls(signer ?? '', post.id, post.images, post.isPrivate && signer !== undefined);
+}
+
+/** Everything loaded for one page of posts, keyed for the mapper. */
+export interface PostViewContext {
+  viewerId: string | null;
+  groupsByPost: Map<string, PostGroupRow[]>;
+  mentionsByPost: Map<string, PostMentionRow[]>;
+  liked: Set<string>;
+  /** The viewer's role per group id. */
+  roles: Map<string, GroupRole>;
+  /** "groupId:userId" of bans among the page's groups, authors and the viewer. */
+  bans: Set<string>;
+  /** Ids of the page's reply originals that still exist. */
+  existingOriginals: Set<string>;
+  signer: MediaSigner | undefined;
+}
+
+function indexesWhere<T>(items: T[], test: (item: T) => boolean): number[] {
+  const out: number[] = [];
+  items.forEach((item, index) => {
+    if (test(item)) out.push(index);
+  });
+  return out;
+}
+
+export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
+  const groupRows = ctx.groupsByPost.get(row.id) ?? [];
+  const mentionRows = ctx.mentionsByPost.get(row.id) ?? [];
+  const viewerId = ctx.viewerId;
+  const roleIn = (g: PostGroupRow) => (g.group_id && viewerId ? (ctx.roles.get(g.group_id) ?? null) : null);
+  const resolved = groupRows.filter((g) => g.group_id !== null);
+
+  const canReply =
+    viewerId !== null &&
+    resolved.every((g) =>
+      canPostIn(
+        { everyone_can_post: g.everyone_can_post ?? 0 },
+        { role: roleIn(g), banned: ctx.bans.has(`${g.group_id}:${viewerId}`), requested: false },
+      ),
+    );
+
+  const author = row.author_id && row.author_username
+    ? { username: row.author_username, pfp: row.author_id }
+    : { username: DELETED, pfp: 'default' };
+
+  let replyingTo: string | null = null;
+  if (row.reply_to) replyingTo = ctx.existingOriginals.has(row.reply_to) ? row.reply_to : DELETED;
+
+  return {
+    _id: row.id,
+    text: row.text,
+    author,
+    createdAt: Number(row.created_at),
+    likes: Number(row.likes),
+    liked: ctx.liked.has(row.id),
+    comments: Number(row.comments),
+    replyingTo,
+    groups: groupRows.map((g) => ({ _id: g.group_id, name: g.current_name ?? g.stored_name })),
+    mentions: mentionRows.map((m) => ({ _id: m.user_id, username: m.current_name ?? m.stored_name })),
+    itsme: viewerId !== null && row.author_id === viewerId,
+    adminGroups: indexesWhere(groupRows, (g) => isAdminRole(roleIn(g))),
+    pinnedGroups: indexesWhere(groupRows, (g) => g.group_id !== null && g.pinned_post_id === row.id),
+    ownedGroups: indexesWhere(groupRows, (g) => viewerId !== null && g.group_id !== null && g.owner_id === viewerId),
+    bannedGroups: indexesWhere(
+      groupRows,
+      (g) => g.group_id !== null && row.author_id !== null && ctx.bans.has(`${g.group_id}:${row.author_id}`),
+    ),
+    canReply,
+    images: Number(row.images),
+    media: postMediaUrls(
+      { id: row.id, images: Number(row.images), isPrivate: groupRows.some((g) => g.is_private === 1) },
+      ctx.signer,
+    ),
+  };
+}

@@ -1,0 +1,357 @@
+import type { Executor, GroupRole } from '../../db/schema';
+import { searchMatches } from '../../lib/search';
+import { postVisibleTo } from '../groups/group-access';
+
+/**
+ * Every SQL of the posts module. Reads for a page of posts take the whole page's ids at once, so
+ * a page costs one query per related table whatever its size.
+ */
+
+export interface PostBaseRow {
+  id: string;
+  author_id: string | null;
+  author_username: string | null;
+  text: string;
+  reply_to: string | null;
+  likes: number;
+  comments: number;
+  images: number;
+  created_at: number;
+}
+
+/** The posts among `ids` the viewer may see, in no particular order. */
+export async function findVisiblePosts(db: Executor, ids: string[], viewerId: string | null): Promise<PostBaseRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('posts')
+    .leftJoin('users', 'users.id', 'posts.author_id')
+    .select([
+      'posts.id',
+      'posts.author_id',
+      'users.username as author_username',
+      'posts.text',
+      'posts.reply_to',
+      'posts.likes',
+      'posts.comments',
+      'posts.images',
+      'posts.created_at',
+    ])
+    .where('posts.id', 'in', ids)
+    .where(postVisibleTo(viewerId))
+    .execute();
+}
+
+export interface PostGroupRow {
+  post_id: string;
+  position: number;
+  group_id: string | null;
+  stored_name: string;
+  current_name: string | null;
+  is_private: number | null;
+  everyone_can_post: number | null;
+  pinned_post_id: string | null;
+  owner_id: string | null;
+}
+
+export async function findPostGroups(db: Executor, postIds: string[]): Promise<PostGroupRow[]> {
+  if (postIds.length === 0) return [];
+  return db
+    .selectFrom('post_groups')
+    .leftJoin('groups', 'groups.id', 'post_groups.group_id')
+    .select([
+      'post_groups.post_id',
+      'post_groups.position',
+      'post_groups.group_id',
+      'post_groups.name as stored_name',
+      'groups.name as current_name',
+      'groups.is_private',
+      'groups.everyone_can_post',
+      'groups.pinned_post_id',
+      'groups.owner_id',
+    ])
+    .where('post_groups.post_id', 'in', postIds)
+    .orderBy('post_groups.post_id')
+    .orderBy('post_groups.position')
+    .execute();
+}
+
+export interface PostMentionRow {
+  post_id: string;
+  position: number;
+  user_id: string | null;
+  stored_name: string;
+  current_name: string | null;
+}
+
+export async function findPostMentions(db: Executor, postIds: string[]): Promise<PostMentionRow[]> {
+  if (postIds.length === 0) return [];
+  return db
+    .selectFrom('post_mentions')
+    .leftJoin('users', 'users.id', 'post_mentions.user_id')
+    .select([
+      'post_mentions.post_id',
+      'post_mentions.position',
+      'post_mentions.user_id',
+      'post_mentions.username as stored_name',
+      'users.username as current_name',
+    ])
+    .where('post_mentions.post_id', 'in', postIds)
+    .orderBy('post_mentions.post_id')
+    .orderBy('post_mentions.position')
+    .execute();
+}
+
+export async function findLikedPostIds(db: Executor, userId: string, postIds: string[]): Promise<Set<string>> {
+  if (postIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('post_likes')
+    .select('post_id')
+    .where('user_id', '=', userId)
+    .where('post_id', 'in', postIds)
+    .execute();
+  return new Set(rows.map((r) => r.post_id));
+}
+
+/** The user's role in each of the groups where they are a member. */
+export async function findRoles(db: Executor, userId: string, groupIds: string[]): Promise<Map<string, GroupRole>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('group_members')
+    .select(['group_id', 'role'])
+    .where('user_id', '=', userId)
+    .where('group_id', 'in', groupIds)
+    .execute();
+  return new Map(rows.map((r) => [r.group_id, r.role]));
+}
+
+/** Bans among the given groups and users, as "groupId:userId" keys. */
+export async function findBans(db: Executor, groupIds: string[], userIds: string[]): Promise<Set<string>> {
+  if (groupIds.length === 0 || userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('group_bans')
+    .select(['group_id', 'user_id'])
+    .where('group_id', 'in', groupIds)
+    .where('user_id', 'in', userIds)
+    .execute();
+  return new Set(rows.map((r) => `${r.group_id}:${r.user_id}`));
+}
+
+export async function findExistingPostIds(db: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('posts').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function findPostAuthor(db: Executor, id: string): Promise<{ id: string; author_id: string | null } | undefined> {
+  return db.selectFrom('posts').select(['id', 'author_id']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findPostGroupNames(db: Executor, postId: string): Promise<string[]> {
+  const rows = await findPostGroups(db, [postId]);
+  return rows.map((r) => r.current_name ?? r.stored_name);
+}
+
+// ---- Listing -------------------------------------------------------------------------------
+
+/** Which posts a listing covers. */
+export type PostScope =
+  | { kind: 'all' }
+  | { kind: 'following'; userId: string }
+  | { kind: 'memberGroups'; userId: string }
+  | { kind: 'group'; groupId: string }
+  | { kind: 'hashtag'; tag: string }
+  | { kind: 'author'; authorId: string }
+  | { kind: 'search'; query: string };
+
+export interface ListPostIdsParams {
+  viewerId: string | null;
+  scope: PostScope;
+  sort: 'newest' | 'popular';
+  /** Earliest created_at included (0: no lower bound). */
+  since: number;
+  /** Latest created_at included: the listing's snapshot moment. */
+  before: number | undefined;
+  offset: number;
+  fetch: number;
+}
+
+/**
+ * Ids of one page of a listing. The scope narrows through an indexed subquery (hashtag, group,
+ * membership, follows, author), the order is total (ties broken by id), so offset pages of the
+ * same snapshot never repeat or skip a post.
+ */
+export async function listPostIds(db: Executor, params: ListPostIdsParams): Promise<string[]> {
+  const { scope } = params;
+  let query = db.selectFrom('posts').select('posts.id').where(postVisibleTo(params.viewerId));
+  switch (scope.kind) {
+    case 'all':
+      break;
+    case 'following':
+      query = query.where('posts.author_id', 'in', (eb) =>
+        eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId),
+      );
+      break;
+    case 'memberGroups':
+      query = query.where('posts.id', 'in', (eb) =>
+        eb
+          .selectFrom('post_groups')
+          .innerJoin('group_members', 'group_members.group_id', 'post_groups.group_id')
+          .select('post_groups.post_id')
+          .where('group_members.user_id', '=', scope.userId),
+      );
+      break;
+    case 'group':
+      query = query.where('posts.id', 'in', (eb) =>
+        eb.selectFrom('post_groups').select('post_groups.post_id').where('post_groups.group_id', '=', scope.groupId),
+      );
+      break;
+    case 'hashtag':
+      query = query.where('posts.id', 'in', (eb) =>
+        eb.selectFrom('post_hashtags').select('post_hashtags.post_id').where('post_hashtags.tag', '=', scope.tag),
+      );
+      break;
+    case 'author':
+      query = query.where('posts.author_id', '=', scope.authorId);
+      break;
+    case 'search':
+      query = query.where(searchMatches('posts', scope.query));
+      break;
+  }
+  if (params.since > 0) query = query.where('posts.created_at', '>=', params.since);
+  if (params.before !== undefined) query = query.where('posts.created_at', '<=', params.before);
+  if (params.sort === 'popular') query = query.orderBy('posts.likes', 'desc');
+  const rows = await query
+    .orderBy('posts.created_at', 'desc')
+    .orderBy('posts.id', 'desc')
+    .limit(params.fetch)
+    .offset(params.offset)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+// ---- Writes --------------------------------------------------------------------------------
+
+export async function findUsersByIdOrName(db: Executor, ids: string[], namesLower: string[]) {
+  if (ids.length === 0 && namesLower.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'username_lower'])
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+        ...(namesLower.length > 0 ? [eb('username_lower', 'in', namesLower)] : []),
+      ]),
+    )
+    .execute();
+}
+
+export async function findGroupsByIdOrName(db: Executor, ids: string[], namesLower: string[]) {
+  if (ids.length === 0 && namesLower.length === 0) return [];
+  return db
+    .selectFrom('groups')
+    .select(['id', 'name', 'name_lower', 'everyone_can_post', 'is_private'])
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+        ...(namesLower.length > 0 ? [eb('name_lower', 'in', namesLower)] : []),
+      ]),
+    )
+    .execute();
+}
+
+export interface NewPost {
+  id: string;
+  authorId: string;
+  text: string;
+  replyTo: string | null;
+  searchText: string;
+  createdAt: number;
+  mentions: { userId: string | null; username: string }[];
+  groups: { groupId: string | null; name: string }[];
+  hashtags: string[];
+}
+
+export async function insertPost(db: Executor, post: NewPost): Promise<void> {
+  await db
+    .insertInto('posts')
+    .values({
+      id: post.id,
+      author_id: post.authorId,
+      text: post.text,
+      reply_to: post.replyTo,
+      search_text: post.searchText,
+      created_at: post.createdAt,
+    })
+    .execute();
+  if (post.mentions.length > 0) {
+    await db
+      .insertInto('post_mentions')
+      .values(post.mentions.map((m, position) => ({ post_id: post.id, position, user_id: m.userId, username: m.username })))
+      .execute();
+  }
+  if (post.groups.length > 0) {
+    await db
+      .insertInto('post_groups')
+      .values(
+        post.groups.map((g, position) => ({
+          post_id: post.id,
+          position,
+          group_id: g.groupId,
+          name: g.name,
+          created_at: post.createdAt,
+        })),
+      )
+      .execute();
+  }
+  if (post.hashtags.length > 0) {
+    await db
+      .insertInto('post_hashtags')
+      .values(post.hashtags.map((tag) => ({ post_id: post.id, tag, created_at: post.createdAt })))
+      .execute();
+  }
+}
+
+/** Adds or removes the user's like; the counter moves only when a row really changed. */
+export async function setLike(db: Executor, postId: string, userId: string, liked: boolean, now: number): Promise<void> {
+  if (liked) {
+    const result = await db
+      .insertInto('post_likes')
+      .values({ post_id: postId, user_id: userId, created_at: now })
+      .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) {
+      await db.updateTable('posts').set((eb) => ({ likes: eb('likes', '+', 1) })).where('id', '=', postId).execute();
+    }
+  } else {
+    const result = await db.deleteFrom('post_likes').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
+    if (Number(result.numDeletedRows) > 0) {
+      await db.updateTable('posts').set((eb) => ({ likes: eb('likes', '-', 1) })).where('id', '=', postId).execute();
+    }
+  }
+}
+
+export async function hasLiked(db: Executor, postId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('post_likes')
+    .select('post_id')
+    .where('post_id', '=', postId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function likeCount(db: Executor, postId: string): Promise<number> {
+  const row = await db.selectFrom('posts').select('likes').where('id', '=', postId).executeTakeFirstOrThrow();
+  return row.likes;
+}
+
+/** Media keys owned by a post's comments (the post's own are derived from its id). */
+export async function findCommentsWithImages(db: Executor, postId: string): Promise<{ id: string; images: number }[]> {
+  return db.selectFrom('comments').select(['id', 'images']).where('post_id', '=', postId).where('images', '>', 0).execute();
+}
+
+/** Deletes the post; its likes, comments, tags and notifications go with it by foreign key. */
+export async function deletePostRow(db: Executor, postId: string): Promise<void> {
+  await db.updateTable('groups').set({ pinned_post_id: null }).where('pinned_post_id', '=', postId).execute();
+  await db.deleteFrom('posts').where('id', '=', postId).execute();
+}

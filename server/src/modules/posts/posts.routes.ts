@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { infoMessage } from '#core/errors';
+import { badRequest } from '../../lib/app-error';
+import { idempotencyKey, runOnce } from '../../lib/idempotency';
+import { ErrorReplies, MessageReply } from '../../lib/schemas';
+import { CreatePostBody, CreatePostReply, LikeReply, PostIdParams, PostSchema } from './posts.schemas';
+import {
+  type PostView,
+  createPost,
+  deletePost,
+  getPostForViewer,
+  getPostGroupNames,
+  likePost,
+  removePostMedia,
+} from './posts.service';
+
+/** The optional `{liked}` of a like call: absent toggles, a boolean sets that state. */
+function likedFromBody(body: unknown): boolean | undefined {
+  if (body === undefined || body === null || body === '') return undefined;
+  if (typeof body !== 'object') throw badRequest('invalid_post');
+  const liked = (body as { liked?: unknown }).liked;
+  if (liked === undefined || liked === null) return undefined;
+  if (typeof liked !== 'boolean') throw badRequest('invalid_post');
+  return liked;
+}
+
+/** Posts (000 §7): create, read, like, delete. */
+export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/post',
+    {
+      schema: { body: CreatePostBody, response: { 201: CreatePostReply, 200: CreatePostReply, ...ErrorReplies } },
+      config: { invalidKey: 'blank_post' },
+    },
+    async (request, reply) => {
+      const viewer = await request.requireViewer();
+      const result = await runOnce<PostView & { post: PostView }>(
+        app.db,
+        viewer.id,
+        idempotencyKey(request.headers),
+        'post:create',
+        async (trx) => {
+          const post = await createPost(trx, viewer.id, request.body, app);
+          return { status: 201, body: { ...post, post } };
+        },
+      );
+      return reply.status(result.status as 200).send(result.body);
+    },
+  );
+
+  app.get(
+    '/post/:id',
+    { schema: { params: PostIdParams, response: { 200: PostSchema, ...ErrorReplies } } },
+    async (request) => {
+      const viewer = await request.viewer();
+      return getPostForViewer(app.db, request.params.id, viewer?.id ?? null, app);
+    },
+  );
+
+  app.get(
+    '/post/:id/groups',
+    { schema: { params: PostIdParams, response: { 200: Type.Array(Type.String()), ...ErrorReplies } } },
+    async (request) => {
+      const viewer = await request.viewer();
+      return getPostGroupNames(app.db, request.params.id, viewer?.id ?? null);
+    },
+  );
+
+  app.patch(
+    '/post/:id/like',
+    { schema: { params: PostIdParams, response: { 200: LikeReply, ...ErrorReplies } } },
+    async (request, reply) => {
+      const viewer = await request.requireViewer();
+      const liked = likedFromBody(request.body);
+      const result = await runOnce(app.db, viewer.id, idempotencyKey(request.headers), 'post:like', async (trx) => ({
+        status: 200,
+        body: await likePost(trx, request.params.id, viewer.id, liked),
+      }));
+      return reply.status(result.status as 200).send(result.body);
+    },
+  );
+
+  app.delete(
+    '/post/:id',
+    { schema: { params: PostIdParams, response: { 200: MessageReply, ...ErrorReplies } } },
+    async (request) => {
+      const viewer = await request.requireViewer();
+      const keys = await app.db.transaction().execute((trx) => deletePost(trx, request.params.id, viewer.id));
+      await removePostMedia(app.storage, keys, request.log);
+      return { message: infoMessage('post_deleted') };
+    },
+  );
+};

@@ -1,0 +1,265 @@
+import { LIMITS } from '#core/limits';
+import type { Sort } from '#core/listing';
+import { extractHashtags, foldForSearch } from '#core/text';
+import { validatePostText, validateSlots } from '#core/validation';
+import type { Executor } from '../../db/schema';
+import { badRequest, forbidden, notFound } from '../../lib/app-error';
+import { isId, newId } from '../../lib/ids';
+import { type PageWindow, toPage } from '../../lib/paging';
+import type { MediaStorage } from '../../lib/storage';
+import { canPostIn, isPostVisible, membershipOf } from '../groups/group-access';
+import { imageKey } from '../media/media-urls';
+import { enqueueNotificationEvent } from '../notifications/events';
+import { type MediaSigner, type PostView, toPostView } from './posts.mapper';
+import * as repo from './posts.repository';
+
+export type { MediaSigner, PostView } from './posts.mapper';
+export type { PostScope } from './posts.repository';
+
+/**
+ * Posts as the caller sees them, in the order of `postIds`; posts that are missing or hidden from
+ * the viewer (private groups) are dropped. Pass the app (or the media secret) as `signer` so
+ * images of private posts get signed URLs. One query per related table, whatever the count.
+ */
+export async function getPostsForViewer(
+  db: Executor,
+  postIds: string[],
+  viewerId: string | null,
+  signer?: MediaSigner,
+): Promise<PostView[]> {
+  const ids = [...new Set(postIds)];
+  const rows = await repo.findVisiblePosts(db, ids, viewerId);
+  if (rows.length === 0) return [];
+  const visibleIds = rows.map((r) => r.id);
+  const originals = [...new Set(rows.map((r) => r.reply_to).filter((id): id is string => id !== null))];
+  const [groupRows, mentionRows, liked, existingOriginals] = await Promise.all([
+    repo.findPostGroups(db, visibleIds),
+    repo.findPostMentions(db, visibleIds),
+    viewerId ? repo.findLikedPostIds(db, viewerId, visibleIds) : Promise.resolve(new Set<string>()),
+    repo.findExistingPostIds(db, originals),
+  ]);
+  const groupIds = [...new Set(groupRows.map((g) => g.group_id).filter((id): id is string => id !== null))];
+  const people = new Set(rows.map((r) => r.author_id).filter((id): id is string => id !== null));
+  if (viewerId) people.add(viewerId);
+  const [roles, bans] = await Promise.all([
+    viewerId ? repo.findRoles(db, viewerId, groupIds) : Promise.resolve(new Map()),
+    repo.findBans(db, groupIds, [...people]),
+  ]);
+  const groupsByPost = groupBy(groupRows, (g) => g.post_id);
+  const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ctx = { viewerId, groupsByPost, mentionsByPost, liked, roles, bans, existingOriginals, signer };
+  return postIds.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    byId.delete(id);
+    return [toPostView(row, ctx)];
+  });
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** One post as the caller sees it; missing and hidden posts are the same 404 (didnt_find_post). */
+export async function getPostForViewer(
+  db: Executor,
+  id: string,
+  viewerId: string | null,
+  signer?: MediaSigner,
+): Promise<PostView> {
+  if (!isId(id)) throw notFound('didnt_find_post');
+  const [post] = await getPostsForViewer(db, [id], viewerId, signer);
+  if (!post) throw notFound('didnt_find_post');
+  return post;
+}
+
+export interface ListPostsOptions {
+  viewerId: string | null;
+  scope: repo.PostScope;
+  sort: Sort;
+  /** Earliest createdAt (ms) included; 0 for no bound. */
+  since: number;
+  /** Snapshot moment (ms): posts created later are left out, so pages stay stable. */
+  before: number | undefined;
+  window: PageWindow;
+  signer?: MediaSigner;
+}
+
+/** One page of any post listing (every feed, profile, group, hashtag and search list). */
+export async function listPosts(db: Executor, options: ListPostsOptions): Promise<{ posts: PostView[]; hasMore: boolean }> {
+  const ids = await repo.listPostIds(db, {
+    viewerId: options.viewerId,
+    scope: options.scope,
+    sort: options.sort,
+    since: options.since,
+    before: options.before,
+    offset: options.window.offset,
+    fetch: options.window.fetch,
+  });
+  const page = toPage(ids, options.window);
+  const posts = await getPostsForViewer(db, page.items, options.viewerId, options.signer);
+  return { posts, hasMore: page.hasMore };
+}
+
+/** Group names of a visible post, in tag order (the composer presets them for a reply). */
+export async function getPostGroupNames(db: Executor, id: string, viewerId: string | null): Promise<string[]> {
+  if (!(await isPostVisible(db, id, viewerId))) throw notFound('didnt_find_post');
+  return repo.findPostGroupNames(db, id);
+}
+
+// ---- Creating --------------------------------------------------------------------------------
+
+export interface CreatePostInput {
+  text?: unknown;
+  mentions?: string[] | undefined;
+  groups?: string[] | undefined;
+  replyingTo?: string | null | undefined;
+}
+
+/** Trimmed, non-empty entries, first occurrence kept (duplicates compare case-insensitively). */
+function distinctEntries(entries: string[] | undefined): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of entries ?? []) {
+    const entry = raw.trim();
+    const key = entry.toLowerCase();
+    if (entry === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(entry);
+  }
+  return out;
+}
+
+/**
+ * Matches each entry (an id or a name) to a row by id first, then by lowercased name; entries that
+ * match nothing stay plain text. Two entries that land on the same row keep only the first.
+ */
+function resolveEntries<R extends { id: string }>(
+  entries: string[],
+  rows: R[],
+  nameLower: (row: R) => string,
+): { row: R | null; text: string }[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byName = new Map(rows.map((r) => [nameLower(r), r]));
+  const taken = new Set<string>();
+  const out: { row: R | null; text: string }[] = [];
+  for (const entry of entries) {
+    const row = byId.get(entry) ?? byName.get(entry.toLowerCase()) ?? null;
+    if (row) {
+      if (taken.has(row.id)) continue;
+      taken.add(row.id);
+    }
+    out.push({ row, text: entry });
+  }
+  return out;
+}
+
+/**
+ * Creates a post (000 §5 rules, group posting rights of 001 §6) with its mentions, group tags
+ * and hashtags, and queues its notifications, all in the caller's transaction.
+ */
+export async function createPost(trx: Executor, authorId: string, input: CreatePostInput, signer?: MediaSigner): Promise<PostView> {
+  const textError = validatePostText(input.text);
+  if (textError) throw badRequest(textError);
+  const text = (input.text as string).trim();
+  const mentionEntries = distinctEntries(input.mentions);
+  const groupEntries = distinctEntries(input.groups);
+  const slotsError = validateSlots(mentionEntries, groupEntries);
+  if (slotsError) throw badRequest(slotsError);
+
+  const [userRows, groupRows] = await Promise.all([
+    repo.findUsersByIdOrName(trx, mentionEntries.filter(isId), mentionEntries.map((e) => e.toLowerCase())),
+    repo.findGroupsByIdOrName(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
+  ]);
+  const mentions = resolveEntries(mentionEntries, userRows, (u) => u.username_lower).map(({ row, text: raw }) =>
+    row ? { userId: row.id, username: row.username } : { userId: null, username: raw },
+  );
+  const groups = resolveEntries(groupEntries, groupRows, (g) => g.name_lower);
+
+  for (const { row } of groups) {
+    if (!row) continue;
+    const membership = await membershipOf(trx, row.id, authorId);
+    if (membership.banned) throw forbidden('banned');
+    if (!membership.role) throw forbidden('not_member');
+    if (!canPostIn(row, membership)) throw forbidden('need_admin');
+  }
+
+  let replyTo: string | null = null;
+  if (input.replyingTo !== undefined && input.replyingTo !== null && input.replyingTo !== '') {
+    if (!isId(input.replyingTo)) throw badRequest('invalid_post');
+    if (!(await isPostVisible(trx, input.replyingTo, authorId))) throw notFound('invalid_post');
+    replyTo = input.replyingTo;
+  }
+
+  const now = Date.now();
+  const id = newId(now);
+  const groupTags = groups.map(({ row, text: raw }) => (row ? { groupId: row.id, name: row.name } : { groupId: null, name: raw }));
+  await repo.insertPost(trx, {
+    id,
+    authorId,
+    text,
+    replyTo,
+    searchText: foldForSearch(text),
+    createdAt: now,
+    mentions,
+    groups: groupTags,
+    hashtags: extractHashtags(text),
+  });
+  await enqueueNotificationEvent(trx, { kind: 'post_created', postId: id }, now);
+  return getPostForViewer(trx, id, authorId, signer);
+}
+
+// ---- Likes and deletion -------------------------------------------------------------------------
+
+/**
+ * Toggles the caller's like, or sets it when `liked` is given (an offline client sends the final
+ * state, which is naturally idempotent). Answers the new count and state.
+ */
+export async function likePost(
+  trx: Executor,
+  postId: string,
+  userId: string,
+  liked: boolean | undefined,
+): Promise<{ likes: number; liked: boolean }> {
+  if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
+  const target = liked ?? !(await repo.hasLiked(trx, postId, userId));
+  await repo.setLike(trx, postId, userId, target, Date.now());
+  return { likes: await repo.likeCount(trx, postId), liked: target };
+}
+
+/**
+ * Deletes the caller's own post with everything hanging off it; answers the media keys to remove
+ * once the transaction has committed. Others get not_author (or 404 when they cannot see it).
+ */
+export async function deletePost(trx: Executor, postId: string, userId: string): Promise<string[]> {
+  const post = await repo.findPostAuthor(trx, postId);
+  if (!post) throw notFound('didnt_find_post');
+  if (post.author_id !== userId) {
+    if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
+    throw forbidden('not_author');
+  }
+  const comments = await repo.findCommentsWithImages(trx, postId);
+  await repo.deletePostRow(trx, postId);
+  const keys = Array.from({ length: LIMITS.imagesPerPost }, (_, index) => imageKey(postId, index));
+  for (const comment of comments) {
+    for (let index = 0; index < Math.max(comment.images, LIMITS.imagesPerComment); index++) keys.push(imageKey(comment.id, index));
+  }
+  return keys;
+}
+
+/** Removes media of a deleted post; a storage failure must not undo the delete. */
+export async function removePostMedia(storage: MediaStorage, keys: string[], log: { warn(obj: unknown, msg: string): void }) {
+  try {
+    await storage.remove(keys);
+  } catch (err) {
+    log.warn({ err, keys }, 'could not remove media of a deleted post');
+  }
+}

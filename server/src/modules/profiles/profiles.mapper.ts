@@ -1,0 +1,37 @@
+import type { Executor } from '../../db/schema';
+import { followStates, NOT_FOLLOWING } from '../follows/follows.repository';
+import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository';
+import type { GroupListItem, Profile, UserListItem } from './profiles.schemas';
+
+export function toProfile(
+  row: ProfileRow,
+  viewerId: string | null,
+  edges: { follows: boolean; notify: boolean; logFollows: boolean },
+): Profile {
+  const itsme = viewerId === row.id;
+  return {
+    _id: row.id,
+    username: row.username,
+    bio: row.bio,
+    pfp: row.id,
+    createdAt: row.created_at,
+    followers: row.followers,
+    following: row.following,
+    groups: row.groups,
+    itsme,
+    logged: viewerId !== null,
+    ...edges,
+    isGoogle: row.google_sub !== null,
+    ...(itsme && row.email !== null ? { email: row.email } : {}),
+  };
+}
+
+/** A page of users with the caller's follow of each (one extra query per page). */
+export async function toUserListItems(db: Executor, rows: UserListRow[], viewerId: string | null): Promise<UserListItem[]> {
+  const states = await followStates(db, viewerId, rows.map((r) => r.id));
+  return rows.map((row) => ({ _id: row.id, pfp: row.id, username: row.username, ...(states.get(row.id) ?? NOT_FOLLOWING) }));
+}
+
+export function toGroupListItems(rows: GroupListRow[]): GroupListItem[] {
+  return rows.map((row) => ({ _id: row.id, gp: row.id, name: row.name }));
+}

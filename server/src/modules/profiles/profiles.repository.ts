@@ -1,0 +1,127 @@
+import type { Executor } from '../../db/schema';
+import type { PageWindow } from '../../lib/paging';
+import { searchMatches } from '../../lib/search';
+
+/** Profiles (001 §3 User), the lists on a profile, and the id -> username lookup. */
+
+export interface ProfileRow {
+  id: string;
+  username: string;
+  bio: string;
+  email: string | null;
+  google_sub: string | null;
+  created_at: number;
+  followers: number;
+  following: number;
+  groups: number;
+}
+
+/** The user by name, any case, with its counts (each a count over an index on the user's id). */
+export async function findProfile(db: Executor, username: string): Promise<ProfileRow | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select(['users.id', 'users.username', 'users.bio', 'users.email', 'users.google_sub', 'users.created_at'])
+    .select((eb) => [
+      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
+      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
+      eb.selectFrom('group_members').select((s) => s.fn.countAll<number>().as('n')).whereRef('group_members.user_id', '=', 'users.id').as('groups'),
+    ])
+    .where('users.username_lower', '=', username.toLowerCase())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    ...row,
+    created_at: Number(row.created_at),
+    followers: Number(row.followers ?? 0),
+    following: Number(row.following ?? 0),
+    groups: Number(row.groups ?? 0),
+  };
+}
+
+export async function findUserId(db: Executor, username: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+  return row?.id;
+}
+
+/** Both directions of the follow edge between the viewer and a user. */
+export async function followEdges(db: Executor, viewerId: string, userId: string) {
+  const rows = await db
+    .selectFrom('follows')
+    .select(['follower_id', 'notify'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('follower_id', '=', viewerId), eb('following_id', '=', userId)]),
+        eb.and([eb('follower_id', '=', userId), eb('following_id', '=', viewerId)]),
+      ]),
+    )
+    .execute();
+  const mine = rows.find((r) => r.follower_id === viewerId);
+  return { follows: !!mine, notify: mine?.notify === 1, logFollows: rows.some((r) => r.follower_id === userId) };
+}
+
+export interface UserListRow {
+  id: string;
+  username: string;
+}
+
+export interface ListFilter {
+  query?: string | undefined;
+  /** Only edges made at or before this time (epoch ms): keeps later pages stable while new ones arrive. */
+  before?: number | undefined;
+}
+
+/**
+ * One page of a user's followers (direction 'followers') or of whom they follow ('following'),
+ * newest follow first, over the follows_following / follows_follower indexes.
+ */
+export async function followListPage(
+  db: Executor,
+  userId: string,
+  direction: 'followers' | 'following',
+  filter: ListFilter,
+  window: PageWindow,
+): Promise<UserListRow[]> {
+  const [own, other] = direction === 'followers' ? (['following_id', 'follower_id'] as const) : (['follower_id', 'following_id'] as const);
+  let query = db
+    .selectFrom('follows')
+    .innerJoin('users', 'users.id', `follows.${other}`)
+    .select(['users.id', 'users.username'])
+    .where(`follows.${own}`, '=', userId);
+  const text = filter.query?.trim();
+  if (text) query = query.where(searchMatches('users', text));
+  if (filter.before !== undefined) query = query.where('follows.created_at', '<=', filter.before);
+  return query
+    .orderBy('follows.created_at', 'desc')
+    .orderBy(`follows.${other}`, 'desc')
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
+}
+
+export interface GroupListRow {
+  id: string;
+  name: string;
+}
+
+/** One page of the groups a user is a member of (any role), latest joined first. */
+export async function memberGroupsPage(db: Executor, userId: string, filter: ListFilter, window: PageWindow): Promise<GroupListRow[]> {
+  let query = db
+    .selectFrom('group_members')
+    .innerJoin('groups', 'groups.id', 'group_members.group_id')
+    .select(['groups.id', 'groups.name'])
+    .where('group_members.user_id', '=', userId);
+  const text = filter.query?.trim();
+  if (text) query = query.where(searchMatches('groups', text));
+  if (filter.before !== undefined) query = query.where('group_members.created_at', '<=', filter.before);
+  return query
+    .orderBy('group_members.created_at', 'desc')
+    .orderBy('group_members.group_id', 'desc')
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
+}
+
+export async function usernameById(db: Executor, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst();
+  return row?.username;
+}

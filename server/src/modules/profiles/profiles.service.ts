@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { PAGE_SIZES } from '#core/limits';
+import { notFound } from '../../lib/app-error';
+import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
+import type { Viewer } from '../../plugins/auth';
+import { toGroupListItems, toProfile, toUserListItems } from './profiles.mapper';
+import * as repo from './profiles.repository';
+import type { GroupListReply, Profile, UserListReply } from './profiles.schemas';
+
+const NO_RELATION = { follows: false, notify: false, logFollows: false };
+
+export async function getProfile(app: FastifyInstance, viewer: Viewer | null, username: string): Promise<Profile> {
+  const row = await repo.findProfile(app.db, username);
+  if (!row) throw notFound('user_not_found');
+  const edges = viewer && viewer.id !== row.id ? await repo.followEdges(app.db, viewer.id, row.id) : NO_RELATION;
+  return toProfile(row, viewer?.id ?? null, edges);
+}
+
+async function requireUserId(app: FastifyInstance, username: string): Promise<string> {
+  const id = await repo.findUserId(app.db, username);
+  if (!id) throw notFound('user_not_found');
+  return id;
+}
+
+export async function followList(
+  app: FastifyInstance,
+  viewer: Viewer | null,
+  username: string,
+  direction: 'followers' | 'following',
+  query: PageQuery,
+): Promise<UserListReply> {
+  const userId = await requireUserId(app, username);
+  const window = pageWindow(query, PAGE_SIZES.users);
+  const page = toPage(await repo.followListPage(app.db, userId, direction, query, window), window);
+  return {
+    userList: await toUserListItems(app.db, page.items, viewer?.id ?? null),
+    logged: viewer !== null,
+    hasMore: page.hasMore,
+  };
+}
+
+/** The groups a user belongs to. Group names are public, so private groups are listed too. */
+export async function groupsOf(app: FastifyInstance, viewer: Viewer | null, username: string, query: PageQuery): Promise<GroupListReply> {
+  const userId = await requireUserId(app, username);
+  const window = pageWindow(query, PAGE_SIZES.groups);
+  const page = toPage(await repo.memberGroupsPage(app.db, userId, query, window), window);
+  return { groupList: toGroupListItems(page.items), logged: viewer !== null, hasMore: page.hasMore };
+}
+
+export async function usernameOf(app: FastifyInstance, id: string): Promise<string> {
+  const name = await repo.usernameById(app.db, id);
+  if (name === undefined) throw notFound('user_not_found');
+  return name;
+}

@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { Executor, GroupRole } from '../../db/schema';
+import type { PageWindow } from '../../lib/paging';
+import { searchMatches, searchRank } from '../../lib/search';
+import type { GroupListRow, UserListRow } from '../profiles/profiles.repository';
+
+/**
+ * User and group search (000 §7). Matching goes through the search indexes (lib/search); the
+ * order is relevance (exact, then prefix, then substring) and then the name, with the id last so
+ * pages never overlap.
+ */
+
+interface Slice {
+  limit: number;
+  offset?: number;
+}
+
+const slice = (window: PageWindow): Slice => ({ limit: window.fetch, offset: window.offset });
+
+export async function findUsers(db: Executor, query: string, { limit, offset = 0 }: Slice): Promise<UserListRow[]> {
+  let q = db.selectFrom('users').select(['users.id', 'users.username']);
+  if (query.trim()) q = q.where(searchMatches('users', query)).orderBy(searchRank('users', query));
+  return q.orderBy('users.username_lower').orderBy('users.id').limit(limit).offset(offset).execute();
+}
+
+export async function findGroups(db: Executor, query: string, { limit, offset = 0 }: Slice): Promise<GroupListRow[]> {
+  let q = db.selectFrom('groups').select(['groups.id', 'groups.name']);
+  if (query.trim()) q = q.where(searchMatches('groups', query)).orderBy(searchRank('groups', query));
+  return q.orderBy('groups.name_lower').orderBy('groups.id').limit(limit).offset(offset).execute();
+}
+
+export const usersPage = (db: Executor, query: string, window: PageWindow) => findUsers(db, query, slice(window));
+export const groupsPage = (db: Executor, query: string, window: PageWindow) => findGroups(db, query, slice(window));
+
+export interface MemberGroupRow extends GroupListRow {
+  everyone_can_post: number;
+  role: GroupRole;
+  banned: number;
+}
+
+/**
+ * The viewer's groups matching the query where they may post. The SQL narrows to the canPostIn
+ * rule (so the limit counts only usable groups); the service still checks each row with canPostIn.
+ */
+export async function postableGroups(db: Executor, viewerId: string, query: string, limit: number): Promise<MemberGroupRow[]> {
+  return db
+    .selectFrom('group_members')
+    .innerJoin('groups', 'groups.id', 'group_members.group_id')
+    .leftJoin('group_bans', (join) =>
+      join.onRef('group_bans.group_id', '=', 'group_members.group_id').onRef('group_bans.user_id', '=', 'group_members.user_id'),
+    )
+    .select(['groups.id', 'groups.name', 'groups.everyone_can_post', 'group_members.role'])
+    .select(sql<number>`CASE WHEN group_bans.user_id IS NULL THEN 0 ELSE 1 END`.as('banned'))
+    .where('group_members.user_id', '=', viewerId)
+    .where('group_bans.user_id', 'is', null)
+    .where((eb) => eb.or([eb('groups.everyone_can_post', '=', 1), eb('group_members.role', 'in', ['admin', 'owner'])]))
+    .where(searchMatches('groups', query))
+    .orderBy(searchRank('groups', query))
+    .orderBy('groups.name_lower')
+    .orderBy('groups.id')
+    .limit(limit)
+    .execute();
+}

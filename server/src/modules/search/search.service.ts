@@ -1,0 +1,41 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { LIMITS, PAGE_SIZES } from '#core/limits';
+import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
+import type { Viewer } from '../../plugins/auth';
+import { canPostIn } from '../groups/group-access';
+import { toGroupListItems, toUserListItems } from '../profiles/profiles.mapper';
+import type { GroupListReply, UserListReply } from '../profiles/profiles.schemas';
+import * as repo from './search.repository';
+import type { SearchResults } from './search.schemas';
+
+type Results = Static<typeof SearchResults>;
+
+/** Suggestions under the search box and in mention slots: only for non-blank input (000 §5). */
+export async function suggestUsers(app: FastifyInstance, query: string | undefined): Promise<Results> {
+  if (!query?.trim()) return [];
+  const rows = await repo.findUsers(app.db, query, { limit: LIMITS.suggestionsMax });
+  return rows.map((r) => ({ _id: r.id, name: r.username }));
+}
+
+/** Group slots of the composer: only the viewer's groups they may post in. */
+export async function suggestPostableGroups(app: FastifyInstance, viewer: Viewer, query: string | undefined): Promise<Results> {
+  if (!query?.trim()) return [];
+  const rows = await repo.postableGroups(app.db, viewer.id, query, LIMITS.suggestionsMax);
+  return rows
+    .filter((r) => canPostIn(r, { role: r.role, banned: r.banned === 1, requested: false }))
+    .map((r) => ({ _id: r.id, name: r.name }));
+}
+
+export async function searchUsers(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
+  const window = pageWindow(query, PAGE_SIZES.users);
+  const page = toPage(await repo.usersPage(app.db, query.query ?? '', window), window);
+  return { userList: await toUserListItems(app.db, page.items, viewer?.id ?? null), logged: viewer !== null, hasMore: page.hasMore };
+}
+
+/** Group names are public: private groups are found by name (their content stays hidden). */
+export async function searchGroups(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<GroupListReply> {
+  const window = pageWindow(query, PAGE_SIZES.groups);
+  const page = toPage(await repo.groupsPage(app.db, query.query ?? '', window), window);
+  return { groupList: toGroupListItems(page.items), logged: viewer !== null, hasMore: page.hasMore };
+}

@@ -1,0 +1,88 @@
+import { DELETED } from '#core/limits';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, call, createGroup, createPost, createUser } from '../helpers/fixtures';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { countRows, expectError } from '../auth/support';
+
+describe('account deletion', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('deletes the account: content stays without an author, the rest goes, counters follow', async () => {
+    const leaving = await createUser(t.app, { username: 'Leaving' });
+    const other = await createUser(t.app);
+    const db = t.app.db;
+
+    const post = await createPost(t.app, leaving, { text: 'my words stay' });
+    const othersPost = await createPost(t.app, other, { likes: 1 });
+    await db.insertInto('post_likes').values({ post_id: othersPost.id, user_id: leaving.id, created_at: Date.now() }).execute();
+    const commentId = 'aaaaaaaaaaaaaaaaaaaaaaa1';
+    await db
+      .insertInto('comments')
+      .values({ id: commentId, post_id: othersPost.id, parent_comment_id: null, author_id: leaving.id, text: 'hi', search_text: 'hi', created_at: Date.now() })
+      .execute();
+    const othersComment = 'aaaaaaaaaaaaaaaaaaaaaaa2';
+    await db
+      .insertInto('comments')
+      .values({ id: othersComment, post_id: post.id, parent_comment_id: null, author_id: other.id, text: 'yo', likes: 1, search_text: 'yo', created_at: Date.now() })
+      .execute();
+    await db.insertInto('comment_likes').values({ comment_id: othersComment, user_id: leaving.id, created_at: Date.now() }).execute();
+    await db.insertInto('follows').values({ follower_id: leaving.id, following_id: other.id, created_at: Date.now() }).execute();
+
+    const joined = await createGroup(t.app, other);
+    await addMember(t.app, joined.id, leaving);
+    const bannedFrom = await createGroup(t.app, other);
+    await db.insertInto('group_bans').values({ group_id: bannedFrom.id, user_id: leaving.id, created_at: Date.now() }).execute();
+    await db.updateTable('groups').set({ bans: 1 }).where('id', '=', bannedFrom.id).execute();
+    const owned = await createGroup(t.app, leaving);
+
+    await t.app.storage.put(`pfp/${leaving.id}.jpeg`, Buffer.from('avatar'));
+    await t.app.storage.put(`gp/${owned.id}.jpeg`, Buffer.from('group avatar'));
+    await t.app.storage.put(`pfp/${other.id}.jpeg`, Buffer.from('other avatar'));
+
+    const res = await call(t.app, leaving, { method: 'DELETE', url: '/api/account/delete' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'info/account_deleted' });
+
+    expect(await db.selectFrom('users').select('id').where('id', '=', leaving.id).executeTakeFirst()).toBeUndefined();
+    const kept = await db.selectFrom('posts').selectAll().where('id', '=', post.id).executeTakeFirstOrThrow();
+    expect(kept).toMatchObject({ author_id: null, text: 'my words stay' });
+    const keptComment = await db.selectFrom('comments').selectAll().where('id', '=', commentId).executeTakeFirstOrThrow();
+    expect(keptComment.author_id).toBeNull();
+
+    expect((await db.selectFrom('posts').select('likes').where('id', '=', othersPost.id).executeTakeFirstOrThrow()).likes).toBe(0);
+    expect((await db.selectFrom('comments').select('likes').where('id', '=', othersComment).executeTakeFirstOrThrow()).likes).toBe(0);
+    expect((await db.selectFrom('groups').select('members').where('id', '=', joined.id).executeTakeFirstOrThrow()).members).toBe(1);
+    expect((await db.selectFrom('groups').select('bans').where('id', '=', bannedFrom.id).executeTakeFirstOrThrow()).bans).toBe(0);
+    expect(await db.selectFrom('groups').select('id').where('id', '=', owned.id).executeTakeFirst()).toBeUndefined();
+    expect(await countRows(t.app, 'follows')).toBe(0);
+    expect(await countRows(t.app, 'post_likes')).toBe(0);
+
+    expect(await t.app.storage.get(`pfp/${leaving.id}.jpeg`)).toBeNull();
+    expect(await t.app.storage.get(`gp/${owned.id}.jpeg`)).toBeNull();
+    expect(await t.app.storage.get(`pfp/${other.id}.jpeg`)).not.toBeNull();
+
+    // The old token no longer works.
+    expectError(await call(t.app, leaving, { method: 'POST', url: '/api/auth/test' }), 401, 'invalid_token');
+    expectError(await call(t.app, leaving, { method: 'DELETE', url: '/api/account/delete' }), 401, 'invalid_token');
+    // The name is free again.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { username: 'leaving', email: 'leaving-again@example.test', password: 'secret12' },
+    });
+    expect(again.statusCode).toBe(201);
+  });
+
+  it('shows the deleted marker as the author of the remaining post', async () => {
+    const author = await createUser(t.app);
+    const post = await createPost(t.app, author);
+    await call(t.app, author, { method: 'DELETE', url: '/api/account/delete' });
+    const res = await t.app.inject({ method: 'GET', url: `/api/post/${post.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().author.username).toBe(DELETED);
+  });
+});

@@ -1,0 +1,155 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../helpers/fixtures';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { countRows, createPasswordUser, expectError, login } from './support';
+
+const CLIENT_ID = 'kruh-test.apps.googleusercontent.com';
+const KID = 'test-key';
+
+describe('Google sign-in', () => {
+  let t: TestApp;
+  let jwks: Server;
+  let privateKey: CryptoKey;
+  let otherKey: CryptoKey;
+  let sub = 0;
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair('RS256');
+    privateKey = pair.privateKey;
+    otherKey = (await generateKeyPair('RS256')).privateKey;
+    const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
+    jwks = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: [publicJwk] }));
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    const { port } = jwks.address() as AddressInfo;
+    t = await createTestApp({ GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/certs` });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => jwks.close(resolve));
+  });
+
+  interface Claims {
+    sub?: string;
+    email?: string;
+    email_verified?: boolean;
+    name?: string;
+    aud?: string;
+    iss?: string;
+    exp?: number;
+    key?: CryptoKey;
+  }
+
+  async function idToken(claims: Claims = {}): Promise<string> {
+    const { aud = CLIENT_ID, iss = 'https://accounts.google.com', exp, key = privateKey, sub: subject = `g-${++sub}`, ...rest } = claims;
+    const jwt = new SignJWT({ email_verified: true, ...rest })
+      .setProtectedHeader({ alg: 'RS256', kid: KID })
+      .setSubject(subject)
+      .setAudience(aud)
+      .setIssuer(iss)
+      .setIssuedAt();
+    jwt.setExpirationTime(exp ?? Math.floor(Date.now() / 1000) + 600);
+    return jwt.sign(key);
+  }
+
+  const google = (token: unknown) => t.app.inject({ method: 'POST', url: '/api/auth/google', payload: { token } });
+
+  it('creates a verified account without a password, with a valid unique username, and signs in', async () => {
+    const token = await idToken({ sub: 'new-person', email: 'Jana.Novakova@Gmail.test', name: 'Jana Nováková' });
+    const res = await google(token);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.user.username).toBe('JanaNováková');
+    const row = await t.app.db.selectFrom('users').selectAll().where('id', '=', body.user._id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ google_sub: 'new-person', email: 'jana.novakova@gmail.test', verified: 1, password_hash: null });
+    const check = await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: { authorization: `Bearer ${body.token}` } });
+    expect(check.statusCode).toBe(200);
+
+    // The same Google account again: the same user, no new row.
+    const users = await countRows(t.app, 'users');
+    const again = await google(await idToken({ sub: 'new-person', email: 'jana.novakova@gmail.test', name: 'Jana Nováková' }));
+    expect(again.json().user._id).toBe(body.user._id);
+    expect(await countRows(t.app, 'users')).toBe(users);
+
+    // A Google account has no password to log in with.
+    expectError(await login(t.app, body.user.username, 'anything1'), 400, 'login_google');
+  });
+
+  it('makes the derived name unique and valid', async () => {
+    await createUser(t.app, { username: 'Petr' });
+    const res = await google(await idToken({ email: 'petr@gmail.test', name: 'Petr' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.username).toMatch(/^Petr\d+$/);
+
+    const short = await google(await idToken({ email: 'x@gmail.test', name: 'X' }));
+    expect(short.json().user.username).toBe('Xuser');
+
+    const noName = await google(await idToken({ email: 'mail.box@gmail.test' }));
+    expect(noName.json().user.username).toBe('mail.box');
+
+    const long = await google(await idToken({ email: 'long@gmail.test', name: 'A'.repeat(60) }));
+    expect([...long.json().user.username].length).toBeLessThanOrEqual(32);
+  });
+
+  it('links an existing account with the same address', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'Linked', email: 'linked@gmail.test' });
+    const res = await google(await idToken({ sub: 'linked-sub', email: 'Linked@gmail.test', name: 'Someone Else' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toEqual({ _id: user.id, username: 'Linked' });
+    const row = await t.app.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.google_sub).toBe('linked-sub');
+  });
+
+  it('takes over an unverified account of that address, dropping the unproven password', async () => {
+    const squatter = await createPasswordUser(t.app, 'secret12', { username: 'Squatter', email: 'owner@gmail.test', verified: false });
+    const res = await google(await idToken({ sub: 'owner-sub', email: 'owner@gmail.test' }));
+    expect(res.json().user._id).toBe(squatter.id);
+    expectError(await login(t.app, 'Squatter', 'secret12'), 400, 'login_google');
+    expectError(await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: squatter.auth }), 401, 'invalid_token');
+  });
+
+  it('does not link by an address Google does not vouch for', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { email: 'unvouched@gmail.test' });
+    const res = await google(await idToken({ sub: 'unvouched-sub', email: 'unvouched@gmail.test', email_verified: false, name: 'Unvouched' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user._id).not.toBe(user.id);
+    const row = await t.app.db.selectFrom('users').selectAll().where('google_sub', '=', 'unvouched-sub').executeTakeFirstOrThrow();
+    expect(row.email).toBeNull();
+  });
+
+  it.each([
+    ['a wrong audience', { aud: 'someone-else.apps.googleusercontent.com' }],
+    ['a wrong issuer', { iss: 'https://evil.example' }],
+    ['a bad signature', { key: 'other' as const }],
+    ['an expired token', { exp: Math.floor(Date.now() / 1000) - 3600 }],
+  ])('refuses %s with google_failed and stores nothing', async (_name, claims) => {
+    const users = await countRows(t.app, 'users');
+    const token = await idToken({ ...claims, key: 'key' in claims ? otherKey : privateKey } as Claims);
+    expectError(await google(token), 400, 'google_failed');
+    expect(await countRows(t.app, 'users')).toBe(users);
+  });
+
+  it('accepts the bare issuer form too', async () => {
+    expect((await google(await idToken({ iss: 'accounts.google.com', email: 'bare@gmail.test' }))).statusCode).toBe(200);
+  });
+
+  it('refuses garbage and a missing token with google_failed', async () => {
+    expectError(await google('not.a.jwt'), 400, 'google_failed');
+    expectError(await t.app.inject({ method: 'POST', url: '/api/auth/google', payload: {} }), 400, 'google_failed');
+  });
+
+  it('answers google_failed when no Google client id is configured', async () => {
+    const plain = await createTestApp();
+    try {
+      const res = await plain.app.inject({ method: 'POST', url: '/api/auth/google', payload: { token: await idToken() } });
+      expectError(res, 400, 'google_failed');
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '#core/limits';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { countRows, createPasswordUser, expectError, freshAddress, login } from './support';
+import { createUser } from '../helpers/fixtures';
+
+describe('login, lockout and the auth guard', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  const failures = (key: string) =>
+    t.app.db.selectFrom('login_failures').select('id').where('key', '=', key).execute().then((rows) => rows.length);
+
+  it('logs in by username in any case or by email, answering token and user', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'CaseUser', email: 'case@example.test' });
+    for (const name of ['CaseUser', 'caseuser', ' CASEUSER ', 'case@example.test', 'CASE@Example.test']) {
+      const res = await login(t.app, name, 'secret12');
+      expect(res.statusCode, name).toBe(200);
+      const body = res.json();
+      expect(body.user).toEqual({ _id: user.id, username: 'CaseUser' });
+      const check = await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: { authorization: `Bearer ${body.token}` } });
+      expect(check.statusCode).toBe(200);
+      expect(check.json()).toEqual({ ok: true, user: { _id: user.id, username: 'CaseUser' } });
+    }
+  });
+
+  it('answers invalid_credentials alike for an unknown user and a wrong password', async () => {
+    await createPasswordUser(t.app, 'secret12', { username: 'Known' });
+    expectError(await login(t.app, 'Known', 'wrongpass'), 400, 'invalid_credentials');
+    expectError(await login(t.app, 'Nobody', 'secret12'), 400, 'invalid_credentials');
+    expectError(await login(t.app, 'nobody@example.test', 'secret12'), 400, 'invalid_credentials');
+    expectError(await login(t.app, '', ''), 400, 'invalid_credentials');
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: {}, remoteAddress: freshAddress() });
+    expectError(res, 400, 'invalid_credentials');
+  });
+
+  it('refuses an unverified account with verify_email and a Google account with login_google', async () => {
+    await createPasswordUser(t.app, 'secret12', { username: 'Unverified', verified: false });
+    expectError(await login(t.app, 'Unverified', 'secret12'), 403, 'verify_email');
+    // A wrong password is still just wrong: whether the account is verified is not told.
+    expectError(await login(t.app, 'Unverified', 'nope123'), 400, 'invalid_credentials');
+    await createUser(t.app, { username: 'GoogleOnly', googleSub: 'google-only-sub' });
+    expectError(await login(t.app, 'GoogleOnly', 'whatever1'), 400, 'login_google');
+  });
+
+  it(`locks an account after ${LIMITS.loginMaxFailures} failures, even for the right password, from any address`, async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'Target' });
+    for (let i = 1; i < LIMITS.loginMaxFailures; i++) {
+      expectError(await login(t.app, 'Target', `wrong${i}xx`), 400, 'invalid_credentials');
+    }
+    expectError(await login(t.app, 'Target', 'wrong-last'), 429, 'login_timeout');
+    expectError(await login(t.app, 'Target', 'secret12'), 429, 'login_timeout');
+    expectError(await login(t.app, 'target@example.test', 'secret12'), 429, 'login_timeout');
+    // Refused attempts do not extend the lock.
+    expect(await failures(`user:${user.id}`)).toBe(LIMITS.loginMaxFailures);
+
+    // Three minutes later the lock is over.
+    await t.app.db
+      .updateTable('login_failures')
+      .set((eb) => ({ created_at: eb('created_at', '-', LIMITS.loginLockoutMs) }))
+      .where('key', '=', `user:${user.id}`)
+      .execute();
+    const res = await login(t.app, 'Target', 'secret12');
+    expect(res.statusCode).toBe(200);
+    // A success clears the account's failures.
+    expect(await failures(`user:${user.id}`)).toBe(0);
+  });
+
+  it('does not lock for failures spread wider than the window', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'Spread' });
+    for (let i = 1; i < LIMITS.loginMaxFailures; i++) await login(t.app, 'Spread', 'wrong123');
+    await t.app.db
+      .updateTable('login_failures')
+      .set((eb) => ({ created_at: eb('created_at', '-', LIMITS.loginLockoutMs + 1000) }))
+      .where('key', '=', `user:${user.id}`)
+      .execute();
+    expectError(await login(t.app, 'Spread', 'wrong123'), 400, 'invalid_credentials');
+    expect((await login(t.app, 'Spread', 'secret12')).statusCode).toBe(200);
+  });
+
+  it('clears an account\'s failures on success, so earlier failures do not add up', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'Clumsy' });
+    for (let i = 1; i < LIMITS.loginMaxFailures; i++) await login(t.app, 'Clumsy', 'wrong123');
+    expect((await login(t.app, 'Clumsy', 'secret12')).statusCode).toBe(200);
+    expect(await failures(`user:${user.id}`)).toBe(0);
+    expectError(await login(t.app, 'Clumsy', 'wrong123'), 400, 'invalid_credentials');
+  });
+
+  it(`locks an address after ${LIMITS.loginMaxFailures} failures on any names, other addresses unaffected`, async () => {
+    await createPasswordUser(t.app, 'secret12', { username: 'Innocent' });
+    const address = freshAddress();
+    for (let i = 1; i < LIMITS.loginMaxFailures; i++) {
+      expectError(await login(t.app, `ghost${i}`, 'whatever1', address), 400, 'invalid_credentials');
+    }
+    expectError(await login(t.app, 'ghost-last', 'whatever1', address), 429, 'login_timeout');
+    expectError(await login(t.app, 'Innocent', 'secret12', address), 429, 'login_timeout');
+    expect(await failures(`ip:${address}`)).toBe(LIMITS.loginMaxFailures);
+    expect((await login(t.app, 'Innocent', 'secret12', freshAddress())).statusCode).toBe(200);
+  });
+
+  it('takes the address from X-Forwarded-For behind a proxy', async () => {
+    const proxy = freshAddress();
+    for (let i = 0; i < LIMITS.loginMaxFailures; i++) {
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'ghost', password: 'whatever1' },
+        remoteAddress: proxy,
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+    }
+    expect(await failures('ip:203.0.113.7')).toBe(LIMITS.loginMaxFailures);
+    expect(await failures(`ip:${proxy}`)).toBe(0);
+  });
+
+  it('keeps the lockout in the database, shared by every process', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'Shared' });
+    const now = Date.now();
+    // Failures recorded by some other server process.
+    await t.app.db
+      .insertInto('login_failures')
+      .values(Array.from({ length: LIMITS.loginMaxFailures }, (_, i) => ({ key: `user:${user.id}`, created_at: now - i * 1000 })))
+      .execute();
+    expectError(await login(t.app, 'Shared', 'secret12'), 429, 'login_timeout');
+  });
+
+  it('prunes failures older than the lockout can look at', async () => {
+    await t.app.db.insertInto('login_failures').values({ key: 'ip:198.51.100.1', created_at: Date.now() - 3 * LIMITS.loginLockoutMs }).execute();
+    await login(t.app, 'ghost', 'whatever1');
+    expect(await failures('ip:198.51.100.1')).toBe(0);
+    expect(await countRows(t.app, 'login_failures')).toBeGreaterThan(0);
+  });
+
+  it('guards with /auth/test: no_token without a token, invalid_token for a bad one', async () => {
+    expectError(await t.app.inject({ method: 'POST', url: '/api/auth/test' }), 401, 'no_token');
+    const bad = await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: { authorization: 'Bearer nonsense' } });
+    expectError(bad, 401, 'invalid_token');
+    const user = await createUser(t.app);
+    const gone = await t.app.signToken({ id: '0123456789abcdef01234567', token_version: 0 });
+    expectError(await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: { authorization: `Bearer ${gone}` } }), 401, 'invalid_token');
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: user.auth })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,29 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMailer, outboxName } from '../../src/lib/mailer';
+
+describe('mailer without SMTP', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kruh-outbox-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes each message as a file with headers and the links whole, and logs the links', async () => {
+    const logged: unknown[] = [];
+    const log = { info: (obj: unknown) => logged.push(obj) } as unknown as FastifyBaseLogger;
+    const mailer = createMailer({ smtpUrl: undefined, from: 'Kruh <no-reply@kruh.test>', outboxDir: dir, log });
+    const link = `http://kruh.test/#/verify?token=${'t'.repeat(90)}&email=a%40example.test`;
+    await mailer.send({ to: 'A@Example.test', subject: 'Hello', text: `Open:\n\n${link}\n` });
+    await mailer.send({ to: 'a@example.test', subject: 'Second', text: 'no link' });
+
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(new RegExp(`^\\d{13}-\\d{6}-${outboxName('a@example.test')}\\.eml$`));
+    const content = readFileSync(join(dir, files[0]!), 'utf8');
+    expect(content).toMatch(/^From: Kruh <no-reply@kruh\.test>\nTo: A@Example\.test\nSubject: Hello\nDate: .+\n/);
+    expect(content).toContain(`\n${link}\n`);
+    expect(readFileSync(join(dir, files[1]!), 'utf8')).toContain('Subject: Second');
+    expect(logged[0]).toMatchObject({ to: 'A@Example.test', links: [link] });
+  });
+});

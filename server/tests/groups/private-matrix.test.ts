@@ -1,0 +1,286 @@
+import sharp from 'sharp';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * The private-group guarantee (001 §6): nothing of a private group's post (text, id, comments,
+ * replies, images, hashtag, mention) reaches a visitor, a non-member, or a banned former member
+ * through any read endpoint, while a member sees all of it. Content is made through the API so
+ * every module's real write path is covered.
+ */
+
+const SECRET = 'zqsecret';
+
+let t: TestApp;
+
+interface Scenario {
+  owner: TestUser;
+  member: TestUser;
+  nonMember: TestUser;
+  banned: TestUser;
+  group: { id: string; name: string };
+  postId: string;
+  commentId: string;
+  replyId: string;
+  quotingPostId: string;
+  publicPostId: string;
+  imageUploaded: boolean;
+}
+
+let s: Scenario;
+
+function ok(res: LightMyRequestResponse, what: string): LightMyRequestResponse {
+  if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
+  return res;
+}
+
+async function runJobs(): Promise<void> {
+  const { runDueJobs } = await import('../../src/modules/jobs/worker');
+  await runDueJobs(t.app);
+}
+
+async function buildScenario(): Promise<Scenario> {
+  const owner = await createUser(t.app, { username: 'privowner' });
+  const member = await createUser(t.app, { username: 'privmember' });
+  const nonMember = await createUser(t.app, { username: 'privoutsider' });
+  const banned = await createUser(t.app, { username: 'privbanned' });
+  const created = ok(await call(t.app, owner, { method: 'POST', url: '/api/group', payload: { name: 'Hidden Circle', isPrivate: true } }), 'create group');
+  const group = { id: created.json().group._id as string, name: 'Hidden Circle' };
+  for (const user of [member, banned]) {
+    ok(await call(t.app, user, { method: 'POST', url: `/api/group/${group.name}/request` }), 'request');
+    ok(await call(t.app, owner, { method: 'POST', url: `/api/group/${group.name}/accept/${user.id}` }), 'accept');
+  }
+  // The outsider follows the author, so the following feed would show the post if it leaked.
+  for (const follower of [nonMember, member]) {
+    await t.app.db.insertInto('follows').values({ follower_id: follower.id, following_id: owner.id, notify: 1, created_at: Date.now() }).execute();
+  }
+
+  const post = ok(
+    await call(t.app, owner, {
+      method: 'POST',
+      url: '/api/post',
+      payload: { text: `${SECRET} plans #${SECRET}tag for @${nonMember.username}`, groups: [group.id], mentions: [nonMember.username, member.username] },
+    }),
+    'create post',
+  ).json();
+  const postId = post._id as string;
+
+  const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#a33' } }).png().toBuffer();
+  const boundary = '----kruhmatrix';
+  const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const upload = await call(t.app, owner, {
+    method: 'POST',
+    url: '/api/upload/image',
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      Buffer.from(part('id', postId) + part('index', '0')),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  });
+  const imageUploaded = upload.statusCode === 201 || upload.statusCode === 200;
+
+  const comment = ok(
+    await call(t.app, member, { method: 'POST', url: '/api/comment/', payload: { text: `${SECRET} comment for @${nonMember.username}`, parent: postId, mentions: [nonMember.username] } }),
+    'create comment',
+  ).json();
+  const reply = ok(
+    await call(t.app, member, { method: 'POST', url: '/api/comment/', payload: { text: `${SECRET} reply`, parent: comment._id } }),
+    'create reply',
+  ).json();
+  ok(await call(t.app, owner, { method: 'PUT', url: `/api/group/${group.name}/pin/${postId}` }), 'pin');
+
+  // A reply post that is itself public, quoting the private post (made directly: the composer
+  // would lock the original's groups, but the original's text must stay hidden either way).
+  const quoting = await createPost(t.app, member, { text: 'public words quoting', replyTo: postId });
+  const publicPost = await createPost(t.app, owner, { text: 'public words by the author' });
+
+  ok(await call(t.app, owner, { method: 'PUT', url: `/api/group/${group.name}/ban/${banned.id}` }), 'ban');
+  await runJobs();
+  return {
+    owner, member, nonMember, banned, group, postId, commentId: comment._id, replyId: reply._id,
+    quotingPostId: quoting.id, publicPostId: publicPost.id, imageUploaded,
+  };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  s = await buildScenario();
+});
+afterAll(async () => t?.close());
+
+interface Probe {
+  name: string;
+  url: (viewer: TestUser | null) => string;
+  /** Strings that must not appear for outsiders (default: the secret and the private ids). */
+  forbidden?: () => string[];
+  /** What a member must find in the answer (an id); omitted when the probe has no member check. */
+  memberSees?: () => string;
+}
+
+const privateIds = () => [SECRET, s.postId, s.commentId, s.replyId];
+
+const probes: Probe[] = [
+  { name: 'GET /feed', url: () => '/api/feed', memberSees: () => s.postId },
+  { name: 'GET /feed?sort=popular&time=all', url: () => '/api/feed?sort=popular&time=all', memberSees: () => s.postId },
+  { name: 'GET /feed/following', url: () => '/api/feed/following', memberSees: () => s.postId },
+  { name: 'GET /feed/groups', url: () => '/api/feed/groups', memberSees: () => s.postId },
+  { name: 'GET /feed/hash/{tag}', url: () => `/api/feed/hash/${SECRET}tag`, memberSees: () => s.postId },
+  { name: 'GET /profile/posts/{author}', url: () => `/api/profile/posts/${s.owner.username}`, memberSees: () => s.postId },
+  { name: 'GET /group/{name}/posts', url: () => `/api/group/${s.group.name}/posts`, memberSees: () => s.postId },
+  { name: 'GET /group/{name}', url: () => `/api/group/${s.group.name}`, memberSees: () => s.postId },
+  { name: 'GET /group/{name}/pinned', url: () => `/api/group/${s.group.name}/pinned`, memberSees: () => s.postId },
+  { name: 'GET /group/{name}/members', url: () => `/api/group/${s.group.name}/members`, forbidden: () => [s.member.id], memberSees: () => s.member.id },
+  { name: 'GET /post/{id}', url: () => `/api/post/${s.postId}`, memberSees: () => SECRET },
+  { name: 'GET /post/{id}/groups', url: () => `/api/post/${s.postId}/groups`, forbidden: () => [...privateIds(), s.group.name], memberSees: () => s.group.name },
+  { name: 'GET /post/{id}/comments', url: () => `/api/post/${s.postId}/comments`, memberSees: () => s.commentId },
+  { name: 'GET /comment/{id}/tree', url: () => `/api/comment/${s.commentId}/tree`, memberSees: () => s.commentId },
+  { name: 'GET /comment/{replyId}/tree', url: () => `/api/comment/${s.replyId}/tree`, memberSees: () => s.replyId },
+  { name: 'GET /profile/comments/{userId}', url: () => `/api/profile/comments/${s.member.id}?time=all`, memberSees: () => s.commentId },
+  { name: 'GET /search/for/posts', url: () => `/api/search/for/posts?query=${SECRET}&time=all`, memberSees: () => s.postId },
+  { name: 'GET /search/for/replies', url: () => `/api/search/for/replies?query=${SECRET}&time=all`, memberSees: () => s.commentId },
+  { name: 'GET /notification/', url: () => '/api/notification/' },
+  // The quoting reply is public: it may name the original's id, never its text.
+  { name: 'GET /post/{quotingReply}', url: () => `/api/post/${s.quotingPostId}`, forbidden: () => [SECRET, s.commentId, s.replyId] },
+  { name: 'GET /profile/posts/{replier}', url: () => `/api/profile/posts/${s.member.username}`, forbidden: () => [SECRET, s.commentId, s.replyId] },
+];
+
+/** A route no module registered yet answers the not-found handler's 404 server_error. */
+const isMissing = (res: LightMyRequestResponse) => res.statusCode === 404 && res.json()?.message === 'error/server_error';
+
+const missing = new Set<string>();
+
+describe('private group: outsiders see nothing', () => {
+  const viewers: [string, () => TestUser | null][] = [
+    ['visitor', () => null],
+    ['non-member', () => s.nonMember],
+    ['banned', () => s.banned],
+  ];
+  it.each(viewers)('%s', async (label, viewer) => {
+    const leaks: string[] = [];
+    for (const probe of probes) {
+      const v = viewer();
+      const res = await call(t.app, v, { method: 'GET', url: probe.url(v) });
+      if (isMissing(res)) {
+        missing.add(probe.name);
+        continue;
+      }
+      if (res.statusCode >= 500) leaks.push(`${probe.name}: ${res.statusCode}`);
+      // A public reply names its original by id (replyingTo) so the client can say it is hidden;
+      // the id alone carries none of the private content.
+      const body = res.body.replaceAll(`"replyingTo":"${s.postId}"`, '');
+      for (const word of (probe.forbidden ?? privateIds)()) {
+        if (body.includes(word)) leaks.push(`${probe.name} shows ${word === SECRET ? 'the private text' : word} to the ${label}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it('direct reads of private content are refused', async () => {
+    for (const viewer of [null, s.nonMember, s.banned]) {
+      const post = await call(t.app, viewer, { method: 'GET', url: `/api/post/${s.postId}` });
+      expect(post.statusCode).toBe(404);
+      expect((await call(t.app, viewer, { method: 'GET', url: `/api/group/${s.group.name}/pinned` })).json()).toEqual({ message: 'error/not_member' });
+      expect((await call(t.app, viewer, { method: 'GET', url: `/api/group/${s.group.name}` })).json().group.pinnedPost).toBeNull();
+      const tree = await call(t.app, viewer, { method: 'GET', url: `/api/comment/${s.commentId}/tree` });
+      expect(tree.statusCode).toBeGreaterThanOrEqual(400);
+    }
+  });
+
+  it('the mentioned non-member got no notification of the private post or comment', async () => {
+    const mentions = await t.app.db
+      .selectFrom('notifications')
+      .select(['type', 'post_id', 'comment_id'])
+      .where('user_id', '=', s.nonMember.id)
+      .execute();
+    expect(mentions.filter((n) => n.post_id === s.postId || n.comment_id === s.commentId || n.comment_id === s.replyId)).toEqual([]);
+    // The mentioned member was notified: the fan-out did run, so the check above means something.
+    const memberNotes = await t.app.db.selectFrom('notifications').select('post_id').where('user_id', '=', s.member.id).execute();
+    expect(memberNotes.map((n) => n.post_id)).toContain(s.postId);
+  });
+
+  it('images of the private post: no unsigned read, for anyone', async () => {
+    if (!s.imageUploaded) {
+      missing.add('POST /upload/image');
+      return;
+    }
+    const res = await call(t.app, null, { method: 'GET', url: `/media/${s.postId}0.webp` });
+    expect(res.statusCode).toBe(404);
+    const asMember = await call(t.app, s.member, { method: 'GET', url: `/media/${s.postId}0.webp` });
+    expect(asMember.statusCode).toBe(404);
+  });
+
+  it('outsiders cannot like, comment on or reply to private content', async () => {
+    const snapshot = async () => ({
+      post: await t.app.db.selectFrom('posts').select(['likes', 'comments']).where('id', '=', s.postId).executeTakeFirst(),
+      comment: await t.app.db.selectFrom('comments').select(['likes', 'replies']).where('id', '=', s.commentId).executeTakeFirst(),
+      replies: (await t.app.db.selectFrom('posts').select('id').where('reply_to', '=', s.postId).execute()).length,
+    });
+    const before = await snapshot();
+    const attempts: string[] = [];
+    for (const viewer of [s.nonMember, s.banned]) {
+      const calls = [
+        { name: 'PATCH /post/{id}/like', method: 'PATCH' as const, url: `/api/post/${s.postId}/like` },
+        { name: 'POST /comment/ on the post', method: 'POST' as const, url: '/api/comment/', payload: { text: 'hello', parent: s.postId } },
+        { name: 'POST /comment/ on a comment', method: 'POST' as const, url: '/api/comment/', payload: { text: 'hello', parent: s.commentId } },
+        { name: 'PATCH /comment/{id}/like', method: 'PATCH' as const, url: `/api/comment/${s.commentId}/like` },
+        { name: 'POST /post replying', method: 'POST' as const, url: '/api/post', payload: { text: 'reply', replyingTo: s.postId } },
+      ];
+      for (const c of calls) {
+        const res = await call(t.app, viewer, c);
+        if (isMissing(res)) missing.add(c.name);
+        else if (res.statusCode < 400 || res.statusCode >= 500) attempts.push(`${c.name} by ${viewer.username}: ${res.statusCode}`);
+      }
+    }
+    expect(attempts).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a banned former member cannot post in the group', async () => {
+    const res = await call(t.app, s.banned, { method: 'POST', url: '/api/post', payload: { text: 'let me in', groups: [s.group.id] } });
+    if (isMissing(res)) return void missing.add('POST /post');
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    const outsider = await call(t.app, s.nonMember, { method: 'POST', url: '/api/post', payload: { text: 'let me in', groups: [s.group.id] } });
+    expect(outsider.statusCode).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('private group: members see everything', () => {
+  it('every read endpoint shows the member the private content', async () => {
+    const misses: string[] = [];
+    for (const probe of probes) {
+      if (!probe.memberSees) continue;
+      const res = await call(t.app, s.member, { method: 'GET', url: probe.url(s.member) });
+      if (isMissing(res)) {
+        missing.add(probe.name);
+        continue;
+      }
+      if (!res.body.includes(probe.memberSees())) misses.push(`${probe.name} (${res.statusCode})`);
+    }
+    expect(misses).toEqual([]);
+  });
+
+  it('the member reads the image through its signed URL', async () => {
+    if (!s.imageUploaded) return;
+    const post = (await call(t.app, s.member, { method: 'GET', url: `/api/post/${s.postId}` })).json();
+    expect(post.media).toHaveLength(1);
+    expect(post.media[0]).toMatch(/[?&]sig=/);
+    const res = await t.app.inject({ method: 'GET', url: post.media[0] });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('public content stays public (the filter is not hiding everything)', async () => {
+    const feed = await call(t.app, null, { method: 'GET', url: '/api/feed' });
+    expect(feed.body).toContain(s.publicPostId);
+    const quoting = await call(t.app, null, { method: 'GET', url: `/api/post/${s.quotingPostId}` });
+    expect(quoting.statusCode).toBe(200);
+  });
+
+  afterAll(() => {
+    if (missing.size) console.warn(`private matrix: endpoints not served yet: ${[...missing].join(', ')}`);
+  });
+});

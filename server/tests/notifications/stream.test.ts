@@ -1,0 +1,134 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
+import { call, createFollow, createUser, type TestUser } from '../helpers/fixtures';
+import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
+import { currentSchema, drain, openSibling } from './support';
+
+/** An open text/event-stream: its status, headers, and the `unread` counts received so far. */
+interface Stream {
+  status: number;
+  contentType: string | undefined;
+  counts: number[];
+  raw: string;
+  next(predicate: (counts: number[]) => boolean): Promise<void>;
+  close(): void;
+}
+
+function openStream(app: FastifyInstance, path: string): Promise<Stream> {
+  const { port } = app.server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const waiters: Array<() => void> = [];
+    const request = http.get({ host: '127.0.0.1', port, path }, (res) => {
+      const stream: Stream = {
+        status: res.statusCode ?? 0,
+        contentType: res.headers['content-type'],
+        counts: [],
+        raw: '',
+        next(predicate) {
+          return new Promise((done, fail) => {
+            const timer = setTimeout(() => fail(new Error(`no matching event; got ${JSON.stringify(stream.counts)}`)), 10_000);
+            const check = () => {
+              if (!predicate(stream.counts)) return false;
+              clearTimeout(timer);
+              done();
+              return true;
+            };
+            if (!check()) waiters.push(() => void check());
+          });
+        },
+        close: () => request.destroy(),
+      };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        stream.raw += chunk;
+        for (const match of chunk.matchAll(/event: unread\ndata: (.*)\n\n/g)) stream.counts.push((JSON.parse(match[1]!) as { count: number }).count);
+        for (const waiter of waiters.splice(0)) waiter();
+      });
+      res.on('error', () => {});
+      resolve(stream);
+    });
+    request.on('error', reject);
+  });
+}
+
+async function follow(app: FastifyInstance, user: TestUser) {
+  const actor = await createUser(app);
+  await createFollow(app, actor, user);
+  await enqueueNotificationEvent(app.db, { kind: 'follow', actorId: actor.id, userId: user.id });
+}
+
+describe('live unread stream', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => t.close());
+
+  it('sends the unread count on connect and whenever it changes', async () => {
+    const user = await createUser(t.app);
+    await follow(t.app, user);
+    await drain(t.app);
+    const stream = await openStream(t.app, `/api/notification/stream?token=${user.token}`);
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.contentType).toContain('text/event-stream');
+      await stream.next((counts) => counts.length === 1);
+      expect(stream.counts).toEqual([1]);
+      await follow(t.app, user);
+      await drain(t.app);
+      await stream.next((counts) => counts.at(-1) === 2);
+      await call(t.app, user, { method: 'PATCH', url: '/api/notification/seen' });
+      await stream.next((counts) => counts.at(-1) === 0);
+      // Someone else's notifications do not reach this stream.
+      await follow(t.app, await createUser(t.app));
+      await drain(t.app);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(stream.counts).toEqual([1, 2, 0]);
+      expect(stream.raw.startsWith('retry: ')).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses a missing or bad token before streaming', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/notification/stream?token=not-a-token' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'error/invalid_token' });
+  });
+
+  it.runIf(TEST_DB === 'postgres')('receives changes made by another server process on the same database', async () => {
+    const other = await openSibling(t, await currentSchema(t.app));
+    try {
+      const user = await createUser(t.app);
+      const stream = await openStream(t.app, `/api/notification/stream?token=${user.token}`);
+      try {
+        await stream.next((counts) => counts.length === 1);
+        expect(stream.counts).toEqual([0]);
+        // The other process inserts and delivers; this process's stream hears of it.
+        await follow(other, user);
+        await drain(other);
+        await stream.next((counts) => counts.at(-1) === 1);
+        await call(other, user, { method: 'DELETE', url: '/api/notification/all' });
+        await stream.next((counts) => counts.at(-1) === 0);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('ends open streams when the app closes', async () => {
+    const app = await openSibling(t, await currentSchema(t.app));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const user = await createUser(app);
+    const stream = await openStream(app, `/api/notification/stream?token=${user.token}`);
+    await stream.next((counts) => counts.length === 1);
+    await app.close();
+    stream.close();
+  });
+});

@@ -1,0 +1,3 @@
+import { PageUnavailable } from '../components/StatusPage';
+
+export default PageUnavailable;

@@ -1,0 +1,47 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { storeSession } from '../lib/session';
+import { renderRoutes, stubFetch } from '../test/render';
+import { routes } from './routes';
+
+describe('app routes', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the not-found page for an unknown path, inside the shell', async () => {
+    vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
+    renderRoutes(routes, { route: '/no/such/page' });
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
+  });
+
+  it.each(['/search?q=x', '/h/cats', '/u/alice', '/u/alice/followers', '/g/knitters', '/g/knitters/members'])(
+    'says %s is not available yet rather than faking it',
+    async (route) => {
+      vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
+      renderRoutes(routes, { route });
+      expect(await screen.findByRole('heading', { name: 'Not available yet' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Go to the feed' })).toHaveAttribute('href', '/feed');
+    },
+  );
+
+  it('guards the account pages', async () => {
+    vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
+    const { router } = renderRoutes(routes, { route: '/account/credentials' });
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+  });
+
+  it('serves the login page and hides the right column search on /search only', async () => {
+    vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
+    renderRoutes(routes, { route: '/login' });
+    expect(await screen.findByRole('heading', { name: 'Log in to Kruh' })).toBeInTheDocument();
+    expect(screen.getByRole('complementary', { name: 'Search' })).toBeInTheDocument();
+  });
+
+  it('has no right column on /search', async () => {
+    storeSession('tok', 'alice', 'a'.repeat(24));
+    vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
+    renderRoutes(routes, { route: '/search' });
+    await screen.findByRole('heading', { name: 'Not available yet' });
+    expect(screen.queryByRole('complementary')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,95 @@
+import { Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Icon } from '../../components/Icon';
+import { Overlay } from '../../components/Overlay';
+import { Logo } from './Logo';
+import { NavBar } from './NavBar';
+import { SearchPanel } from './SearchPanel';
+import { Toasts } from './Toasts';
+import { UpdatePrompt } from './UpdatePrompt';
+import './Shell.css';
+
+export function PageLoading() {
+  const { t } = useTranslation('common');
+  return (
+    <div className="page-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span className="visually-hidden">{t('loading')}</span>
+    </div>
+  );
+}
+
+/**
+ * The layout of 000 §2: navigation, the page, and the right column with the search box and recent
+ * searches (hidden on /search; behind a search button overlay on small screens).
+ */
+export function Shell() {
+  const { t } = useTranslation('common');
+  const { pathname } = useLocation();
+  const [searchOpen, setSearchOpen] = useState(false);
+  const showSearch = pathname !== '/search';
+
+  return (
+    <div className={`shell${showSearch ? '' : ' shell--no-aside'}`}>
+      <a className="skip-link" href="#main" onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}>
+        {t('skipToContent')}
+      </a>
+      <header className="topbar">
+        <button
+          type="button"
+          className="topbar__logo"
+          aria-label={t('scrollTop')}
+          onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+        >
+          <Logo />
+        </button>
+        {showSearch ? (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('search.open')}
+            aria-haspopup="dialog"
+            onClick={() => setSearchOpen(true)}
+          >
+            <Icon name="search" />
+          </button>
+        ) : null}
+      </header>
+      <NavBar />
+      <main id="main" className="shell__main" tabIndex={-1}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {showSearch ? (
+        <aside className="shell__aside" aria-label={t('search.label')}>
+          <div className="shell__aside-inner">
+            <SearchPanel />
+          </div>
+        </aside>
+      ) : null}
+      {searchOpen && showSearch ? (
+        <Overlay label={t('search.label')} onClose={() => setSearchOpen(false)} className="search-overlay">
+          <div className="search-overlay__header">
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('close')}
+              onClick={() => setSearchOpen(false)}
+            >
+              <Icon name="back" />
+            </button>
+          </div>
+          <SearchPanel autoFocus onDone={() => setSearchOpen(false)} />
+        </Overlay>
+      ) : null}
+      <Toasts />
+      <UpdatePrompt />
+      <ScrollRestoration />
+    </div>
+  );
+}

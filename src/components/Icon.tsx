@@ -1,0 +1,119 @@
+import type { ReactNode } from 'react';
+
+export type IconName = 'feed' | 'search' | 'newPost' | 'notifications' | 'profile' | 'login' | 'signup' | 'close' | 'back';
+
+const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+const solid = { fill: 'currentColor', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+const bold = { ...stroke, strokeWidth: 2.8 } as const;
+
+/** Each icon in its outline form and its filled form (the active navigation item, 000 §2). */
+const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
+  feed: {
+    outline: <path {...stroke} d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />,
+    filled: <path {...solid} d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />,
+  },
+  search: {
+    outline: (
+      <g {...stroke}>
+        <circle cx="11" cy="11" r="7" />
+        <path d="m20.5 20.5-4.5-4.5" />
+      </g>
+    ),
+    filled: (
+      <g {...bold}>
+        <circle cx="11" cy="11" r="6.5" />
+        <path d="m20.5 20.5-4.5-4.5" />
+      </g>
+    ),
+  },
+  newPost: {
+    outline: (
+      <g {...stroke}>
+        <rect x="3" y="3" width="18" height="18" rx="5" />
+        <path d="M12 8v8M8 12h8" />
+      </g>
+    ),
+    filled: (
+      <g>
+        <rect {...solid} x="3" y="3" width="18" height="18" rx="5" />
+        <path {...stroke} stroke="var(--color-surface, #fff)" d="M12 8v8M8 12h8" />
+      </g>
+    ),
+  },
+  notifications: {
+    outline: (
+      <g {...stroke}>
+        <path d="M6 9a6 6 0 1 1 12 0c0 6 2.5 8 2.5 8h-17S6 15 6 9z" />
+        <path d="M10.3 20.5a2 2 0 0 0 3.4 0" />
+      </g>
+    ),
+    filled: (
+      <g>
+        <path {...solid} d="M6 9a6 6 0 1 1 12 0c0 6 2.5 8 2.5 8h-17S6 15 6 9z" />
+        <path {...stroke} d="M10.3 20.5a2 2 0 0 0 3.4 0" />
+      </g>
+    ),
+  },
+  profile: {
+    outline: (
+      <g {...stroke}>
+        <circle cx="12" cy="8" r="4" />
+        <path d="M4 21a8 8 0 0 1 16 0z" />
+      </g>
+    ),
+    filled: (
+      <g {...solid}>
+        <circle cx="12" cy="8" r="4" />
+        <path d="M4 21a8 8 0 0 1 16 0z" />
+      </g>
+    ),
+  },
+  login: {
+    outline: <path {...stroke} d="M14 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M9 17l5-5-5-5M14 12H3" />,
+    filled: <path {...bold} d="M14 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M9 17l5-5-5-5M14 12H3" />,
+  },
+  signup: {
+    outline: (
+      <g {...stroke}>
+        <circle cx="9" cy="8" r="4" />
+        <path d="M2 21a7 7 0 0 1 14 0zM19 8v6M16 11h6" />
+      </g>
+    ),
+    filled: (
+      <g>
+        <g {...solid}>
+          <circle cx="9" cy="8" r="4" />
+          <path d="M2 21a7 7 0 0 1 14 0z" />
+        </g>
+        <path {...bold} d="M19 8v6M16 11h6" />
+      </g>
+    ),
+  },
+  close: { outline: <path {...stroke} d="M6 6l12 12M18 6 6 18" />, filled: <path {...bold} d="M6 6l12 12M18 6 6 18" /> },
+  back: { outline: <path {...stroke} d="M15 5l-7 7 7 7" />, filled: <path {...bold} d="M15 5l-7 7 7 7" /> },
+};
+
+interface IconProps {
+  name: IconName;
+  filled?: boolean;
+  size?: number;
+  className?: string;
+}
+
+/** A decorative inline SVG icon; the text next to it (or an aria-label) names the control. */
+export function Icon({ name, filled = false, size = 24, className }: IconProps) {
+  return (
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+      data-icon={name}
+      data-filled={filled ? 'true' : 'false'}
+    >
+      {filled ? ICONS[name].filled : ICONS[name].outline}
+    </svg>
+  );
+}

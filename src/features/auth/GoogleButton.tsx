@@ -1,0 +1,113 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { currentLanguage, translateMessage } from '../../lib/i18n';
+import { storeSession } from '../../lib/session';
+import { failureMessage, fetchPublicConfig, googleLogin } from './auth.api';
+import { decodeGoogleCredential } from './google-credential';
+
+interface GoogleIdentity {
+  accounts: {
+    id: {
+      initialize(options: { client_id: string; callback: (response: { credential?: string }) => void }): void;
+      renderButton(element: HTMLElement, options: Record<string, unknown>): void;
+    };
+  };
+}
+
+declare global {
+  interface Window {
+    google?: GoogleIdentity;
+  }
+}
+
+const GSI_SRC = 'https://accounts.google.com/gsi/client';
+let gsiScript: Promise<GoogleIdentity> | undefined;
+
+/** Loads Google Identity Services once, only when a client id is configured. */
+function loadGoogleIdentity(): Promise<GoogleIdentity> {
+  gsiScript ??= new Promise<GoogleIdentity>((resolve, reject) => {
+    if (window.google?.accounts?.id) {
+      resolve(window.google);
+      return;
+    }
+    const script = document.createElement('script');
+    script.src = GSI_SRC;
+    script.async = true;
+    script.onload = () => (window.google ? resolve(window.google) : reject(new Error('gsi missing')));
+    script.onerror = () => {
+      gsiScript = undefined;
+      reject(new Error('gsi failed to load'));
+    };
+    document.head.appendChild(script);
+  });
+  return gsiScript;
+}
+
+export function useGoogleClientId(): string | null {
+  const config = useQuery({
+    queryKey: ['public-config'],
+    queryFn: fetchPublicConfig,
+    staleTime: Infinity,
+    retry: false,
+  });
+  return config.data?.googleClientId ?? null;
+}
+
+/** The Google sign-in button of the login and sign-up screens; renders nothing without a client id. */
+export function GoogleButton({ mode }: { mode: 'signin' | 'signup' }) {
+  const { t, i18n } = useTranslation('auth');
+  const navigate = useNavigate();
+  const clientId = useGoogleClientId();
+  const container = useRef<HTMLDivElement>(null);
+  const language = currentLanguage(i18n);
+
+  useEffect(() => {
+    if (!clientId) return;
+    let cancelled = false;
+    const fail = (message: string) => window.alert(translateMessage(t, message));
+    const onCredential = async ({ credential }: { credential?: string }) => {
+      if (!credential || !decodeGoogleCredential(credential)) {
+        fail('google.failed');
+        return;
+      }
+      try {
+        const reply = await googleLogin(credential, language);
+        storeSession(reply.token, reply.user.username, reply.user._id);
+        void navigate('/feed', { replace: true });
+      } catch (err) {
+        fail(failureMessage(err, 'google.failed'));
+      }
+    };
+    loadGoogleIdentity().then(
+      (google) => {
+        if (cancelled || !container.current) return;
+        google.accounts.id.initialize({ client_id: clientId, callback: (r) => void onCredential(r) });
+        google.accounts.id.renderButton(container.current, {
+          type: 'standard',
+          theme: 'outline',
+          size: 'large',
+          shape: 'pill',
+          text: mode === 'signup' ? 'signup_with' : 'signin_with',
+          locale: language,
+          width: 280,
+        });
+      },
+      (err: unknown) => console.warn('Google sign-in unavailable', err),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [clientId, mode, language, navigate, t]);
+
+  if (!clientId) return null;
+  return (
+    <div className="auth__google">
+      <div className="auth__divider">
+        <span>{t('or')}</span>
+      </div>
+      <div ref={container} className="auth__google-button" data-testid="google-button" />
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LIMITS } from '#core/limits';
+import { renderWithApp, stubFetch } from '../../test/render';
+import SignupPage from './SignupPage';
+
+function renderSignup(responder: Parameters<typeof stubFetch>[0], lng: 'en' | 'cs' = 'en') {
+  const stub = stubFetch(responder);
+  vi.stubGlobal('fetch', stub.fetchMock);
+  const view = renderWithApp(<SignupPage />, { route: '/signup', path: '/signup', lng });
+  return { ...view, calls: stub.calls };
+}
+
+function fill(values: { username: string; email: string; password: string; repeat: string }) {
+  fireEvent.change(screen.getByLabelText('Username'), { target: { value: values.username } });
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: values.email } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: values.password } });
+  fireEvent.change(screen.getByLabelText('Password again'), { target: { value: values.repeat } });
+}
+
+const signupCalls = (calls: Array<{ url: URL }>) => calls.filter((c) => c.url.pathname === '/api/auth/signup');
+
+describe('SignupPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('checks every field with the shared rules before calling', () => {
+    const { calls } = renderSignup(() => undefined);
+    fill({ username: 'al', email: 'not-an-email', password: 'has space', repeat: 'other' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.getByText('Username must be at least 3 characters long.')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument();
+    expect(screen.getByText('Password must not contain spaces.')).toBeInTheDocument();
+    expect(screen.getByText("Passwords don't match.")).toBeInTheDocument();
+    expect(screen.getByLabelText('Username')).toHaveAttribute('aria-invalid', 'true');
+    expect(signupCalls(calls)).toHaveLength(0);
+  });
+
+  it('rejects a username with @ and a mismatched repeat', () => {
+    renderSignup(() => undefined);
+    fill({ username: 'al@ice', email: 'alice@example.com', password: 'secret1', repeat: 'secret2' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.getByText('Username must not contain @.')).toBeInTheDocument();
+    expect(screen.getByText("Passwords don't match.")).toBeInTheDocument();
+  });
+
+  it('limits the password fields to the form maximum', () => {
+    renderSignup(() => undefined);
+    expect(screen.getByLabelText('Password')).toHaveAttribute('maxLength', String(LIMITS.passwordFormMax));
+    expect(screen.getByLabelText('Password again')).toHaveAttribute('maxLength', String(LIMITS.passwordFormMax));
+  });
+
+  it('signs up and shows the verify-your-email message', async () => {
+    const { calls } = renderSignup((url) =>
+      url.pathname === '/api/auth/signup' ? { status: 201, body: { message: 'info/signup_email' } } : undefined,
+    );
+    fill({ username: 'alice', email: 'Alice@Example.com', password: 'secret1', repeat: 'secret1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('We sent you an email to verify your address.');
+    expect(signupCalls(calls)[0]).toMatchObject({
+      body: { username: 'alice', email: 'alice@example.com', password: 'secret1', language: 'en' },
+    });
+  });
+
+  it('shows the server message translated, with a link to login', async () => {
+    renderSignup(() => ({ status: 409, body: { message: 'error/username_taken' } }));
+    fill({ username: 'alice', email: 'alice@example.com', password: 'secret1', repeat: 'secret1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('This username is already taken.');
+    expect(screen.getByRole('link', { name: 'Log in instead' })).toHaveAttribute('href', '/login');
+  });
+
+  it('falls back to error/singup_failed', async () => {
+    renderSignup(() => ({ status: 502, body: 'bad gateway' }));
+    fill({ username: 'alice', email: 'alice@example.com', password: 'secret1', repeat: 'secret1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Sign-up failed.');
+  });
+
+  it('speaks Czech', async () => {
+    renderSignup(() => ({ status: 409, body: { message: 'error/email_used' } }), 'cs');
+    fireEvent.change(screen.getByLabelText('Uživatelské jméno'), { target: { value: 'alice' } });
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'alice@example.com' } });
+    fireEvent.change(screen.getByLabelText('Heslo'), { target: { value: 'secret1' } });
+    fireEvent.change(screen.getByLabelText('Heslo znovu'), { target: { value: 'secret1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Zaregistrovat se' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tento e-mail se už používá.');
+  });
+});

@@ -1,0 +1,28 @@
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const ImageLightbox = lazy(() => import('../posts/ImageLightbox'));
+
+/** A comment's image (at most one); a click opens it in the full-screen lightbox with zoom. */
+export function CommentImage({ url, blob }: { url?: string | undefined; blob?: Blob | undefined }) {
+  const { t } = useTranslation('comments');
+  const [open, setOpen] = useState(false);
+  const local = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
+  useEffect(() => () => {
+    if (local) URL.revokeObjectURL(local);
+  }, [local]);
+  const src = local ?? url;
+  if (!src) return null;
+  return (
+    <div className="comment-image">
+      <button type="button" onClick={() => setOpen(true)} aria-label={t('item.open_image')}>
+        <img src={src} alt={t('item.image_alt')} loading="lazy" />
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <ImageLightbox urls={[src]} index={0} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,305 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { DELETED } from '#core/limits';
+import type { Sort, TimeWindow } from '#core/listing';
+import { errorKeyOf } from '../../lib/api/client';
+import type { Comment } from '../../lib/api/types';
+import type { OutboxStatus } from '../../lib/db/db';
+import { useDb } from '../../lib/db/useDb';
+import { translateMessage } from '../../lib/i18n';
+import { queueLike } from '../../lib/outbox/outbox';
+import { useLikeState } from '../../lib/outbox/useOutbox';
+import { useSession } from '../../lib/session';
+import { toast } from '../../lib/toast';
+import { ConfirmDialog } from '../posts/ConfirmDialog';
+import { PostText } from '../posts/PostText';
+import { RelativeTime } from '../posts/RelativeTime';
+import { Tags } from '../posts/Tags';
+import { CommentBox } from './CommentBox';
+import { CommentImage } from './CommentImage';
+import { type CommentNode, deleteComment } from './comments.api';
+import { type PendingCommentRow, pendingCommentView, useLiveComment, useNewerComments, useThread } from './useComments';
+
+/** What every level of one post's thread shares. */
+export interface ThreadContextValue {
+  postId: string;
+  sort: Sort;
+  time: TimeWindow;
+  /** Comments of the post waiting in the outbox, newest first. */
+  pending: PendingCommentRow[];
+}
+
+const ThreadContext = createContext<ThreadContextValue | null>(null);
+export const ThreadProvider = ThreadContext.Provider;
+
+function useThreadContext(): ThreadContextValue {
+  const value = useContext(ThreadContext);
+  if (!value) throw new Error('comment outside a thread');
+  return value;
+}
+
+interface PendingInfo {
+  status: OutboxStatus;
+  image?: Blob | undefined;
+}
+
+/** Replies already known from the pinned tree (GET /comment/{id}/tree). */
+interface Preset {
+  children: CommentNode[];
+  hasMore: boolean;
+}
+
+const avatarSrc = (pfp: string | null) => `/media/pfp/${pfp ?? 'default'}.jpeg`;
+
+function useDeleteComment(commentId: string) {
+  const { t } = useTranslation();
+  const db = useDb();
+  const queryClient = useQueryClient();
+  const { postId } = useThreadContext();
+  return useCallback(async () => {
+    try {
+      await deleteComment(commentId, db);
+      toast.info('info/comment_deleted');
+    } catch (err) {
+      // A failed delete is only logged (000 §8); the thread is read again either way.
+      console.warn('delete comment', translateMessage(t, `error/${errorKeyOf(err)}`));
+    }
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['comments', db.name] }),
+      queryClient.invalidateQueries({ queryKey: ['comment-tree', db.name] }),
+      queryClient.invalidateQueries({ queryKey: ['post', db.name, postId] }),
+    ]);
+  }, [commentId, db, queryClient, postId, t]);
+}
+
+function CommentActions({
+  comment,
+  replies,
+  repliesOpen,
+  onToggleReplies,
+  onReply,
+  replying,
+}: {
+  comment: Comment;
+  replies: number;
+  repliesOpen: boolean;
+  onToggleReplies: () => void;
+  onReply: () => void;
+  replying: boolean;
+}) {
+  const { t } = useTranslation('comments');
+  const { isLoggedIn } = useSession();
+  const navigate = useNavigate();
+  const like = useLikeState('comment', comment._id, { liked: comment.liked, likes: comment.likes });
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteComment(comment._id);
+
+  const toggleLike = () => {
+    if (!isLoggedIn) {
+      navigate('/login');
+      return;
+    }
+    void queueLike('comment', comment._id, !like.liked, comment.liked);
+  };
+
+  return (
+    <div className="comment-actions">
+      <button
+        type="button"
+        className={`comment-like${like.liked ? ' liked' : ''}`}
+        aria-pressed={like.liked}
+        aria-label={like.liked ? t('item.unlike') : t('item.like')}
+        onClick={toggleLike}
+      >
+        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span> <span>{t('item.likes', { count: like.likes })}</span>
+      </button>
+      <span className="comment-reply-count">{t('item.replies', { count: replies })}</span>
+      <button type="button" className="link-button" aria-expanded={replying} onClick={onReply}>
+        {t('item.reply')}
+      </button>
+      {replies > 0 && (
+        <button type="button" className="link-button" aria-expanded={repliesOpen} onClick={onToggleReplies}>
+          {repliesOpen ? t('item.hide_replies') : t('item.show_replies')}
+        </button>
+      )}
+      {comment.itsme && (
+        <button type="button" className="link-button comment-delete" onClick={() => setConfirming(true)}>
+          {t('item.delete')}
+        </button>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={t('conf.title')}
+          text={t('conf.text')}
+          confirmLabel={t('conf.yes')}
+          cancelLabel={t('conf.cancel')}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void remove();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+interface ItemProps {
+  comment: Comment & { cachedAt?: number };
+  pending?: PendingInfo;
+  preset?: Preset;
+  /** The comment asked for in the address (c=): highlighted. */
+  highlighted?: boolean;
+}
+
+/** One comment of the thread (000 §2 Comments) with its replies below it. */
+export function CommentItem({ comment: listed, pending, preset, highlighted }: ItemProps) {
+  const { t } = useTranslation('comments');
+  const { postId, pending: pendingRows } = useThreadContext();
+  const comment = useLiveComment(listed);
+  const [replying, setReplying] = useState(false);
+  const [open, setOpen] = useState(!!preset && preset.children.length > 0);
+  const pendingReplies = pending ? 0 : pendingRows.filter((r) => r.payload.parent === comment._id).length;
+  const newer = useNewerComments(postId, pending ? undefined : comment.cachedAt, comment._id);
+  const replies = comment.comments + pendingReplies + newer;
+  const deleted = comment.deleted || comment.author.username === DELETED;
+
+  return (
+    <li className={`comment${highlighted ? ' comment-highlighted' : ''}${pending ? ' comment-pending' : ''}`}>
+      <article data-comment-id={comment._id} aria-current={highlighted ? 'true' : undefined}>
+        {deleted ? (
+          <p className="comment-deleted">{t('item.deleted')}</p>
+        ) : (
+          <>
+            <header className="comment-header">
+              <img className="avatar" src={avatarSrc(comment.author.pfp)} alt="" width={32} height={32} />
+              <Link className="comment-author" to={`/u/${encodeURIComponent(comment.author.username)}`}>
+                {comment.author.username}
+              </Link>
+              <span className="comment-time">
+                <RelativeTime time={comment.createdAt} />
+              </span>
+              {pending && (
+                <span className={`badge badge-pending badge-${pending.status}`} role="status">
+                  {pending.status === 'sending' ? t('item.sending') : pending.status === 'failed' ? t('item.retrying') : t('item.pending')}
+                </span>
+              )}
+            </header>
+            <Tags groups={[]} mentions={comment.mentions} />
+            <p className="comment-text">
+              <PostText text={comment.text} />
+            </p>
+            <CommentImage url={comment.media?.[0]} blob={pending?.image} />
+          </>
+        )}
+        {!pending && !deleted && (
+          <CommentActions
+            comment={comment}
+            replies={replies}
+            repliesOpen={open}
+            replying={replying}
+            onReply={() => setReplying((r) => !r)}
+            onToggleReplies={() => setOpen((o) => !o)}
+          />
+        )}
+        {!pending && deleted && replies > 0 && (
+          <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+            {open ? t('item.hide_replies') : t('item.show_replies')}
+          </button>
+        )}
+      </article>
+      {replying && (
+        <CommentBox
+          parentId={comment._id}
+          postId={postId}
+          autoFocus
+          onQueued={() => {
+            setReplying(false);
+            setOpen(true);
+          }}
+        />
+      )}
+      {open && !pending && <CommentList parentId={comment._id} preset={preset} nested />}
+    </li>
+  );
+}
+
+/** A tree node as a comment, the replies it already holds, and whether it is the pinned one. */
+export function fromNode(node: CommentNode): [Comment, Preset | undefined, boolean] {
+  const { children, hasMore, pinned, ...comment } = node;
+  // Opens with the replies the tree holds: the chain down to the pinned one, then its first page.
+  return [comment, children.length > 0 ? { children, hasMore } : undefined, pinned];
+}
+
+interface ListProps {
+  parentId: string;
+  preset?: Preset | undefined;
+  /** Left out of the list (it is shown pinned above). */
+  pinnedId?: string | null;
+  /** Wait before loading (the pinned tree is still on its way). */
+  enabled?: boolean;
+  nested?: boolean;
+}
+
+/**
+ * One level of the thread: my pending and just-sent comments first (000 §4: a new reply is placed
+ * first), then the stored pages, 5 at a time behind a load-more button.
+ */
+export function CommentList({ parentId, preset, pinnedId, enabled = true, nested }: ListProps) {
+  const { t } = useTranslation('comments');
+  const { postId, sort, time, pending } = useThreadContext();
+  const params = useMemo(
+    // Replies are listed over all time: a window would hide the older half of a conversation.
+    () => ({ parentId, sort, time: nested ? ('all' as const) : time, pinned: pinnedId ?? null }),
+    [parentId, sort, time, nested, pinnedId],
+  );
+  const thread = useThread(params, { postId, enabled, deferred: !!preset });
+  const rows = pending.filter((r) => r.payload.parent === parentId);
+
+  const shown = useMemo(() => {
+    const seen = new Set<string>();
+    const out: Array<{ comment: Comment & { cachedAt?: number }; preset?: Preset; highlighted?: boolean }> = [];
+    const add = (comment: Comment & { cachedAt?: number }, sub?: Preset, highlighted?: boolean) => {
+      if (seen.has(comment._id) || comment._id === pinnedId) return;
+      seen.add(comment._id);
+      out.push({ comment, ...(sub ? { preset: sub } : {}), ...(highlighted ? { highlighted } : {}) });
+    };
+    for (const c of thread.fresh) add(c);
+    for (const node of preset?.children ?? []) add(...fromNode(node));
+    for (const c of thread.comments) add(c);
+    return out;
+  }, [thread.fresh, thread.comments, preset, pinnedId]);
+
+  const canLoadMore = preset && thread.pages === 0 ? preset.hasMore : thread.hasMore && !thread.isLoading;
+  return (
+    <div className={nested ? 'comment-replies' : 'comment-list'}>
+      <ul>
+        {rows.map((row) => (
+          <CommentItem
+            key={row.clientId}
+            comment={pendingCommentView(row)}
+            pending={{ status: row.status, image: row.images[0]?.blob }}
+          />
+        ))}
+        {shown.map(({ comment, preset: sub, highlighted }) => (
+          <CommentItem key={comment._id} comment={comment} highlighted={highlighted} {...(sub ? { preset: sub } : {})} />
+        ))}
+      </ul>
+      {thread.isLoading && (
+        <p className="list-status" role="status">
+          {t('list.loading')}
+        </p>
+      )}
+      {!nested && !thread.isLoading && !thread.isFetching && rows.length === 0 && shown.length === 0 && thread.pages > 0 && (
+        <p className="list-status">{t('list.empty')}</p>
+      )}
+      {canLoadMore && (
+        <button type="button" className="button comment-load-more" onClick={thread.loadMore}>
+          {nested ? t('list.more_replies') : t('list.load_more')}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import '../../test/setup';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { File as NodeFile } from 'node:buffer';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getDb, clearLocalData } from '../../lib/db/db';
+import { draftKeys } from '../../lib/drafts/drafts';
+import { cancelScheduledSend } from '../../lib/outbox/outbox';
+import { clearSession, storeSession } from '../../lib/session';
+import { getToasts } from '../../lib/toast';
+import { apiPost, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import ComposePage from './ComposePage';
+
+const routes = [
+  { path: '/feed', element: <p>feed page</p> },
+  { path: '/login', element: <p>login page</p> },
+  { path: '/', element: <p>home</p> },
+];
+
+function answer(call: { path: string; url: string }) {
+  if (call.path === '/api/auth/test') return { body: { message: 'ok' } };
+  if (call.path === '/api/search/users') return { body: [{ _id: 'u2', name: 'bob' }] };
+  if (call.path === '/api/search/mygroups') return { body: [{ _id: 'g1', name: 'cats' }] };
+  if (call.path === '/api/post/orig') return { body: apiPost('orig', { text: 'the original', groups: [{ _id: 'g7', name: 'dogs' }] }) };
+  return { status: 404, body: { message: 'error/invalid_post' } };
+}
+
+const render = (route = '/post') => renderWithApp(<ComposePage />, { route, path: '/post', routes });
+const textbox = () => screen.getByRole('textbox', { name: 'What is on your mind?' });
+
+function attach(files: unknown[]) {
+  const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+  Object.defineProperty(input, 'files', { configurable: true, value: files });
+  fireEvent.change(input);
+}
+
+beforeEach(async () => {
+  useCloneableBlobs();
+  vi.stubGlobal('File', NodeFile);
+  URL.createObjectURL = vi.fn(() => `blob:${Math.random()}`);
+  URL.revokeObjectURL = vi.fn();
+  setOnline(false);
+  storeSession('t1', 'me', 'u9');
+  await clearLocalData();
+});
+afterEach(() => cancelScheduledSend());
+
+describe('ComposePage', () => {
+  it('redirects visitors to /feed', async () => {
+    clearSession();
+    mockFetch(answer);
+    const { router } = render();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+  });
+
+  it('redirects to /login when the server refuses the token', async () => {
+    mockFetch((call) => (call.path === '/api/auth/test' ? { status: 401, body: { message: 'error/invalid_token' } } : answer(call)));
+    const { router } = render();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it('validates with the shared rules and shows the error under the editor', async () => {
+    mockFetch(answer);
+    render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    expect(screen.getByRole('heading', { name: 'New post' })).toBeInTheDocument();
+    expect(textbox()).toHaveAttribute('maxLength', '512');
+    fireEvent.change(textbox(), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('A post cannot be empty.');
+    expect(await getDb().outbox.count()).toBe(0);
+  });
+
+  it('queues the post on Ctrl+Enter, clears the draft and goes to /', async () => {
+    mockFetch(answer);
+    const { router } = render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    fireEvent.change(textbox(), { target: { value: 'Hello #world' } });
+    fireEvent.keyDown(textbox(), { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    const rows = await getDb().outbox.toArray();
+    expect(rows).toEqual([expect.objectContaining({ kind: 'post', status: 'pending', payload: expect.objectContaining({ text: 'Hello #world', replyingTo: null }) })]);
+    expect(rows[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await getDb().drafts.get(draftKeys.post())).toBeUndefined();
+    expect(getToasts().at(-1)).toEqual(expect.objectContaining({ kind: 'info', message: 'compose:saved_offline' }));
+  });
+
+  it('adds a mention slot on @@, locks a picked suggestion and clears it when edited', async () => {
+    setOnline(true);
+    const { calls } = mockFetch(answer);
+    render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    fireEvent.change(textbox(), { target: { value: 'hi @@' } });
+    expect(textbox()).toHaveValue('hi ');
+    const slot = await screen.findByRole('textbox', { name: 'Username' });
+    fireEvent.change(slot, { target: { value: 'bo' } });
+    const option = await screen.findByRole('button', { name: '@bob' }, { timeout: 2000 });
+    expect(calls.find((c) => c.path === '/api/search/users')?.url).toContain('query=bo');
+    fireEvent.click(option);
+    expect(slot).toHaveValue('bob');
+    fireEvent.change(textbox(), { target: { value: 'hi there' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(async () => expect(await getDb().outbox.count()).toBe(1));
+    const [row] = await getDb().outbox.toArray();
+    expect(row!.kind === 'post' && row!.payload.mentions).toEqual([{ query: 'bob', id: 'u2' }]);
+  });
+
+  it('removes an empty slot on Backspace and drops an edited selection', async () => {
+    mockFetch(answer);
+    render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    fireEvent.click(screen.getByRole('button', { name: /Add group/ }));
+    const slot = await screen.findByRole('textbox', { name: 'Group name' });
+    fireEvent.keyDown(slot, { key: 'Backspace' });
+    expect(screen.queryByRole('textbox', { name: 'Group name' })).toBeNull();
+  });
+
+  it('takes images only, at most two for a post', async () => {
+    mockFetch(answer);
+    render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    attach([new NodeFile(['a'], 'a.txt', { type: 'text/plain' })]);
+    expect(screen.getByRole('alert')).toHaveTextContent('Only images are allowed.');
+    attach([1, 2, 3].map((i) => new NodeFile(['x'], `${i}.png`, { type: 'image/png' })));
+    expect(screen.getByRole('alert')).toHaveTextContent('You can attach only up to 2 images.');
+    expect(screen.getAllByRole('button', { name: /Remove image/ })).toHaveLength(2);
+  });
+
+  it('replies: heading, quoted original, its groups locked, one image', async () => {
+    setOnline(true);
+    mockFetch(answer);
+    render('/post?rep=orig&author=alice');
+    expect(screen.getByRole('heading', { name: 'Replying to alice' })).toBeInTheDocument();
+    expect(await screen.findByText('the original')).toBeInTheDocument();
+    const group = await screen.findByRole('textbox', { name: 'Group name' });
+    expect(group).toHaveValue('dogs');
+    expect(group).toHaveAttribute('readonly');
+    expect(screen.queryByRole('button', { name: /Add group/ })).toBeNull();
+    attach([1, 2].map((i) => new NodeFile(['x'], `${i}.png`, { type: 'image/png' })));
+    expect(screen.getByRole('alert')).toHaveTextContent('You can attach only 1 image.');
+  });
+
+  it('restores the saved draft and says when the server refused it', async () => {
+    mockFetch(answer);
+    await getDb().drafts.put({ key: draftKeys.post(), text: 'came back', mentions: [], groups: [], images: [], updatedAt: 1, returnedError: 'banned' });
+    render();
+    await waitFor(() => expect(textbox()).toHaveValue('came back'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This post was not published'));
+    expect(screen.getByRole('alert')).toHaveTextContent('You are banned');
+  });
+
+  it('autosaves what is typed', async () => {
+    mockFetch(answer);
+    const view = render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    fireEvent.change(textbox(), { target: { value: 'keep me' } });
+    await act(async () => view.unmount());
+    await waitFor(async () => expect((await getDb().drafts.get(draftKeys.post()))?.text).toBe('keep me'));
+  });
+});

@@ -1,0 +1,96 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '#core/limits';
+import type { NameResult } from '../../lib/api/types';
+import type { Slot } from '../../lib/db/db';
+import { searchNames } from '../../lib/query/posts';
+
+interface Props {
+  kind: 'mention' | 'group';
+  slot: Slot;
+  autoFocus?: boolean;
+  onChange: (slot: Slot) => void;
+  onRemove: () => void;
+}
+
+/**
+ * A mention or group slot (000 §4): suggestions 300 ms after typing stops, picking one locks its
+ * id, editing the text away from the picked name clears it, Backspace or Delete on an empty slot
+ * removes the slot.
+ */
+export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) {
+  const { t } = useTranslation('compose');
+  const [found, setResults] = useState<{ query: string; items: NameResult[] }>({ query: '', items: [] });
+  const [picked, setPicked] = useState<string | null>(slot.id ? slot.query : null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const prefix = kind === 'mention' ? '@' : '&';
+
+  useEffect(() => {
+    if (autoFocus) inputRef.current?.focus();
+  }, [autoFocus]);
+
+  useEffect(() => {
+    const query = slot.query.trim();
+    if (slot.locked || query === '' || (slot.id && picked === slot.query)) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      void searchNames(kind === 'mention' ? 'users' : 'mygroups', query, controller.signal).then((found) => {
+        if (!controller.signal.aborted) setResults({ query, items: found });
+      });
+    }, LIMITS.debounceMs);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [kind, slot.query, slot.id, slot.locked, picked]);
+
+  const results = !slot.locked && !slot.id && found.query === slot.query.trim() ? found.items : [];
+  const label = kind === 'mention' ? t('mention_placeholder') : t('group_placeholder');
+  return (
+    <div className={`slot slot-${kind}${slot.id ? ' slot-resolved' : ''}`}>
+      <span aria-hidden="true">{prefix}</span>
+      <input
+        ref={inputRef}
+        value={slot.query}
+        placeholder={label}
+        aria-label={label}
+        readOnly={slot.locked}
+        maxLength={LIMITS.usernameMax}
+        onChange={(e) => {
+          const query = e.target.value.replace(prefix, '');
+          onChange({ ...slot, query, id: slot.id && query === picked ? slot.id : null });
+        }}
+        onKeyDown={(e) => {
+          if ((e.key === 'Backspace' || e.key === 'Delete') && slot.query === '' && !slot.locked) {
+            e.preventDefault();
+            onRemove();
+          }
+        }}
+      />
+      {!slot.locked && (
+        <button type="button" className="slot-remove" aria-label={t('remove_slot')} onClick={onRemove}>
+          ×
+        </button>
+      )}
+      {results.length > 0 && (
+        <ul className="slot-suggestions" role="listbox" aria-label={t('suggestions')}>
+          {results.map((r) => (
+            <li key={r._id} role="option" aria-selected={slot.id === r._id}>
+              <button
+                type="button"
+                onClick={() => {
+                  setPicked(r.name);
+                  setResults({ query: '', items: [] });
+                  onChange({ ...slot, query: r.name, id: r._id });
+                }}
+              >
+                {prefix}
+                {r.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

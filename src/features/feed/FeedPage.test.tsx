@@ -1,0 +1,95 @@
+import '../../test/setup';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getDb, clearLocalData } from '../../lib/db/db';
+import { cancelScheduledSend, queuePost } from '../../lib/outbox/outbox';
+import { feedKey } from '../../lib/query/feed';
+import { storeSession } from '../../lib/session';
+import { apiPost, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import FeedPage from './FeedPage';
+
+const feedRoutes = (route: string) =>
+  renderWithApp(<FeedPage />, { route, path: '/feed/*', routes: [{ path: '/', element: <FeedPage /> }] });
+
+const texts = () => screen.queryAllByRole('article').map((a) => a.querySelector('.post-text')?.textContent);
+
+beforeEach(async () => {
+  useCloneableBlobs();
+  setOnline(true);
+  vi.stubGlobal('IntersectionObserver', undefined);
+  await clearLocalData();
+});
+afterEach(() => cancelScheduledSend());
+
+describe('FeedPage', () => {
+  it('paints the stored page before the network answers, then shows the fresh one', async () => {
+    await getDb().posts.bulkPut(['s1', 's2'].map((id) => ({ ...apiPost(id, { text: `stored ${id}` }), cachedAt: 1 })));
+    await getDb().feedPages.put({ feedKey: feedKey({ feed: 'explore' }), page: 1, ids: ['s2', 's1'], hasMore: false, fetchedAt: 1 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { calls } = mockFetch(async () => {
+      await gate;
+      return { body: { posts: [apiPost('n1', { text: 'fresh n1' }), apiPost('s1', { text: 'stored s1' })], hasMore: false } };
+    });
+    feedRoutes('/feed');
+    await waitFor(() => expect(texts()).toEqual(['stored s2', 'stored s1']));
+    expect(screen.getAllByRole('link', { name: /Explore/ })).toHaveLength(1);
+    expect(screen.queryByRole('link', { name: 'Following' })).toBeNull();
+    release();
+    await waitFor(() => expect(texts()).toEqual(['fresh n1', 'stored s1']));
+    expect(new URL(calls[0]!.url, 'http://x').pathname).toBe('/api/feed');
+  });
+
+  it('sends visitors from the following tab to /feed', async () => {
+    mockFetch(() => ({ body: { posts: [], hasMore: false } }));
+    const { router } = feedRoutes('/feed/following');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+  });
+
+  it('shows the groups tab with the strip of the user’s groups', async () => {
+    storeSession('t1', 'me', 'u9');
+    const { calls } = mockFetch((call) =>
+      call.path === '/api/profile/user/me/groups'
+        ? { body: { groupList: [{ gp: 'g1', name: 'cats' }], hasMore: false } }
+        : { body: { posts: [apiPost('gp1', { text: 'group post' })], hasMore: false } },
+    );
+    feedRoutes('/feed/groups');
+    expect(screen.getByRole('link', { name: 'Following' })).toBeInTheDocument();
+    const strip = await screen.findByRole('navigation', { name: 'Your groups' });
+    await waitFor(() => expect(within(strip).getByRole('link', { name: 'cats' })).toHaveAttribute('href', '/g/cats'));
+    expect(within(strip).getByRole('link', { name: 'All your groups' })).toHaveAttribute('href', '/u/me/groups');
+    await waitFor(() => expect(texts()).toEqual(['group post']));
+    expect(calls.some((c) => c.path === '/api/feed/groups')).toBe(true);
+  });
+
+  it('shows posts waiting in the outbox at the top, marked pending', async () => {
+    storeSession('t1', 'me', 'u9');
+    setOnline(false);
+    mockFetch(() => new TypeError('offline'));
+    await queuePost({ text: 'not sent yet', mentions: [], groups: [], replyingTo: null, images: [] });
+    feedRoutes('/');
+    const card = (await screen.findByText('not sent yet')).closest('article')!;
+    expect(within(card).getByRole('status')).toHaveTextContent('Waiting to send');
+    expect(await screen.findByText('You are offline. Showing saved posts.')).toBeInTheDocument();
+  });
+
+  it('changes sort through the URL and loads the next page when asked', async () => {
+    const { calls } = mockFetch((call) => {
+      const page = new URL(call.url, 'http://x').searchParams.get('page');
+      return page === '1'
+        ? { body: { posts: ['a', 'b', 'c', 'd'].map((id) => apiPost(id, { text: id })), hasMore: true } }
+        : { body: { posts: ['d', 'e'].map((id) => apiPost(id, { text: id })), hasMore: false } };
+    });
+    const { router } = feedRoutes('/feed');
+    await waitFor(() => expect(texts()).toEqual(['a', 'b', 'c', 'd']));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort' }), { target: { value: 'popular' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=popular'));
+    expect(screen.getByRole('combobox', { name: 'Time' })).toHaveValue('week');
+    await waitFor(() => expect(calls.some((c) => c.url.includes('sort=popular'))).toBe(true));
+    await waitFor(() => expect(texts()).toEqual(['a', 'b', 'c', 'd']));
+    fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(texts()).toEqual(['a', 'b', 'c', 'd', 'e']));
+    expect(screen.getByText('You have reached the end.')).toBeInTheDocument();
+  });
+});

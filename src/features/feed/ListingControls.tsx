@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { SORTS, type Sort, TIMES, type TimeWindow } from '#core/listing';
+
+interface Props {
+  sort: Sort;
+  time: TimeWindow;
+  onChange: (sort: Sort, time: TimeWindow) => void;
+}
+
+/** Sort and time selector of listing pages (000 §2); time matters only for popular. */
+export function ListingControls({ sort, time, onChange }: Props) {
+  const { t } = useTranslation('feed');
+  return (
+    <div className="listing-controls">
+      <label>
+        <span className="visually-hidden">{t('sort.label')}</span>
+        <select value={sort} aria-label={t('sort.label')} onChange={(e) => onChange(e.target.value as Sort, time)}>
+          {SORTS.map((s) => (
+            <option key={s} value={s}>
+              {t(`sort.${s}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {sort === 'popular' && (
+        <label>
+          <span className="visually-hidden">{t('time.label')}</span>
+          <select value={time} aria-label={t('time.label')} onChange={(e) => onChange(sort, e.target.value as TimeWindow)}>
+            {TIMES.map((w) => (
+              <option key={w} value={w}>
+                {t(`time.${w}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
+  );
+}

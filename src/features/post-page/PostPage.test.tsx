@@ -1,0 +1,279 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cancelScheduledSend } from '../../lib/outbox/outbox';
+import { getDb, clearLocalData } from '../../lib/db/db';
+import { storeSession } from '../../lib/session';
+import { apiPost, mockFetch, setOnline, type FetchCall } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import PostPage from './PostPage';
+
+const POST = 'p00000000000000000000001';
+const id = (n: number) => `c${String(n).padStart(23, '0')}`;
+
+function apiComment(n: number, extra: Record<string, unknown> = {}) {
+  return {
+    _id: id(n),
+    postId: POST,
+    text: `comment ${n}`,
+    parent: { _id: POST, author: { username: 'alice' }, directParent: true },
+    author: { username: 'bob', pfp: 'u2' },
+    createdAt: Date.now() - 60 * 60_000,
+    liked: false,
+    likes: 0,
+    comments: 0,
+    mentions: [],
+    itsme: false,
+    images: 0,
+    media: [],
+    deleted: false,
+    ...extra,
+  };
+}
+
+type Answer = { status?: number; body?: unknown };
+
+function server(routes: Record<string, (call: FetchCall) => Answer>) {
+  return mockFetch((call) => {
+    const route = routes[`${call.method} ${call.path}`];
+    return route ? route(call) : { status: 404, body: { message: 'error/server_error' } };
+  });
+}
+
+const query = (call: FetchCall) => new URL(call.url, 'http://localhost').searchParams;
+
+// The machine running the suite may be busy: give the local database and the router time.
+configure({ asyncUtilTimeout: 5000 });
+
+function renderPost(route = `/p/${POST}`) {
+  return renderWithApp(<PostPage />, { route, path: '/p/:postId' });
+}
+
+beforeEach(async () => {
+  cancelScheduledSend();
+  setOnline(true);
+  storeSession('token-1', 'alice', 'u1');
+  await clearLocalData();
+});
+
+describe('post page', () => {
+  it('shows the post, its comment count and its comments from the server', async () => {
+    const { calls } = server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { text: 'hello world', comments: 2 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1), apiComment(2)], hasMore: false } }),
+    });
+    renderPost();
+    expect(await screen.findByText('hello world')).toBeInTheDocument();
+    expect(await screen.findByText('comment 1')).toBeInTheDocument();
+    expect(screen.getByText('comment 2')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '2 comments' })).toBeInTheDocument();
+    const list = calls.find((c) => c.path === `/api/post/${POST}/comments`)!;
+    expect(Object.fromEntries(query(list))).toMatchObject({ page: '1', limit: '5', sort: 'popular', time: 'all' });
+    // The comments are kept in the local database for the next visit.
+    expect(await getDb().comments.get(id(1))).toMatchObject({ text: 'comment 1', postId: POST });
+  });
+
+  it('shows the deleted message for the deleted marker and Post not found on a failed load', async () => {
+    server({ [`GET /api/post/${POST}`]: () => ({ status: 500, body: { message: 'error/server_error' } }) });
+    const first = renderPost('/p/%3Cdeleted%3E');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/deleted/i);
+    first.unmount();
+    renderPost();
+    expect(await screen.findByText('Post not found')).toBeInTheDocument();
+  });
+
+  it('loads more comments by a button, five a page', async () => {
+    const { calls } = server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 6 }) }),
+      [`GET /api/post/${POST}/comments`]: (call) =>
+        query(call).get('page') === '1'
+          ? { body: { comments: [1, 2, 3, 4, 5].map((n) => apiComment(n)), hasMore: true } }
+          : { body: { comments: [apiComment(6)], hasMore: false } },
+    });
+    renderPost();
+    expect(await screen.findByText('comment 5')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more comments' }));
+    expect(await screen.findByText('comment 6')).toBeInTheDocument();
+    const second = calls.filter((c) => c.path === `/api/post/${POST}/comments`).find((c) => query(c).get('page') === '2')!;
+    expect(query(second).get('before')).toMatch(/^\d+$/);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Load more comments' })).not.toBeInTheDocument());
+  });
+
+  it('changing sort or time navigates with the listing parameters and reloads the comments', async () => {
+    const { calls } = server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1)], hasMore: false } }),
+    });
+    const { router } = renderPost(`/p/${POST}?c=&focus=true`);
+    await screen.findByText('comment 1');
+    // Popular (the post page default) offers the time window; all time is its default.
+    fireEvent.change(screen.getByRole('combobox', { name: 'Time' }), { target: { value: 'week' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?time=week'));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort' }), { target: { value: 'newest' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=newest'));
+    expect(screen.queryByRole('combobox', { name: 'Time' })).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === `/api/post/${POST}/comments` && query(c).get('sort') === 'newest')).toBe(true),
+    );
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort' }), { target: { value: 'popular' } });
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('focus=true puts the focus in the comment box', async () => {
+    server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [], hasMore: false } }),
+    });
+    renderPost(`/p/${POST}?focus=true`);
+    const box = await screen.findByRole('textbox', { name: 'Write a comment' });
+    await waitFor(() => expect(box).not.toBeDisabled());
+    await waitFor(() => expect(box).toHaveFocus());
+  });
+
+  it('c= pins the comment with its tree at the top, highlighted, and leaves it out of the list', async () => {
+    const root = { ...apiComment(1, { comments: 2 }), pinned: false, hasMore: true };
+    const pinned = {
+      ...apiComment(3, { parent: { _id: id(1), author: { username: 'bob' }, directParent: false }, comments: 1 }),
+      pinned: true,
+      hasMore: false,
+      children: [
+        {
+          ...apiComment(4, { parent: { _id: id(3), author: { username: 'bob' }, directParent: false } }),
+          pinned: false,
+          hasMore: false,
+          children: [],
+        },
+      ],
+    };
+    const { calls } = server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 5 }) }),
+      [`GET /api/comment/${id(3)}/tree`]: () => ({ body: { pinnedTree: { ...root, children: [pinned] } } }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(2)], hasMore: false } }),
+    });
+    const { container } = renderPost(`/p/${POST}?c=${id(3)}`);
+    expect(await screen.findByText('comment 3')).toBeInTheDocument();
+    expect(screen.getByText('comment 1')).toBeInTheDocument();
+    expect(screen.getByText('comment 4')).toBeInTheDocument();
+    expect(await screen.findByText('comment 2')).toBeInTheDocument();
+    const highlighted = container.querySelector('.comment-highlighted')!;
+    expect(highlighted).not.toBeNull();
+    expect(within(highlighted as HTMLElement).getByText('comment 3')).toBeInTheDocument();
+    // The tree sits above the list, and the list was asked without its root comment.
+    const pinnedBox = container.querySelector('.comment-pinned')!;
+    const list = container.querySelector('.comment-list')!;
+    expect(pinnedBox.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(list as HTMLElement).queryByText('comment 1')).not.toBeInTheDocument();
+    const listCall = calls.find((c) => c.path === `/api/post/${POST}/comments`)!;
+    expect(query(listCall).get('pinned')).toBe(id(1));
+  });
+
+  it('a new comment appears first at once, pending, and the count rises by one', async () => {
+    const { calls } = server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 2 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1), apiComment(2)], hasMore: false } }),
+    });
+    const { container } = renderPost();
+    await screen.findByText('comment 2');
+    setOnline(false);
+    const box = screen.getByRole('textbox', { name: 'Write a comment' });
+    await waitFor(() => expect(box).not.toBeDisabled());
+    fireEvent.change(box, { target: { value: 'my new comment' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Comment' }));
+    const items = await waitFor(() => {
+      const found = container.querySelectorAll('.comment-list > ul > li');
+      expect(found[0]).toHaveTextContent('my new comment');
+      return found;
+    });
+    expect(items[0]).toHaveTextContent('Waiting to send');
+    expect(items).toHaveLength(3);
+    expect(screen.getByRole('heading', { name: '3 comments' })).toBeInTheDocument();
+    await waitFor(() => expect(box).toHaveValue(''));
+    const [row] = await getDb().outbox.toArray();
+    expect(row).toMatchObject({ kind: 'comment', payload: { text: 'my new comment', parent: POST, postId: POST } });
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('a sent comment stays first and counted until the thread is read again', async () => {
+    const created = apiComment(9, { text: 'sent comment', itsme: true, author: { username: 'alice', pfp: 'u1' }, createdAt: Date.now() + 1000 });
+    server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 1 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1)], hasMore: false } }),
+      'POST /api/comment/': () => ({ status: 201, body: created }),
+    });
+    const { container } = renderPost();
+    await screen.findByText('comment 1');
+    const box = screen.getByRole('textbox', { name: 'Write a comment' });
+    await waitFor(() => expect(box).not.toBeDisabled());
+    fireEvent.change(box, { target: { value: 'sent comment' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Comment' }));
+    await waitFor(async () => expect(await getDb().outbox.count()).toBe(0));
+    await waitFor(() => {
+      const items = container.querySelectorAll('.comment-list > ul > li');
+      expect(items[0]).toHaveTextContent('sent comment');
+      expect(items[0]).not.toHaveTextContent('Waiting to send');
+    });
+    expect(screen.getByRole('heading', { name: '2 comments' })).toBeInTheDocument();
+  });
+
+  it('delete asks for confirmation: cancel makes no call, yes deletes and reloads the list', async () => {
+    let deleted = false;
+    const { calls } = server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 1 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({
+        body: { comments: deleted ? [] : [apiComment(1, { itsme: true, author: { username: 'alice', pfp: 'u1' } })], hasMore: false },
+      }),
+      [`DELETE /api/comment/${id(1)}`]: () => {
+        deleted = true;
+        return { body: { message: 'info/comment_deleted' } };
+      },
+    });
+    renderPost();
+    await screen.findByText('comment 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveTextContent('Are you sure?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+
+    const listCalls = () => calls.filter((c) => c.path === `/api/post/${POST}/comments`).length;
+    const before = listCalls();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === `/api/comment/${id(1)}`)).toBe(true));
+    await waitFor(() => expect(screen.queryByText('comment 1')).not.toBeInTheDocument());
+    await waitFor(() => expect(listCalls()).toBeGreaterThan(before));
+  });
+
+  it('a like is shown at once and goes through the outbox', async () => {
+    server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 1 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1, { likes: 2 })], hasMore: false } }),
+    });
+    renderPost();
+    await screen.findByText('comment 1');
+    setOnline(false);
+    const like = screen.getAllByRole('button', { name: 'Like' }).find((b) => b.closest('.comment'))!;
+    fireEvent.click(like);
+    await waitFor(() => expect(screen.getByText('3 likes')).toBeInTheDocument());
+    const [row] = await getDb().outbox.toArray();
+    expect(row).toMatchObject({ kind: 'like', target: `comment:${id(1)}`, payload: { liked: true } });
+  });
+
+  it('replies are loaded page by page when their tree is shown', async () => {
+    const { calls } = server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 2 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1, { comments: 1 })], hasMore: false } }),
+      [`GET /api/post/${id(1)}/comments`]: () => ({
+        body: { comments: [apiComment(2, { text: 'a reply', parent: { _id: id(1), author: { username: 'bob' }, directParent: false } })], hasMore: false },
+      }),
+    });
+    renderPost();
+    await screen.findByText('comment 1');
+    expect(screen.getByText('1 reply')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Show replies' }));
+    expect(await screen.findByText('a reply')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === `/api/post/${id(1)}/comments`)).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Hide replies' }));
+    expect(screen.queryByText('a reply')).not.toBeInTheDocument();
+  });
+});

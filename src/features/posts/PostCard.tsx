@@ -1,0 +1,190 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { DELETED, LIMITS } from '#core/limits';
+import type { Post } from '../../lib/api/types';
+import type { OutboxStatus } from '../../lib/db/db';
+import { usePost } from '../../lib/query/posts';
+import { ConfirmDialog } from './ConfirmDialog';
+import { PostImages } from './PostImages';
+import { PostText } from './PostText';
+import { RelativeTime } from './RelativeTime';
+import { Tags } from './Tags';
+import { usePostActions } from './usePostActions';
+import './post-card.css';
+
+export interface PendingInfo {
+  status: OutboxStatus;
+  /** Local images of a post not uploaded yet. */
+  images: Blob[];
+}
+
+interface Props {
+  post: Post;
+  /** Set for a post still in the outbox: shown with a badge, without actions. */
+  pending?: PendingInfo;
+  /** Index of the group whose page shows the post, for the pinned banner. */
+  pinned?: boolean;
+  /** Rendered inside another card (the original of a reply): no actions, no nested quote. */
+  quoted?: boolean;
+}
+
+export const avatarUrl = (pfp: string | null | undefined) => `/media/pfp/${pfp ?? 'default'}.jpeg`;
+
+function useObjectUrls(blobs: Blob[] | undefined): string[] {
+  const urls = useMemo(() => (blobs ?? []).map((b) => URL.createObjectURL(b)), [blobs]);
+  useEffect(() => () => urls.forEach((u) => URL.revokeObjectURL(u)), [urls]);
+  return urls;
+}
+
+function CollapsibleText({ text }: { text: string }) {
+  const { t } = useTranslation('post');
+  const ref = useRef<HTMLDivElement>(null);
+  const [long, setLong] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el) setLong(el.scrollHeight > LIMITS.collapsedPostPx);
+  }, [text]);
+  const collapsed = long && !expanded;
+  return (
+    <>
+      <div
+        ref={ref}
+        className={`post-text${collapsed ? ' collapsed' : ''}`}
+        style={collapsed ? { maxHeight: `${LIMITS.collapsedPostPx}px`, overflow: 'hidden' } : undefined}
+      >
+        <PostText text={text} />
+      </div>
+      {long && (
+        <button type="button" className="link-button" onClick={() => setExpanded((e) => !e)} aria-expanded={expanded}>
+          {expanded ? t('show_less') : t('show_more')}
+        </button>
+      )}
+    </>
+  );
+}
+
+function QuotedPost({ id }: { id: string }) {
+  const { t } = useTranslation('post');
+  const { post, cached, deleted, error } = usePost(id);
+  if (deleted) return <div className="post-quoted post-quoted-missing">{t('post_deleted', { ns: 'error' })}</div>;
+  if (post) return <div className="post-quoted"><PostCard post={post} quoted /></div>;
+  if (error && cached) return <div className="post-quoted post-quoted-missing">{t('while_loading', { ns: 'error' })}</div>;
+  return <div className="post-quoted post-quoted-loading">{t('quoted_loading')}</div>;
+}
+
+function AuthorName({ username }: { username: string }) {
+  const { t } = useTranslation('post');
+  if (username === DELETED) return <span className="post-author">{t('deleted_user')}</span>;
+  return (
+    <Link className="post-author" to={`/u/${encodeURIComponent(username)}`}>
+      {username}
+    </Link>
+  );
+}
+
+function PostActions({ post }: { post: Post }) {
+  const { t } = useTranslation('post');
+  const { like, toggleLike, share, remove } = usePostActions(post);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const showMenu = post.itsme || post.canReply;
+  return (
+    <div className="post-actions">
+      <button
+        type="button"
+        className={`post-like${like.liked ? ' liked' : ''}`}
+        aria-pressed={like.liked}
+        aria-label={like.liked ? t('unlike') : t('like')}
+        onClick={toggleLike}
+      >
+        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span> <span>{t('likes', { count: like.likes })}</span>
+      </button>
+      <Link className="post-comments" to={`/p/${post._id}`}>
+        {t('comments', { count: post.comments })}
+      </Link>
+      <button type="button" className="post-share" onClick={() => void share()}>
+        {t('share')}
+      </button>
+      {showMenu && (
+        <div className="post-menu">
+          <button type="button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label={t('menu')} onClick={() => setMenuOpen((o) => !o)}>
+            ⋯
+          </button>
+          {menuOpen && (
+            <ul role="menu" className="post-menu-list">
+              {post.canReply && (
+                <li role="none">
+                  <Link role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>
+                    {t('reply_with_post')}
+                  </Link>
+                </li>
+              )}
+              {post.itsme && (
+                <li role="none">
+                  <button
+                    type="button"
+                    role="menuitem"
+                    onClick={() => {
+                      setMenuOpen(false);
+                      setConfirming(true);
+                    }}
+                  >
+                    {t('delete')}
+                  </button>
+                </li>
+              )}
+            </ul>
+          )}
+        </div>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={t('confirm_delete_title')}
+          text={t('confirm_delete_text')}
+          confirmLabel={t('confirm')}
+          cancelLabel={t('cancel')}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void remove();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The post card of 000 §2. */
+export function PostCard({ post, pending, pinned, quoted }: Props) {
+  const { t } = useTranslation('post');
+  const localUrls = useObjectUrls(pending?.images);
+  const images = pending ? localUrls : (post.media ?? []);
+  return (
+    <article className={`post-card${pending ? ' post-pending' : ''}${quoted ? ' post-card-quoted' : ''}`} data-post-id={post._id}>
+      {pinned && <div className="post-pinned">{t('pinned')}</div>}
+      <header className="post-header">
+        <img className="avatar" src={avatarUrl(post.author.pfp)} alt={t('avatar_alt', { username: post.author.username })} width={40} height={40} />
+        <AuthorName username={post.author.username} />
+        <span className="post-time">
+          {quoted || pending ? <RelativeTime time={post.createdAt} /> : (
+            <Link to={`/p/${post._id}`}>
+              <RelativeTime time={post.createdAt} />
+            </Link>
+          )}
+        </span>
+        {pending && (
+          <span className={`badge badge-pending badge-${pending.status}`} role="status">
+            {pending.status === 'sending' ? t('sending') : pending.status === 'failed' ? t('retrying') : t('pending')}
+          </span>
+        )}
+      </header>
+      <Tags groups={post.groups} mentions={post.mentions} />
+      <CollapsibleText text={post.text} />
+      <PostImages urls={images} />
+      {post.replyingTo && !quoted && <QuotedPost id={post.replyingTo} />}
+      {!quoted && !pending && <PostActions post={post} />}
+    </article>
+  );
+}

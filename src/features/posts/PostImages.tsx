@@ -1,0 +1,26 @@
+import { Suspense, lazy, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const ImageLightbox = lazy(() => import('./ImageLightbox'));
+
+/** Up to two images in a row; a click opens the full-screen lightbox. */
+export function PostImages({ urls }: { urls: string[] }) {
+  const { t } = useTranslation('post');
+  const [open, setOpen] = useState<number | null>(null);
+  const shown = urls.slice(0, 2);
+  if (shown.length === 0) return null;
+  return (
+    <div className={`post-images post-images-${shown.length}`}>
+      {shown.map((url, i) => (
+        <button key={url} type="button" className="post-image" onClick={() => setOpen(i)}>
+          <img src={url} alt={t('image_alt', { index: i + 1 })} loading="lazy" />
+        </button>
+      ))}
+      {open !== null && (
+        <Suspense fallback={null}>
+          <ImageLightbox urls={shown} index={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Avatar } from '../../components/Avatar';
+import type { Comment } from '../../lib/api/types';
+import { PostText } from '../posts/PostText';
+import { RelativeTime } from '../posts/RelativeTime';
+import type { GroupResult, UserResult } from './search.api';
+
+export function UserRow({ user }: { user: UserResult }) {
+  return (
+    <Link className="search-row" to={`/u/${encodeURIComponent(user.username)}`}>
+      <Avatar kind="pfp" id={user.pfp} size={40} />
+      <span className="search-row-name">{user.username}</span>
+    </Link>
+  );
+}
+
+export function GroupRow({ group }: { group: GroupResult }) {
+  return (
+    <Link className="search-row" to={`/g/${encodeURIComponent(group.name)}`}>
+      <Avatar kind="gp" id={group.gp} size={40} />
+      <span className="search-row-name">&amp;{group.name}</span>
+    </Link>
+  );
+}
+
+/** A comment found by its text, leading to its place in the thread (pinned there with c=). */
+export function ReplyRow({ comment }: { comment: Comment }) {
+  const { t } = useTranslation('search');
+  return (
+    <article className="search-reply">
+      <header className="search-reply-header">
+        <Avatar kind="pfp" id={comment.author.pfp} size={32} />
+        <Link className="search-reply-author" to={`/u/${encodeURIComponent(comment.author.username)}`}>
+          {comment.author.username}
+        </Link>
+        <span className="search-reply-time">
+          <RelativeTime time={comment.createdAt} />
+        </span>
+      </header>
+      {comment.parent.author.username && (
+        <p className="search-reply-to">{t('reply.to', { username: comment.parent.author.username })}</p>
+      )}
+      <p className="search-reply-text">
+        <PostText text={comment.text} />
+      </p>
+      <Link className="search-reply-open" to={`/p/${encodeURIComponent(comment.postId)}?c=${encodeURIComponent(comment._id)}`}>
+        {t('reply.open')}
+      </Link>
+    </article>
+  );
+}
+
+interface ListProps<T> {
+  items: T[];
+  keyOf: (item: T) => string;
+  render: (item: T) => ReactNode;
+  hasMore: boolean;
+  loading: boolean;
+  onMore: () => void;
+  label: string;
+}
+
+/** Results page by page: the next page is asked for when the last one scrolls into view. */
+export function ResultList<T>({ items, keyOf, render, hasMore, loading, onMore, label }: ListProps<T>) {
+  const { t } = useTranslation('search');
+  const lastRef = useRef<HTMLLIElement>(null);
+  const onMoreRef = useRef(onMore);
+  useEffect(() => {
+    onMoreRef.current = onMore;
+  }, [onMore]);
+  const canObserve = typeof IntersectionObserver !== 'undefined';
+
+  useEffect(() => {
+    const el = lastRef.current;
+    if (!el || !hasMore || loading || !canObserve) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect();
+        onMoreRef.current();
+      }
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [items.length, hasMore, loading, canObserve]);
+
+  return (
+    <>
+      <ul className="search-list" aria-label={label}>
+        {items.map((item, i) => (
+          <li key={keyOf(item)} ref={i === items.length - 1 ? lastRef : undefined}>
+            {render(item)}
+          </li>
+        ))}
+      </ul>
+      {loading && <p className="list-status" role="status">{t('loading')}</p>}
+      {!loading && items.length === 0 && <p className="list-status">{t('no_results')}</p>}
+      {!loading && hasMore && !canObserve && (
+        <button type="button" className="button search-more" onClick={onMore}>
+          {t('load_more')}
+        </button>
+      )}
+    </>
+  );
+}

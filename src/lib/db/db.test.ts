@@ -1,0 +1,84 @@
+import '../../test/setup';
+import Dexie from 'dexie';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { apiPost, useCloneableBlobs } from '../../test/local-first';
+import { storeSession } from '../session';
+import { SCHEMA_VERSIONS, dbNameFor, getDb, logoutAndClear, openDb, pendingOutboxCount } from './db';
+
+beforeEach(() => {
+  useCloneableBlobs();
+});
+
+describe('per-account database', () => {
+  it('gives each account its own database and deletes only the current one on logout', async () => {
+    storeSession('t1', 'alice', 'u1');
+    const alice = getDb();
+    expect(alice.name).toBe('kruh-u1');
+    await alice.posts.put({ ...apiPost('pa'), cachedAt: 1 });
+    await alice.outbox.add({
+      kind: 'like', target: 'post:pa', payload: { target: 'post', id: 'pa', liked: true, from: false }, images: [],
+      idempotencyKey: 'k', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 1, clientId: 'c',
+    });
+    expect(await pendingOutboxCount()).toBe(1);
+
+    storeSession('t2', 'bob', 'u2');
+    const bob = getDb();
+    expect(bob.name).toBe('kruh-u2');
+    expect(await bob.posts.count()).toBe(0);
+    await bob.posts.put({ ...apiPost('pb'), cachedAt: 1 });
+
+    storeSession('t1', 'alice', 'u1');
+    expect(await getDb().posts.get('pa')).toBeTruthy();
+    await logoutAndClear();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(await Dexie.exists('kruh-u1')).toBe(false);
+    expect(await Dexie.exists('kruh-u2')).toBe(true);
+    expect(getDb().name).toBe('kruh-visitor');
+
+    storeSession('t2', 'bob', 'u2');
+    expect(await getDb().posts.get('pb')).toBeTruthy();
+    expect(await getDb().posts.get('pa')).toBeUndefined();
+  });
+
+  it('names the visitor database', () => {
+    expect(dbNameFor(null)).toBe('kruh-visitor');
+    expect(dbNameFor('abc')).toBe('kruh-abc');
+  });
+});
+
+describe('schema upgrades', () => {
+  it('keeps cached posts, drafts and the outbox when a new version is added', async () => {
+    const name = 'kruh-upgrade-test';
+    const v1 = openDb(name);
+    await v1.posts.put({ ...apiPost('p1', { author: { username: 'carol', pfp: 'u3' } }), cachedAt: 1 });
+    await v1.drafts.put({ key: 'post', text: 'unsent words', mentions: [], groups: [], images: [{ blob: new Blob(['img']), name: 'a.png' }], updatedAt: 1 });
+    await v1.outbox.add({
+      kind: 'post', payload: { text: 'queued', mentions: [], groups: [], replyingTo: null }, images: [],
+      idempotencyKey: 'k1', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 1, clientId: 'c1',
+    });
+    expect(v1.verno).toBe(1);
+    v1.close();
+
+    const v2 = openDb(name, [
+      ...SCHEMA_VERSIONS,
+      {
+        version: 2,
+        stores: { posts: '_id, createdAt, cachedAt, author.username' },
+        upgrade: async (tx) => {
+          await tx.table('posts').toCollection().modify((p: { upgraded?: boolean }) => {
+            p.upgraded = true;
+          });
+        },
+      },
+    ]);
+    await v2.open();
+    expect(v2.verno).toBe(2);
+    expect(await v2.posts.where('author.username').equals('carol').first()).toMatchObject({ _id: 'p1', upgraded: true });
+    const draft = await v2.drafts.get('post');
+    expect(draft?.text).toBe('unsent words');
+    expect(await draft!.images[0]!.blob.text()).toBe('img');
+    expect((await v2.outbox.toArray()).map((r) => r.idempotencyKey)).toEqual(['k1']);
+    v2.close();
+    await Dexie.delete(name);
+  });
+});

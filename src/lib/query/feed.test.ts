@@ -1,0 +1,55 @@
+import '../../test/setup';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { apiPost, mockFetch, useCloneableBlobs } from '../../test/local-first';
+import { getDb, clearLocalData } from '../db/db';
+import { storeSession } from '../session';
+import { feedKey, fetchFeedPage, readFeed } from './feed';
+
+beforeEach(async () => {
+  useCloneableBlobs();
+  storeSession('t1', 'alice', 'u1');
+  await clearLocalData();
+});
+
+describe('feed pages', () => {
+  it('stores a page and reads it back in the server order, each post once', async () => {
+    const pages: Record<string, string[]> = { '1': ['c', 'a', 'd', 'b'], '2': ['b', 'e'] };
+    const { calls } = mockFetch((call) => {
+      const page = new URL(call.url, 'http://x').searchParams.get('page')!;
+      return { body: { posts: pages[page]!.map((id) => apiPost(id)), hasMore: page === '1' } };
+    });
+    const params = { feed: 'following' as const, sort: 'popular' as const, time: 'month' as const };
+    await fetchFeedPage({ ...params, page: 1 });
+    const key = feedKey(params);
+    expect(await getDb().feedPages.get([key, 1])).toMatchObject({ ids: ['c', 'a', 'd', 'b'], hasMore: true });
+
+    const first = await readFeed(getDb(), key, 1);
+    expect(first.posts.map((p) => p._id)).toEqual(['c', 'a', 'd', 'b']);
+    expect(first.hasMore).toBe(true);
+
+    await fetchFeedPage({ ...params, page: 2 });
+    const both = await readFeed(getDb(), key, 2);
+    expect(both.posts.map((p) => p._id)).toEqual(['c', 'a', 'd', 'b', 'e']);
+    expect(both.hasMore).toBe(false);
+
+    const url1 = new URL(calls[0]!.url, 'http://x');
+    expect(url1.pathname).toBe('/api/feed/following');
+    expect(Object.fromEntries(url1.searchParams)).toEqual({ page: '1', limit: '4', sort: 'popular', time: 'month' });
+    const url2 = new URL(calls[1]!.url, 'http://x');
+    expect(Number(url2.searchParams.get('before'))).toBe((await getDb().feedPages.get([key, 1]))!.fetchedAt);
+  });
+
+  it('maps each listing to its call', async () => {
+    const { calls } = mockFetch(() => ({ body: { posts: [], hasMore: false } }));
+    await fetchFeedPage({ feed: 'explore', page: 1 });
+    await fetchFeedPage({ feed: { hash: 'kočka' }, page: 1 });
+    await fetchFeedPage({ feed: { profile: 'bob' }, page: 1 });
+    await fetchFeedPage({ feed: { group: 'cats' }, page: 1 });
+    await fetchFeedPage({ feed: { search: 'hello' }, page: 1 });
+    expect(calls.map((c) => c.path)).toEqual([
+      '/api/feed', `/api/feed/hash/${encodeURIComponent('kočka')}`, '/api/profile/posts/bob', '/api/group/cats/posts', '/api/search/for/posts',
+    ]);
+    expect(new URL(calls[4]!.url, 'http://x').searchParams.get('query')).toBe('hello');
+    expect(feedKey({ feed: 'explore' })).not.toBe(feedKey({ feed: 'explore', sort: 'popular' }));
+  });
+});

@@ -1,0 +1,165 @@
+import { useQueries } from '@tanstack/react-query';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { PAGE_SIZES } from '#core/limits';
+import { FEED_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
+import { apiFetch } from '../api/client';
+import type { Post, PostList } from '../api/types';
+import { type CachedPost, type KruhDb, getDb } from '../db/db';
+import { useDb } from '../db/useDb';
+import { usePendingPosts } from '../outbox/useOutbox';
+
+/** Which listing of posts (000 §7: the feed calls, hashtag, profile, group and search posts). */
+export type FeedSource =
+  | 'explore'
+  | 'following'
+  | 'groups'
+  | { hash: string }
+  | { profile: string }
+  | { group: string }
+  | { search: string };
+
+export interface FeedParams {
+  feed: FeedSource;
+  sort?: Sort;
+  time?: TimeWindow;
+}
+
+function sourcePath(feed: FeedSource): { path: string; query?: Record<string, string>; name: string } {
+  if (feed === 'explore') return { path: '/feed', name: 'explore' };
+  if (feed === 'following' || feed === 'groups') return { path: `/feed/${feed}`, name: feed };
+  if ('hash' in feed) return { path: `/feed/hash/${encodeURIComponent(feed.hash)}`, name: `hash:${feed.hash}` };
+  if ('profile' in feed) return { path: `/profile/posts/${encodeURIComponent(feed.profile)}`, name: `profile:${feed.profile}` };
+  if ('group' in feed) return { path: `/group/${encodeURIComponent(feed.group)}/posts`, name: `group:${feed.group}` };
+  return { path: '/search/for/posts', query: { query: feed.search }, name: `search:${feed.search}` };
+}
+
+const sortOf = (p: FeedParams) => p.sort ?? FEED_DEFAULTS.sort;
+const timeOf = (p: FeedParams) => p.time ?? FEED_DEFAULTS.time;
+
+/** The stored key of a listing: its source and its sort and time. */
+export function feedKey(params: FeedParams): string {
+  return `${sourcePath(params.feed).name}|sort=${sortOf(params)}|time=${timeOf(params)}`;
+}
+
+export interface FeedPageResult {
+  ids: string[];
+  hasMore: boolean;
+}
+
+/**
+ * GET one page of a listing and store its posts and its ids in order. Later pages carry
+ * `before` = when page 1 was fetched, so posts arriving meanwhile do not shift them.
+ */
+export async function fetchFeedPage(
+  params: FeedParams & { page: number },
+  options: { signal?: AbortSignal; db?: KruhDb } = {},
+): Promise<FeedPageResult> {
+  const db = options.db ?? getDb();
+  const key = feedKey(params);
+  const { path, query } = sourcePath(params.feed);
+  let before: number | undefined;
+  if (params.page > 1) before = (await db.feedPages.get([key, 1]))?.fetchedAt;
+  const fetchedAt = Date.now();
+  const list = await apiFetch<PostList>(path, {
+    query: { ...query, page: params.page, limit: PAGE_SIZES.posts, sort: sortOf(params), time: timeOf(params), before },
+    signal: options.signal,
+  });
+  const ids = list.posts.map((p) => p._id);
+  await db.transaction('rw', db.posts, db.feedPages, async () => {
+    await db.posts.bulkPut(list.posts.map((p) => ({ ...p, cachedAt: fetchedAt })));
+    await db.feedPages.put({ feedKey: key, page: params.page, ids, hasMore: list.hasMore, fetchedAt });
+  });
+  return { ids, hasMore: list.hasMore };
+}
+
+/** Posts of stored pages 1..pages, in page order, each id once. */
+export async function readFeed(db: KruhDb, key: string, pages: number): Promise<{ posts: CachedPost[]; hasMore: boolean; stored: number }> {
+  const rows = await db.feedPages.where('[feedKey+page]').between([key, 1], [key, pages], true, true).sortBy('page');
+  const seen = new Set<string>();
+  const ids: string[] = [];
+  for (const row of rows) {
+    for (const id of row.ids) {
+      if (!seen.has(id)) {
+        seen.add(id);
+        ids.push(id);
+      }
+    }
+  }
+  const posts = (await db.posts.bulkGet(ids)).filter((p): p is CachedPost => !!p);
+  const last = rows[rows.length - 1];
+  return { posts, hasMore: last ? last.hasMore : true, stored: rows.length };
+}
+
+export interface FeedState {
+  /** Posts from the local database: painted before the network answers. */
+  posts: Post[];
+  hasMore: boolean;
+  /** Nothing stored yet and nothing fetched yet. */
+  isLoading: boolean;
+  isFetching: boolean;
+  error: unknown;
+  pages: number;
+  loadMore: () => void;
+}
+
+/**
+ * A listing page by page: stored pages paint at once, every shown page is fetched again in the
+ * background (stale-while-revalidate). Resets to page 1 when the params change.
+ */
+export function useFeed(params: FeedParams, enabled = true): FeedState {
+  const db = useDb();
+  const key = feedKey(params);
+  const [paging, setPaging] = useState({ key, pages: 1 });
+  const pages = paging.key === key ? paging.pages : 1;
+
+  const queries = useQueries({
+    queries: Array.from({ length: pages }, (_, i) => ({
+      queryKey: ['feed', db.name, key, i + 1],
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchFeedPage({ ...params, page: i + 1 }, { signal, db }),
+      enabled,
+    })),
+  });
+
+  const stored = useLiveQuery(() => readFeed(db, key, pages), [db, key, pages]);
+  const isFetching = queries.some((q) => q.isFetching);
+  const error = queries.find((q) => q.error)?.error ?? null;
+  const lastQuery = queries[queries.length - 1];
+  const hasMore = (lastQuery?.data?.hasMore ?? stored?.hasMore ?? true) && !(lastQuery?.error && !stored?.stored);
+
+  const loadMore = () => setPaging({ key, pages: pages + 1 });
+
+  return {
+    posts: stored?.posts ?? [],
+    hasMore: !!stored && stored.stored >= pages ? hasMore : false,
+    isLoading: !stored || (stored.stored === 0 && queries.every((q) => q.isPending && q.fetchStatus !== 'idle')),
+    isFetching,
+    error,
+    pages,
+    loadMore,
+  };
+}
+
+/**
+ * One page of a listing, read from the database in the server's order; on the first explore
+ * page also the posts still waiting in the outbox (shown pending above it).
+ */
+export function useFeedPage(params: FeedParams & { page: number }, enabled = true) {
+  const db = useDb();
+  const key = feedKey(params);
+  const [query] = useQueries({
+    queries: [{
+      queryKey: ['feed', db.name, key, params.page],
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchFeedPage(params, { signal, db }),
+      enabled,
+    }],
+  });
+  const posts = useLiveQuery(async () => {
+    const row = await db.feedPages.get([key, params.page]);
+    if (!row) return undefined;
+    return (await db.posts.bulkGet(row.ids)).filter((p): p is CachedPost => !!p);
+  }, [db, key, params.page]);
+  const outbox = usePendingPosts();
+  const pending = params.feed === 'explore' && params.page === 1 ? outbox : [];
+  return { posts: posts ?? [], pending, cached: posts !== undefined, isFetching: query!.isFetching, error: query!.error };
+}
