@@ -18,6 +18,11 @@ export interface Config {
   /** Folder of the built web app served at /; absent in API-only tests. */
   webDir: string | undefined;
   logLevel: string;
+  /**
+   * Proxy hops whose X-Forwarded-For is believed (the per-address login lockout keys on the
+   * client address, so only a real proxy may set it).
+   */
+  trustProxy: boolean | string;
   /** Run the background job worker in this process. */
   runWorker: boolean;
 }
@@ -47,6 +52,11 @@ function storedSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (!value || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 /** Reads and checks the environment; every problem is listed at once. */
@@ -80,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tenorKey: env.TENOR_KEY || undefined,
     webDir: resolve(env.WEB_DIR || './dist'),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     runWorker: env.RUN_WORKER !== 'false',
   };
 }

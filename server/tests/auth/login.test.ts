@@ -101,19 +101,41 @@ describe('login, lockout and the auth guard', () => {
     expect((await login(t.app, 'Innocent', 'secret12', freshAddress())).statusCode).toBe(200);
   });
 
-  it('takes the address from X-Forwarded-For behind a proxy', async () => {
-    const proxy = freshAddress();
+  it('ignores X-Forwarded-For unless a proxy is trusted', async () => {
+    const client = freshAddress();
     for (let i = 0; i < LIMITS.loginMaxFailures; i++) {
       await t.app.inject({
         method: 'POST',
         url: '/api/auth/login',
         payload: { username: 'ghost', password: 'whatever1' },
-        remoteAddress: proxy,
-        headers: { 'x-forwarded-for': '203.0.113.7' },
+        remoteAddress: client,
+        headers: { 'x-forwarded-for': '203.0.113.8' },
       });
     }
-    expect(await failures('ip:203.0.113.7')).toBe(LIMITS.loginMaxFailures);
-    expect(await failures(`ip:${proxy}`)).toBe(0);
+    expect(await failures(`ip:${client}`)).toBe(LIMITS.loginMaxFailures);
+    expect(await failures('ip:203.0.113.8')).toBe(0);
+  });
+
+  it('takes the address from X-Forwarded-For behind a trusted proxy', async () => {
+    const proxy = freshAddress();
+    const behind = await createTestApp({ TRUST_PROXY: proxy });
+    try {
+      for (let i = 0; i < LIMITS.loginMaxFailures; i++) {
+        await behind.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'ghost', password: 'whatever1' },
+          remoteAddress: proxy,
+          headers: { 'x-forwarded-for': '203.0.113.7' },
+        });
+      }
+      const count = async (key: string) =>
+        (await behind.app.db.selectFrom('login_failures').select('key').where('key', '=', key).execute()).length;
+      expect(await count('ip:203.0.113.7')).toBe(LIMITS.loginMaxFailures);
+      expect(await count(`ip:${proxy}`)).toBe(0);
+    } finally {
+      await behind.close();
+    }
   });
 
   it('keeps the lockout in the database, shared by every process', async () => {

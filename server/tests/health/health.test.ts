@@ -20,6 +20,18 @@ describe('health and error mapping', () => {
     expect(res.json().message).toMatch(/^error\//);
   });
 
+  it('reads an empty JSON body as no body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'error/no_token' });
+  });
+
+  it('refuses malformed JSON with a catalogue key', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{nope' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^error\//);
+  });
+
   it('sends security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
