@@ -28,13 +28,21 @@ function page(load: () => Promise<PageModule>, options: { guarded?: boolean } = 
 
 const feed = () => import('../features/feed/FeedPage');
 const compose = () => import('../features/compose/ComposePage');
-const post = () => import('../features/posts/PostPage');
+const post = () => import('../features/post-page/PostPage');
+const search = () => import('../features/search/SearchPage');
+const hashtag = () => import('../features/hashtag/HashtagPage');
 const login = () => import('../features/auth/LoginPage');
 const signup = () => import('../features/auth/SignupPage');
 const verify = () => import('../features/auth/VerifyPage');
 const reset = () => import('../features/auth/ResetPage');
-/** Screens of the spec this version does not offer yet: an honest page saying so. */
-const unavailable = () => import('./UnavailableRoute');
+const profile = () => import('../features/profile/ProfilePage');
+const group = () => import('../features/groups/GroupPage');
+const createGroup = () => import('../features/groups/CreateGroupPage');
+const groupSettings = () => import('../features/groups/GroupSettingsPage');
+const notifications = () => import('../features/notifications/NotificationsPage');
+const account = () => import('../features/account/AccountPage');
+const credentials = () => import('../features/account/CredentialsPage');
+const notificationSettings = () => import('../features/account/NotificationSettingsPage');
 
 function RouteError() {
   const { t } = useTranslation('common');
@@ -70,19 +78,19 @@ export const routes: RouteObject[] = [
           { path: 'verify', ...page(verify) },
           { path: 'reset', ...page(reset) },
           // Both readings of 000 §2: the list lives at /notifications and under /account.
-          { path: 'notifications', ...page(unavailable, { guarded: true }) },
-          { path: 'account/notifications', ...page(unavailable, { guarded: true }) },
-          { path: 'search', ...page(unavailable) },
-          { path: 'h/:hashtag', ...page(unavailable) },
-          { path: 'u/:username', ...page(unavailable) },
-          { path: 'u/:username/:show', ...page(unavailable) },
-          { path: 'create-group', ...page(unavailable, { guarded: true }) },
-          { path: 'g/:groupname', ...page(unavailable) },
-          { path: 'g/:groupname/settings', ...page(unavailable, { guarded: true }) },
-          { path: 'g/:groupname/:show', ...page(unavailable) },
-          { path: 'account', ...page(unavailable, { guarded: true }) },
-          { path: 'account/credentials', ...page(unavailable, { guarded: true }) },
-          { path: 'account/notification-settings', ...page(unavailable, { guarded: true }) },
+          { path: 'notifications', ...page(notifications, { guarded: true }) },
+          { path: 'account/notifications', ...page(notifications, { guarded: true }) },
+          { path: 'search', ...page(search) },
+          { path: 'h/:hashtag', ...page(hashtag) },
+          { path: 'u/:username', ...page(profile) },
+          { path: 'u/:username/:show', ...page(profile) },
+          { path: 'create-group', ...page(createGroup, { guarded: true }) },
+          { path: 'g/:groupname', ...page(group) },
+          { path: 'g/:groupname/settings', ...page(groupSettings, { guarded: true }) },
+          { path: 'g/:groupname/:show', ...page(group) },
+          { path: 'account', ...page(account, { guarded: true }) },
+          { path: 'account/credentials', ...page(credentials, { guarded: true }) },
+          { path: 'account/notification-settings', ...page(notificationSettings, { guarded: true }) },
           { path: '*', Component: NotFoundPage },
         ],
       },

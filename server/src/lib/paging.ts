@@ -37,6 +37,13 @@ export function pageWindow(query: { page?: number | undefined; limit?: number | 
   return { offset: (page - 1) * limit, limit, fetch: limit + 1 };
 }
 
+/** What narrows a paged list of users or groups: the text query and the snapshot moment. */
+export interface ListFilter {
+  query?: string | undefined;
+  /** Only rows made at or before this time (epoch ms): keeps later pages stable while new ones arrive. */
+  before?: number | undefined;
+}
+
 /** Splits the fetched rows into the page and hasMore. */
 export function toPage<T>(rows: T[], window: PageWindow): { items: T[]; hasMore: boolean } {
   return { items: rows.slice(0, window.limit), hasMore: rows.length > window.limit };

@@ -32,11 +32,28 @@ const FIELD_KEYS: Record<string, ErrorKey> = {
   groups: 'groups_up_to',
 };
 
+/**
+ * A malformed id in the path answers the key of its kind, named by the route's parameter:
+ * invalid_group_id, invalid_post, invalid_comment and invalid_id (a user). The 404 of a well-formed id that names nothing is the
+ * service's (didnt_find_group, didnt_find_post, comment_not_found, user_not_found...).
+ */
+const PARAM_KEYS: Record<string, ErrorKey> = {
+  groupId: 'invalid_group_id',
+  postId: 'invalid_post',
+  commentId: 'invalid_comment',
+  userId: 'invalid_id',
+  pfp: 'invalid_id',
+  name: 'no_group_name',
+  username: 'user_not_found',
+};
+
 function keyForValidation(error: FastifyError, routeKey: ErrorKey | undefined): ErrorKey {
   const first = error.validation?.[0];
   const path = first?.instancePath ?? '';
   const field = (first?.params as { missingProperty?: string } | undefined)?.missingProperty ?? path.split('/')[1] ?? '';
-  if (error.validationContext === 'params') return routeKey ?? 'invalid_id';
+  if (error.validationContext === 'params') return PARAM_KEYS[field] ?? routeKey ?? 'invalid_id';
+  // A list read with a bad page, limit, sort or time: the client's list-failure message.
+  if (error.validationContext === 'querystring') return FIELD_KEYS[field] ?? routeKey ?? 'while_loading';
   return FIELD_KEYS[field] ?? routeKey ?? 'invalid_id';
 }
 

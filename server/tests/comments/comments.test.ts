@@ -210,6 +210,19 @@ describe('comments', () => {
       expect(top.json().pinnedTree).toMatchObject({ _id: c1, pinned: true, children: [{ _id: c2 }] });
     });
 
+    it('answers 400 with the key of the id kind for malformed ids', async () => {
+      const cases: [string, string, string][] = [
+        ['GET', '/api/comment/nope/tree', 'invalid_comment'],
+        ['PATCH', '/api/comment/nope/like', 'invalid_comment'],
+        ['DELETE', '/api/comment/nope', 'invalid_comment'],
+        ['GET', '/api/post/nope/comments', 'invalid_post'],
+      ];
+      for (const [method, url, key] of cases) {
+        const res = await call(t.app, alice, { method: method as 'GET', url });
+        expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status: 400, body: { message: `error/${key}` } });
+      }
+    });
+
     it('answers 404 comment_not_found for an unknown tree and didnt_find_post for an unknown parent', async () => {
       const tree = await call(t.app, null, { method: 'GET', url: `/api/comment/${newId()}/tree` });
       expect(tree.statusCode).toBe(404);
@@ -284,6 +297,7 @@ describe('comments', () => {
       expect(all.json().hasMore).toBe(true);
       const bad = await call(t.app, null, { method: 'GET', url: '/api/profile/comments/nope' });
       expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toBe('error/invalid_id');
     });
 
     it('finds replies by folded text', async () => {

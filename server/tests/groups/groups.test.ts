@@ -230,7 +230,7 @@ describe('PATCH /group/{id}/notification', () => {
     expect((await call(t.app, member, { method: 'GET', url: `/api/group/${g.name}` })).json().group.notification).toBe(2);
     const before = await groupState(t.app, g.id);
     expectError(await call(t.app, await createUser(t.app), { method: 'PATCH', url, payload: { notification: 1 } }), 403, 'not_member');
-    expectError(await call(t.app, member, { method: 'PATCH', url, payload: { notification: 3 } }), 400, 'invalid_id');
+    expectError(await call(t.app, member, { method: 'PATCH', url, payload: { notification: 3 } }), 400, 'invalid_settings');
     expectError(await call(t.app, null, { method: 'PATCH', url, payload: { notification: 1 } }), 401, 'no_token');
     expect(await groupState(t.app, g.id)).toEqual(before);
   });

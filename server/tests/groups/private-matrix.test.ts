@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELETED } from '#core/limits';
 import { call, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -143,9 +144,9 @@ const probes: Probe[] = [
   { name: 'GET /search/for/posts', url: () => `/api/search/for/posts?query=${SECRET}&time=all`, memberSees: () => s.postId },
   { name: 'GET /search/for/replies', url: () => `/api/search/for/replies?query=${SECRET}&time=all`, memberSees: () => s.commentId },
   { name: 'GET /notification/', url: () => '/api/notification/' },
-  // The quoting reply is public: it may name the original's id, never its text.
-  { name: 'GET /post/{quotingReply}', url: () => `/api/post/${s.quotingPostId}`, forbidden: () => [SECRET, s.commentId, s.replyId] },
-  { name: 'GET /profile/posts/{replier}', url: () => `/api/profile/posts/${s.member.username}`, forbidden: () => [SECRET, s.commentId, s.replyId] },
+  // The quoting reply is public; for outsiders its replyingTo is the deleted marker, not the original's id.
+  { name: 'GET /post/{quotingReply}', url: () => `/api/post/${s.quotingPostId}`, memberSees: () => `"replyingTo":"${s.postId}"` },
+  { name: 'GET /profile/posts/{replier}', url: () => `/api/profile/posts/${s.member.username}`, memberSees: () => `"replyingTo":"${s.postId}"` },
 ];
 
 /** A route no module registered yet answers the not-found handler's 404 server_error. */
@@ -169,9 +170,7 @@ describe('private group: outsiders see nothing', () => {
         continue;
       }
       if (res.statusCode >= 500) leaks.push(`${probe.name}: ${res.statusCode}`);
-      // A public reply names its original by id (replyingTo) so the client can say it is hidden;
-      // the id alone carries none of the private content.
-      const body = res.body.replaceAll(`"replyingTo":"${s.postId}"`, '');
+      const body = res.body;
       for (const word of (probe.forbidden ?? privateIds)()) {
         if (body.includes(word)) leaks.push(`${probe.name} shows ${word === SECRET ? 'the private text' : word} to the ${label}`);
       }
@@ -278,6 +277,20 @@ describe('private group: members see everything', () => {
     expect(feed.body).toContain(s.publicPostId);
     const quoting = await call(t.app, null, { method: 'GET', url: `/api/post/${s.quotingPostId}` });
     expect(quoting.statusCode).toBe(200);
+  });
+
+  it("a public reply names a hidden original as deleted, and a visible one by id", async () => {
+    for (const viewer of [null, s.nonMember, s.banned]) {
+      const quoting = await call(t.app, viewer, { method: 'GET', url: `/api/post/${s.quotingPostId}` });
+      expect(quoting.json().replyingTo).toBe(DELETED);
+      const listed = await call(t.app, viewer, { method: 'GET', url: `/api/profile/posts/${s.member.username}?time=all` });
+      const reply = listed.json().posts.find((p: { _id: string }) => p._id === s.quotingPostId);
+      expect(reply?.replyingTo).toBe(DELETED);
+    }
+    for (const viewer of [s.member, s.owner]) {
+      const quoting = await call(t.app, viewer, { method: 'GET', url: `/api/post/${s.quotingPostId}` });
+      expect(quoting.json().replyingTo).toBe(s.postId);
+    }
   });
 
   afterAll(() => {

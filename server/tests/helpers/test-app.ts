@@ -19,7 +19,8 @@ export interface TestApp {
 
 /**
  * A fresh app on a fresh database: a new SQLite file in a temp folder, or a new PostgreSQL schema
- * (dropped on close), so test files run in parallel without seeing each other's rows.
+ * (dropped with the rest of the run's schemas by the global teardown), so test files run in
+ * parallel without seeing each other's rows.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kruh-test-'));
@@ -32,12 +33,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RUN_WORKER: 'false',
     ...env,
   });
-  let dropSchema = async () => {};
   let database;
   if (TEST_DB === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is required for the PostgreSQL test project');
-    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const schema = `t_${process.env.KRUH_TEST_RUN ?? 'adhoc'}_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
@@ -45,12 +45,6 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // public stays on the path for the pg_trgm functions installed there once (global setup).
     database = openDatabase({ url, dataDir, schema: `${schema},public`, poolSize: 4 });
     config.databaseUrl = url;
-    dropSchema = async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
-    };
   } else {
     database = openDatabase({ dataDir });
   }
@@ -61,7 +55,6 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     async close() {
       await app.close();
-      await dropSchema();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

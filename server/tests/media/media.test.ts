@@ -248,7 +248,7 @@ describe('media', () => {
       expect(text.statusCode).toBe(400);
       expect(text.json().message).toBe('error/only_images');
       expect((await upload(null, {}, [file(await png())], '/api/upload/pfp')).statusCode).toBe(401);
-      expect((await upload(alice, {}, [file(await png())], '/api/upload/banner')).statusCode).toBe(400);
+      expect((await upload(alice, {}, [file(await png())], '/api/upload/banner')).statusCode).toBe(404);
     });
 
     it('exports storeAvatar for group avatars', async () => {

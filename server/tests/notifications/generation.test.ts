@@ -129,6 +129,10 @@ describe('notification generation', () => {
 
       await postEvent((await createPost(app(), author, { groupIds: [group.id] })).id);
       expect(await typesFor(app(), other)).toEqual(['MENTION', 'NEW_POST', 'NEW_REPLY']);
+      // With posts from followed users turned off, the group post reaches them instead.
+      await setSettings(app(), other, { 2: false });
+      await postEvent((await createPost(app(), author, { groupIds: [group.id] })).id);
+      expect(await typesFor(app(), other)).toEqual(['GROUP_POST', 'MENTION', 'NEW_POST', 'NEW_REPLY']);
     });
 
     it('sends GROUP_POST to members at level all only, once across several groups, never to the author', async () => {

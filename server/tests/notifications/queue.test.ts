@@ -49,6 +49,18 @@ describe('durable job queue', () => {
     expect(await jobs()).toEqual([]);
   });
 
+  it('hands a job back at once when the worker stops gracefully mid-job', async () => {
+    await enqueueJob(t.app.db, 'test_steps', { step: 1 });
+    const steps = await runDueJobs(t.app, { shouldStop: () => calls.length > 0 });
+    expect(steps).toBe(1);
+    const [row] = await jobs();
+    expect(row).toMatchObject({ locked_until: null });
+    expect(JSON.parse(row!.payload)).toEqual({ step: 2 });
+    // Another worker picks it up right away, without waiting for a lease.
+    expect(await runDueJobs(t.app)).toBe(2);
+    expect(await jobs()).toEqual([]);
+  });
+
   it('retries a failed job with a growing backoff, keeping attempts and the last error', async () => {
     failuresLeft = 2;
     const start = Date.now();

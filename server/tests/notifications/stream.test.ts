@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
+import { streamTiming } from '../../src/modules/notifications/notifications.stream';
 import { call, createFollow, createUser, type TestUser } from '../helpers/fixtures';
 import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
 import { currentSchema, drain, openSibling } from './support';
@@ -14,6 +15,7 @@ interface Stream {
   counts: number[];
   raw: string;
   next(predicate: (counts: number[]) => boolean): Promise<void>;
+  onEnd(listener: () => void): void;
   close(): void;
 }
 
@@ -39,6 +41,7 @@ function openStream(app: FastifyInstance, path: string): Promise<Stream> {
             if (!check()) waiters.push(() => void check());
           });
         },
+        onEnd: (listener) => res.on('end', listener),
         close: () => request.destroy(),
       };
       res.setEncoding('utf8');
@@ -122,13 +125,43 @@ describe('live unread stream', () => {
     }
   });
 
+  it('sends heartbeats, and ends the stream once the session is revoked', async () => {
+    const user = await createUser(t.app);
+    streamTiming.heartbeatMs = 50;
+    const stream = await openStream(t.app, `/api/notification/stream?token=${user.token}`);
+    try {
+      const ended = new Promise<void>((resolve) => stream.onEnd(resolve));
+      await stream.next((counts) => counts.length === 1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(stream.raw).toContain(': heartbeat\n\n');
+      await t.app.db.updateTable('users').set({ token_version: 1 }).where('id', '=', user.id).execute();
+      await ended;
+    } finally {
+      streamTiming.heartbeatMs = 25_000;
+      stream.close();
+    }
+  });
+
   it('ends open streams when the app closes', async () => {
     const app = await openSibling(t, await currentSchema(t.app));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const user = await createUser(app);
     const stream = await openStream(app, `/api/notification/stream?token=${user.token}`);
     await stream.next((counts) => counts.length === 1);
+    const ended = new Promise<void>((resolve) => stream.onEnd(resolve));
     await app.close();
+    await ended;
     stream.close();
+  });
+
+  it('answers the list on the bare path too, and pins pages with before', async () => {
+    const user = await createUser(t.app);
+    await follow(t.app, user);
+    await drain(t.app);
+    const bare = await call(t.app, user, { method: 'GET', url: '/api/notification' });
+    expect(bare.statusCode).toBe(200);
+    expect(bare.json().notifications).toHaveLength(1);
+    const pinned = await call(t.app, user, { method: 'GET', url: `/api/notification/?before=${Date.now() - 60_000}` });
+    expect(pinned.json().notifications).toHaveLength(0);
   });
 });

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../../src/app';
 import { openDatabase } from '../../src/db/database';
 import { newId } from '../../src/lib/ids';
@@ -93,13 +92,8 @@ export async function currentSchema(app: FastifyInstance): Promise<string> {
   return (await sql<{ s: string }>`select current_schema() as s`.execute(app.db)).rows[0]!.s;
 }
 
-export async function cleanup(t: TestApp, schema: string): Promise<void> {
-  if (schema) {
-    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA ${schema} CASCADE`);
-    await client.end();
-  }
+/** The PostgreSQL schema goes with the rest of the run's (global teardown). */
+export async function cleanup(t: TestApp, _schema: string): Promise<void> {
   rmSync(t.config.dataDir, { recursive: true, force: true });
 }
 

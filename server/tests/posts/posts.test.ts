@@ -215,7 +215,7 @@ describe('posts', () => {
     it('GET /post/{id}: invalid id, missing post', async () => {
       const bad = await get(null, 'not-an-id');
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ message: 'error/invalid_id' });
+      expect(bad.json()).toEqual({ message: 'error/invalid_post' });
       const missing = await get(null, newId());
       expect(missing.statusCode).toBe(404);
       expect(missing.json()).toEqual({ message: 'error/didnt_find_post' });

@@ -287,12 +287,12 @@ export function CommentList({ parentId, preset, pinnedId, enabled = true, nested
           <CommentItem key={comment._id} comment={comment} highlighted={highlighted} {...(sub ? { preset: sub } : {})} />
         ))}
       </ul>
-      {thread.isLoading && (
+      {(thread.isLoading || !enabled) && (
         <p className="list-status" role="status">
           {t('list.loading')}
         </p>
       )}
-      {!nested && !thread.isLoading && !thread.isFetching && rows.length === 0 && shown.length === 0 && thread.pages > 0 && (
+      {!nested && !pinnedId && enabled && !thread.isLoading && !thread.isFetching && rows.length === 0 && shown.length === 0 && thread.pages > 0 && (
         <p className="list-status">{t('list.empty')}</p>
       )}
       {canLoadMore && (

@@ -265,7 +265,7 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
       </form>
       {returned.length > 0 && (
         <aside className="returned-drafts">
-          <h2>{t('returned_other')}</h2>
+          <h2>{t('returned_drafts')}</h2>
           <ul>
             {returned.map((d) => (
               <li key={d.key}>

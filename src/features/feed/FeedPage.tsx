@@ -111,7 +111,7 @@ export default function FeedPage() {
       <ListingControls sort={sort} time={time} onChange={onListing} />
       {offline && <p className="feed-offline" role="status">{t('offline')}</p>}
       {tab === 'explore' && <PendingPosts />}
-      <PostList posts={feed.posts} hasMore={feed.hasMore && !offline} loading={feed.isLoading || (feed.isFetching && feed.pages > 1 && feed.posts.length === 0)} onMore={feed.loadMore} />
+      <PostList posts={feed.posts} hasMore={feed.hasMore && !offline} loading={feed.isLoading || feed.isLoadingMore} onMore={feed.loadMore} />
       {!feed.isLoading && !feed.isFetching && feed.posts.length === 0 && <p className="list-status">{t('empty')}</p>}
       {!feed.hasMore && feed.posts.length > 0 && <p className="list-status">{t('end')}</p>}
     </section>

@@ -81,6 +81,20 @@ describe('post page', () => {
     expect(await screen.findByText('Post not found')).toBeInTheDocument();
   });
 
+  it('paints the stored post and comments when the network is gone', async () => {
+    server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { text: 'kept post', comments: 1 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1, { text: 'kept comment' })], hasMore: false } }),
+    });
+    const first = renderPost();
+    await screen.findByText('kept comment');
+    first.unmount();
+    mockFetch(() => new TypeError('Failed to fetch'));
+    renderPost();
+    expect(await screen.findByText('kept post')).toBeInTheDocument();
+    expect(await screen.findByText('kept comment')).toBeInTheDocument();
+  });
+
   it('loads more comments by a button, five a page', async () => {
     const { calls } = server({
       [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 6 }) }),

@@ -89,7 +89,7 @@ describe('search page', () => {
     await screen.findByText('a post about ann');
     fireEvent.click(screen.getByRole('button', { name: 'Users' }));
     await waitFor(() => expect(router.state.location.search).toBe('?q=ann&s=users'));
-    const list = await screen.findByRole('list', { name: 'Users' });
+    const list = await screen.findByRole('region', { name: 'Users' });
     await waitFor(() => expect(within(list).getAllByRole('link')).toHaveLength(5));
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(within(list).getAllByRole('link')).toHaveLength(7));
@@ -106,7 +106,7 @@ describe('search page', () => {
     const { router } = renderWithApp(<SearchPage />, { route: '/search?q=ann', path: '/search' });
     fireEvent.click(await screen.findByRole('button', { name: 'Show more groups' }));
     await waitFor(() => expect(router.state.location.search).toBe('?q=ann&s=groups'));
-    const list = await screen.findByRole('list', { name: 'Groups' });
+    const list = await screen.findByRole('region', { name: 'Groups' });
     await waitFor(() => expect(within(list).getAllByRole('link')).toHaveLength(4));
   });
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { LISTING_DEFAULTS, type Sort, type TimeWindow, isSort, isTimeWindow, listingSearchParams } from '#core/listing';
 import { Icon } from '../../components/Icon';
+import { InfiniteList } from '../../components/InfiniteList';
 import { NetworkError } from '../../lib/api/client';
 import type { Comment } from '../../lib/api/types';
 import { useFeed } from '../../lib/query/feed';
@@ -11,8 +12,8 @@ import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { ListingControls } from '../feed/ListingControls';
 import { PostList } from '../feed/PostList';
-import { GroupRow, ReplyRow, ResultList, UserRow } from './SearchResults';
-import { type GroupResult, SEARCH_VIEWS, type SearchView, type UserResult, isSearchView, useSearchList, useSearchPreview } from './search.api';
+import { GroupRow, ReplyRow, UserRow } from './SearchResults';
+import { type GroupResult, PREVIEW_SIZE, SEARCH_VIEWS, type SearchView, type UserResult, isSearchView, searchItemKey, useSearchList } from './search.api';
 import '../feed/feed.css';
 import './search.css';
 
@@ -153,10 +154,10 @@ export default function SearchPage() {
     navigateTo({ view: next });
   };
 
-  const users = useSearchPreview('users', q, view === 'all');
-  const groups = useSearchPreview('groups', q, view === 'all');
+  const users = useSearchList('users', { q, sort, time }, { enabled: view === 'all', limit: PREVIEW_SIZE });
+  const groups = useSearchList('groups', { q, sort, time }, { enabled: view === 'all', limit: PREVIEW_SIZE });
   const listKind = view === 'users' || view === 'groups' || view === 'replies' ? view : 'users';
-  const list = useSearchList(listKind, { q, sort, time }, view === listKind);
+  const list = useSearchList(listKind, { q, sort, time }, { enabled: view === listKind });
   const showsListing = view === 'all' || view === 'posts' || view === 'replies';
 
   return (
@@ -206,23 +207,28 @@ export default function SearchPage() {
       ) : view === 'posts' ? (
         <PostResults q={q} sort={sort} time={time} />
       ) : (
-        <ResultList
-          label={t(`tabs.${view}`)}
-          items={list.items as Array<UserResult | GroupResult | Comment>}
-          keyOf={(item) => (view === 'users' ? (item as UserResult).pfp : view === 'groups' ? (item as GroupResult).gp : (item as Comment)._id)}
-          render={(item) =>
-            view === 'users' ? (
-              <UserRow user={item as UserResult} />
-            ) : view === 'groups' ? (
-              <GroupRow group={item as GroupResult} />
-            ) : (
-              <ReplyRow comment={item as Comment} />
-            )
-          }
-          hasMore={list.hasMore}
-          loading={list.loading}
-          onMore={list.loadMore}
-        />
+        <section className="search-section" aria-label={t(`tabs.${listKind}`)}>
+          <InfiniteList
+            className="search-list"
+            items={list.items}
+            keyOf={(item) => searchItemKey(listKind, item)}
+            renderItem={(item) =>
+              listKind === 'users' ? (
+                <UserRow user={item as UserResult} />
+              ) : listKind === 'groups' ? (
+                <GroupRow group={item as GroupResult} />
+              ) : (
+                <ReplyRow comment={item as Comment} />
+              )
+            }
+            hasMore={list.hasMore}
+            loading={list.loading}
+            onMore={list.loadMore}
+            loadingLabel={t('loading')}
+            moreLabel={t('load_more')}
+            emptyLabel={t('no_results')}
+          />
+        </section>
       )}
     </section>
   );

@@ -1,4 +1,3 @@
-import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar';
@@ -49,58 +48,5 @@ export function ReplyRow({ comment }: { comment: Comment }) {
         {t('reply.open')}
       </Link>
     </article>
-  );
-}
-
-interface ListProps<T> {
-  items: T[];
-  keyOf: (item: T) => string;
-  render: (item: T) => ReactNode;
-  hasMore: boolean;
-  loading: boolean;
-  onMore: () => void;
-  label: string;
-}
-
-/** Results page by page: the next page is asked for when the last one scrolls into view. */
-export function ResultList<T>({ items, keyOf, render, hasMore, loading, onMore, label }: ListProps<T>) {
-  const { t } = useTranslation('search');
-  const lastRef = useRef<HTMLLIElement>(null);
-  const onMoreRef = useRef(onMore);
-  useEffect(() => {
-    onMoreRef.current = onMore;
-  }, [onMore]);
-  const canObserve = typeof IntersectionObserver !== 'undefined';
-
-  useEffect(() => {
-    const el = lastRef.current;
-    if (!el || !hasMore || loading || !canObserve) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        observer.disconnect();
-        onMoreRef.current();
-      }
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [items.length, hasMore, loading, canObserve]);
-
-  return (
-    <>
-      <ul className="search-list" aria-label={label}>
-        {items.map((item, i) => (
-          <li key={keyOf(item)} ref={i === items.length - 1 ? lastRef : undefined}>
-            {render(item)}
-          </li>
-        ))}
-      </ul>
-      {loading && <p className="list-status" role="status">{t('loading')}</p>}
-      {!loading && items.length === 0 && <p className="list-status">{t('no_results')}</p>}
-      {!loading && hasMore && !canObserve && (
-        <button type="button" className="button search-more" onClick={onMore}>
-          {t('load_more')}
-        </button>
-      )}
-    </>
   );
 }

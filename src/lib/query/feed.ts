@@ -98,6 +98,8 @@ export interface FeedState {
   /** Nothing stored yet and nothing fetched yet. */
   isLoading: boolean;
   isFetching: boolean;
+  /** A page asked for by loadMore is on its way. */
+  isLoadingMore: boolean;
   error: unknown;
   pages: number;
   loadMore: () => void;
@@ -134,6 +136,7 @@ export function useFeed(params: FeedParams, enabled = true): FeedState {
     hasMore: !!stored && stored.stored >= pages ? hasMore : false,
     isLoading: !stored || (stored.stored === 0 && queries.every((q) => q.isPending && q.fetchStatus !== 'idle')),
     isFetching,
+    isLoadingMore: !!stored && stored.stored < pages && queries[pages - 1]?.isFetching === true,
     error,
     pages,
     loadMore,

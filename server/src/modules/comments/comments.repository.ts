@@ -1,5 +1,6 @@
-import { type ExpressionBuilder, PostgresAdapter, sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Sort } from '#core/listing';
+import { addToCounters, changedRows, hasRow, isPostgres as locksRows } from '../../db/helpers';
 import type { CommentRow, Database, Executor } from '../../db/schema';
 import type { ListingWindow, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
@@ -7,9 +8,6 @@ import { postVisibleTo } from '../groups/group-access';
 import { postIsPrivate } from '../media/media.repository';
 
 /** Every query of the comments module. */
-
-/** PostgreSQL can lock rows for the rest of a transaction; SQLite serializes writers anyway. */
-const locksRows = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 export async function findVisiblePost(db: Executor, postId: string, viewerId: string | null) {
   return db
@@ -46,15 +44,15 @@ export async function findCommentForUpdate(db: Executor, commentId: string): Pro
 }
 
 /** Whether the user is banned in any group the post is in. */
-export async function isBannedFromPost(db: Executor, postId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('post_groups')
-    .innerJoin('group_bans', 'group_bans.group_id', 'post_groups.group_id')
-    .select('group_bans.user_id')
-    .where('post_groups.post_id', '=', postId)
-    .where('group_bans.user_id', '=', userId)
-    .executeTakeFirst();
-  return !!row;
+export function isBannedFromPost(db: Executor, postId: string, userId: string): Promise<boolean> {
+  return hasRow(
+    db
+      .selectFrom('post_groups')
+      .innerJoin('group_bans', 'group_bans.group_id', 'post_groups.group_id')
+      .select('group_bans.user_id')
+      .where('post_groups.post_id', '=', postId)
+      .where('group_bans.user_id', '=', userId),
+  );
 }
 
 /**
@@ -72,21 +70,6 @@ export async function countCommentsSince(db: Executor, userId: string, since: nu
   return Number(row.n);
 }
 
-/** Users named by id or by (case-insensitive) username. */
-export async function findUsersByIdOrName(db: Executor, ids: string[], lowerNames: string[]) {
-  if (ids.length === 0 && lowerNames.length === 0) return [];
-  return db
-    .selectFrom('users')
-    .select(['id', 'username', 'username_lower'])
-    .where((eb) =>
-      eb.or([
-        ...(ids.length ? [eb('id', 'in', ids)] : []),
-        ...(lowerNames.length ? [eb('username_lower', 'in', lowerNames)] : []),
-      ]),
-    )
-    .execute();
-}
-
 export async function insertComment(
   db: Executor,
   row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'deleted'>,
@@ -102,21 +85,13 @@ export async function insertComment(
 }
 
 /** posts.comments counts live comments of every depth. */
-export async function addToPostComments(db: Executor, postId: string, delta: number): Promise<void> {
-  await db
-    .updateTable('posts')
-    .set((eb) => ({ comments: eb('comments', '+', delta) }))
-    .where('id', '=', postId)
-    .execute();
+export function addToPostComments(db: Executor, postId: string, delta: number): Promise<void> {
+  return addToCounters(db, 'posts', postId, { comments: delta });
 }
 
 /** comments.replies counts the direct children rows (markers included). */
-export async function addToReplies(db: Executor, commentId: string, delta: number): Promise<void> {
-  await db
-    .updateTable('comments')
-    .set((eb) => ({ replies: eb('replies', '+', delta) }))
-    .where('id', '=', commentId)
-    .execute();
+export function addToReplies(db: Executor, commentId: string, delta: number): Promise<void> {
+  return addToCounters(db, 'comments', commentId, { replies: delta });
 }
 
 /** Turns a comment with replies into a marker: no text, author, mentions, likes or image. */
@@ -152,23 +127,17 @@ export async function setCommentLike(
       .values({ comment_id: commentId, user_id: userId, created_at: now })
       .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
       .executeTakeFirst();
-  if (wanted !== true && Number((await removeLike()).numDeletedRows) > 0) {
+  if (wanted !== true && changedRows(await removeLike())) {
     delta = -1;
     liked = false;
   } else if (wanted === false) {
     liked = false;
   } else {
     const inserted = await addLike();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) delta = 1;
+    if (changedRows(inserted)) delta = 1;
     liked = true;
   }
-  if (delta !== 0) {
-    await db
-      .updateTable('comments')
-      .set((eb) => ({ likes: eb('likes', '+', delta) }))
-      .where('id', '=', commentId)
-      .execute();
-  }
+  await addToCounters(db, 'comments', commentId, { likes: delta });
   const row = await db.selectFrom('comments').select('likes').where('id', '=', commentId).executeTakeFirstOrThrow();
   return { liked, likes: row.likes };
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { infoMessage } from '#core/errors';
 import { idempotencyKey } from '../../lib/idempotency';
 import { ListingQuery } from '../../lib/paging';
-import { ErrorReplies, Id, IdParams, MessageReply } from '../../lib/schemas';
+import { CommentIdParams, ErrorReplies, MessageReply, PostIdParams, UserIdParams } from '../../lib/schemas';
 import {
   CommentList,
   CommentNodeSchema,
@@ -31,69 +31,59 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.patch(
-    '/comment/:id/like',
+    '/comment/:commentId/like',
     {
-      schema: { params: IdParams, body: Type.Optional(LikeBody), response: { 200: LikeReply, ...ErrorReplies } },
-      config: { invalidKey: 'comment_not_found' },
+      schema: { params: CommentIdParams, body: Type.Optional(LikeBody), response: { 200: LikeReply, ...ErrorReplies } },
+      config: { invalidKey: 'invalid_comment' },
     },
     async (request, reply) => {
       const viewer = await request.requireViewer();
       const wanted = request.body?.liked;
-      const result = await service.likeComment(app, viewer, request.params.id, wanted, idempotencyKey(request.headers));
+      const result = await service.likeComment(app, viewer, request.params.commentId, wanted, idempotencyKey(request.headers));
       return reply.status(200).send(result.body);
     },
   );
 
   app.delete(
-    '/comment/:id',
+    '/comment/:commentId',
     {
-      schema: { params: IdParams, response: { 200: MessageReply, ...ErrorReplies } },
-      config: { invalidKey: 'comment_not_found' },
+      schema: { params: CommentIdParams, response: { 200: MessageReply, ...ErrorReplies } },
     },
     async (request) => {
       const viewer = await request.requireViewer();
-      await service.deleteComment(app, viewer, request.params.id);
+      await service.deleteComment(app, viewer, request.params.commentId);
       return { message: infoMessage('comment_deleted') };
     },
   );
 
   app.get(
-    '/comment/:id/tree',
+    '/comment/:commentId/tree',
     {
       schema: {
-        params: IdParams,
+        params: CommentIdParams,
         querystring: ListingQuery,
         response: { 200: Type.Object({ pinnedTree: CommentNodeSchema }), ...ErrorReplies },
       },
-      config: { invalidKey: 'comment_not_found' },
     },
     async (request) => {
       const viewer = await request.viewer();
-      return { pinnedTree: await service.commentTree(app, viewer?.id ?? null, request.params.id, request.query) };
+      return { pinnedTree: await service.commentTree(app, viewer?.id ?? null, request.params.commentId, request.query) };
     },
   );
 
   app.get(
-    '/post/:id/comments',
-    {
-      schema: { params: IdParams, querystring: ThreadQuery, response: { 200: CommentList, ...ErrorReplies } },
-      config: { invalidKey: 'didnt_find_post' },
-    },
+    '/post/:postId/comments',
+    { schema: { params: PostIdParams, querystring: ThreadQuery, response: { 200: CommentList, ...ErrorReplies } } },
     async (request) => {
       const viewer = await request.viewer();
-      return service.listThread(app, viewer?.id ?? null, request.params.id, request.query);
+      return service.listThread(app, viewer?.id ?? null, request.params.postId, request.query);
     },
   );
 
   app.get(
     '/profile/comments/:userId',
     {
-      schema: {
-        params: Type.Object({ userId: Id }),
-        querystring: ListingQuery,
-        response: { 200: CommentList, ...ErrorReplies },
-      },
-      config: { invalidKey: 'user_not_found' },
+      schema: { params: UserIdParams, querystring: ListingQuery, response: { 200: CommentList, ...ErrorReplies } },
     },
     async (request) => {
       const viewer = await request.viewer();

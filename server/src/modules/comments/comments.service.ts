@@ -4,6 +4,7 @@ import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch } from '#core/text';
 import { validateCommentText } from '#core/validation';
 import type { Executor } from '../../db/schema';
+import { findUsersByIdOrName } from '../../db/users';
 import { badRequest, forbidden, notFound, tooMany } from '../../lib/app-error';
 import { runOnce } from '../../lib/idempotency';
 import { isId, newId } from '../../lib/ids';
@@ -33,7 +34,7 @@ async function resolveMentions(db: Executor, raw: string[]): Promise<{ user_id: 
   const looksLikeId = (m: string) => isId(m);
   const ids = cleaned.filter(looksLikeId);
   const names = cleaned.filter((m) => !looksLikeId(m)).map((m) => m.toLowerCase());
-  const users = await repo.findUsersByIdOrName(db, ids, names);
+  const users = await findUsersByIdOrName(db, ids, names);
   const byId = new Map(users.map((u) => [u.id, u]));
   const byName = new Map(users.map((u) => [u.username_lower, u]));
   const seen = new Set<string>();

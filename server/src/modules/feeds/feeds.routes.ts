@@ -6,67 +6,60 @@ import { ErrorReplies } from '../../lib/schemas';
 import { PostList } from '../posts/posts.schemas';
 import { feedPage, groupScope, hashtagScope, profileScope, searchScope } from './feeds.service';
 
-const listSchema = (params?: ReturnType<typeof Type.Object>) => ({
-  schema: {
-    querystring: ListingQuery,
-    ...(params ? { params } : {}),
-    response: { 200: PostList, ...ErrorReplies },
-  },
-});
+const response = { 200: PostList, ...ErrorReplies };
+const listSchema = { schema: { querystring: ListingQuery, response } };
+const PathText = Type.String({ minLength: 1, maxLength: 200 });
 
 /**
  * Every list of posts (000 §7): the feed tabs, hashtag, profile, group and search. Four posts
  * per page by default, each list filtered by what the caller may see.
  */
 export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/feed', listSchema(), async (request) => {
+  app.get('/feed', listSchema, async (request) => {
     const viewer = await request.viewer();
     return feedPage(app.db, viewer?.id ?? null, { kind: 'all' }, request.query, FEED_DEFAULTS, app);
   });
 
-  app.get('/feed/following', listSchema(), async (request) => {
+  app.get('/feed/following', listSchema, async (request) => {
     const viewer = await request.requireViewer();
     return feedPage(app.db, viewer.id, { kind: 'following', userId: viewer.id }, request.query, FEED_DEFAULTS, app);
   });
 
-  app.get('/feed/groups', listSchema(), async (request) => {
+  app.get('/feed/groups', listSchema, async (request) => {
     const viewer = await request.requireViewer();
     return feedPage(app.db, viewer.id, { kind: 'memberGroups', userId: viewer.id }, request.query, FEED_DEFAULTS, app);
   });
 
   app.get(
     '/feed/hash/:hashtag',
-    listSchema(Type.Object({ hashtag: Type.String({ minLength: 1, maxLength: 200 }) })),
+    { schema: { params: Type.Object({ hashtag: PathText }), querystring: ListingQuery, response } },
     async (request) => {
       const viewer = await request.viewer();
-      const { hashtag } = request.params as { hashtag: string };
-      return feedPage(app.db, viewer?.id ?? null, hashtagScope(hashtag), request.query, LISTING_DEFAULTS, app);
+      return feedPage(app.db, viewer?.id ?? null, hashtagScope(request.params.hashtag), request.query, LISTING_DEFAULTS, app);
     },
   );
 
   app.get(
     '/profile/posts/:username',
-    { ...listSchema(Type.Object({ username: Type.String({ minLength: 1, maxLength: 100 }) })), config: { invalidKey: 'user_not_found' } },
+    { schema: { params: Type.Object({ username: PathText }), querystring: ListingQuery, response } },
     async (request) => {
       const viewer = await request.viewer();
-      const { username } = request.params as { username: string };
-      const scope = await profileScope(app.db, username);
+      const scope = await profileScope(app.db, request.params.username);
       return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
     },
   );
 
   app.get(
     '/group/:name/posts',
-    { ...listSchema(Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) })), config: { invalidKey: 'didnt_find_group' } },
+    { schema: { params: Type.Object({ name: PathText }), querystring: ListingQuery, response } },
     async (request) => {
       const viewer = await request.viewer();
-      const { name } = request.params as { name: string };
-      const scope = await groupScope(app.db, name, viewer?.id ?? null);
+      const scope = await groupScope(app.db, request.params.name, viewer?.id ?? null);
       return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
     },
   );
 
-  app.get('/search/for/posts', listSchema(), async (request) => {
+  app.get('/search/for/posts', listSchema, async (request) => {
     const viewer = await request.viewer();
     const scope = searchScope(request.query.query);
     if (!scope) return { posts: [], hasMore: false };

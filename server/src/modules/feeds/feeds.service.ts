@@ -2,11 +2,12 @@ import type { Sort, TimeWindow } from '#core/listing';
 import { PAGE_SIZES } from '#core/limits';
 import { normalizeHashtag } from '#core/text';
 import type { Executor } from '../../db/schema';
+import { findUserIdByName } from '../../db/users';
 import { forbidden, notFound } from '../../lib/app-error';
 import { listingWindow, pageWindow } from '../../lib/paging';
 import { canSeeGroupContent, membershipOf } from '../groups/group-access';
+import { loadGroup } from '../groups/groups.service';
 import { type MediaSigner, type PostScope, type PostView, listPosts } from '../posts/posts.service';
-import { findGroupByName, findUserIdByName } from './feeds.repository';
 
 export interface FeedQuery {
   page?: number | undefined;
@@ -40,10 +41,9 @@ export async function profileScope(db: Executor, username: string): Promise<Post
   return { kind: 'author', authorId };
 }
 
-/** Posts of a group: a private group's list is for its members only. */
+/** Posts of a group, named like on GET /group/{name}: a private group's list is for its members only. */
 export async function groupScope(db: Executor, name: string, viewerId: string | null): Promise<PostScope> {
-  const group = await findGroupByName(db, name);
-  if (!group) throw notFound('didnt_find_group');
+  const group = await loadGroup(db, name);
   if (!canSeeGroupContent(group, await membershipOf(db, group.id, viewerId))) throw forbidden('not_member');
   return { kind: 'group', groupId: group.id };
 }

@@ -1,11 +1,7 @@
+import { changedRows } from '../../db/helpers';
 import type { Executor } from '../../db/schema';
 
 /** The follow edges between users (001 §3 follows, notify, logFollows). */
-
-export async function userExists(db: Executor, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  return !!row;
-}
 
 /** Inserts the edge unless it exists; false when it already did (also under concurrent calls). */
 export async function insertFollow(db: Executor, followerId: string, followingId: string, now: number): Promise<boolean> {
@@ -14,7 +10,7 @@ export async function insertFollow(db: Executor, followerId: string, followingId
     .values({ follower_id: followerId, following_id: followingId, notify: 0, created_at: now })
     .onConflict((oc) => oc.columns(['follower_id', 'following_id']).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  return changedRows(result);
 }
 
 export async function setNotify(db: Executor, followerId: string, followingId: string, notify: boolean): Promise<boolean> {
@@ -24,7 +20,7 @@ export async function setNotify(db: Executor, followerId: string, followingId: s
     .where('follower_id', '=', followerId)
     .where('following_id', '=', followingId)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return changedRows(result);
 }
 
 export async function deleteFollow(db: Executor, followerId: string, followingId: string): Promise<boolean> {
@@ -33,7 +29,7 @@ export async function deleteFollow(db: Executor, followerId: string, followingId
     .where('follower_id', '=', followerId)
     .where('following_id', '=', followingId)
     .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return changedRows(result);
 }
 
 export interface FollowState {

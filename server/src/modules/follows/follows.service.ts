@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, conflict, notFound } from '../../lib/app-error';
+import { userExists } from '../../db/users';
 import type { Viewer } from '../../plugins/auth';
 import { enqueueNotificationEvent } from '../notifications/events';
 import * as repo from './follows.repository';
@@ -14,7 +15,7 @@ import * as repo from './follows.repository';
 
 async function requireOtherUser(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<void> {
   if (followingId === viewer.id) throw badRequest('follow_yourself');
-  if (!(await repo.userExists(app.db, followingId))) throw notFound('invalid_following_id');
+  if (!(await userExists(app.db, followingId))) throw notFound('invalid_following_id');
 }
 
 export async function follow(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<repo.FollowState> {

@@ -1,7 +1,8 @@
 import type { GroupRow } from '../../db/schema';
 import { type Membership, canPostIn, isAdminRole } from './group-access';
 import type { ListedUser } from './groups.repository';
-import type { GroupView, ListedUserView } from './groups.schemas';
+import type { GroupUserItem } from '../../lib/schemas';
+import type { GroupView } from './groups.schemas';
 
 /** Row -> API shapes of the groups module. */
 
@@ -35,7 +36,7 @@ export function toGroupView(
   };
 }
 
-export function toListedUser(user: ListedUser, banned: boolean): ListedUserView {
+export function toListedUser(user: ListedUser, banned: boolean): GroupUserItem {
   return {
     _id: user.id,
     pfp: user.id,

@@ -1,11 +1,11 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
+import { addToCounters, changedRows as affected, hasRow, isPostgres } from '../../db/helpers';
 import type { Executor, GroupRole, GroupRow } from '../../db/schema';
 import { isId } from '../../lib/ids';
+import type { ListFilter, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
 
 /** Every SQL of the groups module. Functions take an Executor so services compose them in one transaction. */
-
-const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 export async function findGroupById(db: Executor, id: string): Promise<GroupRow | undefined> {
   if (!isId(id)) return undefined;
@@ -22,7 +22,7 @@ export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promi
 export async function nameTaken(db: Executor, nameLower: string, exceptId: string | null): Promise<boolean> {
   let query = db.selectFrom('groups').select('id').where('name_lower', '=', nameLower);
   if (exceptId) query = query.where('id', '!=', exceptId);
-  return !!(await query.executeTakeFirst());
+  return hasRow(query);
 }
 
 /**
@@ -60,20 +60,8 @@ export async function updateGroup(db: Executor, id: string, fields: GroupFields)
 }
 
 /** Adds to the members and bans counters in place, so concurrent changes never lose a count. */
-export async function adjustCounts(db: Executor, groupId: string, delta: { members?: number; bans?: number }): Promise<void> {
-  const members = delta.members ?? 0;
-  const bans = delta.bans ?? 0;
-  if (members === 0 && bans === 0) return;
-  await db
-    .updateTable('groups')
-    .set((eb) => ({ members: eb('members', '+', members), bans: eb('bans', '+', bans) }))
-    .where('id', '=', groupId)
-    .execute();
-}
-
-/** Whether a write touched a row: inserts, updates and deletes report it under different names. */
-function affected(result: { numInsertedOrUpdatedRows?: bigint | undefined; numUpdatedRows?: bigint; numDeletedRows?: bigint }): boolean {
-  return Number(result.numDeletedRows ?? result.numUpdatedRows ?? result.numInsertedOrUpdatedRows ?? 0n) > 0;
+export function adjustCounts(db: Executor, groupId: string, delta: { members?: number; bans?: number }): Promise<void> {
+  return addToCounters(db, 'groups', groupId, delta);
 }
 
 /** Inserts the membership; false when the user already was a member (nothing changed). */
@@ -151,40 +139,38 @@ export interface ListedUser {
 }
 
 /** One page of members, oldest membership first; `query` filters by username. */
-export async function listMembers(db: Executor, groupId: string, offset: number, fetch: number, query: string | undefined): Promise<ListedUser[]> {
+export async function listMembers(db: Executor, groupId: string, filter: ListFilter, window: PageWindow): Promise<ListedUser[]> {
   let q = db
     .selectFrom('group_members')
     .innerJoin('users', 'users.id', 'group_members.user_id')
     .select(['users.id', 'users.username', 'group_members.role'])
     .where('group_members.group_id', '=', groupId);
-  if (query?.trim()) q = q.where(searchMatches('users', query));
-  return q.orderBy('group_members.created_at').orderBy('group_members.user_id').limit(fetch).offset(offset).execute();
+  const text = filter.query?.trim();
+  if (text) q = q.where(searchMatches('users', text));
+  if (filter.before !== undefined) q = q.where('group_members.created_at', '<=', filter.before);
+  return q.orderBy('group_members.created_at').orderBy('group_members.user_id').limit(window.fetch).offset(window.offset).execute();
 }
 
 /** One page of banned users, most recent ban first. */
-export async function listBanned(db: Executor, groupId: string, offset: number, fetch: number, query: string | undefined): Promise<ListedUser[]> {
+export async function listBanned(db: Executor, groupId: string, filter: ListFilter, window: PageWindow): Promise<ListedUser[]> {
   let q = db
     .selectFrom('group_bans')
     .innerJoin('users', 'users.id', 'group_bans.user_id')
     .select(['users.id', 'users.username', sql<GroupRole | null>`null`.as('role')])
     .where('group_bans.group_id', '=', groupId);
-  if (query?.trim()) q = q.where(searchMatches('users', query));
-  return q.orderBy('group_bans.created_at', 'desc').orderBy('group_bans.user_id').limit(fetch).offset(offset).execute();
+  const text = filter.query?.trim();
+  if (text) q = q.where(searchMatches('users', text));
+  if (filter.before !== undefined) q = q.where('group_bans.created_at', '<=', filter.before);
+  return q.orderBy('group_bans.created_at', 'desc').orderBy('group_bans.user_id').limit(window.fetch).offset(window.offset).execute();
 }
 
 export async function postExists(db: Executor, postId: string): Promise<boolean> {
   if (!isId(postId)) return false;
-  return !!(await db.selectFrom('posts').select('id').where('id', '=', postId).executeTakeFirst());
+  return hasRow(db.selectFrom('posts').select('id').where('id', '=', postId));
 }
 
-export async function isPostInGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('post_groups')
-    .select('post_id')
-    .where('group_id', '=', groupId)
-    .where('post_id', '=', postId)
-    .executeTakeFirst();
-  return !!row;
+export function isPostInGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
+  return hasRow(db.selectFrom('post_groups').select('post_id').where('group_id', '=', groupId).where('post_id', '=', postId));
 }
 
 export async function setPinned(db: Executor, groupId: string, postId: string | null): Promise<void> {

@@ -1,28 +1,24 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type InfoKey, infoMessage } from '#core/errors';
 import { idempotencyKey } from '../../lib/idempotency';
-import { ErrorReplies, MessageReply } from '../../lib/schemas';
+import { ErrorReplies, GroupIdParams, MessageReply, NameReply } from '../../lib/schemas';
 import { AppError, badRequest, notFound } from '../../lib/app-error';
 import { storeAvatar } from '../media/avatars';
-import { readUpload, registerUploads } from '../media/uploads';
+import { UploadReplies, readUpload, registerUploads } from '../media/uploads';
 import { PostSchema } from '../posts/posts.schemas';
 import { getPostForViewer, removePostMedia } from '../posts/posts.service';
 import {
   GroupBody,
-  GroupIdParams,
   GroupPostParams,
   GroupReply,
   GroupSavedReply,
+  GroupUserListReply,
   ListQuery,
   NameParams,
-  NameReply,
   NotificationBody,
   NotificationReply,
   PinParams,
-  UploadParams,
   UserActionParams,
-  UserListReply,
 } from './groups.schemas';
 import * as service from './groups.service';
 
@@ -43,19 +39,19 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The spec does not show the update call's method; both are served.
   app.route({
     method: ['POST', 'PATCH'],
-    url: '/group/:id/update',
+    url: '/group/:groupId/update',
     schema: { params: GroupIdParams, body: GroupBody, response: { 200: GroupSavedReply, ...ErrorReplies } },
     config: { invalidKey: 'invalid_group' },
     handler: async (request) => {
       const viewer = await request.requireViewer();
-      const group = await service.updateGroup(app.db, request.params.id, viewer.id, request.body);
+      const group = await service.updateGroup(app.db, request.params.groupId, viewer.id, request.body);
       return { group, ...message('group_updated') };
     },
   });
 
-  app.delete('/group/:id', { schema: { params: GroupIdParams, response: messageSchema } }, async (request) => {
+  app.delete('/group/:groupId', { schema: { params: GroupIdParams, response: messageSchema } }, async (request) => {
     const viewer = await request.requireViewer();
-    const keys = await service.deleteGroup(app.db, request.params.id, viewer.id);
+    const keys = await service.deleteGroup(app.db, request.params.groupId, viewer.id);
     await removePostMedia(app.storage, keys, request.log);
     return message('group_deleted');
   });
@@ -65,8 +61,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { group: await service.getGroup(app.db, request.params.name, viewer?.id ?? null) };
   });
 
-  app.get('/group/:id/name', { schema: { params: GroupIdParams, response: { 200: NameReply, ...ErrorReplies } } }, async (request) => ({
-    name: await service.groupName(app.db, request.params.id),
+  app.get('/group/:groupId/name', { schema: { params: GroupIdParams, response: { 200: NameReply, ...ErrorReplies } } }, async (request) => ({
+    name: await service.groupName(app.db, request.params.groupId),
   }));
 
   app.get('/group/:name/pinned', { schema: { params: NameParams, response: { 200: PostSchema, ...ErrorReplies } } }, async (request) => {
@@ -83,7 +79,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const which of ['members', 'banned'] as const) {
     app.get(
       `/group/:name/${which}`,
-      { schema: { params: NameParams, querystring: ListQuery, response: { 200: UserListReply, ...ErrorReplies } } },
+      { schema: { params: NameParams, querystring: ListQuery, response: { 200: GroupUserListReply, ...ErrorReplies } } },
       async (request) => {
         const viewer = await request.viewer();
         return service.listGroupUsers(app.db, request.params.name, viewer?.id ?? null, which, request.query);
@@ -150,28 +146,27 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch(
-    '/group/:id/notification',
+    '/group/:groupId/notification',
     {
       schema: { params: GroupIdParams, body: NotificationBody, response: { 200: NotificationReply, ...ErrorReplies } },
-      config: { invalidKey: 'invalid_id' },
+      // A level outside all, essential and none (001 §3) is a setting that is not allowed.
+      config: { invalidKey: 'invalid_settings' },
     },
     async (request) => {
       const viewer = await request.requireViewer();
-      return { notification: await service.setNotificationLevel(app.db, request.params.id, viewer.id, request.body.notification) };
+      return { notification: await service.setNotificationLevel(app.db, request.params.groupId, viewer.id, request.body.notification) };
     },
   );
 
   await app.register(groupAvatarRoutes);
 };
 
-const UploadReply = { 201: Type.Object({ message: Type.String(), url: Type.String() }), ...ErrorReplies, 413: MessageReply };
-
 /** POST /upload/gp/{groupId}: the group's avatar (multipart field gp), in its own scope for the parser. */
 const groupAvatarRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await registerUploads(app);
   app.post(
     '/upload/gp/:groupId',
-    { schema: { params: UploadParams, response: UploadReply }, config: { invalidKey: 'invalid_group_id' } },
+    { schema: { params: GroupIdParams, response: UploadReplies } },
     async (request, reply) => {
       const viewer = await request.requireViewer();
       const group = await service.groupForAvatar(app.db, request.params.groupId, viewer.id);

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PageQuery } from '../../lib/paging';
+import { GroupRef, GroupUserItem, Id, userListReply } from '../../lib/schemas';
 
 /**
  * Create and update share one body (001 §7). Lengths are checked by the shared validation rules
@@ -15,7 +16,6 @@ export const GroupBody = Type.Object({
 });
 export type GroupBody = Static<typeof GroupBody>;
 
-export const GroupRef = Type.Object({ _id: Type.String(), name: Type.String() });
 export const GroupSavedReply = Type.Object({ group: GroupRef, message: Type.String() });
 
 /**
@@ -47,30 +47,18 @@ export const GroupSchema = Type.Object({
 export type GroupView = Static<typeof GroupSchema>;
 export const GroupReply = Type.Object({ group: GroupSchema });
 
-export const ListedUserSchema = Type.Object({
-  _id: Type.String(),
-  pfp: Type.String(),
-  username: Type.String(),
-  admin: Type.Boolean(),
-  owner: Type.Boolean(),
-  banned: Type.Boolean(),
-});
-export type ListedUserView = Static<typeof ListedUserSchema>;
-
 /** Members and banned lists; `group.admin` / `group.owner` are the caller's rights there. */
-export const UserListReply = Type.Object({
-  userList: Type.Array(ListedUserSchema),
-  logged: Type.Boolean(),
-  hasMore: Type.Boolean(),
-  group: Type.Object({ _id: Type.String(), name: Type.String(), admin: Type.Boolean(), owner: Type.Boolean() }),
-});
+export const GroupUserListReply = Type.Composite([
+  userListReply(GroupUserItem),
+  Type.Object({ group: Type.Object({ _id: Type.String(), name: Type.String(), admin: Type.Boolean(), owner: Type.Boolean() }) }),
+]);
 
-export const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
-export const UserActionParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), pfp: Type.String({ maxLength: 64 }) });
-export const PinParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), postId: Type.String({ maxLength: 64 }) });
-export const GroupIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-export const GroupPostParams = Type.Object({ groupId: Type.String({ maxLength: 64 }), postId: Type.String({ maxLength: 64 }) });
-export const UploadParams = Type.Object({ groupId: Type.String({ maxLength: 64 }) });
+/** A group named in the path by name (or id); ids in the path are checked by the schema. */
+const GroupName = Type.String({ minLength: 1, maxLength: 200 });
+export const NameParams = Type.Object({ name: GroupName });
+export const UserActionParams = Type.Object({ name: GroupName, pfp: Id });
+export const PinParams = Type.Object({ name: GroupName, postId: Id });
+export const GroupPostParams = Type.Object({ groupId: Id, postId: Id });
 
 export const ListQuery = PageQuery;
 export type ListQuery = Static<typeof ListQuery>;
@@ -79,4 +67,3 @@ export const NotificationBody = Type.Object({
   notification: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]),
 });
 export const NotificationReply = Type.Object({ notification: Type.Integer() });
-export const NameReply = Type.Object({ name: Type.String() });

@@ -12,7 +12,8 @@ import { enqueueNotificationEvent } from '../notifications/events';
 import { type Membership, canSeeGroupContent, isAdminRole, isPostVisible, membershipOf } from './group-access';
 import { toGroupRef, toGroupView, toListedUser } from './groups.mapper';
 import * as repo from './groups.repository';
-import type { GroupBody, GroupView, ListQuery, ListedUserView } from './groups.schemas';
+import type { GroupUserItem } from '../../lib/schemas';
+import type { GroupBody, GroupView, ListQuery } from './groups.schemas';
 
 /**
  * The group rules of 001 §4-§6. Every change runs in one transaction and is conditional on the
@@ -196,7 +197,7 @@ export async function groupName(db: Executor, id: string): Promise<string> {
 }
 
 export interface UserListResult {
-  userList: ListedUserView[];
+  userList: GroupUserItem[];
   logged: boolean;
   hasMore: boolean;
   group: { _id: string; name: string; admin: boolean; owner: boolean };
@@ -216,8 +217,8 @@ export async function listGroupUsers(
   const window = pageWindow(query, PAGE_SIZES.users);
   const rows =
     which === 'members'
-      ? await repo.listMembers(db, group.id, window.offset, window.fetch, query.query)
-      : await repo.listBanned(db, group.id, window.offset, window.fetch, query.query);
+      ? await repo.listMembers(db, group.id, query, window)
+      : await repo.listBanned(db, group.id, query, window);
   const page = toPage(rows, window);
   return {
     userList: page.items.map((u) => toListedUser(u, which === 'banned')),

@@ -1,12 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { infoMessage } from '#core/errors';
-import { ErrorReplies } from '../../lib/schemas';
 import { readMedia, uploadContentImage, uploadProfilePicture } from './media.service';
-import { readUpload, registerUploads } from './uploads';
+import { UploadReplies, readUpload, registerUploads } from './uploads';
 
-const UploadReply = Type.Object({ message: Type.String(), url: Type.String() });
-const uploadSchema = { response: { 201: UploadReply, ...ErrorReplies, 413: ErrorReplies[400] } };
+const uploadSchema = { response: UploadReplies };
 
 /** Uploads under /api (000 §7 POST /upload/image, 001 §7 POST /upload/{type} with type pfp). */
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -18,19 +16,13 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.status(201).send({ message: infoMessage('image_uploaded'), url });
   });
 
+  // POST /upload/{type} of 001 §7, whose only type is pfp; another type is an unknown route (404).
   // The file may come under any field name (the web app sends `pfp` or `image`).
-  app.post(
-    '/upload/:type',
-    {
-      schema: { params: Type.Object({ type: Type.Literal('pfp') }), ...uploadSchema },
-      config: { invalidKey: 'invalid_id' },
-    },
-    async (request, reply) => {
-      const viewer = await request.requireViewer();
-      const url = await uploadProfilePicture(app, viewer, await readUpload(request));
-      return reply.status(201).send({ message: infoMessage('image_uploaded'), url });
-    },
-  );
+  app.post('/upload/pfp', { schema: uploadSchema }, async (request, reply) => {
+    const viewer = await request.requireViewer();
+    const url = await uploadProfilePicture(app, viewer, await readUpload(request));
+    return reply.status(201).send({ message: infoMessage('image_uploaded'), url });
+  });
 };
 
 const CACHE_CONTROL = {

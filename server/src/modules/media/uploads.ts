@@ -1,7 +1,16 @@
 import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIMITS } from '#core/limits';
 import { AppError, badRequest } from '../../lib/app-error';
+import { ErrorReplies, MessageReply } from '../../lib/schemas';
+
+/** Replies of every upload route: the stored image's URL, or a refusal (413 for a too large file). */
+export const UploadReplies = {
+  201: Type.Object({ message: Type.String(), url: Type.String() }),
+  ...ErrorReplies,
+  413: MessageReply,
+} as const;
 
 /**
  * Multipart uploads of one image. Registered per route plugin (encapsulated), so only upload

@@ -60,6 +60,11 @@ export async function usersWithSettings(db: Executor, userIds: string[]): Promis
   return db.selectFrom('users').select(['id as user_id', 'notification_settings']).where('id', 'in', userIds).execute();
 }
 
+export async function tokenVersion(db: Executor, userId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('token_version').where('id', '=', userId).executeTakeFirst();
+  return row?.token_version;
+}
+
 export async function userExists(db: Executor, userId: string): Promise<boolean> {
   return !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
 }
@@ -246,8 +251,9 @@ export async function deleteJoinRequestNotifications(db: Executor, groupId: stri
 
 // ---- the list endpoints
 
-export async function listPage(db: Executor, userId: string, offset: number, fetch: number) {
-  return db
+/** `before` (epoch ms) pins the list to when its first page was read, so arrivals do not shift pages. */
+export async function listPage(db: Executor, userId: string, offset: number, fetch: number, before?: number) {
+  let query = db
     .selectFrom('notifications')
     .leftJoin('users as actor', 'actor.id', 'notifications.actor_id')
     .leftJoin('groups', 'groups.id', 'notifications.group_id')
@@ -270,12 +276,9 @@ export async function listPage(db: Executor, userId: string, offset: number, fet
       'comments.deleted as comment_deleted',
     ])
     .where('notifications.user_id', '=', userId)
-    .where(postVisibleTo(userId))
-    .orderBy('notifications.created_at', 'desc')
-    .orderBy('notifications.id', 'desc')
-    .offset(offset)
-    .limit(fetch)
-    .execute();
+    .where(postVisibleTo(userId));
+  if (before !== undefined) query = query.where('notifications.created_at', '<=', before);
+  return query.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').offset(offset).limit(fetch).execute();
 }
 export type ListedNotification = Awaited<ReturnType<typeof listPage>>[number];
 

@@ -9,14 +9,17 @@ import { openUnreadStream } from './notifications.stream';
 
 /** Notifications (000 §7) plus the unread badge, mark-all-seen and a live stream of the count. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/notification/',
-    { schema: { querystring: PageQuery, response: { 200: NotificationList, ...ErrorReplies } }, config: { invalidKey: 'invalid_id' } },
-    async (request) => {
+  const listOptions = {
+    schema: { querystring: PageQuery, response: { 200: NotificationList, ...ErrorReplies } },
+    config: { invalidKey: 'invalid_id' as const },
+  };
+  // The spec's path has the trailing slash; the bare path answers the same.
+  for (const url of ['/notification/', '/notification']) {
+    app.get(url, listOptions, async (request) => {
       const viewer = await request.requireViewer();
       return service.listNotifications(app, viewer, request.query);
-    },
-  );
+    });
+  }
 
   app.get('/notification/unread', { schema: { response: { 200: UnreadReply, ...ErrorReplies } } }, async (request) => {
     const viewer = await request.requireViewer();

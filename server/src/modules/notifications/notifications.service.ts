@@ -15,10 +15,10 @@ import * as repo from './notifications.repository';
 export async function listNotifications(
   app: FastifyInstance,
   viewer: Viewer,
-  query: { page?: number | undefined; limit?: number | undefined },
+  query: { page?: number | undefined; limit?: number | undefined; before?: number | undefined },
 ): Promise<{ notifications: NotificationReply[]; hasMore: boolean }> {
   const window = pageWindow(query, PAGE_SIZES.notifications);
-  const rows = await repo.listPage(app.db, viewer.id, window.offset, window.fetch);
+  const rows = await repo.listPage(app.db, viewer.id, window.offset, window.fetch, query.before);
   const { items, hasMore } = toPage(rows, window);
   const groupPosts = [...new Set(items.filter((row) => row.type === 'GROUP_POST' && row.post_id).map((row) => row.post_id as string))];
   const groupsOfPost = new Map<string, string[]>();
@@ -28,6 +28,10 @@ export async function listNotifications(
     groupsOfPost.set(row.post_id, names);
   }
   return { notifications: items.map((row) => toNotification(row, groupsOfPost)), hasMore };
+}
+
+export async function sessionStillValid(app: FastifyInstance, viewer: Viewer): Promise<boolean> {
+  return (await repo.tokenVersion(app.db, viewer.id)) === viewer.user.token_version;
 }
 
 export function unreadCount(app: FastifyInstance, userId: string): Promise<number> {

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Viewer } from '../../plugins/auth';
-import { unreadCount } from './notifications.service';
+import { sessionStillValid, unreadCount } from './notifications.service';
 
-/** A comment line often enough that proxies and browsers keep an idle stream open. */
-export const HEARTBEAT_MS = 25_000;
+/** A comment line often enough that proxies and browsers keep an idle stream open (tests shorten it). */
+export const streamTiming = { heartbeatMs: 25_000 };
 
 /**
  * GET /notification/stream: Server-Sent Events. Sends `event: unread` with {count} on connect and
@@ -46,7 +46,14 @@ export async function openUnreadStream(app: FastifyInstance, viewer: Viewer, rep
   };
 
   const untrack = app.notificationHub.track(res);
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+  // Each heartbeat also re-checks the session: a password change (token_version bump) or a
+  // deleted account ends the stream, as it would refuse the next request.
+  const heartbeat = setInterval(() => {
+    void sessionStillValid(app, viewer).then(
+      (valid) => (valid ? res.write(': heartbeat\n\n') : res.end()),
+      () => res.write(': heartbeat\n\n'),
+    );
+  }, streamTiming.heartbeatMs);
   let unsubscribe = () => {};
   res.on('close', () => {
     closed = true;

@@ -8,7 +8,9 @@ import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.reposito
  * The post card's shape (000 §3 Post).
  * - createdAt: epoch milliseconds.
  * - replyingTo: the original's id, null for a top-level post, or "<deleted>" when the original
- *   no longer exists (the client shows its post-deleted marker for that id, 000 §2 /p/{postId}).
+ *   no longer exists or the caller may not see it (a private group's post): the client shows its
+ *   post-deleted marker for that id (000 §2 /p/{postId}), and a hidden original's id is not
+ *   revealed to outsiders.
  * - groups / mentions: `_id` null when the entry was plain text (or its group or user is gone).
  * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller
  *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
@@ -60,8 +62,8 @@ export interface PostViewContext {
   roles: Map<string, GroupRole>;
   /** "groupId:userId" of bans among the page's groups, authors and the viewer. */
   bans: Set<string>;
-  /** Ids of the page's reply originals that still exist. */
-  existingOriginals: Set<string>;
+  /** Ids of the page's reply originals that exist and the viewer may see. */
+  visibleOriginals: Set<string>;
   signer: MediaSigner | undefined;
 }
 
@@ -94,7 +96,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     : { username: DELETED, pfp: 'default' };
 
   let replyingTo: string | null = null;
-  if (row.reply_to) replyingTo = ctx.existingOriginals.has(row.reply_to) ? row.reply_to : DELETED;
+  if (row.reply_to) replyingTo = ctx.visibleOriginals.has(row.reply_to) ? row.reply_to : DELETED;
 
   return {
     _id: row.id,

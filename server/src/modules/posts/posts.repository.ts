@@ -1,3 +1,4 @@
+import { addToCounters, changedRows, hasRow } from '../../db/helpers';
 import type { Executor, GroupRole } from '../../db/schema';
 import { searchMatches } from '../../lib/search';
 import { postVisibleTo } from '../groups/group-access';
@@ -136,9 +137,10 @@ export async function findBans(db: Executor, groupIds: string[], userIds: string
   return new Set(rows.map((r) => `${r.group_id}:${r.user_id}`));
 }
 
-export async function findExistingPostIds(db: Executor, ids: string[]): Promise<Set<string>> {
+/** The posts among `ids` that exist and that the viewer may see. */
+export async function findVisiblePostIds(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('posts').select('id').where('id', 'in', ids).execute();
+  const rows = await db.selectFrom('posts').select('posts.id').where('posts.id', 'in', ids).where(postVisibleTo(viewerId)).execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -231,20 +233,6 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
 
 // ---- Writes --------------------------------------------------------------------------------
 
-export async function findUsersByIdOrName(db: Executor, ids: string[], namesLower: string[]) {
-  if (ids.length === 0 && namesLower.length === 0) return [];
-  return db
-    .selectFrom('users')
-    .select(['id', 'username', 'username_lower'])
-    .where((eb) =>
-      eb.or([
-        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
-        ...(namesLower.length > 0 ? [eb('username_lower', 'in', namesLower)] : []),
-      ]),
-    )
-    .execute();
-}
-
 export async function findGroupsByIdOrName(db: Executor, ids: string[], namesLower: string[]) {
   if (ids.length === 0 && namesLower.length === 0) return [];
   return db
@@ -313,31 +301,18 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
 
 /** Adds or removes the user's like; the counter moves only when a row really changed. */
 export async function setLike(db: Executor, postId: string, userId: string, liked: boolean, now: number): Promise<void> {
-  if (liked) {
-    const result = await db
-      .insertInto('post_likes')
-      .values({ post_id: postId, user_id: userId, created_at: now })
-      .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) {
-      await db.updateTable('posts').set((eb) => ({ likes: eb('likes', '+', 1) })).where('id', '=', postId).execute();
-    }
-  } else {
-    const result = await db.deleteFrom('post_likes').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(result.numDeletedRows) > 0) {
-      await db.updateTable('posts').set((eb) => ({ likes: eb('likes', '-', 1) })).where('id', '=', postId).execute();
-    }
-  }
+  const result = liked
+    ? await db
+        .insertInto('post_likes')
+        .values({ post_id: postId, user_id: userId, created_at: now })
+        .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
+        .executeTakeFirst()
+    : await db.deleteFrom('post_likes').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
+  if (changedRows(result)) await addToCounters(db, 'posts', postId, { likes: liked ? 1 : -1 });
 }
 
-export async function hasLiked(db: Executor, postId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('post_likes')
-    .select('post_id')
-    .where('post_id', '=', postId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return !!row;
+export function hasLiked(db: Executor, postId: string, userId: string): Promise<boolean> {
+  return hasRow(db.selectFrom('post_likes').select('post_id').where('post_id', '=', postId).where('user_id', '=', userId));
 }
 
 export async function likeCount(db: Executor, postId: string): Promise<number> {

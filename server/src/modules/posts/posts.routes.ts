@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { infoMessage } from '#core/errors';
 import { badRequest } from '../../lib/app-error';
 import { idempotencyKey, runOnce } from '../../lib/idempotency';
-import { ErrorReplies, MessageReply } from '../../lib/schemas';
-import { CreatePostBody, CreatePostReply, LikeReply, PostIdParams, PostSchema } from './posts.schemas';
+import { ErrorReplies, MessageReply, PostIdParams } from '../../lib/schemas';
+import { CreatePostBody, CreatePostReply, LikeReply, PostSchema } from './posts.schemas';
 import {
   type PostView,
   createPost,
@@ -50,43 +50,43 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/post/:id',
+    '/post/:postId',
     { schema: { params: PostIdParams, response: { 200: PostSchema, ...ErrorReplies } } },
     async (request) => {
       const viewer = await request.viewer();
-      return getPostForViewer(app.db, request.params.id, viewer?.id ?? null, app);
+      return getPostForViewer(app.db, request.params.postId, viewer?.id ?? null, app);
     },
   );
 
   app.get(
-    '/post/:id/groups',
+    '/post/:postId/groups',
     { schema: { params: PostIdParams, response: { 200: Type.Array(Type.String()), ...ErrorReplies } } },
     async (request) => {
       const viewer = await request.viewer();
-      return getPostGroupNames(app.db, request.params.id, viewer?.id ?? null);
+      return getPostGroupNames(app.db, request.params.postId, viewer?.id ?? null);
     },
   );
 
   app.patch(
-    '/post/:id/like',
+    '/post/:postId/like',
     { schema: { params: PostIdParams, response: { 200: LikeReply, ...ErrorReplies } } },
     async (request, reply) => {
       const viewer = await request.requireViewer();
       const liked = likedFromBody(request.body);
       const result = await runOnce(app.db, viewer.id, idempotencyKey(request.headers), 'post:like', async (trx) => ({
         status: 200,
-        body: await likePost(trx, request.params.id, viewer.id, liked),
+        body: await likePost(trx, request.params.postId, viewer.id, liked),
       }));
       return reply.status(result.status as 200).send(result.body);
     },
   );
 
   app.delete(
-    '/post/:id',
+    '/post/:postId',
     { schema: { params: PostIdParams, response: { 200: MessageReply, ...ErrorReplies } } },
     async (request) => {
       const viewer = await request.requireViewer();
-      const keys = await app.db.transaction().execute((trx) => deletePost(trx, request.params.id, viewer.id));
+      const keys = await app.db.transaction().execute((trx) => deletePost(trx, request.params.postId, viewer.id));
       await removePostMedia(app.storage, keys, request.log);
       return { message: infoMessage('post_deleted') };
     },

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { LIMITS } from '#core/limits';
-import { Id } from '../../lib/schemas';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
 
@@ -44,4 +43,3 @@ export const CreatePostReply = Type.Composite([PostSchema, Type.Object({ post: P
 export const LikeBody = Type.Union([Type.Object({ liked: Type.Optional(Type.Boolean()) }), Type.Null()]);
 export const LikeReply = Type.Object({ likes: Type.Integer(), liked: Type.Boolean() });
 
-export const PostIdParams = Type.Object({ id: Id });

@@ -3,6 +3,7 @@ import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch } from '#core/text';
 import { validatePostText, validateSlots } from '#core/validation';
 import type { Executor } from '../../db/schema';
+import { findUsersByIdOrName } from '../../db/users';
 import { badRequest, forbidden, notFound } from '../../lib/app-error';
 import { isId, newId } from '../../lib/ids';
 import { type PageWindow, toPage } from '../../lib/paging';
@@ -32,11 +33,11 @@ export async function getPostsForViewer(
   if (rows.length === 0) return [];
   const visibleIds = rows.map((r) => r.id);
   const originals = [...new Set(rows.map((r) => r.reply_to).filter((id): id is string => id !== null))];
-  const [groupRows, mentionRows, liked, existingOriginals] = await Promise.all([
+  const [groupRows, mentionRows, liked, visibleOriginals] = await Promise.all([
     repo.findPostGroups(db, visibleIds),
     repo.findPostMentions(db, visibleIds),
     viewerId ? repo.findLikedPostIds(db, viewerId, visibleIds) : Promise.resolve(new Set<string>()),
-    repo.findExistingPostIds(db, originals),
+    repo.findVisiblePostIds(db, originals, viewerId),
   ]);
   const groupIds = [...new Set(groupRows.map((g) => g.group_id).filter((id): id is string => id !== null))];
   const people = new Set(rows.map((r) => r.author_id).filter((id): id is string => id !== null));
@@ -48,7 +49,7 @@ export async function getPostsForViewer(
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const ctx = { viewerId, groupsByPost, mentionsByPost, liked, roles, bans, existingOriginals, signer };
+  const ctx = { viewerId, groupsByPost, mentionsByPost, liked, roles, bans, visibleOriginals, signer };
   return postIds.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
@@ -176,7 +177,7 @@ export async function createPost(trx: Executor, authorId: string, input: CreateP
   if (slotsError) throw badRequest(slotsError);
 
   const [userRows, groupRows] = await Promise.all([
-    repo.findUsersByIdOrName(trx, mentionEntries.filter(isId), mentionEntries.map((e) => e.toLowerCase())),
+    findUsersByIdOrName(trx, mentionEntries.filter(isId), mentionEntries.map((e) => e.toLowerCase())),
     repo.findGroupsByIdOrName(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
   ]);
   const mentions = resolveEntries(mentionEntries, userRows, (u) => u.username_lower).map(({ row, text: raw }) =>

@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/schema';
 import { followStates, NOT_FOLLOWING } from '../follows/follows.repository';
 import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository';
-import type { GroupListItem, Profile, UserListItem } from './profiles.schemas';
+import type { GroupListItem, UserListItem } from '../../lib/schemas';
+import type { Profile } from './profiles.schemas';
 
 export function toProfile(
   row: ProfileRow,

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/schema';
-import type { PageWindow } from '../../lib/paging';
+import type { ListFilter, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
 
 /** Profiles (001 §3 User), the lists on a profile, and the id -> username lookup. */
@@ -38,11 +38,6 @@ export async function findProfile(db: Executor, username: string): Promise<Profi
   };
 }
 
-export async function findUserId(db: Executor, username: string): Promise<string | undefined> {
-  const row = await db.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
-  return row?.id;
-}
-
 /** Both directions of the follow edge between the viewer and a user. */
 export async function followEdges(db: Executor, viewerId: string, userId: string) {
   const rows = await db
@@ -62,12 +57,6 @@ export async function followEdges(db: Executor, viewerId: string, userId: string
 export interface UserListRow {
   id: string;
   username: string;
-}
-
-export interface ListFilter {
-  query?: string | undefined;
-  /** Only edges made at or before this time (epoch ms): keeps later pages stable while new ones arrive. */
-  before?: number | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PageQuery } from '../../lib/paging';
-import { ErrorReplies, IdParams } from '../../lib/schemas';
-import { GroupListReply, NameReply, ProfileReply, UserListReply, UsernameParams } from './profiles.schemas';
+import { ErrorReplies, GroupListReply, NameReply, UserIdParams, UserListReply } from '../../lib/schemas';
+import { ProfileReply, UsernameParams } from './profiles.schemas';
 import * as service from './profiles.service';
 
 /**
@@ -30,8 +30,8 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/profile/:id/username',
-    { schema: { params: IdParams, response: { 200: NameReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_id' } },
-    async (request) => ({ name: await service.usernameOf(app, request.params.id) }),
+    '/profile/:userId/username',
+    { schema: { params: UserIdParams, response: { 200: NameReply, ...ErrorReplies } } },
+    async (request) => ({ name: await service.usernameOf(app, request.params.userId) }),
   );
 };

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { PAGE_SIZES } from '#core/limits';
+import { findUserIdByName } from '../../db/users';
 import { notFound } from '../../lib/app-error';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
 import { toGroupListItems, toProfile, toUserListItems } from './profiles.mapper';
 import * as repo from './profiles.repository';
-import type { GroupListReply, Profile, UserListReply } from './profiles.schemas';
+import type { GroupListReply, UserListReply } from '../../lib/schemas';
+import type { Profile } from './profiles.schemas';
 
 const NO_RELATION = { follows: false, notify: false, logFollows: false };
 
@@ -17,7 +19,7 @@ export async function getProfile(app: FastifyInstance, viewer: Viewer | null, us
 }
 
 async function requireUserId(app: FastifyInstance, username: string): Promise<string> {
-  const id = await repo.findUserId(app.db, username);
+  const id = await findUserIdByName(app.db, username);
   if (!id) throw notFound('user_not_found');
   return id;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, GroupRole } from '../../db/schema';
-import type { PageWindow } from '../../lib/paging';
+import type { ListFilter, PageWindow } from '../../lib/paging';
 import { searchMatches, searchRank } from '../../lib/search';
 import type { GroupListRow, UserListRow } from '../profiles/profiles.repository';
 
@@ -13,24 +13,30 @@ import type { GroupListRow, UserListRow } from '../profiles/profiles.repository'
 interface Slice {
   limit: number;
   offset?: number;
+  /** Snapshot moment: accounts or groups made later are left out, so later pages do not shift. */
+  before?: number | undefined;
 }
 
-const slice = (window: PageWindow): Slice => ({ limit: window.fetch, offset: window.offset });
+const slice = (window: PageWindow, before: number | undefined): Slice => ({ limit: window.fetch, offset: window.offset, before });
 
-export async function findUsers(db: Executor, query: string, { limit, offset = 0 }: Slice): Promise<UserListRow[]> {
+export async function findUsers(db: Executor, query: string, { limit, offset = 0, before }: Slice): Promise<UserListRow[]> {
   let q = db.selectFrom('users').select(['users.id', 'users.username']);
   if (query.trim()) q = q.where(searchMatches('users', query)).orderBy(searchRank('users', query));
+  if (before !== undefined) q = q.where('users.created_at', '<=', before);
   return q.orderBy('users.username_lower').orderBy('users.id').limit(limit).offset(offset).execute();
 }
 
-export async function findGroups(db: Executor, query: string, { limit, offset = 0 }: Slice): Promise<GroupListRow[]> {
+export async function findGroups(db: Executor, query: string, { limit, offset = 0, before }: Slice): Promise<GroupListRow[]> {
   let q = db.selectFrom('groups').select(['groups.id', 'groups.name']);
   if (query.trim()) q = q.where(searchMatches('groups', query)).orderBy(searchRank('groups', query));
+  if (before !== undefined) q = q.where('groups.created_at', '<=', before);
   return q.orderBy('groups.name_lower').orderBy('groups.id').limit(limit).offset(offset).execute();
 }
 
-export const usersPage = (db: Executor, query: string, window: PageWindow) => findUsers(db, query, slice(window));
-export const groupsPage = (db: Executor, query: string, window: PageWindow) => findGroups(db, query, slice(window));
+export const usersPage = (db: Executor, filter: ListFilter, window: PageWindow) =>
+  findUsers(db, filter.query ?? '', slice(window, filter.before));
+export const groupsPage = (db: Executor, filter: ListFilter, window: PageWindow) =>
+  findGroups(db, filter.query ?? '', slice(window, filter.before));
 
 export interface MemberGroupRow extends GroupListRow {
   everyone_can_post: number;

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PageQuery } from '../../lib/paging';
-import { ErrorReplies } from '../../lib/schemas';
-import { GroupListReply, UserListReply } from '../profiles/profiles.schemas';
+import { ErrorReplies, GroupListReply, UserListReply } from '../../lib/schemas';
 import { SearchResults, SuggestionQuery } from './search.schemas';
 import * as service from './search.service';
 

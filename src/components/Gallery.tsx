@@ -1,0 +1,72 @@
+import { useTranslation } from 'react-i18next';
+import Lightbox, { type Slide } from 'yet-another-react-lightbox';
+import Counter from 'yet-another-react-lightbox/plugins/counter';
+import Zoom from 'yet-another-react-lightbox/plugins/zoom';
+import 'yet-another-react-lightbox/styles.css';
+import 'yet-another-react-lightbox/plugins/counter.css';
+
+/** The lightbox numbers of 000 §9 and 001 §9. */
+export const GALLERY_SETTINGS = {
+  animation: { fade: 250, swipe: 500, zoom: 500 },
+  carousel: { preload: 2, padding: '16px', spacing: '30%' },
+  zoom: { maxZoomPixelRatio: 3, zoomInMultiplier: 2, doubleTapDelay: 300, doubleClickDelay: 500 },
+} as const;
+
+export interface GallerySlide {
+  src: string;
+  alt?: string;
+  width?: number;
+  height?: number;
+  srcSet?: { src: string; width: number; height: number }[];
+  imageFit?: 'contain' | 'cover';
+}
+
+interface GalleryProps {
+  open: boolean;
+  slides: GallerySlide[];
+  onClose: () => void;
+  /** The slide shown first. */
+  index?: number;
+  /** Post images zoom; avatars need not. */
+  zoom?: boolean;
+  /** The first slide has no previous and the last no next; otherwise it wraps. Default: only one slide. */
+  finite?: boolean;
+}
+
+/**
+ * The full-screen gallery of 001 §2: locks page scroll, previous/next, close and a toolbar; Escape
+ * closes, arrows navigate (swapped right-to-left), swipe, wheel and pull work; slides are labelled
+ * "index of total"; a backdrop click or a pull up or down closes it with a fade.
+ */
+export function Gallery({ open, slides, onClose, index = 0, zoom = true, finite }: GalleryProps) {
+  const { t } = useTranslation('gallery');
+  const labels = {
+    Previous: t('previous'),
+    Next: t('next'),
+    Close: t('close'),
+    Slide: t('slide'),
+    Carousel: t('carousel'),
+    Lightbox: t('lightbox'),
+    'Photo gallery': t('photo_gallery'),
+    '{index} of {total}': t('slide_label', { index: '{index}', total: '{total}' }),
+    'Zoom in': t('zoom_in'),
+    'Zoom out': t('zoom_out'),
+  };
+  const yarlSlides: Slide[] = slides.map((s) => ({ type: 'image', imageFit: 'contain', ...s }));
+  return (
+    <Lightbox
+      open={open}
+      close={onClose}
+      index={index}
+      slides={yarlSlides}
+      labels={labels}
+      plugins={zoom ? [Counter, Zoom] : [Counter]}
+      counter={{ separator: t('of') }}
+      zoom={GALLERY_SETTINGS.zoom}
+      animation={GALLERY_SETTINGS.animation}
+      carousel={{ ...GALLERY_SETTINGS.carousel, finite: finite ?? slides.length < 2 }}
+      controller={{ closeOnBackdropClick: true, closeOnPullDown: true, closeOnPullUp: true, closeOnEscape: true }}
+      render={slides.length < 2 ? { buttonPrev: () => null, buttonNext: () => null } : undefined}
+    />
+  );
+}

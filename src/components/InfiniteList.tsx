@@ -1,0 +1,58 @@
+import { type ReactNode, useEffect, useEffectEvent, useRef } from 'react';
+
+interface InfiniteListProps<T> {
+  items: T[];
+  keyOf: (item: T) => string;
+  renderItem: (item: T) => ReactNode;
+  hasMore: boolean;
+  loading: boolean;
+  onMore: () => void;
+  /** Shown while loading, and as the fallback button label when the browser cannot observe. */
+  loadingLabel: string;
+  moreLabel: string;
+  emptyLabel?: string;
+  className?: string;
+}
+
+/** A list loaded page by page (000 §4): the next page is asked for when the last item scrolls into view. */
+export function InfiniteList<T>({ items, keyOf, renderItem, hasMore, loading, onMore, loadingLabel, moreLabel, emptyLabel, className }: InfiniteListProps<T>) {
+  const lastRef = useRef<HTMLLIElement>(null);
+  const canObserve = typeof IntersectionObserver !== 'undefined';
+  const more = useEffectEvent(() => onMore());
+
+  useEffect(() => {
+    const el = lastRef.current;
+    if (!el || !hasMore || loading || !canObserve) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect();
+        more();
+      }
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [items.length, hasMore, loading, canObserve]);
+
+  return (
+    <>
+      <ul className={className}>
+        {items.map((item, i) => (
+          <li key={keyOf(item)} ref={i === items.length - 1 ? lastRef : undefined}>
+            {renderItem(item)}
+          </li>
+        ))}
+      </ul>
+      {loading && (
+        <p className="list-status" role="status">
+          {loadingLabel}
+        </p>
+      )}
+      {!loading && items.length === 0 && !hasMore && emptyLabel && <p className="list-status">{emptyLabel}</p>}
+      {!loading && hasMore && !canObserve && (
+        <button type="button" className="button load-more" onClick={onMore}>
+          {moreLabel}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,221 @@
+import '../../test/setup';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type OutboxRow, getDb, logoutAndClear } from '../../lib/db/db';
+import { getSession, storeSession } from '../../lib/session';
+import { dismissToast, getToasts } from '../../lib/toast';
+import { type FetchCall, mockFetch } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import AccountPage from './AccountPage';
+import { reloadPage } from './session-actions';
+import { ME, apiAccount } from './test-fixtures';
+
+vi.mock('./session-actions', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./session-actions')>()),
+  reloadPage: vi.fn(),
+}));
+
+const pathOf = (call: FetchCall) => `${call.method} ${call.path}`;
+
+type Answer = { status?: number; body?: unknown } | undefined;
+
+function serve(other: (call: FetchCall) => Answer | Promise<Answer> = () => undefined) {
+  return mockFetch(async (call) => {
+    const answer = await other(call);
+    if (answer) return answer;
+    if (call.path === '/api/account/get') return { body: { user: apiAccount() } };
+    return { body: { message: 'info/account_updated' } };
+  });
+}
+
+const render = (lng: 'en' | 'cs' = 'en') =>
+  renderWithApp(<AccountPage />, {
+    route: '/account',
+    path: '/account',
+    lng,
+    routes: [
+      { path: '/feed', element: <p>feed page</p> },
+      { path: '/login', element: <p>login page</p> },
+      { path: '/account/credentials', element: <p>credentials page</p> },
+    ],
+  });
+
+beforeEach(async () => {
+  storeSession('tok', 'me', ME);
+  await logoutAndClear();
+  storeSession('tok', 'me', ME);
+  for (const t of getToasts()) dismissToast(t.id);
+  vi.mocked(reloadPage).mockClear();
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('AccountPage', () => {
+  it('shows the account: email, join month and year, links', async () => {
+    serve();
+    render();
+    expect(await screen.findByRole('heading', { name: 'me' })).toBeInTheDocument();
+    expect(screen.getByText('me@example.com')).toBeInTheDocument();
+    expect(screen.getByText('November 2025')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Username, email and password' })).toHaveAttribute('href', '/account/credentials');
+    expect(screen.getByRole('link', { name: 'Notification settings' })).toHaveAttribute('href', '/account/notification-settings');
+  });
+
+  it('shows the bio update button only when the bio differs, and saves it', async () => {
+    const { calls } = serve();
+    render();
+    const bio = await screen.findByRole('textbox', { name: 'Bio' });
+    await waitFor(() => expect(bio).toHaveValue('hello there'));
+    expect(screen.queryByRole('button', { name: 'Update bio' })).toBeNull();
+    fireEvent.change(bio, { target: { value: 'hello there!' } });
+    expect(screen.getByRole('button', { name: 'Update bio' })).toBeInTheDocument();
+    fireEvent.change(bio, { target: { value: 'hello there' } });
+    expect(screen.queryByRole('button', { name: 'Update bio' })).toBeNull();
+    fireEvent.change(bio, { target: { value: 'new bio' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update bio' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Update bio' })).toBeNull());
+    const call = calls.find((c) => c.path === '/api/account/changebio');
+    expect(call).toMatchObject({ method: 'PATCH', body: { bio: 'new bio' } });
+    expect(bio).toHaveValue('new bio');
+  });
+
+  it('checks the bio with the shared rules before sending', async () => {
+    const { calls } = serve();
+    render();
+    const bio = await screen.findByRole('textbox', { name: 'Bio' });
+    fireEvent.change(bio, { target: { value: 'x'.repeat(513) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update bio' }));
+    expect(await screen.findByText('Bio can be at most 512 characters long.')).toBeInTheDocument();
+    expect(calls.map(pathOf)).not.toContain('PATCH /api/account/changebio');
+  });
+
+  it('switches the language at once and tells the server', async () => {
+    const { calls } = serve();
+    const { i18n } = render();
+    fireEvent.click(await screen.findByRole('radio', { name: 'Čeština' }));
+    await waitFor(() => expect(i18n.language).toBe('cs'));
+    expect(await screen.findByText('Jazyk')).toBeInTheDocument();
+    expect(screen.getByText('listopad 2025')).toBeInTheDocument();
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/account/language')).toMatchObject({ method: 'PATCH', body: { language: 'cs' } }));
+  });
+
+  it('uploads a profile picture with its messages', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { calls } = serve(async (call) => {
+      if (call.path !== '/api/upload/pfp') return undefined;
+      await gate;
+      return { status: 201, body: { message: 'info/image_uploaded', url: `/media/pfp/${ME}.jpeg` } };
+    });
+    render();
+    await screen.findByRole('button', { name: 'Change profile picture' });
+    const input = screen.getByTestId('pfp-input');
+    expect(input).toHaveAttribute('accept', 'image/*');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'me.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('Uploading...')).toBeInTheDocument();
+    release();
+    expect(await screen.findByText('Profile picture uploaded!')).toBeInTheDocument();
+    const upload = calls.find((c) => c.path === '/api/upload/pfp')!;
+    expect(upload.method).toBe('POST');
+    expect(upload.body).toBeInstanceOf(FormData);
+    expect((upload.body as FormData).get('pfp')).toBeInstanceOf(File);
+    expect(screen.getByRole('button', { name: 'Change profile picture' }).querySelector('img')!.getAttribute('src')).toMatch(
+      new RegExp(`^/media/pfp/${ME}\\.jpeg\\?v=\\d+$`),
+    );
+  });
+
+  it('says Upload failed when the upload fails, and refuses files that are not images', async () => {
+    const { calls } = serve((call) => (call.path === '/api/upload/pfp' ? { status: 400, body: { message: 'error/only_images' } } : undefined));
+    render();
+    const input = await screen.findByTestId('pfp-input');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] } });
+    expect(await screen.findByText('Only images are allowed.')).toBeInTheDocument();
+    expect(calls.map(pathOf)).not.toContain('POST /api/upload/pfp');
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fireEvent.change(input, { target: { files: [new File(['x'], 'me.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('Upload failed')).toBeInTheDocument();
+  });
+
+  it('asks before deleting the account; cancelling makes no call', async () => {
+    const { calls } = serve();
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog).toHaveTextContent('your account?');
+    const [cancel] = within(dialog).getAllByRole('button');
+    fireEvent.click(cancel!);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.map(pathOf)).not.toContain('DELETE /api/account/delete');
+    expect(getSession().token).toBe('tok');
+  });
+
+  it('deletes the account, logs out and reloads', async () => {
+    const { calls } = serve();
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
+    const buttons = within(screen.getByRole('dialog')).getAllByRole('button');
+    fireEvent.click(buttons[buttons.length - 1]!);
+    await waitFor(() => expect(reloadPage).toHaveBeenCalled());
+    expect(calls.map(pathOf)).toContain('DELETE /api/account/delete');
+    expect(getSession().token).toBeNull();
+  });
+
+  it('reloads after a failed delete too, only logging the message and staying logged in', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    serve((call) => (call.path === '/api/account/delete' ? { status: 500, body: { message: 'error/server_error' } } : undefined));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
+    const buttons = within(screen.getByRole('dialog')).getAllByRole('button');
+    fireEvent.click(buttons[buttons.length - 1]!);
+    await waitFor(() => expect(reloadPage).toHaveBeenCalled());
+    expect(log).toHaveBeenCalledWith('Something went wrong on the server. Please try again.');
+    expect(getSession().token).toBe('tok');
+  });
+
+  it('logs out to /feed, clearing the local database', async () => {
+    serve();
+    const { router } = render();
+    await getDb().posts.put({ _id: 'p1' } as never);
+    fireEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+    expect(getSession().token).toBeNull();
+    storeSession('tok', 'me', ME);
+    expect(await getDb().posts.count()).toBe(0);
+  });
+
+  it('warns before logging out while the outbox still holds items', async () => {
+    serve();
+    const { router } = render();
+    await getDb().outbox.add({ kind: 'post', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, clientId: 'c1', idempotencyKey: 'k1', payload: { text: 'x', mentions: [], groups: [], replyingTo: null }, images: [] } as OutboxRow);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    fireEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(confirm).toHaveBeenCalledWith(expect.stringContaining('1 item is still waiting')));
+    expect(getSession().token).toBe('tok');
+    expect(router.state.location.pathname).toBe('/account');
+    confirm.mockReturnValue(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+    expect(getSession().token).toBeNull();
+  });
+
+  it('on a refused account load shows an error, logs out and goes to /login', async () => {
+    serve((call) => (call.path === '/api/account/get' ? { status: 404, body: { message: 'error/user_not_found' } } : undefined));
+    const { router } = render();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(getToasts().map((t) => t.message)).toContain('error/user_not_found');
+    expect(getSession().token).toBeNull();
+  });
+
+  it('paints the stored account offline', async () => {
+    await getDb().meta.put({ key: 'account', value: apiAccount({ username: 'stored-me' }) });
+    mockFetch(() => new TypeError('Failed to fetch'));
+    render();
+    expect(await screen.findByRole('heading', { name: 'stored-me' })).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(getToasts()).toHaveLength(0);
+    expect(getSession().token).toBe('tok');
+  });
+});

@@ -1,0 +1,245 @@
+import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { validateBio } from '#core/validation';
+import { AppLink } from '../../components/AppLink';
+import { avatarUrl } from '../../components/Avatar';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ApiError } from '../../lib/api/client';
+import { pendingOutboxCount } from '../../lib/db/db';
+import { useDb } from '../../lib/db/useDb';
+import { LANGUAGES, type Language, currentLanguage, formatMonthYear, translateMessage } from '../../lib/i18n';
+import { toast } from '../../lib/toast';
+import { type Account, changeBio, changeLanguage, deleteAccount, patchStoredAccount, uploadProfilePicture } from './account.api';
+import { logOutAndForget, reloadPage } from './session-actions';
+import { useAccount } from './useAccount';
+import './account.css';
+
+const messageOf = (err: unknown): string => (err instanceof ApiError && err.key ? `error/${err.key}` : 'error/server_error');
+
+type UploadState = 'idle' | 'uploading' | 'uploaded' | 'failed' | 'onlyImages';
+
+/** The profile picture: a click opens the file picker (images only), the upload says how it went. */
+function ProfilePicture({ account }: { account: Account }) {
+  const { t } = useTranslation('account');
+  const input = useRef<HTMLInputElement>(null);
+  const [state, setState] = useState<UploadState>('idle');
+  const [version, setVersion] = useState<number | null>(null);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!file.type.startsWith('image/')) {
+      setState('onlyImages');
+      return;
+    }
+    setState('uploading');
+    try {
+      await uploadProfilePicture(file, file.name);
+      setVersion(Date.now());
+      setState('uploaded');
+    } catch (err) {
+      console.error(err);
+      setState('failed');
+    }
+  };
+
+  const src = `${avatarUrl('pfp', account.pfp)}${version ? `?v=${version}` : ''}`;
+  return (
+    <div className="account-pfp">
+      <button
+        type="button"
+        className="account-pfp__button"
+        onClick={() => input.current?.click()}
+        aria-label={t('pfp.change')}
+        title={t('pfp.change')}
+        disabled={state === 'uploading'}
+      >
+        <img
+          src={src}
+          alt=""
+          width={96}
+          height={96}
+          onError={(event) => {
+            const img = event.currentTarget;
+            if (!img.src.endsWith('/default.jpeg')) img.src = avatarUrl('pfp', null);
+          }}
+        />
+      </button>
+      <input ref={input} type="file" accept="image/*" hidden onChange={(event) => void onFile(event)} data-testid="pfp-input" />
+      <p className={`account-pfp__status account-pfp__status--${state}`} role="status">
+        {state === 'uploading'
+          ? t('pfp.uploading')
+          : state === 'uploaded'
+            ? t('pfp.uploaded')
+            : state === 'failed'
+              ? t('pfp.failed')
+              : state === 'onlyImages'
+                ? t('only_images', { ns: 'error' })
+                : ''}
+      </p>
+    </div>
+  );
+}
+
+/** The bio editor: the update button shows only while the text differs from the saved bio. */
+function BioEditor({ account }: { account: Account }) {
+  const { t } = useTranslation('account');
+  const db = useDb();
+  const [saved, setSaved] = useState<string | null>(null);
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const savedBio = saved ?? account.bio;
+  const bio = draft ?? savedBio;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validateBio(bio);
+    if (invalid) {
+      setError(`error/${invalid}`);
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      const reply = await changeBio(bio);
+      setSaved(bio);
+      setDraft(null);
+      await patchStoredAccount(db, { bio });
+      toast.info(reply?.message ?? 'info/bio_updated');
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="account-section account-bio" onSubmit={(event) => void onSubmit(event)}>
+      <label htmlFor="account-bio" className="account-section__title">
+        {t('bio.label')}
+      </label>
+      <textarea
+        id="account-bio"
+        className="account-bio__input"
+        value={bio}
+        rows={4}
+        placeholder={t('bio.placeholder')}
+        aria-invalid={error ? true : undefined}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          setError(null);
+        }}
+      />
+      {error ? <p className="field__error">{translateMessage(t, error)}</p> : null}
+      {bio !== savedBio ? (
+        <button type="submit" className="button button--primary" disabled={saving}>
+          {t('bio.update')}
+        </button>
+      ) : null}
+    </form>
+  );
+}
+
+/** Interface language (en, cs): switched at once, and remembered on the server. */
+function LanguageChoice() {
+  const { t, i18n } = useTranslation('account');
+  const db = useDb();
+  const current = currentLanguage(i18n);
+  const choose = (lng: Language) => {
+    void i18n.changeLanguage(lng);
+    changeLanguage(lng).then(
+      () => patchStoredAccount(db, { language: lng }),
+      (err: unknown) => console.error(err),
+    );
+  };
+  return (
+    <fieldset className="account-section account-language">
+      <legend className="account-section__title">{t('language.label')}</legend>
+      {LANGUAGES.map((lng) => (
+        <label key={lng} className="account-language__option">
+          <input type="radio" name="language" value={lng} checked={current === lng} onChange={() => choose(lng)} />
+          {t(`language.${lng}`)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * /account (001 §2): picture, bio, language, links to credentials, notification settings and
+ * logout, email, join date and the account delete.
+ */
+export default function AccountPage() {
+  const { t, i18n } = useTranslation('account');
+  const navigate = useNavigate();
+  const { account, isLoading } = useAccount();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const onLogout = async () => {
+    const pending = await pendingOutboxCount().catch(() => 0);
+    if (pending > 0 && !window.confirm(t('logout.pending', { count: pending }))) return;
+    await logOutAndForget();
+    void navigate('/feed', { replace: true });
+  };
+
+  const onDelete = async () => {
+    setConfirming(false);
+    setDeleting(true);
+    try {
+      await deleteAccount();
+      await logOutAndForget();
+    } catch (err) {
+      console.error(translateMessage(t, err instanceof ApiError ? err.message : 'error/server_error'));
+    }
+    reloadPage();
+  };
+
+  if (!account) {
+    return (
+      <section className="account-page">
+        <h1>{t('title')}</h1>
+        {isLoading ? (
+          <p className="list-status" role="status">
+            {t('loading')}
+          </p>
+        ) : null}
+      </section>
+    );
+  }
+
+  return (
+    <section className="account-page" aria-labelledby="account-title">
+      <header className="account-page__header">
+        <ProfilePicture account={account} />
+        <div>
+          <h1 id="account-title">{account.username}</h1>
+          <dl className="account-facts">
+            <dt>{t('email')}</dt>
+            <dd>{account.email ?? t('noEmail')}</dd>
+            <dt>{t('joined')}</dt>
+            <dd>{formatMonthYear(account.createdAt, currentLanguage(i18n))}</dd>
+          </dl>
+        </div>
+      </header>
+      <BioEditor account={account} />
+      <LanguageChoice />
+      <nav className="account-section account-links" aria-label={t('links')}>
+        <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>
+        <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>
+        <button type="button" className="link-button" onClick={() => void onLogout()}>
+          {t('logout.button')}
+        </button>
+      </nav>
+      <div className="account-section account-danger">
+        <button type="button" className="button button--danger" disabled={deleting} onClick={() => setConfirming(true)}>
+          {t('delete.button')}
+        </button>
+      </div>
+      {confirming ? <ConfirmDialog item={t('delete.item')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(false)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { useQuery } from '@tanstack/react-query';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../lib/api/client';
+import { useDb } from '../../lib/db/useDb';
+import { clearSession } from '../../lib/session';
+import { toast } from '../../lib/toast';
+import { type Account, fetchAccount, readStoredAccount } from './account.api';
+
+/**
+ * The caller's account: the stored copy paints at once (also offline), POST /account/get refreshes
+ * it. When the server refuses (001 §8) an error toast shows, the session ends and the user goes to
+ * /login; when it cannot be reached the stored copy is kept.
+ */
+export function useAccount(): { account: Account | null; isLoading: boolean } {
+  const db = useDb();
+  const navigate = useNavigate();
+  const stored = useLiveQuery(() => readStoredAccount(db), [db]);
+  const query = useQuery({
+    queryKey: ['account', db.name],
+    queryFn: ({ signal }) => fetchAccount(db, signal),
+    staleTime: 0,
+  });
+
+  const reported = useRef<unknown>(null);
+  const error = query.error;
+  useEffect(() => {
+    // Whether a copy is stored decides what an unreachable server means: wait for the answer.
+    if (!error || reported.current === error || stored === undefined) return;
+    reported.current = error;
+    if (error instanceof ApiError && error.status < 500) {
+      toast.error(error.key ? `error/${error.key}` : 'error/loading_failed');
+      clearSession();
+      void navigate('/login', { replace: true });
+      return;
+    }
+    if (!stored) toast.error(error instanceof ApiError && error.key ? `error/${error.key}` : 'error/loading_failed');
+  }, [error, stored, navigate]);
+
+  const account = stored ?? query.data ?? null;
+  return { account, isLoading: !account && (stored === undefined || query.isPending) };
+}

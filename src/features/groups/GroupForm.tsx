@@ -1,0 +1,125 @@
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '#core/limits';
+import { validateDescription, validateGroupName } from '#core/validation';
+import { FormField } from '../../components/FormField';
+import { ApiError } from '../../lib/api/client';
+import { toast } from '../../lib/toast';
+import { type GroupInput, saveGroup, uploadGroupAvatar } from './groups.api';
+
+type Flag = 'isPrivate' | 'everyoneCanPost' | 'requestJoin';
+const FLAGS: Flag[] = ['isPrivate', 'everyoneCanPost', 'requestJoin'];
+
+export const EMPTY_GROUP: GroupInput = { name: '', description: '', isPrivate: false, requestJoin: false, everyoneCanPost: true };
+
+function newKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+interface GroupFormProps {
+  initial: GroupInput;
+  /** Set when editing an existing group. */
+  groupId?: string;
+  submitLabel: string;
+  onSaved: (group: { _id: string; name: string }) => void;
+}
+
+/**
+ * The group form of 001 §2/§5 (create and settings): name (max 32), description (cut to 100
+ * before sending, 32 lines), the private / everyoneCanPost / requestJoin choices and an avatar.
+ * Validation errors show as toasts; once the group is saved the chosen avatar is uploaded with its id.
+ */
+export function GroupForm({ initial, groupId, submitLabel, onSaved }: GroupFormProps) {
+  const { t } = useTranslation('groups');
+  const fileId = useId();
+  const [values, setValues] = useState<GroupInput>(initial);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  // One key per filled-in form: a retried create is not made twice.
+  const [idempotencyKey, setIdempotencyKey] = useState(newKey);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const input: GroupInput = { ...values, name: values.name.trim(), description: [...values.description].slice(0, LIMITS.descriptionMaxLength).join('') };
+    const problem = validateGroupName(input.name) ?? validateDescription(input.description);
+    if (problem) {
+      toast.error(`error/${problem}`);
+      return;
+    }
+    setBusy(true);
+    try {
+      const saved = await saveGroup(input, groupId ? { id: groupId } : { idempotencyKey });
+      if (file) {
+        try {
+          await uploadGroupAvatar(saved.group._id, file);
+        } catch (err) {
+          console.error('group avatar', err);
+          toast.error('groups:upload_failed');
+        }
+      }
+      toast.info(saved.message ?? (groupId ? 'info/group_updated' : 'info/created_group'));
+      setIdempotencyKey(newKey());
+      onSaved(saved.group);
+    } catch (err) {
+      toast.error(err instanceof ApiError && err.key ? `error/${err.key}` : 'error/posting_failed');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="group-form" onSubmit={(event) => void submit(event)} noValidate>
+      <FormField
+        label={t('form.name')}
+        name="name"
+        value={values.name}
+        maxLength={LIMITS.groupNameMax}
+        autoComplete="off"
+        onChange={(event) => setValues((v) => ({ ...v, name: event.target.value }))}
+      />
+      <div className="field">
+        <label className="field__label" htmlFor={`${fileId}-description`}>
+          {t('form.description')}
+        </label>
+        <textarea
+          id={`${fileId}-description`}
+          className="field__input"
+          name="description"
+          rows={3}
+          value={values.description}
+          onChange={(event) => setValues((v) => ({ ...v, description: event.target.value }))}
+        />
+        <p className="field__hint">
+          {t('form.description_hint', { count: [...values.description].length, max: LIMITS.descriptionMaxLength })}
+        </p>
+      </div>
+      {FLAGS.map((flag) => (
+        <fieldset key={flag} className="group-form__flag">
+          <legend>{t(`form.${flag}`)}</legend>
+          {[true, false].map((choice) => (
+            <label key={String(choice)}>
+              <input
+                type="radio"
+                name={flag}
+                checked={values[flag] === choice}
+                onChange={() => setValues((v) => ({ ...v, [flag]: choice }))}
+              />
+              {choice ? t('form.yes') : t('form.no')}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <div className="field">
+        <label className="field__label" htmlFor={fileId}>
+          {t('form.avatar')}
+        </label>
+        <input id={fileId} type="file" accept="image/*" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+      </div>
+      <button type="submit" className="button button--primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,185 @@
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearLocalData } from '../../lib/db/db';
+import { storeSession } from '../../lib/session';
+import { getToasts } from '../../lib/toast';
+import { mockFetch, setOnline } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import CreateGroupPage from './CreateGroupPage';
+import GroupSettingsPage from './GroupSettingsPage';
+
+configure({ asyncUtilTimeout: 5000 });
+
+const GROUP_ID = '9'.repeat(24);
+const ME = 'a'.repeat(24);
+const lastToast = () => getToasts().at(-1);
+const feedRoute = { path: '/feed', element: <p>feed page</p> };
+const groupRoute = { path: '/g/:groupname', element: <p>group page</p> };
+
+function group(extra: Record<string, unknown> = {}) {
+  return {
+    _id: GROUP_ID,
+    name: 'birds',
+    description: 'All about birds',
+    gp: GROUP_ID,
+    private: false,
+    requestJoin: true,
+    everyoneCanPost: false,
+    members: 7,
+    bans: 0,
+    pinnedPost: null,
+    member: true,
+    banned: false,
+    owner: true,
+    admin: true,
+    logged: true,
+    canUserPost: true,
+    requested: false,
+    createdAt: Date.UTC(2026, 0, 10),
+    notification: 0,
+    ...extra,
+  };
+}
+
+beforeEach(async () => {
+  setOnline(true);
+  storeSession('token-1', 'alice', ME);
+  await clearLocalData();
+});
+
+describe('create group', () => {
+  it('shows validation errors as toasts without calling the server', async () => {
+    const { calls } = mockFetch(() => ({ status: 500, body: { message: 'error/server_error' } }));
+    renderWithApp(<CreateGroupPage />, { route: '/create-group', path: '/create-group' });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'ab' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/min_groupname_length' });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'a&b group' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/group_and' });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'birds' } });
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'a\n'.repeat(40) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/max_desc_lines' });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('creates the group, then uploads the avatar with its id, then opens it', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.path === '/api/group') return { status: 201, body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/created_group' } };
+      if (call.path === `/api/upload/gp/${GROUP_ID}`) return { status: 201, body: { message: 'info/image_uploaded', url: '/media/gp/x.jpeg' } };
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    const { router } = renderWithApp(<CreateGroupPage />, { route: '/create-group', path: '/create-group', routes: [groupRoute] });
+    expect(screen.getByLabelText('Group name')).toHaveAttribute('maxLength', '32');
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: ' birds ' } });
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'x'.repeat(150) } });
+    const yes = screen.getAllByRole('radio', { name: 'Yes' });
+    fireEvent.click(yes[0]!); // private
+    fireEvent.click(yes[2]!); // request to join
+    const file = new File(['img'], 'bird.png', { type: 'image/png' });
+    fireEvent.change(screen.getByLabelText('Group picture'), { target: { files: [file] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByText('group page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/g/birds');
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/group', `POST /api/upload/gp/${GROUP_ID}`]);
+    expect(calls[0]!.body).toEqual({ name: 'birds', description: 'x'.repeat(100), isPrivate: true, everyoneCanPost: true, requestJoin: true });
+    expect(calls[0]!.headers['Idempotency-Key']).toMatch(/^[A-Za-z0-9_-]{8,}$/);
+    expect((calls[1]!.body as FormData).get('gp')).toBeInstanceOf(File);
+  });
+
+  it('creates without an upload when no avatar was chosen and toasts a refusal', async () => {
+    let taken = true;
+    const { calls } = mockFetch((call) => {
+      if (call.path !== '/api/group') return { status: 404, body: { message: 'error/server_error' } };
+      if (taken) return { status: 409, body: { message: 'error/groupname_taken' } };
+      return { status: 201, body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/created_group' } };
+    });
+    renderWithApp(<CreateGroupPage />, { route: '/create-group', path: '/create-group', routes: [groupRoute] });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'birds' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/groupname_taken' }));
+    taken = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('group page')).toBeInTheDocument();
+    expect(calls.every((c) => c.path === '/api/group')).toBe(true);
+  });
+});
+
+describe('group settings', () => {
+  it('says no_group without a group name', async () => {
+    const { calls } = mockFetch(() => ({ status: 404 }));
+    renderWithApp(<GroupSettingsPage />, { route: '/settings', path: '/settings' });
+    expect(await screen.findByRole('heading', { name: 'No group given.' })).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('updates the group with the form filled in', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.path === '/api/group/birds') return { body: { group: group() } };
+      if (call.path === `/api/group/${GROUP_ID}/update`) return { body: { group: { _id: GROUP_ID, name: 'herons' }, message: 'info/group_updated' } };
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    const { router } = renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [groupRoute] });
+    const name = await screen.findByLabelText('Group name');
+    expect(name).toHaveValue('birds');
+    expect(screen.getByLabelText('Description')).toHaveValue('All about birds');
+    fireEvent.change(name, { target: { value: 'herons' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('group page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/g/herons');
+    const update = calls.find((c) => c.path.endsWith('/update'))!;
+    expect(update.method).toBe('PATCH');
+    expect(update.body).toEqual({ name: 'herons', description: 'All about birds', isPrivate: false, requestJoin: true, everyoneCanPost: false });
+    expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/group_updated' });
+  });
+
+  it('deletes the group only after confirmation, then goes to the feed', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.path === '/api/group/birds') return { body: { group: group() } };
+      if (call.path === `/api/group/${GROUP_ID}`) return { body: { message: 'info/group_deleted' } };
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    const { router } = renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [feedRoute] });
+    expect(await screen.findByRole('button', { name: 'Transfer ownership' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
+    expect(screen.getByRole('dialog', { name: 'Are you sure?' })).toHaveTextContent('Do you really want to delete this group?');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
+    fireEvent.mouseDown(document.querySelector('.overlay')!);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('feed page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/feed');
+    expect(calls.find((c) => c.method === 'DELETE')?.path).toBe(`/api/group/${GROUP_ID}`);
+  });
+
+  it('goes to the feed even when the delete fails', async () => {
+    mockFetch((call) => {
+      if (call.path === '/api/group/birds') return { body: { group: group() } };
+      return { status: 403, body: { message: 'error/owner_delete' } };
+    });
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [feedRoute] });
+      fireEvent.click(await screen.findByRole('button', { name: 'Delete group' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+      expect(await screen.findByText('feed page')).toBeInTheDocument();
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it('keeps the settings from someone who is not an admin', async () => {
+    mockFetch(() => ({ body: { group: group({ owner: false, admin: false }) } }));
+    renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings' });
+    expect(await screen.findByRole('heading', { name: 'Only a group admin can do this.' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Group name')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useSession } from '../../lib/session';
+import { toast } from '../../lib/toast';
+import { type Group, joinGroup, leaveGroup, requestToJoin } from './groups.api';
+
+export type JoinState = 'none' | 'leave' | 'banned' | 'request' | 'requested' | 'join' | 'login';
+
+export function joinStateOf(group: Group, loggedIn: boolean): JoinState {
+  if (group.owner) return 'none';
+  if (group.member) return 'leave';
+  if (group.banned) return 'banned';
+  if (!loggedIn) return 'login';
+  if (group.requestJoin || group.private) return group.requested ? 'requested' : 'request';
+  return 'join';
+}
+
+/**
+ * The join control of 001 §4: the owner sees nothing, a member leave, a banned user a label, a
+ * request-to-join group a request button (info toast once sent), otherwise join. Join and leave
+ * load the group again; failures are only logged.
+ */
+export function JoinControl({ group, onChanged }: { group: Group; onChanged: () => void }) {
+  const { t } = useTranslation('groups');
+  const { isLoggedIn } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(false);
+  const state = sent ? 'requested' : joinStateOf(group, isLoggedIn);
+
+  async function run(call: () => Promise<unknown>, after: () => void) {
+    setBusy(true);
+    try {
+      await call();
+      after();
+    } catch (err) {
+      console.error('group membership', err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  switch (state) {
+    case 'none':
+      return null;
+    case 'banned':
+      return <span className="badge group-banned">{t('join.banned')}</span>;
+    case 'login':
+      return (
+        <Link className="button" to="/login">
+          {t('join.login')}
+        </Link>
+      );
+    case 'leave':
+      return (
+        <button type="button" className="button" disabled={busy} onClick={() => void run(() => leaveGroup(group.name), onChanged)}>
+          {t('join.leave')}
+        </button>
+      );
+    case 'requested':
+      return (
+        <button type="button" className="button" disabled>
+          {t('join.requested')}
+        </button>
+      );
+    case 'request':
+      return (
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={busy}
+          onClick={() =>
+            void run(
+              () => requestToJoin(group.name),
+              () => {
+                setSent(true);
+                toast.info('info/request_send');
+              },
+            )
+          }
+        >
+          {t('join.request')}
+        </button>
+      );
+    default:
+      return (
+        <button type="button" className="button button--primary" disabled={busy} onClick={() => void run(() => joinGroup(group.name), onChanged)}>
+          {t('join.join')}
+        </button>
+      );
+  }
+}
+

@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { InfiniteList } from '../../components/InfiniteList';
+import { ApiError } from '../../lib/api/client';
+import { useDb } from '../../lib/db/useDb';
+import { toast } from '../../lib/toast';
+import { NotificationItem } from './NotificationItem';
+import {
+  type JoinDecision,
+  type Notification,
+  clearNotifications,
+  decideJoinRequest,
+  deleteNotification,
+  markAllSeen,
+} from './notifications.api';
+import { useNotifications } from './useNotifications';
+import './notifications.css';
+
+const failureMessage = (err: unknown): string =>
+  err instanceof ApiError && err.key ? `error/${err.key}` : 'error/server_error';
+
+/**
+ * /notifications and /account/notifications (000 §2): six items a page, the next page when the
+ * last item scrolls into view, a per-item delete, a clear-all action, accept and deny on join
+ * requests. Opening the list marks everything seen, which empties the unread badge.
+ */
+export default function NotificationsPage() {
+  const { t } = useTranslation('notifications');
+  const db = useDb();
+  const list = useNotifications();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [now] = useState(() => Date.now());
+
+  useEffect(() => {
+    markAllSeen().catch(() => undefined);
+  }, [db]);
+
+  const onDelete = async (n: Notification) => {
+    setBusy(n._id);
+    try {
+      await deleteNotification(db, n._id);
+    } catch (err) {
+      toast.error(failureMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onClear = async () => {
+    setBusy('all');
+    try {
+      await clearNotifications(db);
+    } catch (err) {
+      toast.error(failureMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  // 001 §4: the list reloads after the decision, whatever the answer; moderation failures are only logged.
+  const onDecide = async (n: Notification, decision: JoinDecision) => {
+    if (!n.groupname || !n.pfp) return;
+    setBusy(n._id);
+    try {
+      const reply = await decideJoinRequest(n.groupname, n.pfp, decision);
+      if (typeof reply?.message === 'string' && reply.message.startsWith('info/')) toast.info(reply.message);
+    } catch (err) {
+      console.error(err);
+    }
+    try {
+      await list.reload();
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="notifications-page" aria-labelledby="notifications-title">
+      <header className="notifications-page__header">
+        <h1 id="notifications-title">{t('title')}</h1>
+        <button
+          type="button"
+          className="link-button"
+          disabled={list.items.length === 0 || busy !== null}
+          onClick={() => void onClear()}
+        >
+          {t('clearAll')}
+        </button>
+      </header>
+      <InfiniteList
+        className="notifications-list"
+        items={list.items}
+        keyOf={(n) => n._id}
+        renderItem={(n) => (
+          <NotificationItem
+            notification={n}
+            now={now}
+            busy={busy === n._id || busy === 'all'}
+            onDelete={(item) => void onDelete(item)}
+            onDecide={(item, decision) => void onDecide(item, decision)}
+          />
+        )}
+        hasMore={list.hasMore}
+        loading={list.isLoading || (list.isFetching && list.items.length === 0)}
+        onMore={list.loadMore}
+        loadingLabel={t('loading')}
+        moreLabel={t('loadMore')}
+        emptyLabel={t('empty')}
+      />
+    </section>
+  );
+}

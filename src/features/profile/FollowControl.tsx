@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useDb } from '../../lib/db/useDb';
+import { useSession } from '../../lib/session';
+import { type FollowState, type Profile, changeFollow, follow, followStateOf, patchStoredProfile, unfollow } from './profile.api';
+
+/**
+ * The follow control of 001 §2/§4: Follow makes it silent; the dropdown moves between All
+ * (notify) and Silent; Unfollow returns to Follow. Failures are only logged (the control goes back).
+ */
+export function FollowControl({ profile, simple = false }: { profile: Profile; simple?: boolean }) {
+  const { t } = useTranslation('profile');
+  const db = useDb();
+  const { isLoggedIn } = useSession();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const base = followStateOf(profile, isLoggedIn);
+  const state: FollowState = simple && (base === 'login' || base === 'me') ? 'hidden' : base;
+
+  async function apply(next: { follows: boolean; notify: boolean }, call: () => Promise<unknown>) {
+    const before = { follows: profile.follows, notify: profile.notify, followers: profile.followers };
+    if (next.follows === before.follows && next.notify === before.notify) {
+      setOpen(false);
+      return;
+    }
+    const followers = profile.followers + (next.follows === before.follows ? 0 : next.follows ? 1 : -1);
+    setBusy(true);
+    setOpen(false);
+    await patchStoredProfile(db, profile.username, (p) => ({ ...p, ...next, followers }));
+    try {
+      await call();
+    } catch (err) {
+      console.error('follow', err);
+      await patchStoredProfile(db, profile.username, (p) => ({ ...p, ...before }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  switch (state) {
+    case 'hidden':
+      return null;
+    case 'login':
+      return (
+        <Link className="button follow-control" to="/login">
+          {t('follow.login')}
+        </Link>
+      );
+    case 'me':
+      return (
+        <Link className="button follow-control" to="/account">
+          {t('follow.edit')}
+        </Link>
+      );
+    case 'follow':
+      return (
+        <button
+          type="button"
+          className="button button--primary follow-control"
+          disabled={busy}
+          onClick={() => void apply({ follows: true, notify: false }, () => follow(profile.pfp))}
+        >
+          {t('follow.follow')}
+        </button>
+      );
+    default:
+      return (
+        <div className="follow-control follow-menu">
+          <button type="button" className="button" aria-haspopup="menu" aria-expanded={open} disabled={busy} onClick={() => setOpen((o) => !o)}>
+            {t('follow.following')} · {state === 'notify' ? t('follow.all') : t('follow.silent')} ▾
+          </button>
+          {open && (
+            <ul className="follow-menu__list" role="menu">
+              <li role="none">
+                <button
+                  type="button"
+                  role="menuitemradio"
+                  aria-checked={state === 'notify'}
+                  onClick={() => void apply({ follows: true, notify: true }, () => changeFollow(profile.pfp, true))}
+                >
+                  {t('follow.all')}
+                </button>
+              </li>
+              <li role="none">
+                <button
+                  type="button"
+                  role="menuitemradio"
+                  aria-checked={state === 'silent'}
+                  onClick={() => void apply({ follows: true, notify: false }, () => changeFollow(profile.pfp, false))}
+                >
+                  {t('follow.silent')}
+                </button>
+              </li>
+              <li role="none">
+                <button type="button" role="menuitem" onClick={() => void apply({ follows: false, notify: false }, () => unfollow(profile.pfp))}>
+                  {t('follow.unfollow')}
+                </button>
+              </li>
+            </ul>
+          )}
+        </div>
+      );
+  }
+}
