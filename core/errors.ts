@@ -32,6 +32,8 @@ export const ERROR_KEYS = [
   'only_images', 'image_too_large',
   // Account settings (language, notification switches) that are not one of the allowed values.
   'invalid_settings',
+  // GIF picker: a search over LIMITS.gifQueryMax, GIFs switched off or the GIF service failing, an unknown GIF.
+  'max_gif_query_length', 'gifs_unavailable', 'gif_not_found',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

@@ -29,6 +29,10 @@ export const LIMITS = {
   suggestionsMax: 10,
   debounceMs: 300,
   gifDebounceMs: 800,
+  /** GIF picker layout (000 §9): default size and the narrowest column of its grid, in px. */
+  gifPickerWidth: 450,
+  gifPickerHeight: 350,
+  gifColumnMinWidth: 170,
   toastMs: 3000,
   toastSlideMs: 1000,
   collapsedPostPx: 200,

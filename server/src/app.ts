@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/database';
+import { requestLogSerializer } from './lib/log';
 import type { MediaStorage } from './lib/storage';
 import { migrateToLatest } from './db/migrator';
 import { authPlugin } from './plugins/auth';
@@ -34,7 +35,7 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, serializers: { req: requestLogSerializer } },
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },

@@ -15,6 +15,8 @@ export interface Config {
   googleClientId: string | undefined;
   googleJwksUrl: string;
   tenorKey: string | undefined;
+  /** Tenor API v2 base URL; tests point it at a local fake. */
+  tenorUrl: string;
   /** Folder of the built web app served at /; absent in API-only tests. */
   webDir: string | undefined;
   logLevel: string;
@@ -72,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isUrl(publicUrl)) problems.push(`PUBLIC_URL must be a URL, got "${env.PUBLIC_URL}"`);
   const googleJwksUrl = env.GOOGLE_JWKS_URL || GOOGLE_JWKS;
   if (!isUrl(googleJwksUrl)) problems.push('GOOGLE_JWKS_URL must be a URL');
+  const tenorUrl = (env.TENOR_URL || 'https://tenor.googleapis.com/v2').replace(/\/$/, '');
+  if (!isUrl(tenorUrl)) problems.push('TENOR_URL must be a URL');
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   if (problems.length) throw new ConfigError(problems);
 
@@ -88,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleClientId: env.GOOGLE_CLIENT_ID || undefined,
     googleJwksUrl,
     tenorKey: env.TENOR_KEY || undefined,
+    tenorUrl,
     webDir: resolve(env.WEB_DIR || './dist'),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

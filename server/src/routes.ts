@@ -12,6 +12,7 @@ import { commentRoutes } from './modules/comments/comments.routes';
 import { uploadRoutes } from './modules/media/media.routes';
 import { groupRoutes } from './modules/groups/groups.routes';
 import { notificationRoutes } from './modules/notifications/notifications.routes';
+import { gifRoutes } from './modules/gifs/gifs.routes';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [
@@ -28,4 +29,5 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   uploadRoutes,
   groupRoutes,
   notificationRoutes,
+  gifRoutes,
 ];

@@ -14,20 +14,24 @@ describe('app routes', () => {
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
   });
 
-  it.each(['/u/alice', '/u/alice/followers', '/g/knitters', '/g/knitters/members'])(
-    'says %s is not available yet rather than faking it',
-    async (route) => {
-      vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
-      renderRoutes(routes, { route });
-      expect(await screen.findByRole('heading', { name: 'Not available yet' })).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'Go to the feed' })).toHaveAttribute('href', '/feed');
-    },
-  );
+  it.each([
+    '/', '/feed', '/feed/following', '/feed/groups', '/p/abc', '/login', '/signup', '/verify', '/reset',
+    '/search?q=x', '/h/cats', '/u/alice', '/u/alice/followers', '/g/knitters', '/g/knitters/members',
+    '/g/knitters/settings', '/create-group', '/post', '/notifications', '/account/notifications',
+    '/account', '/account/credentials', '/account/notification-settings',
+  ])('has a screen for %s', (route) => {
+    vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
+    const { router } = renderRoutes(routes, { route });
+    const leaf = router.state.matches.at(-1)!.route;
+    expect(leaf.path).not.toBe('*');
+    expect(leaf.lazy).toBeTypeOf('function');
+  });
 
   it('guards the account pages', async () => {
     vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
     const { router } = renderRoutes(routes, { route: '/account/credentials' });
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+    // The page module loads first (lazy route), then the guard redirects.
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/feed'), { timeout: 10_000 });
   });
 
   it('serves the login page and hides the right column search on /search only', async () => {

@@ -28,9 +28,3 @@ export function NotFoundPage() {
   const { t } = useTranslation('common');
   return <StatusPage title={t('notFound.title')} text={t('notFound.text')} />;
 }
-
-/** A screen that this version of the app does not offer yet. */
-export function PageUnavailable() {
-  const { t } = useTranslation('common');
-  return <StatusPage title={t('unavailable.title')} text={t('unavailable.text')} />;
-}

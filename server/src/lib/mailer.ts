@@ -39,12 +39,11 @@ class SmtpMailer implements Mailer {
   }
 }
 
-const LINK = /https?:\/\/\S+/g;
-
 /**
  * Writes each message as a plain-text file (headers, blank line, body) named by time and
- * recipient. The body is written as is, never wrapped or encoded, so links can be copied whole;
- * they are also logged for whoever runs the server without mail.
+ * recipient. The body is written as is, never wrapped or encoded, so links can be copied whole.
+ * The log names the file but never the links: they carry sign-in and reset tokens, and logs
+ * travel further than the data folder.
  */
 export class OutboxMailer implements Mailer {
   private sequence = 0;
@@ -69,7 +68,7 @@ export class OutboxMailer implements Mailer {
       'Content-Type: text/plain; charset=utf-8',
     ];
     await writeFile(join(this.dir, name), `${headers.join('\n')}\n\n${message.text}\n`, 'utf8');
-    this.log.info({ to: message.to, subject: message.subject, links: message.text.match(LINK) ?? [], file: name }, 'mail written to outbox');
+    this.log.info({ to: message.to, subject: message.subject, file: join(this.dir, name) }, 'mail written to outbox');
   }
 }
 

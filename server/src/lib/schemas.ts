@@ -25,6 +25,10 @@ export const ErrorReplies = {
   429: MessageReply,
 } as const;
 
+/** Body of a like call: absent toggles the caller's like, `{liked}` sets that state (an offline retry). */
+export const LikeBody = Type.Optional(Type.Union([Type.Object({ liked: Type.Optional(Type.Boolean()) }), Type.Null()]));
+export const LikeReply = Type.Object({ likes: Type.Integer(), liked: Type.Boolean() });
+
 /** GET /profile/{id}/username and GET /group/{id}/name (001 §7). */
 export const NameReply = Type.Object({ name: Type.String() });
 

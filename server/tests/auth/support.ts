@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
 import type { Database } from '../../src/db/schema';
 import { outboxName } from '../../src/lib/mailer';
 import { hashPassword } from '../../src/lib/passwords';
@@ -79,6 +78,4 @@ export function login(app: FastifyInstance, username: string, password: string, 
   return app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress });
 }
 
-export function expectError(res: { statusCode: number; json(): unknown }, status: number, key: string): void {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({ status, body: { message: `error/${key}` } });
-}
+export { expectError } from '../helpers/expect';

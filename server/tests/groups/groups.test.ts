@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { multipartBody } from '../helpers/multipart';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectCountsConsistent, expectError, expectInfo, groupState } from './helpers';
 
@@ -291,12 +292,7 @@ describe('DELETE /group/{id}', () => {
   });
 });
 
-function multipart(field: string, file: Buffer): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----kruhtestboundary';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
-  const payload = Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+const multipart = (field: string, data: Buffer) => multipartBody({}, [{ field, filename: 'a.png', contentType: 'image/png', data }]);
 
 describe('POST /upload/gp/{groupId}', () => {
   it('stores the avatar for admins only', async () => {

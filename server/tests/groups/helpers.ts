@@ -1,15 +1,9 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 
 /** Shared checks of the groups tests. */
 
-export function expectError(res: LightMyRequestResponse, status: number, key: string): void {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({ status, body: { message: `error/${key}` } });
-}
-
-export function expectInfo(res: LightMyRequestResponse, key: string): void {
-  expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 200, body: { message: `info/${key}` } });
-}
+export { expectError, expectInfo } from '../helpers/expect';
 
 /** Everything a group call may change, to assert a refused call stored nothing. */
 export async function groupState(app: FastifyInstance, groupId: string) {

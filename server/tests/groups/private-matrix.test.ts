@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED } from '#core/limits';
 import { call, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { multipartBody } from '../helpers/multipart';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -69,19 +70,8 @@ async function buildScenario(): Promise<Scenario> {
   const postId = post._id as string;
 
   const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#a33' } }).png().toBuffer();
-  const boundary = '----kruhmatrix';
-  const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  const upload = await call(t.app, owner, {
-    method: 'POST',
-    url: '/api/upload/image',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(part('id', postId) + part('index', '0')),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
-      png,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  });
+  const form = multipartBody({ id: postId, index: '0' }, [{ field: 'image', filename: 'a.png', contentType: 'image/png', data: png }]);
+  const upload = await call(t.app, owner, { method: 'POST', url: '/api/upload/image', ...form });
   const imageUploaded = upload.statusCode === 201 || upload.statusCode === 200;
 
   const comment = ok(

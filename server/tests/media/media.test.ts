@@ -6,7 +6,7 @@ import { storeAvatar } from '../../src/modules/media/avatars';
 import { mediaUrl } from '../../src/modules/media/media-urls';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { type FilePart, multipartBody } from './multipart';
+import { type FilePart, multipartBody } from '../helpers/multipart';
 
 const png = (width = 64, height = 48) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();

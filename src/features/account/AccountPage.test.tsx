@@ -140,7 +140,7 @@ describe('AccountPage', () => {
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
     const dialog = screen.getByRole('dialog');
-    expect(dialog).toHaveTextContent('your account?');
+    expect(dialog).toHaveTextContent('Do you really want to delete this account?');
     const [cancel] = within(dialog).getAllByRole('button');
     fireEvent.click(cancel!);
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -23,26 +23,28 @@ declare global {
 }
 
 const GSI_SRC = 'https://accounts.google.com/gsi/client';
-let gsiScript: Promise<GoogleIdentity> | undefined;
+let gsiScript: Promise<void> | undefined;
 
 /** Loads Google Identity Services once, only when a client id is configured. */
-function loadGoogleIdentity(): Promise<GoogleIdentity> {
-  gsiScript ??= new Promise<GoogleIdentity>((resolve, reject) => {
+async function loadGoogleIdentity(): Promise<GoogleIdentity> {
+  gsiScript ??= new Promise<void>((resolve, reject) => {
     if (window.google?.accounts?.id) {
-      resolve(window.google);
+      resolve();
       return;
     }
     const script = document.createElement('script');
     script.src = GSI_SRC;
     script.async = true;
-    script.onload = () => (window.google ? resolve(window.google) : reject(new Error('gsi missing')));
+    script.onload = () => resolve();
     script.onerror = () => {
       gsiScript = undefined;
       reject(new Error('gsi failed to load'));
     };
     document.head.appendChild(script);
   });
-  return gsiScript;
+  await gsiScript;
+  if (!window.google?.accounts?.id) throw new Error('gsi missing');
+  return window.google;
 }
 
 export function useGoogleClientId(): string | null {

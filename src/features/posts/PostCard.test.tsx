@@ -113,6 +113,176 @@ describe('PostCard', () => {
     expect(screen.getByRole('menuitem', { name: 'Reply with a post' })).toHaveAttribute('href', '/post?author=alice&rep=p1');
   });
 
+  describe('group-admin actions', () => {
+    const groups = [{ _id: 'g1', name: 'cats' }, { _id: 'g2', name: 'dogs' }, { _id: null, name: 'gone' }];
+    const openMenu = () => fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+    const inGroup = (name: string) => within(screen.getByRole('group', { name: `Admin actions in &${name}` }));
+    const ok = (message: string) => ({ body: { message } });
+    const fresh = (extra: Partial<Post> = {}) => post({ groups, canReply: false, ...extra });
+    let errors: ReturnType<typeof vi.spyOn>;
+
+    beforeEach(() => {
+      setOnline(true);
+      errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    });
+    afterEach(() => errors.mockRestore());
+
+    it('appear only for the groups where the caller is an admin', () => {
+      mockFetch(() => ({ body: {} }));
+      const { unmount } = renderWithApp(<PostCard post={fresh({ adminGroups: [1] })} />);
+      openMenu();
+      expect(screen.queryByRole('group', { name: 'Admin actions in &cats' })).toBeNull();
+      expect(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' })).toBeInTheDocument();
+      expect(inGroup('dogs').getByRole('menuitem', { name: 'Pin in the group' })).toBeInTheDocument();
+      expect(inGroup('dogs').getByRole('menuitem', { name: 'Ban alice in the group' })).toBeInTheDocument();
+      unmount();
+
+      renderWithApp(<PostCard post={fresh({ adminGroups: [] })} />);
+      expect(screen.queryByRole('button', { name: 'More actions' })).toBeNull();
+    });
+
+    it('are grouped per group, with unpin and unban where the post is pinned or the author banned', () => {
+      mockFetch(() => ({ body: {} }));
+      renderWithApp(<PostCard post={fresh({ adminGroups: [0, 1], pinnedGroups: [0], bannedGroups: [1] })} />);
+      openMenu();
+      expect(screen.getAllByRole('group').map((g) => g.getAttribute('aria-label'))).toEqual(['Admin actions in &cats', 'Admin actions in &dogs']);
+      expect(inGroup('cats').getAllByRole('menuitem').map((b) => b.textContent)).toEqual([
+        'Remove from the group',
+        'Unpin in the group',
+        'Ban alice in the group',
+      ]);
+      expect(inGroup('dogs').getAllByRole('menuitem').map((b) => b.textContent)).toEqual([
+        'Remove from the group',
+        'Pin in the group',
+        'Unban alice in the group',
+      ]);
+    });
+
+    it('removes the post from the group after confirming, and cancelling makes no call', async () => {
+      const { calls } = mockFetch((call) =>
+        call.method === 'DELETE' ? ok('info/post_removed') : { status: 404, body: { message: 'error/invalid_post' } },
+      );
+      await getDb().posts.put({ ...fresh({ adminGroups: [1] }), cachedAt: 1 });
+      renderWithApp(<PostCard post={fresh({ adminGroups: [1] })} />);
+      openMenu();
+      fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' }));
+      const dialog = screen.getByRole('alertdialog');
+      expect(dialog).toHaveTextContent('Remove the post from &dogs?');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      expect(calls).toHaveLength(0);
+
+      const before = getToasts().length;
+      openMenu();
+      fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+      await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g2/p/p1', 'GET /api/post/p1']));
+      expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'info', message: 'info/post_removed' })]);
+      // Removed from a private group the post is gone: the stored copy goes too.
+      await waitFor(async () => expect(await getDb().posts.get('p1')).toBeUndefined());
+    });
+
+    it('logs a failed removal, translated, without a toast, and still reloads the post', async () => {
+      const { calls } = mockFetch((call) =>
+        call.method === 'DELETE' ? { status: 403, body: { message: 'error/need_admin' } } : { body: fresh() },
+      );
+      renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
+      const before = getToasts().length;
+      openMenu();
+      fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Remove from the group' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+      await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g1/p/p1', 'GET /api/post/p1']));
+      expect(errors).toHaveBeenCalledWith(expect.any(String), 'Only a group admin can do this.');
+      expect(getToasts().slice(before)).toEqual([]);
+    });
+
+    it('pins and unpins by group name, then reloads the post and the group page', async () => {
+      const { calls } = mockFetch((call) => (call.method === 'PUT' ? ok('info/post_pinned') : { body: fresh({ adminGroups: [0], pinnedGroups: [0] }) }));
+      const { queryClient } = renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
+      const groupKey = ['group', getDb().name, 'Cats'];
+      queryClient.setQueryData(groupKey, { pinnedPost: null });
+      openMenu();
+      fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Pin in the group' }));
+      await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/pin/p1', 'GET /api/post/p1']));
+      await waitFor(async () => expect((await getDb().posts.get('p1'))?.pinnedGroups).toEqual([0]));
+      expect(queryClient.getQueryState(groupKey)?.isInvalidated).toBe(true);
+      expect(screen.queryByRole('menu')).toBeNull();
+
+      calls.length = 0;
+      renderWithApp(<PostCard post={fresh({ _id: 'p2', adminGroups: [0], pinnedGroups: [0] })} />);
+      fireEvent.click(screen.getAllByRole('button', { name: 'More actions' })[1]!);
+      fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Unpin in the group' }));
+      await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/unpin', 'GET /api/post/p2']));
+    });
+
+    it('only logs a failed pin', async () => {
+      const { calls } = mockFetch((call) => (call.method === 'PUT' ? { status: 403, body: { message: 'error/admin_pin' } } : { body: fresh() }));
+      renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
+      const before = getToasts().length;
+      openMenu();
+      fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Pin in the group' }));
+      await waitFor(() => expect(calls).toHaveLength(2));
+      expect(errors).toHaveBeenCalledWith(expect.any(String), 'Only an admin can pin posts.');
+      expect(getToasts().slice(before)).toEqual([]);
+    });
+
+    it('bans and unbans the author by user id, with a toast', async () => {
+      const { calls } = mockFetch((call) =>
+        call.method === 'PUT' ? ok(call.path.includes('/unban/') ? 'info/user_unbanned' : 'info/user_banned') : { body: fresh() },
+      );
+      renderWithApp(<PostCard post={fresh({ adminGroups: [0, 1], bannedGroups: [1] })} />);
+      const before = getToasts().length;
+      openMenu();
+      fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Ban alice in the group' }));
+      await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/ban/u1', 'GET /api/post/p1']));
+      openMenu();
+      fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Unban alice in the group' }));
+      await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`).slice(2)).toEqual(['PUT /api/group/dogs/unban/u1', 'GET /api/post/p1']));
+      expect(getToasts().slice(before)).toEqual([
+        expect.objectContaining({ kind: 'info', message: 'info/user_banned' }),
+        expect.objectContaining({ kind: 'info', message: 'info/user_unbanned' }),
+      ]);
+    });
+
+    it('offers no ban on a post of the group owner, and shows the refusal when the server knows better', async () => {
+      mockFetch(() => ({ body: {} }));
+      const { unmount } = renderWithApp(<PostCard post={fresh({ itsme: true, adminGroups: [0], ownedGroups: [0] })} />);
+      openMenu();
+      expect(inGroup('cats').getAllByRole('menuitem').map((b) => b.textContent)).toEqual(['Remove from the group', 'Pin in the group']);
+      unmount();
+
+      // An admin viewing the owner's post: only the server knows who owns the group.
+      const { calls } = mockFetch((call) => (call.method === 'PUT' ? { status: 403, body: { message: 'error/ban_owner' } } : { body: fresh() }));
+      renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
+      const before = getToasts().length;
+      openMenu();
+      fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Ban alice in the group' }));
+      await waitFor(() => expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/ban_owner' })]));
+      expect(calls[0]).toEqual(expect.objectContaining({ method: 'PUT', path: '/api/group/cats/ban/u1' }));
+    });
+
+    it('speaks Czech', () => {
+      mockFetch(() => ({ body: {} }));
+      renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />, { lng: 'cs' });
+      fireEvent.click(screen.getByRole('button', { name: 'Další akce' }));
+      const group = within(screen.getByRole('group', { name: 'Správa ve skupině &cats' }));
+      expect(group.getAllByRole('menuitem').map((b) => b.textContent)).toEqual([
+        'Odebrat ze skupiny',
+        'Připnout ve skupině',
+        'Zablokovat uživatele alice ve skupině',
+      ]);
+    });
+  });
+
+  it('shows the pinned banner only when shown as the pinned post', () => {
+    mockFetch(() => ({ body: {} }));
+    const { unmount } = renderWithApp(<PostCard post={post()} />);
+    expect(screen.queryByText('Pinned')).toBeNull();
+    unmount();
+    renderWithApp(<PostCard post={post()} pinned />);
+    expect(screen.getByText('Pinned')).toBeInTheDocument();
+  });
+
   it('shows a pending badge and no actions for an outbox post', () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={post()} pending={{ status: 'pending', images: [] }} />);

@@ -5,8 +5,8 @@ import { DELETED, LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
 import { usePost } from '../../lib/query/posts';
-import { ConfirmDialog } from './ConfirmDialog';
 import { PostImages } from './PostImages';
+import { PostMenu } from './PostMenu';
 import { PostText } from './PostText';
 import { RelativeTime } from './RelativeTime';
 import { Tags } from './Tags';
@@ -23,7 +23,7 @@ interface Props {
   post: Post;
   /** Set for a post still in the outbox: shown with a badge, without actions. */
   pending?: PendingInfo;
-  /** Index of the group whose page shows the post, for the pinned banner. */
+  /** Shown as the pinned post of the group whose page is being viewed: the pinned banner. */
   pinned?: boolean;
   /** Rendered inside another card (the original of a reply): no actions, no nested quote. */
   quoted?: boolean;
@@ -87,9 +87,6 @@ function AuthorName({ username }: { username: string }) {
 function PostActions({ post }: { post: Post }) {
   const { t } = useTranslation('post');
   const { like, toggleLike, share, remove } = usePostActions(post);
-  const [menuOpen, setMenuOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const showMenu = post.itsme || post.canReply;
   return (
     <div className="post-actions">
       <button
@@ -107,51 +104,7 @@ function PostActions({ post }: { post: Post }) {
       <button type="button" className="post-share" onClick={() => void share()}>
         {t('share')}
       </button>
-      {showMenu && (
-        <div className="post-menu">
-          <button type="button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label={t('menu')} onClick={() => setMenuOpen((o) => !o)}>
-            ⋯
-          </button>
-          {menuOpen && (
-            <ul role="menu" className="post-menu-list">
-              {post.canReply && (
-                <li role="none">
-                  <Link role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>
-                    {t('reply_with_post')}
-                  </Link>
-                </li>
-              )}
-              {post.itsme && (
-                <li role="none">
-                  <button
-                    type="button"
-                    role="menuitem"
-                    onClick={() => {
-                      setMenuOpen(false);
-                      setConfirming(true);
-                    }}
-                  >
-                    {t('delete')}
-                  </button>
-                </li>
-              )}
-            </ul>
-          )}
-        </div>
-      )}
-      {confirming && (
-        <ConfirmDialog
-          title={t('confirm_delete_title')}
-          text={t('confirm_delete_text')}
-          confirmLabel={t('confirm')}
-          cancelLabel={t('cancel')}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            void remove();
-          }}
-        />
-      )}
+      <PostMenu post={post} onDelete={remove} />
     </div>
   );
 }

@@ -3,14 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { infoMessage } from '#core/errors';
 import { idempotencyKey } from '../../lib/idempotency';
 import { ListingQuery } from '../../lib/paging';
-import { CommentIdParams, ErrorReplies, MessageReply, PostIdParams, UserIdParams } from '../../lib/schemas';
+import { CommentIdParams, ErrorReplies, LikeBody, LikeReply, MessageReply, PostIdParams, UserIdParams } from '../../lib/schemas';
 import {
   CommentList,
   CommentNodeSchema,
   CommentSchema,
   CreateCommentBody,
-  LikeBody,
-  LikeReply,
   ThreadQuery,
 } from './comments.schemas';
 import * as service from './comments.service';
@@ -33,7 +31,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/comment/:commentId/like',
     {
-      schema: { params: CommentIdParams, body: Type.Optional(LikeBody), response: { 200: LikeReply, ...ErrorReplies } },
+      schema: { params: CommentIdParams, body: LikeBody, response: { 200: LikeReply, ...ErrorReplies } },
       config: { invalidKey: 'invalid_comment' },
     },
     async (request, reply) => {

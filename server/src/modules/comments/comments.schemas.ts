@@ -62,8 +62,6 @@ export const CreateCommentBody = Type.Object({
 });
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
 
-export const LikeBody = Type.Union([Type.Object({ liked: Type.Optional(Type.Boolean()) }), Type.Null()]);
-export const LikeReply = Type.Object({ likes: Type.Integer(), liked: Type.Boolean() });
 
 /**
  * Listing of a thread level. `pinned` is a comment shown pinned at the top of the page, left out

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { infoMessage } from '#core/errors';
-import { badRequest } from '../../lib/app-error';
 import { idempotencyKey, runOnce } from '../../lib/idempotency';
-import { ErrorReplies, MessageReply, PostIdParams } from '../../lib/schemas';
-import { CreatePostBody, CreatePostReply, LikeReply, PostSchema } from './posts.schemas';
+import { ErrorReplies, LikeBody, LikeReply, MessageReply, PostIdParams } from '../../lib/schemas';
+import { CreatePostBody, CreatePostReply, PostSchema } from './posts.schemas';
 import {
   type PostView,
   createPost,
@@ -14,16 +13,6 @@ import {
   likePost,
   removePostMedia,
 } from './posts.service';
-
-/** The optional `{liked}` of a like call: absent toggles, a boolean sets that state. */
-function likedFromBody(body: unknown): boolean | undefined {
-  if (body === undefined || body === null || body === '') return undefined;
-  if (typeof body !== 'object') throw badRequest('invalid_post');
-  const liked = (body as { liked?: unknown }).liked;
-  if (liked === undefined || liked === null) return undefined;
-  if (typeof liked !== 'boolean') throw badRequest('invalid_post');
-  return liked;
-}
 
 /** Posts (000 §7): create, read, like, delete. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -69,10 +58,10 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/post/:postId/like',
-    { schema: { params: PostIdParams, response: { 200: LikeReply, ...ErrorReplies } } },
+    { schema: { params: PostIdParams, body: LikeBody, response: { 200: LikeReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_post' } },
     async (request, reply) => {
       const viewer = await request.requireViewer();
-      const liked = likedFromBody(request.body);
+      const liked = request.body?.liked;
       const result = await runOnce(app.db, viewer.id, idempotencyKey(request.headers), 'post:like', async (trx) => ({
         status: 200,
         body: await likePost(trx, request.params.postId, viewer.id, liked),

@@ -40,6 +40,4 @@ export const CreatePostBody = Type.Object({
 /** 201 of POST /post: the post itself (so `_id` is top level) and the same view under `post`. */
 export const CreatePostReply = Type.Composite([PostSchema, Type.Object({ post: PostSchema })]);
 
-export const LikeBody = Type.Union([Type.Object({ liked: Type.Optional(Type.Boolean()) }), Type.Null()]);
-export const LikeReply = Type.Object({ likes: Type.Integer(), liked: Type.Boolean() });
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/schema';
 import { followStates, NOT_FOLLOWING } from '../follows/follows.repository';
 import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository';
-import type { GroupListItem, UserListItem } from '../../lib/schemas';
+import type { GroupListItem, GroupListReply, UserListItem, UserListReply } from '../../lib/schemas';
 import type { Profile } from './profiles.schemas';
 
 export function toProfile(
@@ -35,4 +35,18 @@ export async function toUserListItems(db: Executor, rows: UserListRow[], viewerI
 
 export function toGroupListItems(rows: GroupListRow[]): GroupListItem[] {
   return rows.map((row) => ({ _id: row.id, gp: row.id, name: row.name }));
+}
+
+/** `{userList, logged, hasMore}` of a page of users (search, followers, following). */
+export async function toUserListReply(
+  db: Executor,
+  page: { items: UserListRow[]; hasMore: boolean },
+  viewerId: string | null,
+): Promise<UserListReply> {
+  return { userList: await toUserListItems(db, page.items, viewerId), logged: viewerId !== null, hasMore: page.hasMore };
+}
+
+/** `{groupList, logged, hasMore}` of a page of groups (search, a user's groups). */
+export function toGroupListReply(page: { items: GroupListRow[]; hasMore: boolean }, viewerId: string | null): GroupListReply {
+  return { groupList: toGroupListItems(page.items), logged: viewerId !== null, hasMore: page.hasMore };
 }

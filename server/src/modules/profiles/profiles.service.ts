@@ -4,7 +4,7 @@ import { findUserIdByName } from '../../db/users';
 import { notFound } from '../../lib/app-error';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
-import { toGroupListItems, toProfile, toUserListItems } from './profiles.mapper';
+import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper';
 import * as repo from './profiles.repository';
 import type { GroupListReply, UserListReply } from '../../lib/schemas';
 import type { Profile } from './profiles.schemas';
@@ -34,11 +34,7 @@ export async function followList(
   const userId = await requireUserId(app, username);
   const window = pageWindow(query, PAGE_SIZES.users);
   const page = toPage(await repo.followListPage(app.db, userId, direction, query, window), window);
-  return {
-    userList: await toUserListItems(app.db, page.items, viewer?.id ?? null),
-    logged: viewer !== null,
-    hasMore: page.hasMore,
-  };
+  return toUserListReply(app.db, page, viewer?.id ?? null);
 }
 
 /** The groups a user belongs to. Group names are public, so private groups are listed too. */
@@ -46,7 +42,7 @@ export async function groupsOf(app: FastifyInstance, viewer: Viewer | null, user
   const userId = await requireUserId(app, username);
   const window = pageWindow(query, PAGE_SIZES.groups);
   const page = toPage(await repo.memberGroupsPage(app.db, userId, query, window), window);
-  return { groupList: toGroupListItems(page.items), logged: viewer !== null, hasMore: page.hasMore };
+  return toGroupListReply(page, viewer?.id ?? null);
 }
 
 export async function usernameOf(app: FastifyInstance, id: string): Promise<string> {

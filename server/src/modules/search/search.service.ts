@@ -4,7 +4,7 @@ import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
 import { canPostIn } from '../groups/group-access';
-import { toGroupListItems, toUserListItems } from '../profiles/profiles.mapper';
+import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper';
 import type { GroupListReply, UserListReply } from '../../lib/schemas';
 import * as repo from './search.repository';
 import type { SearchResults } from './search.schemas';
@@ -30,12 +30,12 @@ export async function suggestPostableGroups(app: FastifyInstance, viewer: Viewer
 export async function searchUsers(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
   const window = pageWindow(query, PAGE_SIZES.users);
   const page = toPage(await repo.usersPage(app.db, query, window), window);
-  return { userList: await toUserListItems(app.db, page.items, viewer?.id ?? null), logged: viewer !== null, hasMore: page.hasMore };
+  return toUserListReply(app.db, page, viewer?.id ?? null);
 }
 
 /** Group names are public: private groups are found by name (their content stays hidden). */
 export async function searchGroups(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<GroupListReply> {
   const window = pageWindow(query, PAGE_SIZES.groups);
   const page = toPage(await repo.groupsPage(app.db, query, window), window);
-  return { groupList: toGroupListItems(page.items), logged: viewer !== null, hasMore: page.hasMore };
+  return toGroupListReply(page, viewer?.id ?? null);
 }

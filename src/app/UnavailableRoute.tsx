@@ -1,3 +1,0 @@
-import { PageUnavailable } from '../components/StatusPage';
-
-export default PageUnavailable;

@@ -1,0 +1,196 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LIMITS } from '#core/limits';
+import { storeSession } from '../../lib/session';
+import { setOnline } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import { GifButton } from './GifButton';
+import { GifPicker } from './GifPicker';
+
+const GIF_BYTES = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0]);
+
+const gif = (id: string, tags = ['cat']) => ({
+  id,
+  url: `https://media.tenor.com/${id}/full.gif`,
+  preview: `https://media.tenor.com/${id}/tiny.gif`,
+  dims: [200, 100],
+  tags,
+});
+
+interface Call {
+  path: string;
+  params: URLSearchParams;
+  method: string;
+  body: unknown;
+  headers: Record<string, string>;
+  at: number;
+}
+
+type Answer = { status?: number; body?: unknown } | Error;
+
+/** A fetch stub for the GIF routes; `override` answers a path differently. */
+function stubGifApi(override: Record<string, (call: Call) => Answer> = {}) {
+  const calls: Call[] = [];
+  const fn = vi.fn(async (input: string, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const call: Call = {
+      path: url.pathname,
+      params: url.searchParams,
+      method: init.method ?? 'GET',
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      headers: { ...(init.headers as Record<string, string>) },
+      at: Date.now(),
+    };
+    calls.push(call);
+    const custom = override[call.path];
+    const answer: Answer = custom
+      ? custom(call)
+      : call.path === '/api/config'
+        ? { body: { googleClientId: null, tenorEnabled: true } }
+        : call.path === '/api/gif/categories'
+          ? { body: { categories: [{ name: 'excited', searchterm: 'excited', image: 'https://media.tenor.com/c/excited.gif' }] } }
+          : call.path === '/api/gif/search'
+            ? { body: { results: [gif(`s-${call.params.get('q')}`), gif('s2', [])], next: '' } }
+            : call.path === '/api/gif/featured'
+              ? { body: { results: [gif('f1', ['trend'])], next: '' } }
+              : call.path === '/api/gif/share'
+                ? { status: 204 }
+                : { status: 404, body: { message: 'error/server_error' } };
+    if (answer instanceof Error) throw answer;
+    if (call.path === '/api/gif/file' && !custom) {
+      return new Response(GIF_BYTES, { status: 200, headers: { 'Content-Type': 'image/gif' } });
+    }
+    const status = answer.status ?? 200;
+    return new Response(status === 204 || answer.body === undefined ? null : JSON.stringify(answer.body), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fn);
+  const of = (path: string) => calls.filter((c) => c.path === path);
+  return { calls, of };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setOnline(true);
+});
+
+describe('GifPicker', () => {
+  it('shows categories, searches after the pause, and hands the chosen GIF over as a file', async () => {
+    storeSession('tok', 'alice', 'u1');
+    const api = stubGifApi();
+    const onSelect = vi.fn();
+    renderWithApp(<GifPicker onSelect={onSelect} />);
+
+    expect(await screen.findByRole('button', { name: /excited/i }, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Trending' })).toBeInTheDocument();
+    expect(api.of('/api/gif/categories')[0]!.params.get('locale')).toBe('en_US');
+    const box = screen.getByRole('searchbox', { name: 'Search GIFs' });
+    expect(box).toHaveAttribute('maxLength', String(LIMITS.gifQueryMax));
+
+    fireEvent.change(box, { target: { value: 'ca' } });
+    await new Promise((r) => setTimeout(r, 300));
+    const typedAt = Date.now();
+    fireEvent.change(box, { target: { value: 'cat' } });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(api.of('/api/gif/search')).toHaveLength(0);
+
+    const result = await screen.findByRole('button', { name: 'Attach GIF: cat' }, { timeout: 3000 });
+    const searches = api.of('/api/gif/search');
+    expect(searches).toHaveLength(1);
+    expect(searches[0]!.params.get('q')).toBe('cat');
+    expect(searches[0]!.at - typedAt).toBeGreaterThanOrEqual(LIMITS.gifDebounceMs - 20);
+    expect(result.querySelector('img')).toHaveAttribute('src', 'https://media.tenor.com/s-cat/tiny.gif');
+    expect(result.querySelector('img')!.getAttribute('style')).toContain('aspect-ratio: 200 / 100');
+
+    fireEvent.click(result);
+    await waitFor(() => expect(onSelect).toHaveBeenCalledTimes(1));
+    const file = onSelect.mock.calls[0]![0] as File;
+    expect(file).toBeInstanceOf(Blob);
+    expect(file.type).toBe('image/gif');
+    expect(file.name).toBe('tenor-s-cat.gif');
+    expect(file.size).toBe(GIF_BYTES.length);
+    const download = api.of('/api/gif/file')[0]!;
+    expect(download.params.get('id')).toBe('s-cat');
+    expect(download.headers.Authorization).toBe('Bearer tok');
+    await waitFor(() => expect(api.of('/api/gif/share')).toHaveLength(1));
+    expect(api.of('/api/gif/share')[0]!.body).toEqual({ id: 's-cat', q: 'cat', locale: 'en_US' });
+  });
+
+  it('searches a category at once, shows trending, and goes back to categories', async () => {
+    const api = stubGifApi();
+    renderWithApp(<GifPicker onSelect={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: /excited/i }, { timeout: 3000 }));
+    await screen.findByRole('button', { name: 'Attach GIF: cat' }, { timeout: 500 });
+    expect(api.of('/api/gif/search')[0]!.params.get('q')).toBe('excited');
+    expect(screen.getByRole('searchbox')).toHaveValue('excited');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back to categories' }));
+    expect(screen.getByRole('searchbox')).toHaveValue('');
+    fireEvent.click(screen.getByRole('button', { name: 'Trending' }));
+    expect(await screen.findByRole('button', { name: 'Attach GIF: trend' })).toBeInTheDocument();
+    expect(api.of('/api/gif/featured')).toHaveLength(1);
+    // A GIF without tags still has a name.
+    fireEvent.click(screen.getByRole('button', { name: 'Back to categories' }));
+    expect(await screen.findByRole('button', { name: /excited/i }, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('asks Tenor in Czech and speaks Czech', async () => {
+    const api = stubGifApi();
+    renderWithApp(<GifPicker onSelect={() => undefined} />, { lng: 'cs' });
+    expect(await screen.findByRole('button', { name: 'Populární' })).toBeInTheDocument();
+    expect(api.of('/api/gif/categories')[0]!.params.get('locale')).toBe('cs_CZ');
+  });
+
+  it('says it is offline instead of calling the server', async () => {
+    setOnline(false);
+    const api = stubGifApi();
+    renderWithApp(<GifPicker onSelect={() => undefined} />);
+    expect(screen.getByRole('status')).toHaveTextContent('You are offline.');
+    expect(api.calls).toHaveLength(0);
+    setOnline(true);
+    fireEvent(window, new Event('online'));
+    expect(await screen.findByRole('button', { name: /excited/i }, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('shows the offline message when a call gets no answer', async () => {
+    stubGifApi({ '/api/gif/categories': () => new TypeError('Failed to fetch') });
+    renderWithApp(<GifPicker onSelect={() => undefined} />);
+    expect(await screen.findByText(/You are offline/)).toBeInTheDocument();
+  });
+
+  it('shows the server refusal of a download and attaches nothing', async () => {
+    const api = stubGifApi({ '/api/gif/file': () => ({ status: 413, body: { message: 'error/image_too_large' } }) });
+    const onSelect = vi.fn();
+    renderWithApp(<GifPicker onSelect={onSelect} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Trending' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Attach GIF: trend' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/.+/);
+    expect(screen.getByRole('alert').textContent).not.toContain('error/');
+    expect(onSelect).not.toHaveBeenCalled();
+    expect(api.of('/api/gif/share')).toHaveLength(0);
+  });
+});
+
+describe('GifButton', () => {
+  it('is absent when the deployment has no GIF service', async () => {
+    const api = stubGifApi({ '/api/config': () => ({ body: { googleClientId: null, tenorEnabled: false } }) });
+    renderWithApp(<GifButton onSelect={() => undefined} />);
+    await waitFor(() => expect(api.of('/api/config')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'GIF' })).not.toBeInTheDocument();
+  });
+
+  it('opens the picker in the overlay and closes it after a choice', async () => {
+    stubGifApi();
+    const onSelect = vi.fn();
+    renderWithApp(<GifButton onSelect={onSelect} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'GIF' }));
+    const dialog = screen.getByRole('dialog', { name: 'Choose a GIF' });
+    expect(dialog).toBeInTheDocument();
+    fireEvent.click(await screen.findByRole('button', { name: 'Trending' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Attach GIF: trend' }));
+    await waitFor(() => expect(onSelect).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,62 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { apiFetch } from '../../lib/api/client';
+import { type GifLocale, featuredGifs, fetchGifCategories, searchGifs } from './gifs.api';
+
+/** Whether the deployment has a Tenor key (GET /config); the picker is hidden otherwise. */
+export function useGifsEnabled(): boolean {
+  const config = useQuery({
+    // Shared with the sign-in screen's read of the same settings.
+    queryKey: ['public-config'],
+    queryFn: () => apiFetch<{ tenorEnabled?: boolean }>('/config'),
+    staleTime: Infinity,
+    retry: false,
+  });
+  return config.data?.tenorEnabled === true;
+}
+
+/** The value once it has stopped changing for `delay` ms. */
+export function useDebounced<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+export function useOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine !== false);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine !== false);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
+
+export function useGifCategories(locale: GifLocale, enabled: boolean) {
+  return useQuery({
+    queryKey: ['gifs', 'categories', locale],
+    queryFn: ({ signal }) => fetchGifCategories(locale, signal),
+    staleTime: 60 * 60 * 1000,
+    enabled,
+  });
+}
+
+/** Search results for a term, or the trending GIFs when the term is null; page by page. */
+export function useGifResults(term: string | null, locale: GifLocale, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
+    queryFn: ({ pageParam, signal }) =>
+      term === null ? featuredGifs(pageParam || undefined, locale, signal) : searchGifs(term, pageParam || undefined, locale, signal),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next || undefined,
+    staleTime: 5 * 60 * 1000,
+    enabled,
+  });
+}

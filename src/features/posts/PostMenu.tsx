@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { Post } from '../../lib/api/types';
+import { ConfirmDialog } from './ConfirmDialog';
+import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
+
+type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup };
+
+interface Props {
+  post: Post;
+  /** Deletes the post (its author's action). */
+  onDelete: () => Promise<void>;
+}
+
+/**
+ * The post card menu (000 §2): reply with a post, delete (author), and per group where the caller
+ * is an admin: remove from the group, pin or unpin there, ban or unban the author there.
+ */
+export function PostMenu({ post, onDelete }: Props) {
+  const { t } = useTranslation('post');
+  const { remove, togglePin, toggleBan } = usePostModeration(post);
+  const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const adminGroups = adminGroupsOf(post);
+  if (!post.itsme && !post.canReply && adminGroups.length === 0) return null;
+
+  const run = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+
+  return (
+    <div className="post-menu">
+      <button type="button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu')} onClick={() => setOpen((o) => !o)}>
+        ⋯
+      </button>
+      {open && (
+        <ul role="menu" className="post-menu-list">
+          {post.canReply && (
+            <li role="none">
+              <Link role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>
+                {t('reply_with_post')}
+              </Link>
+            </li>
+          )}
+          {post.itsme && (
+            <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
+                {t('delete')}
+              </button>
+            </li>
+          )}
+          {adminGroups.map((group) => (
+            <li role="none" key={group.id} className="post-menu-group">
+              <span className="post-menu-heading" aria-hidden="true">
+                &amp;{group.name}
+              </span>
+              <ul role="group" aria-label={t('admin.group', { name: group.name })}>
+                <li role="none">
+                  <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'remove', group }))}>
+                    {t('admin.remove')}
+                  </button>
+                </li>
+                <li role="none">
+                  <button type="button" role="menuitem" onClick={run(() => void togglePin(group))}>
+                    {group.pinned ? t('admin.unpin') : t('admin.pin')}
+                  </button>
+                </li>
+                {group.canBan && (
+                  <li role="none">
+                    <button type="button" role="menuitem" onClick={run(() => void toggleBan(group))}>
+                      {group.authorBanned
+                        ? t('admin.unban', { username: post.author.username })
+                        : t('admin.ban', { username: post.author.username })}
+                    </button>
+                  </li>
+                )}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      {confirming?.kind === 'delete' && (
+        <ConfirmDialog
+          title={t('confirm_delete_title')}
+          text={t('confirm_delete_text')}
+          confirmLabel={t('confirm')}
+          cancelLabel={t('cancel')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            void onDelete();
+          }}
+        />
+      )}
+      {confirming?.kind === 'remove' && (
+        <ConfirmDialog
+          title={t('admin.confirm_remove_title', { name: confirming.group.name })}
+          text={t('admin.confirm_remove_text')}
+          confirmLabel={t('admin.confirm_remove')}
+          cancelLabel={t('cancel')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const { group } = confirming;
+            setConfirming(null);
+            void remove(group);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DELETED } from '#core/limits';
+import { apiFetch, errorKeyOf } from '../../lib/api/client';
+import type { Post } from '../../lib/api/types';
+import { useDb } from '../../lib/db/useDb';
+import { translateMessage } from '../../lib/i18n';
+import { fetchPost } from '../../lib/query/posts';
+import { toast } from '../../lib/toast';
+
+/** One of the post's groups where the caller is an admin (or the owner), with what the menu offers there. */
+export interface AdminGroup {
+  id: string;
+  name: string;
+  /** The post is that group's pinned post. */
+  pinned: boolean;
+  /** The post's author is banned there. */
+  authorBanned: boolean;
+  /** Ban and unban are offered: never for the caller's own post (the owner cannot be banned, an admin only by the owner). */
+  canBan: boolean;
+}
+
+/**
+ * The groups of the post's adminGroups indexes (000 §3), in the post's order. The API tells only
+ * whether the caller owns a group, so an author who owns it is known only on the caller's own
+ * post; otherwise the server refuses with ban_owner, which the ban shows as its toast.
+ */
+export function adminGroupsOf(post: Post): AdminGroup[] {
+  const authorKnown = post.author.username !== DELETED && !!post.author.pfp;
+  const out: AdminGroup[] = [];
+  for (const index of post.adminGroups ?? []) {
+    const group = post.groups[index];
+    if (!group?._id) continue;
+    const authorOwns = post.itsme && post.ownedGroups.includes(index);
+    out.push({
+      id: group._id,
+      name: group.name,
+      pinned: post.pinnedGroups.includes(index),
+      authorBanned: post.bannedGroups.includes(index),
+      canBan: authorKnown && !post.itsme && !authorOwns,
+    });
+  }
+  return out;
+}
+
+const groupPath = (name: string) => `/group/${encodeURIComponent(name)}`;
+
+/** DELETE /group/{groupId}/p/{postId}: out of the group (deleted when the group is private). */
+export const removeFromGroup = (groupId: string, postId: string) =>
+  apiFetch<{ message?: string }>(`/group/${encodeURIComponent(groupId)}/p/${encodeURIComponent(postId)}`, { method: 'DELETE' });
+
+/** PUT /group/{groupName}/pin/{postId} or PUT /group/{groupName}/unpin (a group has one pinned post). */
+export const setGroupPin = (groupName: string, postId: string, pin: boolean) =>
+  apiFetch<{ message?: string }>(pin ? `${groupPath(groupName)}/pin/${encodeURIComponent(postId)}` : `${groupPath(groupName)}/unpin`, {
+    method: 'PUT',
+  });
+
+/** PUT /group/{groupName}/ban/{pfp} or .../unban/{pfp}; pfp is the user's id. */
+export const setGroupBan = (groupName: string, pfp: string, ban: boolean) =>
+  apiFetch<{ message?: string }>(`${groupPath(groupName)}/${ban ? 'ban' : 'unban'}/${encodeURIComponent(pfp)}`, { method: 'PUT' });
+
+const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The group-admin actions of the post card menu (000 §2, §4, §8). Whatever the outcome, the post
+ * is fetched again (its pinned and banned indexes, or its absence), the shown listings reload and
+ * so does the group's page (its pinned post, its counts and member lists).
+ */
+export function usePostModeration(post: Post) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const db = useDb();
+  const postId = post._id;
+
+  const refresh = useCallback(
+    async (groupName: string) => {
+      await Promise.all([
+        queryClient
+          .fetchQuery({ queryKey: ['post', db.name, postId], queryFn: () => fetchPost(postId, { db }), staleTime: 0 })
+          .catch(() => undefined),
+        queryClient.invalidateQueries({ queryKey: ['feed'] }),
+        queryClient.invalidateQueries({
+          predicate: (query) =>
+            (query.queryKey[0] === 'group' && sameName(query.queryKey[2], groupName)) ||
+            (query.queryKey[0] === 'group-users' && sameName(query.queryKey[1], groupName)),
+        }),
+      ]);
+    },
+    [queryClient, db, postId],
+  );
+
+  const remove = useCallback(
+    async (group: AdminGroup) => {
+      try {
+        await removeFromGroup(group.id, postId);
+        toast.info('info/post_removed');
+      } catch (err) {
+        console.error('remove post from group:', translateMessage(t, `error/${errorKeyOf(err)}`));
+      }
+      await refresh(group.name);
+    },
+    [postId, refresh, t],
+  );
+
+  const togglePin = useCallback(
+    async (group: AdminGroup) => {
+      try {
+        await setGroupPin(group.name, postId, !group.pinned);
+      } catch (err) {
+        console.error(group.pinned ? 'unpin post:' : 'pin post:', translateMessage(t, `error/${errorKeyOf(err)}`));
+      }
+      await refresh(group.name);
+    },
+    [postId, refresh, t],
+  );
+
+  const toggleBan = useCallback(
+    async (group: AdminGroup) => {
+      const ban = !group.authorBanned;
+      try {
+        await setGroupBan(group.name, post.author.pfp ?? '', ban);
+        toast.info(ban ? 'info/user_banned' : 'info/user_unbanned');
+      } catch (err) {
+        toast.error(`error/${errorKeyOf(err)}`);
+      }
+      await refresh(group.name);
+    },
+    [post.author.pfp, refresh],
+  );
+
+  return { remove, togglePin, toggleBan };
+}

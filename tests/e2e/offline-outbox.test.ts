@@ -1,0 +1,180 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Journey, finishJourney, launchBrowser, openJourney, waitForServiceWorker } from './support/browser';
+import {
+  type TestServer,
+  type TestUser,
+  api,
+  createVerifiedUser,
+  sessionStorageState,
+  startServer,
+} from './support/server';
+
+interface ServerPost {
+  _id: string;
+  text: string;
+  likes: number;
+  liked: boolean;
+}
+
+/** Rows still waiting in the app's outbox (IndexedDB `kruh-<user id>`, store `outbox`). */
+function outboxSize(page: Page, userId: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const count = db.transaction('outbox', 'readonly').objectStore('outbox').count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    `kruh-${userId}`,
+  );
+}
+
+/**
+ * The PWA's promise (000 §1, §9): with a cached app and feed, a post written offline shows at
+ * once as pending, stays pending across reloads, and is sent exactly once when the network is
+ * back; likes toggled offline end as one final state on the server.
+ */
+describe('offline outbox', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let journey: Journey | undefined;
+  let author: TestUser;
+  let reader: TestUser;
+  let seed: ServerPost;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    [author, reader] = await Promise.all([createVerifiedUser(server), createVerifiedUser(server)]);
+    const created = await api<ServerPost>(server, 'POST', '/post', {
+      token: author.token,
+      body: { text: `Hello from ${author.username}, already on the server` },
+    });
+    expect(created.status).toBe(201);
+    seed = created.body;
+  });
+
+  afterEach(async (test) => {
+    await finishJourney(journey, test);
+    journey = undefined;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A logged-in page on the feed, controlled by the service worker, with the seed post stored. */
+  async function openFeed(user: TestUser): Promise<Page> {
+    journey = await openJourney(browser, { storageState: sessionStorageState(server, user) });
+    const page = await journey.context.newPage();
+    await page.goto(`${server.baseUrl}/#/feed`);
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'New post', exact: true }).waitFor();
+    await waitForServiceWorker(page);
+    await page.getByRole('main').getByRole('article').filter({ hasText: seed.text }).waitFor();
+    return page;
+  }
+
+  async function serverPostsOf(user: TestUser, text: string): Promise<ServerPost[]> {
+    const reply = await api<{ posts: ServerPost[] }>(
+      server,
+      'GET',
+      `/profile/posts/${encodeURIComponent(user.username)}?sort=newest&time=all`,
+      { token: user.token },
+    );
+    expect(reply.status).toBe(200);
+    return reply.body.posts.filter((p) => p.text === text);
+  }
+
+  it('keeps a post written offline pending across reloads and sends it once when online', async () => {
+    const page = await openFeed(author);
+    const main = page.getByRole('main');
+    const postCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/post') postCalls.push(request.url());
+    });
+
+    await journey!.context.setOffline(true);
+    await page.reload();
+    // Shell and stored feed come from the service worker and IndexedDB.
+    await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+    await main.getByRole('article').filter({ hasText: seed.text }).waitFor();
+    await main.getByRole('status').filter({ hasText: 'You are offline. Showing saved posts.' }).waitFor();
+
+    const text = `Written on a train without signal ${Date.now()}`;
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'New post', exact: true }).click();
+    await main.getByRole('heading', { name: 'New post' }).waitFor();
+    const box = main.getByLabel('What is on your mind?');
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await box.fill(text);
+    await main.getByRole('button', { name: 'Post', exact: true }).click();
+
+    // Back on the feed at once, shown as waiting to be sent.
+    const mine = main.getByRole('article').filter({ hasText: text });
+    await page.waitForURL((url) => url.hash === '#/' || url.hash === '#/feed');
+    await mine.getByRole('status').filter({ hasText: 'Waiting to send' }).waitFor();
+    expect(await serverPostsOf(author, text)).toEqual([]);
+
+    await page.reload();
+    await mine.getByRole('status').filter({ hasText: 'Waiting to send' }).waitFor();
+    expect(await mine.count()).toBe(1);
+    expect(await outboxSize(page, author.id)).toBe(1);
+    expect(await serverPostsOf(author, text)).toEqual([]);
+    expect(postCalls).toEqual([]);
+
+    await journey!.context.setOffline(false);
+    // Sent: a regular card with its actions, no pending mark, nothing left in the outbox.
+    await mine.getByRole('button', { name: 'Like', exact: true }).waitFor({ timeout: 20_000 });
+    await expect.poll(() => outboxSize(page, author.id), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => mine.getByRole('status').count()).toBe(0);
+    expect(await mine.count()).toBe(1);
+    const sent = await serverPostsOf(author, text);
+    expect(sent).toHaveLength(1);
+    expect(postCalls.length).toBeGreaterThanOrEqual(1);
+    expect(journey!.log.pageErrors).toEqual([]);
+  });
+
+  it('sends likes toggled offline as one final state', async () => {
+    const page = await openFeed(reader);
+    const card = page.getByRole('main').getByRole('article').filter({ hasText: seed.text });
+    const likeCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === `/api/post/${seed._id}/like`) likeCalls.push(request.method());
+    });
+    await card.getByRole('button', { name: 'Like', exact: true }).waitFor();
+
+    await journey!.context.setOffline(true);
+    // Like, unlike, like: each click waits for the screen to show the new state.
+    for (const next of ['Unlike', 'Like', 'Unlike']) {
+      await card.getByRole('button', { name: next === 'Unlike' ? 'Like' : 'Unlike', exact: true }).click();
+      await card.getByRole('button', { name: next, exact: true }).waitFor();
+    }
+    await expect.poll(() => card.getByRole('button', { name: 'Unlike', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await outboxSize(page, reader.id)).toBe(1);
+
+    // Still liked after a reload while offline.
+    await page.reload();
+    await card.getByRole('button', { name: 'Unlike', exact: true }).waitFor();
+    expect(likeCalls).toEqual([]);
+    let onServer = await api<ServerPost>(server, 'GET', `/post/${seed._id}`, { token: reader.token });
+    expect(onServer.body).toMatchObject({ liked: false, likes: 0 });
+
+    await journey!.context.setOffline(false);
+    await expect.poll(() => outboxSize(page, reader.id), { timeout: 20_000 }).toBe(0);
+    onServer = await api<ServerPost>(server, 'GET', `/post/${seed._id}`, { token: reader.token });
+    expect(onServer.status).toBe(200);
+    expect(onServer.body).toMatchObject({ liked: true, likes: 1 });
+    expect(likeCalls).toEqual(['PATCH']);
+    await card.getByRole('button', { name: 'Unlike', exact: true }).waitFor();
+    expect(journey!.log.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
+import type { TestContext } from 'vitest';
+
+/** Debian's Chromium (playwright-core brings no browser of its own). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Where failure screenshots and console logs go (gitignored). */
+export const RESULTS_DIR = resolve('test-results');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** What the pages of one context said on the console and threw, for failure reports. */
+export interface PageLog {
+  lines: string[];
+  /** Uncaught exceptions in any page: a journey expects none. */
+  pageErrors: string[];
+}
+
+export interface Journey {
+  context: BrowserContext;
+  log: PageLog;
+}
+
+/**
+ * A fresh browser context (its own storage, service worker and IndexedDB) whose pages' console
+ * messages and uncaught errors are collected.
+ */
+export async function openJourney(browser: Browser, options: BrowserContextOptions = {}): Promise<Journey> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
+  const log: PageLog = { lines: [], pageErrors: [] };
+  const watch = (page: Page) => {
+    const index = context.pages().indexOf(page);
+    page.on('console', (message) => log.lines.push(`[page ${index}] ${message.type()}: ${message.text()}`));
+    page.on('pageerror', (error) => {
+      log.pageErrors.push(error.message);
+      log.lines.push(`[page ${index}] pageerror: ${error.stack ?? error.message}`);
+    });
+  };
+  context.on('page', watch);
+  return { context, log };
+}
+
+const fileSafe = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 120);
+
+/**
+ * Closes the journey's context; when the test failed, first saves a full-page screenshot of each
+ * open page and the console log into test-results/ and says where.
+ */
+export async function finishJourney(journey: Journey | undefined, test: TestContext): Promise<void> {
+  if (!journey) return;
+  try {
+    if (test.task.result?.state === 'fail') {
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      const base = fileSafe(`${test.task.file?.name.replace(/^.*\//, '') ?? 'e2e'}-${test.task.name}`);
+      const saved: string[] = [];
+      for (const [i, page] of journey.context.pages().entries()) {
+        const path = join(RESULTS_DIR, `${base}-${i}.png`);
+        try {
+          await page.screenshot({ path, fullPage: true, timeout: 5_000 });
+          saved.push(`${path} (${page.url()})`);
+        } catch (err) {
+          saved.push(`${path}: no screenshot (${String(err)})`);
+        }
+      }
+      const logPath = join(RESULTS_DIR, `${base}.log`);
+      writeFileSync(logPath, `${journey.log.lines.join('\n')}\n`);
+      console.error(`e2e failure artefacts:\n  ${[...saved, logPath].join('\n  ')}`);
+    }
+  } finally {
+    await journey.context.close().catch(() => undefined);
+  }
+}
+
+/** Resolves once a service worker controls the page (the app shell is then cached). */
+export async function waitForServiceWorker(page: Page, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout });
+}
