@@ -28,7 +28,7 @@ function page(load: () => Promise<PageModule>, options: { guarded?: boolean } = 
 
 const feed = () => import('../features/feed/FeedPage');
 const compose = () => import('../features/compose/ComposePage');
-const post = () => import('../features/post-page/PostPage');
+const post = () => import('./post-page/PostPage');
 const search = () => import('../features/search/SearchPage');
 const hashtag = () => import('../features/hashtag/HashtagPage');
 const login = () => import('../features/auth/LoginPage');

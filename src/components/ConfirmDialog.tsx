@@ -3,21 +3,30 @@ import { Overlay } from './Overlay';
 import './ConfirmDialog.css';
 
 interface ConfirmDialogProps {
-  /** The translated word for what is deleted ("group", "account"). */
-  item: string;
+  /**
+   * The whole translated question, e.g. t('common:conf.delete_post'): a full sentence per item keeps
+   * the grammar right in every language (Czech "tento příspěvek", "tuto skupinu").
+   */
+  question: string;
+  /** An optional line under the question saying what follows. */
+  detail?: string;
   onConfirm: () => void;
   /** Cancel, Escape or a click outside: closes with no call. */
   onCancel: () => void;
 }
 
-/** The delete confirmation of 001 §4: conf/title, conf/delete + item + "?", conf/cancel and conf/yes. */
-export function ConfirmDialog({ item, onConfirm, onCancel }: ConfirmDialogProps) {
-  const { t } = useTranslation('groups');
+/**
+ * The one confirmation of 000 §2 and 001 §4 for every delete (post, comment, group, account) and
+ * removal: title conf.title, the question, buttons conf.cancel and conf.yes.
+ */
+export function ConfirmDialog({ question, detail, onConfirm, onCancel }: ConfirmDialogProps) {
+  const { t } = useTranslation('common');
   const title = t('conf.title');
   return (
-    <Overlay label={title} onClose={onCancel} className="confirm">
+    <Overlay label={title} onClose={onCancel} className="confirm" role="alertdialog">
       <h2 className="confirm__title">{title}</h2>
-      <p className="confirm__text">{`${t('conf.delete')} ${item}?`}</p>
+      <p className="confirm__text">{question}</p>
+      {detail ? <p className="confirm__detail">{detail}</p> : null}
       <div className="confirm__actions">
         <button type="button" className="button" onClick={onCancel}>
           {t('conf.cancel')}

@@ -33,13 +33,15 @@ interface OverlayProps {
   /** The accessible name of the dialog. */
   label: string;
   className?: string;
+  /** `alertdialog` for a question that interrupts the user (a confirmation). */
+  role?: 'dialog' | 'alertdialog';
 }
 
 /**
  * The full-screen overlay layer (000 §2): rendered into body, locks page scroll while open,
  * closes on Escape and on a click on the backdrop.
  */
-export function Overlay({ children, onClose, label, className }: OverlayProps) {
+export function Overlay({ children, onClose, label, className, role = 'dialog' }: OverlayProps) {
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   useEffect(() => {
@@ -71,7 +73,7 @@ export function Overlay({ children, onClose, label, className }: OverlayProps) {
       <div
         ref={panel}
         className={['overlay__panel', className].filter(Boolean).join(' ')}
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-label={label}
         tabIndex={-1}

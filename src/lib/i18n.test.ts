@@ -43,10 +43,10 @@ describe('locale catalogues', () => {
     expect(base('cs')).toEqual(base('en'));
     for (const lng of LANGUAGES) {
       const keys = keysOf(read(lng, ns));
-      // A key that also exists bare (e.g. `returned` and `returned_other`) is not a plural group.
-      const plurals = new Set(
-        keys.filter((k) => PLURAL.test(k) && !keys.includes(k.replace(PLURAL, ''))).map((k) => k.replace(PLURAL, '')),
-      );
+      // i18next reads `x_other` as a plural form of `x`: a bare key beside it would be shadowed or confused.
+      const clashes = keys.filter((k) => PLURAL.test(k) && keys.includes(k.replace(PLURAL, '')));
+      expect(clashes, `${ns} in ${lng}: bare keys with plural-looking siblings`).toEqual([]);
+      const plurals = new Set(keys.filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')));
       // Every plural key carries each integer form the language needs (Czech: one, few, other).
       const needed = new Intl.PluralRules(lng).resolvedOptions().pluralCategories.filter((c) => c !== 'many');
       for (const key of plurals) {

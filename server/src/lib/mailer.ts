@@ -42,8 +42,9 @@ class SmtpMailer implements Mailer {
 /**
  * Writes each message as a plain-text file (headers, blank line, body) named by time and
  * recipient. The body is written as is, never wrapped or encoded, so links can be copied whole.
- * The log names the file but never the links: they carry sign-in and reset tokens, and logs
- * travel further than the data folder.
+ * This is the no-mail-server mode of a fresh install, so the log also carries the message's links:
+ * whoever runs the server can follow a verification link from the console. With SMTP configured
+ * nothing of a message is logged, since links carry sign-in and reset tokens.
  */
 export class OutboxMailer implements Mailer {
   private sequence = 0;
@@ -68,7 +69,8 @@ export class OutboxMailer implements Mailer {
       'Content-Type: text/plain; charset=utf-8',
     ];
     await writeFile(join(this.dir, name), `${headers.join('\n')}\n\n${message.text}\n`, 'utf8');
-    this.log.info({ to: message.to, subject: message.subject, file: join(this.dir, name) }, 'mail written to outbox');
+    const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+    this.log.info({ to: message.to, subject: message.subject, file: join(this.dir, name), links }, 'mail written to outbox');
   }
 }
 

@@ -15,7 +15,8 @@ export const securityPlugin = fp(
           scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
           styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
           imgSrc: ["'self'", 'data:', 'blob:', 'https://media.tenor.com', 'https://*.googleusercontent.com'],
-          connectSrc: ["'self'", 'https://tenor.googleapis.com', 'https://accounts.google.com/gsi/'],
+          // GIF search goes through the server (the Tenor key stays there); only previews load from Tenor.
+          connectSrc: ["'self'", 'https://accounts.google.com/gsi/'],
           frameSrc: ['https://accounts.google.com/gsi/'],
           workerSrc: ["'self'"],
           manifestSrc: ["'self'"],

@@ -297,4 +297,12 @@ describe('GIF picker API without a Tenor key', () => {
     const config = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(config.json().tenorEnabled).toBe(false);
   });
+
+  it('lets the page load Tenor previews but never call Tenor itself', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/config' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toMatch(/img-src [^;]*https:\/\/media\.tenor\.com/);
+    expect(csp).toMatch(/connect-src 'self'/);
+    expect(csp).not.toContain('tenor.googleapis.com');
+  });
 });

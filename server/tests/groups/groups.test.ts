@@ -200,6 +200,23 @@ describe('members and banned lists', () => {
     expect(filtered.userList.map((u: { username: string }) => u.username)).toEqual(['listmember3']);
   });
 
+  it('a `before` snapshot leaves out later members and bans', async () => {
+    const owner = await createUser(t.app);
+    const g = await createGroup(t.app, owner);
+    const snapshot = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const late = await createUser(t.app, { username: 'latejoiner' });
+    await addMember(t.app, g.id, late);
+    const pinned = (await call(t.app, null, { method: 'GET', url: `/api/group/${g.name}/members?before=${snapshot}` })).json();
+    expect(pinned.userList.map((u: { _id: string }) => u._id)).toEqual([owner.id]);
+    expect((await call(t.app, null, { method: 'GET', url: `/api/group/${g.name}/members` })).json().userList).toHaveLength(2);
+    const banned = await createUser(t.app);
+    await call(t.app, owner, { method: 'PUT', url: `/api/group/${g.name}/ban/${banned.id}` });
+    const bans = (await call(t.app, owner, { method: 'GET', url: `/api/group/${g.name}/banned?before=${snapshot}` })).json();
+    expect(bans.userList).toEqual([]);
+    expect((await call(t.app, owner, { method: 'GET', url: `/api/group/${g.name}/banned` })).json().userList).toHaveLength(1);
+  });
+
   it('banned list is for admins; private members list for members', async () => {
     const owner = await createUser(t.app);
     const member = await createUser(t.app);

@@ -71,6 +71,18 @@ describe('user and group search', () => {
       expect(body.hasMore).toBe(false);
       expect((await get(null, '/api/search/for/users?query=zluty&page=9')).json()).toEqual({ userList: [], logged: false, hasMore: false });
     });
+
+    it('a `before` snapshot leaves out accounts and groups made later', async () => {
+      const snapshot = Date.now() - 1;
+      const late = await createUser(t.app, { username: 'snapzebra', createdAt: snapshot + 1000 });
+      const owner = await createUser(t.app, { username: 'snapowner', createdAt: snapshot - 1000 });
+      const group = await createGroup(t.app, owner, { name: 'snapzebras' });
+      const ids = async (url: string) => (await get(null, url)).json();
+      expect((await ids(`/api/search/for/users?query=snapzebra&before=${snapshot}`)).userList).toEqual([]);
+      expect((await ids('/api/search/for/users?query=snapzebra')).userList.map((u: { _id: string }) => u._id)).toEqual([late.id]);
+      expect((await ids(`/api/search/for/groups?query=snapzebras&before=${snapshot - 5000}`)).groupList).toEqual([]);
+      expect((await ids('/api/search/for/groups?query=snapzebras')).groupList.map((g: { _id: string }) => g._id)).toEqual([group.id]);
+    });
   });
 
   describe('groups', () => {

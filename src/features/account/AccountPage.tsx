@@ -239,7 +239,7 @@ export default function AccountPage() {
           {t('delete.button')}
         </button>
       </div>
-      {confirming ? <ConfirmDialog item={t('delete.item')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(false)} /> : null}
+      {confirming ? <ConfirmDialog question={t('common:conf.delete_account')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(false)} /> : null}
     </section>
   );
 }

@@ -8,7 +8,7 @@ import type { Slot } from '../../lib/db/db';
 import { draftKeys, useDraft } from '../../lib/drafts/drafts';
 import { queueComment } from '../../lib/outbox/outbox';
 import { useSession } from '../../lib/session';
-import { SlotInput } from '../compose/SlotInput';
+import { SlotInput } from '../../components/SlotInput';
 
 type Message = { ns: 'error' | 'comments'; key: string; values?: Record<string, string | number> };
 

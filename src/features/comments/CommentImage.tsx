@@ -1,9 +1,9 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-const ImageLightbox = lazy(() => import('../posts/ImageLightbox'));
+const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
-/** A comment's image (at most one); a click opens it in the full-screen lightbox with zoom. */
+/** A comment's image (at most one); a click opens it in the shared full-screen gallery with zoom. */
 export function CommentImage({ url, blob }: { url?: string | undefined; blob?: Blob | undefined }) {
   const { t } = useTranslation('comments');
   const [open, setOpen] = useState(false);
@@ -20,7 +20,7 @@ export function CommentImage({ url, blob }: { url?: string | undefined; blob?: B
       </button>
       {open && (
         <Suspense fallback={null}>
-          <ImageLightbox urls={[src]} index={0} onClose={() => setOpen(false)} />
+          <Gallery open slides={[{ src, alt: t('item.image_alt') }]} onClose={() => setOpen(false)} />
         </Suspense>
       )}
     </div>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { DELETED } from '#core/limits';
 import type { Sort, TimeWindow } from '#core/listing';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { errorKeyOf } from '../../lib/api/client';
 import type { Comment } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
@@ -13,10 +14,9 @@ import { queueLike } from '../../lib/outbox/outbox';
 import { useLikeState } from '../../lib/outbox/useOutbox';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
-import { ConfirmDialog } from '../posts/ConfirmDialog';
-import { PostText } from '../posts/PostText';
-import { RelativeTime } from '../posts/RelativeTime';
-import { Tags } from '../posts/Tags';
+import { PostText } from '../../components/post/PostText';
+import { RelativeTime } from '../../components/RelativeTime';
+import { Tags } from '../../components/post/Tags';
 import { CommentBox } from './CommentBox';
 import { CommentImage } from './CommentImage';
 import { type CommentNode, deleteComment } from './comments.api';
@@ -131,10 +131,7 @@ function CommentActions({
       )}
       {confirming && (
         <ConfirmDialog
-          title={t('conf.title')}
-          text={t('conf.text')}
-          confirmLabel={t('conf.yes')}
-          cancelLabel={t('conf.cancel')}
+          question={t('common:conf.delete_comment')}
           onCancel={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Sort, TimeWindow } from '#core/listing';
 import type { CachedPost } from '../../lib/db/db';
-import { ListingControls } from '../feed/ListingControls';
+import { ListingControls } from '../../components/ListingControls';
 import { CommentBox } from './CommentBox';
 import { CommentItem, CommentList, ThreadProvider, fromNode } from './CommentThread';
 import { useCommentTree, useNewerComments, usePendingComments } from './useComments';

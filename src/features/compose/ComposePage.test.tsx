@@ -2,6 +2,7 @@ import '../../test/setup';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { File as NodeFile } from 'node:buffer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RequireAuth, resetAuthGuard } from '../../app/guards/auth-guard';
 import { getDb, clearLocalData } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
 import { cancelScheduledSend } from '../../lib/outbox/outbox';
@@ -25,7 +26,14 @@ function answer(call: { path: string; url: string }) {
   return { status: 404, body: { message: 'error/invalid_post' } };
 }
 
-const render = (route = '/post') => renderWithApp(<ComposePage />, { route, path: '/post', routes });
+// As the app's route table mounts it: behind the auth guard.
+const render = (route = '/post') =>
+  renderWithApp(
+    <RequireAuth>
+      <ComposePage />
+    </RequireAuth>,
+    { route, path: '/post', routes },
+  );
 const textbox = () => screen.getByRole('textbox', { name: 'What is on your mind?' });
 
 function attach(files: unknown[]) {
@@ -41,6 +49,7 @@ beforeEach(async () => {
   URL.revokeObjectURL = vi.fn();
   setOnline(false);
   storeSession('t1', 'me', 'u9');
+  resetAuthGuard();
   await clearLocalData();
 });
 afterEach(() => cancelScheduledSend());
@@ -57,6 +66,14 @@ describe('ComposePage', () => {
     mockFetch((call) => (call.path === '/api/auth/test' ? { status: 401, body: { message: 'error/invalid_token' } } : answer(call)));
     const { router } = render();
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it('checks the token once, through the route guard only', async () => {
+    setOnline(true);
+    const { calls } = mockFetch(answer);
+    render();
+    await screen.findByRole('textbox', { name: 'What is on your mind?' });
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/auth/test')).toHaveLength(1));
   });
 
   it('validates with the shared rules and shows the error under the editor', async () => {

@@ -1,18 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ErrorKey } from '#core/errors';
 import { LIMITS } from '#core/limits';
 import { validatePostText, validateSlots } from '#core/validation';
-import { ApiError, apiFetch } from '../../lib/api/client';
 import type { DraftImage, Slot } from '../../lib/db/db';
 import { type DraftContent, draftKeys, emptyDraft, useDraft, useReturnedDrafts } from '../../lib/drafts/drafts';
 import { queuePost } from '../../lib/outbox/outbox';
 import { usePost } from '../../lib/query/posts';
-import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
-import { PostCard } from '../posts/PostCard';
-import { SlotInput } from './SlotInput';
+import { PostCard } from '../../components/post/PostCard';
+import { SlotInput } from '../../components/SlotInput';
 import './compose.css';
 
 type Message = { ns: 'error' | 'compose'; key: string; values?: Record<string, string | number> };
@@ -36,14 +34,12 @@ function Thumbnails({ images, onRemove }: { images: DraftImage[]; onRemove: (ind
   );
 }
 
-/** The new-post form of 000 §2 (/post), writing into the outbox. */
+/** The new-post form of 000 §2 (/post), writing into the outbox; the route's RequireAuth guards it. */
 export default function ComposePage() {
-  const { isLoggedIn } = useSession();
   const [params] = useSearchParams();
   const rep = params.get('rep');
   const author = params.get('author');
   const g = params.get('g');
-  if (!isLoggedIn) return <Navigate to="/feed" replace />;
   // One composer per reply target and preset group, each with its own draft.
   const key = draftKeys.post({ rep, g });
   return <Composer key={key} draftKey={key} rep={rep} author={author} g={g} />;
@@ -72,15 +68,6 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
   const original = usePost(rep);
   const maxImages = rep ? LIMITS.imagesPerComment : LIMITS.imagesPerPost;
   const groupsAllowed = !rep;
-
-  // The guard of 000 §2: a token the server no longer accepts sends the user to login.
-  useEffect(() => {
-    const controller = new AbortController();
-    apiFetch('/auth/test', { method: 'POST', signal: controller.signal }).catch((err) => {
-      if (err instanceof ApiError && err.status === 401) navigate('/login', { replace: true });
-    });
-    return () => controller.abort();
-  }, [navigate]);
 
   // A reply is posted to the original's groups: preset them, locked.
   const originalGroups = original.post?.groups;

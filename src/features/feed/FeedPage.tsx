@@ -8,9 +8,9 @@ import { useFeed } from '../../lib/query/feed';
 import { useUserGroups } from '../../lib/query/posts';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
-import { PostCard } from '../posts/PostCard';
-import { ListingControls } from './ListingControls';
-import { PostList } from './PostList';
+import { PostCard } from '../../components/post/PostCard';
+import { ListingControls } from '../../components/ListingControls';
+import { PostList } from '../../components/post/PostList';
 import './feed.css';
 
 type Tab = 'explore' | 'following' | 'groups';

@@ -1,9 +1,13 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { File as NodeFile } from 'node:buffer';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '#core/limits';
+import { clearLocalData, getDb } from '../../lib/db/db';
+import { draftKeys } from '../../lib/drafts/drafts';
 import { storeSession } from '../../lib/session';
-import { setOnline } from '../../test/local-first';
+import { setOnline, useCloneableBlobs } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
+import ComposePage from '../compose/ComposePage';
 import { GifButton } from './GifButton';
 import { GifPicker } from './GifPicker';
 
@@ -181,6 +185,15 @@ describe('GifButton', () => {
     expect(screen.queryByRole('button', { name: 'GIF' })).not.toBeInTheDocument();
   });
 
+  it('stays offered offline when the service was on at the last answer', async () => {
+    localStorage.setItem('kruh.gifsEnabled', 'true');
+    setOnline(false);
+    stubGifApi({ '/api/config': () => new TypeError('Failed to fetch') });
+    renderWithApp(<GifButton onSelect={() => undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'GIF' }));
+    expect(screen.getByRole('dialog')).toHaveTextContent('You are offline.');
+  });
+
   it('opens the picker in the overlay and closes it after a choice', async () => {
     stubGifApi();
     const onSelect = vi.fn();
@@ -192,5 +205,44 @@ describe('GifButton', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Attach GIF: trend' }));
     await waitFor(() => expect(onSelect).toHaveBeenCalledTimes(1));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('the composer with a GIF', () => {
+  const routes = [{ path: '/', element: <p>home</p> }];
+  const thumbnails = () => [...document.querySelectorAll('.compose-images img')].map((img) => img.getAttribute('src'));
+
+  function attach(files: unknown[]) {
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    Object.defineProperty(input, 'files', { configurable: true, value: files });
+    fireEvent.change(input);
+  }
+
+  beforeEach(async () => {
+    useCloneableBlobs();
+    vi.stubGlobal('File', NodeFile);
+    URL.createObjectURL = vi.fn((blob: Blob) => `blob:${(blob as File).name}`);
+    URL.revokeObjectURL = vi.fn();
+    storeSession('t1', 'me', 'u9');
+    await clearLocalData();
+  });
+
+  it('attaches a picked GIF alone: it replaces photos, and photos replace it', async () => {
+    stubGifApi({ '/api/auth/test': () => ({ body: { message: 'ok' } }) });
+    renderWithApp(<ComposePage />, { route: '/post', path: '/post', routes });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'What is on your mind?' })).toBeEnabled(), { timeout: 5000 });
+
+    attach([new NodeFile(['x'], 'photo.png', { type: 'image/png' })]);
+    await waitFor(() => expect(thumbnails()).toEqual(['blob:photo.png']));
+
+    fireEvent.click(await screen.findByRole('button', { name: 'GIF' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Trending' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Attach GIF: trend' }));
+    await waitFor(() => expect(thumbnails()).toEqual(['blob:tenor-f1.gif']));
+    const draft = await getDb().drafts.get(draftKeys.post());
+    expect(draft?.images.map((i) => i.name)).toEqual(['tenor-f1.gif']);
+
+    attach([1, 2].map((i) => new NodeFile(['x'], `${i}.png`, { type: 'image/png' })));
+    await waitFor(() => expect(thumbnails()).toEqual(['blob:1.png', 'blob:2.png']));
   });
 });

@@ -3,7 +3,12 @@ import { useEffect, useState } from 'react';
 import { apiFetch } from '../../lib/api/client';
 import { type GifLocale, featuredGifs, fetchGifCategories, searchGifs } from './gifs.api';
 
-/** Whether the deployment has a Tenor key (GET /config); the picker is hidden otherwise. */
+const ENABLED_KEY = 'kruh.gifsEnabled';
+
+/**
+ * Whether the deployment has a Tenor key (GET /config); the picker is hidden otherwise. The last
+ * answer is remembered, so an app started offline still offers the picker (which then says so).
+ */
 export function useGifsEnabled(): boolean {
   const config = useQuery({
     // Shared with the sign-in screen's read of the same settings.
@@ -12,7 +17,11 @@ export function useGifsEnabled(): boolean {
     staleTime: Infinity,
     retry: false,
   });
-  return config.data?.tenorEnabled === true;
+  const enabled = config.data?.tenorEnabled;
+  useEffect(() => {
+    if (enabled !== undefined) localStorage.setItem(ENABLED_KEY, String(enabled));
+  }, [enabled]);
+  return enabled ?? localStorage.getItem(ENABLED_KEY) === 'true';
 }
 
 /** The value once it has stopped changing for `delay` ms. */

@@ -84,7 +84,7 @@ export default function GroupSettingsPage() {
           </button>
         </div>
       )}
-      {confirming && <ConfirmDialog item={t('conf.group')} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />}
+      {confirming && <ConfirmDialog question={t('common:conf.delete_group')} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />}
     </section>
   );
 }

@@ -6,8 +6,8 @@ import { normalizeHashtag } from '#core/text';
 import { NetworkError } from '../../lib/api/client';
 import { useFeed } from '../../lib/query/feed';
 import { toast } from '../../lib/toast';
-import { ListingControls } from '../feed/ListingControls';
-import { PostList } from '../feed/PostList';
+import { ListingControls } from '../../components/ListingControls';
+import { PostList } from '../../components/post/PostList';
 import '../feed/feed.css';
 
 /** /h/{hashtag} (000 §2): posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */

@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar';
 import type { Comment } from '../../lib/api/types';
-import { PostText } from '../posts/PostText';
-import { RelativeTime } from '../posts/RelativeTime';
+import { PostText } from '../../components/post/PostText';
+import { RelativeTime } from '../../components/RelativeTime';
 import type { GroupResult, UserResult } from './search.api';
 
 export function UserRow({ user }: { user: UserResult }) {

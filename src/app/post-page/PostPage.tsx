@@ -4,8 +4,8 @@ import { useParams, useSearchParams } from 'react-router-dom';
 import { DELETED } from '#core/limits';
 import { POST_PAGE_DEFAULTS, type Sort, type TimeWindow, isSort, isTimeWindow, listingSearchParams } from '#core/listing';
 import { usePost } from '../../lib/query/posts';
-import { CommentsSection } from '../comments/CommentsSection';
-import PostView from '../posts/PostPage';
+import { CommentsSection } from '../../features/comments/CommentsSection';
+import PostView from './PostView';
 
 /**
  * /p/{postId} (000 §2): the post (its card, the deleted and not-found states) and below it the

@@ -1,16 +1,15 @@
 import { useTranslation } from 'react-i18next';
-import { relativeTime } from '#core/time';
+import { formatRelativeTime } from '../lib/i18n';
 import { useNow } from './useNow';
 
 /** "5 minutes ago" in the chosen language, with the exact date as a tooltip. */
 export function RelativeTime({ time }: { time: number }) {
-  const { t, i18n } = useTranslation('post');
+  const { t, i18n } = useTranslation('common');
   const now = useNow();
-  const { unit, value } = relativeTime(time, now);
   const date = new Date(time);
   return (
     <time dateTime={date.toISOString()} title={date.toLocaleString(i18n.language)}>
-      {t(`time.${unit}`, { count: value })}
+      {formatRelativeTime(t, time, now)}
     </time>
   );
 }

@@ -9,26 +9,26 @@ interface Props {
 
 /** Sort and time selector of listing pages (000 §2); time matters only for popular. */
 export function ListingControls({ sort, time, onChange }: Props) {
-  const { t } = useTranslation('feed');
+  const { t } = useTranslation('common');
   return (
     <div className="listing-controls">
       <label>
-        <span className="visually-hidden">{t('sort.label')}</span>
-        <select value={sort} aria-label={t('sort.label')} onChange={(e) => onChange(e.target.value as Sort, time)}>
+        <span className="visually-hidden">{t('listing.sort.label')}</span>
+        <select value={sort} aria-label={t('listing.sort.label')} onChange={(e) => onChange(e.target.value as Sort, time)}>
           {SORTS.map((s) => (
             <option key={s} value={s}>
-              {t(`sort.${s}`)}
+              {t(`listing.sort.${s}`)}
             </option>
           ))}
         </select>
       </label>
       {sort === 'popular' && (
         <label>
-          <span className="visually-hidden">{t('time.label')}</span>
-          <select value={time} aria-label={t('time.label')} onChange={(e) => onChange(sort, e.target.value as TimeWindow)}>
+          <span className="visually-hidden">{t('listing.time.label')}</span>
+          <select value={time} aria-label={t('listing.time.label')} onChange={(e) => onChange(sort, e.target.value as TimeWindow)}>
             {TIMES.map((w) => (
               <option key={w} value={w}>
-                {t(`time.${w}`)}
+                {t(`listing.time.${w}`)}
               </option>
             ))}
           </select>

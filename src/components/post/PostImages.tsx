@@ -1,9 +1,9 @@
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-const ImageLightbox = lazy(() => import('./ImageLightbox'));
+const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
-/** Up to two images in a row; a click opens the full-screen lightbox. */
+/** Up to two images in a row; a click opens them in the shared full-screen gallery. */
 export function PostImages({ urls }: { urls: string[] }) {
   const { t } = useTranslation('post');
   const [open, setOpen] = useState<number | null>(null);
@@ -18,7 +18,7 @@ export function PostImages({ urls }: { urls: string[] }) {
       ))}
       {open !== null && (
         <Suspense fallback={null}>
-          <ImageLightbox urls={shown} index={open} onClose={() => setOpen(null)} />
+          <Gallery open slides={shown.map((src, i) => ({ src, alt: t('image_alt', { index: i + 1 }) }))} index={open} onClose={() => setOpen(null)} />
         </Suspense>
       )}
     </div>

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
-import type { NameResult } from '../../lib/api/types';
-import type { Slot } from '../../lib/db/db';
-import { searchNames } from '../../lib/query/posts';
+import type { NameResult } from '../lib/api/types';
+import type { Slot } from '../lib/db/db';
+import { searchNames } from '../lib/query/posts';
+import './SlotInput.css';
 
 interface Props {
   kind: 'mention' | 'group';
@@ -19,7 +20,7 @@ interface Props {
  * removes the slot.
  */
 export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) {
-  const { t } = useTranslation('compose');
+  const { t } = useTranslation('common');
   const [found, setResults] = useState<{ query: string; items: NameResult[] }>({ query: '', items: [] });
   const [picked, setPicked] = useState<string | null>(slot.id ? slot.query : null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -45,7 +46,7 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
   }, [kind, slot.query, slot.id, slot.locked, picked]);
 
   const results = !slot.locked && !slot.id && found.query === slot.query.trim() ? found.items : [];
-  const label = kind === 'mention' ? t('mention_placeholder') : t('group_placeholder');
+  const label = kind === 'mention' ? t('slot.mention_placeholder') : t('slot.group_placeholder');
   return (
     <div className={`slot slot-${kind}${slot.id ? ' slot-resolved' : ''}`}>
       <span aria-hidden="true">{prefix}</span>
@@ -68,12 +69,12 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
         }}
       />
       {!slot.locked && (
-        <button type="button" className="slot-remove" aria-label={t('remove_slot')} onClick={onRemove}>
+        <button type="button" className="slot-remove" aria-label={t('slot.remove')} onClick={onRemove}>
           ×
         </button>
       )}
       {results.length > 0 && (
-        <ul className="slot-suggestions" role="listbox" aria-label={t('suggestions')}>
+        <ul className="slot-suggestions" role="listbox" aria-label={t('slot.suggestions')}>
           {results.map((r) => (
             <li key={r._id} role="option" aria-selected={slot.id === r._id}>
               <button

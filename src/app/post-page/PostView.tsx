@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { usePost } from '../../lib/query/posts';
-import { PostCard } from './PostCard';
+import { PostCard } from '../../components/post/PostCard';
 
 /** /p/{postId} (000 §2): the post; the comment thread is rendered below it by the comments feature. */
 export default function PostPage() {

@@ -8,7 +8,7 @@ import { usePost } from '../../lib/query/posts';
 import { PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
 import { PostText } from './PostText';
-import { RelativeTime } from './RelativeTime';
+import { RelativeTime } from '../RelativeTime';
 import { Tags } from './Tags';
 import { usePostActions } from './usePostActions';
 import './post-card.css';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { ConfirmDialog } from '../ConfirmDialog';
 import type { Post } from '../../lib/api/types';
-import { ConfirmDialog } from './ConfirmDialog';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
 
 type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup };
@@ -83,10 +83,8 @@ export function PostMenu({ post, onDelete }: Props) {
       )}
       {confirming?.kind === 'delete' && (
         <ConfirmDialog
-          title={t('confirm_delete_title')}
-          text={t('confirm_delete_text')}
-          confirmLabel={t('confirm')}
-          cancelLabel={t('cancel')}
+          question={t('common:conf.delete_post')}
+          detail={t('common:conf.delete_post_detail')}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             setConfirming(null);
@@ -96,10 +94,8 @@ export function PostMenu({ post, onDelete }: Props) {
       )}
       {confirming?.kind === 'remove' && (
         <ConfirmDialog
-          title={t('admin.confirm_remove_title', { name: confirming.group.name })}
-          text={t('admin.confirm_remove_text')}
-          confirmLabel={t('admin.confirm_remove')}
-          cancelLabel={t('cancel')}
+          question={t('common:conf.remove_post', { name: confirming.group.name })}
+          detail={t('common:conf.remove_post_detail')}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             const { group } = confirming;
