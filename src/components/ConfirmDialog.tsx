@@ -28,7 +28,8 @@ export function ConfirmDialog({ question, detail, onConfirm, onCancel }: Confirm
       <p className="confirm__text">{question}</p>
       {detail ? <p className="confirm__detail">{detail}</p> : null}
       <div className="confirm__actions">
-        <button type="button" className="button" onClick={onCancel}>
+        {/* The safe choice has the focus: Enter right after opening does not delete. */}
+        <button type="button" className="button" onClick={onCancel} autoFocus>
           {t('conf.cancel')}
         </button>
         <button type="button" className="button button--danger" onClick={onConfirm}>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { SORTS, type Sort, TIMES, type TimeWindow } from '#core/listing';
+import './ListingControls.css';
 
 interface Props {
   sort: Sort;

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ErrorKey } from '#core/errors';
+import { ApiError, errorKeyOf } from '../lib/api/client';
 import { AppLink } from './AppLink';
 import './StatusPage.css';
 
@@ -27,4 +29,28 @@ export function StatusPage({ title, text, children }: StatusPageProps) {
 export function NotFoundPage() {
   const { t } = useTranslation('common');
   return <StatusPage title={t('notFound.title')} text={t('notFound.text')} />;
+}
+
+interface LoadStatusProps {
+  /** The failure of the last load, if any. */
+  error: unknown;
+  /** Whether the local copy was looked up (a failure is shown only then). */
+  ready: boolean;
+  /** Shown when the server says the item does not exist (404). */
+  notFoundKey: ErrorKey;
+  loadingLabel: string;
+}
+
+/** A page's item that is not there (yet): a status line while it loads, its failure once known. */
+export function LoadStatus({ error, ready, notFoundKey, loadingLabel }: LoadStatusProps) {
+  const { t } = useTranslation('error');
+  if (error && ready) {
+    const key = error instanceof ApiError && error.status === 404 ? notFoundKey : errorKeyOf(error, 'while_loading');
+    return <StatusPage title={t(key)} />;
+  }
+  return (
+    <p className="list-status" role="status">
+      {loadingLabel}
+    </p>
+  );
 }

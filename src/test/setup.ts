@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { clearSession } from '../lib/session';
+
+// A full run loads lazy routes, IndexedDB and the router on a busy machine: the default 1 s of
+// findBy* and waitFor is too short there, while a passing check still returns at once.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

@@ -67,7 +67,8 @@ describe('post page', () => {
     expect(screen.getByText('comment 2')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '2 comments' })).toBeInTheDocument();
     const list = calls.find((c) => c.path === `/api/post/${POST}/comments`)!;
-    expect(Object.fromEntries(query(list))).toMatchObject({ page: '1', limit: '5', sort: 'popular', time: 'all' });
+    // The post page's default listing (popular, all time) is the server's default: nothing more is sent.
+    expect(Object.fromEntries(query(list))).toEqual({ page: '1', limit: '5' });
     // The comments are kept in the local database for the next visit.
     expect(await getDb().comments.get(id(1))).toMatchObject({ text: 'comment 1', postId: POST });
   });
@@ -122,6 +123,9 @@ describe('post page', () => {
     // Popular (the post page default) offers the time window; all time is its default.
     fireEvent.change(screen.getByRole('combobox', { name: 'Time' }), { target: { value: 'week' } });
     await waitFor(() => expect(router.state.location.search).toBe('?time=week'));
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === `/api/post/${POST}/comments` && query(c).get('time') === 'week' && !query(c).has('sort'))).toBe(true),
+    );
     fireEvent.change(screen.getByRole('combobox', { name: 'Sort' }), { target: { value: 'newest' } });
     await waitFor(() => expect(router.state.location.search).toBe('?sort=newest'));
     expect(screen.queryByRole('combobox', { name: 'Time' })).not.toBeInTheDocument();
@@ -245,6 +249,7 @@ describe('post page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('alertdialog');
     expect(dialog).toHaveTextContent('Are you sure?');
+    expect(dialog).toHaveTextContent('Do you really want to delete this comment?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
@@ -252,7 +257,7 @@ describe('post page', () => {
     const listCalls = () => calls.filter((c) => c.path === `/api/post/${POST}/comments`).length;
     const before = listCalls();
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes, delete' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === `/api/comment/${id(1)}`)).toBe(true));
     await waitFor(() => expect(screen.queryByText('comment 1')).not.toBeInTheDocument());
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before));

@@ -1,5 +1,8 @@
+import { useTranslation } from 'react-i18next';
+
 /** The Kruh mark: a circle of people, plus the word. */
 export function Logo({ withText = true }: { withText?: boolean }) {
+  const { t } = useTranslation('common');
   return (
     <span className="logo">
       <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
@@ -9,7 +12,7 @@ export function Logo({ withText = true }: { withText?: boolean }) {
         <circle cx="23.4" cy="20.25" r="3" fill="#fff" />
         <circle cx="8.6" cy="20.25" r="3" fill="#fff" />
       </svg>
-      {withText ? <span className="logo__text">Kruh</span> : null}
+      {withText ? <span className="logo__text">{t('appName')}</span> : null}
     </span>
   );
 }

@@ -93,14 +93,15 @@ describe('PostCard', () => {
     renderWithApp(<PostCard post={post({ itsme: true })} />);
     fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete post' }));
-    const dialog = screen.getByRole('alertdialog');
+    const dialog = screen.getByRole('alertdialog', { name: 'Are you sure?' });
+    expect(dialog).toHaveTextContent('Do you really want to delete this post?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(calls).toHaveLength(0);
 
     fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete post' }));
-    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(calls).toEqual([expect.objectContaining({ method: 'DELETE', path: '/api/post/p1' })]));
     await waitFor(async () => expect(await getDb().posts.get('p1')).toBeUndefined());
   });
@@ -175,7 +176,7 @@ describe('PostCard', () => {
       const before = getToasts().length;
       openMenu();
       fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' }));
-      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g2/p/p1', 'GET /api/post/p1']));
       expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'info', message: 'info/post_removed' })]);
       // Removed from a private group the post is gone: the stored copy goes too.
@@ -190,7 +191,7 @@ describe('PostCard', () => {
       const before = getToasts().length;
       openMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Remove from the group' }));
-      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g1/p/p1', 'GET /api/post/p1']));
       expect(errors).toHaveBeenCalledWith(expect.any(String), 'Only a group admin can do this.');
       expect(getToasts().slice(before)).toEqual([]);

@@ -5,6 +5,7 @@ import { DELETED, LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
 import { usePost } from '../../lib/query/posts';
+import { LikeButton } from '../LikeButton';
 import { PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
 import { PostText } from './PostText';
@@ -86,18 +87,17 @@ function AuthorName({ username }: { username: string }) {
 
 function PostActions({ post }: { post: Post }) {
   const { t } = useTranslation('post');
-  const { like, toggleLike, share, remove } = usePostActions(post);
+  const { share, remove } = usePostActions(post);
   return (
     <div className="post-actions">
-      <button
-        type="button"
-        className={`post-like${like.liked ? ' liked' : ''}`}
-        aria-pressed={like.liked}
-        aria-label={like.liked ? t('unlike') : t('like')}
-        onClick={toggleLike}
-      >
-        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span> <span>{t('likes', { count: like.likes })}</span>
-      </button>
+      <LikeButton
+        target="post"
+        id={post._id}
+        liked={post.liked}
+        likes={post.likes}
+        className="post-like"
+        labels={{ like: t('like'), unlike: t('unlike'), count: (count) => t('likes', { count }) }}
+      />
       <Link className="post-comments" to={`/p/${post._id}`}>
         {t('comments', { count: post.comments })}
       </Link>

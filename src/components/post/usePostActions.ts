@@ -1,12 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { errorKeyOf } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
-import { queueLike } from '../../lib/outbox/outbox';
-import { useLikeState } from '../../lib/outbox/useOutbox';
 import { deletePost } from '../../lib/query/posts';
-import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 
 /** The link a share copies (000 §2: {site}/#/p/{postId}). */
@@ -25,21 +21,9 @@ export async function sharePost(id: string): Promise<void> {
   }
 }
 
-/** Like (through the outbox, shown at once), share and delete of one post. */
+/** Share and delete of one post (the like is the shared LikeButton). */
 export function usePostActions(post: Post) {
-  const { isLoggedIn } = useSession();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const like = useLikeState('post', post._id, { liked: post.liked, likes: post.likes });
-
-  const toggleLike = useCallback(() => {
-    if (!isLoggedIn) {
-      navigate('/login');
-      return;
-    }
-    void queueLike('post', post._id, !like.liked, post.liked);
-  }, [isLoggedIn, navigate, post._id, post.liked, like.liked]);
-
   const share = useCallback(() => sharePost(post._id), [post._id]);
 
   const remove = useCallback(async () => {
@@ -52,5 +36,5 @@ export function usePostActions(post: Post) {
     await queryClient.invalidateQueries({ queryKey: ['feed'] });
   }, [post._id, queryClient]);
 
-  return { like, toggleLike, share, remove };
+  return { share, remove };
 }

@@ -176,18 +176,24 @@ export default function AccountPage() {
   const { t, i18n } = useTranslation('account');
   const navigate = useNavigate();
   const { account, isLoading } = useAccount();
-  const [confirming, setConfirming] = useState(false);
+  // The account delete, or a logout that would drop this many unsent items.
+  const [confirming, setConfirming] = useState<{ kind: 'delete' } | { kind: 'logout'; pending: number } | null>(null);
   const [deleting, setDeleting] = useState(false);
 
-  const onLogout = async () => {
-    const pending = await pendingOutboxCount().catch(() => 0);
-    if (pending > 0 && !window.confirm(t('logout.pending', { count: pending }))) return;
+  const logout = async () => {
+    setConfirming(null);
     await logOutAndForget();
     void navigate('/feed', { replace: true });
   };
 
+  const onLogout = async () => {
+    const pending = await pendingOutboxCount().catch(() => 0);
+    if (pending > 0) setConfirming({ kind: 'logout', pending });
+    else await logout();
+  };
+
   const onDelete = async () => {
-    setConfirming(false);
+    setConfirming(null);
     setDeleting(true);
     try {
       await deleteAccount();
@@ -235,11 +241,20 @@ export default function AccountPage() {
         </button>
       </nav>
       <div className="account-section account-danger">
-        <button type="button" className="button button--danger" disabled={deleting} onClick={() => setConfirming(true)}>
+        <button type="button" className="button button--danger" disabled={deleting} onClick={() => setConfirming({ kind: 'delete' })}>
           {t('delete.button')}
         </button>
       </div>
-      {confirming ? <ConfirmDialog question={t('common:conf.delete_account')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(false)} /> : null}
+      {confirming?.kind === 'delete' ? (
+        <ConfirmDialog question={t('common:conf.delete_account')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(null)} />
+      ) : null}
+      {confirming?.kind === 'logout' ? (
+        <ConfirmDialog
+          question={t('logout.pending', { count: confirming.pending })}
+          onConfirm={() => void logout()}
+          onCancel={() => setConfirming(null)}
+        />
+      ) : null}
     </section>
   );
 }

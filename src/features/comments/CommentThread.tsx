@@ -1,18 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { DELETED } from '#core/limits';
 import type { Sort, TimeWindow } from '#core/listing';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LikeButton } from '../../components/LikeButton';
 import { errorKeyOf } from '../../lib/api/client';
 import type { Comment } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 import { translateMessage } from '../../lib/i18n';
-import { queueLike } from '../../lib/outbox/outbox';
-import { useLikeState } from '../../lib/outbox/useOutbox';
-import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { PostText } from '../../components/post/PostText';
 import { RelativeTime } from '../../components/RelativeTime';
@@ -90,31 +88,19 @@ function CommentActions({
   replying: boolean;
 }) {
   const { t } = useTranslation('comments');
-  const { isLoggedIn } = useSession();
-  const navigate = useNavigate();
-  const like = useLikeState('comment', comment._id, { liked: comment.liked, likes: comment.likes });
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteComment(comment._id);
 
-  const toggleLike = () => {
-    if (!isLoggedIn) {
-      navigate('/login');
-      return;
-    }
-    void queueLike('comment', comment._id, !like.liked, comment.liked);
-  };
-
   return (
     <div className="comment-actions">
-      <button
-        type="button"
-        className={`comment-like${like.liked ? ' liked' : ''}`}
-        aria-pressed={like.liked}
-        aria-label={like.liked ? t('item.unlike') : t('item.like')}
-        onClick={toggleLike}
-      >
-        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span> <span>{t('item.likes', { count: like.likes })}</span>
-      </button>
+      <LikeButton
+        target="comment"
+        id={comment._id}
+        liked={comment.liked}
+        likes={comment.likes}
+        className="comment-like"
+        labels={{ like: t('item.like'), unlike: t('item.unlike'), count: (count) => t('item.likes', { count }) }}
+      />
       <span className="comment-reply-count">{t('item.replies', { count: replies })}</span>
       <button type="button" className="link-button" aria-expanded={replying} onClick={onReply}>
         {t('item.reply')}

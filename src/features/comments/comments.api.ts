@@ -1,8 +1,9 @@
 import { PAGE_SIZES } from '#core/limits';
-import type { Sort, TimeWindow } from '#core/listing';
+import { POST_PAGE_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
 import { apiFetch } from '../../lib/api/client';
 import type { Comment } from '../../lib/api/types';
 import { type CachedComment, type KruhDb, getDb } from '../../lib/db/db';
+import { type ListingPageResult, fetchListingPage, readListingPages } from '../../lib/query/listing';
 
 /** GET /post/{parentId}/comments answer (000 §7). */
 export interface CommentList {
@@ -33,41 +34,25 @@ export function threadKey(params: ThreadParams): string {
   return `${THREAD_KEY_PREFIX}${params.parentId}|sort=${params.sort}|time=${params.time}|pinned=${params.pinned ?? ''}`;
 }
 
-export interface ThreadPageResult {
-  ids: string[];
-  hasMore: boolean;
-}
+export type ThreadPageResult = ListingPageResult;
 
-/**
- * GET one page (5 comments) of a thread level and store the comments and their order. Later
- * pages carry `before` = when page 1 was read, so comments arriving meanwhile do not shift them.
- */
-export async function fetchThreadPage(
+/** GET one page (5 comments) of a thread level and store the comments and their order. */
+export function fetchThreadPage(
   params: ThreadParams & { page: number },
   options: { signal?: AbortSignal; db?: KruhDb } = {},
 ): Promise<ThreadPageResult> {
   const db = options.db ?? getDb();
-  const key = threadKey(params);
-  let before: number | undefined;
-  if (params.page > 1) before = (await db.feedPages.get([key, 1]))?.fetchedAt;
-  const fetchedAt = Date.now();
-  const list = await apiFetch<CommentList>(`/post/${encodeURIComponent(params.parentId)}/comments`, {
-    query: {
-      page: params.page,
-      limit: PAGE_SIZES.comments,
-      sort: params.sort,
-      time: params.time,
-      pinned: params.pinned ?? undefined,
-      before,
-    },
+  return fetchListingPage<Comment>(db, db.comments, 'comments', {
+    key: threadKey(params),
+    page: params.page,
+    path: `/post/${encodeURIComponent(params.parentId)}/comments`,
+    query: { pinned: params.pinned ?? undefined },
+    limit: PAGE_SIZES.comments,
+    sort: params.sort,
+    time: params.time,
+    defaults: POST_PAGE_DEFAULTS,
     signal: options.signal,
   });
-  const ids = list.comments.map((c) => c._id);
-  await db.transaction('rw', db.comments, db.feedPages, async () => {
-    await db.comments.bulkPut(list.comments.map((c) => ({ ...c, cachedAt: fetchedAt })));
-    await db.feedPages.put({ feedKey: key, page: params.page, ids, hasMore: list.hasMore, fetchedAt });
-  });
-  return { ids, hasMore: list.hasMore };
 }
 
 export interface StoredThread {
@@ -81,20 +66,8 @@ export interface StoredThread {
 
 /** Comments of stored pages 1..pages, in page order, each id once. */
 export async function readThread(db: KruhDb, key: string, pages: number): Promise<StoredThread> {
-  const rows = await db.feedPages.where('[feedKey+page]').between([key, 1], [key, pages], true, true).sortBy('page');
-  const seen = new Set<string>();
-  const ids: string[] = [];
-  for (const row of rows) {
-    for (const id of row.ids) {
-      if (!seen.has(id)) {
-        seen.add(id);
-        ids.push(id);
-      }
-    }
-  }
-  const comments = (await db.comments.bulkGet(ids)).filter((c): c is CachedComment => !!c);
-  const last = rows[rows.length - 1];
-  return { comments, hasMore: last ? last.hasMore : true, stored: rows.length, fetchedAt: rows[0]?.fetchedAt ?? 0 };
+  const { items, ...rest } = await readListingPages(db, db.comments, key, pages);
+  return { comments: items, ...rest };
 }
 
 function flattenTree(node: CommentNode, out: Comment[] = []): Comment[] {

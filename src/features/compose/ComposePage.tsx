@@ -11,6 +11,8 @@ import { usePost } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 import { PostCard } from '../../components/post/PostCard';
 import { SlotInput } from '../../components/SlotInput';
+import { GifButton } from '../gifs/GifButton';
+import { isPickedGif } from '../gifs/gifs.api';
 import './compose.css';
 
 type Message = { ns: 'error' | 'compose'; key: string; values?: Record<string, string | number> };
@@ -126,10 +128,12 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
     const list = [...files];
     const images = list.filter((f) => f.type.startsWith('image/'));
     if (images.length < list.length) setError({ ns: 'compose', key: 'only_images' });
-    const room = Math.max(0, maxImages - draft.images.length);
+    // "Up to two images or a GIF" (000 §1): a picked GIF is attached alone, so photos replace it.
+    const kept = draft.images.filter((i) => !isPickedGif(i));
+    const room = Math.max(0, maxImages - kept.length);
     if (images.length > room) setError({ ns: 'compose', key: 'only_up_to', values: { count: maxImages } });
     const added = images.slice(0, room).map((f) => ({ blob: f as Blob, name: f.name }));
-    if (added.length) update((d) => ({ images: [...d.images, ...added] }));
+    if (added.length) update((d) => ({ images: [...d.images.filter((i) => !isPickedGif(i)), ...added] }));
   };
 
   const submit = async () => {
@@ -245,6 +249,7 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
               }}
             />
           </label>
+          <GifButton disabled={!ready} onSelect={(file) => update({ images: [{ blob: file, name: file.name }] })} />
           <button type="submit" className="primary" disabled={!ready || posting}>
             {posting ? t('posting') : t('submit')}
           </button>

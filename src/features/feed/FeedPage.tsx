@@ -1,13 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Navigate, useLocation, useSearchParams } from 'react-router-dom';
-import { FEED_DEFAULTS, type Sort, type TimeWindow, isSort, isTimeWindow, listingSearchParams } from '#core/listing';
-import { NetworkError } from '../../lib/api/client';
+import { FEED_DEFAULTS } from '#core/listing';
+import { useListingParams } from '../../lib/listing-params';
 import { pendingPostView, usePendingPosts } from '../../lib/outbox/useOutbox';
-import { useFeed } from '../../lib/query/feed';
+import { useFeed, useListingOffline } from '../../lib/query/feed';
 import { useUserGroups } from '../../lib/query/posts';
 import { useSession } from '../../lib/session';
-import { toast } from '../../lib/toast';
 import { PostCard } from '../../components/post/PostCard';
 import { ListingControls } from '../../components/ListingControls';
 import { PostList } from '../../components/post/PostList';
@@ -63,30 +62,15 @@ export default function FeedPage() {
   const { t } = useTranslation('feed');
   const { isLoggedIn, username } = useSession();
   const location = useLocation();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
   const tab = tabOf(location.pathname);
-  const sortParam = searchParams.get('sort');
-  const timeParam = searchParams.get('time');
-  const sort: Sort = isSort(sortParam) ? sortParam : FEED_DEFAULTS.sort;
-  const time: TimeWindow = isTimeWindow(timeParam) ? timeParam : FEED_DEFAULTS.time;
+  const { sort, time, setListing } = useListingParams(FEED_DEFAULTS);
   const guarded = tab !== 'explore' && !isLoggedIn;
 
   const params = useMemo(() => ({ feed: tab, sort, time }), [tab, sort, time]);
   const feed = useFeed(params, !guarded);
 
-  const offline = feed.error instanceof NetworkError;
-  const reported = useRef<unknown>(null);
-  useEffect(() => {
-    if (feed.error && !offline && reported.current !== feed.error) {
-      reported.current = feed.error;
-      toast.error('error/while_loading');
-    }
-  }, [feed.error, offline]);
-
-  const onListing = useCallback(
-    (nextSort: Sort, nextTime: TimeWindow) => setSearchParams(listingSearchParams(nextSort, nextTime, FEED_DEFAULTS)),
-    [setSearchParams],
-  );
+  const offline = useListingOffline(feed.error);
 
   if (guarded) return <Navigate to="/feed" replace />;
 
@@ -108,8 +92,8 @@ export default function FeedPage() {
         ))}
       </nav>
       {tab === 'groups' && username && <GroupStrip username={username} />}
-      <ListingControls sort={sort} time={time} onChange={onListing} />
-      {offline && <p className="feed-offline" role="status">{t('offline')}</p>}
+      <ListingControls sort={sort} time={time} onChange={setListing} />
+      {offline && <p className="list-status" role="status">{t('offline')}</p>}
       {tab === 'explore' && <PendingPosts />}
       <PostList posts={feed.posts} hasMore={feed.hasMore && !offline} loading={feed.isLoading || feed.isLoadingMore} onMore={feed.loadMore} />
       {!feed.isLoading && !feed.isFetching && feed.posts.length === 0 && <p className="list-status">{t('empty')}</p>}

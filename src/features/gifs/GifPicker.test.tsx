@@ -239,8 +239,11 @@ describe('the composer with a GIF', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Trending' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Attach GIF: trend' }));
     await waitFor(() => expect(thumbnails()).toEqual(['blob:tenor-f1.gif']));
-    const draft = await getDb().drafts.get(draftKeys.post());
-    expect(draft?.images.map((i) => i.name)).toEqual(['tenor-f1.gif']);
+    // The draft (saved after a short delay) holds the GIF alone, to be uploaded like a photo.
+    await waitFor(async () => {
+      const draft = await getDb().drafts.get(draftKeys.post());
+      expect(draft?.images.map((i) => [i.name, i.blob.type])).toEqual([['tenor-f1.gif', 'image/gif']]);
+    }, { timeout: 3000 });
 
     attach([1, 2].map((i) => new NodeFile(['x'], `${i}.png`, { type: 'image/png' })));
     await waitFor(() => expect(thumbnails()).toEqual(['blob:1.png', 'blob:2.png']));

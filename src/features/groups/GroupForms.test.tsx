@@ -144,12 +144,12 @@ describe('group settings', () => {
     const { router } = renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [feedRoute] });
     expect(await screen.findByRole('button', { name: 'Transfer ownership' })).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
-    expect(screen.getByRole('dialog', { name: 'Are you sure?' })).toHaveTextContent('Do you really want to delete this group?');
+    expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toHaveTextContent('Do you really want to delete this group?');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
     fireEvent.mouseDown(document.querySelector('.overlay')!);
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));

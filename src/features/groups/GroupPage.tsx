@@ -1,15 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { DELETED, GROUP_NOTIFICATION_LEVELS, type GroupNotificationLevel } from '#core/limits';
-import { LISTING_DEFAULTS, type Sort, type TimeWindow, isSort, isTimeWindow, listingSearchParams } from '#core/listing';
 import { Avatar, avatarUrl } from '../../components/Avatar';
 import { Gallery } from '../../components/Gallery';
-import { NotFoundPage, StatusPage } from '../../components/StatusPage';
-import { ApiError, errorKeyOf } from '../../lib/api/client';
+import { LoadStatus, NotFoundPage, StatusPage } from '../../components/StatusPage';
 import { useDb } from '../../lib/db/useDb';
 import { formatMonthYear } from '../../lib/i18n';
+import { useListingParams } from '../../lib/listing-params';
 import { feedKey, useFeed } from '../../lib/query/feed';
 import { usePost } from '../../lib/query/posts';
 import { ListingControls } from '../../components/ListingControls';
@@ -67,15 +66,11 @@ function PinnedPost({ id }: { id: string }) {
 
 function GroupPosts({ name }: { name: string }) {
   const { t } = useTranslation('groups');
-  const [params, setParams] = useSearchParams();
-  const sortParam = params.get('sort');
-  const timeParam = params.get('time');
-  const sort: Sort = isSort(sortParam) ? sortParam : LISTING_DEFAULTS.sort;
-  const time: TimeWindow = isTimeWindow(timeParam) ? timeParam : LISTING_DEFAULTS.time;
+  const { sort, time, setListing } = useListingParams();
   const feed = useFeed({ feed: { group: name }, sort, time });
   return (
     <>
-      <ListingControls sort={sort} time={time} onChange={(s, tw) => setParams(listingSearchParams(s, tw, LISTING_DEFAULTS))} />
+      <ListingControls sort={sort} time={time} onChange={setListing} />
       <PostList posts={feed.posts} hasMore={feed.hasMore} loading={feed.isLoading || feed.isLoadingMore} onMore={feed.loadMore} />
       {!feed.isLoading && !feed.isFetching && feed.posts.length === 0 && <p className="list-status">{t('empty.posts')}</p>}
     </>
@@ -146,17 +141,7 @@ export default function GroupPage() {
 
   if (show !== 'posts' && !SHOWS.includes(show)) return <NotFoundPage />;
   if (name === DELETED) return <StatusPage title={t('deleted')} />;
-  if (!group) {
-    if (error && ready) {
-      const key = error instanceof ApiError && error.status === 404 ? 'didnt_find_group' : errorKeyOf(error, 'while_loading');
-      return <StatusPage title={t(key, { ns: 'error' })} />;
-    }
-    return (
-      <p className="list-status" role="status">
-        {t('loading')}
-      </p>
-    );
-  }
+  if (!group) return <LoadStatus error={error} ready={ready} notFoundKey="didnt_find_group" loadingLabel={t('loading')} />;
 
   // Join and leave change what the page shows: the group, its lists and its posts load again.
   const feedPrefix = `${feedKey({ feed: { group: name } }).split('|')[0]}|`;

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { StatusPage } from '../../components/StatusPage';
-import { ApiError, errorKeyOf } from '../../lib/api/client';
+import { LoadStatus, StatusPage } from '../../components/StatusPage';
+import { ApiError } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
 import { translateMessage } from '../../lib/i18n';
 import { deleteGroup, useGroup } from './groups.api';
@@ -24,17 +24,7 @@ export default function GroupSettingsPage() {
   const [confirming, setConfirming] = useState(false);
 
   if (!name.trim()) return <StatusPage title={t('no_group', { ns: 'error' })} />;
-  if (!group) {
-    if (error && ready) {
-      const key = error instanceof ApiError && error.status === 404 ? 'didnt_find_group' : errorKeyOf(error, 'while_loading');
-      return <StatusPage title={t(key, { ns: 'error' })} />;
-    }
-    return (
-      <p className="list-status" role="status">
-        {t('loading')}
-      </p>
-    );
-  }
+  if (!group) return <LoadStatus error={error} ready={ready} notFoundKey="didnt_find_group" loadingLabel={t('loading')} />;
   if (!group.admin) return <StatusPage title={t('need_admin', { ns: 'error' })} />;
 
   async function remove() {

@@ -1,42 +1,23 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router-dom';
-import { LISTING_DEFAULTS, type Sort, type TimeWindow, isSort, isTimeWindow, listingSearchParams } from '#core/listing';
+import { useParams } from 'react-router-dom';
 import { normalizeHashtag } from '#core/text';
-import { NetworkError } from '../../lib/api/client';
-import { useFeed } from '../../lib/query/feed';
-import { toast } from '../../lib/toast';
+import { useListingParams } from '../../lib/listing-params';
+import { useFeed, useListingOffline } from '../../lib/query/feed';
 import { ListingControls } from '../../components/ListingControls';
 import { PostList } from '../../components/post/PostList';
-import '../feed/feed.css';
 
 /** /h/{hashtag} (000 §2): posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */
 export default function HashtagPage() {
   const { t } = useTranslation('hashtag');
   const { hashtag = '' } = useParams();
   const tag = normalizeHashtag(hashtag);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const sortParam = searchParams.get('sort');
-  const timeParam = searchParams.get('time');
-  const sort: Sort = isSort(sortParam) ? sortParam : LISTING_DEFAULTS.sort;
-  const time: TimeWindow = isTimeWindow(timeParam) ? timeParam : LISTING_DEFAULTS.time;
+  const { sort, time, setListing } = useListingParams();
 
   const params = useMemo(() => ({ feed: { hash: tag }, sort, time }), [tag, sort, time]);
   const feed = useFeed(params, tag !== '');
 
-  const offline = feed.error instanceof NetworkError;
-  const reported = useRef<unknown>(null);
-  useEffect(() => {
-    if (feed.error && !offline && reported.current !== feed.error) {
-      reported.current = feed.error;
-      toast.error('error/while_loading');
-    }
-  }, [feed.error, offline]);
-
-  const onListing = useCallback(
-    (nextSort: Sort, nextTime: TimeWindow) => setSearchParams(listingSearchParams(nextSort, nextTime, LISTING_DEFAULTS)),
-    [setSearchParams],
-  );
+  const offline = useListingOffline(feed.error);
 
   return (
     <section className="hashtag-page feed-page">
@@ -44,8 +25,8 @@ export default function HashtagPage() {
         <h1>{t('title', { tag })}</h1>
         <p className="visually-hidden">{t('subtitle', { tag })}</p>
       </header>
-      <ListingControls sort={sort} time={time} onChange={onListing} />
-      {offline && <p className="feed-offline" role="status">{t('offline')}</p>}
+      <ListingControls sort={sort} time={time} onChange={setListing} />
+      {offline && <p className="list-status" role="status">{t('offline')}</p>}
       <PostList
         posts={feed.posts}
         hasMore={feed.hasMore && !offline}

@@ -63,7 +63,8 @@ describe('profile page', () => {
     expect(screen.getByRole('link', { name: '2 groups' })).toHaveAttribute('href', '/u/bob/groups');
     expect(await screen.findByText('hello from bob')).toBeInTheDocument();
     const posts = calls.find((c) => c.path === '/api/profile/posts/bob')!;
-    expect(params(posts.url)).toMatchObject({ page: '1', limit: '4', sort: 'newest', time: 'week' });
+    // The default listing (newest) sends neither sort nor time: newest without time is all time.
+    expect(params(posts.url)).toEqual({ page: '1', limit: '4' });
     expect((await getDb().profiles.get('bob'))?.data).toMatchObject({ username: 'bob', followers: 3 });
     expect(screen.getByRole('link', { name: 'Replies' })).toHaveAttribute('href', '/u/bob/replies');
   });

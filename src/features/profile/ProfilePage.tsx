@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useParams, useSearchParams } from 'react-router-dom';
+import { Link, NavLink, useParams } from 'react-router-dom';
 import { DELETED, PAGE_SIZES } from '#core/limits';
-import { LISTING_DEFAULTS, type Sort, type TimeWindow, isSort, isTimeWindow, listingSearchParams } from '#core/listing';
 import { Avatar, avatarUrl } from '../../components/Avatar';
 import { Gallery } from '../../components/Gallery';
 import { InfiniteList } from '../../components/InfiniteList';
-import { NotFoundPage, StatusPage } from '../../components/StatusPage';
-import { ApiError, errorKeyOf } from '../../lib/api/client';
+import { LoadStatus, NotFoundPage, StatusPage } from '../../components/StatusPage';
 import { formatMonthYear } from '../../lib/i18n';
+import { useListingParams } from '../../lib/listing-params';
 import { usePagedList } from '../../lib/paged-list';
 import { useFeed } from '../../lib/query/feed';
 import { ListingControls } from '../../components/ListingControls';
@@ -24,18 +23,9 @@ type Show = (typeof SHOWS)[number] | 'posts';
 
 const userPath = (username: string, show?: string) => `/u/${encodeURIComponent(username)}${show ? `/${show}` : ''}`;
 
-function useListing(): [Sort, TimeWindow, (sort: Sort, time: TimeWindow) => void] {
-  const [params, setParams] = useSearchParams();
-  const sortParam = params.get('sort');
-  const timeParam = params.get('time');
-  const sort = isSort(sortParam) ? sortParam : LISTING_DEFAULTS.sort;
-  const time = isTimeWindow(timeParam) ? timeParam : LISTING_DEFAULTS.time;
-  return [sort, time, (s, t) => setParams(listingSearchParams(s, t, LISTING_DEFAULTS))];
-}
-
 function ProfilePosts({ username }: { username: string }) {
   const { t } = useTranslation('profile');
-  const [sort, time, setListing] = useListing();
+  const { sort, time, setListing } = useListingParams();
   const feed = useFeed({ feed: { profile: username }, sort, time });
   return (
     <>
@@ -48,7 +38,7 @@ function ProfilePosts({ username }: { username: string }) {
 
 function ProfileReplies({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
-  const [sort, time, setListing] = useListing();
+  const { sort, time, setListing } = useListingParams();
   const list = usePagedList<ProfileComment>({
     key: ['profile-replies', profile._id, sort, time],
     path: `/profile/comments/${encodeURIComponent(profile._id)}`,
@@ -199,17 +189,7 @@ export default function ProfilePage() {
 
   if (show !== 'posts' && !SHOWS.includes(show)) return <NotFoundPage />;
   if (username === DELETED) return <StatusPage title={t('deleted')} />;
-  if (!profile) {
-    if (error && ready) {
-      const key = error instanceof ApiError && error.status === 404 ? 'user_not_found' : errorKeyOf(error, 'while_loading');
-      return <StatusPage title={t(key, { ns: 'error' })} />;
-    }
-    return (
-      <p className="list-status" role="status">
-        {t('loading')}
-      </p>
-    );
-  }
+  if (!profile) return <LoadStatus error={error} ready={ready} notFoundKey="user_not_found" loadingLabel={t('loading')} />;
 
   const tabs = [
     { name: 'posts', to: userPath(profile.username) },

@@ -1,20 +1,18 @@
-import { type FormEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { LISTING_DEFAULTS, type Sort, type TimeWindow, isSort, isTimeWindow, listingSearchParams } from '#core/listing';
+import { LISTING_DEFAULTS, type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
 import { Icon } from '../../components/Icon';
 import { InfiniteList } from '../../components/InfiniteList';
-import { NetworkError } from '../../lib/api/client';
 import type { Comment } from '../../lib/api/types';
-import { useFeed } from '../../lib/query/feed';
+import { readListing } from '../../lib/listing-params';
+import { useFeed, useListingOffline } from '../../lib/query/feed';
 import { addHistoryEntry } from '../../lib/search-history';
 import { useSession } from '../../lib/session';
-import { toast } from '../../lib/toast';
 import { ListingControls } from '../../components/ListingControls';
 import { PostList } from '../../components/post/PostList';
 import { GroupRow, ReplyRow, UserRow } from './SearchResults';
 import { type GroupResult, PREVIEW_SIZE, SEARCH_VIEWS, type SearchView, type UserResult, isSearchView, searchItemKey, useSearchList } from './search.api';
-import '../feed/feed.css';
 import './search.css';
 
 /** Posts matching the query, through the shared feed listing (stored like any feed). */
@@ -22,14 +20,7 @@ function PostResults({ q, sort, time }: { q: string; sort: Sort; time: TimeWindo
   const { t } = useTranslation('search');
   const params = useMemo(() => ({ feed: { search: q }, sort, time }), [q, sort, time]);
   const feed = useFeed(params, q !== '');
-  const offline = feed.error instanceof NetworkError;
-  const reported = useRef<unknown>(null);
-  useEffect(() => {
-    if (feed.error && !offline && reported.current !== feed.error) {
-      reported.current = feed.error;
-      toast.error('error/while_loading');
-    }
-  }, [feed.error, offline]);
+  const offline = useListingOffline(feed.error);
   return (
     <section className="search-section" aria-labelledby="search-posts-title">
       <h2 id="search-posts-title" className="search-section-title">{t('tabs.posts')}</h2>
@@ -119,10 +110,7 @@ export default function SearchPage() {
   const q = (searchParams.get('q') ?? '').trim();
   const sParam = searchParams.get('s');
   const view: SearchView = isSearchView(sParam) ? sParam : 'all';
-  const sortParam = searchParams.get('sort');
-  const timeParam = searchParams.get('time');
-  const sort: Sort = isSort(sortParam) ? sortParam : LISTING_DEFAULTS.sort;
-  const time: TimeWindow = isTimeWindow(timeParam) ? timeParam : LISTING_DEFAULTS.time;
+  const { sort, time } = readListing(searchParams);
 
   const navigateTo = useCallback(
     (next: { q?: string; view?: SearchView; sort?: Sort; time?: TimeWindow }) => {

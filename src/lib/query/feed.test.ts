@@ -39,6 +39,28 @@ describe('feed pages', () => {
     expect(Number(url2.searchParams.get('before'))).toBe((await getDb().feedPages.get([key, 1]))!.fetchedAt);
   });
 
+  it('sends sort and time by the listing rule: time only for popular away from its default', async () => {
+    const { calls } = mockFetch(() => ({ body: { posts: [], hasMore: false } }));
+    const listings = [
+      { sort: 'newest', time: 'week' },
+      { sort: 'newest', time: 'month' },
+      { sort: 'popular', time: 'week' },
+      { sort: 'popular', time: 'all' },
+    ] as const;
+    for (const listing of listings) await fetchFeedPage({ feed: 'explore', ...listing, page: 1 });
+    const sent = calls.map((c) => {
+      const { sort, time } = Object.fromEntries(new URL(c.url, 'http://x').searchParams);
+      return { sort, time };
+    });
+    // A newest listing without time is all time on the server.
+    expect(sent).toEqual([
+      { sort: undefined, time: undefined },
+      { sort: undefined, time: undefined },
+      { sort: 'popular', time: undefined },
+      { sort: 'popular', time: 'all' },
+    ]);
+  });
+
   it('maps each listing to its call', async () => {
     const { calls } = mockFetch(() => ({ body: { posts: [], hasMore: false } }));
     await fetchFeedPage({ feed: 'explore', page: 1 });

@@ -1,13 +1,15 @@
 import { useQueries } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PAGE_SIZES } from '#core/limits';
 import { FEED_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
-import { apiFetch } from '../api/client';
-import type { Post, PostList } from '../api/types';
+import { NetworkError } from '../api/client';
+import type { Post } from '../api/types';
 import { type CachedPost, type KruhDb, getDb } from '../db/db';
 import { useDb } from '../db/useDb';
 import { usePendingPosts } from '../outbox/useOutbox';
+import { toast } from '../toast';
+import { type ListingPageResult, fetchListingPage, readListingPages } from './listing';
 
 /** Which listing of posts (000 §7: the feed calls, hashtag, profile, group and search posts). */
 export type FeedSource =
@@ -42,53 +44,32 @@ export function feedKey(params: FeedParams): string {
   return `${sourcePath(params.feed).name}|sort=${sortOf(params)}|time=${timeOf(params)}`;
 }
 
-export interface FeedPageResult {
-  ids: string[];
-  hasMore: boolean;
-}
+export type FeedPageResult = ListingPageResult;
 
-/**
- * GET one page of a listing and store its posts and its ids in order. Later pages carry
- * `before` = when page 1 was fetched, so posts arriving meanwhile do not shift them.
- */
-export async function fetchFeedPage(
+/** GET one page of a listing of posts and store its posts and its ids in order. */
+export function fetchFeedPage(
   params: FeedParams & { page: number },
   options: { signal?: AbortSignal; db?: KruhDb } = {},
 ): Promise<FeedPageResult> {
   const db = options.db ?? getDb();
-  const key = feedKey(params);
   const { path, query } = sourcePath(params.feed);
-  let before: number | undefined;
-  if (params.page > 1) before = (await db.feedPages.get([key, 1]))?.fetchedAt;
-  const fetchedAt = Date.now();
-  const list = await apiFetch<PostList>(path, {
-    query: { ...query, page: params.page, limit: PAGE_SIZES.posts, sort: sortOf(params), time: timeOf(params), before },
+  return fetchListingPage<Post>(db, db.posts, 'posts', {
+    key: feedKey(params),
+    page: params.page,
+    path,
+    query,
+    limit: PAGE_SIZES.posts,
+    sort: sortOf(params),
+    time: timeOf(params),
+    defaults: FEED_DEFAULTS,
     signal: options.signal,
   });
-  const ids = list.posts.map((p) => p._id);
-  await db.transaction('rw', db.posts, db.feedPages, async () => {
-    await db.posts.bulkPut(list.posts.map((p) => ({ ...p, cachedAt: fetchedAt })));
-    await db.feedPages.put({ feedKey: key, page: params.page, ids, hasMore: list.hasMore, fetchedAt });
-  });
-  return { ids, hasMore: list.hasMore };
 }
 
 /** Posts of stored pages 1..pages, in page order, each id once. */
 export async function readFeed(db: KruhDb, key: string, pages: number): Promise<{ posts: CachedPost[]; hasMore: boolean; stored: number }> {
-  const rows = await db.feedPages.where('[feedKey+page]').between([key, 1], [key, pages], true, true).sortBy('page');
-  const seen = new Set<string>();
-  const ids: string[] = [];
-  for (const row of rows) {
-    for (const id of row.ids) {
-      if (!seen.has(id)) {
-        seen.add(id);
-        ids.push(id);
-      }
-    }
-  }
-  const posts = (await db.posts.bulkGet(ids)).filter((p): p is CachedPost => !!p);
-  const last = rows[rows.length - 1];
-  return { posts, hasMore: last ? last.hasMore : true, stored: rows.length };
+  const { items, hasMore, stored } = await readListingPages(db, db.posts, key, pages);
+  return { posts: items, hasMore, stored };
 }
 
 export interface FeedState {
@@ -165,4 +146,20 @@ export function useFeedPage(params: FeedParams & { page: number }, enabled = tru
   const outbox = usePendingPosts();
   const pending = params.feed === 'explore' && params.page === 1 ? outbox : [];
   return { posts: posts ?? [], pending, cached: posts !== undefined, isFetching: query!.isFetching, error: query!.error };
+}
+
+/**
+ * Whether a listing's last call got no answer (offline: the stored pages stay shown); any other
+ * failure is reported once by a toast.
+ */
+export function useListingOffline(error: unknown): boolean {
+  const offline = error instanceof NetworkError;
+  const reported = useRef<unknown>(null);
+  useEffect(() => {
+    if (error && !offline && reported.current !== error) {
+      reported.current = error;
+      toast.error('error/while_loading');
+    }
+  }, [error, offline]);
+  return offline;
 }
