@@ -11,8 +11,8 @@ import { usePost } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 import { PostCard } from '../../components/post/PostCard';
 import { SlotInput } from '../../components/SlotInput';
-import { GifButton } from '../gifs/GifButton';
-import { isPickedGif } from '../gifs/gifs.api';
+import { GifButton } from '../../components/gifs/GifButton';
+import { isPickedGif } from '../../components/gifs/gifs.api';
 import './compose.css';
 
 type Message = { ns: 'error' | 'compose'; key: string; values?: Record<string, string | number> };

@@ -7,7 +7,7 @@ import { draftKeys } from '../../lib/drafts/drafts';
 import { storeSession } from '../../lib/session';
 import { setOnline, useCloneableBlobs } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
-import ComposePage from '../compose/ComposePage';
+import ComposePage from '../../features/compose/ComposePage';
 import { GifButton } from './GifButton';
 import { GifPicker } from './GifPicker';
 
