@@ -34,6 +34,16 @@ export const ERROR_KEYS = [
   'invalid_settings',
   // GIF picker: a search over LIMITS.gifQueryMax, GIFs switched off or the GIF service failing, an unknown GIF.
   'max_gif_query_length', 'gifs_unavailable', 'gif_not_found',
+  // Requests the server cannot take: an unknown API path, a path or body over the size limits,
+  // text holding characters no person types (NUL, control, invisible), an Idempotency-Key reused
+  // for another call.
+  'not_found', 'uri_too_long', 'request_too_large', 'invalid_characters', 'idempotency_mismatch',
+  // Names holding invisible, control or direction-changing characters.
+  'username_characters', 'groupname_characters',
+  // Group ownership: calls only the owner may make (transfer, privacy).
+  'need_owner',
+  // Abuse limits, counted in the database over a sliding window.
+  'post_limit', 'signup_limit', 'email_limit', 'mention_limit', 'group_action_limit',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -46,7 +56,7 @@ export const INFO_KEYS = [
   // Beyond the spec: the forgotten-password flow and post deletion confirmations.
   'password_reset_sent', 'password_changed', 'post_deleted', 'unfollowed', 'followed',
   'notification_deleted', 'notifications_cleared', 'settings_updated', 'left_group',
-  'image_uploaded',
+  'image_uploaded', 'owner_transferred',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

@@ -66,9 +66,34 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = NOTIFICATION_
 export const NOTIFICATION_TYPES = [
   'NEW_FOLLOWER', 'NEW_REPLY', 'NEW_POST', 'MENTION', 'COMMENT_MENTION', 'GROUP_POST',
   'GROUP_JOIN_REQUEST', 'GROUP_JOIN_DENY', 'GROUP_JOIN_ACCEPT', 'NEW_MEMBER', 'MADE_ADMIN',
-  'REVOKED_ADMIN', 'NEW_MESSAGE',
+  'REVOKED_ADMIN', 'NEW_MESSAGE', 'MADE_OWNER',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** Marker the API puts in place of a removed account, group or post (000 §2, 001 §2). */
 export const DELETED = '<deleted>';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Abuse limits: how often one user (or one address) may take an action within a sliding window.
+ * These are the defaults; the server reads the counts from its settings (RATE_* variables), so an
+ * instance can tune them, and the messages the client shows name no number.
+ */
+export const RATE_LIMIT_DEFAULTS = {
+  /** Posts one user may create per hour. */
+  postsPerHour: 30,
+  /** Accounts one address may create per hour. */
+  signupsPerAddressPerHour: 5,
+  /** Change-email mails one user may ask for per hour. */
+  emailChangesPerHour: 3,
+  /** Times one user may mention one stranger (someone who does not follow them) per hour. */
+  strangerMentionsPerHour: 5,
+  /** Joins, leaves and join requests one user may make in one group per hour. */
+  groupActionsPerHour: 10,
+  /** Notifications of one type between the same two people and group collapse into one within this. */
+  notificationCollapseMs: HOUR_MS,
+  windowMs: HOUR_MS,
+} as const;
+
+export type RateLimits = { -readonly [K in keyof typeof RATE_LIMIT_DEFAULTS]: number };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LIMITS, RATE_LIMIT_DEFAULTS, type RateLimits } from '#core/limits';
 import { isPostgresUrl } from './db/database';
 
 export interface Config {
@@ -27,6 +28,33 @@ export interface Config {
   trustProxy: boolean | string;
   /** Run the background job worker in this process. */
   runWorker: boolean;
+  /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
+  rates: RateLimits & { commentsPerWindow: number };
+}
+
+/** The RATE_* variable of each abuse limit, so an instance can tune them without a code change. */
+export const RATE_VARIABLES = {
+  postsPerHour: 'RATE_POSTS_PER_HOUR',
+  signupsPerAddressPerHour: 'RATE_SIGNUPS_PER_ADDRESS_PER_HOUR',
+  emailChangesPerHour: 'RATE_EMAIL_CHANGES_PER_HOUR',
+  strangerMentionsPerHour: 'RATE_STRANGER_MENTIONS_PER_HOUR',
+  groupActionsPerHour: 'RATE_GROUP_ACTIONS_PER_HOUR',
+  notificationCollapseMs: 'RATE_NOTIFICATION_COLLAPSE_MS',
+  windowMs: 'RATE_WINDOW_MS',
+  commentsPerWindow: 'RATE_COMMENTS_PER_30_MIN',
+} as const;
+
+function parseRates(env: NodeJS.ProcessEnv, problems: string[]): Config['rates'] {
+  const defaults = { ...RATE_LIMIT_DEFAULTS, commentsPerWindow: LIMITS.commentsPerWindow };
+  const rates: Config['rates'] = { ...defaults };
+  for (const [field, variable] of Object.entries(RATE_VARIABLES) as [keyof Config['rates'], string][]) {
+    const raw = env[variable];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) problems.push(`${variable} must be a whole number of at least 1, got "${raw}"`);
+    else rates[field] = value;
+  }
+  return rates;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const tenorUrl = (env.TENOR_URL || 'https://tenor.googleapis.com/v2').replace(/\/$/, '');
   if (!isUrl(tenorUrl)) problems.push('TENOR_URL must be a URL');
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  const rates = parseRates(env, problems);
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -97,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     runWorker: env.RUN_WORKER !== 'false',
+    rates,
   };
 }

@@ -5,6 +5,7 @@ import * as accountCleanup from './migrations/20261122_10_account_cleanup';
 import * as searchIndexes from './migrations/20261122_20_search_indexes';
 import * as postIndexes from './migrations/20261122_30_post_indexes';
 import * as notificationIndexes from './migrations/20261122_60_notification_indexes';
+import * as rateEvents from './migrations/20261123_01_rate_events';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122_20_search_indexes': searchIndexes,
   '20261122_30_post_indexes': postIndexes,
   '20261122_60_notification_indexes': notificationIndexes,
+  '20261123_01_rate_events': rateEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -171,6 +171,11 @@ export interface JobsTable {
   created_at: number;
 }
 
+export interface RateEventsTable {
+  key: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -191,6 +196,7 @@ export interface Database {
   notifications: NotificationsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  rate_events: RateEventsTable;
 }
 
 export type Db = Kysely<Database>;
