@@ -38,8 +38,8 @@ export const ERROR_KEYS = [
   // text holding characters no person types (NUL, control, invisible), an Idempotency-Key reused
   // for another call.
   'not_found', 'uri_too_long', 'request_too_large', 'invalid_characters', 'idempotency_mismatch',
-  // Names holding invisible, control or direction-changing characters.
-  'username_characters', 'groupname_characters',
+  // Names holding invisible, control or direction-changing characters; a group name shaped like an id.
+  'username_characters', 'groupname_characters', 'groupname_reserved',
   // Group ownership: calls only the owner may make (transfer, privacy).
   'need_owner',
   // Abuse limits, counted in the database over a sliding window.
