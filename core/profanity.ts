@@ -5,16 +5,18 @@ import es from 'naughty-words/es.json';
 import fr from 'naughty-words/fr.json';
 import it from 'naughty-words/it.json';
 import pl from 'naughty-words/pl.json';
+import { skeleton } from './text';
 
 /**
- * Profanity check of 000 §5: a large built-in list (LDNOOBW via naughty-words: English, Czech and
- * more), whole words, case-insensitive. Words are compared without diacritics so "curak" matches
- * "čurák"; phrases are matched as whole word sequences.
+ * Profanity check: a large built-in list (LDNOOBW via naughty-words: English, Czech and more),
+ * whole words, case-insensitive. Text and list are both compared as their look-alike skeleton, so
+ * diacritics ("curak" matches "čurák"), full-width or styled letters, letters of other scripts that
+ * look Latin (a Cyrillic "о") and invisible characters inside a word ("f\u200Buck", a soft hyphen)
+ * hide nothing. Phrases are matched as whole word sequences.
  */
 const LISTS: readonly string[][] = [en, cs, de, fr, es, it, pl];
 
-const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-const words = (s: string): string[] => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (s: string): string[] => skeleton(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 const single = new Set<string>();
 const phrases: string[][] = [];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { listingSearchParams, timeWindowStart } from './listing';
-import { extractHashtags, foldForSearch, normalizeHashtag, tokenizeText } from './text';
+import {
+  extractHashtags, foldForSearch, hasHiddenCharacters, isBlank, lineCount, normalizeHashtag, normalizeName, skeleton, tokenizeText, trimText,
+} from './text';
 import { relativeTime } from './time';
 
 describe('hashtags', () => {
@@ -59,5 +61,87 @@ describe('listing parameters', () => {
   it('computes window starts', () => {
     expect(timeWindowStart('all', 1000)).toBe(0);
     expect(timeWindowStart('day', 86_400_000 * 2)).toBe(86_400_000);
+  });
+});
+
+describe('text as a person reads it', () => {
+  it.each([
+    ['one line', 1],
+    ['a\nb', 2],
+    ['a\r\nb', 2],
+    ['a\rb', 2],
+    ['a\u2028b', 2],
+    ['a\u2029b', 2],
+    ['a\u0085b', 2],
+    ['a\vb', 2],
+    ['a\fb', 2],
+    ['a\n\r\nb\rc\u2028d\u2029e\u0085f\vg\fh', 9],
+  ])('counts the lines of %j as %i', (text, lines) => expect(lineCount(text)).toBe(lines));
+
+  it.each([
+    '',
+    ' \t\n',
+    '\u200B\u200C\u200D',
+    '\u2060\uFEFF',
+    '\u3164\u3164',
+    '\u2800',
+    '\u115F\u1160\uFFA0',
+    '\u200E\u200F',
+    '\u202A\u202B\u202C\u202D\u202E',
+    '\u2066\u2067\u2068\u2069',
+    '\u00A0\u2003\u3000\u0085\u2028\u2029',
+    '\u00AD\u034F\u180E',
+    ' \uFE0F ',
+  ])('reads %j as blank', (text) => expect(isBlank(text)).toBe(true));
+
+  it.each(['a', '\u200Ba\u200B', '.', '👍', '\u3164x'])('reads %j as not blank', (text) => expect(isBlank(text)).toBe(false));
+
+  it('trims whitespace and invisible characters at both ends only', () => {
+    expect(trimText('\u200B \u3164 hello\u200Bworld \u2800\n\u2029')).toBe('hello\u200Bworld');
+    // The variation selector after a final emoji decides how it is drawn, so it stays.
+    expect(trimText(' ❤\uFE0F ')).toBe('❤\uFE0F');
+  });
+
+  it('normalises names with NFKC and trims them', () => {
+    expect(normalizeName(' ＢＯＢ ')).toBe('BOB');
+    expect(normalizeName('\uFB01sh')).toBe('fish');
+    expect(normalizeName('𝐛𝐨𝐛')).toBe('bob');
+    expect(normalizeName('Žofie')).toBe('Žofie');
+  });
+
+  it.each([
+    ['bob\u0000', true],
+    ['b\u0007ob', true],
+    ['b\u200Bob', true],
+    ['b\u200Dob', true],
+    ['bob\u200E', true],
+    ['\u202Ebob', true],
+    ['bob\u2066', true],
+    ['b\u00ADob', true],
+    ['b\uFEFFob', true],
+    ['b\u3164ob', true],
+    ['b\u2800ob', true],
+    ['b\tob', true],
+    ['b\u2028ob', true],
+    ['b\u00A0ob', true],
+    ['b\uFE0Fob', true],
+    ['bob smith', false],
+    ['Žofie_99', false],
+    ['日本語', false],
+  ])('finds hidden characters in %j: %s', (name, hidden) => expect(hasHiddenCharacters(name)).toBe(hidden));
+
+  it('gives look-alikes one skeleton', () => {
+    const bob = skeleton('bob');
+    for (const lookAlike of ['bоb' /* Cyrillic o */, 'BOB', 'ВОВ' /* Cyrillic */, 'ｂｏｂ', '𝐛𝐨𝐛', 'b\u200Bob', 'bób', ' bob ']) {
+      expect(skeleton(lookAlike)).toBe(bob);
+    }
+    expect(skeleton('раураl')).toBe('paypal');
+    expect(skeleton('bob  smith')).toBe(skeleton('bob smith'));
+  });
+
+  it('keeps different names apart', () => {
+    expect(skeleton('bob')).not.toBe(skeleton('rob'));
+    expect(skeleton('anna1')).not.toBe(skeleton('anna2'));
+    expect(skeleton('日本')).not.toBe(skeleton('日本語'));
   });
 });

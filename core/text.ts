@@ -1,6 +1,9 @@
+import { remove as foldConfusables } from 'confusables';
+
 /**
  * Parsing of post text shared by the server (hashtag index, search) and the web app (links in
- * post cards): #hashtags, @mentions and &group tags, all Unicode-aware.
+ * post cards): #hashtags, @mentions and &group tags, all Unicode-aware. Also what a person sees of
+ * a text: its lines, whether it shows anything at all, and the look-alike skeleton of a name.
  */
 const HASHTAG = /(^|[^\p{L}\p{N}_&#@])#([\p{L}\p{N}_]+)/gu;
 
@@ -45,4 +48,74 @@ export function foldForSearch(text: string): string {
 /** A hashtag as typed in a URL or a query: without its #, lowercased. */
 export function normalizeHashtag(tag: string): string {
   return tag.replace(/^#/, '').toLowerCase();
+}
+
+/**
+ * Characters that draw nothing: soft hyphen, zero-width space/joiners, word joiner and invisible
+ * operators, direction marks, embeddings, overrides and isolates, the byte-order mark, and the
+ * fillers that fonts render blank (Hangul fillers, braille blank, Khmer inherent vowels,
+ * Mongolian vowel separator, combining grapheme joiner).
+ */
+const INVISIBLE_CLASS =
+  '\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u2800\\u3164\\uFEFF\\uFFA0';
+/** Whitespace of every kind; JavaScript's \s leaves out NEL (U+0085). */
+const SPACE_CLASS = '\\s\\u0085';
+/** Variation selectors and tag characters: they change the look of a character before them, alone they show nothing. */
+const MODIFIER_CLASS = '\\uFE00-\\uFE0F\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}';
+
+// These classes list combining characters (grapheme joiner, variation selectors) on purpose, each
+// matched alone rather than joined to the character before it.
+/* eslint-disable no-misleading-character-class */
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
+const EMPTY_LOOKING = new RegExp(`[${INVISIBLE_CLASS}${SPACE_CLASS}${MODIFIER_CLASS}]`, 'gu');
+// Modifiers stay at the ends: the selector after a final emoji picks how it is drawn.
+const EDGES = new RegExp(`^[${INVISIBLE_CLASS}${SPACE_CLASS}]+|[${INVISIBLE_CLASS}${SPACE_CLASS}]+$`, 'gu');
+/** Characters no name may hold: controls, format characters (zero-width, direction), invisible fillers, whitespace other than a space. */
+const NAME_REFUSED = new RegExp(`[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}${INVISIBLE_CLASS}${MODIFIER_CLASS}]|[^\\S ]`, 'u');
+/* eslint-enable no-misleading-character-class */
+/** Every line break a person sees: CR LF, LF, CR, vertical tab, form feed, NEL, line and paragraph separators. */
+const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/u;
+
+/** Number of lines as displayed, whichever line breaks the text uses. */
+export function lineCount(text: string): number {
+  return text.split(LINE_BREAK).length;
+}
+
+/** The text without whitespace and invisible characters at either end: what is stored and measured. */
+export function trimText(text: string): string {
+  return text.replace(EDGES, '');
+}
+
+/** Whether the text shows nothing: only whitespace and invisible characters (or nothing at all). */
+export function isBlank(text: string): boolean {
+  return text.replace(EMPTY_LOOKING, '') === '';
+}
+
+/**
+ * A name as stored: NFKC-normalised (full-width, ligature and styled letters become plain ones),
+ * without surrounding whitespace.
+ */
+export function normalizeName(name: string): string {
+  return name.normalize('NFKC').trim();
+}
+
+/** Whether a name holds a character a reader cannot see or that reorders what they see. */
+export function hasHiddenCharacters(name: string): boolean {
+  return NAME_REFUSED.test(name);
+}
+
+/**
+ * What a text looks like, for telling look-alikes apart: NFKC, invisible characters dropped,
+ * confusable letters of other scripts folded to Latin ones (Cyrillic "о" to "o"), diacritics
+ * removed, lowercased, runs of whitespace as one space. Two names with the same skeleton are the
+ * same name to a reader, so only one of them may exist.
+ */
+export function skeleton(text: string): string {
+  const visible = text.normalize('NFKC').replace(INVISIBLE, '');
+  return foldConfusables(visible)
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(new RegExp(`[${SPACE_CLASS}]+`, 'gu'), ' ')
+    .trim();
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from './limits';
 import { containsProfanity } from './profanity';
 import {
-  lineCount, validateBio, validateCommentText, validateDescription, validateEmail, validateGroupName,
+  isIdShaped, lineCount, validateBio, validateCommentText, validateDescription, validateEmail, validateGroupName,
   validatePassword, validatePasswordRepeat, validatePostText, validateSlots, validateUsername,
 } from './validation';
 
@@ -115,5 +116,100 @@ describe('profanity', () => {
     expect(containsProfanity('ty curak')).toBe(true);
     expect(containsProfanity('Scunthorpe United')).toBe(false);
     expect(containsProfanity('classic assessment')).toBe(false);
+  });
+});
+
+describe('names as a person reads them', () => {
+  it.each([
+    ['\u200B\u200B\u200B', 'new_username'],
+    ['\u3164\u3164\u3164', 'new_username'],
+    ['bo\u200Bb', 'username_characters'],
+    ['bob\u200D', 'username_characters'],
+    ['\u202Ebob', 'username_characters'],
+    ['bob\u2067', 'username_characters'],
+    ['b\u0001ob', 'username_characters'],
+    ['bo\u3164b', 'username_characters'],
+    ['bo\u2800b', 'username_characters'],
+    ['b\u00ADob', 'username_characters'],
+    ['bob\tsmith', 'username_characters'],
+    // NFKC first: a full-width name is a plain one, and its length is the normalised one.
+    ['ｂｏｂ', null],
+    ['\uFB01\uFB01', null],
+    ['\u00A0bob\u00A0', null],
+  ])('username %j -> %s', (input, expected) => expect(validateUsername(input)).toBe(expected));
+
+  it.each([
+    ['\u200B\u200B\u200B', 'new_groupname'],
+    ['cats\u200Bclub', 'groupname_characters'],
+    ['\u202Ecats', 'groupname_characters'],
+    ['cats\u0000', 'groupname_characters'],
+    ['0123456789abcdef01234567', 'groupname_reserved'],
+    ['0123456789ABCDEF01234567', 'groupname_reserved'],
+    ['０１２３４５６７８９ａｂｃｄｅｆ０１２３４５６７', 'groupname_reserved'],
+    ['0123456789abcdef0123456', null],
+    ['0123456789abcdef012345678', null],
+    ['0123456789abcdef0123456g', null],
+  ])('group name %j -> %s', (input, expected) => expect(validateGroupName(input)).toBe(expected));
+
+  it('shapes ids as the server makes them', () => {
+    expect(isIdShaped('6b04965a2ffa8a68d6d80fbb')).toBe(true);
+    expect(isIdShaped('6b04965a2ffa8a68d6d80fb')).toBe(false);
+  });
+});
+
+describe('texts as a person reads them', () => {
+  it.each([
+    ['\u200B\u200C\u200D', 'blank_post'],
+    ['\u3164', 'blank_post'],
+    ['\u2800\u2800', 'blank_post'],
+    ['\u115F\u1160\uFFA0', 'blank_post'],
+    ['\u200E\u202A\u2066', 'blank_post'],
+    ['\u00A0\u3000\u2028', 'blank_post'],
+  ])('post %j -> %s', (input, expected) => {
+    expect(validatePostText(input)).toBe(expected);
+    expect(validateCommentText(input)).toBe(expected.replace('post', 'comment'));
+  });
+
+  it('checks the length after trimming', () => {
+    const max = 'x'.repeat(LIMITS.textMaxLength);
+    expect(validatePostText(`   ${max}\n\n  `)).toBeNull();
+    expect(validatePostText(`\u3000${max}\u2800`)).toBeNull();
+    expect(validatePostText(`\u200B${max}\u200B`)).toBeNull();
+    expect(validatePostText(`${max}x`)).toBe('max_post_length');
+    expect(validateCommentText(` ${max}x `)).toBe('max_comment_length');
+    expect(validateBio(`${'b'.repeat(LIMITS.bioMaxLength)}   `)).toBeNull();
+    expect(validateDescription(` ${'d'.repeat(LIMITS.descriptionMaxLength + 1)} `)).toBe('max_desc_length');
+  });
+
+  it('counts lines by every line break', () => {
+    for (const br of ['\n', '\r\n', '\r', '\u2028', '\u2029', '\u0085', '\v', '\f']) {
+      expect(validatePostText(Array(LIMITS.textMaxLines).fill('l').join(br))).toBeNull();
+      expect(validatePostText(Array(LIMITS.textMaxLines + 1).fill('l').join(br))).toBe('max_post_lines');
+      expect(validateBio(Array(LIMITS.textMaxLines + 1).fill('l').join(br))).toBe('max_bio_lines');
+    }
+  });
+});
+
+describe('profanity behind disguises', () => {
+  it.each([
+    'f\u200Buck',
+    'f\u00ADuck',
+    'f\u2060uck',
+    'ｆｕｃｋ',
+    'fսck' /* Armenian u */,
+    'ѕhit' /* Cyrillic s */,
+    'ВООВЅ' /* Cyrillic capitals */,
+    '𝐟𝐮𝐜𝐤',
+  ])('catches %j', (text) => expect(containsProfanity(text)).toBe(true));
+
+  it('refuses disguised names', () => {
+    expect(validateUsername('f\u200Buck_you')).toBe('username_characters');
+    expect(validateUsername('ｆｕｃｋ')).toBe('username_profanity');
+    expect(validateGroupName('ѕhit posting')).toBe('groupname_profanity');
+  });
+
+  it('still lets clean words through', () => {
+    expect(containsProfanity('Scunthorpe United')).toBe(false);
+    expect(containsProfanity('Dobrý den, Brno')).toBe(false);
   });
 });

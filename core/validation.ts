@@ -1,34 +1,61 @@
 import type { ErrorKey } from './errors';
 import { LIMITS } from './limits';
 import { containsProfanity } from './profanity';
+import { hasHiddenCharacters, isBlank, lineCount, normalizeName, trimText } from './text';
+
+export { lineCount };
 
 /**
- * Validation rules of 000 §5 and 001 §5. Each check answers the first broken rule as a catalogue
- * key, or null. The server enforces them; the web app runs the same functions before sending.
+ * The validation rules of usernames, group names, passwords, addresses and texts. Each check
+ * answers the first broken rule as a catalogue key, or null. The server enforces them; the web app
+ * runs the same functions before sending. Names and texts are judged as a person reads them:
+ * names NFKC-normalised, texts trimmed, invisible characters counted as nothing.
  */
 export type Check = ErrorKey | null;
 
-export function lineCount(text: string): number {
-  return text.split(/\r\n|\r|\n/).length;
+/** The shape of the server's ids (24 lowercase hex digits). */
+export const ID_PATTERN = '^[0-9a-f]{24}$';
+
+/**
+ * Whether a name could be read as an id. Group paths take a name or an id, and names match in any
+ * case, so such a group name would shadow (or be shadowed by) another group's id.
+ */
+export function isIdShaped(name: string): boolean {
+  return new RegExp(ID_PATTERN, 'i').test(name);
+}
+
+type NameKeys = { blank: ErrorKey; characters: ErrorKey; min: ErrorKey; max: ErrorKey };
+
+/** The rules usernames and group names share; answers the normalised name or the broken rule. */
+function checkName(input: unknown, keys: NameKeys, min: number, max: number): Check {
+  if (typeof input !== 'string') return keys.blank;
+  const name = normalizeName(input);
+  if (isBlank(name)) return keys.blank;
+  if (hasHiddenCharacters(name)) return keys.characters;
+  const length = [...name].length;
+  if (length < min) return keys.min;
+  if (length > max) return keys.max;
+  return null;
 }
 
 export function validateUsername(username: unknown): Check {
-  if (typeof username !== 'string' || username.trim() === '') return 'new_username';
-  const length = [...username].length;
-  if (length < LIMITS.usernameMin) return 'min_username_length';
-  if (length > LIMITS.usernameMax) return 'max_username_length';
-  if (username.includes('@')) return 'username_at';
-  if (containsProfanity(username)) return 'username_profanity';
+  const keys = { blank: 'new_username', characters: 'username_characters', min: 'min_username_length', max: 'max_username_length' } as const;
+  const problem = checkName(username, keys, LIMITS.usernameMin, LIMITS.usernameMax);
+  if (problem) return problem;
+  const name = normalizeName(username as string);
+  if (name.includes('@')) return 'username_at';
+  if (containsProfanity(name)) return 'username_profanity';
   return null;
 }
 
 export function validateGroupName(name: unknown): Check {
-  if (typeof name !== 'string' || name.trim() === '') return 'new_groupname';
-  const length = [...name].length;
-  if (length < LIMITS.groupNameMin) return 'min_groupname_length';
-  if (length > LIMITS.groupNameMax) return 'max_groupname_length';
-  if (name.includes('&')) return 'group_and';
-  if (containsProfanity(name)) return 'groupname_profanity';
+  const keys = { blank: 'new_groupname', characters: 'groupname_characters', min: 'min_groupname_length', max: 'max_groupname_length' } as const;
+  const problem = checkName(name, keys, LIMITS.groupNameMin, LIMITS.groupNameMax);
+  if (problem) return problem;
+  const normalized = normalizeName(name as string);
+  if (normalized.includes('&')) return 'group_and';
+  if (isIdShaped(normalized)) return 'groupname_reserved';
+  if (containsProfanity(normalized)) return 'groupname_profanity';
   return null;
 }
 
@@ -67,10 +94,14 @@ export function validateEmail(email: unknown): Check {
 
 type TextKeys = { blank?: ErrorKey; length: ErrorKey; lines: ErrorKey };
 
+/**
+ * The length is measured as the text is stored, trimmed (see trimText); the lines as sent. A text
+ * showing nothing is blank where blank matters.
+ */
 function validateText(text: unknown, keys: TextKeys, maxLength: number = LIMITS.textMaxLength): Check {
   if (typeof text !== 'string') return keys.blank ?? keys.length;
-  if (keys.blank && text.trim() === '') return keys.blank;
-  if ([...text].length > maxLength) return keys.length;
+  if (keys.blank && isBlank(text)) return keys.blank;
+  if ([...trimText(text)].length > maxLength) return keys.length;
   if (lineCount(text) > LIMITS.textMaxLines) return keys.lines;
   return null;
 }
@@ -87,7 +118,7 @@ export const validateBio = (bio: unknown): Check =>
 export const validateDescription = (description: unknown): Check =>
   validateText(description, { length: 'max_desc_length', lines: 'max_desc_lines' }, LIMITS.descriptionMaxLength);
 
-/** Mentions and group slots of a post: at most 10 each (000 §5). */
+/** Mentions and group slots of a post: at most 10 each. */
 export function validateSlots(mentions: readonly string[], groups: readonly string[]): Check {
   if (mentions.length > LIMITS.mentionsPerPost) return 'mentions_up_to';
   if (groups.length > LIMITS.groupsPerPost) return 'groups_up_to';

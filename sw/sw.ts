@@ -3,12 +3,10 @@ import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst, NetworkOnly } from 'workbox-strategies';
+import { CacheFirst, NetworkOnly, StaleWhileRevalidate } from 'workbox-strategies';
+import { MEDIA_CACHE, isFixedMedia, signatureFreeCacheKey } from './media-cache';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
-
-/** Cache of uploaded images and avatars: they never change under the same address. */
-export const MEDIA_CACHE = 'kruh-media';
 
 // The app shell: every built asset, versioned by the build.
 precacheAndRoute(self.__WB_MANIFEST);
@@ -24,13 +22,20 @@ registerRoute(
 // The API is never answered from a cache: the app's local database owns what is shown offline.
 registerRoute(({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/api/'), new NetworkOnly());
 
-registerRoute(
-  ({ url, sameOrigin, request }) => sameOrigin && request.method === 'GET' && url.pathname.startsWith('/media/'),
-  new CacheFirst({
-    cacheName: MEDIA_CACHE,
-    plugins: [new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true })],
-  }),
-);
+// Media: versioned and signed addresses name fixed bytes and are answered from the cache first (so
+// offline too); a plain avatar address is answered from the cache while it is fetched again.
+const mediaOptions = {
+  cacheName: MEDIA_CACHE,
+  plugins: [
+    signatureFreeCacheKey,
+    new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
+  ],
+};
+const isMedia = (url: URL, sameOrigin: boolean, request: Request) =>
+  sameOrigin && request.method === 'GET' && url.pathname.startsWith('/media/');
+
+registerRoute(({ url, sameOrigin, request }) => isMedia(url, sameOrigin, request) && isFixedMedia(url), new CacheFirst(mediaOptions));
+registerRoute(({ url, sameOrigin, request }) => isMedia(url, sameOrigin, request), new StaleWhileRevalidate(mediaOptions));
 
 // The page asks (through the update banner) before a new version takes over.
 self.addEventListener('message', (event) => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/database';
 import { requestLogSerializer } from './lib/log';
@@ -9,7 +9,7 @@ import type { MediaStorage } from './lib/storage';
 import { migrateToLatest } from './db/migrator';
 import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
-import { errorsPlugin } from './plugins/errors';
+import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { mailerPlugin } from './plugins/mailer';
 import { securityPlugin } from './plugins/security';
 import { storagePlugin } from './plugins/storage';
@@ -26,6 +26,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Media storage; the local folder in the data dir by default. */
   storage?: MediaStorage;
+  /** Sees every route as it is added: tests walk the whole route table with it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -39,7 +41,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+    // A path segment over the router's length limit or not decodable answers a catalogue key too.
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await migrateToLatest(options.database.db);
 

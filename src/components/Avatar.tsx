@@ -1,22 +1,30 @@
 import { useState } from 'react';
 import './Avatar.css';
 
-/** Avatars live at /media/{pfp|gp}/{id}.jpeg with default.jpeg as the fallback (000 §3, 001 §3). */
-export function avatarUrl(kind: 'pfp' | 'gp', id: string | null | undefined): string {
-  return `/media/${kind}/${id || 'default'}.jpeg`;
+/**
+ * The one place the app gets an avatar's address. The server names each avatar with a versioned
+ * URL (pfpUrl, gpUrl), cached for good and changed by a new upload; only a copy stored without one
+ * (older local data, an item still in the outbox, a recent search) falls back to the plain
+ * address /media/{pfp|gp}/{id}.jpeg, which the server answers with the current picture to
+ * revalidate, and default.jpeg when there is no id.
+ */
+export function avatarUrl(kind: 'pfp' | 'gp', id: string | null | undefined, url?: string | null): string {
+  return url || `/media/${kind}/${id || 'default'}.jpeg`;
 }
 
 interface AvatarProps {
   kind?: 'pfp' | 'gp';
   id: string | null | undefined;
+  /** The versioned URL the server gave (pfpUrl or gpUrl), when known. */
+  url?: string | null;
   size?: number;
   alt?: string;
   className?: string;
 }
 
-export function Avatar({ kind = 'pfp', id, size = 32, alt = '', className }: AvatarProps) {
+export function Avatar({ kind = 'pfp', id, url, size = 32, alt = '', className }: AvatarProps) {
   const [failed, setFailed] = useState(false);
-  const src = failed ? avatarUrl(kind, null) : avatarUrl(kind, id);
+  const src = failed ? avatarUrl(kind, null) : avatarUrl(kind, id, url);
   return (
     <img
       className={['avatar', className].filter(Boolean).join(' ')}

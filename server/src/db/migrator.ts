@@ -6,6 +6,9 @@ import * as searchIndexes from './migrations/20261122_20_search_indexes';
 import * as postIndexes from './migrations/20261122_30_post_indexes';
 import * as notificationIndexes from './migrations/20261122_60_notification_indexes';
 import * as rateEvents from './migrations/20261123_01_rate_events';
+import * as nameSkeletons from './migrations/20261123_30_name_skeletons';
+import * as idempotencyRequests from './migrations/20261123_40_idempotency_requests';
+import * as mediaVersions from './migrations/20261123_50_media_versions';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +18,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122_30_post_indexes': postIndexes,
   '20261122_60_notification_indexes': notificationIndexes,
   '20261123_01_rate_events': rateEvents,
+  '20261123_30_name_skeletons': nameSkeletons,
+  '20261123_40_idempotency_requests': idempotencyRequests,
+  '20261123_50_media_versions': mediaVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

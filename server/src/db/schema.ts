@@ -5,6 +5,8 @@ export interface UsersTable {
   id: string;
   username: string;
   username_lower: string;
+  /** Look-alike skeleton of the name (unique); NULL for a name that predates it and shares another's. */
+  username_skeleton: string | null;
   email: string | null;
   password_hash: string | null;
   google_sub: string | null;
@@ -14,6 +16,8 @@ export interface UsersTable {
   /** JSON array of the six per-type booleans (001 §3). */
   notification_settings: Generated<string>;
   token_version: Generated<number>;
+  /** Storage time (epoch ms) of the avatar's bytes, its URL version; 0 when unknown. */
+  pfp_version: Generated<number>;
   search_text: string;
   created_at: number;
 }
@@ -44,6 +48,8 @@ export interface GroupsTable {
   id: string;
   name: string;
   name_lower: string;
+  /** Look-alike skeleton of the name (unique); NULL for a name that predates it and shares another's. */
+  name_skeleton: string | null;
   description: Generated<string>;
   owner_id: string;
   is_private: Generated<number>;
@@ -52,6 +58,8 @@ export interface GroupsTable {
   pinned_post_id: string | null;
   members: Generated<number>;
   bans: Generated<number>;
+  /** Storage time (epoch ms) of the group picture's bytes, its URL version; 0 when unknown. */
+  gp_version: Generated<number>;
   search_text: string;
   created_at: number;
 }
@@ -80,6 +88,8 @@ export interface PostsTable {
   likes: Generated<number>;
   comments: Generated<number>;
   images: Generated<number>;
+  /** Storage time (epoch ms) of the newest image bytes, the images' URL version; 0 when unknown. */
+  media_version: Generated<number>;
   search_text: string;
   created_at: number;
 }
@@ -120,6 +130,8 @@ export interface CommentsTable {
   likes: Generated<number>;
   replies: Generated<number>;
   images: Generated<number>;
+  /** Storage time (epoch ms) of the newest image bytes, the images' URL version; 0 when unknown. */
+  media_version: Generated<number>;
   deleted: Generated<number>;
   search_text: string;
   created_at: number;
@@ -155,6 +167,8 @@ export interface IdempotencyKeysTable {
   user_id: string;
   key: string;
   route: string;
+  /** Fingerprint of the first request sent with the key; null for keys stored before it was kept. */
+  request_hash: string | null;
   status: number | null;
   body: string | null;
   created_at: number;

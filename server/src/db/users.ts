@@ -31,3 +31,15 @@ export async function findUsersByIdOrName(
     )
     .execute();
 }
+
+/** Which of `userIds` follow `followedId`. */
+export async function followersAmong(db: Executor, followedId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('follows')
+    .select('follower_id')
+    .where('following_id', '=', followedId)
+    .where('follower_id', 'in', userIds)
+    .execute();
+  return new Set(rows.map((row) => row.follower_id));
+}

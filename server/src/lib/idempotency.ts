@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/schema';
+import { AppError } from './app-error';
 
 export interface StoredReply<T> {
   status: number;
@@ -15,46 +18,93 @@ export function idempotencyKey(headers: Record<string, string | string[] | undef
   return key && KEY_PATTERN.test(key) ? key : undefined;
 }
 
+/** A keyed request: its key, the endpoint it was sent to and a fingerprint of what it asked. */
+export interface IdempotentRequest {
+  key: string;
+  /** Method and route pattern, e.g. `PATCH /api/post/:postId/like`. */
+  route: string;
+  /** SHA-256 of the method, route, params and body (see canonicalJson). */
+  hash: string;
+}
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/**
+ * JSON with object keys sorted and undefined fields dropped, so two bodies that mean the same
+ * (keys in another order) get the same fingerprint. Bytes (an uploaded file) stand in by their hash.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  if (Buffer.isBuffer(value)) return JSON.stringify(`sha256:${sha256(value)}`);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, field]) => `${JSON.stringify(name)}:${canonicalJson(field)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The request's Idempotency-Key with its endpoint and fingerprint, or undefined without a key.
+ * `body` defaults to the parsed body; a multipart route passes its fields and file bytes instead.
+ */
+export function idempotentRequest(request: FastifyRequest, body: unknown = request.body): IdempotentRequest | undefined {
+  const key = idempotencyKey(request.headers);
+  if (!key) return undefined;
+  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  return { key, route, hash: sha256(canonicalJson({ method: request.method, route, params: request.params, body })) };
+}
+
 /**
  * Runs a creating call once per (user, key). The key row, the change and the stored answer are
  * written in one transaction, so a crash can never leave a change without its answer: a retry
  * either replays the stored answer or runs the change for the first time. Concurrent retries
  * wait on the key's unique index. A refused call (thrown error) rolls back with its key, so the
  * retry is judged again.
+ *
+ * A key belongs to one request: sent again to another endpoint, or with other params or another
+ * body, it is refused (422 idempotency_mismatch) rather than replaying an answer to a different
+ * question or running a second change under a key the client believes already used.
  */
 export async function runOnce<T>(
   db: Db,
   userId: string,
-  key: string | undefined,
-  route: string,
+  request: IdempotentRequest | undefined,
   create: (trx: Executor) => Promise<StoredReply<T>>,
 ): Promise<StoredReply<T> & { replayed: boolean }> {
-  if (!key) {
+  if (!request) {
     const reply = await db.transaction().execute(create);
     return { ...reply, replayed: false };
   }
+  const { key, route, hash } = request;
   return db.transaction().execute(async (trx) => {
     const now = Date.now();
     const inserted = await trx
       .insertInto('idempotency_keys')
-      .values({ user_id: userId, key, route, status: null, body: null, created_at: now })
+      .values({ user_id: userId, key, route, request_hash: hash, status: null, body: null, created_at: now })
       .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
       const stored = await trx
         .selectFrom('idempotency_keys')
-        .select(['route', 'status', 'body'])
+        .select(['route', 'request_hash', 'status', 'body'])
         .where('user_id', '=', userId)
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
-      if (stored.route === route && stored.status !== null && stored.body !== null) {
+      // A key stored before requests were fingerprinted has no hash: its endpoint is all we know.
+      if (stored.route !== route || (stored.request_hash !== null && stored.request_hash !== hash)) {
+        throw new AppError(422, 'idempotency_mismatch');
+      }
+      if (stored.status !== null && stored.body !== null) {
         return { status: stored.status, body: JSON.parse(stored.body) as T, replayed: true };
       }
     }
     const reply = await create(trx);
     await trx
       .updateTable('idempotency_keys')
-      .set({ route, status: reply.status, body: JSON.stringify(reply.body) })
+      .set({ request_hash: hash, status: reply.status, body: JSON.stringify(reply.body) })
       .where('user_id', '=', userId)
       .where('key', '=', key)
       .execute();

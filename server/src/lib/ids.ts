@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ID_PATTERN } from '#core/validation';
 
 /**
  * Opaque 24-hex ids, time-prefixed like the `_id`s the spec shows: seconds since the epoch, then
@@ -9,8 +10,10 @@ export function newId(now: number = Date.now()): string {
   return seconds + randomBytes(8).toString('hex');
 }
 
-export const ID_PATTERN = '^[0-9a-f]{24}$';
+// The shape lives in core so the web app can refuse a group name that would read as an id.
+export { ID_PATTERN };
+const ID = new RegExp(ID_PATTERN);
 
 export function isId(value: unknown): value is string {
-  return typeof value === 'string' && /^[0-9a-f]{24}$/.test(value);
+  return typeof value === 'string' && ID.test(value);
 }

@@ -21,10 +21,16 @@ export interface MailerOptions {
   log: FastifyBaseLogger;
 }
 
+/**
+ * How long SMTP may keep a send waiting: well inside the job lease (30 s), so a mail server that
+ * hangs fails the attempt (to be retried) rather than letting a second worker send it again.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000 };
+
 /** SMTP when configured; otherwise a folder of message files, so a fresh install works offline. */
 export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl
-    ? new SmtpMailer(nodemailer.createTransport(options.smtpUrl), options.from)
+    ? new SmtpMailer(nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS }), options.from)
     : new OutboxMailer(options.outboxDir, options.from, options.log);
 }
 

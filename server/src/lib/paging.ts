@@ -3,15 +3,25 @@ import { LIMITS } from '#core/limits';
 import { type Sort, type TimeWindow, SORTS, TIMES, timeWindowStart } from '#core/listing';
 
 /**
- * Query parameters shared by every paged list (000 §7): page is 1-based (0 is read as 1), limit
- * is capped server-side, and `before` (epoch ms) pins a listing to the moment its first page was
- * read, so items arriving meanwhile do not shift later pages.
+ * The furthest page a list serves: far past any real scroll, and small enough that its offset
+ * stays an ordinary integer for both databases.
+ */
+export const MAX_PAGE = 1_000_000;
+/** The latest moment a JavaScript Date can hold (epoch ms); a later `before` names no time. */
+export const MAX_TIME = 8_640_000_000_000_000;
+
+/**
+ * Query parameters shared by every paged list: page is 1-based (0 is read as 1), limit is capped
+ * at LIMITS.maxPageSize (see pageWindow), and `before` (epoch ms) pins a listing to the moment
+ * its first page was read, so items arriving meanwhile do not shift later pages. A page or moment
+ * outside its range (1e308, 20-digit numbers) is refused by the schema rather than reaching SQL;
+ * Infinity is refused by the errors plugin.
  */
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 0, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
   query: Type.Optional(Type.String({ maxLength: 200 })),
-  before: Type.Optional(Type.Integer({ minimum: 0 })),
+  before: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME })),
 });
 export type PageQuery = Static<typeof PageQuery>;
 
@@ -57,7 +67,7 @@ export interface ListingWindow {
 
 /**
  * Sort and time range of a listing. The time window narrows the popular sort (the client sends
- * `time` only with it, 000 §2); a newest listing without an explicit `time` runs back to the
+ * `time` only with it); a newest listing without an explicit `time` runs back to the
  * first item, so older items stay reachable by scrolling. The window is measured from the
  * snapshot moment, so every page of one listing covers the same range.
  */

@@ -22,6 +22,7 @@ export const ErrorReplies = {
   403: MessageReply,
   404: MessageReply,
   409: MessageReply,
+  422: MessageReply,
   429: MessageReply,
 } as const;
 
@@ -35,8 +36,8 @@ export const NameReply = Type.Object({ name: Type.String() });
 /** A group as a post tag or a saved group's answer: id and current name. */
 export const GroupRef = Type.Object({ _id: Type.String(), name: Type.String() });
 
-/** What every user list item carries (001 §3): pfp is the user id (the avatar key). */
-const UserRefProperties = { _id: Type.String(), pfp: Type.String(), username: Type.String() };
+/** What every user list item carries: pfp is the user id (the avatar key), pfpUrl the avatar at its version. */
+const UserRefProperties = { _id: Type.String(), pfp: Type.String(), pfpUrl: Type.String(), username: Type.String() };
 
 /** A user list item with the caller's follow of the user (search, followers, following). */
 export const UserListItem = Type.Object({ ...UserRefProperties, follows: Type.Boolean(), notify: Type.Boolean() });
@@ -54,8 +55,8 @@ export function userListReply<T extends TSchema>(item: T) {
 export const UserListReply = userListReply(UserListItem);
 export type UserListReply = Static<typeof UserListReply>;
 
-/** Group list item (001 §3): gp is the group id (its avatar key). */
-export const GroupListItem = Type.Object({ _id: Type.String(), gp: Type.String(), name: Type.String() });
+/** Group list item: gp is the group id (its avatar key), gpUrl the avatar at its version. */
+export const GroupListItem = Type.Object({ _id: Type.String(), gp: Type.String(), gpUrl: Type.String(), name: Type.String() });
 export type GroupListItem = Static<typeof GroupListItem>;
 
 export const GroupListReply = Type.Object({

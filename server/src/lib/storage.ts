@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 
 /**
@@ -7,11 +8,21 @@ import { dirname, join, normalize, sep } from 'node:path';
  * touching callers.
  */
 export interface MediaStorage {
-  put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores the object and answers the modification time the store recorded for it: it becomes the
+   * version in the object's URL, compared on reads against the `modified` that get() answers.
+   */
+  put(key: string, data: Buffer): Promise<Date>;
   /** The object's bytes and modification time, or null when absent. */
   get(key: string): Promise<{ data: Buffer; modified: Date } | null>;
   remove(keys: string[]): Promise<void>;
 }
+
+/**
+ * A file's modification time in whole milliseconds: the nearest one, so a time set through
+ * utimes (seconds as a float) reads back as the millisecond it was set to.
+ */
+const modifiedOf = (info: { mtimeMs: number }) => new Date(Math.round(info.mtimeMs));
 
 export class LocalMediaStorage implements MediaStorage {
   constructor(private readonly root: string) {}
@@ -23,19 +34,42 @@ export class LocalMediaStorage implements MediaStorage {
     return path;
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  async put(key: string, data: Buffer): Promise<Date> {
     const path = this.path(key);
     await mkdir(dirname(path), { recursive: true });
-    // Write then rename would be atomic; a reader seeing a partial image is avoided by the
-    // immutable key scheme (an object is written once, before anyone is told its key).
-    await writeFile(path, data);
+    const previous = await stat(path).then(modifiedOf, () => null);
+    // Written aside, then renamed into place: a reader gets the old bytes or the new, never part
+    // of a replacement (avatars and re-uploaded images are rewritten under the same key).
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temporary, data);
+      // The time is the bytes' version: a replacement within the same millisecond (or on a file
+      // system with coarse times) is moved past the old one before it shows, so an old URL never
+      // names new bytes.
+      let modified = modifiedOf(await stat(temporary));
+      if (previous !== null && modified.getTime() <= previous.getTime()) {
+        modified = new Date(previous.getTime() + 1);
+        await utimes(temporary, modified, modified);
+      }
+      await rename(temporary, path);
+      return modified;
+    } catch (err) {
+      await rm(temporary, { force: true });
+      throw err;
+    }
   }
 
   async get(key: string): Promise<{ data: Buffer; modified: Date } | null> {
     try {
-      const path = this.path(key);
-      const [data, info] = await Promise.all([readFile(path), stat(path)]);
-      return { data, modified: info.mtime };
+      // Bytes and time from one open file, so a replacement renamed in between cannot pair
+      // the old bytes with the new time (the time is the version in the URL).
+      const file = await open(this.path(key), 'r');
+      try {
+        const [data, info] = await Promise.all([file.readFile(), file.stat()]);
+        return { data, modified: modifiedOf(info) };
+      } finally {
+        await file.close();
+      }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;

@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ErrorKey } from '#core/errors';
 import { AppError } from '../lib/app-error';
+import { noStoreOnApi, someScalar } from './security';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -57,9 +58,30 @@ function keyForValidation(error: FastifyError, routeKey: ErrorKey | undefined): 
   return FIELD_KEYS[field] ?? routeKey ?? 'invalid_id';
 }
 
+const nonFinite = (scalar: string | number): boolean => typeof scalar === 'number' && !Number.isFinite(scalar);
+
+/**
+ * The schema validator reads "Infinity" and "1e400" in a query (and JSON.parse reads 1e400 in a
+ * body) as Infinity, which then passes its integer and maximum checks. Such a value is refused here
+ * after validation, as the schema failure of its field, so it never reaches paging or SQL.
+ */
+function refuseNonFinite(request: FastifyRequest): void {
+  for (const [context, value] of [['querystring', request.query], ['body', request.body]] as const) {
+    if (value === null || typeof value !== 'object') continue;
+    const field = Object.entries(value).find(([, child]) => someScalar(child, nonFinite))?.[0];
+    if (field === undefined) continue;
+    throw Object.assign(new Error(`${field} is not a finite number`), {
+      statusCode: 400,
+      validationContext: context,
+      validation: [{ keyword: 'type', instancePath: `/${field}`, schemaPath: '', params: {}, message: 'must be finite' }],
+    });
+  }
+}
+
 /** The one place errors become `{message: "error/<key>"}`; 5xx details never leave the server. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
+    app.addHook('preHandler', async (request) => refuseNonFinite(request));
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) {
         return reply.status(error.statusCode).send({ message: `error/${error.key}` });
@@ -69,7 +91,7 @@ export const errorsPlugin = fp(
         return reply.status(400).send({ message: `error/${key}` });
       }
       const status = error.statusCode ?? 500;
-      if (status === 413) return reply.status(413).send({ message: 'error/server_error' });
+      if (status === 413) return reply.status(413).send({ message: 'error/request_too_large' });
       if (status >= 400 && status < 500) {
         request.log.info({ err: error }, 'client error');
         return reply.status(status).send({ message: `error/${request.routeOptions.config.invalidKey ?? 'server_error'}` });
@@ -78,8 +100,19 @@ export const errorsPlugin = fp(
       return reply.status(500).send({ message: 'error/server_error' });
     });
     app.setNotFoundHandler((request, reply) => {
-      reply.status(404).send({ message: 'error/server_error' });
+      reply.status(404).send({ message: 'error/not_found' });
     });
   },
   { name: 'errors' },
 );
+
+/**
+ * Errors the router raises before any route or hook runs: a path segment longer than the router
+ * takes (414) or one that does not decode (400). They get a catalogue key like every other answer.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  noStoreOnApi(request, reply);
+  const status = error.statusCode ?? 500;
+  const key: ErrorKey = status === 414 ? 'uri_too_long' : status === 400 ? 'invalid_characters' : 'server_error';
+  void reply.status(status).send({ message: `error/${key}` });
+}

@@ -1,10 +1,57 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { AppError, badRequest } from '../lib/app-error';
 
-/** Security headers. The CSP admits only what the web app loads: Google sign-in and Tenor GIFs. */
+/** Longer URLs are refused before routing; the longest real one (a GIF search) stays well under. */
+export const MAX_URL_LENGTH = 8192;
+
+/** API answers are per-caller and change with every write: no browser or proxy may keep them. */
+export function noStoreOnApi(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?')) {
+    reply.header('Cache-Control', 'no-store');
+  }
+}
+
+/**
+ * Whether any string (object keys included) or number inside a parsed value passes `test`. Walked
+ * without recursion, so a deeply nested body cannot overflow the stack.
+ */
+export function someScalar(value: unknown, test: (scalar: string | number) => boolean): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string' || typeof item === 'number') {
+      if (test(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+    } else if (item !== null && typeof item === 'object' && !Buffer.isBuffer(item)) {
+      for (const [key, child] of Object.entries(item)) {
+        if (test(key)) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
+}
+
+/** PostgreSQL refuses NUL in text while SQLite would store it, so it is refused before either sees it. */
+export const containsNul = (value: unknown): boolean => someScalar(value, (s) => typeof s === 'string' && s.includes('\0'));
+
+/**
+ * Security headers and the checks every request passes whatever its route: URL length, no
+ * caching of API answers, no NUL in anything the request carries (path, query, headers, body).
+ * The CSP admits only what the web app loads: Google sign-in and Tenor GIFs.
+ */
 export const securityPlugin = fp(
   async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => {
+      noStoreOnApi(request, reply);
+      if (request.url.length > MAX_URL_LENGTH) throw new AppError(414, 'uri_too_long');
+    });
+    app.addHook('preValidation', async (request) => {
+      if ([request.params, request.query, request.headers, request.body].some(containsNul)) throw badRequest('invalid_characters');
+    });
     await app.register(helmet, {
       crossOriginEmbedderPolicy: false,
       // Google Identity Services opens its popup and needs the opener relation kept.

@@ -52,6 +52,7 @@ describe('account management', () => {
         email: 'reader@example.test',
         bio: '',
         pfp: user.id,
+        pfpUrl: `/media/pfp/${user.id}.jpeg`,
         createdAt,
         isGoogle: false,
         language: 'en',
@@ -135,9 +136,9 @@ describe('account management', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: 'info/email_send' });
       expect((await userRow(user.id)).email).toBe('old@example.test');
-      expect(mailCount(t.config.dataDir, 'old@example.test')).toBe(0);
+      expect(await mailCount(t, 'old@example.test')).toBe(0);
 
-      const link = parseLink(lastMail(t.config.dataDir, 'new@example.test').link);
+      const link = parseLink((await lastMail(t, 'new@example.test')).link);
       expect(link).toMatchObject({ route: '/verify', email: 'new@example.test' });
       const verified = await t.app.inject({ method: 'GET', url: `/api/auth/verify?token=${link.token}&email=${encodeURIComponent(link.email)}` });
       expect(verified.json()).toEqual({ message: 'info/email_verified' });
@@ -161,14 +162,14 @@ describe('account management', () => {
       expectError(await change(user, { email: 'used@example.test', password: 'secret12' }), 409, 'email_used');
 
       expect(await countRows(t.app, 'email_tokens')).toBe(tokens);
-      expect(mailCount(t.config.dataDir, 'fresh@example.test')).toBe(0);
+      expect(await mailCount(t, 'fresh@example.test')).toBe(0);
       expect((await userRow(user.id)).email).toBe('stay@example.test');
     });
 
     it('refuses the link when another account took the address meanwhile', async () => {
       const user = await createPasswordUser(t.app, 'secret12', { email: 'first@example.test' });
       await change(user, { email: 'contested@example.test', password: 'secret12' });
-      const link = parseLink(lastMail(t.config.dataDir, 'contested@example.test').link);
+      const link = parseLink((await lastMail(t, 'contested@example.test')).link);
       await createUser(t.app, { email: 'contested@example.test' });
       expectError(await t.app.inject({ method: 'GET', url: `/api/auth/verify?token=${link.token}` }), 409, 'email_used');
       expect((await userRow(user.id)).email).toBe('first@example.test');

@@ -18,7 +18,7 @@ describe('an account from sign-up to deletion, through the API only', () => {
     });
     expect(signup.json()).toEqual({ message: 'info/signup_email' });
 
-    const verifyLink = parseLink(lastMail(t.config.dataDir, 'journey@example.test').link);
+    const verifyLink = parseLink((await lastMail(t, 'journey@example.test')).link);
     const verify = await app.inject({ method: 'GET', url: `/api/auth/verify?token=${verifyLink.token}&email=${encodeURIComponent(verifyLink.email)}` });
     expect(verify.json()).toEqual({ message: 'info/email_verified' });
 
@@ -38,7 +38,7 @@ describe('an account from sign-up to deletion, through the API only', () => {
     expect((await api('PATCH', '/account/changeemail', { email: 'moved@example.test', password: 'first!pass' })).json()).toEqual({
       message: 'info/email_send',
     });
-    const changeLink = parseLink(lastMail(t.config.dataDir, 'moved@example.test').link);
+    const changeLink = parseLink((await lastMail(t, 'moved@example.test')).link);
     expect((await app.inject({ method: 'GET', url: `/api/auth/verify?token=${changeLink.token}&email=moved%40example.test` })).statusCode).toBe(200);
 
     const account = (await api('POST', '/account/get')).json().user;

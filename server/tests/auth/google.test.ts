@@ -96,6 +96,16 @@ describe('Google sign-in', () => {
     expect([...long.json().user.username].length).toBeLessThanOrEqual(32);
   });
 
+  it('never derives a look-alike of an existing name', async () => {
+    await createUser(t.app, { username: 'Olga' });
+    // Full-width letters are normalised (NFKC) to the plain name, which is taken.
+    const wide = await google(await idToken({ email: 'olga@gmail.test', name: '\uFF2F\uFF4C\uFF47\uFF41' }));
+    expect(wide.json().user.username).toMatch(/^Olga\d+$/);
+    // A Cyrillic O looks the same, so the name gets a suffix too.
+    const cyrillic = await google(await idToken({ email: 'olga2@gmail.test', name: '\u041Elga' }));
+    expect(cyrillic.json().user.username).toMatch(/^\u041Elga\d+$/);
+  });
+
   it('links an existing account with the same address', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { username: 'Linked', email: 'linked@gmail.test' });
     const res = await google(await idToken({ sub: 'linked-sub', email: 'Linked@gmail.test', name: 'Someone Else' }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../helpers/fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { createPasswordUser, expectError, lastMail, login, mailCount, parseLink } from './support';
+import { ageRateEvents, createPasswordUser, expectError, lastMail, login, mailCount, parseLink } from './support';
 
 describe('forgotten password', () => {
   let t: TestApp;
@@ -21,22 +21,22 @@ describe('forgotten password', () => {
     expect(unknown.statusCode).toBe(200);
     expect(known.json()).toEqual({ message: 'info/password_reset_sent' });
     expect(unknown.json()).toEqual(known.json());
-    expect(mailCount(t.config.dataDir, 'known@example.test')).toBe(1);
-    expect(mailCount(t.config.dataDir, 'unknown@example.test')).toBe(0);
+    expect(await mailCount(t, 'known@example.test')).toBe(1);
+    expect(await mailCount(t, 'unknown@example.test')).toBe(0);
     expectError(await forgot('not-an-email'), 400, 'invalid_email');
 
     // Asking again at once sends nothing more (and answers the same); a minute later it does.
     expect((await forgot('known@example.test')).json()).toEqual({ message: 'info/password_reset_sent' });
-    expect(mailCount(t.config.dataDir, 'known@example.test')).toBe(1);
-    await t.app.db.updateTable('email_tokens').set((eb) => ({ created_at: eb('created_at', '-', 61_000) })).execute();
+    expect(await mailCount(t, 'known@example.test')).toBe(1);
+    await ageRateEvents(t.app, 'mail:reset:', 61_000);
     await forgot('known@example.test');
-    expect(mailCount(t.config.dataDir, 'known@example.test')).toBe(2);
+    expect(await mailCount(t, 'known@example.test')).toBe(2);
   });
 
   it('sets a new password from the link, once, and ends every earlier session', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { username: 'Resetter', email: 'resetter@example.test' });
     await forgot('resetter@example.test');
-    const mail = lastMail(t.config.dataDir, 'resetter@example.test');
+    const mail = await lastMail(t, 'resetter@example.test');
     expect(mail.link).toMatch(/^http:\/\/kruh\.test\/#\/reset\?token=/);
     const link = parseLink(mail.link);
     expect(link.route).toBe('/reset');
@@ -60,7 +60,7 @@ describe('forgotten password', () => {
   it('refuses an expired link, and the verify call does not take reset links', async () => {
     await createPasswordUser(t.app, 'secret12', { email: 'late@example.test' });
     await forgot('late@example.test');
-    const link = parseLink(lastMail(t.config.dataDir, 'late@example.test').link);
+    const link = parseLink((await lastMail(t, 'late@example.test')).link);
     expectError(await t.app.inject({ method: 'GET', url: `/api/auth/verify?token=${link.token}` }), 400, 'invalid_link');
     await t.app.db.updateTable('email_tokens').set({ expires_at: Date.now() - 1 }).where('purpose', '=', 'reset_password').execute();
     expectError(await reset({ token: link.token, email: link.email, password: 'newpass12' }), 400, 'invalid_link');
@@ -69,7 +69,7 @@ describe('forgotten password', () => {
   it('verifies an unverified account whose owner resets through the mailed link', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { username: 'Lost', email: 'lost@example.test', verified: false });
     await forgot('lost@example.test');
-    const link = parseLink(lastMail(t.config.dataDir, 'lost@example.test').link);
+    const link = parseLink((await lastMail(t, 'lost@example.test')).link);
     expect((await reset({ token: link.token, email: link.email, password: 'newpass12' })).statusCode).toBe(200);
     const row = await t.app.db.selectFrom('users').select('verified').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.verified).toBe(1);
@@ -79,7 +79,7 @@ describe('forgotten password', () => {
     await createUser(t.app, { email: 'googler@example.test', googleSub: 'googler-sub' });
     const res = await forgot('googler@example.test');
     expect(res.json()).toEqual({ message: 'info/password_reset_sent' });
-    const mail = lastMail(t.config.dataDir, 'googler@example.test');
+    const mail = await lastMail(t, 'googler@example.test');
     expect(mail.text).toMatch(/Google/);
     expect(mail.link).toBe('http://kruh.test/#/login');
     expect(await t.app.db.selectFrom('email_tokens').selectAll().where('purpose', '=', 'reset_password').where('email', '=', 'googler@example.test').execute()).toHaveLength(0);
@@ -88,7 +88,7 @@ describe('forgotten password', () => {
   it('answers login_google when a reset link meets an account that became a Google account', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { email: 'became@example.test' });
     await forgot('became@example.test');
-    const link = parseLink(lastMail(t.config.dataDir, 'became@example.test').link);
+    const link = parseLink((await lastMail(t, 'became@example.test')).link);
     await t.app.db.updateTable('users').set({ google_sub: 'became-sub' }).where('id', '=', user.id).execute();
     expectError(await reset({ token: link.token, email: link.email, password: 'newpass12' }), 400, 'login_google');
   });

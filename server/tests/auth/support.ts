@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/schema';
 import { outboxName } from '../../src/lib/mailer';
 import { hashPassword } from '../../src/lib/passwords';
+import { runDueJobs } from '../../src/modules/jobs/worker';
 import { type TestUser, createUser } from '../helpers/fixtures';
+import type { TestApp } from '../helpers/test-app';
 
 /** Helpers of the accounts tests: the mail outbox, row counts, distinct client addresses. */
 
@@ -25,11 +27,23 @@ function outboxFiles(dataDir: string, to: string): string[] {
     .map((name) => join(dir, name));
 }
 
-export function mailCount(dataDir: string, to: string): number {
-  return outboxFiles(dataDir, to).length;
+/** Sends what the job queue holds (tests run no worker), so the outbox shows every mail asked for. */
+export async function sendQueuedMail(app: FastifyInstance): Promise<void> {
+  await runDueJobs(app);
 }
 
-export function lastMail(dataDir: string, to: string): SentMail {
+export async function mailCount(t: TestApp, to: string): Promise<number> {
+  await sendQueuedMail(t.app);
+  return outboxFiles(t.config.dataDir, to).length;
+}
+
+export async function lastMail(t: TestApp, to: string): Promise<SentMail> {
+  await sendQueuedMail(t.app);
+  return readMail(t.config.dataDir, to);
+}
+
+/** The newest mail to `to` already in the outbox folder `dataDir/outbox`. */
+function readMail(dataDir: string, to: string): SentMail {
   const files = outboxFiles(dataDir, to);
   const file = files[files.length - 1];
   if (!file) throw new Error(`no mail to ${to}`);
@@ -38,6 +52,15 @@ export function lastMail(dataDir: string, to: string): SentMail {
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(head)?.[1] ?? '';
   const text = body.join('\n\n');
   return { to: header('To'), subject: header('Subject'), text, link: /https?:\/\/\S+/.exec(text)?.[0] };
+}
+
+/** Moves the recorded rate events whose key starts with `prefix` back by `ms`, as if that time had passed. */
+export async function ageRateEvents(app: FastifyInstance, prefix: string, ms: number): Promise<void> {
+  await app.db
+    .updateTable('rate_events')
+    .set((eb) => ({ created_at: eb('created_at', '-', ms) }))
+    .where('key', 'like', `${prefix}%`)
+    .execute();
 }
 
 /** `{publicUrl}/#/{route}?token=..&email=..` -> its parts. */

@@ -141,7 +141,7 @@ describe('GET /group/{name}', () => {
     const res = await call(t.app, null, { method: 'GET', url: '/api/group/rEADABLE' });
     expect(res.statusCode).toBe(200);
     expect(res.json().group).toEqual({
-      _id: g.id, name: 'Readable', description: '', gp: g.id, private: false, requestJoin: false, everyoneCanPost: true,
+      _id: g.id, name: 'Readable', description: '', gp: g.id, gpUrl: `/media/gp/${g.id}.jpeg`, private: false, requestJoin: false, everyoneCanPost: true,
       members: 1, bans: 0, pinnedPost: null, member: false, banned: false, owner: false, admin: false, logged: false,
       canUserPost: false, requested: false, createdAt: expect.any(Number), notification: null,
     });
@@ -188,7 +188,7 @@ describe('members and banned lists', () => {
     expect(page1.hasMore).toBe(true);
     expect(page1.logged).toBe(false);
     expect(page1.group).toEqual({ _id: g.id, name: g.name, admin: false, owner: false });
-    expect(page1.userList[0]).toEqual({ _id: owner.id, pfp: owner.id, username: 'listowner', admin: true, owner: true, banned: false });
+    expect(page1.userList[0]).toEqual({ _id: owner.id, pfp: owner.id, pfpUrl: `/media/pfp/${owner.id}.jpeg`, username: 'listowner', admin: true, owner: true, banned: false });
     expect(page1.userList[1]).toMatchObject({ username: 'listadmin', admin: true, owner: false });
     expect(page1.userList[2]).toMatchObject({ admin: false, owner: false, banned: false });
     const page2 = (await call(t.app, owner, { method: 'GET', url: `/api/group/${g.name}/members?page=2` })).json();
@@ -198,6 +198,25 @@ describe('members and banned lists', () => {
     expect(page2.logged).toBe(true);
     const filtered = (await call(t.app, null, { method: 'GET', url: `/api/group/${g.name}/members?query=member3` })).json();
     expect(filtered.userList.map((u: { username: string }) => u.username)).toEqual(['listmember3']);
+  });
+
+  it('lists the owner first, then admins, then members, each by join time (ties by id)', async () => {
+    const owner = await createUser(t.app);
+    const g = await createGroup(t.app, owner);
+    const [admin1, admin2, early, tieA, tieB] = await Promise.all(Array.from({ length: 5 }, () => createUser(t.app)));
+    await addMember(t.app, g.id, admin2!, 'admin');
+    await addMember(t.app, g.id, admin1!, 'admin');
+    for (const user of [early!, tieA!, tieB!]) await addMember(t.app, g.id, user);
+    // Members joined before the admins, and everyone before the owner (who took over the group later).
+    const base = Date.now() - 100_000;
+    const joinedAt = new Map([[early!.id, base], [tieA!.id, base + 10], [tieB!.id, base + 10], [admin1!.id, base + 20], [admin2!.id, base + 30], [owner.id, base + 40]]);
+    for (const [userId, at] of joinedAt) {
+      await t.app.db.updateTable('group_members').set({ created_at: at }).where('group_id', '=', g.id).where('user_id', '=', userId).execute();
+    }
+    const ids = async (page: number) =>
+      (await call(t.app, null, { method: 'GET', url: `/api/group/${g.name}/members?page=${page}` })).json().userList.map((u: { _id: string }) => u._id);
+    const ties = [tieA!.id, tieB!.id].sort();
+    expect([...(await ids(1)), ...(await ids(2))]).toEqual([owner.id, admin1!.id, admin2!.id, early!.id, ...ties]);
   });
 
   it('a `before` snapshot leaves out later members and bans', async () => {
@@ -227,7 +246,7 @@ describe('members and banned lists', () => {
     expectError(await call(t.app, member, { method: 'GET', url: `/api/group/${g.name}/banned` }), 403, 'need_admin');
     expectError(await call(t.app, null, { method: 'GET', url: `/api/group/${g.name}/banned` }), 403, 'need_admin');
     const list = (await call(t.app, owner, { method: 'GET', url: `/api/group/${g.name}/banned` })).json();
-    expect(list.userList).toEqual([{ _id: banned.id, pfp: banned.id, username: banned.username, admin: false, owner: false, banned: true }]);
+    expect(list.userList).toEqual([{ _id: banned.id, pfp: banned.id, pfpUrl: `/media/pfp/${banned.id}.jpeg`, username: banned.username, admin: false, owner: false, banned: true }]);
     expectError(await call(t.app, null, { method: 'GET', url: `/api/group/${g.name}/members` }), 403, 'not_member');
     expectError(await call(t.app, banned, { method: 'GET', url: `/api/group/${g.name}/members` }), 403, 'not_member');
     expect((await call(t.app, member, { method: 'GET', url: `/api/group/${g.name}/members` })).json().userList).toHaveLength(2);

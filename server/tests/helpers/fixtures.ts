@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { foldForSearch } from '#core/text';
+import { foldForSearch, skeleton } from '#core/text';
 import { newId } from '../../src/lib/ids';
 
 /**
@@ -30,6 +30,7 @@ export async function createUser(
       id,
       username,
       username_lower: username.toLowerCase(),
+      username_skeleton: skeleton(username),
       email,
       password_hash: overrides.passwordHash ?? null,
       google_sub: overrides.googleSub ?? null,
@@ -61,6 +62,7 @@ export async function createGroup(
       id,
       name,
       name_lower: name.toLowerCase(),
+      name_skeleton: skeleton(name),
       owner_id: owner.id,
       is_private: overrides.isPrivate ? 1 : 0,
       request_join: overrides.requestJoin ? 1 : 0,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app';
+import { type BuildOptions, buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/database';
 
@@ -22,7 +22,7 @@ export interface TestApp {
  * (dropped with the rest of the run's schemas by the global teardown), so test files run in
  * parallel without seeing each other's rows.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, build: Pick<BuildOptions, 'onRoute'> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kruh-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -48,7 +48,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   } else {
     database = openDatabase({ dataDir });
   }
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: false, ...build });
   await app.ready();
   return {
     app,

@@ -292,7 +292,7 @@ describe('posts', () => {
       const reply = await createPost(t.app, alice, { replyTo: post.id });
       await t.app.db.deleteFrom('users').where('id', '=', ghost.id).execute();
       const res = (await get(null, post.id)).json();
-      expect(res.author).toEqual({ username: DELETED, pfp: 'default' });
+      expect(res.author).toEqual({ username: DELETED, pfp: 'default', pfpUrl: '/media/pfp/default.jpeg' });
       expect((await get(null, reply.id)).json().replyingTo).toBe(post.id);
       await t.app.db.deleteFrom('posts').where('id', '=', post.id).execute();
       expect((await get(null, reply.id)).json().replyingTo).toBe(DELETED);

@@ -36,6 +36,7 @@ describe('profiles', () => {
           username: 'Marta_K',
           bio: '',
           pfp: owner.id,
+          pfpUrl: `/media/pfp/${owner.id}.jpeg`,
           createdAt: created,
           followers: 2,
           following: 1,
@@ -162,8 +163,8 @@ describe('profiles', () => {
       expect(body.logged).toBe(true);
       expect(body.hasMore).toBe(true);
       expect(body.userList).toHaveLength(5);
-      expect(body.userList[0]).toEqual({ _id: followers[6]!.id, pfp: followers[6]!.id, username: 'anna', follows: true, notify: true });
-      expect(body.userList[1]).toEqual({ _id: followers[5]!.id, pfp: followers[5]!.id, username: 'ZLUTY_pes', follows: true, notify: false });
+      expect(body.userList[0]).toEqual({ _id: followers[6]!.id, pfp: followers[6]!.id, pfpUrl: `/media/pfp/${followers[6]!.id}.jpeg`, username: 'anna', follows: true, notify: true });
+      expect(body.userList[1]).toEqual({ _id: followers[5]!.id, pfp: followers[5]!.id, pfpUrl: `/media/pfp/${followers[5]!.id}.jpeg`, username: 'ZLUTY_pes', follows: true, notify: false });
       expect(body.userList[2]).toMatchObject({ username: 'karel', follows: false, notify: false });
       const visitor = (await list(null, 'followers')).json();
       expect(visitor.logged).toBe(false);
@@ -238,7 +239,7 @@ describe('profiles', () => {
       expect(body.logged).toBe(true);
       expect(body.hasMore).toBe(true);
       expect(body.groupList).toHaveLength(5);
-      expect(body.groupList[0]).toEqual({ _id: groups[5]!.id, gp: groups[5]!.id, name: 'Horolezci' });
+      expect(body.groupList[0]).toEqual({ _id: groups[5]!.id, gp: groups[5]!.id, gpUrl: `/media/gp/${groups[5]!.id}.jpeg`, name: 'Horolezci' });
       expect(body.groupList.map((g: { name: string }) => g.name)).toContain('Tajná');
     });
 

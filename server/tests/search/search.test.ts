@@ -52,7 +52,7 @@ describe('user and group search', () => {
       expect(first.logged).toBe(true);
       expect(first.hasMore).toBe(true);
       expect(first.userList).toHaveLength(5);
-      expect(first.userList[0]).toEqual({ _id: kuns[11]!.id, pfp: kuns[11]!.id, username: 'Kůň', follows: true, notify: true });
+      expect(first.userList[0]).toEqual({ _id: kuns[11]!.id, pfp: kuns[11]!.id, pfpUrl: `/media/pfp/${kuns[11]!.id}.jpeg`, username: 'Kůň', follows: true, notify: true });
       expect(first.userList[1]).toMatchObject({ username: 'žlutý_kůň_00', follows: false, notify: false });
       const seen: string[] = [];
       for (let page = 1; page <= 3; page++) {
@@ -143,7 +143,12 @@ describe('user and group search', () => {
       expect(first.logged).toBe(true);
       expect(first.hasMore).toBe(true);
       expect(first.groupList).toHaveLength(5);
-      expect(first.groupList[0]).toEqual({ _id: groups['Včelaři_admin']!.id, gp: groups['Včelaři_admin']!.id, name: 'Včelaři_admin' });
+      expect(first.groupList[0]).toEqual({
+        _id: groups['Včelaři_admin']!.id,
+        gp: groups['Včelaři_admin']!.id,
+        gpUrl: `/media/gp/${groups['Včelaři_admin']!.id}.jpeg`,
+        name: 'Včelaři_admin',
+      });
       const second = (await get(null, '/api/search/for/groups?query=vcelari&page=2')).json();
       expect(second).toEqual({ groupList: [expect.objectContaining({ name: 'Včelaři_tajní' })], logged: false, hasMore: false });
       const names = [...first.groupList, ...second.groupList].map((g: { name: string }) => g.name);

@@ -33,6 +33,12 @@ beforeEach(async () => {
 afterEach(() => cancelScheduledSend());
 
 describe('PostCard', () => {
+  it('shows the author\'s avatar under the versioned URL the server gave', () => {
+    mockFetch(() => ({ body: {} }));
+    renderWithApp(<PostCard post={post({ author: { username: 'alice', pfp: 'u1', pfpUrl: '/media/pfp/u1.jpeg?v=42' } })} />);
+    expect(screen.getByRole('img', { name: /alice/ })).toHaveAttribute('src', '/media/pfp/u1.jpeg?v=42');
+  });
+
   it('shows the author, time, tags, hashtag links, images and counts', () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={post()} />);

@@ -5,6 +5,7 @@ import { DELETED, LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
 import { usePost } from '../../lib/query/posts';
+import { avatarUrl } from '../Avatar';
 import { LikeButton } from '../LikeButton';
 import { PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
@@ -29,8 +30,6 @@ interface Props {
   /** Rendered inside another card (the original of a reply): no actions, no nested quote. */
   quoted?: boolean;
 }
-
-export const avatarUrl = (pfp: string | null | undefined) => `/media/pfp/${pfp ?? 'default'}.jpeg`;
 
 function useObjectUrls(blobs: Blob[] | undefined): string[] {
   const urls = useMemo(() => (blobs ?? []).map((b) => URL.createObjectURL(b)), [blobs]);
@@ -118,7 +117,7 @@ export function PostCard({ post, pending, pinned, quoted }: Props) {
     <article className={`post-card${pending ? ' post-pending' : ''}${quoted ? ' post-card-quoted' : ''}`} data-post-id={post._id}>
       {pinned && <div className="post-pinned">{t('pinned')}</div>}
       <header className="post-header">
-        <img className="avatar" src={avatarUrl(post.author.pfp)} alt={t('avatar_alt', { username: post.author.username })} width={40} height={40} />
+        <img className="avatar" src={avatarUrl('pfp', post.author.pfp, post.author.pfpUrl)} alt={t('avatar_alt', { username: post.author.username })} width={40} height={40} />
         <AuthorName username={post.author.username} />
         <span className="post-time">
           {quoted || pending ? <RelativeTime time={post.createdAt} /> : (

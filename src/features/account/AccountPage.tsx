@@ -23,8 +23,10 @@ type UploadState = 'idle' | 'uploading' | 'uploaded' | 'failed' | 'onlyImages';
 function ProfilePicture({ account }: { account: Account }) {
   const { t } = useTranslation('account');
   const input = useRef<HTMLInputElement>(null);
+  const db = useDb();
   const [state, setState] = useState<UploadState>('idle');
-  const [version, setVersion] = useState<number | null>(null);
+  // The new picture's versioned URL from the upload's answer, shown before the account is read again.
+  const [uploaded, setUploaded] = useState<string | null>(null);
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -36,8 +38,11 @@ function ProfilePicture({ account }: { account: Account }) {
     }
     setState('uploading');
     try {
-      await uploadProfilePicture(file, file.name);
-      setVersion(Date.now());
+      const { url } = await uploadProfilePicture(file, file.name);
+      if (url) {
+        setUploaded(url);
+        await patchStoredAccount(db, { pfpUrl: url });
+      }
       setState('uploaded');
     } catch (err) {
       console.error(err);
@@ -45,7 +50,7 @@ function ProfilePicture({ account }: { account: Account }) {
     }
   };
 
-  const src = `${avatarUrl('pfp', account.pfp)}${version ? `?v=${version}` : ''}`;
+  const src = avatarUrl('pfp', account.pfp, uploaded ?? account.pfpUrl);
   return (
     <div className="account-pfp">
       <button

@@ -10,6 +10,8 @@ export interface Account {
   bio: string;
   /** The user id: the avatar key. */
   pfp: string;
+  /** The avatar at its version (absent from copies stored before the server sent it). */
+  pfpUrl?: string;
   createdAt: number;
   isGoogle: boolean;
   language: string;

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DELETED } from '#core/limits';
 import type { Sort, TimeWindow } from '#core/listing';
+import { avatarUrl } from '../../components/Avatar';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LikeButton } from '../../components/LikeButton';
 import { errorKeyOf } from '../../lib/api/client';
@@ -48,8 +49,6 @@ interface Preset {
   children: CommentNode[];
   hasMore: boolean;
 }
-
-const avatarSrc = (pfp: string | null) => `/media/pfp/${pfp ?? 'default'}.jpeg`;
 
 function useDeleteComment(commentId: string) {
   const { t } = useTranslation();
@@ -157,7 +156,7 @@ export function CommentItem({ comment: listed, pending, preset, highlighted }: I
         ) : (
           <>
             <header className="comment-header">
-              <img className="avatar" src={avatarSrc(comment.author.pfp)} alt="" width={32} height={32} />
+              <img className="avatar" src={avatarUrl('pfp', comment.author.pfp, comment.author.pfpUrl)} alt="" width={32} height={32} />
               <Link className="comment-author" to={`/u/${encodeURIComponent(comment.author.username)}`}>
                 {comment.author.username}
               </Link>

@@ -7,6 +7,7 @@ import { pendingPostView, usePendingPosts } from '../../lib/outbox/useOutbox';
 import { useFeed, useListingOffline } from '../../lib/query/feed';
 import { useUserGroups } from '../../lib/query/posts';
 import { useSession } from '../../lib/session';
+import { avatarUrl } from '../../components/Avatar';
 import { PostCard } from '../../components/post/PostCard';
 import { ListingControls } from '../../components/ListingControls';
 import { PostList } from '../../components/post/PostList';
@@ -29,7 +30,7 @@ function GroupStrip({ username }: { username: string }) {
         {groups?.groupList.map((g) => (
           <li key={g.gp}>
             <Link to={`/g/${encodeURIComponent(g.name)}`}>
-              <img src={`/media/gp/${g.gp}.jpeg`} alt="" width={48} height={48} />
+              <img src={avatarUrl('gp', g.gp, g.gpUrl)} alt="" width={48} height={48} />
               <span>{g.name}</span>
             </Link>
           </li>

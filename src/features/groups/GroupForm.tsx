@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
 import { validateDescription, validateGroupName } from '#core/validation';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/FormField';
 import { ApiError } from '../../lib/api/client';
 import { toast } from '../../lib/toast';
@@ -23,6 +24,8 @@ interface GroupFormProps {
   /** Set when editing an existing group. */
   groupId?: string;
   submitLabel: string;
+  /** False for an admin who is not the owner: only the owner may make a group private or public. */
+  canChangePrivacy?: boolean;
   onSaved: (group: { _id: string; name: string }) => void;
 }
 
@@ -31,12 +34,13 @@ interface GroupFormProps {
  * before sending, 32 lines), the private / everyoneCanPost / requestJoin choices and an avatar.
  * Validation errors show as toasts; once the group is saved the chosen avatar is uploaded with its id.
  */
-export function GroupForm({ initial, groupId, submitLabel, onSaved }: GroupFormProps) {
+export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = true, onSaved }: GroupFormProps) {
   const { t } = useTranslation('groups');
   const fileId = useId();
   const [values, setValues] = useState<GroupInput>(initial);
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirmingPublic, setConfirmingPublic] = useState<GroupInput | null>(null);
   // One key per filled-in form: a retried create is not made twice.
   const [idempotencyKey, setIdempotencyKey] = useState(newKey);
 
@@ -48,6 +52,15 @@ export function GroupForm({ initial, groupId, submitLabel, onSaved }: GroupFormP
       toast.error(`error/${problem}`);
       return;
     }
+    // Going public shows everything the members wrote so far to everyone: asked first.
+    if (groupId && initial.isPrivate && !input.isPrivate) {
+      setConfirmingPublic(input);
+      return;
+    }
+    await save(input);
+  }
+
+  async function save(input: GroupInput) {
     setBusy(true);
     try {
       const saved = await saveGroup(input, groupId ? { id: groupId } : { idempotencyKey });
@@ -104,11 +117,13 @@ export function GroupForm({ initial, groupId, submitLabel, onSaved }: GroupFormP
                 type="radio"
                 name={flag}
                 checked={values[flag] === choice}
+                disabled={flag === 'isPrivate' && !canChangePrivacy}
                 onChange={() => setValues((v) => ({ ...v, [flag]: choice }))}
               />
               {choice ? t('form.yes') : t('form.no')}
             </label>
           ))}
+          {flag === 'isPrivate' && !canChangePrivacy ? <p className="field__hint">{t('settings.privacy_owner_only')}</p> : null}
         </fieldset>
       ))}
       <div className="field">
@@ -120,6 +135,18 @@ export function GroupForm({ initial, groupId, submitLabel, onSaved }: GroupFormP
       <button type="submit" className="button button--primary" disabled={busy}>
         {submitLabel}
       </button>
+      {confirmingPublic ? (
+        <ConfirmDialog
+          question={t('settings.make_public_confirm')}
+          detail={t('settings.make_public_detail')}
+          onCancel={() => setConfirmingPublic(null)}
+          onConfirm={() => {
+            const input = confirmingPublic;
+            setConfirmingPublic(null);
+            void save(input);
+          }}
+        />
+      ) : null}
     </form>
   );
 }

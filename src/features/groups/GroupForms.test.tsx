@@ -142,7 +142,7 @@ describe('group settings', () => {
       return { status: 404, body: { message: 'error/server_error' } };
     });
     const { router } = renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [feedRoute] });
-    expect(await screen.findByRole('button', { name: 'Transfer ownership' })).toBeDisabled();
+    expect(await screen.findByRole('button', { name: 'Transfer ownership' })).toBeEnabled();
     fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
     expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toHaveTextContent('Do you really want to delete this group?');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -176,10 +176,127 @@ describe('group settings', () => {
     }
   });
 
+  it('asks before making a private group public, and saves only when confirmed', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.path === '/api/group/birds') return { body: { group: group({ private: true }) } };
+      if (call.path === `/api/group/${GROUP_ID}/update`) return { body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/group_updated' } };
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [groupRoute] });
+    await screen.findByLabelText('Group name');
+    const updates = () => calls.filter((c) => c.path.endsWith('/update'));
+    // Other changes of a private group are saved without a question.
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'Only birds' } });
+    fireEvent.click(screen.getAllByRole('radio', { name: 'No' })[0]!);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toHaveTextContent('Make this group public?');
+    expect(screen.getByRole('alertdialog')).toHaveTextContent('Everything posted in it so far becomes readable by everyone.');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(updates()).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('group page')).toBeInTheDocument();
+    expect(updates()).toHaveLength(1);
+    expect(updates()[0]!.body).toMatchObject({ isPrivate: false, description: 'Only birds' });
+  });
+
+  it('saves a private group that stays private without asking', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.path === '/api/group/birds') return { body: { group: group({ private: true }) } };
+      if (call.path === `/api/group/${GROUP_ID}/update`) return { body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/group_updated' } };
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [groupRoute] });
+    fireEvent.change(await screen.findByLabelText('Description'), { target: { value: 'Only birds' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('group page')).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls.find((c) => c.path.endsWith('/update'))!.body).toMatchObject({ isPrivate: true });
+  });
+
+  it('leaves privacy to the owner: an admin sees the choice locked, and no transfer or delete', async () => {
+    mockFetch(() => ({ body: { group: group({ owner: false, admin: true, private: true }) } }));
+    renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings' });
+    await screen.findByLabelText('Group name');
+    const [privateYes, privateNo] = screen.getAllByRole('radio');
+    expect(privateYes).toBeDisabled();
+    expect(privateNo).toBeDisabled();
+    expect(screen.getByText('Only the owner can change whether the group is private.')).toBeInTheDocument();
+    expect(screen.getAllByRole('radio', { name: 'No' })[1]).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Transfer ownership' })).not.toBeInTheDocument();
+  });
+
   it('keeps the settings from someone who is not an admin', async () => {
     mockFetch(() => ({ body: { group: group({ owner: false, admin: false }) } }));
     renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings' });
     expect(await screen.findByRole('heading', { name: 'Only a group admin can do this.' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Group name')).not.toBeInTheDocument();
+  });
+});
+
+describe('transfer ownership', () => {
+  const BOB = 'b'.repeat(24);
+  const CAROL = 'c'.repeat(24);
+  const member = (pfp: string, username: string, extra: Record<string, unknown> = {}) => ({ _id: pfp, pfp, username, admin: false, owner: false, banned: false, ...extra });
+
+  function serve(transfer: () => { status?: number; body?: unknown }) {
+    let owner = true;
+    const mock = mockFetch((call) => {
+      if (call.path === '/api/group/birds') return { body: { group: group({ owner }) } };
+      if (call.path === '/api/group/birds/members') {
+        const query = new URL(call.url, 'http://x').searchParams.get('query');
+        const users = [member(ME, 'alice', { admin: true, owner: true }), member(BOB, 'bob'), member(CAROL, 'carol', { admin: true })];
+        return { body: { userList: users.filter((u) => !query || u.username.includes(query)), logged: true, hasMore: false, group: { _id: GROUP_ID, name: 'birds', admin: true, owner } } };
+      }
+      if (call.method === 'PATCH' && call.path.startsWith('/api/group/birds/owner/')) {
+        const answer = transfer();
+        if ((answer.status ?? 200) < 300) owner = false;
+        return answer;
+      }
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings' });
+    return mock.calls;
+  }
+
+  it('picks a member, asks, hands the group over and toasts the translated info', async () => {
+    const calls = serve(() => ({ body: { message: 'info/owner_transferred' } }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Transfer ownership' }));
+    expect(await screen.findByRole('radio', { name: 'bob' })).toBeInTheDocument();
+    // The owner is not offered to themself.
+    expect(screen.getByRole('radio', { name: 'carol' })).toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: 'alice' })).not.toBeInTheDocument();
+    const submit = screen.getByRole('button', { name: 'Transfer' });
+    expect(submit).toBeDisabled();
+
+    fireEvent.change(screen.getByLabelText('Find a member'), { target: { value: 'bo' } });
+    await waitFor(() => expect(screen.queryByRole('radio', { name: 'carol' })).not.toBeInTheDocument());
+    expect(calls.some((c) => c.path === '/api/group/birds/members' && c.url.includes('query=bo'))).toBe(true);
+    fireEvent.click(await screen.findByRole('radio', { name: 'bob' }));
+    expect(screen.queryByRole('radio', { name: 'carol' })).not.toBeInTheDocument();
+    fireEvent.click(submit);
+    expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toHaveTextContent('Make bob the owner of this group?');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+
+    fireEvent.click(submit);
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/owner_transferred' }));
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.path)).toEqual([`/api/group/birds/owner/${BOB}`]);
+    // Reloaded: no longer the owner, so no owner-only controls.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Transfer ownership' })).not.toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Delete group' })).not.toBeInTheDocument();
+  });
+
+  it('toasts the translated refusal and keeps the owner controls', async () => {
+    serve(() => ({ status: 409, body: { message: 'error/admin_banned' } }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Transfer ownership' }));
+    fireEvent.click(await screen.findByRole('radio', { name: 'carol' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/admin_banned' }));
+    expect(screen.getByRole('button', { name: 'Transfer ownership' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Transfer' })).toBeEnabled();
   });
 });

@@ -83,13 +83,13 @@ function GroupHeader({ group, onChanged }: { group: Group; onChanged: () => void
   return (
     <header className="group-header">
       <button type="button" className="group-header__avatar" aria-label={t('open_avatar')} onClick={() => setGalleryOpen(true)}>
-        <Avatar kind="gp" id={group.gp} size={96} alt={t('avatar_alt', { name: group.name })} />
+        <Avatar kind="gp" id={group.gp} url={group.gpUrl} size={96} alt={t('avatar_alt', { name: group.name })} />
       </button>
       <Gallery
         open={galleryOpen}
         onClose={() => setGalleryOpen(false)}
         zoom={false}
-        slides={[{ src: avatarUrl('gp', group.gp), alt: t('avatar_alt', { name: group.name }) }]}
+        slides={[{ src: avatarUrl('gp', group.gp, group.gpUrl), alt: t('avatar_alt', { name: group.name }) }]}
       />
       <div className="group-header__body">
         <div className="group-header__title">

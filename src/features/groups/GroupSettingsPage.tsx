@@ -8,20 +8,22 @@ import { useDb } from '../../lib/db/useDb';
 import { translateMessage } from '../../lib/i18n';
 import { deleteGroup, useGroup } from './groups.api';
 import { GroupForm } from './GroupForm';
+import { TransferOwnership } from './TransferOwnership';
 import './groups.css';
 
 /**
- * /g/{groupname}/settings (001 §2): the creation form filled in, group delete behind the confirm
- * dialog (success or not, the user goes to the feed; a failure is only written to the console) and
- * the owner's transfer-ownership button, which the spec leaves without a call.
+ * /g/{groupname}/settings: the creation form filled in (privacy is the owner's to change), group
+ * delete behind the confirm dialog (success or not, the user goes to the feed; a failure is only
+ * written to the console) and the owner's transfer of ownership to a member.
  */
 export default function GroupSettingsPage() {
   const { t } = useTranslation('groups');
   const name = useParams().groupname ?? '';
   const navigate = useNavigate();
   const db = useDb();
-  const { group, ready, error } = useGroup(name);
+  const { group, ready, error, refetch } = useGroup(name);
   const [confirming, setConfirming] = useState(false);
+  const [transferring, setTransferring] = useState(false);
 
   if (!name.trim()) return <StatusPage title={t('no_group', { ns: 'error' })} />;
   if (!group) return <LoadStatus error={error} ready={ready} notFoundKey="didnt_find_group" loadingLabel={t('loading')} />;
@@ -54,6 +56,7 @@ export default function GroupSettingsPage() {
           everyoneCanPost: group.everyoneCanPost,
         }}
         submitLabel={t('settings.submit')}
+        canChangePrivacy={group.owner}
         onSaved={(saved) => {
           if (saved.name !== name) void db.groups.delete(name);
           void navigate(`/g/${encodeURIComponent(saved.name)}`);
@@ -61,18 +64,22 @@ export default function GroupSettingsPage() {
       />
       {group.owner && (
         <div className="group-danger">
-          <span title={t('settings.transfer_unavailable')}>
-            <button type="button" className="button" disabled aria-describedby="transfer-note">
-              {t('settings.transfer')}
-            </button>
-          </span>
-          <p id="transfer-note" className="field__hint">
-            {t('settings.transfer_unavailable')}
-          </p>
+          <button type="button" className="button" aria-expanded={transferring} onClick={() => setTransferring((open) => !open)}>
+            {t('settings.transfer')}
+          </button>
           <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
             {t('settings.delete')}
           </button>
         </div>
+      )}
+      {group.owner && transferring && (
+        <TransferOwnership
+          groupName={group.name}
+          onTransferred={() => {
+            setTransferring(false);
+            void refetch();
+          }}
+        />
       )}
       {confirming && <ConfirmDialog question={t('common:conf.delete_group')} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />}
     </section>

@@ -74,7 +74,7 @@ export function MembersList({ groupName, which, isAdmin }: { groupName: string; 
         return (
           <div className="group-user">
             <Link className="entity-list__item" to={`/u/${encodeURIComponent(user.username)}`}>
-              <Avatar id={user.pfp} size={40} />
+              <Avatar id={user.pfp} url={user.pfpUrl} size={40} />
               <span>{user.username}</span>
             </Link>
             {user.owner && <span className="badge">{t('roles.owner')}</span>}

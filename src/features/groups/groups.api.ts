@@ -11,6 +11,8 @@ export interface Group {
   name: string;
   description: string;
   gp: string;
+  /** The group picture at its version (absent from copies stored before the server sent it). */
+  gpUrl?: string;
   private: boolean;
   requestJoin: boolean;
   everyoneCanPost: boolean;
@@ -31,6 +33,8 @@ export interface Group {
 export interface GroupUser {
   _id: string;
   pfp: string;
+  /** The avatar at its version (absent from copies stored before the server sent it). */
+  pfpUrl?: string;
   username: string;
   admin: boolean;
   owner: boolean;
@@ -98,6 +102,10 @@ const ACTION_METHOD = { admin: 'PATCH', deadmin: 'PATCH', ban: 'PUT', unban: 'PU
 
 export const moderate = (name: string, action: ModerationAction, pfp: string) =>
   apiFetch<MessageReply>(`${groupPath(name)}/${action}/${encodeURIComponent(pfp)}`, { method: ACTION_METHOD[action] });
+
+/** PATCH /group/{name}/owner/{pfp}: the owner hands the group to a member and stays an admin. */
+export const transferOwnership = (name: string, pfp: string) =>
+  apiFetch<MessageReply>(`${groupPath(name)}/owner/${encodeURIComponent(pfp)}`, { method: 'PATCH' });
 
 export const setNotificationLevel = (groupId: string, notification: GroupNotificationLevel) =>
   apiFetch<{ notification: number }>(`/group/${encodeURIComponent(groupId)}/notification`, { method: 'PATCH', body: { notification } });

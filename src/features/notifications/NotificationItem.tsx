@@ -23,6 +23,7 @@ export type LabelKey =
   | 'denied'
   | 'madeAdmin'
   | 'revokedAdmin'
+  | 'madeOwner'
   | 'groupPost'
   | 'message';
 
@@ -51,6 +52,8 @@ export function labelOf(n: Notification): LabelKey {
       return 'madeAdmin';
     case 'REVOKED_ADMIN':
       return 'revokedAdmin';
+    case 'MADE_OWNER':
+      return 'madeOwner';
     case 'GROUP_POST':
       return 'groupPost';
     default:
@@ -115,7 +118,7 @@ export function NotificationItem({ notification: n, now, busy, onDelete, onDecid
     <article className={['notification', n.seen ? '' : 'notification--unread'].filter(Boolean).join(' ')} data-type={n.type}>
       {actor ? (
         <AppLink to={`/u/${encodeURIComponent(actor)}`} className="notification__avatar" tabIndex={-1} aria-hidden="true">
-          <Avatar id={n.pfp} size={40} />
+          <Avatar id={n.pfp} url={n.pfpUrl} size={40} />
         </AppLink>
       ) : (
         <Avatar id={null} size={40} className="notification__avatar" />

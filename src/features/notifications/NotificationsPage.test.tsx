@@ -126,6 +126,13 @@ describe('NotificationsPage', () => {
     expect(texts().slice(6)).toEqual(['alice mentioned you in a post', 'alice mentioned you in a comment']);
   });
 
+  it('labels MADE_OWNER with a link to the group', async () => {
+    serve([[note(1, { type: 'MADE_OWNER', groupname: 'cats', gp: hex(40) })]]);
+    render();
+    await waitFor(() => expect(texts()).toEqual(['You are now the owner of cats']));
+    expect(screen.getByRole('link', { name: 'cats' })).toHaveAttribute('href', '/g/cats');
+  });
+
   it('loads the next page when the last item scrolls into view, de-duplicating by id', async () => {
     const observed: Element[] = [];
     vi.stubGlobal(

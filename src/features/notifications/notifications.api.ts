@@ -18,6 +18,10 @@ export interface Notification {
   /** The actor's id (avatar key), null when the account is gone. */
   pfp: string | null;
   gp: string | null;
+  /** The avatar at its version (absent from copies stored before the server sent it). */
+  pfpUrl?: string;
+  /** The group picture at its version (absent from copies stored before the server sent it). */
+  gpUrl?: string | null;
   groups: string[];
   createdAt: number;
 }

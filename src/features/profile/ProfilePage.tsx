@@ -98,7 +98,7 @@ function UserList({ username, which }: { username: string; which: 'followers' | 
       emptyLabel={t(`empty.${which}`)}
       renderItem={(u) => (
         <Link className="entity-list__item" to={userPath(u.username)}>
-          <Avatar id={u.pfp} size={40} />
+          <Avatar id={u.pfp} url={u.pfpUrl} size={40} />
           <span>{u.username}</span>
         </Link>
       )}
@@ -134,7 +134,7 @@ function GroupList({ username, own }: { username: string; own: boolean }) {
         emptyLabel={t('empty.groups')}
         renderItem={(g) => (
           <Link className="entity-list__item" to={`/g/${encodeURIComponent(g.name)}`}>
-            <Avatar kind="gp" id={g.gp} size={40} />
+            <Avatar kind="gp" id={g.gp} url={g.gpUrl} size={40} />
             <span>{g.name}</span>
           </Link>
         )}
@@ -154,13 +154,13 @@ function ProfileHeader({ profile }: { profile: Profile }) {
   return (
     <header className="profile-header">
       <button type="button" className="profile-header__avatar" aria-label={t('open_avatar')} onClick={() => setGalleryOpen(true)}>
-        <Avatar id={profile.pfp} size={96} alt={t('avatar_alt', { username: profile.username })} />
+        <Avatar id={profile.pfp} url={profile.pfpUrl} size={96} alt={t('avatar_alt', { username: profile.username })} />
       </button>
       <Gallery
         open={galleryOpen}
         onClose={() => setGalleryOpen(false)}
         zoom={false}
-        slides={[{ src: avatarUrl('pfp', profile.pfp), alt: t('avatar_alt', { username: profile.username }) }]}
+        slides={[{ src: avatarUrl('pfp', profile.pfp, profile.pfpUrl), alt: t('avatar_alt', { username: profile.username }) }]}
       />
       <div className="profile-header__body">
         <h1 className="profile-header__name">{profile.username}</h1>

@@ -11,6 +11,8 @@ export interface Profile {
   username: string;
   bio: string;
   pfp: string;
+  /** The avatar at its version (absent from copies stored before the server sent it). */
+  pfpUrl?: string;
   createdAt: number;
   followers: number;
   following: number;
@@ -26,12 +28,16 @@ export interface Profile {
 export interface UserListItem {
   _id: string;
   pfp: string;
+  /** The avatar at its version (absent from copies stored before the server sent it). */
+  pfpUrl?: string;
   username: string;
 }
 
 export interface GroupListItem {
   _id?: string;
   gp: string;
+  /** The group picture at its version (absent from copies stored before the server sent it). */
+  gpUrl?: string;
   name: string;
 }
 
@@ -40,7 +46,7 @@ export interface ProfileComment {
   postId: string;
   text: string;
   createdAt: number;
-  author: { username: string; pfp: string | null };
+  author: { username: string; pfp: string | null; pfpUrl?: string };
   parent?: { _id: string; author: { username: string } };
   deleted?: boolean;
 }

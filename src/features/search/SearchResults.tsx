@@ -9,7 +9,7 @@ import type { GroupResult, UserResult } from './search.api';
 export function UserRow({ user }: { user: UserResult }) {
   return (
     <Link className="search-row" to={`/u/${encodeURIComponent(user.username)}`}>
-      <Avatar kind="pfp" id={user.pfp} size={40} />
+      <Avatar kind="pfp" id={user.pfp} url={user.pfpUrl} size={40} />
       <span className="search-row-name">{user.username}</span>
     </Link>
   );
@@ -18,7 +18,7 @@ export function UserRow({ user }: { user: UserResult }) {
 export function GroupRow({ group }: { group: GroupResult }) {
   return (
     <Link className="search-row" to={`/g/${encodeURIComponent(group.name)}`}>
-      <Avatar kind="gp" id={group.gp} size={40} />
+      <Avatar kind="gp" id={group.gp} url={group.gpUrl} size={40} />
       <span className="search-row-name">&amp;{group.name}</span>
     </Link>
   );
@@ -30,7 +30,7 @@ export function ReplyRow({ comment }: { comment: Comment }) {
   return (
     <article className="search-reply">
       <header className="search-reply-header">
-        <Avatar kind="pfp" id={comment.author.pfp} size={32} />
+        <Avatar kind="pfp" id={comment.author.pfp} url={comment.author.pfpUrl} size={32} />
         <Link className="search-reply-author" to={`/u/${encodeURIComponent(comment.author.username)}`}>
           {comment.author.username}
         </Link>

@@ -13,11 +13,15 @@ export const isSearchView = (value: unknown): value is SearchView =>
 export interface UserResult {
   _id: string;
   pfp: string;
+  /** The avatar at its version (absent from copies stored before the server sent it). */
+  pfpUrl?: string;
   username: string;
 }
 export interface GroupResult {
   _id?: string;
   gp: string;
+  /** The group picture at its version (absent from copies stored before the server sent it). */
+  gpUrl?: string;
   name: string;
 }
 

@@ -12,7 +12,7 @@ export interface MentionTag {
 export interface Post {
   _id: string;
   text: string;
-  author: { username: string; pfp: string | null };
+  author: { username: string; pfp: string | null; pfpUrl?: string };
   createdAt: number;
   likes: number;
   liked: boolean;
@@ -36,7 +36,7 @@ export interface Comment {
   postId: string;
   text: string;
   parent: { _id: string; author: { username: string }; directParent: boolean };
-  author: { username: string; pfp: string | null };
+  author: { username: string; pfp: string | null; pfpUrl?: string };
   createdAt: number;
   liked: boolean;
   likes: number;
@@ -54,6 +54,8 @@ export interface PostList {
 
 export interface GroupListItem {
   gp: string;
+  /** The group picture at its version (absent from copies stored before the server sent it). */
+  gpUrl?: string;
   name: string;
 }
 

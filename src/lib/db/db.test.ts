@@ -1,6 +1,8 @@
 import '../../test/setup';
 import Dexie from 'dexie';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { MEDIA_CACHE } from '../../../sw/media-cache';
+import { FakeCacheStorage } from '../../test/fake-caches';
 import { apiPost, useCloneableBlobs } from '../../test/local-first';
 import { storeSession } from '../session';
 import { SCHEMA_VERSIONS, dbNameFor, getDb, logoutAndClear, openDb, pendingOutboxCount } from './db';
@@ -38,6 +40,22 @@ describe('per-account database', () => {
     storeSession('t2', 'bob', 'u2');
     expect(await getDb().posts.get('pb')).toBeTruthy();
     expect(await getDb().posts.get('pa')).toBeUndefined();
+  });
+
+  it('drops private-group images from the media cache on logout and keeps public ones', async () => {
+    const storage = new FakeCacheStorage();
+    const cache = await storage.open(MEDIA_CACHE);
+    const image = (cacheControl: string) => new Response('img', { headers: { 'Cache-Control': cacheControl } });
+    await cache.put('/media/aaaaaaaaaaaaaaaaaaaaaaaa0.webp', image('private, max-age=3600'));
+    await cache.put('/media/bbbbbbbbbbbbbbbbbbbbbbbb0.webp', image('public, max-age=31536000, immutable'));
+    vi.stubGlobal('caches', storage.asCacheStorage());
+    try {
+      storeSession('t1', 'alice', 'u1');
+      await logoutAndClear();
+      expect(storage.urls(MEDIA_CACHE)).toEqual([new URL('/media/bbbbbbbbbbbbbbbbbbbbbbbb0.webp', location.href).href]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('names the visitor database', () => {

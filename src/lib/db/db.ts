@@ -1,6 +1,7 @@
 import Dexie, { type Table } from 'dexie';
 import type { ErrorKey } from '#core/errors';
 import type { Comment, Post } from '../api/types';
+import { forgetPrivateMedia } from '../../../sw/media-cache';
 import { clearSession, getSession, subscribeSession } from '../session';
 
 /**
@@ -200,9 +201,10 @@ export async function clearLocalData(): Promise<void> {
 }
 
 /**
- * Logs out and deletes the account's local database. The caller asks for confirmation first,
- * warning with pendingOutboxCount() when unsent items would be lost. The session is cleared
- * before the deletion, so nothing reopens the database in between.
+ * Logs out and deletes the account's local database and the private-group images the service
+ * worker kept for offline reading. The caller asks for confirmation first, warning with
+ * pendingOutboxCount() when unsent items would be lost. The session is cleared before the
+ * deletion, so nothing reopens the database in between.
  */
 export async function logoutAndClear(): Promise<void> {
   const name = getDb().name;
@@ -211,7 +213,8 @@ export async function logoutAndClear(): Promise<void> {
     current.close();
     current = null;
   }
-  await Dexie.delete(name);
+  // A browser without Cache Storage here (private mode) must still finish the logout.
+  await Promise.all([Dexie.delete(name), forgetPrivateMedia().catch(() => 0)]);
 }
 
 let persistenceAsked = false;

@@ -28,7 +28,7 @@ export function requireBuiltApp(): void {
 
 /**
  * The real server, in this process, serving the built app and the API on a free port of
- * 127.0.0.1, with its own temporary data folder (SQLite, mails written as files).
+ * 127.0.0.1, with its own temporary data folder (SQLite, mails written as files by the job worker).
  */
 export async function startServer(): Promise<TestServer> {
   requireBuiltApp();
@@ -38,7 +38,8 @@ export async function startServer(): Promise<TestServer> {
     WEB_DIR: DIST,
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
-    RUN_WORKER: 'false',
+    // The worker sends the mail (verification links) and delivers notifications.
+    RUN_WORKER: 'true',
     PORT: '0',
   });
   const app = await buildApp({ config, database: openDatabase({ dataDir }), logger: false });

@@ -1,14 +1,17 @@
 import { DEFAULT_NOTIFICATION_SETTINGS, NOTIFICATION_SETTINGS } from '#core/limits';
 import type { UserRow } from '../../db/schema';
 import { isGoogleAccount } from '../auth/auth.mapper';
+import { avatarUrl } from '../media/media-urls';
 
 export interface AccountView {
   _id: string;
   username: string;
   email: string | null;
   bio: string;
-  /** The user id: the avatar key and the id follow calls take (001 §3). */
+  /** The user id: the avatar key and the id follow calls take. */
   pfp: string;
+  /** The avatar's URL at its current version. */
+  pfpUrl: string;
   /** Epoch milliseconds. */
   createdAt: number;
   isGoogle: boolean;
@@ -35,6 +38,7 @@ export function toAccount(row: UserRow): AccountView {
     email: row.email,
     bio: row.bio,
     pfp: row.id,
+    pfpUrl: avatarUrl('pfp', row.id, Number(row.pfp_version)),
     createdAt: Number(row.created_at),
     isGoogle: isGoogleAccount(row),
     language: row.language,

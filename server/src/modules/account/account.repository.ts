@@ -6,15 +6,12 @@ export async function setNotificationSettings(db: Executor, userId: string, sett
   await db.updateTable('users').set({ notification_settings: JSON.stringify(settings) }).where('id', '=', userId).execute();
 }
 
-export async function ownedGroupIds(db: Executor, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('groups').select('id').where('owner_id', '=', userId).execute();
-  return rows.map((r) => r.id);
-}
-
 /**
  * Deletes the account. Foreign keys do the rest: posts and comments keep their place with no
- * author, owned groups and everything personal go. Counters the cascade cannot see (members and
- * bans of other groups, likes given) are lowered first, in the same transaction.
+ * author, everything personal goes. Owned groups must have been handed over or deleted before
+ * (the cascade would drop a group without its private posts, publishing them). Counters the
+ * cascade cannot see (members and bans of other groups, likes given) are lowered first, in the
+ * same transaction.
  */
 export async function deleteUserCascade(db: Executor, userId: string, loginKey: string): Promise<void> {
   await db

@@ -37,6 +37,7 @@ export const AccountSchema = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
   bio: Type.String(),
   pfp: Type.String(),
+  pfpUrl: Type.String(),
   createdAt: Type.Number(),
   isGoogle: Type.Boolean(),
   language: Type.String(),

@@ -1,19 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
-import { foldForSearch } from '#core/text';
+import { foldForSearch, skeleton, trimText } from '#core/text';
 import { validateBio } from '#core/validation';
 import { badRequest, conflict } from '../../lib/app-error';
+import { takeSlot } from '../../lib/rate-limit';
 import { verifyPassword, hashPassword } from '../../lib/passwords';
 import type { Viewer } from '../../plugins/auth';
-import { appLink, sendAccountMail } from '../auth/auth.emails';
+import { enqueueAccountMail } from '../auth/auth.emails';
 import { isGoogleAccount } from '../auth/auth.mapper';
-import { findUserByEmail, findUserById, findUserByUsernameLower, setPasswordHash, updateUser } from '../auth/auth.repository';
-import { type Language, checkEmail, checkPassword, checkUsername, takenError } from '../auth/auth.service';
-import { issueEmailToken } from '../auth/email-tokens';
+import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository';
+import { type Language, checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service';
 import { accountKey } from '../auth/login-lockout';
+import { handOverGroupsOf } from '../groups/groups.service';
 import { avatarKey } from '../media/media-urls';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper';
-import { deleteUserCascade, ownedGroupIds, setNotificationSettings } from './account.repository';
+import { deleteUserCascade, setNotificationSettings } from './account.repository';
 
 /** Account management (001 §7 Account): every call acts on the caller's own account. */
 
@@ -24,17 +25,23 @@ export function getAccount(viewer: Viewer): AccountView {
 export async function changeBio(app: FastifyInstance, viewer: Viewer, bio: string): Promise<void> {
   const problem = validateBio(bio);
   if (problem) throw badRequest(problem);
-  await updateUser(app.db, viewer.id, { bio });
+  // Stored as its length was measured: trimmed.
+  await updateUser(app.db, viewer.id, { bio: trimText(bio) });
 }
 
-/** A new name under the shared rules; another account's name in any case is taken. */
+/** A new name under the shared rules; another account's name in any case, or a look-alike of it, is taken. */
 export async function changeUsername(app: FastifyInstance, viewer: Viewer, input: string): Promise<string> {
   const username = checkUsername(input);
   const usernameLower = username.toLowerCase();
-  const holder = await findUserByUsernameLower(app.db, usernameLower);
+  const holder = await findNameHolder(app.db, username);
   if (holder && holder.id !== viewer.id) throw conflict('username_taken');
   try {
-    await updateUser(app.db, viewer.id, { username, username_lower: usernameLower, search_text: foldForSearch(username) });
+    await updateUser(app.db, viewer.id, {
+      username,
+      username_lower: usernameLower,
+      username_skeleton: skeleton(username),
+      search_text: foldForSearch(username),
+    });
   } catch (err) {
     throw takenError(err);
   }
@@ -52,17 +59,22 @@ export async function changeEmail(app: FastifyInstance, viewer: Viewer, input: {
   if (email === user.email) throw badRequest('using_email');
   if (!(await verifyPassword(user.password_hash, input.password))) throw badRequest('invalid_credentials');
   if (await findUserByEmail(app.db, email)) throw conflict('email_used');
-  const token = await issueEmailToken(app.db, user.id, 'change_email', email);
-  await sendAccountMail(app, 'change_email', { email, username: user.username, language: user.language }, appLink(app, 'verify', token, email));
+  // Each request mails a stranger's address, so a user may ask only a few times an hour.
+  const rule = { key: `mail:change_email:${user.id}`, max: app.config.rates.emailChangesPerHour, windowMs: app.config.rates.windowMs };
+  await app.db.transaction().execute(async (trx) => {
+    await takeSlot(trx, rule, 'email_limit');
+    await enqueueAccountMail(trx, 'change_email', user, email);
+  });
 }
 
-/** A new password; every token issued before stops working (the web app logs out, 001 §4). */
+/** A new password; every token and reset link issued before stops working (the web app logs out). */
 export async function changePassword(app: FastifyInstance, viewer: Viewer, input: { oldPassword: string; newPassword: string }): Promise<void> {
   const user = viewer.user;
   if (isGoogleAccount(user) || !user.password_hash) throw badRequest('login_google');
   checkPassword(input.newPassword);
   if (!(await verifyPassword(user.password_hash, input.oldPassword))) throw badRequest('invalid_credentials');
-  await setPasswordHash(app.db, user.id, await hashPassword(input.newPassword));
+  const hash = await hashPassword(input.newPassword);
+  await app.db.transaction().execute((trx) => replacePassword(trx, user.id, hash));
 }
 
 export async function changeLanguage(app: FastifyInstance, viewer: Viewer, language: Language): Promise<void> {
@@ -83,19 +95,20 @@ export async function changeNotificationSettings(app: FastifyInstance, viewer: V
 }
 
 /**
- * Deletes the caller's account (001 §7 DELETE /account/delete). The rows go in one transaction;
- * the avatars (the user's and those of the groups that went with the account) are removed after,
- * since files cannot roll back.
+ * Deletes the caller's account (DELETE /account/delete). Groups it owns pass to a successor first,
+ * or go the way their owner would delete them: the account's deletion never publishes a private
+ * group's posts. The rows go in one transaction; files (the user's avatar, and the avatars and
+ * private media of groups that went) are removed after, since files cannot roll back.
  */
 export async function deleteAccount(app: FastifyInstance, viewer: Viewer): Promise<void> {
-  const groupIds = await app.db.transaction().execute(async (trx) => {
-    const owned = await ownedGroupIds(trx, viewer.id);
+  const groupKeys = await app.db.transaction().execute(async (trx) => {
+    const keys = await handOverGroupsOf(trx, viewer.id);
     await deleteUserCascade(trx, viewer.id, accountKey(viewer.id));
-    return owned;
+    return keys;
   });
   try {
-    await app.storage.remove([avatarKey('pfp', viewer.id), ...groupIds.map((id) => avatarKey('gp', id))]);
+    await app.storage.remove([avatarKey('pfp', viewer.id), ...groupKeys]);
   } catch (err) {
-    app.log.warn({ err, userId: viewer.id }, 'removing avatars of a deleted account failed');
+    app.log.warn({ err, userId: viewer.id }, 'removing files of a deleted account failed');
   }
 }

@@ -1,4 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { Executor, UserRow } from '../../db/schema';
+import { lockRateKey } from '../../lib/rate-limit';
+import { enqueueJob } from '../jobs/queue';
+import type { OutsideJob } from '../jobs/worker';
+import { isGoogleAccount } from './auth.mapper';
+import { findUserById, latestEmailTokenAt } from './auth.repository';
+import { issueEmailToken } from './email-tokens';
 
 /** The messages accounts send, in the user's language (en or cs), as plain text. */
 
@@ -60,20 +67,69 @@ const TEMPLATES: Record<'verify' | 'change_email' | 'reset_password' | 'google_a
 export type MailKind = keyof typeof TEMPLATES;
 
 /**
- * Sends one of the account messages. A delivery failure is logged, not thrown: the change it
- * belongs to is already saved, and the user can ask for a new link (log in again, or ask for a
- * reset again).
+ * Account mail goes through the durable job queue, so a mail server that is down delays a message
+ * instead of losing it: the worker retries with a growing delay for about a day. The job holds no
+ * link: its token is made when the mail is sent (only its hash is stored, as for every link), so
+ * a waiting job leaks nothing and a late mail still carries a link valid for its full time.
  */
-export async function sendAccountMail(
-  app: FastifyInstance,
-  kind: MailKind,
-  to: { email: string; username: string; language: string | null | undefined },
-  link: string,
-): Promise<void> {
-  const { subject, text } = TEMPLATES[kind][mailLanguage(to.language)](to.username, link);
-  try {
-    await app.mailer.send({ to: to.email, subject, text });
-  } catch (err) {
-    app.log.error({ err, to: to.email, kind }, 'sending mail failed');
+export const ACCOUNT_MAIL_JOB = 'account_mail';
+
+interface AccountMail {
+  kind: MailKind;
+  userId: string;
+  /** Where the mail goes: the account's address, or the new one for an address change. */
+  email: string;
+  /** When the user asked, to skip a retried mail whose request a newer one has replaced. */
+  requestedAt: number;
+  /** The account's token version then: a reset mail is dropped once the password has changed. */
+  tokenVersion: number;
+}
+
+type MailUser = Pick<UserRow, 'id' | 'token_version'>;
+
+/** Queues one of the account messages; in the caller's transaction, it is sent only if that commits. */
+export async function enqueueAccountMail(db: Executor, kind: MailKind, user: MailUser, email: string, now: number = Date.now()): Promise<void> {
+  const mail: AccountMail = { kind, userId: user.id, email, requestedAt: now, tokenVersion: Number(user.token_version) };
+  await enqueueJob(db, ACCOUNT_MAIL_JOB, mail, now);
+}
+
+/** Whether the mail still fits the account as it is when the job runs. */
+function stillWanted(mail: AccountMail, user: UserRow): boolean {
+  switch (mail.kind) {
+    case 'verify':
+      return user.email === mail.email && !user.verified;
+    case 'change_email':
+      return user.email !== mail.email && !isGoogleAccount(user);
+    case 'reset_password':
+      return user.email === mail.email && !isGoogleAccount(user) && Number(user.token_version) === mail.tokenVersion;
+    case 'google_account':
+      return user.email === mail.email && isGoogleAccount(user);
   }
 }
+
+/** The mail's link, with a fresh token; null when a newer request's link was already sent. */
+async function linkFor(app: FastifyInstance, mail: AccountMail, now: number): Promise<string | null> {
+  if (mail.kind === 'google_account') return `${app.config.publicUrl}/#/login`;
+  const purpose = mail.kind;
+  const token = await app.db.transaction().execute(async (trx) => {
+    await lockRateKey(trx, `mail:${purpose}:${mail.userId}`);
+    const latest = await latestEmailTokenAt(trx, mail.userId, purpose);
+    if (latest !== null && latest > mail.requestedAt) return null;
+    return issueEmailToken(trx, mail.userId, purpose, mail.email, now, mail.requestedAt);
+  });
+  return token === null ? null : appLink(app, purpose === 'reset_password' ? 'reset' : 'verify', token, mail.email);
+}
+
+async function sendAccountMail(app: FastifyInstance, payload: unknown, now: number): Promise<void> {
+  const mail = payload as AccountMail;
+  const user = await findUserById(app.db, mail.userId);
+  if (!user || !stillWanted(mail, user)) return;
+  const link = await linkFor(app, mail, now);
+  if (link === null) return;
+  const { subject, text } = TEMPLATES[mail.kind][mailLanguage(user.language)](user.username, link);
+  // A failure throws: the job is tried again later.
+  await app.mailer.send({ to: mail.email, subject, text });
+}
+
+/** One attempt after each growing delay up to an hour, then hourly: about a day in all. */
+export const accountMailJob: OutsideJob = { outside: sendAccountMail, maxAttempts: 36 };

@@ -11,6 +11,15 @@ export function findUserByUsernameLower(db: Executor, usernameLower: string): Pr
   return db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
 }
 
+/** The account holding this name in any case, or a look-alike of it (the same skeleton). */
+export function findUserByNameOrSkeleton(db: Executor, usernameLower: string, usernameSkeleton: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('username_lower', '=', usernameLower), eb('username_skeleton', '=', usernameSkeleton)]))
+    .executeTakeFirst();
+}
+
 /** By address: the caller passes the normalized (lowercased) address. */
 export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -50,7 +59,8 @@ export type UniqueColumn = 'username_lower' | 'email' | 'google_sub';
 /**
  * Which unique column of users a failed write collided on, when two requests raced past the
  * availability check; null for any other error. SQLite names `table.column` in the message,
- * PostgreSQL names the key in the error's detail.
+ * PostgreSQL names the key in the error's detail. A clash on the name's look-alike skeleton is
+ * reported as one on the name: either way the name is taken.
  */
 export function uniqueViolation(err: unknown): UniqueColumn | null {
   const e = err as { code?: unknown; message?: unknown; detail?: unknown } | null;
@@ -61,6 +71,7 @@ export function uniqueViolation(err: unknown): UniqueColumn | null {
   } else if (e.code === '23505' && typeof e.detail === 'string') {
     column = /^Key \((\w+)\)/.exec(e.detail)?.[1];
   }
+  if (column === 'username_skeleton') return 'username_lower';
   return column === 'username_lower' || column === 'email' || column === 'google_sub' ? column : null;
 }
 
@@ -115,9 +126,20 @@ export async function recentFailures(db: Executor, key: string, limit: number): 
   return rows.map((r) => Number(r.created_at));
 }
 
-export async function insertFailures(db: Executor, keys: string[], now: number): Promise<void> {
-  if (keys.length === 0) return;
-  await db.insertInto('login_failures').values(keys.map((key) => ({ key, created_at: now }))).execute();
+/** Inserts one failure per key and answers the new rows' ids. */
+export async function insertFailures(db: Executor, keys: string[], now: number): Promise<number[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .insertInto('login_failures')
+    .values(keys.map((key) => ({ key, created_at: now })))
+    .returning('id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+export async function deleteFailureRows(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('login_failures').where('id', 'in', ids).execute();
 }
 
 export async function deleteFailures(db: Executor, key: string): Promise<void> {

@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/auth/signup',
     { schema: { body: SignupBody, response: { 201: MessageReply, ...ErrorReplies } }, config: { invalidKey: 'new_username' } },
     async (request, reply) => {
-      await service.signup(app, { ...request.body, language: languageOf(request, request.body.language) });
+      await service.signup(app, { ...request.body, language: languageOf(request, request.body.language) }, request.ip);
       return reply.status(201).send({ message: infoMessage('signup_email') });
     },
   );

@@ -1,28 +1,29 @@
 import type { FastifyInstance } from 'fastify';
-import { foldForSearch } from '#core/text';
+import { foldForSearch, normalizeName, skeleton } from '#core/text';
 import { normalizeEmail, validateEmail, validatePassword, validateUsername } from '#core/validation';
-import type { UserRow } from '../../db/schema';
+import type { Executor, UserRow, UserUpdate } from '../../db/schema';
 import { type AppError, badRequest, conflict, forbidden, tooMany } from '../../lib/app-error';
 import { newId } from '../../lib/ids';
+import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords';
-import { appLink, sendAccountMail } from './auth.emails';
+import { enqueueAccountMail } from './auth.emails';
 import { type SessionUser, isGoogleAccount, toSessionUser } from './auth.mapper';
 import {
   deleteUserEmailTokens,
   findUserByEmail,
   findUserByGoogleSub,
   findUserById,
+  findUserByNameOrSkeleton,
   findUserByUsernameLower,
   insertUser,
-  latestEmailTokenAt,
   revokeTokens,
   setPasswordHash,
   uniqueViolation,
   updateUser,
 } from './auth.repository';
-import { consumeEmailToken, findValidEmailToken, issueEmailToken } from './email-tokens';
+import { consumeEmailToken, findValidEmailToken } from './email-tokens';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google';
-import { accountKey, addressKey, clearFailures, isLocked, recordFailure } from './login-lockout';
+import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from './login-lockout';
 
 export interface Session {
   token: string;
@@ -31,9 +32,9 @@ export interface Session {
 
 export type Language = 'en' | 'cs';
 
-/** A username as stored: surrounding spaces dropped, then the shared rules (000 §5). */
+/** A username as stored: NFKC-normalised, surrounding spaces dropped, then the shared rules. */
 export function checkUsername(input: string): string {
-  const username = input.trim();
+  const username = normalizeName(input);
   const problem = validateUsername(username);
   if (problem) throw badRequest(problem);
   return username;
@@ -50,6 +51,14 @@ export function checkEmail(input: string): string {
   return normalizeEmail(input);
 }
 
+/**
+ * The account whose name a new one would look like: the same name in any case, or a look-alike
+ * (the same skeleton, e.g. "bob" and "bоb" with a Cyrillic o).
+ */
+export function findNameHolder(db: Executor, username: string): Promise<UserRow | undefined> {
+  return findUserByNameOrSkeleton(db, username.toLowerCase(), skeleton(username));
+}
+
 /** The 409 for a unique column two writers raced for; other errors pass through. */
 export function takenError(err: unknown): AppError | unknown {
   const column = uniqueViolation(err);
@@ -62,26 +71,40 @@ async function issueSession(app: FastifyInstance, user: UserRow): Promise<Sessio
   return { token: await app.signToken(user), user: toSessionUser(user) };
 }
 
-function mailVerification(app: FastifyInstance, user: Pick<UserRow, 'username' | 'language'>, email: string, token: string): Promise<void> {
-  return sendAccountMail(app, 'verify', { email, username: user.username, language: user.language }, appLink(app, 'verify', token, email));
-}
+/** Resending a verification link is limited so a stream of logins cannot flood someone's inbox. */
+const VERIFY_RESEND_MS = 5 * 60 * 1000;
+/** One reset mail a minute at most: repeated requests cannot flood someone's inbox. */
+const RESET_RESEND_MS = 60 * 1000;
 
-/** POST /auth/signup (000 §5, §7): an unverified account and a verification link. */
+const verifyMailRule = (userId: string): RateRule => ({ key: `mail:verify:${userId}`, max: 1, windowMs: VERIFY_RESEND_MS });
+const resetMailRule = (userId: string): RateRule => ({ key: `mail:reset:${userId}`, max: 1, windowMs: RESET_RESEND_MS });
+const signupRule = (app: FastifyInstance, ip: string): RateRule => ({
+  key: `signup:${ip}`,
+  max: app.config.rates.signupsPerAddressPerHour,
+  windowMs: app.config.rates.windowMs,
+});
+
+/** POST /auth/signup: an unverified account and a verification link, limited per client address. */
 export async function signup(
   app: FastifyInstance,
   input: { username: string; email: string; password: string; language: Language },
+  ip: string,
 ): Promise<void> {
   const username = checkUsername(input.username);
   const email = checkEmail(input.email);
   checkPassword(input.password);
+  const rule = signupRule(app, ip);
+  // Checked before hashing, so a flood costs no hash; the slot is taken with the insert.
+  if ((await countRecent(app.db, rule.key, rule.windowMs)) >= rule.max) throw tooMany('signup_limit');
   const usernameLower = username.toLowerCase();
-  if (await findUserByUsernameLower(app.db, usernameLower)) throw conflict('username_taken');
+  if (await findNameHolder(app.db, username)) throw conflict('username_taken');
   if (await findUserByEmail(app.db, email)) throw conflict('email_used');
 
   const user = {
     id: newId(),
     username,
     username_lower: usernameLower,
+    username_skeleton: skeleton(username),
     email,
     password_hash: await hashPassword(input.password),
     google_sub: null,
@@ -90,19 +113,20 @@ export async function signup(
     search_text: foldForSearch(username),
     created_at: Date.now(),
   };
-  let token: string;
   try {
-    token = await app.db.transaction().execute(async (trx) => {
+    // One transaction: a refused or failed sign-up takes no slot and queues no mail.
+    await app.db.transaction().execute(async (trx) => {
+      await takeSlot(trx, rule, 'signup_limit');
       await insertUser(trx, user);
-      return issueEmailToken(trx, user.id, 'verify', email);
+      await tryTakeSlot(trx, verifyMailRule(user.id));
+      await enqueueAccountMail(trx, 'verify', { id: user.id, token_version: 0 }, email);
     });
   } catch (err) {
     throw takenError(err);
   }
-  await mailVerification(app, user, email, token);
 }
 
-/** GET /auth/verify (000 §7): confirms a sign-up address, or an address change (001 §4). */
+/** GET /auth/verify: confirms a sign-up address, or an address change. */
 export async function verifyEmail(app: FastifyInstance, token: string, email: string | undefined): Promise<void> {
   await app.db.transaction().execute(async (trx) => {
     const link = await consumeEmailToken(trx, token, ['verify', 'change_email'], email || undefined);
@@ -122,50 +146,53 @@ export async function verifyEmail(app: FastifyInstance, token: string, email: st
     } catch (err) {
       throw takenError(err);
     }
-    await deleteUserEmailTokens(trx, user.id, 'change_email');
+    // Links mailed to the old address (a reset, say) must not outlive it.
+    for (const purpose of ['change_email', 'reset_password', 'verify'] as const) await deleteUserEmailTokens(trx, user.id, purpose);
   });
 }
 
-/** Resending is limited so a stream of logins cannot flood someone's inbox. */
-const VERIFY_RESEND_MS = 5 * 60 * 1000;
-
 /**
- * POST /auth/login (000 §7): `username` is a username (any case) or an address. Which of name
+ * POST /auth/login: `username` is a username (any case) or an address. Which of name
  * and password was wrong is never told; see login-lockout.ts for login_timeout.
  */
 export async function login(app: FastifyInstance, input: { username: string; password: string }, ip: string): Promise<Session> {
   const db = app.db;
-  const ipKey = addressKey(ip);
-  if (await isLocked(db, ipKey)) throw tooMany('login_timeout');
-
   const identifier = input.username.trim();
   const user = identifier.includes('@')
     ? await findUserByEmail(db, normalizeEmail(identifier))
     : identifier
-      ? await findUserByUsernameLower(db, identifier.toLowerCase())
+      ? // Names are stored NFKC-normalised, so a name typed in full-width or styled letters finds its account.
+        await findUserByUsernameLower(db, normalizeName(identifier).toLowerCase())
       : undefined;
+  const keys = user ? [accountKey(user.id), addressKey(ip)] : [addressKey(ip)];
+  const attempt = await beginAttempt(db, keys);
+  if (!attempt) throw tooMany('login_timeout');
+  const wrong = async () => {
+    const locked = await Promise.all(keys.map((key) => isLocked(db, key)));
+    return locked.includes(true) ? tooMany('login_timeout') : badRequest('invalid_credentials');
+  };
+
   if (!user) {
     await burnPasswordCheck(input.password);
-    await recordFailure(db, [ipKey]);
-    throw (await isLocked(db, ipKey)) ? tooMany('login_timeout') : badRequest('invalid_credentials');
+    throw await wrong();
   }
-
-  const userKey = accountKey(user.id);
-  if (await isLocked(db, userKey)) throw tooMany('login_timeout');
-  if (!user.password_hash) throw badRequest('login_google');
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    await recordFailure(db, [userKey, ipKey]);
-    const locked = (await isLocked(db, userKey)) || (await isLocked(db, ipKey));
-    throw locked ? tooMany('login_timeout') : badRequest('invalid_credentials');
+  if (!user.password_hash) {
+    await forgiveAttempt(db, attempt);
+    throw badRequest('login_google');
   }
+  if (!(await verifyPassword(user.password_hash, input.password))) throw await wrong();
+  await forgiveAttempt(db, attempt);
   if (!user.verified) {
-    const last = await latestEmailTokenAt(db, user.id, 'verify');
-    if (user.email && (last === null || Date.now() - last >= VERIFY_RESEND_MS)) {
-      await mailVerification(app, user, user.email, await issueEmailToken(db, user.id, 'verify', user.email));
+    // A fresh link for whoever lost the first one, at most every few minutes.
+    if (user.email) {
+      const email = user.email;
+      await db.transaction().execute(async (trx) => {
+        if (await tryTakeSlot(trx, verifyMailRule(user.id))) await enqueueAccountMail(trx, 'verify', user, email);
+      });
     }
     throw forbidden('verify_email');
   }
-  await clearFailures(db, userKey);
+  await clearFailures(db, accountKey(user.id));
   return issueSession(app, user);
 }
 
@@ -173,13 +200,14 @@ export async function login(app: FastifyInstance, input: { username: string; pas
 async function createGoogleUser(app: FastifyInstance, identity: { sub: string; email: string | null; name: string | null }, language: Language): Promise<UserRow> {
   for (const username of usernameCandidates(usernameBase(identity))) {
     const usernameLower = username.toLowerCase();
-    if (await findUserByUsernameLower(app.db, usernameLower)) continue;
+    if (await findNameHolder(app.db, username)) continue;
     const id = newId();
     try {
       await insertUser(app.db, {
         id,
         username,
         username_lower: usernameLower,
+        username_skeleton: skeleton(username),
         email: identity.email,
         password_hash: null,
         google_sub: identity.sub,
@@ -232,23 +260,24 @@ export async function googleLogin(app: FastifyInstance, token: string, language:
   return issueSession(app, await createGoogleUser(app, identity, language));
 }
 
-/** One reset mail a minute at most: repeated requests cannot flood someone's inbox. */
-const RESET_RESEND_MS = 60 * 1000;
-
-/** POST /auth/forgot: the same answer whether or not the address has an account. */
+/**
+ * POST /auth/forgot: the same answer whether or not the address has an account. A Google account
+ * is told to sign in with Google instead; either mail at most once a minute.
+ */
 export async function forgotPassword(app: FastifyInstance, input: string): Promise<void> {
   const email = checkEmail(input);
   const user = await findUserByEmail(app.db, email);
   if (!user) return;
-  const to = { email, username: user.username, language: user.language };
-  if (isGoogleAccount(user)) {
-    await sendAccountMail(app, 'google_account', to, `${app.config.publicUrl}/#/login`);
-    return;
-  }
-  const last = await latestEmailTokenAt(app.db, user.id, 'reset_password');
-  if (last !== null && Date.now() - last < RESET_RESEND_MS) return;
-  const token = await issueEmailToken(app.db, user.id, 'reset_password', email);
-  await sendAccountMail(app, 'reset_password', to, appLink(app, 'reset', token, email));
+  const kind = isGoogleAccount(user) ? 'google_account' : 'reset_password';
+  await app.db.transaction().execute(async (trx) => {
+    if (await tryTakeSlot(trx, resetMailRule(user.id))) await enqueueAccountMail(trx, kind, user, email);
+  });
+}
+
+/** A new password ends every earlier session and every reset link still out. */
+export async function replacePassword(db: Executor, userId: string, hash: string, extra: UserUpdate = {}): Promise<void> {
+  await setPasswordHash(db, userId, hash, extra);
+  await deleteUserEmailTokens(db, userId, 'reset_password');
 }
 
 /** POST /auth/reset: a new password from a reset link; every earlier session ends. */
@@ -265,9 +294,10 @@ export async function resetPassword(app: FastifyInstance, input: { token: string
     const user = await findUserById(trx, used.user_id);
     if (!user) throw badRequest('invalid_link');
     if (isGoogleAccount(user)) throw badRequest('login_google');
+    // A link sent to an address the account no longer has proves nothing.
+    if (user.email !== used.email) throw badRequest('invalid_link');
     // Opening the link proved the address, so an unverified account becomes verified.
-    await setPasswordHash(trx, user.id, hash, user.email === used.email ? { verified: 1 } : {});
-    await deleteUserEmailTokens(trx, user.id, 'reset_password');
+    await replacePassword(trx, user.id, hash, { verified: 1 });
     await clearFailures(trx, accountKey(user.id));
   });
 }

@@ -22,12 +22,18 @@ export const EMAIL_TOKEN_TTL: Record<EmailPurpose, number> = {
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * A new link, valid for its purpose's time from `now` (when it is mailed). `requestedAt` (when
+ * the user asked for it) is kept as the link's creation time, so a mail job retried late can tell
+ * that a newer request's link was already sent.
+ */
 export async function issueEmailToken(
   db: Executor,
   userId: string,
   purpose: EmailPurpose,
   email: string,
   now: number = Date.now(),
+  requestedAt: number = now,
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await deleteExpiredEmailTokens(db, now);
@@ -38,7 +44,7 @@ export async function issueEmailToken(
     purpose,
     email,
     expires_at: now + EMAIL_TOKEN_TTL[purpose],
-    created_at: now,
+    created_at: requestedAt,
   });
   return token;
 }

@@ -54,7 +54,7 @@ const SUFFIX_ROOM = 5;
  */
 export function usernameBase(identity: Pick<GoogleIdentity, 'name' | 'email'>): string {
   const raw = identity.name?.trim() || identity.email?.split('@')[0] || '';
-  let base = [...raw.normalize('NFC').replace(/[^\p{L}\p{N}._-]+/gu, '')].slice(0, LIMITS.usernameMax - SUFFIX_ROOM).join('');
+  let base = [...raw.normalize('NFKC').replace(/[^\p{L}\p{N}._-]+/gu, '')].slice(0, LIMITS.usernameMax - SUFFIX_ROOM).join('');
   if ([...base].length < LIMITS.usernameMin) base = `${base}user`;
   return validateUsername(base) === null ? base : 'user';
 }

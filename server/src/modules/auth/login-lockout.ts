@@ -1,13 +1,14 @@
 import { LIMITS } from '#core/limits';
 import type { Executor } from '../../db/schema';
-import { deleteFailures, deleteFailuresBefore, insertFailures, recentFailures } from './auth.repository';
+import { lockRateKey } from '../../lib/rate-limit';
+import { deleteFailureRows, deleteFailures, deleteFailuresBefore, insertFailures, recentFailures } from './auth.repository';
 
 /**
- * Login lockout (000 §8 login_timeout, §9): LIMITS.loginMaxFailures failed logins within
- * LIMITS.loginLockoutMs on one account, or from one address, lock that account or address for
- * LIMITS.loginLockoutMs from the last of them, even for the right password. Failures are rows, so
- * every server process sees the same lock. Attempts refused by a lock are not recorded: the lock
- * ends on time instead of being stretched by whoever keeps trying.
+ * Login lockout (login_timeout): LIMITS.loginMaxFailures failed logins within LIMITS.loginLockoutMs
+ * on one account, or from one address, lock that account or address for LIMITS.loginLockoutMs
+ * from the last of them, even for the right password. Failures are rows, so every server process
+ * sees the same lock. Attempts refused by a lock are not recorded: the lock ends on time instead
+ * of being stretched by whoever keeps trying.
  */
 export const accountKey = (userId: string) => `user:${userId}`;
 export const addressKey = (ip: string) => `ip:${ip}`;
@@ -21,10 +22,34 @@ export async function isLocked(db: Executor, key: string, now: number = Date.now
   return newest - oldest <= LIMITS.loginLockoutMs && now - newest < LIMITS.loginLockoutMs;
 }
 
-export async function recordFailure(db: Executor, keys: string[], now: number = Date.now()): Promise<void> {
-  await insertFailures(db, keys, now);
-  // A lock looks at most two windows back (N failures within one window, the last within one).
-  await deleteFailuresBefore(db, now - 2 * LIMITS.loginLockoutMs);
+/** One login attempt counted as a failure until it proves otherwise (see beginAttempt). */
+export interface Attempt {
+  failureIds: number[];
+}
+
+/**
+ * Counts a login attempt as a failure BEFORE its password is checked: under the keys' locks it
+ * refuses (null) when any key is locked, else records a failure on each key and commits. A burst
+ * of parallel guesses therefore cannot all pass the check before any of them is recorded: after
+ * the Nth, every later attempt finds the lock. The slow password check runs after the commit,
+ * outside the locks; an attempt that turns out right takes its failures back (forgiveAttempt).
+ */
+export async function beginAttempt(db: Executor, keys: string[], now: number = Date.now()): Promise<Attempt | null> {
+  const run = async (trx: Executor): Promise<Attempt | null> => {
+    // A fixed order, so two attempts locking the same two keys cannot deadlock.
+    for (const key of [...keys].sort()) await lockRateKey(trx, key);
+    for (const key of keys) if (await isLocked(trx, key, now)) return null;
+    const failureIds = await insertFailures(trx, keys, now);
+    // A lock looks at most two windows back (N failures within one window, the last within one).
+    await deleteFailuresBefore(trx, now - 2 * LIMITS.loginLockoutMs);
+    return { failureIds };
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/** The attempt was not a wrong password after all: its failures are taken back. */
+export async function forgiveAttempt(db: Executor, attempt: Attempt): Promise<void> {
+  await deleteFailureRows(db, attempt.failureIds);
 }
 
 export async function clearFailures(db: Executor, key: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { DELETED } from '#core/limits';
 import type { Executor } from '../../db/schema';
-import { imageUrls } from '../media/media-urls';
+import { avatarUrl, imageUrls } from '../media/media-urls';
 import type { CommentView } from './comments.schemas';
 import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository';
 
@@ -46,8 +46,8 @@ function toComment(
       directParent: onPost,
     },
     author: row.author_id && row.author_username
-      ? { username: row.author_username, pfp: row.author_id }
-      : { username: DELETED, pfp: null },
+      ? { username: row.author_username, pfp: row.author_id, pfpUrl: avatarUrl('pfp', row.author_id, Number(row.author_pfp_version ?? 0)) }
+      : { username: DELETED, pfp: null, pfpUrl: avatarUrl('pfp', null, 0) },
     createdAt: Number(row.created_at),
     liked: !deleted && liked,
     likes: row.likes,
@@ -55,7 +55,14 @@ function toComment(
     mentions: deleted ? [] : mentions,
     itsme: !deleted && viewerId !== null && row.author_id === viewerId,
     images: deleted ? 0 : row.images,
-    media: deleted ? [] : imageUrls(secret, row.id, Math.min(row.images, 1), Number(row.is_private) === 1),
+    media: deleted
+      ? []
+      : imageUrls(secret, {
+        id: row.id,
+        images: Math.min(row.images, 1),
+        isPrivate: Number(row.is_private) === 1,
+        version: Number(row.media_version),
+      }),
     deleted,
   };
 }

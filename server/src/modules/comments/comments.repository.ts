@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Sort } from '#core/listing';
-import { addToCounters, changedRows, hasRow, isPostgres as locksRows } from '../../db/helpers';
+import { addToCounters, changedRows, isPostgres as locksRows } from '../../db/helpers';
 import type { CommentRow, Database, Executor } from '../../db/schema';
 import type { ListingWindow, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
@@ -43,36 +43,9 @@ export async function findCommentForUpdate(db: Executor, commentId: string): Pro
     .executeTakeFirst();
 }
 
-/** Whether the user is banned in any group the post is in. */
-export function isBannedFromPost(db: Executor, postId: string, userId: string): Promise<boolean> {
-  return hasRow(
-    db
-      .selectFrom('post_groups')
-      .innerJoin('group_bans', 'group_bans.group_id', 'post_groups.group_id')
-      .select('group_bans.user_id')
-      .where('post_groups.post_id', '=', postId)
-      .where('group_bans.user_id', '=', userId),
-  );
-}
-
-/**
- * The user's comments since `since` (index comments_author). On PostgreSQL the user's row is
- * locked first, so two concurrent comments of one user are counted one after the other.
- */
-export async function countCommentsSince(db: Executor, userId: string, since: number): Promise<number> {
-  if (locksRows(db)) await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
-  const row = await db
-    .selectFrom('comments')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('author_id', '=', userId)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function insertComment(
   db: Executor,
-  row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'deleted'>,
+  row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'media_version' | 'deleted'>,
   mentions: { user_id: string | null; username: string }[],
 ): Promise<void> {
   await db.insertInto('comments').values(row).execute();
@@ -172,9 +145,11 @@ function commentView(db: Executor, viewerId: string | null) {
       'comments.likes',
       'comments.replies',
       'comments.images',
+      'comments.media_version',
       'comments.deleted',
       'comments.created_at',
       'author.username as author_username',
+      'author.pfp_version as author_pfp_version',
       'post_author.username as post_author_username',
       'pc_author.username as parent_comment_author_username',
     ])

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { infoMessage } from '#core/errors';
-import { idempotencyKey } from '../../lib/idempotency';
+import { idempotentRequest } from '../../lib/idempotency';
 import { ListingQuery } from '../../lib/paging';
 import { CommentIdParams, ErrorReplies, LikeBody, LikeReply, MessageReply, PostIdParams, UserIdParams } from '../../lib/schemas';
 import {
@@ -23,7 +23,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const viewer = await request.requireViewer();
-      const result = await service.createComment(app, viewer, request.body, idempotencyKey(request.headers));
+      const result = await service.createComment(app, viewer, request.body, idempotentRequest(request));
       return reply.status(201).send(result.body);
     },
   );
@@ -37,7 +37,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const viewer = await request.requireViewer();
       const wanted = request.body?.liked;
-      const result = await service.likeComment(app, viewer, request.params.commentId, wanted, idempotencyKey(request.headers));
+      const result = await service.likeComment(app, viewer, request.params.commentId, wanted, idempotentRequest(request));
       return reply.status(200).send(result.body);
     },
   );

@@ -20,7 +20,7 @@ export const CommentSchema = Type.Object({
     author: Type.Object({ username: Type.String() }),
     directParent: Type.Boolean(),
   }),
-  author: Type.Object({ username: Type.String(), pfp: Type.Union([Type.String(), Type.Null()]) }),
+  author: Type.Object({ username: Type.String(), pfp: Type.Union([Type.String(), Type.Null()]), pfpUrl: Type.String() }),
   createdAt: Type.Number(),
   liked: Type.Boolean(),
   likes: Type.Integer(),

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
-import { foldForSearch } from '#core/text';
+import { foldForSearch, trimText } from '#core/text';
 import { validateCommentText } from '#core/validation';
 import type { Executor } from '../../db/schema';
 import { findUsersByIdOrName } from '../../db/users';
-import { badRequest, forbidden, notFound, tooMany } from '../../lib/app-error';
-import { runOnce } from '../../lib/idempotency';
+import { badRequest, forbidden, notFound } from '../../lib/app-error';
+import { takeCommentSlot, takeStrangerMentionSlots } from '../../lib/content-limits';
+import { type IdempotentRequest, runOnce } from '../../lib/idempotency';
 import { isId, newId } from '../../lib/ids';
 import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging';
+import { isBannedFromPost } from '../groups/group-access';
 import { enqueueNotificationEvent } from '../notifications/events';
 import { imageKey } from '../media/media-urls';
 import type { Viewer } from '../../plugins/auth';
@@ -54,15 +56,15 @@ export async function createComment(
   app: FastifyInstance,
   viewer: Viewer,
   body: CreateCommentBody,
-  idempotencyKey: string | undefined,
+  idempotent: IdempotentRequest | undefined,
 ) {
   const invalid = validateCommentText(body.text);
   if (invalid) throw badRequest(invalid);
   const mentionsRaw = body.mentions ?? [];
   if (mentionsRaw.length > LIMITS.mentionsPerPost) throw badRequest('mentions_up_to');
-  const text = body.text!.trim();
+  const text = trimText(body.text!);
 
-  return runOnce(app.db, viewer.id, idempotencyKey, 'comment-create', async (trx) => {
+  return runOnce(app.db, viewer.id, idempotent, async (trx) => {
     let postId: string;
     let parentCommentId: string | null = null;
     const post = await repo.findVisiblePost(trx, body.parent, viewer.id);
@@ -75,13 +77,12 @@ export async function createComment(
       postId = parent.post_id;
       parentCommentId = parent.id;
     }
-    if (await repo.isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
-
-    const now = Date.now();
-    const recent = await repo.countCommentsSince(trx, viewer.id, now - LIMITS.commentWindowMs);
-    if (recent >= LIMITS.commentsPerWindow) throw tooMany('comment_limit');
+    if (await isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
 
     const mentions = await resolveMentions(trx, mentionsRaw);
+    await takeCommentSlot(trx, app.config.rates, viewer.id);
+    await takeStrangerMentionSlots(trx, app.config.rates, viewer.id, mentions.map((m) => m.user_id));
+    const now = Date.now();
     const id = newId(now);
     await repo.insertComment(
       trx,
@@ -102,11 +103,12 @@ export async function likeComment(
   viewer: Viewer,
   commentId: string,
   wanted: boolean | undefined,
-  idempotencyKey: string | undefined,
+  idempotent: IdempotentRequest | undefined,
 ) {
-  return runOnce(app.db, viewer.id, idempotencyKey, 'comment-like', async (trx) => {
+  return runOnce(app.db, viewer.id, idempotent, async (trx) => {
     const comment = await repo.findVisibleComment(trx, commentId, viewer.id);
     if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
+    if (await isBannedFromPost(trx, comment.post_id, viewer.id)) throw forbidden('banned');
     return { status: 200, body: await repo.setCommentLike(trx, commentId, viewer.id, wanted, Date.now()) };
   });
 }
@@ -119,7 +121,11 @@ export async function deleteComment(app: FastifyInstance, viewer: Viewer, commen
   const removedImages = await app.db.transaction().execute(async (trx) => {
     const comment = await repo.findCommentForUpdate(trx, commentId);
     if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
-    if (comment.author_id !== viewer.id) throw forbidden('not_author');
+    if (comment.author_id !== viewer.id) {
+      // A comment the caller may not see answers as a missing one: a 403 would confirm it exists.
+      if (!(await repo.findVisibleComment(trx, comment.id, viewer.id))) throw notFound('comment_not_found');
+      throw forbidden('not_author');
+    }
     await repo.addToPostComments(trx, comment.post_id, -1);
     if (comment.replies > 0) {
       await repo.markDeleted(trx, comment.id);

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { hasRow, isPostgres } from '../../db/helpers';
 import type { Database, Executor } from '../../db/schema';
 
 /**
@@ -50,6 +51,21 @@ export async function isPostVisible(db: Executor, postId: string, viewerId: stri
   return !!row;
 }
 
+/**
+ * Whether the user is banned in any group the post is tagged with. A banned user takes no part in
+ * the group's posts: no likes, comments, comment likes or reply posts there.
+ */
+export function isBannedFromPost(db: Executor, postId: string, userId: string): Promise<boolean> {
+  return hasRow(
+    db
+      .selectFrom('post_groups')
+      .innerJoin('group_bans', 'group_bans.group_id', 'post_groups.group_id')
+      .select('group_bans.user_id')
+      .where('post_groups.post_id', '=', postId)
+      .where('group_bans.user_id', '=', userId),
+  );
+}
+
 export interface Membership {
   role: 'member' | 'admin' | 'owner' | null;
   banned: boolean;
@@ -76,4 +92,14 @@ export function canPostIn(group: { everyone_can_post: number }, membership: Memb
 
 export function canSeeGroupContent(group: { is_private: number }, membership: Membership): boolean {
   return group.is_private === 0 || membership.role !== null;
+}
+
+/**
+ * Holds the groups steady while a post is being added to them: a shared lock on each group's row
+ * (in id order), so a ban, which locks the row for update, waits for the post or the post waits
+ * for the ban, and the author's standing read next is the one that decides.
+ */
+export async function holdGroupsForPosting(db: Executor, groupIds: string[]): Promise<void> {
+  if (groupIds.length === 0 || !isPostgres(db)) return;
+  await db.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy('id').forShare().execute();
 }

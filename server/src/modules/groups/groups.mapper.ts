@@ -1,4 +1,5 @@
 import type { GroupRow } from '../../db/schema';
+import { avatarUrl } from '../media/media-urls';
 import { type Membership, canPostIn, isAdminRole } from './group-access';
 import type { ListedUser } from './groups.repository';
 import type { GroupUserItem } from '../../lib/schemas';
@@ -18,6 +19,7 @@ export function toGroupView(
     name: group.name,
     description: group.description,
     gp: group.id,
+    gpUrl: avatarUrl('gp', group.id, Number(group.gp_version)),
     private: group.is_private === 1,
     requestJoin: group.request_join === 1,
     everyoneCanPost: group.everyone_can_post === 1,
@@ -40,6 +42,7 @@ export function toListedUser(user: ListedUser, banned: boolean): GroupUserItem {
   return {
     _id: user.id,
     pfp: user.id,
+    pfpUrl: avatarUrl('pfp', user.id, Number(user.pfp_version)),
     username: user.username,
     admin: isAdminRole(user.role),
     owner: user.role === 'owner',

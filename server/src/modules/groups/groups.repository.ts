@@ -7,20 +7,93 @@ import { searchMatches } from '../../lib/search';
 
 /** Every SQL of the groups module. Functions take an Executor so services compose them in one transaction. */
 
+/** Owner first, then admins, then members: the order members are listed and successors chosen in. */
+const roleRank = sql<number>`case group_members.role when 'owner' then 0 when 'admin' then 1 else 2 end`;
+
 export async function findGroupById(db: Executor, id: string): Promise<GroupRow | undefined> {
   if (!isId(id)) return undefined;
   return db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** By name (case-insensitive); a name that matches nothing is tried as an id. */
+/**
+ * A path segment shaped like an id names the group with that id; a name only when no group has
+ * it. Otherwise a group named like another group's id would answer for that group.
+ */
 export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promise<GroupRow | undefined> {
-  const byName = await db.selectFrom('groups').selectAll().where('name_lower', '=', nameOrId.toLowerCase()).executeTakeFirst();
-  return byName ?? findGroupById(db, nameOrId);
+  const byId = await findGroupById(db, nameOrId);
+  return byId ?? db.selectFrom('groups').selectAll().where('name_lower', '=', nameOrId.toLowerCase()).executeTakeFirst();
 }
 
-/** Whether another group already holds this name (case-insensitive). */
-export async function nameTaken(db: Executor, nameLower: string, exceptId: string | null): Promise<boolean> {
-  let query = db.selectFrom('groups').select('id').where('name_lower', '=', nameLower);
+/**
+ * Locks the group's row for the rest of the transaction and answers it as it is now. Every change
+ * of membership, requests, bans, roles, ownership or privacy takes this lock before it reads what
+ * it decides on, so two such changes of one group run one after the other (on PostgreSQL; SQLite
+ * runs one writer at a time anyway).
+ */
+export async function lockGroup(db: Executor, groupId: string): Promise<GroupRow | undefined> {
+  let query = db.selectFrom('groups').selectAll().where('id', '=', groupId);
+  if (isPostgres(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Locks several groups, in id order so two transactions locking overlapping sets cannot deadlock. */
+export async function lockGroups(db: Executor, groupIds: string[]): Promise<void> {
+  if (groupIds.length === 0 || !isPostgres(db)) return;
+  await db.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy('id').forUpdate().execute();
+}
+
+/** Ids of the groups a user owns, and of every group they are a member of (owned ones included). */
+export async function groupIdsOfUser(db: Executor, userId: string): Promise<{ owned: string[]; memberOf: string[] }> {
+  const rows = await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).execute();
+  const owned = await db.selectFrom('groups').select('id').where('owner_id', '=', userId).execute();
+  return { owned: owned.map((r) => r.id), memberOf: rows.map((r) => r.group_id) };
+}
+
+/**
+ * Who takes over a group its owner leaves: the longest-serving admin, else the longest-standing
+ * member (ties by user id, so the choice never depends on the database's row order).
+ */
+export async function findSuccessor(db: Executor, groupId: string, leavingId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('group_members')
+    .select('user_id')
+    .where('group_id', '=', groupId)
+    .where('user_id', '!=', leavingId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('group_bans')
+            .select('group_bans.user_id')
+            .whereRef('group_bans.group_id', '=', 'group_members.group_id')
+            .whereRef('group_bans.user_id', '=', 'group_members.user_id'),
+        ),
+      ),
+    )
+    .orderBy(roleRank)
+    .orderBy('group_members.created_at')
+    .orderBy('group_members.user_id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+export async function setOwner(db: Executor, groupId: string, userId: string): Promise<void> {
+  await db.updateTable('groups').set({ owner_id: userId }).where('id', '=', groupId).execute();
+}
+
+/** Sets a member's role whatever it was; false when the user is not a member. */
+export async function setRole(db: Executor, groupId: string, userId: string, role: GroupRole): Promise<boolean> {
+  const result = await db.updateTable('group_members').set({ role }).where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+  return affected(result);
+}
+
+/** Whether another group has this name in any case, or a look-alike of it (the same skeleton). */
+export async function nameTaken(db: Executor, nameLower: string, nameSkeleton: string, exceptId: string | null): Promise<boolean> {
+  let query = db
+    .selectFrom('groups')
+    .select('id')
+    .where((eb) => eb.or([eb('name_lower', '=', nameLower), eb('name_skeleton', '=', nameSkeleton)]));
   if (exceptId) query = query.where('id', '!=', exceptId);
   return hasRow(query);
 }
@@ -45,6 +118,8 @@ export interface GroupFields {
   is_private: number;
   request_join: number;
   everyone_can_post: number;
+  /** Look-alike skeleton of the name (core/text.ts), under a unique index. */
+  name_skeleton: string;
   search_text: string;
 }
 
@@ -135,20 +210,21 @@ export async function findUser(db: Executor, id: string): Promise<{ id: string; 
 export interface ListedUser {
   id: string;
   username: string;
+  pfp_version: number;
   role: GroupRole | null;
 }
 
-/** One page of members, oldest membership first; `query` filters by username. */
+/** One page of members: owner, admins, then members, each oldest membership first; `query` filters by username. */
 export async function listMembers(db: Executor, groupId: string, filter: ListFilter, window: PageWindow): Promise<ListedUser[]> {
   let q = db
     .selectFrom('group_members')
     .innerJoin('users', 'users.id', 'group_members.user_id')
-    .select(['users.id', 'users.username', 'group_members.role'])
+    .select(['users.id', 'users.username', 'users.pfp_version', 'group_members.role'])
     .where('group_members.group_id', '=', groupId);
   const text = filter.query?.trim();
   if (text) q = q.where(searchMatches('users', text));
   if (filter.before !== undefined) q = q.where('group_members.created_at', '<=', filter.before);
-  return q.orderBy('group_members.created_at').orderBy('group_members.user_id').limit(window.fetch).offset(window.offset).execute();
+  return q.orderBy(roleRank).orderBy('group_members.created_at').orderBy('group_members.user_id').limit(window.fetch).offset(window.offset).execute();
 }
 
 /** One page of banned users, most recent ban first. */
@@ -156,7 +232,7 @@ export async function listBanned(db: Executor, groupId: string, filter: ListFilt
   let q = db
     .selectFrom('group_bans')
     .innerJoin('users', 'users.id', 'group_bans.user_id')
-    .select(['users.id', 'users.username', sql<GroupRole | null>`null`.as('role')])
+    .select(['users.id', 'users.username', 'users.pfp_version', sql<GroupRole | null>`null`.as('role')])
     .where('group_bans.group_id', '=', groupId);
   const text = filter.query?.trim();
   if (text) q = q.where(searchMatches('users', text));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type InfoKey, infoMessage } from '#core/errors';
-import { idempotencyKey } from '../../lib/idempotency';
+import { idempotentRequest } from '../../lib/idempotency';
 import { ErrorReplies, GroupIdParams, MessageReply, NameReply } from '../../lib/schemas';
 import { AppError, badRequest, notFound } from '../../lib/app-error';
 import { storeAvatar } from '../media/avatars';
@@ -27,12 +27,14 @@ const messageSchema = { 200: MessageReply, ...ErrorReplies };
 
 /** Groups (001 §7): the group, its lists, membership, moderation, pinning and settings. */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const actionLimit: service.GroupActionLimit = { max: app.config.rates.groupActionsPerHour, windowMs: app.config.rates.windowMs };
+
   app.post(
     '/group',
     { schema: { body: GroupBody, response: { 201: GroupSavedReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_group' } },
     async (request, reply) => {
       const viewer = await request.requireViewer();
-      return reply.status(201).send(await service.createGroup(app.db, viewer.id, request.body, idempotencyKey(request.headers)));
+      return reply.status(201).send(await service.createGroup(app.db, viewer.id, request.body, idempotentRequest(request)));
     },
   );
 
@@ -89,19 +91,19 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/group/:name/join', { schema: { params: NameParams, response: messageSchema } }, async (request) => {
     const viewer = await request.requireViewer();
-    await service.joinGroup(app.db, request.params.name, viewer.id);
+    await service.joinGroup(app.db, request.params.name, viewer.id, actionLimit);
     return message('joined_group');
   });
 
   app.delete('/group/:name/leave', { schema: { params: NameParams, response: messageSchema } }, async (request) => {
     const viewer = await request.requireViewer();
-    await service.leaveGroup(app.db, request.params.name, viewer.id);
+    await service.leaveGroup(app.db, request.params.name, viewer.id, actionLimit);
     return message('you_left');
   });
 
   app.post('/group/:name/request', { schema: { params: NameParams, response: messageSchema } }, async (request) => {
     const viewer = await request.requireViewer();
-    await service.requestJoin(app.db, request.params.name, viewer.id);
+    await service.requestJoin(app.db, request.params.name, viewer.id, actionLimit);
     return message('request_send');
   });
 
@@ -112,6 +114,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { method: 'PATCH', action: 'deadmin', info: 'revoked_admin', run: (n: string, a: string, p: string) => service.setAdmin(app.db, n, a, p, false) },
     { method: 'PUT', action: 'ban', info: 'user_banned', run: (n: string, a: string, p: string) => service.setBan(app.db, n, a, p, true) },
     { method: 'PUT', action: 'unban', info: 'user_unbanned', run: (n: string, a: string, p: string) => service.setBan(app.db, n, a, p, false) },
+    { method: 'PATCH', action: 'owner', info: 'owner_transferred', run: (n: string, a: string, p: string) => service.transferOwnership(app.db, n, a, p) },
   ] as const;
   for (const { method, action, info, run } of userActions) {
     app.route({

@@ -28,6 +28,7 @@ export const GroupSchema = Type.Object({
   name: Type.String(),
   description: Type.String(),
   gp: Type.String(),
+  gpUrl: Type.String(),
   private: Type.Boolean(),
   requestJoin: Type.Boolean(),
   everyoneCanPost: Type.Boolean(),

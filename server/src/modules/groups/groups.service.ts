@@ -1,12 +1,13 @@
 import { infoMessage } from '#core/errors';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
-import { foldForSearch } from '#core/text';
+import { foldForSearch, normalizeName, skeleton, trimText } from '#core/text';
 import { validateDescription, validateGroupName } from '#core/validation';
 import type { Db, Executor, GroupRow } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error';
-import { runOnce } from '../../lib/idempotency';
+import { type IdempotentRequest, runOnce } from '../../lib/idempotency';
 import { isId, newId } from '../../lib/ids';
 import { pageWindow, toPage } from '../../lib/paging';
+import { takeSlot } from '../../lib/rate-limit';
 import { avatarKey, imageKey } from '../media/media-urls';
 import { enqueueNotificationEvent } from '../notifications/events';
 import { type Membership, canSeeGroupContent, isAdminRole, isPostVisible, membershipOf } from './group-access';
@@ -16,8 +17,10 @@ import type { GroupUserItem } from '../../lib/schemas';
 import type { GroupBody, GroupView, ListQuery } from './groups.schemas';
 
 /**
- * The group rules of 001 §4-§6. Every change runs in one transaction and is conditional on the
- * row it adds or removes, so a retried or concurrent call cannot count a member or a ban twice.
+ * The group rules. Every change runs in one transaction that first locks the group's row, then
+ * reads the membership it decides on, and is conditional on the row it adds or removes: two
+ * changes of one group run one after the other, so a ban cannot miss a join that is committing,
+ * and a retried or concurrent call cannot count a member or a ban twice.
  */
 
 // ---- Loading ---------------------------------------------------------------------------------
@@ -35,6 +38,36 @@ export async function loadGroupById(db: Executor, id: string): Promise<GroupRow>
   const group = await repo.findGroupById(db, id);
   if (!group) throw notFound('didnt_find_group');
   return group;
+}
+
+/** The group named in the path by name or id, locked for the change the caller makes next. */
+async function loadGroupForChange(trx: Executor, nameOrId: string): Promise<GroupRow> {
+  return lockLoaded(trx, await loadGroup(trx, nameOrId));
+}
+
+/** As loadGroupById, locked for the change the caller makes next. */
+async function loadGroupByIdForChange(trx: Executor, id: string): Promise<GroupRow> {
+  return lockLoaded(trx, await loadGroupById(trx, id));
+}
+
+async function lockLoaded(trx: Executor, group: GroupRow): Promise<GroupRow> {
+  const locked = await repo.lockGroup(trx, group.id);
+  if (!locked) throw notFound('didnt_find_group');
+  return locked;
+}
+
+/** How many joins, leaves and join requests one user may make in one group per window. */
+export interface GroupActionLimit {
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Counts one join, leave or request of the user in the group, refusing with 429 over the limit.
+ * Taken in the change's transaction: a change refused later is not counted.
+ */
+function takeGroupActionSlot(trx: Executor, groupId: string, userId: string, limit: GroupActionLimit): Promise<void> {
+  return takeSlot(trx, { key: `group:${groupId}:${userId}`, max: limit.max, windowMs: limit.windowMs }, 'group_action_limit');
 }
 
 async function requireAdmin(db: Executor, group: GroupRow, userId: string, key: AppError['key']): Promise<Membership> {
@@ -63,7 +96,7 @@ interface CleanGroup {
  * (its content is for members, so nobody walks in), hence request_join is stored as set for it.
  */
 function cleanGroupBody(body: GroupBody, current: GroupRow | null): CleanGroup {
-  const name = body.name.trim();
+  const name = normalizeName(body.name);
   const nameError = validateGroupName(name);
   if (nameError) throw badRequest(nameError);
   const description = body.description ?? (current ? current.description : '');
@@ -77,10 +110,12 @@ function cleanGroupBody(body: GroupBody, current: GroupRow | null): CleanGroup {
     nameLower: name.toLowerCase(),
     fields: {
       name,
-      description,
+      // Stored as its length was measured: trimmed.
+      description: trimText(description),
       is_private: isPrivate,
       request_join: requestJoin,
       everyone_can_post: flag(body.everyoneCanPost, current?.everyone_can_post, true),
+      name_skeleton: skeleton(name),
       search_text: foldForSearch(name),
     },
   };
@@ -109,13 +144,13 @@ export async function createGroup(
   db: Db,
   ownerId: string,
   body: GroupBody,
-  key: string | undefined,
+  idempotent: IdempotentRequest | undefined,
 ): Promise<{ group: { _id: string; name: string }; message: string }> {
   const clean = cleanGroupBody(body, null);
   const result = await withNameGuard(() =>
-    runOnce(db, ownerId, key, 'group:create', async (trx) => {
+    runOnce(db, ownerId, idempotent, async (trx) => {
       if ((await repo.countOwnedGroupsLocked(trx, ownerId)) >= LIMITS.ownedGroups) throw forbidden('max_groups');
-      if (await repo.nameTaken(trx, clean.nameLower, null)) throw conflict('groupname_taken');
+      if (await repo.nameTaken(trx, clean.nameLower, clean.fields.name_skeleton, null)) throw conflict('groupname_taken');
       const now = Date.now();
       const id = newId(now);
       await repo.insertGroup(trx, { ...clean.fields, id, owner_id: ownerId, created_at: now });
@@ -130,10 +165,12 @@ export async function createGroup(
 export async function updateGroup(db: Db, id: string, userId: string, body: GroupBody): Promise<{ _id: string; name: string }> {
   return withNameGuard(() =>
     db.transaction().execute(async (trx) => {
-      const group = await loadGroupById(trx, id);
-      await requireAdmin(trx, group, userId, 'need_admin');
+      const group = await loadGroupByIdForChange(trx, id);
+      const actor = await requireAdmin(trx, group, userId, 'need_admin');
       const clean = cleanGroupBody(body, group);
-      if (await repo.nameTaken(trx, clean.nameLower, group.id)) throw conflict('groupname_taken');
+      // Making a private group public publishes everything written for its members: the owner's call.
+      if (clean.fields.is_private !== group.is_private && actor.role !== 'owner') throw forbidden('need_owner');
+      if (await repo.nameTaken(trx, clean.nameLower, clean.fields.name_skeleton, group.id)) throw conflict('groupname_taken');
       await repo.updateGroup(trx, group.id, clean.fields);
       return toGroupRef({ id: group.id, name: clean.fields.name });
     }),
@@ -148,13 +185,48 @@ export async function updateGroup(db: Db, id: string, userId: string, body: Grou
  */
 export async function deleteGroup(db: Db, id: string, userId: string): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
-    const group = await loadGroupById(trx, id);
+    const group = await loadGroupByIdForChange(trx, id);
     if (group.owner_id !== userId) throw forbidden('owner_delete');
-    const keys = [avatarKey('gp', group.id)];
-    if (group.is_private === 1) keys.push(...(await deletePrivatePosts(trx, await repo.findGroupPostIds(trx, group.id))));
-    await repo.deleteGroup(trx, group.id);
-    return keys;
+    return removeGroup(trx, group);
   });
+}
+
+/** The deletion itself, for a group already locked; answers the media keys to remove once committed. */
+async function removeGroup(trx: Executor, group: GroupRow): Promise<string[]> {
+  const keys = [avatarKey('gp', group.id)];
+  if (group.is_private === 1) keys.push(...(await deletePrivatePosts(trx, await repo.findGroupPostIds(trx, group.id))));
+  await repo.deleteGroup(trx, group.id);
+  return keys;
+}
+
+/**
+ * Before an account goes: each group it owns passes to its longest-serving admin, else its
+ * longest-standing member, who is notified. A group left with nobody is deleted as its owner
+ * would delete it, private posts included: dropping the group alone would untag them and so
+ * publish what was written for members. Runs in the account deletion's transaction; answers the
+ * media keys to remove once committed.
+ */
+export async function handOverGroupsOf(trx: Executor, userId: string): Promise<string[]> {
+  const { owned, memberOf } = await repo.groupIdsOfUser(trx, userId);
+  // Every group whose membership the deletion changes, locked up front in one order.
+  await repo.lockGroups(trx, [...new Set([...owned, ...memberOf])]);
+  const keys: string[] = [];
+  for (const id of owned) {
+    const group = await repo.lockGroup(trx, id);
+    if (!group) continue;
+    const successor = await repo.findSuccessor(trx, group.id, userId);
+    if (successor) await passOwnership(trx, group, successor, userId);
+    else keys.push(...(await removeGroup(trx, group)));
+  }
+  return keys;
+}
+
+/** Makes `toId` (a member) the owner; the previous owner, if still a member, stays as an admin. */
+async function passOwnership(trx: Executor, group: GroupRow, toId: string, actorId: string): Promise<void> {
+  await repo.setOwner(trx, group.id, toId);
+  await repo.setRole(trx, group.id, toId, 'owner');
+  await repo.setRole(trx, group.id, group.owner_id, 'admin');
+  await enqueueNotificationEvent(trx, { kind: 'group_made_owner', groupId: group.id, actorId, userId: toId });
 }
 
 /**
@@ -230,13 +302,14 @@ export async function listGroupUsers(
 
 // ---- Membership ------------------------------------------------------------------------------
 
-export async function joinGroup(db: Db, nameOrId: string, userId: string): Promise<void> {
+export async function joinGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
+    const group = await loadGroupForChange(trx, nameOrId);
     const membership = await membershipOf(trx, group.id, userId);
     if (membership.banned) throw forbidden('banned');
     if (membership.role) throw conflict('already_member');
     if (group.request_join === 1 || group.is_private === 1) throw badRequest('need_request');
+    await takeGroupActionSlot(trx, group.id, userId, limit);
     if (!(await repo.insertMember(trx, group.id, userId, 'member', Date.now()))) throw conflict('already_member');
     await repo.adjustCounts(trx, group.id, { members: 1 });
     await repo.deleteUserRow(trx, 'group_requests', group.id, userId);
@@ -245,24 +318,27 @@ export async function joinGroup(db: Db, nameOrId: string, userId: string): Promi
 }
 
 /** The owner cannot leave (403 owner_delete): a group always has its owner, who deletes it instead. */
-export async function leaveGroup(db: Db, nameOrId: string, userId: string): Promise<void> {
+export async function leaveGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
+    const group = await loadGroupForChange(trx, nameOrId);
     const membership = await membershipOf(trx, group.id, userId);
     if (!membership.role) throw forbidden('not_member');
     if (membership.role === 'owner') throw forbidden('owner_delete');
+    await takeGroupActionSlot(trx, group.id, userId, limit);
     if (!(await repo.deleteMember(trx, group.id, userId))) throw forbidden('not_member');
     await repo.adjustCounts(trx, group.id, { members: -1 });
   });
 }
 
-export async function requestJoin(db: Db, nameOrId: string, userId: string): Promise<void> {
+export async function requestJoin(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
+    const group = await loadGroupForChange(trx, nameOrId);
     const membership = await membershipOf(trx, group.id, userId);
     if (membership.banned) throw forbidden('banned');
     if (membership.role) throw conflict('already_member');
     if (group.request_join !== 1 && group.is_private !== 1) throw badRequest('no_request');
+    if (membership.requested) throw conflict('already_requested');
+    await takeGroupActionSlot(trx, group.id, userId, limit);
     if (!(await repo.insertUserRow(trx, 'group_requests', group.id, userId, Date.now()))) throw conflict('already_requested');
     await enqueueNotificationEvent(trx, { kind: 'group_join_request', groupId: group.id, actorId: userId });
   });
@@ -270,7 +346,7 @@ export async function requestJoin(db: Db, nameOrId: string, userId: string): Pro
 
 export async function resolveRequest(db: Db, nameOrId: string, actorId: string, pfp: string, accept: boolean): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
+    const group = await loadGroupForChange(trx, nameOrId);
     await requireAdmin(trx, group, actorId, 'admin_accept');
     const target = await loadTarget(trx, pfp);
     const membership = await membershipOf(trx, group.id, target.id);
@@ -294,7 +370,7 @@ export async function resolveRequest(db: Db, nameOrId: string, actorId: string, 
  */
 export async function setAdmin(db: Db, nameOrId: string, actorId: string, pfp: string, makeAdmin: boolean): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
+    const group = await loadGroupForChange(trx, nameOrId);
     const actor = await requireAdmin(trx, group, actorId, 'need_admin');
     const target = await loadTarget(trx, pfp);
     const membership = await membershipOf(trx, group.id, target.id);
@@ -314,13 +390,30 @@ export async function setAdmin(db: Db, nameOrId: string, actorId: string, pfp: s
 }
 
 /**
+ * Hands the group to another member (the owner's call alone). The target must be a member and not
+ * banned, with the keys make-admin answers; the previous owner stays on as an admin.
+ */
+export async function transferOwnership(db: Db, nameOrId: string, actorId: string, pfp: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const group = await loadGroupForChange(trx, nameOrId);
+    if (group.owner_id !== actorId) throw forbidden('need_owner');
+    const target = await loadTarget(trx, pfp);
+    const membership = await membershipOf(trx, group.id, target.id);
+    if (membership.banned) throw conflict('admin_banned');
+    if (!membership.role) throw notFound('isnt_member');
+    if (membership.role === 'owner') throw conflict('already_admin');
+    await passOwnership(trx, group, target.id, actorId);
+  });
+}
+
+/**
  * Ban (also of a non-member, e.g. a post's author in a public group) or unban. Never the owner
  * (ban_owner); an admin is banned by the owner only (admin_admin). A ban ends the membership and
  * any pending request.
  */
 export async function setBan(db: Db, nameOrId: string, actorId: string, pfp: string, ban: boolean): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
+    const group = await loadGroupForChange(trx, nameOrId);
     const actor = await requireAdmin(trx, group, actorId, 'admin_ban');
     const target = await loadTarget(trx, pfp);
     const now = Date.now();

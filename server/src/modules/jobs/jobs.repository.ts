@@ -15,6 +15,15 @@ export async function insertJob(db: Executor, kind: string, payload: string, run
     .execute();
 }
 
+/** Adds the job unless a unique index already holds one like it (a singleton job kind). */
+export async function insertJobUnlessPresent(db: Executor, kind: string, payload: string, runAt: number, now: number): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({ kind, payload, run_at: runAt, locked_until: null, last_error: null, created_at: now })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
 /**
  * Leases up to `limit` due jobs until now + leaseMs. On PostgreSQL, SKIP LOCKED lets concurrent
  * workers take disjoint sets; on SQLite the single statement runs under the one writer lock.
@@ -43,6 +52,17 @@ export async function saveProgress(trx: Executor, id: number, expected: string, 
   const result = await trx
     .updateTable('jobs')
     .set({ payload: next, locked_until: lockedUntil })
+    .where('id', '=', id)
+    .where('payload', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Stores a step's progress and hands the job back until `runAt` (a recurring job), under the same guard. */
+export async function rescheduleJob(trx: Executor, id: number, expected: string, next: string, runAt: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('jobs')
+    .set({ payload: next, run_at: runAt, locked_until: null })
     .where('id', '=', id)
     .where('payload', '=', expected)
     .executeTakeFirst();

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { JOB_HANDLERS } from './handlers';
-import { type JobRow, claimDueJobs, failJob, finishJob, releaseJob, saveProgress } from './jobs.repository';
+import { type JobRow, claimDueJobs, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository';
+import { scheduleMaintenance } from './maintenance';
 import type { PgListener } from './pg-listener';
 import { JOBS_CHANNEL, onJobEnqueued } from './signal';
 
@@ -12,8 +13,22 @@ export interface JobStep {
   next: unknown;
   /** Runs once the step's transaction has committed. */
   afterCommit?: () => void;
+  /** With a next payload: run the next step no earlier than this (a recurring job waits here). */
+  runAt?: number;
 }
-export type JobHandler = (app: FastifyInstance, trx: Transaction<Database>, payload: unknown, now: number) => Promise<JobStep>;
+export type StepHandler = (app: FastifyInstance, trx: Transaction<Database>, payload: unknown, now: number) => Promise<JobStep>;
+
+/**
+ * A job that waits on another server (sending mail): it runs outside any transaction, so a slow
+ * or unreachable peer holds no database connection or lock, and the job is removed once it
+ * returns. A crash in between runs it again, so it must bear being done twice.
+ */
+export interface OutsideJob {
+  outside: (app: FastifyInstance, payload: unknown, now: number) => Promise<void>;
+  /** Failures before the job is parked, when the default is too few for an outage of the peer. */
+  maxAttempts?: number;
+}
+export type JobHandler = StepHandler | OutsideJob;
 
 export const LEASE_MS = 30_000;
 export const POLL_MS = 500;
@@ -77,6 +92,10 @@ async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void
     await failJob(app.db, job.id, MAX_ATTEMPTS, `no handler for job kind "${job.kind}"`, PARKED);
     return;
   }
+  if (typeof handler !== 'function') {
+    await runOutside(app, job, run, handler);
+    return;
+  }
   let payload = job.payload;
   for (let steps = 1; ; steps++) {
     let step: JobStep;
@@ -85,7 +104,10 @@ async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void
         const now = run.clock();
         const result = await handler(app, trx, JSON.parse(payload), now);
         const next = result.next === null ? null : JSON.stringify(result.next);
-        const kept = next === null ? await finishJob(trx, job.id, payload) : await saveProgress(trx, job.id, payload, next, now + LEASE_MS);
+        let kept: boolean;
+        if (next === null) kept = await finishJob(trx, job.id, payload);
+        else if (result.runAt !== undefined) kept = await rescheduleJob(trx, job.id, payload, next, result.runAt);
+        else kept = await saveProgress(trx, job.id, payload, next, now + LEASE_MS);
         if (!kept) throw new LostLease();
         if (next !== null) payload = next;
         return result;
@@ -95,21 +117,39 @@ async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void
         app.log.warn({ jobId: job.id }, 'job taken over by another worker after its lease expired');
         return;
       }
-      run.steps++;
-      const attempts = job.attempts + 1;
-      const runAt = attempts >= MAX_ATTEMPTS ? PARKED : run.clock() + retryDelay(attempts);
-      app.log.error({ err, jobId: job.id, kind: job.kind, attempts }, 'job failed');
-      await failJob(app.db, job.id, attempts, err instanceof Error ? (err.stack ?? err.message) : String(err), runAt);
+      await jobFailed(app, job, run, err, MAX_ATTEMPTS);
       return;
     }
     run.steps++;
     step.afterCommit?.();
-    if (step.next === null || !budgetLeft(run)) return;
+    if (step.next === null || step.runAt !== undefined || !budgetLeft(run)) return;
     if (run.options.shouldStop?.() || steps >= STEPS_PER_CLAIM) {
       await releaseJob(app.db, job.id, payload, run.clock());
       return;
     }
   }
+}
+
+async function runOutside(app: FastifyInstance, job: JobRow, run: Run, handler: OutsideJob): Promise<void> {
+  try {
+    await handler.outside(app, JSON.parse(job.payload), run.clock());
+  } catch (err) {
+    await jobFailed(app, job, run, err, handler.maxAttempts ?? MAX_ATTEMPTS);
+    return;
+  }
+  run.steps++;
+  if (!(await finishJob(app.db, job.id, job.payload))) {
+    app.log.warn({ jobId: job.id }, 'job taken over by another worker after its lease expired');
+  }
+}
+
+/** Puts a failed job back in line after a growing delay, or parks it after maxAttempts failures. */
+async function jobFailed(app: FastifyInstance, job: JobRow, run: Run, err: unknown, maxAttempts: number): Promise<void> {
+  run.steps++;
+  const attempts = job.attempts + 1;
+  const runAt = attempts >= maxAttempts ? PARKED : run.clock() + retryDelay(attempts);
+  app.log.error({ err, jobId: job.id, kind: job.kind, attempts }, 'job failed');
+  await failJob(app.db, job.id, attempts, err instanceof Error ? (err.stack ?? err.message) : String(err), runAt);
 }
 
 /**
@@ -130,6 +170,7 @@ export class JobWorker {
 
   async start(): Promise<void> {
     this.stopped = false;
+    await scheduleMaintenance(this.app.db);
     this.unsubscribe.push(onJobEnqueued(() => this.wake()));
     if (this.listener) this.unsubscribe.push(await this.listener.listen(JOBS_CHANNEL, () => this.wake()));
     this.schedule(0);

@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { toAvatar } from './images';
-import { type AvatarKind, avatarKey, mediaUrl } from './media-urls';
+import { type AvatarKind, avatarKey, avatarUrl, versionOf } from './media-urls';
+import { recordAvatarVersion } from './media.repository';
 
 /**
- * Stores the avatar of a user (pfp) or group (gp) under `{kind}/{id}.jpeg` (001 §3) and answers
- * its URL. Refuses a file that is not an image (400 only_images) or too large (413 image_too_large).
+ * Stores the avatar of a user (pfp) or group (gp) under `{kind}/{id}.jpeg` and answers its new
+ * versioned URL. Refuses a file that is not an image (400 only_images) or too large (413
+ * image_too_large).
  */
 export async function storeAvatar(app: FastifyInstance, kind: AvatarKind, id: string, buffer: Buffer): Promise<string> {
   const jpeg = await toAvatar(buffer);
-  const key = avatarKey(kind, id);
-  await app.storage.put(key, jpeg);
-  return mediaUrl(app, key, false);
+  const version = versionOf(await app.storage.put(avatarKey(kind, id), jpeg));
+  // Recorded after the bytes are in place, so no reply names a version before it can be served.
+  await recordAvatarVersion(app.db, kind, id, version);
+  return avatarUrl(kind, id, version);
 }
 
 /** Removes a user's or group's avatar, e.g. when the account or group is deleted. */

@@ -4,12 +4,18 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * URLs of stored media. Images of posts in a private group must not be readable by guessing ids,
  * and an <img> carries no bearer token, so their URLs carry an expiry and an HMAC of key and
  * expiry instead. Public images stay plain, so they can be cached forever.
+ *
+ * A signed URL lives only minutes: every read of a post re-signs its images, so members always
+ * get a fresh one, while someone banned or gone from the group gets no new URL and the ones they
+ * hold die shortly. The expiry is rounded up to a time bucket, so every read within one bucket
+ * gives the same URL and browser caches still hit. The service worker keys its cache on the URL
+ * without the signature, so a member keeps seeing an image offline across re-signings.
  */
 
 /** Signed URLs stay valid at least this long... */
-const SIGNED_MIN_MS = 24 * 60 * 60 * 1000;
-/** ...and their expiry is rounded up to this step, so repeated reads give the same URL (cacheable). */
-const SIGNED_STEP_MS = 6 * 60 * 60 * 1000;
+export const SIGNED_MIN_MS = 5 * 60 * 1000;
+/** ...and their expiry is rounded up to this step, so at most SIGNED_MIN_MS + SIGNED_STEP_MS. */
+export const SIGNED_STEP_MS = 5 * 60 * 1000;
 
 export const MEDIA_PREFIX = '/media/';
 
@@ -25,12 +31,31 @@ export function signedExpiry(now: number = Date.now()): number {
   return Math.ceil((now + SIGNED_MIN_MS) / SIGNED_STEP_MS) * SIGNED_STEP_MS;
 }
 
-/** `/media/{key}`, signed when the object belongs to a post in a private group. */
-export function mediaUrl(source: SecretSource, key: string, isPrivate: boolean, now: number = Date.now()): string {
-  const url = MEDIA_PREFIX + key;
-  if (!isPrivate) return url;
-  const exp = signedExpiry(now);
-  return `${url}?exp=${exp}&sig=${signature(secretOf(source), key, exp)}`;
+/**
+ * The version of stored bytes in a URL: their storage time in whole milliseconds. Reads compare it
+ * with the stored object's time, so `?v=` names exactly one set of bytes.
+ */
+export const versionOf = (modified: Date): number => Math.floor(modified.getTime());
+
+export interface MediaUrlOptions {
+  /** The object belongs to a post in a private group: the URL carries an expiry and a signature. */
+  isPrivate?: boolean;
+  /** The bytes' version (versionOf); 0 when unknown, and then the URL carries none. */
+  version?: number;
+  now?: number;
+}
+
+/** `/media/{key}`, with the bytes' version when known, signed when the object is private. */
+export function mediaUrl(source: SecretSource, key: string, options: MediaUrlOptions = {}): string {
+  const params = new URLSearchParams();
+  if (options.version) params.set('v', String(options.version));
+  if (options.isPrivate) {
+    const exp = signedExpiry(options.now);
+    params.set('exp', String(exp));
+    params.set('sig', signature(secretOf(source), key, exp));
+  }
+  const query = params.toString();
+  return MEDIA_PREFIX + key + (query ? `?${query}` : '');
 }
 
 /** Whether exp and sig are a valid, unexpired signature of key. */
@@ -49,13 +74,27 @@ export function verifyMediaSignature(
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-/** Storage key of image `index` of a post or comment (000 §3: `{id}{index}`, webp). */
+/** Storage key of image `index` of a post or comment: `{id}{index}`, webp. */
 export const imageKey = (ownerId: string, index: number) => `${ownerId}${index}.webp`;
 
-/** The media URLs of a post's or comment's `count` images. */
-export function imageUrls(source: SecretSource, ownerId: string, count: number, isPrivate: boolean): string[] {
-  return Array.from({ length: count }, (_, index) => mediaUrl(source, imageKey(ownerId, index), isPrivate));
+/** The media URLs of a post's or comment's `count` images, all under the owner's media version. */
+export function imageUrls(
+  source: SecretSource,
+  owner: { id: string; images: number; isPrivate: boolean; version: number },
+): string[] {
+  const options = { isPrivate: owner.isPrivate, version: owner.version };
+  return Array.from({ length: owner.images }, (_, index) => mediaUrl(source, imageKey(owner.id, index), options));
 }
 
 export type AvatarKind = 'pfp' | 'gp';
 export const avatarKey = (kind: AvatarKind, id: string) => `${kind}/${id}.jpeg`;
+export const DEFAULT_AVATAR_ID = 'default';
+
+/**
+ * The URL of a user's (pfp) or group's (gp) avatar at its version; the shared default picture
+ * when there is no such user or group (a deleted author). Every reply naming an avatar uses this.
+ */
+export function avatarUrl(kind: AvatarKind, id: string | null, version: number): string {
+  if (id === null) return mediaUrl('', avatarKey(kind, DEFAULT_AVATAR_ID));
+  return mediaUrl('', avatarKey(kind, id), { version });
+}

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema';
+import type { AvatarKind } from './media-urls';
 
 /** Queries of the media module: who owns an image and whether it must stay private. */
 
@@ -61,13 +62,33 @@ export async function findImageOwner(db: Executor, id: string): Promise<ImageOwn
   };
 }
 
-/** Records that image `index` exists: images is the count, max(index) + 1. */
-export async function recordImage(db: Executor, owner: Pick<ImageOwner, 'kind' | 'id'>, index: number): Promise<void> {
+/**
+ * Records that image `index` exists (images is the count, max(index) + 1) and the storage time
+ * of its bytes as the owner's media version. Versions only grow, so a slower concurrent upload
+ * does not bring back an older one.
+ */
+export async function recordImage(
+  db: Executor,
+  owner: Pick<ImageOwner, 'kind' | 'id'>,
+  index: number,
+  version: number,
+): Promise<void> {
   const table = owner.kind === 'post' ? 'posts' : 'comments';
   await db
     .updateTable(table)
-    .set({ images: index + 1 })
+    .set((eb) => ({
+      images: sql<number>`case when ${eb.ref('images')} < ${index + 1} then ${index + 1} else ${eb.ref('images')} end`,
+      media_version: sql<number>`case when ${eb.ref('media_version')} < ${version} then ${version} else ${eb.ref('media_version')} end`,
+    }))
     .where('id', '=', owner.id)
-    .where('images', '<', index + 1)
     .execute();
+}
+
+/** Records the storage time of a user's or group's new avatar as its version (only ever growing). */
+export async function recordAvatarVersion(db: Executor, kind: AvatarKind, id: string, version: number): Promise<void> {
+  if (kind === 'pfp') {
+    await db.updateTable('users').set({ pfp_version: version }).where('id', '=', id).where('pfp_version', '<', version).execute();
+  } else {
+    await db.updateTable('groups').set({ gp_version: version }).where('id', '=', id).where('gp_version', '<', version).execute();
+  }
 }

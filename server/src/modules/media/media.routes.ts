@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { infoMessage } from '#core/errors';
+import { errorMessage, infoMessage } from '#core/errors';
 import { readMedia, uploadContentImage, uploadProfilePicture } from './media.service';
 import { UploadReplies, readUpload, registerUploads } from './uploads';
 
 const uploadSchema = { response: UploadReplies };
 
-/** Uploads under /api (000 §7 POST /upload/image, 001 §7 POST /upload/{type} with type pfp). */
+/** Uploads under /api: POST /upload/image, and POST /upload/{type} whose only type is pfp. */
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await registerUploads(app);
 
@@ -16,7 +16,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.status(201).send({ message: infoMessage('image_uploaded'), url });
   });
 
-  // POST /upload/{type} of 001 §7, whose only type is pfp; another type is an unknown route (404).
+  // Another upload type is an unknown route (404).
   // The file may come under any field name (the web app sends `pfp` or `image`).
   app.post('/upload/pfp', { schema: uploadSchema }, async (request, reply) => {
     const viewer = await request.requireViewer();
@@ -26,8 +26,9 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 const CACHE_CONTROL = {
+  // The URL's version names these very bytes.
   immutable: 'public, max-age=31536000, immutable',
-  // Avatars are replaced under the same key, so caches must ask again (cheap with the ETag).
+  // Without the current version the bytes may be replaced, so caches must ask again (cheap with the ETag).
   revalidate: 'public, no-cache',
   private: 'private, max-age=3600',
 } as const;
@@ -36,11 +37,16 @@ const CACHE_CONTROL = {
 export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/*',
-    { schema: { querystring: Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) }) } },
+    {
+      schema: {
+        querystring: Type.Object({ v: Type.Optional(Type.String()), exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) }),
+      },
+    },
     async (request, reply) => {
       const key = (request.params as { '*': string })['*'];
       const object = await readMedia(app, key, request.query);
-      if (!object) return reply.status(404).send({ message: 'error/server_error' });
+      // Not kept: the object may be written a moment later, or an expired signature renewed.
+      if (!object) return reply.status(404).header('Cache-Control', 'no-store').send({ message: errorMessage('not_found') });
       const etag = `W/"${object.data.length.toString(16)}-${object.modified.getTime().toString(16)}"`;
       const lastModified = object.modified.toUTCString();
       reply

@@ -5,12 +5,12 @@ import { isId } from '../../lib/ids';
 import type { Viewer } from '../../plugins/auth';
 import { storeAvatar } from './avatars';
 import { renderDefaultAvatar, toContentImage } from './images';
-import { avatarKey, imageKey, mediaUrl, verifyMediaSignature } from './media-urls';
+import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature, versionOf } from './media-urls';
 import { findImageOwner, recordImage } from './media.repository';
 import type { Upload } from './uploads';
 
 /**
- * POST /upload/image (000 §7): image `index` of the caller's own post or comment, stored as
+ * POST /upload/image: image `index` of the caller's own post or comment, stored as
  * `{id}{index}.webp`. Posts take LIMITS.imagesPerPost images, comments LIMITS.imagesPerComment.
  */
 export async function uploadContentImage(app: FastifyInstance, viewer: Viewer, upload: Upload): Promise<string> {
@@ -25,12 +25,12 @@ export async function uploadContentImage(app: FastifyInstance, viewer: Viewer, u
   if (!upload.file) throw badRequest('only_images');
   const webp = await toContentImage(upload.file);
   const key = imageKey(owner.id, index);
-  await app.storage.put(key, webp);
-  await recordImage(app.db, owner, index);
-  return mediaUrl(app, key, owner.isPrivate);
+  const version = versionOf(await app.storage.put(key, webp));
+  await recordImage(app.db, owner, index, version);
+  return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });
 }
 
-/** POST /upload/pfp (001 §7): the caller's avatar. */
+/** POST /upload/pfp: the caller's avatar. */
 export async function uploadProfilePicture(app: FastifyInstance, viewer: Viewer, upload: Upload): Promise<string> {
   if (!upload.file) throw badRequest('only_images');
   return storeAvatar(app, 'pfp', viewer.id, upload.file);
@@ -38,14 +38,24 @@ export async function uploadProfilePicture(app: FastifyInstance, viewer: Viewer,
 
 const CONTENT_KEY = /^([0-9a-f]{24})(\d)\.webp$/;
 const AVATAR_KEY = /^(pfp|gp)\/([0-9a-f]{24}|default)\.jpeg$/;
-const DEFAULT_AVATAR_KEY = avatarKey('pfp', 'default');
+const DEFAULT_AVATAR_KEY = avatarKey('pfp', DEFAULT_AVATAR_ID);
 
 export interface MediaObject {
   data: Buffer;
   modified: Date;
   contentType: string;
-  /** immutable: content images never change under their key; avatars are replaced in place. */
+  /**
+   * immutable: the URL named the version of exactly these bytes, so they never change under it.
+   * revalidate: no version, or another one (bytes replaced since): caches must ask again.
+   * private: an image of a private group, for the signed URL's holder only.
+   */
   caching: 'immutable' | 'revalidate' | 'private';
+}
+
+export interface MediaQuery {
+  v?: unknown;
+  exp?: unknown;
+  sig?: unknown;
 }
 
 /** The default avatar, rendered once and then kept in storage like any other object. */
@@ -57,20 +67,21 @@ async function defaultAvatar(app: FastifyInstance): Promise<{ data: Buffer; modi
   return (await app.storage.get(DEFAULT_AVATAR_KEY)) ?? { data, modified: new Date() };
 }
 
+/** Whether the URL's version names exactly the stored bytes. */
+const isVersionOf = (v: unknown, object: { modified: Date }) => typeof v === 'string' && v === String(versionOf(object.modified));
+
 /**
  * GET /media/{key}: only keys the app writes are served. Images of posts in a private group need
  * a valid signature (the URLs the API hands to members carry one); anything else is not found.
+ * Avatars and images may be replaced under their key; only a URL whose version names the stored
+ * bytes is cached for good, an older one gets the current bytes to revalidate.
  */
-export async function readMedia(
-  app: FastifyInstance,
-  key: string,
-  query: { exp?: unknown; sig?: unknown },
-): Promise<MediaObject | null> {
+export async function readMedia(app: FastifyInstance, key: string, query: MediaQuery): Promise<MediaObject | null> {
   const avatar = AVATAR_KEY.exec(key);
   if (avatar) {
     const stored = await app.storage.get(key);
-    if (stored) return { ...stored, contentType: 'image/jpeg', caching: 'revalidate' };
-    return { ...(await defaultAvatar(app)), contentType: 'image/jpeg', caching: 'revalidate' };
+    if (!stored) return { ...(await defaultAvatar(app)), contentType: 'image/jpeg', caching: 'revalidate' };
+    return { ...stored, contentType: 'image/jpeg', caching: isVersionOf(query.v, stored) ? 'immutable' : 'revalidate' };
   }
   const content = CONTENT_KEY.exec(key);
   if (!content) return null;
@@ -79,5 +90,6 @@ export async function readMedia(
   if (owner.isPrivate && !verifyMediaSignature(app, key, query.exp, query.sig)) return null;
   const stored = await app.storage.get(key);
   if (!stored) return null;
-  return { ...stored, contentType: 'image/webp', caching: owner.isPrivate ? 'private' : 'immutable' };
+  const caching = owner.isPrivate ? 'private' : isVersionOf(query.v, stored) ? 'immutable' : 'revalidate';
+  return { ...stored, contentType: 'image/webp', caching };
 }

@@ -15,7 +15,8 @@ export type NotificationEvent =
   | { kind: 'group_join_denied'; groupId: string; actorId: string; userId: string }
   | { kind: 'group_new_member'; groupId: string; userId: string }
   | { kind: 'group_made_admin'; groupId: string; actorId: string; userId: string }
-  | { kind: 'group_revoked_admin'; groupId: string; actorId: string; userId: string };
+  | { kind: 'group_revoked_admin'; groupId: string; actorId: string; userId: string }
+  | { kind: 'group_made_owner'; groupId: string; actorId: string; userId: string };
 
 export const NOTIFICATION_JOB = 'notification_event';
 

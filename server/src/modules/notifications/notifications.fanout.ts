@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { GROUP_NOTIFICATION_LEVELS, NOTIFICATION_SETTINGS, type NotificationType } from '#core/limits';
 import type { Database, Executor } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { lockRateKey } from '../../lib/rate-limit';
 import { isPostVisible } from '../groups/group-access';
 import type { JobStep } from '../jobs/worker';
 import type { NotificationEvent } from './events';
@@ -76,10 +77,39 @@ function note(userId: string, type: NotificationType, now: number, target: Targe
   };
 }
 
+/**
+ * Types that repeating one action would pile up (join/leave, request/deny and follow/unfollow
+ * cycles): a repeat within the collapse window refreshes the earlier item instead of adding one.
+ */
+const COLLAPSING: ReadonlySet<NotificationType> = new Set<NotificationType>([
+  'NEW_FOLLOWER', 'NEW_MEMBER', 'GROUP_JOIN_REQUEST', 'GROUP_JOIN_DENY', 'GROUP_JOIN_ACCEPT',
+]);
+
+/** The rows still to insert once repeats of recent items have refreshed those items. */
+async function collapseRepeats(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[]): Promise<repo.NewNotification[]> {
+  const fresh: repo.NewNotification[] = [];
+  const repeats: { key: string; row: repo.NewNotification }[] = [];
+  for (const row of rows) {
+    if (COLLAPSING.has(row.type as NotificationType)) {
+      repeats.push({ key: `notification:${row.user_id}:${row.type}:${row.actor_id ?? ''}:${row.group_id ?? ''}`, row });
+    } else {
+      fresh.push(row);
+    }
+  }
+  // Locked in one order, so two workers delivering the same kind of item wait instead of both inserting.
+  repeats.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const { key, row } of repeats) {
+    await lockRateKey(trx, key);
+    const since = row.created_at - app.config.rates.notificationCollapseMs;
+    if (!(await repo.refreshRecentNotification(trx, row, since))) fresh.push(row);
+  }
+  return fresh;
+}
+
 /** Inserts the rows (minus any addressed to their actor) and announces the new unread counts. */
 async function deliver(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged: string[] = []): Promise<JobStep['afterCommit']> {
   const kept = rows.filter((row) => row.user_id !== row.actor_id);
-  await repo.insertNotifications(trx, kept);
+  await repo.insertNotifications(trx, await collapseRepeats(app, trx, kept));
   const users = [...new Set([...kept.map((row) => row.user_id), ...alsoChanged])];
   return users.length ? app.notificationHub.announce(trx, users) : undefined;
 }
@@ -87,6 +117,13 @@ async function deliver(app: FastifyInstance, trx: Executor, rows: repo.NewNotifi
 async function done(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged: string[] = []): Promise<JobStep> {
   return { next: null, afterCommit: await deliver(app, trx, rows, alsoChanged) };
 }
+
+/** What a change of the recipient's own role in a group is announced as. */
+const ROLE_CHANGE_TYPES = {
+  group_made_admin: 'MADE_ADMIN',
+  group_revoked_admin: 'REVOKED_ADMIN',
+  group_made_owner: 'MADE_OWNER',
+} as const satisfies Record<string, NotificationType>;
 
 export async function notificationJobStep(app: FastifyInstance, trx: Transaction<Database>, payload: unknown, now: number): Promise<JobStep> {
   const event = payload as Payload;
@@ -99,8 +136,9 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
       if (!(await repo.followExists(trx, event.actorId, event.userId))) return { next: null };
       const [user] = await repo.usersWithSettings(trx, [event.userId]);
       if (!wants(user?.notification_settings, 'follower')) return { next: null };
-      // Following again after an unfollow replaces the earlier item instead of stacking them.
-      await repo.deleteFollowerNotifications(trx, event.userId, event.actorId);
+      // Following again after an unfollow replaces the earlier item instead of stacking them: one
+      // within the collapse window is refreshed (deliver), an older one is removed here.
+      await repo.deleteFollowerNotifications(trx, event.userId, event.actorId, now - app.config.rates.notificationCollapseMs);
       return done(app, trx, [note(event.userId, 'NEW_FOLLOWER', now, { actor: event.actorId })]);
     }
     case 'group_join_request': {
@@ -131,9 +169,10 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
       return done(app, trx, rows);
     }
     case 'group_made_admin':
-    case 'group_revoked_admin': {
+    case 'group_revoked_admin':
+    case 'group_made_owner': {
       if (!(await repo.groupExists(trx, event.groupId)) || !(await repo.userExists(trx, event.userId))) return { next: null };
-      const type = event.kind === 'group_made_admin' ? 'MADE_ADMIN' : 'REVOKED_ADMIN';
+      const type = ROLE_CHANGE_TYPES[event.kind];
       const actor = (await repo.userExists(trx, event.actorId)) ? event.actorId : null;
       return done(app, trx, [note(event.userId, type, now, { actor, group: event.groupId })]);
     }

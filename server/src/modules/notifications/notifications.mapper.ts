@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { DELETED, type NotificationType } from '#core/limits';
+import { avatarUrl } from '../media/media-urls';
 import type { ListedNotification } from './notifications.repository';
 import type { NotificationSchema } from './notifications.schemas';
 
@@ -30,6 +31,8 @@ export function toNotification(row: ListedNotification, groupsOfPost: Map<string
     groupname: row.group_id ? (row.group_name ?? DELETED) : null,
     pfp: row.actor_username ? row.actor_id : null,
     gp: row.group_id,
+    pfpUrl: avatarUrl('pfp', row.actor_username ? row.actor_id : null, Number(row.actor_pfp_version ?? 0)),
+    gpUrl: row.group_id ? avatarUrl('gp', row.group_id, Number(row.group_gp_version ?? 0)) : null,
     groups: row.type === 'GROUP_POST' && row.post_id ? (groupsOfPost.get(row.post_id) ?? []) : [],
     createdAt: Number(row.created_at),
   };

@@ -1,4 +1,5 @@
 import { type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { changedRows } from '../../db/helpers';
 import type { Executor, NotificationsTable } from '../../db/schema';
 import { postVisibleTo } from '../groups/group-access';
 
@@ -233,8 +234,34 @@ export const isTruthy = (value: SqlBool | number | null | undefined): boolean =>
 
 // ---- upkeep
 
-export async function deleteFollowerNotifications(db: Executor, userId: string, actorId: string): Promise<void> {
-  await db.deleteFrom('notifications').where('user_id', '=', userId).where('actor_id', '=', actorId).where('type', '=', 'NEW_FOLLOWER').execute();
+/** Removes the user's NEW_FOLLOWER items about the actor made at or before `until`. */
+export async function deleteFollowerNotifications(db: Executor, userId: string, actorId: string, until: number): Promise<void> {
+  await db
+    .deleteFrom('notifications')
+    .where('user_id', '=', userId)
+    .where('actor_id', '=', actorId)
+    .where('type', '=', 'NEW_FOLLOWER')
+    .where('created_at', '<=', until)
+    .execute();
+}
+
+/**
+ * Moves the recipient's items like `row` (same type, actor and group) made after `since` to the
+ * row's time, unseen again; false when there is none to refresh.
+ */
+export async function refreshRecentNotification(db: Executor, row: NewNotification, since: number): Promise<boolean> {
+  const actorId = row.actor_id ?? null;
+  const groupId = row.group_id ?? null;
+  const result = await db
+    .updateTable('notifications')
+    .set({ seen: 0, created_at: row.created_at })
+    .where('user_id', '=', row.user_id)
+    .where('type', '=', row.type)
+    .where((eb) => (actorId === null ? eb('actor_id', 'is', null) : eb('actor_id', '=', actorId)))
+    .where((eb) => (groupId === null ? eb('group_id', 'is', null) : eb('group_id', '=', groupId)))
+    .where('created_at', '>', since)
+    .executeTakeFirst();
+  return changedRows(result);
 }
 
 /** Removes the join-request items of a decided request; returns whose lists changed. */
@@ -270,7 +297,9 @@ export async function listPage(db: Executor, userId: string, offset: number, fet
       'notifications.seen',
       'notifications.created_at',
       'actor.username as actor_username',
+      'actor.pfp_version as actor_pfp_version',
       'groups.name as group_name',
+      'groups.gp_version as group_gp_version',
       'posts.text as post_text',
       'comments.text as comment_text',
       'comments.deleted as comment_deleted',

@@ -21,6 +21,10 @@ export const NotificationSchema = Type.Object({
   /** The actor's id (avatar key), null when the account is gone. */
   pfp: Type.Union([Id, Type.Null()]),
   gp: Type.Union([Id, Type.Null()]),
+  /** The actor's avatar URL at its version (the default picture when the account is gone). */
+  pfpUrl: Type.String(),
+  /** The group's avatar URL at its version, null when the item is about no group. */
+  gpUrl: Type.Union([Type.String(), Type.Null()]),
   /** Names of the post's groups (group posts). */
   groups: Type.Array(Type.String()),
   createdAt: Type.Number(),

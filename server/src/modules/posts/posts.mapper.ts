@@ -1,7 +1,7 @@
 import { DELETED } from '#core/limits';
 import type { GroupRole } from '../../db/schema';
 import { canPostIn, isAdminRole } from '../groups/group-access';
-import { imageUrls } from '../media/media-urls';
+import { avatarUrl, imageUrls } from '../media/media-urls';
 import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository';
 
 /**
@@ -15,12 +15,13 @@ import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.reposito
  * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller
  *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
  *   where the post's author is banned.
- * - media: URLs of the post's images, in order.
+ * - media: URLs of the post's images, in order, versioned (and signed in a private group).
+ * - author.pfpUrl: the author's avatar URL at its current version.
  */
 export interface PostView {
   _id: string;
   text: string;
-  author: { username: string; pfp: string };
+  author: { username: string; pfp: string; pfpUrl: string };
   createdAt: number;
   likes: number;
   liked: boolean;
@@ -46,10 +47,10 @@ export type MediaSigner = string | { config: { jwtSecret: string } };
  * (an <img> carries no token); without a signer they stay plain and the media route refuses them.
  */
 export function postMediaUrls(
-  post: { id: string; images: number; isPrivate: boolean },
+  post: { id: string; images: number; isPrivate: boolean; version: number },
   signer: MediaSigner | undefined,
 ): string[] {
-  return imageUrls(signer ?? '', post.id, post.images, post.isPrivate && signer !== undefined);
+  return imageUrls(signer ?? '', { ...post, isPrivate: post.isPrivate && signer !== undefined });
 }
 
 /** Everything loaded for one page of posts, keyed for the mapper. */
@@ -92,8 +93,8 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     );
 
   const author = row.author_id && row.author_username
-    ? { username: row.author_username, pfp: row.author_id }
-    : { username: DELETED, pfp: 'default' };
+    ? { username: row.author_username, pfp: row.author_id, pfpUrl: avatarUrl('pfp', row.author_id, Number(row.author_pfp_version ?? 0)) }
+    : { username: DELETED, pfp: 'default', pfpUrl: avatarUrl('pfp', null, 0) };
 
   let replyingTo: string | null = null;
   if (row.reply_to) replyingTo = ctx.visibleOriginals.has(row.reply_to) ? row.reply_to : DELETED;
@@ -120,7 +121,12 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     canReply,
     images: Number(row.images),
     media: postMediaUrls(
-      { id: row.id, images: Number(row.images), isPrivate: groupRows.some((g) => g.is_private === 1) },
+      {
+        id: row.id,
+        images: Number(row.images),
+        isPrivate: groupRows.some((g) => g.is_private === 1),
+        version: Number(row.media_version),
+      },
       ctx.signer,
     ),
   };

@@ -12,11 +12,13 @@ export interface PostBaseRow {
   id: string;
   author_id: string | null;
   author_username: string | null;
+  author_pfp_version: number | null;
   text: string;
   reply_to: string | null;
   likes: number;
   comments: number;
   images: number;
+  media_version: number;
   created_at: number;
 }
 
@@ -30,11 +32,13 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
       'posts.id',
       'posts.author_id',
       'users.username as author_username',
+      'users.pfp_version as author_pfp_version',
       'posts.text',
       'posts.reply_to',
       'posts.likes',
       'posts.comments',
       'posts.images',
+      'posts.media_version',
       'posts.created_at',
     ])
     .where('posts.id', 'in', ids)

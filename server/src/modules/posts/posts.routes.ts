@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { infoMessage } from '#core/errors';
-import { idempotencyKey, runOnce } from '../../lib/idempotency';
+import { idempotentRequest, runOnce } from '../../lib/idempotency';
 import { ErrorReplies, LikeBody, LikeReply, MessageReply, PostIdParams } from '../../lib/schemas';
 import { CreatePostBody, CreatePostReply, PostSchema } from './posts.schemas';
 import {
@@ -27,10 +27,9 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const result = await runOnce<PostView & { post: PostView }>(
         app.db,
         viewer.id,
-        idempotencyKey(request.headers),
-        'post:create',
+        idempotentRequest(request),
         async (trx) => {
-          const post = await createPost(trx, viewer.id, request.body, app);
+          const post = await createPost(trx, viewer.id, request.body, app.config.rates, app);
           return { status: 201, body: { ...post, post } };
         },
       );
@@ -62,7 +61,7 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const viewer = await request.requireViewer();
       const liked = request.body?.liked;
-      const result = await runOnce(app.db, viewer.id, idempotencyKey(request.headers), 'post:like', async (trx) => ({
+      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
         status: 200,
         body: await likePost(trx, request.params.postId, viewer.id, liked),
       }));

@@ -7,7 +7,7 @@ const NullableId = Type.Union([Type.String(), Type.Null()]);
 export const PostSchema = Type.Object({
   _id: Type.String(),
   text: Type.String(),
-  author: Type.Object({ username: Type.String(), pfp: Type.String() }),
+  author: Type.Object({ username: Type.String(), pfp: Type.String(), pfpUrl: Type.String() }),
   createdAt: Type.Number(),
   likes: Type.Integer(),
   liked: Type.Boolean(),

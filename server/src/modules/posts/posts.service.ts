@@ -1,14 +1,16 @@
 import { LIMITS } from '#core/limits';
 import type { Sort } from '#core/listing';
-import { extractHashtags, foldForSearch } from '#core/text';
+import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { validatePostText, validateSlots } from '#core/validation';
+import type { Config } from '../../config';
 import type { Executor } from '../../db/schema';
 import { findUsersByIdOrName } from '../../db/users';
 import { badRequest, forbidden, notFound } from '../../lib/app-error';
+import { takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits';
 import { isId, newId } from '../../lib/ids';
 import { type PageWindow, toPage } from '../../lib/paging';
 import type { MediaStorage } from '../../lib/storage';
-import { canPostIn, isPostVisible } from '../groups/group-access';
+import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access';
 import { imageKey } from '../media/media-urls';
 import { enqueueNotificationEvent } from '../notifications/events';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper';
@@ -167,10 +169,16 @@ function resolveEntries<R extends { id: string }>(
  * Creates a post (000 §5 rules, group posting rights of 001 §6) with its mentions, group tags
  * and hashtags, and queues its notifications, all in the caller's transaction.
  */
-export async function createPost(trx: Executor, authorId: string, input: CreatePostInput, signer?: MediaSigner): Promise<PostView> {
+export async function createPost(
+  trx: Executor,
+  authorId: string,
+  input: CreatePostInput,
+  rates: Config['rates'],
+  signer?: MediaSigner,
+): Promise<PostView> {
   const textError = validatePostText(input.text);
   if (textError) throw badRequest(textError);
-  const text = (input.text as string).trim();
+  const text = trimText(input.text as string);
   const mentionEntries = distinctEntries(input.mentions);
   const groupEntries = distinctEntries(input.groups);
   const slotsError = validateSlots(mentionEntries, groupEntries);
@@ -187,6 +195,7 @@ export async function createPost(trx: Executor, authorId: string, input: CreateP
 
   // The author's standing in every tagged group, in two queries whatever the slot count.
   const taggedIds = groups.flatMap(({ row }) => (row ? [row.id] : []));
+  await holdGroupsForPosting(trx, taggedIds);
   const [roles, bans] = await Promise.all([repo.findRoles(trx, authorId, taggedIds), repo.findBans(trx, taggedIds, [authorId])]);
   for (const { row } of groups) {
     if (!row) continue;
@@ -200,9 +209,12 @@ export async function createPost(trx: Executor, authorId: string, input: CreateP
   if (input.replyingTo !== undefined && input.replyingTo !== null && input.replyingTo !== '') {
     if (!isId(input.replyingTo)) throw badRequest('invalid_post');
     if (!(await isPostVisible(trx, input.replyingTo, authorId))) throw notFound('invalid_post');
+    if (await isBannedFromPost(trx, input.replyingTo, authorId)) throw forbidden('banned');
     replyTo = input.replyingTo;
   }
 
+  await takePostSlot(trx, rates, authorId);
+  await takeStrangerMentionSlots(trx, rates, authorId, mentions.map((m) => m.userId));
   const now = Date.now();
   const id = newId(now);
   const groupTags = groups.map(({ row, text: raw }) => (row ? { groupId: row.id, name: row.name } : { groupId: null, name: raw }));
@@ -234,6 +246,7 @@ export async function likePost(
   liked: boolean | undefined,
 ): Promise<{ likes: number; liked: boolean }> {
   if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
+  if (await isBannedFromPost(trx, postId, userId)) throw forbidden('banned');
   const target = liked ?? !(await repo.hasLiked(trx, postId, userId));
   await repo.setLike(trx, postId, userId, target, Date.now());
   return { likes: await repo.likeCount(trx, postId), liked: target };

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/schema';
 import { followStates, NOT_FOLLOWING } from '../follows/follows.repository';
+import { avatarUrl } from '../media/media-urls';
 import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository';
 import type { GroupListItem, GroupListReply, UserListItem, UserListReply } from '../../lib/schemas';
 import type { Profile } from './profiles.schemas';
@@ -15,6 +16,7 @@ export function toProfile(
     username: row.username,
     bio: row.bio,
     pfp: row.id,
+    pfpUrl: avatarUrl('pfp', row.id, Number(row.pfp_version)),
     createdAt: row.created_at,
     followers: row.followers,
     following: row.following,
@@ -30,11 +32,17 @@ export function toProfile(
 /** A page of users with the caller's follow of each (one extra query per page). */
 export async function toUserListItems(db: Executor, rows: UserListRow[], viewerId: string | null): Promise<UserListItem[]> {
   const states = await followStates(db, viewerId, rows.map((r) => r.id));
-  return rows.map((row) => ({ _id: row.id, pfp: row.id, username: row.username, ...(states.get(row.id) ?? NOT_FOLLOWING) }));
+  return rows.map((row) => ({
+    _id: row.id,
+    pfp: row.id,
+    pfpUrl: avatarUrl('pfp', row.id, Number(row.pfp_version)),
+    username: row.username,
+    ...(states.get(row.id) ?? NOT_FOLLOWING),
+  }));
 }
 
 export function toGroupListItems(rows: GroupListRow[]): GroupListItem[] {
-  return rows.map((row) => ({ _id: row.id, gp: row.id, name: row.name }));
+  return rows.map((row) => ({ _id: row.id, gp: row.id, gpUrl: avatarUrl('gp', row.id, Number(row.gp_version)), name: row.name }));
 }
 
 /** `{userList, logged, hasMore}` of a page of users (search, followers, following). */

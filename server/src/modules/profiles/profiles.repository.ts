@@ -10,6 +10,7 @@ export interface ProfileRow {
   bio: string;
   email: string | null;
   google_sub: string | null;
+  pfp_version: number;
   created_at: number;
   followers: number;
   following: number;
@@ -20,7 +21,7 @@ export interface ProfileRow {
 export async function findProfile(db: Executor, username: string): Promise<ProfileRow | undefined> {
   const row = await db
     .selectFrom('users')
-    .select(['users.id', 'users.username', 'users.bio', 'users.email', 'users.google_sub', 'users.created_at'])
+    .select(['users.id', 'users.username', 'users.bio', 'users.email', 'users.google_sub', 'users.pfp_version', 'users.created_at'])
     .select((eb) => [
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
@@ -57,6 +58,7 @@ export async function followEdges(db: Executor, viewerId: string, userId: string
 export interface UserListRow {
   id: string;
   username: string;
+  pfp_version: number;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function followListPage(
   let query = db
     .selectFrom('follows')
     .innerJoin('users', 'users.id', `follows.${other}`)
-    .select(['users.id', 'users.username'])
+    .select(['users.id', 'users.username', 'users.pfp_version'])
     .where(`follows.${own}`, '=', userId);
   const text = filter.query?.trim();
   if (text) query = query.where(searchMatches('users', text));
@@ -90,6 +92,7 @@ export async function followListPage(
 export interface GroupListRow {
   id: string;
   name: string;
+  gp_version: number;
 }
 
 /** One page of the groups a user is a member of (any role), latest joined first. */
@@ -97,7 +100,7 @@ export async function memberGroupsPage(db: Executor, userId: string, filter: Lis
   let query = db
     .selectFrom('group_members')
     .innerJoin('groups', 'groups.id', 'group_members.group_id')
-    .select(['groups.id', 'groups.name'])
+    .select(['groups.id', 'groups.name', 'groups.gp_version'])
     .where('group_members.user_id', '=', userId);
   const text = filter.query?.trim();
   if (text) query = query.where(searchMatches('groups', text));

@@ -5,6 +5,7 @@ export const Profile = Type.Object({
   username: Type.String(),
   bio: Type.String(),
   pfp: Type.String(),
+  pfpUrl: Type.String(),
   createdAt: Type.Number(),
   followers: Type.Integer(),
   following: Type.Integer(),

@@ -20,14 +20,14 @@ interface Slice {
 const slice = (window: PageWindow, before: number | undefined): Slice => ({ limit: window.fetch, offset: window.offset, before });
 
 export async function findUsers(db: Executor, query: string, { limit, offset = 0, before }: Slice): Promise<UserListRow[]> {
-  let q = db.selectFrom('users').select(['users.id', 'users.username']);
+  let q = db.selectFrom('users').select(['users.id', 'users.username', 'users.pfp_version']);
   if (query.trim()) q = q.where(searchMatches('users', query)).orderBy(searchRank('users', query));
   if (before !== undefined) q = q.where('users.created_at', '<=', before);
   return q.orderBy('users.username_lower').orderBy('users.id').limit(limit).offset(offset).execute();
 }
 
 export async function findGroups(db: Executor, query: string, { limit, offset = 0, before }: Slice): Promise<GroupListRow[]> {
-  let q = db.selectFrom('groups').select(['groups.id', 'groups.name']);
+  let q = db.selectFrom('groups').select(['groups.id', 'groups.name', 'groups.gp_version']);
   if (query.trim()) q = q.where(searchMatches('groups', query)).orderBy(searchRank('groups', query));
   if (before !== undefined) q = q.where('groups.created_at', '<=', before);
   return q.orderBy('groups.name_lower').orderBy('groups.id').limit(limit).offset(offset).execute();
@@ -55,7 +55,7 @@ export async function postableGroups(db: Executor, viewerId: string, query: stri
     .leftJoin('group_bans', (join) =>
       join.onRef('group_bans.group_id', '=', 'group_members.group_id').onRef('group_bans.user_id', '=', 'group_members.user_id'),
     )
-    .select(['groups.id', 'groups.name', 'groups.everyone_can_post', 'group_members.role'])
+    .select(['groups.id', 'groups.name', 'groups.gp_version', 'groups.everyone_can_post', 'group_members.role'])
     .select(sql<number>`CASE WHEN group_bans.user_id IS NULL THEN 0 ELSE 1 END`.as('banned'))
     .where('group_members.user_id', '=', viewerId)
     .where('group_bans.user_id', 'is', null)

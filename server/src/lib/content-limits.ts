@@ -1,0 +1,40 @@
+import { LIMITS } from '#core/limits';
+import type { Config } from '../config';
+import type { Executor } from '../db/schema';
+import { followersAmong } from '../db/users';
+import { takeSlot } from './rate-limit';
+
+/**
+ * Abuse limits on what users write, counted in rate_events. Each is taken in the transaction of
+ * the post or comment it counts, so a refused or failed write gives its slot back; deleting what
+ * was written does not (the limit counts what was created, not what still exists).
+ */
+type Rates = Config['rates'];
+
+export async function takePostSlot(trx: Executor, rates: Rates, authorId: string): Promise<void> {
+  await takeSlot(trx, { key: `post:${authorId}`, max: rates.postsPerHour, windowMs: rates.windowMs }, 'post_limit');
+}
+
+export async function takeCommentSlot(trx: Executor, rates: Rates, authorId: string): Promise<void> {
+  await takeSlot(trx, { key: `comment:${authorId}`, max: rates.commentsPerWindow, windowMs: LIMITS.commentWindowMs }, 'comment_limit');
+}
+
+/**
+ * Mentioning someone notifies them, so mentions of people who do not follow the author (strangers)
+ * are limited per (author, stranger) pair: nobody can be pinged over and over by someone they never
+ * chose to hear from. Mentions of followers and of oneself are free.
+ */
+export async function takeStrangerMentionSlots(trx: Executor, rates: Rates, authorId: string, mentionedIds: Array<string | null>): Promise<void> {
+  const mentioned = [...new Set(mentionedIds.filter((id): id is string => id !== null && id !== authorId))].sort();
+  const followers = await followersAmong(trx, authorId, mentioned);
+  for (const userId of mentioned) {
+    if (followers.has(userId)) continue;
+    const rule = { key: `mention:${authorId}:${userId}`, max: rates.strangerMentionsPerHour, windowMs: rates.windowMs };
+    await takeSlot(trx, rule, 'mention_limit');
+  }
+}
+
+/** The longest window any limit counts in: rate events older than this can be forgotten. */
+export function longestRateWindow(rates: Rates): number {
+  return Math.max(rates.windowMs, LIMITS.commentWindowMs);
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/schema';
+import { longestRateWindow } from '../../lib/content-limits';
+import { purgeIdempotencyKeys } from '../../lib/idempotency';
+import { purgeRateEvents } from '../../lib/rate-limit';
+import { insertJobUnlessPresent } from './jobs.repository';
+import type { JobStep } from './worker';
+
+/**
+ * Housekeeping as one recurring job in the durable queue: it forgets idempotency keys past their
+ * lifetime and rate events older than any limit's window, then waits MAINTENANCE_EVERY_MS for its
+ * next run. Being a leased job, it runs in one process at a time however many workers there are;
+ * a unique index keeps it single when several workers seed it at start.
+ */
+export const MAINTENANCE_JOB = 'maintenance';
+export const MAINTENANCE_EVERY_MS = 10 * 60 * 1000;
+
+/** Makes sure the maintenance job exists; it runs at once when it did not. */
+export async function scheduleMaintenance(db: Executor, now: number = Date.now()): Promise<void> {
+  await insertJobUnlessPresent(db, MAINTENANCE_JOB, JSON.stringify({ lastRunAt: null }), now, now);
+}
+
+export async function maintenanceStep(app: FastifyInstance, trx: Executor, _payload: unknown, now: number): Promise<JobStep> {
+  await purgeIdempotencyKeys(trx, now);
+  await purgeRateEvents(trx, longestRateWindow(app.config.rates), now);
+  // The payload changes each run, so the lease guard (which compares payloads) tells runs apart.
+  return { next: { lastRunAt: now }, runAt: now + MAINTENANCE_EVERY_MS };
+}

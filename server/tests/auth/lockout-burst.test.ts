@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '#core/limits';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createPasswordUser, freshAddress, login } from './support';
+
+/**
+ * A burst of parallel guesses must not get past the lockout: every attempt is counted before its
+ * password is checked, so after the Nth failure no later attempt is even checked.
+ */
+describe('login lockout under a burst of parallel guesses', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  const failures = async (key: string) =>
+    (await t.app.db.selectFrom('login_failures').select('id').where('key', '=', key).execute()).length;
+
+  /** Status counts of the answers, and how many of them carried a token. */
+  function tally(replies: Array<{ statusCode: number; json(): unknown }>) {
+    const byStatus: Record<number, number> = {};
+    let tokens = 0;
+    for (const res of replies) {
+      byStatus[res.statusCode] = (byStatus[res.statusCode] ?? 0) + 1;
+      if (res.statusCode === 200 && typeof (res.json() as { token?: unknown }).token === 'string') tokens++;
+    }
+    return { byStatus, tokens };
+  }
+
+  it('lets no more than the allowed failures through on one account, and no token once they are recorded', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'Burst' });
+    // 40 wrong guesses from 40 addresses (so only the account lock can stop them), with the right
+    // password mixed in after the fifth guess, all at once.
+    const attempts = Array.from({ length: 40 }, (_, i) => login(t.app, 'Burst', `wrong${i}xx`, freshAddress()));
+    for (const at of [12, 25, 38]) attempts.splice(at, 0, login(t.app, 'Burst', 'secret12', freshAddress()));
+    const { byStatus, tokens } = tally(await Promise.all(attempts));
+
+    expect(tokens).toBe(0);
+    // Exactly the allowed failures were checked and recorded; the rest were refused unchecked.
+    expect(await failures(`user:${user.id}`)).toBe(LIMITS.loginMaxFailures);
+    expect((byStatus[400] ?? 0) + (byStatus[429] ?? 0)).toBe(43);
+    expect(byStatus[400] ?? 0).toBeLessThanOrEqual(LIMITS.loginMaxFailures - 1);
+    // And the account stays locked for the right password.
+    const after = await login(t.app, 'Burst', 'secret12', freshAddress());
+    expect(after.statusCode).toBe(429);
+  });
+
+  it('counts a burst from one address on unknown names the same way', async () => {
+    const address = freshAddress();
+    const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => login(t.app, `ghost${i}`, 'whatever1', address)));
+    expect(await failures(`ip:${address}`)).toBe(LIMITS.loginMaxFailures);
+    expect(tally(replies).byStatus[400] ?? 0).toBeLessThanOrEqual(LIMITS.loginMaxFailures - 1);
+  });
+
+  it('takes back the attempt of a right password, so it does not count towards the lock', async () => {
+    const user = await createPasswordUser(t.app, 'secret12', { username: 'Steady' });
+    const address = freshAddress();
+    for (let i = 0; i < LIMITS.loginMaxFailures + 2; i++) {
+      expect((await login(t.app, 'Steady', 'secret12', address)).statusCode).toBe(200);
+    }
+    expect(await failures(`user:${user.id}`)).toBe(0);
+    expect(await failures(`ip:${address}`)).toBe(0);
+    const unverified = await createPasswordUser(t.app, 'secret12', { username: 'Pending', verified: false });
+    for (let i = 0; i < LIMITS.loginMaxFailures + 2; i++) {
+      expect((await login(t.app, 'Pending', 'secret12', address)).statusCode).toBe(403);
+    }
+    expect(await failures(`user:${unverified.id}`)).toBe(0);
+    expect(await failures(`ip:${address}`)).toBe(0);
+  });
+});

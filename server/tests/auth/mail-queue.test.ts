@@ -1,0 +1,153 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_MAIL_JOB } from '../../src/modules/auth/auth.emails';
+import { retryDelay, runDueJobs } from '../../src/modules/jobs/worker';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { expectError, freshAddress, login, parseLink } from './support';
+
+/** A port nothing listens on (yet): taken from the system, then released. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+/** A local SMTP sink that keeps every message it is handed. */
+async function startSink(port: number): Promise<{ received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The body of a plain-text message, quoted-printable decoded when so encoded. */
+function bodyOf(raw: string): string {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split);
+  const body = raw.slice(split + 4);
+  if (!/content-transfer-encoding:\s*quoted-printable/i.test(head)) return body;
+  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+describe('account mail through the job queue', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+  });
+  afterAll(async () => t.close());
+
+  const mailJobs = () => t.app.db.selectFrom('jobs').selectAll().where('kind', '=', ACCOUNT_MAIL_JOB).execute();
+
+  it('keeps the verification mail of a sign-up made while SMTP is down, and sends it once it is back', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { username: 'Patient', email: 'patient@example.test', password: 'secret12' },
+      remoteAddress: freshAddress(),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ message: 'info/signup_email' });
+
+    // Nothing listens on the port: the attempt fails and the job waits for a later try.
+    const start = Date.now();
+    await runDueJobs(t.app, { clock: () => start });
+    const [failed] = await mailJobs();
+    expect(failed).toMatchObject({ attempts: 1, locked_until: null });
+    expect(failed!.last_error).toMatch(/ECONNREFUSED/);
+    expect(Number(failed!.run_at)).toBe(start + retryDelay(1));
+    // Not due yet: nothing runs.
+    expect(await runDueJobs(t.app, { clock: () => start })).toBe(0);
+
+    const sink = await startSink(port);
+    try {
+      await runDueJobs(t.app, { clock: () => start + retryDelay(1) });
+      expect(await mailJobs()).toEqual([]);
+      expect(sink.received).toHaveLength(1);
+      const [mail] = sink.received;
+      expect(mail!.to).toEqual(['patient@example.test']);
+      expect(mail!.raw).toMatch(/^Subject: Confirm your email address for Kruh/m);
+      const link = /https?:\/\/\S+/.exec(bodyOf(mail!.raw))?.[0];
+      expect(link).toMatch(/^http:\/\/kruh\.test\/#\/verify\?token=/);
+      const { token, email } = parseLink(link);
+      expect(email).toBe('patient@example.test');
+      const verified = await t.app.inject({ method: 'GET', url: `/api/auth/verify?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}` });
+      expect(verified.json()).toEqual({ message: 'info/email_verified' });
+      expect((await login(t.app, 'Patient', 'secret12')).statusCode).toBe(200);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('queues the mail with the change that asks for it, holding no link until it is sent', async () => {
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { username: 'Queued', email: 'queued@example.test', password: 'secret12' },
+      remoteAddress: freshAddress(),
+    });
+    expect(signup.statusCode).toBe(201);
+    const [job] = await mailJobs();
+    expect(JSON.parse(job!.payload)).toMatchObject({ kind: 'verify', email: 'queued@example.test' });
+    // No token exists before the mail goes out, and the job holds none.
+    expect(job!.payload).not.toMatch(/token=/);
+    const user = await t.app.db.selectFrom('users').select('id').where('username_lower', '=', 'queued').executeTakeFirstOrThrow();
+    expect(await t.app.db.selectFrom('email_tokens').select('token_hash').where('user_id', '=', user.id).execute()).toEqual([]);
+    expectError(await login(t.app, 'Queued', 'secret12'), 403, 'verify_email');
+    await t.app.db.deleteFrom('jobs').where('kind', '=', ACCOUNT_MAIL_JOB).execute();
+  });
+});
+
+describe('account mail without SMTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('writes the outbox file from the queue, not during the request', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { username: 'Folder', email: 'folder@example.test', password: 'secret12' },
+      remoteAddress: freshAddress(),
+    });
+    expect(res.statusCode).toBe(201);
+    const outbox = join(t.config.dataDir, 'outbox');
+    const files = () => (existsSync(outbox) ? readdirSync(outbox) : []);
+    expect(files()).toEqual([]);
+    await runDueJobs(t.app);
+    expect(files()).toHaveLength(1);
+    expect(files()[0]).toMatch(/folder@example\.test\.eml$/);
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '#core/limits';
+import { IDEMPOTENCY_TTL_MS } from '../../src/lib/idempotency';
+import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
+import { JobWorker, runDueJobs } from '../../src/modules/jobs/worker';
+import { createUser, type TestUser } from '../helpers/fixtures';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+describe('maintenance job', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    // A rate window longer than the comment window: the purge must keep what this window still counts.
+    t = await createTestApp({ RATE_WINDOW_MS: String(2 * LIMITS.commentWindowMs) });
+    user = await createUser(t.app);
+  });
+  afterAll(async () => t.close());
+
+  const maintenanceJobs = () => t.app.db.selectFrom('jobs').selectAll().where('kind', '=', MAINTENANCE_JOB).execute();
+
+  it('is seeded once however many workers start, and purges old keys and rate events on each run', async () => {
+    const now = Date.now();
+    const window = 2 * LIMITS.commentWindowMs;
+    await t.app.db
+      .insertInto('idempotency_keys')
+      .values([
+        { user_id: user.id, key: 'expired-key', route: 'POST /api/post', request_hash: 'x', status: 201, body: '{}', created_at: now - IDEMPOTENCY_TTL_MS - 1000 },
+        { user_id: user.id, key: 'recent-key', route: 'POST /api/post', request_hash: 'x', status: 201, body: '{}', created_at: now - 1000 },
+      ])
+      .execute();
+    await t.app.db
+      .insertInto('rate_events')
+      .values([
+        { key: 'post:old', created_at: now - window - 1000 },
+        { key: 'post:inside', created_at: now - window + 60_000 },
+      ])
+      .execute();
+
+    // Two processes' workers starting at once: one job.
+    const workers = [new JobWorker(t.app, null), new JobWorker(t.app, null)];
+    await Promise.all(workers.map((worker) => worker.start()));
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await scheduleMaintenance(t.app.db);
+    expect(await maintenanceJobs()).toHaveLength(1);
+    // The workers may have run it already; make it due again for a run on this test's clock.
+    await t.app.db.updateTable('jobs').set({ run_at: 0 }).where('kind', '=', MAINTENANCE_JOB).execute();
+
+    const ranAt = Date.now();
+    await runDueJobs(t.app, { clock: () => ranAt });
+    const keys = await t.app.db.selectFrom('idempotency_keys').select('key').where('user_id', '=', user.id).execute();
+    expect(keys.map((row) => row.key)).toEqual(['recent-key']);
+    const events = await t.app.db.selectFrom('rate_events').select('key').where('key', 'like', 'post:%').execute();
+    expect(events.map((row) => row.key)).toEqual(['post:inside']);
+
+    // It stays queued for its next run, not before.
+    const [job] = await maintenanceJobs();
+    expect(job).toMatchObject({ run_at: ranAt + MAINTENANCE_EVERY_MS, locked_until: null, attempts: 0 });
+    await t.app.db.insertInto('rate_events').values({ key: 'post:old', created_at: ranAt - window - 1000 }).execute();
+    expect(await runDueJobs(t.app, { clock: () => ranAt + 1000 })).toBe(0);
+    expect(await runDueJobs(t.app, { clock: () => ranAt + MAINTENANCE_EVERY_MS })).toBe(1);
+    const left = await t.app.db.selectFrom('rate_events').select('key').where('key', '=', 'post:old').execute();
+    expect(left).toEqual([]);
+    expect(await maintenanceJobs()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CacheFirst } from 'workbox-strategies';
+import { FakeCacheStorage } from '../src/test/fake-caches';
+import { MEDIA_CACHE, forgetPrivateMedia, isFixedMedia, mediaCacheKey, signatureFreeCacheKey } from './media-cache';
+
+const ORIGIN = 'https://kruh.test';
+const image = (cacheControl: string, body = 'bytes') =>
+  new Response(body, { status: 200, headers: { 'Content-Type': 'image/webp', 'Cache-Control': cacheControl } });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('media cache key', () => {
+  it('drops the signature of a private image and keeps everything else', () => {
+    expect(mediaCacheKey(`${ORIGIN}/media/abc0.webp?exp=123&sig=xyz`)).toBe(`${ORIGIN}/media/abc0.webp`);
+    expect(mediaCacheKey(`${ORIGIN}/media/abc0.webp?sig=xyz&exp=123`)).toBe(mediaCacheKey(`${ORIGIN}/media/abc0.webp?exp=999&sig=other`));
+    // An avatar's version names other bytes: it stays in the key.
+    expect(mediaCacheKey(`${ORIGIN}/media/pfp/u1.jpeg?v=3`)).toBe(`${ORIGIN}/media/pfp/u1.jpeg?v=3`);
+    expect(mediaCacheKey(`${ORIGIN}/media/pfp/u1.jpeg?v=3`)).not.toBe(mediaCacheKey(`${ORIGIN}/media/pfp/u1.jpeg?v=4`));
+  });
+});
+
+describe('which media the cache may answer alone', () => {
+  it('is versioned or signed media, not a plain avatar address', () => {
+    expect(isFixedMedia(new URL(`${ORIGIN}/media/pfp/u1.jpeg?v=3`))).toBe(true);
+    expect(isFixedMedia(new URL(`${ORIGIN}/media/abc0.webp?v=3&exp=1&sig=x`))).toBe(true);
+    expect(isFixedMedia(new URL(`${ORIGIN}/media/abc0.webp?exp=1&sig=x`))).toBe(true);
+    expect(isFixedMedia(new URL(`${ORIGIN}/media/pfp/u1.jpeg`))).toBe(false);
+    expect(isFixedMedia(new URL(`${ORIGIN}/media/gp/default.jpeg`))).toBe(false);
+  });
+});
+
+describe('media route caching', () => {
+  /** Runs the media route's strategy the way the service worker does, over a fake network. */
+  function setup() {
+    // The service-worker event classes Workbox checks against (jsdom has none).
+    class ExtendableEventStub extends Event {
+      waitUntil(): void {}
+    }
+    vi.stubGlobal('ExtendableEvent', ExtendableEventStub);
+    vi.stubGlobal('FetchEvent', class extends ExtendableEventStub {});
+    const storage = new FakeCacheStorage();
+    vi.stubGlobal('caches', storage.asCacheStorage());
+    const network = vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      return image(url.searchParams.has('sig') ? 'private, max-age=3600' : 'public, max-age=31536000, immutable', url.href);
+    });
+    vi.stubGlobal('fetch', network);
+    const strategy = new CacheFirst({ cacheName: MEDIA_CACHE, plugins: [signatureFreeCacheKey] });
+    const get = async (url: string) => {
+      const event = new ExtendableEventStub('fetch') as unknown as ExtendableEvent;
+      const [response, done] = strategy.handleAll({ request: new Request(url), event });
+      await done;
+      return (await response).text();
+    };
+    return { storage, network, get };
+  }
+
+  it('fetches with the signature, caches without it and serves a re-signed URL from the cache', async () => {
+    const { storage, network, get } = setup();
+    const first = `${ORIGIN}/media/abc0.webp?exp=1000&sig=one`;
+    expect(await get(first)).toBe(first);
+    expect(network).toHaveBeenCalledTimes(1);
+    expect((network.mock.calls[0]![0] as Request).url).toBe(first);
+    expect(storage.urls(MEDIA_CACHE)).toEqual([`${ORIGIN}/media/abc0.webp`]);
+
+    // The same image re-signed a few minutes later: no network needed (works offline).
+    expect(await get(`${ORIGIN}/media/abc0.webp?exp=2000&sig=two`)).toBe(first);
+    expect(network).toHaveBeenCalledTimes(1);
+
+    // A new avatar version is other bytes: fetched and cached on its own.
+    await get(`${ORIGIN}/media/pfp/u1.jpeg?v=1`);
+    await get(`${ORIGIN}/media/pfp/u1.jpeg?v=2`);
+    expect(network).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('logout cleanup', () => {
+  it('removes private-group images from the media cache and keeps public media', async () => {
+    const storage = new FakeCacheStorage();
+    const cache = await storage.open(MEDIA_CACHE);
+    await cache.put(`${ORIGIN}/media/abc0.webp`, image('private, max-age=3600'));
+    await cache.put(`${ORIGIN}/media/def0.webp`, image('public, max-age=31536000, immutable'));
+    await cache.put(`${ORIGIN}/media/pfp/u1.jpeg?v=2`, image('public, max-age=31536000, immutable'));
+    expect(await forgetPrivateMedia(storage.asCacheStorage())).toBe(1);
+    expect(storage.urls(MEDIA_CACHE)).toEqual([`${ORIGIN}/media/def0.webp`, `${ORIGIN}/media/pfp/u1.jpeg?v=2`]);
+  });
+
+  it('does nothing where there is no cache', async () => {
+    expect(await forgetPrivateMedia(undefined)).toBe(0);
+    expect(await forgetPrivateMedia(new FakeCacheStorage().asCacheStorage())).toBe(0);
+  });
+});
