@@ -1,5 +1,5 @@
 /**
- * The spec's message catalogue (000 §8, 001 §8): the one closed list of `error/...` and `info/...`
+ * The spec's message catalogue: the one closed list of `error/...` and `info/...`
  * keys. The server answers with them, the web app translates them, and the locale files are checked
  * against them, so a key is added here or nowhere.
  */

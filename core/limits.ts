@@ -1,11 +1,11 @@
-/** Business constants of 000 §9 and 001 §9. Server and web app read them from here only. */
+/** Business constants: server and web app read them from here only. */
 export const LIMITS = {
   usernameMin: 3,
   usernameMax: 32,
   groupNameMin: 3,
   groupNameMax: 32,
   passwordMin: 6,
-  /** The server accepts up to 128; the sign-up form attribute says 32 (both readings, 000 §5). */
+  /** The server accepts up to 128; the sign-up form attribute says 32 (both readings). */
   passwordMax: 128,
   passwordFormMax: 32,
   textMaxLength: 512,
@@ -29,7 +29,7 @@ export const LIMITS = {
   suggestionsMax: 10,
   debounceMs: 300,
   gifDebounceMs: 800,
-  /** GIF picker layout (000 §9): default size and the narrowest column of its grid, in px. */
+  /** GIF picker layout: default size and the narrowest column of its grid, in px. */
   gifPickerWidth: 450,
   gifPickerHeight: 350,
   gifColumnMinWidth: 170,
@@ -52,11 +52,11 @@ export const PAGE_SIZES = {
   groups: 5,
 } as const;
 
-/** Per-group notification level (001 §3). */
+/** Per-group notification level. */
 export const GROUP_NOTIFICATION_LEVELS = { all: 0, essential: 1, none: 2 } as const;
 export type GroupNotificationLevel = (typeof GROUP_NOTIFICATION_LEVELS)[keyof typeof GROUP_NOTIFICATION_LEVELS];
 
-/** Account notification settings, in the spec's order (001 §3). */
+/** Account notification settings, in the spec's order. */
 export const NOTIFICATION_SETTINGS = [
   'follower', 'reply', 'postFromFollowed', 'postMention', 'commentMention', 'newMember',
 ] as const;
@@ -70,7 +70,7 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** Marker the API puts in place of a removed account, group or post (000 §2, 001 §2). */
+/** Marker the API puts in place of a removed account, group or post. */
 export const DELETED = '<deleted>';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-/** Sort and time-window names and defaults of listing pages (000 §2, §9). */
+/** Sort and time-window names and defaults of listing pages. */
 export const SORTS = ['newest', 'popular'] as const;
 export type Sort = (typeof SORTS)[number];
 export const TIMES = ['day', 'week', 'month', 'year', 'all'] as const;
@@ -29,7 +29,7 @@ export function isTimeWindow(value: unknown): value is TimeWindow {
 }
 
 /**
- * URL parameters for a listing (000 §2): sort is omitted when it is the default, time is sent only
+ * URL parameters for a listing: sort is omitted when it is the default, time is sent only
  * when the sort is popular and the time differs from its default.
  */
 export function listingSearchParams(

@@ -1,4 +1,4 @@
-/** Relative time of 000 §9: minutes (at least 1), hours, days, weeks, months, years. */
+/** Relative time: minutes (at least 1), hours, days, weeks, months, years. */
 export type RelativeUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year';
 
 const MINUTE = 60_000;

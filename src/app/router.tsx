@@ -1,5 +1,5 @@
 import { createHashRouter } from 'react-router-dom';
 import { routes } from './routes';
 
-/** Hash routing (000 §2): the route lives after the #, so any static host serves the app. */
+/** Hash routing: the route lives after the #, so any static host serves the app. */
 export const createAppRouter = () => createHashRouter(routes);

@@ -58,7 +58,7 @@ function RouteError() {
   );
 }
 
-/** Every route of 000 §2 and 001 §2, after the # (hash routing). */
+/** Every route, after the # (hash routing). */
 export const routes: RouteObject[] = [
   {
     element: <Shell />,
@@ -77,7 +77,7 @@ export const routes: RouteObject[] = [
           { path: 'signup', ...page(signup) },
           { path: 'verify', ...page(verify) },
           { path: 'reset', ...page(reset) },
-          // Both readings of 000 §2: the list lives at /notifications and under /account.
+          // Both readings: the list lives at /notifications and under /account.
           { path: 'notifications', ...page(notifications, { guarded: true }) },
           { path: 'account/notifications', ...page(notifications, { guarded: true }) },
           { path: 'search', ...page(search) },

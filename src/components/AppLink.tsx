@@ -13,7 +13,7 @@ type AppLinkProps = NavLinkProps & {
 };
 
 /**
- * The app's one link (000 §2): a link to the page already showing does nothing, and a middle or
+ * The app's one link: a link to the page already showing does nothing, and a middle or
  * ctrl/meta click is left to the browser, which opens the hash address in a new tab.
  */
 export function AppLink({ to, onClick, current, ...props }: AppLinkProps) {

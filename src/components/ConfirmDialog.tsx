@@ -16,7 +16,7 @@ interface ConfirmDialogProps {
 }
 
 /**
- * The one confirmation of 000 §2 and 001 §4 for every delete (post, comment, group, account) and
+ * The one confirmation for every delete (post, comment, group, account) and
  * removal: title conf.title, the question, buttons conf.cancel and conf.yes.
  */
 export function ConfirmDialog({ question, detail, onConfirm, onCancel }: ConfirmDialogProps) {

@@ -5,7 +5,7 @@ import Zoom from 'yet-another-react-lightbox/plugins/zoom';
 import 'yet-another-react-lightbox/styles.css';
 import 'yet-another-react-lightbox/plugins/counter.css';
 
-/** The lightbox numbers of 000 §9 and 001 §9. */
+/** The lightbox numbers. */
 export const GALLERY_SETTINGS = {
   animation: { fade: 250, swipe: 500, zoom: 500 },
   carousel: { preload: 2, padding: '16px', spacing: '30%' },
@@ -34,7 +34,7 @@ interface GalleryProps {
 }
 
 /**
- * The full-screen gallery of 001 §2: locks page scroll, previous/next, close and a toolbar; Escape
+ * The full-screen gallery: locks page scroll, previous/next, close and a toolbar; Escape
  * closes, arrows navigate (swapped right-to-left), swipe, wheel and pull work; slides are labelled
  * "index of total"; a backdrop click or a pull up or down closes it with a fade.
  */

@@ -6,7 +6,7 @@ const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeL
 const solid = { fill: 'currentColor', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 const bold = { ...stroke, strokeWidth: 2.8 } as const;
 
-/** Each icon in its outline form and its filled form (the active navigation item, 000 §2). */
+/** Each icon in its outline form and its filled form (the active navigation item). */
 const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
   feed: {
     outline: <path {...stroke} d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />,

@@ -14,7 +14,7 @@ interface InfiniteListProps<T> {
   className?: string;
 }
 
-/** A list loaded page by page (000 §4): the next page is asked for when the last item scrolls into view. */
+/** A list loaded page by page: the next page is asked for when the last item scrolls into view. */
 export function InfiniteList<T>({ items, keyOf, renderItem, hasMore, loading, onMore, loadingLabel, moreLabel, emptyLabel, className }: InfiniteListProps<T>) {
   const lastRef = useRef<HTMLLIElement>(null);
   const canObserve = typeof IntersectionObserver !== 'undefined';

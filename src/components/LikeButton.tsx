@@ -13,7 +13,7 @@ interface LikeButtonProps {
   labels: { like: string; unlike: string; count: (likes: number) => string };
 }
 
-/** The like toggle of a post or comment (000 §2): through the outbox; visitors go to login instead. */
+/** The like toggle of a post or comment: through the outbox; visitors go to login instead. */
 export function LikeButton({ target, id, liked: serverLiked, likes: serverLikes, className, labels }: LikeButtonProps) {
   const { isLoggedIn } = useSession();
   const navigate = useNavigate();

@@ -8,7 +8,7 @@ interface Props {
   onChange: (sort: Sort, time: TimeWindow) => void;
 }
 
-/** Sort and time selector of listing pages (000 §2); time matters only for popular. */
+/** Sort and time selector of listing pages; time matters only for popular. */
 export function ListingControls({ sort, time, onChange }: Props) {
   const { t } = useTranslation('common');
   return (

@@ -38,7 +38,7 @@ interface OverlayProps {
 }
 
 /**
- * The full-screen overlay layer (000 §2): rendered into body, locks page scroll while open,
+ * The full-screen overlay layer: rendered into body, locks page scroll while open,
  * closes on Escape and on a click on the backdrop.
  */
 export function Overlay({ children, onClose, label, className, role = 'dialog' }: OverlayProps) {

@@ -15,7 +15,7 @@ interface Props {
 }
 
 /**
- * A mention or group slot (000 §4): suggestions 300 ms after typing stops, picking one locks its
+ * A mention or group slot: suggestions 300 ms after typing stops, picking one locks its
  * id, editing the text away from the picked name clears it, Backspace or Delete on an empty slot
  * removes the slot.
  */

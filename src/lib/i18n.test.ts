@@ -100,7 +100,7 @@ describe('dates and relative time', () => {
     expect(formatMonthYear(date, 'cs')).toBe('listopad 2026');
   });
 
-  it('uses the units of 000 §9 with English plurals', () => {
+  it('uses the units with English plurals', () => {
     const { t } = createI18n({ lng: 'en' });
     expect(formatRelativeTime(t, ago(10_000), now)).toBe('1 minute ago');
     expect(formatRelativeTime(t, ago(5 * MIN), now)).toBe('5 minutes ago');

@@ -3,7 +3,7 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { relativeTime } from '#core/time';
 
-/** English and Czech (000 §1); English is the fallback. */
+/** English and Czech; English is the fallback. */
 export const LANGUAGES = ['en', 'cs'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_NAMESPACE = 'common';
@@ -27,7 +27,7 @@ export function bundledResources(): Record<string, Record<string, Catalogue>> {
 
 /**
  * Language from the query string (lng), the stored choice, the browser, then the page, in that
- * order (000 §1). Tests pass `lng` to pin it.
+ * order. Tests pass `lng` to pin it.
  */
 export function createI18n(options: { lng?: string } = {}): I18n {
   const instance = i18next.createInstance();
@@ -75,7 +75,7 @@ export function currentLanguage(i18n: I18n): Language {
 }
 
 /**
- * Server and client messages are `error/<key>` or `info/<key>` (000 §8): namespace error or info,
+ * Server and client messages are `error/<key>` or `info/<key>`: namespace error or info,
  * key after the slash. Anything else is looked up as a plain key of the default namespace.
  */
 export function translateMessage(t: TFunction, message: string, values?: Record<string, unknown>): string {
@@ -87,13 +87,13 @@ export function translateMessage(t: TFunction, message: string, values?: Record<
   return t(message, { defaultValue: message, ...values });
 }
 
-/** "November 2026" / "listopad 2026": the long month and year of 000 §9. */
+/** "November 2026" / "listopad 2026": the long month and year. */
 export function formatMonthYear(time: number | Date, lng: string): string {
   const date = typeof time === 'number' ? new Date(time) : time;
   return new Intl.DateTimeFormat(lng, { month: 'long', year: 'numeric' }).format(date);
 }
 
-/** "5 minutes ago" with the plural rules of the current language (000 §9). */
+/** "5 minutes ago" with the plural rules of the current language. */
 export function formatRelativeTime(t: TFunction, then: number, now: number = Date.now()): string {
   const { unit, value } = relativeTime(then, now);
   return t(`time.${unit}`, { ns: 'common', count: value });

@@ -13,7 +13,7 @@ export function readListing(params: URLSearchParams, defaults: Defaults = LISTIN
 }
 
 /**
- * A listing page's sort and time kept in the address (000 §2), written by listingSearchParams.
+ * A listing page's sort and time kept in the address, written by listingSearchParams.
  * `keep` names other parameters that survive a change (the others, e.g. one-time requests, go).
  */
 export function useListingParams(defaults: Defaults = LISTING_DEFAULTS, keep: readonly string[] = NONE) {

@@ -8,7 +8,7 @@ export interface PagedListOptions<T> {
   path: string;
   /** The reply's field holding the items (userList, groupList...). */
   field: string;
-  /** Items are de-duplicated by this (users by pfp, groups by gp; 001 §4). */
+  /** Items are de-duplicated by this (users by pfp, groups by gp). */
   idOf: (item: T) => string;
   limit: number;
   query?: Record<string, string | number | undefined>;

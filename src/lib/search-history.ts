@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { LIMITS } from '#core/limits';
 
 /**
- * Search history (000 §3, §9): kept on this device per user id as a `searches` list of
+ * Search history: kept on this device per user id as a `searches` list of
  * {id, history[]}; entries are users and groups (by id) or free text, newest first, at most 30
  * distinct.
  */

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The session of 000 §3: token, username and id in localStorage. Logged in means a token is
+ * The session: token, username and id in localStorage. Logged in means a token is
  * present. Other tabs see changes through the storage event.
  */
 export interface Session {
@@ -63,7 +63,7 @@ export function subscribeSession(listener: () => void): () => void {
   };
 }
 
-/** The app state of 000 §3: isLoggedIn, user (username) and id. */
+/** The app state: isLoggedIn, user (username) and id. */
 export function useSession(): Session & { isLoggedIn: boolean } {
   const session = useSyncExternalStore(subscribeSession, getSession, getSession);
   return { ...session, isLoggedIn: !!session.token };

@@ -1,5 +1,5 @@
 /**
- * Toasts (000 §2): info (yellow) or error (red), shown about 3 s. A tiny store, so code outside
+ * Toasts: info (yellow) or error (red), shown about 3 s. A tiny store, so code outside
  * React (the outbox, the API client) can raise one and the shell renders them.
  */
 export type ToastKind = 'info' | 'error';

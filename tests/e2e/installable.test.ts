@@ -28,7 +28,7 @@ function pngSize(bytes: Buffer): { width: number; height: number } | null {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** The app can be installed (000 §1: a PWA): a complete manifest the browser accepts, and a service worker. */
+/** The app can be installed: a complete manifest the browser accepts, and a service worker. */
 describe('installable app', () => {
   let server: TestServer;
   let browser: Browser;

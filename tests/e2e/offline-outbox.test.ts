@@ -39,7 +39,7 @@ function outboxSize(page: Page, userId: string): Promise<number> {
 }
 
 /**
- * The PWA's promise (000 §1, §9): with a cached app and feed, a post written offline shows at
+ * The PWA's promise: with a cached app and feed, a post written offline shows at
  * once as pending, stays pending across reloads, and is sent exactly once when the network is
  * back; likes toggled offline end as one final state on the server.
  */

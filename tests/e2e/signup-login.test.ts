@@ -50,7 +50,7 @@ const LANGUAGES = [
 ] as const;
 
 /**
- * Sign-up to feed in the built app (000 §2, §5, §7), in English and in Czech: the form, the
+ * Sign-up to feed in the built app, in English and in Czech: the form, the
  * emailed link, the verified message, a refused password, then a login that lands on the feed.
  */
 describe('sign-up, verification and login', () => {

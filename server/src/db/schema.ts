@@ -13,7 +13,7 @@ export interface UsersTable {
   verified: Generated<number>;
   bio: Generated<string>;
   language: Generated<string>;
-  /** JSON array of the six per-type booleans (001 §3). */
+  /** JSON array of the six per-type booleans. */
   notification_settings: Generated<string>;
   token_version: Generated<number>;
   /** Storage time (epoch ms) of the avatar's bytes, its URL version; 0 when unknown. */

@@ -30,7 +30,7 @@ export const ErrorReplies = {
 export const LikeBody = Type.Optional(Type.Union([Type.Object({ liked: Type.Optional(Type.Boolean()) }), Type.Null()]));
 export const LikeReply = Type.Object({ likes: Type.Integer(), liked: Type.Boolean() });
 
-/** GET /profile/{id}/username and GET /group/{id}/name (001 §7). */
+/** GET /profile/{id}/username and GET /group/{id}/name. */
 export const NameReply = Type.Object({ name: Type.String() });
 
 /** A group as a post tag or a saved group's answer: id and current name. */
@@ -47,7 +47,7 @@ export type UserListItem = Static<typeof UserListItem>;
 export const GroupUserItem = Type.Object({ ...UserRefProperties, admin: Type.Boolean(), owner: Type.Boolean(), banned: Type.Boolean() });
 export type GroupUserItem = Static<typeof GroupUserItem>;
 
-/** `{userList, logged, hasMore}` of every user list (000 §7); a group's lists add `group`. */
+/** `{userList, logged, hasMore}` of every user list; a group's lists add `group`. */
 export function userListReply<T extends TSchema>(item: T) {
   return Type.Object({ userList: Type.Array(item), logged: Type.Boolean(), hasMore: Type.Boolean() });
 }

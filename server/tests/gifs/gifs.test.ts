@@ -210,6 +210,8 @@ describe('GIF picker API (Tenor proxy)', () => {
     const res = await call(t.app, alice, { method: 'GET', url: '/api/gif/file?id=g1' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/gif');
+    // Like every /api answer it is never stored: the client re-uploads it at once.
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.rawPayload.equals(gif)).toBe(true);
     expect(last('/v2/posts').searchParams.get('ids')).toBe('g1');
     const webp = await sharp(await toContentImage(res.rawPayload)).metadata();

@@ -7,7 +7,7 @@ import { multipartBody } from '../helpers/multipart';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
- * The private-group guarantee (001 §6): nothing of a private group's post (text, id, comments,
+ * The private-group guarantee: nothing of a private group's post (text, id, comments,
  * replies, images, hashtag, mention) reaches a visitor, a non-member, or a banned former member
  * through any read endpoint, while a member sees all of it. Content is made through the API so
  * every module's real write path is covered.

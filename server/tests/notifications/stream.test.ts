@@ -12,6 +12,7 @@ import { currentSchema, drain, openSibling } from './support';
 interface Stream {
   status: number;
   contentType: string | undefined;
+  cacheControl: string | undefined;
   counts: number[];
   raw: string;
   next(predicate: (counts: number[]) => boolean): Promise<void>;
@@ -27,6 +28,7 @@ function openStream(app: FastifyInstance, path: string): Promise<Stream> {
       const stream: Stream = {
         status: res.statusCode ?? 0,
         contentType: res.headers['content-type'],
+        cacheControl: res.headers['cache-control'],
         counts: [],
         raw: '',
         next(predicate) {
@@ -79,6 +81,7 @@ describe('live unread stream', () => {
     try {
       expect(stream.status).toBe(200);
       expect(stream.contentType).toContain('text/event-stream');
+      expect(stream.cacheControl).toBe('no-store, no-transform');
       await stream.next((counts) => counts.length === 1);
       expect(stream.counts).toEqual([1]);
       await follow(t.app, user);

@@ -1,6 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MEDIA_CACHE } from '../../../sw/media-cache';
 import { getSession, storeSession } from '../../lib/session';
+import { FakeCacheStorage } from '../../test/fake-caches';
 import { renderRoutes, stubFetch } from '../../test/render';
 import { RequireAuth, resetAuthGuard } from './auth-guard';
 
@@ -30,6 +32,18 @@ describe('RequireAuth', () => {
     expect(await screen.findByText('login page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
     expect(getSession().token).toBeNull();
+  });
+
+  it('drops private-group images from the media cache when the server refuses the token', async () => {
+    const storage = new FakeCacheStorage();
+    const cache = await storage.open(MEDIA_CACHE);
+    await cache.put('/media/aaaaaaaaaaaaaaaaaaaaaaaa0.webp', new Response('img', { headers: { 'Cache-Control': 'private, max-age=600' } }));
+    vi.stubGlobal('caches', storage.asCacheStorage());
+    storeSession('revoked', 'alice', 'a'.repeat(24));
+    vi.stubGlobal('fetch', stubFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } })).fetchMock);
+    renderRoutes(routes, { route: '/account' });
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    await vi.waitFor(() => expect(storage.urls(MEDIA_CACHE)).toEqual([]));
   });
 
   it('shows the page when the auth test passes, testing each token once', async () => {

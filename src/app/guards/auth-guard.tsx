@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, apiFetch } from '../../lib/api/client';
 import { clearSession, useSession } from '../../lib/session';
+import { forgetPrivateMedia } from '../../../sw/media-cache';
 
 /** Tokens the server already accepted in this page load: the test call runs once per token. */
 const accepted = new Set<string>();
@@ -9,7 +10,7 @@ const accepted = new Set<string>();
 export type GuardState = 'checking' | 'ok' | 'redirecting';
 
 /**
- * The auth guard of 000 §6 and 001 §2: no token sends the visitor to /feed; a failing
+ * The auth guard and no token sends the visitor to /feed; a failing
  * POST /auth/test sends them to /login. The page renders while the check runs, so a guarded screen
  * works offline: when the server cannot be reached the stored session is trusted.
  */
@@ -42,6 +43,8 @@ export function useAuthGuard(): { isLoggedIn: boolean; state: GuardState } {
           void navigate('/login', { replace: true });
           // A refused token is over: without this the login page would send the user back to /feed.
           clearSession();
+          // As at logout, private-group images must not outlive the session that could see them.
+          void forgetPrivateMedia().catch(() => 0);
         }
       },
     );

@@ -8,7 +8,7 @@ import { CommentsSection } from '../../features/comments/CommentsSection';
 import PostView from './PostView';
 
 /**
- * /p/{postId} (000 §2): the post (its card, the deleted and not-found states) and below it the
+ * /p/{postId}: the post (its card, the deleted and not-found states) and below it the
  * comments. Query parameters: sort (default popular), time (default all), focus=true puts the
  * focus in the comment box, c=<commentId> pins that comment with its tree at the top.
  */

@@ -3,7 +3,7 @@ import { useParams } from 'react-router-dom';
 import { usePost } from '../../lib/query/posts';
 import { PostCard } from '../../components/post/PostCard';
 
-/** /p/{postId} (000 §2): the post; the comment thread is rendered below it by the comments feature. */
+/** /p/{postId}: the post; the comment thread is rendered below it by the comments feature. */
 export default function PostPage() {
   const { postId = '' } = useParams();
   const { t } = useTranslation('post');

@@ -20,7 +20,7 @@ interface Item {
 const isFeed = (path: string) => path === '/' || path === '/feed' || path.startsWith('/feed/');
 const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 
-/** The navigation of 000 §2: a bottom bar on small screens, a side rail on larger ones. */
+/** The navigation: a bottom bar on small screens, a side rail on larger ones. */
 export function NavBar() {
   const { t } = useTranslation('common');
   const { pathname } = useLocation();

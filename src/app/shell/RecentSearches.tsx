@@ -7,7 +7,7 @@ import { apiFetch } from '../../lib/api/client';
 import { addHistoryEntry, clearHistory, type HistoryEntry, useSearchHistory } from '../../lib/search-history';
 import { useSession } from '../../lib/session';
 
-/** Names of history entries are looked up by id; a failed lookup marks the entry deleted (000 §3). */
+/** Names of history entries are looked up by id; a failed lookup marks the entry deleted. */
 function useEntryName(entry: HistoryEntry): { name: string | null; deleted: boolean } {
   const path =
     entry.type === 'user'
@@ -77,7 +77,7 @@ function RecentEntry({ entry, onOpen }: { entry: HistoryEntry; onOpen?: () => vo
   );
 }
 
-/** The Recent Searches list under the search box, with Clear all (000 §2). */
+/** The Recent Searches list under the search box, with Clear all. */
 export function RecentSearches({ onOpen }: { onOpen?: () => void }) {
   const { t } = useTranslation('common');
   const { id: userId } = useSession();

@@ -24,7 +24,7 @@ export function useDebounced<T>(value: T, delay: number): T {
 }
 
 /**
- * The shell's search box (000 §2, §5): user suggestions 300 ms after typing stops, only for
+ * The shell's search box: user suggestions 300 ms after typing stops, only for
  * non-blank input; Enter saves the text to the history and opens /search?q=.
  */
 export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; autoFocus?: boolean }) {
@@ -48,7 +48,7 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
         setResult({ query, list: Array.isArray(list) ? list.slice(0, LIMITS.suggestionsMax) : [] });
         setHighlight(-1);
       },
-      // The suggestions are a convenience: a failure is only logged (000 §7).
+      // The suggestions are a convenience: a failure is only logged.
       (err: unknown) => {
         if (!controller.signal.aborted) console.warn('search suggestions failed', err);
       },

@@ -21,7 +21,7 @@ export function PageLoading() {
 }
 
 /**
- * The layout of 000 §2: navigation, the page, and the right column with the search box and recent
+ * The layout: navigation, the page, and the right column with the search box and recent
  * searches (hidden on /search; behind a search button overlay on small screens).
  */
 export function Shell() {

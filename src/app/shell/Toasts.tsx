@@ -9,7 +9,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   const { t } = useTranslation();
   const [leaving, setLeaving] = useState(false);
 
-  // Slide in (1 s), stay about 3 s, slide out (1 s), then leave the store (000 §2, §9).
+  // Slide in (1 s), stay about 3 s, slide out (1 s), then leave the store.
   useEffect(() => {
     const out = setTimeout(() => setLeaving(true), LIMITS.toastSlideMs + LIMITS.toastMs);
     const gone = setTimeout(() => dismissToast(toast.id), 2 * LIMITS.toastSlideMs + LIMITS.toastMs);

@@ -31,7 +31,7 @@ const pickerStyle = {
 } as CSSProperties;
 
 /**
- * The GIF picker of the composer (000 §2, §4): categories first, then search results once typing
+ * The GIF picker of the composer: categories first, then search results once typing
  * pauses for LIMITS.gifDebounceMs, or the trending GIFs.
  */
 export function GifPicker({ onSelect, onClose }: GifPickerProps) {

@@ -2,7 +2,7 @@ import { parseErrorMessage } from '#core/errors';
 import { API_BASE, ApiError, NetworkError, apiFetch } from '../../lib/api/client';
 import { getSession } from '../../lib/session';
 
-/** A GIF result (000 §3): the full GIF, its small preview, the GIF's [width, height], tags. */
+/** A GIF result: the full GIF, its small preview, the GIF's [width, height], tags. */
 export interface Gif {
   id: string;
   url: string;
@@ -25,7 +25,7 @@ export interface GifCategory {
 
 export type GifLocale = 'en_US' | 'cs_CZ';
 
-/** Tenor's locale for the interface language (000 §9: en_US unless the app is in Czech). */
+/** Tenor's locale for the interface language. */
 export const gifLocale = (language: string): GifLocale => (language.startsWith('cs') ? 'cs_CZ' : 'en_US');
 
 export const fetchGifCategories = (locale: GifLocale, signal?: AbortSignal) =>
@@ -37,7 +37,7 @@ export const searchGifs = (q: string, pos: string | undefined, locale: GifLocale
 export const featuredGifs = (pos: string | undefined, locale: GifLocale, signal?: AbortSignal) =>
   apiFetch<GifPage>('/gif/featured', { query: { pos, locale }, signal });
 
-/** Tells Tenor which GIF was used (000 §7 registershare); only rankings depend on it. */
+/** Tells Tenor which GIF was used; only rankings depend on it. */
 export const shareGif = (id: string, q: string, locale: GifLocale) =>
   apiFetch<void>('/gif/share', { method: 'POST', body: { id, q: q || undefined, locale } });
 

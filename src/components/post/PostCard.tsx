@@ -108,7 +108,7 @@ function PostActions({ post }: { post: Post }) {
   );
 }
 
-/** The post card of 000 §2. */
+/** The post card. */
 export function PostCard({ post, pending, pinned, quoted }: Props) {
   const { t } = useTranslation('post');
   const localUrls = useObjectUrls(pending?.images);

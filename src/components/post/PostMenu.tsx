@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * The post card menu (000 §2): reply with a post, delete (author), and per group where the caller
+ * The post card menu: reply with a post, delete (author), and per group where the caller
  * is an admin: remove from the group, pin or unpin there, ban or unban the author there.
  */
 export function PostMenu({ post, onDelete }: Props) {

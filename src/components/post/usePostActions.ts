@@ -5,7 +5,7 @@ import type { Post } from '../../lib/api/types';
 import { deletePost } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 
-/** The link a share copies (000 §2: {site}/#/p/{postId}). */
+/** The link a share copies. */
 export const postLink = (id: string) => `${location.origin}/#/p/${id}`;
 
 export async function sharePost(id: string): Promise<void> {

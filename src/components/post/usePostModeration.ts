@@ -22,7 +22,7 @@ export interface AdminGroup {
 }
 
 /**
- * The groups of the post's adminGroups indexes (000 §3), in the post's order. The API tells only
+ * The groups of the post's adminGroups indexes, in the post's order. The API tells only
  * whether the caller owns a group, so an author who owns it is known only on the caller's own
  * post; otherwise the server refuses with ban_owner, which the ban shows as its toast.
  */
@@ -63,7 +63,7 @@ export const setGroupBan = (groupName: string, pfp: string, ban: boolean) =>
 const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /**
- * The group-admin actions of the post card menu (000 §2, §4, §8). Whatever the outcome, the post
+ * The group-admin actions of the post card menu. Whatever the outcome, the post
  * is fetched again (its pinned and banned indexes, or its absence), the shown listings reload and
  * so does the group's page (its pinned post, its counts and member lists).
  */

@@ -174,7 +174,7 @@ function LanguageChoice() {
 }
 
 /**
- * /account (001 §2): picture, bio, language, links to credentials, notification settings and
+ * /account: picture, bio, language, links to credentials, notification settings and
  * logout, email, join date and the account delete.
  */
 export default function AccountPage() {

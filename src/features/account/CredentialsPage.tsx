@@ -17,7 +17,7 @@ import './account.css';
 /** A message to show: a catalogue key (error/..., info/...) or a key of this namespace. */
 type Outcome = { kind: 'error' | 'info'; message: string } | null;
 
-/** 001 §8: the server's message, or "Server Error" when it sent none we know. */
+/** The server's message, or "Server Error" when it sent none we know. */
 const failure = (err: unknown): Outcome => ({
   kind: 'error',
   message: err instanceof ApiError && err.key ? `error/${err.key}` : 'credentials.serverError',
@@ -249,7 +249,7 @@ function PasswordForm({ google }: { google: boolean }) {
   );
 }
 
-/** /account/credentials (001 §2, §5): username, email and password. */
+/** /account/credentials: username, email and password. */
 export default function CredentialsPage() {
   const { t } = useTranslation('account');
   const { account } = useAccount();

@@ -9,11 +9,11 @@ import { toast } from '../../lib/toast';
 import { fetchNotificationSettings, patchStoredAccount, saveNotificationSettings } from './account.api';
 import './account.css';
 
-/** 001 §8: the server's message, else error/loading_failed. */
+/** The server's message, else error/loading_failed. */
 const failureMessage = (err: unknown): string => (err instanceof ApiError && err.key ? `error/${err.key}` : 'error/loading_failed');
 
 /**
- * /account/notification-settings (001 §2, §3): one switch per notification type, in the order of
+ * /account/notification-settings: one switch per notification type, in the order of
  * NOTIFICATION_SETTINGS. Each switch saves the whole list at once.
  */
 export default function NotificationSettingsPage() {

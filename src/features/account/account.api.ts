@@ -2,7 +2,7 @@ import { apiFetch } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 import type { Language } from '../../lib/i18n';
 
-/** The caller's own account as POST /account/get sends it (001 §3). */
+/** The caller's own account as POST /account/get sends it. */
 export interface Account {
   _id: string;
   username: string;

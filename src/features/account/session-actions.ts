@@ -10,7 +10,7 @@ export async function logOutAndForget(): Promise<void> {
   }
 }
 
-/** A full page reload (after an account delete, whatever its outcome: 001 §4). */
+/** A full page reload (after an account delete, whatever its outcome: ). */
 export function reloadPage(): void {
   window.location.reload();
 }

@@ -10,7 +10,7 @@ import { type Account, fetchAccount, readStoredAccount } from './account.api';
 
 /**
  * The caller's account: the stored copy paints at once (also offline), POST /account/get refreshes
- * it. When the server refuses (001 §8) an error toast shows, the session ends and the user goes to
+ * it. When the server refuses an error toast shows, the session ends and the user goes to
  * /login; when it cannot be reached the stored copy is kept.
  */
 export function useAccount(): { account: Account | null; isLoading: boolean } {

@@ -71,7 +71,7 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
   );
 }
 
-/** Login (000 §2): username or email plus password, Google, and a link to sign-up. */
+/** Login: username or email plus password, Google, and a link to sign-up. */
 export default function LoginPage() {
   const { t } = useTranslation('auth');
   const { isLoggedIn } = useSession();

@@ -21,7 +21,7 @@ import './auth.css';
 type Fields = 'username' | 'email' | 'password' | 'repeat';
 type FieldErrors = Partial<Record<Fields, ErrorKey>>;
 
-/** The shared rules of 000 §5, the same functions the server runs. */
+/** The shared rules, the same functions the server runs. */
 export function validateSignup(values: Record<Fields, string>): FieldErrors {
   const errors: FieldErrors = {};
   const username = validateUsername(values.username.trim());
@@ -35,7 +35,7 @@ export function validateSignup(values: Record<Fields, string>): FieldErrors {
   return errors;
 }
 
-/** Sign-up (000 §2, §5): username, email, password twice, Google; a login link after a failure. */
+/** Sign-up: username, email, password twice, Google; a login link after a failure. */
 export default function SignupPage() {
   const { t, i18n } = useTranslation('auth');
   const { isLoggedIn } = useSession();

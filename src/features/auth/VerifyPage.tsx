@@ -26,7 +26,7 @@ function verifyOnce(token: string, email: string | null): Promise<Outcome> {
 }
 
 /**
- * Email verification (000 §2, §4): reads token and email from the query, shows the server's
+ * Email verification: reads token and email from the query, shows the server's
  * message, and on success ends any session and offers the login link.
  */
 export default function VerifyPage() {

@@ -16,7 +16,7 @@ function decodeBase64Url(part: string): string {
 }
 
 /**
- * Checks that a Google credential is a well-formed JWT before it is sent (000 §5): three base64url
+ * Checks that a Google credential is a well-formed JWT before it is sent: three base64url
  * parts, a JSON header and a JSON payload carrying iss, aud and sub. The signature is the server's
  * business; this only keeps garbage off the wire.
  */

@@ -38,7 +38,7 @@ function Thumbnail({ blob, onRemove }: { blob: Blob; onRemove: () => void }) {
 }
 
 /**
- * The comment box (000 §2 Comments): text (512 characters, 32 lines), mention slots (@@ adds one),
+ * The comment box: text (512 characters, 32 lines), mention slots (@@ adds one),
  * one image. The text autosaves as a draft per parent; sending puts the comment in the outbox,
  * so it shows at once as pending.
  */
@@ -120,7 +120,7 @@ export function CommentBox({ parentId, postId, autoFocus, onQueued, inputRef }: 
       setError(null);
       onQueued?.();
     } catch (err) {
-      // A comment that could not even be queued is only logged (000 §8); the text stays in the box.
+      // A comment that could not even be queued is only logged; the text stays in the box.
       console.error('queue comment', err);
     } finally {
       setSending(false);

@@ -60,7 +60,7 @@ function useDeleteComment(commentId: string) {
       await deleteComment(commentId, db);
       toast.info('info/comment_deleted');
     } catch (err) {
-      // A failed delete is only logged (000 §8); the thread is read again either way.
+      // A failed delete is only logged; the thread is read again either way.
       console.warn('delete comment', translateMessage(t, `error/${errorKeyOf(err)}`));
     }
     await Promise.all([
@@ -136,7 +136,7 @@ interface ItemProps {
   highlighted?: boolean;
 }
 
-/** One comment of the thread (000 §2 Comments) with its replies below it. */
+/** One comment of the thread with its replies below it. */
 export function CommentItem({ comment: listed, pending, preset, highlighted }: ItemProps) {
   const { t } = useTranslation('comments');
   const { postId, pending: pendingRows } = useThreadContext();
@@ -226,8 +226,7 @@ interface ListProps {
 }
 
 /**
- * One level of the thread: my pending and just-sent comments first (000 §4: a new reply is placed
- * first), then the stored pages, 5 at a time behind a load-more button.
+ * One level of the thread: my pending and just-sent comments first, then the stored pages, 5 at a time behind a load-more button.
  */
 export function CommentList({ parentId, preset, pinnedId, enabled = true, nested }: ListProps) {
   const { t } = useTranslation('comments');

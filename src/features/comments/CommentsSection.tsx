@@ -26,7 +26,7 @@ export function CommentsSection({ post, sort, time, onListing, focus, pinnedComm
   const pending = usePendingComments(postId);
   const newer = useNewerComments(postId, post.cachedAt);
   const { tree, settled } = useCommentTree(pinnedCommentId ?? null);
-  // The count rises at once for a comment written here (000 §4), before the post is read again.
+  // The count rises at once for a comment written here, before the post is read again.
   const count = post.comments + pending.length + newer;
   const context = useMemo(() => ({ postId, sort, time, pending }), [postId, sort, time, pending]);
   const pinnedTree = tree && tree.postId === postId ? tree : null;

@@ -5,7 +5,7 @@ import type { Comment } from '../../lib/api/types';
 import { type CachedComment, type KruhDb, getDb } from '../../lib/db/db';
 import { type ListingPageResult, fetchListingPage, readListingPages } from '../../lib/query/listing';
 
-/** GET /post/{parentId}/comments answer (000 §7). */
+/** GET /post/{parentId}/comments answer. */
 export interface CommentList {
   comments: Comment[];
   hasMore: boolean;

@@ -21,7 +21,7 @@ export interface ThreadState {
 
 /**
  * One thread level page by page (5 a page, a load-more button): stored pages paint at once and
- * are fetched again in the background. A failed load is only logged (000 §8).
+ * are fetched again in the background. A failed load is only logged.
  */
 export function useThread(
   params: ThreadParams,

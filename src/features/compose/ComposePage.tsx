@@ -36,7 +36,7 @@ function Thumbnails({ images, onRemove }: { images: DraftImage[]; onRemove: (ind
   );
 }
 
-/** The new-post form of 000 §2 (/post), writing into the outbox; the route's RequireAuth guards it. */
+/** The new-post form (/post), writing into the outbox; the route's RequireAuth guards it. */
 export default function ComposePage() {
   const [params] = useSearchParams();
   const rep = params.get('rep');
@@ -128,7 +128,7 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
     const list = [...files];
     const images = list.filter((f) => f.type.startsWith('image/'));
     if (images.length < list.length) setError({ ns: 'compose', key: 'only_images' });
-    // "Up to two images or a GIF" (000 §1): a picked GIF is attached alone, so photos replace it.
+    // "Up to two images or a GIF": a picked GIF is attached alone, so photos replace it.
     const kept = draft.images.filter((i) => !isPickedGif(i));
     const room = Math.max(0, maxImages - kept.length);
     if (images.length > room) setError({ ns: 'compose', key: 'only_up_to', values: { count: maxImages } });

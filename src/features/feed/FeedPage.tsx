@@ -58,7 +58,7 @@ function PendingPosts() {
   );
 }
 
-/** The feed (000 §2): explore for everyone, following and groups when logged in. */
+/** The feed: explore for everyone, following and groups when logged in. */
 export default function FeedPage() {
   const { t } = useTranslation('feed');
   const { isLoggedIn, username } = useSession();

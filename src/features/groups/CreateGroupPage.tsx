@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { EMPTY_GROUP, GroupForm } from './GroupForm';
 import './groups.css';
 
-/** /create-group (001 §2): after the group is saved the user goes to it. */
+/** /create-group: after the group is saved the user goes to it. */
 export default function CreateGroupPage() {
   const { t } = useTranslation('groups');
   const navigate = useNavigate();

@@ -30,7 +30,7 @@ interface GroupFormProps {
 }
 
 /**
- * The group form of 001 §2/§5 (create and settings): name (max 32), description (cut to 100
+ * The group form (create and settings): name (max 32), description (cut to 100
  * before sending, 32 lines), the private / everyoneCanPost / requestJoin choices and an avatar.
  * Validation errors show as toasts; once the group is saved the chosen avatar is uploaded with its id.
  */

@@ -25,7 +25,7 @@ const LEVELS = Object.entries(GROUP_NOTIFICATION_LEVELS) as [keyof typeof GROUP_
 
 const groupPath = (name: string, show?: string) => `/g/${encodeURIComponent(name)}${show ? `/${show}` : ''}`;
 
-/** The member's per-group notification level (001 §3): all 0, essential 1, none 2. */
+/** The member's per-group notification level: all 0, essential 1, none 2. */
 function NotificationLevel({ group }: { group: Group }) {
   const { t } = useTranslation('groups');
   const [level, setLevel] = useState<number>(group.notification ?? GROUP_NOTIFICATION_LEVELS.all);
@@ -129,7 +129,7 @@ function GroupHeader({ group, onChanged }: { group: Group; onChanged: () => void
   );
 }
 
-/** A group (001 §2): /g/{groupname} and /g/{groupname}/{members|banned}. */
+/** A group: /g/{groupname} and /g/{groupname}/{members|banned}. */
 export default function GroupPage() {
   const { t } = useTranslation('groups');
   const params = useParams();

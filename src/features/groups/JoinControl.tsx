@@ -17,7 +17,7 @@ export function joinStateOf(group: Group, loggedIn: boolean): JoinState {
 }
 
 /**
- * The join control of 001 §4: the owner sees nothing, a member leave, a banned user a label, a
+ * The join control: the owner sees nothing, a member leave, a banned user a label, a
  * request-to-join group a request button (info toast once sent), otherwise join. Join and leave
  * load the group again; failures are only logged.
  */

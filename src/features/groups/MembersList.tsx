@@ -18,7 +18,7 @@ const INFO: Record<ModerationAction, string> = {
 };
 
 /**
- * The members or banned view of a group (001 §2): users with moderation actions for admins. A ban
+ * The members or banned view of a group: users with moderation actions for admins. A ban
  * or unban takes the user out of the shown list; a failed ban shows the server's message, other
  * failures are only logged.
  */

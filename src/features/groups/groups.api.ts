@@ -5,7 +5,7 @@ import { ApiError, apiFetch } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 
-/** The group of 001 §3 as GET /group/{name} answers it (admin is true for the owner too). */
+/** The group as GET /group/{name} answers it (admin is true for the owner too). */
 export interface Group {
   _id: string;
   name: string;

@@ -7,7 +7,7 @@ import { useFeed, useListingOffline } from '../../lib/query/feed';
 import { ListingControls } from '../../components/ListingControls';
 import { PostList } from '../../components/post/PostList';
 
-/** /h/{hashtag} (000 §2): posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */
+/** /h/{hashtag}: posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */
 export default function HashtagPage() {
   const { t } = useTranslation('hashtag');
   const { hashtag = '' } = useParams();

@@ -7,7 +7,7 @@ import { Icon } from '../../components/Icon';
 import { formatRelativeTime } from '../../lib/i18n';
 import type { JoinDecision, Notification } from './notifications.api';
 
-/** Which label of 000 §3 an item gets. */
+/** Which label an item gets. */
 export type LabelKey =
   | 'follow'
   | 'reply'

@@ -20,7 +20,7 @@ const failureMessage = (err: unknown): string =>
   err instanceof ApiError && err.key ? `error/${err.key}` : 'error/server_error';
 
 /**
- * /notifications and /account/notifications (000 §2): six items a page, the next page when the
+ * /notifications and /account/notifications: six items a page, the next page when the
  * last item scrolls into view, a per-item delete, a clear-all action, accept and deny on join
  * requests. Opening the list marks everything seen, which empties the unread badge.
  */
@@ -57,7 +57,7 @@ export default function NotificationsPage() {
     }
   };
 
-  // 001 §4: the list reloads after the decision, whatever the answer; moderation failures are only logged.
+  // The list reloads after the decision, whatever the answer; moderation failures are only logged.
   const onDecide = async (n: Notification, decision: JoinDecision) => {
     if (!n.groupname || !n.pfp) return;
     setBusy(n._id);

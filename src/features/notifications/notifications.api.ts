@@ -3,7 +3,7 @@ import { PAGE_SIZES } from '#core/limits';
 import { apiFetch } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 
-/** A notification as GET /notification/ sends it (000 §3). */
+/** A notification as GET /notification/ sends it. */
 export interface Notification {
   _id: string;
   type: NotificationType;
@@ -100,7 +100,7 @@ export async function clearNotifications(db: KruhDb): Promise<void> {
 
 export type JoinDecision = 'accept' | 'deny';
 
-/** POST /group/{groupname}/{accept|deny}/{pfp}: decides a join request (001 §7). */
+/** POST /group/{groupname}/{accept|deny}/{pfp}: decides a join request. */
 export function decideJoinRequest(groupname: string, pfp: string, decision: JoinDecision): Promise<{ message?: string }> {
   return apiFetch(`/group/${encodeURIComponent(groupname)}/${decision}/${encodeURIComponent(pfp)}`, { method: 'POST' });
 }

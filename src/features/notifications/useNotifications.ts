@@ -19,7 +19,7 @@ export interface NotificationsState {
 }
 
 /**
- * The notification list page by page (000 §4): the server's pages are written into the database
+ * The notification list page by page: the server's pages are written into the database
  * and the screen reads the database, so the list paints offline from the last visit.
  */
 export function useNotifications(): NotificationsState {
@@ -41,7 +41,7 @@ export function useNotifications(): NotificationsState {
   const error = queries.find((q) => q.error)?.error ?? null;
   const items = stored ?? [];
 
-  // A failed page says so once (000 §8 while_loading); offline with a stored list says nothing.
+  // A failed page says so once; offline with a stored list says nothing.
   const reported = useRef<unknown>(null);
   useEffect(() => {
     if (!error || reported.current === error) return;

@@ -6,7 +6,7 @@ import { useSession } from '../../lib/session';
 import { type FollowState, type Profile, changeFollow, follow, followStateOf, patchStoredProfile, unfollow } from './profile.api';
 
 /**
- * The follow control of 001 §2/§4: Follow makes it silent; the dropdown moves between All
+ * The follow control: Follow makes it silent; the dropdown moves between All
  * (notify) and Silent; Unfollow returns to Follow. Failures are only logged (the control goes back).
  */
 export function FollowControl({ profile, simple = false }: { profile: Profile; simple?: boolean }) {

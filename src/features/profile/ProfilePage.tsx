@@ -179,7 +179,7 @@ function ProfileHeader({ profile }: { profile: Profile }) {
   );
 }
 
-/** A user's profile (001 §2): /u/{username} and /u/{username}/{replies|followers|following|groups}. */
+/** A user's profile: /u/{username} and /u/{username}/{replies|followers|following|groups}. */
 export default function ProfilePage() {
   const { t } = useTranslation('profile');
   const params = useParams();

@@ -5,7 +5,7 @@ import { ApiError, apiFetch } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 
-/** The profile of 001 §3 as GET /profile/user/{username} answers it. */
+/** The profile as GET /profile/user/{username} answers it. */
 export interface Profile {
   _id: string;
   username: string;

@@ -99,7 +99,7 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (value: 
 }
 
 /**
- * /search (000 §2): q, s (all, users, groups, posts, replies), sort and time. The all view shows
+ * /search: q, s (all, users, groups, posts, replies), sort and time. The all view shows
  * 3 users, 3 groups and the posts; each other tab lists one kind page by page. The query is saved
  * to the history on Enter or on a tab click.
  */

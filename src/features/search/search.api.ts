@@ -4,7 +4,7 @@ import type { Sort, TimeWindow } from '#core/listing';
 import type { Comment } from '../../lib/api/types';
 import { usePagedList } from '../../lib/paged-list';
 
-/** The tabs of the search page (000 §2); posts are listed through the shared feed listing. */
+/** The tabs of the search page; posts are listed through the shared feed listing. */
 export const SEARCH_VIEWS = ['all', 'users', 'groups', 'posts', 'replies'] as const;
 export type SearchView = (typeof SEARCH_VIEWS)[number];
 export const isSearchView = (value: unknown): value is SearchView =>
@@ -30,7 +30,7 @@ export type SearchItem = UserResult | GroupResult | Comment;
 
 /** GET /search/for/{kind}: where the items are in the reply, how they are told apart, page size. */
 const LISTS: Record<ListKind, { field: string; idOf: (item: SearchItem) => string; limit: number }> = {
-  // Users and groups are de-duplicated by their avatar key (000 §4), comments by id.
+  // Users and groups are de-duplicated by their avatar key, comments by id.
   users: { field: 'userList', idOf: (item) => (item as UserResult).pfp, limit: PAGE_SIZES.users },
   groups: { field: 'groupList', idOf: (item) => (item as GroupResult).gp, limit: PAGE_SIZES.groups },
   replies: { field: 'comments', idOf: (item) => (item as Comment)._id, limit: PAGE_SIZES.comments },

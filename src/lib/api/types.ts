@@ -1,4 +1,4 @@
-/** API shapes the web app reads (000 §3, 001 §3), as the server's mappers produce them. */
+/** API shapes the web app reads, as the server's mappers produce them. */
 export interface Tag {
   _id: string | null;
   name: string;

@@ -11,7 +11,7 @@ import { usePendingPosts } from '../outbox/useOutbox';
 import { toast } from '../toast';
 import { type ListingPageResult, fetchListingPage, readListingPages } from './listing';
 
-/** Which listing of posts (000 §7: the feed calls, hashtag, profile, group and search posts). */
+/** Which listing of posts. */
 export type FeedSource =
   | 'explore'
   | 'following'

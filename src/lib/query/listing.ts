@@ -11,7 +11,7 @@ export interface ListingPageRequest {
   limit: number;
   sort: Sort;
   time: TimeWindow;
-  /** The listing's defaults on the server: parameters equal to them are left out (000 §2). */
+  /** The listing's defaults on the server: parameters equal to them are left out. */
   defaults: { sort: Sort; time: TimeWindow };
   query?: Record<string, string | number | undefined>;
   signal?: AbortSignal | undefined;

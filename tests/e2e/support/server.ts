@@ -175,7 +175,7 @@ export async function createVerifiedUser(
   return { id: login.body.user._id, username: login.body.user.username, email, password, token: login.body.token };
 }
 
-/** What the app keeps in localStorage for a logged-in user (the session of 000 §3). */
+/** What the app keeps in localStorage for a logged-in user (the session). */
 export function sessionStorageState(server: TestServer, user: TestUser) {
   return {
     cookies: [],

@@ -17,7 +17,7 @@ import * as service from './account.service';
 
 const replies = <T>(ok: T) => ({ 200: ok, ...ErrorReplies });
 
-/** The caller's own account (001 §7 Account). */
+/** The caller's own account. */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/account/get', { schema: { response: replies(AccountReply) } }, async (request) => {
     const viewer = await request.requireViewer();

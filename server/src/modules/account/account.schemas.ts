@@ -18,7 +18,7 @@ export const PasswordBody = Type.Object({
 
 export const LanguageBody = Type.Object({ language: Type.Union([Type.Literal('en'), Type.Literal('cs')]) });
 
-/** One switch per type, in the order of NOTIFICATION_SETTINGS (001 §3). */
+/** One switch per type, in the order of NOTIFICATION_SETTINGS. */
 export const NotificationSettingsSchema = Type.Array(Type.Boolean(), {
   minItems: NOTIFICATION_SETTINGS.length,
   maxItems: NOTIFICATION_SETTINGS.length,

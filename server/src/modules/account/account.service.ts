@@ -16,7 +16,7 @@ import { avatarKey } from '../media/media-urls';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper';
 import { deleteUserCascade, setNotificationSettings } from './account.repository';
 
-/** Account management (001 §7 Account): every call acts on the caller's own account. */
+/** Account management: every call acts on the caller's own account. */
 
 export function getAccount(viewer: Viewer): AccountView {
   return toAccount(viewer.user);

@@ -1,6 +1,6 @@
 import type { UserRow } from '../../db/schema';
 
-/** The `user` of a login answer (000 §3): what the web app keeps in its session. */
+/** The `user` of a login answer: what the web app keeps in its session. */
 export interface SessionUser {
   _id: string;
   username: string;
@@ -8,5 +8,5 @@ export interface SessionUser {
 
 export const toSessionUser = (row: Pick<UserRow, 'id' | 'username'>): SessionUser => ({ _id: row.id, username: row.username });
 
-/** A Google account signs in through Google and manages neither email nor password here (001 §1). */
+/** A Google account signs in through Google and manages neither email nor password here. */
 export const isGoogleAccount = (row: Pick<UserRow, 'google_sub' | 'password_hash'>) => row.google_sub !== null || row.password_hash === null;

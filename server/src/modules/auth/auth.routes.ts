@@ -21,7 +21,7 @@ function languageOf(request: FastifyRequest, asked: string | undefined): service
   return /^cs\b/i.test(request.headers['accept-language'] ?? '') ? 'cs' : 'en';
 }
 
-/** Sign-up, verification, login (password and Google), the auth guard, and password reset (000 §7). */
+/** Sign-up, verification, login (password and Google), the auth guard, and password reset. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/auth/signup',

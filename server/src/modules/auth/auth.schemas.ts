@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * Bodies are loose strings: the rules of 000 §5 run in the service, so each broken rule answers
+ * Bodies are loose strings: the rules run in the service, so each broken rule answers
  * its own catalogue key rather than a generic schema failure.
  */
 export const SignupBody = Type.Object({

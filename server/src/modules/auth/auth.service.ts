@@ -234,7 +234,7 @@ async function createGoogleUser(app: FastifyInstance, identity: { sub: string; e
 }
 
 /**
- * POST /auth/google (000 §7): signs in with a Google ID token. An unknown Google account gets a
+ * POST /auth/google: signs in with a Google ID token. An unknown Google account gets a
  * new verified account without a password, unless an account already has the address Google
  * vouches for: that account is linked.
  */

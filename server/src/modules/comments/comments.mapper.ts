@@ -5,7 +5,7 @@ import type { CommentView } from './comments.schemas';
 import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository';
 
 /**
- * Rows -> Comments of 000 §3. A whole page is mapped with two extra queries (mentions and the
+ * Rows -> Comments. A whole page is mapped with two extra queries (mentions and the
  * viewer's likes), whatever its size.
  */
 export async function toComments(

@@ -13,7 +13,7 @@ import {
 } from './comments.schemas';
 import * as service from './comments.service';
 
-/** Comments (000 §7): create, like, delete, the thread listings, the pinned tree and search. */
+/** Comments: create, like, delete, the thread listings, the pinned tree and search. */
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/comment/',

@@ -4,7 +4,7 @@ import { ListingQuery } from '../../lib/paging';
 import { Id } from '../../lib/schemas';
 
 /**
- * The Comment of 000 §3. Reading chosen for `parent`: it describes the DIRECT parent of the
+ * The Comment. Reading chosen for `parent`: it describes the DIRECT parent of the
  * comment: `_id` is that post's or comment's id, `author.username` its author's name (the
  * "replying to" line), and `directParent` is true when the direct parent is the post itself
  * (a top-level comment) and false for a reply to a comment. `postId` always names the thread's

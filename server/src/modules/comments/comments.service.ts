@@ -18,7 +18,7 @@ import * as repo from './comments.repository';
 import { toComments } from './comments.mapper';
 import type { CommentNode, CommentView, CreateCommentBody, ThreadQuery } from './comments.schemas';
 
-/** The comment rules of 000 §2-§9. */
+/** The comment rules. */
 
 type Page = { comments: CommentView[]; hasMore: boolean };
 

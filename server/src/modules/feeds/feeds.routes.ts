@@ -11,7 +11,7 @@ const listSchema = { schema: { querystring: ListingQuery, response } };
 const PathText = Type.String({ minLength: 1, maxLength: 200 });
 
 /**
- * Every list of posts (000 §7): the feed tabs, hashtag, profile, group and search. Four posts
+ * Every list of posts: the feed tabs, hashtag, profile, group and search. Four posts
  * per page by default, each list filtered by what the caller may see.
  */
 export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {

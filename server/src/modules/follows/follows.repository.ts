@@ -1,7 +1,7 @@
 import { changedRows } from '../../db/helpers';
 import type { Executor } from '../../db/schema';
 
-/** The follow edges between users (001 §3 follows, notify, logFollows). */
+/** The follow edges between users. */
 
 /** Inserts the edge unless it exists; false when it already did (also under concurrent calls). */
 export async function insertFollow(db: Executor, followerId: string, followingId: string, now: number): Promise<boolean> {

@@ -7,7 +7,7 @@ import * as service from './follows.service';
 
 const config = { invalidKey: 'invalid_following_id' } as const;
 
-/** POST /follow, PATCH /follow/change, DELETE /follow/delete (001 §7); `following` is a user id (pfp). */
+/** POST /follow, PATCH /follow/change, DELETE /follow/delete; `following` is a user id (pfp). */
 export const followRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Authentication before body validation: a visitor is told no_token whatever the body says.
   const onRequest = async (request: FastifyRequest) => {

@@ -6,7 +6,7 @@ import { enqueueNotificationEvent } from '../notifications/events';
 import * as repo from './follows.repository';
 
 /**
- * Follow, change notify, unfollow (001 §4). Errors:
+ * Follow, change notify, unfollow. Errors:
  * - unknown user: 404 invalid_following_id (a malformed id is 400 with the same key, from the schema);
  * - following yourself: 400 follow_yourself;
  * - following twice: 409 trying_to_follow;

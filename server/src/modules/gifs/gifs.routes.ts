@@ -7,7 +7,7 @@ import { featuredGifs, gifCategories, gifFile, registerShare, searchGifs } from 
 const Failures = { 400: MessageReply, 401: MessageReply, 404: MessageReply, 413: MessageReply, 502: MessageReply } as const;
 
 /**
- * The GIF picker's calls (000 §7), proxied to Tenor so its key stays here. Signed-in users only:
+ * The GIF picker's calls, proxied to Tenor so its key stays here. Signed-in users only:
  * the picker lives in the composer, and the key's quota is not for anonymous callers.
  */
 export const gifRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -38,7 +38,7 @@ export const gifRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       await request.requireViewer();
       const data = await gifFile(app.config, request.query.id);
-      return reply.header('Content-Type', 'image/gif').header('Cache-Control', 'private, max-age=3600').send(data);
+      return reply.header('Content-Type', 'image/gif').send(data);
     },
   );
 

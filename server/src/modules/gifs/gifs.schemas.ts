@@ -4,7 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 export const GIF_ID_PATTERN = '^[0-9A-Za-z_-]{1,64}$';
 export const GifId = Type.String({ pattern: GIF_ID_PATTERN });
 
-/** Tenor locales the web app asks for, following its language (000 §9: en_US by default). */
+/** Tenor locales the web app asks for, following its language. */
 export const GIF_LOCALES = ['en_US', 'cs_CZ'] as const;
 export type GifLocale = (typeof GIF_LOCALES)[number];
 const Locale = Type.Union(GIF_LOCALES.map((l) => Type.Literal(l)), { default: 'en_US' });
@@ -18,7 +18,7 @@ export const FeaturedQuery = Type.Object({ pos: Pos, locale: Locale });
 export const FileQuery = Type.Object({ id: GifId });
 export const ShareBody = Type.Object({ id: GifId, q: Type.Optional(Type.String()), locale: Locale });
 
-/** The GIF result of 000 §3: id, url (the full GIF), preview (the small one), dims [w, h], tags. */
+/** The GIF result: id, url (the full GIF), preview (the small one), dims [w, h], tags. */
 export const Gif = Type.Object({
   id: Type.String(),
   url: Type.String(),

@@ -4,7 +4,7 @@ import { AppError, badRequest, notFound } from '../../lib/app-error';
 import type { Gif, GifCategory, GifLocale, GifPage } from './gifs.schemas';
 
 /**
- * The Tenor v2 client behind the GIF picker (000 §7). The key stays on the server, and GIF bytes
+ * The Tenor v2 client behind the GIF picker. The key stays on the server, and GIF bytes
  * come through it, so the browser never talks to Tenor's API and attaches a GIF like any image.
  */
 
@@ -55,7 +55,7 @@ async function callTenor(tenor: Tenor, endpoint: string, params: Record<string, 
   return body as Record<string, unknown>;
 }
 
-/** The shared parameters of 000 §7 and §9 for result lists. */
+/** The shared parameters for result lists. */
 function listParams(locale: GifLocale): Record<string, string> {
   return {
     contentfilter: 'off',
@@ -129,7 +129,7 @@ export async function featuredGifs(config: Config, pos: string | undefined, loca
   return toPage(tenor, await callTenor(tenor, 'featured', { ...listParams(locale), pos }));
 }
 
-/** Tenor's share counter (000 §7 registershare), which tunes its rankings. */
+/** Tenor's share counter, which tunes its rankings. */
 export async function registerShare(config: Config, id: string, q: string | undefined, locale: GifLocale): Promise<void> {
   const tenor = tenorOf(config);
   if (q !== undefined) checkQuery(q);

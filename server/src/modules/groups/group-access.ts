@@ -4,7 +4,7 @@ import type { Database, Executor } from '../../db/schema';
 
 /**
  * Who may see and post what in groups: the one place every module asks, so "private stays
- * private" is decided once (001 §6).
+ * private" is decided once.
  */
 
 // The filter plugs into any query whose tables include posts or comments, hence the open table set.
@@ -84,7 +84,7 @@ export async function membershipOf(db: Executor, groupId: string, userId: string
 
 export const isAdminRole = (role: Membership['role']): boolean => role === 'admin' || role === 'owner';
 
-/** canUserPost of 001 §6: a member who is not banned, when everyone may post or they are an admin. */
+/** canUserPost: a member who is not banned, when everyone may post or they are an admin. */
 export function canPostIn(group: { everyone_can_post: number }, membership: Membership): boolean {
   if (!membership.role || membership.banned) return false;
   return group.everyone_can_post === 1 || isAdminRole(membership.role);

@@ -25,7 +25,7 @@ import * as service from './groups.service';
 const message = (key: InfoKey) => ({ message: infoMessage(key) });
 const messageSchema = { 200: MessageReply, ...ErrorReplies };
 
-/** Groups (001 §7): the group, its lists, membership, moderation, pinning and settings. */
+/** Groups: the group, its lists, membership, moderation, pinning and settings. */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const actionLimit: service.GroupActionLimit = { max: app.config.rates.groupActionsPerHour, windowMs: app.config.rates.windowMs };
 
@@ -152,7 +152,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/group/:groupId/notification',
     {
       schema: { params: GroupIdParams, body: NotificationBody, response: { 200: NotificationReply, ...ErrorReplies } },
-      // A level outside all, essential and none (001 §3) is a setting that is not allowed.
+      // A level outside all, essential and none is a setting that is not allowed.
       config: { invalidKey: 'invalid_settings' },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { PageQuery } from '../../lib/paging';
 import { GroupRef, GroupUserItem, Id, userListReply } from '../../lib/schemas';
 
 /**
- * Create and update share one body (001 §7). Lengths are checked by the shared validation rules
+ * Create and update share one body. Lengths are checked by the shared validation rules
  * (so the answer names the broken rule); the caps here only bound what is parsed. On update, a
  * flag left out keeps its current value.
  */
@@ -19,7 +19,7 @@ export type GroupBody = Static<typeof GroupBody>;
 export const GroupSavedReply = Type.Object({ group: GroupRef, message: Type.String() });
 
 /**
- * The Group of 001 §3 as the caller sees it. `admin` is true for the owner as well; `pinnedPost`
+ * The Group as the caller sees it. `admin` is true for the owner as well; `pinnedPost`
  * is null when nothing is pinned or the caller may not see the pinned post; `notification` is the
  * caller's per-group level (0 all, 1 essential, 2 none), null for non-members.
  */

@@ -365,7 +365,7 @@ export async function resolveRequest(db: Db, nameOrId: string, actorId: string, 
 }
 
 /**
- * Promote or demote (001 §6: admins may). Demoting an admin is the owner's alone (admin_admin),
+ * Promote or demote. Demoting an admin is the owner's alone (admin_admin),
  * and the owner is never demoted.
  */
 export async function setAdmin(db: Db, nameOrId: string, actorId: string, pfp: string, makeAdmin: boolean): Promise<void> {

@@ -10,8 +10,7 @@ import type { NotificationEvent } from './events';
 import * as repo from './notifications.repository';
 
 /**
- * Turns one notification event into notification rows (000 §3 types, 001 §3 settings and group
- * levels). Rules every event follows:
+ * Turns one notification event into notification rows. Rules every event follows:
  * - never to the actor themself, never to someone who cannot see the post (private groups);
  * - the six account settings gate their types: follower -> NEW_FOLLOWER, reply -> NEW_REPLY,
  *   postFromFollowed -> NEW_POST, postMention -> MENTION, commentMention -> COMMENT_MENTION,

@@ -7,7 +7,7 @@ import { NotificationList, StreamQuery, UnreadReply } from './notifications.sche
 import * as service from './notifications.service';
 import { openUnreadStream } from './notifications.stream';
 
-/** Notifications (000 §7) plus the unread badge, mark-all-seen and a live stream of the count. */
+/** Notifications plus the unread badge, mark-all-seen and a live stream of the count. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const listOptions = {
     schema: { querystring: PageQuery, response: { 200: NotificationList, ...ErrorReplies } },

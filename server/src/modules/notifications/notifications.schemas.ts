@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { NOTIFICATION_TYPES, type NotificationType } from '#core/limits';
 import { Id } from '../../lib/schemas';
 
-/** Notification of 000 §3 as the API sends it. */
+/** Notification as the API sends it. */
 export const NotificationSchema = Type.Object({
   _id: Id,
   type: Type.Unsafe<NotificationType>(Type.String({ enum: [...NOTIFICATION_TYPES] })),

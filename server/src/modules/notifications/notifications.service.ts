@@ -7,7 +7,7 @@ import { type NotificationReply, toNotification } from './notifications.mapper';
 import * as repo from './notifications.repository';
 
 /**
- * The notification list of 000 §2 (six per page, newest first, delete one, clear all) plus the
+ * The notification list (six per page, newest first, delete one, clear all) plus the
  * unread badge. Items about a post the viewer can no longer see (a private group they left) are
  * left out when read, as the post itself would be.
  */

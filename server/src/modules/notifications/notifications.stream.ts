@@ -14,7 +14,7 @@ export async function openUnreadStream(app: FastifyInstance, viewer: Viewer, rep
   const res = reply.raw;
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache, no-transform',
+    'Cache-Control': 'no-store, no-transform',
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
   });

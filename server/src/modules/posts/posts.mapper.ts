@@ -5,11 +5,11 @@ import { avatarUrl, imageUrls } from '../media/media-urls';
 import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository';
 
 /**
- * The post card's shape (000 §3 Post).
+ * The post card's shape.
  * - createdAt: epoch milliseconds.
  * - replyingTo: the original's id, null for a top-level post, or "<deleted>" when the original
  *   no longer exists or the caller may not see it (a private group's post): the client shows its
- *   post-deleted marker for that id (000 §2 /p/{postId}), and a hidden original's id is not
+ *   post-deleted marker for that id, and a hidden original's id is not
  *   revealed to outsiders.
  * - groups / mentions: `_id` null when the entry was plain text (or its group or user is gone).
  * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller

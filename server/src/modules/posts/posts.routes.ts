@@ -14,7 +14,7 @@ import {
   removePostMedia,
 } from './posts.service';
 
-/** Posts (000 §7): create, read, like, delete. */
+/** Posts: create, read, like, delete. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/post',

@@ -3,7 +3,7 @@ import { LIMITS } from '#core/limits';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
 
-/** The post card (000 §3 Post); field meanings are documented on PostView in posts.mapper.ts. */
+/** The post card; field meanings are documented on PostView in posts.mapper.ts. */
 export const PostSchema = Type.Object({
   _id: Type.String(),
   text: Type.String(),

@@ -166,7 +166,7 @@ function resolveEntries<R extends { id: string }>(
 }
 
 /**
- * Creates a post (000 §5 rules, group posting rights of 001 §6) with its mentions, group tags
+ * Creates a post with its mentions, group tags
  * and hashtags, and queues its notifications, all in the caller's transaction.
  */
 export async function createPost(

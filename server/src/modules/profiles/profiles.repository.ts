@@ -2,7 +2,7 @@ import type { Executor } from '../../db/schema';
 import type { ListFilter, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
 
-/** Profiles (001 §3 User), the lists on a profile, and the id -> username lookup. */
+/** Profiles, the lists on a profile, and the id -> username lookup. */
 
 export interface ProfileRow {
   id: string;

@@ -5,7 +5,7 @@ import { ProfileReply, UsernameParams } from './profiles.schemas';
 import * as service from './profiles.service';
 
 /**
- * Profiles, their lists and the user-name lookup of the search history (001 §7, 000 §3). The group
+ * Profiles, their lists and the user-name lookup of the search history. The group
  * name lookup (GET /group/{id}/name) lives with the groups module's routes.
  */
 export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {

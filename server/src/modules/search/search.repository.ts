@@ -5,7 +5,7 @@ import { searchMatches, searchRank } from '../../lib/search';
 import type { GroupListRow, UserListRow } from '../profiles/profiles.repository';
 
 /**
- * User and group search (000 §7). Matching goes through the search indexes (lib/search); the
+ * User and group search. Matching goes through the search indexes (lib/search); the
  * order is relevance (exact, then prefix, then substring) and then the name, with the id last so
  * pages never overlap.
  */

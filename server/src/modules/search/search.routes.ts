@@ -4,7 +4,7 @@ import { ErrorReplies, GroupListReply, UserListReply } from '../../lib/schemas';
 import { SearchResults, SuggestionQuery } from './search.schemas';
 import * as service from './search.service';
 
-/** User and group search (000 §7): suggestions, the composer's group slots, the search page lists. */
+/** User and group search: suggestions, the composer's group slots, the search page lists. */
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/search/users',

@@ -11,7 +11,7 @@ import type { SearchResults } from './search.schemas';
 
 type Results = Static<typeof SearchResults>;
 
-/** Suggestions under the search box and in mention slots: only for non-blank input (000 §5). */
+/** Suggestions under the search box and in mention slots: only for non-blank input. */
 export async function suggestUsers(app: FastifyInstance, query: string | undefined): Promise<Results> {
   if (!query?.trim()) return [];
   const rows = await repo.findUsers(app.db, query, { limit: LIMITS.suggestionsMax });
