@@ -1,10 +1,19 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const root = import.meta.dirname;
+const features = readdirSync(`${root}/src/features`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'dev-dist'] },
+  // Mutation reports are generated; Stryker's sandboxes are copies of the repository.
+  { ignores: ['dist', 'node_modules', 'data', 'dev-dist', 'reports', '.stryker-tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,13 +23,61 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['server/**/*.ts', 'tests/**/*.ts', '*.config.ts'],
+    files: ['server/**/*.ts', 'tests/**/*.ts', '*.config.ts', 'mutation/**/*.{ts,mjs}', 'scripts/**/*.{ts,mjs}'],
     languageOptions: { globals: globals.node },
   },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': ['error', { ignoreRestArgs: true }],
+    },
+  },
+  {
+    // The boundaries a newcomer should not have to learn by hand. Both TypeScript projects are given
+    // to the resolver so that `#core/*` and relative imports resolve to files; an import the resolver
+    // cannot find would slip past the zones below.
+    files: ['server/src/**/*.ts', 'src/**/*.{ts,tsx}', 'core/**/*.ts', 'sw/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // import-x reads every imported file to follow cycles, so it needs the TypeScript parser too.
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: [`${root}/tsconfig.json`, `${root}/server/tsconfig.json`],
+          // Two separate projects on purpose (browser and Node libraries); nothing to warn about.
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      // A cycle means two modules cannot be understood (or loaded) one without the other.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', {
+        basePath: root,
+        zones: [
+          // core/ is compiled into both the server and the web app, so it may lean on packages only.
+          {
+            target: './core',
+            from: '.',
+            except: ['./core', './node_modules'],
+            message: 'core/ is shared by the server and the web app and may import only core/ and packages.',
+          },
+          // Shared web code serves the features and the shell, never the other way round. Tests are
+          // left out: a component's test may render it inside the screen that uses it.
+          {
+            target: ['./src/{lib,components}/**/!(*.test).ts', './src/{lib,components}/**/!(*.test).tsx'],
+            from: ['./src/features', './src/app'],
+            message: 'src/lib/ and src/components/ are shared: they may not import a feature or the app shell.',
+          },
+          // A feature is one screen family; what two features share belongs in components/ or lib/.
+          ...features.map((feature) => ({
+            target: `./src/features/${feature}`,
+            from: './src/features',
+            except: [`./${feature}`],
+            message: 'Features do not import each other: move shared code to src/components/ or src/lib/.',
+          })),
+        ],
+      }],
     },
   },
   {

@@ -32,7 +32,6 @@ export function containsProfanity(text: string): boolean {
   // Usernames like "bad_word99" hide words behind separators and digits.
   const tokens = words(text.replace(/\d+/g, ' '));
   if (tokens.some((t) => single.has(t))) return true;
-  if (phrases.length === 0) return false;
   const joined = ` ${tokens.join(' ')} `;
   return phrases.some((p) => joined.includes(` ${p.join(' ')} `));
 }

@@ -145,3 +145,50 @@ describe('text as a person reads it', () => {
     expect(skeleton('日本')).not.toBe(skeleton('日本語'));
   });
 });
+
+describe('hashtag boundaries', () => {
+  it('leaves a # followed by digits only as plain text', () => {
+    expect(tokenizeText('room #101 now')).toEqual([{ kind: 'text', value: 'room #101 now' }]);
+    expect(extractHashtags('room #101 now')).toEqual([]);
+  });
+
+  it('adds no empty text before a hashtag that opens the text, nor after one that closes it', () => {
+    expect(tokenizeText('#a')).toEqual([{ kind: 'hashtag', value: '#a', tag: 'a' }]);
+    expect(tokenizeText('#a #b')).toEqual([
+      { kind: 'hashtag', value: '#a', tag: 'a' },
+      { kind: 'text', value: ' ' },
+      { kind: 'hashtag', value: '#b', tag: 'b' },
+    ]);
+    expect(tokenizeText('hi #a')).toEqual([
+      { kind: 'text', value: 'hi ' },
+      { kind: 'hashtag', value: '#a', tag: 'a' },
+    ]);
+  });
+
+  it('keeps a text without hashtags as one run, and an empty text as none', () => {
+    expect(tokenizeText('just words')).toEqual([{ kind: 'text', value: 'just words' }]);
+    expect(tokenizeText('')).toEqual([]);
+  });
+
+  it('drops only a leading # from a hashtag typed in a URL', () => {
+    expect(normalizeHashtag('Praha')).toBe('praha');
+    expect(normalizeHashtag('C#')).toBe('c#');
+    expect(normalizeHashtag('##a')).toBe('#a');
+  });
+});
+
+describe('skeletons, every occurrence', () => {
+  it('drops every invisible character, not only the first', () => {
+    expect(skeleton('b\u200Bo\u200Bb')).toBe('bob');
+    expect(skeleton('\u2060b\u00ADo\uFEFFb\u200D')).toBe('bob');
+  });
+
+  it('reads every run of whitespace as one space', () => {
+    expect(skeleton('bob  the\t\tbuilder\u3000\u3000now')).toBe('bob the builder now');
+  });
+
+  it('drops the marks of any script, as diacritics', () => {
+    // A Thai tone mark is a combining mark that the look-alike folding keeps; the skeleton drops it.
+    expect(skeleton('\u0E01\u0E48')).toBe(skeleton('\u0E01'));
+  });
+});

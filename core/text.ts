@@ -74,7 +74,10 @@ const EDGES = new RegExp(`^[${INVISIBLE_CLASS}${SPACE_CLASS}]+|[${INVISIBLE_CLAS
 const NAME_REFUSED = new RegExp(`[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}${INVISIBLE_CLASS}${MODIFIER_CLASS}]|[^\\S ]`, 'u');
 /* eslint-enable no-misleading-character-class */
 /** Every line break a person sees: CR LF, LF, CR, vertical tab, form feed, NEL, line and paragraph separators. */
-const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/u;
+// The vertical tab is spelled \u000B rather than \v: Stryker's regex mutator rewrites \v as \V, which
+// a u-flag regex refuses, so the mutated module would not load at all.
+// eslint-disable-next-line no-control-regex -- the vertical tab is one of the line breaks
+const LINE_BREAK = /\r\n|[\n\u000B\f\r\u0085\u2028\u2029]/u;
 
 /** Number of lines as displayed, whichever line breaks the text uses. */
 export function lineCount(text: string): number {

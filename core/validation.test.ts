@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from './limits';
 import { containsProfanity } from './profanity';
 import {
-  isIdShaped, lineCount, validateBio, validateCommentText, validateDescription, validateEmail, validateGroupName,
-  validatePassword, validatePasswordRepeat, validatePostText, validateSlots, validateUsername,
+  isIdShaped, lineCount, normalizeEmail, validateBio, validateCommentText, validateDescription, validateEmail,
+  validateGroupName, validatePassword, validatePasswordRepeat, validatePostText, validateSlots, validateUsername,
 } from './validation';
 
 describe('username', () => {
@@ -211,5 +211,76 @@ describe('profanity behind disguises', () => {
   it('still lets clean words through', () => {
     expect(containsProfanity('Scunthorpe United')).toBe(false);
     expect(containsProfanity('Dobrý den, Brno')).toBe(false);
+  });
+});
+
+describe('boundaries of names and passwords', () => {
+  it('accepts a username of exactly the minimum length and refuses one character less', () => {
+    expect(validateUsername('a'.repeat(LIMITS.usernameMin))).toBeNull();
+    expect(validateUsername('a'.repeat(LIMITS.usernameMin - 1))).toBe('min_username_length');
+    expect(validateUsername('a'.repeat(LIMITS.usernameMax))).toBeNull();
+    expect(validateUsername('a'.repeat(LIMITS.usernameMax + 1))).toBe('max_username_length');
+  });
+
+  it('accepts a group name of exactly the minimum length and refuses one character less', () => {
+    expect(validateGroupName('g'.repeat(LIMITS.groupNameMin))).toBeNull();
+    expect(validateGroupName('g'.repeat(LIMITS.groupNameMin - 1))).toBe('min_groupname_length');
+    expect(validateGroupName('g'.repeat(LIMITS.groupNameMax))).toBeNull();
+  });
+
+  it('accepts a password of exactly the minimum length and refuses one character less', () => {
+    expect(validatePassword('a'.repeat(LIMITS.passwordMin))).toBeNull();
+    expect(validatePassword('a'.repeat(LIMITS.passwordMin - 1))).toBe('min_password_length');
+  });
+
+  it.each([undefined, null, 123456, ['abcdef']])('asks for a password when given the non-string %j', (value) => {
+    expect(validatePassword(value)).toBe('new_password');
+  });
+
+  it('refuses a non-string group name as missing', () => expect(validateGroupName(null)).toBe('new_groupname'));
+});
+
+describe('email addresses', () => {
+  /** An address of exactly `length` characters. */
+  const address = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
+
+  it('accepts an address of 254 characters and refuses one of 255', () => {
+    expect(validateEmail(address(254))).toBeNull();
+    expect(validateEmail(address(255))).toBe('invalid_email');
+  });
+
+  it('measures the address after trimming it', () => {
+    expect(validateEmail(` ${address(254)} `)).toBeNull();
+  });
+
+  it('stores an address trimmed and lowercased', () => {
+    expect(normalizeEmail('  Anna@Example.COM ')).toBe('anna@example.com');
+  });
+
+  it.each([
+    ['anna@mail.example.com', null],
+    ['a@b.c', null],
+    ['anna@example.com>', 'invalid_email'],
+    ['anna@example.com anna@example.org', 'invalid_email'],
+    ['<anna@example.com', 'invalid_email'],
+    ['anna@-example.com', 'invalid_email'],
+    ['anna@example-.com', 'invalid_email'],
+    ['anna@example..com', 'invalid_email'],
+  ])('%s -> %s', (input, expected) => expect(validateEmail(input)).toBe(expected));
+
+  it.each([undefined, null, 42, {}])('refuses the non-string %j', (value) => {
+    expect(validateEmail(value)).toBe('invalid_email');
+  });
+});
+
+describe('texts that are not strings', () => {
+  it('calls a missing post or comment blank', () => {
+    expect(validatePostText(undefined)).toBe('blank_post');
+    expect(validateCommentText(null)).toBe('blank_comment');
+  });
+
+  it('refuses a non-string bio or description by its length rule, as they may be blank', () => {
+    expect(validateBio(42)).toBe('max_bio_length');
+    expect(validateDescription({})).toBe('max_desc_length');
   });
 });

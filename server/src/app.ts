@@ -11,6 +11,7 @@ import { authPlugin } from './plugins/auth';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { mailerPlugin } from './plugins/mailer';
+import { openApiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { storagePlugin } from './plugins/storage';
 import { API_ROUTES } from './routes';
@@ -77,6 +78,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(
     async (api) => {
+      // First, so the document sees every route registered after it.
+      await api.register(openApiPlugin);
       for (const routes of API_ROUTES) await api.register(routes);
     },
     { prefix: '/api' },

@@ -221,6 +221,4 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type GroupRow = Selectable<GroupsTable>;
-export type PostRow = Selectable<PostsTable>;
 export type CommentRow = Selectable<CommentsTable>;
-export type NotificationRow = Selectable<NotificationsTable>;

@@ -14,6 +14,9 @@ export const PostIdParams = Type.Object({ postId: Id });
 export const CommentIdParams = Type.Object({ commentId: Id });
 export const UserIdParams = Type.Object({ userId: Id });
 
+/** A name or tag in the path, taken as given: the lookup behind it decides whether it exists. */
+export const PathText = Type.String({ minLength: 1, maxLength: 200 });
+
 /** `{message: "error/..."}` or `{message: "info/..."}`. */
 export const MessageReply = Type.Object({ message: Type.String() });
 export const ErrorReplies = {

@@ -50,7 +50,7 @@ export function searchCondition(table: SearchTable, query: string, dialect: Dial
 
 /** A Kysely where-callback: `query.where(searchMatches('users', q))`. */
 export function searchMatches(table: SearchTable, query: string, dialect?: Dialect) {
-  return (_eb?: unknown) => searchCondition(table, query, dialect);
+  return () => searchCondition(table, query, dialect);
 }
 
 /**

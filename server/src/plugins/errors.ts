@@ -99,7 +99,7 @@ export const errorsPlugin = fp(
       request.log.error({ err: error }, 'unexpected error');
       return reply.status(500).send({ message: 'error/server_error' });
     });
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler((_request, reply) => {
       reply.status(404).send({ message: 'error/not_found' });
     });
   },

@@ -84,10 +84,6 @@ export async function apiFetch<T>(path: string, options: ApiOptions = {}): Promi
   return data as T;
 }
 
-/** The stored token is no longer accepted: the app should end the session. */
-export const isInvalidToken = (err: unknown): boolean =>
-  err instanceof ApiError && err.status === 401 && err.key === 'invalid_token';
-
 /** Worth trying again later: no answer at all, or a server-side failure. */
 export const isRetryable = (err: unknown): boolean =>
   err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);

@@ -66,7 +66,6 @@ export interface Draft {
   returnedError?: ErrorKey;
 }
 
-export type OutboxKind = 'post' | 'comment' | 'like';
 export type OutboxStatus = 'pending' | 'sending' | 'failed';
 
 export interface PostPayload {

@@ -7,7 +7,6 @@ import { NetworkError } from '../api/client';
 import type { Post } from '../api/types';
 import { type CachedPost, type KruhDb, getDb } from '../db/db';
 import { useDb } from '../db/useDb';
-import { usePendingPosts } from '../outbox/useOutbox';
 import { toast } from '../toast';
 import { type ListingPageResult, fetchListingPage, readListingPages } from './listing';
 
@@ -122,30 +121,6 @@ export function useFeed(params: FeedParams, enabled = true): FeedState {
     pages,
     loadMore,
   };
-}
-
-/**
- * One page of a listing, read from the database in the server's order; on the first explore
- * page also the posts still waiting in the outbox (shown pending above it).
- */
-export function useFeedPage(params: FeedParams & { page: number }, enabled = true) {
-  const db = useDb();
-  const key = feedKey(params);
-  const [query] = useQueries({
-    queries: [{
-      queryKey: ['feed', db.name, key, params.page],
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchFeedPage(params, { signal, db }),
-      enabled,
-    }],
-  });
-  const posts = useLiveQuery(async () => {
-    const row = await db.feedPages.get([key, params.page]);
-    if (!row) return undefined;
-    return (await db.posts.bulkGet(row.ids)).filter((p): p is CachedPost => !!p);
-  }, [db, key, params.page]);
-  const outbox = usePendingPosts();
-  const pending = params.feed === 'explore' && params.page === 1 ? outbox : [];
-  return { posts: posts ?? [], pending, cached: posts !== undefined, isFetching: query!.isFetching, error: query!.error };
 }
 
 /**

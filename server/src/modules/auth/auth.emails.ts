@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Executor, UserRow } from '../../db/schema';
 import { lockRateKey } from '../../lib/rate-limit';
 import { enqueueJob } from '../jobs/queue';
-import type { OutsideJob } from '../jobs/worker';
+import type { OutsideJob } from '../jobs/job-handler';
 import { isGoogleAccount } from './auth.mapper';
 import { findUserById, latestEmailTokenAt } from './auth.repository';
 import { issueEmailToken } from './email-tokens';

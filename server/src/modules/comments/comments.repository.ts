@@ -1,7 +1,7 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Sort } from '#core/listing';
 import { addToCounters, changedRows, isPostgres as locksRows } from '../../db/helpers';
-import type { CommentRow, Database, Executor } from '../../db/schema';
+import type { CommentRow, Executor } from '../../db/schema';
 import type { ListingWindow, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
 import { postVisibleTo } from '../groups/group-access';
@@ -194,7 +194,7 @@ export async function listComments(
     qb = qb.where('comments.deleted', '=', 0);
     qb = filter.kind === 'author'
       ? qb.where('comments.author_id', '=', filter.authorId)
-      : qb.where((eb: ExpressionBuilder<Database, 'comments'>) => searchMatches('comments', filter.query)(eb));
+      : qb.where(searchMatches('comments', filter.query));
   }
   if (listing.since > 0) qb = qb.where('comments.created_at', '>=', listing.since);
   if (listing.before !== undefined) qb = qb.where('comments.created_at', '<=', listing.before);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { infoMessage } from '#core/errors';
 import { idempotentRequest } from '../../lib/idempotency';
 import { ListingQuery } from '../../lib/paging';
-import { CommentIdParams, ErrorReplies, LikeBody, LikeReply, MessageReply, PostIdParams, UserIdParams } from '../../lib/schemas';
+import { CommentIdParams, ErrorReplies, LikeBody, LikeReply, MessageReply, PostIdParams } from '../../lib/schemas';
 import {
   CommentList,
   CommentNodeSchema,
@@ -13,7 +13,10 @@ import {
 } from './comments.schemas';
 import * as service from './comments.service';
 
-/** Comments: create, like, delete, the thread listings, the pinned tree and search. */
+/**
+ * Comments: create, like, delete, a post's thread and the pinned tree. A user's comments and
+ * the reply search are served by the profiles and search routes through this module's service.
+ */
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/comment/',
@@ -75,26 +78,6 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const viewer = await request.viewer();
       return service.listThread(app, viewer?.id ?? null, request.params.postId, request.query);
-    },
-  );
-
-  app.get(
-    '/profile/comments/:userId',
-    {
-      schema: { params: UserIdParams, querystring: ListingQuery, response: { 200: CommentList, ...ErrorReplies } },
-    },
-    async (request) => {
-      const viewer = await request.viewer();
-      return service.listByAuthor(app, viewer?.id ?? null, request.params.userId, request.query);
-    },
-  );
-
-  app.get(
-    '/search/for/replies',
-    { schema: { querystring: ListingQuery, response: { 200: CommentList, ...ErrorReplies } } },
-    async (request) => {
-      const viewer = await request.viewer();
-      return service.searchComments(app, viewer?.id ?? null, request.query);
     },
   );
 };

@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { type InfoKey, infoMessage } from '#core/errors';
+import { LISTING_DEFAULTS } from '#core/listing';
 import { idempotentRequest } from '../../lib/idempotency';
 import { ErrorReplies, GroupIdParams, MessageReply, NameReply } from '../../lib/schemas';
 import { AppError, badRequest, notFound } from '../../lib/app-error';
+import { PostListSchema } from '../feeds/feeds.schemas';
+import { feedPage, groupScope } from '../feeds/feeds.service';
 import { storeAvatar } from '../media/avatars';
 import { UploadReplies, readUpload, registerUploads } from '../media/uploads';
 import { PostSchema } from '../posts/posts.schemas';
@@ -25,9 +29,31 @@ import * as service from './groups.service';
 const message = (key: InfoKey) => ({ message: infoMessage(key) });
 const messageSchema = { 200: MessageReply, ...ErrorReplies };
 
+const userListOptions = { schema: { params: NameParams, querystring: ListQuery, response: { 200: GroupUserListReply, ...ErrorReplies } } };
+const userActionOptions = { schema: { params: UserActionParams, response: messageSchema } };
+
+/**
+ * One handler for every admin's or owner's call on one user of a group (accept, deny, admin,
+ * deadmin, ban, unban, owner): the caller must be signed in, `run` gets the group's name, the
+ * caller's id and the user's id, and the answer names what was done.
+ */
+function userAction(info: InfoKey, run: (name: string, actorId: string, userId: string) => Promise<void>) {
+  return async (request: FastifyRequest<{ Params: UserActionParams }>) => {
+    const viewer = await request.requireViewer();
+    await run(request.params.name, viewer.id, request.params.pfp);
+    return message(info);
+  };
+}
+
 /** Groups: the group, its lists, membership, moderation, pinning and settings. */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const actionLimit: service.GroupActionLimit = { max: app.config.rates.groupActionsPerHour, windowMs: app.config.rates.windowMs };
+
+  /** One handler for a group's members and its banned list. */
+  const userList = (which: 'members' | 'banned') => async (request: FastifyRequest<{ Params: NameParams; Querystring: ListQuery }>) => {
+    const viewer = await request.viewer();
+    return service.listGroupUsers(app.db, request.params.name, viewer?.id ?? null, which, request.query);
+  };
 
   app.post(
     '/group',
@@ -78,16 +104,14 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   });
 
-  for (const which of ['members', 'banned'] as const) {
-    app.get(
-      `/group/:name/${which}`,
-      { schema: { params: NameParams, querystring: ListQuery, response: { 200: GroupUserListReply, ...ErrorReplies } } },
-      async (request) => {
-        const viewer = await request.viewer();
-        return service.listGroupUsers(app.db, request.params.name, viewer?.id ?? null, which, request.query);
-      },
-    );
-  }
+  app.get('/group/:name/members', userListOptions, userList('members'));
+  app.get('/group/:name/banned', userListOptions, userList('banned'));
+
+  app.get('/group/:name/posts', { schema: { params: NameParams, ...PostListSchema } }, async (request) => {
+    const viewerId = (await request.viewer())?.id ?? null;
+    const scope = await groupScope(app.db, request.params.name, viewerId);
+    return feedPage(app.db, viewerId, scope, request.query, LISTING_DEFAULTS, app);
+  });
 
   app.put('/group/:name/join', { schema: { params: NameParams, response: messageSchema } }, async (request) => {
     const viewer = await request.requireViewer();
@@ -107,27 +131,13 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return message('request_send');
   });
 
-  const userActions = [
-    { method: 'POST', action: 'accept', info: 'request_accepted', run: (n: string, a: string, p: string) => service.resolveRequest(app.db, n, a, p, true) },
-    { method: 'POST', action: 'deny', info: 'request_denied', run: (n: string, a: string, p: string) => service.resolveRequest(app.db, n, a, p, false) },
-    { method: 'PATCH', action: 'admin', info: 'made_admin', run: (n: string, a: string, p: string) => service.setAdmin(app.db, n, a, p, true) },
-    { method: 'PATCH', action: 'deadmin', info: 'revoked_admin', run: (n: string, a: string, p: string) => service.setAdmin(app.db, n, a, p, false) },
-    { method: 'PUT', action: 'ban', info: 'user_banned', run: (n: string, a: string, p: string) => service.setBan(app.db, n, a, p, true) },
-    { method: 'PUT', action: 'unban', info: 'user_unbanned', run: (n: string, a: string, p: string) => service.setBan(app.db, n, a, p, false) },
-    { method: 'PATCH', action: 'owner', info: 'owner_transferred', run: (n: string, a: string, p: string) => service.transferOwnership(app.db, n, a, p) },
-  ] as const;
-  for (const { method, action, info, run } of userActions) {
-    app.route({
-      method,
-      url: `/group/:name/${action}/:pfp`,
-      schema: { params: UserActionParams, response: messageSchema },
-      handler: async (request) => {
-        const viewer = await request.requireViewer();
-        await run(request.params.name, viewer.id, request.params.pfp);
-        return message(info);
-      },
-    });
-  }
+  app.post('/group/:name/accept/:pfp', userActionOptions, userAction('request_accepted', (n, a, p) => service.resolveRequest(app.db, n, a, p, true)));
+  app.post('/group/:name/deny/:pfp', userActionOptions, userAction('request_denied', (n, a, p) => service.resolveRequest(app.db, n, a, p, false)));
+  app.patch('/group/:name/admin/:pfp', userActionOptions, userAction('made_admin', (n, a, p) => service.setAdmin(app.db, n, a, p, true)));
+  app.patch('/group/:name/deadmin/:pfp', userActionOptions, userAction('revoked_admin', (n, a, p) => service.setAdmin(app.db, n, a, p, false)));
+  app.put('/group/:name/ban/:pfp', userActionOptions, userAction('user_banned', (n, a, p) => service.setBan(app.db, n, a, p, true)));
+  app.put('/group/:name/unban/:pfp', userActionOptions, userAction('user_unbanned', (n, a, p) => service.setBan(app.db, n, a, p, false)));
+  app.patch('/group/:name/owner/:pfp', userActionOptions, userAction('owner_transferred', (n, a, p) => service.transferOwnership(app.db, n, a, p)));
 
   app.put('/group/:name/pin/:postId', { schema: { params: PinParams, response: messageSchema } }, async (request) => {
     const viewer = await request.requireViewer();

@@ -57,7 +57,9 @@ export const GroupUserListReply = Type.Composite([
 /** A group named in the path by name (or id); ids in the path are checked by the schema. */
 const GroupName = Type.String({ minLength: 1, maxLength: 200 });
 export const NameParams = Type.Object({ name: GroupName });
+export type NameParams = Static<typeof NameParams>;
 export const UserActionParams = Type.Object({ name: GroupName, pfp: Id });
+export type UserActionParams = Static<typeof UserActionParams>;
 export const PinParams = Type.Object({ name: GroupName, postId: Id });
 export const GroupPostParams = Type.Object({ groupId: Id, postId: Id });
 

@@ -1,11 +1,11 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails';
 import { NOTIFICATION_JOB } from '../notifications/events';
 import { notificationJobStep } from '../notifications/notifications.fanout';
+import type { JobHandlers } from './job-handler';
 import { MAINTENANCE_JOB, maintenanceStep } from './maintenance';
-import type { JobHandler } from './worker';
 
-/** What runs each kind of job. */
-export const JOB_HANDLERS: Record<string, JobHandler> = {
+/** What runs each kind of job: the one place that knows them all, registered on the app by the jobs plugin. */
+export const JOB_HANDLERS: JobHandlers = {
   [NOTIFICATION_JOB]: notificationJobStep,
   [ACCOUNT_MAIL_JOB]: accountMailJob,
   [MAINTENANCE_JOB]: maintenanceStep,

@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { JOB_HANDLERS } from './handlers';
 import { PgListener } from './pg-listener';
 import { JobWorker } from './worker';
 
 /**
- * Starts the job worker once the app is ready when config.runWorker is set, and stops it on
- * close: a stop mid-job hands the job back, so another process resumes it at once.
+ * Registers what runs each kind of job as `app.jobHandlers`, always, since tests and the bench run
+ * due jobs themselves. With config.runWorker it also starts the job worker once the app is ready,
+ * and stops it on close: a stop mid-job hands the job back, so another process resumes it at once.
  */
 export const jobsPlugin = fp(
   async (app: FastifyInstance) => {
+    app.decorate('jobHandlers', JOB_HANDLERS);
     if (!app.config.runWorker) return;
     const listener = app.dialect === 'postgres' && app.config.databaseUrl ? new PgListener(app.config.databaseUrl, app.log) : null;
     const worker = new JobWorker(app, listener);

@@ -4,7 +4,7 @@ import { longestRateWindow } from '../../lib/content-limits';
 import { purgeIdempotencyKeys } from '../../lib/idempotency';
 import { purgeRateEvents } from '../../lib/rate-limit';
 import { insertJobUnlessPresent } from './jobs.repository';
-import type { JobStep } from './worker';
+import type { JobStep } from './job-handler';
 
 /**
  * Housekeeping as one recurring job in the durable queue: it forgets idempotency keys past their

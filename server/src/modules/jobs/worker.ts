@@ -1,34 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-import { JOB_HANDLERS } from './handlers';
+import type { JobStep, OutsideJob } from './job-handler';
 import { type JobRow, claimDueJobs, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository';
 import { scheduleMaintenance } from './maintenance';
 import type { PgListener } from './pg-listener';
 import { JOBS_CHANNEL, onJobEnqueued } from './signal';
-
-/** One step of a job, run in a transaction together with saving its progress. */
-export interface JobStep {
-  /** The payload to resume from, or null when the job is done. */
-  next: unknown;
-  /** Runs once the step's transaction has committed. */
-  afterCommit?: () => void;
-  /** With a next payload: run the next step no earlier than this (a recurring job waits here). */
-  runAt?: number;
-}
-export type StepHandler = (app: FastifyInstance, trx: Transaction<Database>, payload: unknown, now: number) => Promise<JobStep>;
-
-/**
- * A job that waits on another server (sending mail): it runs outside any transaction, so a slow
- * or unreachable peer holds no database connection or lock, and the job is removed once it
- * returns. A crash in between runs it again, so it must bear being done twice.
- */
-export interface OutsideJob {
-  outside: (app: FastifyInstance, payload: unknown, now: number) => Promise<void>;
-  /** Failures before the job is parked, when the default is too few for an outage of the peer. */
-  maxAttempts?: number;
-}
-export type JobHandler = StepHandler | OutsideJob;
 
 export const LEASE_MS = 30_000;
 export const POLL_MS = 500;
@@ -87,7 +62,7 @@ interface Run {
 const budgetLeft = (run: Run) => run.options.maxSteps === undefined || run.steps < run.options.maxSteps;
 
 async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void> {
-  const handler = JOB_HANDLERS[job.kind];
+  const handler = app.jobHandlers[job.kind];
   if (!handler) {
     await failJob(app.db, job.id, MAX_ATTEMPTS, `no handler for job kind "${job.kind}"`, PARKED);
     return;

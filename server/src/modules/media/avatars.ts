@@ -15,8 +15,3 @@ export async function storeAvatar(app: FastifyInstance, kind: AvatarKind, id: st
   await recordAvatarVersion(app.db, kind, id, version);
   return avatarUrl(kind, id, version);
 }
-
-/** Removes a user's or group's avatar, e.g. when the account or group is deleted. */
-export async function removeAvatar(app: FastifyInstance, kind: AvatarKind, id: string): Promise<void> {
-  await app.storage.remove([avatarKey(kind, id)]);
-}

@@ -5,7 +5,7 @@ import type { Database, Executor } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { lockRateKey } from '../../lib/rate-limit';
 import { isPostVisible } from '../groups/group-access';
-import type { JobStep } from '../jobs/worker';
+import type { JobStep } from '../jobs/job-handler';
 import type { NotificationEvent } from './events';
 import * as repo from './notifications.repository';
 

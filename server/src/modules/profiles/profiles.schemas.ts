@@ -23,3 +23,4 @@ export type Profile = Static<typeof Profile>;
 export const ProfileReply = Type.Object({ user: Profile });
 
 export const UsernameParams = Type.Object({ username: Type.String({ minLength: 1 }) });
+export type UsernameParams = Static<typeof UsernameParams>;

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '#core/limits';
+import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from '../../src/modules/auth/login-lockout';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+const MAX = LIMITS.loginMaxFailures;
+const WINDOW = LIMITS.loginLockoutMs;
+
+/** The lockout's boundaries, with failures written at chosen moments rather than waited for. */
+describe('login lockout rules', () => {
+  let t: TestApp;
+  let n = 0;
+  const freshKey = () => `test:${n++}`;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  const fail = (key: string, ...times: number[]) =>
+    t.app.db.insertInto('login_failures').values(times.map((created_at) => ({ key, created_at }))).execute();
+  const failureTimes = async (key: string) =>
+    (await t.app.db.selectFrom('login_failures').select('created_at').where('key', '=', key).orderBy('created_at').execute()).map((row) =>
+      Number(row.created_at),
+    );
+  /** MAX failures, the first at `start` and the last `spread` ms later. */
+  const failures = (start: number, spread: number) =>
+    Array.from({ length: MAX }, (_, i) => (i === MAX - 1 ? start + spread : start + i));
+
+  it('names account and address keys apart', () => {
+    expect(accountKey('abc')).toBe('user:abc');
+    expect(addressKey('10.0.0.1')).toBe('ip:10.0.0.1');
+  });
+
+  it('locks at the Nth failure, not before', async () => {
+    const key = freshKey();
+    const start = 10_000_000;
+    await fail(key, ...failures(start, 10).slice(0, MAX - 1));
+    expect(await isLocked(t.app.db, key, start + 20)).toBe(false);
+    await fail(key, start + 10);
+    expect(await isLocked(t.app.db, key, start + 20)).toBe(true);
+  });
+
+  it('counts N failures as a lock only when they fall within one window', async () => {
+    const within = freshKey();
+    const spread = freshKey();
+    const start = 20_000_000;
+    await fail(within, ...failures(start, WINDOW));
+    await fail(spread, ...failures(start, WINDOW + 1));
+    expect(await isLocked(t.app.db, within, start + WINDOW)).toBe(true);
+    expect(await isLocked(t.app.db, spread, start + WINDOW + 1)).toBe(false);
+  });
+
+  it('looks at the latest N failures only: older ones do not stretch the window', async () => {
+    const key = freshKey();
+    const start = 30_000_000;
+    // One old failure long before, then N close together: locked by the newest N.
+    await fail(key, start - 10 * WINDOW, ...failures(start, 100));
+    expect(await isLocked(t.app.db, key, start + 200)).toBe(true);
+  });
+
+  it('lasts one window from the last failure, then ends on time', async () => {
+    const key = freshKey();
+    const start = 40_000_000;
+    await fail(key, ...failures(start, 50));
+    const last = start + 50;
+    expect(await isLocked(t.app.db, key, last + WINDOW - 1)).toBe(true);
+    expect(await isLocked(t.app.db, key, last + WINDOW)).toBe(false);
+  });
+
+  it('records a failure on every key of an attempt and refuses the attempt while any key is locked', async () => {
+    const [account, address] = [freshKey(), freshKey()];
+    const now = 50_000_000;
+    const attempt = await beginAttempt(t.app.db, [account, address], now);
+    expect(attempt?.failureIds).toHaveLength(2);
+    expect(await failureTimes(account)).toEqual([now]);
+    expect(await failureTimes(address)).toEqual([now]);
+
+    await fail(address, ...failures(now + 1, 10));
+    expect(await beginAttempt(t.app.db, [account, address], now + 20)).toBeNull();
+    // A refused attempt is not recorded, on either key.
+    expect(await failureTimes(account)).toEqual([now]);
+  });
+
+  it('takes back exactly the failures of a forgiven attempt', async () => {
+    const key = freshKey();
+    const now = 60_000_000;
+    await fail(key, now - 5);
+    const attempt = await beginAttempt(t.app.db, [key], now);
+    expect(await failureTimes(key)).toEqual([now - 5, now]);
+    await forgiveAttempt(t.app.db, attempt!);
+    expect(await failureTimes(key)).toEqual([now - 5]);
+  });
+
+  it('forgets failures older than two windows when an attempt is recorded', async () => {
+    const key = freshKey();
+    const now = 70_000_000;
+    await fail(key, now - 2 * WINDOW - 1, now - 2 * WINDOW);
+    await beginAttempt(t.app.db, [freshKey()], now);
+    expect(await failureTimes(key)).toEqual([now - 2 * WINDOW]);
+  });
+
+  it('runs inside a caller transaction, rolling back with it', async () => {
+    const key = freshKey();
+    await t.app.db
+      .transaction()
+      .execute(async (trx) => {
+        expect(await beginAttempt(trx, [key], 80_000_000)).not.toBeNull();
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(await failureTimes(key)).toEqual([]);
+  });
+
+  it('clears every failure of one key, leaving the others', async () => {
+    const [key, other] = [freshKey(), freshKey()];
+    await fail(key, 1, 2);
+    await fail(other, 3);
+    await clearFailures(t.app.db, key);
+    expect(await failureTimes(key)).toEqual([]);
+    expect(await failureTimes(other)).toEqual([3]);
+  });
+});

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTIFICATION_SETTINGS } from '#core/limits';
+import { LEASE_MS, runDueJobs } from '../../src/modules/jobs/worker';
+import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
+import { FANOUT_BATCH, wants } from '../../src/modules/notifications/notifications.fanout';
+import { createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { notificationStats, seedMembers } from './support';
+
+/**
+ * The batching of a post's fan-out at its exact boundaries, with audiences of one batch (the
+ * 100,000-member test in fanout.test.ts shows the same at scale, too slowly for mutation runs).
+ * A step is one transaction: the named recipients, then followers and then each group's members
+ * FANOUT_BATCH at a time, a full batch always followed by a look for more.
+ */
+describe('fan-out batches', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  const announce = async (author: TestUser, groupIds: string[] = []) => {
+    const post = await createPost(t.app, author, { groupIds });
+    await enqueueNotificationEvent(t.app.db, { kind: 'post_created', postId: post.id });
+    return post;
+  };
+  // The steps left after a run cut short, taken over once its lease has run out (as after a crash).
+  const takeOver = () => runDueJobs(t.app, { clock: () => Date.now() + LEASE_MS + 1 });
+  const typesOf = async (postId: string) =>
+    (await t.app.db.selectFrom('notifications').select('type').distinct().where('post_id', '=', postId).execute()).map((row) => row.type);
+
+  it('reaches exactly one full batch of followers in one step, then looks once more before the groups', async () => {
+    const author = await createUser(t.app);
+    // Members of an untagged group stand in as followers: only the follows count here.
+    const crowd = await createGroup(t.app, author);
+    await seedMembers(t.app, crowd.id, FANOUT_BATCH);
+    const ids = await t.app.db.selectFrom('group_members').select('user_id').where('group_id', '=', crowd.id).where('user_id', '!=', author.id).execute();
+    const now = Date.now();
+    await t.app.db
+      .insertInto('follows')
+      .values(ids.map((row) => ({ follower_id: row.user_id, following_id: author.id, notify: 1, created_at: now })))
+      .execute();
+    const post = await announce(author);
+
+    // Named recipients, then the one full batch of followers.
+    expect(await runDueJobs(t.app, { maxSteps: 2 })).toBe(2);
+    expect(await notificationStats(t.app, post.id)).toEqual({ total: FANOUT_BATCH, users: FANOUT_BATCH });
+    // A full batch may not be the last: one more look (empty), then the groups phase (none).
+    expect(await takeOver()).toBe(2);
+    expect(await notificationStats(t.app, post.id)).toEqual({ total: FANOUT_BATCH, users: FANOUT_BATCH });
+    expect(await typesOf(post.id)).toEqual(['NEW_POST']);
+    expect(await t.app.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('walks one group of exactly one batch in two steps, and a group past it in two', async () => {
+    const author = await createUser(t.app);
+    const full = await createGroup(t.app, author);
+    const over = await createGroup(t.app, author);
+    // With the author (owner, never notified), `full` has exactly one batch of rows.
+    await seedMembers(t.app, full.id, FANOUT_BATCH - 1);
+    await seedMembers(t.app, over.id, FANOUT_BATCH);
+    const post = await announce(author, [full.id, over.id]);
+
+    // Named recipients, followers (none), then the full group's one batch.
+    expect(await runDueJobs(t.app, { maxSteps: 3 })).toBe(3);
+    expect(await notificationStats(t.app, post.id)).toEqual({ total: FANOUT_BATCH - 1, users: FANOUT_BATCH - 1 });
+    // The full batch is followed by an empty look, then the second group's batch of 1000 rows
+    // (author included) and its last row.
+    expect(await takeOver()).toBe(3);
+    expect(await notificationStats(t.app, post.id)).toEqual({ total: 2 * FANOUT_BATCH - 1, users: 2 * FANOUT_BATCH - 1 });
+    expect(await typesOf(post.id)).toEqual(['GROUP_POST']);
+    expect(await t.app.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('wants: a recipient account setting', () => {
+  const list = (off: (typeof NOTIFICATION_SETTINGS)[number]) => JSON.stringify(NOTIFICATION_SETTINGS.map((name) => name !== off));
+
+  it('reads the setting at its own place in the stored list', () => {
+    for (const setting of NOTIFICATION_SETTINGS) {
+      expect(wants(list(setting), setting)).toBe(false);
+      for (const other of NOTIFICATION_SETTINGS) if (other !== setting) expect(wants(list(setting), other)).toBe(true);
+    }
+  });
+
+  it('treats a missing entry or an unreadable list as on, and an unknown recipient as not wanting anything', () => {
+    expect(wants('[]', 'reply')).toBe(true);
+    expect(wants('{"reply":false}', 'reply')).toBe(true);
+    expect(wants('not json', 'reply')).toBe(true);
+    expect(wants(undefined, 'reply')).toBe(false);
+  });
+});
