@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GIF_LOCALES } from './api/gifs';
 import {
   DEFAULT_NOTIFICATION_SETTINGS, DELETED, LIMITS, NOTIFICATION_SETTINGS, PAGE_SIZES, RATE_LIMIT_DEFAULTS,
 } from './limits';
@@ -18,6 +19,11 @@ describe('business constants', () => {
   it('counts abuse limits over one hour and collapses notifications within one hour', () => {
     expect(RATE_LIMIT_DEFAULTS.windowMs).toBe(HOUR);
     expect(RATE_LIMIT_DEFAULTS.notificationCollapseMs).toBe(HOUR);
+  });
+
+  it('asks for one GIF catalogue: a locale the API accepts, of the country it names', () => {
+    expect(GIF_LOCALES).toContain(LIMITS.gifLocale);
+    expect(LIMITS.gifLocale.endsWith(`_${LIMITS.gifCountry}`)).toBe(true);
   });
 
   it('keeps each minimum under its maximum', () => {

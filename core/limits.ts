@@ -33,8 +33,18 @@ export const LIMITS = {
   gifPickerWidth: 450,
   gifPickerHeight: 350,
   gifColumnMinWidth: 170,
+  /**
+   * What the picker asks Tenor for, whatever the interface language: one catalogue of GIFs and
+   * categories for everyone, as the product defines it (the server still accepts cs_CZ).
+   */
+  gifLocale: 'en_US',
+  gifCountry: 'US',
   toastMs: 3000,
   toastSlideMs: 1000,
+  /** Hover (or focus) before a tooltip shows. */
+  tooltipDelayMs: 500,
+  /** Hover on a link to a post, profile or group before its data is fetched into the local database. */
+  prefetchDelayMs: 100,
   collapsedPostPx: 200,
   /** Server-side cap on any page size a client asks for. */
   maxPageSize: 50,

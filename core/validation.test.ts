@@ -18,7 +18,23 @@ describe('username', () => {
     ['anna', null],
     ['a'.repeat(32), null],
     ['Žofie', null],
-  ])('%s -> %s', (input, expected) => expect(validateUsername(input)).toBe(expected));
+    // As a person reads them: invisible, joining and direction characters do not make a name.
+    ['\u200B\u200B\u200B', 'new_username'],
+    ['\u3164\u3164\u3164', 'new_username'],
+    ['bo\u200Bb', 'username_characters'],
+    ['bob\u200D', 'username_characters'],
+    ['\u202Ebob', 'username_characters'],
+    ['bob\u2067', 'username_characters'],
+    ['b\u0001ob', 'username_characters'],
+    ['bo\u3164b', 'username_characters'],
+    ['bo\u2800b', 'username_characters'],
+    ['b\u00ADob', 'username_characters'],
+    ['bob\tsmith', 'username_characters'],
+    // NFKC first: a full-width name is a plain one, and its length is the normalised one.
+    ['ｂｏｂ', null],
+    ['\uFB01\uFB01', null],
+    ['\u00A0bob\u00A0', null],
+  ])('%j -> %s', (input, expected) => expect(validateUsername(input)).toBe(expected));
 
   it('refuses a non-string', () => expect(validateUsername(42)).toBe('new_username'));
 });
@@ -31,7 +47,23 @@ describe('group name', () => {
     ['cats & dogs', 'group_and'],
     ['shit posting', 'groupname_profanity'],
     ['Rybáři Brno', null],
-  ])('%s -> %s', (input, expected) => expect(validateGroupName(input)).toBe(expected));
+    // As a person reads them, and never shaped like an id (a path segment of that shape is the id).
+    ['\u200B\u200B\u200B', 'new_groupname'],
+    ['cats\u200Bclub', 'groupname_characters'],
+    ['\u202Ecats', 'groupname_characters'],
+    ['cats\u0000', 'groupname_characters'],
+    ['0123456789abcdef01234567', 'groupname_reserved'],
+    ['0123456789ABCDEF01234567', 'groupname_reserved'],
+    ['０１２３４５６７８９ａｂｃｄｅｆ０１２３４５６７', 'groupname_reserved'],
+    ['0123456789abcdef0123456', null],
+    ['0123456789abcdef012345678', null],
+    ['0123456789abcdef0123456g', null],
+  ])('%j -> %s', (input, expected) => expect(validateGroupName(input)).toBe(expected));
+
+  it('shapes ids as the server makes them', () => {
+    expect(isIdShaped('6b04965a2ffa8a68d6d80fbb')).toBe(true);
+    expect(isIdShaped('6b04965a2ffa8a68d6d80fb')).toBe(false);
+  });
 });
 
 describe('password', () => {
@@ -107,57 +139,8 @@ describe('texts', () => {
     expect(validateSlots([...ten, 'x'], [])).toBe('mentions_up_to');
     expect(validateSlots([], [...ten, 'x'])).toBe('groups_up_to');
   });
-});
 
-describe('profanity', () => {
-  it('matches whole words in several languages, ignoring case and accents', () => {
-    expect(containsProfanity('You are a BITCH')).toBe(true);
-    expect(containsProfanity('ty čuráku')).toBe(false); // inflected forms are not whole-word matches
-    expect(containsProfanity('ty curak')).toBe(true);
-    expect(containsProfanity('Scunthorpe United')).toBe(false);
-    expect(containsProfanity('classic assessment')).toBe(false);
-  });
-});
-
-describe('names as a person reads them', () => {
-  it.each([
-    ['\u200B\u200B\u200B', 'new_username'],
-    ['\u3164\u3164\u3164', 'new_username'],
-    ['bo\u200Bb', 'username_characters'],
-    ['bob\u200D', 'username_characters'],
-    ['\u202Ebob', 'username_characters'],
-    ['bob\u2067', 'username_characters'],
-    ['b\u0001ob', 'username_characters'],
-    ['bo\u3164b', 'username_characters'],
-    ['bo\u2800b', 'username_characters'],
-    ['b\u00ADob', 'username_characters'],
-    ['bob\tsmith', 'username_characters'],
-    // NFKC first: a full-width name is a plain one, and its length is the normalised one.
-    ['ｂｏｂ', null],
-    ['\uFB01\uFB01', null],
-    ['\u00A0bob\u00A0', null],
-  ])('username %j -> %s', (input, expected) => expect(validateUsername(input)).toBe(expected));
-
-  it.each([
-    ['\u200B\u200B\u200B', 'new_groupname'],
-    ['cats\u200Bclub', 'groupname_characters'],
-    ['\u202Ecats', 'groupname_characters'],
-    ['cats\u0000', 'groupname_characters'],
-    ['0123456789abcdef01234567', 'groupname_reserved'],
-    ['0123456789ABCDEF01234567', 'groupname_reserved'],
-    ['０１２３４５６７８９ａｂｃｄｅｆ０１２３４５６７', 'groupname_reserved'],
-    ['0123456789abcdef0123456', null],
-    ['0123456789abcdef012345678', null],
-    ['0123456789abcdef0123456g', null],
-  ])('group name %j -> %s', (input, expected) => expect(validateGroupName(input)).toBe(expected));
-
-  it('shapes ids as the server makes them', () => {
-    expect(isIdShaped('6b04965a2ffa8a68d6d80fbb')).toBe(true);
-    expect(isIdShaped('6b04965a2ffa8a68d6d80fb')).toBe(false);
-  });
-});
-
-describe('texts as a person reads them', () => {
+  // As a person reads them: invisible and blank characters are no text, and do not count.
   it.each([
     ['\u200B\u200C\u200D', 'blank_post'],
     ['\u3164', 'blank_post'],
@@ -187,6 +170,16 @@ describe('texts as a person reads them', () => {
       expect(validatePostText(Array(LIMITS.textMaxLines + 1).fill('l').join(br))).toBe('max_post_lines');
       expect(validateBio(Array(LIMITS.textMaxLines + 1).fill('l').join(br))).toBe('max_bio_lines');
     }
+  });
+});
+
+describe('profanity', () => {
+  it('matches whole words in several languages, ignoring case and accents', () => {
+    expect(containsProfanity('You are a BITCH')).toBe(true);
+    expect(containsProfanity('ty čuráku')).toBe(false); // inflected forms are not whole-word matches
+    expect(containsProfanity('ty curak')).toBe(true);
+    expect(containsProfanity('Scunthorpe United')).toBe(false);
+    expect(containsProfanity('classic assessment')).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@
 /**
  * Mutation testing of the outbox and the drafts: the promise that what a person writes offline is
  * neither lost nor sent twice. Run from the repository root:
- *   npx stryker run mutation/stryker.outbox.config.mjs
+ *   npx stryker run mutation/stryker.outbox.config.mjs            (incremental; `--force` runs all)
  * (add `--mutate src/lib/outbox/outbox.ts` to work on one file).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
@@ -15,9 +15,12 @@ export default {
   // The machine is shared: one test process.
   concurrency: 1,
   timeoutMS: 20_000,
-  reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/outbox/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/outbox/mutation.json' },
+  // Incremental, as the server area: the committed report is the baseline, only mutants whose code
+  // or covering tests changed run again (`--force` runs them all), and the report is written back to
+  // the same file. The HTML report is one page for every area, built by `npm run mutation:summary`.
+  incremental: true,
+  incrementalFile: 'reports/mutation/outbox/mutation.json',
+  reporters: ['clear-text', 'progress'],
   // The web tests need neither the server nor the built app in the sandbox.
   ignorePatterns: ['/dist', '/dev-dist', '/data', '/coverage', '/server', '/tests', '/reports'],
   tempDirName: '.stryker-tmp',

@@ -2,7 +2,8 @@
 /**
  * Mutation testing of the server's rules that guard data, against the tests that pin them
  * (`vitest.server.config.ts`, SQLite only). Run from the repository root:
- *   npx stryker run mutation/stryker.server.config.mjs
+ *   npx stryker run mutation/stryker.server.config.mjs            (incremental, see below)
+ *   npx stryker run mutation/stryker.server.config.mjs --force    (every mutant again: 45-60 minutes)
  * Server tests build a whole app per file, so coverage is measured per test and each mutant runs
  * only the tests that reach it.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
@@ -26,11 +27,17 @@ const config = {
     'server/src/modules/groups/group-access.ts',
     'server/src/lib/paging.ts',
     'server/src/modules/notifications/notifications.fanout.ts',
+    'server/src/modules/notifications/notification-prefs.ts',
   ],
   ignorePatterns: ['/dist', '/dev-dist', '/data', '/coverage', '/public', '/tests/e2e'],
-  reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/server/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/server/mutation.json' },
+  // Incremental: the previous report is the baseline, and only mutants whose code changed, or whose
+  // covering tests changed or are new, run again (`--force` runs them all). The report is written
+  // back to the same file, so the committed mutation.json is both the result and the next baseline;
+  // no json reporter, which would write the same file a second time. The HTML report is one page
+  // for every area, built by `npm run mutation:summary`.
+  incremental: true,
+  incrementalFile: 'reports/mutation/server/mutation.json',
+  reporters: ['clear-text', 'progress'],
   thresholds: { high: 90, low: 85, break: null },
   timeoutMS: 20_000,
   cleanTempDir: true,

@@ -14,7 +14,7 @@ export default defineConfig({
         extends: './vite.config.ts',
         test: {
           name: 'web',
-          include: ['src/lib/outbox/**/*.test.{ts,tsx}', 'src/lib/drafts/**/*.test.{ts,tsx}'],
+          include: ['src/lib/outbox/**/*.test.{ts,tsx}', 'src/lib/drafts/**/*.test.{ts,tsx}', 'sw/outbox-sync.test.ts'],
           environment: 'jsdom',
           setupFiles: ['./src/test/setup.ts'],
           testTimeout: 20_000,

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The server tests that pin the rules guarding data (idempotency, rate and content limits, login
- * lockout, group access, paging, notification fan-out), on SQLite only: Stryker runs these for
+ * lockout, group access, paging, notification fan-out and settings), on SQLite only: Stryker runs these for
  * every mutant of `stryker.server.config.mjs`, so the list stays as short as the rules allow.
  * The 100,000-member fan-out test is left out on purpose (minutes per run); its batching rules
  * are pinned by the small batches in `fanout-batches.test.ts`. The second reporter makes a test
@@ -20,11 +20,13 @@ export default defineConfig({
       'server/tests/auth/lockout-rules.test.ts',
       'server/tests/groups/private-matrix.test.ts',
       'server/tests/groups/access-rules.test.ts',
+      'server/tests/groups/visibility-callers.test.ts',
       'server/tests/hostile/paging.test.ts',
       'server/tests/notifications/generation.test.ts',
       'server/tests/notifications/collapse.test.ts',
       'server/tests/notifications/fanout-batches.test.ts',
       'server/tests/notifications/fanout-events.test.ts',
+      'server/tests/notifications/notification-prefs.test.ts',
     ],
     environment: 'node',
     reporters: ['default', './mutation/load-failure-reporter.ts'],

@@ -1,7 +1,8 @@
 /**
  * Mutation testing summary: reads every `reports/mutation/<area>/mutation.json` that Stryker wrote
  * and writes `reports/mutation/SUMMARY.md` (scores per file and per area, what survives, and the
- * equivalent mutants of `mutation/equivalent.md`).
+ * equivalent mutants of `mutation/equivalent.md`) and `reports/mutation/index.html`, the one HTML
+ * report of every area (Stryker's report viewer over the JSON reports merged into one).
  *
  *   node --import tsx scripts/mutation-summary.ts         only the summary, from the reports on disk
  *   node --import tsx scripts/mutation-summary.ts --run   every area in turn first (`npm run mutation`)
@@ -12,12 +13,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reportsDir = path.join(root, 'reports', 'mutation');
 const equivalentFile = path.join(root, 'mutation', 'equivalent.md');
+const htmlFile = path.join(reportsDir, 'index.html');
 
 /** The areas in the order `npm run mutation` runs them, with the score each file must reach. */
 const AREAS: Record<string, { target: number; what: string }> = {
@@ -35,10 +38,16 @@ interface Mutant {
   replacement?: string;
   status: MutantStatus;
   location: { start: { line: number; column: number } };
+  coveredBy?: string[];
+  killedBy?: string[];
 }
 
 interface Report {
+  schemaVersion?: string;
+  thresholds?: { high: number; low: number };
+  projectRoot?: string;
   files: Record<string, { source: string; mutants: Mutant[] }>;
+  testFiles?: Record<string, { source?: string; tests: { id: string }[] }>;
   framework?: { name?: string; version?: string };
 }
 
@@ -116,7 +125,7 @@ function areaSection(area: string, report: Report, measured: Date): { text: stri
   const lines: string[] = [];
   lines.push(`## ${area}${AREAS[area] ? `: ${AREAS[area].what}` : ''}`);
   lines.push('');
-  lines.push(`Report: [reports/mutation/${area}/index.html](${area}/index.html) (written ${measured.toISOString()}), target ${target}% per file.`);
+  lines.push(`JSON report: [reports/mutation/${area}/mutation.json](${area}/mutation.json) (written ${measured.toISOString()}), target ${target}% per file.`);
   lines.push('');
   lines.push('| file | mutants | killed | timeout | survived | no coverage | errors | ignored | score | meets target |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|');
@@ -168,6 +177,62 @@ function runAreas(): string[] {
   return failed;
 }
 
+/**
+ * The areas' reports as one (the report schema holds any number of files). Mutant and test ids
+ * are only unique within an area's report, so each gets its area as a prefix.
+ */
+function mergeReports(reports: ReadonlyArray<{ area: string; report: Report }>): Report {
+  const merged: Report = { schemaVersion: '1.0', files: {}, testFiles: {} };
+  const targets = reports.map(({ area }) => AREAS[area]?.target ?? DEFAULT_TARGET);
+  merged.thresholds = { high: Math.max(DEFAULT_TARGET, ...targets), low: Math.min(DEFAULT_TARGET, ...targets) };
+  for (const { area, report } of reports) {
+    const id = (one: string) => `${area}-${one}`;
+    merged.projectRoot ??= report.projectRoot;
+    merged.framework ??= report.framework;
+    for (const [file, { source, mutants }] of Object.entries(report.files)) {
+      merged.files[file] = {
+        source,
+        mutants: mutants.map((m) => ({ ...m, id: id(m.id), coveredBy: m.coveredBy?.map(id), killedBy: m.killedBy?.map(id) })),
+      };
+    }
+    for (const [file, tests] of Object.entries(report.testFiles ?? {})) {
+      merged.testFiles![file] = { ...tests, tests: tests.tests.map((test) => ({ ...test, id: id(test.id) })) };
+    }
+  }
+  return merged;
+}
+
+/** Stryker's own report page (the mutation-testing-elements viewer it ships) around the merged report. */
+function reportHtml(report: Report): string {
+  const require = createRequire(import.meta.url);
+  const viewer = readFileSync(require.resolve('mutation-testing-elements/dist/mutation-test-elements.js'), 'utf8');
+  // `<` escaped inside the JSON, so no text in a source file can close the script element.
+  const json = JSON.stringify(report).replace(/</g, '\\u003c');
+  return `<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>Mutation testing: ${Object.keys(AREAS).join(', ')}</title>
+<script>
+${viewer}
+</script>
+</head>
+<body>
+<mutation-test-report-app titlePostfix="Kruh">
+Your browser does not support custom elements: open this report in a current Firefox, Chrome, Safari or Edge.
+</mutation-test-report-app>
+<script>
+const app = document.querySelector('mutation-test-report-app');
+app.report = ${json};
+const paint = () => { document.body.style.backgroundColor = app.themeBackgroundColor; };
+app.addEventListener('theme-changed', paint);
+paint();
+</script>
+</body>
+</html>
+`;
+}
+
 /** The equivalent mutants file, its headings one level down so they sit under the summary's. */
 function equivalentSection(): string {
   if (!existsSync(equivalentFile)) return '## Equivalent mutants\n\nNone listed (`mutation/equivalent.md` does not exist).\n';
@@ -189,10 +254,12 @@ function main(): void {
 
   const sections: string[] = [];
   const overview: string[] = [];
+  const reports: { area: string; report: Report }[] = [];
   let stryker = '';
   for (const area of areas) {
     const file = path.join(reportsDir, area, 'mutation.json');
     const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+    reports.push({ area, report });
     if (report.framework?.version) stryker = `${report.framework.name ?? 'StrykerJS'} ${report.framework.version}`;
     const { text, total, target, everyFile } = areaSection(area, report, statSync(file).mtime);
     sections.push(text);
@@ -205,7 +272,16 @@ function main(): void {
   out.push('');
   out.push('Generated by `npm run mutation` (Stryker over each area, then `node --import tsx scripts/mutation-summary.ts`).');
   out.push('One area alone: `npm run mutation:<area>` (its config is `mutation/stryker.<area>.config.mjs`), then');
-  out.push('`npm run mutation:summary` to rewrite this file from the reports on disk.');
+  out.push('`npm run mutation:summary` to rewrite this file and the HTML report from the JSON reports on disk.');
+  out.push('');
+  out.push('The server and outbox areas run incrementally: `npm run mutation:server` (that is,');
+  out.push('`npx stryker run mutation/stryker.server.config.mjs`) reads `reports/mutation/server/mutation.json` as');
+  out.push('its baseline, runs again only the mutants whose code changed or whose covering tests changed or');
+  out.push('are new, reuses every other result, and writes the whole report back to that file; the outbox');
+  out.push('likewise with `reports/mutation/outbox/mutation.json`. Add `-- --force` to run every mutant again');
+  out.push('(server 45-60 minutes, outbox about 25, at concurrency 1); core always runs in full (CI runs it).');
+  out.push('');
+  out.push('HTML report of every area: [reports/mutation/index.html](index.html) (the JSON reports merged; open it in a browser).');
   out.push('');
   out.push(`Date: ${new Date().toISOString()}${stryker ? `; ${stryker}` : ''}.`);
   out.push('');
@@ -223,6 +299,10 @@ function main(): void {
 
   writeFileSync(path.join(reportsDir, 'SUMMARY.md'), out.join('\n'));
   console.log(`mutation: wrote ${path.relative(root, path.join(reportsDir, 'SUMMARY.md'))}`);
+  if (reports.length > 0) {
+    writeFileSync(htmlFile, reportHtml(mergeReports(reports)));
+    console.log(`mutation: wrote ${path.relative(root, htmlFile)}`);
+  }
   if (failed.length > 0) process.exitCode = 1;
 }
 

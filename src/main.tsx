@@ -5,7 +5,10 @@ import { AppProviders } from './app/providers';
 import { registerServiceWorker } from './app/pwa';
 import { createAppRouter } from './app/router';
 import { getI18n } from './lib/i18n';
+import { getDb } from './lib/db/db';
+import { startCacheUpkeep } from './lib/db/prune';
 import { startOutbox } from './lib/outbox/outbox';
+import { loadPublicConfig } from './lib/public-config';
 import { queryClient } from './lib/query/client';
 import './app/styles.css';
 
@@ -24,4 +27,6 @@ createRoot(root).render(
 );
 
 startOutbox();
+startCacheUpkeep();
+loadPublicConfig(queryClient, getDb().name);
 registerServiceWorker();

@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { WorkboxPlugin } from 'workbox-core';
 import { CacheFirst } from 'workbox-strategies';
 import { FakeCacheStorage } from '../src/test/fake-caches';
-import { MEDIA_CACHE, forgetPrivateMedia, isFixedMedia, mediaCacheKey, signatureFreeCacheKey } from './media-cache';
+import {
+  MEDIA_CACHE,
+  corsRequest,
+  forgetPrivateMedia,
+  isFixedMedia,
+  isMediaUrl,
+  mediaCacheKey,
+  signatureFreeCacheKey,
+  storeMediaBase,
+  storedMediaBase,
+} from './media-cache';
 
 const ORIGIN = 'https://kruh.test';
 const image = (cacheControl: string, body = 'bytes') =>
@@ -31,9 +42,45 @@ describe('which media the cache may answer alone', () => {
   });
 });
 
+describe('which requests are media', () => {
+  const HOST = 'https://media.example.com';
+  const is = (url: string, mediaBase: string | null = HOST) => isMediaUrl(new URL(url), ORIGIN, mediaBase);
+
+  it("matches the app's own /media, and the content host's media by its origin and path", () => {
+    expect(is(`${ORIGIN}/media/abc0.webp?exp=1&sig=x`)).toBe(true);
+    expect(is(`${ORIGIN}/media/pfp/u1.jpeg`, null)).toBe(true);
+    expect(is(`${HOST}/abc0.webp?exp=1&sig=x`)).toBe(true);
+    expect(is(`${HOST}/pfp/u1.jpeg?v=2`)).toBe(true);
+    expect(is(`${HOST}/kruh/pfp/u1.jpeg?v=2`, `${HOST}/kruh`)).toBe(true);
+  });
+
+  it('matches nothing else: other paths of the app, other hosts, the content host outside its path or when unset', () => {
+    expect(is(`${ORIGIN}/api/media/x`)).toBe(false);
+    expect(is(`${ORIGIN}/index.html`)).toBe(false);
+    expect(is('https://media.tenor.com/x.gif')).toBe(false);
+    expect(is('http://media.example.com/abc0.webp')).toBe(false);
+    expect(is('https://media.example.com:8443/abc0.webp')).toBe(false);
+    expect(is(`${HOST}/abc0.webp`, null)).toBe(false);
+    expect(is(`${HOST}/`)).toBe(false);
+    expect(is(`${HOST}/other/a.webp`, `${HOST}/kruh`)).toBe(false);
+    expect(is(`${HOST}/kruhx/a.webp`, `${HOST}/kruh`)).toBe(false);
+    expect(is(`https://elsewhere.test/media/a.webp`)).toBe(false);
+  });
+
+  it('keeps the content host between the worker\'s starts', async () => {
+    const storage = new FakeCacheStorage().asCacheStorage();
+    expect(await storedMediaBase(storage)).toBeNull();
+    await storeMediaBase(HOST, storage);
+    expect(await storedMediaBase(storage)).toBe(HOST);
+    await storeMediaBase(null, storage);
+    expect(await storedMediaBase(storage)).toBeNull();
+    expect(await storedMediaBase(undefined)).toBeNull();
+  });
+});
+
 describe('media route caching', () => {
   /** Runs the media route's strategy the way the service worker does, over a fake network. */
-  function setup() {
+  function setup(plugins: WorkboxPlugin[] = []) {
     // The service-worker event classes Workbox checks against (jsdom has none).
     class ExtendableEventStub extends Event {
       waitUntil(): void {}
@@ -47,7 +94,7 @@ describe('media route caching', () => {
       return image(url.searchParams.has('sig') ? 'private, max-age=3600' : 'public, max-age=31536000, immutable', url.href);
     });
     vi.stubGlobal('fetch', network);
-    const strategy = new CacheFirst({ cacheName: MEDIA_CACHE, plugins: [signatureFreeCacheKey] });
+    const strategy = new CacheFirst({ cacheName: MEDIA_CACHE, plugins: [...plugins, signatureFreeCacheKey] });
     const get = async (url: string) => {
       const event = new ExtendableEventStub('fetch') as unknown as ExtendableEvent;
       const [response, done] = strategy.handleAll({ request: new Request(url), event });
@@ -73,6 +120,23 @@ describe('media route caching', () => {
     await get(`${ORIGIN}/media/pfp/u1.jpeg?v=1`);
     await get(`${ORIGIN}/media/pfp/u1.jpeg?v=2`);
     expect(network).toHaveBeenCalledTimes(3);
+  });
+
+  it("caches the content host's media the same way, fetched with CORS so a private image stays known", async () => {
+    const { storage, network, get } = setup([corsRequest]);
+    const HOST = 'https://media.example.com';
+    const first = `${HOST}/abc0.webp?exp=1000&sig=one`;
+    expect(await get(first)).toBe(first);
+    const request = network.mock.calls[0]![0] as Request;
+    expect(request.url).toBe(first);
+    expect(request.mode).toBe('cors');
+    expect(request.credentials).toBe('omit');
+    expect(storage.urls(MEDIA_CACHE)).toEqual([`${HOST}/abc0.webp`]);
+    expect(await get(`${HOST}/abc0.webp?exp=2000&sig=two`)).toBe(first);
+    expect(network).toHaveBeenCalledTimes(1);
+    // At logout it goes like a private image of the app's own.
+    expect(await forgetPrivateMedia(storage.asCacheStorage())).toBe(1);
+    expect(storage.urls(MEDIA_CACHE)).toEqual([]);
   });
 });
 

@@ -62,3 +62,52 @@ export async function forgetPrivateMedia(storage: CacheStorage | undefined = glo
   }
   return removed;
 }
+
+/**
+ * Whether a GET of `url` is media the cache keeps: the app's own `/media/...`, or the same path on
+ * the content host (`mediaBase`, the MEDIA_URL the server tells in GET /config: its origin, and
+ * under its path when it has one). Matched by origin and path, so nothing else on either host is.
+ */
+export function isMediaUrl(url: URL, appOrigin: string, mediaBase: string | null): boolean {
+  if (url.origin === appOrigin && url.pathname.startsWith('/media/')) return true;
+  if (!mediaBase) return false;
+  let base: URL;
+  try {
+    base = new URL(mediaBase);
+  } catch {
+    return false;
+  }
+  const prefix = `${base.pathname.replace(/\/+$/, '')}/`;
+  return url.origin === base.origin && url.pathname.startsWith(prefix) && url.pathname.length > prefix.length;
+}
+
+/**
+ * Workbox plugin of the content host's media: the request is made with CORS, so the cached answer
+ * keeps readable headers (a private image's Cache-Control, which logout reads) instead of being an
+ * opaque one; a host that refuses CORS fails, and the page falls back to the app's /media.
+ */
+export const corsRequest: WorkboxPlugin = {
+  requestWillFetch: async ({ request }) => new Request(request.url, { mode: 'cors', credentials: 'omit', headers: request.headers }),
+};
+
+/** Where the service worker keeps the content host between its starts (it has no localStorage). */
+const SETTINGS_CACHE = 'kruh-settings';
+const MEDIA_BASE_KEY = '/__kruh/media-base';
+
+/** Remembers the content host (null: none) for the service worker's next start. */
+export async function storeMediaBase(mediaBase: string | null, storage: CacheStorage | undefined = globalThis.caches): Promise<void> {
+  if (!storage) return;
+  const cache = await storage.open(SETTINGS_CACHE);
+  if (mediaBase) await cache.put(MEDIA_BASE_KEY, new Response(mediaBase));
+  else await cache.delete(MEDIA_BASE_KEY);
+}
+
+/** The content host remembered by storeMediaBase, or null. */
+export async function storedMediaBase(storage: CacheStorage | undefined = globalThis.caches): Promise<string | null> {
+  if (!storage || !(await storage.has(SETTINGS_CACHE))) return null;
+  const response = await (await storage.open(SETTINGS_CACHE)).match(MEDIA_BASE_KEY);
+  return response ? (await response.text()) || null : null;
+}
+
+/** The page's message telling the service worker the content host: `{type, mediaUrl}` (null: none). */
+export const MEDIA_BASE_MESSAGE = 'MEDIA_BASE';

@@ -4,7 +4,18 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly, StaleWhileRevalidate } from 'workbox-strategies';
-import { MEDIA_CACHE, isFixedMedia, signatureFreeCacheKey } from './media-cache';
+import { SYNC_TAG } from '../src/lib/outbox/background-sync';
+import {
+  MEDIA_BASE_MESSAGE,
+  MEDIA_CACHE,
+  corsRequest,
+  isFixedMedia,
+  isMediaUrl,
+  signatureFreeCacheKey,
+  storeMediaBase,
+  storedMediaBase,
+} from './media-cache';
+import { syncOutbox } from './outbox-sync';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -31,15 +42,50 @@ const mediaOptions = {
     new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
   ],
 };
-const isMedia = (url: URL, sameOrigin: boolean, request: Request) =>
-  sameOrigin && request.method === 'GET' && url.pathname.startsWith('/media/');
+// The content host of media (MEDIA_URL): the page tells it (from GET /config) and it is kept for
+// the worker's next start; until either is known only the app's own /media is matched.
+let mediaBase: string | null = null;
+let mediaBaseTold = false;
+storedMediaBase().then(
+  (stored) => {
+    if (!mediaBaseTold) mediaBase = stored;
+  },
+  () => undefined,
+);
 
-registerRoute(({ url, sameOrigin, request }) => isMedia(url, sameOrigin, request) && isFixedMedia(url), new CacheFirst(mediaOptions));
-registerRoute(({ url, sameOrigin, request }) => isMedia(url, sameOrigin, request), new StaleWhileRevalidate(mediaOptions));
+// The content host's copies are the same media, cached the same way (without the signature), but
+// fetched with CORS so their headers stay readable (see corsRequest).
+const contentHostOptions = { ...mediaOptions, plugins: [corsRequest, ...mediaOptions.plugins] };
+const strategies = {
+  app: { fixed: new CacheFirst(mediaOptions), plain: new StaleWhileRevalidate(mediaOptions) },
+  contentHost: { fixed: new CacheFirst(contentHostOptions), plain: new StaleWhileRevalidate(contentHostOptions) },
+};
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && isMediaUrl(url, self.location.origin, mediaBase),
+  (options) => {
+    const host = options.url.origin === self.location.origin ? strategies.app : strategies.contentHost;
+    return (isFixedMedia(options.url) ? host.fixed : host.plain).handle(options);
+  },
+);
+
+// Background Sync: the network is back, maybe with every tab closed; send what the outbox holds.
+interface SyncEventLike extends ExtendableEvent {
+  readonly tag: string;
+}
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEventLike;
+  if (sync.tag === SYNC_TAG) sync.waitUntil(syncOutbox());
+});
 
 // The page asks (through the update banner) before a new version takes over.
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const data = event.data as { type?: string; mediaUrl?: string | null } | null;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  if (data?.type === MEDIA_BASE_MESSAGE) {
+    mediaBaseTold = true;
+    mediaBase = data.mediaUrl || null;
+    event.waitUntil(storeMediaBase(mediaBase).catch(() => undefined));
+  }
 });
 
 clientsClaim();

@@ -64,7 +64,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorsPlugin);
-  await app.register(securityPlugin);
+  await app.register(securityPlugin, { mediaUrl: config.mediaUrl });
   await app.register(databasePlugin, {
     config,
     database: options.database,
@@ -84,7 +84,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
     { prefix: '/api' },
   );
-  await app.register(mediaRoutes, { prefix: '/media' });
+  // Stored images: the route takes its full path (/media/*) from its contract entry.
+  await app.register(mediaRoutes);
 
   if (config.webDir && existsSync(config.webDir)) {
     await app.register(fastifyStatic, {

@@ -18,6 +18,11 @@ export interface Config {
   tenorKey: string | undefined;
   /** Tenor API v2 base URL; tests point it at a local fake. */
   tenorUrl: string;
+  /**
+   * The content host media is read from (MEDIA_URL, no trailing slash): the web app asks it for
+   * what the app serves under /media, and falls back to /media when it fails. Unset: only /media.
+   */
+  mediaUrl: string | undefined;
   /** Folder of the built web app served at /; absent in API-only tests. */
   webDir: string | undefined;
   logLevel: string;
@@ -74,6 +79,25 @@ function isUrl(value: string): boolean {
   }
 }
 
+/**
+ * MEDIA_URL: an absolute http(s) URL with no query, fragment or credentials, since the web app
+ * appends a media path (and a signed image's query) to it. Answers it without a trailing slash,
+ * or a problem.
+ */
+export function parseMediaUrl(raw: string | undefined): { url: string | undefined } | { problem: string } {
+  if (raw === undefined || raw === '') return { url: undefined };
+  const problem = { problem: `MEDIA_URL must be an absolute http:// or https:// URL without a query, got "${raw}"` };
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return problem;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return problem;
+  if (parsed.search || parsed.hash || parsed.username || parsed.password || raw.includes('?') || raw.includes('#')) return problem;
+  return { url: `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '') };
+}
+
 /** A secret kept beside the data so restarts keep sessions valid without configuration. */
 function storedSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
@@ -105,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const tenorUrl = (env.TENOR_URL || 'https://tenor.googleapis.com/v2').replace(/\/$/, '');
   if (!isUrl(tenorUrl)) problems.push('TENOR_URL must be a URL');
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  const media = parseMediaUrl(env.MEDIA_URL);
+  if ('problem' in media) problems.push(media.problem);
   const rates = parseRates(env, problems);
   if (problems.length) throw new ConfigError(problems);
 
@@ -122,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleJwksUrl,
     tenorKey: env.TENOR_KEY || undefined,
     tenorUrl,
+    mediaUrl: 'url' in media ? media.url : undefined,
     webDir: resolve(env.WEB_DIR || './dist'),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -1,5 +1,9 @@
-import type { MouseEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type MouseEvent, useEffect, useRef } from 'react';
 import { Link, NavLink, type NavLinkProps, useLocation, useResolvedPath } from 'react-router-dom';
+import { LIMITS } from '#core/limits';
+import { useDb } from '../lib/db/useDb';
+import { prefetchPage } from '../lib/query/prefetch';
 
 /** True when the click asks the browser for a new tab or window (middle, ctrl, meta, shift). */
 export function opensElsewhere(event: MouseEvent): boolean {
@@ -13,25 +17,50 @@ type AppLinkProps = NavLinkProps & {
 };
 
 /**
- * The app's one link: a link to the page already showing does nothing, and a middle or
- * ctrl/meta click is left to the browser, which opens the hash address in a new tab.
+ * Hovering a link for a moment fetches the page's data into the local database (prefetch on
+ * intent): a pointer only passing over the link asks for nothing.
  */
-export function AppLink({ to, onClick, current, ...props }: AppLinkProps) {
+function usePrefetchOnHover(pathname: string, onEnter?: (event: MouseEvent<HTMLAnchorElement>) => void, onLeave?: (event: MouseEvent<HTMLAnchorElement>) => void) {
+  const queryClient = useQueryClient();
+  const db = useDb();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return {
+    onMouseEnter: (event: MouseEvent<HTMLAnchorElement>) => {
+      onEnter?.(event);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => prefetchPage(queryClient, db, pathname), LIMITS.prefetchDelayMs);
+    },
+    onMouseLeave: (event: MouseEvent<HTMLAnchorElement>) => {
+      onLeave?.(event);
+      clearTimeout(timer.current);
+    },
+  };
+}
+
+/**
+ * The app's one link: a link to the page already showing does nothing, and a middle or
+ * ctrl/meta click is left to the browser, which opens the hash address in a new tab. Hovered, it
+ * prefetches a post's, profile's or group's data.
+ */
+export function AppLink({ to, onClick, onMouseEnter, onMouseLeave, current, ...props }: AppLinkProps) {
   const location = useLocation();
   const target = useResolvedPath(to);
+  const hover = usePrefetchOnHover(target.pathname, onMouseEnter, onMouseLeave);
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (event.defaultPrevented || opensElsewhere(event)) return;
     const samePage = target.pathname === location.pathname && (target.search || '') === (location.search || '');
     if (samePage) event.preventDefault();
   };
-  if (current === undefined) return <NavLink to={to} onClick={handleClick} {...props} />;
+  if (current === undefined) return <NavLink to={to} onClick={handleClick} {...hover} {...props} />;
   const { className, style, children, end: _end, caseSensitive: _caseSensitive, ...rest } = props;
   return (
     <Link
       {...rest}
       to={to}
       onClick={handleClick}
+      {...hover}
       aria-current={current ? 'page' : undefined}
       className={typeof className === 'function' ? undefined : className}
       style={typeof style === 'function' ? undefined : style}

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useNewestAvatarUrl } from '../lib/own-avatar';
+import { MediaImg } from './MediaImg';
 import './Avatar.css';
 
 /**
@@ -22,11 +24,13 @@ interface AvatarProps {
   className?: string;
 }
 
+/** An avatar; the signed-in user's own shows the newest picture they uploaded (useNewestAvatarUrl). */
 export function Avatar({ kind = 'pfp', id, url, size = 32, alt = '', className }: AvatarProps) {
   const [failed, setFailed] = useState(false);
-  const src = failed ? avatarUrl(kind, null) : avatarUrl(kind, id, url);
+  const newest = useNewestAvatarUrl(kind, id, url);
+  const src = failed ? avatarUrl(kind, null) : avatarUrl(kind, id, newest);
   return (
-    <img
+    <MediaImg
       className={['avatar', className].filter(Boolean).join(' ')}
       src={src}
       alt={alt}

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '../test/render';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog, deleteQuestion } from './ConfirmDialog';
 
 describe('ConfirmDialog', () => {
   it('asks the whole question with the shared title and buttons, the safe one focused', () => {
@@ -17,14 +17,21 @@ describe('ConfirmDialog', () => {
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 
+  it('builds a delete question from conf.delete, the item word and a question mark', () => {
+    const { i18n } = renderWithApp(<p />);
+    const en = i18n.getFixedT('en', 'common');
+    expect(deleteQuestion(en, 'post')).toBe('Do you really want to delete this post?');
+    expect(deleteQuestion(en, 'account')).toBe('Do you really want to delete this account?');
+  });
+
   it('has grammatical Czech questions per item', () => {
     const { i18n } = renderWithApp(<p />, { lng: 'cs' });
     const t = i18n.getFixedT('cs', 'common');
     expect(t('conf.title')).toBe('Jste si jisti?');
-    expect(t('conf.delete_post')).toBe('Opravdu chcete smazat tento příspěvek?');
-    expect(t('conf.delete_comment')).toBe('Opravdu chcete smazat tento komentář?');
-    expect(t('conf.delete_group')).toBe('Opravdu chcete smazat tuto skupinu?');
-    expect(t('conf.delete_account')).toBe('Opravdu chcete smazat tento účet?');
+    expect(deleteQuestion(t, 'post')).toBe('Opravdu chcete smazat tento příspěvek?');
+    expect(deleteQuestion(t, 'comment')).toBe('Opravdu chcete smazat tento komentář?');
+    expect(deleteQuestion(t, 'group')).toBe('Opravdu chcete smazat tuto skupinu?');
+    expect(deleteQuestion(t, 'account')).toBe('Opravdu chcete smazat tento účet?');
     expect([t('conf.cancel'), t('conf.yes')]).toEqual(['Zrušit', 'Ano']);
   });
 });

@@ -1,12 +1,10 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Overlay } from './Overlay';
 import './ConfirmDialog.css';
 
 interface ConfirmDialogProps {
-  /**
-   * The whole translated question, e.g. t('common:conf.delete_post'): a full sentence per item keeps
-   * the grammar right in every language (Czech "tento příspěvek", "tuto skupinu").
-   */
+  /** The whole translated question: `deleteQuestion(t, 'post')` for a delete. */
   question: string;
   /** An optional line under the question saying what follows. */
   detail?: string;
@@ -14,6 +12,16 @@ interface ConfirmDialogProps {
   /** Cancel, Escape or a click outside: closes with no call. */
   onCancel: () => void;
 }
+
+export type DeletedItem = 'post' | 'comment' | 'group' | 'account';
+
+/**
+ * The question of a delete: conf.delete, the item's word, a question mark. Each item word carries
+ * its own demonstrative, so the grammar holds in every language (Czech "tento příspěvek", "tuto
+ * skupinu").
+ */
+export const deleteQuestion = (t: TFunction, item: DeletedItem): string =>
+  `${t('common:conf.delete')} ${t(`common:conf.item.${item}`)}?`;
 
 /**
  * The one confirmation for every delete (post, comment, group, account) and

@@ -1,4 +1,5 @@
 import { type InputHTMLAttributes, useId } from 'react';
+import { LIMITS } from '#core/limits';
 import './FormField.css';
 
 interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -38,5 +39,22 @@ export function FormField({ label, error, hint, id, className, ...input }: FormF
         </p>
       ) : null}
     </div>
+  );
+}
+
+interface PasswordFieldProps extends Omit<FormFieldProps, 'type' | 'autoComplete'> {
+  /**
+   * `new`: a password being chosen or repeated, held to the forms' length and marked for the
+   * password manager to suggest or save. `current`: the one in use, for it to fill in.
+   */
+  purpose: 'new' | 'current';
+}
+
+/** A password input of a form (sign-up, login, reset, the account's credentials). */
+export function PasswordField({ purpose, ...field }: PasswordFieldProps) {
+  return purpose === 'new' ? (
+    <FormField type="password" autoComplete="new-password" maxLength={LIMITS.passwordFormMax} {...field} />
+  ) : (
+    <FormField type="password" autoComplete="current-password" {...field} />
   );
 }

@@ -1,9 +1,11 @@
+import { type SyntheticEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Lightbox, { type Slide } from 'yet-another-react-lightbox';
 import Counter from 'yet-another-react-lightbox/plugins/counter';
 import Zoom from 'yet-another-react-lightbox/plugins/zoom';
 import 'yet-another-react-lightbox/styles.css';
 import 'yet-another-react-lightbox/plugins/counter.css';
+import { mediaFailed, mediaSrc, useMediaBase } from '../lib/media-url';
 
 /** The lightbox numbers. */
 export const GALLERY_SETTINGS = {
@@ -52,21 +54,33 @@ export function Gallery({ open, slides, onClose, index = 0, zoom = true, finite 
     'Zoom in': t('zoom_in'),
     'Zoom out': t('zoom_out'),
   };
-  const yarlSlides: Slide[] = slides.map((s) => ({ type: 'image', imageFit: 'contain', ...s }));
+  // Slides of app media load from the content host; one failing there is asked again from /media.
+  const mediaBase = useMediaBase();
+  const [, setFallbacks] = useState(0);
+  const sources = slides.map((s) => mediaSrc(s.src, mediaBase));
+  const yarlSlides: Slide[] = slides.map((s, i) => ({ type: 'image', imageFit: 'contain', ...s, src: sources[i] ?? s.src }));
+  const onSlideError = (event: SyntheticEvent) => {
+    const failedSrc = event.target instanceof HTMLImageElement ? event.target.getAttribute('src') : null;
+    const slide = failedSrc === null ? undefined : slides[sources.indexOf(failedSrc)];
+    if (slide && failedSrc !== null && mediaFailed(slide.src, failedSrc)) setFallbacks((n) => n + 1);
+  };
   return (
-    <Lightbox
-      open={open}
-      close={onClose}
-      index={index}
-      slides={yarlSlides}
-      labels={labels}
-      plugins={zoom ? [Counter, Zoom] : [Counter]}
-      counter={{ separator: t('of') }}
-      zoom={GALLERY_SETTINGS.zoom}
-      animation={GALLERY_SETTINGS.animation}
-      carousel={{ ...GALLERY_SETTINGS.carousel, finite: finite ?? slides.length < 2 }}
-      controller={{ closeOnBackdropClick: true, closeOnPullDown: true, closeOnPullUp: true, closeOnEscape: true }}
-      render={slides.length < 2 ? { buttonPrev: () => null, buttonNext: () => null } : undefined}
-    />
+    // The lightbox's own <img> takes no error handler; its error reaches this wrapper through the React tree.
+    <div className="gallery-media" style={{ display: 'contents' }} onError={onSlideError}>
+      <Lightbox
+        open={open}
+        close={onClose}
+        index={index}
+        slides={yarlSlides}
+        labels={labels}
+        plugins={zoom ? [Counter, Zoom] : [Counter]}
+        counter={{ separator: t('of') }}
+        zoom={GALLERY_SETTINGS.zoom}
+        animation={GALLERY_SETTINGS.animation}
+        carousel={{ ...GALLERY_SETTINGS.carousel, finite: finite ?? slides.length < 2 }}
+        controller={{ closeOnBackdropClick: true, closeOnPullDown: true, closeOnPullUp: true, closeOnEscape: true }}
+        render={slides.length < 2 ? { buttonPrev: () => null, buttonNext: () => null } : undefined}
+      />
+    </div>
   );
 }

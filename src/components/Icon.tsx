@@ -6,12 +6,15 @@ const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeL
 const solid = { fill: 'currentColor', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 const bold = { ...stroke, strokeWidth: 2.8 } as const;
 
+/** An icon whose filled form is its outline drawn solid, or with bold lines. */
+const drawn = (shape: ReactNode, filledStyle: typeof solid | typeof bold = solid) => ({
+  outline: <g {...stroke}>{shape}</g>,
+  filled: <g {...filledStyle}>{shape}</g>,
+});
+
 /** Each icon in its outline form and its filled form (the active navigation item). */
 const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
-  feed: {
-    outline: <path {...stroke} d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />,
-    filled: <path {...solid} d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />,
-  },
+  feed: drawn(<path d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />),
   search: {
     outline: (
       <g {...stroke}>
@@ -54,24 +57,13 @@ const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
       </g>
     ),
   },
-  profile: {
-    outline: (
-      <g {...stroke}>
-        <circle cx="12" cy="8" r="4" />
-        <path d="M4 21a8 8 0 0 1 16 0z" />
-      </g>
-    ),
-    filled: (
-      <g {...solid}>
-        <circle cx="12" cy="8" r="4" />
-        <path d="M4 21a8 8 0 0 1 16 0z" />
-      </g>
-    ),
-  },
-  login: {
-    outline: <path {...stroke} d="M14 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M9 17l5-5-5-5M14 12H3" />,
-    filled: <path {...bold} d="M14 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M9 17l5-5-5-5M14 12H3" />,
-  },
+  profile: drawn(
+    <>
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21a8 8 0 0 1 16 0z" />
+    </>,
+  ),
+  login: drawn(<path d="M14 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M9 17l5-5-5-5M14 12H3" />, bold),
   signup: {
     outline: (
       <g {...stroke}>
@@ -89,8 +81,8 @@ const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
       </g>
     ),
   },
-  close: { outline: <path {...stroke} d="M6 6l12 12M18 6 6 18" />, filled: <path {...bold} d="M6 6l12 12M18 6 6 18" /> },
-  back: { outline: <path {...stroke} d="M15 5l-7 7 7 7" />, filled: <path {...bold} d="M15 5l-7 7 7 7" /> },
+  close: drawn(<path d="M6 6l12 12M18 6 6 18" />, bold),
+  back: drawn(<path d="M15 5l-7 7 7 7" />, bold),
 };
 
 interface IconProps {

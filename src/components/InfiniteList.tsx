@@ -1,4 +1,6 @@
 import { type ReactNode, useEffect, useEffectEvent, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NotStoredLine } from './StatusPage';
 
 interface InfiniteListProps<T> {
   items: T[];
@@ -53,6 +55,45 @@ export function InfiniteList<T>({ items, keyOf, renderItem, hasMore, loading, on
           {moreLabel}
         </button>
       )}
+    </>
+  );
+}
+
+/** What a list read page by page (usePagedList) gives an InfiniteList. */
+export interface ListPages<T> {
+  items: T[];
+  hasMore: boolean;
+  loading: boolean;
+  loadMore: () => void;
+  /** Nothing stored and the first page failed (see usePaged): said instead of the empty label. */
+  unavailable?: boolean;
+  error?: unknown;
+}
+
+export type PagedInfiniteListProps<T> = Omit<InfiniteListProps<T>, 'items' | 'hasMore' | 'loading' | 'onMore' | 'loadingLabel' | 'moreLabel'> & {
+  list: ListPages<T>;
+  /** The namespace whose `loading` and `load_more` label the list. */
+  ns: string;
+  /** The items to show, when not all of the list's (some taken out on the screen). */
+  items?: T[];
+};
+
+/** An InfiniteList of a list read page by page. */
+export function PagedInfiniteList<T>({ list, ns, items = list.items, emptyLabel, ...rest }: PagedInfiniteListProps<T>) {
+  const { t } = useTranslation(ns);
+  return (
+    <>
+      <InfiniteList
+        items={items}
+        hasMore={list.hasMore}
+        loading={list.loading}
+        onMore={list.loadMore}
+        loadingLabel={t('loading')}
+        moreLabel={t('load_more')}
+        emptyLabel={list.unavailable ? undefined : emptyLabel}
+        {...rest}
+      />
+      {list.unavailable && <NotStoredLine error={list.error} />}
     </>
   );
 }

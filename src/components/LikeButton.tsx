@@ -1,20 +1,31 @@
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { queueLike } from '../lib/outbox/outbox';
 import { useLikeState } from '../lib/outbox/useOutbox';
 import { useSession } from '../lib/session';
+import { Tooltip } from './Tooltip';
+import './LikeButton.css';
+
+/** Where each target's labels are: `like`, `unlike` and `likes` (counted) under the prefix. */
+const LABELS = {
+  post: { ns: 'post', prefix: '' },
+  comment: { ns: 'comments', prefix: 'item.' },
+} as const;
 
 interface LikeButtonProps {
   target: 'post' | 'comment';
-  id: string;
-  /** The state the server last sent; a queued like is shown over it at once. */
-  liked: boolean;
-  likes: number;
-  className: string;
-  labels: { like: string; unlike: string; count: (likes: number) => string };
+  /** The post or comment: `liked` and `likes` are the state the server last sent; a queued like is shown over it at once. */
+  item: { _id: string; liked: boolean; likes: number };
 }
 
-/** The like toggle of a post or comment: through the outbox; visitors go to login instead. */
-export function LikeButton({ target, id, liked: serverLiked, likes: serverLikes, className, labels }: LikeButtonProps) {
+/**
+ * The like toggle of a post or comment (class `{target}-like`): through the outbox; visitors go to
+ * login instead. A like not sent yet is marked as waiting beside the button.
+ */
+export function LikeButton({ target, item }: LikeButtonProps) {
+  const { _id: id, liked: serverLiked, likes: serverLikes } = item;
+  const { ns, prefix } = LABELS[target];
+  const { t } = useTranslation(ns);
   const { isLoggedIn } = useSession();
   const navigate = useNavigate();
   const like = useLikeState(target, id, { liked: serverLiked, likes: serverLikes });
@@ -26,14 +37,25 @@ export function LikeButton({ target, id, liked: serverLiked, likes: serverLikes,
     void queueLike(target, id, !like.liked, serverLiked);
   };
   return (
-    <button
-      type="button"
-      className={`${className}${like.liked ? ' liked' : ''}`}
-      aria-pressed={like.liked}
-      aria-label={like.liked ? labels.unlike : labels.like}
-      onClick={toggle}
-    >
-      <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span> <span>{labels.count(like.likes)}</span>
-    </button>
+    <>
+      <button
+        type="button"
+        className={`${target}-like${like.liked ? ' liked' : ''}${like.pending ? ' like-pending' : ''}`}
+        aria-pressed={like.liked}
+        aria-label={t(`${prefix}${like.liked ? 'unlike' : 'like'}`)}
+        onClick={toggle}
+      >
+        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span> <span>{t(`${prefix}likes`, { count: like.likes })}</span>
+      </button>
+      {/* Beside the button, not in it: a button's content is not read out as a status. */}
+      {like.pending && (
+        <Tooltip label={t(`${prefix}pending`)}>
+          <span className="like-pending-mark" role="status">
+            <span aria-hidden="true">⏱</span>
+            <span className="visually-hidden">{t(`${prefix}pending`)}</span>
+          </span>
+        </Tooltip>
+      )}
+    </>
   );
 }

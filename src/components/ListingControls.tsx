@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SORTS, type Sort, TIMES, type TimeWindow } from '#core/listing';
 import './ListingControls.css';
@@ -8,9 +9,25 @@ interface Props {
   onChange: (sort: Sort, time: TimeWindow) => void;
 }
 
-/** Sort and time selector of listing pages; time matters only for popular. */
+/** Screens where "This month" beside the sort would crowd the row (and Czech would overflow it). */
+export const COMPACT_QUERY = '(max-width: 480px)';
+
+function subscribeCompact(onChange: () => void): () => void {
+  if (typeof window.matchMedia !== 'function') return () => undefined;
+  const query = window.matchMedia(COMPACT_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+const isCompact = () => typeof window.matchMedia === 'function' && window.matchMedia(COMPACT_QUERY).matches;
+
+/**
+ * Sort and time selector of listing pages; time matters only for popular. The time windows read
+ * "Today", "This week"... and, on a phone, the plain "Day", "Week"...; all time stays as it is.
+ */
 export function ListingControls({ sort, time, onChange }: Props) {
   const { t } = useTranslation('common');
+  const compact = useSyncExternalStore(subscribeCompact, isCompact, () => false);
   return (
     <div className="listing-controls">
       <label>
@@ -29,7 +46,7 @@ export function ListingControls({ sort, time, onChange }: Props) {
           <select value={time} aria-label={t('listing.time.label')} onChange={(e) => onChange(sort, e.target.value as TimeWindow)}>
             {TIMES.map((w) => (
               <option key={w} value={w}>
-                {t(`listing.time.${w}`)}
+                {compact && w !== 'all' ? t(`listing.time_plain.${w}`) : t(`listing.time.${w}`)}
               </option>
             ))}
           </select>

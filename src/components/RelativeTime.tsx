@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { formatRelativeTime } from '../lib/i18n';
+import { Tooltip } from './Tooltip';
 import { useNow } from './useNow';
 
 /** "5 minutes ago" in the chosen language, with the exact date as a tooltip. */
@@ -8,8 +9,8 @@ export function RelativeTime({ time }: { time: number }) {
   const now = useNow();
   const date = new Date(time);
   return (
-    <time dateTime={date.toISOString()} title={date.toLocaleString(i18n.language)}>
-      {formatRelativeTime(t, time, now)}
-    </time>
+    <Tooltip label={date.toLocaleString(i18n.language)}>
+      <time dateTime={date.toISOString()}>{formatRelativeTime(t, time, now)}</time>
+    </Tooltip>
   );
 }

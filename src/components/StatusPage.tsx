@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorKey } from '#core/errors';
-import { ApiError, errorKeyOf } from '../lib/api/client';
+import { ApiError, NetworkError, errorKeyOf } from '../lib/api/client';
 import { AppLink } from './AppLink';
 import './StatusPage.css';
 
@@ -45,12 +45,26 @@ interface LoadStatusProps {
 export function LoadStatus({ error, ready, notFoundKey, loadingLabel }: LoadStatusProps) {
   const { t } = useTranslation('error');
   if (error && ready) {
+    if (error instanceof NetworkError) return <StatusPage title={t('not_offline', { ns: 'common' })} />;
     const key = error instanceof ApiError && error.status === 404 ? notFoundKey : errorKeyOf(error, 'while_loading');
     return <StatusPage title={t(key)} />;
   }
   return (
     <p className="list-status" role="status">
       {loadingLabel}
+    </p>
+  );
+}
+
+/**
+ * In place of a list's "nothing here" when nothing of it is stored and it could not be loaded:
+ * offline it is not on this device, which says nothing about whether it is empty.
+ */
+export function NotStoredLine({ error }: { error: unknown }) {
+  const { t } = useTranslation('error');
+  return (
+    <p className="list-status" role="status">
+      {error instanceof NetworkError ? t('not_offline', { ns: 'common' }) : t('while_loading')}
     </p>
   );
 }

@@ -1,11 +1,14 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { apiFetch } from './api/client';
+import type { Endpoint } from '#core/api/endpoint';
+import { type ListKey, queryKeys, storedListKey } from './query/keys';
+import { listItemStore, usePaged } from './query/paged';
 
 export interface PagedListOptions<T> {
-  /** Query key: also what resets the list to page 1 when it changes. */
-  key: readonly unknown[];
-  path: string;
+  /** Which list (from listKeys): names its stored pages and, with the account's database, its query key. */
+  list: ListKey;
+  /** The contract entry of the list, and its path parameters. */
+  endpoint: Endpoint;
+  params?: Record<string, string>;
   /** The reply's field holding the items (userList, groupList...). */
   field: string;
   /** Items are de-duplicated by this (users by pfp, groups by gp). */
@@ -19,39 +22,29 @@ interface PageReply {
   hasMore: boolean;
 }
 
-/** A server list fetched page by page (page, limit), flattened with each item once. */
+/**
+ * A list with no table of its own (followers, members, search results) page by page, through the
+ * paging engine: its items are kept in listItems, so it paints from the database and reads offline.
+ */
 export function usePagedList<T, R extends PageReply = PageReply>(options: PagedListOptions<T>) {
-  const { key, path, field, idOf, limit, query, enabled = true } = options;
-  const result = useInfiniteQuery({
-    queryKey: key,
-    initialPageParam: 1,
-    queryFn: ({ pageParam, signal }) => apiFetch<R>(path, { query: { ...query, page: pageParam, limit }, signal }),
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  const { list, endpoint, params, field, idOf, limit, query, enabled = true } = options;
+  const key = storedListKey(list);
+  // idOf is a stable accessor by contract: one store per list.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const store = useMemo(() => listItemStore(idOf), [key]);
+  const paged = usePaged({
+    source: { key, endpoint, ...(params ? { params } : {}), ...(query ? { query } : {}), limit, field, store },
+    queryKey: (dbName) => queryKeys.list(dbName, list),
     enabled,
   });
-  const items = useMemo(() => {
-    const seen = new Set<string>();
-    const out: T[] = [];
-    for (const page of result.data?.pages ?? []) {
-      for (const item of ((page as unknown as Record<string, unknown>)[field] as T[] | undefined) ?? []) {
-        const id = idOf(item);
-        if (!seen.has(id)) {
-          seen.add(id);
-          out.push(item);
-        }
-      }
-    }
-    return out;
-    // idOf is a stable accessor by contract.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result.data, field]);
   return {
-    items,
-    first: result.data?.pages[0] as R | undefined,
-    hasMore: !!result.hasNextPage,
-    loading: result.isPending && result.fetchStatus !== 'idle' ? true : result.isFetchingNextPage,
-    error: result.error,
-    loadMore: () => void result.fetchNextPage(),
-    refetch: () => void result.refetch(),
+    items: paged.items,
+    /** Page 1's answer apart from its items (a member list's `group`). */
+    first: paged.first as Omit<R, 'hasMore'> | undefined,
+    hasMore: paged.hasMore,
+    loading: paged.isLoading || paged.isLoadingMore,
+    error: paged.error,
+    unavailable: paged.unavailable,
+    loadMore: paged.loadMore,
   };
 }

@@ -14,7 +14,11 @@ const KEYS = { token: 'token', username: 'username', id: 'id' } as const;
 const listeners = new Set<() => void>();
 let cached: Session | null = null;
 
+/** Set in the service worker, which has no localStorage: the session the page mirrored for it. */
+let workerSession: Session | null = null;
+
 function read(): Session {
+  if (typeof localStorage === 'undefined') return workerSession ?? { token: null, username: null, id: null };
   return {
     token: localStorage.getItem(KEYS.token),
     username: localStorage.getItem(KEYS.username),
@@ -30,6 +34,12 @@ function changed(): void {
 export function getSession(): Session {
   cached ??= read();
   return cached;
+}
+
+/** In the service worker: act as the session the page mirrored (see outbox/background-sync). */
+export function adoptWorkerSession(session: Session): void {
+  workerSession = session;
+  cached = null;
 }
 
 export const isLoggedIn = (): boolean => !!getSession().token;

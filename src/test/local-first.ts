@@ -1,6 +1,8 @@
 import 'fake-indexeddb/auto';
 import { Blob as NodeBlob } from 'node:buffer';
 import { vi } from 'vitest';
+import { clearLocalData } from '../lib/db/db';
+import { storeSession } from '../lib/session';
 
 /**
  * Helpers for tests of the local database and the outbox. jsdom's Blob does not survive the
@@ -25,6 +27,18 @@ class SimpleFormData {
 export function setOnline(online: boolean): void {
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
 }
+
+async function start(online: boolean, username: string, userId: string): Promise<void> {
+  setOnline(online);
+  storeSession('token-1', username, userId);
+  await clearLocalData();
+}
+
+/** The start of most screen tests: online, logged in as alice (`userId`), an empty local database. */
+export const startOnline = (userId = 'u1'): Promise<void> => start(true, 'alice', userId);
+
+/** The start of a test of what is queued: offline (it stays in the outbox), logged in, an empty local database. */
+export const startOffline = (username = 'alice', userId = 'u1'): Promise<void> => start(false, username, userId);
 
 export interface FetchCall {
   url: string;
@@ -61,6 +75,17 @@ export function mockFetch(respond: Responder) {
   return { calls, fn };
 }
 
+/**
+ * Serves a list page by page (the `page` parameter): `pages[n]` as the reply's `field`, with
+ * `extra`; every page but the last says there is more.
+ */
+export function servePages(field: string, pages: Record<string, unknown[]>, extra: Record<string, unknown> = {}) {
+  return mockFetch((call) => {
+    const page = new URL(call.url, 'http://x').searchParams.get('page')!;
+    return { body: { [field]: pages[page], ...extra, hasMore: Number(page) < Object.keys(pages).length } };
+  });
+}
+
 /** A one-at-a-time lock manager standing in for navigator.locks, shared like the browser's. */
 export function installLocks() {
   let chain: Promise<unknown> = Promise.resolve();
@@ -80,7 +105,7 @@ export function apiPost(id: string, extra: Record<string, unknown> = {}) {
   return {
     _id: id,
     text: `post ${id}`,
-    author: { username: 'alice', pfp: 'u1' },
+    author: { username: 'alice', pfp: 'u1', pfpUrl: '/media/pfp/u1.jpeg?v=1' },
     createdAt: Date.now() - 5 * 60_000,
     likes: 0,
     liked: false,
@@ -94,7 +119,76 @@ export function apiPost(id: string, extra: Record<string, unknown> = {}) {
     ownedGroups: [],
     bannedGroups: [],
     canReply: true,
+    images: 0,
     media: [],
+    ...extra,
+  };
+}
+
+/** A minimal comment on post `postId` (a direct answer to it) as the API returns it. */
+export function apiComment(id: string, postId: string, extra: Record<string, unknown> = {}) {
+  return {
+    _id: id,
+    postId,
+    text: `comment ${id}`,
+    parent: { _id: postId, author: { username: 'alice' }, directParent: true },
+    author: { username: 'bob', pfp: 'u2', pfpUrl: '/media/pfp/u2.jpeg?v=1' },
+    createdAt: Date.now() - 60 * 60_000,
+    liked: false,
+    likes: 0,
+    comments: 0,
+    mentions: [],
+    itsme: false,
+    images: 0,
+    media: [],
+    deleted: false,
+    ...extra,
+  };
+}
+
+/** A user's profile as GET /profile/user/{username} shows it to a logged-in visitor who does not follow them. */
+export function apiProfile(id: string, username: string, extra: Record<string, unknown> = {}) {
+  return {
+    _id: id,
+    username,
+    bio: '',
+    pfp: id,
+    createdAt: Date.UTC(2026, 10, 5),
+    followers: 0,
+    following: 0,
+    groups: 0,
+    itsme: false,
+    logged: true,
+    follows: false,
+    notify: false,
+    logFollows: false,
+    isGoogle: false,
+    ...extra,
+  };
+}
+
+/** A public group as the API shows it to a logged-in visitor who is not a member. */
+export function apiGroup(id: string, extra: Record<string, unknown> = {}) {
+  return {
+    _id: id,
+    name: 'birds',
+    description: 'All about birds',
+    gp: id,
+    private: false,
+    requestJoin: false,
+    everyoneCanPost: true,
+    members: 7,
+    bans: 0,
+    pinnedPost: null,
+    member: false,
+    banned: false,
+    owner: false,
+    admin: false,
+    logged: true,
+    canUserPost: false,
+    requested: false,
+    createdAt: Date.UTC(2026, 0, 10),
+    notification: null,
     ...extra,
   };
 }

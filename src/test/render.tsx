@@ -1,10 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render, type RenderResult } from '@testing-library/react';
+import { render, type RenderResult, screen } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { AppProviders } from '../app/providers';
 import { createI18n } from '../lib/i18n';
+import { expect } from 'vitest';
 
 export interface RenderOptions {
   /** Starting address (the part after the #). */
@@ -84,4 +85,9 @@ export function stubFetch(responder: Responder) {
     return jsonResponse(answer.status ?? 200, answer.body);
   };
   return { fetchMock, calls };
+}
+
+/** Expects each link, found by its name, to lead to its address. */
+export function expectLinks(links: Record<string, string>): void {
+  for (const [name, href] of Object.entries(links)) expect(screen.getByRole('link', { name })).toHaveAttribute('href', href);
 }

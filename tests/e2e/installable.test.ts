@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Journey, finishJourney, launchBrowser, openJourney, waitForServiceWorker } from './support/browser';
-import { type TestServer, startServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { waitForServiceWorker } from './support/browser';
+import { useE2eSuite } from './support/suite';
 
 interface ManifestIcon {
   src: string;
@@ -30,29 +29,10 @@ function pngSize(bytes: Buffer): { width: number; height: number } | null {
 
 /** The app can be installed: a complete manifest the browser accepts, and a service worker. */
 describe('installable app', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let journey: Journey | undefined;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterEach(async (test) => {
-    await finishJourney(journey, test);
-    journey = undefined;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const e2e = useE2eSuite();
 
   it('links a manifest with name, standalone display, theme colour and 192, 512 and maskable icons', async () => {
-    journey = await openJourney(browser);
-    const page = await journey.context.newPage();
-    await page.goto(`${server.baseUrl}/`);
+    const page = await e2e.visit('/');
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
 
     // Found the way the browser finds it: the page's <link rel="manifest">.
@@ -88,11 +68,9 @@ describe('installable app', () => {
   });
 
   it('meets the browser installability checks once the service worker controls the page', async () => {
-    journey = await openJourney(browser);
-    const page = await journey.context.newPage();
-    await page.goto(`${server.baseUrl}/`);
+    const page = await e2e.visit('/');
     await waitForServiceWorker(page);
-    const cdp = await journey.context.newCDPSession(page);
+    const cdp = await e2e.journey.context.newCDPSession(page);
 
     const { errors, url } = (await cdp.send('Page.getAppManifest')) as { url: string; errors: Array<{ message: string; critical: number }> };
     expect(url).toMatch(/manifest\.webmanifest$/);
@@ -103,6 +81,6 @@ describe('installable app', () => {
     };
     // Automation contexts count as incognito; nothing else may be missing.
     expect(installabilityErrors.filter((e) => e.errorId !== 'in-incognito')).toEqual([]);
-    expect(journey.log.pageErrors).toEqual([]);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 });

@@ -1,14 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Journey, finishJourney, launchBrowser, openJourney, waitForServiceWorker } from './support/browser';
-import {
-  type TestServer,
-  type TestUser,
-  api,
-  createVerifiedUser,
-  sessionStorageState,
-  startServer,
-} from './support/server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForServiceWorker } from './support/browser';
+import { outboxSize } from './support/outbox';
+import { type TestUser, api, createVerifiedUser } from './support/server';
+import { useE2eSuite } from './support/suite';
 
 interface ServerPost {
   _id: string;
@@ -17,43 +12,19 @@ interface ServerPost {
   liked: boolean;
 }
 
-/** Rows still waiting in the app's outbox (IndexedDB `kruh-<user id>`, store `outbox`). */
-function outboxSize(page: Page, userId: string): Promise<number> {
-  return page.evaluate(
-    (name) =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open(name);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const count = db.transaction('outbox', 'readonly').objectStore('outbox').count();
-          count.onsuccess = () => {
-            db.close();
-            resolve(count.result);
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-    `kruh-${userId}`,
-  );
-}
-
 /**
  * The PWA's promise: with a cached app and feed, a post written offline shows at
  * once as pending, stays pending across reloads, and is sent exactly once when the network is
  * back; likes toggled offline end as one final state on the server.
  */
 describe('offline outbox', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let journey: Journey | undefined;
+  const e2e = useE2eSuite();
   let author: TestUser;
   let reader: TestUser;
   let seed: ServerPost;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+    const { server } = e2e;
     [author, reader] = await Promise.all([createVerifiedUser(server), createVerifiedUser(server)]);
     const created = await api<ServerPost>(server, 'POST', '/post', {
       token: author.token,
@@ -63,21 +34,9 @@ describe('offline outbox', () => {
     seed = created.body;
   });
 
-  afterEach(async (test) => {
-    await finishJourney(journey, test);
-    journey = undefined;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   /** A logged-in page on the feed, controlled by the service worker, with the seed post stored. */
   async function openFeed(user: TestUser): Promise<Page> {
-    journey = await openJourney(browser, { storageState: sessionStorageState(server, user) });
-    const page = await journey.context.newPage();
-    await page.goto(`${server.baseUrl}/#/feed`);
+    const page = await e2e.visit('/#/feed', { as: user });
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'New post', exact: true }).waitFor();
     await waitForServiceWorker(page);
     await page.getByRole('main').getByRole('article').filter({ hasText: seed.text }).waitFor();
@@ -86,7 +45,7 @@ describe('offline outbox', () => {
 
   async function serverPostsOf(user: TestUser, text: string): Promise<ServerPost[]> {
     const reply = await api<{ posts: ServerPost[] }>(
-      server,
+      e2e.server,
       'GET',
       `/profile/posts/${encodeURIComponent(user.username)}?sort=newest&time=all`,
       { token: user.token },
@@ -103,7 +62,7 @@ describe('offline outbox', () => {
       if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/post') postCalls.push(request.url());
     });
 
-    await journey!.context.setOffline(true);
+    await e2e.journey.context.setOffline(true);
     await page.reload();
     // Shell and stored feed come from the service worker and IndexedDB.
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
@@ -131,7 +90,7 @@ describe('offline outbox', () => {
     expect(await serverPostsOf(author, text)).toEqual([]);
     expect(postCalls).toEqual([]);
 
-    await journey!.context.setOffline(false);
+    await e2e.journey.context.setOffline(false);
     // Sent: a regular card with its actions, no pending mark, nothing left in the outbox.
     await mine.getByRole('button', { name: 'Like', exact: true }).waitFor({ timeout: 20_000 });
     await expect.poll(() => outboxSize(page, author.id), { timeout: 10_000 }).toBe(0);
@@ -140,7 +99,7 @@ describe('offline outbox', () => {
     const sent = await serverPostsOf(author, text);
     expect(sent).toHaveLength(1);
     expect(postCalls.length).toBeGreaterThanOrEqual(1);
-    expect(journey!.log.pageErrors).toEqual([]);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 
   it('sends likes toggled offline as one final state', async () => {
@@ -152,7 +111,7 @@ describe('offline outbox', () => {
     });
     await card.getByRole('button', { name: 'Like', exact: true }).waitFor();
 
-    await journey!.context.setOffline(true);
+    await e2e.journey.context.setOffline(true);
     // Like, unlike, like: each click waits for the screen to show the new state.
     for (const next of ['Unlike', 'Like', 'Unlike']) {
       await card.getByRole('button', { name: next === 'Unlike' ? 'Like' : 'Unlike', exact: true }).click();
@@ -165,16 +124,16 @@ describe('offline outbox', () => {
     await page.reload();
     await card.getByRole('button', { name: 'Unlike', exact: true }).waitFor();
     expect(likeCalls).toEqual([]);
-    let onServer = await api<ServerPost>(server, 'GET', `/post/${seed._id}`, { token: reader.token });
+    let onServer = await api<ServerPost>(e2e.server, 'GET', `/post/${seed._id}`, { token: reader.token });
     expect(onServer.body).toMatchObject({ liked: false, likes: 0 });
 
-    await journey!.context.setOffline(false);
+    await e2e.journey.context.setOffline(false);
     await expect.poll(() => outboxSize(page, reader.id), { timeout: 20_000 }).toBe(0);
-    onServer = await api<ServerPost>(server, 'GET', `/post/${seed._id}`, { token: reader.token });
+    onServer = await api<ServerPost>(e2e.server, 'GET', `/post/${seed._id}`, { token: reader.token });
     expect(onServer.status).toBe(200);
     expect(onServer.body).toMatchObject({ liked: true, likes: 1 });
     expect(likeCalls).toEqual(['PATCH']);
     await card.getByRole('button', { name: 'Unlike', exact: true }).waitFor();
-    expect(journey!.log.pageErrors).toEqual([]);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 });

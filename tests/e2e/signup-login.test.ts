@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Journey, finishJourney, launchBrowser, openJourney } from './support/browser';
-import { type TestServer, mailsTo, startServer, uniqueName, verificationLink } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { mailsTo, uniqueName, verificationLink } from './support/server';
+import { useE2eSuite } from './support/suite';
 
 /** The texts a person sees, per language (locales/<lng>/*.json), written out so a wrong language fails. */
 const LANGUAGES = [
@@ -54,34 +53,16 @@ const LANGUAGES = [
  * emailed link, the verified message, a refused password, then a login that lands on the feed.
  */
 describe('sign-up, verification and login', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let journey: Journey | undefined;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterEach(async (test) => {
-    await finishJourney(journey, test);
-    journey = undefined;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const e2e = useE2eSuite();
 
   for (const L of LANGUAGES) {
     it(`signs up, verifies the email and logs in (${L.lng})`, async () => {
-      journey = await openJourney(browser);
-      const page = await journey.context.newPage();
+      const { server } = e2e;
       const username = uniqueName(`new${L.lng}`);
       const email = `${username}@example.com`;
       const password = 'Kruh!2026pass';
 
-      await page.goto(`${server.baseUrl}/${L.query}#/signup`);
+      const page = await e2e.visit(`/${L.query}#/signup`);
       const main = page.getByRole('main');
       await main.getByRole('heading', { name: L.signupTitle }).waitFor();
       expect((await page.evaluate(() => document.documentElement.lang)).slice(0, 2)).toBe(L.lng);
@@ -117,7 +98,7 @@ describe('sign-up, verification and login', () => {
       await nav.getByRole('link', { name: L.profile, exact: true }).waitFor();
       await page.waitForURL((url) => url.hash === '#/feed');
       expect(await page.evaluate(() => localStorage.getItem('username'))).toBe(username);
-      expect(journey.log.pageErrors).toEqual([]);
+      expect(e2e.journey.log.pageErrors).toEqual([]);
     });
   }
 });

@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql } from 'kysely';
-import type { Executor } from './schema';
+import { type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Database, Executor } from './schema';
 
 /** Small pieces every repository repeats: the dialect, row-count checks, counters. */
 
@@ -11,9 +11,66 @@ export function changedRows(result: { numInsertedOrUpdatedRows?: bigint | undefi
   return Number(result.numDeletedRows ?? result.numUpdatedRows ?? result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
+/**
+ * A flag column or an SQL test (EXISTS, a comparison) read as a boolean. SQLite answers them as
+ * 0/1 and PostgreSQL answers the tests as true/false; repositories convert here, so no service
+ * ever compares a row's value with 1.
+ */
+export const toBool = (value: SqlBool | number | bigint | string | null | undefined): boolean => value === true || Number(value) === 1;
+
+/** A boolean as stored in an integer flag column. */
+export const toFlag = (value: boolean): 0 | 1 => (value ? 1 : 0);
+
 /** Whether a select finds any row. */
 export async function hasRow(query: { executeTakeFirst(): Promise<unknown> }): Promise<boolean> {
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+type Table = keyof Database;
+type Row<T extends Table> = Selectable<Database[T]>;
+/** The text columns of a table (nullable or not): its ids, and the names and keys it is looked up by. */
+type TextColumn<T extends Table> = { [C in keyof Row<T>]-?: string extends Row<T>[C] ? C : never }[keyof Row<T>] & string;
+/** Columns a lookup pins to one value each: `{ user_id: viewerId }`. */
+export type Match<T extends Table> = Partial<Record<TextColumn<T>, string>>;
+
+/**
+ * The table typed loosely for the helpers below, whose table and columns are parameters: Kysely
+ * cannot follow a table name it does not know, so their signatures carry the types instead.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const loose = (db: Executor) => db as unknown as Kysely<any>;
+
+/** Whether `table` has a row with these values (a follow, a join request, a group by id). */
+export function rowExists<T extends Table>(db: Executor, table: T, match: Match<T>): Promise<boolean> {
+  let query = loose(db).selectFrom(table as string).select(sql<number>`1`.as('found'));
+  for (const [column, value] of Object.entries(match)) query = query.where(column, '=', value);
+  return hasRow(query);
+}
+
+/**
+ * The rows of `table` that `match` pins and whose `column` is among `ids`: the likes a viewer
+ * gave on a page, the follows of a list's users, the caller's roles in a page's groups. One
+ * indexed lookup a page; no ids, no query.
+ */
+export async function rowsAmong<T extends Table, S extends keyof Row<T> & string>(
+  db: Executor,
+  table: T,
+  select: readonly S[],
+  match: Match<T>,
+  column: TextColumn<T>,
+  ids: readonly string[],
+): Promise<Pick<Row<T>, S>[]> {
+  if (ids.length === 0) return [];
+  let query = loose(db).selectFrom(table as string).select([...select] as string[]);
+  for (const [pinned, value] of Object.entries(match)) query = query.where(pinned, '=', value);
+  const rows = await query.where(column as string, 'in', [...ids]).execute();
+  return rows as Pick<Row<T>, S>[];
+}
+
+/** Which of `ids` stand in `column` of a row of `table` that `match` pins (see rowsAmong). */
+export async function idsAmong<T extends Table>(db: Executor, table: T, match: Match<T>, column: TextColumn<T>, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await rowsAmong(db, table, [column], match, column, ids);
+  return new Set(rows.map((row) => row[column] as string));
 }
 
 /** The denormalized counters, by table. */

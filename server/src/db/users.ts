@@ -1,4 +1,4 @@
-import { hasRow } from './helpers';
+import { idsAmong, rowExists } from './helpers';
 import type { Executor } from './schema';
 
 /** User lookups several modules make (profiles, feeds, follows, posts, comments). */
@@ -10,7 +10,7 @@ export async function findUserIdByName(db: Executor, username: string): Promise<
 }
 
 export function userExists(db: Executor, userId: string): Promise<boolean> {
-  return hasRow(db.selectFrom('users').select('id').where('id', '=', userId));
+  return rowExists(db, 'users', { id: userId });
 }
 
 /** Users named by id or by lowercased username: how mention slots hold either. */
@@ -33,13 +33,6 @@ export async function findUsersByIdOrName(
 }
 
 /** Which of `userIds` follow `followedId`. */
-export async function followersAmong(db: Executor, followedId: string, userIds: string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('follows')
-    .select('follower_id')
-    .where('following_id', '=', followedId)
-    .where('follower_id', 'in', userIds)
-    .execute();
-  return new Set(rows.map((row) => row.follower_id));
+export function followersAmong(db: Executor, followedId: string, userIds: string[]): Promise<Set<string>> {
+  return idsAmong(db, 'follows', { following_id: followedId }, 'follower_id', userIds);
 }

@@ -1,38 +1,9 @@
-import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '#core/limits';
-import { type Sort, type TimeWindow, SORTS, TIMES, timeWindowStart } from '#core/listing';
+import { type Sort, type TimeWindow, timeWindowStart } from '#core/listing';
+import { ListingQuery, MAX_PAGE, MAX_TIME, PageQuery } from '#core/api/common';
 
-/**
- * The furthest page a list serves: far past any real scroll, and small enough that its offset
- * stays an ordinary integer for both databases.
- */
-export const MAX_PAGE = 1_000_000;
-/** The latest moment a JavaScript Date can hold (epoch ms); a later `before` names no time. */
-export const MAX_TIME = 8_640_000_000_000_000;
-
-/**
- * Query parameters shared by every paged list: page is 1-based (0 is read as 1), limit is capped
- * at LIMITS.maxPageSize (see pageWindow), and `before` (epoch ms) pins a listing to the moment
- * its first page was read, so items arriving meanwhile do not shift later pages. A page or moment
- * outside its range (1e308, 20-digit numbers) is refused by the schema rather than reaching SQL;
- * Infinity is refused by the errors plugin.
- */
-export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1 })),
-  query: Type.Optional(Type.String({ maxLength: 200 })),
-  before: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME })),
-});
-export type PageQuery = Static<typeof PageQuery>;
-
-export const ListingQuery = Type.Composite([
-  PageQuery,
-  Type.Object({
-    sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)))),
-    time: Type.Optional(Type.Union(TIMES.map((t) => Type.Literal(t)))),
-  }),
-]);
-export type ListingQuery = Static<typeof ListingQuery>;
+/** The list query schemas are part of the API contract; the paging rules below apply them. */
+export { ListingQuery, MAX_PAGE, MAX_TIME, PageQuery };
 
 export interface PageWindow {
   offset: number;

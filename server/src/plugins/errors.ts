@@ -5,6 +5,13 @@ import { AppError } from '../lib/app-error';
 import { noStoreOnApi, someScalar } from './security';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Refusals a route answered with a key its contract entry does not list (`METHOD path: key`).
+     * Logged as they happen; the test apps fail on any, so the contract's error lists stay true.
+     */
+    undeclaredErrors: string[];
+  }
   interface FastifyContextConfig {
     /** Catalogue key answered when this route's JSON schema rejects the request. */
     invalidKey?: ErrorKey;
@@ -78,12 +85,25 @@ function refuseNonFinite(request: FastifyRequest): void {
   }
 }
 
+/**
+ * Refusals any call may answer, so no contract entry lists them: no session or a stale one, a NUL
+ * byte, an address too long.
+ */
+const ANY_CALL_ERRORS: readonly ErrorKey[] = ['no_token', 'invalid_token', 'invalid_characters', 'uri_too_long'];
+
 /** The one place errors become `{message: "error/<key>"}`; 5xx details never leave the server. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
+    app.decorate('undeclaredErrors', [] as string[]);
     app.addHook('preHandler', async (request) => refuseNonFinite(request));
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) {
+        const endpoint = request.routeOptions.config.endpoint;
+        if (endpoint && !endpoint.errors.includes(error.key) && !ANY_CALL_ERRORS.includes(error.key)) {
+          const entry = `${endpoint.method} ${endpoint.path}: ${error.key}`;
+          request.log.warn({ entry }, 'error key missing from the contract');
+          app.undeclaredErrors.push(entry);
+        }
         return reply.status(error.statusCode).send({ message: `error/${error.key}` });
       }
       if (error.validation) {

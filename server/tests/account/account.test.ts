@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestUser, call, createUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { countRows, createPasswordUser, expectError, lastMail, login, mailCount, parseLink } from '../auth/support';
+import { useTestApp } from '../helpers/test-app';
+import { countRows, createPasswordUser, expectError, expectInfo, lastMail, login, mailCount, parseLink } from '../auth/support';
 
 describe('account management', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const userRow = (id: string) => t.app.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -133,8 +129,7 @@ describe('account management', () => {
     it('changes the address only when the link mailed to the new address is opened', async () => {
       const user = await createPasswordUser(t.app, 'secret12', { username: 'Mover', email: 'old@example.test' });
       const res = await change(user, { email: 'New@Example.test', password: 'secret12' });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ message: 'info/email_send' });
+      expectInfo(res, 'email_send');
       expect((await userRow(user.id)).email).toBe('old@example.test');
       expect(await mailCount(t, 'old@example.test')).toBe(0);
 

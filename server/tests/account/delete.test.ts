@@ -1,15 +1,11 @@
 import { DELETED } from '#core/limits';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, call, createGroup, createPost, createUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { countRows, expectError } from '../auth/support';
+import { useTestApp } from '../helpers/test-app';
+import { countRows, expectError, expectInfo } from '../auth/support';
 
 describe('account deletion', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('deletes the account: content stays without an author, the rest goes, counters follow', async () => {
     const leaving = await createUser(t.app, { username: 'Leaving' });
@@ -44,8 +40,7 @@ describe('account deletion', () => {
     await t.app.storage.put(`pfp/${other.id}.jpeg`, Buffer.from('other avatar'));
 
     const res = await call(t.app, leaving, { method: 'DELETE', url: '/api/account/delete' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: 'info/account_deleted' });
+    expectInfo(res, 'account_deleted');
 
     expect(await db.selectFrom('users').select('id').where('id', '=', leaving.id).executeTakeFirst()).toBeUndefined();
     const kept = await db.selectFrom('posts').selectAll().where('id', '=', post.id).executeTakeFirstOrThrow();

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/test-app';
 import { expectError, lastMail, login, parseLink } from '../auth/support';
 
 describe('an account from sign-up to deletion, through the API only', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('signs up, verifies, logs in, edits everything, and every earlier token ends with the password', async () => {
     const app = t.app;

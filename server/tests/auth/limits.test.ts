@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, useTestApp } from '../helpers/test-app';
 import { ageRateEvents, countRows, createPasswordUser, expectError, freshAddress, mailCount } from './support';
 
 /** Sign-ups per address and address-change mails per user, counted in the database. */
 describe('sign-up and change-email limits', () => {
   const SIGNUPS = 3;
   const CHANGES = 2;
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ RATE_SIGNUPS_PER_ADDRESS_PER_HOUR: String(SIGNUPS), RATE_EMAIL_CHANGES_PER_HOUR: String(CHANGES) });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp({ RATE_SIGNUPS_PER_ADDRESS_PER_HOUR: String(SIGNUPS), RATE_EMAIL_CHANGES_PER_HOUR: String(CHANGES) });
 
   const events = async (key: string) => (await t.app.db.selectFrom('rate_events').select('key').where('key', '=', key).execute()).length;
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 import { createPasswordUser, freshAddress, login } from './support';
 
 /**
@@ -8,11 +8,7 @@ import { createPasswordUser, freshAddress, login } from './support';
  * password is checked, so after the Nth failure no later attempt is even checked.
  */
 describe('login lockout under a burst of parallel guesses', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const failures = async (key: string) =>
     (await t.app.db.selectFrom('login_failures').select('id').where('key', '=', key).execute()).length;

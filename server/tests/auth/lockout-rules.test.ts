@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from '../../src/modules/auth/login-lockout';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 const MAX = LIMITS.loginMaxFailures;
 const WINDOW = LIMITS.loginLockoutMs;
 
 /** The lockout's boundaries, with failures written at chosen moments rather than waited for. */
 describe('login lockout rules', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let n = 0;
   const freshKey = () => `test:${n++}`;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
 
   const fail = (key: string, ...times: number[]) =>
     t.app.db.insertInto('login_failures').values(times.map((created_at) => ({ key, created_at }))).execute();

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, useTestApp } from '../helpers/test-app';
 import { countRows, createPasswordUser, expectError, freshAddress, login } from './support';
 import { createUser } from '../helpers/fixtures';
 
 describe('login, lockout and the auth guard', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const failures = (key: string) =>
     t.app.db.selectFrom('login_failures').select('id').where('key', '=', key).execute().then((rows) => rows.length);
@@ -105,13 +101,7 @@ describe('login, lockout and the auth guard', () => {
   it('ignores X-Forwarded-For unless a proxy is trusted', async () => {
     const client = freshAddress();
     for (let i = 0; i < LIMITS.loginMaxFailures; i++) {
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: 'ghost', password: 'whatever1' },
-        remoteAddress: client,
-        headers: { 'x-forwarded-for': '203.0.113.8' },
-      });
+      await login(t.app, 'ghost', 'whatever1', client, { 'x-forwarded-for': '203.0.113.8' });
     }
     expect(await failures(`ip:${client}`)).toBe(LIMITS.loginMaxFailures);
     expect(await failures('ip:203.0.113.8')).toBe(0);
@@ -122,13 +112,7 @@ describe('login, lockout and the auth guard', () => {
     const behind = await createTestApp({ TRUST_PROXY: proxy });
     try {
       for (let i = 0; i < LIMITS.loginMaxFailures; i++) {
-        await behind.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { username: 'ghost', password: 'whatever1' },
-          remoteAddress: proxy,
-          headers: { 'x-forwarded-for': '203.0.113.7' },
-        });
+        await login(behind.app, 'ghost', 'whatever1', proxy, { 'x-forwarded-for': '203.0.113.7' });
       }
       const count = async (key: string) =>
         (await behind.app.db.selectFrom('login_failures').select('key').where('key', '=', key).execute()).length;

@@ -5,8 +5,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MAIL_JOB } from '../../src/modules/auth/auth.emails';
 import { retryDelay, runDueJobs } from '../../src/modules/jobs/worker';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { expectError, freshAddress, login, parseLink } from './support';
+import { createTestApp, type TestApp, useTestApp } from '../helpers/test-app';
+import { expectError, expectInfo, login, parseLink, signup } from './support';
 
 /** A port nothing listens on (yet): taken from the system, then released. */
 function freePort(): Promise<number> {
@@ -70,14 +70,8 @@ describe('account mail through the job queue', () => {
   const mailJobs = () => t.app.db.selectFrom('jobs').selectAll().where('kind', '=', ACCOUNT_MAIL_JOB).execute();
 
   it('keeps the verification mail of a sign-up made while SMTP is down, and sends it once it is back', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { username: 'Patient', email: 'patient@example.test', password: 'secret12' },
-      remoteAddress: freshAddress(),
-    });
-    expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ message: 'info/signup_email' });
+    const res = await signup(t.app, { username: 'Patient', email: 'patient@example.test', password: 'secret12' });
+    expectInfo(res, 'signup_email', 201);
 
     // Nothing listens on the port: the attempt fails and the job waits for a later try.
     const start = Date.now();
@@ -110,13 +104,8 @@ describe('account mail through the job queue', () => {
   });
 
   it('queues the mail with the change that asks for it, holding no link until it is sent', async () => {
-    const signup = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { username: 'Queued', email: 'queued@example.test', password: 'secret12' },
-      remoteAddress: freshAddress(),
-    });
-    expect(signup.statusCode).toBe(201);
+    const created = await signup(t.app, { username: 'Queued', email: 'queued@example.test', password: 'secret12' });
+    expect(created.statusCode).toBe(201);
     const [job] = await mailJobs();
     expect(JSON.parse(job!.payload)).toMatchObject({ kind: 'verify', email: 'queued@example.test' });
     // No token exists before the mail goes out, and the job holds none.
@@ -129,19 +118,10 @@ describe('account mail through the job queue', () => {
 });
 
 describe('account mail without SMTP', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('writes the outbox file from the queue, not during the request', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { username: 'Folder', email: 'folder@example.test', password: 'secret12' },
-      remoteAddress: freshAddress(),
-    });
+    const res = await signup(t.app, { username: 'Folder', email: 'folder@example.test', password: 'secret12' });
     expect(res.statusCode).toBe(201);
     const outbox = join(t.config.dataDir, 'outbox');
     const files = () => (existsSync(outbox) ? readdirSync(outbox) : []);

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCOUNT_MAIL_JOB } from '../../src/modules/auth/auth.emails';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { type TestUser, call } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
 import { ageRateEvents, createPasswordUser, expectError, lastMail, mailCount, parseLink } from './support';
 
 /** A reset link must not outlive the address it was sent to, nor the password it would replace. */
 describe('reset links after the password or the address changed', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const forgot = (email: string) => t.app.inject({ method: 'POST', url: '/api/auth/forgot', payload: { email } });
   const reset = (link: { token: string; email: string }, password: string) =>
@@ -18,29 +15,24 @@ describe('reset links after the password or the address changed', () => {
     await forgot(email);
     return parseLink((await lastMail(t, email)).link);
   };
+  const changePassword = (user: TestUser) =>
+    call(t.app, user, { method: 'PATCH', url: '/api/account/changepassword', payload: { oldPassword: 'secret12', newPassword: 'other#pass1' } });
   const queuedJobs = async () =>
     (await t.app.db.selectFrom('jobs').select('id').where('kind', '=', ACCOUNT_MAIL_JOB).execute()).length;
 
   it('ends a reset link when the password is changed in the account', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { email: 'changer@example.test' });
     const link = await resetLink('changer@example.test');
-    const changed = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/account/changepassword',
-      headers: user.auth,
-      payload: { oldPassword: 'secret12', newPassword: 'other#pass1' },
-    });
-    expect(changed.statusCode).toBe(200);
+    expect((await changePassword(user)).statusCode).toBe(200);
     expectError(await reset(link, 'hijack123'), 400, 'invalid_link');
   });
 
   it('ends a reset link sent to the old address once a new address is confirmed', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { email: 'before@example.test' });
     const link = await resetLink('before@example.test');
-    const change = await t.app.inject({
+    const change = await call(t.app, user, {
       method: 'PATCH',
       url: '/api/account/changeemail',
-      headers: user.auth,
       payload: { email: 'after@example.test', password: 'secret12' },
     });
     expect(change.statusCode).toBe(200);
@@ -74,13 +66,7 @@ describe('reset links after the password or the address changed', () => {
   it('drops a reset mail still queued when the password is changed in the account meanwhile', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { email: 'queued@example.test' });
     await forgot('queued@example.test');
-    const changed = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/account/changepassword',
-      headers: user.auth,
-      payload: { oldPassword: 'secret12', newPassword: 'other#pass1' },
-    });
-    expect(changed.statusCode).toBe(200);
+    expect((await changePassword(user)).statusCode).toBe(200);
     expect(await mailCount(t, 'queued@example.test')).toBe(0);
   });
 });

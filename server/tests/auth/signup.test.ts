@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { ageRateEvents, countRows, expectError, freshAddress, lastMail, login, mailCount, parseLink } from './support';
+import { useTestApp } from '../helpers/test-app';
+import { ageRateEvents, countRows, expectError, expectInfo, freshAddress, lastMail, login, mailCount, parseLink } from './support';
 
 describe('sign-up and email verification', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   // Each from its own address, so the per-address sign-up limit stays out of these tests.
   const signup = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -58,8 +54,7 @@ describe('sign-up and email verification', () => {
 
   it('creates an unverified account, mails a link, and the link verifies it once', async () => {
     const res = await signup(valid);
-    expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ message: 'info/signup_email' });
+    expectInfo(res, 'signup_email', 201);
 
     const row = await t.app.db.selectFrom('users').selectAll().where('username_lower', '=', 'newcomer').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ username: 'Newcomer', email: 'newcomer@example.test', verified: 0, google_sub: null, language: 'en' });
@@ -82,8 +77,7 @@ describe('sign-up and email verification', () => {
 
     const url = `/api/auth/verify?token=${encodeURIComponent(link.token)}&email=${encodeURIComponent(link.email)}`;
     const verified = await t.app.inject({ method: 'GET', url });
-    expect(verified.statusCode).toBe(200);
-    expect(verified.json()).toEqual({ message: 'info/email_verified' });
+    expectInfo(verified, 'email_verified');
     const after = await t.app.db.selectFrom('users').select('verified').where('id', '=', row.id).executeTakeFirstOrThrow();
     expect(after.verified).toBe(1);
 

@@ -97,8 +97,14 @@ export async function createPasswordUser(
   return { ...user, password };
 }
 
-export function login(app: FastifyInstance, username: string, password: string, remoteAddress = freshAddress()) {
-  return app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress });
+/** A sign-up from an address no other test uses, so the per-address sign-up limit stays apart. */
+export function signup(app: FastifyInstance, payload: Record<string, unknown>, remoteAddress = freshAddress()) {
+  return app.inject({ method: 'POST', url: '/api/auth/signup', payload, remoteAddress });
 }
 
-export { expectError } from '../helpers/expect';
+/** A login from `remoteAddress` (a fresh one unless given), with extra headers such as X-Forwarded-For. */
+export function login(app: FastifyInstance, username: string, password: string, remoteAddress = freshAddress(), headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress, headers });
+}
+
+export { expectError, expectInfo } from '../helpers/expect';

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { newId } from '../../src/lib/ids';
-import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { addMember, call, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
 
 describe('comments', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-  let carol: TestUser;
+  const t = useTestApp();
+  const { alice, bob, carol } = useUsers(t, 'alice', 'bob', 'carol');
   let post: { id: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
-    carol = await createUser(t.app);
     post = await createPost(t.app, alice);
   });
-  afterAll(async () => t.close());
 
   const comment = (user: TestUser | null, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
     call(t.app, user, { method: 'POST', url: '/api/comment/', payload, headers });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseMediaUrl } from '../../src/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('GET /api/config', () => {
@@ -12,14 +13,67 @@ describe('GET /api/config', () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false });
+    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: null });
   });
 
   it('answers the Google client id and that GIFs are on, never the Tenor key', async () => {
     t = await createTestApp({ GOOGLE_CLIENT_ID: 'client-123.apps.googleusercontent.com', TENOR_KEY: 'secret-key' });
     const res = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ googleClientId: 'client-123.apps.googleusercontent.com', tenorEnabled: true });
+    expect(res.json()).toEqual({ googleClientId: 'client-123.apps.googleusercontent.com', tenorEnabled: true, mediaUrl: null });
     expect(res.body).not.toContain('secret-key');
+  });
+});
+
+describe('MEDIA_URL, the content host of media', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  const cspOf = (res: { headers: Record<string, unknown> }) => String(res.headers['content-security-policy']);
+  const directive = (csp: string, name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `)) ?? '';
+
+  it('is checked at start: an absolute http(s) URL without a query, kept without its trailing slash', () => {
+    expect(parseMediaUrl(undefined)).toEqual({ url: undefined });
+    expect(parseMediaUrl('')).toEqual({ url: undefined });
+    expect(parseMediaUrl('https://media.example.com')).toEqual({ url: 'https://media.example.com' });
+    expect(parseMediaUrl('https://media.example.com/')).toEqual({ url: 'https://media.example.com' });
+    expect(parseMediaUrl('http://cdn.example.com:8080/kruh/')).toEqual({ url: 'http://cdn.example.com:8080/kruh' });
+    for (const bad of ['media.example.com', '/media', 'ftp://media.example.com', 'javascript:alert(1)', 'https://media.example.com/?a=1', 'https://media.example.com/#x', 'https://user:pw@media.example.com', 'not a url']) {
+      expect(parseMediaUrl(bad)).toEqual({ problem: expect.stringContaining('MEDIA_URL') });
+    }
+    expect(() => loadConfig({ MEDIA_URL: 'media.example.com', JWT_SECRET: 'x'.repeat(32) })).toThrow(ConfigError);
+    expect(() => loadConfig({ MEDIA_URL: 'media.example.com', JWT_SECRET: 'x'.repeat(32) })).toThrow(/MEDIA_URL must be an absolute http/);
+    expect(loadConfig({ MEDIA_URL: 'https://media.example.com/', JWT_SECRET: 'x'.repeat(32) }).mediaUrl).toBe('https://media.example.com');
+    expect(loadConfig({ JWT_SECRET: 'x'.repeat(32) }).mediaUrl).toBeUndefined();
+  });
+
+  it('unset: the config answers mediaUrl null, the CSP admits no other image host, /media keeps its same-origin policy', async () => {
+    t = await createTestApp();
+    const res = await t.app.inject({ method: 'GET', url: '/api/config' });
+    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: null });
+    const csp = cspOf(res);
+    expect(directive(csp, 'img-src')).toBe("img-src 'self' data: blob: https://media.tenor.com https://*.googleusercontent.com");
+    expect(directive(csp, 'connect-src')).toBe("connect-src 'self' https://accounts.google.com/gsi/");
+    const media = await t.app.inject({ method: 'GET', url: '/media/pfp/default.jpeg' });
+    expect(media.statusCode).toBe(200);
+    expect(media.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(media.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('set: the config tells the web app, the CSP admits its origin for images and the service worker, /media may be read from it', async () => {
+    t = await createTestApp({ MEDIA_URL: 'https://media.example.com/kruh/' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/config' });
+    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: 'https://media.example.com/kruh' });
+    const csp = cspOf(res);
+    expect(directive(csp, 'img-src')).toBe("img-src 'self' data: blob: https://media.tenor.com https://*.googleusercontent.com https://media.example.com");
+    expect(directive(csp, 'connect-src')).toBe("connect-src 'self' https://accounts.google.com/gsi/ https://media.example.com");
+    expect(directive(csp, 'script-src')).not.toContain('media.example.com');
+    const media = await t.app.inject({ method: 'GET', url: '/media/pfp/default.jpeg' });
+    expect(media.statusCode).toBe(200);
+    expect(media.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(media.headers['access-control-allow-origin']).toBe('*');
   });
 });

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createFollow, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { call, createFollow, createUser, type TestUser, useUsers } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+import { expectError, expectInfo } from '../helpers/expect';
 
 describe('follows', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
+  const { alice, bob } = useUsers(t, 'alice', 'bob');
 
   const edge = (follower: TestUser, following: TestUser) =>
     t.app.db
@@ -27,8 +21,7 @@ describe('follows', () => {
   async function refused(user: TestUser | null, options: Parameters<typeof call>[2], status: number, key: string) {
     const [follows, jobs] = [await followRows(), await jobRows()];
     const res = await call(t.app, user, options);
-    expect(res.statusCode).toBe(status);
-    expect(res.json()).toEqual({ message: `error/${key}` });
+    expectError(res, status, key);
     expect(await followRows()).toBe(follows);
     expect(await jobRows()).toBe(jobs);
   }
@@ -98,8 +91,7 @@ describe('follows', () => {
     const dave = await createUser(t.app);
     await createFollow(t.app, dave, bob, { notify: true });
     const res = await call(t.app, dave, { method: 'DELETE', url: '/api/follow/delete', payload: { following: bob.id } });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: 'info/unfollowed' });
+    expectInfo(res, 'unfollowed');
     expect(await edge(dave, bob)).toBeUndefined();
     expect(await edge(alice, bob)).toBeDefined();
     const del = (payload: object) => ({ method: 'DELETE' as const, url: '/api/follow/delete', payload });
@@ -117,6 +109,18 @@ describe('follows', () => {
     const again = await call(t.app, erin, { method: 'POST', url: '/api/follow', payload: { following: bob.id } });
     expect(again.statusCode).toBe(201);
     expect((await edge(erin, bob))?.notify).toBe(0);
+  });
+
+  it("lists a follow on both sides, each list saying it is no group's (group null)", async () => {
+    const gina = await createUser(t.app);
+    const hugo = await createUser(t.app);
+    expect((await call(t.app, gina, { method: 'POST', url: '/api/follow', payload: { following: hugo.id } })).statusCode).toBe(201);
+    const list = async (user: TestUser, which: 'followers' | 'following') =>
+      (await call(t.app, gina, { method: 'GET', url: `/api/profile/user/${user.username}/${which}` })).json();
+    const followers = await list(hugo, 'followers');
+    expect(followers).toEqual({ userList: [expect.objectContaining({ _id: gina.id, follows: false })], logged: true, hasMore: false, group: null });
+    const following = await list(gina, 'following');
+    expect(following).toEqual({ userList: [expect.objectContaining({ _id: hugo.id, follows: true, notify: false })], logged: true, hasMore: false, group: null });
   });
 
   it('stores one follow when the same follow arrives twice at once', async () => {

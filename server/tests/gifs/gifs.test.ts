@@ -6,6 +6,7 @@ import { LIMITS } from '#core/limits';
 import { toContentImage } from '../../src/modules/media/images';
 import { call, createUser, type TestUser } from '../helpers/fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { expectError } from '../helpers/expect';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
 
@@ -136,8 +137,7 @@ describe('GIF picker API (Tenor proxy)', () => {
 
   it('needs a signed-in user', async () => {
     const res = await call(t.app, null, { method: 'GET', url: '/api/gif/featured' });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: 'error/no_token' });
+    expectError(res, 401, 'no_token');
     expect(tenor.requests).toHaveLength(0);
   });
 
@@ -190,8 +190,7 @@ describe('GIF picker API (Tenor proxy)', () => {
 
   it('refuses a search over the query limit without calling Tenor, and accepts one at the limit', async () => {
     const long = await call(t.app, alice, { method: 'GET', url: `/api/gif/search?q=${'a'.repeat(LIMITS.gifQueryMax + 1)}` });
-    expect(long.statusCode).toBe(400);
-    expect(long.json()).toEqual({ message: 'error/max_gif_query_length' });
+    expectError(long, 400, 'max_gif_query_length');
     expect(tenor.requests).toHaveLength(0);
     const atLimit = await call(t.app, alice, { method: 'GET', url: `/api/gif/search?q=${'a'.repeat(LIMITS.gifQueryMax)}` });
     expect(atLimit.statusCode).toBe(200);
@@ -202,8 +201,7 @@ describe('GIF picker API (Tenor proxy)', () => {
     expect(blank.json()).toEqual({ results: [], next: '' });
     expect(tenor.requests).toHaveLength(0);
     const locale = await call(t.app, alice, { method: 'GET', url: '/api/gif/search?q=cat&locale=de_DE' });
-    expect(locale.statusCode).toBe(400);
-    expect(locale.json()).toEqual({ message: 'error/while_loading' });
+    expectError(locale, 400, 'while_loading');
   });
 
   it('serves the GIF bytes of an id, which the image pipeline turns into webp', async () => {
@@ -220,17 +218,14 @@ describe('GIF picker API (Tenor proxy)', () => {
 
   it('answers gif_not_found for an unknown or malformed id', async () => {
     const unknown = await call(t.app, alice, { method: 'GET', url: '/api/gif/file?id=nope' });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'error/gif_not_found' });
+    expectError(unknown, 404, 'gif_not_found');
     const malformed = await call(t.app, alice, { method: 'GET', url: `/api/gif/file?id=${encodeURIComponent('http://127.0.0.1/x')}` });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ message: 'error/gif_not_found' });
+    expectError(malformed, 400, 'gif_not_found');
   });
 
   it('never fetches a media URL off Tenor hosts, directly or through a redirect', async () => {
     const direct = await call(t.app, alice, { method: 'GET', url: '/api/gif/file?id=evil' });
-    expect(direct.statusCode).toBe(502);
-    expect(direct.json()).toEqual({ message: 'error/gifs_unavailable' });
+    expectError(direct, 502, 'gifs_unavailable');
     const redirected = await call(t.app, alice, { method: 'GET', url: '/api/gif/file?id=hop' });
     expect(redirected.statusCode).toBe(502);
     expect(internal.requests).toHaveLength(0);
@@ -238,17 +233,14 @@ describe('GIF picker API (Tenor proxy)', () => {
 
   it('caps the download at the image size limit, declared or not', async () => {
     const declared = await call(t.app, alice, { method: 'GET', url: '/api/gif/file?id=huge' });
-    expect(declared.statusCode).toBe(413);
-    expect(declared.json()).toEqual({ message: 'error/image_too_large' });
+    expectError(declared, 413, 'image_too_large');
     const streamed = await call(t.app, alice, { method: 'GET', url: '/api/gif/file?id=stream' });
-    expect(streamed.statusCode).toBe(413);
-    expect(streamed.json()).toEqual({ message: 'error/image_too_large' });
+    expectError(streamed, 413, 'image_too_large');
   });
 
   it('passes on only GIF bytes', async () => {
     const res = await call(t.app, alice, { method: 'GET', url: '/api/gif/file?id=text' });
-    expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: 'error/gifs_unavailable' });
+    expectError(res, 502, 'gifs_unavailable');
   });
 
   it('registers a share with the id, query and locale', async () => {
@@ -257,8 +249,7 @@ describe('GIF picker API (Tenor proxy)', () => {
     const sent = Object.fromEntries(last('/v2/registershare').searchParams);
     expect(sent).toEqual({ key: 'tenor-secret', client_key: 'kruh', id: 'g1', locale: 'cs_CZ', country: 'US', q: 'cat' });
     const bad = await call(t.app, alice, { method: 'POST', url: '/api/gif/share', payload: { id: '../x' } });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ message: 'error/gif_not_found' });
+    expectError(bad, 400, 'gif_not_found');
     const long = await call(t.app, alice, { method: 'POST', url: '/api/gif/share', payload: { id: 'g1', q: 'a'.repeat(LIMITS.gifQueryMax + 1) } });
     expect(long.json()).toEqual({ message: 'error/max_gif_query_length' });
   });
@@ -268,8 +259,7 @@ describe('GIF picker API (Tenor proxy)', () => {
     try {
       const user = await createUser(failing.app);
       const res = await call(failing.app, user, { method: 'GET', url: '/api/gif/featured' });
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toEqual({ message: 'error/gifs_unavailable' });
+      expectError(res, 502, 'gifs_unavailable');
     } finally {
       await failing.close();
     }

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toBool } from '../../src/db/helpers';
 import {
   canPostIn,
   canSeeGroupContent,
@@ -8,9 +9,11 @@ import {
   isPostVisible,
   type Membership,
   membershipOf,
+  postAudience,
+  postIsPrivate,
 } from '../../src/modules/groups/group-access';
-import { addMember, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { addMember, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
 
 const standing = (role: Membership['role'], banned = false): Membership => ({ role, banned, requested: false });
 
@@ -25,8 +28,8 @@ describe('group access rules', () => {
   });
 
   describe('canPostIn', () => {
-    const open = { everyone_can_post: 1 };
-    const adminsOnly = { everyone_can_post: 0 };
+    const open = { everyone_can_post: true };
+    const adminsOnly = { everyone_can_post: false };
 
     it('lets any member post where everyone may', () => {
       expect(canPostIn(open, standing('member'))).toBe(true);
@@ -48,33 +51,26 @@ describe('group access rules', () => {
 
   describe('canSeeGroupContent', () => {
     it('shows a public group to everyone and a private one to members only', () => {
-      expect(canSeeGroupContent({ is_private: 0 }, standing(null))).toBe(true);
-      expect(canSeeGroupContent({ is_private: 1 }, standing(null))).toBe(false);
-      expect(canSeeGroupContent({ is_private: 1 }, standing('member'))).toBe(true);
+      expect(canSeeGroupContent({ is_private: false }, standing(null))).toBe(true);
+      expect(canSeeGroupContent({ is_private: true }, standing(null))).toBe(false);
+      expect(canSeeGroupContent({ is_private: true }, standing('member'))).toBe(true);
     });
   });
 
   describe('against the database', () => {
-    let t: TestApp;
-    let owner: TestUser;
-    let member: TestUser;
-    let outsider: TestUser;
+    const t = useTestApp();
+    const { owner, member, outsider } = useUsers(t, 'owner', 'member', 'outsider');
     let privateGroup: { id: string };
     let otherPrivate: { id: string };
     let publicGroup: { id: string };
 
     beforeAll(async () => {
-      t = await createTestApp();
-      owner = await createUser(t.app);
-      member = await createUser(t.app);
-      outsider = await createUser(t.app);
       privateGroup = await createGroup(t.app, owner, { isPrivate: true });
       otherPrivate = await createGroup(t.app, owner, { isPrivate: true });
       publicGroup = await createGroup(t.app, owner);
       await addMember(t.app, privateGroup.id, member);
       await addMember(t.app, publicGroup.id, member);
     });
-    afterAll(async () => t.close());
 
     it('shows a post in no private group to everyone, visitors included', async () => {
       const plain = await createPost(t.app, owner);
@@ -101,6 +97,55 @@ describe('group access rules', () => {
 
     it('answers false for a post that does not exist', async () => {
       expect(await isPostVisible(t.app.db, 'no-such-post', owner.id)).toBe(false);
+    });
+
+    it('calls a post private when any of its groups is private, whatever the other groups', async () => {
+      const privacyOf = async (postId: string) => {
+        const row = await t.app.db
+          .selectFrom('posts')
+          .select(postIsPrivate('posts.id').as('is_private'))
+          .where('posts.id', '=', postId)
+          .executeTakeFirstOrThrow();
+        return toBool(row.is_private);
+      };
+      expect(await privacyOf((await createPost(t.app, owner)).id)).toBe(false);
+      expect(await privacyOf((await createPost(t.app, owner, { groupIds: [publicGroup.id] })).id)).toBe(false);
+      expect(await privacyOf((await createPost(t.app, owner, { groupIds: [publicGroup.id, privateGroup.id] })).id)).toBe(true);
+    });
+
+    describe('postAudience: the same rule over many candidates at once', () => {
+      /** Which of the users the audience condition admits, asked in one query. */
+      async function admitted(postId: string, users: TestUser[]): Promise<string[]> {
+        const audience = await postAudience(t.app.db, postId);
+        const rows = await t.app.db
+          .selectFrom('users')
+          .select('users.id')
+          .where('users.id', 'in', users.map((user) => user.id))
+          .where(audience('users.id'))
+          .execute();
+        return rows.map((row) => row.id).sort();
+      }
+      const ids = (...users: TestUser[]) => users.map((user) => user.id).sort();
+
+      it('admits everyone to a post in no private group', async () => {
+        const plain = await createPost(t.app, owner);
+        const inPublic = await createPost(t.app, owner, { groupIds: [publicGroup.id] });
+        expect(await admitted(plain.id, [owner, member, outsider])).toEqual(ids(owner, member, outsider));
+        expect(await admitted(inPublic.id, [owner, member, outsider])).toEqual(ids(owner, member, outsider));
+      });
+
+      it('admits only the members of a private group the post is in', async () => {
+        const post = await createPost(t.app, owner, { groupIds: [publicGroup.id, privateGroup.id] });
+        expect(await admitted(post.id, [owner, member, outsider])).toEqual(ids(owner, member));
+      });
+
+      it('admits only members of every private group the post is in, as isPostVisible does', async () => {
+        const post = await createPost(t.app, owner, { groupIds: [privateGroup.id, otherPrivate.id] });
+        expect(await admitted(post.id, [owner, member, outsider])).toEqual(ids(owner));
+        for (const user of [owner, member, outsider]) {
+          expect((await admitted(post.id, [user])).length === 1).toBe(await isPostVisible(t.app.db, post.id, user.id));
+        }
+      });
     });
 
     it('reads role, ban and pending request of one user in one group', async () => {

@@ -1,16 +1,12 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { addMember, call, createGroup, createPost, createUser, type TestUser, createGroupWith } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 import { expectCountsConsistent, expectError, expectInfo, groupState } from './helpers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 const create = (user: TestUser | null, payload: Record<string, unknown>) => call(t.app, user, { method: 'POST', url: '/api/group', payload });
 const groupCount = async () => Number((await t.app.db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
@@ -93,10 +89,7 @@ describe('POST /group', () => {
 
 describe('update', () => {
   it('lets admins update by POST or PATCH; keeps omitted flags', async () => {
-    const owner = await createUser(t.app);
-    const admin = await createUser(t.app);
-    const g = await createGroup(t.app, owner, { everyoneCanPost: false });
-    await addMember(t.app, g.id, admin, 'admin');
+    const { owner, group: g, members: [admin] } = await createGroupWith(t.app, ['admin'], { everyoneCanPost: false });
     const res = await call(t.app, admin, { method: 'PATCH', url: `/api/group/${g.id}/update`, payload: { name: 'Renamed grp', description: 'New' } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ group: { _id: g.id, name: 'Renamed grp' }, message: 'info/group_updated' });
@@ -107,11 +100,8 @@ describe('update', () => {
   });
 
   it('refuses members, outsiders, bad rules and taken names, changing nothing', async () => {
-    const owner = await createUser(t.app);
-    const member = await createUser(t.app);
-    const g = await createGroup(t.app, owner);
+    const { owner, group: g, members: [member] } = await createGroupWith(t.app, ['member']);
     const other = await createGroup(t.app, owner, { name: 'Other Taken' });
-    await addMember(t.app, g.id, member);
     const before = await groupState(t.app, g.id);
     const url = `/api/group/${g.id}/update`;
     expectError(await call(t.app, member, { method: 'PATCH', url, payload: { name: 'Nope grp' } }), 403, 'need_admin');
@@ -148,12 +138,7 @@ describe('GET /group/{name}', () => {
   });
 
   it('shows the caller roles and rights', async () => {
-    const owner = await createUser(t.app);
-    const member = await createUser(t.app);
-    const admin = await createUser(t.app);
-    const g = await createGroup(t.app, owner, { everyoneCanPost: false });
-    await addMember(t.app, g.id, member);
-    await addMember(t.app, g.id, admin, 'admin');
+    const { owner, group: g, members: [member, admin] } = await createGroupWith(t.app, ['member', 'admin'], { everyoneCanPost: false });
     const get = async (u: TestUser) => (await call(t.app, u, { method: 'GET', url: `/api/group/${g.name}` })).json().group;
     expect(await get(owner)).toMatchObject({ member: true, owner: true, admin: true, canUserPost: true, logged: true, notification: 0, members: 3 });
     expect(await get(admin)).toMatchObject({ member: true, owner: false, admin: true, canUserPost: true });
@@ -237,10 +222,7 @@ describe('members and banned lists', () => {
   });
 
   it('banned list is for admins; private members list for members', async () => {
-    const owner = await createUser(t.app);
-    const member = await createUser(t.app);
-    const g = await createGroup(t.app, owner, { isPrivate: true });
-    await addMember(t.app, g.id, member);
+    const { owner, group: g, members: [member] } = await createGroupWith(t.app, ['member'], { isPrivate: true });
     const banned = await createUser(t.app);
     expectInfo(await call(t.app, owner, { method: 'PUT', url: `/api/group/${g.name}/ban/${banned.id}` }), 'user_banned');
     expectError(await call(t.app, member, { method: 'GET', url: `/api/group/${g.name}/banned` }), 403, 'need_admin');
@@ -256,10 +238,7 @@ describe('members and banned lists', () => {
 
 describe('PATCH /group/{id}/notification', () => {
   it('sets the member level; refuses non-members and bad levels', async () => {
-    const owner = await createUser(t.app);
-    const member = await createUser(t.app);
-    const g = await createGroup(t.app, owner);
-    await addMember(t.app, g.id, member);
+    const { group: g, members: [member] } = await createGroupWith(t.app, ['member']);
     const url = `/api/group/${g.id}/notification`;
     const res = await call(t.app, member, { method: 'PATCH', url, payload: { notification: 2 } });
     expect(res.statusCode).toBe(200);
@@ -275,10 +254,7 @@ describe('PATCH /group/{id}/notification', () => {
 
 describe('DELETE /group/{id}', () => {
   it('is the owner only', async () => {
-    const owner = await createUser(t.app);
-    const admin = await createUser(t.app);
-    const g = await createGroup(t.app, owner);
-    await addMember(t.app, g.id, admin, 'admin');
+    const { owner, group: g, members: [admin] } = await createGroupWith(t.app, ['admin']);
     const before = await groupState(t.app, g.id);
     expectError(await call(t.app, admin, { method: 'DELETE', url: `/api/group/${g.id}` }), 403, 'owner_delete');
     expectError(await call(t.app, null, { method: 'DELETE', url: `/api/group/${g.id}` }), 401, 'no_token');
@@ -287,10 +263,7 @@ describe('DELETE /group/{id}', () => {
   });
 
   it('cascades members, bans, requests and tags; public posts stay untagged', async () => {
-    const owner = await createUser(t.app);
-    const member = await createUser(t.app);
-    const g = await createGroup(t.app, owner, { requestJoin: true });
-    await addMember(t.app, g.id, member);
+    const { owner, group: g, members: [member] } = await createGroupWith(t.app, ['member'], { requestJoin: true });
     const banned = await createUser(t.app);
     const requester = await createUser(t.app);
     expectInfo(await call(t.app, owner, { method: 'PUT', url: `/api/group/${g.name}/ban/${banned.id}` }), 'user_banned');
@@ -332,10 +305,7 @@ const multipart = (field: string, data: Buffer) => multipartBody({}, [{ field, f
 
 describe('POST /upload/gp/{groupId}', () => {
   it('stores the avatar for admins only', async () => {
-    const owner = await createUser(t.app);
-    const member = await createUser(t.app);
-    const g = await createGroup(t.app, owner);
-    await addMember(t.app, g.id, member);
+    const { owner, group: g, members: [member] } = await createGroupWith(t.app, ['member']);
     const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#3a6' } }).png().toBuffer();
     const denied = await call(t.app, member, { method: 'POST', url: `/api/upload/gp/${g.id}`, ...multipart('gp', png) });
     expectError(denied, 403, 'need_admin');

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, createGroupWith, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
 import { enqueuedEvents, expectCountsConsistent, expectError, expectInfo, groupState } from './helpers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 interface World {
   owner: TestUser;
@@ -19,15 +15,8 @@ interface World {
 }
 
 async function world(options: { isPrivate?: boolean; requestJoin?: boolean } = {}): Promise<World> {
-  const owner = await createUser(t.app);
-  const admin = await createUser(t.app);
-  const admin2 = await createUser(t.app);
-  const member = await createUser(t.app);
+  const { owner, group, members: [admin, admin2, member] } = await createGroupWith(t.app, ['admin', 'admin', 'member'], options);
   const outsider = await createUser(t.app);
-  const group = await createGroup(t.app, owner, options);
-  await addMember(t.app, group.id, admin, 'admin');
-  await addMember(t.app, group.id, admin2, 'admin');
-  await addMember(t.app, group.id, member);
   return { owner, admin, admin2, member, outsider, group };
 }
 

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { imageKey } from '../../src/modules/media/media-urls';
-import { addMember, call, createGroup, createUser, type TestUser } from '../helpers/fixtures';
+import { addMember, call, createGroup, createUser, type TestUser, createGroupWith } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 import { enqueuedEvents, expectCountsConsistent, expectError, expectInfo, groupState } from './helpers';
 
 /**
@@ -14,11 +14,7 @@ import { enqueuedEvents, expectCountsConsistent, expectError, expectInfo, groupS
  * private posts. Either way nothing written for the members becomes readable by anyone else.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 function ok<T extends { statusCode: number; body: string }>(res: T, what: string): T {
   if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
@@ -83,10 +79,7 @@ async function leaksTo(viewer: TestUser | null, content: PrivateContent, groupNa
 
 describe('PATCH /group/{name}/owner/{pfp}', () => {
   it('hands the group to a member; the old owner stays admin; the new owner is notified', async () => {
-    const owner = await createUser(t.app);
-    const member = await createUser(t.app);
-    const group = await createGroup(t.app, owner);
-    await addMember(t.app, group.id, member);
+    const { owner, group, members: [member] } = await createGroupWith(t.app, ['member']);
     await t.app.db.deleteFrom('jobs').execute();
     expectInfo(await call(t.app, owner, { method: 'PATCH', url: `/api/group/${group.name}/owner/${member.id}` }), 'owner_transferred');
     const state = await groupState(t.app, group.id);
@@ -109,14 +102,9 @@ describe('PATCH /group/{name}/owner/{pfp}', () => {
   });
 
   it('refuses non-owners, non-members, banned users and bad targets, changing nothing', async () => {
-    const owner = await createUser(t.app);
-    const admin = await createUser(t.app);
-    const member = await createUser(t.app);
+    const { owner, group, members: [admin, member] } = await createGroupWith(t.app, ['admin', 'member']);
     const outsider = await createUser(t.app);
     const banned = await createUser(t.app);
-    const group = await createGroup(t.app, owner);
-    await addMember(t.app, group.id, admin, 'admin');
-    await addMember(t.app, group.id, member);
     expectInfo(await call(t.app, owner, { method: 'PUT', url: `/api/group/${group.name}/ban/${banned.id}` }), 'user_banned');
     await t.app.db.deleteFrom('jobs').execute();
     const before = await groupState(t.app, group.id);
@@ -185,12 +173,9 @@ describe('an owner deletes their account', () => {
   });
 
   it('a group left with nobody goes with its private posts and their images', async () => {
-    const owner = await createUser(t.app);
-    const leaver = await createUser(t.app);
+    const { owner, group, members: [leaver] } = await createGroupWith(t.app, ['member'], { isPrivate: true });
     const outsider = await createUser(t.app);
     const bystander = await createUser(t.app);
-    const group = await createGroup(t.app, owner, { isPrivate: true });
-    await addMember(t.app, group.id, leaver);
     const content = await writePrivateContent(group, owner, leaver, 'zqorphan');
     expectInfo(await call(t.app, leaver, { method: 'DELETE', url: `/api/group/${group.name}/leave` }), 'you_left');
     // A banned user is nobody to hand the group to.

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
 import { newId } from '../../src/lib/ids';
-import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { addMember, call, createGroup, createPost, createUser, type TestUser, createGroupWith } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
 import { expectCountsConsistent, expectError, expectInfo, groupState } from './helpers';
 
 /**
@@ -11,11 +11,7 @@ import { expectCountsConsistent, expectError, expectInfo, groupState } from './h
  * and how often one user may join, leave or ask to join one group.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 describe('a path segment shaped like an id', () => {
   it('names the group with that id, not a group named like it', async () => {
@@ -50,12 +46,7 @@ describe('a path segment shaped like an id', () => {
 
 describe('a banned user takes no part in the group\'s posts', () => {
   async function scene() {
-    const owner = await createUser(t.app);
-    const author = await createUser(t.app);
-    const banned = await createUser(t.app);
-    const group = await createGroup(t.app, owner);
-    await addMember(t.app, group.id, author);
-    await addMember(t.app, group.id, banned);
+    const { owner, group, members: [author, banned] } = await createGroupWith(t.app, ['member', 'member']);
     const post = await createPost(t.app, author, { groupIds: [group.id] });
     const comment = (await call(t.app, author, { method: 'POST', url: '/api/comment/', payload: { text: 'first', parent: post.id } })).json();
     expectInfo(await call(t.app, owner, { method: 'PUT', url: `/api/group/${group.name}/ban/${banned.id}` }), 'user_banned');
@@ -100,11 +91,9 @@ describe('privacy is the owner\'s call', () => {
     call(t.app, user, { method: 'PATCH', url: `/api/group/${group.id}/update`, payload: { name: group.name, isPrivate } });
 
   it('an admin may not make a private group public (nor the reverse): 403 need_owner, nothing changes', async () => {
-    const owner = await createUser(t.app);
-    const admin = await createUser(t.app);
-    const secret = await createGroup(t.app, owner, { isPrivate: true });
+    const { owner, group: secret, members: [admin] } = await createGroupWith(t.app, ['admin'], { isPrivate: true });
     const open = await createGroup(t.app, owner);
-    for (const group of [secret, open]) await addMember(t.app, group.id, admin, 'admin');
+    await addMember(t.app, open.id, admin, 'admin');
     const before = await groupState(t.app, secret.id);
     expectError(await update(admin, secret, false), 403, 'need_owner');
     expect(await groupState(t.app, secret.id)).toEqual(before);
@@ -125,11 +114,8 @@ describe('privacy is the owner\'s call', () => {
 
 describe('DELETE /comment/{id} of a comment the caller cannot see', () => {
   it('answers 404 like a missing one; a visible comment of someone else is 403 not_author', async () => {
-    const owner = await createUser(t.app);
+    const { owner, group, members: [member] } = await createGroupWith(t.app, ['member'], { isPrivate: true });
     const outsider = await createUser(t.app);
-    const member = await createUser(t.app);
-    const group = await createGroup(t.app, owner, { isPrivate: true });
-    await addMember(t.app, group.id, member);
     const post = await createPost(t.app, owner, { groupIds: [group.id] });
     const comment = (await call(t.app, owner, { method: 'POST', url: '/api/comment/', payload: { text: 'hidden', parent: post.id } })).json();
     expectError(await call(t.app, outsider, { method: 'DELETE', url: `/api/comment/${comment._id}` }), 404, 'comment_not_found');
@@ -140,11 +126,7 @@ describe('DELETE /comment/{id} of a comment the caller cannot see', () => {
 });
 
 describe('joins, leaves and join requests per user and group', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await createTestApp({ RATE_GROUP_ACTIONS_PER_HOUR: '3' });
-  });
-  afterAll(async () => limited?.close());
+  const limited = useTestApp({ RATE_GROUP_ACTIONS_PER_HOUR: '3' });
 
   it('refuses the action over the limit with 429 group_action_limit, changing nothing', async () => {
     const owner = await createUser(limited.app);

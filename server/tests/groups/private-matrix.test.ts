@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED } from '#core/limits';
 import { call, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /**
  * The private-group guarantee: nothing of a private group's post (text, id, comments,
@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const SECRET = 'zqsecret';
 
-let t: TestApp;
+const t = useTestApp();
 
 interface Scenario {
   owner: TestUser;
@@ -98,10 +98,8 @@ async function buildScenario(): Promise<Scenario> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
   s = await buildScenario();
 });
-afterAll(async () => t?.close());
 
 interface Probe {
   name: string;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { TEST_DB, createTestApp, type TestApp } from '../helpers/test-app';
-import { expectCountsConsistent, groupState } from './helpers';
+import { TEST_DB, useTestApp } from '../helpers/test-app';
+import { expectCountsConsistent, expectError, groupState } from './helpers';
 
 /**
  * A ban racing a join or an accept of the same user. Every change of a group's membership,
@@ -11,11 +11,7 @@ import { expectCountsConsistent, groupState } from './helpers';
  * on SQLite the same checks run on serialised writers.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 const ROUNDS = 4;
 const USERS_PER_ROUND = 8;
@@ -90,7 +86,6 @@ describe('ban racing join and accept', () => {
       await new Promise((resolve) => setTimeout(resolve, 150));
     });
     const res = await posting!;
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'error/banned' });
+    expectError(res, 403, 'banned');
   });
 });

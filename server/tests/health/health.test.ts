@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
+import { describe, expect, it } from 'vitest';
+import { TEST_DB, useTestApp } from '../helpers/test-app';
+import { expectError } from '../helpers/expect';
 
 describe('health and error mapping', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('answers 200 with the database in use', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -22,8 +19,7 @@ describe('health and error mapping', () => {
 
   it('reads an empty JSON body as no body', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: { 'content-type': 'application/json' }, payload: '' });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: 'error/no_token' });
+    expectError(res, 401, 'no_token');
   });
 
   it('refuses malformed JSON with a catalogue key', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { type BuildOptions, buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/database';
@@ -54,8 +55,45 @@ export async function createTestApp(env: Record<string, string> = {}, build: Pic
     app,
     config,
     async close() {
+      const undeclared = [...new Set(app.undeclaredErrors)];
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
+      // Every refusal a test provoked must be one the route's contract entry lists.
+      if (undeclared.length > 0) throw new Error(`error keys missing from core/api:\n${undeclared.join('\n')}`);
+    },
+  };
+}
+
+/**
+ * The app of one describe block (or of a whole file, called at its top): made fresh before the
+ * block's tests and closed after them, which also fails the block on an error key its routes do
+ * not declare. A `beforeAll` registered after this call already sees the app, so it may add rows.
+ * `app` and `config` are there only inside tests and hooks.
+ */
+export function useTestApp(env: Record<string, string> = {}, build: Pick<BuildOptions, 'onRoute'> = {}): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(env, build);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const open = (): TestApp => {
+    if (!current) throw new Error('the test app is made in beforeAll: use it inside a test or a hook');
+    return current;
+  };
+  return {
+    get app() {
+      return open().app;
+    },
+    get config() {
+      return open().config;
+    },
+    // Closed once: the block's afterAll then has nothing left to close.
+    async close() {
+      const closing = open();
+      current = undefined;
+      await closing.close();
     },
   };
 }

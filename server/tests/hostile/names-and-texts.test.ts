@@ -1,24 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { skeleton } from '#core/text';
 import * as nameSkeletons from '../../src/db/migrations/20261123_30_name_skeletons';
 import { newId } from '../../src/lib/ids';
 import { expectError } from '../helpers/expect';
 import { call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /** Names and texts judged as a person reads them, through the API. */
 describe('names and texts as a person reads them', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let user: TestUser;
   let address = 0;
 
   beforeAll(async () => {
-    t = await createTestApp();
     user = await createUser(t.app, { username: 'bob' });
     await createGroup(t.app, user, { name: 'Cyklisté' });
   });
-  afterAll(async () => t.close());
 
   const signup = (username: string) =>
     t.app.inject({

@@ -1,9 +1,9 @@
 import type { RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseErrorMessage } from '#core/errors';
 import { LIMITS } from '#core/limits';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /**
  * Every GET listing (a route whose query schema has a page, limit or before) walked with paging
@@ -40,18 +40,17 @@ function isListing(route: RouteOptions): boolean {
 }
 
 describe('hostile paging values on every listing', () => {
-  let t: TestApp;
-  let owner: TestUser;
   const listings: string[] = [];
+  const t = useTestApp({}, {
+    onRoute(route) {
+      const methods = ([] as string[]).concat(route.method);
+      if (methods.includes('GET') && route.url.startsWith('/api/') && isListing(route)) listings.push(route.url);
+    },
+  });
+  let owner: TestUser;
   const values: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await createTestApp({}, {
-      onRoute(route) {
-        const methods = ([] as string[]).concat(route.method);
-        if (methods.includes('GET') && route.url.startsWith('/api/') && isListing(route)) listings.push(route.url);
-      },
-    });
     owner = await createUser(t.app);
     const member = await createUser(t.app);
     const group = await createGroup(t.app, owner);
@@ -70,7 +69,6 @@ describe('hostile paging values on every listing', () => {
       hashtag: 'paging',
     });
   });
-  afterAll(async () => t.close());
 
   /** The route's path with every parameter filled by a row that exists, so the list itself is reached. */
   function pathOf(url: string): string {

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createUser, type TestUser } from '../helpers/fixtures';
 import { expectError } from '../helpers/expect';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 import { MAX_URL_LENGTH } from '../../src/plugins/security';
 
 /** Requests no client of ours sends: each answers a 4xx with a catalogue key, and nothing is stored. */
 describe('hostile requests', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let user: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
     user = await createUser(t.app);
   });
-  afterAll(async () => t.close());
 
   const postCount = async () =>
     Number((await t.app.db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).where('author_id', '=', user.id).executeTakeFirstOrThrow()).n);

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { IDEMPOTENCY_TTL_MS } from '../../src/lib/idempotency';
 import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
 import { JobWorker, runDueJobs } from '../../src/modules/jobs/worker';
 import { createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 describe('maintenance job', () => {
-  let t: TestApp;
+  // A rate window longer than the comment window: the purge must keep what this window still counts.
+  const t = useTestApp({ RATE_WINDOW_MS: String(2 * LIMITS.commentWindowMs) });
   let user: TestUser;
   beforeAll(async () => {
-    // A rate window longer than the comment window: the purge must keep what this window still counts.
-    t = await createTestApp({ RATE_WINDOW_MS: String(2 * LIMITS.commentWindowMs) });
     user = await createUser(t.app);
   });
-  afterAll(async () => t.close());
 
   const maintenanceJobs = () => t.app.db.selectFrom('jobs').selectAll().where('kind', '=', MAINTENANCE_JOB).execute();
 

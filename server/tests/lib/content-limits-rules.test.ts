@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import type { Config } from '../../src/config';
 import { longestRateWindow, takeCommentSlot, takePostSlot, takeStrangerMentionSlots } from '../../src/lib/content-limits';
 import { countRecent, purgeRateEvents } from '../../src/lib/rate-limit';
 import { createFollow, createUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /**
  * The content limits one function at a time, on small limits: which key each counts on, in which
  * window, and which mentions are free (content-limits.test.ts shows them through the API).
  */
 describe('content limit rules', () => {
-  let t: TestApp;
+  const t = useTestApp({ RATE_POSTS_PER_HOUR: '2', RATE_STRANGER_MENTIONS_PER_HOUR: '1', RATE_COMMENTS_PER_30_MIN: '2', RATE_WINDOW_MS: '7200000' });
   let rates: Config['rates'];
   beforeAll(async () => {
-    t = await createTestApp({ RATE_POSTS_PER_HOUR: '2', RATE_STRANGER_MENTIONS_PER_HOUR: '1', RATE_COMMENTS_PER_30_MIN: '2', RATE_WINDOW_MS: '7200000' });
     rates = t.app.config.rates;
   });
-  afterAll(async () => t.close());
 
   const refusal = (promise: Promise<void>) => promise.then(() => 'taken', (error: { statusCode: number; key: string }) => `${error.statusCode} ${error.key}`);
 

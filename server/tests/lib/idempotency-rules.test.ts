@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/app-error';
 import {
   canonicalJson,
@@ -10,7 +10,7 @@ import {
   runOnce,
 } from '../../src/lib/idempotency';
 import { createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /** The idempotency rules one function at a time (idempotency.test.ts shows them through the API). */
 describe('idempotency rules', () => {
@@ -100,14 +100,12 @@ describe('idempotency rules', () => {
   });
 
   describe('runOnce and the purge, against the database', () => {
-    let t: TestApp;
+    const t = useTestApp();
     let user: TestUser;
     let n = 0;
     beforeAll(async () => {
-      t = await createTestApp();
       user = await createUser(t.app);
     });
-    afterAll(async () => t.close());
 
     const keyed = (hash = 'hash-1') => ({ key: `rules-key-${n++}`, route: 'POST /api/test', hash });
     /** A change that counts its runs, answering with the run number. */

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/lib/idempotency';
 import { expectError } from '../helpers/expect';
 import { call, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 describe('Idempotency-Key', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let alice: TestUser;
   let bob: TestUser;
   let n = 0;
   const freshKey = () => `key-${Date.now().toString(36)}-${n++}`;
 
   beforeAll(async () => {
-    t = await createTestApp();
     alice = await createUser(t.app);
     bob = await createUser(t.app);
   });
-  afterAll(async () => t.close());
 
   const post = (user: TestUser, key: string, payload: Record<string, unknown>) =>
     call(t.app, user, { method: 'POST', url: '/api/post', payload, headers: { 'idempotency-key': key } });

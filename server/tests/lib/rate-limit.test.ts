@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countRecent, purgeRateEvents, takeSlot, tryTakeSlot } from '../../src/lib/rate-limit';
 import { AppError } from '../../src/lib/app-error';
-import { type TestApp, createTestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 describe('database-kept rate limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('takes slots up to the limit within the window, then refuses until the oldest leaves it', async () => {
     const rule = { key: 'test:window', max: 3, windowMs: 1000 };

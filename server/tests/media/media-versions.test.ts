@@ -1,15 +1,14 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids';
-import { addMember, call, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { addMember, call, createFollow, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
 import { type FilePart, multipartBody } from '../helpers/multipart';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /** Media whose bytes can be replaced is served under versioned URLs, so `immutable` stays true. */
 describe('versioned media URLs', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
+  const t = useTestApp();
+  const { alice, bob } = useUsers(t, 'alice', 'bob');
   let group: { id: string; name: string };
   let postId: string;
 
@@ -35,9 +34,6 @@ describe('versioned media URLs', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
     group = await createGroup(t.app, alice);
     await addMember(t.app, group.id, bob);
     await createFollow(t.app, bob, alice);
@@ -49,7 +45,6 @@ describe('versioned media URLs', () => {
       .values({ id: newId(), user_id: bob.id, type: 'GROUP_POST', actor_id: alice.id, post_id: postId, comment_id: null, group_id: group.id, created_at: Date.now() })
       .execute();
   });
-  afterAll(async () => t.close());
 
   it('names the new avatar version in every reply that names the avatar', async () => {
     const first = await upload(alice, '/api/upload/pfp', [await file('#ff0000', 'pfp')]);

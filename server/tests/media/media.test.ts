@@ -1,12 +1,13 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { newId } from '../../src/lib/ids';
 import { storeAvatar } from '../../src/modules/media/avatars';
 import { mediaUrl } from '../../src/modules/media/media-urls';
-import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { addMember, call, createGroup, createPost, type TestUser, useUsers } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
 import { type FilePart, multipartBody } from '../helpers/multipart';
+import { expectError } from '../helpers/expect';
 
 const png = (width = 64, height = 48) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
@@ -32,16 +33,8 @@ const file = (data: Buffer, over: Partial<FilePart> = {}): FilePart => ({
 });
 
 describe('media', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
+  const { alice, bob } = useUsers(t, 'alice', 'bob');
 
   const upload = (user: TestUser | null, fields: Record<string, string>, files: FilePart[], url = '/api/upload/image') => {
     const body = multipartBody(fields, files);
@@ -70,8 +63,7 @@ describe('media', () => {
     it('refuses a text file named .png and stores nothing', async () => {
       const post = await createPost(t.app, alice);
       const res = await upload(alice, { id: post.id, index: '0' }, [file(Buffer.from('just some text, not a picture\n'.repeat(20)))]);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ message: 'error/only_images' });
+      expectError(res, 400, 'only_images');
       expect(await stored(`${post.id}0.webp`)).toBeNull();
       expect(await imagesOf('posts', post.id)).toBe(0);
       const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
@@ -114,16 +106,14 @@ describe('media', () => {
       const huge = await sharp({ create: { width: side, height: side, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
       const post = await createPost(t.app, alice);
       const res = await upload(alice, { id: post.id, index: '0' }, [file(huge)]);
-      expect(res.statusCode).toBe(413);
-      expect(res.json()).toEqual({ message: 'error/image_too_large' });
+      expectError(res, 413, 'image_too_large');
       expect(await stored(`${post.id}0.webp`)).toBeNull();
     });
 
     it('refuses files over the byte limit', async () => {
       const post = await createPost(t.app, alice);
       const res = await upload(alice, { id: post.id, index: '0' }, [file(Buffer.alloc(LIMITS.imageMaxBytes + 10, 1))]);
-      expect(res.statusCode).toBe(413);
-      expect(res.json()).toEqual({ message: 'error/image_too_large' });
+      expectError(res, 413, 'image_too_large');
     });
 
     it('accepts only the author, a known id and an index within the limits', async () => {

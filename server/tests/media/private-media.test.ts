@@ -1,22 +1,20 @@
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SIGNED_MIN_MS, SIGNED_STEP_MS } from '../../src/modules/media/media-urls';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /** Signed image URLs of private-group posts live minutes, so a banned or departed member loses access. */
 describe('private media URLs', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: TestUser;
   let group: { id: string; name: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await createUser(t.app);
     group = await createGroup(t.app, owner, { isPrivate: true });
   });
-  afterAll(async () => t.close());
   afterEach(() => vi.useRealTimers());
 
   /** The longest a signed URL may stay valid after it was handed out. */

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_SIZES } from '#core/limits';
 import { newId } from '../../src/lib/ids';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { call, createFollow, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 import { drain, listFor } from './support';
 
 describe('notification endpoints', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   /** `count` NEW_FOLLOWER items for `user`, one second apart, oldest first; returns their actors. */
   async function followers(user: TestUser, count: number): Promise<TestUser[]> {

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RATE_LIMIT_DEFAULTS } from '#core/limits';
 import { type NotificationEvent, enqueueNotificationEvent } from '../../src/modules/notifications/events';
-import { addMember, createFollow, createGroup, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { drain } from './support';
+import { addMember, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+import { drain, mention } from './support';
 
 /** Repeating an action (join/leave, request/deny, follow/unfollow) refreshes one item instead of piling them up. */
 describe('notification collapsing', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const collapseMs = RATE_LIMIT_DEFAULTS.notificationCollapseMs;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
 
   const items = (user: TestUser, type: string) =>
     t.app.db.selectFrom('notifications').select(['id', 'seen', 'created_at', 'actor_id']).where('user_id', '=', user.id).where('type', '=', type).execute();
@@ -93,6 +89,20 @@ describe('notification collapsing', () => {
       await deliver({ kind: 'group_join_accepted', groupId: group.id, actorId: owner.id, userId: requester.id });
     }
     expect(await items(requester, 'GROUP_JOIN_ACCEPT')).toHaveLength(1);
+  });
+
+  it('keeps items that are not repeats of an action apart: two replies and two mentions by one author are four items', async () => {
+    const [fan, star] = [await createUser(t.app), await createUser(t.app)];
+    for (let round = 0; round < 2; round++) {
+      const original = await createPost(t.app, star);
+      const reply = await createPost(t.app, fan, { replyTo: original.id });
+      await deliver({ kind: 'post_created', postId: reply.id });
+      const post = await createPost(t.app, fan);
+      await mention(t.app, post.id, [star]);
+      await deliver({ kind: 'post_created', postId: post.id });
+    }
+    expect(await items(star, 'NEW_REPLY')).toHaveLength(2);
+    expect(await items(star, 'MENTION')).toHaveLength(2);
   });
 
   it('follow/unfollow cycles leave one NEW_FOLLOWER: refreshed within the window, replaced beyond it', async () => {

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTIFICATION_SETTINGS } from '#core/limits';
+import { describe, expect, it } from 'vitest';
 import { LEASE_MS, runDueJobs } from '../../src/modules/jobs/worker';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
-import { FANOUT_BATCH, wants } from '../../src/modules/notifications/notifications.fanout';
-import { createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { FANOUT_BATCH } from '../../src/modules/notifications/notifications.fanout';
+import { addMember, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
 import { notificationStats, seedMembers } from './support';
 
 /**
@@ -14,11 +13,7 @@ import { notificationStats, seedMembers } from './support';
  * FANOUT_BATCH at a time, a full batch always followed by a look for more.
  */
 describe('fan-out batches', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const announce = async (author: TestUser, groupIds: string[] = []) => {
     const post = await createPost(t.app, author, { groupIds });
@@ -53,6 +48,42 @@ describe('fan-out batches', () => {
     expect(await t.app.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
   });
 
+  it('goes on to the groups in the step after a batch of followers shorter than a batch', async () => {
+    const author = await createUser(t.app);
+    const [fan, member] = [await createUser(t.app), await createUser(t.app)];
+    const group = await createGroup(t.app, author);
+    await addMember(t.app, group.id, member);
+    await createFollow(t.app, fan, author, { notify: true });
+    const post = await announce(author, [group.id]);
+
+    // Named recipients (none), the one short batch of followers, then the group's members.
+    expect(await runDueJobs(t.app, { maxSteps: 3 })).toBe(3);
+    expect(await notificationStats(t.app, post.id)).toEqual({ total: 2, users: 2 });
+    expect((await typesOf(post.id)).sort()).toEqual(['GROUP_POST', 'NEW_POST']);
+    expect(await takeOver()).toBe(0);
+    expect(await t.app.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('still reaches the later groups when an earlier group of the post is deleted during the fan-out', async () => {
+    const author = await createUser(t.app);
+    const [first, second] = [await createUser(t.app), await createUser(t.app)];
+    const gone = await createGroup(t.app, author);
+    const kept = await createGroup(t.app, author);
+    await addMember(t.app, gone.id, first);
+    await addMember(t.app, kept.id, second);
+    const post = await announce(author, [gone.id, kept.id]);
+
+    // Named recipients, followers (none), then the first group's members.
+    expect(await runDueJobs(t.app, { maxSteps: 3 })).toBe(3);
+    expect(await t.app.db.selectFrom('notifications').select('user_id').where('post_id', '=', post.id).execute()).toEqual([{ user_id: first.id }]);
+    await t.app.db.deleteFrom('groups').where('id', '=', gone.id).execute();
+    await takeOver();
+    expect(await t.app.db.selectFrom('notifications').select(['user_id', 'type', 'group_id']).where('post_id', '=', post.id).execute()).toEqual([
+      { user_id: second.id, type: 'GROUP_POST', group_id: kept.id },
+    ]);
+    expect(await t.app.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
   it('walks one group of exactly one batch in two steps, and a group past it in two', async () => {
     const author = await createUser(t.app);
     const full = await createGroup(t.app, author);
@@ -71,23 +102,5 @@ describe('fan-out batches', () => {
     expect(await notificationStats(t.app, post.id)).toEqual({ total: 2 * FANOUT_BATCH - 1, users: 2 * FANOUT_BATCH - 1 });
     expect(await typesOf(post.id)).toEqual(['GROUP_POST']);
     expect(await t.app.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
-  });
-});
-
-describe('wants: a recipient account setting', () => {
-  const list = (off: (typeof NOTIFICATION_SETTINGS)[number]) => JSON.stringify(NOTIFICATION_SETTINGS.map((name) => name !== off));
-
-  it('reads the setting at its own place in the stored list', () => {
-    for (const setting of NOTIFICATION_SETTINGS) {
-      expect(wants(list(setting), setting)).toBe(false);
-      for (const other of NOTIFICATION_SETTINGS) if (other !== setting) expect(wants(list(setting), other)).toBe(true);
-    }
-  });
-
-  it('treats a missing entry or an unreadable list as on, and an unknown recipient as not wanting anything', () => {
-    expect(wants('[]', 'reply')).toBe(true);
-    expect(wants('{"reply":false}', 'reply')).toBe(true);
-    expect(wants('not json', 'reply')).toBe(true);
-    expect(wants(undefined, 'reply')).toBe(false);
   });
 });

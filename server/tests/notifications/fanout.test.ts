@@ -3,7 +3,7 @@ import { LEASE_MS, runDueJobs } from '../../src/modules/jobs/worker';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { FANOUT_BATCH } from '../../src/modules/notifications/notifications.fanout';
 import { createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
-import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
+import { createTestApp, TEST_DB, type TestApp, useTestApp } from '../helpers/test-app';
 import { currentSchema, notificationStats, openSibling, restart, seedMembers, typesFor } from './support';
 
 const MEMBERS = 100_000;
@@ -47,11 +47,7 @@ describe('fan-out to a group of 100,000 members', () => {
 });
 
 describe('fan-out drained by several workers at once', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('delivers each notification exactly once', { timeout: 120_000 }, async () => {
     const members = 5 * FANOUT_BATCH + 17;

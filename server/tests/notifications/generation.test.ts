@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DELETED } from '#core/limits';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { addMember, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 import { createComment, drain, listFor, mention, setLevel, setSettings, typesFor } from './support';
 
 describe('notification generation', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let author: TestUser;
   let other: TestUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
   beforeEach(async () => {
     author = await createUser(t.app);
     other = await createUser(t.app);

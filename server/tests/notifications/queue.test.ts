@@ -5,15 +5,14 @@ import { enqueueJob } from '../../src/modules/jobs/queue';
 import { LEASE_MS, retryDelay, runDueJobs } from '../../src/modules/jobs/worker';
 import { NOTIFICATION_JOB, enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { createFollow, createUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 import { typesFor } from './support';
 
 describe('durable job queue', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const calls: unknown[] = [];
   let failuresLeft = 0;
-  beforeAll(async () => {
-    t = await createTestApp();
+  beforeAll(() => {
     // A job kind for these tests: fails while failuresLeft > 0, then runs three steps.
     JOB_HANDLERS.test_steps = async (_app, _trx, payload) => {
       calls.push(payload);
@@ -25,9 +24,8 @@ describe('durable job queue', () => {
       return { next: step < 3 ? { step: step + 1 } : null };
     };
   });
-  afterAll(async () => {
+  afterAll(() => {
     delete JOB_HANDLERS.test_steps;
-    await t.close();
   });
   beforeEach(async () => {
     calls.length = 0;
@@ -135,11 +133,7 @@ describe('durable job queue', () => {
 });
 
 describe('background worker', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ RUN_WORKER: 'true' });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp({ RUN_WORKER: 'true' });
 
   it('delivers an enqueued event without being asked', async () => {
     const [actor, user] = [await createUser(t.app), await createUser(t.app)];

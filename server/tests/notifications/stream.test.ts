@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { streamTiming } from '../../src/modules/notifications/notifications.stream';
 import { call, createFollow, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
+import { TEST_DB, useTestApp } from '../helpers/test-app';
 import { currentSchema, drain, openSibling } from './support';
 
 /** An open text/event-stream: its status, headers, and the `unread` counts received so far. */
@@ -66,12 +66,10 @@ async function follow(app: FastifyInstance, user: TestUser) {
 }
 
 describe('live unread stream', () => {
-  let t: TestApp;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
-  afterAll(async () => t.close());
 
   it('sends the unread count on connect and whenever it changes', async () => {
     const user = await createUser(t.app);

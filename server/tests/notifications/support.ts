@@ -100,7 +100,10 @@ export async function cleanup(t: TestApp, _schema: string): Promise<void> {
 /** Adds `count` new users to a group straight in the database, in multi-row inserts. */
 export async function seedMembers(app: FastifyInstance, groupId: string, count: number, batch = 5000): Promise<void> {
   const tag = newId().slice(-10);
-  const now = Date.now();
+  // An hour back: ids start with their second, so members seeded in the same second as the test's
+  // own users would sort among them at random, and which user falls in which fan-out batch (the
+  // author's own membership counts against a batch) would depend on the clock.
+  const now = Date.now() - 60 * 60 * 1000;
   for (let start = 0; start < count; start += batch) {
     const users = Array.from({ length: Math.min(batch, count - start) }, (_, i) => {
       const username = `m${tag}_${start + i}`;

@@ -1,8 +1,9 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import type { RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { OPENAPI_DOCS_PREFIX, OPENAPI_DOCUMENT_URL } from '../../src/plugins/openapi';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /**
  * The OpenAPI document against the app's own route table: every route registered under /api
@@ -48,28 +49,26 @@ function refsIn(value: unknown, found: string[] = []): string[] {
 }
 
 describe('the OpenAPI document', () => {
-  let t: TestApp;
-  let doc: OpenApiDocument;
   const routes: ApiRoute[] = [];
+  const t = useTestApp({}, {
+    onRoute(route: RouteOptions) {
+      if (!route.url.startsWith('/api/') || isDocumentation(route.url)) return;
+      const responses = (route.schema?.response ?? {}) as Record<string, unknown>;
+      const successStatuses = Object.keys(responses).filter((status) => /^2\d\d$/.test(status));
+      // HEAD routes are the ones Fastify adds beside each GET; the document lists the GET.
+      for (const method of ([] as string[]).concat(route.method)) {
+        if (method !== 'HEAD') routes.push({ method, url: route.url, successStatuses });
+      }
+    },
+  });
+  let doc: OpenApiDocument;
 
   beforeAll(async () => {
-    t = await createTestApp({}, {
-      onRoute(route: RouteOptions) {
-        if (!route.url.startsWith('/api/') || isDocumentation(route.url)) return;
-        const responses = (route.schema?.response ?? {}) as Record<string, unknown>;
-        const successStatuses = Object.keys(responses).filter((status) => /^2\d\d$/.test(status));
-        // HEAD routes are the ones Fastify adds beside each GET; the document lists the GET.
-        for (const method of ([] as string[]).concat(route.method)) {
-          if (method !== 'HEAD') routes.push({ method, url: route.url, successStatuses });
-        }
-      },
-    });
     const res = await t.app.inject({ method: 'GET', url: DOCUMENT_URL });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     doc = res.json();
   });
-  afterAll(async () => t.close());
 
   it('is OpenAPI 3.1 with the app name, its version and a bearer scheme', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
@@ -77,6 +76,14 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
     expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
     for (const path of Object.keys(doc.paths)) expect(path).toMatch(/^\/api\//);
+  });
+
+  it('validates against the OpenAPI 3.1 schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
   });
 
   it('resolves every $ref inside the document', () => {
@@ -128,11 +135,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the browsable reference', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('serves its page under a policy of its own, leaving the app its stricter one', async () => {
     const page = await t.app.inject({ method: 'GET', url: `${DOCS_URL}/` });

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/expect';
 import { call, createFollow, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
 
 /** Abuse limits on writing, with small settings so each boundary is reached in a few calls. */
 describe('content limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ RATE_POSTS_PER_HOUR: '3', RATE_STRANGER_MENTIONS_PER_HOUR: '2', RATE_COMMENTS_PER_30_MIN: '3' });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp({ RATE_POSTS_PER_HOUR: '3', RATE_STRANGER_MENTIONS_PER_HOUR: '2', RATE_COMMENTS_PER_30_MIN: '3' });
 
   const post = (user: TestUser, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
     call(t.app, user, { method: 'POST', url: '/api/post', payload, headers });

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DELETED, LIMITS } from '#core/limits';
 import type { Database } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
 import { getPostsForViewer } from '../../src/modules/posts/posts.service';
-import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { addMember, call, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+import { expectError, expectInfo } from '../helpers/expect';
 
 describe('posts', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-  let carol: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
-    carol = await createUser(t.app);
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
+  const { alice, bob, carol } = useUsers(t, 'alice', 'bob', 'carol');
 
   const create = (user: TestUser | null, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
     call(t.app, user, { method: 'POST', url: '/api/post', payload, headers });
@@ -100,8 +91,7 @@ describe('posts', () => {
     it('needs a token', async () => {
       const before = await count('posts');
       const res = await create(null, { text: 'hi' });
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'error/no_token' });
+      expectError(res, 401, 'no_token');
       expect(await count('posts')).toBe(before);
     });
 
@@ -171,8 +161,7 @@ describe('posts', () => {
       const hidden = await createPost(t.app, bob, { groupIds: [secret.id] });
       const before = await count('posts');
       const refused = await create(alice, { text: 'reply', replyingTo: hidden.id });
-      expect(refused.statusCode).toBe(404);
-      expect(refused.json()).toEqual({ message: 'error/invalid_post' });
+      expectError(refused, 404, 'invalid_post');
       expect(await count('posts')).toBe(before);
     });
   });
@@ -214,11 +203,9 @@ describe('posts', () => {
   describe('reading', () => {
     it('GET /post/{id}: invalid id, missing post', async () => {
       const bad = await get(null, 'not-an-id');
-      expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ message: 'error/invalid_post' });
+      expectError(bad, 400, 'invalid_post');
       const missing = await get(null, newId());
-      expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: 'error/didnt_find_post' });
+      expectError(missing, 404, 'didnt_find_post');
     });
 
     it('a private-group post is a 404 for visitors and non-members, visible to members', async () => {
@@ -227,8 +214,7 @@ describe('posts', () => {
       const post = await createPost(t.app, bob, { groupIds: [secret.id] });
       for (const viewer of [null, alice]) {
         const res = await get(viewer, post.id);
-        expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: 'error/didnt_find_post' });
+        expectError(res, 404, 'didnt_find_post');
         expect((await call(t.app, viewer, { method: 'GET', url: `/api/post/${post.id}/groups` })).statusCode).toBe(404);
       }
       expect((await get(carol, post.id)).statusCode).toBe(200);
@@ -364,11 +350,9 @@ describe('posts', () => {
     it('needs a token and a visible post', async () => {
       const post = await createPost(t.app, alice);
       const anonymous = await like(null, post.id);
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toEqual({ message: 'error/no_token' });
+      expectError(anonymous, 401, 'no_token');
       const missing = await like(bob, newId());
-      expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: 'error/didnt_find_post' });
+      expectError(missing, 404, 'didnt_find_post');
       const secret = await createGroup(t.app, alice, { isPrivate: true });
       const hidden = await createPost(t.app, alice, { groupIds: [secret.id] });
       expect((await like(bob, hidden.id)).statusCode).toBe(404);
@@ -380,14 +364,11 @@ describe('posts', () => {
     it('only the author may delete; others get not_author or 404', async () => {
       const post = await createPost(t.app, alice);
       const anonymous = await remove(null, post.id);
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toEqual({ message: 'error/no_token' });
+      expectError(anonymous, 401, 'no_token');
       const other = await remove(bob, post.id);
-      expect(other.statusCode).toBe(403);
-      expect(other.json()).toEqual({ message: 'error/not_author' });
+      expectError(other, 403, 'not_author');
       const missing = await remove(alice, newId());
-      expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: 'error/didnt_find_post' });
+      expectError(missing, 404, 'didnt_find_post');
       expect(await count('posts', ['id', post.id])).toBe(1);
     });
 
@@ -413,8 +394,7 @@ describe('posts', () => {
       const reply = await createPost(t.app, carol, { replyTo: id });
 
       const res = await remove(alice, id);
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ message: 'info/post_deleted' });
+      expectInfo(res, 'post_deleted');
 
       expect(await count('posts', ['id', id])).toBe(0);
       for (const table of ['post_likes', 'post_mentions', 'post_groups', 'post_hashtags', 'comments'] as const) {

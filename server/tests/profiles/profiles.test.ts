@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, call, createFollow, createGroup, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addMember, call, createFollow, createGroup, createGroupWith, createUser, type TestUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+import { expectError, groupPicture, userPicture } from '../helpers/expect';
 
 describe('profiles', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: TestUser;
   let fan: TestUser;
   let stranger: TestUser;
   const created = Date.UTC(2025, 2, 14);
 
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await createUser(t.app, { username: 'Marta_K', createdAt: created });
     fan = await createUser(t.app);
     stranger = await createUser(t.app);
@@ -22,7 +22,6 @@ describe('profiles', () => {
     const other = await createGroup(t.app, fan, { isPrivate: true });
     await addMember(t.app, other.id, owner);
   });
-  afterAll(async () => t.close());
 
   const profile = (user: TestUser | null, name: string) => call(t.app, user, { method: 'GET', url: `/api/profile/user/${encodeURIComponent(name)}` });
 
@@ -32,11 +31,9 @@ describe('profiles', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         user: {
-          _id: owner.id,
+          ...userPicture(owner.id),
           username: 'Marta_K',
           bio: '',
-          pfp: owner.id,
-          pfpUrl: `/media/pfp/${owner.id}.jpeg`,
           createdAt: created,
           followers: 2,
           following: 1,
@@ -47,6 +44,9 @@ describe('profiles', () => {
           notify: false,
           logFollows: false,
           isGoogle: false,
+          admin: false,
+          owner: false,
+          banned: false,
         },
       });
     });
@@ -90,47 +90,36 @@ describe('profiles', () => {
     });
 
     it('answers 404 user_not_found for an unknown name, the deleted marker included', async () => {
-      for (const name of ['nobody_here', '<deleted>']) {
-        const res = await profile(null, name);
-        expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: 'error/user_not_found' });
-      }
+      for (const name of ['nobody_here', '<deleted>']) expectError(await profile(null, name), 404, 'user_not_found');
     });
 
     it('answers 401 invalid_token for a bad token', async () => {
       const res = await call(t.app, null, { method: 'GET', url: '/api/profile/user/Marta_K', headers: { authorization: 'Bearer nope' } });
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'error/invalid_token' });
+      expectError(res, 401, 'invalid_token');
     });
   });
 
   describe('name lookups', () => {
+    const lookup = (url: string) => call(t.app, null, { method: 'GET', url });
+
     it('answers a user name by id', async () => {
-      const res = await call(t.app, null, { method: 'GET', url: `/api/profile/${owner.id}/username` });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ name: 'Marta_K' });
+      const res = await lookup(`/api/profile/${owner.id}/username`);
+      expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 200, body: { name: 'Marta_K' } });
     });
 
-    it('answers 404 user_not_found for an unknown id and 400 invalid_id for a malformed one', async () => {
-      const missing = await call(t.app, null, { method: 'GET', url: `/api/profile/${'d'.repeat(24)}/username` });
-      expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: 'error/user_not_found' });
-      const bad = await call(t.app, null, { method: 'GET', url: '/api/profile/xyz/username' });
-      expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ message: 'error/invalid_id' });
-    });
-
-    it('answers a group name by id', async () => {
+    it('answers a group name by id, a private one too', async () => {
       const group = await createGroup(t.app, stranger, { isPrivate: true });
-      const res = await call(t.app, null, { method: 'GET', url: `/api/group/${group.id}/name` });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ name: group.name });
-      const missing = await call(t.app, null, { method: 'GET', url: `/api/group/${'e'.repeat(24)}/name` });
-      expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: 'error/didnt_find_group' });
-      const bad = await call(t.app, null, { method: 'GET', url: '/api/group/xyz/name' });
-      expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ message: 'error/invalid_group_id' });
+      const res = await lookup(`/api/group/${group.id}/name`);
+      expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 200, body: { name: group.name } });
+    });
+
+    it.each([
+      [`/api/profile/${'d'.repeat(24)}/username`, 404, 'user_not_found'],
+      ['/api/profile/xyz/username', 400, 'invalid_id'],
+      [`/api/group/${'e'.repeat(24)}/name`, 404, 'didnt_find_group'],
+      ['/api/group/xyz/name', 400, 'invalid_group_id'],
+    ])('answers %s with %i %s (an unknown or a malformed id)', async (url, status, key) => {
+      expectError(await lookup(url), status, key);
     });
   });
 
@@ -163,8 +152,8 @@ describe('profiles', () => {
       expect(body.logged).toBe(true);
       expect(body.hasMore).toBe(true);
       expect(body.userList).toHaveLength(5);
-      expect(body.userList[0]).toEqual({ _id: followers[6]!.id, pfp: followers[6]!.id, pfpUrl: `/media/pfp/${followers[6]!.id}.jpeg`, username: 'anna', follows: true, notify: true });
-      expect(body.userList[1]).toEqual({ _id: followers[5]!.id, pfp: followers[5]!.id, pfpUrl: `/media/pfp/${followers[5]!.id}.jpeg`, username: 'ZLUTY_pes', follows: true, notify: false });
+      expect(body.userList[0]).toEqual({ ...userPicture(followers[6]!.id), username: 'anna', follows: true, notify: true });
+      expect(body.userList[1]).toEqual({ ...userPicture(followers[5]!.id), username: 'ZLUTY_pes', follows: true, notify: false });
       expect(body.userList[2]).toMatchObject({ username: 'karel', follows: false, notify: false });
       const visitor = (await list(null, 'followers')).json();
       expect(visitor.logged).toBe(false);
@@ -200,15 +189,76 @@ describe('profiles', () => {
       const short = (await list(null, 'followers', '?query=an')).json();
       expect(short.userList.map((u: { username: string }) => u.username)).toEqual(['anna']);
       const none = (await list(null, 'followers', '?query=nikdo')).json();
-      expect(none).toEqual({ userList: [], logged: false, hasMore: false });
+      expect(none).toEqual({ userList: [], logged: false, hasMore: false, group: null });
     });
 
     it('answers 404 user_not_found for an unknown user', async () => {
       for (const which of ['followers', 'following', 'groups']) {
-        const res = await call(t.app, null, { method: 'GET', url: `/api/profile/user/nobody_here/${which}` });
-        expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: 'error/user_not_found' });
+        expectError(await call(t.app, null, { method: 'GET', url: `/api/profile/user/nobody_here/${which}` }), 404, 'user_not_found');
       }
+    });
+  });
+
+  describe('standing in a group (?group=)', () => {
+    const standing = async (viewer: TestUser | null, user: TestUser, group?: string) => {
+      const query = group === undefined ? '' : `?group=${encodeURIComponent(group)}`;
+      const res = await call(t.app, viewer, { method: 'GET', url: `/api/profile/user/${encodeURIComponent(user.username)}${query}` });
+      expect(res.statusCode).toBe(200);
+      const { admin, owner, banned } = res.json().user;
+      return { admin, owner, banned };
+    };
+    const NONE = { admin: false, owner: false, banned: false };
+    const ban = async (actor: TestUser, group: { name: string }, user: TestUser) => {
+      expect((await call(t.app, actor, { method: 'PUT', url: `/api/group/${encodeURIComponent(group.name)}/ban/${user.id}` })).statusCode).toBe(200);
+    };
+
+    it("tells the roles in a public group, by name or id, to anyone, and a ban only to its admins and the banned user", async () => {
+      const { owner: boss, group, members: [member, admin] } = await createGroupWith(t.app, ['member', 'admin']);
+      const outcast = await createUser(t.app);
+      await ban(boss, group, outcast);
+      for (const viewer of [null, stranger, member!, admin!, boss, outcast]) {
+        const seesBans = viewer === admin || viewer === boss || viewer === outcast;
+        for (const named of [group.name, group.id, group.name.toUpperCase()]) {
+          expect(await standing(viewer, boss, named)).toEqual({ admin: true, owner: true, banned: false });
+          expect(await standing(viewer, admin!, named)).toEqual({ admin: true, owner: false, banned: false });
+          expect(await standing(viewer, member!, named)).toEqual(NONE);
+          expect(await standing(viewer, outcast, named)).toEqual({ admin: false, owner: false, banned: seesBans });
+        }
+      }
+    });
+
+    it('answers all false without a group, for a blank one and for a group that does not exist', async () => {
+      const { owner: boss, group } = await createGroupWith(t.app, []);
+      expect(await standing(boss, boss)).toEqual(NONE);
+      expect(await standing(boss, boss, '')).toEqual(NONE);
+      expect(await standing(boss, boss, '   ')).toEqual(NONE);
+      expect(await standing(boss, boss, 'no_such_group_here')).toEqual(NONE);
+      expect(await standing(boss, boss, 'f'.repeat(24))).toEqual(NONE);
+      expect(await standing(boss, boss, group.name)).toEqual({ admin: true, owner: true, banned: false });
+    });
+
+    it("never tells a private group's roles and bans to a visitor, an outsider or a banned user; its members see the roles", async () => {
+      const { owner: boss, group, members: [member, admin] } = await createGroupWith(t.app, ['member', 'admin'], { isPrivate: true });
+      const outcast = await createUser(t.app);
+      await addMember(t.app, group.id, outcast);
+      await ban(boss, group, outcast);
+      for (const viewer of [null, stranger, outcast]) {
+        for (const named of [group.name, group.id]) {
+          for (const user of [boss, admin!, member!, outcast]) expect(await standing(viewer, user, named)).toEqual(NONE);
+        }
+      }
+      for (const viewer of [member!, admin!, boss]) {
+        expect(await standing(viewer, boss, group.name)).toEqual({ admin: true, owner: true, banned: false });
+        expect(await standing(viewer, admin!, group.id)).toEqual({ admin: true, owner: false, banned: false });
+        expect(await standing(viewer, member!, group.name)).toEqual(NONE);
+        // The banned list is the admins': a plain member is not told who is banned.
+        expect(await standing(viewer, outcast, group.name)).toEqual({ admin: false, owner: false, banned: viewer !== member });
+      }
+    });
+
+    it('refuses a group name longer than any with 400', async () => {
+      const res = await call(t.app, null, { method: 'GET', url: `/api/profile/user/${owner.username}?group=${'a'.repeat(201)}` });
+      expect(res.statusCode).toBe(400);
     });
   });
 
@@ -239,7 +289,7 @@ describe('profiles', () => {
       expect(body.logged).toBe(true);
       expect(body.hasMore).toBe(true);
       expect(body.groupList).toHaveLength(5);
-      expect(body.groupList[0]).toEqual({ _id: groups[5]!.id, gp: groups[5]!.id, gpUrl: `/media/gp/${groups[5]!.id}.jpeg`, name: 'Horolezci' });
+      expect(body.groupList[0]).toEqual({ ...groupPicture(groups[5]!.id), name: 'Horolezci' });
       expect(body.groupList.map((g: { name: string }) => g.name)).toContain('Tajná');
     });
 

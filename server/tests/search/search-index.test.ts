@@ -1,20 +1,19 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
 import { newId } from '../../src/lib/ids';
 import { ftsPhrase, searchCondition, searchMatches } from '../../src/lib/search';
 import { createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, TEST_DB, type TestApp } from '../helpers/test-app';
+import { TEST_DB, useTestApp } from '../helpers/test-app';
 
 const TABLES = ['users', 'groups', 'posts', 'comments'] as const;
 
 describe('search indexes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let author: TestUser;
   let postId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     author = await createUser(t.app, { username: 'Žlutý_kůň' });
     await createUser(t.app, { username: 'Příliš' });
     await createUser(t.app, { username: 'modry_pes' });
@@ -24,7 +23,6 @@ describe('search indexes', () => {
     await createPost(t.app, author, { text: 'Quote "this" 100% of_the time' });
     await createPost(t.app, author, { text: 'nothing to see' });
   });
-  afterAll(async () => t.close());
 
   async function addComment(text: string): Promise<string> {
     const id = newId();

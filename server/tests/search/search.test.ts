@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { addMember, call, createFollow, createGroup, createUser, type TestUser } from '../helpers/fixtures';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { useTestApp } from '../helpers/test-app';
+import { expectError } from '../helpers/expect';
 
 describe('user and group search', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let viewer: TestUser;
   const kuns: TestUser[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp();
     viewer = await createUser(t.app, { username: 'hledač' });
     // 12 users matching "kun", one of them named exactly so.
     for (let i = 0; i < 11; i++) kuns.push(await createUser(t.app, { username: `žlutý_kůň_${String(i).padStart(2, '0')}` }));
@@ -17,7 +17,6 @@ describe('user and group search', () => {
     await createUser(t.app, { username: 'Příliš' });
     await createFollow(t.app, viewer, kuns[11]!, { notify: true });
   });
-  afterAll(async () => t.close());
 
   const get = (user: TestUser | null, url: string) => call(t.app, user, { method: 'GET', url });
 
@@ -51,6 +50,7 @@ describe('user and group search', () => {
       const first = (await get(viewer, '/api/search/for/users?query=kun')).json();
       expect(first.logged).toBe(true);
       expect(first.hasMore).toBe(true);
+      expect(first.group).toBeNull();
       expect(first.userList).toHaveLength(5);
       expect(first.userList[0]).toEqual({ _id: kuns[11]!.id, pfp: kuns[11]!.id, pfpUrl: `/media/pfp/${kuns[11]!.id}.jpeg`, username: 'Kůň', follows: true, notify: true });
       expect(first.userList[1]).toMatchObject({ username: 'žlutý_kůň_00', follows: false, notify: false });
@@ -69,7 +69,7 @@ describe('user and group search', () => {
       const body = (await get(null, '/api/search/for/users?query=zluty&limit=4&page=3')).json();
       expect(body.userList.map((u: { username: string }) => u.username)).toEqual(['žlutý_kůň_08', 'žlutý_kůň_09', 'žlutý_kůň_10']);
       expect(body.hasMore).toBe(false);
-      expect((await get(null, '/api/search/for/users?query=zluty&page=9')).json()).toEqual({ userList: [], logged: false, hasMore: false });
+      expect((await get(null, '/api/search/for/users?query=zluty&page=9')).json()).toEqual({ userList: [], logged: false, hasMore: false, group: null });
     });
 
     it('a `before` snapshot leaves out accounts and groups made later', async () => {
@@ -112,8 +112,7 @@ describe('user and group search', () => {
 
     it('GET /search/mygroups needs a token', async () => {
       const res = await get(null, '/api/search/mygroups?query=vcel');
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'error/no_token' });
+      expectError(res, 401, 'no_token');
     });
 
     it('GET /search/mygroups lists only matching groups where the caller may post', async () => {

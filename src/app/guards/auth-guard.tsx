@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ApiError, apiFetch } from '../../lib/api/client';
+import { authApi } from '#core/api/auth';
+import { ApiError, callApi } from '../../lib/api/client';
 import { clearSession, useSession } from '../../lib/session';
 import { forgetPrivateMedia } from '../../../sw/media-cache';
 
@@ -29,7 +30,7 @@ export function useAuthGuard(): { isLoggedIn: boolean; state: GuardState } {
     }
     if (accepted.has(token)) return;
     const controller = new AbortController();
-    apiFetch('/auth/test', { method: 'POST', signal: controller.signal }).then(
+    callApi(authApi.test, {}, { signal: controller.signal }).then(
       () => {
         accepted.add(token);
         setChecked(token);

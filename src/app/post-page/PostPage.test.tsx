@@ -1,34 +1,15 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cancelScheduledSend } from '../../lib/outbox/outbox';
-import { getDb, clearLocalData } from '../../lib/db/db';
-import { storeSession } from '../../lib/session';
-import { apiPost, mockFetch, setOnline, type FetchCall } from '../../test/local-first';
+import { getDb } from '../../lib/db/db';
+import { apiComment as comment, apiPost, mockFetch, setOnline, startOnline, type FetchCall } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import PostPage from './PostPage';
 
 const POST = 'p00000000000000000000001';
 const id = (n: number) => `c${String(n).padStart(23, '0')}`;
 
-function apiComment(n: number, extra: Record<string, unknown> = {}) {
-  return {
-    _id: id(n),
-    postId: POST,
-    text: `comment ${n}`,
-    parent: { _id: POST, author: { username: 'alice' }, directParent: true },
-    author: { username: 'bob', pfp: 'u2' },
-    createdAt: Date.now() - 60 * 60_000,
-    liked: false,
-    likes: 0,
-    comments: 0,
-    mentions: [],
-    itsme: false,
-    images: 0,
-    media: [],
-    deleted: false,
-    ...extra,
-  };
-}
+const apiComment = (n: number, extra: Record<string, unknown> = {}) => comment(id(n), POST, { text: `comment ${n}`, ...extra });
 
 type Answer = { status?: number; body?: unknown };
 
@@ -41,18 +22,13 @@ function server(routes: Record<string, (call: FetchCall) => Answer>) {
 
 const query = (call: FetchCall) => new URL(call.url, 'http://localhost').searchParams;
 
-// The machine running the suite may be busy: give the local database and the router time.
-configure({ asyncUtilTimeout: 5000 });
-
 function renderPost(route = `/p/${POST}`) {
   return renderWithApp(<PostPage />, { route, path: '/p/:postId' });
 }
 
 beforeEach(async () => {
   cancelScheduledSend();
-  setOnline(true);
-  storeSession('token-1', 'alice', 'u1');
-  await clearLocalData();
+  await startOnline();
 });
 
 describe('post page', () => {
@@ -82,6 +58,19 @@ describe('post page', () => {
     expect(await screen.findByText('Post not found')).toBeInTheDocument();
   });
 
+  it('says Post not found, not deleted, when the server answers 404 (gone or private)', async () => {
+    server({ [`GET /api/post/${POST}`]: () => ({ status: 404, body: { message: 'error/didnt_find_post' } }) });
+    renderPost();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Post not found');
+    expect(screen.queryByText(/deleted/i)).not.toBeInTheDocument();
+  });
+
+  it('says a post never stored is not saved on this device when offline', async () => {
+    mockFetch(() => new TypeError('Failed to fetch'));
+    renderPost();
+    expect(await screen.findByRole('alert')).toHaveTextContent('This post is not saved on this device, and you are offline.');
+  });
+
   it('paints the stored post and comments when the network is gone', async () => {
     server({
       [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { text: 'kept post', comments: 1 }) }),
@@ -94,6 +83,15 @@ describe('post page', () => {
     renderPost();
     expect(await screen.findByText('kept post')).toBeInTheDocument();
     expect(await screen.findByText('kept comment')).toBeInTheDocument();
+  });
+
+  it('says offline that comments never loaded are not on this device, not that there are none', async () => {
+    await getDb().posts.put({ ...apiPost(POST, { text: 'kept post', comments: 2 }), cachedAt: Date.now() });
+    mockFetch(() => new TypeError('Failed to fetch'));
+    renderPost();
+    expect(await screen.findByRole('heading', { name: '2 comments' })).toBeInTheDocument();
+    expect(await screen.findByText('You are offline, and this is not saved on this device.')).toBeInTheDocument();
+    expect(screen.queryByText(/No comments yet/)).not.toBeInTheDocument();
   });
 
   it('loads more comments by a button, five a page', async () => {
@@ -182,6 +180,24 @@ describe('post page', () => {
     expect(within(list as HTMLElement).queryByText('comment 1')).not.toBeInTheDocument();
     const listCall = calls.find((c) => c.path === `/api/post/${POST}/comments`)!;
     expect(query(listCall).get('pinned')).toBe(id(1));
+  });
+
+  it('c= shows the pinned tree offline once seen, from the local database', async () => {
+    const tree = { ...apiComment(3, { text: 'the pinned one' }), pinned: true, hasMore: false, children: [] };
+    server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 1 }) }),
+      [`GET /api/comment/${id(3)}/tree`]: () => ({ body: { pinnedTree: tree } }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [], hasMore: false } }),
+    });
+    const first = renderPost(`/p/${POST}?c=${id(3)}`);
+    expect(await screen.findByText('the pinned one')).toBeInTheDocument();
+    first.unmount();
+
+    mockFetch(() => new TypeError('Failed to fetch'));
+    const { container } = renderPost(`/p/${POST}?c=${id(3)}`);
+    expect(await screen.findByText('the pinned one')).toBeInTheDocument();
+    expect(container.querySelector('.comment-highlighted')).not.toBeNull();
+    expect(screen.queryByText(/no longer available/)).not.toBeInTheDocument();
   });
 
   it('a new comment appears first at once, pending, and the count rises by one', async () => {

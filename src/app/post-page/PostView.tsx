@@ -1,15 +1,28 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
+import { DELETED } from '#core/limits';
+import { NetworkError } from '../../lib/api/client';
 import { usePost } from '../../lib/query/posts';
 import { PostCard } from '../../components/post/PostCard';
 
-/** /p/{postId}: the post; the comment thread is rendered below it by the comments feature. */
+/**
+ * /p/{postId}: the post; the comment thread is rendered below it by the comments feature.
+ * Only the deleted marker says the post was deleted: a failed load (gone, private, or a server
+ * failure) says it was not found, since the server does not tell those apart for a stranger, and
+ * offline a post never stored here says it is not saved on this device.
+ */
 export default function PostPage() {
   const { postId = '' } = useParams();
   const { t } = useTranslation('post');
-  const { post, cached, deleted, error } = usePost(postId);
-  if (deleted) return <p className="list-status" role="alert">{t('post_deleted', { ns: 'error' })}</p>;
+  const { post, cached, error } = usePost(postId);
+  if (postId === DELETED) return <p className="list-status" role="alert">{t('post_deleted', { ns: 'error' })}</p>;
   if (post) return <section className="post-page"><PostCard post={post} /></section>;
-  if (error && cached) return <p className="list-status" role="alert">{t('not_found')}</p>;
+  if (error && cached) {
+    return (
+      <p className="list-status" role="alert">
+        {error instanceof NetworkError ? t('not_offline') : t('not_found')}
+      </p>
+    );
+  }
   return <p className="list-status" role="status">{t('quoted_loading')}</p>;
 }

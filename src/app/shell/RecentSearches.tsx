@@ -1,24 +1,30 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { groupsApi } from '#core/api/groups';
+import { profilesApi } from '#core/api/profiles';
 import { AppLink } from '../../components/AppLink';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
-import { apiFetch } from '../../lib/api/client';
+import { callApi } from '../../lib/api/client';
+import { useDb } from '../../lib/db/useDb';
+import { queryKeys } from '../../lib/query/keys';
 import { addHistoryEntry, clearHistory, type HistoryEntry, useSearchHistory } from '../../lib/search-history';
 import { useSession } from '../../lib/session';
 
+/** The current name of a user or group entry by its id (a text entry is its own name). */
+function lookUpName(entry: HistoryEntry, signal: AbortSignal): Promise<{ name: string }> {
+  if (entry.type === 'user') return callApi(profilesApi.username, { params: { userId: entry.id } }, { signal });
+  if (entry.type === 'group') return callApi(groupsApi.name, { params: { groupId: entry.id } }, { signal });
+  return Promise.resolve({ name: entry.text });
+}
+
 /** Names of history entries are looked up by id; a failed lookup marks the entry deleted. */
 function useEntryName(entry: HistoryEntry): { name: string | null; deleted: boolean } {
-  const path =
-    entry.type === 'user'
-      ? `/profile/${encodeURIComponent(entry.id)}/username`
-      : entry.type === 'group'
-        ? `/group/${encodeURIComponent(entry.id)}/name`
-        : null;
+  const db = useDb();
   const query = useQuery({
-    queryKey: ['history-name', entry.type, entry.type === 'text' ? entry.text : entry.id],
-    queryFn: ({ signal }) => apiFetch<{ name: string }>(path!, { signal }),
-    enabled: path !== null,
+    queryKey: queryKeys.historyName(db.name, entry.type, entry.type === 'text' ? entry.text : entry.id),
+    queryFn: ({ signal }) => lookUpName(entry, signal),
+    enabled: entry.type !== 'text',
     staleTime: 60 * 60 * 1000,
     retry: false,
   });

@@ -2,26 +2,13 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
-import { apiFetch } from '../../lib/api/client';
+import { type NameResult, searchApi } from '#core/api/search';
+import { callApi } from '../../lib/api/client';
 import { addHistoryEntry } from '../../lib/search-history';
 import { useSession } from '../../lib/session';
+import { useDebounced } from '../../lib/useDebounced';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
-
-export interface Suggestion {
-  _id: string;
-  name: string;
-}
-
-/** Waits until the value has stopped changing for `delay` ms. */
-export function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
 
 /**
  * The shell's search box: user suggestions 300 ms after typing stops, only for
@@ -33,7 +20,7 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
   const { id: userId } = useSession();
   const [text, setText] = useState('');
   // Suggestions with the query they answer: a stale answer is never shown for newer text.
-  const [result, setResult] = useState<{ query: string; list: Suggestion[] }>({ query: '', list: [] });
+  const [result, setResult] = useState<{ query: string; list: NameResult[] }>({ query: '', list: [] });
   const [open, setOpen] = useState(false);
   const [highlight, setHighlight] = useState(-1);
   const query = useDebounced(text.trim(), LIMITS.debounceMs);
@@ -43,7 +30,7 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
   useEffect(() => {
     if (!query) return;
     const controller = new AbortController();
-    apiFetch<Suggestion[]>('/search/users', { query: { query }, signal: controller.signal }).then(
+    callApi(searchApi.suggestUsers, { query: { query } }, { signal: controller.signal }).then(
       (list) => {
         setResult({ query, list: Array.isArray(list) ? list.slice(0, LIMITS.suggestionsMax) : [] });
         setHighlight(-1);
@@ -64,7 +51,7 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
     onDone?.();
   };
 
-  const chooseUser = (user: Suggestion) => {
+  const chooseUser = (user: NameResult) => {
     void addHistoryEntry(userId, { type: 'user', id: user._id });
     void navigate(`/u/${encodeURIComponent(user.name)}`);
     finish();

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
 import { Overlay } from '../../components/Overlay';
+import { Tooltip } from '../../components/Tooltip';
 import { Logo } from './Logo';
 import { NavBar } from './NavBar';
 import { SearchPanel } from './SearchPanel';
@@ -48,15 +49,17 @@ export function Shell() {
           <Logo />
         </button>
         {showSearch ? (
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t('search.open')}
-            aria-haspopup="dialog"
-            onClick={() => setSearchOpen(true)}
-          >
-            <Icon name="search" />
-          </button>
+          <Tooltip label={t('search.open')}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('search.open')}
+              aria-haspopup="dialog"
+              onClick={() => setSearchOpen(true)}
+            >
+              <Icon name="search" />
+            </button>
+          </Tooltip>
         ) : null}
       </header>
       <NavBar />
@@ -75,14 +78,16 @@ export function Shell() {
       {searchOpen && showSearch ? (
         <Overlay label={t('search.label')} onClose={() => setSearchOpen(false)} className="search-overlay">
           <div className="search-overlay__header">
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('close')}
-              onClick={() => setSearchOpen(false)}
-            >
-              <Icon name="back" />
-            </button>
+            <Tooltip label={t('close')}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('close')}
+                onClick={() => setSearchOpen(false)}
+              >
+                <Icon name="back" />
+              </button>
+            </Tooltip>
           </div>
           <SearchPanel autoFocus onDone={() => setSearchOpen(false)} />
         </Overlay>

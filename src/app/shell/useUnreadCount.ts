@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { apiFetch } from '../../lib/api/client';
+import { notificationsApi } from '#core/api/notifications';
+import { API_BASE, callApi } from '../../lib/api/client';
 
 /** Reads a count from the shapes the unread call and the stream may carry. */
 export function readCount(data: unknown): number | null {
@@ -36,7 +37,7 @@ export function useUnreadCount(token: string | null): number {
     let active = true;
     const controller = new AbortController();
     const refresh = () => {
-      apiFetch<unknown>('/notification/unread', { signal: controller.signal }).then(
+      callApi(notificationsApi.unread, {}, { signal: controller.signal }).then(
         (data) => {
           const n = readCount(data);
           if (active && n !== null) setCount(n);
@@ -49,7 +50,7 @@ export function useUnreadCount(token: string | null): number {
     let source: EventSource | undefined;
     if (typeof EventSource !== 'undefined') {
       try {
-        source = new EventSource(`/api/notification/stream?token=${encodeURIComponent(token)}`);
+        source = new EventSource(`${API_BASE}${notificationsApi.stream.path}?token=${encodeURIComponent(token)}`);
         // The server names its events `unread` ({count}); plain messages are read the same way.
         const onEvent = (event: MessageEvent) => {
           const n = readCount(event.data);

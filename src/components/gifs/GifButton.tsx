@@ -5,7 +5,8 @@ import { GifPicker } from './GifPicker';
 import { useGifsEnabled } from './useGifs';
 
 interface GifButtonProps {
-  onSelect: (file: File) => void;
+  /** The chosen GIF's download, handed over as the picker closes. */
+  onSelect: (file: Promise<File>) => void;
   disabled?: boolean;
   className?: string;
 }

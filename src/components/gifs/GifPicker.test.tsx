@@ -1,11 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { File as NodeFile } from 'node:buffer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { clearLocalData, getDb } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
 import { storeSession } from '../../lib/session';
-import { setOnline, useCloneableBlobs } from '../../test/local-first';
+import { getToasts } from '../../lib/toast';
+import { attachFiles, pngFile, useTestFiles } from '../../test/files';
+import { setOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import ComposePage from '../../features/compose/ComposePage';
 import { GifButton } from './GifButton';
@@ -30,10 +31,13 @@ interface Call {
   at: number;
 }
 
-type Answer = { status?: number; body?: unknown } | Error;
+type Answer = { status?: number; body?: unknown } | Error | Response;
 
-/** A fetch stub for the GIF routes; `override` answers a path differently. */
-function stubGifApi(override: Record<string, (call: Call) => Answer> = {}) {
+/** The GIF file's answer: its bytes. */
+const gifFile = () => new Response(GIF_BYTES, { status: 200, headers: { 'Content-Type': 'image/gif' } });
+
+/** A fetch stub for the GIF routes; `override` answers a path differently (possibly later). */
+function stubGifApi(override: Record<string, (call: Call) => Answer | Promise<Answer>> = {}) {
   const calls: Call[] = [];
   const fn = vi.fn(async (input: string, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
@@ -47,7 +51,7 @@ function stubGifApi(override: Record<string, (call: Call) => Answer> = {}) {
     };
     calls.push(call);
     const custom = override[call.path];
-    const answer: Answer = custom
+    const answer: Answer = await (custom
       ? custom(call)
       : call.path === '/api/config'
         ? { body: { googleClientId: null, tenorEnabled: true } }
@@ -59,11 +63,11 @@ function stubGifApi(override: Record<string, (call: Call) => Answer> = {}) {
               ? { body: { results: [gif('f1', ['trend'])], next: '' } }
               : call.path === '/api/gif/share'
                 ? { status: 204 }
-                : { status: 404, body: { message: 'error/server_error' } };
+                : call.path === '/api/gif/file'
+                  ? gifFile()
+                  : { status: 404, body: { message: 'error/server_error' } });
     if (answer instanceof Error) throw answer;
-    if (call.path === '/api/gif/file' && !custom) {
-      return new Response(GIF_BYTES, { status: 200, headers: { 'Content-Type': 'image/gif' } });
-    }
+    if (answer instanceof Response) return answer;
     const status = answer.status ?? 200;
     return new Response(status === 204 || answer.body === undefined ? null : JSON.stringify(answer.body), {
       status,
@@ -110,7 +114,7 @@ describe('GifPicker', () => {
 
     fireEvent.click(result);
     await waitFor(() => expect(onSelect).toHaveBeenCalledTimes(1));
-    const file = onSelect.mock.calls[0]![0] as File;
+    const file = await (onSelect.mock.calls[0]![0] as Promise<File>);
     expect(file).toBeInstanceOf(Blob);
     expect(file.type).toBe('image/gif');
     expect(file.name).toBe('tenor-s-cat.gif');
@@ -140,11 +144,11 @@ describe('GifPicker', () => {
     expect(await screen.findByRole('button', { name: /excited/i }, { timeout: 3000 })).toBeInTheDocument();
   });
 
-  it('asks Tenor in Czech and speaks Czech', async () => {
+  it('speaks Czech and still asks Tenor for the one en_US catalogue', async () => {
     const api = stubGifApi();
     renderWithApp(<GifPicker onSelect={() => undefined} />, { lng: 'cs' });
     expect(await screen.findByRole('button', { name: 'Populární' })).toBeInTheDocument();
-    expect(api.of('/api/gif/categories')[0]!.params.get('locale')).toBe('cs_CZ');
+    expect(api.of('/api/gif/categories')[0]!.params.get('locale')).toBe('en_US');
   });
 
   it('says it is offline instead of calling the server', async () => {
@@ -164,15 +168,13 @@ describe('GifPicker', () => {
     expect(await screen.findByText(/You are offline/)).toBeInTheDocument();
   });
 
-  it('shows the server refusal of a download and attaches nothing', async () => {
+  it('hands over a refused download as its refusal, and does not report it used', async () => {
     const api = stubGifApi({ '/api/gif/file': () => ({ status: 413, body: { message: 'error/image_too_large' } }) });
     const onSelect = vi.fn();
     renderWithApp(<GifPicker onSelect={onSelect} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Trending' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Attach GIF: trend' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(/.+/);
-    expect(screen.getByRole('alert').textContent).not.toContain('error/');
-    expect(onSelect).not.toHaveBeenCalled();
+    await expect(onSelect.mock.calls[0]![0]).rejects.toMatchObject({ key: 'image_too_large' });
     expect(api.of('/api/gif/share')).toHaveLength(0);
   });
 });
@@ -212,17 +214,9 @@ describe('the composer with a GIF', () => {
   const routes = [{ path: '/', element: <p>home</p> }];
   const thumbnails = () => [...document.querySelectorAll('.compose-images img')].map((img) => img.getAttribute('src'));
 
-  function attach(files: unknown[]) {
-    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
-    Object.defineProperty(input, 'files', { configurable: true, value: files });
-    fireEvent.change(input);
-  }
-
   beforeEach(async () => {
-    useCloneableBlobs();
-    vi.stubGlobal('File', NodeFile);
-    URL.createObjectURL = vi.fn((blob: Blob) => `blob:${(blob as File).name}`);
-    URL.revokeObjectURL = vi.fn();
+    // Thumbnails named by their file, so the test can tell which ones show.
+    useTestFiles((blob) => `blob:${(blob as File).name}`);
     storeSession('t1', 'me', 'u9');
     await clearLocalData();
   });
@@ -232,7 +226,7 @@ describe('the composer with a GIF', () => {
     renderWithApp(<ComposePage />, { route: '/post', path: '/post', routes });
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'What is on your mind?' })).toBeEnabled(), { timeout: 5000 });
 
-    attach([new NodeFile(['x'], 'photo.png', { type: 'image/png' })]);
+    attachFiles([pngFile('photo.png')]);
     await waitFor(() => expect(thumbnails()).toEqual(['blob:photo.png']));
 
     fireEvent.click(await screen.findByRole('button', { name: 'GIF' }));
@@ -245,7 +239,56 @@ describe('the composer with a GIF', () => {
       expect(draft?.images.map((i) => [i.name, i.blob.type])).toEqual([['tenor-f1.gif', 'image/gif']]);
     }, { timeout: 3000 });
 
-    attach([1, 2].map((i) => new NodeFile(['x'], `${i}.png`, { type: 'image/png' })));
+    attachFiles([1, 2].map((i) => pngFile(`${i}.png`)));
     await waitFor(() => expect(thumbnails()).toEqual(['blob:1.png', 'blob:2.png']));
+  });
+
+  const pickTrending = async () => {
+    fireEvent.click(await screen.findByRole('button', { name: 'GIF' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Trending' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Attach GIF: trend' }));
+  };
+
+  it('closes the picker at once and holds the post until the GIF has arrived', async () => {
+    let arrive = () => {};
+    const api = stubGifApi({
+      '/api/auth/test': () => ({ body: { message: 'ok' } }),
+      '/api/gif/file': () => new Promise<Answer>((resolve) => (arrive = () => resolve(gifFile()))),
+    });
+    renderWithApp(<ComposePage />, { route: '/post', path: '/post', routes });
+    const text = screen.getByRole('textbox', { name: 'What is on your mind?' });
+    await waitFor(() => expect(text).toBeEnabled(), { timeout: 5000 });
+    fireEvent.change(text, { target: { value: 'look' } });
+    await pickTrending();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('Attaching…')).toBeInTheDocument();
+
+    const before = getToasts().length;
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please wait until the media finish loading.');
+    expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/wait_media' })]);
+    expect(await getDb().outbox.count()).toBe(0);
+
+    arrive();
+    await waitFor(() => expect(thumbnails()).toEqual(['blob:tenor-f1.gif']));
+    expect(screen.queryByText('Attaching…')).not.toBeInTheDocument();
+    // Queued only: the send itself is the outbox's.
+    setOnline(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(await screen.findByText('home')).toBeInTheDocument();
+    expect((await getDb().outbox.toArray())[0]?.images.map((i) => i.name)).toEqual(['tenor-f1.gif']);
+    await waitFor(() => expect(api.of('/api/gif/share')).toHaveLength(1));
+  });
+
+  it('says in the editor why a picked GIF could not be fetched, and attaches nothing', async () => {
+    stubGifApi({
+      '/api/auth/test': () => ({ body: { message: 'ok' } }),
+      '/api/gif/file': () => ({ status: 413, body: { message: 'error/image_too_large' } }),
+    });
+    renderWithApp(<ComposePage />, { route: '/post', path: '/post', routes });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'What is on your mind?' })).toBeEnabled(), { timeout: 5000 });
+    await pickTrending();
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The image is too large.'));
+    expect(thumbnails()).toEqual([]);
   });
 });

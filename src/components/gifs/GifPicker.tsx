@@ -2,27 +2,26 @@ import { type CSSProperties, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
 import { InfiniteList } from '../../components/InfiniteList';
-import { ApiError, NetworkError } from '../../lib/api/client';
+import { Tooltip } from '../../components/Tooltip';
+import { NetworkError, errorMessageOf } from '../../lib/api/client';
 import { translateMessage } from '../../lib/i18n';
-import { type Gif, downloadGif, gifLocale, shareGif } from './gifs.api';
-import { useDebounced, useGifCategories, useGifResults, useOnline } from './useGifs';
+import { type Gif, downloadGif, shareGif } from './gifs.api';
+import { useDebounced } from '../../lib/useDebounced';
+import { useGifCategories, useGifResults, useOnline } from './useGifs';
 import './gifs.css';
 
 interface GifPickerProps {
-  /** The chosen GIF as a file, ready to attach like a picked image. */
-  onSelect: (file: File) => void;
+  /**
+   * The chosen GIF, handed over at once as its download: the file, ready to attach like a picked
+   * image, or why it could not be fetched. Whoever attaches it waits for it (and says so).
+   */
+  onSelect: (file: Promise<File>) => void;
   onClose?: () => void;
 }
 
 type View = 'categories' | 'trending' | 'search';
 
-/** A failure with no answer: the picker says it is offline instead of showing an error. */
-const OFFLINE = 'offline';
-
-function messageOf(err: unknown): string {
-  if (err instanceof NetworkError) return OFFLINE;
-  return err instanceof ApiError && err.key ? `error/${err.key}` : 'error/loading_failed';
-}
+const messageOf = (err: unknown): string => errorMessageOf(err, 'error/loading_failed');
 
 const pickerStyle = {
   width: LIMITS.gifPickerWidth,
@@ -35,15 +34,13 @@ const pickerStyle = {
  * pauses for LIMITS.gifDebounceMs, or the trending GIFs.
  */
 export function GifPicker({ onSelect, onClose }: GifPickerProps) {
-  const { t, i18n } = useTranslation('gifs');
-  const locale = gifLocale(i18n.resolvedLanguage ?? i18n.language ?? 'en');
+  const { t } = useTranslation('gifs');
+  const locale = LIMITS.gifLocale;
   const online = useOnline();
   const [input, setInput] = useState('');
   // A category is a search the user chose outright: it does not wait for the pause.
   const [chosen, setChosen] = useState<string | null>(null);
   const [trending, setTrending] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const debounced = useDebounced(input, LIMITS.gifDebounceMs);
 
   const settled = chosen !== null && chosen === input ? chosen : debounced;
@@ -63,32 +60,25 @@ export function GifPicker({ onSelect, onClose }: GifPickerProps) {
     setTrending(false);
   };
 
-  const select = async (gif: Gif) => {
-    if (busy) return;
-    setBusy(gif.id);
-    setFailure(null);
-    try {
-      const file = await downloadGif(gif.id);
-      onSelect(file);
-      shareGif(gif.id, term, locale).catch(() => undefined);
-    } catch (err) {
-      setFailure(messageOf(err));
-    } finally {
-      setBusy(null);
-    }
+  const select = (gif: Gif) => {
+    const download = downloadGif(gif.id);
+    onSelect(download);
+    download.then(() => shareGif(gif.id, term, locale)).catch(() => undefined);
   };
 
   const loadError = view === 'categories' ? categories.error : results.error;
-  const offline = !online || loadError instanceof NetworkError || failure === OFFLINE;
-  const problem = offline ? null : failure ?? (loadError ? messageOf(loadError) : null);
+  const offline = !online || loadError instanceof NetworkError;
+  const problem = offline || !loadError ? null : messageOf(loadError);
 
   return (
     <div className="gif-picker" style={pickerStyle}>
       <div className="gif-picker__bar">
         {view !== 'categories' && (
-          <button type="button" className="gif-picker__icon" aria-label={t('back')} onClick={reset}>
-            ←
-          </button>
+          <Tooltip label={t('back')}>
+            <button type="button" className="gif-picker__icon" aria-label={t('back')} onClick={reset}>
+              ←
+            </button>
+          </Tooltip>
         )}
         <input
           type="search"
@@ -105,12 +95,14 @@ export function GifPicker({ onSelect, onClose }: GifPickerProps) {
           }}
         />
         {onClose && (
-          <button type="button" className="gif-picker__icon" aria-label={t('close')} onClick={onClose}>
-            ×
-          </button>
+          <Tooltip label={t('close')}>
+            <button type="button" className="gif-picker__icon" aria-label={t('close')} onClick={onClose}>
+              ×
+            </button>
+          </Tooltip>
         )}
       </div>
-      <div className="gif-picker__body" aria-busy={busy !== null}>
+      <div className="gif-picker__body">
         {offline ? (
           <p className="gif-picker__status" role="status">
             {t('offline')}
@@ -153,9 +145,8 @@ export function GifPicker({ onSelect, onClose }: GifPickerProps) {
               <button
                 type="button"
                 className="gif-tile"
-                disabled={busy !== null}
                 aria-label={gif.tags.length ? t('pick_tagged', { tags: gif.tags.join(', ') }) : t('pick')}
-                onClick={() => void select(gif)}
+                onClick={() => select(gif)}
               >
                 <img
                   src={gif.preview}
@@ -163,7 +154,6 @@ export function GifPicker({ onSelect, onClose }: GifPickerProps) {
                   loading="lazy"
                   style={gif.dims[0] && gif.dims[1] ? { aspectRatio: `${gif.dims[0]} / ${gif.dims[1]}` } : undefined}
                 />
-                {busy === gif.id && <span className="gif-tile__label">{t('attaching')}</span>}
               </button>
             )}
           />

@@ -1,45 +1,23 @@
+import { type GifLocale, gifsApi } from '#core/api/gifs';
 import { parseErrorMessage } from '#core/errors';
-import { API_BASE, ApiError, NetworkError, apiFetch } from '../../lib/api/client';
+import { API_BASE, ApiError, NetworkError, callApi } from '../../lib/api/client';
 import { getSession } from '../../lib/session';
 
-/** A GIF result: the full GIF, its small preview, the GIF's [width, height], tags. */
-export interface Gif {
-  id: string;
-  url: string;
-  preview: string;
-  dims: [number, number];
-  tags: string[];
-}
+export type { Gif, GifCategory, GifLocale, GifPage } from '#core/api/gifs';
 
-export interface GifPage {
-  results: Gif[];
-  /** Position of the next page; '' after the last one. */
-  next: string;
-}
-
-export interface GifCategory {
-  name: string;
-  searchterm: string;
-  image: string;
-}
-
-export type GifLocale = 'en_US' | 'cs_CZ';
-
-/** Tenor's locale for the interface language. */
-export const gifLocale = (language: string): GifLocale => (language.startsWith('cs') ? 'cs_CZ' : 'en_US');
 
 export const fetchGifCategories = (locale: GifLocale, signal?: AbortSignal) =>
-  apiFetch<{ categories: GifCategory[] }>('/gif/categories', { query: { locale }, signal }).then((r) => r.categories);
+  callApi(gifsApi.categories, { query: { locale } }, { signal }).then((r) => r.categories);
 
 export const searchGifs = (q: string, pos: string | undefined, locale: GifLocale, signal?: AbortSignal) =>
-  apiFetch<GifPage>('/gif/search', { query: { q, pos, locale }, signal });
+  callApi(gifsApi.search, { query: { q, pos, locale } }, { signal });
 
 export const featuredGifs = (pos: string | undefined, locale: GifLocale, signal?: AbortSignal) =>
-  apiFetch<GifPage>('/gif/featured', { query: { pos, locale }, signal });
+  callApi(gifsApi.featured, { query: { pos, locale } }, { signal });
 
 /** Tells Tenor which GIF was used; only rankings depend on it. */
 export const shareGif = (id: string, q: string, locale: GifLocale) =>
-  apiFetch<void>('/gif/share', { method: 'POST', body: { id, q: q || undefined, locale } });
+  callApi(gifsApi.share, { body: { id, q: q || undefined, locale } });
 
 /** Name of an attached picked GIF, so the composer can tell it from photos. */
 const GIF_FILE = /^tenor-[\w-]+\.gif$/;
@@ -47,7 +25,7 @@ export const isPickedGif = (image: { name?: string }): boolean => !!image.name &
 
 /**
  * The GIF's bytes through the server (the CSP admits no other origin for fetches), as a file
- * the composer attaches like a picked image.
+ * the composer attaches like a picked image. Read by hand: the answer is image/gif, not JSON.
  */
 export async function downloadGif(id: string, signal?: AbortSignal): Promise<File> {
   const headers: Record<string, string> = {};
@@ -55,7 +33,7 @@ export async function downloadGif(id: string, signal?: AbortSignal): Promise<Fil
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}/gif/file?id=${encodeURIComponent(id)}`, { headers, signal });
+    response = await fetch(`${API_BASE}${gifsApi.file.path}?id=${encodeURIComponent(id)}`, { headers, signal });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new NetworkError((err as Error)?.message);

@@ -1,6 +1,8 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiFetch } from '../../lib/api/client';
+import { useDb } from '../../lib/db/useDb';
+import { publicConfigQuery } from '../../lib/public-config';
+import { queryKeys } from '../../lib/query/keys';
 import { type GifLocale, featuredGifs, fetchGifCategories, searchGifs } from './gifs.api';
 
 const ENABLED_KEY = 'kruh.gifsEnabled';
@@ -10,28 +12,14 @@ const ENABLED_KEY = 'kruh.gifsEnabled';
  * answer is remembered, so an app started offline still offers the picker (which then says so).
  */
 export function useGifsEnabled(): boolean {
-  const config = useQuery({
-    // Shared with the sign-in screen's read of the same settings.
-    queryKey: ['public-config'],
-    queryFn: () => apiFetch<{ tenorEnabled?: boolean }>('/config'),
-    staleTime: Infinity,
-    retry: false,
-  });
+  const db = useDb();
+  // Shared with the sign-in screen's read of the same settings.
+  const config = useQuery(publicConfigQuery(db.name));
   const enabled = config.data?.tenorEnabled;
   useEffect(() => {
     if (enabled !== undefined) localStorage.setItem(ENABLED_KEY, String(enabled));
   }, [enabled]);
   return enabled ?? localStorage.getItem(ENABLED_KEY) === 'true';
-}
-
-/** The value once it has stopped changing for `delay` ms. */
-export function useDebounced<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
 }
 
 export function useOnline(): boolean {
@@ -49,8 +37,9 @@ export function useOnline(): boolean {
 }
 
 export function useGifCategories(locale: GifLocale, enabled: boolean) {
+  const db = useDb();
   return useQuery({
-    queryKey: ['gifs', 'categories', locale],
+    queryKey: queryKeys.gifCategories(db.name, locale),
     queryFn: ({ signal }) => fetchGifCategories(locale, signal),
     staleTime: 60 * 60 * 1000,
     enabled,
@@ -59,8 +48,9 @@ export function useGifCategories(locale: GifLocale, enabled: boolean) {
 
 /** Search results for a term, or the trending GIFs when the term is null; page by page. */
 export function useGifResults(term: string | null, locale: GifLocale, enabled: boolean) {
+  const db = useDb();
   return useInfiniteQuery({
-    queryKey: ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
+    queryKey: queryKeys.gifResults(db.name, term, locale),
     queryFn: ({ pageParam, signal }) =>
       term === null ? featuredGifs(pageParam || undefined, locale, signal) : searchGifs(term, pageParam || undefined, locale, signal),
     initialPageParam: '',

@@ -2,11 +2,12 @@ import '../../test/setup';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DELETED } from '#core/limits';
-import { getDb, clearLocalData } from '../../lib/db/db';
-import { clearSession, storeSession } from '../../lib/session';
+import { getDb } from '../../lib/db/db';
+import { clearSession } from '../../lib/session';
 import { getToasts } from '../../lib/toast';
-import { cancelScheduledSend } from '../../lib/outbox/outbox';
-import { apiPost, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
+import { cancelScheduledSend, queueComment } from '../../lib/outbox/outbox';
+import { queryKeys } from '../../lib/query/keys';
+import { apiComment, apiPost, mockFetch, setOnline, startOffline, useCloneableBlobs } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
 import type { Post } from '../../lib/api/types';
@@ -26,9 +27,7 @@ const post = (extra: Partial<Post> = {}) =>
 
 beforeEach(async () => {
   useCloneableBlobs();
-  setOnline(false);
-  storeSession('t1', 'me', 'u9');
-  await clearLocalData();
+  await startOffline('me', 'u9');
 });
 afterEach(() => cancelScheduledSend());
 
@@ -56,16 +55,54 @@ describe('PostCard', () => {
     expect(screen.getByRole('button', { name: 'Like' })).toHaveTextContent('2 likes');
   });
 
+  it('counts a comment written here at once: while queued, then once sent', async () => {
+    mockFetch(() => ({ body: {} }));
+    const cachedAt = Date.now() - 60_000;
+    renderWithApp(<PostCard post={{ ...post(), cachedAt } as Post} />);
+    expect(screen.getByRole('link', { name: '3 comments' })).toBeInTheDocument();
+    await queueComment({ text: 'hi', parent: 'p1', postId: 'p1', mentions: [], images: [] });
+    expect(await screen.findByRole('link', { name: '4 comments' })).toBeInTheDocument();
+    await getDb().outbox.clear();
+    await getDb().comments.put({ ...apiComment('c1', 'p1', { createdAt: Date.now() }), cachedAt: Date.now() });
+    expect(await screen.findByRole('link', { name: '4 comments' })).toBeInTheDocument();
+    await getDb().comments.put({ ...apiComment('c0', 'p1', { createdAt: cachedAt - 1000 }), cachedAt: Date.now() });
+    expect(screen.getByRole('link', { name: '4 comments' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['the author', '/u/alice', 'alice'],
+    ['a group tag', '/g/cats', '&cats'],
+    ['a mention', '/u/bob', '@bob'],
+    ['a hashtag', '/h/cats', '#Cats'],
+    ['the comment count', '/p/p1', '3 comments'],
+  ])('does nothing for %s when its page is already showing, and leaves a ctrl click to the browser', (_what, route, name) => {
+    mockFetch(() => ({ body: {} }));
+    const { router } = renderWithApp(<PostCard post={post()} />, { route, path: '*' });
+    const click = (init: MouseEventInit) => {
+      const event = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ...init });
+      screen.getByRole('link', { name }).dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(click({})).toBe(true);
+    expect(router.state.historyAction).toBe('POP');
+    expect(click({ ctrlKey: true })).toBe(false);
+  });
+
   it('likes through the outbox and shows it at once', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={post()} />);
+    expect(screen.queryByRole('status')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Like' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Unlike' })).toHaveTextContent('3 likes'));
+    // Not sent yet (offline): marked as waiting.
+    expect(screen.getByRole('status')).toHaveTextContent('Waiting to send');
     const rows = await getDb().outbox.toArray();
     expect(rows).toEqual([expect.objectContaining({ kind: 'like', target: 'post:p1', payload: expect.objectContaining({ liked: true }) })]);
     fireEvent.click(screen.getByRole('button', { name: 'Unlike' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Like' })).toHaveTextContent('2 likes'));
     expect(await getDb().outbox.count()).toBe(0);
+    // Back to the server's state: nothing waits.
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('sends visitors to login instead of liking', async () => {
@@ -206,7 +243,7 @@ describe('PostCard', () => {
     it('pins and unpins by group name, then reloads the post and the group page', async () => {
       const { calls } = mockFetch((call) => (call.method === 'PUT' ? ok('info/post_pinned') : { body: fresh({ adminGroups: [0], pinnedGroups: [0] }) }));
       const { queryClient } = renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
-      const groupKey = ['group', getDb().name, 'Cats'];
+      const groupKey = queryKeys.group(getDb().name, 'Cats');
       queryClient.setQueryData(groupKey, { pinnedPost: null });
       openMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Pin in the group' }));

@@ -1,11 +1,12 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { AppLink } from '../AppLink';
 import { DELETED, LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
+import { useCommentCount } from '../../lib/query/comment-count';
 import { usePost } from '../../lib/query/posts';
-import { avatarUrl } from '../Avatar';
+import { Avatar } from '../Avatar';
 import { LikeButton } from '../LikeButton';
 import { PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
@@ -78,28 +79,22 @@ function AuthorName({ username }: { username: string }) {
   const { t } = useTranslation('post');
   if (username === DELETED) return <span className="post-author">{t('deleted_user')}</span>;
   return (
-    <Link className="post-author" to={`/u/${encodeURIComponent(username)}`}>
+    <AppLink className="post-author" to={`/u/${encodeURIComponent(username)}`}>
       {username}
-    </Link>
+    </AppLink>
   );
 }
 
-function PostActions({ post }: { post: Post }) {
+function PostActions({ post }: { post: Post & { cachedAt?: number } }) {
   const { t } = useTranslation('post');
   const { share, remove } = usePostActions(post);
+  const comments = useCommentCount(post);
   return (
     <div className="post-actions">
-      <LikeButton
-        target="post"
-        id={post._id}
-        liked={post.liked}
-        likes={post.likes}
-        className="post-like"
-        labels={{ like: t('like'), unlike: t('unlike'), count: (count) => t('likes', { count }) }}
-      />
-      <Link className="post-comments" to={`/p/${post._id}`}>
-        {t('comments', { count: post.comments })}
-      </Link>
+      <LikeButton target="post" item={post} />
+      <AppLink className="post-comments" to={`/p/${post._id}`}>
+        {t('comments', { count: comments })}
+      </AppLink>
       <button type="button" className="post-share" onClick={() => void share()}>
         {t('share')}
       </button>
@@ -117,13 +112,13 @@ export function PostCard({ post, pending, pinned, quoted }: Props) {
     <article className={`post-card${pending ? ' post-pending' : ''}${quoted ? ' post-card-quoted' : ''}`} data-post-id={post._id}>
       {pinned && <div className="post-pinned">{t('pinned')}</div>}
       <header className="post-header">
-        <img className="avatar" src={avatarUrl('pfp', post.author.pfp, post.author.pfpUrl)} alt={t('avatar_alt', { username: post.author.username })} width={40} height={40} />
+        <Avatar id={post.author.pfp} url={post.author.pfpUrl} size={40} alt={t('avatar_alt', { username: post.author.username })} />
         <AuthorName username={post.author.username} />
         <span className="post-time">
           {quoted || pending ? <RelativeTime time={post.createdAt} /> : (
-            <Link to={`/p/${post._id}`}>
+            <AppLink to={`/p/${post._id}`}>
               <RelativeTime time={post.createdAt} />
-            </Link>
+            </AppLink>
           )}
         </span>
         {pending && (

@@ -1,5 +1,6 @@
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MediaImg } from '../MediaImg';
 
 const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
@@ -13,7 +14,7 @@ export function PostImages({ urls }: { urls: string[] }) {
     <div className={`post-images post-images-${shown.length}`}>
       {shown.map((url, i) => (
         <button key={url} type="button" className="post-image" onClick={() => setOpen(i)}>
-          <img src={url} alt={t('image_alt', { index: i + 1 })} loading="lazy" />
+          <MediaImg src={url} alt={t('image_alt', { index: i + 1 })} loading="lazy" />
         </button>
       ))}
       {open !== null && (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
-import { ConfirmDialog } from '../ConfirmDialog';
+import { AppLink } from '../AppLink';
+import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
 
@@ -39,9 +39,9 @@ export function PostMenu({ post, onDelete }: Props) {
         <ul role="menu" className="post-menu-list">
           {post.canReply && (
             <li role="none">
-              <Link role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>
+              <AppLink role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>
                 {t('reply_with_post')}
-              </Link>
+              </AppLink>
             </li>
           )}
           {post.itsme && (
@@ -83,7 +83,7 @@ export function PostMenu({ post, onDelete }: Props) {
       )}
       {confirming?.kind === 'delete' && (
         <ConfirmDialog
-          question={t('common:conf.delete_post')}
+          question={deleteQuestion(t, 'post')}
           detail={t('common:conf.delete_post_detail')}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { AppLink } from '../AppLink';
 import { tokenizeText } from '#core/text';
 
 /** Post or comment text with #hashtags linked to /h/{hashtag}. */
@@ -7,9 +7,9 @@ export function PostText({ text }: { text: string }) {
     <>
       {tokenizeText(text).map((token, i) =>
         token.kind === 'hashtag' ? (
-          <Link key={i} to={`/h/${encodeURIComponent(token.tag)}`} className="hashtag">
+          <AppLink key={i} to={`/h/${encodeURIComponent(token.tag)}`} className="hashtag">
             {token.value}
-          </Link>
+          </AppLink>
         ) : (
           <span key={i}>{token.value}</span>
         ),

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { AppLink } from '../AppLink';
 import type { MentionTag, Tag } from '../../lib/api/types';
 
 /** Group tags (&name) and mentions (@name): linked when they carry an id, plain text otherwise. */
@@ -8,12 +8,12 @@ export function Tags({ groups, mentions }: { groups: Tag[]; mentions: MentionTag
     <ul className="post-tags">
       {groups.map((g, i) => (
         <li key={`g${i}`} className="tag tag-group">
-          {g._id ? <Link to={`/g/${encodeURIComponent(g.name)}`}>&amp;{g.name}</Link> : <span>&amp;{g.name}</span>}
+          {g._id ? <AppLink to={`/g/${encodeURIComponent(g.name)}`}>&amp;{g.name}</AppLink> : <span>&amp;{g.name}</span>}
         </li>
       ))}
       {mentions.map((m, i) => (
         <li key={`m${i}`} className="tag tag-mention">
-          {m._id ? <Link to={`/u/${encodeURIComponent(m.username)}`}>@{m.username}</Link> : <span>@{m.username}</span>}
+          {m._id ? <AppLink to={`/u/${encodeURIComponent(m.username)}`}>@{m.username}</AppLink> : <span>@{m.username}</span>}
         </li>
       ))}
     </ul>

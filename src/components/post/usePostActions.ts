@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { errorKeyOf } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
+import { getDb } from '../../lib/db/db';
+import { queryKeys } from '../../lib/query/keys';
 import { deletePost } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 
@@ -33,7 +35,7 @@ export function usePostActions(post: Post) {
     } catch (err) {
       toast.error(`error/${errorKeyOf(err)}`);
     }
-    await queryClient.invalidateQueries({ queryKey: ['feed'] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.feeds(getDb().name) });
   }, [post._id, queryClient]);
 
   return { share, remove };

@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { groupsApi } from '#core/api/groups';
 import { DELETED } from '#core/limits';
-import { apiFetch, errorKeyOf } from '../../lib/api/client';
+import { callApi, errorKeyOf } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
 import { useDb } from '../../lib/db/useDb';
 import { translateMessage } from '../../lib/i18n';
+import { isGroupQuery, queryKeys } from '../../lib/query/keys';
 import { fetchPost } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 
@@ -44,23 +46,16 @@ export function adminGroupsOf(post: Post): AdminGroup[] {
   return out;
 }
 
-const groupPath = (name: string) => `/group/${encodeURIComponent(name)}`;
-
 /** DELETE /group/{groupId}/p/{postId}: out of the group (deleted when the group is private). */
-export const removeFromGroup = (groupId: string, postId: string) =>
-  apiFetch<{ message?: string }>(`/group/${encodeURIComponent(groupId)}/p/${encodeURIComponent(postId)}`, { method: 'DELETE' });
+export const removeFromGroup = (groupId: string, postId: string) => callApi(groupsApi.removePost, { params: { groupId, postId } });
 
 /** PUT /group/{groupName}/pin/{postId} or PUT /group/{groupName}/unpin (a group has one pinned post). */
 export const setGroupPin = (groupName: string, postId: string, pin: boolean) =>
-  apiFetch<{ message?: string }>(pin ? `${groupPath(groupName)}/pin/${encodeURIComponent(postId)}` : `${groupPath(groupName)}/unpin`, {
-    method: 'PUT',
-  });
+  pin ? callApi(groupsApi.pin, { params: { name: groupName, postId } }) : callApi(groupsApi.unpin, { params: { name: groupName } });
 
 /** PUT /group/{groupName}/ban/{pfp} or .../unban/{pfp}; pfp is the user's id. */
 export const setGroupBan = (groupName: string, pfp: string, ban: boolean) =>
-  apiFetch<{ message?: string }>(`${groupPath(groupName)}/${ban ? 'ban' : 'unban'}/${encodeURIComponent(pfp)}`, { method: 'PUT' });
-
-const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+  callApi(ban ? groupsApi.ban : groupsApi.unban, { params: { name: groupName, pfp } });
 
 /**
  * The group-admin actions of the post card menu. Whatever the outcome, the post
@@ -77,14 +72,10 @@ export function usePostModeration(post: Post) {
     async (groupName: string) => {
       await Promise.all([
         queryClient
-          .fetchQuery({ queryKey: ['post', db.name, postId], queryFn: () => fetchPost(postId, { db }), staleTime: 0 })
+          .fetchQuery({ queryKey: queryKeys.post(db.name, postId), queryFn: () => fetchPost(postId, { db }), staleTime: 0 })
           .catch(() => undefined),
-        queryClient.invalidateQueries({ queryKey: ['feed'] }),
-        queryClient.invalidateQueries({
-          predicate: (query) =>
-            (query.queryKey[0] === 'group' && sameName(query.queryKey[2], groupName)) ||
-            (query.queryKey[0] === 'group-users' && sameName(query.queryKey[1], groupName)),
-        }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.feeds(db.name) }),
+        queryClient.invalidateQueries({ predicate: (query) => isGroupQuery(query.queryKey, db.name, groupName) }),
       ]);
     },
     [queryClient, db, postId],

@@ -5,7 +5,7 @@ import { type OutboxRow, getDb, logoutAndClear } from '../../lib/db/db';
 import { getSession, storeSession } from '../../lib/session';
 import { dismissToast, getToasts } from '../../lib/toast';
 import { type FetchCall, mockFetch } from '../../test/local-first';
-import { renderWithApp } from '../../test/render';
+import { expectLinks, renderWithApp } from '../../test/render';
 import AccountPage from './AccountPage';
 import { reloadPage } from './session-actions';
 import { ME, apiAccount } from './test-fixtures';
@@ -56,8 +56,7 @@ describe('AccountPage', () => {
     expect(await screen.findByRole('heading', { name: 'me' })).toBeInTheDocument();
     expect(screen.getByText('me@example.com')).toBeInTheDocument();
     expect(screen.getByText('November 2025')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Username, email and password' })).toHaveAttribute('href', '/account/credentials');
-    expect(screen.getByRole('link', { name: 'Notification settings' })).toHaveAttribute('href', '/account/notification-settings');
+    expectLinks({ 'Username, email and password': '/account/credentials', 'Notification settings': '/account/notification-settings' });
   });
 
   it('shows the bio update button only when the bio differs, and saves it', async () => {
@@ -124,14 +123,18 @@ describe('AccountPage', () => {
     );
   });
 
-  it('says Upload failed when the upload fails, and refuses files that are not images', async () => {
-    const { calls } = serve((call) => (call.path === '/api/upload/pfp' ? { status: 400, body: { message: 'error/only_images' } } : undefined));
+  it('says why the upload failed, Upload failed when the server named no reason, and refuses files that are not images', async () => {
+    let answer = { status: 413, body: { message: 'error/image_too_large' } as unknown };
+    const { calls } = serve((call) => (call.path === '/api/upload/pfp' ? answer : undefined));
     render();
     const input = await screen.findByTestId('pfp-input');
     fireEvent.change(input, { target: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] } });
     expect(await screen.findByText('Only images are allowed.')).toBeInTheDocument();
     expect(calls.map(pathOf)).not.toContain('POST /api/upload/pfp');
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fireEvent.change(input, { target: { files: [new File(['x'], 'me.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('The image is too large.')).toBeInTheDocument();
+    answer = { status: 502, body: undefined };
     fireEvent.change(input, { target: { files: [new File(['x'], 'me.png', { type: 'image/png' })] } });
     expect(await screen.findByText('Upload failed')).toBeInTheDocument();
   });

@@ -4,23 +4,23 @@ import { useNavigate } from 'react-router-dom';
 import { validateBio } from '#core/validation';
 import { AppLink } from '../../components/AppLink';
 import { avatarUrl } from '../../components/Avatar';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ApiError } from '../../lib/api/client';
+import { MediaImg } from '../../components/MediaImg';
+import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
+import { ApiError, errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { pendingOutboxCount } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
+import { useSubmit } from '../../lib/forms';
 import { LANGUAGES, type Language, currentLanguage, formatMonthYear, translateMessage } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
-import { type Account, changeBio, changeLanguage, deleteAccount, patchStoredAccount, uploadProfilePicture } from './account.api';
+import { type StoredAccount, changeBio, changeLanguage, deleteAccount, patchStoredAccount, uploadProfilePicture } from './account.api';
 import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
 import './account.css';
 
-const messageOf = (err: unknown): string => (err instanceof ApiError && err.key ? `error/${err.key}` : 'error/server_error');
-
-type UploadState = 'idle' | 'uploading' | 'uploaded' | 'failed' | 'onlyImages';
+type UploadState = 'idle' | 'uploading' | 'uploaded' | 'onlyImages' | { failed: string };
 
 /** The profile picture: a click opens the file picker (images only), the upload says how it went. */
-function ProfilePicture({ account }: { account: Account }) {
+function ProfilePicture({ account }: { account: StoredAccount }) {
   const { t } = useTranslation('account');
   const input = useRef<HTMLInputElement>(null);
   const db = useDb();
@@ -46,7 +46,7 @@ function ProfilePicture({ account }: { account: Account }) {
       setState('uploaded');
     } catch (err) {
       console.error(err);
-      setState('failed');
+      setState({ failed: uploadErrorOf(err) });
     }
   };
 
@@ -61,7 +61,7 @@ function ProfilePicture({ account }: { account: Account }) {
         title={t('pfp.change')}
         disabled={state === 'uploading'}
       >
-        <img
+        <MediaImg
           src={src}
           alt=""
           width={96}
@@ -73,13 +73,13 @@ function ProfilePicture({ account }: { account: Account }) {
         />
       </button>
       <input ref={input} type="file" accept="image/*" hidden onChange={(event) => void onFile(event)} data-testid="pfp-input" />
-      <p className={`account-pfp__status account-pfp__status--${state}`} role="status">
+      <p className={`account-pfp__status account-pfp__status--${typeof state === 'object' ? 'failed' : state}`} role="status">
         {state === 'uploading'
           ? t('pfp.uploading')
           : state === 'uploaded'
             ? t('pfp.uploaded')
-            : state === 'failed'
-              ? t('pfp.failed')
+            : typeof state === 'object'
+              ? translateMessage(t, state.failed)
               : state === 'onlyImages'
                 ? t('only_images', { ns: 'error' })
                 : ''}
@@ -89,40 +89,29 @@ function ProfilePicture({ account }: { account: Account }) {
 }
 
 /** The bio editor: the update button shows only while the text differs from the saved bio. */
-function BioEditor({ account }: { account: Account }) {
+function BioEditor({ account }: { account: StoredAccount }) {
   const { t } = useTranslation('account');
   const db = useDb();
   const [saved, setSaved] = useState<string | null>(null);
   const [draft, setDraft] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { error, setError, busy: saving, submit } = useSubmit(errorMessageOf);
   const savedBio = saved ?? account.bio;
   const bio = draft ?? savedBio;
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const invalid = validateBio(bio);
-    if (invalid) {
-      setError(`error/${invalid}`);
-      return;
-    }
-    setSaving(true);
-    setError(null);
-    try {
+    void submit(invalid && `error/${invalid}`, async () => {
       const reply = await changeBio(bio);
       setSaved(bio);
       setDraft(null);
       await patchStoredAccount(db, { bio });
       toast.info(reply?.message ?? 'info/bio_updated');
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <form className="account-section account-bio" onSubmit={(event) => void onSubmit(event)}>
+    <form className="account-section account-bio" onSubmit={onSubmit}>
       <label htmlFor="account-bio" className="account-section__title">
         {t('bio.label')}
       </label>
@@ -251,7 +240,7 @@ export default function AccountPage() {
         </button>
       </div>
       {confirming?.kind === 'delete' ? (
-        <ConfirmDialog question={t('common:conf.delete_account')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(null)} />
+        <ConfirmDialog question={deleteQuestion(t, 'account')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(null)} />
       ) : null}
       {confirming?.kind === 'logout' ? (
         <ConfirmDialog

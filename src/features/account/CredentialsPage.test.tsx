@@ -28,6 +28,14 @@ const render = () =>
 
 const form = (name: string) => screen.getByRole('form', { name });
 const type = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
+/** Types into the form's inputs by their labels. */
+const fill = (scope: HTMLElement, values: Record<string, string>) => Object.entries(values).forEach(([label, value]) => type(scope, label, value));
+/** The page served (`other` answering first), and one of its forms. */
+function open(name: string, other?: (call: FetchCall) => Answer) {
+  const { calls } = serve(other);
+  const { router } = render();
+  return { calls, router, scope: form(name) };
+}
 const save = (scope: HTMLElement) => fireEvent.click(within(scope).getByRole('button', { name: 'Save' }));
 const sent = (calls: FetchCall[], path: string) => calls.filter((c) => c.path === path);
 
@@ -39,9 +47,7 @@ beforeEach(async () => {
 
 describe('CredentialsPage: username', () => {
   it('checks the shared username rules before sending', async () => {
-    const { calls } = serve();
-    render();
-    const username = form('Change username');
+    const { calls, scope: username } = open('Change username');
     expect(within(username).getByLabelText('New username')).toHaveAttribute('maxLength', '32');
     type(username, 'New username', 'a@b');
     save(username);
@@ -53,11 +59,9 @@ describe('CredentialsPage: username', () => {
   });
 
   it('changes the username and updates the stored session', async () => {
-    const { calls } = serve((call) =>
+    const { calls, scope: username } = open('Change username', (call) =>
       call.path === '/api/account/changeusername' ? { body: { message: 'info/account_updated', username: 'newme' } } : undefined,
     );
-    render();
-    const username = form('Change username');
     type(username, 'New username', 'newme');
     save(username);
     expect(await within(username).findByText('Your account was updated.')).toBeInTheDocument();
@@ -68,9 +72,7 @@ describe('CredentialsPage: username', () => {
 
   it('shows the server message, or Server Error when there is none', async () => {
     let answer: Answer = { status: 409, body: { message: 'error/username_taken' } };
-    serve((call) => (call.path === '/api/account/changeusername' ? answer : undefined));
-    render();
-    const username = form('Change username');
+    const { scope: username } = open('Change username', (call) => (call.path === '/api/account/changeusername' ? answer : undefined));
     type(username, 'New username', 'taken');
     save(username);
     expect(await within(username).findByRole('alert')).toHaveTextContent(/taken/i);
@@ -84,9 +86,7 @@ describe('CredentialsPage: username', () => {
 
 describe('CredentialsPage: email', () => {
   it('asks for a new email, checks it and sends it lowercased with the current password', async () => {
-    const { calls } = serve((call) => (call.path === '/api/account/changeemail' ? { body: { message: 'info/email_send' } } : undefined));
-    render();
-    const email = form('Change email');
+    const { calls, scope: email } = open('Change email', (call) => (call.path === '/api/account/changeemail' ? { body: { message: 'info/email_send' } } : undefined));
     save(email);
     expect(await within(email).findByText('Please input a new email')).toBeInTheDocument();
     type(email, 'New email', 'not-an-email');
@@ -95,8 +95,7 @@ describe('CredentialsPage: email', () => {
     fireEvent.submit(email);
     expect(await within(email).findByText('Please enter a valid email address.')).toBeInTheDocument();
     expect(sent(calls, '/api/account/changeemail')).toHaveLength(0);
-    type(email, 'New email', 'New.Me@Example.COM');
-    type(email, 'Current password', 'secret1');
+    fill(email, { 'New email': 'New.Me@Example.COM', 'Current password': 'secret1' });
     save(email);
     expect(await within(email).findByText('We sent you an email. Check your inbox.')).toBeInTheDocument();
     expect(sent(calls, '/api/account/changeemail')[0]).toMatchObject({
@@ -108,33 +107,23 @@ describe('CredentialsPage: email', () => {
 
 describe('CredentialsPage: password', () => {
   it('refuses a repeat that does not match and a password breaking the shared rules', async () => {
-    const { calls } = serve();
-    render();
-    const password = form('Change password');
+    const { calls, scope: password } = open('Change password');
     expect(within(password).getByLabelText('New password')).toHaveAttribute('maxLength', '32');
-    type(password, 'Current password', 'oldpass');
-    type(password, 'New password', 'newpass1');
-    type(password, 'New password again', 'newpass2');
+    fill(password, { 'Current password': 'oldpass', 'New password': 'newpass1', 'New password again': 'newpass2' });
     save(password);
     expect(await within(password).findByText("Passwords don't match.")).toBeInTheDocument();
-    type(password, 'New password', 'new pass');
-    type(password, 'New password again', 'new pass');
+    fill(password, { 'New password': 'new pass', 'New password again': 'new pass' });
     save(password);
     expect(await within(password).findByText('Password must not contain spaces.')).toBeInTheDocument();
-    type(password, 'New password', 'abc');
-    type(password, 'New password again', 'abc');
+    fill(password, { 'New password': 'abc', 'New password again': 'abc' });
     save(password);
     expect(await within(password).findByText('Password must be at least 6 characters long.')).toBeInTheDocument();
     expect(sent(calls, '/api/account/changepassword')).toHaveLength(0);
   });
 
   it('changes the password, logs out and goes to /login', async () => {
-    const { calls } = serve();
-    const { router } = render();
-    const password = form('Change password');
-    type(password, 'Current password', 'oldpass');
-    type(password, 'New password', 'newpass1');
-    type(password, 'New password again', 'newpass1');
+    const { calls, router, scope: password } = open('Change password');
+    fill(password, { 'Current password': 'oldpass', 'New password': 'newpass1', 'New password again': 'newpass1' });
     save(password);
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(sent(calls, '/api/account/changepassword')[0]).toMatchObject({
@@ -145,12 +134,10 @@ describe('CredentialsPage: password', () => {
   });
 
   it('stays logged in when the server refuses the old password', async () => {
-    serve((call) => (call.path === '/api/account/changepassword' ? { status: 400, body: { message: 'error/invalid_credentials' } } : undefined));
-    const { router } = render();
-    const password = form('Change password');
-    type(password, 'Current password', 'wrong1');
-    type(password, 'New password', 'newpass1');
-    type(password, 'New password again', 'newpass1');
+    const { router, scope: password } = open('Change password', (call) =>
+      call.path === '/api/account/changepassword' ? { status: 400, body: { message: 'error/invalid_credentials' } } : undefined,
+    );
+    fill(password, { 'Current password': 'wrong1', 'New password': 'newpass1', 'New password again': 'newpass1' });
     save(password);
     expect(await within(password).findByRole('alert')).toHaveTextContent('Wrong username, email or password.');
     expect(router.state.location.pathname).toBe('/account/credentials');

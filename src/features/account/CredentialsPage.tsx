@@ -3,25 +3,20 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
 import { normalizeEmail, validateEmail, validatePassword, validatePasswordRepeat, validateUsername } from '#core/validation';
-import { AppLink } from '../../components/AppLink';
-import { FormField } from '../../components/FormField';
-import { ApiError } from '../../lib/api/client';
+import { FormField, PasswordField } from '../../components/FormField';
+import { errorMessageOf } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
+import { useFormValues, useSubmit } from '../../lib/forms';
 import { translateMessage } from '../../lib/i18n';
 import { clearSession, setSessionUsername, useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { changeEmail, changePassword, changeUsername, patchStoredAccount } from './account.api';
+import { AccountSubpage } from './AccountSubpage';
 import { useAccount } from './useAccount';
 import './account.css';
 
 /** A message to show: a catalogue key (error/..., info/...) or a key of this namespace. */
 type Outcome = { kind: 'error' | 'info'; message: string } | null;
-
-/** The server's message, or "Server Error" when it sent none we know. */
-const failure = (err: unknown): Outcome => ({
-  kind: 'error',
-  message: err instanceof ApiError && err.key ? `error/${err.key}` : 'credentials.serverError',
-});
 
 function FormMessage({ outcome }: { outcome: Outcome }) {
   const { t } = useTranslation('account');
@@ -33,19 +28,39 @@ function FormMessage({ outcome }: { outcome: Outcome }) {
   );
 }
 
+/**
+ * A form's message and busy state, and its save: a failed check (a message key) is shown as the
+ * form's error; otherwise `run` saves and its message, or the failure (the server's message, or
+ * "Server Error" when it sent none we know), is shown. With `leaves`, a save leaves the page.
+ */
+function useSave(options: { leaves?: boolean } = {}) {
+  const { error, setError, busy, submit } = useSubmit((err) => errorMessageOf(err, 'credentials.serverError'), options);
+  const [info, setInfo] = useState<string | null>(null);
+  const outcome: Outcome = error ? { kind: 'error', message: error } : info ? { kind: 'info', message: info } : null;
+  const clear = () => {
+    setError(null);
+    setInfo(null);
+  };
+  const save = (invalid: string | null, run: () => Promise<string | void>) =>
+    submit(invalid, async () => {
+      const message = await run();
+      if (message) setInfo(message);
+    });
+  return { outcome, clear, busy, save };
+}
+
 function CredentialsForm({
   title,
   onSubmit,
-  disabled,
+  google,
   busy,
-  note,
   children,
 }: {
   title: string;
   onSubmit: () => void;
-  disabled?: boolean;
+  /** A form an account that logs in with Google cannot use: disabled, with the reason. */
+  google?: boolean;
   busy: boolean;
-  note?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation('account');
@@ -56,8 +71,8 @@ function CredentialsForm({
   return (
     <form className="account-section account-form" onSubmit={submit} aria-label={title}>
       <h2 className="account-section__title">{title}</h2>
-      {note}
-      <fieldset disabled={disabled || busy} className="account-form__fields">
+      {google ? <p className="account-form__note">{t('login_google', { ns: 'error' })}</p> : null}
+      <fieldset disabled={google || busy} className="account-form__fields">
         {children}
         <button type="submit" className="button button--primary">
           {t('credentials.save')}
@@ -72,28 +87,18 @@ function UsernameForm() {
   const db = useDb();
   const { username } = useSession();
   const [value, setValue] = useState('');
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [busy, setBusy] = useState(false);
+  const { outcome, clear, busy, save } = useSave();
 
-  const submit = async () => {
+  const submit = () => {
     const invalid = validateUsername(value);
-    if (invalid) {
-      setOutcome({ kind: 'error', message: `error/${invalid}` });
-      return;
-    }
-    setBusy(true);
-    try {
+    return save(invalid && `error/${invalid}`, async () => {
       const reply = await changeUsername(value);
       const saved = reply?.username ?? value;
       setSessionUsername(saved);
       await patchStoredAccount(db, { username: saved });
       setValue('');
-      setOutcome({ kind: 'info', message: reply?.message ?? 'info/account_updated' });
-    } catch (err) {
-      setOutcome(failure(err));
-    } finally {
-      setBusy(false);
-    }
+      return reply?.message ?? 'info/account_updated';
+    });
   };
 
   return (
@@ -107,7 +112,7 @@ function UsernameForm() {
         value={value}
         onChange={(event) => {
           setValue(event.target.value);
-          setOutcome(null);
+          clear();
         }}
       />
       <FormMessage outcome={outcome} />
@@ -117,133 +122,67 @@ function UsernameForm() {
 
 function EmailForm({ google }: { google: boolean }) {
   const { t } = useTranslation('account');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [busy, setBusy] = useState(false);
+  const { outcome, clear, busy, save } = useSave();
+  const { values, field, reset } = useFormValues({ email: '', password: '' }, (name) => {
+    if (name === 'email') clear();
+  });
 
-  const submit = async () => {
-    if (email.trim() === '') {
-      setOutcome({ kind: 'error', message: 'credentials.email.required' });
-      return;
-    }
-    const invalid = validateEmail(email);
-    if (invalid) {
-      setOutcome({ kind: 'error', message: `error/${invalid}` });
-      return;
-    }
-    setBusy(true);
-    try {
-      const reply = await changeEmail(normalizeEmail(email), password);
-      setEmail('');
-      setPassword('');
-      setOutcome({ kind: 'info', message: reply?.message ?? 'info/email_send' });
-    } catch (err) {
-      setOutcome(failure(err));
-    } finally {
-      setBusy(false);
-    }
+  const submit = () => {
+    const invalid = validateEmail(values.email);
+    return save(values.email.trim() === '' ? 'credentials.email.required' : invalid && `error/${invalid}`, async () => {
+      const reply = await changeEmail(normalizeEmail(values.email), values.password);
+      reset();
+      return reply?.message ?? 'info/email_send';
+    });
   };
 
   return (
-    <CredentialsForm
-      title={t('credentials.email.title')}
-      onSubmit={() => void submit()}
-      busy={busy}
-      disabled={google}
-      note={google ? <p className="account-form__note">{t('login_google', { ns: 'error' })}</p> : null}
-    >
-      <FormField
-        label={t('credentials.email.label')}
-        name="email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(event) => {
-          setEmail(event.target.value);
-          setOutcome(null);
-        }}
-      />
-      <FormField
-        label={t('credentials.email.password')}
-        name="current-password"
-        type="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-      />
+    <CredentialsForm title={t('credentials.email.title')} onSubmit={() => void submit()} busy={busy} google={google}>
+      <FormField label={t('credentials.email.label')} name="email" type="email" autoComplete="email" {...field('email')} />
+      <PasswordField purpose="current" label={t('credentials.email.password')} name="current-password" {...field('password')} />
       <FormMessage outcome={outcome} />
     </CredentialsForm>
   );
 }
 
+/** The password form's inputs: the one in use, the new one and its repeat. */
+const PASSWORD_INPUTS = [
+  { field: 'old', purpose: 'current', label: 'credentials.password.old', name: 'old-password' },
+  { field: 'next', purpose: 'new', label: 'credentials.password.new', name: 'new-password' },
+  { field: 'repeat', purpose: 'new', label: 'credentials.password.repeat', name: 'repeat-password' },
+] as const;
+
 function PasswordForm({ google }: { google: boolean }) {
   const { t } = useTranslation('account');
   const navigate = useNavigate();
-  const [values, setValues] = useState({ old: '', next: '', repeat: '' });
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [busy, setBusy] = useState(false);
-  const set = (field: keyof typeof values) => (event: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [field]: event.target.value }));
-    setOutcome(null);
-  };
+  // The change ends every session of the account: a save leaves the page.
+  const { outcome, clear, busy, save } = useSave({ leaves: true });
+  const { values, field } = useFormValues({ old: '', next: '', repeat: '' }, clear);
 
-  const submit = async () => {
+  const submit = () => {
     const invalid = validatePasswordRepeat(values.next, values.repeat) ?? validatePassword(values.next);
-    if (invalid) {
-      setOutcome({ kind: 'error', message: `error/${invalid}` });
-      return;
-    }
-    setBusy(true);
-    try {
+    return save(invalid && `error/${invalid}`, async () => {
       const reply = await changePassword(values.old, values.next);
       toast.info(reply?.message ?? 'info/account_updated');
-      // The change ends every session of the account. The local database stays: logging in
-      // again as the same person finds the drafts and the unsent posts where they were.
+      // The local database stays: logging in again as the same person finds the drafts and the
+      // unsent posts where they were.
       clearSession();
       void navigate('/login', { replace: true });
-    } catch (err) {
-      setOutcome(failure(err));
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <CredentialsForm
-      title={t('credentials.password.title')}
-      onSubmit={() => void submit()}
-      busy={busy}
-      disabled={google}
-      note={google ? <p className="account-form__note">{t('login_google', { ns: 'error' })}</p> : null}
-    >
-      <FormField
-        label={t('credentials.password.old')}
-        name="old-password"
-        type="password"
-        autoComplete="current-password"
-        value={values.old}
-        onChange={set('old')}
-      />
-      <FormField
-        label={t('credentials.password.new')}
-        name="new-password"
-        type="password"
-        autoComplete="new-password"
-        minLength={LIMITS.passwordMin}
-        maxLength={LIMITS.passwordFormMax}
-        value={values.next}
-        onChange={set('next')}
-      />
-      <FormField
-        label={t('credentials.password.repeat')}
-        name="repeat-password"
-        type="password"
-        autoComplete="new-password"
-        minLength={LIMITS.passwordMin}
-        maxLength={LIMITS.passwordFormMax}
-        value={values.repeat}
-        onChange={set('repeat')}
-      />
+    <CredentialsForm title={t('credentials.password.title')} onSubmit={() => void submit()} busy={busy} google={google}>
+      {PASSWORD_INPUTS.map((input) => (
+        <PasswordField
+          key={input.field}
+          purpose={input.purpose}
+          label={t(input.label)}
+          name={input.name}
+          minLength={input.purpose === 'new' ? LIMITS.passwordMin : undefined}
+          {...field(input.field)}
+        />
+      ))}
       <FormMessage outcome={outcome} />
     </CredentialsForm>
   );
@@ -251,18 +190,13 @@ function PasswordForm({ google }: { google: boolean }) {
 
 /** /account/credentials: username, email and password. */
 export default function CredentialsPage() {
-  const { t } = useTranslation('account');
   const { account } = useAccount();
   const google = !!account?.isGoogle;
   return (
-    <section className="account-page" aria-labelledby="credentials-title">
-      <AppLink to="/account" className="account-back">
-        {t('back')}
-      </AppLink>
-      <h1 id="credentials-title">{t('credentials.title')}</h1>
+    <AccountSubpage page="credentials">
       <UsernameForm />
       <EmailForm google={google} />
       <PasswordForm google={google} />
-    </section>
+    </AccountSubpage>
   );
 }

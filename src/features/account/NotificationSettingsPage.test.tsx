@@ -73,4 +73,22 @@ describe('NotificationSettingsPage', () => {
     await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('error/loading_failed'));
     expect(screen.queryAllByRole('switch')).toHaveLength(0);
   });
+
+  it('shows the settings stored at the last visit offline, and says when none are stored', async () => {
+    mockFetch(() => new TypeError('Failed to fetch'));
+    const first = render();
+    expect(await screen.findByText('You are offline, and this is not saved on this device.')).toBeInTheDocument();
+    first.unmount();
+
+    serve();
+    const online = render();
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(6));
+    online.unmount();
+
+    mockFetch(() => new TypeError('Failed to fetch'));
+    render();
+    await waitFor(() => expect(screen.getAllByRole('switch')).toHaveLength(6));
+    expect(LABELS.map((name) => (screen.getByRole('switch', { name }) as HTMLInputElement).checked)).toEqual([true, false, true, true, false, true]);
+    expect(getToasts()).toHaveLength(0);
+  });
 });

@@ -1,41 +1,49 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
-import { AppLink } from '../../components/AppLink';
-import { ApiError } from '../../lib/api/client';
+import { NotStoredLine } from '../../components/StatusPage';
+import { NetworkError, errorMessageOf } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
+import { queryKeys } from '../../lib/query/keys';
+import { useStoredValue } from '../../lib/query/stored';
 import { toast } from '../../lib/toast';
-import { fetchNotificationSettings, patchStoredAccount, saveNotificationSettings } from './account.api';
+import { AccountSubpage } from './AccountSubpage';
+import { NOTIFICATION_SETTINGS_META_KEY, fetchNotificationSettings, saveNotificationSettings } from './account.api';
 import './account.css';
 
 /** The server's message, else error/loading_failed. */
-const failureMessage = (err: unknown): string => (err instanceof ApiError && err.key ? `error/${err.key}` : 'error/loading_failed');
+const failureMessage = (err: unknown): string => errorMessageOf(err, 'error/loading_failed');
 
 /**
  * /account/notification-settings: one switch per notification type, in the order of
- * NOTIFICATION_SETTINGS. Each switch saves the whole list at once.
+ * NOTIFICATION_SETTINGS. Each switch saves the whole list at once. The stored copy paints first
+ * (offline too), the server's answer replaces it.
  */
 export default function NotificationSettingsPage() {
   const { t } = useTranslation('account');
   const db = useDb();
-  const query = useQuery({
-    queryKey: ['notification-settings', db.name],
-    queryFn: ({ signal }) => fetchNotificationSettings(signal),
-    staleTime: 0,
-  });
-  // What the user set in this visit; the server's list until then.
+  const stored = useStoredValue<boolean[]>(
+    NOTIFICATION_SETTINGS_META_KEY,
+    queryKeys.notificationSettings(db.name),
+    (db, signal) => fetchNotificationSettings(db, signal),
+    true,
+    // Changed on other devices too: asked again on every visit.
+    { staleTime: 0 },
+  );
+  // What the user set in this visit; the stored list until then.
   const [local, setLocal] = useState<boolean[] | null>(null);
   const [saving, setSaving] = useState(false);
-  const settings = local ?? query.data ?? null;
+  const settings = local ?? stored.value ?? null;
+  const offline = stored.error instanceof NetworkError;
 
   const reported = useRef<unknown>(null);
   useEffect(() => {
-    if (query.error && reported.current !== query.error) {
-      reported.current = query.error;
-      toast.error(failureMessage(query.error));
+    // Offline is said on the page (or nothing is missing): no toast for it.
+    if (stored.error && !offline && reported.current !== stored.error) {
+      reported.current = stored.error;
+      toast.error(failureMessage(stored.error));
     }
-  }, [query.error]);
+  }, [stored.error, offline]);
 
   const toggle = async (index: number) => {
     if (!settings) return;
@@ -44,9 +52,7 @@ export default function NotificationSettingsPage() {
     setLocal(next);
     setSaving(true);
     try {
-      const saved = await saveNotificationSettings(next);
-      setLocal(saved);
-      await patchStoredAccount(db, { notifications: saved });
+      setLocal(await saveNotificationSettings(db, next));
     } catch (err) {
       setLocal(before);
       toast.error(failureMessage(err));
@@ -56,13 +62,11 @@ export default function NotificationSettingsPage() {
   };
 
   return (
-    <section className="account-page" aria-labelledby="settings-title">
-      <AppLink to="/account" className="account-back">
-        {t('back')}
-      </AppLink>
-      <h1 id="settings-title">{t('settings.title')}</h1>
+    <AccountSubpage page="settings">
       {!settings ? (
-        query.isPending ? (
+        offline ? (
+          <NotStoredLine error={stored.error} />
+        ) : !stored.error ? (
           <p className="list-status" role="status">
             {t('loading')}
           </p>
@@ -87,6 +91,6 @@ export default function NotificationSettingsPage() {
           ))}
         </ul>
       )}
-    </section>
+    </AccountSubpage>
   );
 }

@@ -1,32 +1,22 @@
-import { apiFetch } from '../../lib/api/client';
+import { type Account, accountApi } from '#core/api/account';
+import { mediaApi } from '#core/api/media';
+import { callApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 import type { Language } from '../../lib/i18n';
+import { ACCOUNT_META_KEY } from '../../lib/own-avatar';
 
-/** The caller's own account as POST /account/get sends it. */
-export interface Account {
-  _id: string;
-  username: string;
-  email: string | null;
-  bio: string;
-  /** The user id: the avatar key. */
-  pfp: string;
-  /** The avatar at its version (absent from copies stored before the server sent it). */
-  pfpUrl?: string;
-  createdAt: number;
-  isGoogle: boolean;
-  language: string;
-  notifications: boolean[];
-}
+export type { Account };
 
-/** Where the last answer is kept, so the account screens paint offline. */
-export const ACCOUNT_META_KEY = 'account';
+/** An account as stored: a copy kept before the server sent `pfpUrl` lacks it. */
+export type StoredAccount = Omit<Account, 'pfpUrl'> & Partial<Pick<Account, 'pfpUrl'>>;
 
-export async function readStoredAccount(db: KruhDb): Promise<Account | null> {
+
+export async function readStoredAccount(db: KruhDb): Promise<StoredAccount | null> {
   const row = await db.meta.get(ACCOUNT_META_KEY);
-  return (row?.value as Account | undefined) ?? null;
+  return (row?.value as StoredAccount | undefined) ?? null;
 }
 
-export async function storeAccount(db: KruhDb, account: Account): Promise<void> {
+export async function storeAccount(db: KruhDb, account: StoredAccount): Promise<void> {
   await db.meta.put({ key: ACCOUNT_META_KEY, value: account });
 }
 
@@ -39,44 +29,45 @@ export async function patchStoredAccount(db: KruhDb, change: Partial<Account>): 
 }
 
 export async function fetchAccount(db: KruhDb, signal?: AbortSignal): Promise<Account> {
-  const { user } = await apiFetch<{ user: Account }>('/account/get', { method: 'POST', signal });
+  const { user } = await callApi(accountApi.get, {}, { signal });
   await storeAccount(db, user);
   return user;
 }
 
-interface MessageReply {
-  message?: string;
-}
+export const changeBio = (bio: string) => callApi(accountApi.changeBio, { body: { bio } });
 
-export const changeBio = (bio: string) => apiFetch<MessageReply>('/account/changebio', { method: 'PATCH', body: { bio } });
+export const changeUsername = (newUsername: string) => callApi(accountApi.changeUsername, { body: { newUsername } });
 
-export const changeUsername = (newUsername: string) =>
-  apiFetch<MessageReply & { username?: string }>('/account/changeusername', { method: 'PATCH', body: { newUsername } });
-
-export const changeEmail = (email: string, password: string) =>
-  apiFetch<MessageReply>('/account/changeemail', { method: 'PATCH', body: { email, password } });
+export const changeEmail = (email: string, password: string) => callApi(accountApi.changeEmail, { body: { email, password } });
 
 export const changePassword = (oldPassword: string, newPassword: string) =>
-  apiFetch<MessageReply>('/account/changepassword', { method: 'PATCH', body: { oldPassword, newPassword } });
+  callApi(accountApi.changePassword, { body: { oldPassword, newPassword } });
 
-export const changeLanguage = (language: Language) =>
-  apiFetch<MessageReply>('/account/language', { method: 'PATCH', body: { language } });
+export const changeLanguage = (language: Language) => callApi(accountApi.changeLanguage, { body: { language } });
 
-export const deleteAccount = () => apiFetch<MessageReply>('/account/delete', { method: 'DELETE' });
+export const deleteAccount = () => callApi(accountApi.delete);
 
 /** POST /upload/pfp, multipart with the picture under `pfp`. */
-export function uploadProfilePicture(file: Blob, name = 'pfp'): Promise<MessageReply & { url?: string }> {
+export function uploadProfilePicture(file: Blob, name = 'pfp') {
   const form = new FormData();
   form.append('pfp', file, name);
-  return apiFetch('/upload/pfp', { method: 'POST', formData: form });
+  return callApi(mediaApi.uploadPfp, {}, { formData: form });
 }
 
-export async function fetchNotificationSettings(signal?: AbortSignal): Promise<boolean[]> {
-  const reply = await apiFetch<{ notifications: boolean[] }>('/account/notifications', { method: 'POST', signal });
+/** Where the notification settings are kept, so the page reads them offline once seen. */
+export const NOTIFICATION_SETTINGS_META_KEY = 'notification-settings';
+
+export async function fetchNotificationSettings(db: KruhDb, signal?: AbortSignal): Promise<boolean[]> {
+  const reply = await callApi(accountApi.notificationSettings, {}, { signal });
+  await db.meta.put({ key: NOTIFICATION_SETTINGS_META_KEY, value: reply.notifications });
   return reply.notifications;
 }
 
-export async function saveNotificationSettings(newSettings: boolean[]): Promise<boolean[]> {
-  const reply = await apiFetch<{ notifications: boolean[] }>('/account/notifications', { method: 'PATCH', body: { newSettings } });
-  return reply.notifications ?? newSettings;
+/** Saves the whole list; what the server kept replaces the stored copies (settings and account). */
+export async function saveNotificationSettings(db: KruhDb, newSettings: boolean[]): Promise<boolean[]> {
+  const reply = await callApi(accountApi.changeNotificationSettings, { body: { newSettings } });
+  const saved = reply.notifications ?? newSettings;
+  await db.meta.put({ key: NOTIFICATION_SETTINGS_META_KEY, value: saved });
+  await patchStoredAccount(db, { notifications: saved });
+  return saved;
 }

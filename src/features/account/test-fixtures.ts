@@ -9,6 +9,7 @@ export function apiAccount(extra: Partial<Account> = {}): Account {
     email: 'me@example.com',
     bio: 'hello there',
     pfp: ME,
+    pfpUrl: `/media/pfp/${ME}.jpeg`,
     createdAt: Date.UTC(2025, 10, 15),
     isGoogle: false,
     language: 'en',

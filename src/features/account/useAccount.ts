@@ -4,21 +4,22 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
+import { queryKeys } from '../../lib/query/keys';
 import { clearSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
-import { type Account, fetchAccount, readStoredAccount } from './account.api';
+import { type StoredAccount, fetchAccount, readStoredAccount } from './account.api';
 
 /**
  * The caller's account: the stored copy paints at once (also offline), POST /account/get refreshes
  * it. When the server refuses an error toast shows, the session ends and the user goes to
  * /login; when it cannot be reached the stored copy is kept.
  */
-export function useAccount(): { account: Account | null; isLoading: boolean } {
+export function useAccount(): { account: StoredAccount | null; isLoading: boolean } {
   const db = useDb();
   const navigate = useNavigate();
   const stored = useLiveQuery(() => readStoredAccount(db), [db]);
   const query = useQuery({
-    queryKey: ['account', db.name],
+    queryKey: queryKeys.account(db.name),
     queryFn: ({ signal }) => fetchAccount(db, signal),
     staleTime: 0,
   });

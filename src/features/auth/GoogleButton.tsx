@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useDb } from '../../lib/db/useDb';
 import { currentLanguage, translateMessage } from '../../lib/i18n';
+import { publicConfigQuery } from '../../lib/public-config';
 import { storeSession } from '../../lib/session';
-import { failureMessage, fetchPublicConfig, googleLogin } from './auth.api';
+import { failureMessage, googleLogin } from './auth.api';
 import { decodeGoogleCredential } from './google-credential';
 
 interface GoogleIdentity {
@@ -48,12 +50,8 @@ async function loadGoogleIdentity(): Promise<GoogleIdentity> {
 }
 
 export function useGoogleClientId(): string | null {
-  const config = useQuery({
-    queryKey: ['public-config'],
-    queryFn: fetchPublicConfig,
-    staleTime: Infinity,
-    retry: false,
-  });
+  const db = useDb();
+  const config = useQuery(publicConfigQuery(db.name));
   return config.data?.googleClientId ?? null;
 }
 

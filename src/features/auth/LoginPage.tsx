@@ -2,50 +2,39 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
 import { normalizeEmail, validateEmail } from '#core/validation';
-import { AppLink } from '../../components/AppLink';
-import { FormField } from '../../components/FormField';
+import { FormField, PasswordField } from '../../components/FormField';
+import { useSubmit } from '../../lib/forms';
 import { translateMessage } from '../../lib/i18n';
 import { storeSession, useSession } from '../../lib/session';
 import { failureMessage, forgotPassword, login, replyMessage } from './auth.api';
-import { GoogleButton } from './GoogleButton';
+import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
 import './auth.css';
+
+const loadingFailed = (err: unknown) => failureMessage(err, 'error/loading_failed');
 
 /** "Forgot your password?": asks the server to mail a reset link (beyond the spec). */
 function ForgotPassword({ onBack }: { onBack: () => void }) {
   const { t } = useTranslation('auth');
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useSubmit(loadingFailed);
 
-  const submit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const invalid = validateEmail(email);
-    if (invalid) {
-      setError(`error/${invalid}`);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+    void submit(invalid && `error/${invalid}`, async () => {
       const reply = await forgotPassword(normalizeEmail(email));
       setDone(replyMessage(reply, 'info/password_reset_sent'));
-    } catch (err) {
-      setError(failureMessage(err, 'error/loading_failed'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="auth__form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="forgot-title">
+    <form className="auth__form" onSubmit={onSubmit} noValidate aria-labelledby="forgot-title">
       <h2 id="forgot-title" className="auth__subtitle">
         {t('forgot.title')}
       </h2>
       {done ? (
-        <p className="auth__notice" role="status">
-          {translateMessage(t, done)}
-        </p>
+        <AuthNotice message={done} />
       ) : (
         <>
           <FormField
@@ -57,9 +46,7 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
             error={error ? translateMessage(t, error) : null}
             required
           />
-          <button className="button button--primary button--block" type="submit" disabled={busy}>
-            {busy ? t('forgot.sending') : t('forgot.submit')}
-          </button>
+          <SubmitButton form="forgot" busyKey="forgot.sending" busy={busy} />
         </>
       )}
       <div className="auth__row">
@@ -77,27 +64,19 @@ export default function LoginPage() {
   const { isLoggedIn } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // A login that succeeds leaves the page: the form stays busy until it goes.
+  const { error, busy, submit } = useSubmit(loadingFailed, { leaves: true });
   const [forgot, setForgot] = useState(false);
 
   if (isLoggedIn) return <Navigate to="/feed" replace />;
 
-  const submit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!username.trim() || !password) {
-      setError(!username.trim() ? 'error/new_username' : 'error/new_password');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+    const missing = !username.trim() ? 'error/new_username' : !password ? 'error/new_password' : null;
+    void submit(missing, async () => {
       const reply = await login(username.trim(), password);
       storeSession(reply.token, reply.user.username, reply.user._id);
-    } catch (err) {
-      setError(failureMessage(err, 'error/loading_failed'));
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -106,12 +85,8 @@ export default function LoginPage() {
       {forgot ? (
         <ForgotPassword onBack={() => setForgot(false)} />
       ) : (
-        <form className="auth__form" onSubmit={(e) => void submit(e)} noValidate>
-          {error ? (
-            <p className="auth__alert" role="alert">
-              {translateMessage(t, error)}
-            </p>
-          ) : null}
+        <form className="auth__form" onSubmit={onSubmit} noValidate>
+          <AuthAlert message={error} />
           <FormField
             label={t('login.identifier')}
             name="username"
@@ -122,11 +97,10 @@ export default function LoginPage() {
             onChange={(e) => setUsername(e.target.value)}
             required
           />
-          <FormField
+          <PasswordField
+            purpose="current"
             label={t('login.password')}
             name="password"
-            type="password"
-            autoComplete="current-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             required
@@ -136,15 +110,10 @@ export default function LoginPage() {
               {t('login.forgot')}
             </button>
           </div>
-          <button className="button button--primary button--block" type="submit" disabled={busy}>
-            {busy ? t('login.submitting') : t('login.submit')}
-          </button>
+          <SubmitButton form="login" busy={busy} />
         </form>
       )}
-      <GoogleButton mode="signin" />
-      <p className="auth__footer">
-        {t('login.noAccount')} <AppLink to="/signup">{t('login.signupLink')}</AppLink>
-      </p>
+      <AuthFooter mode="signin" />
     </section>
   );
 }

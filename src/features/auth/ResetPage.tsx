@@ -2,13 +2,14 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { ErrorKey } from '#core/errors';
-import { LIMITS } from '#core/limits';
 import { validatePassword, validatePasswordRepeat } from '#core/validation';
 import { AppLink } from '../../components/AppLink';
-import { FormField } from '../../components/FormField';
+import { PasswordField } from '../../components/FormField';
+import { useFormValues, useSubmit } from '../../lib/forms';
 import { translateMessage } from '../../lib/i18n';
 import { clearSession } from '../../lib/session';
 import { failureMessage, replyMessage, resetPassword } from './auth.api';
+import { AuthAlert, AuthNotice, SubmitButton } from './AuthParts';
 import './auth.css';
 
 /** Password reset from the mailed link (/reset?token=&email=), beyond the spec. */
@@ -17,80 +18,47 @@ export default function ResetPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const email = params.get('email');
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const { values, field } = useFormValues({ password: '', repeat: '' });
   const [errors, setErrors] = useState<{ password?: ErrorKey; repeat?: ErrorKey }>({});
-  const [serverError, setServerError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error: serverError, busy, submit } = useSubmit((err) => failureMessage(err, 'error/loading_failed'));
 
-  const submit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const found = {
-      password: validatePassword(password) ?? undefined,
-      repeat: validatePasswordRepeat(password, repeat) ?? undefined,
+      password: validatePassword(values.password) ?? undefined,
+      repeat: validatePasswordRepeat(values.password, values.repeat) ?? undefined,
     };
     setErrors(found);
     if (found.password || found.repeat || !token) return;
-    setBusy(true);
-    setServerError(null);
-    try {
-      const reply = await resetPassword(token, email, password);
+    void submit(null, async () => {
+      const reply = await resetPassword(token, email, values.password);
       clearSession();
       setDone(replyMessage(reply, 'info/password_changed'));
-    } catch (err) {
-      setServerError(failureMessage(err, 'error/loading_failed'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
+
+  /** What an input of the form needs: its value, change and error. */
+  const input = (name: 'password' | 'repeat') => ({ ...field(name), error: errors[name] ? translateMessage(t, `error/${errors[name]}`) : null });
 
   return (
     <section className="auth">
       <h1 className="auth__title">{t('reset.title')}</h1>
       {!token ? (
-        <p className="auth__alert" role="alert">
-          {translateMessage(t, 'error/invalid_link')}
-        </p>
+        <AuthAlert message="error/invalid_link" />
       ) : done ? (
         <>
-          <p className="auth__notice" role="status">
-            {translateMessage(t, done)}
-          </p>
+          <AuthNotice message={done} />
           <AppLink className="button button--primary" to="/login">
             {t('reset.login')}
           </AppLink>
         </>
       ) : (
-        <form className="auth__form" onSubmit={(e) => void submit(e)} noValidate>
-          {serverError ? (
-            <p className="auth__alert" role="alert">
-              {translateMessage(t, serverError)}
-            </p>
-          ) : null}
-          <FormField
-            label={t('reset.password')}
-            type="password"
-            autoComplete="new-password"
-            maxLength={LIMITS.passwordFormMax}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={errors.password ? translateMessage(t, `error/${errors.password}`) : null}
-            required
-          />
-          <FormField
-            label={t('reset.repeat')}
-            type="password"
-            autoComplete="new-password"
-            maxLength={LIMITS.passwordFormMax}
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-            error={errors.repeat ? translateMessage(t, `error/${errors.repeat}`) : null}
-            required
-          />
-          <button className="button button--primary button--block" type="submit" disabled={busy}>
-            {busy ? t('reset.submitting') : t('reset.submit')}
-          </button>
+        <form className="auth__form" onSubmit={onSubmit} noValidate>
+          <AuthAlert message={serverError} />
+          <PasswordField purpose="new" label={t('reset.password')} {...input('password')} required />
+          <PasswordField purpose="new" label={t('reset.repeat')} {...input('repeat')} required />
+          <SubmitButton form="reset" busy={busy} />
         </form>
       )}
     </section>

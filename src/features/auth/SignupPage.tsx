@@ -11,11 +11,12 @@ import {
   validateUsername,
 } from '#core/validation';
 import { AppLink } from '../../components/AppLink';
-import { FormField } from '../../components/FormField';
+import { FormField, PasswordField } from '../../components/FormField';
+import { useFormValues, useSubmit } from '../../lib/forms';
 import { currentLanguage, translateMessage } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import { failureMessage, replyMessage, signup } from './auth.api';
-import { GoogleButton } from './GoogleButton';
+import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
 import './auth.css';
 
 type Fields = 'username' | 'email' | 'password' | 'repeat';
@@ -39,45 +40,34 @@ export function validateSignup(values: Record<Fields, string>): FieldErrors {
 export default function SignupPage() {
   const { t, i18n } = useTranslation('auth');
   const { isLoggedIn } = useSession();
-  const [values, setValues] = useState<Record<Fields, string>>({ username: '', email: '', password: '', repeat: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  const { values, field } = useFormValues<Fields>({ username: '', email: '', password: '', repeat: '' }, (name) => {
+    if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
+  });
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error: serverError, busy, submit } = useSubmit((err) => failureMessage(err, 'error/singup_failed'));
 
   if (isLoggedIn) return <Navigate to="/feed" replace />;
 
-  const set = (field: Fields) => (event: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [field]: event.target.value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  const submit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const found = validateSignup(values);
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
-    setBusy(true);
-    setServerError(null);
-    try {
+    void submit(null, async () => {
       const reply = await signup(values.username.trim(), normalizeEmail(values.email), values.password, currentLanguage(i18n));
       setDone(replyMessage(reply, 'info/signup_email'));
-    } catch (err) {
-      setServerError(failureMessage(err, 'error/singup_failed'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const errorText = (field: Fields) => (errors[field] ? translateMessage(t, `error/${errors[field]}`) : null);
+  /** What an input of the form needs: its name, value, change and error. */
+  const input = (name: Fields) => ({ name, ...field(name), error: errors[name] ? translateMessage(t, `error/${errors[name]}`) : null });
 
   if (done) {
     return (
       <section className="auth">
         <h1 className="auth__title">{t('signup.title')}</h1>
-        <p className="auth__notice" role="status">
-          {translateMessage(t, done)}
-        </p>
+        <AuthNotice message={done} />
         <p className="auth__footer">
           <AppLink to="/login">{t('signup.loginLink')}</AppLink>
         </p>
@@ -88,68 +78,34 @@ export default function SignupPage() {
   return (
     <section className="auth">
       <h1 className="auth__title">{t('signup.title')}</h1>
-      <form className="auth__form" onSubmit={(e) => void submit(e)} noValidate>
-        {serverError ? (
-          <div className="auth__alert" role="alert">
-            {translateMessage(t, serverError)}{' '}
-            <AppLink to="/login">{t('signup.loginAfterError')}</AppLink>
-          </div>
-        ) : null}
+      <form className="auth__form" onSubmit={onSubmit} noValidate>
+        <AuthAlert message={serverError}>
+          {' '}
+          <AppLink to="/login">{t('signup.loginAfterError')}</AppLink>
+        </AuthAlert>
         <FormField
           label={t('signup.username')}
-          name="username"
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
           minLength={LIMITS.usernameMin}
           maxLength={LIMITS.usernameMax}
-          value={values.username}
-          onChange={set('username')}
-          error={errorText('username')}
+          {...input('username')}
           required
         />
-        <FormField
-          label={t('signup.email')}
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={set('email')}
-          error={errorText('email')}
-          required
-        />
-        <FormField
+        <FormField label={t('signup.email')} type="email" autoComplete="email" {...input('email')} required />
+        <PasswordField
+          purpose="new"
           label={t('signup.password')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
           minLength={LIMITS.passwordMin}
-          maxLength={LIMITS.passwordFormMax}
-          value={values.password}
-          onChange={set('password')}
-          error={errorText('password')}
+          {...input('password')}
           hint={t('signup.passwordHint', { min: LIMITS.passwordMin, max: LIMITS.passwordFormMax })}
           required
         />
-        <FormField
-          label={t('signup.repeat')}
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          maxLength={LIMITS.passwordFormMax}
-          value={values.repeat}
-          onChange={set('repeat')}
-          error={errorText('repeat')}
-          required
-        />
-        <button className="button button--primary button--block" type="submit" disabled={busy}>
-          {busy ? t('signup.submitting') : t('signup.submit')}
-        </button>
+        <PasswordField purpose="new" label={t('signup.repeat')} {...input('repeat')} required />
+        <SubmitButton form="signup" busy={busy} />
       </form>
-      <GoogleButton mode="signup" />
-      <p className="auth__footer">
-        {t('signup.haveAccount')} <AppLink to="/login">{t('signup.loginLink')}</AppLink>
-      </p>
+      <AuthFooter mode="signup" />
     </section>
   );
 }

@@ -1,39 +1,21 @@
-import { ApiError, apiFetch } from '../../lib/api/client';
+import { authApi } from '#core/api/auth';
+import type { MessageReply } from '#core/api/common';
+import { ApiError, callApi } from '../../lib/api/client';
 
-export interface LoginReply {
-  token: string;
-  user: { _id: string; username: string };
-}
-
-export interface MessageReply {
-  message: string;
-}
-
-export interface PublicConfig {
-  googleClientId: string | null;
-  tenorEnabled: boolean;
-}
-
-export const login = (username: string, password: string) =>
-  apiFetch<LoginReply>('/auth/login', { method: 'POST', body: { username, password } });
+export const login = (username: string, password: string) => callApi(authApi.login, { body: { username, password } });
 
 /** `language` picks the language of the account and its emails. */
 export const signup = (username: string, email: string, password: string, language?: string) =>
-  apiFetch<MessageReply>('/auth/signup', { method: 'POST', body: { username, email, password, language } });
+  callApi(authApi.signup, { body: { username, email, password, language } });
 
-export const googleLogin = (token: string, language?: string) =>
-  apiFetch<LoginReply>('/auth/google', { method: 'POST', body: { token, language } });
+export const googleLogin = (token: string, language?: string) => callApi(authApi.google, { body: { token, language } });
 
-export const verifyEmail = (token: string, email: string | null) =>
-  apiFetch<MessageReply>('/auth/verify', { query: { token, email } });
+export const verifyEmail = (token: string, email: string | null) => callApi(authApi.verify, { query: { token, email: email ?? undefined } });
 
-export const forgotPassword = (email: string) =>
-  apiFetch<MessageReply>('/auth/forgot', { method: 'POST', body: { email } });
+export const forgotPassword = (email: string) => callApi(authApi.forgot, { body: { email } });
 
 export const resetPassword = (token: string, email: string | null, password: string) =>
-  apiFetch<MessageReply>('/auth/reset', { method: 'POST', body: { token, email, password } });
-
-export const fetchPublicConfig = () => apiFetch<PublicConfig>('/config');
+  callApi(authApi.reset, { body: { token, email: email ?? undefined, password } });
 
 /**
  * What to show for a failed call: the server's `error/...` (or `info/...`) message when it sent

@@ -1,5 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MediaImg } from '../../components/MediaImg';
 
 const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
@@ -16,7 +17,7 @@ export function CommentImage({ url, blob }: { url?: string | undefined; blob?: B
   return (
     <div className="comment-image">
       <button type="button" onClick={() => setOpen(true)} aria-label={t('item.open_image')}>
-        <img src={src} alt={t('item.image_alt')} loading="lazy" />
+        <MediaImg src={src} alt={t('item.image_alt')} loading="lazy" />
       </button>
       {open && (
         <Suspense fallback={null}>

@@ -1,25 +1,28 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { DELETED } from '#core/limits';
 import type { Sort, TimeWindow } from '#core/listing';
-import { avatarUrl } from '../../components/Avatar';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Avatar } from '../../components/Avatar';
+import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
 import { LikeButton } from '../../components/LikeButton';
+import { NotStoredLine } from '../../components/StatusPage';
+import { Byline } from '../../components/post/Byline';
 import { errorKeyOf } from '../../lib/api/client';
 import type { Comment } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 import { translateMessage } from '../../lib/i18n';
+import { queryKeys } from '../../lib/query/keys';
 import { toast } from '../../lib/toast';
 import { PostText } from '../../components/post/PostText';
-import { RelativeTime } from '../../components/RelativeTime';
 import { Tags } from '../../components/post/Tags';
 import { CommentBox } from './CommentBox';
 import { CommentImage } from './CommentImage';
 import { type CommentNode, deleteComment } from './comments.api';
-import { type PendingCommentRow, pendingCommentView, useLiveComment, useNewerComments, useThread } from './useComments';
+import { type PendingCommentRow, pendingCommentView } from '../../lib/outbox/useOutbox';
+import { useNewerComments } from '../../lib/query/comment-count';
+import { useLiveComment, useThread } from './useComments';
 
 /** What every level of one post's thread shares. */
 export interface ThreadContextValue {
@@ -64,9 +67,9 @@ function useDeleteComment(commentId: string) {
       console.warn('delete comment', translateMessage(t, `error/${errorKeyOf(err)}`));
     }
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['comments', db.name] }),
-      queryClient.invalidateQueries({ queryKey: ['comment-tree', db.name] }),
-      queryClient.invalidateQueries({ queryKey: ['post', db.name, postId] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.threads(db.name) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.commentTrees(db.name) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.post(db.name, postId) }),
     ]);
   }, [commentId, db, queryClient, postId, t]);
 }
@@ -92,14 +95,7 @@ function CommentActions({
 
   return (
     <div className="comment-actions">
-      <LikeButton
-        target="comment"
-        id={comment._id}
-        liked={comment.liked}
-        likes={comment.likes}
-        className="comment-like"
-        labels={{ like: t('item.like'), unlike: t('item.unlike'), count: (count) => t('item.likes', { count }) }}
-      />
+      <LikeButton target="comment" item={comment} />
       <span className="comment-reply-count">{t('item.replies', { count: replies })}</span>
       <button type="button" className="link-button" aria-expanded={replying} onClick={onReply}>
         {t('item.reply')}
@@ -116,7 +112,7 @@ function CommentActions({
       )}
       {confirming && (
         <ConfirmDialog
-          question={t('common:conf.delete_comment')}
+          question={deleteQuestion(t, 'comment')}
           onCancel={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
@@ -156,13 +152,8 @@ export function CommentItem({ comment: listed, pending, preset, highlighted }: I
         ) : (
           <>
             <header className="comment-header">
-              <img className="avatar" src={avatarUrl('pfp', comment.author.pfp, comment.author.pfpUrl)} alt="" width={32} height={32} />
-              <Link className="comment-author" to={`/u/${encodeURIComponent(comment.author.username)}`}>
-                {comment.author.username}
-              </Link>
-              <span className="comment-time">
-                <RelativeTime time={comment.createdAt} />
-              </span>
+              <Avatar id={comment.author.pfp} url={comment.author.pfpUrl} size={32} />
+              <Byline username={comment.author.username} time={comment.createdAt} prefix="comment" />
               {pending && (
                 <span className={`badge badge-pending badge-${pending.status}`} role="status">
                   {pending.status === 'sending' ? t('item.sending') : pending.status === 'failed' ? t('item.retrying') : t('item.pending')}
@@ -273,7 +264,8 @@ export function CommentList({ parentId, preset, pinnedId, enabled = true, nested
           {t('list.loading')}
         </p>
       )}
-      {!nested && !pinnedId && enabled && !thread.isLoading && !thread.isFetching && rows.length === 0 && shown.length === 0 && thread.pages > 0 && (
+      {thread.unavailable && rows.length === 0 && shown.length === 0 && <NotStoredLine error={thread.error} />}
+      {!nested && !pinnedId && enabled && !thread.isLoading && !thread.isFetching && !thread.unavailable && rows.length === 0 && shown.length === 0 && thread.pages > 0 && (
         <p className="list-status">{t('list.empty')}</p>
       )}
       {canLoadMore && (

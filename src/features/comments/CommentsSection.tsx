@@ -5,7 +5,8 @@ import type { CachedPost } from '../../lib/db/db';
 import { ListingControls } from '../../components/ListingControls';
 import { CommentBox } from './CommentBox';
 import { CommentItem, CommentList, ThreadProvider, fromNode } from './CommentThread';
-import { useCommentTree, useNewerComments, usePendingComments } from './useComments';
+import { useCommentCount } from '../../lib/query/comment-count';
+import { useCommentTree, usePendingComments } from './useComments';
 import './comments.css';
 
 interface Props {
@@ -24,10 +25,9 @@ export function CommentsSection({ post, sort, time, onListing, focus, pinnedComm
   const { t } = useTranslation('comments');
   const postId = post._id;
   const pending = usePendingComments(postId);
-  const newer = useNewerComments(postId, post.cachedAt);
   const { tree, settled } = useCommentTree(pinnedCommentId ?? null);
   // The count rises at once for a comment written here, before the post is read again.
-  const count = post.comments + pending.length + newer;
+  const count = useCommentCount(post);
   const context = useMemo(() => ({ postId, sort, time, pending }), [postId, sort, time, pending]);
   const pinnedTree = tree && tree.postId === postId ? tree : null;
 

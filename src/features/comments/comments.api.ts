@@ -1,22 +1,11 @@
+import { type Comment, type CommentNode, commentsApi } from '#core/api/comments';
 import { PAGE_SIZES } from '#core/limits';
 import { POST_PAGE_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
-import { apiFetch } from '../../lib/api/client';
-import type { Comment } from '../../lib/api/types';
+import { ApiError, callApi } from '../../lib/api/client';
 import { type CachedComment, type KruhDb, getDb } from '../../lib/db/db';
-import { type ListingPageResult, fetchListingPage, readListingPages } from '../../lib/query/listing';
+import { type PageResult, type PagedSource, fetchPage, readPages, tableStore } from '../../lib/query/paged';
 
-/** GET /post/{parentId}/comments answer. */
-export interface CommentList {
-  comments: Comment[];
-  hasMore: boolean;
-}
-
-/** A node of GET /comment/{id}/tree: ancestors hold the chain down to the pinned comment. */
-export interface CommentNode extends Comment {
-  pinned: boolean;
-  children: CommentNode[];
-  hasMore: boolean;
-}
+export type { CommentNode } from '#core/api/comments';
 
 /** One level of a thread: the post's top-level comments, or a comment's direct replies. */
 export interface ThreadParams {
@@ -34,25 +23,30 @@ export function threadKey(params: ThreadParams): string {
   return `${THREAD_KEY_PREFIX}${params.parentId}|sort=${params.sort}|time=${params.time}|pinned=${params.pinned ?? ''}`;
 }
 
-export type ThreadPageResult = ListingPageResult;
+export type ThreadPageResult = PageResult;
+
+const commentStore = tableStore<Comment>((db) => db.comments);
+
+/** One thread level for the paging engine (5 comments a page). */
+export function threadSource(params: ThreadParams): PagedSource<Comment, CachedComment> {
+  return {
+    key: threadKey(params),
+    endpoint: commentsApi.thread,
+    params: { postId: params.parentId },
+    query: { pinned: params.pinned ?? undefined },
+    listing: { sort: params.sort, time: params.time, defaults: POST_PAGE_DEFAULTS },
+    limit: PAGE_SIZES.comments,
+    field: 'comments',
+    store: commentStore,
+  };
+}
 
 /** GET one page (5 comments) of a thread level and store the comments and their order. */
 export function fetchThreadPage(
   params: ThreadParams & { page: number },
   options: { signal?: AbortSignal; db?: KruhDb } = {},
 ): Promise<ThreadPageResult> {
-  const db = options.db ?? getDb();
-  return fetchListingPage<Comment>(db, db.comments, 'comments', {
-    key: threadKey(params),
-    page: params.page,
-    path: `/post/${encodeURIComponent(params.parentId)}/comments`,
-    query: { pinned: params.pinned ?? undefined },
-    limit: PAGE_SIZES.comments,
-    sort: params.sort,
-    time: params.time,
-    defaults: POST_PAGE_DEFAULTS,
-    signal: options.signal,
-  });
+  return fetchPage(options.db ?? getDb(), threadSource(params), params.page, options.signal);
 }
 
 export interface StoredThread {
@@ -66,8 +60,8 @@ export interface StoredThread {
 
 /** Comments of stored pages 1..pages, in page order, each id once. */
 export async function readThread(db: KruhDb, key: string, pages: number): Promise<StoredThread> {
-  const { items, ...rest } = await readListingPages(db, db.comments, key, pages);
-  return { comments: items, ...rest };
+  const { items, hasMore, stored, fetchedAt } = await readPages(db, { key, store: commentStore }, pages);
+  return { comments: items, hasMore, stored, fetchedAt };
 }
 
 function flattenTree(node: CommentNode, out: Comment[] = []): Comment[] {
@@ -77,20 +71,32 @@ function flattenTree(node: CommentNode, out: Comment[] = []): Comment[] {
   return out;
 }
 
-/** GET /comment/{id}/tree; its comments are stored too, so likes and deletes update them. */
+/** Where a pinned comment's tree is kept, so `?c=` shows it offline once seen. */
+export const commentTreeKey = (id: string) => `comment-tree:${id}`;
+
+/**
+ * GET /comment/{id}/tree, kept whole under its key; its comments are stored too, so likes and
+ * deletes update them. A tree the server no longer has is forgotten.
+ */
 export async function fetchCommentTree(id: string, options: { signal?: AbortSignal; db?: KruhDb } = {}): Promise<CommentNode> {
   const db = options.db ?? getDb();
-  const { pinnedTree } = await apiFetch<{ pinnedTree: CommentNode }>(`/comment/${encodeURIComponent(id)}/tree`, {
-    signal: options.signal,
-  });
-  const now = Date.now();
-  await db.comments.bulkPut(flattenTree(pinnedTree).map((c) => ({ ...c, cachedAt: now })));
-  return pinnedTree;
+  try {
+    const { pinnedTree } = await callApi(commentsApi.tree, { params: { commentId: id }, query: {} }, { signal: options.signal });
+    const now = Date.now();
+    await db.transaction('rw', db.comments, db.meta, async () => {
+      await db.comments.bulkPut(flattenTree(pinnedTree).map((c) => ({ ...c, cachedAt: now })));
+      await db.meta.put({ key: commentTreeKey(id), value: pinnedTree });
+    });
+    return pinnedTree;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) await db.meta.delete(commentTreeKey(id));
+    throw err;
+  }
 }
 
 /** DELETE /comment/{id}; on success the stored copy and its place in stored pages go too. */
 export async function deleteComment(id: string, db: KruhDb = getDb()): Promise<void> {
-  await apiFetch(`/comment/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await callApi(commentsApi.delete, { params: { commentId: id } });
   await db.transaction('rw', db.comments, db.feedPages, async () => {
     await db.comments.delete(id);
     await db.feedPages

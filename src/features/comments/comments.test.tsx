@@ -1,39 +1,17 @@
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { getDb, clearLocalData } from '../../lib/db/db';
-import { clearSession, storeSession } from '../../lib/session';
-import { mockFetch, setOnline } from '../../test/local-first';
+import { getDb } from '../../lib/db/db';
+import { clearSession } from '../../lib/session';
+import { apiComment as comment, mockFetch, setOnline, startOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { CommentBox } from './CommentBox';
 import { deleteComment, fetchThreadPage, readThread, threadKey } from './comments.api';
 
-configure({ asyncUtilTimeout: 5000 });
-
 const POST = 'p00000000000000000000001';
 
-function apiComment(id: string, extra: Record<string, unknown> = {}) {
-  return {
-    _id: id,
-    postId: POST,
-    text: `text ${id}`,
-    parent: { _id: POST, author: { username: 'alice' }, directParent: true },
-    author: { username: 'bob', pfp: 'u2' },
-    createdAt: 1_000,
-    liked: false,
-    likes: 0,
-    comments: 0,
-    mentions: [],
-    itsme: false,
-    media: [],
-    ...extra,
-  };
-}
+const apiComment = (id: string) => comment(id, POST);
 
-beforeEach(async () => {
-  setOnline(true);
-  storeSession('token-1', 'alice', 'u1');
-  await clearLocalData();
-});
+beforeEach(() => startOnline());
 
 describe('thread pages in the local database', () => {
   it('stores each page of a level in the server order and reads them back', async () => {

@@ -1,14 +1,15 @@
 import '../../test/setup';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { File as NodeFile } from 'node:buffer';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RequireAuth, resetAuthGuard } from '../../app/guards/auth-guard';
 import { getDb, clearLocalData } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
 import { cancelScheduledSend } from '../../lib/outbox/outbox';
 import { clearSession, storeSession } from '../../lib/session';
 import { getToasts } from '../../lib/toast';
-import { apiPost, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
+import { attachFiles, pngFile, useTestFiles } from '../../test/files';
+import { apiPost, mockFetch, setOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import ComposePage from './ComposePage';
 
@@ -22,7 +23,9 @@ function answer(call: { path: string; url: string }) {
   if (call.path === '/api/auth/test') return { body: { message: 'ok' } };
   if (call.path === '/api/search/users') return { body: [{ _id: 'u2', name: 'bob' }] };
   if (call.path === '/api/search/mygroups') return { body: [{ _id: 'g1', name: 'cats' }] };
-  if (call.path === '/api/post/orig') return { body: apiPost('orig', { text: 'the original', groups: [{ _id: 'g7', name: 'dogs' }] }) };
+  // The card names a group the caller may not see; the post's groups call leaves it out.
+  if (call.path === '/api/post/orig') return { body: apiPost('orig', { text: 'the original', groups: [{ _id: 'g7', name: 'dogs' }, { _id: null, name: 'hidden' }] }) };
+  if (call.path === '/api/post/orig/groups') return { body: ['dogs'] };
   return { status: 404, body: { message: 'error/invalid_post' } };
 }
 
@@ -36,17 +39,8 @@ const render = (route = '/post') =>
   );
 const textbox = () => screen.getByRole('textbox', { name: 'What is on your mind?' });
 
-function attach(files: unknown[]) {
-  const input = document.querySelector('input[type="file"]') as HTMLInputElement;
-  Object.defineProperty(input, 'files', { configurable: true, value: files });
-  fireEvent.change(input);
-}
-
 beforeEach(async () => {
-  useCloneableBlobs();
-  vi.stubGlobal('File', NodeFile);
-  URL.createObjectURL = vi.fn(() => `blob:${Math.random()}`);
-  URL.revokeObjectURL = vi.fn();
+  useTestFiles();
   setOnline(false);
   storeSession('t1', 'me', 'u9');
   resetAuthGuard();
@@ -136,9 +130,9 @@ describe('ComposePage', () => {
     mockFetch(answer);
     render();
     await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
-    attach([new NodeFile(['a'], 'a.txt', { type: 'text/plain' })]);
+    attachFiles([new NodeFile(['a'], 'a.txt', { type: 'text/plain' })]);
     expect(screen.getByRole('alert')).toHaveTextContent('Only images are allowed.');
-    attach([1, 2, 3].map((i) => new NodeFile(['x'], `${i}.png`, { type: 'image/png' })));
+    attachFiles([1, 2, 3].map((i) => pngFile(`${i}.png`)));
     expect(screen.getByRole('alert')).toHaveTextContent('You can attach only up to 2 images.');
     expect(screen.getAllByRole('button', { name: /Remove image/ })).toHaveLength(2);
   });
@@ -152,9 +146,17 @@ describe('ComposePage', () => {
     const group = await screen.findByRole('textbox', { name: 'Group name' });
     expect(group).toHaveValue('dogs');
     expect(group).toHaveAttribute('readonly');
+    expect(screen.getAllByRole('textbox', { name: 'Group name' })).toHaveLength(1);
     expect(screen.queryByRole('button', { name: /Add group/ })).toBeNull();
-    attach([1, 2].map((i) => new NodeFile(['x'], `${i}.png`, { type: 'image/png' })));
+    attachFiles([1, 2].map((i) => pngFile(`${i}.png`)));
     expect(screen.getByRole('alert')).toHaveTextContent('You can attach only 1 image.');
+  });
+
+  it('presets a reply’s groups offline from the answer stored when they were seen', async () => {
+    await getDb().meta.put({ key: 'post-groups:orig', value: ['dogs'] });
+    mockFetch(() => new TypeError('Failed to fetch'));
+    render('/post?rep=orig');
+    expect(await screen.findByRole('textbox', { name: 'Group name' })).toHaveValue('dogs');
   });
 
   it('restores the saved draft and says when the server refused it', async () => {

@@ -71,7 +71,9 @@ describe('FeedPage', () => {
     feedRoutes('/');
     const card = (await screen.findByText('not sent yet')).closest('article')!;
     expect(within(card).getByRole('status')).toHaveTextContent('Waiting to send');
-    expect(await screen.findByText('You are offline. Showing saved posts.')).toBeInTheDocument();
+    // No page of the feed is stored: offline says so, rather than that there are no posts.
+    expect(await screen.findByText('You are offline, and these posts are not saved on this device.')).toBeInTheDocument();
+    expect(screen.queryByText('No posts here yet.')).toBeNull();
   });
 
   it('changes sort through the URL and loads the next page when asked', async () => {

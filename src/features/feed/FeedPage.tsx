@@ -1,16 +1,17 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Navigate, useLocation, useSearchParams } from 'react-router-dom';
+import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
+import { AppLink } from '../../components/AppLink';
 import { FEED_DEFAULTS } from '#core/listing';
 import { useListingParams } from '../../lib/listing-params';
-import { pendingPostView, usePendingPosts } from '../../lib/outbox/useOutbox';
-import { useFeed, useListingOffline } from '../../lib/query/feed';
+import { useFeed } from '../../lib/query/feed';
 import { useUserGroups } from '../../lib/query/posts';
 import { useSession } from '../../lib/session';
 import { avatarUrl } from '../../components/Avatar';
-import { PostCard } from '../../components/post/PostCard';
+import { MediaImg } from '../../components/MediaImg';
+import { PendingPosts } from '../../components/post/PendingPosts';
 import { ListingControls } from '../../components/ListingControls';
-import { PostList } from '../../components/post/PostList';
+import { FeedPostList } from '../../components/post/PostList';
 import './feed.css';
 
 type Tab = 'explore' | 'following' | 'groups';
@@ -29,32 +30,18 @@ function GroupStrip({ username }: { username: string }) {
       <ul>
         {groups?.groupList.map((g) => (
           <li key={g.gp}>
-            <Link to={`/g/${encodeURIComponent(g.name)}`}>
-              <img src={avatarUrl('gp', g.gp, g.gpUrl)} alt="" width={48} height={48} />
+            <AppLink to={`/g/${encodeURIComponent(g.name)}`}>
+              <MediaImg src={avatarUrl('gp', g.gp, g.gpUrl)} alt="" width={48} height={48} />
               <span>{g.name}</span>
-            </Link>
+            </AppLink>
           </li>
         ))}
       </ul>
       {groups && groups.groupList.length === 0 && <p>{t('no_groups')}</p>}
-      <Link className="group-strip-all" to={`/u/${encodeURIComponent(username)}/groups`}>
+      <AppLink className="group-strip-all" to={`/u/${encodeURIComponent(username)}/groups`}>
         {t('all_groups')}
-      </Link>
+      </AppLink>
     </nav>
-  );
-}
-
-function PendingPosts() {
-  const rows = usePendingPosts();
-  if (rows.length === 0) return null;
-  return (
-    <ul className="post-list pending-posts">
-      {[...rows].reverse().map((row) => (
-        <li key={row.clientId}>
-          <PostCard post={pendingPostView(row)} pending={{ status: row.status, images: row.images.map((i) => i.blob) }} />
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -71,7 +58,6 @@ export default function FeedPage() {
   const params = useMemo(() => ({ feed: tab, sort, time }), [tab, sort, time]);
   const feed = useFeed(params, !guarded);
 
-  const offline = useListingOffline(feed.error);
 
   if (guarded) return <Navigate to="/feed" replace />;
 
@@ -82,23 +68,20 @@ export default function FeedPage() {
       <h1 className="visually-hidden">{t('title')}</h1>
       <nav className="feed-tabs" aria-label={t('tabs.label')}>
         {tabs.map((name) => (
-          <NavLink
+          <AppLink
             key={name}
             to={{ pathname: name === 'explore' ? '/feed' : `/feed/${name}`, search: search ? `?${search}` : '' }}
-            className={() => (name === tab ? 'active' : undefined)}
-            aria-current={name === tab ? 'page' : undefined}
+            className={name === tab ? 'active' : undefined}
+            current={name === tab}
           >
             {t(`tabs.${name}`)}
-          </NavLink>
+          </AppLink>
         ))}
       </nav>
       {tab === 'groups' && username && <GroupStrip username={username} />}
       <ListingControls sort={sort} time={time} onChange={setListing} />
-      {offline && <p className="list-status" role="status">{t('offline')}</p>}
       {tab === 'explore' && <PendingPosts />}
-      <PostList posts={feed.posts} hasMore={feed.hasMore && !offline} loading={feed.isLoading || feed.isLoadingMore} onMore={feed.loadMore} />
-      {!feed.isLoading && !feed.isFetching && feed.posts.length === 0 && <p className="list-status">{t('empty')}</p>}
-      {!feed.hasMore && feed.posts.length > 0 && <p className="list-status">{t('end')}</p>}
+      <FeedPostList feed={feed} emptyLabel={t('empty')} endLabel={t('end')} />
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { LIMITS } from '#core/limits';
 import { validateDescription, validateGroupName } from '#core/validation';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/FormField';
-import { ApiError } from '../../lib/api/client';
+import { errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { toast } from '../../lib/toast';
 import { type GroupInput, saveGroup, uploadGroupAvatar } from './groups.api';
 
@@ -69,14 +69,14 @@ export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = tr
           await uploadGroupAvatar(saved.group._id, file);
         } catch (err) {
           console.error('group avatar', err);
-          toast.error('groups:upload_failed');
+          toast.error(uploadErrorOf(err));
         }
       }
       toast.info(saved.message ?? (groupId ? 'info/group_updated' : 'info/created_group'));
       setIdempotencyKey(newKey());
       onSaved(saved.group);
     } catch (err) {
-      toast.error(err instanceof ApiError && err.key ? `error/${err.key}` : 'error/posting_failed');
+      toast.error(errorMessageOf(err, 'error/posting_failed'));
     } finally {
       setBusy(false);
     }

@@ -1,14 +1,10 @@
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { clearLocalData } from '../../lib/db/db';
-import { storeSession } from '../../lib/session';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getToasts } from '../../lib/toast';
-import { mockFetch, setOnline } from '../../test/local-first';
+import { apiGroup, mockFetch, startOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import CreateGroupPage from './CreateGroupPage';
 import GroupSettingsPage from './GroupSettingsPage';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const GROUP_ID = '9'.repeat(24);
 const ME = 'a'.repeat(24);
@@ -16,36 +12,20 @@ const lastToast = () => getToasts().at(-1);
 const feedRoute = { path: '/feed', element: <p>feed page</p> };
 const groupRoute = { path: '/g/:groupname', element: <p>group page</p> };
 
-function group(extra: Record<string, unknown> = {}) {
-  return {
-    _id: GROUP_ID,
-    name: 'birds',
-    description: 'All about birds',
-    gp: GROUP_ID,
-    private: false,
+/** The group as its owner sees it: the settings' starting values. */
+const group = (extra: Record<string, unknown> = {}) =>
+  apiGroup(GROUP_ID, {
     requestJoin: true,
     everyoneCanPost: false,
-    members: 7,
-    bans: 0,
-    pinnedPost: null,
     member: true,
-    banned: false,
     owner: true,
     admin: true,
-    logged: true,
     canUserPost: true,
-    requested: false,
-    createdAt: Date.UTC(2026, 0, 10),
     notification: 0,
     ...extra,
-  };
-}
+  });
 
-beforeEach(async () => {
-  setOnline(true);
-  storeSession('token-1', 'alice', ME);
-  await clearLocalData();
-});
+beforeEach(() => startOnline(ME));
 
 describe('create group', () => {
   it('shows validation errors as toasts without calling the server', async () => {
@@ -87,6 +67,24 @@ describe('create group', () => {
     expect(calls[0]!.body).toEqual({ name: 'birds', description: 'x'.repeat(100), isPrivate: true, everyoneCanPost: true, requestJoin: true });
     expect(calls[0]!.headers['Idempotency-Key']).toMatch(/^[A-Za-z0-9_-]{8,}$/);
     expect((calls[1]!.body as FormData).get('gp')).toBeInstanceOf(File);
+  });
+
+  it.each([
+    { refusal: { status: 413, body: { message: 'error/image_too_large' } }, message: 'error/image_too_large' },
+    { refusal: { status: 502 }, message: 'common:upload_failed' },
+  ])('still opens the created group when its picture is refused, saying why ($message)', async ({ refusal, message }) => {
+    mockFetch((call) => {
+      if (call.path === '/api/group') return { status: 201, body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/created_group' } };
+      if (call.path === `/api/upload/gp/${GROUP_ID}`) return refusal;
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderWithApp(<CreateGroupPage />, { route: '/create-group', path: '/create-group', routes: [groupRoute] });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'birds' } });
+    fireEvent.change(screen.getByLabelText('Group picture'), { target: { files: [new File(['img'], 'bird.png', { type: 'image/png' })] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('group page')).toBeInTheDocument();
+    expect(getToasts()).toContainEqual(expect.objectContaining({ kind: 'error', message }));
   });
 
   it('creates without an upload when no avatar was chosen and toasts a refusal', async () => {
@@ -176,13 +174,19 @@ describe('group settings', () => {
     }
   });
 
-  it('asks before making a private group public, and saves only when confirmed', async () => {
-    const { calls } = mockFetch((call) => {
+  /** The settings of the private group birds, whose update answers as the server does (then the group page). */
+  function openPrivateGroupSettings() {
+    const fetched = mockFetch((call) => {
       if (call.path === '/api/group/birds') return { body: { group: group({ private: true }) } };
       if (call.path === `/api/group/${GROUP_ID}/update`) return { body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/group_updated' } };
       return { status: 404, body: { message: 'error/server_error' } };
     });
     renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [groupRoute] });
+    return fetched;
+  }
+
+  it('asks before making a private group public, and saves only when confirmed', async () => {
+    const { calls } = openPrivateGroupSettings();
     await screen.findByLabelText('Group name');
     const updates = () => calls.filter((c) => c.path.endsWith('/update'));
     // Other changes of a private group are saved without a question.
@@ -202,12 +206,7 @@ describe('group settings', () => {
   });
 
   it('saves a private group that stays private without asking', async () => {
-    const { calls } = mockFetch((call) => {
-      if (call.path === '/api/group/birds') return { body: { group: group({ private: true }) } };
-      if (call.path === `/api/group/${GROUP_ID}/update`) return { body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/group_updated' } };
-      return { status: 404, body: { message: 'error/server_error' } };
-    });
-    renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [groupRoute] });
+    const { calls } = openPrivateGroupSettings();
     fireEvent.change(await screen.findByLabelText('Description'), { target: { value: 'Only birds' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('group page')).toBeInTheDocument();

@@ -1,41 +1,16 @@
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearLocalData, getDb } from '../../lib/db/db';
 import { clearSession, storeSession } from '../../lib/session';
 import { getToasts } from '../../lib/toast';
-import { type FetchCall, apiPost, mockFetch, setOnline } from '../../test/local-first';
-import { renderWithApp } from '../../test/render';
+import { type FetchCall, apiGroup, apiPost, mockFetch, setOnline } from '../../test/local-first';
+import { expectLinks, renderWithApp } from '../../test/render';
 import GroupPage from './GroupPage';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const GROUP_ID = '9'.repeat(24);
 const ME = 'a'.repeat(24);
 
-function group(extra: Record<string, unknown> = {}) {
-  return {
-    _id: GROUP_ID,
-    name: 'birds',
-    description: 'All about birds',
-    gp: GROUP_ID,
-    private: false,
-    requestJoin: false,
-    everyoneCanPost: true,
-    members: 7,
-    bans: 0,
-    pinnedPost: null,
-    member: false,
-    banned: false,
-    owner: false,
-    admin: false,
-    logged: true,
-    canUserPost: false,
-    requested: false,
-    createdAt: Date.UTC(2026, 0, 10),
-    notification: null,
-    ...extra,
-  };
-}
+const group = (extra: Record<string, unknown> = {}) => apiGroup(GROUP_ID, extra);
 
 type Answer = { status?: number; body?: unknown } | undefined;
 
@@ -85,43 +60,29 @@ describe('group page', () => {
     storeSession('token-1', 'alice', ME);
     serve(() => group({ owner: true, admin: true, member: true, canUserPost: true, bans: 2, notification: 0 }));
     renderGroup();
-    expect(await screen.findByRole('link', { name: 'Group settings' })).toHaveAttribute('href', '/g/birds/settings');
-    expect(screen.getByRole('link', { name: 'Post' })).toHaveAttribute('href', '/post?g=birds');
-    expect(screen.getByRole('link', { name: '2 banned' })).toHaveAttribute('href', '/g/birds/banned');
+    await screen.findByRole('link', { name: 'Group settings' });
+    expectLinks({ 'Group settings': '/g/birds/settings', Post: '/post?g=birds', '2 banned': '/g/birds/banned' });
     for (const name of ['Join', 'Leave', 'Request to join']) expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
   });
 
-  it('lets a member leave, then loads the group again', async () => {
+  it.each([
+    { title: 'lets a member leave, then loads the group again', before: { member: true, notification: 0 }, action: 'leave', message: 'info/you_left', method: 'DELETE', from: 'Leave', to: 'Join' },
+    { title: 'lets anyone join an open group, then loads it again', before: { member: false }, action: 'join', message: 'info/joined_group', method: 'PUT', from: 'Join', to: 'Leave' },
+  ])('$title', async ({ before, action, message, method, from, to }) => {
     storeSession('token-1', 'alice', ME);
-    let member = true;
-    const { calls } = serve(() => group({ member, notification: 0 }), (call) => {
-      if (call.path === '/api/group/birds/leave') {
-        member = false;
-        return { body: { message: 'info/you_left' } };
+    let member = before.member;
+    const { calls } = serve(() => group({ ...before, member }), (call) => {
+      if (call.path === `/api/group/birds/${action}`) {
+        member = !member;
+        return { body: { message } };
       }
       return undefined;
     });
     renderGroup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    expect(await screen.findByRole('button', { name: 'Join' })).toBeInTheDocument();
-    expect(calls.find((c) => c.path === '/api/group/birds/leave')?.method).toBe('DELETE');
+    fireEvent.click(await screen.findByRole('button', { name: from }));
+    expect(await screen.findByRole('button', { name: to })).toBeInTheDocument();
+    expect(calls.find((c) => c.path === `/api/group/birds/${action}`)?.method).toBe(method);
     expect(calls.filter((c) => c.path === '/api/group/birds').length).toBeGreaterThanOrEqual(2);
-  });
-
-  it('lets anyone join an open group, then loads it again', async () => {
-    storeSession('token-1', 'alice', ME);
-    let member = false;
-    const { calls } = serve(() => group({ member }), (call) => {
-      if (call.path === '/api/group/birds/join') {
-        member = true;
-        return { body: { message: 'info/joined_group' } };
-      }
-      return undefined;
-    });
-    renderGroup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Join' }));
-    expect(await screen.findByRole('button', { name: 'Leave' })).toBeInTheDocument();
-    expect(calls.find((c) => c.path === '/api/group/birds/join')?.method).toBe('PUT');
   });
 
   it('sends a request to join with an info toast', async () => {
@@ -159,12 +120,19 @@ describe('group page', () => {
 
   it('shows the pinned post at the top', async () => {
     const pinned = 'f'.repeat(24);
-    serve(() => group({ pinnedPost: pinned, logged: false }), (call) =>
-      call.path === `/api/post/${pinned}` ? { body: apiPost(pinned, { text: 'read the rules' }) } : undefined,
+    const { calls } = serve(() => group({ pinnedPost: pinned, logged: false }), (call) =>
+      call.path === '/api/group/birds/pinned' ? { body: apiPost(pinned, { text: 'read the rules' }) } : undefined,
     );
-    renderGroup();
+    const view = renderGroup();
     expect(await screen.findByText('read the rules')).toBeInTheDocument();
     expect(screen.getByText('Pinned', { exact: false })).toBeInTheDocument();
+    expect(calls.some((c) => c.path === `/api/post/${pinned}`)).toBe(false);
+    view.unmount();
+
+    // Seen once, it shows offline.
+    mockFetch(() => new TypeError('Failed to fetch'));
+    renderGroup();
+    expect(await screen.findByText('read the rules')).toBeInTheDocument();
   });
 
   it('says a deleted group was deleted and an unknown one was not found', async () => {
@@ -205,19 +173,24 @@ describe('members view', () => {
     body: { userList, logged: true, hasMore: false, group: { _id: GROUP_ID, name: 'birds', admin: true, owner: true } },
   });
 
-  it('lets an admin promote, demote and ban, a ban taking the user off the list', async () => {
+  it('lets an admin promote, demote and ban, a ban taking the user off the list and counting them as banned at once', async () => {
     storeSession('token-1', 'alice', ME);
     const carol = user('carol');
     const dave = user('dave', { admin: true });
-    const { calls } = serve(() => group({ owner: true, admin: true, member: true }), (call) => {
-      if (call.path === '/api/group/birds/members') return reply([user('alice', { owner: true, _id: ME, pfp: ME }), carol, dave]);
+    let banned = false;
+    const { calls } = serve(() => group({ owner: true, admin: true, member: true, members: banned ? 2 : 3, bans: banned ? 1 : 0 }), (call) => {
+      if (call.path === '/api/group/birds/members') return reply([user('alice', { owner: true, _id: ME, pfp: ME }), ...(banned ? [] : [carol]), dave]);
       if (call.path === `/api/group/birds/admin/${carol.pfp}`) return { body: { message: 'info/made_admin' } };
       if (call.path === `/api/group/birds/deadmin/${dave.pfp}`) return { body: { message: 'info/revoked_admin' } };
-      if (call.path === `/api/group/birds/ban/${carol.pfp}`) return { body: { message: 'info/user_banned' } };
+      if (call.path === `/api/group/birds/ban/${carol.pfp}`) {
+        banned = true;
+        return { body: { message: 'info/user_banned' } };
+      }
       return undefined;
     });
     renderGroup('/g/birds/members');
     expect(await screen.findByRole('link', { name: 'carol' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '3 members' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Ban alice' })).not.toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'Make carol an admin' }));
@@ -234,20 +207,8 @@ describe('members view', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: 'carol' })).not.toBeInTheDocument());
     expect(calls.find((c) => c.path.includes('/ban/'))?.method).toBe('PUT');
     expect(lastToast()).toMatchObject({ message: 'info/user_banned' });
-  });
-
-  it('toasts the server\u2019s message when a ban fails and keeps the user', async () => {
-    storeSession('token-1', 'alice', ME);
-    const carol = user('carol');
-    serve(() => group({ admin: true, member: true }), (call) => {
-      if (call.path === '/api/group/birds/members') return reply([carol]);
-      if (call.path === `/api/group/birds/ban/${carol.pfp}`) return { status: 403, body: { message: 'error/admin_ban' } };
-      return undefined;
-    });
-    renderGroup('/g/birds/members');
-    fireEvent.click(await screen.findByRole('button', { name: 'Ban carol' }));
-    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/admin_ban' }));
-    expect(screen.getByRole('link', { name: 'carol' })).toBeInTheDocument();
+    expectLinks({ '2 members': '/g/birds/members', '1 banned': '/g/birds/banned' });
+    expect((await getDb().groups.get('birds'))?.data).toMatchObject({ members: 2, bans: 1 });
   });
 
   it('shows members without actions to a member', async () => {
@@ -262,19 +223,42 @@ describe('members view', () => {
     expect(screen.queryByRole('button', { name: 'Ban carol' })).not.toBeInTheDocument();
   });
 
-  it('lets an admin unban from the banned view', async () => {
+  it('lets an admin unban from the banned view, the banned count and link going at once', async () => {
     storeSession('token-1', 'alice', ME);
     const eve = user('eve', { banned: true });
-    const { calls } = serve(() => group({ admin: true, member: true, bans: 1 }), (call) => {
-      if (call.path === '/api/group/birds/banned') return reply([eve]);
-      if (call.path === `/api/group/birds/unban/${eve.pfp}`) return { body: { message: 'info/user_unbanned' } };
+    let unbanned = false;
+    const { calls } = serve(() => group({ admin: true, member: true, bans: unbanned ? 0 : 1 }), (call) => {
+      if (call.path === '/api/group/birds/banned') return reply(unbanned ? [] : [eve]);
+      if (call.path === `/api/group/birds/unban/${eve.pfp}`) {
+        unbanned = true;
+        return { body: { message: 'info/user_unbanned' } };
+      }
       return undefined;
     });
     renderGroup('/g/birds/banned');
+    expect(await screen.findByRole('link', { name: '1 banned' })).toBeInTheDocument();
     fireEvent.click(await screen.findByRole('button', { name: 'Unban eve' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'eve' })).not.toBeInTheDocument());
     expect(calls.find((c) => c.path.includes('/unban/'))?.method).toBe('PUT');
     expect(lastToast()).toMatchObject({ message: 'info/user_unbanned' });
+    await waitFor(() => expect(screen.queryByRole('link', { name: '1 banned' })).not.toBeInTheDocument());
+  });
+
+  it.each([
+    { action: 'ban', view: 'members', name: 'carol', extra: {}, bans: 0, button: 'Ban carol', message: 'error/admin_ban' },
+    { action: 'unban', view: 'banned', name: 'eve', extra: { banned: true }, bans: 1, button: 'Unban eve', message: 'error/need_admin' },
+  ])('toasts the server\u2019s message when $action fails and keeps the user', async ({ action, view, name, extra, bans, button, message }) => {
+    storeSession('token-1', 'alice', ME);
+    const target = user(name, extra);
+    serve(() => group({ admin: true, member: true, bans }), (call) => {
+      if (call.path === `/api/group/birds/${view}`) return reply([target]);
+      if (call.path === `/api/group/birds/${action}/${target.pfp}`) return { status: 403, body: { message } };
+      return undefined;
+    });
+    renderGroup(`/g/birds/${view}`);
+    fireEvent.click(await screen.findByRole('button', { name: button }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message }));
+    expect(screen.getByRole('link', { name })).toBeInTheDocument();
   });
 
   it('keeps the banned view from non-admins', async () => {

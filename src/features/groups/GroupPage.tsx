@@ -1,26 +1,25 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { AppLink } from '../../components/AppLink';
 import { DELETED, GROUP_NOTIFICATION_LEVELS, type GroupNotificationLevel } from '#core/limits';
-import { Avatar, avatarUrl } from '../../components/Avatar';
-import { Gallery } from '../../components/Gallery';
 import { LoadStatus, NotFoundPage, StatusPage } from '../../components/StatusPage';
+import { SubjectHeader } from '../../components/SubjectHeader';
+import { Tooltip } from '../../components/Tooltip';
 import { useDb } from '../../lib/db/useDb';
 import { formatMonthYear } from '../../lib/i18n';
-import { useListingParams } from '../../lib/listing-params';
-import { feedKey, useFeed } from '../../lib/query/feed';
-import { usePost } from '../../lib/query/posts';
-import { ListingControls } from '../../components/ListingControls';
-import { PostList } from '../../components/post/PostList';
+import { useSubjectRoute } from '../../lib/subject-route';
+import { feedName } from '../../lib/query/feed';
+import { queryKeys } from '../../lib/query/keys';
+import { usePinnedPost } from '../../lib/query/posts';
+import { ListingPosts } from '../../components/post/PostList';
 import { PostCard } from '../../components/post/PostCard';
-import { type Group, groupQueryKey, setNotificationLevel, useGroup } from './groups.api';
+import { type Group, setNotificationLevel, useGroup } from './groups.api';
 import { JoinControl } from './JoinControl';
 import { MembersList } from './MembersList';
 import './groups.css';
 
 const SHOWS = ['members', 'banned'] as const;
-type Show = (typeof SHOWS)[number] | 'posts';
 const LEVELS = Object.entries(GROUP_NOTIFICATION_LEVELS) as [keyof typeof GROUP_NOTIFICATION_LEVELS, GroupNotificationLevel][];
 
 const groupPath = (name: string, show?: string) => `/g/${encodeURIComponent(name)}${show ? `/${show}` : ''}`;
@@ -54,8 +53,8 @@ function NotificationLevel({ group }: { group: Group }) {
   );
 }
 
-function PinnedPost({ id }: { id: string }) {
-  const { post } = usePost(id);
+function PinnedPost({ group }: { group: Group }) {
+  const post = usePinnedPost(group.name, !!group.pinnedPost);
   if (!post) return null;
   return (
     <div className="group-pinned">
@@ -64,93 +63,56 @@ function PinnedPost({ id }: { id: string }) {
   );
 }
 
-function GroupPosts({ name }: { name: string }) {
-  const { t } = useTranslation('groups');
-  const { sort, time, setListing } = useListingParams();
-  const feed = useFeed({ feed: { group: name }, sort, time });
-  return (
-    <>
-      <ListingControls sort={sort} time={time} onChange={setListing} />
-      <PostList posts={feed.posts} hasMore={feed.hasMore} loading={feed.isLoading || feed.isLoadingMore} onMore={feed.loadMore} />
-      {!feed.isLoading && !feed.isFetching && feed.posts.length === 0 && <p className="list-status">{t('empty.posts')}</p>}
-    </>
-  );
-}
-
 function GroupHeader({ group, onChanged }: { group: Group; onChanged: () => void }) {
   const { t, i18n } = useTranslation('groups');
-  const [galleryOpen, setGalleryOpen] = useState(false);
+  const counts = [{ key: 'members', to: groupPath(group.name, 'members'), label: t('counts.members', { count: group.members }) }];
+  if (group.bans > 0) counts.push({ key: 'bans', to: groupPath(group.name, 'banned'), label: t('counts.bans', { count: group.bans }) });
   return (
-    <header className="group-header">
-      <button type="button" className="group-header__avatar" aria-label={t('open_avatar')} onClick={() => setGalleryOpen(true)}>
-        <Avatar kind="gp" id={group.gp} url={group.gpUrl} size={96} alt={t('avatar_alt', { name: group.name })} />
-      </button>
-      <Gallery
-        open={galleryOpen}
-        onClose={() => setGalleryOpen(false)}
-        zoom={false}
-        slides={[{ src: avatarUrl('gp', group.gp, group.gpUrl), alt: t('avatar_alt', { name: group.name }) }]}
-      />
-      <div className="group-header__body">
-        <div className="group-header__title">
-          <h1>{group.name}</h1>
-          {group.owner && (
-            <Link className="icon-button group-settings-link" to={groupPath(group.name, 'settings')} aria-label={t('settings.title')} title={t('settings.title')}>
+    <SubjectHeader
+      avatar={{ kind: 'gp', id: group.gp, url: group.gpUrl, alt: t('avatar_alt', { name: group.name }) }}
+      openAvatarLabel={t('open_avatar')}
+      name={group.name}
+      nameExtra={
+        group.owner && (
+          <Tooltip label={t('settings.title')}>
+            <AppLink className="icon-button group-settings-link" to={groupPath(group.name, 'settings')} aria-label={t('settings.title')}>
               ⚙
-            </Link>
-          )}
-        </div>
-        {group.description && <p className="group-header__description">{group.description}</p>}
-        <p className="group-header__meta">
-          {t('created', { date: formatMonthYear(group.createdAt, i18n.language) })}
-          {group.private ? ` · ${t('private')}` : ''}
-        </p>
-        <ul className="group-header__counts">
-          <li>
-            <Link to={groupPath(group.name, 'members')}>{t('counts.members', { count: group.members })}</Link>
-          </li>
-          {group.bans > 0 && (
-            <li>
-              <Link to={groupPath(group.name, 'banned')}>{t('counts.bans', { count: group.bans })}</Link>
-            </li>
-          )}
-        </ul>
-        <div className="group-header__actions">
-          <JoinControl group={group} onChanged={onChanged} />
-          {group.canUserPost && (
-            <Link className="button button--primary" to={`/post?g=${encodeURIComponent(group.name)}`}>
-              {t('post')}
-            </Link>
-          )}
-          {group.member && <NotificationLevel group={group} />}
-        </div>
-      </div>
-    </header>
+            </AppLink>
+          </Tooltip>
+        )
+      }
+      text={group.description}
+      meta={`${t('created', { date: formatMonthYear(group.createdAt, i18n.language) })}${group.private ? ` · ${t('private')}` : ''}`}
+      counts={counts}
+    >
+      <JoinControl group={group} onChanged={onChanged} />
+      {group.canUserPost && (
+        <AppLink className="button button--primary" to={`/post?g=${encodeURIComponent(group.name)}`}>
+          {t('post')}
+        </AppLink>
+      )}
+      {group.member && <NotificationLevel group={group} />}
+    </SubjectHeader>
   );
 }
 
 /** A group: /g/{groupname} and /g/{groupname}/{members|banned}. */
 export default function GroupPage() {
   const { t } = useTranslation('groups');
-  const params = useParams();
-  const name = params.groupname ?? '';
-  const show = (params.show ?? 'posts') as Show;
+  const { name, show } = useSubjectRoute('groupname', SHOWS);
   const db = useDb();
   const queryClient = useQueryClient();
   const { group, ready, error } = useGroup(name);
 
-  if (show !== 'posts' && !SHOWS.includes(show)) return <NotFoundPage />;
+  if (!show) return <NotFoundPage />;
   if (name === DELETED) return <StatusPage title={t('deleted')} />;
   if (!group) return <LoadStatus error={error} ready={ready} notFoundKey="didnt_find_group" loadingLabel={t('loading')} />;
 
   // Join and leave change what the page shows: the group, its lists and its posts load again.
-  const feedPrefix = `${feedKey({ feed: { group: name } }).split('|')[0]}|`;
   const reload = () => {
-    void queryClient.invalidateQueries({ queryKey: groupQueryKey(db.name, name) });
-    void queryClient.invalidateQueries({
-      predicate: (query) => query.queryKey[0] === 'feed' && String(query.queryKey[2]).startsWith(feedPrefix),
-    });
-    void queryClient.invalidateQueries({ queryKey: ['group-users', name] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.group(db.name, name) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.feedsOf(db.name, feedName({ group: name })) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.groupUsers(db.name, name) });
   };
   const canSee = !group.private || group.member || group.admin;
   return (
@@ -159,8 +121,8 @@ export default function GroupPage() {
       {show === 'posts' &&
         (canSee ? (
           <>
-            {group.pinnedPost && <PinnedPost id={group.pinnedPost} />}
-            <GroupPosts name={group.name} />
+            <PinnedPost group={group} />
+            <ListingPosts source={{ group: group.name, groupId: group._id }} emptyLabel={t('empty.posts')} />
           </>
         ) : (
           <p className="group-need-join">{t('need_join')}</p>
@@ -168,7 +130,7 @@ export default function GroupPage() {
       {show !== 'posts' && (
         <>
           <h2 className="group-list-title">
-            <Link to={groupPath(group.name)}>{t('back_to_posts')}</Link> · {t(`lists.${show}`)}
+            <AppLink to={groupPath(group.name)}>{t('back_to_posts')}</AppLink> · {t(`lists.${show}`)}
           </h2>
           {show === 'banned' && !group.admin ? (
             <p className="group-need-join">{t('need_admin', { ns: 'error' })}</p>

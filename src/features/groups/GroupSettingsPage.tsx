@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useNavigate, useParams } from 'react-router-dom';
+import { AppLink } from '../../components/AppLink';
+import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
 import { LoadStatus, StatusPage } from '../../components/StatusPage';
 import { ApiError } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
@@ -43,7 +44,7 @@ export default function GroupSettingsPage() {
   return (
     <section className="group-form-page">
       <h1>
-        <Link to={`/g/${encodeURIComponent(group.name)}`}>{group.name}</Link> · {t('settings.title')}
+        <AppLink to={`/g/${encodeURIComponent(group.name)}`}>{group.name}</AppLink> · {t('settings.title')}
       </h1>
       <GroupForm
         key={group._id}
@@ -81,7 +82,7 @@ export default function GroupSettingsPage() {
           }}
         />
       )}
-      {confirming && <ConfirmDialog question={t('common:conf.delete_group')} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />}
+      {confirming && <ConfirmDialog question={deleteQuestion(t, 'group')} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />}
     </section>
   );
 }

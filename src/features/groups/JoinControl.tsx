@@ -28,7 +28,21 @@ export function JoinControl({ group, onChanged }: { group: Group; onChanged: () 
   const [sent, setSent] = useState(false);
   const state = sent ? 'requested' : joinStateOf(group, isLoggedIn);
 
-  async function run(call: () => Promise<unknown>, after: () => void) {
+  // What the buttons that call the server do, and whether each is the page's main action.
+  const actions = {
+    leave: { call: () => leaveGroup(group.name), after: onChanged, primary: false },
+    join: { call: () => joinGroup(group.name), after: onChanged, primary: true },
+    request: {
+      call: () => requestToJoin(group.name),
+      after: () => {
+        setSent(true);
+        toast.info('info/request_send');
+      },
+      primary: true,
+    },
+  };
+
+  async function run({ call, after }: { call: () => Promise<unknown>; after: () => void }) {
     setBusy(true);
     try {
       await call();
@@ -51,43 +65,19 @@ export function JoinControl({ group, onChanged }: { group: Group; onChanged: () 
           {t('join.login')}
         </Link>
       );
-    case 'leave':
-      return (
-        <button type="button" className="button" disabled={busy} onClick={() => void run(() => leaveGroup(group.name), onChanged)}>
-          {t('join.leave')}
-        </button>
-      );
     case 'requested':
       return (
         <button type="button" className="button" disabled>
           {t('join.requested')}
         </button>
       );
-    case 'request':
+    default: {
+      const action = actions[state];
       return (
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={busy}
-          onClick={() =>
-            void run(
-              () => requestToJoin(group.name),
-              () => {
-                setSent(true);
-                toast.info('info/request_send');
-              },
-            )
-          }
-        >
-          {t('join.request')}
+        <button type="button" className={action.primary ? 'button button--primary' : 'button'} disabled={busy} onClick={() => void run(action)}>
+          {t(`join.${state}`)}
         </button>
       );
-    default:
-      return (
-        <button type="button" className="button button--primary" disabled={busy} onClick={() => void run(() => joinGroup(group.name), onChanged)}>
-          {t('join.join')}
-        </button>
-      );
+    }
   }
 }
-

@@ -1,14 +1,18 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import type { GroupUserItem } from '#core/api/common';
+import { type GroupUserListReply, groupsApi } from '#core/api/groups';
 import { PAGE_SIZES } from '#core/limits';
-import { Avatar } from '../../components/Avatar';
-import { InfiniteList } from '../../components/InfiniteList';
-import { ApiError } from '../../lib/api/client';
+import { UserRow } from '../../components/EntityRow';
+import { PagedInfiniteList } from '../../components/InfiniteList';
+import { errorMessageOf } from '../../lib/api/client';
+import { useDb } from '../../lib/db/useDb';
 import { usePagedList } from '../../lib/paged-list';
+import { isGroupQuery, listKeys } from '../../lib/query/keys';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
-import { type GroupUser, type GroupUserList, type ModerationAction, moderate } from './groups.api';
+import { type ModerationAction, moderate, storeModeration } from './groups.api';
 
 const INFO: Record<ModerationAction, string> = {
   admin: 'info/made_admin',
@@ -19,50 +23,51 @@ const INFO: Record<ModerationAction, string> = {
 
 /**
  * The members or banned view of a group: users with moderation actions for admins. A ban
- * or unban takes the user out of the shown list; a failed ban shows the server's message, other
- * failures are only logged.
+ * or unban takes the user out of the shown list and changes the group's counts at once; a failed
+ * ban or unban shows the server's message, other failures are only logged.
  */
 export function MembersList({ groupName, which, isAdmin }: { groupName: string; which: 'members' | 'banned'; isAdmin: boolean }) {
   const { t } = useTranslation('groups');
   const { id: myId } = useSession();
-  const list = usePagedList<GroupUser, GroupUserList>({
-    key: ['group-users', groupName, which],
-    path: `/group/${encodeURIComponent(groupName)}/${which}`,
+  const db = useDb();
+  const queryClient = useQueryClient();
+  const list = usePagedList<GroupUserItem, GroupUserListReply>({
+    list: listKeys.groupUsers(groupName, which),
+    endpoint: groupsApi[which],
+    params: { name: groupName },
     field: 'userList',
     idOf: (u) => u.pfp,
     limit: PAGE_SIZES.users,
   });
-  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
   const [adminOf, setAdminOf] = useState<Readonly<Record<string, boolean>>>({});
   const [busy, setBusy] = useState<string | null>(null);
   const canModerate = isAdmin || !!list.first?.group.admin;
 
-  async function act(user: GroupUser, action: ModerationAction) {
+  async function act(user: GroupUserItem, action: ModerationAction) {
     setBusy(user.pfp);
     try {
       const reply = await moderate(groupName, action, user.pfp);
       toast.info(reply?.message ?? INFO[action]);
-      if (action === 'ban' || action === 'unban') setRemoved((r) => new Set(r).add(user.pfp));
-      else setAdminOf((a) => ({ ...a, [user.pfp]: action === 'admin' }));
+      if (action === 'ban' || action === 'unban') {
+        await storeModeration(db, groupName, action, user.pfp);
+        // The other list gains the user somewhere only the server knows.
+        void queryClient.invalidateQueries({ predicate: (query) => isGroupQuery(query.queryKey, db.name, groupName) });
+      } else setAdminOf((a) => ({ ...a, [user.pfp]: action === 'admin' }));
     } catch (err) {
-      if (action === 'ban') toast.error(err instanceof ApiError && err.key ? `error/${err.key}` : 'error/server_error');
+      if (action === 'ban' || action === 'unban') toast.error(errorMessageOf(err));
       else console.error('moderation', err);
     } finally {
       setBusy(null);
     }
   }
 
-  const items = list.items.filter((u) => !removed.has(u.pfp));
   return (
-    <InfiniteList
+    <PagedInfiniteList
       className="entity-list group-users"
-      items={items}
+      list={list}
+      ns="groups"
+      items={list.items}
       keyOf={(u) => u.pfp}
-      hasMore={list.hasMore}
-      loading={list.loading}
-      onMore={list.loadMore}
-      loadingLabel={t('loading')}
-      moreLabel={t('load_more')}
       emptyLabel={t(`empty.${which}`)}
       renderItem={(user) => {
         const admin = adminOf[user.pfp] ?? user.admin;
@@ -73,10 +78,7 @@ export function MembersList({ groupName, which, isAdmin }: { groupName: string; 
         }
         return (
           <div className="group-user">
-            <Link className="entity-list__item" to={`/u/${encodeURIComponent(user.username)}`}>
-              <Avatar id={user.pfp} url={user.pfpUrl} size={40} />
-              <span>{user.username}</span>
-            </Link>
+            <UserRow user={user} />
             {user.owner && <span className="badge">{t('roles.owner')}</span>}
             {!user.owner && admin && <span className="badge">{t('roles.admin')}</span>}
             {actions.length > 0 && (

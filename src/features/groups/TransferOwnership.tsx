@@ -1,12 +1,15 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { GroupUserItem } from '#core/api/common';
+import { type GroupUserListReply, groupsApi } from '#core/api/groups';
 import { PAGE_SIZES } from '#core/limits';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/FormField';
-import { ApiError } from '../../lib/api/client';
+import { errorMessageOf } from '../../lib/api/client';
 import { usePagedList } from '../../lib/paged-list';
+import { listKeys } from '../../lib/query/keys';
 import { toast } from '../../lib/toast';
-import { type GroupUser, type GroupUserList, transferOwnership } from './groups.api';
+import { transferOwnership } from './groups.api';
 
 interface Props {
   groupName: string;
@@ -21,13 +24,14 @@ interface Props {
 export function TransferOwnership({ groupName, onTransferred }: Props) {
   const { t } = useTranslation('groups');
   const [search, setSearch] = useState('');
-  const [chosen, setChosen] = useState<GroupUser | null>(null);
+  const [chosen, setChosen] = useState<GroupUserItem | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const query = search.trim();
-  const list = usePagedList<GroupUser, GroupUserList>({
-    key: ['group-users', groupName, 'members', 'transfer', query],
-    path: `/group/${encodeURIComponent(groupName)}/members`,
+  const list = usePagedList<GroupUserItem, GroupUserListReply>({
+    list: listKeys.transferCandidates(groupName, query),
+    endpoint: groupsApi.members,
+    params: { name: groupName },
     query: query ? { query } : {},
     field: 'userList',
     idOf: (u) => u.pfp,
@@ -35,7 +39,7 @@ export function TransferOwnership({ groupName, onTransferred }: Props) {
   });
   const candidates = list.items.filter((u) => !u.owner);
 
-  async function transfer(user: GroupUser) {
+  async function transfer(user: GroupUserItem) {
     setConfirming(false);
     setBusy(true);
     try {
@@ -43,7 +47,7 @@ export function TransferOwnership({ groupName, onTransferred }: Props) {
       toast.info(reply?.message ?? 'info/owner_transferred');
       onTransferred();
     } catch (err) {
-      toast.error(err instanceof ApiError && err.key ? `error/${err.key}` : 'error/server_error');
+      toast.error(errorMessageOf(err));
     } finally {
       setBusy(false);
     }

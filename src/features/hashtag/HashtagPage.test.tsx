@@ -1,20 +1,12 @@
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearLocalData } from '../../lib/db/db';
-import { storeSession } from '../../lib/session';
-import { apiPost, mockFetch, setOnline } from '../../test/local-first';
+import { apiPost, mockFetch, startOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import HashtagPage from './HashtagPage';
 
-configure({ asyncUtilTimeout: 5000 });
-
 const pid = (n: number) => `p${String(n).padStart(23, '0')}`;
 
-beforeEach(async () => {
-  setOnline(true);
-  storeSession('token-1', 'alice', 'u1');
-  await clearLocalData();
-});
+beforeEach(() => startOnline());
 
 describe('hashtag page', () => {
   it('lists the posts with the hashtag page by page and sorts through the address', async () => {

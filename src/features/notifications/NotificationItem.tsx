@@ -4,6 +4,7 @@ import { DELETED } from '#core/limits';
 import { AppLink } from '../../components/AppLink';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
+import { Tooltip } from '../../components/Tooltip';
 import { formatRelativeTime } from '../../lib/i18n';
 import type { JoinDecision, Notification } from './notifications.api';
 
@@ -148,16 +149,17 @@ export function NotificationItem({ notification: n, now, busy, onDelete, onDecid
           </div>
         ) : null}
       </div>
-      <button
-        type="button"
-        className="icon-button notification__delete"
-        aria-label={t('delete')}
-        title={t('delete')}
-        disabled={busy}
-        onClick={() => onDelete(n)}
-      >
-        <Icon name="close" size={18} />
-      </button>
+      <Tooltip label={t('delete')}>
+        <button
+          type="button"
+          className="icon-button notification__delete"
+          aria-label={t('delete')}
+          disabled={busy}
+          onClick={() => onDelete(n)}
+        >
+          <Icon name="close" size={18} />
+        </button>
+      </Tooltip>
     </article>
   );
 }

@@ -24,6 +24,8 @@ function note(n: number, extra: Partial<Notification> = {}): Notification {
     groupname: null,
     pfp: hex(900),
     gp: null,
+    pfpUrl: `/media/pfp/${hex(900)}.jpeg`,
+    gpUrl: null,
     groups: [],
     createdAt: Date.now() - n * HOUR,
     ...extra,
@@ -172,6 +174,14 @@ describe('NotificationsPage', () => {
     release();
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));
     expect(await getDb().notifications.get(hex(2))).toBeUndefined();
+  });
+
+  it('says offline that no notifications are stored here, not that there are none', async () => {
+    mockFetch(() => new TypeError('Failed to fetch'));
+    render();
+    expect(await screen.findByText('You are offline, and this is not saved on this device.')).toBeInTheDocument();
+    expect(screen.queryByText('No notifications yet.')).not.toBeInTheDocument();
+    expect(getToasts()).toHaveLength(0);
   });
 
   it('shows error/while_loading when the list fails', async () => {

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InfiniteList } from '../../components/InfiniteList';
-import { ApiError } from '../../lib/api/client';
+import { NotStoredLine } from '../../components/StatusPage';
+import { errorMessageOf } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
 import { toast } from '../../lib/toast';
 import { NotificationItem } from './NotificationItem';
@@ -15,9 +16,6 @@ import {
 } from './notifications.api';
 import { useNotifications } from './useNotifications';
 import './notifications.css';
-
-const failureMessage = (err: unknown): string =>
-  err instanceof ApiError && err.key ? `error/${err.key}` : 'error/server_error';
 
 /**
  * /notifications and /account/notifications: six items a page, the next page when the
@@ -40,7 +38,7 @@ export default function NotificationsPage() {
     try {
       await deleteNotification(db, n._id);
     } catch (err) {
-      toast.error(failureMessage(err));
+      toast.error(errorMessageOf(err));
     } finally {
       setBusy(null);
     }
@@ -51,7 +49,7 @@ export default function NotificationsPage() {
     try {
       await clearNotifications(db);
     } catch (err) {
-      toast.error(failureMessage(err));
+      toast.error(errorMessageOf(err));
     } finally {
       setBusy(null);
     }
@@ -105,8 +103,9 @@ export default function NotificationsPage() {
         onMore={list.loadMore}
         loadingLabel={t('loading')}
         moreLabel={t('loadMore')}
-        emptyLabel={t('empty')}
+        emptyLabel={list.unavailable ? undefined : t('empty')}
       />
+      {list.unavailable && <NotStoredLine error={list.error} />}
     </section>
   );
 }

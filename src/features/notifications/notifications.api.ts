@@ -1,35 +1,15 @@
-import type { NotificationType } from '#core/limits';
+import { groupsApi } from '#core/api/groups';
+import { type Notification, notificationsApi } from '#core/api/notifications';
 import { PAGE_SIZES } from '#core/limits';
-import { apiFetch } from '../../lib/api/client';
+import { callApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
+import type { ItemStore, PagedSource } from '../../lib/query/paged';
 
-/** A notification as GET /notification/ sends it. */
-export interface Notification {
-  _id: string;
-  type: NotificationType;
-  /** The actor's username, or "<deleted>". */
-  author: string;
-  seen: boolean;
-  /** Excerpt of the post or comment the item is about, else null. */
-  reply: string | null;
-  context: { post: string | null; comment: string | null; count: number };
-  username: string;
-  groupname: string | null;
-  /** The actor's id (avatar key), null when the account is gone. */
-  pfp: string | null;
-  gp: string | null;
-  /** The avatar at its version (absent from copies stored before the server sent it). */
-  pfpUrl?: string;
-  /** The group picture at its version (absent from copies stored before the server sent it). */
-  gpUrl?: string | null;
-  groups: string[];
-  createdAt: number;
-}
-
-export interface NotificationPage {
-  notifications: Notification[];
-  hasMore: boolean;
-}
+/**
+ * A notification as GET /notification/ sends it. Copies stored before the server sent pfpUrl and
+ * gpUrl lack them; the avatar falls back to the plain address of the id then.
+ */
+export type { Notification };
 
 /** Tells the shell's unread badge to ask the server again. */
 export const NOTIFICATIONS_CHANGED_EVENT = 'kruh:notifications-changed';
@@ -50,22 +30,19 @@ export async function readStoredNotifications(db: KruhDb): Promise<Notification[
 }
 
 /**
- * GET one page (six items) and store it. The page also stands for the stretch of time it covers:
- * stored items inside that stretch the server no longer lists (deleted here or on another device,
- * a join request another admin decided) are removed, so the list read from the database stays true.
+ * How the paging engine stores a page (six items). The page also stands for the stretch of time it
+ * covers: stored items inside that stretch the server no longer lists (deleted here or on another
+ * device, a join request another admin decided) are removed, so the list read from the database
+ * stays true.
  */
-export async function fetchNotificationPage(db: KruhDb, page: number, signal?: AbortSignal): Promise<NotificationPage> {
-  const list = await apiFetch<NotificationPage>('/notification/', {
-    query: { page, limit: PAGE_SIZES.notifications },
-    signal,
-  });
-  const items = list.notifications ?? [];
-  const fresh = new Set(items.map((n) => n._id));
-  const sorted = [...items].sort(byNewest);
-  const newest = page === 1 ? Infinity : (sorted[0]?.createdAt ?? null);
-  const oldest = !list.hasMore ? -Infinity : (sorted[sorted.length - 1]?.createdAt ?? null);
-  const cachedAt = Date.now();
-  await db.transaction('rw', db.notifications, async () => {
+export const notificationStore: ItemStore<Notification> = {
+  tables: (db) => [db.notifications],
+  idOf: (n) => n._id,
+  put: async (db, items, { page, hasMore, fetchedAt }) => {
+    const fresh = new Set(items.map((n) => n._id));
+    const sorted = [...items].sort(byNewest);
+    const newest = page === 1 ? Infinity : (sorted[0]?.createdAt ?? null);
+    const oldest = !hasMore ? -Infinity : (sorted[sorted.length - 1]?.createdAt ?? null);
     if (newest !== null && oldest !== null) {
       const stale = (await db.notifications.toArray())
         .filter((row) => {
@@ -75,25 +52,34 @@ export async function fetchNotificationPage(db: KruhDb, page: number, signal?: A
         .map((row) => row._id);
       await db.notifications.bulkDelete(stale);
     }
-    await db.notifications.bulkPut(items.map((n) => ({ _id: n._id, data: n, cachedAt })));
-  });
-  return { notifications: items, hasMore: list.hasMore };
-}
+    await db.notifications.bulkPut(items.map((n) => ({ _id: n._id, data: n, cachedAt: fetchedAt })));
+  },
+  get: async (db, ids) => (await db.notifications.bulkGet(ids)).flatMap((row) => (row ? [row.data as Notification] : [])),
+};
+
+/** GET /notification/ for the paging engine; the screen reads the whole table (readStoredNotifications). */
+export const notificationSource: PagedSource<Notification> = {
+  key: 'notifications',
+  endpoint: notificationsApi.list,
+  limit: PAGE_SIZES.notifications,
+  field: 'notifications',
+  store: notificationStore,
+};
 
 /** PATCH /notification/seen: everything listed counts as seen, the badge drops to zero. */
 export async function markAllSeen(): Promise<void> {
-  await apiFetch('/notification/seen', { method: 'PATCH' });
+  await callApi(notificationsApi.seen);
   announceChange();
 }
 
 export async function deleteNotification(db: KruhDb, id: string): Promise<void> {
-  await apiFetch(`/notification/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await callApi(notificationsApi.delete, { params: { id } });
   await db.notifications.delete(id);
   announceChange();
 }
 
 export async function clearNotifications(db: KruhDb): Promise<void> {
-  await apiFetch('/notification/all', { method: 'DELETE' });
+  await callApi(notificationsApi.deleteAll);
   await db.notifications.clear();
   announceChange();
 }
@@ -101,6 +87,6 @@ export async function clearNotifications(db: KruhDb): Promise<void> {
 export type JoinDecision = 'accept' | 'deny';
 
 /** POST /group/{groupname}/{accept|deny}/{pfp}: decides a join request. */
-export function decideJoinRequest(groupname: string, pfp: string, decision: JoinDecision): Promise<{ message?: string }> {
-  return apiFetch(`/group/${encodeURIComponent(groupname)}/${decision}/${encodeURIComponent(pfp)}`, { method: 'POST' });
+export function decideJoinRequest(groupname: string, pfp: string, decision: JoinDecision) {
+  return callApi(groupsApi[decision], { params: { name: groupname, pfp } });
 }

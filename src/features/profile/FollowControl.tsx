@@ -5,6 +5,12 @@ import { useDb } from '../../lib/db/useDb';
 import { useSession } from '../../lib/session';
 import { type FollowState, type Profile, changeFollow, follow, followStateOf, patchStoredProfile, unfollow } from './profile.api';
 
+/** The dropdown's choices while following: notified of every post (All) or not (Silent). */
+const NOTIFY_CHOICES = [
+  { state: 'notify', notify: true, label: 'follow.all' },
+  { state: 'silent', notify: false, label: 'follow.silent' },
+] as const;
+
 /**
  * The follow control: Follow makes it silent; the dropdown moves between All
  * (notify) and Silent; Unfollow returns to Follow. Failures are only logged (the control goes back).
@@ -42,15 +48,10 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
     case 'hidden':
       return null;
     case 'login':
-      return (
-        <Link className="button follow-control" to="/login">
-          {t('follow.login')}
-        </Link>
-      );
     case 'me':
       return (
-        <Link className="button follow-control" to="/account">
-          {t('follow.edit')}
+        <Link className="button follow-control" to={state === 'login' ? '/login' : '/account'}>
+          {t(state === 'login' ? 'follow.login' : 'follow.edit')}
         </Link>
       );
     case 'follow':
@@ -72,26 +73,18 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
           </button>
           {open && (
             <ul className="follow-menu__list" role="menu">
-              <li role="none">
-                <button
-                  type="button"
-                  role="menuitemradio"
-                  aria-checked={state === 'notify'}
-                  onClick={() => void apply({ follows: true, notify: true }, () => changeFollow(profile.pfp, true))}
-                >
-                  {t('follow.all')}
-                </button>
-              </li>
-              <li role="none">
-                <button
-                  type="button"
-                  role="menuitemradio"
-                  aria-checked={state === 'silent'}
-                  onClick={() => void apply({ follows: true, notify: false }, () => changeFollow(profile.pfp, false))}
-                >
-                  {t('follow.silent')}
-                </button>
-              </li>
+              {NOTIFY_CHOICES.map((choice) => (
+                <li key={choice.state} role="none">
+                  <button
+                    type="button"
+                    role="menuitemradio"
+                    aria-checked={state === choice.state}
+                    onClick={() => void apply({ follows: true, notify: choice.notify }, () => changeFollow(profile.pfp, choice.notify))}
+                  >
+                    {t(choice.label)}
+                  </button>
+                </li>
+              ))}
               <li role="none">
                 <button type="button" role="menuitem" onClick={() => void apply({ follows: false, notify: false }, () => unfollow(profile.pfp))}>
                   {t('follow.unfollow')}

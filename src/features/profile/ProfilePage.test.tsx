@@ -2,8 +2,8 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearLocalData, getDb } from '../../lib/db/db';
 import { storeSession } from '../../lib/session';
-import { apiPost, mockFetch, setOnline } from '../../test/local-first';
-import { renderWithApp } from '../../test/render';
+import { apiPost, apiProfile, mockFetch, setOnline } from '../../test/local-first';
+import { expectLinks, renderWithApp } from '../../test/render';
 import ProfilePage from './ProfilePage';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -12,23 +12,7 @@ const BOB_ID = 'b'.repeat(24);
 const CREATED = Date.UTC(2026, 10, 5);
 
 function profile(extra: Record<string, unknown> = {}) {
-  return {
-    _id: BOB_ID,
-    username: 'bob',
-    bio: 'I like birds',
-    pfp: BOB_ID,
-    createdAt: CREATED,
-    followers: 3,
-    following: 1,
-    groups: 2,
-    itsme: false,
-    logged: true,
-    follows: false,
-    notify: false,
-    logFollows: false,
-    isGoogle: false,
-    ...extra,
-  };
+  return apiProfile(BOB_ID, 'bob', { bio: 'I like birds', createdAt: CREATED, followers: 3, following: 1, groups: 2, ...extra });
 }
 
 const params = (url: string) => Object.fromEntries(new URL(url, 'http://localhost').searchParams);
@@ -58,9 +42,7 @@ describe('profile page', () => {
     expect(await screen.findByRole('heading', { name: 'bob' })).toBeInTheDocument();
     expect(screen.getByText('I like birds')).toBeInTheDocument();
     expect(screen.getByText('Member since November 2026')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: '3 followers' })).toHaveAttribute('href', '/u/bob/followers');
-    expect(screen.getByRole('link', { name: '1 following' })).toHaveAttribute('href', '/u/bob/following');
-    expect(screen.getByRole('link', { name: '2 groups' })).toHaveAttribute('href', '/u/bob/groups');
+    expectLinks({ '3 followers': '/u/bob/followers', '1 following': '/u/bob/following', '2 groups': '/u/bob/groups' });
     expect(await screen.findByText('hello from bob')).toBeInTheDocument();
     const posts = calls.find((c) => c.path === '/api/profile/posts/bob')!;
     // The default listing (newest) sends neither sort nor time: newest without time is all time.
@@ -123,7 +105,8 @@ describe('profile page', () => {
       renderProfile();
       fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
       await waitFor(() => expect(errors.length).toBeGreaterThan(0));
-      expect(await screen.findByRole('button', { name: 'Follow' })).toBeEnabled();
+      // On a busy machine the control may still be settling when the error is logged.
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Follow' })).toBeEnabled());
     } finally {
       console.error = original;
     }
@@ -189,8 +172,8 @@ describe('profile page', () => {
     expect(await screen.findByRole('link', { name: 'carol' })).toHaveAttribute('href', '/u/carol');
   });
 
-  it('lists the replies of the user by id', async () => {
-    mockFetch((call) => {
+  it('lists the replies of the user by id, sending sort and time only where they differ from the defaults', async () => {
+    const { calls } = mockFetch((call) => {
       if (call.path === '/api/profile/user/bob') return { body: { user: profile({ logged: false }) } };
       if (call.path === `/api/profile/comments/${BOB_ID}`)
         return {
@@ -201,8 +184,15 @@ describe('profile page', () => {
         };
       return { status: 404, body: { message: 'error/server_error' } };
     });
-    renderProfile('/u/bob/replies');
+    const first = renderProfile('/u/bob/replies');
     expect(await screen.findByText('nice one')).toBeInTheDocument();
+    const replies = () => calls.filter((c) => c.path === `/api/profile/comments/${BOB_ID}`).map((c) => new URL(c.url, 'http://localhost').searchParams);
+    // The newest default: no time window, so older replies are not hidden.
+    expect(replies()[0]!.has('time')).toBe(false);
+    expect(replies()[0]!.has('sort')).toBe(false);
+    first.unmount();
+    renderProfile('/u/bob/replies?sort=popular&time=month');
+    await waitFor(() => expect(replies().some((q) => q.get('sort') === 'popular' && q.get('time') === 'month')).toBe(true));
   });
 
   it('opens the avatar in the gallery', async () => {

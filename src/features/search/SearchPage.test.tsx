@@ -1,13 +1,9 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearLocalData } from '../../lib/db/db';
 import { clearHistory, loadHistory } from '../../lib/search-history';
-import { storeSession } from '../../lib/session';
-import { apiPost, mockFetch, setOnline, type FetchCall } from '../../test/local-first';
+import { apiComment, apiPost, mockFetch, startOnline, type FetchCall } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import SearchPage from './SearchPage';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const params = (call: FetchCall) => new URL(call.url, 'http://localhost').searchParams;
 const user = (n: number) => ({ _id: `u${n}`, pfp: `u${n}`, username: `ann${n}`, follows: false, notify: false });
@@ -34,20 +30,12 @@ function searchServer() {
       return {
         body: {
           comments: [
-            {
-              _id: 'c1',
-              postId: 'p1',
+            apiComment('c1', 'p1', {
               text: 'a reply for ann',
               parent: { _id: 'p1', author: { username: 'bob' }, directParent: true },
               author: { username: 'carol', pfp: 'u9' },
               createdAt: Date.now() - 60_000,
-              liked: false,
-              likes: 0,
-              comments: 0,
-              mentions: [],
-              itsme: false,
-              media: [],
-            },
+            }),
           ],
           hasMore: false,
         },
@@ -58,9 +46,7 @@ function searchServer() {
 }
 
 beforeEach(async () => {
-  setOnline(true);
-  storeSession('token-1', 'alice', 'u1');
-  await clearLocalData();
+  await startOnline();
   await clearHistory('u1');
 });
 
@@ -99,6 +85,25 @@ describe('search page', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?q=ann&s=replies'));
     expect(await screen.findByText('a reply for ann')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Show in the thread' })).toHaveAttribute('href', '/p/p1?c=c1');
+  });
+
+  it('records a user or a group opened from the results as that user or group, newest first', async () => {
+    searchServer();
+    const first = renderWithApp(<SearchPage />, { route: '/search?q=ann', path: '/search' });
+    const users = await screen.findByRole('region', { name: 'Users' });
+    fireEvent.click(await within(users).findByRole('link', { name: /ann2/ }));
+    await waitFor(async () => expect(await loadHistory('u1')).toEqual([{ type: 'user', id: 'u2' }]));
+    // The link led away from the search page: back to it for the group.
+    first.unmount();
+    renderWithApp(<SearchPage />, { route: '/search?q=ann&s=groups', path: '/search' });
+    const groups = await screen.findByRole('region', { name: 'Groups' });
+    fireEvent.click(await within(groups).findByRole('link', { name: /&annies3/ }));
+    await waitFor(async () =>
+      expect(await loadHistory('u1')).toEqual([
+        { type: 'group', id: 'g3' },
+        { type: 'user', id: 'u2' },
+      ]),
+    );
   });
 
   it('show more switches to the tab', async () => {

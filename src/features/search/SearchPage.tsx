@@ -2,17 +2,28 @@ import { type FormEvent, type ReactNode, useCallback, useMemo, useState } from '
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { LISTING_DEFAULTS, type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
+import type { GroupListItem, UserListItem } from '#core/api/common';
+import { GroupRow, UserRow } from '../../components/EntityRow';
 import { Icon } from '../../components/Icon';
-import { InfiniteList } from '../../components/InfiniteList';
+import { PagedInfiniteList } from '../../components/InfiniteList';
 import type { Comment } from '../../lib/api/types';
 import { readListing } from '../../lib/listing-params';
-import { useFeed, useListingOffline } from '../../lib/query/feed';
-import { addHistoryEntry } from '../../lib/search-history';
+import { useFeed } from '../../lib/query/feed';
+import { type HistoryEntry, addHistoryEntry } from '../../lib/search-history';
 import { useSession } from '../../lib/session';
 import { ListingControls } from '../../components/ListingControls';
-import { PostList } from '../../components/post/PostList';
-import { GroupRow, ReplyRow, UserRow } from './SearchResults';
-import { type GroupResult, PREVIEW_SIZE, SEARCH_VIEWS, type SearchView, type UserResult, isSearchView, searchItemKey, useSearchList } from './search.api';
+import { FeedPostList, refetchingEmpty } from '../../components/post/PostList';
+import { ReplyRow } from './SearchResults';
+import {
+  type ListKind,
+  PREVIEW_SIZE,
+  SEARCH_VIEWS,
+  type SearchItem,
+  type SearchView,
+  isSearchView,
+  searchItemKey,
+  useSearchList,
+} from './search.api';
 import './search.css';
 
 /** Posts matching the query, through the shared feed listing (stored like any feed). */
@@ -20,39 +31,28 @@ function PostResults({ q, sort, time }: { q: string; sort: Sort; time: TimeWindo
   const { t } = useTranslation('search');
   const params = useMemo(() => ({ feed: { search: q }, sort, time }), [q, sort, time]);
   const feed = useFeed(params, q !== '');
-  const offline = useListingOffline(feed.error);
   return (
     <section className="search-section" aria-labelledby="search-posts-title">
       <h2 id="search-posts-title" className="search-section-title">{t('tabs.posts')}</h2>
-      <PostList
-        posts={feed.posts}
-        hasMore={feed.hasMore && !offline}
-        loading={feed.isLoading || (feed.isFetching && feed.pages > 1 && feed.posts.length === 0)}
-        onMore={feed.loadMore}
-      />
-      {!feed.isLoading && !feed.isFetching && feed.posts.length === 0 && <p className="list-status">{t('no_posts')}</p>}
+      <FeedPostList feed={feed} emptyLabel={t('no_posts')} loading={refetchingEmpty(feed)} />
     </section>
   );
 }
 
-function Preview<T>({
+/** The all view's first few users or groups, with a link to all of them. */
+function Preview({
   kind,
-  items,
-  loading,
-  hasMore,
+  query,
   render,
-  keyOf,
   onMore,
 }: {
   kind: 'users' | 'groups';
-  items: T[];
-  loading: boolean;
-  hasMore: boolean;
-  render: (item: T) => ReactNode;
-  keyOf: (item: T) => string;
+  query: { q: string; sort: Sort; time: TimeWindow };
+  render: (kind: ListKind, item: SearchItem) => ReactNode;
   onMore: () => void;
 }) {
   const { t } = useTranslation('search');
+  const { items, loading, hasMore } = useSearchList(kind, query, { enabled: true, limit: PREVIEW_SIZE });
   return (
     <section className="search-section" aria-labelledby={`search-${kind}-title`}>
       <h2 id={`search-${kind}-title`} className="search-section-title">{t(`tabs.${kind}`)}</h2>
@@ -60,7 +60,7 @@ function Preview<T>({
       {!loading && items.length === 0 && <p className="list-status">{t(`no_${kind}`)}</p>}
       <ul className="search-list">
         {items.map((item) => (
-          <li key={keyOf(item)}>{render(item)}</li>
+          <li key={searchItemKey(kind, item)}>{render(kind, item)}</li>
         ))}
       </ul>
       {hasMore && (
@@ -125,12 +125,23 @@ export default function SearchPage() {
     [q, view, sort, time, setSearchParams],
   );
 
+  const remember = useCallback((entry: HistoryEntry) => void addHistoryEntry(userId, entry), [userId]);
   const record = useCallback(
     (value: string) => {
-      if (value.trim()) void addHistoryEntry(userId, { type: 'text', text: value.trim() });
+      if (value.trim()) remember({ type: 'text', text: value.trim() });
     },
-    [userId],
+    [remember],
   );
+  // A user or group opened from the results is remembered as that user or group, by id.
+  const renderItem = (kind: ListKind, item: SearchItem) => {
+    if (kind === 'replies') return <ReplyRow comment={item as Comment} />;
+    const open = () => remember({ type: kind === 'users' ? 'user' : 'group', id: item._id });
+    return kind === 'users' ? (
+      <UserRow user={item as UserListItem} className="search-row" nameClassName="search-row-name" onOpen={open} />
+    ) : (
+      <GroupRow group={item as GroupListItem} prefix="&" className="search-row" nameClassName="search-row-name" onOpen={open} />
+    );
+  };
 
   const onSearch = (value: string) => {
     record(value);
@@ -142,8 +153,6 @@ export default function SearchPage() {
     navigateTo({ view: next });
   };
 
-  const users = useSearchList('users', { q, sort, time }, { enabled: view === 'all', limit: PREVIEW_SIZE });
-  const groups = useSearchList('groups', { q, sort, time }, { enabled: view === 'all', limit: PREVIEW_SIZE });
   const listKind = view === 'users' || view === 'groups' || view === 'replies' ? view : 'users';
   const list = useSearchList(listKind, { q, sort, time }, { enabled: view === listKind });
   const showsListing = view === 'all' || view === 'posts' || view === 'replies';
@@ -172,48 +181,20 @@ export default function SearchPage() {
         <p className="list-status">{t('prompt')}</p>
       ) : view === 'all' ? (
         <>
-          <Preview
-            kind="users"
-            items={users.items as UserResult[]}
-            loading={users.loading}
-            hasMore={users.hasMore}
-            keyOf={(u) => u.pfp}
-            render={(u) => <UserRow user={u} />}
-            onMore={() => openView('users')}
-          />
-          <Preview
-            kind="groups"
-            items={groups.items as GroupResult[]}
-            loading={groups.loading}
-            hasMore={groups.hasMore}
-            keyOf={(g) => g.gp}
-            render={(g) => <GroupRow group={g} />}
-            onMore={() => openView('groups')}
-          />
+          <Preview kind="users" query={{ q, sort, time }} render={renderItem} onMore={() => openView('users')} />
+          <Preview kind="groups" query={{ q, sort, time }} render={renderItem} onMore={() => openView('groups')} />
           <PostResults q={q} sort={sort} time={time} />
         </>
       ) : view === 'posts' ? (
         <PostResults q={q} sort={sort} time={time} />
       ) : (
         <section className="search-section" aria-label={t(`tabs.${listKind}`)}>
-          <InfiniteList
+          <PagedInfiniteList
             className="search-list"
-            items={list.items}
+            list={list}
+            ns="search"
             keyOf={(item) => searchItemKey(listKind, item)}
-            renderItem={(item) =>
-              listKind === 'users' ? (
-                <UserRow user={item as UserResult} />
-              ) : listKind === 'groups' ? (
-                <GroupRow group={item as GroupResult} />
-              ) : (
-                <ReplyRow comment={item as Comment} />
-              )
-            }
-            hasMore={list.hasMore}
-            loading={list.loading}
-            onMore={list.loadMore}
-            loadingLabel={t('loading')}
-            moreLabel={t('load_more')}
+            renderItem={(item) => renderItem(listKind, item)}
             emptyLabel={t('no_results')}
           />
         </section>

@@ -1,8 +1,11 @@
 import { useEffect } from 'react';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
-import type { Sort, TimeWindow } from '#core/listing';
+import { type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
+import type { GroupListItem, UserListItem } from '#core/api/common';
+import { searchApi } from '#core/api/search';
 import type { Comment } from '../../lib/api/types';
 import { usePagedList } from '../../lib/paged-list';
+import { listKeys } from '../../lib/query/keys';
 
 /** The tabs of the search page; posts are listed through the shared feed listing. */
 export const SEARCH_VIEWS = ['all', 'users', 'groups', 'posts', 'replies'] as const;
@@ -10,29 +13,14 @@ export type SearchView = (typeof SEARCH_VIEWS)[number];
 export const isSearchView = (value: unknown): value is SearchView =>
   typeof value === 'string' && (SEARCH_VIEWS as readonly string[]).includes(value);
 
-export interface UserResult {
-  _id: string;
-  pfp: string;
-  /** The avatar at its version (absent from copies stored before the server sent it). */
-  pfpUrl?: string;
-  username: string;
-}
-export interface GroupResult {
-  _id?: string;
-  gp: string;
-  /** The group picture at its version (absent from copies stored before the server sent it). */
-  gpUrl?: string;
-  name: string;
-}
-
 export type ListKind = 'users' | 'groups' | 'replies';
-export type SearchItem = UserResult | GroupResult | Comment;
+export type SearchItem = UserListItem | GroupListItem | Comment;
 
 /** GET /search/for/{kind}: where the items are in the reply, how they are told apart, page size. */
 const LISTS: Record<ListKind, { field: string; idOf: (item: SearchItem) => string; limit: number }> = {
   // Users and groups are de-duplicated by their avatar key, comments by id.
-  users: { field: 'userList', idOf: (item) => (item as UserResult).pfp, limit: PAGE_SIZES.users },
-  groups: { field: 'groupList', idOf: (item) => (item as GroupResult).gp, limit: PAGE_SIZES.groups },
+  users: { field: 'userList', idOf: (item) => (item as UserListItem).pfp, limit: PAGE_SIZES.users },
+  groups: { field: 'groupList', idOf: (item) => (item as GroupListItem).gp, limit: PAGE_SIZES.groups },
   replies: { field: 'comments', idOf: (item) => (item as Comment)._id, limit: PAGE_SIZES.comments },
 };
 
@@ -50,11 +38,12 @@ interface ListQuery {
  */
 export function useSearchList(kind: ListKind, query: ListQuery, options: { enabled: boolean; limit?: number }) {
   const { field, idOf, limit } = LISTS[kind];
-  const listing = kind === 'replies' ? { sort: query.sort, time: query.time } : {};
+  // Sort and time follow the listing rule: each only when it differs from the default, time only for popular.
+  const listing = kind === 'replies' ? listingSearchParams(query.sort, query.time) : {};
   const size = options.limit ?? limit;
   const list = usePagedList<SearchItem>({
-    key: ['search', kind, size, query.q, listing],
-    path: `/search/for/${kind}`,
+    list: listKeys.search(kind, size, query.q, listing),
+    endpoint: searchApi[kind],
     field,
     idOf,
     limit: size,

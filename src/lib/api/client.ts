@@ -1,3 +1,5 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import { type Endpoint, type ReplyOf, pathOf } from '#core/api/endpoint';
 import { type ErrorKey, parseErrorMessage } from '#core/errors';
 import { getSession } from '../session';
 
@@ -43,7 +45,7 @@ function buildUrl(path: string, query: ApiOptions['query']): string {
 }
 
 /** A call to the REST API with the session's bearer token; JSON in, JSON out. */
-export async function apiFetch<T>(path: string, options: ApiOptions = {}): Promise<T> {
+async function apiFetch<T>(path: string, options: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const { token } = getSession();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -84,6 +86,31 @@ export async function apiFetch<T>(path: string, options: ApiOptions = {}): Promi
   return data as T;
 }
 
+/** A part of a call's input; optional when every field in it is (a listing's query, say). */
+type Part<S, Name extends string> = S extends TSchema
+  ? object extends Static<S>
+    ? { [K in Name]?: Static<S> }
+    : { [K in Name]: Static<S> }
+  : { [K in Name]?: undefined };
+
+/** What a call takes: its path parameters, query and body, each typed by the contract. */
+export type CallInput<E extends Endpoint> = Part<E['params'], 'params'> & Part<E['query'], 'query'> & Part<E['body'], 'body'>;
+
+export type CallOptions = Pick<ApiOptions, 'headers' | 'signal' | 'formData'>;
+
+/**
+ * A call of the API as the contract describes it: the path is built from the endpoint and its
+ * parameters, and the answer is typed by the endpoint's reply, so a field renamed in the
+ * contract breaks the build here as it does on the server.
+ */
+export function callApi<const E extends Endpoint>(
+  e: E,
+  ...[input, options]: object extends CallInput<E> ? [input?: CallInput<E>, options?: CallOptions] : [input: CallInput<E>, options?: CallOptions]
+): Promise<ReplyOf<E>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, string>; query?: ApiOptions['query']; body?: unknown };
+  return apiFetch<ReplyOf<E>>(pathOf(e, params), { ...options, method: e.method, query, body });
+}
+
 /** Worth trying again later: no answer at all, or a server-side failure. */
 export const isRetryable = (err: unknown): boolean =>
   err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
@@ -92,3 +119,14 @@ export const isRetryable = (err: unknown): boolean =>
 export function errorKeyOf(err: unknown, fallback: ErrorKey = 'server_error'): ErrorKey {
   return err instanceof ApiError && err.key ? err.key : fallback;
 }
+
+/** The server's refusal as a message key (`error/<key>`), or `fallback` (a message key) when it named none. */
+export function errorMessageOf(err: unknown, fallback = 'error/server_error'): string {
+  return err instanceof ApiError && err.key ? `error/${err.key}` : fallback;
+}
+
+/**
+ * Why an image upload (a post's, a comment's, an avatar, a group picture) failed: the server's
+ * reason when it gave one; otherwise nothing is known about the image, so only that it failed.
+ */
+export const uploadErrorOf = (err: unknown): string => errorMessageOf(err, 'common:upload_failed');

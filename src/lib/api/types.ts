@@ -1,77 +1,17 @@
-/** API shapes the web app reads, as the server's mappers produce them. */
-export interface Tag {
-  _id: string | null;
-  name: string;
-}
+/** API shapes the web app reads, all from the contract (core/api). */
+import type { Post } from '#core/api/posts';
 
-export interface MentionTag {
-  _id: string | null;
-  username: string;
-}
+export type { Post, PostList } from '#core/api/posts';
+/** A group a post is tagged with: `_id` null when it was plain text or the group is gone. */
+export type Tag = Post['groups'][number];
+/** A user a post mentions: `_id` null when it was plain text or the user is gone. */
+export type MentionTag = Post['mentions'][number];
 
-export interface Post {
-  _id: string;
-  text: string;
-  author: { username: string; pfp: string | null; pfpUrl?: string };
-  createdAt: number;
-  likes: number;
-  liked: boolean;
-  comments: number;
-  replyingTo: string | null;
-  groups: Tag[];
-  mentions: MentionTag[];
-  itsme: boolean;
-  adminGroups: number[];
-  pinnedGroups: number[];
-  ownedGroups: number[];
-  bannedGroups: number[];
-  canReply: boolean;
-  /** Image URLs (signed for private groups). */
-  media?: string[];
-  images?: number;
-}
+export type { Comment } from '#core/api/comments';
 
-export interface Comment {
-  _id: string;
-  postId: string;
-  text: string;
-  parent: { _id: string; author: { username: string }; directParent: boolean };
-  author: { username: string; pfp: string | null; pfpUrl?: string };
-  createdAt: number;
-  liked: boolean;
-  likes: number;
-  comments: number;
-  mentions: MentionTag[];
-  itsme: boolean;
-  media?: string[];
-  deleted?: boolean;
-}
-
-export interface PostList {
-  posts: Post[];
-  hasMore: boolean;
-}
-
-export interface GroupListItem {
-  gp: string;
-  /** The group picture at its version (absent from copies stored before the server sent it). */
-  gpUrl?: string;
-  name: string;
-}
-
-export interface GroupList {
-  groupList: GroupListItem[];
-  logged?: boolean;
-  hasMore: boolean;
-}
-
+/** A page of groups (a user's groups, the group search); gpUrl may be absent from copies stored before the server sent it. */
+export type { GroupListItem, GroupListReply as GroupList } from '#core/api/common';
 /** A suggestion of GET /search/users and /search/mygroups. */
-export interface NameResult {
-  _id: string;
-  name: string;
-}
-
-export interface LikeResult {
-  likes: number;
-  liked: boolean;
-}
+export type { NameResult } from '#core/api/search';
+/** The reply of a like call (a post's or a comment's). */
+export type { LikeReply as LikeResult } from '#core/api/common';

@@ -67,6 +67,7 @@ describe('per-account database', () => {
 describe('schema upgrades', () => {
   it('keeps cached posts, drafts and the outbox when a new version is added', async () => {
     const name = 'kruh-upgrade-test';
+    const latest = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
     const v1 = openDb(name);
     await v1.posts.put({ ...apiPost('p1', { author: { username: 'carol', pfp: 'u3' } }), cachedAt: 1 });
     await v1.drafts.put({ key: 'post', text: 'unsent words', mentions: [], groups: [], images: [{ blob: new Blob(['img']), name: 'a.png' }], updatedAt: 1 });
@@ -74,13 +75,13 @@ describe('schema upgrades', () => {
       kind: 'post', payload: { text: 'queued', mentions: [], groups: [], replyingTo: null }, images: [],
       idempotencyKey: 'k1', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 1, clientId: 'c1',
     });
-    expect(v1.verno).toBe(1);
+    expect(v1.verno).toBe(latest);
     v1.close();
 
     const v2 = openDb(name, [
       ...SCHEMA_VERSIONS,
       {
-        version: 2,
+        version: latest + 1,
         stores: { posts: '_id, createdAt, cachedAt, author.username' },
         upgrade: async (tx) => {
           await tx.table('posts').toCollection().modify((p: { upgraded?: boolean }) => {
@@ -90,13 +91,30 @@ describe('schema upgrades', () => {
       },
     ]);
     await v2.open();
-    expect(v2.verno).toBe(2);
+    expect(v2.verno).toBe(latest + 1);
     expect(await v2.posts.where('author.username').equals('carol').first()).toMatchObject({ _id: 'p1', upgraded: true });
     const draft = await v2.drafts.get('post');
     expect(draft?.text).toBe('unsent words');
     expect(await draft!.images[0]!.blob.text()).toBe('img');
     expect((await v2.outbox.toArray()).map((r) => r.idempotencyKey)).toEqual(['k1']);
     v2.close();
+    await Dexie.delete(name);
+  });
+
+  it('opens a database from the first release with the lists table added and the cache kept', async () => {
+    const name = 'kruh-upgrade-lists-test';
+    const first = openDb(name, SCHEMA_VERSIONS.slice(0, 1));
+    await first.posts.put({ ...apiPost('p1'), cachedAt: 1 });
+    await first.feedPages.put({ feedKey: 'explore|sort=newest|time=all', page: 1, ids: ['p1'], hasMore: false, fetchedAt: 1 });
+    first.close();
+
+    const now = openDb(name);
+    await now.open();
+    expect(await now.posts.get('p1')).toMatchObject({ _id: 'p1' });
+    expect((await now.feedPages.get(['explore|sort=newest|time=all', 1]))?.ids).toEqual(['p1']);
+    await now.listItems.put({ listKey: 'list:["profile-users","bob","followers"]', id: 'u2', data: { username: 'carol' }, cachedAt: 1 });
+    expect(await now.listItems.where('listKey').equals('list:["profile-users","bob","followers"]').count()).toBe(1);
+    now.close();
     await Dexie.delete(name);
   });
 });

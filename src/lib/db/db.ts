@@ -40,6 +40,17 @@ export interface FeedPageRow {
   ids: string[];
   hasMore: boolean;
   fetchedAt: number;
+  /** What else the page's answer held besides its items (a member list's group, for instance). */
+  reply?: Record<string, unknown>;
+}
+
+/** An item of a list that has no table of its own (followers, members, search results...). */
+export interface ListItemRow {
+  /** The stored key of the list (its pages are in feedPages under the same key). */
+  listKey: string;
+  id: string;
+  data: unknown;
+  cachedAt: number;
 }
 
 /** A mention or group slot of the composer: the typed text and, once picked, the chosen id. */
@@ -66,7 +77,11 @@ export interface Draft {
   returnedError?: ErrorKey;
 }
 
-export type OutboxStatus = 'pending' | 'sending' | 'failed';
+/**
+ * `refused`: the server refused the item while the app was closed (Background Sync); the app gives
+ * it back with its error when it next runs.
+ */
+export type OutboxStatus = 'pending' | 'sending' | 'failed' | 'refused';
 
 export interface PostPayload {
   text: string;
@@ -125,6 +140,7 @@ export class KruhDb extends Dexie {
   groups!: Table<CachedGroup, string>;
   notifications!: Table<CachedNotification, string>;
   feedPages!: Table<FeedPageRow, [string, number]>;
+  listItems!: Table<ListItemRow, [string, string]>;
   drafts!: Table<Draft, string>;
   outbox!: Table<OutboxRow, number>;
   meta!: Table<MetaRow, string>;
@@ -155,6 +171,11 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
       outbox: '++seq, kind, status, target, clientId',
       meta: 'key',
     },
+  },
+  {
+    // Lists that used to live only in memory (followers, members, search results) read offline.
+    version: 2,
+    stores: { listItems: '[listKey+id], listKey' },
   },
 ];
 

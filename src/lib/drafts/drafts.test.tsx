@@ -32,6 +32,16 @@ afterEach(() => {
 const content = (change: Partial<DraftContent> = {}): DraftContent => ({ ...emptyDraft(), ...change });
 const image = () => ({ blob: new Blob(['png'], { type: 'image/png' }), name: 'a.png' });
 
+/** The post draft once read, every write of it failing (disk full), the console's errors watched. */
+async function draftFailingToWrite() {
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const hook = renderHook(() => useDraft('post'));
+  await waitFor(() => expect(hook.result.current.ready).toBe(true));
+  const failure = Object.assign(new Error('disk full'), { name: 'QuotaExceededError' });
+  vi.spyOn(getDb().drafts, 'put').mockRejectedValue(failure);
+  return { logged, hook, failure };
+}
+
 describe('draft keys', () => {
   it('keys the composer by what it replies to and its preset group, and each comment box by its parent', () => {
     expect(draftKeys.post()).toBe('post');
@@ -98,6 +108,23 @@ describe('saving drafts', () => {
     const { result } = renderHook(() => useReturnedDrafts('post'));
     await waitFor(() => expect(result.current.map((d) => d.text)).toEqual(['returned a', 'returned b']));
   });
+
+  it('lists no returned drafts until they were read', async () => {
+    await saveDraft('post#a', content({ text: 'returned a' }));
+    const { result } = renderHook(() => useReturnedDrafts('post'));
+    expect(result.current).toEqual([]);
+    await waitFor(() => expect(result.current.map((d) => d.text)).toEqual(['returned a']));
+  });
+
+  it('lists the returned drafts of the new composer when its key changes', async () => {
+    await saveDraft('post#a', content({ text: 'returned to the composer' }));
+    await saveDraft('comment:c1', content({ text: 'main comment' }));
+    await saveDraft('comment:c1#b', content({ text: 'returned to the comment box' }));
+    const { result, rerender } = renderHook(({ draftKey }) => useReturnedDrafts(draftKey), { initialProps: { draftKey: 'post' } });
+    await waitFor(() => expect(result.current.map((d) => d.key)).toEqual(['post#a']));
+    rerender({ draftKey: 'comment:c1' });
+    await waitFor(() => expect(result.current.map((d) => d.key)).toEqual(['comment:c1#b']));
+  });
 });
 
 describe('useDraft', () => {
@@ -136,8 +163,12 @@ describe('useDraft', () => {
     const key = draftKeys.comment('p1');
     const hook = renderHook(() => useDraft(key));
     await waitFor(() => expect(hook.result.current.ready).toBe(true));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     act(() => hook.result.current.update({ text: 'quick' }));
+    await act(() => vi.advanceTimersByTimeAsync(DRAFT_SAVE_DELAY_MS - 100));
     hook.unmount();
+    // The pause never ends: its timer is dropped with the fake clock.
+    vi.useRealTimers();
     await waitFor(async () => expect((await loadDraft(key))?.text).toBe('quick'));
   });
 });
@@ -248,11 +279,7 @@ describe('useDraft, more', () => {
   });
 
   it('reports a failure to write other than a closed database', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const hook = renderHook(() => useDraft('post'));
-    await waitFor(() => expect(hook.result.current.ready).toBe(true));
-    const failure = Object.assign(new Error('disk full'), { name: 'QuotaExceededError' });
-    vi.spyOn(getDb().drafts, 'put').mockRejectedValue(failure);
+    const { logged, hook, failure } = await draftFailingToWrite();
     act(() => hook.result.current.update({ text: 'x' }));
     await expect(hook.result.current.flush()).rejects.toBe(failure);
     act(() => hook.result.current.update({ text: 'y' }));
@@ -296,5 +323,138 @@ describe('useDraft when its key changes (a comment box moved to another parent)'
     await act(async () => hook.result.current.adopt((await loadDraft('comment:c2#r'))!));
     expect(await loadDraft('comment:c2')).toMatchObject({ text: 'returned' });
     expect(await loadDraft('comment:c1')).toBeUndefined();
+  });
+});
+
+describe('useDraft and the pause before writing', () => {
+  const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+  /** The draft of `key` once read, its writes watched (`written`: their texts), under the fake clock. */
+  async function watchedDraft(key: string) {
+    const hook = renderHook(() => useDraft(key));
+    await waitFor(() => expect(hook.result.current.ready).toBe(true));
+    const put = vi.spyOn(getDb().drafts, 'put');
+    const written = () => put.mock.calls.map(([d]) => d.text);
+    fakeClock();
+    return { hook, put, written };
+  }
+
+  it('saves an edit after the pause without closing or flushing the editor', async () => {
+    const { hook, put } = await watchedDraft('post');
+    act(() => hook.result.current.update({ text: 'left alone' }));
+    await advance(DRAFT_SAVE_DELAY_MS);
+    expect(put).toHaveBeenCalledTimes(1);
+    vi.useRealTimers();
+    await waitFor(async () => expect((await loadDraft('post'))?.text).toBe('left alone'));
+    expect(hook.result.current.draft.text).toBe('left alone');
+  });
+
+  it('makes a change after a flush wait for its own full pause', async () => {
+    const { hook, written } = await watchedDraft('post');
+    act(() => hook.result.current.update({ text: 'a' }));
+    await advance(100);
+    await act(() => hook.result.current.flush());
+    expect(written()).toEqual(['a']);
+    await advance(100);
+    act(() => hook.result.current.update({ text: 'ab' }));
+    // Past the end of the first change's pause, not of the second's.
+    await advance(DRAFT_SAVE_DELAY_MS - 100);
+    expect(written()).toEqual(['a']);
+    await advance(100);
+    expect(written()).toEqual(['a', 'ab']);
+    vi.useRealTimers();
+    await waitFor(async () => expect((await loadDraft('post'))?.text).toBe('ab'));
+  });
+
+  it('drops the pending save when cleared, so a later edit waits for its own full pause', async () => {
+    const { hook, written } = await watchedDraft('comment:c1');
+    act(() => hook.result.current.update({ text: 'thrown away' }));
+    await advance(100);
+    await act(() => hook.result.current.clear());
+    await advance(100);
+    act(() => hook.result.current.update({ text: 'new start' }));
+    // Past the end of the cleared change's pause, not of the new one's.
+    await advance(DRAFT_SAVE_DELAY_MS - 100);
+    expect(written()).toEqual([]);
+    expect(await loadDraft('comment:c1')).toBeUndefined();
+    await advance(100);
+    expect(written()).toEqual(['new start']);
+    vi.useRealTimers();
+    await waitFor(async () => expect((await loadDraft('comment:c1'))?.text).toBe('new start'));
+  });
+
+  it('saves an edit made after the key changed under the new key once the pause ends', async () => {
+    const hook = renderHook(({ draftKey }) => useDraft(draftKey), { initialProps: { draftKey: 'comment:c1' } });
+    await waitFor(() => expect(hook.result.current.ready).toBe(true));
+    hook.rerender({ draftKey: 'comment:c2' });
+    await waitFor(() => expect(hook.result.current.ready).toBe(true));
+    fakeClock();
+    act(() => hook.result.current.update({ text: 'moved' }));
+    await advance(DRAFT_SAVE_DELAY_MS);
+    vi.useRealTimers();
+    await waitFor(async () => expect((await loadDraft('comment:c2'))?.text).toBe('moved'));
+    expect(await loadDraft('comment:c1')).toBeUndefined();
+  });
+
+  it('reports a failure to write after the pause', async () => {
+    const { logged, hook, failure } = await draftFailingToWrite();
+    fakeClock();
+    act(() => hook.result.current.update({ text: 'x' }));
+    await advance(DRAFT_SAVE_DELAY_MS);
+    vi.useRealTimers();
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('draft', failure));
+  });
+});
+
+describe('useDraft and reads that land late or fail oddly', () => {
+  it('never shows the draft read for the previous key once the key changed', async () => {
+    await saveDraft('comment:c1', content({ text: 'first box' }));
+    await saveDraft('comment:c2', content({ text: 'second box' }));
+    const drafts = getDb().drafts;
+    const realGet = drafts.get.bind(drafts);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let lateRead: Promise<unknown> = Promise.resolve();
+    vi.spyOn(drafts, 'get').mockImplementationOnce(((key: string) => {
+      lateRead = gate.then(() => realGet(key));
+      return lateRead;
+    }) as typeof drafts.get);
+
+    const hook = renderHook(({ draftKey }) => useDraft(draftKey), { initialProps: { draftKey: 'comment:c1' } });
+    hook.rerender({ draftKey: 'comment:c2' });
+    await waitFor(() => expect(hook.result.current.ready).toBe(true));
+    expect(hook.result.current.draft.text).toBe('second box');
+
+    // The first box's read lands only now.
+    await act(async () => {
+      release();
+      await lateRead;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(hook.result.current.ready).toBe(true);
+    expect(hook.result.current.draft.text).toBe('second box');
+    act(() => hook.result.current.update((d) => ({ text: `${d.text}, edited` })));
+    await act(() => hook.result.current.flush());
+    expect(await loadDraft('comment:c2')).toMatchObject({ text: 'second box, edited' });
+    expect(await loadDraft('comment:c1')).toMatchObject({ text: 'first box' });
+  });
+
+  it('passes on a failure to write as it came, even a rejection without an error', async () => {
+    const hook = renderHook(() => useDraft('post'));
+    await waitFor(() => expect(hook.result.current.ready).toBe(true));
+    vi.spyOn(getDb().drafts, 'put').mockRejectedValue(undefined);
+    act(() => hook.result.current.update({ text: 'x' }));
+    await expect(hook.result.current.flush()).rejects.toBeUndefined();
+  });
+
+  it('reports a failure to read as it came, even a rejection without an error', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(getDb().drafts, 'get').mockRejectedValueOnce(undefined);
+    const hook = renderHook(() => useDraft('post'));
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('draft', undefined));
+    expect(hook.result.current.ready).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import '../../test/setup';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiPost, installLocks, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
+import { apiComment, apiPost, installLocks, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
 import { type OutboxRow, getDb, clearLocalData, openDb } from '../db/db';
 import { draftKeys, loadDraft } from '../drafts/drafts';
 import { storeSession } from '../session';
@@ -80,6 +80,36 @@ function storedRow(row: { kind: OutboxRow['kind']; payload: unknown } & Record<s
   } as OutboxRow;
 }
 
+describe('outbox when storage is full', () => {
+  const quota = () => Object.assign(new Error('full'), { name: 'QuotaExceededError' });
+
+  it('makes room in the cache and keeps the post and the like', async () => {
+    setOnline(false);
+    const db = getDb();
+    await db.posts.put({ ...apiPost('stale'), cachedAt: Date.now() - 40 * 24 * 60 * 60_000 });
+    const add = db.outbox.add.bind(db.outbox);
+    // Each write is refused once (the post's, then the like's inside its transaction), then taken.
+    let calls = 0;
+    const spy = vi.spyOn(db.outbox, 'add').mockImplementation(((row: OutboxRow) => (++calls % 2 === 1 ? Promise.reject(quota()) : add(row))) as never);
+    await queuePost(post('kept'));
+    await queueLike('post', 'pL', true, false);
+    spy.mockRestore();
+    expect(calls).toBe(4);
+    const rows = await outboxRows();
+    expect(rows.map((r) => (r.kind === 'post' ? r.payload.text : r.kind))).toEqual(['kept', 'like']);
+    expect(await db.posts.get('stale')).toBeUndefined();
+  });
+
+  it('hands the error to the editor when even the pruned cache leaves no room', async () => {
+    setOnline(false);
+    const db = getDb();
+    const spy = vi.spyOn(db.outbox, 'add').mockImplementation(() => Promise.reject(quota()) as never);
+    await expect(queuePost(post('lost?'))).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    spy.mockRestore();
+    expect(await db.outbox.count()).toBe(0);
+  });
+});
+
 describe('outbox', () => {
   it('sends queued items in creation order with their Idempotency-Key', async () => {
     setOnline(false);
@@ -154,31 +184,27 @@ describe('outbox', () => {
     stop();
   });
 
-  it('sends a like toggled three times offline once, with its final state', async () => {
+  it.each([
+    {
+      title: 'sends a like toggled three times offline once, with its final state',
+      target: 'post' as const,
+      id: 'pL',
+      toggles: [true, false, true],
+      sent: [{ method: 'PATCH', path: '/api/post/pL/like', body: { liked: true } }],
+    },
+    { title: 'sends nothing for a like toggled back to the server state', target: 'comment' as const, id: 'c1', toggles: [true, false], sent: [] },
+  ])('$title', async ({ target, id, toggles, sent }) => {
     setOnline(false);
     await getDb().posts.put({ ...apiPost('pL'), likes: 4, liked: false, cachedAt: 1 });
     const { calls } = mockFetch(() => ({ body: { likes: 5, liked: true } }));
-    await queueLike('post', 'pL', true, false);
-    await queueLike('post', 'pL', false, false);
-    await queueLike('post', 'pL', true, false);
-    expect(await getDb().outbox.count()).toBe(1);
+    for (const liked of toggles) await queueLike(target, id, liked, false);
+    expect(await getDb().outbox.count()).toBe(sent.length);
 
     setOnline(true);
     await kickOutbox();
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ method: 'PATCH', path: '/api/post/pL/like', body: { liked: true } });
-    expect(await getDb().posts.get('pL')).toMatchObject({ likes: 5, liked: true });
-  });
-
-  it('sends nothing for a like toggled back to the server state', async () => {
-    setOnline(false);
-    const { calls } = mockFetch(() => ({ body: { likes: 0, liked: false } }));
-    await queueLike('comment', 'c1', true, false);
-    await queueLike('comment', 'c1', false, false);
-    expect(await getDb().outbox.count()).toBe(0);
-    setOnline(true);
-    await kickOutbox();
-    expect(calls).toHaveLength(0);
+    expect(calls).toEqual(sent.map((call) => expect.objectContaining(call)));
+    // The answer is the stored post's new state; nothing sent leaves it as it was.
+    expect(await getDb().posts.get('pL')).toMatchObject(sent.length ? { likes: 5, liked: true } : { likes: 4, liked: false });
   });
 
   it('gives a refused post back to drafts with its text, slots and images, and shows the error', async () => {
@@ -503,11 +529,14 @@ describe('sending', () => {
     expect((calls[2]!.body as unknown as { get: (name: string) => unknown }).get('id')).toBe(comment._id);
   });
 
-  it('skips an image the server refuses, says why, and finishes the post', async () => {
+  it.each([
+    { refusal: { status: 415, body: { message: 'error/only_images' } }, message: 'error/only_images' },
+    { refusal: { status: 415 }, message: 'common:upload_failed' },
+  ])('skips an image the server refuses, says why ($message), and finishes the post', async ({ refusal, message }) => {
     const createdPost = created();
     let upload = 0;
     const { calls } = mockFetch((call) => {
-      if (call.path === '/api/upload/image') return upload++ === 0 ? { status: 415 } : { status: 201, body: { message: 'info/image_uploaded' } };
+      if (call.path === '/api/upload/image') return upload++ === 0 ? refusal : { status: 201, body: { message: 'info/image_uploaded', url: '/media/x.webp' } };
       return { status: 201, body: createdPost };
     });
     const before = getToasts().length;
@@ -515,7 +544,19 @@ describe('sending', () => {
     await kickOutbox();
     expect(await getDb().outbox.count()).toBe(0);
     expect(calls.filter((c) => c.path === '/api/upload/image')).toHaveLength(2);
-    expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/only_images' })]);
+    expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message })]);
+  });
+
+  it('stores a comment’s image as soon as it is uploaded, so the thread shows it without a reload', async () => {
+    const comment = apiComment('c'.repeat(24), 'pA', { itsme: true, images: 1 });
+    mockFetch((call) =>
+      call.path === '/api/upload/image'
+        ? { status: 201, body: { message: 'info/image_uploaded', url: `/media/${comment._id}0.webp?v=2` } }
+        : { status: 201, body: comment },
+    );
+    await queueComment({ text: 'pic', parent: 'pA', postId: 'pA', mentions: [], images: [{ blob: new Blob(['png']), name: 'a.png' }] });
+    await kickOutbox();
+    expect((await getDb().comments.get(comment._id))?.media).toEqual([`/media/${comment._id}0.webp?v=2`]);
   });
 
   it('keeps a post whose image upload is refused for the session, for the next login', async () => {

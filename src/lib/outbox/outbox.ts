@@ -1,18 +1,20 @@
-import { ApiError, NetworkError, apiFetch, errorKeyOf, isRetryable } from '../api/client';
-import type { Comment, LikeResult, Post } from '../api/types';
+import { ApiError, NetworkError, errorKeyOf, isRetryable } from '../api/client';
 import {
   type CommentPayload,
   type DraftImage,
   type KruhDb,
   type OutboxRow,
   type PostPayload,
-  type Slot,
   getDb,
 } from '../db/db';
-import { draftKeys, returnToDrafts } from '../drafts/drafts';
 import { requestPersistence } from '../db/db';
+import { withRoom } from '../db/prune';
 import { subscribeSession } from '../session';
 import { toast } from '../toast';
+import { mirrorSessionForWorker, requestBackgroundSync } from './background-sync';
+import { handlerOf } from './handlers';
+import { commentDraftKey } from './kinds/comment';
+import { postDraftKey } from './kinds/post';
 
 /**
  * The outbox: posts, comments and likes are written here first, shown at once as pending, and
@@ -20,7 +22,8 @@ import { toast } from '../toast';
  * when it was queued, so a retry after a lost answer is applied once by the server. Network
  * failures and 5xx answers are retried with exponential backoff; a refusal (4xx) is shown with
  * its message and the item goes back to drafts (likes are reverted): nothing is dropped silently.
- * Only one tab sends at a time (Web Locks).
+ * Only one tab sends at a time (Web Locks). This file holds the order, the retries and the lock;
+ * what each kind of item sends and leaves behind lives in its handler (`handlers.ts`, `kinds/`).
  */
 
 export const OUTBOX_LOCK = 'kruh-outbox';
@@ -54,30 +57,25 @@ function base(draftKey?: string) {
   };
 }
 
-export interface QueuePostInput extends PostPayload {
-  images: DraftImage[];
-  draftKey?: string;
-}
+/** What an editor queues: the item, its images and the draft it was written in. */
+type QueueInput<P> = P & { images: DraftImage[]; draftKey?: string };
+export type QueuePostInput = QueueInput<PostPayload>;
+export type QueueCommentInput = QueueInput<CommentPayload>;
 
-export async function queuePost(input: QueuePostInput, db: KruhDb = getDb()): Promise<OutboxRow> {
-  const { images, draftKey, ...payload } = input;
-  const row: OutboxRow = { ...base(draftKey ?? draftKeys.post({ rep: payload.replyingTo })), kind: 'post', payload, images };
-  row.seq = await db.outbox.add(row);
+/** Adds a row to the outbox and starts sending. */
+async function enqueue(row: OutboxRow, db: KruhDb): Promise<OutboxRow> {
+  // Storage may be full of cache: room is made for what must not be lost.
+  row.seq = await withRoom(db, () => db.outbox.add(row));
   kickOutbox();
   return row;
 }
 
-export interface QueueCommentInput extends CommentPayload {
-  images: DraftImage[];
-  draftKey?: string;
+export function queuePost({ images, draftKey, ...payload }: QueuePostInput, db: KruhDb = getDb()): Promise<OutboxRow> {
+  return enqueue({ ...base(draftKey ?? postDraftKey(payload)), kind: 'post', payload, images }, db);
 }
 
-export async function queueComment(input: QueueCommentInput, db: KruhDb = getDb()): Promise<OutboxRow> {
-  const { images, draftKey, ...payload } = input;
-  const row: OutboxRow = { ...base(draftKey ?? draftKeys.comment(payload.parent)), kind: 'comment', payload, images };
-  row.seq = await db.outbox.add(row);
-  kickOutbox();
-  return row;
+export function queueComment({ images, draftKey, ...payload }: QueueCommentInput, db: KruhDb = getDb()): Promise<OutboxRow> {
+  return enqueue({ ...base(draftKey ?? commentDraftKey(payload)), kind: 'comment', payload, images }, db);
 }
 
 export const likeTarget = (target: 'post' | 'comment', id: string) => `${target}:${id}`;
@@ -95,7 +93,7 @@ export async function queueLike(
   db: KruhDb = getDb(),
 ): Promise<void> {
   const key = likeTarget(target, id);
-  await db.transaction('rw', db.outbox, async () => {
+  await withRoom(db, () => db.transaction('rw', db.outbox, async () => {
     const rows = await db.outbox.where('target').equals(key).toArray();
     const open = rows.find((r) => r.kind === 'like' && r.status !== 'sending');
     if (open && open.kind === 'like') {
@@ -108,125 +106,17 @@ export async function queueLike(
     const serverState = inFlight && inFlight.kind === 'like' ? inFlight.payload.liked : from;
     if (serverState === liked) return;
     await db.outbox.add({ ...base(), kind: 'like', target: key, payload: { target, id, liked, from: serverState }, images: [] });
-  });
+  }));
   kickOutbox();
 }
 
-const slotValues = (slots: Slot[]) =>
-  slots.map((s) => s.id ?? s.query.trim()).filter((v) => v !== '');
-
-function imageForm(image: DraftImage, index: number, id: string): FormData {
-  const form = new FormData();
-  form.append('index', String(index));
-  form.append('id', id);
-  form.append('image', image.blob, image.name || `image${index}`);
-  return form;
-}
-
-/** Uploads the images not uploaded yet; a refused image is reported and skipped. */
-async function uploadImages(db: KruhDb, row: OutboxRow, ownerId: string): Promise<void> {
-  for (let index = row.uploaded ?? 0; index < row.images.length; index++) {
-    try {
-      await apiFetch('/upload/image', { method: 'POST', formData: imageForm(row.images[index]!, index, ownerId) });
-    } catch (err) {
-      if (!(err instanceof ApiError) || isRetryable(err) || err.status === 401) throw err;
-      toast.error(`error/${errorKeyOf(err, 'only_images')}`);
-    }
-    await db.outbox.update(row.seq!, { uploaded: index + 1 });
-  }
-}
-
-async function sendPost(db: KruhDb, row: Extract<OutboxRow, { kind: 'post' }>): Promise<void> {
-  let id = row.createdId;
-  if (!id) {
-    const post = await apiFetch<Post>('/post', {
-      method: 'POST',
-      headers: { 'Idempotency-Key': row.idempotencyKey },
-      body: {
-        text: row.payload.text,
-        mentions: slotValues(row.payload.mentions),
-        groups: slotValues(row.payload.groups),
-        ...(row.payload.replyingTo ? { replyingTo: row.payload.replyingTo } : {}),
-      },
-    });
-    id = post._id;
-    await db.transaction('rw', db.outbox, db.posts, db.feedPages, async () => {
-      await db.outbox.update(row.seq!, { createdId: id, uploaded: 0 });
-      await db.posts.put({ ...post, cachedAt: Date.now() });
-      // Keep the new post on screen where it was shown pending, until the feed is fetched again.
-      const firstPages = await db.feedPages.where('feedKey').startsWith('explore').filter((p) => p.page === 1).toArray();
-      for (const page of firstPages) {
-        if (page.feedKey.includes('sort=popular')) continue;
-        if (!page.ids.includes(post._id)) await db.feedPages.put({ ...page, ids: [post._id, ...page.ids] });
-      }
-    });
-    row = { ...row, createdId: id, uploaded: 0 };
-  }
-  if (row.images.length > 0) {
-    await uploadImages(db, row, id);
-    try {
-      const fresh = await apiFetch<Post>(`/post/${id}`);
-      await db.posts.put({ ...fresh, cachedAt: Date.now() });
-    } catch {
-      // The feed fetches it again anyway.
-    }
-  }
-}
-
-async function sendComment(db: KruhDb, row: Extract<OutboxRow, { kind: 'comment' }>): Promise<void> {
-  let id = row.createdId;
-  if (!id) {
-    const comment = await apiFetch<Comment>('/comment/', {
-      method: 'POST',
-      headers: { 'Idempotency-Key': row.idempotencyKey },
-      body: { text: row.payload.text, parent: row.payload.parent, mentions: slotValues(row.payload.mentions) },
-    });
-    id = comment._id;
-    await db.transaction('rw', db.outbox, db.comments, async () => {
-      await db.outbox.update(row.seq!, { createdId: id, uploaded: 0 });
-      await db.comments.put({ ...comment, cachedAt: Date.now() });
-    });
-    row = { ...row, createdId: id, uploaded: 0 };
-  }
-  if (row.images.length > 0) await uploadImages(db, row, id);
-}
-
-async function sendLike(db: KruhDb, row: Extract<OutboxRow, { kind: 'like' }>): Promise<void> {
-  const { target, id, liked } = row.payload;
-  const result = await apiFetch<LikeResult>(`/${target}/${id}/like`, {
-    method: 'PATCH',
-    headers: { 'Idempotency-Key': row.idempotencyKey },
-    body: { liked },
-  });
-  const table = target === 'post' ? db.posts : db.comments;
-  await table.update(id, { likes: result.likes, liked: result.liked });
-}
-
-async function send(db: KruhDb, row: OutboxRow): Promise<void> {
-  if (row.kind === 'post') return sendPost(db, row);
-  if (row.kind === 'comment') return sendComment(db, row);
-  return sendLike(db, row);
-}
-
-/** The server refused the item: say why and give it back to its author. */
+/** The server refused the item: say why, and give it back to its author as its kind does. */
 async function reject(db: KruhDb, row: OutboxRow, err: unknown): Promise<void> {
-  const key = errorKeyOf(err, row.kind === 'post' ? 'posting_failed' : 'server_error');
+  const handler = handlerOf(row);
+  const key = errorKeyOf(err, handler.refusedFallback);
   toast.error(`error/${key}`);
   await db.transaction('rw', db.outbox, db.drafts, async () => {
-    if (row.kind !== 'like' && !row.createdId) {
-      await returnToDrafts(
-        row.draftKey ?? (row.kind === 'post' ? draftKeys.post({ rep: row.payload.replyingTo }) : draftKeys.comment(row.payload.parent)),
-        {
-          text: row.payload.text,
-          mentions: row.payload.mentions,
-          groups: row.kind === 'post' ? row.payload.groups : [],
-          images: row.images,
-          returnedError: key,
-        },
-        row.clientId,
-        db,
-      );
-    }
+    await handler.giveBack(db, row, key);
     await db.outbox.delete(row.seq!);
   });
 }
@@ -241,22 +131,37 @@ function schedule(ms: number): void {
   }, ms);
 }
 
+/**
+ * How a drain runs. In the page, a refusal is shown and given back at once and retries are
+ * scheduled. In the service worker (Background Sync, the app may be closed) nobody would see a
+ * toast: a refused item is left marked `refused` for the page to give back when it next runs, and
+ * the browser, not a timer, decides when to try again.
+ */
+export interface DrainOptions {
+  inWorker?: boolean;
+}
+
 /** Sends items in creation order until the outbox is empty, the app is offline, or it must wait. */
-async function drainLocked(db: KruhDb): Promise<void> {
+async function drainLocked(db: KruhDb, { inWorker = false }: DrainOptions): Promise<void> {
   for (;;) {
     if (!isOnline()) return;
     const row = await db.outbox.orderBy('seq').first();
     if (!row) return;
+    if (row.status === 'refused') {
+      if (inWorker) return;
+      await reject(db, row, new ApiError(400, row.error, 'refused while the app was closed'));
+      continue;
+    }
     const now = Date.now();
     if (row.nextAttemptAt > now) {
-      schedule(row.nextAttemptAt - now);
+      if (!inWorker) schedule(row.nextAttemptAt - now);
       return;
     }
     const attempts = row.attempts + 1;
     // Under the lock no other tab is sending, so a row left 'sending' by a closed tab is retried.
     await db.outbox.update(row.seq!, { status: 'sending', attempts });
     try {
-      await send(db, row);
+      await handlerOf(row).send(db, row);
       await db.outbox.delete(row.seq!);
     } catch (err) {
       if (isRetryable(err)) {
@@ -267,7 +172,7 @@ async function drainLocked(db: KruhDb): Promise<void> {
           error: err instanceof NetworkError ? 'loading_failed' : errorKeyOf(err),
         });
         // Offline: the `online` event resumes. Otherwise try again after the backoff.
-        if (isOnline()) schedule(wait);
+        if (isOnline() && !inWorker) schedule(wait);
         return;
       }
       if (err instanceof ApiError && err.status === 401) {
@@ -280,6 +185,10 @@ async function drainLocked(db: KruhDb): Promise<void> {
         await db.outbox.update(row.seq!, { status: 'failed', nextAttemptAt: Date.now() + backoffDelay(attempts) });
         throw err;
       }
+      if (inWorker) {
+        await db.outbox.update(row.seq!, { status: 'refused', error: errorKeyOf(err, handlerOf(row).refusedFallback) });
+        return;
+      }
       await reject(db, row, err);
     }
   }
@@ -288,10 +197,10 @@ async function drainLocked(db: KruhDb): Promise<void> {
 type LockManagerLike = { request: (name: string, callback: () => Promise<void>) => Promise<void> };
 
 /** One drain under the cross-tab lock (or directly where Web Locks do not exist). */
-export async function drainOutbox(db: KruhDb = getDb()): Promise<void> {
+export async function drainOutbox(db: KruhDb = getDb(), options: DrainOptions = {}): Promise<void> {
   const locks = (typeof navigator !== 'undefined' ? (navigator as { locks?: LockManagerLike }).locks : undefined);
-  if (locks?.request) await locks.request(OUTBOX_LOCK, () => drainLocked(db));
-  else await drainLocked(db);
+  if (locks?.request) await locks.request(OUTBOX_LOCK, () => drainLocked(db, options));
+  else await drainLocked(db, options);
 }
 
 let running: Promise<void> | null = null;
@@ -308,6 +217,9 @@ export function kickOutbox(): Promise<void> {
       again = false;
       try {
         await drainOutbox(getDb());
+        // Items left waiting are also handed to Background Sync, which may send them after the app
+        // closes. Checked before `again`, so a kick made meanwhile still drains once more.
+        if ((await getDb().outbox.count()) > 0) await requestBackgroundSync();
       } catch (err) {
         console.error('outbox', err);
       }
@@ -319,11 +231,14 @@ export function kickOutbox(): Promise<void> {
 }
 
 /** Items that failed for lack of network become due again once the network is back. */
-async function onOnline(): Promise<void> {
-  const db = getDb();
+export async function makeFailedDue(db: KruhDb): Promise<void> {
   await db.outbox.where('status').equals('failed').modify((row) => {
     row.nextAttemptAt = 0;
   });
+}
+
+async function onOnline(): Promise<void> {
+  await makeFailedDue(getDb());
   kickOutbox();
 }
 
@@ -336,6 +251,7 @@ export function cancelScheduledSend(): void {
 /** Called once at app start: storage persistence, resume on `online`, send what is waiting. */
 export function startOutbox(): () => void {
   void requestPersistence();
+  const stopMirror = mirrorSessionForWorker();
   const online = () => void onOnline();
   window.addEventListener('online', online);
   // Another account (or this one again) may have items waiting from an earlier session.
@@ -344,6 +260,7 @@ export function startOutbox(): () => void {
   return () => {
     window.removeEventListener('online', online);
     unsubscribe();
+    stopMirror();
     cancelScheduledSend();
   };
 }

@@ -1,20 +1,26 @@
 import '../../test/setup';
 import { renderHook, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { setOnline, useCloneableBlobs } from '../../test/local-first';
-import { clearLocalData, getDb } from '../db/db';
-import { clearSession, storeSession } from '../session';
+import { apiComment, apiPost, startOffline, useCloneableBlobs } from '../../test/local-first';
+import { getDb } from '../db/db';
+import { clearSession } from '../session';
 import { queueComment, queueLike, queuePost } from './outbox';
-import { type PendingPostRow, pendingPostView, useLikeState, usePendingPosts } from './useOutbox';
+import {
+  type PendingCommentRow,
+  type PendingPostRow,
+  pendingCommentView,
+  pendingPostView,
+  useLikeState,
+  usePendingPosts,
+  usePendingRows,
+} from './useOutbox';
 
 const post = (text: string) => ({ text, mentions: [], groups: [], replyingTo: null, images: [] });
 
 beforeEach(async () => {
   useCloneableBlobs();
   // Offline: what is queued stays in the outbox for the hooks to read.
-  setOnline(false);
-  storeSession('token-1', 'alice', 'u1');
-  await clearLocalData();
+  await startOffline();
 });
 
 describe('usePendingPosts', () => {
@@ -36,12 +42,27 @@ describe('usePendingPosts', () => {
     expect(result.current).toEqual([]);
   });
 
-  it('applies the filter it is given', async () => {
+  it('lists pending comments newest first when asked, and re-reads when the filter changes', async () => {
+    const comment = (text: string, postId: string) => queueComment({ text, parent: postId, postId, mentions: [], images: [] });
+    await comment('one', 'pA');
+    await comment('two', 'pB');
+    await comment('three', 'pA');
+    const { result, rerender } = renderHook(({ postId }) =>
+      usePendingRows('comment', { keep: (row) => row.payload.postId === postId, deps: [postId], newestFirst: true }), { initialProps: { postId: 'pA' } });
+    await waitFor(() => expect(result.current.map((r) => r.payload.text)).toEqual(['three', 'one']));
+    rerender({ postId: 'pB' });
+    await waitFor(() => expect(result.current.map((r) => r.payload.text)).toEqual(['two']));
+  });
+
+  it('applies the filter it is given, and the new one when it changes', async () => {
     await queuePost(post('keep'));
     await queuePost({ ...post('a reply'), replyingTo: 'pR' });
     const onlyReplies = (row: PendingPostRow) => row.payload.replyingTo === 'pR';
-    const { result } = renderHook(() => usePendingPosts(onlyReplies));
+    const noReplies = (row: PendingPostRow) => row.payload.replyingTo === null;
+    const { result, rerender } = renderHook(({ filter }) => usePendingPosts(filter), { initialProps: { filter: onlyReplies } });
     await waitFor(() => expect(result.current.map((r) => r.payload.text)).toEqual(['a reply']));
+    rerender({ filter: noReplies });
+    await waitFor(() => expect(result.current.map((r) => r.payload.text)).toEqual(['keep']));
   });
 });
 
@@ -53,31 +74,55 @@ describe('pendingPostView', () => {
       mentions: [{ query: 'bob', id: 'u2' }],
       groups: [{ query: 'cats', id: 'g1' }],
     })) as PendingPostRow;
-    expect(pendingPostView(row)).toEqual({
-      _id: row.clientId,
-      text: 'soon',
-      author: { username: 'alice', pfp: 'u1' },
-      createdAt: row.createdAt,
-      likes: 0,
-      liked: false,
-      comments: 0,
-      replyingTo: 'pR',
-      groups: [{ _id: 'g1', name: 'cats' }],
-      mentions: [{ _id: 'u2', username: 'bob' }],
-      itsme: true,
-      adminGroups: [],
-      pinnedGroups: [],
-      ownedGroups: [],
-      bannedGroups: [],
-      canReply: false,
-      media: [],
-    });
+    expect(pendingPostView(row)).toEqual(
+      apiPost(row.clientId, {
+        text: 'soon',
+        author: { username: 'alice', pfp: 'u1', pfpUrl: '' },
+        createdAt: row.createdAt,
+        replyingTo: 'pR',
+        groups: [{ _id: 'g1', name: 'cats' }],
+        mentions: [{ _id: 'u2', username: 'bob' }],
+        itsme: true,
+        canReply: false,
+      }),
+    );
   });
 
   it('shows an empty author name when the session has none', async () => {
     const row = (await queuePost(post('orphan'))) as PendingPostRow;
     clearSession();
-    expect(pendingPostView(row).author.username).toBe('');
+    expect(pendingPostView(row).author).toEqual({ username: '', pfp: '', pfpUrl: '' });
+  });
+});
+
+describe('pendingCommentView', () => {
+  it('shows a pending reply as the author will see it once sent, with its mentions as names', async () => {
+    const row = (await queueComment({
+      text: 'hi',
+      parent: 'c1',
+      postId: 'pA',
+      mentions: [{ query: 'bob', id: 'u2' }],
+      images: [],
+    })) as PendingCommentRow;
+    expect(pendingCommentView(row)).toEqual(
+      apiComment(row.clientId, 'pA', {
+        text: 'hi',
+        parent: { _id: 'c1', author: { username: '' }, directParent: false },
+        author: { username: 'alice', pfp: 'u1', pfpUrl: '' },
+        createdAt: row.createdAt,
+        mentions: [{ _id: 'u2', username: 'bob' }],
+        itsme: true,
+      }),
+    );
+  });
+});
+
+describe('pendingCommentView without a session', () => {
+  it('shows an empty author name and no id', async () => {
+    const row = (await queueComment({ text: 'hi', parent: 'pA', postId: 'pA', mentions: [], images: [] })) as PendingCommentRow;
+    clearSession();
+    expect(pendingCommentView(row).author).toEqual({ username: '', pfp: null, pfpUrl: '' });
+    expect(pendingCommentView(row).parent.directParent).toBe(true);
   });
 });
 

@@ -1,45 +1,86 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { Post } from '../api/types';
+import type { Comment, Post } from '../api/types';
 import type { OutboxRow } from '../db/db';
 import { useDb } from '../db/useDb';
 import { getSession } from '../session';
 
 export type PendingPostRow = Extract<OutboxRow, { kind: 'post' }>;
+export type PendingCommentRow = Extract<OutboxRow, { kind: 'comment' }>;
+type PendingRow<K extends 'post' | 'comment'> = Extract<OutboxRow, { kind: K }>;
+
+/**
+ * Posts or comments waiting in the outbox (not created on the server yet) that `keep` keeps,
+ * oldest first (newest first with `newestFirst`). The read runs again when `deps` change.
+ */
+export function usePendingRows<K extends 'post' | 'comment'>(
+  kind: K,
+  options: { keep?: (row: PendingRow<K>) => boolean; deps: readonly unknown[]; newestFirst?: boolean },
+): PendingRow<K>[] {
+  const db = useDb();
+  const { keep, deps, newestFirst = false } = options;
+  return useLiveQuery(
+    async () => {
+      const rows = (await db.outbox.where('kind').equals(kind).sortBy('seq')) as PendingRow<K>[];
+      const pending = rows.filter((r) => !(r as PendingPostRow | PendingCommentRow).createdId && (!keep || keep(r)));
+      return newestFirst ? pending.reverse() : pending;
+    },
+    // keep is read through deps, which the caller names.
+    [db, kind, newestFirst, ...deps],
+    [],
+  );
+}
 
 /** Posts waiting in the outbox (not created on the server yet), oldest first. */
 export function usePendingPosts(filter?: (row: PendingPostRow) => boolean): PendingPostRow[] {
-  const db = useDb();
-  return useLiveQuery(
-    async () => {
-      const rows = (await db.outbox.where('kind').equals('post').sortBy('seq')) as PendingPostRow[];
-      return rows.filter((r) => !r.createdId && (!filter || filter(r)));
-    },
-    [db, filter],
-    [],
-  );
+  return usePendingRows('post', { keep: filter, deps: [filter] });
+}
+
+/**
+ * What a pending post or comment shares with its server counterpart as its author sees it: by
+ * the session's user, not liked or answered yet, its mentions as typed.
+ */
+function pendingItem(row: PendingPostRow | PendingCommentRow) {
+  return {
+    _id: row.clientId,
+    text: row.payload.text,
+    createdAt: row.createdAt,
+    likes: 0,
+    liked: false,
+    comments: 0,
+    mentions: row.payload.mentions.map((m) => ({ _id: m.id, username: m.query })),
+    itsme: true,
+    images: row.images.length,
+    media: [],
+  };
 }
 
 /** A pending post shaped like a server post, for the same card (images are shown from `images`). */
 export function pendingPostView(row: PendingPostRow): Post {
   const session = getSession();
   return {
-    _id: row.clientId,
-    text: row.payload.text,
-    author: { username: session.username ?? '', pfp: session.id },
-    createdAt: row.createdAt,
-    likes: 0,
-    liked: false,
-    comments: 0,
+    ...pendingItem(row),
+    // No versioned avatar URL yet: the card falls back to the plain address of the author's id.
+    author: { username: session.username ?? '', pfp: session.id ?? '', pfpUrl: '' },
     replyingTo: row.payload.replyingTo,
     groups: row.payload.groups.map((g) => ({ _id: g.id, name: g.query })),
-    mentions: row.payload.mentions.map((m) => ({ _id: m.id, username: m.query })),
-    itsme: true,
     adminGroups: [],
     pinnedGroups: [],
     ownedGroups: [],
     bannedGroups: [],
     canReply: false,
-    media: [],
+  };
+}
+
+/** A pending comment shaped like a server comment, for the same item. */
+export function pendingCommentView(row: PendingCommentRow): Comment {
+  const session = getSession();
+  return {
+    ...pendingItem(row),
+    postId: row.payload.postId,
+    parent: { _id: row.payload.parent, author: { username: '' }, directParent: row.payload.parent === row.payload.postId },
+    // No versioned avatar URL yet: the item falls back to the plain address of the author's id.
+    author: { username: session.username ?? '', pfp: session.id, pfpUrl: '' },
+    deleted: false,
   };
 }
 

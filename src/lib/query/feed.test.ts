@@ -1,23 +1,17 @@
 import '../../test/setup';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { apiPost, mockFetch, useCloneableBlobs } from '../../test/local-first';
-import { getDb, clearLocalData } from '../db/db';
-import { storeSession } from '../session';
+import { apiPost, mockFetch, servePages, startOnline, useCloneableBlobs } from '../../test/local-first';
+import { getDb } from '../db/db';
 import { feedKey, fetchFeedPage, readFeed } from './feed';
 
 beforeEach(async () => {
   useCloneableBlobs();
-  storeSession('t1', 'alice', 'u1');
-  await clearLocalData();
+  await startOnline();
 });
 
 describe('feed pages', () => {
   it('stores a page and reads it back in the server order, each post once', async () => {
-    const pages: Record<string, string[]> = { '1': ['c', 'a', 'd', 'b'], '2': ['b', 'e'] };
-    const { calls } = mockFetch((call) => {
-      const page = new URL(call.url, 'http://x').searchParams.get('page')!;
-      return { body: { posts: pages[page]!.map((id) => apiPost(id)), hasMore: page === '1' } };
-    });
+    const { calls } = servePages('posts', { '1': ['c', 'a', 'd', 'b'].map((id) => apiPost(id)), '2': ['b', 'e'].map((id) => apiPost(id)) });
     const params = { feed: 'following' as const, sort: 'popular' as const, time: 'month' as const };
     await fetchFeedPage({ ...params, page: 1 });
     const key = feedKey(params);

@@ -1,14 +1,17 @@
-import { useQueries } from '@tanstack/react-query';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
+import type { Endpoint } from '#core/api/endpoint';
+import { feedsApi } from '#core/api/feeds';
+import { groupsApi } from '#core/api/groups';
+import { profilesApi } from '#core/api/profiles';
+import { searchApi } from '#core/api/search';
 import { PAGE_SIZES } from '#core/limits';
 import { FEED_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
 import { NetworkError } from '../api/client';
 import type { Post } from '../api/types';
 import { type CachedPost, type KruhDb, getDb } from '../db/db';
-import { useDb } from '../db/useDb';
 import { toast } from '../toast';
-import { type ListingPageResult, fetchListingPage, readListingPages } from './listing';
+import { queryKeys } from './keys';
+import { type PageResult, type PagedSource, type PagedState, fetchPage, readPages, tableStore, usePaged } from './paged';
 
 /** Which listing of posts. */
 export type FeedSource =
@@ -26,100 +29,108 @@ export interface FeedParams {
   time?: TimeWindow;
 }
 
-function sourcePath(feed: FeedSource): { path: string; query?: Record<string, string>; name: string } {
-  if (feed === 'explore') return { path: '/feed', name: 'explore' };
-  if (feed === 'following' || feed === 'groups') return { path: `/feed/${feed}`, name: feed };
-  if ('hash' in feed) return { path: `/feed/hash/${encodeURIComponent(feed.hash)}`, name: `hash:${feed.hash}` };
-  if ('profile' in feed) return { path: `/profile/posts/${encodeURIComponent(feed.profile)}`, name: `profile:${feed.profile}` };
-  if ('group' in feed) return { path: `/group/${encodeURIComponent(feed.group)}/posts`, name: `group:${feed.group}` };
-  return { path: '/search/for/posts', query: { query: feed.search }, name: `search:${feed.search}` };
+interface FeedEndpoint {
+  endpoint: Endpoint;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  /** The listing's name in stored keys. */
+  name: string;
+}
+
+function sourceOf(feed: FeedSource): FeedEndpoint {
+  if (feed === 'explore') return { endpoint: feedsApi.explore, name: 'explore' };
+  if (feed === 'following') return { endpoint: feedsApi.following, name: feed };
+  if (feed === 'groups') return { endpoint: feedsApi.groups, name: feed };
+  if ('hash' in feed) return { endpoint: feedsApi.hashtag, params: { hashtag: feed.hash }, name: `hash:${feed.hash}` };
+  if ('profile' in feed) return { endpoint: profilesApi.posts, params: { username: feed.profile }, name: `profile:${feed.profile}` };
+  if ('group' in feed) return { endpoint: groupsApi.posts, params: { name: feed.group }, name: `group:${feed.group}` };
+  return { endpoint: searchApi.posts, query: { query: feed.search }, name: `search:${feed.search}` };
 }
 
 const sortOf = (p: FeedParams) => p.sort ?? FEED_DEFAULTS.sort;
 const timeOf = (p: FeedParams) => p.time ?? FEED_DEFAULTS.time;
 
+/** The name of a listing's source, whatever its sort and time (queryKeys.feedsOf reaches them all). */
+export const feedName = (feed: FeedSource): string => sourceOf(feed).name;
+
 /** The stored key of a listing: its source and its sort and time. */
 export function feedKey(params: FeedParams): string {
-  return `${sourcePath(params.feed).name}|sort=${sortOf(params)}|time=${timeOf(params)}`;
+  return `${sourceOf(params.feed).name}|sort=${sortOf(params)}|time=${timeOf(params)}`;
 }
 
-export type FeedPageResult = ListingPageResult;
+const postStore = tableStore<Post>((db) => db.posts);
+
+/** A listing of posts for the paging engine. */
+export function feedSource(params: FeedParams): PagedSource<Post, CachedPost> {
+  const { endpoint, params: pathParams, query } = sourceOf(params.feed);
+  return {
+    key: feedKey(params),
+    endpoint,
+    ...(pathParams ? { params: pathParams } : {}),
+    ...(query ? { query } : {}),
+    listing: { sort: sortOf(params), time: timeOf(params), defaults: FEED_DEFAULTS },
+    limit: PAGE_SIZES.posts,
+    field: 'posts',
+    store: postStore,
+  };
+}
+
+export type FeedPageResult = PageResult;
 
 /** GET one page of a listing of posts and store its posts and its ids in order. */
 export function fetchFeedPage(
   params: FeedParams & { page: number },
   options: { signal?: AbortSignal; db?: KruhDb } = {},
 ): Promise<FeedPageResult> {
-  const db = options.db ?? getDb();
-  const { path, query } = sourcePath(params.feed);
-  return fetchListingPage<Post>(db, db.posts, 'posts', {
-    key: feedKey(params),
-    page: params.page,
-    path,
-    query,
-    limit: PAGE_SIZES.posts,
-    sort: sortOf(params),
-    time: timeOf(params),
-    defaults: FEED_DEFAULTS,
-    signal: options.signal,
-  });
+  return fetchPage(options.db ?? getDb(), feedSource(params), params.page, options.signal);
 }
 
 /** Posts of stored pages 1..pages, in page order, each id once. */
 export async function readFeed(db: KruhDb, key: string, pages: number): Promise<{ posts: CachedPost[]; hasMore: boolean; stored: number }> {
-  const { items, hasMore, stored } = await readListingPages(db, db.posts, key, pages);
+  const { items, hasMore, stored } = await readPages(db, { key, store: postStore }, pages);
   return { posts: items, hasMore, stored };
 }
 
-export interface FeedState {
-  /** Posts from the local database: painted before the network answers. */
-  posts: Post[];
-  hasMore: boolean;
-  /** Nothing stored yet and nothing fetched yet. */
-  isLoading: boolean;
-  isFetching: boolean;
-  /** A page asked for by loadMore is on its way. */
-  isLoadingMore: boolean;
-  error: unknown;
-  pages: number;
-  loadMore: () => void;
+/**
+ * Puts a post just created on this device at the top of the stored first pages of the explore
+ * listing, where it was shown pending, so it stays on screen until the listing is fetched again.
+ * The popular sort is left alone: a new post has earned no place there. Runs inside the caller's
+ * transaction when that one includes `feedPages`.
+ */
+export async function showNewPostOnFirstPages(db: KruhDb, postId: string): Promise<void> {
+  const firstPages = await db.feedPages.where('feedKey').startsWith('explore').filter((p) => p.page === 1).toArray();
+  for (const page of firstPages) {
+    if (page.feedKey.includes('sort=popular')) continue;
+    if (!page.ids.includes(postId)) await db.feedPages.put({ ...page, ids: [postId, ...page.ids] });
+  }
 }
 
+/** A listing's paging state (see PagedState), its items as `posts`. */
+export type FeedState = Pick<
+  PagedState<Post, unknown>,
+  'hasMore' | 'isLoading' | 'isFetching' | 'isLoadingMore' | 'error' | 'pages' | 'loadMore'
+> & {
+  /** Posts from the local database: painted before the network answers. */
+  posts: Post[];
+};
+
 /**
- * A listing page by page: stored pages paint at once, every shown page is fetched again in the
- * background (stale-while-revalidate). Resets to page 1 when the params change.
+ * A listing of posts page by page, through the paging engine: stored pages paint at once, every
+ * shown page is fetched again in the background. Resets to page 1 when the params change.
  */
 export function useFeed(params: FeedParams, enabled = true): FeedState {
-  const db = useDb();
-  const key = feedKey(params);
-  const [paging, setPaging] = useState({ key, pages: 1 });
-  const pages = paging.key === key ? paging.pages : 1;
-
-  const queries = useQueries({
-    queries: Array.from({ length: pages }, (_, i) => ({
-      queryKey: ['feed', db.name, key, i + 1],
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchFeedPage({ ...params, page: i + 1 }, { signal, db }),
-      enabled,
-    })),
-  });
-
-  const stored = useLiveQuery(() => readFeed(db, key, pages), [db, key, pages]);
-  const isFetching = queries.some((q) => q.isFetching);
-  const error = queries.find((q) => q.error)?.error ?? null;
-  const lastQuery = queries[queries.length - 1];
-  const hasMore = (lastQuery?.data?.hasMore ?? stored?.hasMore ?? true) && !(lastQuery?.error && !stored?.stored);
-
-  const loadMore = () => setPaging({ key, pages: pages + 1 });
-
+  const source = feedSource(params);
+  const name = feedName(params.feed);
+  const list = usePaged({ source, queryKey: (dbName) => queryKeys.feed(dbName, name, source.key), enabled });
   return {
-    posts: stored?.posts ?? [],
-    hasMore: !!stored && stored.stored >= pages ? hasMore : false,
-    isLoading: !stored || (stored.stored === 0 && queries.every((q) => q.isPending && q.fetchStatus !== 'idle')),
-    isFetching,
-    isLoadingMore: !!stored && stored.stored < pages && queries[pages - 1]?.isFetching === true,
-    error,
-    pages,
-    loadMore,
+    posts: list.items,
+    hasMore: list.hasMore,
+    isLoading: list.isLoading,
+    isFetching: list.isFetching,
+    isLoadingMore: list.isLoadingMore,
+    error: list.error,
+    pages: list.pages,
+    loadMore: list.loadMore,
   };
 }
 

@@ -1,16 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { DELETED } from '#core/limits';
-import { ApiError, apiFetch } from '../api/client';
+import { groupsApi } from '#core/api/groups';
+import { postsApi } from '#core/api/posts';
+import { profilesApi } from '#core/api/profiles';
+import { searchApi } from '#core/api/search';
+import { ApiError, callApi } from '../api/client';
 import type { GroupList, NameResult, Post } from '../api/types';
 import { type CachedPost, type KruhDb, getDb } from '../db/db';
 import { useDb } from '../db/useDb';
+import { queryKeys } from './keys';
+import { useStoredValue } from './stored';
 
 /** GET /post/{id} into the database; a post gone from the server is removed there too. */
 export async function fetchPost(id: string, options: { signal?: AbortSignal; db?: KruhDb } = {}): Promise<Post> {
   const db = options.db ?? getDb();
   try {
-    const post = await apiFetch<Post>(`/post/${encodeURIComponent(id)}`, { signal: options.signal });
+    const post = await callApi(postsApi.get, { params: { postId: id } }, { signal: options.signal });
     await db.posts.put({ ...post, cachedAt: Date.now() });
     return post;
   } catch (err) {
@@ -34,7 +40,7 @@ export function usePost(id: string | null | undefined): PostState {
   const db = useDb();
   const valid = !!id && id !== DELETED;
   const query = useQuery({
-    queryKey: ['post', db.name, id],
+    queryKey: queryKeys.post(db.name, id),
     queryFn: ({ signal }) => fetchPost(id!, { signal, db }),
     enabled: valid,
   });
@@ -51,7 +57,7 @@ export function usePost(id: string | null | undefined): PostState {
 
 /** DELETE /post/{id}; the stored copy and its place in stored pages go too. */
 export async function deletePost(id: string, db: KruhDb = getDb()): Promise<void> {
-  await apiFetch(`/post/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await callApi(postsApi.delete, { params: { postId: id } });
   await db.transaction('rw', db.posts, db.feedPages, async () => {
     await db.posts.delete(id);
     await db.feedPages.toCollection().modify((page) => {
@@ -63,31 +69,60 @@ export async function deletePost(id: string, db: KruhDb = getDb()): Promise<void
 /** GET /profile/user/{username}/groups (first page), stored under the user's profile. */
 export async function fetchUserGroups(username: string, options: { signal?: AbortSignal; db?: KruhDb } = {}): Promise<GroupList> {
   const db = options.db ?? getDb();
-  const list = await apiFetch<GroupList>(`/profile/user/${encodeURIComponent(username)}/groups`, {
-    query: { page: 1, limit: 20 },
-    signal: options.signal,
-  });
+  const list = await callApi(profilesApi.groups, { params: { username }, query: { page: 1, limit: 20 } }, { signal: options.signal });
   await db.meta.put({ key: `groups-of:${username}`, value: list });
   return list;
 }
 
 export function useUserGroups(username: string | null, enabled = true): GroupList | undefined {
   const db = useDb();
-  useQuery({
-    queryKey: ['user-groups', db.name, username],
-    queryFn: ({ signal }) => fetchUserGroups(username!, { signal, db }),
-    enabled: enabled && !!username,
-  });
-  return useLiveQuery(
-    async () => (username ? ((await db.meta.get(`groups-of:${username}`))?.value as GroupList | undefined) : undefined),
-    [db, username],
-  );
+  return useStoredValue<GroupList>(
+    username ? `groups-of:${username}` : null,
+    queryKeys.userGroups(db.name, username),
+    (db, signal) => fetchUserGroups(username!, { signal, db }),
+    enabled,
+  ).value;
+}
+
+/** GET /post/{id}/groups: the names of the post's groups the caller may see (a reply goes to them). */
+export function usePostGroups(id: string | null): string[] | undefined {
+  const db = useDb();
+  const key = `post-groups:${id}`;
+  return useStoredValue<string[]>(id && id !== DELETED ? key : null, queryKeys.postGroups(db.name, id), async (db, signal) => {
+    const names = await callApi(postsApi.groups, { params: { postId: id! } }, { signal });
+    await db.meta.put({ key, value: names });
+    return names;
+  }).value;
+}
+
+/**
+ * GET /group/{name}/pinned: the group's pinned post, stored with the posts (its id kept under the
+ * group's name); a group with none, or one the caller may not see, stores none.
+ */
+export function usePinnedPost(name: string, enabled: boolean): CachedPost | undefined {
+  const db = useDb();
+  const key = `pinned-of:${name.toLowerCase()}`;
+  const id = useStoredValue<string | null>(key, queryKeys.groupPinned(db.name, name), async (db, signal) => {
+    try {
+      const post = await callApi(groupsApi.pinned, { params: { name } }, { signal });
+      await db.transaction('rw', db.posts, db.meta, async () => {
+        await db.posts.put({ ...post, cachedAt: Date.now() });
+        await db.meta.put({ key, value: post._id });
+      });
+      return post._id;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 404) throw err;
+      await db.meta.put({ key, value: null });
+      return null;
+    }
+  }, enabled).value;
+  return useLiveQuery(async () => (enabled && id ? await db.posts.get(id) : undefined), [db, id, enabled]);
 }
 
 /** Suggestions for a mention (users) or group slot (the user's groups); failures are only logged. */
 export async function searchNames(kind: 'users' | 'mygroups', query: string, signal?: AbortSignal): Promise<NameResult[]> {
   try {
-    return await apiFetch<NameResult[]>(`/search/${kind}`, { query: { query }, signal });
+    return await callApi(kind === 'users' ? searchApi.suggestUsers : searchApi.suggestMyGroups, { query: { query } }, { signal });
   } catch (err) {
     if ((err as Error)?.name !== 'AbortError') console.warn('search', err);
     return [];

@@ -26,11 +26,16 @@ export function requireBuiltApp(): void {
   }
 }
 
+export interface ServerOptions {
+  /** Run the job worker, which sends the mail and delivers notifications (default on). */
+  worker?: boolean;
+}
+
 /**
  * The real server, in this process, serving the built app and the API on a free port of
  * 127.0.0.1, with its own temporary data folder (SQLite, mails written as files by the job worker).
  */
-export async function startServer(): Promise<TestServer> {
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   requireBuiltApp();
   const dataDir = mkdtempSync(join(tmpdir(), 'kruh-e2e-'));
   const config = loadConfig({
@@ -38,8 +43,7 @@ export async function startServer(): Promise<TestServer> {
     WEB_DIR: DIST,
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
-    // The worker sends the mail (verification links) and delivers notifications.
-    RUN_WORKER: 'true',
+    RUN_WORKER: options.worker === false ? 'false' : 'true',
     PORT: '0',
   });
   const app = await buildApp({ config, database: openDatabase({ dataDir }), logger: false });

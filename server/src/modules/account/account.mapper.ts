@@ -1,34 +1,16 @@
-import { DEFAULT_NOTIFICATION_SETTINGS, NOTIFICATION_SETTINGS } from '#core/limits';
+import type { Account } from '#core/api/account';
+import type { NotificationSettings } from '#core/limits';
 import type { UserRow } from '../../db/schema';
 import { isGoogleAccount } from '../auth/auth.mapper';
 import { avatarUrl } from '../media/media-urls';
+import { parseNotificationSettings } from '../notifications/notification-prefs';
 
-export interface AccountView {
-  _id: string;
-  username: string;
-  email: string | null;
-  bio: string;
-  /** The user id: the avatar key and the id follow calls take. */
-  pfp: string;
-  /** The avatar's URL at its current version. */
-  pfpUrl: string;
-  /** Epoch milliseconds. */
-  createdAt: number;
-  isGoogle: boolean;
-  language: string;
-  notifications: boolean[];
-}
+/** The caller's own account as the contract describes it. */
+export type AccountView = Account;
 
-/** The stored switches, one per NOTIFICATION_SETTINGS entry; anything unreadable counts as on. */
-export function notificationSettingsOf(row: Pick<UserRow, 'notification_settings'>): boolean[] {
-  let stored: unknown;
-  try {
-    stored = JSON.parse(row.notification_settings);
-  } catch {
-    stored = null;
-  }
-  const list = Array.isArray(stored) ? stored : [];
-  return NOTIFICATION_SETTINGS.map((_, i) => (typeof list[i] === 'boolean' ? list[i] : DEFAULT_NOTIFICATION_SETTINGS[i]!));
+/** The account's notification switches, read by the same rules the notifications obey. */
+export function notificationSettingsOf(row: Pick<UserRow, 'notification_settings'>): NotificationSettings {
+  return parseNotificationSettings(row.notification_settings);
 }
 
 export function toAccount(row: UserRow): AccountView {

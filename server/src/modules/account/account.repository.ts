@@ -1,10 +1,24 @@
+import { sql } from 'kysely';
+import type { NotificationSettings } from '#core/limits';
 import type { Executor } from '../../db/schema';
+import { storedNotificationSettings } from '../notifications/notification-prefs';
 
 /** SQL of the account module beyond the shared user reads (auth.repository.ts). */
 
-export async function setNotificationSettings(db: Executor, userId: string, settings: boolean[]): Promise<void> {
-  await db.updateTable('users').set({ notification_settings: JSON.stringify(settings) }).where('id', '=', userId).execute();
+export async function setNotificationSettings(db: Executor, userId: string, settings: NotificationSettings): Promise<void> {
+  await db.updateTable('users').set({ notification_settings: storedNotificationSettings(settings) }).where('id', '=', userId).execute();
 }
+
+/**
+ * The counters a user's rows add to on rows of others, and the rows that name them: memberships
+ * and bans count on the group, likes on the post or comment.
+ */
+const COUNTED_BY_USER = [
+  { table: 'groups', counter: 'members', rows: 'group_members', names: 'group_id' },
+  { table: 'groups', counter: 'bans', rows: 'group_bans', names: 'group_id' },
+  { table: 'posts', counter: 'likes', rows: 'post_likes', names: 'post_id' },
+  { table: 'comments', counter: 'likes', rows: 'comment_likes', names: 'comment_id' },
+] as const;
 
 /**
  * Deletes the account. Foreign keys do the rest: posts and comments keep their place with no
@@ -14,28 +28,12 @@ export async function setNotificationSettings(db: Executor, userId: string, sett
  * same transaction.
  */
 export async function deleteUserCascade(db: Executor, userId: string, loginKey: string): Promise<void> {
-  await db
-    .updateTable('groups')
-    .set((eb) => ({ members: eb('members', '-', 1) }))
-    .where('owner_id', '<>', userId)
-    .where('id', 'in', (eb) => eb.selectFrom('group_members').select('group_id').where('user_id', '=', userId))
-    .execute();
-  await db
-    .updateTable('groups')
-    .set((eb) => ({ bans: eb('bans', '-', 1) }))
-    .where('owner_id', '<>', userId)
-    .where('id', 'in', (eb) => eb.selectFrom('group_bans').select('group_id').where('user_id', '=', userId))
-    .execute();
-  await db
-    .updateTable('posts')
-    .set((eb) => ({ likes: eb('likes', '-', 1) }))
-    .where('id', 'in', (eb) => eb.selectFrom('post_likes').select('post_id').where('user_id', '=', userId))
-    .execute();
-  await db
-    .updateTable('comments')
-    .set((eb) => ({ likes: eb('likes', '-', 1) }))
-    .where('id', 'in', (eb) => eb.selectFrom('comment_likes').select('comment_id').where('user_id', '=', userId))
-    .execute();
+  for (const { table, counter, rows, names } of COUNTED_BY_USER) {
+    // The user's own groups are left out (handed over or deleted before, see above).
+    const notOwned = table === 'groups' ? sql` and owner_id <> ${userId}` : sql``;
+    await sql`update ${sql.table(table)} set ${sql.ref(counter)} = ${sql.ref(counter)} - 1
+      where id in (select ${sql.ref(names)} from ${sql.table(rows)} where user_id = ${userId})${notOwned}`.execute(db);
+  }
   await db.deleteFrom('login_failures').where('key', '=', loginKey).execute();
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }

@@ -1,100 +1,48 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { infoMessage } from '#core/errors';
-import { ErrorReplies, MessageReply } from '../../lib/schemas';
-import {
-  AccountReply,
-  BioBody,
-  EmailBody,
-  LanguageBody,
-  LanguageReply,
-  NotificationSettingsBody,
-  NotificationSettingsReply,
-  PasswordBody,
-  UsernameBody,
-  UsernameReply,
-} from './account.schemas';
+import { accountApi } from '#core/api/account';
+import { actionRoute, message, viewerRoute } from '../../lib/handlers';
 import * as service from './account.service';
-
-const replies = <T>(ok: T) => ({ 200: ok, ...ErrorReplies });
 
 /** The caller's own account. */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/account/get', { schema: { response: replies(AccountReply) } }, async (request) => {
-    const viewer = await request.requireViewer();
-    return { user: service.getAccount(viewer) };
-  });
+  app.route(viewerRoute(accountApi.get, (_request, viewer) => ({ user: service.getAccount(viewer) })));
 
-  app.patch(
-    '/account/changebio',
-    { schema: { body: BioBody, response: replies(MessageReply) }, config: { invalidKey: 'max_bio_length' } },
-    async (request) => {
-      const viewer = await request.requireViewer();
-      await service.changeBio(app, viewer, request.body.bio);
-      return { message: infoMessage('bio_updated') };
-    },
-  );
+  app.route(actionRoute(accountApi.changeBio, 'bio_updated', (request, viewer) => service.changeBio(app, viewer, request.body.bio)));
 
-  app.patch(
-    '/account/changeusername',
-    { schema: { body: UsernameBody, response: replies(UsernameReply) }, config: { invalidKey: 'new_username' } },
-    async (request) => {
-      const viewer = await request.requireViewer();
+  app.route(
+    viewerRoute(accountApi.changeUsername, async (request, viewer) => {
       const username = await service.changeUsername(app, viewer, request.body.newUsername);
-      return { message: infoMessage('account_updated'), username };
-    },
+      return { ...message('account_updated'), username };
+    }),
   );
 
-  app.patch(
-    '/account/changeemail',
-    { schema: { body: EmailBody, response: replies(MessageReply) }, config: { invalidKey: 'invalid_email' } },
-    async (request) => {
-      const viewer = await request.requireViewer();
-      await service.changeEmail(app, viewer, { email: request.body.email, password: request.body.password ?? '' });
-      return { message: infoMessage('email_send') };
-    },
+  app.route(
+    actionRoute(accountApi.changeEmail, 'email_send', (request, viewer) =>
+      service.changeEmail(app, viewer, { email: request.body.email, password: request.body.password ?? '' }),
+    ),
   );
 
-  app.patch(
-    '/account/changepassword',
-    { schema: { body: PasswordBody, response: replies(MessageReply) }, config: { invalidKey: 'new_password' } },
-    async (request) => {
-      const viewer = await request.requireViewer();
-      await service.changePassword(app, viewer, { oldPassword: request.body.oldPassword ?? '', newPassword: request.body.newPassword });
-      return { message: infoMessage('account_updated') };
-    },
+  app.route(
+    actionRoute(accountApi.changePassword, 'account_updated', (request, viewer) =>
+      service.changePassword(app, viewer, { oldPassword: request.body.oldPassword ?? '', newPassword: request.body.newPassword }),
+    ),
   );
 
-  app.patch(
-    '/account/language',
-    { schema: { body: LanguageBody, response: replies(LanguageReply) }, config: { invalidKey: 'invalid_settings' } },
-    async (request) => {
-      const viewer = await request.requireViewer();
+  app.route(
+    viewerRoute(accountApi.changeLanguage, async (request, viewer) => {
       await service.changeLanguage(app, viewer, request.body.language);
-      return { message: infoMessage('settings_updated'), language: request.body.language };
-    },
+      return { ...message('settings_updated'), language: request.body.language };
+    }),
   );
 
-  app.post('/account/notifications', { schema: { response: replies(NotificationSettingsReply) } }, async (request) => {
-    const viewer = await request.requireViewer();
-    return { notifications: service.getNotificationSettings(viewer) };
-  });
+  app.route(viewerRoute(accountApi.notificationSettings, (_request, viewer) => ({ notifications: service.getNotificationSettings(viewer) })));
 
-  app.patch(
-    '/account/notifications',
-    {
-      schema: { body: NotificationSettingsBody, response: replies(NotificationSettingsReply) },
-      config: { invalidKey: 'invalid_settings' },
-    },
-    async (request) => {
-      const viewer = await request.requireViewer();
+  app.route(
+    viewerRoute(accountApi.changeNotificationSettings, async (request, viewer) => {
       const notifications = await service.changeNotificationSettings(app, viewer, request.body.newSettings);
-      return { message: infoMessage('settings_updated'), notifications };
-    },
+      return { ...message('settings_updated'), notifications };
+    }),
   );
 
-  app.delete('/account/delete', { schema: { response: replies(MessageReply) } }, async (request) => {
-    const viewer = await request.requireViewer();
-    await service.deleteAccount(app, viewer);
-    return { message: infoMessage('account_deleted') };
-  });
+  app.route(actionRoute(accountApi.delete, 'account_deleted', (_request, viewer) => service.deleteAccount(app, viewer)));
 };

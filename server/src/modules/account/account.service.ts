@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Language } from '#core/api/account';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
 import { foldForSearch, skeleton, trimText } from '#core/text';
 import { validateBio } from '#core/validation';
@@ -9,7 +10,7 @@ import type { Viewer } from '../../plugins/auth';
 import { enqueueAccountMail } from '../auth/auth.emails';
 import { isGoogleAccount } from '../auth/auth.mapper';
 import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository';
-import { type Language, checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service';
+import { checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service';
 import { accountKey } from '../auth/login-lockout';
 import { handOverGroupsOf } from '../groups/groups.service';
 import { avatarKey } from '../media/media-urls';

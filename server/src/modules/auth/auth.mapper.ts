@@ -1,10 +1,5 @@
+import type { SessionUser } from '#core/api/auth';
 import type { UserRow } from '../../db/schema';
-
-/** The `user` of a login answer: what the web app keeps in its session. */
-export interface SessionUser {
-  _id: string;
-  username: string;
-}
 
 export const toSessionUser = (row: Pick<UserRow, 'id' | 'username'>): SessionUser => ({ _id: row.id, username: row.username });
 

@@ -1,79 +1,62 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { infoMessage } from '#core/errors';
-import { ErrorReplies, MessageReply } from '../../lib/schemas';
+import type { Language } from '#core/api/account';
+import { authApi } from '#core/api/auth';
+import { routeOf } from '../../lib/contract';
+import { message, viewerRoute } from '../../lib/handlers';
 import { toSessionUser } from './auth.mapper';
-import {
-  AuthTestReply,
-  ForgotBody,
-  GoogleBody,
-  LoginBody,
-  ResetBody,
-  SessionReply,
-  SignupBody,
-  VerifyQuery,
-} from './auth.schemas';
 import * as service from './auth.service';
 
 /** The account's language: the one asked for, else the browser's, else English. */
-function languageOf(request: FastifyRequest, asked: string | undefined): service.Language {
+function languageOf(request: FastifyRequest, asked: string | undefined): Language {
   if (asked === 'cs' || asked === 'en') return asked;
   return /^cs\b/i.test(request.headers['accept-language'] ?? '') ? 'cs' : 'en';
 }
 
 /** Sign-up, verification, login (password and Google), the auth guard, and password reset. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/auth/signup',
-    { schema: { body: SignupBody, response: { 201: MessageReply, ...ErrorReplies } }, config: { invalidKey: 'new_username' } },
-    async (request, reply) => {
+  app.route({
+    ...routeOf(authApi.signup),
+    handler: async (request, reply) => {
       await service.signup(app, { ...request.body, language: languageOf(request, request.body.language) }, request.ip);
-      return reply.status(201).send({ message: infoMessage('signup_email') });
+      return reply.status(201).send(message('signup_email'));
     },
-  );
-
-  app.get(
-    '/auth/verify',
-    { schema: { querystring: VerifyQuery, response: { 200: MessageReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_link' } },
-    async (request) => {
-      await service.verifyEmail(app, request.query.token, request.query.email);
-      return { message: infoMessage('email_verified') };
-    },
-  );
-
-  app.post(
-    '/auth/login',
-    { schema: { body: LoginBody, response: { 200: SessionReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_credentials' } },
-    async (request) =>
-      service.login(app, { username: request.body.username ?? '', password: request.body.password ?? '' }, request.ip),
-  );
-
-  app.post(
-    '/auth/google',
-    { schema: { body: GoogleBody, response: { 200: SessionReply, ...ErrorReplies } }, config: { invalidKey: 'google_failed' } },
-    async (request) => service.googleLogin(app, request.body.token ?? '', languageOf(request, request.body.language)),
-  );
-
-  app.post('/auth/test', { schema: { response: { 200: AuthTestReply, ...ErrorReplies } } }, async (request) => {
-    const viewer = await request.requireViewer();
-    return { ok: true, user: toSessionUser(viewer.user) };
   });
 
-  app.post(
-    '/auth/forgot',
-    { schema: { body: ForgotBody, response: { 200: MessageReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_email' } },
-    async (request) => {
-      await service.forgotPassword(app, request.body.email);
-      return { message: infoMessage('password_reset_sent') };
+  app.route({
+    ...routeOf(authApi.verify),
+    handler: async (request) => {
+      await service.verifyEmail(app, request.query.token, request.query.email);
+      return message('email_verified');
     },
-  );
+  });
 
-  app.post(
-    '/auth/reset',
-    { schema: { body: ResetBody, response: { 200: MessageReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_link' } },
-    async (request) => {
-      await service.resetPassword(app, request.body);
-      return { message: infoMessage('password_changed') };
+  app.route({
+    ...routeOf(authApi.login),
+    handler: async (request) =>
+      service.login(app, { username: request.body.username ?? '', password: request.body.password ?? '' }, request.ip),
+  });
+
+  app.route({
+    ...routeOf(authApi.google),
+    handler: async (request) => service.googleLogin(app, request.body.token ?? '', languageOf(request, request.body.language)),
+  });
+
+  app.route(viewerRoute(authApi.test, (_request, viewer) => ({ ok: true, user: toSessionUser(viewer.user) })));
+
+  app.route({
+    ...routeOf(authApi.forgot),
+    handler: async (request) => {
+      await service.forgotPassword(app, request.body.email);
+      return message('password_reset_sent');
     },
-  );
+  });
+
+  app.route({
+    ...routeOf(authApi.reset),
+    handler: async (request) => {
+      await service.resetPassword(app, request.body);
+      return message('password_changed');
+    },
+  });
 };

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Language } from '#core/api/account';
+import type { Session } from '#core/api/auth';
 import { foldForSearch, normalizeName, skeleton } from '#core/text';
 import { normalizeEmail, validateEmail, validatePassword, validateUsername } from '#core/validation';
 import type { Executor, UserRow, UserUpdate } from '../../db/schema';
@@ -7,7 +9,7 @@ import { newId } from '../../lib/ids';
 import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords';
 import { enqueueAccountMail } from './auth.emails';
-import { type SessionUser, isGoogleAccount, toSessionUser } from './auth.mapper';
+import { isGoogleAccount, toSessionUser } from './auth.mapper';
 import {
   deleteUserEmailTokens,
   findUserByEmail,
@@ -24,13 +26,6 @@ import {
 import { consumeEmailToken, findValidEmailToken } from './email-tokens';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google';
 import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from './login-lockout';
-
-export interface Session {
-  token: string;
-  user: SessionUser;
-}
-
-export type Language = 'en' | 'cs';
 
 /** A username as stored: NFKC-normalised, surrounding spaces dropped, then the shared rules. */
 export function checkUsername(input: string): string {

@@ -50,15 +50,18 @@ export async function issueEmailToken(
 }
 
 /**
+ * What a link is checked against: the token from it, the purposes it may serve, the address it
+ * carried (when it carried one) and the time of the check.
+ */
+type EmailTokenLookup = [token: string, purposes: EmailPurpose[], email: string | undefined, now?: number];
+
+/**
  * The stored link for token when it is one of purposes, unexpired, and (when the link carried
  * an address) sent to that address; otherwise null.
  */
 export async function findValidEmailToken(
   db: Executor,
-  token: string,
-  purposes: EmailPurpose[],
-  email: string | undefined,
-  now: number = Date.now(),
+  ...[token, purposes, email, now = Date.now()]: EmailTokenLookup
 ): Promise<EmailTokenRow | null> {
   if (!token) return null;
   const row = await findEmailToken(db, hashToken(token));
@@ -68,14 +71,8 @@ export async function findValidEmailToken(
 }
 
 /** Like findValidEmailToken, and uses the link up: a second use of it finds nothing. */
-export async function consumeEmailToken(
-  db: Executor,
-  token: string,
-  purposes: EmailPurpose[],
-  email: string | undefined,
-  now: number = Date.now(),
-): Promise<EmailTokenRow | null> {
-  const row = await findValidEmailToken(db, token, purposes, email, now);
+export async function consumeEmailToken(db: Executor, ...lookup: EmailTokenLookup): Promise<EmailTokenRow | null> {
+  const row = await findValidEmailToken(db, ...lookup);
   if (!row) return null;
   return (await deleteEmailToken(db, row.token_hash)) ? row : null;
 }

@@ -1,8 +1,11 @@
 import { DELETED } from '#core/limits';
 import type { Executor } from '../../db/schema';
+import type { Comment } from '#core/api/comments';
 import { avatarUrl, imageUrls } from '../media/media-urls';
-import type { CommentView } from './comments.schemas';
 import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository';
+
+/** The comment, as the contract describes it. */
+export type CommentView = Comment;
 
 /**
  * Rows -> Comments. A whole page is mapped with two extra queries (mentions and the

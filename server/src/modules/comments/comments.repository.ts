@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import type { Sort } from '#core/listing';
-import { addToCounters, changedRows, isPostgres as locksRows } from '../../db/helpers';
+import { addToCounters, changedRows, idsAmong, isPostgres as locksRows } from '../../db/helpers';
 import type { CommentRow, Executor } from '../../db/schema';
 import type { ListingWindow, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
-import { postVisibleTo } from '../groups/group-access';
-import { postIsPrivate } from '../media/media.repository';
+import { postIsPrivate, postVisibleTo } from '../groups/group-access';
 
 /** Every query of the comments module. */
 
@@ -215,12 +214,6 @@ export async function mentionsOf(db: Executor, ids: string[]) {
 }
 
 export async function likedByViewer(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
-  if (ids.length === 0 || !viewerId) return new Set();
-  const rows = await db
-    .selectFrom('comment_likes')
-    .select('comment_id')
-    .where('user_id', '=', viewerId)
-    .where('comment_id', 'in', ids)
-    .execute();
-  return new Set(rows.map((r) => r.comment_id));
+  if (!viewerId) return new Set();
+  return idsAmong(db, 'comment_likes', { user_id: viewerId }, 'comment_id', ids);
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { CommentNode, CreateCommentBody, ThreadQuery } from '#core/api/comments';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch, trimText } from '#core/text';
@@ -15,8 +16,7 @@ import { enqueueNotificationEvent } from '../notifications/events';
 import { imageKey } from '../media/media-urls';
 import type { Viewer } from '../../plugins/auth';
 import * as repo from './comments.repository';
-import { toComments } from './comments.mapper';
-import type { CommentNode, CommentView, CreateCommentBody, ThreadQuery } from './comments.schemas';
+import { type CommentView, toComments } from './comments.mapper';
 
 /** The comment rules. */
 

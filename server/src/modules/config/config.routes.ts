@@ -1,18 +1,15 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { configApi } from '#core/api/config';
+import { routeOf } from '../../lib/contract';
 
-const PublicConfig = Type.Object({
-  googleClientId: Type.Union([Type.String(), Type.Null()]),
-  tenorEnabled: Type.Boolean(),
-});
-
-/**
- * GET /config: the deployment settings the web app needs at run time (whether to offer Google
- * sign-in, and the GIF picker). Only public values: the client id is printed in every page anyway.
- */
+/** GET /config: the public settings of the deployment (see PublicConfig). */
 export const configRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/config', { schema: { response: { 200: PublicConfig } } }, async () => ({
-    googleClientId: app.config.googleClientId ?? null,
-    tenorEnabled: !!app.config.tenorKey,
-  }));
+  app.route({
+    ...routeOf(configApi.get),
+    handler: async () => ({
+      googleClientId: app.config.googleClientId ?? null,
+      tenorEnabled: !!app.config.tenorKey,
+      mediaUrl: app.config.mediaUrl ?? null,
+    }),
+  });
 };

@@ -1,5 +1,6 @@
-import { changedRows } from '../../db/helpers';
+import { changedRows, rowsAmong } from '../../db/helpers';
 import type { Executor } from '../../db/schema';
+import type { FollowStateReply } from '#core/api/follows';
 
 /** The follow edges between users. */
 
@@ -32,21 +33,14 @@ export async function deleteFollow(db: Executor, followerId: string, followingId
   return changedRows(result);
 }
 
-export interface FollowState {
-  follows: boolean;
-  notify: boolean;
-}
+/** The caller's follow of a user, as the follow calls and every user list answer it. */
+export type FollowState = FollowStateReply;
 
 /** Whether the viewer follows each of the users (one primary-key lookup per page). */
 export async function followStates(db: Executor, viewerId: string | null, userIds: string[]): Promise<Map<string, FollowState>> {
   const states = new Map<string, FollowState>();
-  if (!viewerId || userIds.length === 0) return states;
-  const rows = await db
-    .selectFrom('follows')
-    .select(['following_id', 'notify'])
-    .where('follower_id', '=', viewerId)
-    .where('following_id', 'in', userIds)
-    .execute();
+  if (!viewerId) return states;
+  const rows = await rowsAmong(db, 'follows', ['following_id', 'notify'], { follower_id: viewerId }, 'following_id', userIds);
   for (const row of rows) states.set(row.following_id, { follows: true, notify: row.notify === 1 });
   return states;
 }

@@ -1,7 +1,7 @@
 import { LIMITS } from '#core/limits';
 import type { Config } from '../../config';
 import { AppError, badRequest, notFound } from '../../lib/app-error';
-import type { Gif, GifCategory, GifLocale, GifPage } from './gifs.schemas';
+import type { Gif, GifCategory, GifLocale, GifPage } from '#core/api/gifs';
 
 /**
  * The Tenor v2 client behind the GIF picker. The key stays on the server, and GIF bytes
@@ -39,17 +39,23 @@ function isTenorMedia(tenor: Tenor, value: unknown): value is string {
   }
 }
 
-async function callTenor(tenor: Tenor, endpoint: string, params: Record<string, string | undefined>): Promise<Record<string, unknown>> {
-  const url = new URL(`${tenor.baseUrl}/${endpoint}`);
-  const all = { key: tenor.key, client_key: CLIENT_KEY, ...params };
-  for (const [name, value] of Object.entries(all)) if (value !== undefined) url.searchParams.set(name, value);
+/** Tenor's answer at `url`; a redirect, a timeout, a network failure or an error status is Tenor failing. */
+async function fetchTenor(url: URL | string, timeoutMs: number): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(API_TIMEOUT_MS) });
+    response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
   } catch {
     throw unavailable();
   }
   if (!response.ok) throw unavailable();
+  return response;
+}
+
+async function callTenor(tenor: Tenor, endpoint: string, params: Record<string, string | undefined>): Promise<Record<string, unknown>> {
+  const url = new URL(`${tenor.baseUrl}/${endpoint}`);
+  const all = { key: tenor.key, client_key: CLIENT_KEY, ...params };
+  for (const [name, value] of Object.entries(all)) if (value !== undefined) url.searchParams.set(name, value);
+  const response = await fetchTenor(url, API_TIMEOUT_MS);
   const body: unknown = await response.json().catch(() => null);
   if (!body || typeof body !== 'object') throw unavailable();
   return body as Record<string, unknown>;
@@ -61,7 +67,7 @@ function listParams(locale: GifLocale): Record<string, string> {
     contentfilter: 'off',
     media_filter: 'gif,tinygif',
     locale,
-    country: 'US',
+    country: LIMITS.gifCountry,
     ar_range: 'all',
     limit: String(LIMITS.gifPageSize),
   };
@@ -105,7 +111,7 @@ function toPage(tenor: Tenor, body: Record<string, unknown>): GifPage {
 
 export async function gifCategories(config: Config, locale: GifLocale): Promise<GifCategory[]> {
   const tenor = tenorOf(config);
-  const body = await callTenor(tenor, 'categories', { contentfilter: 'off', locale, country: 'US' });
+  const body = await callTenor(tenor, 'categories', { contentfilter: 'off', locale, country: LIMITS.gifCountry });
   const tags = Array.isArray(body.tags) ? (body.tags as Record<string, unknown>[]) : [];
   return tags
     .filter((t) => t && typeof t.searchterm === 'string' && typeof t.name === 'string' && isTenorMedia(tenor, t.image))
@@ -133,7 +139,7 @@ export async function featuredGifs(config: Config, pos: string | undefined, loca
 export async function registerShare(config: Config, id: string, q: string | undefined, locale: GifLocale): Promise<void> {
   const tenor = tenorOf(config);
   if (q !== undefined) checkQuery(q);
-  await callTenor(tenor, 'registershare', { id, locale, country: 'US', q: q?.trim() || undefined });
+  await callTenor(tenor, 'registershare', { id, locale, country: LIMITS.gifCountry, q: q?.trim() || undefined });
 }
 
 /** Reads a body, giving up as soon as it passes the image size limit. */
@@ -169,13 +175,7 @@ export async function gifFile(config: Config, id: string): Promise<Buffer> {
   if (!found) throw notFound('gif_not_found');
   const url = formatOf(found, 'gif')?.url;
   if (!isTenorMedia(tenor, url)) throw unavailable();
-  let response: Response;
-  try {
-    response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(FILE_TIMEOUT_MS) });
-  } catch {
-    throw unavailable();
-  }
-  if (!response.ok) throw unavailable();
+  const response = await fetchTenor(url, FILE_TIMEOUT_MS);
   const data = await readCapped(response).catch((err: unknown) => {
     throw err instanceof AppError ? err : unavailable();
   });

@@ -1,11 +1,15 @@
-import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { hasRow, isPostgres } from '../../db/helpers';
 import type { Database, Executor } from '../../db/schema';
 
 /**
  * Who may see and post what in groups: the one place every module asks, so "private stays
- * private" is decided once.
+ * private" is decided once. Only this file knows that a private group's posts are for its
+ * members: the other modules ask it for a filter, a test or a flag.
  */
+
+/** The column of an outer query that holds the post's id. */
+type PostIdColumn = 'posts.id' | 'comments.post_id';
 
 // The filter plugs into any query whose tables include posts or comments, hence the open table set.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -13,7 +17,7 @@ import type { Database, Executor } from '../../db/schema';
  * Filter for queries over `posts`: a post tagged with a private group is visible only when the
  * viewer is a member of every private group it is in. Visitors (null) see no private post.
  */
-export function postVisibleTo(viewerId: string | null, postIdColumn: 'posts.id' | 'comments.post_id' = 'posts.id') {
+export function postVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn = 'posts.id') {
   return (eb: ExpressionBuilder<Database, any>) =>
     eb.not(
       eb.exists(
@@ -40,6 +44,40 @@ export function postVisibleTo(viewerId: string | null, postIdColumn: 'posts.id' 
     );
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+/**
+ * 1 when the post (by an id column of the outer query) is in any private group, else 0: its
+ * images are then served only through signed URLs. Selected as a column; read it with toBool.
+ */
+export function postIsPrivate(postIdColumn: PostIdColumn): RawBuilder<number> {
+  return sql<number>`case when exists (
+    select 1 from post_groups priv_pg join "groups" priv_g on priv_g.id = priv_pg.group_id
+    where priv_pg.post_id = ${sql.ref(postIdColumn)} and priv_g.is_private = 1
+  ) then 1 else 0 end`;
+}
+
+/**
+ * postVisibleTo turned around, for one post and many candidate users (a fan-out batch): the
+ * post's private groups are read once, and the answer is a condition on a column holding a
+ * user's id, true when that user is a member of each of them (always, for a post in none).
+ */
+export async function postAudience(db: Executor, postId: string): Promise<(userColumn: string) => RawBuilder<SqlBool>> {
+  const rows = await db
+    .selectFrom('post_groups')
+    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
+    .select('groups.id')
+    .where('post_groups.post_id', '=', postId)
+    .where('groups.is_private', '=', 1)
+    .execute();
+  const groupIds = rows.map((row) => row.id);
+  return (userColumn) => {
+    if (groupIds.length === 0) return sql<SqlBool>`1 = 1`;
+    const each = groupIds.map(
+      (groupId) => sql`exists (select 1 from group_members aud_m where aud_m.group_id = ${groupId} and aud_m.user_id = ${sql.ref(userColumn)})`,
+    );
+    return sql<SqlBool>`(${sql.join(each, sql` and `)})`;
+  };
+}
 
 export async function isPostVisible(db: Executor, postId: string, viewerId: string | null): Promise<boolean> {
   const row = await db
@@ -85,13 +123,14 @@ export async function membershipOf(db: Executor, groupId: string, userId: string
 export const isAdminRole = (role: Membership['role']): boolean => role === 'admin' || role === 'owner';
 
 /** canUserPost: a member who is not banned, when everyone may post or they are an admin. */
-export function canPostIn(group: { everyone_can_post: number }, membership: Membership): boolean {
+export function canPostIn(group: { everyone_can_post: boolean }, membership: Membership): boolean {
   if (!membership.role || membership.banned) return false;
-  return group.everyone_can_post === 1 || isAdminRole(membership.role);
+  return group.everyone_can_post || isAdminRole(membership.role);
 }
 
-export function canSeeGroupContent(group: { is_private: number }, membership: Membership): boolean {
-  return group.is_private === 0 || membership.role !== null;
+/** A group's pages (its posts, members, pinned post) are for everyone, or for members when private. */
+export function canSeeGroupContent(group: { is_private: boolean }, membership: Membership): boolean {
+  return !group.is_private || membership.role !== null;
 }
 
 /**

@@ -1,16 +1,18 @@
-import type { GroupRow } from '../../db/schema';
 import { avatarUrl } from '../media/media-urls';
 import { type Membership, canPostIn, isAdminRole } from './group-access';
-import type { ListedUser } from './groups.repository';
-import type { GroupUserItem } from '../../lib/schemas';
-import type { GroupView } from './groups.schemas';
+import type { GroupRecord, ListedUser } from './groups.repository';
+import type { GroupUserItem } from '#core/api/common';
+import type { Group } from '#core/api/groups';
+
+/** The group as the caller sees it (GET /group/{name}). */
+export type GroupView = Group;
 
 /** Row -> API shapes of the groups module. */
 
-export const toGroupRef = (group: Pick<GroupRow, 'id' | 'name'>) => ({ _id: group.id, name: group.name });
+export const toGroupRef = (group: Pick<GroupRecord, 'id' | 'name'>) => ({ _id: group.id, name: group.name });
 
 export function toGroupView(
-  group: GroupRow,
+  group: GroupRecord,
   membership: Membership,
   extra: { logged: boolean; pinnedPost: string | null; notification: number | null },
 ): GroupView {
@@ -20,9 +22,9 @@ export function toGroupView(
     description: group.description,
     gp: group.id,
     gpUrl: avatarUrl('gp', group.id, Number(group.gp_version)),
-    private: group.is_private === 1,
-    requestJoin: group.request_join === 1,
-    everyoneCanPost: group.everyone_can_post === 1,
+    private: group.is_private,
+    requestJoin: group.request_join,
+    everyoneCanPost: group.everyone_can_post,
     members: group.members,
     bans: group.bans,
     pinnedPost: extra.pinnedPost,

@@ -1,27 +1,88 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows as affected, hasRow, isPostgres } from '../../db/helpers';
+import { addToCounters, changedRows as affected, hasRow, isPostgres, rowExists, rowsAmong, toBool, toFlag } from '../../db/helpers';
 import type { Executor, GroupRole, GroupRow } from '../../db/schema';
 import { isId } from '../../lib/ids';
 import type { ListFilter, PageWindow } from '../../lib/paging';
 import { searchMatches } from '../../lib/search';
 
-/** Every SQL of the groups module. Functions take an Executor so services compose them in one transaction. */
+/**
+ * Every SQL of the groups module, and the reads other modules make of groups, memberships and
+ * bans. Functions take an Executor so services compose them in one transaction.
+ */
 
 /** Owner first, then admins, then members: the order members are listed and successors chosen in. */
 const roleRank = sql<number>`case group_members.role when 'owner' then 0 when 'admin' then 1 else 2 end`;
 
-export async function findGroupById(db: Executor, id: string): Promise<GroupRow | undefined> {
+/** A group's settings as the rules read them: true or false, never the stored 0 or 1. */
+export interface GroupFlags {
+  is_private: boolean;
+  request_join: boolean;
+  everyone_can_post: boolean;
+}
+
+/** A group as its row, with its settings as booleans. */
+export type GroupRecord = Omit<GroupRow, keyof GroupFlags> & GroupFlags;
+
+function toGroupRecord(row: GroupRow | undefined): GroupRecord | undefined {
+  if (!row) return undefined;
+  return {
+    ...row,
+    is_private: toBool(row.is_private),
+    request_join: toBool(row.request_join),
+    everyone_can_post: toBool(row.everyone_can_post),
+  };
+}
+
+export async function findGroupById(db: Executor, id: string): Promise<GroupRecord | undefined> {
   if (!isId(id)) return undefined;
-  return db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
+  return toGroupRecord(await db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
 /**
  * A path segment shaped like an id names the group with that id; a name only when no group has
  * it. Otherwise a group named like another group's id would answer for that group.
  */
-export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promise<GroupRow | undefined> {
+export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promise<GroupRecord | undefined> {
   const byId = await findGroupById(db, nameOrId);
-  return byId ?? db.selectFrom('groups').selectAll().where('name_lower', '=', nameOrId.toLowerCase()).executeTakeFirst();
+  return byId ?? toGroupRecord(await db.selectFrom('groups').selectAll().where('name_lower', '=', nameOrId.toLowerCase()).executeTakeFirst());
+}
+
+/** Groups named by id or by lowercased name (the group slots of a new post). */
+export async function findGroupsByIdOrName(
+  db: Executor,
+  ids: string[],
+  namesLower: string[],
+): Promise<Array<Pick<GroupRecord, 'id' | 'name' | 'name_lower' | 'everyone_can_post'>>> {
+  if (ids.length === 0 && namesLower.length === 0) return [];
+  const rows = await db
+    .selectFrom('groups')
+    .select(['id', 'name', 'name_lower', 'everyone_can_post'])
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+        ...(namesLower.length > 0 ? [eb('name_lower', 'in', namesLower)] : []),
+      ]),
+    )
+    .execute();
+  return rows.map((row) => ({ ...row, everyone_can_post: toBool(row.everyone_can_post) }));
+}
+
+/** The user's role in each of the groups where they are a member. */
+export async function findRoles(db: Executor, userId: string, groupIds: string[]): Promise<Map<string, GroupRole>> {
+  const rows = await rowsAmong(db, 'group_members', ['group_id', 'role'], { user_id: userId }, 'group_id', groupIds);
+  return new Map(rows.map((r) => [r.group_id, r.role]));
+}
+
+/** Bans among the given groups and users, as "groupId:userId" keys. */
+export async function findBans(db: Executor, groupIds: string[], userIds: string[]): Promise<Set<string>> {
+  if (groupIds.length === 0 || userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('group_bans')
+    .select(['group_id', 'user_id'])
+    .where('group_id', 'in', groupIds)
+    .where('user_id', 'in', userIds)
+    .execute();
+  return new Set(rows.map((r) => `${r.group_id}:${r.user_id}`));
 }
 
 /**
@@ -30,10 +91,10 @@ export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promi
  * it decides on, so two such changes of one group run one after the other (on PostgreSQL; SQLite
  * runs one writer at a time anyway).
  */
-export async function lockGroup(db: Executor, groupId: string): Promise<GroupRow | undefined> {
+export async function lockGroup(db: Executor, groupId: string): Promise<GroupRecord | undefined> {
   let query = db.selectFrom('groups').selectAll().where('id', '=', groupId);
   if (isPostgres(db)) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return toGroupRecord(await query.executeTakeFirst());
 }
 
 /** Locks several groups, in id order so two transactions locking overlapping sets cannot deadlock. */
@@ -112,26 +173,34 @@ export async function countOwnedGroupsLocked(db: Executor, userId: string): Prom
   return Number(row.n);
 }
 
-export interface GroupFields {
+export interface GroupFields extends GroupFlags {
   name: string;
   description: string;
-  is_private: number;
-  request_join: number;
-  everyone_can_post: number;
   /** Look-alike skeleton of the name (core/text.ts), under a unique index. */
   name_skeleton: string;
   search_text: string;
 }
 
+/** The columns the fields are stored in. */
+function toColumns(fields: GroupFields) {
+  return {
+    ...fields,
+    name_lower: fields.name.toLowerCase(),
+    is_private: toFlag(fields.is_private),
+    request_join: toFlag(fields.request_join),
+    everyone_can_post: toFlag(fields.everyone_can_post),
+  };
+}
+
 export async function insertGroup(db: Executor, group: GroupFields & { id: string; owner_id: string; created_at: number }): Promise<void> {
   await db
     .insertInto('groups')
-    .values({ ...group, name_lower: group.name.toLowerCase(), pinned_post_id: null, members: 0, bans: 0 })
+    .values({ ...toColumns(group), id: group.id, owner_id: group.owner_id, created_at: group.created_at, pinned_post_id: null, members: 0, bans: 0 })
     .execute();
 }
 
 export async function updateGroup(db: Executor, id: string, fields: GroupFields): Promise<void> {
-  await db.updateTable('groups').set({ ...fields, name_lower: fields.name.toLowerCase() }).where('id', '=', id).execute();
+  await db.updateTable('groups').set(toColumns(fields)).where('id', '=', id).execute();
 }
 
 /** Adds to the members and bans counters in place, so concurrent changes never lose a count. */
@@ -242,11 +311,11 @@ export async function listBanned(db: Executor, groupId: string, filter: ListFilt
 
 export async function postExists(db: Executor, postId: string): Promise<boolean> {
   if (!isId(postId)) return false;
-  return hasRow(db.selectFrom('posts').select('id').where('id', '=', postId));
+  return rowExists(db, 'posts', { id: postId });
 }
 
 export function isPostInGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
-  return hasRow(db.selectFrom('post_groups').select('post_id').where('group_id', '=', groupId).where('post_id', '=', postId));
+  return rowExists(db, 'post_groups', { group_id: groupId, post_id: postId });
 }
 
 export async function setPinned(db: Executor, groupId: string, postId: string | null): Promise<void> {

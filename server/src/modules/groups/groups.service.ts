@@ -2,7 +2,7 @@ import { infoMessage } from '#core/errors';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { foldForSearch, normalizeName, skeleton, trimText } from '#core/text';
 import { validateDescription, validateGroupName } from '#core/validation';
-import type { Db, Executor, GroupRow } from '../../db/schema';
+import type { Db, Executor } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error';
 import { type IdempotentRequest, runOnce } from '../../lib/idempotency';
 import { isId, newId } from '../../lib/ids';
@@ -11,10 +11,10 @@ import { takeSlot } from '../../lib/rate-limit';
 import { avatarKey, imageKey } from '../media/media-urls';
 import { enqueueNotificationEvent } from '../notifications/events';
 import { type Membership, canSeeGroupContent, isAdminRole, isPostVisible, membershipOf } from './group-access';
-import { toGroupRef, toGroupView, toListedUser } from './groups.mapper';
+import { type GroupView, toGroupRef, toGroupView, toListedUser } from './groups.mapper';
 import * as repo from './groups.repository';
-import type { GroupUserItem } from '../../lib/schemas';
-import type { GroupBody, GroupView, ListQuery } from './groups.schemas';
+import type { PageQuery } from '#core/api/common';
+import type { GroupBody, GroupSavedReply, GroupUserListReply } from '#core/api/groups';
 
 /**
  * The group rules. Every change runs in one transaction that first locks the group's row, then
@@ -26,14 +26,14 @@ import type { GroupBody, GroupView, ListQuery } from './groups.schemas';
 // ---- Loading ---------------------------------------------------------------------------------
 
 /** A group named in the path by name (or id); missing is 404 didnt_find_group. */
-export async function loadGroup(db: Executor, nameOrId: string): Promise<GroupRow> {
+export async function loadGroup(db: Executor, nameOrId: string): Promise<repo.GroupRecord> {
   const group = await repo.findGroupByNameOrId(db, nameOrId);
   if (!group) throw notFound('didnt_find_group');
   return group;
 }
 
 /** A group named in the path by id: malformed is 400 invalid_group_id, missing 404 didnt_find_group. */
-export async function loadGroupById(db: Executor, id: string): Promise<GroupRow> {
+export async function loadGroupById(db: Executor, id: string): Promise<repo.GroupRecord> {
   if (!isId(id)) throw badRequest('invalid_group_id');
   const group = await repo.findGroupById(db, id);
   if (!group) throw notFound('didnt_find_group');
@@ -41,16 +41,16 @@ export async function loadGroupById(db: Executor, id: string): Promise<GroupRow>
 }
 
 /** The group named in the path by name or id, locked for the change the caller makes next. */
-async function loadGroupForChange(trx: Executor, nameOrId: string): Promise<GroupRow> {
+async function loadGroupForChange(trx: Executor, nameOrId: string): Promise<repo.GroupRecord> {
   return lockLoaded(trx, await loadGroup(trx, nameOrId));
 }
 
 /** As loadGroupById, locked for the change the caller makes next. */
-async function loadGroupByIdForChange(trx: Executor, id: string): Promise<GroupRow> {
+async function loadGroupByIdForChange(trx: Executor, id: string): Promise<repo.GroupRecord> {
   return lockLoaded(trx, await loadGroupById(trx, id));
 }
 
-async function lockLoaded(trx: Executor, group: GroupRow): Promise<GroupRow> {
+async function lockLoaded(trx: Executor, group: repo.GroupRecord): Promise<repo.GroupRecord> {
   const locked = await repo.lockGroup(trx, group.id);
   if (!locked) throw notFound('didnt_find_group');
   return locked;
@@ -70,7 +70,7 @@ function takeGroupActionSlot(trx: Executor, groupId: string, userId: string, lim
   return takeSlot(trx, { key: `group:${groupId}:${userId}`, max: limit.max, windowMs: limit.windowMs }, 'group_action_limit');
 }
 
-async function requireAdmin(db: Executor, group: GroupRow, userId: string, key: AppError['key']): Promise<Membership> {
+async function requireAdmin(db: Executor, group: repo.GroupRecord, userId: string, key: AppError['key']): Promise<Membership> {
   const membership = await membershipOf(db, group.id, userId);
   if (!isAdminRole(membership.role)) throw forbidden(key);
   return membership;
@@ -95,17 +95,15 @@ interface CleanGroup {
  * Name and description by the shared rules. A private group admits members by request only
  * (its content is for members, so nobody walks in), hence request_join is stored as set for it.
  */
-function cleanGroupBody(body: GroupBody, current: GroupRow | null): CleanGroup {
+function cleanGroupBody(body: GroupBody, current: repo.GroupRecord | null): CleanGroup {
   const name = normalizeName(body.name);
   const nameError = validateGroupName(name);
   if (nameError) throw badRequest(nameError);
   const description = body.description ?? (current ? current.description : '');
   const descriptionError = validateDescription(description);
   if (descriptionError) throw badRequest(descriptionError);
-  const flag = (value: boolean | undefined, stored: number | undefined, fallback: boolean) =>
-    (value ?? (stored === undefined ? fallback : stored === 1)) ? 1 : 0;
-  const isPrivate = flag(body.isPrivate, current?.is_private, false);
-  const requestJoin = isPrivate === 1 ? 1 : flag(body.requestJoin, current?.request_join, false);
+  const isPrivate = body.isPrivate ?? current?.is_private ?? false;
+  const requestJoin = isPrivate || (body.requestJoin ?? current?.request_join ?? false);
   return {
     nameLower: name.toLowerCase(),
     fields: {
@@ -114,7 +112,7 @@ function cleanGroupBody(body: GroupBody, current: GroupRow | null): CleanGroup {
       description: trimText(description),
       is_private: isPrivate,
       request_join: requestJoin,
-      everyone_can_post: flag(body.everyoneCanPost, current?.everyone_can_post, true),
+      everyone_can_post: body.everyoneCanPost ?? current?.everyone_can_post ?? true,
       name_skeleton: skeleton(name),
       search_text: foldForSearch(name),
     },
@@ -145,7 +143,7 @@ export async function createGroup(
   ownerId: string,
   body: GroupBody,
   idempotent: IdempotentRequest | undefined,
-): Promise<{ group: { _id: string; name: string }; message: string }> {
+): Promise<GroupSavedReply> {
   const clean = cleanGroupBody(body, null);
   const result = await withNameGuard(() =>
     runOnce(db, ownerId, idempotent, async (trx) => {
@@ -192,9 +190,9 @@ export async function deleteGroup(db: Db, id: string, userId: string): Promise<s
 }
 
 /** The deletion itself, for a group already locked; answers the media keys to remove once committed. */
-async function removeGroup(trx: Executor, group: GroupRow): Promise<string[]> {
+async function removeGroup(trx: Executor, group: repo.GroupRecord): Promise<string[]> {
   const keys = [avatarKey('gp', group.id)];
-  if (group.is_private === 1) keys.push(...(await deletePrivatePosts(trx, await repo.findGroupPostIds(trx, group.id))));
+  if (group.is_private) keys.push(...(await deletePrivatePosts(trx, await repo.findGroupPostIds(trx, group.id))));
   await repo.deleteGroup(trx, group.id);
   return keys;
 }
@@ -222,7 +220,7 @@ export async function handOverGroupsOf(trx: Executor, userId: string): Promise<s
 }
 
 /** Makes `toId` (a member) the owner; the previous owner, if still a member, stays as an admin. */
-async function passOwnership(trx: Executor, group: GroupRow, toId: string, actorId: string): Promise<void> {
+async function passOwnership(trx: Executor, group: repo.GroupRecord, toId: string, actorId: string): Promise<void> {
   await repo.setOwner(trx, group.id, toId);
   await repo.setRole(trx, group.id, toId, 'owner');
   await repo.setRole(trx, group.id, group.owner_id, 'admin');
@@ -264,15 +262,33 @@ export async function pinnedPostId(db: Executor, nameOrId: string, viewerId: str
   return group.pinned_post_id;
 }
 
-export async function groupName(db: Executor, id: string): Promise<string> {
-  return (await loadGroupById(db, id)).name;
+/** A user's standing in a group as a profile tells it: admin (the owner too), owner, banned. */
+export interface Standing {
+  admin: boolean;
+  owner: boolean;
+  banned: boolean;
 }
 
-export interface UserListResult {
-  userList: GroupUserItem[];
-  logged: boolean;
-  hasMore: boolean;
-  group: { _id: string; name: string; admin: boolean; owner: boolean };
+export const NO_STANDING: Standing = { admin: false, owner: false, banned: false };
+
+/**
+ * The user's standing in the group named by name or id, as the viewer may see it: nothing for a
+ * group that does not exist or whose members the viewer may not see (a private group they are
+ * not in), so a private group's roles and bans never reach outsiders.
+ */
+export async function standingSeenBy(db: Executor, nameOrId: string, userId: string, viewerId: string | null): Promise<Standing> {
+  const group = await repo.findGroupByNameOrId(db, nameOrId);
+  if (!group) return NO_STANDING;
+  const viewer = await membershipOf(db, group.id, viewerId);
+  if (!canSeeGroupContent(group, viewer)) return NO_STANDING;
+  const standing = await membershipOf(db, group.id, userId);
+  // Who is banned is for the group's admins (the banned list is theirs) and for the user themself.
+  const seesBans = isAdminRole(viewer.role) || (viewerId !== null && viewerId === userId);
+  return { admin: isAdminRole(standing.role), owner: standing.role === 'owner', banned: seesBans && standing.banned };
+}
+
+export async function groupName(db: Executor, id: string): Promise<string> {
+  return (await loadGroupById(db, id)).name;
 }
 
 export async function listGroupUsers(
@@ -280,8 +296,8 @@ export async function listGroupUsers(
   nameOrId: string,
   viewerId: string | null,
   which: 'members' | 'banned',
-  query: ListQuery,
-): Promise<UserListResult> {
+  query: PageQuery,
+): Promise<GroupUserListReply> {
   const group = await loadGroup(db, nameOrId);
   const membership = await membershipOf(db, group.id, viewerId);
   if (which === 'banned' && !isAdminRole(membership.role)) throw forbidden('need_admin');
@@ -302,13 +318,32 @@ export async function listGroupUsers(
 
 // ---- Membership ------------------------------------------------------------------------------
 
-export async function joinGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * A change of the caller's own membership (join, leave, request), in one transaction: `change`
+ * gets the group, locked as it is now, and the caller's standing in it.
+ */
+function changeOwnMembership(
+  db: Db,
+  nameOrId: string,
+  userId: string,
+  change: (trx: Executor, group: repo.GroupRecord, membership: Membership) => Promise<void>,
+): Promise<void> {
+  return db.transaction().execute(async (trx) => {
     const group = await loadGroupForChange(trx, nameOrId);
-    const membership = await membershipOf(trx, group.id, userId);
-    if (membership.banned) throw forbidden('banned');
-    if (membership.role) throw conflict('already_member');
-    if (group.request_join === 1 || group.is_private === 1) throw badRequest('need_request');
+    await change(trx, group, await membershipOf(trx, group.id, userId));
+  });
+}
+
+/** A banned user or a member can neither join nor ask to. */
+function refuseBannedOrMember(membership: Membership): void {
+  if (membership.banned) throw forbidden('banned');
+  if (membership.role) throw conflict('already_member');
+}
+
+export function joinGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
+  return changeOwnMembership(db, nameOrId, userId, async (trx, group, membership) => {
+    refuseBannedOrMember(membership);
+    if (group.request_join || group.is_private) throw badRequest('need_request');
     await takeGroupActionSlot(trx, group.id, userId, limit);
     if (!(await repo.insertMember(trx, group.id, userId, 'member', Date.now()))) throw conflict('already_member');
     await repo.adjustCounts(trx, group.id, { members: 1 });
@@ -318,10 +353,8 @@ export async function joinGroup(db: Db, nameOrId: string, userId: string, limit:
 }
 
 /** The owner cannot leave (403 owner_delete): a group always has its owner, who deletes it instead. */
-export async function leaveGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const group = await loadGroupForChange(trx, nameOrId);
-    const membership = await membershipOf(trx, group.id, userId);
+export function leaveGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
+  return changeOwnMembership(db, nameOrId, userId, async (trx, group, membership) => {
     if (!membership.role) throw forbidden('not_member');
     if (membership.role === 'owner') throw forbidden('owner_delete');
     await takeGroupActionSlot(trx, group.id, userId, limit);
@@ -330,13 +363,10 @@ export async function leaveGroup(db: Db, nameOrId: string, userId: string, limit
   });
 }
 
-export async function requestJoin(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const group = await loadGroupForChange(trx, nameOrId);
-    const membership = await membershipOf(trx, group.id, userId);
-    if (membership.banned) throw forbidden('banned');
-    if (membership.role) throw conflict('already_member');
-    if (group.request_join !== 1 && group.is_private !== 1) throw badRequest('no_request');
+export function requestJoin(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
+  return changeOwnMembership(db, nameOrId, userId, async (trx, group, membership) => {
+    refuseBannedOrMember(membership);
+    if (!group.request_join && !group.is_private) throw badRequest('no_request');
     if (membership.requested) throw conflict('already_requested');
     await takeGroupActionSlot(trx, group.id, userId, limit);
     if (!(await repo.insertUserRow(trx, 'group_requests', group.id, userId, Date.now()))) throw conflict('already_requested');
@@ -473,12 +503,12 @@ export async function removePost(db: Db, groupId: string, actorId: string, postI
     await requireAdmin(trx, group, actorId, 'need_admin');
     if (!isId(postId)) throw badRequest('invalid_post');
     if (!(await repo.removePostFromGroup(trx, group.id, postId))) throw notFound('didnt_find_post');
-    return group.is_private === 1 ? deletePrivatePosts(trx, [postId]) : [];
+    return group.is_private ? deletePrivatePosts(trx, [postId]) : [];
   });
 }
 
 /** POST /upload/gp/{groupId}: who may replace the avatar (admins). */
-export async function groupForAvatar(db: Executor, groupId: string, userId: string): Promise<GroupRow> {
+export async function groupForAvatar(db: Executor, groupId: string, userId: string): Promise<repo.GroupRecord> {
   const group = await loadGroupById(db, groupId);
   await requireAdmin(db, group, userId, 'need_admin');
   return group;

@@ -1,20 +1,14 @@
-import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
-import type { FastifyPluginAsync } from 'fastify';
+import { healthApi } from '#core/api/health';
+import { routeWithFaults } from '../../lib/contract';
 
 /** 200 once the database answers: what a load balancer polls before sending traffic. */
-export const healthRoutes: FastifyPluginAsync = async (app) => {
-  app.get(
-    '/health',
-    {
-      schema: {
-        response: {
-          200: Type.Object({ status: Type.Literal('ok'), database: Type.String() }),
-          503: Type.Object({ message: Type.String() }),
-        },
-      },
-    },
-    async (_request, reply) => {
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.route({
+    // A server fault rather than a refusal, so the contract's replies (successes) do not hold it.
+    ...routeWithFaults(healthApi.check, [503]),
+    handler: async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.db);
         return { status: 'ok' as const, database: app.dialect };
@@ -23,5 +17,5 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
         return reply.status(503).send({ message: 'error/server_error' });
       }
     },
-  );
+  });
 };

@@ -1,19 +1,13 @@
 import { sql } from 'kysely';
+import { toBool } from '../../db/helpers';
 import type { Executor } from '../../db/schema';
+import { postIsPrivate } from '../groups/group-access';
 import type { AvatarKind } from './media-urls';
 
-/** Queries of the media module: who owns an image and whether it must stay private. */
-
 /**
- * 1 when the post (by an id column of the outer query) is in a private group, else 0: its
- * images are then served only through signed URLs.
+ * Queries of the media module: who owns an image and whether it must stay private (group-access
+ * decides the latter).
  */
-export function postIsPrivate(postIdColumn: 'posts.id' | 'comments.post_id') {
-  return sql<number>`case when exists (
-    select 1 from post_groups priv_pg join "groups" priv_g on priv_g.id = priv_pg.group_id
-    where priv_pg.post_id = ${sql.ref(postIdColumn)} and priv_g.is_private = 1
-  ) then 1 else 0 end`;
-}
 
 export interface ImageOwner {
   kind: 'post' | 'comment';
@@ -41,7 +35,7 @@ export async function findImageOwner(db: Executor, id: string): Promise<ImageOwn
       authorId: post.author_id,
       images: post.images,
       deleted: false,
-      isPrivate: Number(post.is_private) === 1,
+      isPrivate: toBool(post.is_private),
     };
   }
   const comment = await db
@@ -57,8 +51,8 @@ export async function findImageOwner(db: Executor, id: string): Promise<ImageOwn
     postId: comment.post_id,
     authorId: comment.author_id,
     images: comment.images,
-    deleted: comment.deleted === 1,
-    isPrivate: Number(comment.is_private) === 1,
+    deleted: toBool(comment.deleted),
+    isPrivate: toBool(comment.is_private),
   };
 }
 

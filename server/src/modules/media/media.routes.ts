@@ -1,28 +1,20 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorMessage, infoMessage } from '#core/errors';
+import type { FastifyReply } from 'fastify';
+import { errorMessage } from '#core/errors';
+import { mediaApi, mediaFilesApi } from '#core/api/media';
+import { routeOf } from '../../lib/contract';
 import { readMedia, uploadContentImage, uploadProfilePicture } from './media.service';
-import { UploadReplies, readUpload, registerUploads } from './uploads';
-
-const uploadSchema = { response: UploadReplies };
+import { readUpload, registerUploads, uploadRoute } from './uploads';
 
 /** Uploads under /api: POST /upload/image, and POST /upload/{type} whose only type is pfp. */
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await registerUploads(app);
 
-  app.post('/upload/image', { schema: uploadSchema }, async (request, reply) => {
-    const viewer = await request.requireViewer();
-    const url = await uploadContentImage(app, viewer, await readUpload(request));
-    return reply.status(201).send({ message: infoMessage('image_uploaded'), url });
-  });
+  app.route(uploadRoute(mediaApi.uploadImage, async (request, viewer) => uploadContentImage(app, viewer, await readUpload(request))));
 
   // Another upload type is an unknown route (404).
   // The file may come under any field name (the web app sends `pfp` or `image`).
-  app.post('/upload/pfp', { schema: uploadSchema }, async (request, reply) => {
-    const viewer = await request.requireViewer();
-    const url = await uploadProfilePicture(app, viewer, await readUpload(request));
-    return reply.status(201).send({ message: infoMessage('image_uploaded'), url });
-  });
+  app.route(uploadRoute(mediaApi.uploadPfp, async (request, viewer) => uploadProfilePicture(app, viewer, await readUpload(request))));
 };
 
 const CACHE_CONTROL = {
@@ -33,17 +25,12 @@ const CACHE_CONTROL = {
   private: 'private, max-age=3600',
 } as const;
 
-/** GET /media/{key}: stored images, mounted at the site root (not under /api). */
+/** GET /media/{key}: stored images, at the site root (not under /api). */
 export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/*',
-    {
-      schema: {
-        querystring: Type.Object({ v: Type.Optional(Type.String()), exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) }),
-      },
-    },
-    async (request, reply) => {
-      const key = (request.params as { '*': string })['*'];
+  app.route({
+    ...routeOf(mediaFilesApi.file),
+    handler: async (request, reply) => {
+      const key = request.params['*'];
       const object = await readMedia(app, key, request.query);
       // Not kept: the object may be written a moment later, or an expired signature renewed.
       if (!object) return reply.status(404).header('Cache-Control', 'no-store').send({ message: errorMessage('not_found') });
@@ -54,13 +41,18 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('Cache-Control', CACHE_CONTROL[object.caching])
         .header('ETag', etag)
         .header('Last-Modified', lastModified);
+      // Served through a content host (MEDIA_URL), the bytes are read by another origin: the page
+      // shows them (helmet's same-origin resource policy would block that) and the service worker
+      // fetches them with CORS to cache them.
+      if (app.config.mediaUrl) reply.header('Cross-Origin-Resource-Policy', 'cross-origin').header('Access-Control-Allow-Origin', '*');
       const ifNoneMatch = request.headers['if-none-match'];
       const ifModifiedSince = request.headers['if-modified-since'];
       const notModified = ifNoneMatch
         ? ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')
         : !!ifModifiedSince && Math.floor(object.modified.getTime() / 1000) <= Math.floor(Date.parse(ifModifiedSince) / 1000);
-      if (notModified) return reply.status(304).send();
+      // A 304 has no body, so no reply schema types it.
+      if (notModified) return (reply as FastifyReply).status(304).send();
       return reply.send(object.data);
     },
-  );
+  });
 };

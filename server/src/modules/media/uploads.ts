@@ -1,20 +1,36 @@
 import multipart from '@fastify/multipart';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { infoMessage } from '#core/errors';
 import { LIMITS } from '#core/limits';
+import type { Endpoint } from '#core/api/endpoint';
+import type { UploadReply } from '#core/api/media';
 import { AppError, badRequest } from '../../lib/app-error';
-import { ErrorReplies, MessageReply } from '../../lib/schemas';
+import { routeWithFaults } from '../../lib/contract';
+import type { RequestOf } from '../../lib/handlers';
+import type { Viewer } from '../../plugins/auth';
 
-/** Replies of every upload route: the stored image's URL, or a refusal (413 for a too large file). */
-export const UploadReplies = {
-  201: Type.Object({ message: Type.String(), url: Type.String() }),
-  ...ErrorReplies,
-  413: MessageReply,
-} as const;
+/**
+ * The route of an upload entry: the caller must be signed in, `store` reads and stores the image
+ * and gives its URL, and the answer is 201 `{message: "info/image_uploaded", url}`. Besides the
+ * entry's replies, a too large file answers 413.
+ */
+export function uploadRoute<const E extends Endpoint>(
+  e: E & { replies: { 201: typeof UploadReply } },
+  store: (request: RequestOf<E>, viewer: Viewer) => Promise<string>,
+) {
+  return {
+    ...routeWithFaults(e, [413]),
+    handler: async (request: RequestOf<E>, reply: FastifyReply) => {
+      const viewer = await request.requireViewer();
+      const url = await store(request, viewer);
+      return reply.status(201).send({ message: infoMessage('image_uploaded'), url });
+    },
+  };
+}
 
 /**
  * Multipart uploads of one image. Registered per route plugin (encapsulated), so only upload
- * routes parse multipart bodies; every module taking an image file uses these two functions.
+ * routes parse multipart bodies; every module taking an image file uses these functions.
  */
 export async function registerUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {

@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
-import { GROUP_NOTIFICATION_LEVELS, NOTIFICATION_SETTINGS, type NotificationType } from '#core/limits';
+import { GROUP_NOTIFICATION_LEVELS, type NotificationSettings, type NotificationType } from '#core/limits';
 import type { Database, Executor } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { lockRateKey } from '../../lib/rate-limit';
-import { isPostVisible } from '../groups/group-access';
+import { isPostVisible, postAudience } from '../groups/group-access';
 import type { JobStep } from '../jobs/job-handler';
 import type { NotificationEvent } from './events';
+import { wants } from './notification-prefs';
 import * as repo from './notifications.repository';
 
 /**
  * Turns one notification event into notification rows. Rules every event follows:
- * - never to the actor themself, never to someone who cannot see the post (private groups);
- * - the six account settings gate their types: follower -> NEW_FOLLOWER, reply -> NEW_REPLY,
+ * - never to the actor themself, never to someone who cannot see the post (group-access decides);
+ * - the six account settings (notification-prefs.ts) gate their types: follower -> NEW_FOLLOWER, reply -> NEW_REPLY,
  *   postFromFollowed -> NEW_POST, postMention -> MENTION, commentMention -> COMMENT_MENTION,
  *   newMember -> NEW_MEMBER;
  * - the group level gates group-wide activity: GROUP_POST only at level all; join requests and
@@ -30,28 +31,21 @@ export const FANOUT_BATCH = 1000;
 
 interface Progress {
   phase: 'followers' | 'groups';
-  /** Index into the post's groups (groups phase). */
+  /** Index into `groups` (groups phase). */
   group: number;
+  /**
+   * The post's groups as they were when the groups phase began. The walk follows this list, not
+   * the groups still there at each step: with a group deleted meanwhile, the index would name the
+   * next group, or none, and leave members of the later groups out. (Absent in the progress of a
+   * job queued by an older release: the groups at each step are used, as then.)
+   */
+  groups?: string[];
   /** Last user id handled in the current phase. */
   after: string;
   /** Who got a reply or mention item in the first step (they get nothing more about the post). */
   direct: string[];
 }
 type Payload = NotificationEvent & { progress?: Progress };
-
-type SettingName = (typeof NOTIFICATION_SETTINGS)[number];
-
-/** Reads the stored JSON list; a missing or unreadable entry means the default (on). */
-export function wants(settingsJson: string | undefined, setting: SettingName): boolean {
-  if (settingsJson === undefined) return false;
-  try {
-    const list: unknown = JSON.parse(settingsJson);
-    const value = Array.isArray(list) ? list[NOTIFICATION_SETTINGS.indexOf(setting)] : undefined;
-    return value !== false;
-  } catch {
-    return true;
-  }
-}
 
 interface Target {
   actor: string | null;
@@ -84,21 +78,19 @@ const COLLAPSING: ReadonlySet<NotificationType> = new Set<NotificationType>([
   'NEW_FOLLOWER', 'NEW_MEMBER', 'GROUP_JOIN_REQUEST', 'GROUP_JOIN_DENY', 'GROUP_JOIN_ACCEPT',
 ]);
 
+const collapses = (row: repo.NewNotification): boolean => COLLAPSING.has(row.type as NotificationType);
+
+/** The name of the lock that serialises deliveries of items like `row` (PostgreSQL only). */
+const collapseKey = (row: repo.NewNotification): string =>
+  `notification:${row.user_id}:${row.type}:${row.actor_id ?? ''}:${row.group_id ?? ''}`;
+
 /** The rows still to insert once repeats of recent items have refreshed those items. */
 async function collapseRepeats(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[]): Promise<repo.NewNotification[]> {
-  const fresh: repo.NewNotification[] = [];
-  const repeats: { key: string; row: repo.NewNotification }[] = [];
-  for (const row of rows) {
-    if (COLLAPSING.has(row.type as NotificationType)) {
-      repeats.push({ key: `notification:${row.user_id}:${row.type}:${row.actor_id ?? ''}:${row.group_id ?? ''}`, row });
-    } else {
-      fresh.push(row);
-    }
-  }
+  const fresh = rows.filter((row) => !collapses(row));
+  const repeats = rows.filter(collapses);
   // Locked in one order, so two workers delivering the same kind of item wait instead of both inserting.
-  repeats.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  for (const { key, row } of repeats) {
-    await lockRateKey(trx, key);
+  for (const key of repeats.map(collapseKey).sort()) await lockRateKey(trx, key);
+  for (const row of repeats) {
     const since = row.created_at - app.config.rates.notificationCollapseMs;
     if (!(await repo.refreshRecentNotification(trx, row, since))) fresh.push(row);
   }
@@ -113,7 +105,7 @@ async function deliver(app: FastifyInstance, trx: Executor, rows: repo.NewNotifi
   return users.length ? app.notificationHub.announce(trx, users) : undefined;
 }
 
-async function done(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged: string[] = []): Promise<JobStep> {
+async function done(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged?: string[]): Promise<JobStep> {
   return { next: null, afterCommit: await deliver(app, trx, rows, alsoChanged) };
 }
 
@@ -133,8 +125,8 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
       return commentCreated(app, trx, event.commentId, now);
     case 'follow': {
       if (!(await repo.followExists(trx, event.actorId, event.userId))) return { next: null };
-      const [user] = await repo.usersWithSettings(trx, [event.userId]);
-      if (!wants(user?.notification_settings, 'follower')) return { next: null };
+      const settings = await settingsOf(trx, [event.userId]);
+      if (!wants(settings.get(event.userId), 'follower')) return { next: null };
       // Following again after an unfollow replaces the earlier item instead of stacking them: one
       // within the collapse window is refreshed (deliver), an older one is removed here.
       await repo.deleteFollowerNotifications(trx, event.userId, event.actorId, now - app.config.rates.notificationCollapseMs);
@@ -163,7 +155,7 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
       if (!(await repo.groupExists(trx, event.groupId)) || !(await repo.userExists(trx, event.userId))) return { next: null };
       const staff = await repo.groupStaff(trx, event.groupId);
       const rows = staff
-        .filter((member) => member.level !== GROUP_NOTIFICATION_LEVELS.none && wants(member.notification_settings, 'newMember'))
+        .filter((member) => member.level !== GROUP_NOTIFICATION_LEVELS.none && wants(member.settings, 'newMember'))
         .map((member) => note(member.user_id, 'NEW_MEMBER', now, { actor: event.userId, group: event.groupId }));
       return done(app, trx, rows);
     }
@@ -186,8 +178,7 @@ async function postCreated(app: FastifyInstance, trx: Executor, event: Extract<P
   const post = await repo.findPost(trx, event.postId);
   if (!post?.author_id) return { next: null };
   const authorId = post.author_id;
-  const groups = await repo.postGroups(trx, post.id);
-  const privateGroupIds = groups.filter((group) => group.is_private === 1).map((group) => group.id);
+  const groupIds = await repo.postGroupIds(trx, post.id);
   const progress = event.progress;
   const at = (next: Progress | null): unknown => (next ? { ...event, progress: next } : null);
 
@@ -196,10 +187,12 @@ async function postCreated(app: FastifyInstance, trx: Executor, event: Extract<P
     const original = post.reply_to ? await repo.postAuthor(trx, post.reply_to) : null;
     const mentions = await repo.mentionCounts(trx, { postId: post.id });
     const settings = await settingsOf(trx, [original, ...mentions.map((m) => m.userId)]);
-    const sees = (userId: string) => !privateGroupIds.length || isPostVisible(trx, post.id, userId);
+    const sees = (userId: string) => isPostVisible(trx, post.id, userId);
     const rows: repo.NewNotification[] = [];
-    const taken = new Set([authorId]);
-    if (original && !taken.has(original) && wants(settings.get(original), 'reply') && (await sees(original))) {
+    // Who has an item about the post already (one each). An item for the author themself is
+    // dropped on delivery, as every item addressed to its own actor is.
+    const taken = new Set<string>();
+    if (original && wants(settings.get(original), 'reply') && (await sees(original))) {
       rows.push(note(original, 'NEW_REPLY', now, { actor: authorId, post: post.id }));
       taken.add(original);
     }
@@ -215,30 +208,29 @@ async function postCreated(app: FastifyInstance, trx: Executor, event: Extract<P
   // Who is reached in which phase is decided from the data alone (not from rows already
   // inserted), so each step costs the same however many notifications the post has by then.
   const direct = new Set(progress.direct);
-  const query = { authorId, privateGroupIds, after: progress.after, limit: FANOUT_BATCH };
+  const query = { authorId, audience: await postAudience(trx, post.id), after: progress.after, limit: FANOUT_BATCH };
   if (progress.phase === 'followers') {
     const batch = await repo.notifyFollowersBatch(trx, query);
     const rows = batch
-      .filter((row) => repo.isTruthy(row.eligible) && !direct.has(row.user_id) && wants(row.notification_settings, 'postFromFollowed'))
+      .filter((row) => row.eligible && !direct.has(row.user_id) && wants(row.settings, 'postFromFollowed'))
       .map((row) => note(row.user_id, 'NEW_POST', now, { actor: authorId, post: post.id }));
     const last = batch.at(-1);
     const next: Progress =
-      batch.length < FANOUT_BATCH || !last ? { ...progress, phase: 'groups', group: 0, after: '' } : { ...progress, after: last.user_id };
+      batch.length < FANOUT_BATCH || !last
+        ? { ...progress, phase: 'groups', group: 0, after: '', groups: groupIds }
+        : { ...progress, after: last.user_id };
     return { next: at(next), afterCommit: await deliver(app, trx, rows) };
   }
 
-  const group = groups[progress.group];
-  if (!group) return { next: null };
-  const earlierGroupIds = groups.slice(0, progress.group).map((earlier) => earlier.id);
-  const batch = await repo.groupMembersBatch(trx, { ...query, groupId: group.id, earlierGroupIds });
+  // A group deleted since has no members left, so its walk is one empty batch.
+  const groups = progress.groups ?? groupIds;
+  const groupId = groups[progress.group];
+  if (!groupId) return { next: null };
+  const earlierGroupIds = groups.slice(0, progress.group);
+  const batch = await repo.groupMembersBatch(trx, { ...query, groupId, earlierGroupIds });
   const rows = batch
-    .filter(
-      (row) =>
-        repo.isTruthy(row.eligible) &&
-        !direct.has(row.user_id) &&
-        !(repo.isTruthy(row.follows_author) && wants(row.notification_settings, 'postFromFollowed')),
-    )
-    .map((row) => note(row.user_id, 'GROUP_POST', now, { actor: authorId, post: post.id, group: group.id }));
+    .filter((row) => row.eligible && !direct.has(row.user_id) && !(row.follows_author && wants(row.settings, 'postFromFollowed')))
+    .map((row) => note(row.user_id, 'GROUP_POST', now, { actor: authorId, post: post.id, group: groupId }));
   const last = batch.at(-1);
   let next: Progress | null;
   if (batch.length === FANOUT_BATCH && last) next = { ...progress, after: last.user_id };
@@ -256,8 +248,10 @@ async function commentCreated(app: FastifyInstance, trx: Executor, commentId: st
   const settings = await settingsOf(trx, [replied, ...mentions.map((m) => m.userId)]);
   const target = { actor: authorId, post: comment.post_id, comment: comment.id };
   const rows: repo.NewNotification[] = [];
-  const taken = new Set([authorId]);
-  if (replied && !taken.has(replied) && wants(settings.get(replied), 'reply') && (await isPostVisible(trx, comment.post_id, replied))) {
+  // Who has an item about the comment already (one each). An item for the author themself is
+  // dropped on delivery, as every item addressed to its own actor is.
+  const taken = new Set<string>();
+  if (replied && wants(settings.get(replied), 'reply') && (await isPostVisible(trx, comment.post_id, replied))) {
     rows.push(note(replied, 'NEW_REPLY', now, target));
     taken.add(replied);
   }
@@ -270,8 +264,8 @@ async function commentCreated(app: FastifyInstance, trx: Executor, commentId: st
   return done(app, trx, rows);
 }
 
-async function settingsOf(trx: Executor, userIds: Array<string | null>): Promise<Map<string, string>> {
+async function settingsOf(trx: Executor, userIds: Array<string | null>): Promise<Map<string, NotificationSettings>> {
   const ids = [...new Set(userIds.filter((id): id is string => !!id))];
   const rows = await repo.usersWithSettings(trx, ids);
-  return new Map(rows.map((row) => [row.user_id, row.notification_settings]));
+  return new Map(rows.map((row) => [row.user_id, row.settings]));
 }

@@ -1,10 +1,10 @@
-import type { Static } from '@sinclair/typebox';
+import type { Notification } from '#core/api/notifications';
 import { DELETED, type NotificationType } from '#core/limits';
 import { avatarUrl } from '../media/media-urls';
 import type { ListedNotification } from './notifications.repository';
-import type { NotificationSchema } from './notifications.schemas';
 
-export type NotificationReply = Static<typeof NotificationSchema>;
+/** A notification, as the contract describes it. */
+export type NotificationReply = Notification;
 
 /** Characters of the post or comment text an item carries. */
 export const EXCERPT_LENGTH = 100;
@@ -13,7 +13,7 @@ const ABOUT_TEXT = new Set<string>(['NEW_REPLY', 'NEW_POST', 'MENTION', 'COMMENT
 
 function excerpt(row: ListedNotification): string | null {
   if (!ABOUT_TEXT.has(row.type)) return null;
-  const text = row.comment_id ? (Number(row.comment_deleted) === 1 ? null : row.comment_text) : row.post_text;
+  const text = row.comment_id ? (row.comment_deleted ? null : row.comment_text) : row.post_text;
   if (!text) return null;
   return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1)}…` : text;
 }
@@ -24,7 +24,7 @@ export function toNotification(row: ListedNotification, groupsOfPost: Map<string
     _id: row.id,
     type: row.type as NotificationType,
     author: actor,
-    seen: Number(row.seen) === 1,
+    seen: row.seen,
     reply: excerpt(row),
     context: { post: row.post_id, comment: row.comment_id, count: Number(row.mention_count) },
     username: actor,

@@ -1,7 +1,9 @@
 import { type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { changedRows } from '../../db/helpers';
+import type { NotificationSettings } from '#core/limits';
+import { changedRows, rowExists, toBool } from '../../db/helpers';
 import type { Executor, NotificationsTable } from '../../db/schema';
 import { postVisibleTo } from '../groups/group-access';
+import { parseNotificationSettings } from './notification-prefs';
 
 /** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */
 
@@ -18,7 +20,13 @@ export async function insertNotifications(db: Executor, rows: NewNotification[])
 
 export interface Recipient {
   user_id: string;
-  notification_settings: string;
+  settings: NotificationSettings;
+}
+
+/** A user row's id and stored switches, read into their rules. */
+function toRecipient<T extends { user_id: string; notification_settings: string }>(row: T) {
+  const { notification_settings: stored, ...rest } = row;
+  return { ...rest, settings: parseNotificationSettings(stored) };
 }
 
 // ---- what the events refer to
@@ -45,20 +53,22 @@ export async function postAuthor(db: Executor, postId: string): Promise<string |
   return row?.author_id ?? null;
 }
 
-/** The post's groups in tag order, with their privacy. */
-export async function postGroups(db: Executor, postId: string) {
-  return db
+/** Ids of the post's groups that still exist, in tag order. */
+export async function postGroupIds(db: Executor, postId: string): Promise<string[]> {
+  const rows = await db
     .selectFrom('post_groups')
     .innerJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select(['groups.id', 'groups.is_private'])
+    .select('groups.id')
     .where('post_groups.post_id', '=', postId)
     .orderBy('post_groups.position')
     .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function usersWithSettings(db: Executor, userIds: string[]): Promise<Recipient[]> {
   if (!userIds.length) return [];
-  return db.selectFrom('users').select(['id as user_id', 'notification_settings']).where('id', 'in', userIds).execute();
+  const rows = await db.selectFrom('users').select(['id as user_id', 'notification_settings']).where('id', 'in', userIds).execute();
+  return rows.map(toRecipient);
 }
 
 export async function tokenVersion(db: Executor, userId: string): Promise<number | undefined> {
@@ -66,32 +76,18 @@ export async function tokenVersion(db: Executor, userId: string): Promise<number
   return row?.token_version;
 }
 
-export async function userExists(db: Executor, userId: string): Promise<boolean> {
-  return !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
+export { userExists } from '../../db/users';
+
+export function groupExists(db: Executor, groupId: string): Promise<boolean> {
+  return rowExists(db, 'groups', { id: groupId });
 }
 
-export async function groupExists(db: Executor, groupId: string): Promise<boolean> {
-  return !!(await db.selectFrom('groups').select('id').where('id', '=', groupId).executeTakeFirst());
+export function followExists(db: Executor, followerId: string, followingId: string): Promise<boolean> {
+  return rowExists(db, 'follows', { follower_id: followerId, following_id: followingId });
 }
 
-export async function followExists(db: Executor, followerId: string, followingId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('follows')
-    .select('follower_id')
-    .where('follower_id', '=', followerId)
-    .where('following_id', '=', followingId)
-    .executeTakeFirst();
-  return !!row;
-}
-
-export async function joinRequestExists(db: Executor, groupId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('group_requests')
-    .select('user_id')
-    .where('group_id', '=', groupId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return !!row;
+export function joinRequestExists(db: Executor, groupId: string, userId: string): Promise<boolean> {
+  return rowExists(db, 'group_requests', { group_id: groupId, user_id: userId });
 }
 
 /** Mentioned users of a post or comment with how often each is mentioned. */
@@ -117,32 +113,22 @@ export async function mentionCounts(db: Executor, target: { postId: string } | {
 
 /** The owner and admins of a group with their level in it. */
 export async function groupStaff(db: Executor, groupId: string) {
-  return db
+  const rows = await db
     .selectFrom('group_members')
     .innerJoin('users', 'users.id', 'group_members.user_id')
     .select(['group_members.user_id', 'group_members.level', 'users.notification_settings'])
     .where('group_members.group_id', '=', groupId)
     .where('group_members.role', 'in', ['admin', 'owner'])
     .execute();
+  return rows.map(toRecipient);
 }
 
 // ---- batched recipients of a post, in user-id order after a cursor
 
-/**
- * The batch form of postVisibleTo: the candidate in `userColumn` is a member of every private
- * group the post is in (the list is read once per step, not per candidate).
- */
-function seesPost(privateGroupIds: string[], userColumn: string): RawBuilder<SqlBool> {
-  if (!privateGroupIds.length) return sql<SqlBool>`1 = 1`;
-  const each = privateGroupIds.map(
-    (groupId) => sql`exists (select 1 from group_members vis_m where vis_m.group_id = ${groupId} and vis_m.user_id = ${sql.ref(userColumn)})`,
-  );
-  return sql<SqlBool>`(${sql.join(each, sql` and `)})`;
-}
-
 export interface BatchQuery {
   authorId: string;
-  privateGroupIds: string[];
+  /** Who may see the post, as a condition on a user id column (group-access postAudience). */
+  audience: (userColumn: string) => RawBuilder<SqlBool>;
   after: string;
   limit: number;
 }
@@ -166,13 +152,14 @@ export async function notifyFollowersBatch(db: Executor, q: BatchQuery) {
     .orderBy('notify')
     .orderBy('follower_id')
     .limit(q.limit);
-  return db
+  const rows = await db
     .selectFrom(batch.as('batch'))
     .innerJoin('users', 'users.id', 'batch.user_id')
     .select(['batch.user_id', 'users.notification_settings'])
-    .select(seesPost(q.privateGroupIds, 'batch.user_id').as('eligible'))
+    .select(q.audience('batch.user_id').as('eligible'))
     .orderBy('batch.user_id')
     .execute();
+  return rows.map((row) => ({ ...toRecipient(row), eligible: toBool(row.eligible) }));
 }
 
 /**
@@ -189,7 +176,7 @@ export async function groupMembersBatch(db: Executor, q: BatchQuery & { groupId:
     .orderBy('group_id')
     .orderBy('user_id')
     .limit(q.limit);
-  return db
+  const rows = await db
     .selectFrom(batch.as('batch'))
     .innerJoin('users', 'users.id', 'batch.user_id')
     .select(['batch.user_id', 'users.notification_settings'])
@@ -198,7 +185,7 @@ export async function groupMembersBatch(db: Executor, q: BatchQuery & { groupId:
         .and([
           eb('batch.level', '=', 0),
           eb('batch.user_id', '!=', q.authorId),
-          seesPost(q.privateGroupIds, 'batch.user_id'),
+          q.audience('batch.user_id'),
           q.earlierGroupIds.length
             ? eb.not(
                 eb.exists(
@@ -228,9 +215,8 @@ export async function groupMembersBatch(db: Executor, q: BatchQuery & { groupId:
     )
     .orderBy('batch.user_id')
     .execute();
+  return rows.map((row) => ({ ...toRecipient(row), eligible: toBool(row.eligible), follows_author: toBool(row.follows_author) }));
 }
-
-export const isTruthy = (value: SqlBool | number | null | undefined): boolean => value === true || Number(value) === 1;
 
 // ---- upkeep
 
@@ -307,7 +293,12 @@ export async function listPage(db: Executor, userId: string, offset: number, fet
     .where('notifications.user_id', '=', userId)
     .where(postVisibleTo(userId));
   if (before !== undefined) query = query.where('notifications.created_at', '<=', before);
-  return query.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').offset(offset).limit(fetch).execute();
+  const rows = await query.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').offset(offset).limit(fetch).execute();
+  return rows.map((row) => ({
+    ...row,
+    seen: toBool(row.seen),
+    comment_deleted: row.comment_deleted === null ? null : toBool(row.comment_deleted),
+  }));
 }
 export type ListedNotification = Awaited<ReturnType<typeof listPage>>[number];
 

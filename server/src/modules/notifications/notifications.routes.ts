@@ -1,67 +1,52 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
-import { infoMessage } from '#core/errors';
+import { notificationsApi } from '#core/api/notifications';
 import { unauthorized } from '../../lib/app-error';
-import { PageQuery } from '../../lib/paging';
-import { ErrorReplies, IdParams, MessageReply } from '../../lib/schemas';
-import { NotificationList, StreamQuery, UnreadReply } from './notifications.schemas';
+import { routeOf } from '../../lib/contract';
+import { actionRoute, viewerRoute } from '../../lib/handlers';
 import * as service from './notifications.service';
 import { openUnreadStream } from './notifications.stream';
 
-/** The stream is written by hand, not serialised; its 200 is declared so the API document shows it. */
-const StreamReplies = {
-  200: { description: 'Server-Sent Events: `event: unread` with {count}', content: { 'text/event-stream': { schema: Type.String() } } },
-  ...ErrorReplies,
-};
-
 /** Notifications plus the unread badge, mark-all-seen and a live stream of the count. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const listOptions = {
-    schema: { querystring: PageQuery, response: { 200: NotificationList, ...ErrorReplies } },
-    config: { invalidKey: 'invalid_id' as const },
-  };
-  const listHandler = async (request: FastifyRequest<{ Querystring: PageQuery }>) => {
-    const viewer = await request.requireViewer();
-    return service.listNotifications(app, viewer, request.query);
-  };
-  // The spec's path has the trailing slash; the bare path answers the same.
-  app.get('/notification/', listOptions, listHandler);
-  app.get('/notification', listOptions, listHandler);
+  // The documented path has the trailing slash; the bare path answers the same.
+  for (const entry of [notificationsApi.list, notificationsApi.listBare]) {
+    app.route(viewerRoute(entry, (request, viewer) => service.listNotifications(app, viewer, request.query)));
+  }
 
-  app.get('/notification/unread', { schema: { response: { 200: UnreadReply, ...ErrorReplies } } }, async (request) => {
-    const viewer = await request.requireViewer();
-    return { count: await service.unreadCount(app, viewer.id) };
-  });
+  app.route(viewerRoute(notificationsApi.unread, async (_request, viewer) => ({ count: await service.unreadCount(app, viewer.id) })));
 
-  app.patch('/notification/seen', { schema: { response: { 200: UnreadReply, ...ErrorReplies } } }, async (request) => {
-    const viewer = await request.requireViewer();
-    await service.markAllSeen(app, viewer);
-    return { count: 0 };
-  });
-
-  // EventSource cannot send headers, so the token may come in the query string.
-  app.get('/notification/stream', { schema: { querystring: StreamQuery, response: StreamReplies } }, async (request, reply) => {
-    const token = request.query.token;
-    const viewer = token ? await app.viewerFromToken(token) : await request.viewer();
-    if (!viewer) throw unauthorized('no_token');
-    await openUnreadStream(app, viewer, reply);
-    return reply;
-  });
-
-  app.delete('/notification/all', { schema: { response: { 200: MessageReply, ...ErrorReplies } } }, async (request) => {
-    const viewer = await request.requireViewer();
-    await service.deleteAllNotifications(app, viewer);
-    return { message: infoMessage('notifications_cleared') };
-  });
-
-  app.delete(
-    '/notification/:id',
-    { schema: { params: IdParams, response: { 200: MessageReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_id' } },
-    async (request) => {
-      const viewer = await request.requireViewer();
-      await service.deleteNotification(app, viewer, request.params.id);
-      return { message: infoMessage('notification_deleted') };
-    },
+  app.route(
+    viewerRoute(notificationsApi.seen, async (_request, viewer) => {
+      await service.markAllSeen(app, viewer);
+      return { count: 0 };
+    }),
   );
+
+  // The stream is written by hand, not serialised: its 200 is declared under its own content type
+  // (not JSON) so the API document shows what the browser's EventSource reads.
+  const stream = routeOf(notificationsApi.stream);
+  app.route({
+    ...stream,
+    schema: {
+      ...stream.schema,
+      response: {
+        ...stream.schema.response,
+        200: {
+          description: notificationsApi.stream.replies[200].description,
+          content: { 'text/event-stream': { schema: notificationsApi.stream.replies[200] } },
+        },
+      },
+    },
+    // EventSource cannot send headers, so the token may come in the query string.
+    handler: async (request, reply) => {
+      const token = request.query.token;
+      const viewer = token ? await app.viewerFromToken(token) : await request.viewer();
+      if (!viewer) throw unauthorized('no_token');
+      await openUnreadStream(app, viewer, reply);
+      return reply;
+    },
+  });
+
+  app.route(actionRoute(notificationsApi.deleteAll, 'notifications_cleared', (_request, viewer) => service.deleteAllNotifications(app, viewer)));
+  app.route(actionRoute(notificationsApi.delete, 'notification_deleted', (request, viewer) => service.deleteNotification(app, viewer, request.params.id)));
 };

@@ -1,43 +1,12 @@
+import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
 import type { GroupRole } from '../../db/schema';
 import { canPostIn, isAdminRole } from '../groups/group-access';
 import { avatarUrl, imageUrls } from '../media/media-urls';
 import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository';
 
-/**
- * The post card's shape.
- * - createdAt: epoch milliseconds.
- * - replyingTo: the original's id, null for a top-level post, or "<deleted>" when the original
- *   no longer exists or the caller may not see it (a private group's post): the client shows its
- *   post-deleted marker for that id, and a hidden original's id is not
- *   revealed to outsiders.
- * - groups / mentions: `_id` null when the entry was plain text (or its group or user is gone).
- * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller
- *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
- *   where the post's author is banned.
- * - media: URLs of the post's images, in order, versioned (and signed in a private group).
- * - author.pfpUrl: the author's avatar URL at its current version.
- */
-export interface PostView {
-  _id: string;
-  text: string;
-  author: { username: string; pfp: string; pfpUrl: string };
-  createdAt: number;
-  likes: number;
-  liked: boolean;
-  comments: number;
-  replyingTo: string | null;
-  groups: { _id: string | null; name: string }[];
-  mentions: { _id: string | null; username: string }[];
-  itsme: boolean;
-  adminGroups: number[];
-  pinnedGroups: number[];
-  ownedGroups: number[];
-  bannedGroups: number[];
-  canReply: boolean;
-  images: number;
-  media: string[];
-}
+/** The post card, as the contract describes it. */
+export type PostView = Post;
 
 /** What signs media URLs of private posts: the app (its config holds the secret) or the secret. */
 export type MediaSigner = string | { config: { jwtSecret: string } };
@@ -87,7 +56,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     viewerId !== null &&
     resolved.every((g) =>
       canPostIn(
-        { everyone_can_post: g.everyone_can_post ?? 0 },
+        { everyone_can_post: g.everyone_can_post ?? false },
         { role: roleIn(g), banned: ctx.bans.has(`${g.group_id}:${viewerId}`), requested: false },
       ),
     );
@@ -124,7 +93,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
       {
         id: row.id,
         images: Number(row.images),
-        isPrivate: groupRows.some((g) => g.is_private === 1),
+        isPrivate: row.is_private,
         version: Number(row.media_version),
       },
       ctx.signer,

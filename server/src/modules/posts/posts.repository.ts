@@ -1,11 +1,12 @@
-import { addToCounters, changedRows, hasRow } from '../../db/helpers';
-import type { Executor, GroupRole } from '../../db/schema';
+import { addToCounters, changedRows, idsAmong, rowExists, toBool } from '../../db/helpers';
+import type { Executor } from '../../db/schema';
 import { searchMatches } from '../../lib/search';
-import { postVisibleTo } from '../groups/group-access';
+import { postIsPrivate, postVisibleTo } from '../groups/group-access';
 
 /**
  * Every SQL of the posts module. Reads for a page of posts take the whole page's ids at once, so
- * a page costs one query per related table whatever its size.
+ * a page costs one query per related table whatever its size. Roles, bans and group lookups go
+ * through the groups module; who may see a post, and whether it is private, through group-access.
  */
 
 export interface PostBaseRow {
@@ -20,12 +21,14 @@ export interface PostBaseRow {
   images: number;
   media_version: number;
   created_at: number;
+  /** In a private group: its images get signed URLs. */
+  is_private: boolean;
 }
 
 /** The posts among `ids` the viewer may see, in no particular order. */
 export async function findVisiblePosts(db: Executor, ids: string[], viewerId: string | null): Promise<PostBaseRow[]> {
   if (ids.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('posts')
     .leftJoin('users', 'users.id', 'posts.author_id')
     .select([
@@ -41,9 +44,11 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
       'posts.media_version',
       'posts.created_at',
     ])
+    .select(postIsPrivate('posts.id').as('is_private'))
     .where('posts.id', 'in', ids)
     .where(postVisibleTo(viewerId))
     .execute();
+  return rows.map((row) => ({ ...row, is_private: toBool(row.is_private) }));
 }
 
 export interface PostGroupRow {
@@ -52,15 +57,15 @@ export interface PostGroupRow {
   group_id: string | null;
   stored_name: string;
   current_name: string | null;
-  is_private: number | null;
-  everyone_can_post: number | null;
+  /** Null when the group is gone (the tag stays as its stored name). */
+  everyone_can_post: boolean | null;
   pinned_post_id: string | null;
   owner_id: string | null;
 }
 
 export async function findPostGroups(db: Executor, postIds: string[]): Promise<PostGroupRow[]> {
   if (postIds.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('post_groups')
     .leftJoin('groups', 'groups.id', 'post_groups.group_id')
     .select([
@@ -69,7 +74,6 @@ export async function findPostGroups(db: Executor, postIds: string[]): Promise<P
       'post_groups.group_id',
       'post_groups.name as stored_name',
       'groups.name as current_name',
-      'groups.is_private',
       'groups.everyone_can_post',
       'groups.pinned_post_id',
       'groups.owner_id',
@@ -78,6 +82,7 @@ export async function findPostGroups(db: Executor, postIds: string[]): Promise<P
     .orderBy('post_groups.post_id')
     .orderBy('post_groups.position')
     .execute();
+  return rows.map((row) => ({ ...row, everyone_can_post: row.everyone_can_post === null ? null : toBool(row.everyone_can_post) }));
 }
 
 export interface PostMentionRow {
@@ -106,39 +111,8 @@ export async function findPostMentions(db: Executor, postIds: string[]): Promise
     .execute();
 }
 
-export async function findLikedPostIds(db: Executor, userId: string, postIds: string[]): Promise<Set<string>> {
-  if (postIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('post_likes')
-    .select('post_id')
-    .where('user_id', '=', userId)
-    .where('post_id', 'in', postIds)
-    .execute();
-  return new Set(rows.map((r) => r.post_id));
-}
-
-/** The user's role in each of the groups where they are a member. */
-export async function findRoles(db: Executor, userId: string, groupIds: string[]): Promise<Map<string, GroupRole>> {
-  if (groupIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('group_members')
-    .select(['group_id', 'role'])
-    .where('user_id', '=', userId)
-    .where('group_id', 'in', groupIds)
-    .execute();
-  return new Map(rows.map((r) => [r.group_id, r.role]));
-}
-
-/** Bans among the given groups and users, as "groupId:userId" keys. */
-export async function findBans(db: Executor, groupIds: string[], userIds: string[]): Promise<Set<string>> {
-  if (groupIds.length === 0 || userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('group_bans')
-    .select(['group_id', 'user_id'])
-    .where('group_id', 'in', groupIds)
-    .where('user_id', 'in', userIds)
-    .execute();
-  return new Set(rows.map((r) => `${r.group_id}:${r.user_id}`));
+export function findLikedPostIds(db: Executor, userId: string, postIds: string[]): Promise<Set<string>> {
+  return idsAmong(db, 'post_likes', { user_id: userId }, 'post_id', postIds);
 }
 
 /** The posts among `ids` that exist and that the viewer may see. */
@@ -237,20 +211,6 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
 
 // ---- Writes --------------------------------------------------------------------------------
 
-export async function findGroupsByIdOrName(db: Executor, ids: string[], namesLower: string[]) {
-  if (ids.length === 0 && namesLower.length === 0) return [];
-  return db
-    .selectFrom('groups')
-    .select(['id', 'name', 'name_lower', 'everyone_can_post', 'is_private'])
-    .where((eb) =>
-      eb.or([
-        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
-        ...(namesLower.length > 0 ? [eb('name_lower', 'in', namesLower)] : []),
-      ]),
-    )
-    .execute();
-}
-
 export interface NewPost {
   id: string;
   authorId: string;
@@ -316,7 +276,7 @@ export async function setLike(db: Executor, postId: string, userId: string, like
 }
 
 export function hasLiked(db: Executor, postId: string, userId: string): Promise<boolean> {
-  return hasRow(db.selectFrom('post_likes').select('post_id').where('post_id', '=', postId).where('user_id', '=', userId));
+  return rowExists(db, 'post_likes', { post_id: postId, user_id: userId });
 }
 
 export async function likeCount(db: Executor, postId: string): Promise<number> {

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import { infoMessage } from '#core/errors';
+import { postsApi } from '#core/api/posts';
+import { routeOf } from '../../lib/contract';
+import { actionRoute } from '../../lib/handlers';
 import { idempotentRequest, runOnce } from '../../lib/idempotency';
-import { ErrorReplies, LikeBody, LikeReply, MessageReply, PostIdParams } from '../../lib/schemas';
-import { CreatePostBody, CreatePostReply, PostSchema } from './posts.schemas';
 import {
   type PostView,
   createPost,
@@ -16,13 +15,9 @@ import {
 
 /** Posts: create, read, like, delete. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/post',
-    {
-      schema: { body: CreatePostBody, response: { 201: CreatePostReply, 200: CreatePostReply, ...ErrorReplies } },
-      config: { invalidKey: 'blank_post' },
-    },
-    async (request, reply) => {
+  app.route({
+    ...routeOf(postsApi.create),
+    handler: async (request, reply) => {
       const viewer = await request.requireViewer();
       const result = await runOnce<PostView & { post: PostView }>(
         app.db,
@@ -35,30 +30,27 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       return reply.status(result.status as 200).send(result.body);
     },
-  );
+  });
 
-  app.get(
-    '/post/:postId',
-    { schema: { params: PostIdParams, response: { 200: PostSchema, ...ErrorReplies } } },
-    async (request) => {
+  app.route({
+    ...routeOf(postsApi.get),
+    handler: async (request) => {
       const viewer = await request.viewer();
       return getPostForViewer(app.db, request.params.postId, viewer?.id ?? null, app);
     },
-  );
+  });
 
-  app.get(
-    '/post/:postId/groups',
-    { schema: { params: PostIdParams, response: { 200: Type.Array(Type.String()), ...ErrorReplies } } },
-    async (request) => {
+  app.route({
+    ...routeOf(postsApi.groups),
+    handler: async (request) => {
       const viewer = await request.viewer();
       return getPostGroupNames(app.db, request.params.postId, viewer?.id ?? null);
     },
-  );
+  });
 
-  app.patch(
-    '/post/:postId/like',
-    { schema: { params: PostIdParams, body: LikeBody, response: { 200: LikeReply, ...ErrorReplies } }, config: { invalidKey: 'invalid_post' } },
-    async (request, reply) => {
+  app.route({
+    ...routeOf(postsApi.like),
+    handler: async (request, reply) => {
       const viewer = await request.requireViewer();
       const liked = request.body?.liked;
       const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
@@ -67,16 +59,12 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }));
       return reply.status(result.status as 200).send(result.body);
     },
-  );
+  });
 
-  app.delete(
-    '/post/:postId',
-    { schema: { params: PostIdParams, response: { 200: MessageReply, ...ErrorReplies } } },
-    async (request) => {
-      const viewer = await request.requireViewer();
+  app.route(
+    actionRoute(postsApi.delete, 'post_deleted', async (request, viewer) => {
       const keys = await app.db.transaction().execute((trx) => deletePost(trx, request.params.postId, viewer.id));
       await removePostMedia(app.storage, keys, request.log);
-      return { message: infoMessage('post_deleted') };
-    },
+    }),
   );
 };

@@ -11,6 +11,7 @@ import { isId, newId } from '../../lib/ids';
 import { type PageWindow, toPage } from '../../lib/paging';
 import type { MediaStorage } from '../../lib/storage';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access';
+import * as groupsRepo from '../groups/groups.repository';
 import { imageKey } from '../media/media-urls';
 import { enqueueNotificationEvent } from '../notifications/events';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper';
@@ -45,8 +46,8 @@ export async function getPostsForViewer(
   const people = new Set(rows.map((r) => r.author_id).filter((id): id is string => id !== null));
   if (viewerId) people.add(viewerId);
   const [roles, bans] = await Promise.all([
-    viewerId ? repo.findRoles(db, viewerId, groupIds) : Promise.resolve(new Map()),
-    repo.findBans(db, groupIds, [...people]),
+    viewerId ? groupsRepo.findRoles(db, viewerId, groupIds) : Promise.resolve(new Map()),
+    groupsRepo.findBans(db, groupIds, [...people]),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
@@ -186,7 +187,7 @@ export async function createPost(
 
   const [userRows, groupRows] = await Promise.all([
     findUsersByIdOrName(trx, mentionEntries.filter(isId), mentionEntries.map((e) => e.toLowerCase())),
-    repo.findGroupsByIdOrName(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
+    groupsRepo.findGroupsByIdOrName(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
   ]);
   const mentions = resolveEntries(mentionEntries, userRows, (u) => u.username_lower).map(({ row, text: raw }) =>
     row ? { userId: row.id, username: row.username } : { userId: null, username: raw },
@@ -196,7 +197,7 @@ export async function createPost(
   // The author's standing in every tagged group, in two queries whatever the slot count.
   const taggedIds = groups.flatMap(({ row }) => (row ? [row.id] : []));
   await holdGroupsForPosting(trx, taggedIds);
-  const [roles, bans] = await Promise.all([repo.findRoles(trx, authorId, taggedIds), repo.findBans(trx, taggedIds, [authorId])]);
+  const [roles, bans] = await Promise.all([groupsRepo.findRoles(trx, authorId, taggedIds), groupsRepo.findBans(trx, taggedIds, [authorId])]);
   for (const { row } of groups) {
     if (!row) continue;
     const membership = { role: roles.get(row.id) ?? null, banned: bans.has(`${row.id}:${authorId}`), requested: false };

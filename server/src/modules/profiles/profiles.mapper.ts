@@ -2,13 +2,14 @@ import type { Executor } from '../../db/schema';
 import { followStates, NOT_FOLLOWING } from '../follows/follows.repository';
 import { avatarUrl } from '../media/media-urls';
 import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository';
-import type { GroupListItem, GroupListReply, UserListItem, UserListReply } from '../../lib/schemas';
-import type { Profile } from './profiles.schemas';
+import type { GroupListItem, GroupListReply, UserListItem, UserListReply } from '#core/api/common';
+import type { Profile } from '#core/api/profiles';
 
 export function toProfile(
   row: ProfileRow,
   viewerId: string | null,
   edges: { follows: boolean; notify: boolean; logFollows: boolean },
+  standing: { admin: boolean; owner: boolean; banned: boolean },
 ): Profile {
   const itsme = viewerId === row.id;
   return {
@@ -25,6 +26,7 @@ export function toProfile(
     logged: viewerId !== null,
     ...edges,
     isGoogle: row.google_sub !== null,
+    ...standing,
     ...(itsme && row.email !== null ? { email: row.email } : {}),
   };
 }
@@ -45,13 +47,13 @@ export function toGroupListItems(rows: GroupListRow[]): GroupListItem[] {
   return rows.map((row) => ({ _id: row.id, gp: row.id, gpUrl: avatarUrl('gp', row.id, Number(row.gp_version)), name: row.name }));
 }
 
-/** `{userList, logged, hasMore}` of a page of users (search, followers, following). */
+/** `{userList, logged, hasMore, group}` of a page of users that is no group's (search, followers, following): group is null. */
 export async function toUserListReply(
   db: Executor,
   page: { items: UserListRow[]; hasMore: boolean },
   viewerId: string | null,
 ): Promise<UserListReply> {
-  return { userList: await toUserListItems(db, page.items, viewerId), logged: viewerId !== null, hasMore: page.hasMore };
+  return { userList: await toUserListItems(db, page.items, viewerId), logged: viewerId !== null, hasMore: page.hasMore, group: null };
 }
 
 /** `{groupList, logged, hasMore}` of a page of groups (search, a user's groups). */

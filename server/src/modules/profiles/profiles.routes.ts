@@ -1,19 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { LISTING_DEFAULTS } from '#core/listing';
-import { ListingQuery, PageQuery } from '../../lib/paging';
-import { ErrorReplies, GroupListReply, NameReply, PathText, UserIdParams, UserListReply } from '../../lib/schemas';
-import { CommentList } from '../comments/comments.schemas';
 import { listByAuthor } from '../comments/comments.service';
-import { PostListSchema } from '../feeds/feeds.schemas';
+import { profilesApi } from '#core/api/profiles';
+import { routeOf } from '../../lib/contract';
 import { feedPage, profileScope } from '../feeds/feeds.service';
-import { ProfileReply, UsernameParams } from './profiles.schemas';
 import * as service from './profiles.service';
-
-const followListOptions = {
-  schema: { params: UsernameParams, querystring: PageQuery, response: { 200: UserListReply, ...ErrorReplies } },
-};
 
 /**
  * Profiles, their lists (followers, following, groups, posts, comments) and the user-name lookup
@@ -21,49 +12,46 @@ const followListOptions = {
  * group name lookup (GET /group/{id}/name) lives with the groups module's routes.
  */
 export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  /** One handler for both directions of a user's follow list. */
-  const followList =
-    (direction: 'followers' | 'following') =>
-    async (request: FastifyRequest<{ Params: UsernameParams; Querystring: PageQuery }>) =>
-      service.followList(app, await request.viewer(), request.params.username, direction, request.query);
+  app.route({
+    ...routeOf(profilesApi.user),
+    handler: async (request) => ({
+      user: await service.getProfile(app, await request.viewer(), request.params.username, request.query.group),
+    }),
+  });
 
-  app.get(
-    '/profile/user/:username',
-    { schema: { params: UsernameParams, response: { 200: ProfileReply, ...ErrorReplies } } },
-    async (request) => ({ user: await service.getProfile(app, await request.viewer(), request.params.username) }),
-  );
+  // Both directions of a user's follow list have one handler.
+  for (const direction of ['followers', 'following'] as const) {
+    app.route({
+      ...routeOf(profilesApi[direction]),
+      handler: async (request) =>
+        service.followList(app, await request.viewer(), request.params.username, direction, request.query),
+    });
+  }
 
-  app.get('/profile/user/:username/followers', followListOptions, followList('followers'));
-  app.get('/profile/user/:username/following', followListOptions, followList('following'));
+  app.route({
+    ...routeOf(profilesApi.groups),
+    handler: async (request) => service.groupsOf(app, await request.viewer(), request.params.username, request.query),
+  });
 
-  app.get(
-    '/profile/user/:username/groups',
-    { schema: { params: UsernameParams, querystring: PageQuery, response: { 200: GroupListReply, ...ErrorReplies } } },
-    async (request) => service.groupsOf(app, await request.viewer(), request.params.username, request.query),
-  );
-
-  app.get(
-    '/profile/posts/:username',
-    { schema: { params: Type.Object({ username: PathText }), ...PostListSchema } },
-    async (request) => {
+  app.route({
+    ...routeOf(profilesApi.posts),
+    handler: async (request) => {
       const viewer = await request.viewer();
       const scope = await profileScope(app.db, request.params.username);
       return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
     },
-  );
+  });
 
-  app.get(
-    '/profile/comments/:userId',
-    { schema: { params: UserIdParams, querystring: ListingQuery, response: { 200: CommentList, ...ErrorReplies } } },
-    async (request) => {
+  app.route({
+    ...routeOf(profilesApi.comments),
+    handler: async (request) => {
       const viewer = await request.viewer();
       return listByAuthor(app, viewer?.id ?? null, request.params.userId, request.query);
     },
-  );
+  });
 
-  app.get(
-    '/profile/:userId/username',
-    { schema: { params: UserIdParams, response: { 200: NameReply, ...ErrorReplies } } },
-    async (request) => ({ name: await service.usernameOf(app, request.params.userId) }),
-  );
+  app.route({
+    ...routeOf(profilesApi.username),
+    handler: async (request) => ({ name: await service.usernameOf(app, request.params.userId) }),
+  });
 };

@@ -4,18 +4,24 @@ import { findUserIdByName } from '../../db/users';
 import { notFound } from '../../lib/app-error';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
+import { NO_STANDING, standingSeenBy } from '../groups/groups.service';
 import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper';
 import * as repo from './profiles.repository';
-import type { GroupListReply, UserListReply } from '../../lib/schemas';
-import type { Profile } from './profiles.schemas';
+import type { GroupListReply, UserListReply } from '#core/api/common';
+import type { Profile } from '#core/api/profiles';
 
 const NO_RELATION = { follows: false, notify: false, logFollows: false };
 
-export async function getProfile(app: FastifyInstance, viewer: Viewer | null, username: string): Promise<Profile> {
+/**
+ * The profile; `group` (a group's name or id) asks for the user's standing there, which the groups
+ * module tells only when the caller may see that group's members.
+ */
+export async function getProfile(app: FastifyInstance, viewer: Viewer | null, username: string, group?: string): Promise<Profile> {
   const row = await repo.findProfile(app.db, username);
   if (!row) throw notFound('user_not_found');
   const edges = viewer && viewer.id !== row.id ? await repo.followEdges(app.db, viewer.id, row.id) : NO_RELATION;
-  return toProfile(row, viewer?.id ?? null, edges);
+  const standing = group?.trim() ? await standingSeenBy(app.db, group.trim(), row.id, viewer?.id ?? null) : NO_STANDING;
+  return toProfile(row, viewer?.id ?? null, edges, standing);
 }
 
 async function requireUserId(app: FastifyInstance, username: string): Promise<string> {

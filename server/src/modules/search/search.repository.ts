@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { toBool } from '../../db/helpers';
 import type { Executor, GroupRole } from '../../db/schema';
 import type { ListFilter, PageWindow } from '../../lib/paging';
 import { searchMatches, searchRank } from '../../lib/search';
@@ -39,9 +40,9 @@ export const groupsPage = (db: Executor, filter: ListFilter, window: PageWindow)
   findGroups(db, filter.query ?? '', slice(window, filter.before));
 
 export interface MemberGroupRow extends GroupListRow {
-  everyone_can_post: number;
+  everyone_can_post: boolean;
   role: GroupRole;
-  banned: number;
+  banned: boolean;
 }
 
 /**
@@ -49,7 +50,7 @@ export interface MemberGroupRow extends GroupListRow {
  * rule (so the limit counts only usable groups); the service still checks each row with canPostIn.
  */
 export async function postableGroups(db: Executor, viewerId: string, query: string, limit: number): Promise<MemberGroupRow[]> {
-  return db
+  const rows = await db
     .selectFrom('group_members')
     .innerJoin('groups', 'groups.id', 'group_members.group_id')
     .leftJoin('group_bans', (join) =>
@@ -66,4 +67,5 @@ export async function postableGroups(db: Executor, viewerId: string, query: stri
     .orderBy('groups.id')
     .limit(limit)
     .execute();
+  return rows.map((row) => ({ ...row, everyone_can_post: toBool(row.everyone_can_post), banned: toBool(row.banned) }));
 }

@@ -1,29 +1,26 @@
-import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
 import { canPostIn } from '../groups/group-access';
 import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper';
-import type { GroupListReply, UserListReply } from '../../lib/schemas';
+import type { GroupListReply, UserListReply } from '#core/api/common';
 import * as repo from './search.repository';
-import type { SearchResults } from './search.schemas';
-
-type Results = Static<typeof SearchResults>;
+import type { NameResult } from '#core/api/search';
 
 /** Suggestions under the search box and in mention slots: only for non-blank input. */
-export async function suggestUsers(app: FastifyInstance, query: string | undefined): Promise<Results> {
+export async function suggestUsers(app: FastifyInstance, query: string | undefined): Promise<NameResult[]> {
   if (!query?.trim()) return [];
   const rows = await repo.findUsers(app.db, query, { limit: LIMITS.suggestionsMax });
   return rows.map((r) => ({ _id: r.id, name: r.username }));
 }
 
 /** Group slots of the composer: only the viewer's groups they may post in. */
-export async function suggestPostableGroups(app: FastifyInstance, viewer: Viewer, query: string | undefined): Promise<Results> {
+export async function suggestPostableGroups(app: FastifyInstance, viewer: Viewer, query: string | undefined): Promise<NameResult[]> {
   if (!query?.trim()) return [];
   const rows = await repo.postableGroups(app.db, viewer.id, query, LIMITS.suggestionsMax);
   return rows
-    .filter((r) => canPostIn(r, { role: r.role, banned: r.banned === 1, requested: false }))
+    .filter((r) => canPostIn(r, { role: r.role, banned: r.banned, requested: false }))
     .map((r) => ({ _id: r.id, name: r.name }));
 }
 

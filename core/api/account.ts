@@ -1,0 +1,150 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { NOTIFICATION_SETTINGS } from '../limits';
+import { PASSWORD_ERRORS, USERNAME_ERRORS } from './auth';
+import { MessageReplies, messageWith } from './common';
+import { endpoint } from './endpoint';
+
+/** The languages of the app: of the interface, the emails and the notifications. */
+export const Language = Type.Union([Type.Literal('en'), Type.Literal('cs')]);
+export type Language = Static<typeof Language>;
+
+export const BioBody = Type.Object({ bio: Type.String() });
+
+export const UsernameBody = Type.Object({ newUsername: Type.String() });
+
+export const EmailBody = Type.Object({
+  email: Type.String(),
+  /** The current password. */
+  password: Type.Optional(Type.String()),
+});
+
+export const PasswordBody = Type.Object({
+  oldPassword: Type.Optional(Type.String()),
+  newPassword: Type.String(),
+});
+
+export const LanguageBody = Type.Object({ language: Language });
+
+/** One switch per type, in the order of NOTIFICATION_SETTINGS. */
+export const NotificationSettings = Type.Array(Type.Boolean(), {
+  minItems: NOTIFICATION_SETTINGS.length,
+  maxItems: NOTIFICATION_SETTINGS.length,
+});
+
+export const NotificationSettingsBody = Type.Object({ newSettings: NotificationSettings });
+
+/** The switches as stored; a change also answers its message. */
+export const NotificationSettingsReply = Type.Object({
+  message: Type.Optional(Type.String()),
+  notifications: NotificationSettings,
+});
+export type NotificationSettingsReply = Static<typeof NotificationSettingsReply>;
+
+/** The caller's own account. */
+export const Account = Type.Object({
+  _id: Type.String(),
+  username: Type.String(),
+  /** Null for a Google account Google gave no verified address for. */
+  email: Type.Union([Type.String(), Type.Null()]),
+  bio: Type.String(),
+  /** The user id: the avatar key and the id follow calls take. */
+  pfp: Type.String(),
+  /** The avatar's URL at its current version. */
+  pfpUrl: Type.String(),
+  /** Epoch milliseconds. */
+  createdAt: Type.Number(),
+  /** Signs in through Google and manages neither email nor password here. */
+  isGoogle: Type.Boolean(),
+  language: Type.String(),
+  notifications: NotificationSettings,
+});
+export type Account = Static<typeof Account>;
+
+export const AccountReply = Type.Object({ user: Account });
+export type AccountReply = Static<typeof AccountReply>;
+
+/** The name as stored (normalised), which may differ from the one typed. */
+export const UsernameReply = messageWith({ username: Type.String() });
+export type UsernameReply = Static<typeof UsernameReply>;
+
+export const LanguageReply = messageWith({ language: Type.String() });
+export type LanguageReply = Static<typeof LanguageReply>;
+
+/** The account calls of the API (see endpoint.ts for how an entry is read); each acts on the caller's own account. */
+export const accountApi = {
+  get: endpoint({
+    method: 'POST',
+    path: '/account/get',
+    summary: "The caller's account",
+    replies: { 200: AccountReply },
+    errors: [],
+  }),
+  changeBio: endpoint({
+    method: 'PATCH',
+    path: '/account/changebio',
+    summary: "Change the caller's bio",
+    body: BioBody,
+    replies: MessageReplies,
+    invalidKey: 'max_bio_length',
+    errors: ['max_bio_length', 'max_bio_lines'],
+  }),
+  changeUsername: endpoint({
+    method: 'PATCH',
+    path: '/account/changeusername',
+    summary: "Change the caller's username",
+    body: UsernameBody,
+    replies: { 200: UsernameReply },
+    invalidKey: 'new_username',
+    errors: [...USERNAME_ERRORS, 'username_taken'],
+  }),
+  changeEmail: endpoint({
+    method: 'PATCH',
+    path: '/account/changeemail',
+    summary: 'Start an address change: a link to the new address confirms it',
+    body: EmailBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_email',
+    errors: ['login_google', 'invalid_email', 'using_email', 'invalid_credentials', 'email_used', 'email_limit'],
+  }),
+  changePassword: endpoint({
+    method: 'PATCH',
+    path: '/account/changepassword',
+    summary: "Change the caller's password, ending every earlier session",
+    body: PasswordBody,
+    replies: MessageReplies,
+    invalidKey: 'new_password',
+    errors: ['login_google', ...PASSWORD_ERRORS, 'invalid_credentials'],
+  }),
+  changeLanguage: endpoint({
+    method: 'PATCH',
+    path: '/account/language',
+    summary: "Change the language of the caller's emails and notifications",
+    body: LanguageBody,
+    replies: { 200: LanguageReply },
+    invalidKey: 'invalid_settings',
+    errors: [],
+  }),
+  notificationSettings: endpoint({
+    method: 'POST',
+    path: '/account/notifications',
+    summary: "The caller's notification switches",
+    replies: { 200: NotificationSettingsReply },
+    errors: [],
+  }),
+  changeNotificationSettings: endpoint({
+    method: 'PATCH',
+    path: '/account/notifications',
+    summary: "Change the caller's notification switches",
+    body: NotificationSettingsBody,
+    replies: { 200: NotificationSettingsReply },
+    invalidKey: 'invalid_settings',
+    errors: ['invalid_settings'],
+  }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/account/delete',
+    summary: "Delete the caller's account (owned groups pass to a successor or go)",
+    replies: MessageReplies,
+    errors: [],
+  }),
+} as const;

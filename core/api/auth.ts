@@ -1,0 +1,126 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { ErrorKey } from '../errors';
+import { MessageReplies, MessageReply } from './common';
+import { endpoint } from './endpoint';
+
+/*
+ * Bodies are loose strings: the rules run in the server's service, so each broken rule answers
+ * its own catalogue key rather than a generic schema failure.
+ */
+
+export const SignupBody = Type.Object({
+  username: Type.String(),
+  email: Type.String(),
+  password: Type.String(),
+  /** Language of the emails and the account; the Accept-Language header otherwise. */
+  language: Type.Optional(Type.String()),
+});
+export type SignupBody = Static<typeof SignupBody>;
+
+export const LoginBody = Type.Object({
+  /** A username or an email address. */
+  username: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const GoogleBody = Type.Object({
+  /** The ID token Google's sign-in button handed the web app. */
+  token: Type.Optional(Type.String()),
+  language: Type.Optional(Type.String()),
+});
+
+/** `email` is the address the link was sent to, so a link for an address changed since fails. */
+export const VerifyQuery = Type.Object({
+  token: Type.String(),
+  email: Type.Optional(Type.String()),
+});
+
+export const ForgotBody = Type.Object({ email: Type.String() });
+
+export const ResetBody = Type.Object({
+  token: Type.String(),
+  email: Type.Optional(Type.String()),
+  password: Type.String(),
+});
+export type ResetBody = Static<typeof ResetBody>;
+
+/** The `user` of a login answer: what the web app keeps in its session. */
+export const SessionUser = Type.Object({ _id: Type.String(), username: Type.String() });
+export type SessionUser = Static<typeof SessionUser>;
+
+/** A login's answer: the bearer token and whom it belongs to. */
+export const Session = Type.Object({ token: Type.String(), user: SessionUser });
+export type Session = Static<typeof Session>;
+
+export const AuthTestReply = Type.Object({ ok: Type.Boolean(), user: SessionUser });
+export type AuthTestReply = Static<typeof AuthTestReply>;
+
+/** The refusals of a name, an address and a password under the shared rules (core/validation). */
+export const USERNAME_ERRORS = ['new_username', 'username_characters', 'min_username_length', 'max_username_length', 'username_at', 'username_profanity'] as const satisfies readonly ErrorKey[];
+export const PASSWORD_ERRORS = ['new_password', 'password_spaces', 'password_invalid', 'min_password_length', 'max_password_length'] as const satisfies readonly ErrorKey[];
+
+/** The auth calls of the API (see endpoint.ts for how an entry is read). */
+export const authApi = {
+  signup: endpoint({
+    method: 'POST',
+    path: '/auth/signup',
+    summary: 'Create an unverified account and mail its verification link',
+    body: SignupBody,
+    replies: { 201: MessageReply },
+    invalidKey: 'new_username',
+    errors: [...USERNAME_ERRORS, 'invalid_email', ...PASSWORD_ERRORS, 'signup_limit', 'username_taken', 'email_used'],
+  }),
+  verify: endpoint({
+    method: 'GET',
+    path: '/auth/verify',
+    summary: 'Confirm a sign-up address or an address change from its mailed link',
+    query: VerifyQuery,
+    replies: MessageReplies,
+    invalidKey: 'invalid_link',
+    errors: ['invalid_link', 'email_used'],
+  }),
+  login: endpoint({
+    method: 'POST',
+    path: '/auth/login',
+    summary: 'Sign in with a username (or address) and password',
+    body: LoginBody,
+    replies: { 200: Session },
+    invalidKey: 'invalid_credentials',
+    errors: ['invalid_credentials', 'login_timeout', 'login_google', 'verify_email'],
+  }),
+  google: endpoint({
+    method: 'POST',
+    path: '/auth/google',
+    summary: 'Sign in with a Google ID token (creating or linking the account)',
+    body: GoogleBody,
+    replies: { 200: Session },
+    invalidKey: 'google_failed',
+    errors: ['google_failed', 'email_used', 'username_taken'],
+  }),
+  test: endpoint({
+    method: 'POST',
+    path: '/auth/test',
+    summary: "Check the caller's session",
+    replies: { 200: AuthTestReply },
+    errors: [],
+  }),
+  forgot: endpoint({
+    method: 'POST',
+    path: '/auth/forgot',
+    summary: 'Mail a password reset link (the same answer whether or not the address has an account)',
+    body: ForgotBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_email',
+    errors: ['invalid_email'],
+  }),
+  reset: endpoint({
+    method: 'POST',
+    path: '/auth/reset',
+    summary: 'Set a new password from a reset link, ending every earlier session',
+    body: ResetBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_link',
+    errors: [...PASSWORD_ERRORS, 'invalid_link', 'login_google'],
+  }),
+} as const;

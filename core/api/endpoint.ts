@@ -1,0 +1,59 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { ErrorKey } from '../errors';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The success answers a call may give, by status. */
+export type SuccessReplies = Partial<Record<200 | 201 | 202 | 204, TSchema>>;
+
+/**
+ * One call of the API, described once for the server (which validates and serialises by it),
+ * the web app (which calls through it) and the OpenAPI document (which is generated from it).
+ * `path` is relative to `/api` and names its parameters Fastify's way (`/post/:postId`).
+ * `errors` lists the catalogue keys the call itself may answer besides the ones every call can
+ * (a malformed request, an expired session, a rate limit).
+ */
+export interface Endpoint {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly summary: string;
+  /** What the summary cannot say in a line (how a parameter is read); the OpenAPI description opens with it. */
+  readonly description?: string;
+  readonly params?: TSchema;
+  readonly query?: TSchema;
+  readonly body?: TSchema;
+  readonly replies: SuccessReplies;
+  readonly errors: readonly ErrorKey[];
+  /** The key a request refused by the schema answers when its failing field has none of its own. */
+  readonly invalidKey?: ErrorKey;
+}
+
+/** Declares an endpoint, keeping its literal types for the server's and the client's inference. */
+export const endpoint = <const E extends Endpoint>(definition: E): E => definition;
+
+type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
+
+export type ParamsOf<E extends Endpoint> = StaticOr<E['params'], undefined>;
+export type QueryOf<E extends Endpoint> = StaticOr<E['query'], undefined>;
+export type BodyOf<E extends Endpoint> = StaticOr<E['body'], undefined>;
+
+/** The answer of a successful call (its 200, else its 201, else nothing). */
+export type ReplyOf<E extends Endpoint> = E['replies'] extends { 200: infer S extends TSchema }
+  ? Static<S>
+  : E['replies'] extends { 201: infer S extends TSchema }
+    ? Static<S>
+    : E['replies'] extends { 202: infer S extends TSchema }
+      ? Static<S>
+      : undefined;
+
+/**
+ * The endpoint's path with its parameters filled in (each encoded as one path segment).
+ * A parameter missing from `params` is an error in the caller, so it throws.
+ */
+export function pathOf(e: Pick<Endpoint, 'path'>, params?: Readonly<Record<string, string | number>>): string {
+  return e.path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`${e.path}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

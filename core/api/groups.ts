@@ -1,0 +1,291 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PathText, pageEntry, userListReply } from './common';
+import { endpoint } from './endpoint';
+import { postListEntry } from './feeds';
+import { Post } from './posts';
+
+/**
+ * Create and update share one body. Lengths are checked by the shared validation rules
+ * (so the answer names the broken rule); the caps here only bound what is parsed. On update, a
+ * flag left out keeps its current value.
+ */
+export const GroupBody = Type.Object({
+  name: Type.String({ maxLength: 1000 }),
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  isPrivate: Type.Optional(Type.Boolean()),
+  requestJoin: Type.Optional(Type.Boolean()),
+  everyoneCanPost: Type.Optional(Type.Boolean()),
+});
+export type GroupBody = Static<typeof GroupBody>;
+
+/** The saved group (id and name, the name as stored) and what was done. */
+export const GroupSavedReply = Type.Object({ group: GroupRef, message: Type.String() });
+export type GroupSavedReply = Static<typeof GroupSavedReply>;
+
+/**
+ * The Group as the caller sees it. `admin` is true for the owner as well; `pinnedPost`
+ * is null when nothing is pinned or the caller may not see the pinned post; `notification` is the
+ * caller's per-group level (0 all, 1 essential, 2 none), null for non-members. gp is the group id
+ * (its avatar key), gpUrl the avatar at its version.
+ */
+export const Group = Type.Object({
+  _id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  gp: Type.String(),
+  gpUrl: Type.String(),
+  private: Type.Boolean(),
+  requestJoin: Type.Boolean(),
+  everyoneCanPost: Type.Boolean(),
+  members: Type.Integer(),
+  bans: Type.Integer(),
+  pinnedPost: Type.Union([Type.String(), Type.Null()]),
+  member: Type.Boolean(),
+  banned: Type.Boolean(),
+  owner: Type.Boolean(),
+  admin: Type.Boolean(),
+  logged: Type.Boolean(),
+  canUserPost: Type.Boolean(),
+  requested: Type.Boolean(),
+  createdAt: Type.Number(),
+  notification: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type Group = Static<typeof Group>;
+export const GroupReply = Type.Object({ group: Group });
+
+/** Members and banned lists; `group.admin` / `group.owner` are the caller's rights there. */
+export const GroupUserListReply = userListReply(
+  GroupUserItem,
+  Type.Object({ _id: Type.String(), name: Type.String(), admin: Type.Boolean(), owner: Type.Boolean() }),
+);
+export type GroupUserListReply = Static<typeof GroupUserListReply>;
+
+/** A group named in the path by name (or id); ids in the path are checked by the schema. */
+export const GroupNameParams = Type.Object({ name: PathText });
+/** An admin's or owner's call on one user of the group; pfp is the user's id. */
+export const GroupUserParams = Type.Object({ name: PathText, pfp: Id });
+export type GroupUserParams = Static<typeof GroupUserParams>;
+export const GroupPinParams = Type.Object({ name: PathText, postId: Id });
+export const GroupPostParams = Type.Object({ groupId: Id, postId: Id });
+
+/** The caller's notification level in the group: 0 all, 1 essential, 2 none. */
+export const GroupNotificationBody = Type.Object({
+  notification: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]),
+});
+export const GroupNotificationReply = Type.Object({ notification: Type.Integer() });
+
+/** Keys the shared name and description rules answer (see validateGroupName, validateDescription). */
+const GROUP_BODY_ERRORS = [
+  'new_groupname',
+  'groupname_characters',
+  'min_groupname_length',
+  'max_groupname_length',
+  'group_and',
+  'groupname_reserved',
+  'groupname_profanity',
+  'max_desc_length',
+  'max_desc_lines',
+] as const;
+
+/** A call on the group named in the path that answers its message (join, leave, request, unpin). */
+const onGroup = { params: GroupNameParams, replies: MessageReplies } as const;
+/** An admin's or owner's call on one user of the group, answering its message. */
+const onGroupUser = { params: GroupUserParams, replies: MessageReplies } as const;
+/** A page of the group's users (members, banned), with the caller's rights there. */
+const groupUsersEntry = { params: GroupNameParams, ...pageEntry(GroupUserListReply) } as const;
+
+/** Refusals of a call on a user's join request (accept, deny). */
+const JOIN_REQUEST_ERRORS = ['didnt_find_group', 'admin_accept', 'didnt_find_user', 'user_banned', 'user_member', 'hasnt_requested'] as const;
+/** Refusals of a call on a member's role besides the caller's rights (admin, deadmin, owner). */
+const MEMBER_ERRORS = ['didnt_find_user', 'admin_banned', 'isnt_member'] as const;
+
+/** What the update call takes and answers: it is served at PATCH and at POST alike. */
+const updateEntry = {
+  path: '/group/:groupId/update',
+  params: GroupIdParams,
+  body: GroupBody,
+  replies: { 200: GroupSavedReply },
+  invalidKey: 'invalid_group',
+  errors: ['didnt_find_group', 'need_admin', 'need_owner', 'groupname_taken', ...GROUP_BODY_ERRORS],
+} as const;
+
+/** The groups calls of the API (see endpoint.ts for how an entry is read). */
+export const groupsApi = {
+  posts: endpoint({
+    method: 'GET',
+    path: '/group/:name/posts',
+    summary: "A group's posts (a private group's only for its members)",
+    params: GroupNameParams,
+    ...postListEntry,
+    errors: ['didnt_find_group', 'not_member'],
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/group',
+    summary: 'Create a group, the caller its owner (send an Idempotency-Key so a retry is applied once)',
+    body: GroupBody,
+    replies: { 201: GroupSavedReply },
+    invalidKey: 'invalid_group',
+    errors: ['max_groups', 'groupname_taken', 'idempotency_mismatch', ...GROUP_BODY_ERRORS],
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    summary: "Change a group's name, description and settings (admins; its privacy the owner's)",
+    ...updateEntry,
+  }),
+  updateByPost: endpoint({
+    method: 'POST',
+    summary: "Change a group's name, description and settings: the update call, served at POST as well",
+    ...updateEntry,
+  }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/group/:groupId',
+    summary: 'Delete a group (its owner); a private group takes its posts with it',
+    params: GroupIdParams,
+    replies: MessageReplies,
+    errors: ['didnt_find_group', 'owner_delete'],
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/group/:name',
+    summary: 'The group as the caller sees it, by name or id',
+    params: GroupNameParams,
+    replies: { 200: GroupReply },
+    errors: ['didnt_find_group'],
+  }),
+  name: endpoint({
+    method: 'GET',
+    path: '/group/:groupId/name',
+    summary: "A group's current name, by id",
+    params: GroupIdParams,
+    replies: { 200: NameReply },
+    errors: ['didnt_find_group'],
+  }),
+  pinned: endpoint({
+    method: 'GET',
+    path: '/group/:name/pinned',
+    summary: "The group's pinned post as its card",
+    params: GroupNameParams,
+    replies: { 200: Post },
+    errors: ['didnt_find_group', 'not_member', 'no_pinned', 'didnt_find_pinned'],
+  }),
+  members: endpoint({
+    method: 'GET',
+    path: '/group/:name/members',
+    summary: "A page of the group's members (a private group's for its members)",
+    ...groupUsersEntry,
+    errors: ['didnt_find_group', 'not_member'],
+  }),
+  banned: endpoint({
+    method: 'GET',
+    path: '/group/:name/banned',
+    summary: "A page of the group's banned users (admins)",
+    ...groupUsersEntry,
+    errors: ['didnt_find_group', 'need_admin', 'not_member'],
+  }),
+  join: endpoint({
+    method: 'PUT',
+    path: '/group/:name/join',
+    summary: 'Join a group that admits without a request',
+    ...onGroup,
+    errors: ['didnt_find_group', 'banned', 'already_member', 'need_request', 'group_action_limit'],
+  }),
+  leave: endpoint({
+    method: 'DELETE',
+    path: '/group/:name/leave',
+    summary: 'Leave a group (not its owner, who deletes it instead)',
+    ...onGroup,
+    errors: ['didnt_find_group', 'not_member', 'owner_delete', 'group_action_limit'],
+  }),
+  request: endpoint({
+    method: 'POST',
+    path: '/group/:name/request',
+    summary: 'Ask to join a group that admits by request',
+    ...onGroup,
+    errors: ['didnt_find_group', 'banned', 'already_member', 'no_request', 'already_requested', 'group_action_limit'],
+  }),
+  accept: endpoint({
+    method: 'POST',
+    path: '/group/:name/accept/:pfp',
+    summary: "Accept a user's join request (admins)",
+    ...onGroupUser,
+    errors: JOIN_REQUEST_ERRORS,
+  }),
+  deny: endpoint({
+    method: 'POST',
+    path: '/group/:name/deny/:pfp',
+    summary: "Deny a user's join request (admins)",
+    ...onGroupUser,
+    errors: JOIN_REQUEST_ERRORS,
+  }),
+  admin: endpoint({
+    method: 'PATCH',
+    path: '/group/:name/admin/:pfp',
+    summary: 'Make a member an admin (admins)',
+    ...onGroupUser,
+    errors: ['didnt_find_group', 'need_admin', ...MEMBER_ERRORS, 'already_admin'],
+  }),
+  deadmin: endpoint({
+    method: 'PATCH',
+    path: '/group/:name/deadmin/:pfp',
+    summary: "Revoke an admin's rights (the owner)",
+    ...onGroupUser,
+    errors: ['didnt_find_group', 'need_admin', ...MEMBER_ERRORS, 'isnt_admin', 'admin_admin'],
+  }),
+  ban: endpoint({
+    method: 'PUT',
+    path: '/group/:name/ban/:pfp',
+    summary: 'Ban a user from the group, ending their membership and request (admins; an admin by the owner)',
+    ...onGroupUser,
+    errors: ['didnt_find_group', 'admin_ban', 'didnt_find_user', 'ban_owner', 'admin_admin', 'already_banned'],
+  }),
+  unban: endpoint({
+    method: 'PUT',
+    path: '/group/:name/unban/:pfp',
+    summary: 'Lift a ban (admins)',
+    ...onGroupUser,
+    errors: ['didnt_find_group', 'admin_ban', 'didnt_find_user', 'not_banned'],
+  }),
+  owner: endpoint({
+    method: 'PATCH',
+    path: '/group/:name/owner/:pfp',
+    summary: 'Hand the group to a member (the owner, who stays an admin)',
+    ...onGroupUser,
+    errors: ['didnt_find_group', 'need_owner', ...MEMBER_ERRORS, 'already_admin'],
+  }),
+  pin: endpoint({
+    method: 'PUT',
+    path: '/group/:name/pin/:postId',
+    summary: "Pin one of the group's posts, replacing the pinned one (admins)",
+    params: GroupPinParams,
+    replies: MessageReplies,
+    errors: ['didnt_find_group', 'admin_pin', 'didnt_find_post', 'invalid_post'],
+  }),
+  unpin: endpoint({
+    method: 'PUT',
+    path: '/group/:name/unpin',
+    summary: "Unpin the group's pinned post (admins)",
+    ...onGroup,
+    errors: ['didnt_find_group', 'admin_pin', 'no_pinned'],
+  }),
+  removePost: endpoint({
+    method: 'DELETE',
+    path: '/group/:groupId/p/:postId',
+    summary: 'Take a post out of the group (admins); in a private group the post is deleted',
+    params: GroupPostParams,
+    replies: MessageReplies,
+    errors: ['didnt_find_group', 'need_admin', 'didnt_find_post'],
+  }),
+  notification: endpoint({
+    method: 'PATCH',
+    path: '/group/:groupId/notification',
+    summary: "Set the caller's notification level in the group (members)",
+    params: GroupIdParams,
+    body: GroupNotificationBody,
+    replies: { 200: GroupNotificationReply },
+    // A level outside all, essential and none is a setting that is not allowed.
+    invalidKey: 'invalid_settings',
+    errors: ['didnt_find_group', 'not_member'],
+  }),
+} as const;

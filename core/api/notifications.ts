@@ -1,0 +1,107 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { NOTIFICATION_TYPES, type NotificationType } from '../limits';
+import { Id, IdParams, MessageReplies, pageEntry } from './common';
+import { endpoint } from './endpoint';
+
+/** A notification as the API sends it. */
+export const Notification = Type.Object({
+  _id: Id,
+  type: Type.Unsafe<NotificationType>(Type.String({ enum: [...NOTIFICATION_TYPES] })),
+  /** The actor's username, or "<deleted>". */
+  author: Type.String(),
+  seen: Type.Boolean(),
+  /** Excerpt of the post or comment the item is about (replies, mentions, posts), else null. */
+  reply: Type.Union([Type.String(), Type.Null()]),
+  context: Type.Object({
+    post: Type.Union([Id, Type.Null()]),
+    comment: Type.Union([Id, Type.Null()]),
+    count: Type.Integer(),
+  }),
+  username: Type.String(),
+  groupname: Type.Union([Type.String(), Type.Null()]),
+  /** The actor's id (avatar key), null when the account is gone. */
+  pfp: Type.Union([Id, Type.Null()]),
+  gp: Type.Union([Id, Type.Null()]),
+  /** The actor's avatar URL at its version (the default picture when the account is gone). */
+  pfpUrl: Type.String(),
+  /** The group's avatar URL at its version, null when the item is about no group. */
+  gpUrl: Type.Union([Type.String(), Type.Null()]),
+  /** Names of the post's groups (group posts). */
+  groups: Type.Array(Type.String()),
+  /** Epoch milliseconds. */
+  createdAt: Type.Number(),
+});
+export type Notification = Static<typeof Notification>;
+
+export const NotificationList = Type.Object({
+  notifications: Type.Array(Notification),
+  hasMore: Type.Boolean(),
+});
+export type NotificationList = Static<typeof NotificationList>;
+
+export const UnreadReply = Type.Object({ count: Type.Integer() });
+export type UnreadReply = Static<typeof UnreadReply>;
+
+/** EventSource cannot send headers, so the session token may come in the query string. */
+export const StreamQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 4096 })) });
+
+/**
+ * The stream is written by hand as Server-Sent Events, never serialised from this schema: it
+ * is a text/event-stream of `event: unread` with {count} (on connect and at each change), plus
+ * comment lines as heartbeats.
+ */
+export const UnreadStream = Type.String({
+  contentMediaType: 'text/event-stream',
+  description: 'Server-Sent Events: `event: unread` with {count}',
+});
+
+const list = {
+  summary: "The caller's notifications, newest first",
+  ...pageEntry(NotificationList),
+  invalidKey: 'invalid_id',
+  errors: [],
+} as const;
+
+export const notificationsApi = {
+  list: endpoint({ method: 'GET', path: '/notification/', ...list }),
+  /** The same list without the trailing slash (the documented path has it; both answer). */
+  listBare: endpoint({ method: 'GET', path: '/notification', ...list }),
+  unread: endpoint({
+    method: 'GET',
+    path: '/notification/unread',
+    summary: "How many of the caller's notifications are unseen (the badge)",
+    replies: { 200: UnreadReply },
+    errors: [],
+  }),
+  seen: endpoint({
+    method: 'PATCH',
+    path: '/notification/seen',
+    summary: 'Mark every notification seen; the badge drops to zero',
+    replies: { 200: UnreadReply },
+    errors: [],
+  }),
+  stream: endpoint({
+    method: 'GET',
+    path: '/notification/stream',
+    summary: 'A live stream of the unread count (Server-Sent Events; the token may come in the query)',
+    query: StreamQuery,
+    replies: { 200: UnreadStream },
+    errors: [],
+  }),
+  deleteAll: endpoint({
+    method: 'DELETE',
+    path: '/notification/all',
+    summary: "Delete all of the caller's notifications",
+    replies: MessageReplies,
+    errors: [],
+  }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/notification/:id',
+    summary: "Delete one of the caller's notifications",
+    params: IdParams,
+    replies: MessageReplies,
+    invalidKey: 'invalid_id',
+    errors: ['invalid_id'],
+  }),
+} as const;

@@ -1,0 +1,106 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { LIMITS } from '../limits';
+import { MessageReplies, PostIdParams, likeEntry } from './common';
+import { endpoint } from './endpoint';
+
+const NullableId = Type.Union([Type.String(), Type.Null()]);
+
+/**
+ * The post card.
+ * - createdAt: epoch milliseconds.
+ * - replyingTo: the original's id, null for a top-level post, or "<deleted>" when the original no
+ *   longer exists or the caller may not see it (a private group's post): the client shows its
+ *   deleted marker, and a hidden original's id is not revealed to outsiders.
+ * - groups / mentions: `_id` null when the entry was plain text (or its group or user is gone).
+ * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller
+ *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
+ *   where the post's author is banned.
+ * - images: how many images the post has; media: their URLs in order, versioned (and signed in a
+ *   private group, since an <img> carries no token).
+ * - author.pfp is the author's id (the avatar key); author.pfpUrl the avatar at its version.
+ */
+export const Post = Type.Object({
+  _id: Type.String(),
+  text: Type.String(),
+  author: Type.Object({ username: Type.String(), pfp: Type.String(), pfpUrl: Type.String() }),
+  createdAt: Type.Number(),
+  likes: Type.Integer(),
+  liked: Type.Boolean(),
+  comments: Type.Integer(),
+  replyingTo: NullableId,
+  groups: Type.Array(Type.Object({ _id: NullableId, name: Type.String() })),
+  mentions: Type.Array(Type.Object({ _id: NullableId, username: Type.String() })),
+  itsme: Type.Boolean(),
+  adminGroups: Type.Array(Type.Integer()),
+  pinnedGroups: Type.Array(Type.Integer()),
+  ownedGroups: Type.Array(Type.Integer()),
+  bannedGroups: Type.Array(Type.Integer()),
+  canReply: Type.Boolean(),
+  images: Type.Integer(),
+  media: Type.Array(Type.String()),
+});
+export type Post = Static<typeof Post>;
+
+/** A page of posts (every post list: feeds, a group, a profile, a hashtag, search). */
+export const PostList = Type.Object({ posts: Type.Array(Post), hasMore: Type.Boolean() });
+export type PostList = Static<typeof PostList>;
+
+/** Mention and group entries are ids or typed names; the slot count is checked after de-duplication. */
+const SlotEntries = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 4 * LIMITS.mentionsPerPost });
+
+/** `text` is checked by the server's content rules (so a non-string answers blank_post, not a schema error). */
+export const CreatePostBody = Type.Object({
+  text: Type.Optional(Type.Unknown()),
+  mentions: Type.Optional(SlotEntries),
+  groups: Type.Optional(SlotEntries),
+  replyingTo: Type.Optional(NullableId),
+});
+export type CreatePostBody = Static<typeof CreatePostBody>;
+
+/** The post itself (so `_id` is top level) and the same view under `post`. */
+export const CreatePostReply = Type.Composite([Post, Type.Object({ post: Post })]);
+
+export const postsApi = {
+  create: endpoint({
+    method: 'POST',
+    path: '/post',
+    summary: 'Publish a post (send an Idempotency-Key so a retry is applied once)',
+    body: CreatePostBody,
+    replies: { 201: CreatePostReply, 200: CreatePostReply },
+    invalidKey: 'blank_post',
+    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/post/:postId',
+    summary: 'One post as its card',
+    params: PostIdParams,
+    replies: { 200: Post },
+    errors: ['didnt_find_post'],
+  }),
+  groups: endpoint({
+    method: 'GET',
+    path: '/post/:postId/groups',
+    summary: "Names of the post's groups the caller may see",
+    params: PostIdParams,
+    replies: { 200: Type.Array(Type.String()) },
+    errors: ['didnt_find_post'],
+  }),
+  like: endpoint({
+    method: 'PATCH',
+    path: '/post/:postId/like',
+    summary: "Toggle the caller's like, or set it with {liked}",
+    params: PostIdParams,
+    ...likeEntry,
+    invalidKey: 'invalid_post',
+    errors: ['didnt_find_post', 'invalid_post', 'banned', 'idempotency_mismatch'],
+  }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/post/:postId',
+    summary: 'Delete a post (its author or an admin of one of its groups)',
+    params: PostIdParams,
+    replies: MessageReplies,
+    errors: ['didnt_find_post', 'not_author'],
+  }),
+} as const;

@@ -1,0 +1,528 @@
+/**
+ * `npm run bench -- [--database-url postgres://...] [--data-dir DIR] [--duration 10]
+ *   [--warmup 1] [--connections 10] [--note "..."] [--only feed_newest,search_posts] [--no-writes] [--out DIR]`
+ *
+ * The HTTP benchmark of a seeded database (`npm run seed` first, same --database-url/--data-dir):
+ * 1. captures the SQL of every measured request (the app built in this process, each request
+ *    once through inject, Kysely's log hook) and its query plan (EXPLAIN QUERY PLAN on SQLite,
+ *    EXPLAIN on PostgreSQL);
+ * 2. starts a bare Fastify JSON route in its own process (the ceiling) and measures it;
+ * 3. starts the real server (server/src/server.ts) in its own process on the seeded data and
+ *    measures each read scenario with autocannon (programmatic API);
+ * 4. measures feed reads while a second load likes posts and comments on them, and reports
+ *    refused writes and any busy/locked/deadlock error the server logged.
+ * Results: bench/results/<date>-<db>-<posts>.json and .md, and the index bench/results/README.md.
+ * The old notification fan-out benchmark is `npm run bench:fanout`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os, { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import SQLite from 'better-sqlite3';
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { type DatabaseHandle, isPostgresUrl } from '../src/db/database';
+import type { Database } from '../src/db/schema';
+import { SEED_NAMES } from './seed-data';
+import { shellArgs } from './shell-args';
+
+const REPO = resolve(import.meta.dirname, '../..');
+
+const { values: args } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    'data-dir': { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    /** Seconds of load before each measure (0: none). */
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '10' },
+    'write-connections': { type: 'string', default: '4' },
+    note: { type: 'string' },
+    only: { type: 'string' },
+    /** Where results go (default bench/results). */
+    out: { type: 'string' },
+    /** Leave out the feed-under-writes measure. */
+    'no-writes': { type: 'boolean', default: false },
+    /** Re-render the .md and the index from a results .json (after a change of format), measuring nothing. */
+    render: { type: 'string' },
+  },
+});
+const RESULTS = args.out ? resolve(args.out) : join(REPO, 'bench/results');
+const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const WRITE_CONNECTIONS = Number(args['write-connections']);
+
+interface Scenario {
+  name: string;
+  title: string;
+  path: string;
+  token?: string;
+}
+
+interface Measure {
+  name: string;
+  title: string;
+  path: string;
+  status: number;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+interface PlannedQuery {
+  sql: string;
+  parameters: unknown[];
+  ms: number;
+  plan: string[];
+}
+
+// ---- Processes -----------------------------------------------------------------------------------
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+interface Child {
+  process: ChildProcess;
+  output: string[];
+  stop(): Promise<void>;
+}
+
+async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const deadline = Date.now() + 60_000;
+  while (!(await ready())) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${output.join('')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    process: child,
+    output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+}
+
+// ---- Load ----------------------------------------------------------------------------------------
+
+async function measure(base: string, scenario: Scenario, duration = DURATION): Promise<Measure> {
+  const headers: Record<string, string> = scenario.token ? { authorization: `Bearer ${scenario.token}` } : {};
+  const first = await fetch(base + scenario.path, { headers });
+  await first.arrayBuffer();
+  // Warm-up: compiled routes, JIT, the database's page cache.
+  if (WARMUP > 0) await autocannon({ url: base + scenario.path, connections: CONNECTIONS, duration: WARMUP, headers });
+  const r = await autocannon({ url: base + scenario.path, connections: CONNECTIONS, duration, headers });
+  const m: Measure = {
+    name: scenario.name,
+    title: scenario.title,
+    path: scenario.path,
+    status: first.status,
+    requestsPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+  console.log(`  ${scenario.title.padEnd(34)} ${m.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(m.p50).padStart(5)} ms  p99 ${String(m.p99).padStart(5)} ms  (status ${m.status}, non-2xx ${m.non2xx})`);
+  return m;
+}
+
+interface MixedResult {
+  reads: Measure;
+  writes: { requests: number; requestsPerSec: number; p50: number; p99: number; statuses: Record<string, number>; errors: number };
+  busyErrors: string[];
+}
+
+/** Feed reads while a second load likes posts (toggles) and comments on them, as many users. */
+async function measureMixed(base: string, read: Scenario, writers: { token: string }[], postIds: string[], server: Child): Promise<MixedResult> {
+  const logStart = server.output.length;
+  const statuses: Record<string, number> = {};
+  let n = 0;
+  const pick = () => {
+    n++;
+    const user = writers[n % writers.length]!;
+    const post = postIds[Math.floor(Math.random() * postIds.length)]!;
+    return { user, post };
+  };
+  const writeLoad = autocannon({
+    url: base,
+    connections: WRITE_CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const { user, post } = pick();
+          return { ...req, method: 'PATCH', path: `/api/post/${post}/like`, headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: '{}' };
+        },
+        onResponse: (status) => {
+          statuses[`like ${status}`] = (statuses[`like ${status}`] ?? 0) + 1;
+        },
+      },
+      {
+        setupRequest: (req) => {
+          const { user, post } = pick();
+          return {
+            ...req,
+            method: 'POST',
+            path: '/api/comment/',
+            headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ text: `Benchmark comment ${n}`, parent: post }),
+          };
+        },
+        onResponse: (status) => {
+          statuses[`comment ${status}`] = (statuses[`comment ${status}`] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  const reads = await measure(base, { ...read, name: `${read.name}_under_writes`, title: `${read.title} under writes` });
+  const w = await writeLoad;
+  const log = server.output.slice(logStart).join('');
+  const busyErrors = [...new Set(log.split('\n').filter((line) => /SQLITE_BUSY|database is locked|deadlock|could not serialize|lock timeout/i.test(line)).map((l) => l.slice(0, 300)))];
+  const writes = { requests: w.requests.total, requestsPerSec: w.requests.average, p50: w.latency.p50, p99: w.latency.p99, statuses, errors: w.errors };
+  console.log(`  writes alongside: ${writes.requestsPerSec.toFixed(0)} req/s p50 ${writes.p50} ms p99 ${writes.p99} ms ${JSON.stringify(statuses)}; busy/locked lines in the server log: ${busyErrors.length}`);
+  return { reads, writes, busyErrors };
+}
+
+// ---- Query plans ---------------------------------------------------------------------------------
+
+/** The database as the bench process sees it, with every query it runs recorded. */
+function openLogged(url: string | undefined, dataDir: string, captured: { sql: string; parameters: readonly unknown[]; ms: number }[]) {
+  const log = (event: { level: string; query: CompiledQuery; queryDurationMillis: number }) => {
+    if (event.level === 'query') captured.push({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis });
+  };
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const explain = async (q: string, p: readonly unknown[]) => (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q}`, [...p])).rows.map((r) => r['QUERY PLAN']);
+    return { handle: { db, dialect: 'postgres', close: () => db.destroy() } as DatabaseHandle, explain };
+  }
+  const sqlite = new SQLite(join(dataDir, 'kruh.sqlite'));
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
+  const explain = async (q: string, p: readonly unknown[]) =>
+    (sqlite.prepare(`EXPLAIN QUERY PLAN ${q}`).all(...(p as unknown[])) as { id: number; parent: number; detail: string }[]).map(
+      (r) => `${r.id}/${r.parent} ${r.detail}`,
+    );
+  return { handle: { db, dialect: 'sqlite', close: () => db.destroy() } as DatabaseHandle, explain };
+}
+
+/** Each scenario's request once in this process: its SQL, time and plan, slowest first. */
+async function capturePlans(url: string | undefined, dataDir: string, scenarios: Scenario[], secret: string): Promise<Record<string, PlannedQuery[]>> {
+  const captured: { sql: string; parameters: readonly unknown[]; ms: number }[] = [];
+  const { handle, explain } = openLogged(url, dataDir, captured);
+  const scratch = mkdtempSync(join(tmpdir(), 'kruh-bench-plans-'));
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: secret, WEB_DIR: join(scratch, 'none'), LOG_LEVEL: 'silent', RUN_WORKER: 'false', ...(url ? { DATABASE_URL: url } : {}) });
+  const app = await buildApp({ config, database: handle, logger: false });
+  await app.ready();
+  const plans: Record<string, PlannedQuery[]> = {};
+  try {
+    for (const scenario of scenarios) {
+      const headers = scenario.token ? { authorization: `Bearer ${scenario.token}` } : {};
+      await app.inject({ method: 'GET', url: scenario.path, headers }); // warm
+      captured.length = 0;
+      await app.inject({ method: 'GET', url: scenario.path, headers });
+      const queries: PlannedQuery[] = [];
+      for (const q of captured) {
+        let plan: string[];
+        try {
+          plan = await explain(q.sql, q.parameters);
+        } catch (err) {
+          plan = [`(no plan: ${(err as Error).message})`];
+        }
+        queries.push({ sql: q.sql, parameters: [...q.parameters], ms: Math.round(q.ms * 100) / 100, plan });
+      }
+      plans[scenario.name] = queries.sort((a, b) => b.ms - a.ms);
+    }
+  } finally {
+    await app.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return plans;
+}
+
+// ---- The run -------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const url = args['database-url'] ?? process.env.DATABASE_URL ?? undefined;
+  const postgres = isPostgresUrl(url);
+  const dataDir = resolve(args['data-dir'] ?? process.env.DATA_DIR ?? './data');
+  if (!postgres && !existsSync(join(dataDir, 'kruh.sqlite'))) throw new Error(`No database in ${dataDir}: run npm run seed -- --data-dir ${dataDir} first.`);
+
+  // What to ask for: found in the seeded data.
+  const secret = randomBytes(32).toString('hex');
+  const look = openLogged(postgres ? url : undefined, dataDir, []);
+  const db = look.handle.db;
+  const rows = async (table: 'posts' | 'users' | 'comments' | 'post_likes') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const size = { users: await rows('users'), posts: await rows('posts'), comments: await rows('comments'), likes: await rows('post_likes') };
+  const heavy = await db.selectFrom('users').select('id').where('username_lower', '=', SEED_NAMES.heavyFollower).executeTakeFirst();
+  if (!heavy || size.posts === 0) throw new Error('The database holds no seeded data: run npm run seed first.');
+  const hot = await db.selectFrom('posts').select(['id', 'comments']).orderBy('comments', 'desc').limit(1).executeTakeFirstOrThrow();
+  const noticed = await db
+    .selectFrom('notifications')
+    .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('user_id')
+    .orderBy('n', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const writerRows = await db.selectFrom('users').select('id').where('username_lower', '!=', SEED_NAMES.heavyFollower).orderBy('id').limit(50).execute();
+  const publicPosts = await db
+    .selectFrom('posts')
+    .leftJoin('post_groups', 'post_groups.post_id', 'posts.id')
+    .select('posts.id')
+    .where('post_groups.post_id', 'is', null)
+    .orderBy('posts.created_at', 'desc')
+    .limit(1000)
+    .execute();
+  await look.handle.close();
+
+  // Tokens as the server signs them (HS256 with the secret it is given).
+  const { SignJWT } = await import('jose');
+  const key = new TextEncoder().encode(secret);
+  const token = (id: string) => new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(id).setIssuedAt().setExpirationTime('1d').sign(key);
+  const heavyToken = await token(heavy.id);
+  const noticedToken = await token(noticed.user_id);
+  const writers = await Promise.all(writerRows.map(async (u) => ({ token: await token(u.id) })));
+
+  let scenarios: Scenario[] = [
+    { name: 'feed_newest', title: 'feed, newest', path: '/api/feed?sort=newest' },
+    { name: 'feed_popular_week', title: 'feed, popular week', path: '/api/feed?sort=popular&time=week' },
+    { name: 'feed_popular_year', title: 'feed, popular year', path: '/api/feed?sort=popular&time=year' },
+    { name: 'feed_newest_page_1000', title: 'feed, newest page 1,000', path: '/api/feed?sort=newest&page=1000' },
+    { name: 'feed_following_1000', title: 'following feed (follows 1,000)', path: '/api/feed/following?sort=newest', token: heavyToken },
+    { name: 'big_group_posts', title: 'big group posts', path: `/api/group/${SEED_NAMES.bigGroup}/posts?sort=newest` },
+    { name: 'post_comments', title: `post page comments (${hot.comments})`, path: `/api/post/${hot.id}/comments` },
+    { name: 'post_view', title: `post view (${hot.comments} comments)`, path: `/api/post/${hot.id}` },
+    { name: 'search_posts', title: `search posts "${SEED_NAMES.commonWord}"`, path: `/api/search/for/posts?query=${SEED_NAMES.commonWord}` },
+    { name: 'search_users', title: `search users "${SEED_NAMES.userQuery}"`, path: `/api/search/for/users?query=${SEED_NAMES.userQuery}` },
+    { name: 'notifications', title: `notifications (${noticed.n} items)`, path: '/api/notification/', token: noticedToken },
+  ];
+  if (args.only) {
+    const only = new Set(args.only.split(','));
+    scenarios = scenarios.filter((s) => only.has(s.name));
+  }
+
+  const seedFile = join(dataDir, 'seed.json');
+  const seeded = existsSync(seedFile) ? (JSON.parse(readFileSync(seedFile, 'utf8')) as { command: string; date: string; summary: unknown }) : undefined;
+  console.log(`Database: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${size.posts} posts, ${size.users} users, ${size.comments} comments, ${size.likes} likes`);
+  console.log('Capturing query plans...');
+  const plans = await capturePlans(postgres ? url : undefined, dataDir, scenarios, secret);
+
+  const results: Measure[] = [];
+  console.log(`Bare Fastify JSON route (${CONNECTIONS} connections, ${DURATION} s each):`);
+  const barePort = await freePort();
+  const bare = await startProcess('server/bench/bare-server.ts', { PORT: String(barePort) }, () => answers(`http://127.0.0.1:${barePort}/`));
+  try {
+    results.push(await measure(`http://127.0.0.1:${barePort}`, { name: 'bare', title: 'bare Fastify JSON route', path: '/' }));
+  } finally {
+    await bare.stop();
+  }
+
+  console.log('Kruh server:');
+  const port = await freePort();
+  const scratch = mkdtempSync(join(tmpdir(), 'kruh-bench-web-'));
+  const server = await startProcess(
+    'server/src/server.ts',
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: postgres ? url! : '',
+      JWT_SECRET: secret,
+      WEB_DIR: join(scratch, 'none'),
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // The write load comes from 50 users far faster than a person comments.
+      RATE_COMMENTS_PER_30_MIN: '1000000',
+    },
+    () => answers(`http://127.0.0.1:${port}/api/health`),
+  );
+  let mixed: MixedResult | undefined;
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (const scenario of scenarios) results.push(await measure(base, scenario));
+    if (!args['no-writes']) {
+      console.log('Feed reads while likes and comments are written:');
+      mixed = await measureMixed(base, scenarios[0]!, writers, publicPosts.map((p) => p.id), server);
+    }
+  } finally {
+    await server.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const serverErrors = server.output.join('').split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(0, 20);
+
+  const date = new Date().toISOString();
+  const dbLabel = postgres ? 'postgres' : 'sqlite';
+  const command = `npm run bench -- ${shellArgs(process.argv.slice(2))}`.trim();
+  const run = {
+    date,
+    database: dbLabel,
+    size,
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: os.loadavg() },
+    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, writeConnections: WRITE_CONNECTIONS, serverLogLevel: 'warn' },
+    command,
+    seed: seeded,
+    note: args.note ?? '',
+    results,
+    mixed,
+    serverErrors,
+    plans,
+  };
+  mkdirSync(RESULTS, { recursive: true });
+  const stem = `${date.slice(0, 10)}-${dbLabel}-${size.posts}`;
+  writeFileSync(join(RESULTS, `${stem}.json`), `${JSON.stringify(run, null, 2)}\n`);
+  writeFileSync(join(RESULTS, `${stem}.md`), markdown(run));
+  writeIndex();
+  console.log(`Results: ${join(RESULTS, stem)}.json and .md`);
+}
+
+type Run = {
+  date: string;
+  database: string;
+  size: { users: number; posts: number; comments: number; likes: number };
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; loadAverage: number[] };
+  settings: { durationSeconds: number; warmupSeconds?: number; connections: number; writeConnections: number; serverLogLevel: string };
+  command: string;
+  seed?: { command: string; date: string; summary: unknown } | undefined;
+  note: string;
+  results: Measure[];
+  mixed: MixedResult | undefined;
+  serverErrors: string[];
+  plans: Record<string, PlannedQuery[]>;
+};
+
+function markdown(run: Run): string {
+  const lines = [
+    `# ${run.database}, ${run.size.posts.toLocaleString('en')} posts — ${run.date}`,
+    '',
+    `Machine: ${run.machine.cpus} CPUs (${run.machine.cpuModel}), ${run.machine.memoryGiB} GiB, Node ${run.machine.node}, ${run.machine.platform}; load average at the end ${run.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}.`,
+    `Data: ${run.size.users} users, ${run.size.posts} posts, ${run.size.comments} comments, ${run.size.likes} post likes.`,
+    `Load: autocannon, ${run.settings.connections} connections, ${run.settings.durationSeconds} s per row after a ${run.settings.warmupSeconds ?? 1} s warm-up; server LOG_LEVEL=${run.settings.serverLogLevel}.`,
+    '',
+    ...(run.seed ? [`Seeded with: \`${run.seed.command}\` (${run.seed.date})`, ''] : []),
+    `Command: \`${run.command}\``,
+    ...(run.note ? ['', `Note: ${run.note}`] : []),
+    '',
+    '| scenario | req/s | p50 ms | p99 ms | status | non-2xx | request |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...run.results.map((m) => `| ${m.title} | ${m.requestsPerSec.toFixed(0)} | ${m.p50} | ${m.p99} | ${m.status} | ${m.non2xx} | \`${m.path.replace(/[0-9a-f]{24}/g, ':id')}\` |`),
+  ];
+  if (run.mixed) {
+    const { reads, writes, busyErrors } = run.mixed;
+    lines.push(
+      `| ${reads.title} | ${reads.requestsPerSec.toFixed(0)} | ${reads.p50} | ${reads.p99} | ${reads.status} | ${reads.non2xx} | \`${reads.path}\` |`,
+      '',
+      `Writes alongside (${run.settings.writeConnections} connections, likes and comments by 50 users): ${writes.requestsPerSec.toFixed(0)} req/s, p50 ${writes.p50} ms, p99 ${writes.p99} ms; answers ${Object.entries(writes.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')}; connection errors ${writes.errors}.`,
+      `Busy/locked/deadlock lines in the server log: ${busyErrors.length === 0 ? 'none' : busyErrors.map((l) => `\`${l}\``).join('; ')}.`,
+    );
+  }
+  if (run.serverErrors.length) lines.push('', 'Server errors logged:', '', ...run.serverErrors.map((l) => `    ${l}`));
+  lines.push(
+    '',
+    '## Query plans',
+    '',
+    'Each measured request run once in the bench process (after one warm-up run): every query it ran, slowest',
+    'first, with its time in that one run (noisy on a loaded machine) and its plan.',
+    '',
+  );
+  for (const [name, queries] of Object.entries(run.plans)) {
+    lines.push(`### ${name}`, '');
+    for (const q of queries) {
+      lines.push(`${q.ms} ms:`, '', '```sql', q.sql, '```', '', '```', ...q.plan, '```', '');
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** bench/results/README.md: how to run, then one line per run found in the folder. */
+function writeIndex(): void {
+  const runs = readdirSync(RESULTS)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ file: f, run: JSON.parse(readFileSync(join(RESULTS, f), 'utf8')) as Run }));
+  const get = (run: Run, name: string) => run.results.find((m) => m.name === name);
+  const cell = (m: Measure | undefined) => (m ? `${m.requestsPerSec.toFixed(0)} / ${m.p50} / ${m.p99}` : '');
+  const lines = [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (see the README section "Benchmarks"). Each run has a `.json` (all figures, the',
+    'machine, the command, the query plans) and a `.md` (the table and the plans). Cells: req/s / p50 ms / p99 ms.',
+    '',
+    '| run | db | posts | cpus | bare route | feed newest | popular week | popular year | newest p.1000 | following 1,000 | big group | 500 comments | search posts | search users | notifications | feed under writes | note |',
+    '|---|---|---:|---:|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...runs.map(({ file, run }) =>
+      [
+        `[${run.date.slice(0, 16)}](${file.replace(/\.json$/, '.md')})`,
+        run.database,
+        run.size.posts,
+        run.machine.cpus,
+        cell(get(run, 'bare')),
+        cell(get(run, 'feed_newest')),
+        cell(get(run, 'feed_popular_week')),
+        cell(get(run, 'feed_popular_year')),
+        cell(get(run, 'feed_newest_page_1000')),
+        cell(get(run, 'feed_following_1000')),
+        cell(get(run, 'big_group_posts')),
+        cell(get(run, 'post_comments')),
+        cell(get(run, 'search_posts')),
+        cell(get(run, 'search_users')),
+        cell(get(run, 'notifications')),
+        cell(run.mixed?.reads),
+        run.note,
+      ].join(' | ').replace(/^/, '| ').replace(/$/, ' |'),
+    ),
+  ];
+  writeFileSync(join(RESULTS, 'README.md'), `${lines.join('\n')}\n`);
+}
+
+async function render(file: string): Promise<void> {
+  const run = JSON.parse(readFileSync(file, 'utf8')) as Run;
+  writeFileSync(file.replace(/\.json$/, '.md'), markdown(run));
+  writeIndex();
+}
+
+try {
+  if (args.render) await render(resolve(args.render));
+  else await main();
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+}

@@ -1,0 +1,133 @@
+import '../../test/setup';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { LIMITS } from '#core/limits';
+import { getDb } from '../../lib/db/db';
+import { attachFiles, pngFile, useTestFiles } from '../../test/files';
+import { startOffline } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import { Editor } from './Editor';
+import { type EditorContent, type EditorOptions, useEditor } from './useEditor';
+
+type HarnessProps = Omit<EditorOptions, 't' | 'draftKey' | 'maxImages' | 'textRef'> & { maxImages?: number; onChecked?: (content: EditorContent | null) => void };
+
+/** An editor as a screen uses it, with the composer's texts. */
+function Harness({ onChecked, maxImages = 2, ...options }: HarnessProps) {
+  const { t } = useTranslation('compose');
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const editor = useEditor({ draftKey: 'post', maxImages, t, textRef, ...options });
+  return (
+    <Editor
+      editor={editor}
+      textRef={textRef}
+      className="test-editor"
+      rows={2}
+      labels={{
+        text: 'Text',
+        placeholder: '',
+        length: `${editor.length}/${LIMITS.textMaxLength}`,
+        mentions: 'Mentions',
+        addMention: 'Add mention',
+        groups: 'Groups',
+        addGroup: 'Add group',
+        attach: 'Attach',
+        removeImage: (index) => `Remove image ${index}`,
+        submit: 'Send',
+      }}
+      busy={false}
+      onSubmit={() => onChecked?.(editor.check())}
+    />
+  );
+}
+
+async function render(props: HarnessProps) {
+  renderWithApp(<Harness {...props} />);
+  const text = screen.getByRole('textbox', { name: 'Text' });
+  await waitFor(() => expect(text).toBeEnabled());
+  return text;
+}
+
+const alert = () => screen.getByRole('alert');
+const removeButtons = () => screen.queryAllByRole('button', { name: /Remove image/ });
+
+beforeEach(async () => {
+  useTestFiles();
+  await startOffline('me', 'u9');
+});
+
+describe('Editor', () => {
+  it('checks the text with the rules of its kind, and gives a too long text its count', async () => {
+    const checked = vi.fn();
+    const long = 'x'.repeat(LIMITS.textMaxLength + 1);
+    const text = await render({ rules: 'comment', onChecked: checked });
+    fireEvent.change(text, { target: { value: ' ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(alert()).toHaveTextContent('A comment cannot be empty.');
+    fireEvent.change(text, { target: { value: long } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(alert()).toHaveTextContent(`A comment can be at most 512 characters long. (513/512)`);
+    expect(text).toHaveAttribute('aria-invalid', 'true');
+    expect(checked).toHaveBeenLastCalledWith(null);
+  });
+
+  it('hands over the text and only the slots with something typed in them', async () => {
+    const checked = vi.fn();
+    const text = await render({ rules: 'post', addGroups: true, onChecked: checked });
+    fireEvent.change(text, { target: { value: 'hi @@&&' } });
+    expect(text).toHaveValue('hi ');
+    fireEvent.click(screen.getByRole('button', { name: /Add mention/ }));
+    expect(screen.getAllByRole('textbox', { name: 'Group name' })).toHaveLength(1);
+    const [first] = screen.getAllByRole('textbox', { name: 'Username' });
+    fireEvent.change(first!, { target: { value: ' bob ' } });
+    fireEvent.keyDown(text, { key: 'Enter', ctrlKey: true });
+    expect(checked).toHaveBeenLastCalledWith({ text: 'hi ', mentions: [{ query: ' bob ', id: null }], groups: [], images: [] });
+  });
+
+  it('adds group slots only where groups may be added, and stops each kind of slot at its limit', async () => {
+    const text = await render({ rules: 'comment' });
+    expect(screen.queryByRole('button', { name: /Add group/ })).toBeNull();
+    fireEvent.change(text, { target: { value: 'a && b' } });
+    expect(text).toHaveValue('a && b');
+    expect(screen.queryByRole('group', { name: 'Groups' })).toBeNull();
+    for (let i = 0; i < LIMITS.mentionsPerPost; i++) fireEvent.click(screen.getByRole('button', { name: /Add mention/ }));
+    expect(screen.getAllByRole('textbox', { name: 'Username' })).toHaveLength(LIMITS.mentionsPerPost);
+    expect(alert()).toBeEmptyDOMElement();
+    fireEvent.click(screen.getByRole('button', { name: /Add mention/ }));
+    expect(screen.getAllByRole('textbox', { name: 'Username' })).toHaveLength(LIMITS.mentionsPerPost);
+    expect(alert()).toHaveTextContent('You can mention at most 10 users.');
+    // Typing clears the message.
+    fireEvent.change(text, { target: { value: 'a' } });
+    expect(alert()).toBeEmptyDOMElement();
+  });
+
+  it('counts an image named like a picked GIF as any other where the editor has no GIFs', async () => {
+    await getDb().drafts.put({ key: 'post', text: '', mentions: [], groups: [], images: [{ blob: new Blob(['g']), name: 'tenor-abc.gif' }], updatedAt: 1 });
+    await render({ rules: 'comment', maxImages: 1 });
+    attachFiles([pngFile('photo.png')]);
+    expect(alert()).toHaveTextContent('You can attach only 1 image.');
+    expect(removeButtons()).toHaveLength(1);
+  });
+
+  it('replaces a picked GIF by photos where the editor has GIFs', async () => {
+    await getDb().drafts.put({ key: 'post', text: '', mentions: [], groups: [], images: [{ blob: new Blob(['g']), name: 'tenor-abc.gif' }], updatedAt: 1 });
+    const checked = vi.fn();
+    await render({ rules: 'post', gifs: true, onChecked: checked });
+    attachFiles([pngFile('a.png'), pngFile('b.png')]);
+    expect(alert()).toBeEmptyDOMElement();
+    expect(removeButtons()).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image 1' }));
+    expect(removeButtons()).toHaveLength(1);
+  });
+
+  it('says a returned draft was not published only where asked to, always with the reason', async () => {
+    await getDb().drafts.put({ key: 'post', text: 'back', mentions: [], groups: [], images: [], updatedAt: 1, returnedError: 'banned' });
+    const first = renderWithApp(<Harness rules="post" returnedNotice />);
+    await waitFor(() => expect(alert()).toHaveTextContent('This post was not published: You are banned from this group.'));
+    first.unmount();
+    renderWithApp(<Harness rules="comment" />);
+    await waitFor(() => expect(alert()).toHaveTextContent('You are banned from this group.'));
+    expect(alert()).not.toHaveTextContent('not published');
+  });
+});

@@ -1,0 +1,177 @@
+import { type ReactNode, type RefObject, useEffect, useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '#core/limits';
+import { SlotInput } from '../SlotInput';
+import type { EditorState, SlotKind } from './useEditor';
+
+/** The editor's texts, translated by the screen. */
+export interface EditorLabels {
+  /** The text area's label (read by screen readers only). */
+  text: string;
+  placeholder: string;
+  /** The count under the limit, e.g. "12/512". */
+  length: string;
+  mentions: string;
+  addMention: string;
+  /** Needed when the editor has group slots. */
+  groups?: string;
+  addGroup?: string;
+  attach: string;
+  /** The remove button of the image at `index` (from 1). */
+  removeImage: (index: number) => string;
+  submit: string;
+}
+
+interface EditorProps {
+  editor: EditorState;
+  /** The text area's ref, the one given to `useEditor`. */
+  textRef: RefObject<HTMLTextAreaElement | null>;
+  labels: EditorLabels;
+  /**
+   * The form's class, and the prefix of its parts' classes (`<name>-slots`, `-images`, `-image`,
+   * `-error`, `-toolbar`, `-attach`, and `-meta` or `-length`): each screen styles its editor.
+   */
+  className: string;
+  submitClassName?: string;
+  /** The class of the toolbar's mention and group buttons. */
+  toolClassName?: string;
+  rows: number;
+  /** A hint under the text (with the count beside it); without one the count sits in the toolbar. */
+  hint?: string;
+  /** Sending: the submit button waits. */
+  busy: boolean;
+  onSubmit: () => void;
+  /** More tools before the submit button (the GIF picker). */
+  tools?: ReactNode;
+}
+
+function Thumbnail({ blob, className, removeLabel, onRemove }: { blob: Blob; className: string; removeLabel: string; onRemove: () => void }) {
+  const url = useMemo(() => URL.createObjectURL(blob), [blob]);
+  useEffect(() => () => URL.revokeObjectURL(url), [url]);
+  return (
+    <li className={className}>
+      <img src={url} alt="" />
+      <button type="button" aria-label={removeLabel} onClick={onRemove}>
+        ×
+      </button>
+    </li>
+  );
+}
+
+const SLOT_KINDS: Record<SlotKind, 'mention' | 'group'> = { mentions: 'mention', groups: 'group' };
+
+/**
+ * The post and comment editor: the text (Ctrl+Enter sends), its mention and group slots, the
+ * attached images and the message under it. The state is `useEditor`'s; the screen says what
+ * sending does.
+ */
+export function Editor({ editor, textRef, labels, className: name, submitClassName, toolClassName, rows, hint, busy, onSubmit, tools }: EditorProps) {
+  const id = useId();
+  // The only media downloaded after the pick are GIFs.
+  const { t: tGifs } = useTranslation('gifs');
+  const { draft, ready } = editor;
+  const length = <span className={hint === undefined ? `${name}-length` : undefined}>{labels.length}</span>;
+  return (
+    <form
+      className={name}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <label className="visually-hidden" htmlFor={`${id}-text`}>
+        {labels.text}
+      </label>
+      <textarea
+        id={`${id}-text`}
+        ref={textRef}
+        value={draft.text}
+        disabled={!ready}
+        maxLength={LIMITS.textMaxLength}
+        placeholder={labels.placeholder}
+        aria-invalid={!!editor.errorText}
+        aria-describedby={hint === undefined ? `${id}-error` : `${id}-error ${id}-hint`}
+        rows={rows}
+        onChange={(e) => editor.onText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            onSubmit();
+          }
+        }}
+      />
+      {hint !== undefined && (
+        <div className={`${name}-meta`}>
+          <span id={`${id}-hint`}>{hint}</span>
+          {length}
+        </div>
+      )}
+      {(['mentions', 'groups'] as const).map((kind) =>
+        draft[kind].length > 0 ? (
+          <fieldset key={kind} className={`${name}-slots`}>
+            <legend>{kind === 'mentions' ? labels.mentions : labels.groups}</legend>
+            {draft[kind].map((slot, i) => (
+              <SlotInput
+                key={`${kind}-${i}`}
+                kind={SLOT_KINDS[kind]}
+                slot={slot}
+                autoFocus={editor.focusSlot === `${kind}:${i}`}
+                onChange={(s) => editor.setSlot(kind, i, s)}
+                onRemove={() => editor.setSlot(kind, i, null)}
+              />
+            ))}
+          </fieldset>
+        ) : null,
+      )}
+      {(draft.images.length > 0 || editor.mediaLoading) && (
+        <ul className={`${name}-images`}>
+          {editor.mediaLoading && (
+            <li className={`${name}-image ${name}-image--loading`} role="status">
+              {tGifs('attaching')}
+            </li>
+          )}
+          {draft.images.map((image, i) => (
+            <Thumbnail
+              key={i}
+              blob={image.blob}
+              className={`${name}-image`}
+              removeLabel={labels.removeImage(i + 1)}
+              onRemove={() => editor.removeImage(i)}
+            />
+          ))}
+        </ul>
+      )}
+      <p id={`${id}-error`} className={`${name}-error`} role="alert">
+        {editor.errorText}
+      </p>
+      <div className={`${name}-toolbar`}>
+        {hint === undefined && length}
+        <button type="button" className={toolClassName} onClick={() => editor.addSlot('mentions')}>
+          @ {labels.addMention}
+        </button>
+        {editor.canAddGroups && (
+          <button type="button" className={toolClassName} onClick={() => editor.addSlot('groups')}>
+            &amp; {labels.addGroup}
+          </button>
+        )}
+        <label className={`${name}-attach`}>
+          {labels.attach}
+          <input
+            type="file"
+            accept="image/*"
+            className="visually-hidden"
+            multiple={editor.maxImages > 1}
+            onChange={(e) => {
+              editor.onFiles(e.target.files);
+              e.target.value = '';
+            }}
+          />
+        </label>
+        {tools}
+        <button type="submit" className={submitClassName} disabled={!ready || busy}>
+          {labels.submit}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,231 @@
+import type { TFunction } from 'i18next';
+import { type RefObject, useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ErrorKey } from '#core/errors';
+import { LIMITS } from '#core/limits';
+import { validateCommentText, validatePostText, validateSlots } from '#core/validation';
+import { errorKeyOf } from '../../lib/api/client';
+import type { DraftImage, Slot } from '../../lib/db/db';
+import { type DraftContent, type UseDraft, useDraft } from '../../lib/drafts/drafts';
+import { toast } from '../../lib/toast';
+import { isPickedGif } from '../gifs/gifs.api';
+
+/** A message under the editor: a shared error key, or one of the screen's own texts. */
+export type EditorMessage = { ns: 'error' | 'own'; key: string; values?: Record<string, string | number> };
+
+export type SlotKind = 'mentions' | 'groups';
+
+/** What is sent: the text, the slots with something typed in them, the images. */
+export interface EditorContent {
+  text: string;
+  mentions: Slot[];
+  groups: Slot[];
+  images: DraftImage[];
+}
+
+/** The shared rules of each kind of text, and the error that reports it too long (shown with the count). */
+const RULES = {
+  post: { validate: validatePostText, tooLong: 'max_post_length' },
+  comment: { validate: validateCommentText, tooLong: 'max_comment_length' },
+} as const satisfies Record<string, { validate: (text: string) => ErrorKey | null; tooLong: ErrorKey }>;
+
+export interface EditorOptions {
+  /** The draft the editor autosaves into. */
+  draftKey: string;
+  /** Content of a draft not stored yet (keep the same object across renders). */
+  seed?: DraftContent;
+  /** Which shared rules the text must meet. */
+  rules: keyof typeof RULES;
+  /** How many images may be attached. */
+  maxImages: number;
+  /** Whether group slots can be added (`&&` or the button); groups preset in the draft show either way. */
+  addGroups?: boolean;
+  /** A picked GIF is attached alone: photos replace it, as it replaces them. */
+  gifs?: boolean;
+  /**
+   * The screen's own texts: `only_images`, `only_up_to` (with `count`) and, with `returnedNotice`,
+   * `returned` (with `reason`).
+   */
+  t: TFunction;
+  /** Says "this was not published" around the reason of a draft the server refused. */
+  returnedNotice?: boolean;
+  /** The text area (also given to `Editor`): focused again when a slot is removed. */
+  textRef: RefObject<HTMLTextAreaElement | null>;
+}
+
+export interface EditorState extends Pick<UseDraft, 'ready' | 'draft' | 'update' | 'clear' | 'adopt'> {
+  /** The slot to focus, as `<kind>:<index>`: the one just added. */
+  focusSlot: string | null;
+  canAddGroups: boolean;
+  maxImages: number;
+  /** The text's length in characters (code points), as the limit counts it. */
+  length: number;
+  /** The message to show under the editor, translated; null when there is none. */
+  errorText: string | null;
+  setError: (message: EditorMessage | null) => void;
+  onText: (value: string) => void;
+  addSlot: (kind: SlotKind) => void;
+  /** Replaces a slot, or removes it (null) and gives the focus back to the text. */
+  setSlot: (kind: SlotKind, index: number, slot: Slot | null) => void;
+  onFiles: (files: FileList | null) => void;
+  removeImage: (index: number) => void;
+  /** Attaches a GIF once its download arrives; meanwhile the content is not handed over. */
+  attachGif: (download: Promise<File>) => void;
+  /** Media picked but still downloading. */
+  mediaLoading: boolean;
+  /** The content to send, or null (with the reason shown) when it breaks the shared rules. */
+  check: () => EditorContent | null;
+}
+
+/**
+ * The state of a post or comment editor over its autosaved draft: `@@` in the text adds a mention
+ * slot and `&&` a group slot (each up to its limit), images only and up to the limit, the message
+ * under the editor (a local one first, else the reason a returned draft was refused).
+ */
+export function useEditor(options: EditorOptions): EditorState {
+  const { draftKey, seed, rules, maxImages, addGroups = false, gifs = false, t, returnedNotice = false, textRef } = options;
+  const tError = useTranslation('error').t;
+  const { ready, draft, update, clear, adopt } = useDraft(draftKey, seed);
+  const [localError, setError] = useState<EditorMessage | null>(null);
+  const [focusSlot, setFocusSlot] = useState<string | null>(null);
+  const [downloads, setDownloads] = useState(0);
+
+  const addSlot = useCallback(
+    (kind: SlotKind) => {
+      update((d) => {
+        const limit = kind === 'mentions' ? LIMITS.mentionsPerPost : LIMITS.groupsPerPost;
+        if (d[kind].length >= limit) {
+          setError({ ns: 'error', key: kind === 'mentions' ? 'mentions_up_to' : 'groups_up_to' });
+          return {};
+        }
+        setFocusSlot(`${kind}:${d[kind].length}`);
+        return { [kind]: [...d[kind], { query: '', id: null }] };
+      });
+    },
+    [update],
+  );
+
+  const onText = (value: string) => {
+    let text = value;
+    if (text.includes('@@')) {
+      text = text.replace('@@', '');
+      addSlot('mentions');
+    }
+    if (addGroups && text.includes('&&')) {
+      text = text.replace('&&', '');
+      addSlot('groups');
+    }
+    update({ text, returnedError: undefined });
+    if (localError) setError(null);
+  };
+
+  const setSlot = (kind: SlotKind, index: number, slot: Slot | null) => {
+    update((d) => ({
+      [kind]: slot ? d[kind].map((s, i) => (i === index ? slot : s)) : d[kind].filter((_, i) => i !== index),
+    }));
+    if (!slot) textRef.current?.focus();
+  };
+
+  // With GIFs, "up to two images or a GIF": a picked GIF is attached alone, so photos replace it.
+  const photos = (images: DraftImage[]) => (gifs ? images.filter((i) => !isPickedGif(i)) : images);
+
+  const onFiles = (files: FileList | null) => {
+    if (!files) return;
+    const list = [...files];
+    const images = list.filter((f) => f.type.startsWith('image/'));
+    if (images.length < list.length) setError({ ns: 'own', key: 'only_images' });
+    const room = Math.max(0, maxImages - photos(draft.images).length);
+    if (images.length > room) setError({ ns: 'own', key: 'only_up_to', values: { count: maxImages } });
+    const added = images.slice(0, room).map((f) => ({ blob: f as Blob, name: f.name }));
+    if (added.length) update((d) => ({ images: [...photos(d.images), ...added] }));
+  };
+
+  const attachGif = (download: Promise<File>) => {
+    setDownloads((n) => n + 1);
+    download
+      .then(
+        (file) => update({ images: [{ blob: file, name: file.name }] }),
+        (err: unknown) => setError({ ns: 'error', key: errorKeyOf(err, 'loading_failed') }),
+      )
+      .finally(() => setDownloads((n) => n - 1));
+  };
+
+  const check = (): EditorContent | null => {
+    // Sent now, the post would go without the media the user is waiting for.
+    if (downloads > 0) {
+      setError({ ns: 'error', key: 'wait_media' });
+      toast.error('error/wait_media');
+      return null;
+    }
+    const mentions = draft.mentions.filter((s) => s.query.trim() !== '');
+    const groups = draft.groups.filter((s) => s.query.trim() !== '');
+    const problem = RULES[rules].validate(draft.text) ?? validateSlots(mentions.map((s) => s.query), groups.map((s) => s.query));
+    if (problem) {
+      setError({ ns: 'error', key: problem });
+      return null;
+    }
+    return { text: draft.text, mentions, groups, images: draft.images };
+  };
+
+  const length = [...draft.text].length;
+  // A draft the server refused comes back into its editor with the reason.
+  const error: EditorMessage | null = localError ?? (draft.returnedError ? { ns: 'error', key: draft.returnedError } : null);
+  const text = error
+    ? error.ns === 'error'
+      ? error.key === RULES[rules].tooLong
+        ? `${tError(error.key)} (${length}/${LIMITS.textMaxLength})`
+        : tError(error.key)
+      : t(error.key, error.values)
+    : null;
+  const errorText = returnedNotice && draft.returnedError && error?.key === draft.returnedError ? t('returned', { reason: text }) : text;
+
+  return {
+    ready,
+    draft,
+    update,
+    clear,
+    adopt,
+    focusSlot,
+    canAddGroups: addGroups,
+    maxImages,
+    length,
+    errorText,
+    setError,
+    onText,
+    addSlot,
+    setSlot,
+    onFiles,
+    removeImage: (index) => update((d) => ({ images: d.images.filter((_, i) => i !== index) })),
+    attachGif,
+    mediaLoading: downloads > 0,
+    check,
+  };
+}
+
+/**
+ * Sending an editor's content: one send at a time, and only content that passes the checks (the
+ * reason shown otherwise). `send` queues it; a failure goes to `onFailure`. With `leaves`, a send
+ * that succeeds leaves the editor busy (the page goes away).
+ */
+export function useEditorSend(
+  editor: Pick<EditorState, 'check'>,
+  send: (content: EditorContent) => Promise<void>,
+  onFailure: (err: unknown) => void,
+  options: { leaves?: boolean } = {},
+) {
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (busy) return;
+    const content = editor.check();
+    if (!content) return;
+    setBusy(true);
+    try {
+      await send(content);
+      if (!options.leaves) setBusy(false);
+    } catch (err) {
+      onFailure(err);
+      setBusy(false);
+    }
+  };
+  return { busy, submit };
+}

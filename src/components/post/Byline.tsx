@@ -1,0 +1,16 @@
+import { AppLink } from '../AppLink';
+import { RelativeTime } from '../RelativeTime';
+
+/** Who wrote a comment, leading to the profile, and when: classes `{prefix}-author` and `{prefix}-time`. */
+export function Byline({ username, time, prefix }: { username: string; time: number; prefix: 'comment' | 'search-reply' }) {
+  return (
+    <>
+      <AppLink className={`${prefix}-author`} to={`/u/${encodeURIComponent(username)}`}>
+        {username}
+      </AppLink>
+      <span className={`${prefix}-time`}>
+        <RelativeTime time={time} />
+      </span>
+    </>
+  );
+}

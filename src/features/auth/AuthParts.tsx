@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppLink } from '../../components/AppLink';
+import { translateMessage } from '../../lib/i18n';
+import { GoogleButton } from './GoogleButton';
+
+/** A form's failure (a message key), announced; `children` follow the message (a link). */
+export function AuthAlert({ message, children }: { message: string | null; children?: ReactNode }) {
+  const { t } = useTranslation('auth');
+  if (!message) return null;
+  return (
+    <p className="auth__alert" role="alert">
+      {translateMessage(t, message)}
+      {children}
+    </p>
+  );
+}
+
+/** A message key shown as done. */
+export function AuthNotice({ message }: { message: string }) {
+  const { t } = useTranslation('auth');
+  return (
+    <p className="auth__notice" role="status">
+      {translateMessage(t, message)}
+    </p>
+  );
+}
+
+/** The submit button of an auth form: `{form}.submit`, and while busy `{form}.submitting` (or `busyKey`). */
+export function SubmitButton({ form, busy, busyKey = `${form}.submitting` }: { form: 'login' | 'signup' | 'reset' | 'forgot'; busy: boolean; busyKey?: string }) {
+  const { t } = useTranslation('auth');
+  return (
+    <button className="button button--primary button--block" type="submit" disabled={busy}>
+      {busy ? t(busyKey) : t(`${form}.submit`)}
+    </button>
+  );
+}
+
+const OTHER_FORM = {
+  signin: { text: 'login.noAccount', to: '/signup', link: 'login.signupLink' },
+  signup: { text: 'signup.haveAccount', to: '/login', link: 'signup.loginLink' },
+} as const;
+
+/** Google's button and the link to the other form (login to sign-up, sign-up to login). */
+export function AuthFooter({ mode }: { mode: 'signin' | 'signup' }) {
+  const { t } = useTranslation('auth');
+  const other = OTHER_FORM[mode];
+  return (
+    <>
+      <GoogleButton mode={mode} />
+      <p className="auth__footer">
+        {t(other.text)} <AppLink to={other.to}>{t(other.link)}</AppLink>
+      </p>
+    </>
+  );
+}

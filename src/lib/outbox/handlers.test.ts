@@ -1,0 +1,71 @@
+import '../../test/setup';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useCloneableBlobs } from '../../test/local-first';
+import { type OutboxRow, clearLocalData, getDb } from '../db/db';
+import { loadDraft } from '../drafts/drafts';
+import { handlerOf, outboxHandlers } from './handlers';
+import { newId } from './outbox';
+
+beforeEach(async () => {
+  useCloneableBlobs();
+  await clearLocalData();
+});
+
+function row(fields: { kind: OutboxRow['kind']; payload: unknown } & Record<string, unknown>): OutboxRow {
+  return {
+    seq: 1,
+    idempotencyKey: newId(),
+    clientId: 'client-1',
+    status: 'sending',
+    attempts: 1,
+    nextAttemptAt: 0,
+    createdAt: 1,
+    images: [],
+    ...fields,
+  } as OutboxRow;
+}
+
+const post = (extra: Record<string, unknown> = {}) =>
+  row({ kind: 'post', draftKey: 'post', payload: { text: 'refused', mentions: [], groups: [{ query: 'cats', id: 'g1' }], replyingTo: null }, ...extra });
+const comment = (extra: Record<string, unknown> = {}) =>
+  row({ kind: 'comment', draftKey: 'comment:pA', payload: { text: 'refused', parent: 'pA', postId: 'pA', mentions: [] }, ...extra });
+const like = () => row({ kind: 'like', target: 'post:p1', payload: { target: 'post', id: 'p1', liked: true, from: false } });
+
+/** What a refusal leaves behind, run as the drain runs it: in one transaction with the drafts. */
+async function giveBack(item: OutboxRow) {
+  const db = getDb();
+  await db.transaction('rw', db.outbox, db.drafts, () => handlerOf(item).giveBack(db, item, 'banned'));
+}
+
+describe('outbox handlers', () => {
+  it('has one handler for each kind of item, found by the kind of the row', () => {
+    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'like', 'post']);
+    expect(handlerOf(post())).toBe(outboxHandlers.post);
+    expect(handlerOf(comment())).toBe(outboxHandlers.comment);
+    expect(handlerOf(like())).toBe(outboxHandlers.like);
+  });
+
+  it('falls back to "posting failed" for a post and to a server error for the others', () => {
+    expect(outboxHandlers.post.refusedFallback).toBe('posting_failed');
+    expect(outboxHandlers.comment.refusedFallback).toBe('server_error');
+    expect(outboxHandlers.like.refusedFallback).toBe('server_error');
+  });
+
+  it('gives a refused post back to its composer with its groups, and a comment to its box without any', async () => {
+    await giveBack(post());
+    await giveBack(comment());
+    expect(await loadDraft('post')).toMatchObject({ text: 'refused', groups: [{ query: 'cats', id: 'g1' }], returnedError: 'banned' });
+    expect(await loadDraft('comment:pA')).toMatchObject({ text: 'refused', groups: [], returnedError: 'banned' });
+  });
+
+  it('never returns an item the server already created, so it cannot be posted twice', async () => {
+    await giveBack(post({ createdId: 'p'.padEnd(24, '1') }));
+    await giveBack(comment({ createdId: 'c'.padEnd(24, '1') }));
+    expect(await getDb().drafts.count()).toBe(0);
+  });
+
+  it('leaves nothing behind for a refused like: removing its row reverts it', async () => {
+    await giveBack(like());
+    expect(await getDb().drafts.count()).toBe(0);
+  });
+});

@@ -1,0 +1,16 @@
+import type { OutboxRow } from '../db/db';
+import { commentHandler } from './kinds/comment';
+import type { OutboxHandler, OutboxHandlers } from './kinds/handler';
+import { likeHandler } from './kinds/like';
+import { postHandler } from './kinds/post';
+
+/** The kinds of item the outbox sends, each with its handler. */
+export const outboxHandlers: OutboxHandlers = {
+  post: postHandler,
+  comment: commentHandler,
+  like: likeHandler,
+};
+
+/** The handler of a row's kind. */
+export const handlerOf = <R extends OutboxRow>(row: R): OutboxHandler<R> =>
+  outboxHandlers[row.kind] as unknown as OutboxHandler<R>;

@@ -1,0 +1,117 @@
+import type { Table } from 'dexie';
+import type { ErrorKey } from '#core/errors';
+import { mediaApi } from '#core/api/media';
+import { ApiError, type CallOptions, callApi, isRetryable, uploadErrorOf } from '../../api/client';
+import type { DraftImage, KruhDb, OutboxRow, Slot } from '../../db/db';
+import { returnToDrafts } from '../../drafts/drafts';
+import { toast } from '../../toast';
+
+/** The outbox row of one kind. */
+export type OutboxRowOf<K extends OutboxRow['kind']> = Extract<OutboxRow, { kind: K }>;
+
+/**
+ * What the outbox does with one kind of item. The drain owns the order, the retries and the lock;
+ * a handler owns the call, what its answer changes in the local database, and what a refusal
+ * leaves behind.
+ */
+export interface OutboxHandler<R extends OutboxRow = OutboxRow> {
+  /**
+   * Sends the item (with its Idempotency-Key, so a resend after a lost answer is applied once) and
+   * stores the answer. Throws what the call threw; the drain decides whether that is retried.
+   */
+  send(db: KruhDb, row: R): Promise<void>;
+  /** The error shown for a refusal whose answer names no reason. */
+  refusedFallback: ErrorKey;
+  /**
+   * Gives a refused item back to its author. Runs in the transaction (outbox and drafts) that
+   * removes the row, so the item is never both queued and returned.
+   */
+  giveBack(db: KruhDb, row: R, reason: ErrorKey): Promise<void>;
+}
+
+/** One handler per kind: adding a kind of item is a handler file and its line in the registry. */
+export type OutboxHandlers = { [K in OutboxRow['kind']]: OutboxHandler<OutboxRowOf<K>> };
+
+/** The item's Idempotency-Key, made when it was queued and sent with every attempt. */
+export const idempotent = (row: OutboxRow): CallOptions => ({ headers: { 'Idempotency-Key': row.idempotencyKey } });
+
+/** A slot as the API takes it: the picked id, else the typed name; empty slots are dropped. */
+export const slotValues = (slots: Slot[]) =>
+  slots.map((s) => s.id ?? s.query.trim()).filter((v) => v !== '');
+
+function imageForm(image: DraftImage, index: number, id: string): FormData {
+  const form = new FormData();
+  form.append('index', String(index));
+  form.append('id', id);
+  form.append('image', image.blob, image.name || `image${index}`);
+  return form;
+}
+
+/**
+ * Uploads the images of a created item not uploaded yet, counting them on the row so a resend
+ * resumes at the first one missing. Each uploaded image goes into the stored item at once (the
+ * item stopped being pending when it was created, so its local image is no longer shown); a
+ * refused image is reported and skipped.
+ */
+export async function uploadImages(db: KruhDb, row: OutboxRowOf<'post' | 'comment'>, ownerId: string): Promise<void> {
+  // Posts and comments keep their images alike; one table of either shape.
+  const table = (row.kind === 'post' ? db.posts : db.comments) as Table<{ _id: string; media?: string[] }, string>;
+  for (let index = row.uploaded ?? 0; index < row.images.length; index++) {
+    let url: string | undefined;
+    try {
+      ({ url } = await callApi(mediaApi.uploadImage, {}, { formData: imageForm(row.images[index]!, index, ownerId) }));
+    } catch (err) {
+      if (!(err instanceof ApiError) || isRetryable(err) || err.status === 401) throw err;
+      toast.error(uploadErrorOf(err));
+    }
+    await db.transaction('rw', db.outbox, table, async () => {
+      await db.outbox.update(row.seq!, { uploaded: index + 1 });
+      if (url) {
+        await table.where('_id').equals(ownerId).modify((item) => {
+          const media = [...(item.media ?? [])];
+          media[index] = url;
+          item.media = media.filter(Boolean);
+        });
+      }
+    });
+  }
+}
+
+/**
+ * Sends a post or a comment: created once, then its images. `create` makes it on the server and,
+ * in one transaction, keeps its id on the row (createdId, uploaded 0) with whatever else it stores,
+ * so a resend after a crash uploads the images to the right item. Answers the server id.
+ */
+export async function createThenUpload(
+  db: KruhDb,
+  row: OutboxRowOf<'post' | 'comment'>,
+  create: () => Promise<string>,
+): Promise<string> {
+  let id = row.createdId;
+  if (!id) {
+    id = await create();
+    row = { ...row, createdId: id, uploaded: 0 };
+  }
+  await uploadImages(db, row, id);
+  return id;
+}
+
+/**
+ * Puts a refused post or comment back into the editor it was written in, with the reason. One
+ * already created on the server is not returned: that would post it twice.
+ */
+export async function returnAsDraft(
+  db: KruhDb,
+  row: OutboxRowOf<'post' | 'comment'>,
+  draftKey: string,
+  groups: Slot[],
+  reason: ErrorKey,
+): Promise<void> {
+  if (row.createdId) return;
+  await returnToDrafts(
+    row.draftKey ?? draftKey,
+    { text: row.payload.text, mentions: row.payload.mentions, groups, images: row.images, returnedError: reason },
+    row.clientId,
+    db,
+  );
+}

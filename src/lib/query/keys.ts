@@ -1,0 +1,85 @@
+import type { QueryKey } from '@tanstack/react-query';
+import type { Sort, TimeWindow } from '#core/listing';
+
+/**
+ * Every TanStack Query key of the web app. Each key is `[what, dbName, ...]`: the account's
+ * database name sits second in all of them, so an answer fetched for one account is never served
+ * from the in-memory cache to the next one logging in on the same tab, and a prefix such as
+ * `queryKeys.feeds(dbName)` reaches only the current account's queries. A new cached thing gets a
+ * function here; no component writes a key by hand.
+ */
+export const queryKeys = {
+  // Listings stored page by page (the paging engine appends the page number).
+  /** Every listing of posts. */
+  feeds: (dbName: string) => ['feed', dbName] as const,
+  /** Every listing of posts from one source (all its sorts and times), e.g. a group's posts. */
+  feedsOf: (dbName: string, source: string) => ['feed', dbName, source] as const,
+  feed: (dbName: string, source: string, key: string) => ['feed', dbName, source, key] as const,
+  /** Every level of every comment thread. */
+  threads: (dbName: string) => ['comments', dbName] as const,
+  thread: (dbName: string, key: string) => ['comments', dbName, key] as const,
+  notifications: (dbName: string) => ['notifications', dbName] as const,
+  /** Every list of usePagedList (followers, members, search results...). */
+  lists: (dbName: string) => ['list', dbName] as const,
+  list: (dbName: string, list: ListKey) => ['list', dbName, ...list] as const,
+  /** A group's member lists: members, banned and the owner's hand-over search. */
+  groupUsers: (dbName: string, name: string) => ['list', dbName, 'group-users', name] as const,
+
+  // Single things.
+  post: (dbName: string, id: string | null | undefined) => ['post', dbName, id] as const,
+  commentTrees: (dbName: string) => ['comment-tree', dbName] as const,
+  commentTree: (dbName: string, id: string | null) => ['comment-tree', dbName, id] as const,
+  profile: (dbName: string, username: string) => ['profile', dbName, username] as const,
+  userGroups: (dbName: string, username: string | null) => ['user-groups', dbName, username] as const,
+  group: (dbName: string, name: string) => ['group', dbName, name] as const,
+  /** Under the group's key, so whatever reloads the group reloads its pinned post too. */
+  groupPinned: (dbName: string, name: string) => ['group', dbName, name, 'pinned'] as const,
+  postGroups: (dbName: string, id: string | null) => ['post-groups', dbName, id] as const,
+  account: (dbName: string) => ['account', dbName] as const,
+  notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
+  publicConfig: (dbName: string) => ['public-config', dbName] as const,
+  /** The current name of a user or group in the search history (a text entry is its own name). */
+  historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,
+  gifCategories: (dbName: string, locale: string) => ['gifs', dbName, 'categories', locale] as const,
+  /** Trending GIFs (term null) or the results of a search. */
+  gifResults: (dbName: string, term: string | null, locale: string) =>
+    ['gifs', dbName, term === null ? 'featured' : 'search', term ?? '', locale] as const,
+} satisfies Record<string, (dbName: string, ...rest: never[]) => QueryKey>;
+
+/** A list of usePagedList, named without the database: its query key and its stored key come from it. */
+export type ListKey = readonly [kind: string, ...parts: Array<string | number>];
+
+/** The lists kept item by item in the listItems table. */
+export const listKeys = {
+  profileReplies: (userId: string, sort: Sort, time: TimeWindow): ListKey => ['profile-replies', userId, sort, time],
+  profileUsers: (username: string, which: 'followers' | 'following'): ListKey => ['profile-users', username, which],
+  profileGroups: (username: string): ListKey => ['profile-groups', username],
+  // Under one prefix, so queryKeys.groupUsers reaches all of a group's member lists.
+  groupUsers: (name: string, which: 'members' | 'banned'): ListKey => ['group-users', name, which],
+  transferCandidates: (name: string, query: string): ListKey => ['group-users', name, 'members', 'transfer', query],
+  search: (kind: string, size: number, query: string, listing: { sort?: Sort; time?: TimeWindow }): ListKey => [
+    'search',
+    kind,
+    size,
+    query,
+    listing.sort ?? '',
+    listing.time ?? '',
+  ],
+};
+
+/** The key a list's pages are stored under in feedPages (beside the feeds' and threads' keys). */
+export const storedListKey = (list: ListKey): string => `list:${JSON.stringify(list)}`;
+
+const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Whether a query of this account is about a group: its page or one of its member lists. Names
+ * are compared without case, as the server compares them (a post's groups may be spelt otherwise
+ * than the address of the group's page).
+ */
+export function isGroupQuery(queryKey: QueryKey, dbName: string, name: string): boolean {
+  const [what, db, first, second] = queryKey;
+  if (db !== dbName) return false;
+  if (what === 'group') return sameName(first, name);
+  return what === 'list' && first === 'group-users' && sameName(second, name);
+}

@@ -1,0 +1,249 @@
+import { type QueryKey, useQueries, useQueryClient } from '@tanstack/react-query';
+import type { Table } from 'dexie';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import type { Endpoint } from '#core/api/endpoint';
+import { type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
+import { type CallInput, callApi } from '../api/client';
+import type { KruhDb } from '../db/db';
+import { useDb } from '../db/useDb';
+
+/**
+ * The one paging engine of the web app. Every list shown page by page (feeds, comment threads,
+ * notifications, followers, members, search results) goes through it:
+ *
+ * - page N is fetched through its contract entry; its items go to a Dexie table and its ordered ids
+ *   to `feedPages` under the list's stored key, in one transaction;
+ * - the screen reads the stored pages with useLiveQuery, so they paint before the network answers
+ *   (and offline), and every shown page is fetched again in the background;
+ * - pages after the first ask for items `before` the first page was fetched, so items arriving in
+ *   between do not shift them.
+ */
+
+/** What a stored page says about itself, for stores that keep more than the items. */
+export interface PageInfo {
+  key: string;
+  page: number;
+  hasMore: boolean;
+  fetchedAt: number;
+}
+
+/** Where a list's items live in the local database: written as `T`, read back as `R`. */
+export interface ItemStore<T, R = T> {
+  /** The tables `put` writes (locked with feedPages for the page's transaction). */
+  tables: (db: KruhDb) => Table[];
+  idOf: (item: T) => string;
+  put: (db: KruhDb, items: T[], page: PageInfo) => Promise<void>;
+  /** The stored items with these ids, in this order; ids no longer stored are left out. */
+  get: (db: KruhDb, ids: string[], key: string) => Promise<R[]>;
+}
+
+/** Items with a table of their own keyed by `_id` (posts, comments), stamped with when they were read. */
+export function tableStore<T extends { _id: string }>(
+  table: (db: KruhDb) => Table<T & { cachedAt: number }, string>,
+): ItemStore<T, T & { cachedAt: number }> {
+  return {
+    tables: (db) => [table(db)],
+    idOf: (item) => item._id,
+    put: async (db, items, { fetchedAt }) => {
+      await table(db).bulkPut(items.map((item) => ({ ...item, cachedAt: fetchedAt })));
+    },
+    get: async (db, ids) => (await table(db).bulkGet(ids)).filter((item): item is T & { cachedAt: number } => !!item),
+  };
+}
+
+/**
+ * Items of a list with no table of their own (users, groups, a search's replies): one listItems row
+ * per list and item, so one list's copy never changes what another list shows.
+ */
+export function listItemStore<T>(idOf: (item: T) => string): ItemStore<T> {
+  return {
+    tables: (db) => [db.listItems],
+    idOf,
+    put: async (db, items, { key, fetchedAt }) => {
+      await db.listItems.bulkPut(items.map((item) => ({ listKey: key, id: idOf(item), data: item, cachedAt: fetchedAt })));
+    },
+    get: async (db, ids, key) => {
+      const rows = await db.listItems.bulkGet(ids.map((id): [string, string] => [key, id]));
+      return rows.flatMap((row) => (row ? [row.data as T] : []));
+    },
+  };
+}
+
+/** One list on the server and in the local database. */
+export interface PagedSource<T, R = T> {
+  /** The stored key: the list's pages live in feedPages under it. */
+  key: string;
+  /** The contract entry of the list, its path parameters and its own query parameters. */
+  endpoint: Endpoint;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  /**
+   * Sort and time of a listing of posts or comments: sent by listingSearchParams, so a value equal
+   * to the server's default is left out.
+   */
+  listing?: { sort: Sort; time: TimeWindow; defaults: { sort: Sort; time: TimeWindow } };
+  limit: number;
+  /** The reply's field holding the items (posts, comments, userList...). */
+  field: string;
+  store: ItemStore<T, R>;
+}
+
+export interface PageResult {
+  ids: string[];
+  hasMore: boolean;
+}
+
+/** GET page `page` of a list and store its items and their order. */
+export async function fetchPage<T, R>(db: KruhDb, source: PagedSource<T, R>, page: number, signal?: AbortSignal): Promise<PageResult> {
+  const { key, endpoint, params, query, listing, limit, field, store } = source;
+  let before: number | undefined;
+  if (page > 1) before = (await db.feedPages.get([key, 1]))?.fetchedAt;
+  const fetchedAt = Date.now();
+  const sortAndTime = listing ? listingSearchParams(listing.sort, listing.time, listing.defaults) : {};
+  const input = { params, query: { ...query, page, limit, ...sortAndTime, before } };
+  const answer = (await callApi(endpoint, input as CallInput<Endpoint>, { signal })) as unknown as Record<string, unknown> & { hasMore: boolean };
+  const { [field]: listed, hasMore, ...rest } = answer;
+  const items = (listed as T[] | undefined) ?? [];
+  const ids = items.map(store.idOf);
+  await db.transaction('rw', [...store.tables(db), db.feedPages], async () => {
+    await store.put(db, items, { key, page, hasMore, fetchedAt });
+    await db.feedPages.put({ feedKey: key, page, ids, hasMore, fetchedAt, ...(Object.keys(rest).length > 0 ? { reply: rest } : {}) });
+  });
+  return { ids, hasMore };
+}
+
+export interface StoredPages<R> {
+  /** Items of the stored pages 1..N, in page order, each id once. */
+  items: R[];
+  /** What the last stored page said (true while none is stored). */
+  hasMore: boolean;
+  /** How many of the asked pages are stored. */
+  stored: number;
+  /** When page 1 was fetched (0 when it was not yet). */
+  fetchedAt: number;
+  /** What else page 1's answer held besides its items and hasMore. */
+  reply: Record<string, unknown> | undefined;
+}
+
+/** Reads a list's stored pages 1..pages. */
+export async function readPages<R>(
+  db: KruhDb,
+  source: { key: string; store: Pick<ItemStore<never, R>, 'get'> },
+  pages: number,
+): Promise<StoredPages<R>> {
+  const rows = await db.feedPages.where('[feedKey+page]').between([source.key, 1], [source.key, pages], true, true).sortBy('page');
+  const ids = [...new Set(rows.flatMap((row) => row.ids))];
+  const items = await source.store.get(db, ids, source.key);
+  const last = rows[rows.length - 1];
+  return {
+    items,
+    hasMore: last ? last.hasMore : true,
+    stored: rows.length,
+    fetchedAt: rows[0]?.fetchedAt ?? 0,
+    reply: rows[0]?.page === 1 ? rows[0].reply : undefined,
+  };
+}
+
+export interface PagedOptions<T, R, S extends StoredPages<R>> {
+  source: PagedSource<T, R>;
+  /** The list's query key without the page, from queryKeys (so it holds the database's name). */
+  queryKey: (dbName: string) => QueryKey;
+  enabled?: boolean;
+  /** 0 leaves the list unfetched until the first loadMore (its first items are shown another way). */
+  firstPages?: 0 | 1;
+  staleTime?: number;
+  /** Reads more in the same live query as the stored pages; it runs again when `readDeps` change. */
+  read?: (db: KruhDb, stored: StoredPages<R>) => Promise<S>;
+  readDeps?: readonly unknown[];
+  /**
+   * Offer the next page only once the server has answered the last one: for a list read from its
+   * whole table rather than from its stored pages, where a stored page says nothing of what follows.
+   */
+  moreFromServerOnly?: boolean;
+}
+
+export interface PagedState<R, S> {
+  /** From the local database: painted before the network answers. */
+  items: R[];
+  hasMore: boolean;
+  /** Nothing stored yet and the first page not answered yet. */
+  isLoading: boolean;
+  isFetching: boolean;
+  /** A page asked for by loadMore is on its way. */
+  isLoadingMore: boolean;
+  error: unknown;
+  pages: number;
+  /** What else the stored page 1 held besides its items. */
+  first: Record<string, unknown> | undefined;
+  /** The whole live read (with what `read` added); undefined until the database answered. */
+  stored: S | undefined;
+  /**
+   * Nothing of the list is stored and its first page failed to load: its emptiness is unknown
+   * (offline, a list never seen here), so it must not be called empty.
+   */
+  unavailable: boolean;
+  loadMore: () => void;
+  /** Asks the server again for every shown page. */
+  reload: () => Promise<void>;
+}
+
+/**
+ * A list page by page from the local database, revalidated from the server. Starts again at its
+ * first page when the list or the account changes.
+ */
+export function usePaged<T, R, S extends StoredPages<R> = StoredPages<R>>(options: PagedOptions<T, R, S>): PagedState<R, S> {
+  const { source, enabled = true, firstPages = 1, read } = options;
+  const db = useDb();
+  const queryClient = useQueryClient();
+  const listQueryKey = options.queryKey(db.name);
+  const id = `${db.name}\n${source.key}`;
+  const [paging, setPaging] = useState({ id, pages: firstPages as number });
+  const pages = paging.id === id ? paging.pages : firstPages;
+
+  const queries = useQueries({
+    queries: Array.from({ length: pages }, (_, i) => ({
+      queryKey: [...listQueryKey, i + 1],
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchPage(db, source, i + 1, signal),
+      enabled,
+      ...(options.staleTime === undefined ? {} : { staleTime: options.staleTime }),
+    })),
+  });
+
+  const live = useLiveQuery(
+    async () => {
+      // A list not shown yet still reads page 1, for when it was fetched.
+      const found = await readPages(db, source, Math.max(1, pages));
+      return { id, value: read ? await read(db, found) : (found as S) };
+    },
+    // The source's store and `read` belong to the list's kind, which its key names.
+    [db, id, pages, ...(options.readDeps ?? [])],
+  );
+  // useLiveQuery keeps its last answer until the new read is done: another list's or another
+  // account's items must not show meanwhile.
+  const stored = live?.id === id ? live.value : undefined;
+
+  const first = queries[0];
+  const last = queries[pages - 1];
+  let hasMore: boolean;
+  if (pages === 0) hasMore = true;
+  else if (options.moreFromServerOnly) hasMore = !!last?.data?.hasMore && !last.error && !last.isFetching;
+  else hasMore = (last?.data?.hasMore ?? stored?.hasMore ?? true) && !(last?.error && !stored?.stored);
+
+  return {
+    items: pages === 0 ? [] : (stored?.items ?? []),
+    hasMore: !!stored && stored.stored >= pages ? hasMore : false,
+    isLoading:
+      pages > 0 &&
+      (!stored || (stored.stored === 0 && stored.items.length === 0 && !!first?.isPending && first.fetchStatus !== 'idle')),
+    isFetching: queries.some((q) => q.isFetching),
+    isLoadingMore: !!stored && pages > 0 && stored.stored < pages && last?.isFetching === true,
+    error: queries.find((q) => q.error)?.error ?? null,
+    pages,
+    first: stored?.reply,
+    stored,
+    unavailable: pages > 0 && !!stored && stored.stored === 0 && stored.items.length === 0 && !!first?.error,
+    loadMore: () => setPaging((p) => ({ id, pages: (p.id === id ? p.pages : firstPages) + 1 })),
+    reload: () => queryClient.invalidateQueries({ queryKey: listQueryKey }),
+  };
+}
