@@ -5,6 +5,7 @@ import { LIMITS } from '#core/limits';
 import { type DraftContent, draftKeys, emptyDraft, useReturnedDrafts } from '../../lib/drafts/drafts';
 import { queuePost } from '../../lib/outbox/outbox';
 import { usePost, usePostGroups } from '../../lib/query/posts';
+import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { PostCard } from '../../components/post/PostCard';
 import { Editor } from '../../components/editor/Editor';
@@ -85,10 +86,13 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
   );
 
   const heading = rep ? (author ? t('replying_to', { author }) : t('replying')) : t('new_post');
+  // A reply names both ends: whom it answers (the heading) and the account it is sent from.
+  const me = useSession().username;
 
   return (
     <section className="compose-page">
       <h1>{heading}</h1>
+      {rep && me && <p className="compose-from">{t('replying_from', { username: me })}</p>}
       {rep && original.post && <PostCard post={original.post} quoted />}
       <Editor
         editor={editor}
