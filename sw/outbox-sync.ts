@@ -1,7 +1,7 @@
 import { getDb } from '../src/lib/db/db';
 import { mirroredSession } from '../src/lib/outbox/background-sync';
 import { drainOutbox, makeFailedDue } from '../src/lib/outbox/outbox';
-import { adoptWorkerSession } from '../src/lib/session';
+import { adoptWorkerSession } from '../src/lib/session-store';
 
 /**
  * The service worker's side of Background Sync: send the logged-in account's outbox as the page

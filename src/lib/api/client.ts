@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type Endpoint, type ReplyOf, pathOf } from '#core/api/endpoint';
 import { type ErrorKey, parseErrorMessage } from '#core/errors';
-import { getSession } from '../session';
+import { getSession } from '../session-store';
 
 /** The server answered with an HTTP error; `key` is its catalogue key when it sent one. */
 export class ApiError extends Error {

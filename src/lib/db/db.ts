@@ -2,7 +2,7 @@ import Dexie, { type Table } from 'dexie';
 import type { ErrorKey } from '#core/errors';
 import type { Comment, Post } from '../api/types';
 import { forgetPrivateMedia } from '../../../sw/media-cache';
-import { clearSession, getSession, subscribeSession } from '../session';
+import { clearSession, getSession, subscribeSession } from '../session-store';
 
 /**
  * The local database: what the UI reads first (posts, comments, feed pages...), the drafts being

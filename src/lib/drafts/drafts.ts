@@ -1,51 +1,10 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type Draft, type KruhDb, getDb } from '../db/db';
+import type { Draft } from '../db/db';
 import { useDb } from '../db/useDb';
+import { type DraftContent, clearDraft, emptyDraft, loadDraft, saveDraft } from './store';
 
-/** Draft keys: the composer (per reply target and preset group) and each comment box. */
-export const draftKeys = {
-  post: (context: { rep?: string | null; g?: string | null } = {}) =>
-    `post${context.rep ? `:rep=${context.rep}` : ''}${context.g ? `:g=${context.g}` : ''}`,
-  comment: (parentId: string) => `comment:${parentId}`,
-};
-
-export type DraftContent = Omit<Draft, 'key' | 'updatedAt'>;
-
-export const emptyDraft = (): DraftContent => ({ text: '', mentions: [], groups: [], images: [] });
-
-export function isEmptyDraft(d: Pick<Draft, 'text' | 'mentions' | 'groups' | 'images'>): boolean {
-  return d.text.trim() === '' && d.mentions.length === 0 && d.groups.every((g) => g.locked) && d.images.length === 0;
-}
-
-export async function loadDraft(key: string, db: KruhDb = getDb()): Promise<Draft | undefined> {
-  return db.drafts.get(key);
-}
-
-export async function saveDraft(key: string, content: DraftContent, db: KruhDb = getDb()): Promise<void> {
-  if (isEmptyDraft(content) && !content.returnedError) {
-    await db.drafts.delete(key);
-    return;
-  }
-  await db.drafts.put({ ...content, key, updatedAt: Date.now() });
-}
-
-export async function clearDraft(key: string, db: KruhDb = getDb()): Promise<void> {
-  await db.drafts.delete(key);
-}
-
-/**
- * Puts a refused item back where it was written. When that draft already holds new work, the
- * returned one is kept beside it (key suffixed with the item's id), never over it.
- */
-export async function returnToDrafts(key: string, content: DraftContent, suffix: string, db: KruhDb = getDb()): Promise<string> {
-  return db.transaction('rw', db.drafts, async () => {
-    const existing = await db.drafts.get(key);
-    const target = existing && !isEmptyDraft(existing) ? `${key}#${suffix}` : key;
-    await db.drafts.put({ ...content, key: target, updatedAt: Date.now() });
-    return target;
-  });
-}
+export * from './store';
 
 /** Drafts returned beside the main one (see returnToDrafts). */
 export function useReturnedDrafts(key: string): Draft[] {

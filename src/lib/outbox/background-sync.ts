@@ -1,5 +1,5 @@
 import { type UseStore, createStore, del, get, set } from 'idb-keyval';
-import { type Session, getSession, subscribeSession } from '../session';
+import { type Session, getSession, subscribeSession } from '../session-store';
 
 /**
  * Background Sync: the outbox is also sent by the service worker, when the browser says the

@@ -9,7 +9,7 @@ import {
 } from '../db/db';
 import { requestPersistence } from '../db/db';
 import { withRoom } from '../db/prune';
-import { subscribeSession } from '../session';
+import { subscribeSession } from '../session-store';
 import { toast } from '../toast';
 import { mirrorSessionForWorker, requestBackgroundSync } from './background-sync';
 import { handlerOf } from './handlers';

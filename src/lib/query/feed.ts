@@ -13,6 +13,8 @@ import { toast } from '../toast';
 import { queryKeys } from './keys';
 import { type PageResult, type PagedSource, type PagedState, fetchPage, readPages, tableStore, usePaged } from './paged';
 
+export { showNewPostOnFirstPages } from './feed-pages';
+
 /** Which listing of posts. */
 export type FeedSource =
   | 'explore'
@@ -89,20 +91,6 @@ export function fetchFeedPage(
 export async function readFeed(db: KruhDb, key: string, pages: number): Promise<{ posts: CachedPost[]; hasMore: boolean; stored: number }> {
   const { items, hasMore, stored } = await readPages(db, { key, store: postStore }, pages);
   return { posts: items, hasMore, stored };
-}
-
-/**
- * Puts a post just created on this device at the top of the stored first pages of the explore
- * listing, where it was shown pending, so it stays on screen until the listing is fetched again.
- * The popular sort is left alone: a new post has earned no place there. Runs inside the caller's
- * transaction when that one includes `feedPages`.
- */
-export async function showNewPostOnFirstPages(db: KruhDb, postId: string): Promise<void> {
-  const firstPages = await db.feedPages.where('feedKey').startsWith('explore').filter((p) => p.page === 1).toArray();
-  for (const page of firstPages) {
-    if (page.feedKey.includes('sort=popular')) continue;
-    if (!page.ids.includes(postId)) await db.feedPages.put({ ...page, ids: [postId, ...page.ids] });
-  }
 }
 
 /** A listing's paging state (see PagedState), its items as `posts`. */

@@ -1,7 +1,7 @@
 import { commentsApi } from '#core/api/comments';
 import { callApi } from '../../api/client';
 import type { CommentPayload } from '../../db/db';
-import { draftKeys } from '../../drafts/drafts';
+import { draftKeys } from '../../drafts/store';
 import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, returnAsDraft, slotValues } from './handler';
 
 /** The comment box a comment was written in, for a row stored without its draft key. */

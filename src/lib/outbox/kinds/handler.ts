@@ -3,7 +3,7 @@ import type { ErrorKey } from '#core/errors';
 import { mediaApi } from '#core/api/media';
 import { ApiError, type CallOptions, callApi, isRetryable, uploadErrorOf } from '../../api/client';
 import type { DraftImage, KruhDb, OutboxRow, Slot } from '../../db/db';
-import { returnToDrafts } from '../../drafts/drafts';
+import { returnToDrafts } from '../../drafts/store';
 import { toast } from '../../toast';
 
 /** The outbox row of one kind. */

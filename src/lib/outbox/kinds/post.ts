@@ -1,8 +1,8 @@
 import { postsApi } from '#core/api/posts';
 import { callApi } from '../../api/client';
 import type { PostPayload } from '../../db/db';
-import { draftKeys } from '../../drafts/drafts';
-import { showNewPostOnFirstPages } from '../../query/feed';
+import { draftKeys } from '../../drafts/store';
+import { showNewPostOnFirstPages } from '../../query/feed-pages';
 import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, returnAsDraft, slotValues } from './handler';
 
 /** The composer a post was written in, for a row stored without its draft key. */

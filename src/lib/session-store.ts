@@ -1,0 +1,73 @@
+/**
+ * The session: token, username and id in localStorage. Logged in means a token is
+ * present. Other tabs see changes through the storage event. Free of React, so the service
+ * worker (Background Sync) carries no UI code; screens read it through useSession (session.ts).
+ */
+export interface Session {
+  token: string | null;
+  username: string | null;
+  id: string | null;
+}
+
+const KEYS = { token: 'token', username: 'username', id: 'id' } as const;
+const listeners = new Set<() => void>();
+let cached: Session | null = null;
+
+/** Set in the service worker, which has no localStorage: the session the page mirrored for it. */
+let workerSession: Session | null = null;
+
+function read(): Session {
+  if (typeof localStorage === 'undefined') return workerSession ?? { token: null, username: null, id: null };
+  return {
+    token: localStorage.getItem(KEYS.token),
+    username: localStorage.getItem(KEYS.username),
+    id: localStorage.getItem(KEYS.id),
+  };
+}
+
+function changed(): void {
+  cached = null;
+  for (const listener of listeners) listener();
+}
+
+export function getSession(): Session {
+  cached ??= read();
+  return cached;
+}
+
+/** In the service worker: act as the session the page mirrored (see outbox/background-sync). */
+export function adoptWorkerSession(session: Session): void {
+  workerSession = session;
+  cached = null;
+}
+
+export const isLoggedIn = (): boolean => !!getSession().token;
+
+export function storeSession(token: string, username: string, id: string): void {
+  localStorage.setItem(KEYS.token, token);
+  localStorage.setItem(KEYS.username, username);
+  localStorage.setItem(KEYS.id, id);
+  changed();
+}
+
+export function setSessionUsername(username: string): void {
+  localStorage.setItem(KEYS.username, username);
+  changed();
+}
+
+export function clearSession(): void {
+  for (const key of Object.values(KEYS)) localStorage.removeItem(key);
+  changed();
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || Object.values(KEYS).includes(event.key as never)) changed();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
