@@ -1,11 +1,11 @@
-import cs from 'naughty-words/cs.json';
-import de from 'naughty-words/de.json';
-import en from 'naughty-words/en.json';
-import es from 'naughty-words/es.json';
-import fr from 'naughty-words/fr.json';
-import it from 'naughty-words/it.json';
-import pl from 'naughty-words/pl.json';
-import { skeleton } from './text';
+import cs from 'naughty-words/cs.json' with { type: 'json' };
+import de from 'naughty-words/de.json' with { type: 'json' };
+import en from 'naughty-words/en.json' with { type: 'json' };
+import es from 'naughty-words/es.json' with { type: 'json' };
+import fr from 'naughty-words/fr.json' with { type: 'json' };
+import it from 'naughty-words/it.json' with { type: 'json' };
+import pl from 'naughty-words/pl.json' with { type: 'json' };
+import { skeleton } from './text.js';
 
 /**
  * Profanity check: a large built-in list (LDNOOBW via naughty-words: English, Czech and more),

@@ -1,7 +1,7 @@
-import type { ErrorKey } from './errors';
-import { LIMITS } from './limits';
-import { containsProfanity } from './profanity';
-import { hasHiddenCharacters, isBlank, lineCount, normalizeName, trimText } from './text';
+import type { ErrorKey } from './errors.js';
+import { LIMITS } from './limits.js';
+import { containsProfanity } from './profanity.js';
+import { hasHiddenCharacters, isBlank, lineCount, normalizeName, trimText } from './text.js';
 
 export { lineCount };
 

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { NOTIFICATION_SETTINGS } from '../limits';
-import { PASSWORD_ERRORS, USERNAME_ERRORS } from './auth';
-import { MessageReplies, messageWith } from './common';
-import { endpoint } from './endpoint';
+import { NOTIFICATION_SETTINGS } from '../limits.js';
+import { PASSWORD_ERRORS, USERNAME_ERRORS } from './auth.js';
+import { MessageReplies, messageWith } from './common.js';
+import { endpoint } from './endpoint.js';
 
 /** The languages of the app: of the interface, the emails and the notifications. */
 export const Language = Type.Union([Type.Literal('en'), Type.Literal('cs')]);

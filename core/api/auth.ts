@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { ErrorKey } from '../errors';
-import { MessageReplies, MessageReply } from './common';
-import { endpoint } from './endpoint';
+import type { ErrorKey } from '../errors.js';
+import { MessageReplies, MessageReply } from './common.js';
+import { endpoint } from './endpoint.js';
 
 /*
  * Bodies are loose strings: the rules run in the server's service, so each broken rule answers

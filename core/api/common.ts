@@ -1,6 +1,6 @@
 import { type Static, type TProperties, type TSchema, Type } from '@sinclair/typebox';
-import { SORTS, TIMES } from '../listing';
-import { ID_PATTERN } from '../validation';
+import { SORTS, TIMES } from '../listing.js';
+import { ID_PATTERN } from '../validation.js';
 
 /** Pieces of the API contract that many calls share. */
 export const Id = Type.String({ pattern: ID_PATTERN });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { endpoint } from './endpoint';
+import { endpoint } from './endpoint.js';
 
 /**
  * The deployment settings the web app needs at run time: whether to offer Google sign-in (the

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { PathText, listingEntry } from './common';
-import { endpoint } from './endpoint';
-import { PostList } from './posts';
+import { PathText, listingEntry } from './common.js';
+import { endpoint } from './endpoint.js';
+import { PostList } from './posts.js';
 
 /**
  * The shape of every list of posts, wherever its route lives (the feed tabs, a hashtag, a

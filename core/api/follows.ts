@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, MessageReplies, messageWith } from './common';
-import { endpoint } from './endpoint';
+import { Id, MessageReplies, messageWith } from './common.js';
+import { endpoint } from './endpoint.js';
 
 /** `following` is the followed user's id (the pfp of a user list item). */
 export const FollowBody = Type.Object({ following: Id });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { endpoint } from './endpoint';
+import { endpoint } from './endpoint.js';
 
 /** Tenor ids are digit strings; anything else never names a GIF and is never sent on. */
 export const GIF_ID_PATTERN = '^[0-9A-Za-z_-]{1,64}$';

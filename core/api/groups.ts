@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PathText, pageEntry, userListReply } from './common';
-import { endpoint } from './endpoint';
-import { postListEntry } from './feeds';
-import { Post } from './posts';
+import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PathText, pageEntry, userListReply } from './common.js';
+import { endpoint } from './endpoint.js';
+import { postListEntry } from './feeds.js';
+import { Post } from './posts.js';
 
 /**
  * Create and update share one body. Lengths are checked by the shared validation rules

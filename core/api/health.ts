@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { endpoint } from './endpoint';
+import { endpoint } from './endpoint.js';
 
 /** `database` names the dialect in use (sqlite or postgres). */
 export const HealthReply = Type.Object({ status: Type.Literal('ok'), database: Type.String() });

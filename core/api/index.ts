@@ -1,18 +1,18 @@
-import { accountApi } from './account';
-import { authApi } from './auth';
-import { commentsApi } from './comments';
-import { configApi } from './config';
-import { feedsApi } from './feeds';
-import { followsApi } from './follows';
-import { gifsApi } from './gifs';
-import { groupsApi } from './groups';
-import { healthApi } from './health';
-import { mediaApi } from './media';
-import { notificationsApi } from './notifications';
-import { postsApi } from './posts';
-import { profilesApi } from './profiles';
-import { searchApi } from './search';
-import type { Endpoint } from './endpoint';
+import { accountApi } from './account.js';
+import { authApi } from './auth.js';
+import { commentsApi } from './comments.js';
+import { configApi } from './config.js';
+import { feedsApi } from './feeds.js';
+import { followsApi } from './follows.js';
+import { gifsApi } from './gifs.js';
+import { groupsApi } from './groups.js';
+import { healthApi } from './health.js';
+import { mediaApi } from './media.js';
+import { notificationsApi } from './notifications.js';
+import { postsApi } from './posts.js';
+import { profilesApi } from './profiles.js';
+import { searchApi } from './search.js';
+import type { Endpoint } from './endpoint.js';
 
 /**
  * Every call of the API by resource. The server registers each route from its entry, the web app

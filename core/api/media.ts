@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { GroupIdParams, messageWith } from './common';
-import { endpoint } from './endpoint';
+import { GroupIdParams, messageWith } from './common.js';
+import { endpoint } from './endpoint.js';
 
 /**
  * The answer of every upload: `{message: "info/image_uploaded", url}`, url being the stored

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { NOTIFICATION_TYPES, type NotificationType } from '../limits';
-import { Id, IdParams, MessageReplies, pageEntry } from './common';
-import { endpoint } from './endpoint';
+import { NOTIFICATION_TYPES, type NotificationType } from '../limits.js';
+import { Id, IdParams, MessageReplies, pageEntry } from './common.js';
+import { endpoint } from './endpoint.js';
 
 /** A notification as the API sends it. */
 export const Notification = Type.Object({

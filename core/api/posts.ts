@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { LIMITS } from '../limits';
-import { MessageReplies, PostIdParams, likeEntry } from './common';
-import { endpoint } from './endpoint';
+import { LIMITS } from '../limits.js';
+import { MessageReplies, PostIdParams, likeEntry } from './common.js';
+import { endpoint } from './endpoint.js';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
 

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CommentList } from './comments';
-import { GroupListReply, NO_GROUP, UserListReply, listingEntry, pageEntry } from './common';
-import { endpoint } from './endpoint';
-import { postListEntry } from './feeds';
+import { CommentList } from './comments.js';
+import { GroupListReply, NO_GROUP, UserListReply, listingEntry, pageEntry } from './common.js';
+import { endpoint } from './endpoint.js';
+import { postListEntry } from './feeds.js';
 
 /** The typed text of a suggestion box; blank text suggests nothing. */
 export const SuggestionQuery = Type.Object({ query: Type.Optional(Type.String({ maxLength: 200 })) });

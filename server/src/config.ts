@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LIMITS, RATE_LIMIT_DEFAULTS, type RateLimits } from '#core/limits';
-import { isPostgresUrl } from './db/database';
+import { isPostgresUrl } from './db/database.js';
 
 export interface Config {
   port: number;

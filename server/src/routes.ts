@@ -1,18 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { healthRoutes } from './modules/health/health.routes';
-import { configRoutes } from './modules/config/config.routes';
-import { authRoutes } from './modules/auth/auth.routes';
-import { accountRoutes } from './modules/account/account.routes';
-import { profileRoutes } from './modules/profiles/profiles.routes';
-import { followRoutes } from './modules/follows/follows.routes';
-import { searchRoutes } from './modules/search/search.routes';
-import { postRoutes } from './modules/posts/posts.routes';
-import { feedRoutes } from './modules/feeds/feeds.routes';
-import { commentRoutes } from './modules/comments/comments.routes';
-import { uploadRoutes } from './modules/media/media.routes';
-import { groupRoutes } from './modules/groups/groups.routes';
-import { notificationRoutes } from './modules/notifications/notifications.routes';
-import { gifRoutes } from './modules/gifs/gifs.routes';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { configRoutes } from './modules/config/config.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { accountRoutes } from './modules/account/account.routes.js';
+import { profileRoutes } from './modules/profiles/profiles.routes.js';
+import { followRoutes } from './modules/follows/follows.routes.js';
+import { searchRoutes } from './modules/search/search.routes.js';
+import { postRoutes } from './modules/posts/posts.routes.js';
+import { feedRoutes } from './modules/feeds/feeds.routes.js';
+import { commentRoutes } from './modules/comments/comments.routes.js';
+import { uploadRoutes } from './modules/media/media.routes.js';
+import { groupRoutes } from './modules/groups/groups.routes.js';
+import { notificationRoutes } from './modules/notifications/notifications.routes.js';
+import { gifRoutes } from './modules/gifs/gifs.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/database';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
 
 /** Reads the config, builds the app, listens, and closes cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
-import type { Database, Executor } from './schema';
+import type { Database, Executor } from './schema.js';
 
 /** Small pieces every repository repeats: the dialect, row-count checks, counters. */
 

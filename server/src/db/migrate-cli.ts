@@ -1,6 +1,6 @@
-import { loadConfig } from '../config';
-import { openDatabase } from './database';
-import { migrateToLatest } from './migrator';
+import { loadConfig } from '../config.js';
+import { openDatabase } from './database.js';
+import { migrateToLatest } from './migrator.js';
 
 /** `npm run migrate`: brings the configured database to the latest schema and exits. */
 const config = loadConfig();

@@ -1,14 +1,14 @@
 import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
-import type { Db } from './schema';
-import * as base from './migrations/20261122_01_base';
-import * as accountCleanup from './migrations/20261122_10_account_cleanup';
-import * as searchIndexes from './migrations/20261122_20_search_indexes';
-import * as postIndexes from './migrations/20261122_30_post_indexes';
-import * as notificationIndexes from './migrations/20261122_60_notification_indexes';
-import * as rateEvents from './migrations/20261123_01_rate_events';
-import * as nameSkeletons from './migrations/20261123_30_name_skeletons';
-import * as idempotencyRequests from './migrations/20261123_40_idempotency_requests';
-import * as mediaVersions from './migrations/20261123_50_media_versions';
+import type { Db } from './schema.js';
+import * as base from './migrations/20261122_01_base.js';
+import * as accountCleanup from './migrations/20261122_10_account_cleanup.js';
+import * as searchIndexes from './migrations/20261122_20_search_indexes.js';
+import * as postIndexes from './migrations/20261122_30_post_indexes.js';
+import * as notificationIndexes from './migrations/20261122_60_notification_indexes.js';
+import * as rateEvents from './migrations/20261123_01_rate_events.js';
+import * as nameSkeletons from './migrations/20261123_30_name_skeletons.js';
+import * as idempotencyRequests from './migrations/20261123_40_idempotency_requests.js';
+import * as mediaVersions from './migrations/20261123_50_media_versions.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {

@@ -1,5 +1,5 @@
-import { idsAmong, rowExists } from './helpers';
-import type { Executor } from './schema';
+import { idsAmong, rowExists } from './helpers.js';
+import type { Executor } from './schema.js';
 
 /** User lookups several modules make (profiles, feeds, follows, posts, comments). */
 

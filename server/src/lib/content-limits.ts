@@ -1,8 +1,8 @@
 import { LIMITS } from '#core/limits';
-import type { Config } from '../config';
-import type { Executor } from '../db/schema';
-import { followersAmong } from '../db/users';
-import { takeSlot } from './rate-limit';
+import type { Config } from '../config.js';
+import type { Executor } from '../db/schema.js';
+import { followersAmong } from '../db/users.js';
+import { takeSlot } from './rate-limit.js';
 
 /**
  * Abuse limits on what users write, counted in rate_events. Each is taken in the transaction of

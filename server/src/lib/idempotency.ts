@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Db, Executor } from '../db/schema';
-import { AppError } from './app-error';
+import type { Db, Executor } from '../db/schema.js';
+import { AppError } from './app-error.js';
 
 export interface StoredReply<T> {
   status: number;

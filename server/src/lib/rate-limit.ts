@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { ErrorKey } from '#core/errors';
-import { isPostgres } from '../db/helpers';
-import type { Executor } from '../db/schema';
-import { tooMany } from './app-error';
+import { isPostgres } from '../db/helpers.js';
+import type { Executor } from '../db/schema.js';
+import { tooMany } from './app-error.js';
 
 /**
  * Sliding-window limits kept in the database, so every server process counts the same actions.

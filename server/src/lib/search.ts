@@ -1,6 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
-import type { Dialect } from '../db/database';
+import type { Dialect } from '../db/database.js';
 
 /**
  * Accent- and case-insensitive substring search over a table's `search_text` column, which holds

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
-import { AppError } from '../lib/app-error';
-import type { UserRow } from '../db/schema';
+import { AppError } from '../lib/app-error.js';
+import type { UserRow } from '../db/schema.js';
 
 export interface Viewer {
   id: string;

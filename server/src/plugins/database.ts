@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { DatabaseHandle, Dialect } from '../db/database';
-import type { Db } from '../db/schema';
-import type { Config } from '../config';
-import { useSearchDialect } from '../lib/search';
+import type { DatabaseHandle, Dialect } from '../db/database.js';
+import type { Db } from '../db/schema.js';
+import type { Config } from '../config.js';
+import { useSearchDialect } from '../lib/search.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ErrorKey } from '#core/errors';
-import { AppError } from '../lib/app-error';
-import { noStoreOnApi, someScalar } from './security';
+import { AppError } from '../lib/app-error.js';
+import { noStoreOnApi, someScalar } from './security.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createMailer, type Mailer } from '../lib/mailer';
+import { createMailer, type Mailer } from '../lib/mailer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

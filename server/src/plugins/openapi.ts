@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { noStoreOnApi } from './security';
+import { noStoreOnApi } from './security.js';
 import packageJson from '../../../package.json' with { type: 'json' };
 
 /** Where the document and its browsable reference are served, inside the /api prefix. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
-import { AppError, badRequest } from '../lib/app-error';
+import { AppError, badRequest } from '../lib/app-error.js';
 
 /** Longer URLs are refused before routing; the longest real one (a GIF search) stays well under. */
 export const MAX_URL_LENGTH = 8192;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { LocalMediaStorage, type MediaStorage } from '../lib/storage';
+import { LocalMediaStorage, type MediaStorage } from '../lib/storage.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,9 +1,9 @@
 import type { Account } from '#core/api/account';
 import type { NotificationSettings } from '#core/limits';
-import type { UserRow } from '../../db/schema';
-import { isGoogleAccount } from '../auth/auth.mapper';
-import { avatarUrl } from '../media/media-urls';
-import { parseNotificationSettings } from '../notifications/notification-prefs';
+import type { UserRow } from '../../db/schema.js';
+import { isGoogleAccount } from '../auth/auth.mapper.js';
+import { avatarUrl } from '../media/media-urls.js';
+import { parseNotificationSettings } from '../notifications/notification-prefs.js';
 
 /** The caller's own account as the contract describes it. */
 export type AccountView = Account;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountApi } from '#core/api/account';
-import { actionRoute, message, viewerRoute } from '../../lib/handlers';
-import * as service from './account.service';
+import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import * as service from './account.service.js';
 
 /** The caller's own account. */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -3,19 +3,19 @@ import type { Language } from '#core/api/account';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
 import { foldForSearch, skeleton, trimText } from '#core/text';
 import { validateBio } from '#core/validation';
-import { badRequest, conflict } from '../../lib/app-error';
-import { takeSlot } from '../../lib/rate-limit';
-import { verifyPassword, hashPassword } from '../../lib/passwords';
-import type { Viewer } from '../../plugins/auth';
-import { enqueueAccountMail } from '../auth/auth.emails';
-import { isGoogleAccount } from '../auth/auth.mapper';
-import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository';
-import { checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service';
-import { accountKey } from '../auth/login-lockout';
-import { handOverGroupsOf } from '../groups/groups.service';
-import { avatarKey } from '../media/media-urls';
-import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper';
-import { deleteUserCascade, setNotificationSettings } from './account.repository';
+import { badRequest, conflict } from '../../lib/app-error.js';
+import { takeSlot } from '../../lib/rate-limit.js';
+import { verifyPassword, hashPassword } from '../../lib/passwords.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { enqueueAccountMail } from '../auth/auth.emails.js';
+import { isGoogleAccount } from '../auth/auth.mapper.js';
+import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository.js';
+import { checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service.js';
+import { accountKey } from '../auth/login-lockout.js';
+import { handOverGroupsOf } from '../groups/groups.service.js';
+import { avatarKey } from '../media/media-urls.js';
+import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
+import { deleteUserCascade, setNotificationSettings } from './account.repository.js';
 
 /** Account management: every call acts on the caller's own account. */
 

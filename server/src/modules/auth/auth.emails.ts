@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Executor, UserRow } from '../../db/schema';
-import { lockRateKey } from '../../lib/rate-limit';
-import { enqueueJob } from '../jobs/queue';
-import type { OutsideJob } from '../jobs/job-handler';
-import { isGoogleAccount } from './auth.mapper';
-import { findUserById, latestEmailTokenAt } from './auth.repository';
-import { issueEmailToken } from './email-tokens';
+import type { Executor, UserRow } from '../../db/schema.js';
+import { lockRateKey } from '../../lib/rate-limit.js';
+import { enqueueJob } from '../jobs/queue.js';
+import type { OutsideJob } from '../jobs/job-handler.js';
+import { isGoogleAccount } from './auth.mapper.js';
+import { findUserById, latestEmailTokenAt } from './auth.repository.js';
+import { issueEmailToken } from './email-tokens.js';
 
 /** The messages accounts send, in the user's language (en or cs), as plain text. */
 

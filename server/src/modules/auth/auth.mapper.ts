@@ -1,5 +1,5 @@
 import type { SessionUser } from '#core/api/auth';
-import type { UserRow } from '../../db/schema';
+import type { UserRow } from '../../db/schema.js';
 
 export const toSessionUser = (row: Pick<UserRow, 'id' | 'username'>): SessionUser => ({ _id: row.id, username: row.username });
 

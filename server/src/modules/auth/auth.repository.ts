@@ -1,4 +1,4 @@
-import type { EmailTokensTable, Executor, NewUser, UserRow, UserUpdate } from '../../db/schema';
+import type { EmailTokensTable, Executor, NewUser, UserRow, UserUpdate } from '../../db/schema.js';
 
 /** Every SQL of accounts, email links and failed logins; the account module reuses the user reads. */
 

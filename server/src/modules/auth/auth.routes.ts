@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Language } from '#core/api/account';
 import { authApi } from '#core/api/auth';
-import { routeOf } from '../../lib/contract';
-import { message, viewerRoute } from '../../lib/handlers';
-import { toSessionUser } from './auth.mapper';
-import * as service from './auth.service';
+import { routeOf } from '../../lib/contract.js';
+import { message, viewerRoute } from '../../lib/handlers.js';
+import { toSessionUser } from './auth.mapper.js';
+import * as service from './auth.service.js';
 
 /** The account's language: the one asked for, else the browser's, else English. */
 function languageOf(request: FastifyRequest, asked: string | undefined): Language {

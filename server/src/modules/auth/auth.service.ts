@@ -3,13 +3,13 @@ import type { Language } from '#core/api/account';
 import type { Session } from '#core/api/auth';
 import { foldForSearch, normalizeName, skeleton } from '#core/text';
 import { normalizeEmail, validateEmail, validatePassword, validateUsername } from '#core/validation';
-import type { Executor, UserRow, UserUpdate } from '../../db/schema';
-import { type AppError, badRequest, conflict, forbidden, tooMany } from '../../lib/app-error';
-import { newId } from '../../lib/ids';
-import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords';
-import { enqueueAccountMail } from './auth.emails';
-import { isGoogleAccount, toSessionUser } from './auth.mapper';
+import type { Executor, UserRow, UserUpdate } from '../../db/schema.js';
+import { type AppError, badRequest, conflict, forbidden, tooMany } from '../../lib/app-error.js';
+import { newId } from '../../lib/ids.js';
+import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { enqueueAccountMail } from './auth.emails.js';
+import { isGoogleAccount, toSessionUser } from './auth.mapper.js';
 import {
   deleteUserEmailTokens,
   findUserByEmail,
@@ -22,10 +22,10 @@ import {
   setPasswordHash,
   uniqueViolation,
   updateUser,
-} from './auth.repository';
-import { consumeEmailToken, findValidEmailToken } from './email-tokens';
-import { usernameBase, usernameCandidates, verifyGoogleToken } from './google';
-import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from './login-lockout';
+} from './auth.repository.js';
+import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
+import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
+import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from './login-lockout.js';
 
 /** A username as stored: NFKC-normalised, surrounding spaces dropped, then the shared rules. */
 export function checkUsername(input: string): string {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Executor } from '../../db/schema';
+import type { Executor } from '../../db/schema.js';
 import {
   type EmailPurpose,
   type EmailTokenRow,
@@ -8,7 +8,7 @@ import {
   deleteUserEmailTokens,
   findEmailToken,
   insertEmailToken,
-} from './auth.repository';
+} from './auth.repository.js';
 
 /**
  * One-use links sent by email. Only a SHA-256 of the random token is stored, so a leaked

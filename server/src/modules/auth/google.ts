@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type JWTPayload, createRemoteJWKSet, jwtVerify } from 'jose';
 import { LIMITS } from '#core/limits';
 import { validateUsername } from '#core/validation';
-import { badRequest } from '../../lib/app-error';
+import { badRequest } from '../../lib/app-error.js';
 
 const GOOGLE_ISSUERS = ['accounts.google.com', 'https://accounts.google.com'];
 

@@ -1,7 +1,7 @@
 import { LIMITS } from '#core/limits';
-import type { Executor } from '../../db/schema';
-import { lockRateKey } from '../../lib/rate-limit';
-import { deleteFailureRows, deleteFailures, deleteFailuresBefore, insertFailures, recentFailures } from './auth.repository';
+import type { Executor } from '../../db/schema.js';
+import { lockRateKey } from '../../lib/rate-limit.js';
+import { deleteFailureRows, deleteFailures, deleteFailuresBefore, insertFailures, recentFailures } from './auth.repository.js';
 
 /**
  * Login lockout (login_timeout): LIMITS.loginMaxFailures failed logins within LIMITS.loginLockoutMs

@@ -1,8 +1,8 @@
 import { DELETED } from '#core/limits';
-import type { Executor } from '../../db/schema';
+import type { Executor } from '../../db/schema.js';
 import type { Comment } from '#core/api/comments';
-import { avatarUrl, imageUrls } from '../media/media-urls';
-import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository';
+import { avatarUrl, imageUrls } from '../media/media-urls.js';
+import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository.js';
 
 /** The comment, as the contract describes it. */
 export type CommentView = Comment;

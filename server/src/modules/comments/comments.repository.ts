@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Sort } from '#core/listing';
-import { addToCounters, changedRows, idsAmong, isPostgres as locksRows } from '../../db/helpers';
-import type { CommentRow, Executor } from '../../db/schema';
-import type { ListingWindow, PageWindow } from '../../lib/paging';
-import { searchMatches } from '../../lib/search';
-import { postIsPrivate, postVisibleTo } from '../groups/group-access';
+import { addToCounters, changedRows, idsAmong, isPostgres as locksRows } from '../../db/helpers.js';
+import type { CommentRow, Executor } from '../../db/schema.js';
+import type { ListingWindow, PageWindow } from '../../lib/paging.js';
+import { searchMatches } from '../../lib/search.js';
+import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
 
 /** Every query of the comments module. */
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { commentsApi } from '#core/api/comments';
-import { routeOf } from '../../lib/contract';
-import { actionRoute } from '../../lib/handlers';
-import { idempotentRequest } from '../../lib/idempotency';
-import * as service from './comments.service';
+import { routeOf } from '../../lib/contract.js';
+import { actionRoute } from '../../lib/handlers.js';
+import { idempotentRequest } from '../../lib/idempotency.js';
+import * as service from './comments.service.js';
 
 /**
  * Comments: create, like, delete, a post's thread and the pinned tree. A user's comments and

@@ -4,19 +4,19 @@ import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch, trimText } from '#core/text';
 import { validateCommentText } from '#core/validation';
-import type { Executor } from '../../db/schema';
-import { findUsersByIdOrName } from '../../db/users';
-import { badRequest, forbidden, notFound } from '../../lib/app-error';
-import { takeCommentSlot, takeStrangerMentionSlots } from '../../lib/content-limits';
-import { type IdempotentRequest, runOnce } from '../../lib/idempotency';
-import { isId, newId } from '../../lib/ids';
-import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging';
-import { isBannedFromPost } from '../groups/group-access';
-import { enqueueNotificationEvent } from '../notifications/events';
-import { imageKey } from '../media/media-urls';
-import type { Viewer } from '../../plugins/auth';
-import * as repo from './comments.repository';
-import { type CommentView, toComments } from './comments.mapper';
+import type { Executor } from '../../db/schema.js';
+import { findUsersByIdOrName } from '../../db/users.js';
+import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
+import { takeCommentSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
+import { type IdempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { isId, newId } from '../../lib/ids.js';
+import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging.js';
+import { isBannedFromPost } from '../groups/group-access.js';
+import { enqueueNotificationEvent } from '../notifications/events.js';
+import { imageKey } from '../media/media-urls.js';
+import type { Viewer } from '../../plugins/auth.js';
+import * as repo from './comments.repository.js';
+import { type CommentView, toComments } from './comments.mapper.js';
 
 /** The comment rules. */
 

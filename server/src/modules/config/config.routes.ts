@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { configApi } from '#core/api/config';
-import { routeOf } from '../../lib/contract';
+import { routeOf } from '../../lib/contract.js';
 
 /** GET /config: the public settings of the deployment (see PublicConfig). */
 export const configRoutes: FastifyPluginAsyncTypebox = async (app) => {

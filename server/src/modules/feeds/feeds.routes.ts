@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FEED_DEFAULTS, LISTING_DEFAULTS } from '#core/listing';
 import { feedsApi } from '#core/api/feeds';
-import { routeOf } from '../../lib/contract';
-import { viewerRoute } from '../../lib/handlers';
-import { feedPage, hashtagScope } from './feeds.service';
+import { routeOf } from '../../lib/contract.js';
+import { viewerRoute } from '../../lib/handlers.js';
+import { feedPage, hashtagScope } from './feeds.service.js';
 
 /**
  * The feed tabs and hashtag lists. Four posts per page by default, each list filtered by what

@@ -1,13 +1,13 @@
 import type { Sort, TimeWindow } from '#core/listing';
 import { PAGE_SIZES } from '#core/limits';
 import { normalizeHashtag } from '#core/text';
-import type { Executor } from '../../db/schema';
-import { findUserIdByName } from '../../db/users';
-import { forbidden, notFound } from '../../lib/app-error';
-import { listingWindow, pageWindow } from '../../lib/paging';
-import { canSeeGroupContent, membershipOf } from '../groups/group-access';
-import { loadGroup } from '../groups/groups.service';
-import { type MediaSigner, type PostScope, type PostView, listPosts } from '../posts/posts.service';
+import type { Executor } from '../../db/schema.js';
+import { findUserIdByName } from '../../db/users.js';
+import { forbidden, notFound } from '../../lib/app-error.js';
+import { listingWindow, pageWindow } from '../../lib/paging.js';
+import { canSeeGroupContent, membershipOf } from '../groups/group-access.js';
+import { loadGroup } from '../groups/groups.service.js';
+import { type MediaSigner, type PostScope, type PostView, listPosts } from '../posts/posts.service.js';
 
 export interface FeedQuery {
   page?: number | undefined;

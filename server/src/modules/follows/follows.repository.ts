@@ -1,5 +1,5 @@
-import { changedRows, rowsAmong } from '../../db/helpers';
-import type { Executor } from '../../db/schema';
+import { changedRows, rowsAmong } from '../../db/helpers.js';
+import type { Executor } from '../../db/schema.js';
 import type { FollowStateReply } from '#core/api/follows';
 
 /** The follow edges between users. */

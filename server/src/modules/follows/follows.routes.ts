@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { followsApi } from '#core/api/follows';
-import { routeOf } from '../../lib/contract';
-import { actionRoute, message, viewerRoute } from '../../lib/handlers';
-import * as service from './follows.service';
+import { routeOf } from '../../lib/contract.js';
+import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import * as service from './follows.service.js';
 
 /** POST /follow, PATCH /follow/change, DELETE /follow/delete; `following` is a user id (pfp). */
 export const followRoutes: FastifyPluginAsyncTypebox = async (app) => {

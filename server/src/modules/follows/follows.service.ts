@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest, conflict, notFound } from '../../lib/app-error';
-import { userExists } from '../../db/users';
-import type { Viewer } from '../../plugins/auth';
-import { enqueueNotificationEvent } from '../notifications/events';
-import * as repo from './follows.repository';
+import { badRequest, conflict, notFound } from '../../lib/app-error.js';
+import { userExists } from '../../db/users.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { enqueueNotificationEvent } from '../notifications/events.js';
+import * as repo from './follows.repository.js';
 
 /**
  * Follow, change notify, unfollow. Errors:

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Endpoint } from '#core/api/endpoint';
 import { GifFile, gifsApi } from '#core/api/gifs';
-import { routeWithFaults } from '../../lib/contract';
-import { featuredGifs, gifCategories, gifFile, registerShare, searchGifs } from './gifs.service';
+import { routeWithFaults } from '../../lib/contract.js';
+import { featuredGifs, gifCategories, gifFile, registerShare, searchGifs } from './gifs.service.js';
 
 /**
  * A GIF route from its contract entry, with the refusals only Tenor's proxy answers: a GIF over

@@ -1,6 +1,6 @@
 import { LIMITS } from '#core/limits';
-import type { Config } from '../../config';
-import { AppError, badRequest, notFound } from '../../lib/app-error';
+import type { Config } from '../../config.js';
+import { AppError, badRequest, notFound } from '../../lib/app-error.js';
 import type { Gif, GifCategory, GifLocale, GifPage } from '#core/api/gifs';
 
 /**

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { hasRow, isPostgres } from '../../db/helpers';
-import type { Database, Executor } from '../../db/schema';
+import { hasRow, isPostgres } from '../../db/helpers.js';
+import type { Database, Executor } from '../../db/schema.js';
 
 /**
  * Who may see and post what in groups: the one place every module asks, so "private stays

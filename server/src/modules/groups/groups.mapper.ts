@@ -1,6 +1,6 @@
-import { avatarUrl } from '../media/media-urls';
-import { type Membership, canPostIn, isAdminRole } from './group-access';
-import type { GroupRecord, ListedUser } from './groups.repository';
+import { avatarUrl } from '../media/media-urls.js';
+import { type Membership, canPostIn, isAdminRole } from './group-access.js';
+import type { GroupRecord, ListedUser } from './groups.repository.js';
 import type { GroupUserItem } from '#core/api/common';
 import type { Group } from '#core/api/groups';
 

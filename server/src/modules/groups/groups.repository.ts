@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows as affected, hasRow, isPostgres, rowExists, rowsAmong, toBool, toFlag } from '../../db/helpers';
-import type { Executor, GroupRole, GroupRow } from '../../db/schema';
-import { isId } from '../../lib/ids';
-import type { ListFilter, PageWindow } from '../../lib/paging';
-import { searchMatches } from '../../lib/search';
+import { addToCounters, changedRows as affected, hasRow, isPostgres, rowExists, rowsAmong, toBool, toFlag } from '../../db/helpers.js';
+import type { Executor, GroupRole, GroupRow } from '../../db/schema.js';
+import { isId } from '../../lib/ids.js';
+import type { ListFilter, PageWindow } from '../../lib/paging.js';
+import { searchMatches } from '../../lib/search.js';
 
 /**
  * Every SQL of the groups module, and the reads other modules make of groups, memberships and

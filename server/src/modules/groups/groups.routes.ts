@@ -2,16 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InfoKey } from '#core/errors';
 import { LISTING_DEFAULTS } from '#core/listing';
 import { groupsApi } from '#core/api/groups';
-import { idempotentRequest } from '../../lib/idempotency';
-import { routeOf } from '../../lib/contract';
-import { actionRoute, message, viewerRoute } from '../../lib/handlers';
-import { AppError, badRequest, notFound } from '../../lib/app-error';
-import { feedPage, groupScope } from '../feeds/feeds.service';
+import { idempotentRequest } from '../../lib/idempotency.js';
+import { routeOf } from '../../lib/contract.js';
+import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import { AppError, badRequest, notFound } from '../../lib/app-error.js';
+import { feedPage, groupScope } from '../feeds/feeds.service.js';
 import { mediaApi } from '#core/api/media';
-import { storeAvatar } from '../media/avatars';
-import { readUpload, registerUploads, uploadRoute } from '../media/uploads';
-import { getPostForViewer, removePostMedia } from '../posts/posts.service';
-import * as service from './groups.service';
+import { storeAvatar } from '../media/avatars.js';
+import { readUpload, registerUploads, uploadRoute } from '../media/uploads.js';
+import { getPostForViewer, removePostMedia } from '../posts/posts.service.js';
+import * as service from './groups.service.js';
 
 /** The endpoints of an admin's or owner's call on one user of a group. */
 type UserActionEndpoint = (typeof groupsApi)['accept' | 'deny' | 'admin' | 'deadmin' | 'ban' | 'unban' | 'owner'];

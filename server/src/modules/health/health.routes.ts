@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { healthApi } from '#core/api/health';
-import { routeWithFaults } from '../../lib/contract';
+import { routeWithFaults } from '../../lib/contract.js';
 
 /** 200 once the database answers: what a load balancer polls before sending traffic. */
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,8 +1,8 @@
-import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails';
-import { NOTIFICATION_JOB } from '../notifications/events';
-import { notificationJobStep } from '../notifications/notifications.fanout';
-import type { JobHandlers } from './job-handler';
-import { MAINTENANCE_JOB, maintenanceStep } from './maintenance';
+import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails.js';
+import { NOTIFICATION_JOB } from '../notifications/events.js';
+import { notificationJobStep } from '../notifications/notifications.fanout.js';
+import type { JobHandlers } from './job-handler.js';
+import { MAINTENANCE_JOB, maintenanceStep } from './maintenance.js';
 
 /** What runs each kind of job: the one place that knows them all, registered on the app by the jobs plugin. */
 export const JOB_HANDLERS: JobHandlers = {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../db/schema.js';
 
 /**
  * What a module hands the job worker to run one kind of job. The worker knows nothing of the kinds

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { JOB_HANDLERS } from './handlers';
-import { PgListener } from './pg-listener';
-import { JobWorker } from './worker';
+import { JOB_HANDLERS } from './handlers.js';
+import { PgListener } from './pg-listener.js';
+import { JobWorker } from './worker.js';
 
 /**
  * Registers what runs each kind of job as `app.jobHandlers`, always, since tests and the bench run

@@ -1,5 +1,5 @@
 import { PostgresAdapter, type Selectable } from 'kysely';
-import type { Db, Executor, JobsTable } from '../../db/schema';
+import type { Db, Executor, JobsTable } from '../../db/schema.js';
 
 /** The durable job queue's queries. Every process may run them; the lease keeps work single. */
 export type JobRow = Selectable<JobsTable>;

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Executor } from '../../db/schema';
-import { longestRateWindow } from '../../lib/content-limits';
-import { purgeIdempotencyKeys } from '../../lib/idempotency';
-import { purgeRateEvents } from '../../lib/rate-limit';
-import { insertJobUnlessPresent } from './jobs.repository';
-import type { JobStep } from './job-handler';
+import type { Executor } from '../../db/schema.js';
+import { longestRateWindow } from '../../lib/content-limits.js';
+import { purgeIdempotencyKeys } from '../../lib/idempotency.js';
+import { purgeRateEvents } from '../../lib/rate-limit.js';
+import { insertJobUnlessPresent } from './jobs.repository.js';
+import type { JobStep } from './job-handler.js';
 
 /**
  * Housekeeping as one recurring job in the durable queue: it forgets idempotency keys past their

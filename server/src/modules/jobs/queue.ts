@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/schema';
-import { insertJob, isPostgres } from './jobs.repository';
-import { JOBS_CHANNEL, signalJobEnqueued } from './signal';
+import type { Executor } from '../../db/schema.js';
+import { insertJob, isPostgres } from './jobs.repository.js';
+import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
 
 /**
  * Adds a job, in the caller's transaction when given one. On PostgreSQL a NOTIFY in the same

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { JobStep, OutsideJob } from './job-handler';
-import { type JobRow, claimDueJobs, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository';
-import { scheduleMaintenance } from './maintenance';
-import type { PgListener } from './pg-listener';
-import { JOBS_CHANNEL, onJobEnqueued } from './signal';
+import type { JobStep, OutsideJob } from './job-handler.js';
+import { type JobRow, claimDueJobs, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository.js';
+import { scheduleMaintenance } from './maintenance.js';
+import type { PgListener } from './pg-listener.js';
+import { JOBS_CHANNEL, onJobEnqueued } from './signal.js';
 
 export const LEASE_MS = 30_000;
 export const POLL_MS = 500;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { toAvatar } from './images';
-import { type AvatarKind, avatarKey, avatarUrl, versionOf } from './media-urls';
-import { recordAvatarVersion } from './media.repository';
+import { toAvatar } from './images.js';
+import { type AvatarKind, avatarKey, avatarUrl, versionOf } from './media-urls.js';
+import { recordAvatarVersion } from './media.repository.js';
 
 /**
  * Stores the avatar of a user (pfp) or group (gp) under `{kind}/{id}.jpeg` and answers its new

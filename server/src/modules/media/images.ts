@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { LIMITS } from '#core/limits';
-import { AppError, badRequest } from '../../lib/app-error';
+import { AppError, badRequest } from '../../lib/app-error.js';
 
 /**
  * Image decoding and re-encoding. An upload is judged by decoding it, never by its name or

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { toBool } from '../../db/helpers';
-import type { Executor } from '../../db/schema';
-import { postIsPrivate } from '../groups/group-access';
-import type { AvatarKind } from './media-urls';
+import { toBool } from '../../db/helpers.js';
+import type { Executor } from '../../db/schema.js';
+import { postIsPrivate } from '../groups/group-access.js';
+import type { AvatarKind } from './media-urls.js';
 
 /**
  * Queries of the media module: who owns an image and whether it must stay private (group-access

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { errorMessage } from '#core/errors';
 import { mediaApi, mediaFilesApi } from '#core/api/media';
-import { routeOf } from '../../lib/contract';
-import { readMedia, uploadContentImage, uploadProfilePicture } from './media.service';
-import { readUpload, registerUploads, uploadRoute } from './uploads';
+import { routeOf } from '../../lib/contract.js';
+import { readMedia, uploadContentImage, uploadProfilePicture } from './media.service.js';
+import { readUpload, registerUploads, uploadRoute } from './uploads.js';
 
 /** Uploads under /api: POST /upload/image, and POST /upload/{type} whose only type is pfp. */
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
-import { badRequest, forbidden, notFound } from '../../lib/app-error';
-import { isId } from '../../lib/ids';
-import type { Viewer } from '../../plugins/auth';
-import { storeAvatar } from './avatars';
-import { renderDefaultAvatar, toContentImage } from './images';
-import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature, versionOf } from './media-urls';
-import { findImageOwner, recordImage } from './media.repository';
-import type { Upload } from './uploads';
+import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
+import { isId } from '../../lib/ids.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { storeAvatar } from './avatars.js';
+import { renderDefaultAvatar, toContentImage } from './images.js';
+import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature, versionOf } from './media-urls.js';
+import { findImageOwner, recordImage } from './media.repository.js';
+import type { Upload } from './uploads.js';
 
 /**
  * POST /upload/image: image `index` of the caller's own post or comment, stored as

@@ -4,10 +4,10 @@ import { infoMessage } from '#core/errors';
 import { LIMITS } from '#core/limits';
 import type { Endpoint } from '#core/api/endpoint';
 import type { UploadReply } from '#core/api/media';
-import { AppError, badRequest } from '../../lib/app-error';
-import { routeWithFaults } from '../../lib/contract';
-import type { RequestOf } from '../../lib/handlers';
-import type { Viewer } from '../../plugins/auth';
+import { AppError, badRequest } from '../../lib/app-error.js';
+import { routeWithFaults } from '../../lib/contract.js';
+import type { RequestOf } from '../../lib/handlers.js';
+import type { Viewer } from '../../plugins/auth.js';
 
 /**
  * The route of an upload entry: the caller must be signed in, `store` reads and stores the image

@@ -3,9 +3,9 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
-import type { Executor } from '../../db/schema';
-import { isPostgres } from '../jobs/jobs.repository';
-import { PgListener } from '../jobs/pg-listener';
+import type { Executor } from '../../db/schema.js';
+import { isPostgres } from '../jobs/jobs.repository.js';
+import { PgListener } from '../jobs/pg-listener.js';
 
 export const NOTIFICATIONS_CHANNEL = 'kruh_notifications';
 /** Ids per NOTIFY payload: 25 bytes each stays well under PostgreSQL's 8,000-byte limit. */

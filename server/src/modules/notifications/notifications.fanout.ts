@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import { GROUP_NOTIFICATION_LEVELS, type NotificationSettings, type NotificationType } from '#core/limits';
-import type { Database, Executor } from '../../db/schema';
-import { newId } from '../../lib/ids';
-import { lockRateKey } from '../../lib/rate-limit';
-import { isPostVisible, postAudience } from '../groups/group-access';
-import type { JobStep } from '../jobs/job-handler';
-import type { NotificationEvent } from './events';
-import { wants } from './notification-prefs';
-import * as repo from './notifications.repository';
+import type { Database, Executor } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { lockRateKey } from '../../lib/rate-limit.js';
+import { isPostVisible, postAudience } from '../groups/group-access.js';
+import type { JobStep } from '../jobs/job-handler.js';
+import type { NotificationEvent } from './events.js';
+import { wants } from './notification-prefs.js';
+import * as repo from './notifications.repository.js';
 
 /**
  * Turns one notification event into notification rows. Rules every event follows:

@@ -1,7 +1,7 @@
 import type { Notification } from '#core/api/notifications';
 import { DELETED, type NotificationType } from '#core/limits';
-import { avatarUrl } from '../media/media-urls';
-import type { ListedNotification } from './notifications.repository';
+import { avatarUrl } from '../media/media-urls.js';
+import type { ListedNotification } from './notifications.repository.js';
 
 /** A notification, as the contract describes it. */
 export type NotificationReply = Notification;

@@ -1,9 +1,9 @@
 import { type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { NotificationSettings } from '#core/limits';
-import { changedRows, rowExists, toBool } from '../../db/helpers';
-import type { Executor, NotificationsTable } from '../../db/schema';
-import { postVisibleTo } from '../groups/group-access';
-import { parseNotificationSettings } from './notification-prefs';
+import { changedRows, rowExists, toBool } from '../../db/helpers.js';
+import type { Executor, NotificationsTable } from '../../db/schema.js';
+import { postVisibleTo } from '../groups/group-access.js';
+import { parseNotificationSettings } from './notification-prefs.js';
 
 /** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */
 
@@ -76,7 +76,7 @@ export async function tokenVersion(db: Executor, userId: string): Promise<number
   return row?.token_version;
 }
 
-export { userExists } from '../../db/users';
+export { userExists } from '../../db/users.js';
 
 export function groupExists(db: Executor, groupId: string): Promise<boolean> {
   return rowExists(db, 'groups', { id: groupId });

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notificationsApi } from '#core/api/notifications';
-import { unauthorized } from '../../lib/app-error';
-import { routeOf } from '../../lib/contract';
-import { actionRoute, viewerRoute } from '../../lib/handlers';
-import * as service from './notifications.service';
-import { openUnreadStream } from './notifications.stream';
+import { unauthorized } from '../../lib/app-error.js';
+import { routeOf } from '../../lib/contract.js';
+import { actionRoute, viewerRoute } from '../../lib/handlers.js';
+import * as service from './notifications.service.js';
+import { openUnreadStream } from './notifications.stream.js';
 
 /** Notifications plus the unread badge, mark-all-seen and a live stream of the count. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { PAGE_SIZES } from '#core/limits';
-import { notFound } from '../../lib/app-error';
-import { pageWindow, toPage } from '../../lib/paging';
-import type { Viewer } from '../../plugins/auth';
-import { type NotificationReply, toNotification } from './notifications.mapper';
-import * as repo from './notifications.repository';
+import { notFound } from '../../lib/app-error.js';
+import { pageWindow, toPage } from '../../lib/paging.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { type NotificationReply, toNotification } from './notifications.mapper.js';
+import * as repo from './notifications.repository.js';
 
 /**
  * The notification list (six per page, newest first, delete one, clear all) plus the

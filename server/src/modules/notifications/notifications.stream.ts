@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Viewer } from '../../plugins/auth';
-import { sessionStillValid, unreadCount } from './notifications.service';
+import type { Viewer } from '../../plugins/auth.js';
+import { sessionStillValid, unreadCount } from './notifications.service.js';
 
 /** A comment line often enough that proxies and browsers keep an idle stream open (tests shorten it). */
 export const streamTiming = { heartbeatMs: 25_000 };

@@ -1,9 +1,9 @@
 import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
-import type { GroupRole } from '../../db/schema';
-import { canPostIn, isAdminRole } from '../groups/group-access';
-import { avatarUrl, imageUrls } from '../media/media-urls';
-import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository';
+import type { GroupRole } from '../../db/schema.js';
+import { canPostIn, isAdminRole } from '../groups/group-access.js';
+import { avatarUrl, imageUrls } from '../media/media-urls.js';
+import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository.js';
 
 /** The post card, as the contract describes it. */
 export type PostView = Post;

@@ -1,7 +1,7 @@
-import { addToCounters, changedRows, idsAmong, rowExists, toBool } from '../../db/helpers';
-import type { Executor } from '../../db/schema';
-import { searchMatches } from '../../lib/search';
-import { postIsPrivate, postVisibleTo } from '../groups/group-access';
+import { addToCounters, changedRows, idsAmong, rowExists, toBool } from '../../db/helpers.js';
+import type { Executor } from '../../db/schema.js';
+import { searchMatches } from '../../lib/search.js';
+import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
 
 /**
  * Every SQL of the posts module. Reads for a page of posts take the whole page's ids at once, so

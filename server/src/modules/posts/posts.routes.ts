@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { postsApi } from '#core/api/posts';
-import { routeOf } from '../../lib/contract';
-import { actionRoute } from '../../lib/handlers';
-import { idempotentRequest, runOnce } from '../../lib/idempotency';
+import { routeOf } from '../../lib/contract.js';
+import { actionRoute } from '../../lib/handlers.js';
+import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
 import {
   type PostView,
   createPost,
@@ -11,7 +11,7 @@ import {
   getPostGroupNames,
   likePost,
   removePostMedia,
-} from './posts.service';
+} from './posts.service.js';
 
 /** Posts: create, read, like, delete. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {

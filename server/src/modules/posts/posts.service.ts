@@ -2,23 +2,23 @@ import { LIMITS } from '#core/limits';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { validatePostText, validateSlots } from '#core/validation';
-import type { Config } from '../../config';
-import type { Executor } from '../../db/schema';
-import { findUsersByIdOrName } from '../../db/users';
-import { badRequest, forbidden, notFound } from '../../lib/app-error';
-import { takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits';
-import { isId, newId } from '../../lib/ids';
-import { type PageWindow, toPage } from '../../lib/paging';
-import type { MediaStorage } from '../../lib/storage';
-import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access';
-import * as groupsRepo from '../groups/groups.repository';
-import { imageKey } from '../media/media-urls';
-import { enqueueNotificationEvent } from '../notifications/events';
-import { type MediaSigner, type PostView, toPostView } from './posts.mapper';
-import * as repo from './posts.repository';
+import type { Config } from '../../config.js';
+import type { Executor } from '../../db/schema.js';
+import { findUsersByIdOrName } from '../../db/users.js';
+import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
+import { takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
+import { isId, newId } from '../../lib/ids.js';
+import { type PageWindow, toPage } from '../../lib/paging.js';
+import type { MediaStorage } from '../../lib/storage.js';
+import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access.js';
+import * as groupsRepo from '../groups/groups.repository.js';
+import { imageKey } from '../media/media-urls.js';
+import { enqueueNotificationEvent } from '../notifications/events.js';
+import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
+import * as repo from './posts.repository.js';
 
-export type { MediaSigner, PostView } from './posts.mapper';
-export type { PostScope } from './posts.repository';
+export type { MediaSigner, PostView } from './posts.mapper.js';
+export type { PostScope } from './posts.repository.js';
 
 /**
  * Posts as the caller sees them, in the order of `postIds`; posts that are missing or hidden from

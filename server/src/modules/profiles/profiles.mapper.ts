@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/schema';
-import { followStates, NOT_FOLLOWING } from '../follows/follows.repository';
-import { avatarUrl } from '../media/media-urls';
-import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository';
+import type { Executor } from '../../db/schema.js';
+import { followStates, NOT_FOLLOWING } from '../follows/follows.repository.js';
+import { avatarUrl } from '../media/media-urls.js';
+import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository.js';
 import type { GroupListItem, GroupListReply, UserListItem, UserListReply } from '#core/api/common';
 import type { Profile } from '#core/api/profiles';
 

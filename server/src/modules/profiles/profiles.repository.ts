@@ -1,6 +1,6 @@
-import type { Executor } from '../../db/schema';
-import type { ListFilter, PageWindow } from '../../lib/paging';
-import { searchMatches } from '../../lib/search';
+import type { Executor } from '../../db/schema.js';
+import type { ListFilter, PageWindow } from '../../lib/paging.js';
+import { searchMatches } from '../../lib/search.js';
 
 /** Profiles, the lists on a profile, and the id -> username lookup. */
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LISTING_DEFAULTS } from '#core/listing';
-import { listByAuthor } from '../comments/comments.service';
+import { listByAuthor } from '../comments/comments.service.js';
 import { profilesApi } from '#core/api/profiles';
-import { routeOf } from '../../lib/contract';
-import { feedPage, profileScope } from '../feeds/feeds.service';
-import * as service from './profiles.service';
+import { routeOf } from '../../lib/contract.js';
+import { feedPage, profileScope } from '../feeds/feeds.service.js';
+import * as service from './profiles.service.js';
 
 /**
  * Profiles, their lists (followers, following, groups, posts, comments) and the user-name lookup

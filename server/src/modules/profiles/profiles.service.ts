@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { PAGE_SIZES } from '#core/limits';
-import { findUserIdByName } from '../../db/users';
-import { notFound } from '../../lib/app-error';
-import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
-import type { Viewer } from '../../plugins/auth';
-import { NO_STANDING, standingSeenBy } from '../groups/groups.service';
-import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper';
-import * as repo from './profiles.repository';
+import { findUserIdByName } from '../../db/users.js';
+import { notFound } from '../../lib/app-error.js';
+import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { NO_STANDING, standingSeenBy } from '../groups/groups.service.js';
+import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper.js';
+import * as repo from './profiles.repository.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
 import type { Profile } from '#core/api/profiles';
 

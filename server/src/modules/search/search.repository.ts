@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { toBool } from '../../db/helpers';
-import type { Executor, GroupRole } from '../../db/schema';
-import type { ListFilter, PageWindow } from '../../lib/paging';
-import { searchMatches, searchRank } from '../../lib/search';
-import type { GroupListRow, UserListRow } from '../profiles/profiles.repository';
+import { toBool } from '../../db/helpers.js';
+import type { Executor, GroupRole } from '../../db/schema.js';
+import type { ListFilter, PageWindow } from '../../lib/paging.js';
+import { searchMatches, searchRank } from '../../lib/search.js';
+import type { GroupListRow, UserListRow } from '../profiles/profiles.repository.js';
 
 /**
  * User and group search. Matching goes through the search indexes (lib/search); the

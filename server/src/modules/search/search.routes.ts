@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LISTING_DEFAULTS } from '#core/listing';
-import { searchComments } from '../comments/comments.service';
+import { searchComments } from '../comments/comments.service.js';
 import { searchApi } from '#core/api/search';
-import { routeOf } from '../../lib/contract';
-import { feedPage, searchScope } from '../feeds/feeds.service';
-import * as service from './search.service';
+import { routeOf } from '../../lib/contract.js';
+import { feedPage, searchScope } from '../feeds/feeds.service.js';
+import * as service from './search.service.js';
 
 /**
  * Search: user suggestions, the composer's group slots, and the search page's lists of users,

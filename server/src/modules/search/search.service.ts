@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
-import { type PageQuery, pageWindow, toPage } from '../../lib/paging';
-import type { Viewer } from '../../plugins/auth';
-import { canPostIn } from '../groups/group-access';
-import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper';
+import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { canPostIn } from '../groups/group-access.js';
+import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
-import * as repo from './search.repository';
+import * as repo from './search.repository.js';
 import type { NameResult } from '#core/api/search';
 
 /** Suggestions under the search box and in mention slots: only for non-blank input. */

@@ -1,0 +1,74 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_DB } from '../helpers/test-app';
+
+const run = promisify(execFile);
+const REPO = resolve(import.meta.dirname, '../../..');
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Production runs the compiled server on Node alone: the build must give JavaScript that starts
+ * without a TypeScript loader, finds the compiled shared rules and its migrations, and answers.
+ * SQLite only; the database makes no difference to how the code loads.
+ */
+describe.skipIf(TEST_DB !== 'sqlite')('compiled server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kruh-build-test-'));
+  // The build goes where Node finds the repository's packages by walking up, as it does from server/dist.
+  mkdirSync(join(REPO, 'node_modules/.cache'), { recursive: true });
+  const out = mkdtempSync(join(REPO, 'node_modules/.cache/kruh-build-test-'));
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('npm start and npm run serve run compiled JavaScript with no TypeScript loader', () => {
+    const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.serve).toMatch(/^node server\/dist\/\S+\.js$/);
+    expect(scripts.start).toContain('npm run build');
+    expect(scripts.start).toContain('npm run serve');
+    expect(scripts.build).toContain('build:server');
+  });
+
+  it('builds, starts on Node alone with a fresh data folder, and answers health', async () => {
+    await run(process.execPath, ['server/scripts/build.mjs', '--out-dir', out], { cwd: REPO });
+    const port = await freePort();
+    // Started from elsewhere than the repository, so nothing is found relative to the working folder by luck.
+    const child = spawn(process.execPath, [join(out, 'server/src/server.js')], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', WEB_DIR: join(dir, 'no-web') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      let health: Response | undefined;
+      for (let i = 0; i < 100 && child.exitCode === null; i++) {
+        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+        if (health) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(health?.status, output).toBe(200);
+      const doc = await fetch(`http://127.0.0.1:${port}/api/openapi.json`);
+      expect(doc.status).toBe(200);
+      expect(((await doc.json()) as { info: { version: string } }).info.version).toMatch(/^\d+\.\d+\.\d+/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+});
