@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
@@ -26,6 +26,13 @@ export interface DatabaseOptions {
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string | undefined;
   poolSize?: number | undefined;
+  /** Told the SQL of every statement run, after it ran (tests count what a request costs). */
+  onQuery?: ((sql: string) => void) | undefined;
+}
+
+function queryLog(onQuery: DatabaseOptions['onQuery']) {
+  if (!onQuery) return {};
+  return { log: (event: LogEvent) => onQuery(event.query.sql) };
 }
 
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -39,7 +46,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(options.onQuery) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? 'kruh.sqlite';
@@ -53,6 +60,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options.onQuery) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

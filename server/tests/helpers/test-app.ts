@@ -23,7 +23,13 @@ export interface TestApp {
  * (dropped with the rest of the run's schemas by the global teardown), so test files run in
  * parallel without seeing each other's rows.
  */
-export async function createTestApp(env: Record<string, string> = {}, build: Pick<BuildOptions, 'onRoute'> = {}): Promise<TestApp> {
+export interface TestAppOptions extends Pick<BuildOptions, 'onRoute'> {
+  /** Told the SQL of every statement the app runs. */
+  onQuery?: (sql: string) => void;
+}
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const { onQuery, ...build } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'kruh-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -44,10 +50,10 @@ export async function createTestApp(env: Record<string, string> = {}, build: Pic
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.end();
     // public stays on the path for the pg_trgm functions installed there once (global setup).
-    database = openDatabase({ url, dataDir, schema: `${schema},public`, poolSize: 4 });
+    database = openDatabase({ url, dataDir, schema: `${schema},public`, poolSize: 4, onQuery });
     config.databaseUrl = url;
   } else {
-    database = openDatabase({ dataDir });
+    database = openDatabase({ dataDir, onQuery });
   }
   const app = await buildApp({ config, database, logger: false, ...build });
   await app.ready();
@@ -70,7 +76,7 @@ export async function createTestApp(env: Record<string, string> = {}, build: Pic
  * not declare. A `beforeAll` registered after this call already sees the app, so it may add rows.
  * `app` and `config` are there only inside tests and hooks.
  */
-export function useTestApp(env: Record<string, string> = {}, build: Pick<BuildOptions, 'onRoute'> = {}): TestApp {
+export function useTestApp(env: Record<string, string> = {}, build: TestAppOptions = {}): TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
     current = await createTestApp(env, build);
