@@ -12,6 +12,8 @@ interface Item {
   key: string;
   to: string;
   label: string;
+  /** A shorter label for the phone's bottom bar, where the full one does not fit. */
+  short?: string;
   icon?: IconName;
   active: boolean;
   badge?: number;
@@ -40,6 +42,7 @@ export function NavBar() {
         key: 'notifications',
         to: '/notifications',
         label: t('nav.notifications'),
+        short: t('nav.short.notifications'),
         icon: 'notifications',
         active: isNotifications,
         badge: unread,
@@ -87,7 +90,16 @@ export function NavBar() {
                   </span>
                 ) : null}
               </span>
-              <span className="navbar__label">{item.label}</span>
+              {item.short ? (
+                <span className="navbar__label">
+                  <span className="navbar__label-short" aria-hidden="true">
+                    {item.short}
+                  </span>
+                  <span className="navbar__label-full">{item.label}</span>
+                </span>
+              ) : (
+                <span className="navbar__label">{item.label}</span>
+              )}
             </AppLink>
           </li>
         ))}

@@ -6,6 +6,7 @@ import { useListingParams } from '../../lib/listing-params';
 import { useFeed } from '../../lib/query/feed';
 import { ListingControls } from '../../components/ListingControls';
 import { FeedPostList, refetchingEmpty } from '../../components/post/PostList';
+import './hashtag.css';
 
 /** /h/{hashtag}: posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */
 export default function HashtagPage() {
@@ -16,7 +17,6 @@ export default function HashtagPage() {
 
   const params = useMemo(() => ({ feed: { hash: tag }, sort, time }), [tag, sort, time]);
   const feed = useFeed(params, tag !== '');
-
 
   return (
     <section className="hashtag-page feed-page">

@@ -7,8 +7,11 @@ import { buildApp } from '../../../server/src/app';
 import { loadConfig } from '../../../server/src/config';
 import { openDatabase } from '../../../server/src/db/database';
 
-/** The built web app the server hands out (`npm run build`). */
-export const DIST = resolve('dist');
+/**
+ * The built web app the server hands out (`npm run build`); `KRUH_E2E_DIST` names another build
+ * folder, so a run can test one build while `dist/` is being rebuilt.
+ */
+export const DIST = resolve(process.env.KRUH_E2E_DIST ?? 'dist');
 
 export interface TestServer {
   app: FastifyInstance;

@@ -1,0 +1,171 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestUser, api, createVerifiedUser } from './support/server';
+import { useE2eSuite } from './support/suite';
+
+/**
+ * How the app looks where people first land: a shared link or a reload opens any screen cold,
+ * on a phone or a desktop, in English or Czech.
+ */
+describe('layout', () => {
+  const e2e = useE2eSuite();
+  let owner: TestUser;
+  let friend: TestUser;
+  const stamp = Date.now() % 1_000_000;
+  const group = `layout${stamp}`;
+  const tag = `layouttag${stamp}`;
+  let postId: string;
+
+  beforeAll(async () => {
+    const { server } = e2e;
+    [owner, friend] = (await Promise.all([1, 2].map(() => createVerifiedUser(server)))) as [TestUser, TestUser];
+    expect((await api(server, 'POST', '/follow', { token: friend.token, body: { following: owner.id } })).status).toBe(201);
+    expect((await api(server, 'POST', '/follow', { token: owner.token, body: { following: friend.id } })).status).toBe(201);
+    const created = await api(server, 'POST', '/group', {
+      token: owner.token,
+      body: { name: group, description: 'Laid out', isPrivate: false, requestJoin: false, everyoneCanPost: true },
+    });
+    expect(created.status).toBe(201);
+    expect((await api(server, 'PUT', `/group/${group}/join`, { token: friend.token })).status).toBe(200);
+    const post = await api<{ _id: string }>(server, 'POST', '/post', {
+      token: owner.token,
+      body: { text: `A post worth a long thread #${tag}` },
+    });
+    expect(post.status).toBe(201);
+    postId = post.body._id;
+    // A thread several replies deep, answered by turns.
+    let parent = postId;
+    for (let depth = 0; depth < 8; depth += 1) {
+      const author = depth % 2 === 0 ? friend : owner;
+      const comment = await api<{ _id: string }>(server, 'POST', '/comment/', {
+        token: author.token,
+        body: { text: `Reply at depth ${depth} with words enough to fill a line or two on a phone`, parent },
+      });
+      expect(comment.status).toBe(201);
+      parent = comment.body._id;
+    }
+    // A reply of the owner's own, shown under their profile's replies.
+  });
+
+  /** Waits for the route's own content, past the loading spinner. */
+  async function settle(page: Page, ready: string): Promise<void> {
+    await page
+      .locator(ready)
+      .first()
+      .waitFor({ timeout: 20_000 })
+      .catch((err: unknown) => {
+        throw new Error(`${page.url()} never showed ${ready}: ${String(err)}`);
+      });
+    await page.waitForFunction(() => document.querySelector('#main .page-loading, #main .spinner') === null);
+  }
+
+  const routes = () => [
+    { name: 'feed', path: '/#/feed', ready: '#main article' },
+    { name: 'post', path: `/#/p/${postId}`, ready: '#main .comment' },
+    { name: 'profile', path: `/#/u/${owner.username}`, ready: '#main .subject-header' },
+    { name: 'profile replies', path: `/#/u/${owner.username}/replies`, ready: '#main .profile-reply' },
+    { name: 'profile followers', path: `/#/u/${owner.username}/followers`, ready: '#main .entity-list__item' },
+    { name: 'profile groups', path: `/#/u/${owner.username}/groups`, ready: '#main .entity-list__item' },
+    { name: 'hashtag', path: `/#/h/${tag}`, ready: '#main article' },
+    { name: 'group', path: `/#/g/${group}`, ready: '#main .subject-header' },
+    { name: 'group members', path: `/#/g/${group}/members`, ready: '#main .entity-list__item' },
+    { name: 'create group', path: '/#/create-group', ready: '#main form' },
+    { name: 'group settings', path: `/#/g/${group}/settings`, ready: '#main form' },
+    { name: 'search', path: `/#/search?q=${tag}`, ready: '#main input' },
+    { name: 'notifications', path: '/#/notifications', ready: '#main .notification' },
+    { name: 'account', path: '/#/account', ready: '#main h1' },
+    { name: 'notification settings', path: '/#/account/notification-settings', ready: '#main h1' },
+  ];
+
+  /** A few computed styles that tell a styled screen from a bare one. */
+  function telltales(page: Page) {
+    return page.evaluate(() => {
+      const style = (selector: string) => {
+        const element = document.querySelector(selector);
+        return element ? getComputedStyle(element) : null;
+      };
+      const avatar = style('.subject-header__avatar');
+      const list = style('#main .entity-list');
+      const row = style('#main .entity-list__item');
+      const danger = style('#main .button--danger');
+      const tabs = style('#main .profile-tabs');
+      return {
+        avatarLooksNative: avatar ? avatar.backgroundColor !== 'rgba(0, 0, 0, 0)' || avatar.borderStyle !== 'none' : null,
+        listBullets: list?.listStyleType ?? null,
+        rowUnderline: row?.textDecorationLine ?? null,
+        dangerBackground: danger?.backgroundColor ?? null,
+        tabsDisplay: tabs?.display ?? null,
+      };
+    });
+  }
+
+  it('styles every screen opened cold by its own link', async () => {
+    const problems: string[] = [];
+    for (const route of routes()) {
+      const { context } = await e2e.open({ as: owner, viewport: { width: 1366, height: 850 } });
+      const page = await context.newPage();
+      await page.goto(`${e2e.server.baseUrl}${route.path}`);
+      await settle(page, route.ready);
+      const look = await telltales(page);
+      if (look.avatarLooksNative) problems.push(`${route.name}: the avatar looks like a native button`);
+      if (look.listBullets !== null && look.listBullets !== 'none') problems.push(`${route.name}: the list has ${look.listBullets} bullets`);
+      if (look.rowUnderline !== null && look.rowUnderline !== 'none') problems.push(`${route.name}: list rows are underlined`);
+      if (look.dangerBackground !== null && look.dangerBackground !== 'rgb(220, 38, 38)') problems.push(`${route.name}: a danger button is ${look.dangerBackground}`);
+      if (look.tabsDisplay !== null && look.tabsDisplay !== 'flex') problems.push(`${route.name}: the tabs are not laid out`);
+      await context.close();
+    }
+    expect(problems).toEqual([]);
+  });
+
+  for (const locale of ['en-US', 'cs-CZ']) {
+    it(`fits every screen in a 390 px phone with a margin (${locale})`, async () => {
+      const problems: string[] = [];
+      const { context } = await e2e.open({ as: owner, viewport: { width: 390, height: 844 }, locale, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      for (const route of routes()) {
+        await page.goto(`${e2e.server.baseUrl}${route.path}`);
+        await settle(page, route.ready);
+        const found = await page.evaluate(() => {
+          const width = document.documentElement.scrollWidth;
+          // Text and controls in the page that touch the screen's left edge (where the text itself
+          // starts, not its box: a centred line in a full-width box is not at the edge).
+          const atEdge: string[] = [];
+          const range = document.createRange();
+          for (const element of document.querySelectorAll<HTMLElement>('#main *')) {
+            if (element.closest('.visually-hidden')) continue;
+            let left = Infinity;
+            if (/^(IMG|INPUT|SELECT|TEXTAREA|BUTTON)$/.test(element.tagName)) {
+              const rect = element.getBoundingClientRect();
+              if (rect.width > 1 && rect.height > 1) left = rect.left;
+            }
+            for (const node of element.childNodes) {
+              if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
+              range.selectNodeContents(node);
+              for (const rect of range.getClientRects()) if (rect.width > 0) left = Math.min(left, rect.left);
+            }
+            if (left < 4) atEdge.push(`${element.tagName.toLowerCase()}.${element.className} "${element.textContent?.trim().slice(0, 30)}"`);
+          }
+          // Labels of the bottom bar cut short (the account's item is a username, which may be long).
+          const cut = [...document.querySelectorAll<HTMLElement>('.navbar__item:not([data-nav="account"]) .navbar__label')]
+            .filter((label) => label.scrollWidth > label.clientWidth + 1)
+            .map((label) => label.textContent ?? '');
+          return { width, atEdge: atEdge.slice(0, 3), cut };
+        });
+        if (found.width > 390) problems.push(`${route.name}: ${found.width} px wide`);
+        if (found.atEdge.length > 0) problems.push(`${route.name}: at the edge: ${found.atEdge.join(', ')}`);
+        if (found.cut.length > 0) problems.push(`${route.name}: cut labels: ${found.cut.join(', ')}`);
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('keeps the main column in place on desktop when the search column is not shown', async () => {
+    const page = await e2e.visit('/#/feed', { as: owner, viewport: { width: 1366, height: 850 } });
+    await settle(page, '#main article');
+    const mainLeft = () => page.locator('#main').evaluate((main) => main.getBoundingClientRect().left);
+    const onFeed = await mainLeft();
+    await page.goto(`${e2e.server.baseUrl}/#/search?q=${tag}`);
+    await settle(page, '#main input');
+    expect(await mainLeft()).toBe(onFeed);
+  });
+});
