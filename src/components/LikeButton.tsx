@@ -45,8 +45,11 @@ export function LikeButton({ target, item }: LikeButtonProps) {
         aria-label={t(`${prefix}${like.liked ? 'unlike' : 'like'}`)}
         onClick={toggle}
       >
-        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span> <span>{t(`${prefix}likes`, { count: like.likes })}</span>
+        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span>
       </button>
+      {/* The count beside the button, not in it: a button named "Like" whose visible text is a
+          number would be read one way and spoken to by voice control another. */}
+      <span className={`${target}-likes like-count`}>{t(`${prefix}likes`, { count: like.likes })}</span>
       {/* Beside the button, not in it: a button's content is not read out as a status. */}
       {like.pending && (
         <Tooltip label={t(`${prefix}pending`)}>

@@ -193,13 +193,13 @@ describe('members view', () => {
     expect(screen.getByRole('link', { name: '3 members' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Ban alice' })).not.toBeInTheDocument();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Make carol an admin' }));
-    expect(await screen.findByRole('button', { name: 'Remove admin rights of carol' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Make admin: carol' }));
+    expect(await screen.findByRole('button', { name: 'Remove admin: carol' })).toBeInTheDocument();
     expect(calls.find((c) => c.path.includes('/admin/'))?.method).toBe('PATCH');
     expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/made_admin' });
 
-    fireEvent.click(screen.getByRole('button', { name: 'Remove admin rights of dave' }));
-    expect(await screen.findByRole('button', { name: 'Make dave an admin' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove admin: dave' }));
+    expect(await screen.findByRole('button', { name: 'Make admin: dave' })).toBeInTheDocument();
     expect(calls.find((c) => c.path.includes('/deadmin/'))?.method).toBe('PATCH');
     expect(lastToast()).toMatchObject({ message: 'info/revoked_admin' });
 

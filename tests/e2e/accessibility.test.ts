@@ -1,0 +1,90 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sessionStorageState } from './support/server';
+import { useE2eSuite } from './support/suite';
+import { type Screen, VIEWPORTS, type World, screensOf, seedWorld } from './support/world';
+
+/** What a person relying on a screen reader or a keyboard cannot get past. */
+const BLOCKING = new Set(['serious', 'critical']);
+
+interface Pass {
+  name: string;
+  viewport: keyof typeof VIEWPORTS;
+  language: 'en' | 'cs';
+  loggedIn: boolean;
+}
+
+/**
+ * Every screen, checked by axe in a real browser, in both viewports and both languages, logged in
+ * and out. Two passes cover each dimension at least once without running all sixteen pairs.
+ */
+const PASSES: Pass[] = [
+  { name: 'phone, English, logged in', viewport: 'phone', language: 'en', loggedIn: true },
+  { name: 'desktop, Czech, logged in', viewport: 'desktop', language: 'cs', loggedIn: true },
+  { name: 'desktop, English, logged out', viewport: 'desktop', language: 'en', loggedIn: false },
+  { name: 'phone, Czech, logged out', viewport: 'phone', language: 'cs', loggedIn: false },
+];
+
+/** Waits until the screen has drawn its content (no skeleton or spinner left, the main landmark there). */
+async function settled(page: Page, screen: Screen): Promise<void> {
+  await page
+    .locator('main')
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch((err: unknown) => {
+      throw new Error(`${screen.name}: no main landmark (${String(err)})`);
+    });
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), undefined, { timeout: 10_000 }).catch(() => undefined);
+  await page.waitForTimeout(300);
+}
+
+interface Violation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: Array<{ target: unknown; failureSummary?: string }>;
+}
+
+function describeViolations(screen: Screen, violations: Violation[]) {
+  return violations.map(
+    (v) => `${screen.name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join('; ')}`,
+  );
+}
+
+describe('accessibility of every screen', () => {
+  const e2e = useE2eSuite();
+  let world: World;
+
+  beforeAll(async () => {
+    world = await seedWorld(e2e.server);
+  });
+
+  for (const pass of PASSES) {
+    it(`has no serious or critical axe violation (${pass.name})`, { timeout: 240_000 }, async () => {
+      const session = pass.loggedIn ? sessionStorageState(e2e.server, world.owner) : { cookies: [], origins: [] };
+      const storageState = {
+        ...session,
+        origins: [
+          {
+            origin: e2e.server.baseUrl,
+            localStorage: [...(session.origins[0]?.localStorage ?? []), { name: 'lng', value: pass.language }],
+          },
+        ],
+      };
+      const { context } = await e2e.open({ viewport: VIEWPORTS[pass.viewport], storageState, bypassCSP: true, locale: pass.language });
+      const page = await context.newPage();
+      const found: string[] = [];
+      const screens = screensOf(world).filter((screen) => pass.loggedIn || !screen.guarded);
+      for (const screen of screens) {
+        await page.goto(`${e2e.server.baseUrl}${screen.path}`);
+        await settled(page, screen);
+        expect(await page.evaluate(() => document.documentElement.lang), screen.name).toBe(pass.language);
+        const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        found.push(...describeViolations(screen, result.violations.filter((v) => BLOCKING.has(v.impact ?? ''))));
+      }
+      expect(found).toEqual([]);
+      expect(e2e.journey.log.pageErrors).toEqual([]);
+    });
+  }
+});
