@@ -28,6 +28,14 @@ const projects: TestProjectInlineConfiguration[] = [
       testTimeout: 20_000,
     },
   },
+  {
+    // Weighs the last `npm run build` (CI builds before testing); skipped when there is none.
+    test: {
+      name: 'build',
+      include: ['tests/build/**/*.test.ts'],
+      environment: 'node',
+    },
+  },
 ];
 
 if (process.env.TEST_DATABASE_URL) {

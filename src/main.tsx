@@ -2,13 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppProviders } from './app/providers';
-import { registerServiceWorker } from './app/pwa';
 import { createAppRouter } from './app/router';
-import { getI18n } from './lib/i18n';
-import { getDb } from './lib/db/db';
-import { startCacheUpkeep } from './lib/db/prune';
-import { startOutbox } from './lib/outbox/outbox';
-import { loadPublicConfig } from './lib/public-config';
+import { getI18n, loadLanguage } from './lib/i18n';
 import { queryClient } from './lib/query/client';
 import './app/styles.css';
 
@@ -16,17 +11,27 @@ const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
 
 const i18n = getI18n();
+// Creating the router starts fetching the first page's chunk; the language's texts come beside it.
 const router = createAppRouter();
+const language = loadLanguage(i18n.language, i18n).then((lng) => i18n.changeLanguage(lng));
+const firstPage = new Promise<void>((resolve) => {
+  if (router.state.initialized) return resolve();
+  const stop = router.subscribe((state) => {
+    if (!state.initialized) return;
+    stop();
+    resolve();
+  });
+});
 
-createRoot(root).render(
-  <StrictMode>
-    <AppProviders queryClient={queryClient} i18n={i18n}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
-
-startOutbox();
-startCacheUpkeep();
-loadPublicConfig(queryClient, getDb().name);
-registerServiceWorker();
+// Until both are here the static shell of index.html stays on screen, so nothing flashes empty;
+// drawing replaces it. Offline without either, the app still draws (the router shows its error).
+void Promise.allSettled([language, firstPage]).then(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient} i18n={i18n}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  void import('./app/start').then(({ startBackgroundWork }) => startBackgroundWork());
+});

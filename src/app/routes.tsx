@@ -2,17 +2,19 @@ import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, type RouteObject, useRouteError } from 'react-router-dom';
 import { NotFoundPage, StatusPage } from '../components/StatusPage';
-import { RequireAuth } from './guards/auth-guard';
 import { Shell } from './shell/Shell';
 
 type PageModule = { default: ComponentType };
 
-/** A lazily loaded page, optionally behind the auth guard. */
+/**
+ * A lazily loaded page, optionally behind the auth guard (fetched with the page: it asks the API,
+ * which the first paint of a public page does not need).
+ */
 function page(load: () => Promise<PageModule>, options: { guarded?: boolean } = {}): Pick<RouteObject, 'lazy'> {
   return {
     lazy: async () => {
-      const { default: Page } = await load();
-      if (!options.guarded) return { Component: Page };
+      if (!options.guarded) return { Component: (await load()).default };
+      const [{ default: Page }, { RequireAuth }] = await Promise.all([load(), import('./guards/auth-guard')]);
       return {
         Component: function GuardedPage() {
           return (

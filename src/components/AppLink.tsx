@@ -1,9 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent, useEffect, useRef } from 'react';
 import { Link, NavLink, type NavLinkProps, useLocation, useResolvedPath } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
-import { useDb } from '../lib/db/useDb';
-import { prefetchPage } from '../lib/query/prefetch';
+
+// Links are on every screen, the first one included: the data layer comes with the first hover.
+function prefetchLater(queryClient: QueryClient, pathname: string): void {
+  void import('../lib/query/prefetch').then(({ prefetchForAccount }) => prefetchForAccount(queryClient, pathname));
+}
 
 /** True when the click asks the browser for a new tab or window (middle, ctrl, meta, shift). */
 export function opensElsewhere(event: MouseEvent): boolean {
@@ -22,14 +25,13 @@ type AppLinkProps = NavLinkProps & {
  */
 function usePrefetchOnHover(pathname: string, onEnter?: (event: MouseEvent<HTMLAnchorElement>) => void, onLeave?: (event: MouseEvent<HTMLAnchorElement>) => void) {
   const queryClient = useQueryClient();
-  const db = useDb();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   return {
     onMouseEnter: (event: MouseEvent<HTMLAnchorElement>) => {
       onEnter?.(event);
       clearTimeout(timer.current);
-      timer.current = setTimeout(() => prefetchPage(queryClient, db, pathname), LIMITS.prefetchDelayMs);
+      timer.current = setTimeout(() => prefetchLater(queryClient, pathname), LIMITS.prefetchDelayMs);
     },
     onMouseLeave: (event: MouseEvent<HTMLAnchorElement>) => {
       onLeave?.(event);

@@ -9,29 +9,50 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_NAMESPACE = 'common';
 
 type Catalogue = Record<string, unknown>;
+/** A language's catalogues by namespace: { common: {...}, error: {...} }. */
+export type LanguageResources = Record<string, Catalogue>;
 
-// Bundled at build time, so every text is there offline without a network round trip.
-const files = import.meta.glob<Catalogue>('/locales/*/*.json', { eager: true, import: 'default' });
+// One chunk per language, fetched when it is first used: a visitor downloads their own language
+// only, and the service worker precaches both, so either is there offline.
+const loaders: Record<Language, () => Promise<{ default: LanguageResources }>> = {
+  en: () => import('./locales/en'),
+  cs: () => import('./locales/cs'),
+};
+const loaded: Partial<Record<Language, LanguageResources>> = {};
 
-/** { en: { common: {...}, error: {...} }, cs: {...} } from locales/<lng>/<ns>.json. */
-export function bundledResources(): Record<string, Record<string, Catalogue>> {
-  const resources: Record<string, Record<string, Catalogue>> = {};
-  for (const [path, catalogue] of Object.entries(files)) {
-    const match = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-    if (!match) continue;
-    const [, lng, ns] = match as unknown as [string, string, string];
-    (resources[lng] ??= {})[ns] = catalogue;
+/** A language tag reduced to a supported language (English otherwise). */
+export function supportedLanguage(lng: string | undefined): Language {
+  const short = (lng ?? 'en').slice(0, 2);
+  return (LANGUAGES as readonly string[]).includes(short) ? (short as Language) : 'en';
+}
+
+/** Fetches a language's texts (once) and adds them to `instance` when given. */
+export async function loadLanguage(lng: string | undefined, instance?: I18n): Promise<Language> {
+  const language = supportedLanguage(lng);
+  loaded[language] ??= (await loaders[language]()).default;
+  if (instance) addLanguage(instance, language, loaded[language]);
+  return language;
+}
+
+/** Texts already at hand (tests give every language this way, so an instance is ready at once). */
+export function provideLanguage(lng: Language, resources: LanguageResources): void {
+  loaded[lng] = resources;
+}
+
+function addLanguage(instance: I18n, lng: Language, resources: LanguageResources): void {
+  for (const [ns, catalogue] of Object.entries(resources)) {
+    if (!instance.hasResourceBundle(lng, ns)) instance.addResourceBundle(lng, ns, catalogue, true, true);
   }
-  return resources;
 }
 
 /**
  * Language from the query string (lng), the stored choice, the browser, then the page, in that
- * order. Tests pass `lng` to pin it.
+ * order. Tests pass `lng` to pin it. Texts of languages already loaded are there at once; another
+ * language chosen later is fetched, and screens redraw when its texts arrive.
  */
 export function createI18n(options: { lng?: string } = {}): I18n {
   const instance = i18next.createInstance();
-  const resources = bundledResources();
+  const resources: Record<string, LanguageResources> = { ...loaded };
   if (!options.lng) instance.use(LanguageDetector);
   void instance.use(initReactI18next).init({
     resources,
@@ -40,12 +61,14 @@ export function createI18n(options: { lng?: string } = {}): I18n {
     supportedLngs: [...LANGUAGES],
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
-    ns: Object.keys(resources.en ?? {}),
+    ns: [DEFAULT_NAMESPACE],
     defaultNS: DEFAULT_NAMESPACE,
     fallbackNS: DEFAULT_NAMESPACE,
     initAsync: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    // Texts added later (a language fetched after a switch) redraw the screens that use them.
+    react: { bindI18nStore: 'added' },
     detection: {
       order: ['querystring', 'localStorage', 'navigator', 'htmlTag'],
       lookupQuerystring: 'lng',
@@ -55,6 +78,7 @@ export function createI18n(options: { lng?: string } = {}): I18n {
   });
   instance.on('languageChanged', (lng) => {
     if (typeof document !== 'undefined') document.documentElement.lang = lng;
+    void loadLanguage(lng, instance).catch((err: unknown) => console.warn('language', err));
   });
   if (typeof document !== 'undefined' && instance.language) document.documentElement.lang = instance.language;
   return instance;
@@ -70,8 +94,7 @@ export function getI18n(): I18n {
 
 /** The current language reduced to a supported one. */
 export function currentLanguage(i18n: I18n): Language {
-  const lng = (i18n.resolvedLanguage ?? i18n.language ?? 'en').slice(0, 2);
-  return (LANGUAGES as readonly string[]).includes(lng) ? (lng as Language) : 'en';
+  return supportedLanguage(i18n.resolvedLanguage ?? i18n.language);
 }
 
 /**

@@ -45,7 +45,8 @@ describe('NavBar', () => {
     expect(link('Profile')).toHaveAttribute('aria-current', 'page');
     const account = link('alice');
     expect(account).toHaveAttribute('href', '/account');
-    expect(account.querySelector('img')).toHaveAttribute('src', '/media/pfp/aaaaaaaaaaaaaaaaaaaaaaaa.jpeg');
+    // The avatar comes in its own chunk, after the first paint.
+    await waitFor(() => expect(account.querySelector('img')).toHaveAttribute('src', '/media/pfp/aaaaaaaaaaaaaaaaaaaaaaaa.jpeg'));
 
     expect(await within(nav()).findByLabelText('3 unread notifications')).toHaveTextContent('3');
     const unread = calls.find((c) => c.url.pathname === '/api/notification/unread');

@@ -1,7 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { AppLink } from '../../components/AppLink';
-import { Avatar } from '../../components/Avatar';
 import { Icon, type IconName } from '../../components/Icon';
 import { useSession } from '../../lib/session';
 import { Logo } from './Logo';
@@ -18,6 +18,10 @@ interface Item {
   active: boolean;
   badge?: number;
 }
+
+// The own avatar reads the local database (the newest picture uploaded here): it comes after the
+// first paint, which a visitor's navigation does without.
+const Avatar = lazy(() => import('../../components/Avatar').then((m) => ({ default: m.Avatar })));
 
 const isFeed = (path: string) => path === '/' || path === '/feed' || path.startsWith('/feed/');
 const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
@@ -82,7 +86,9 @@ export function NavBar() {
                 {item.icon ? (
                   <Icon name={item.icon} filled={item.active} />
                 ) : (
-                  <Avatar id={id} size={26} className={item.active ? 'navbar__avatar--active' : ''} />
+                  <Suspense fallback={<span className="avatar" style={{ width: 26, height: 26 }} />}>
+                    <Avatar id={id} size={26} className={item.active ? 'navbar__avatar--active' : ''} />
+                  </Suspense>
                 )}
                 {item.badge ? (
                   <span className="navbar__badge" aria-label={t('nav.unread', { count: item.badge })}>

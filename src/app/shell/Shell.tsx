@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
@@ -6,10 +6,12 @@ import { Overlay } from '../../components/Overlay';
 import { Tooltip } from '../../components/Tooltip';
 import { Logo } from './Logo';
 import { NavBar } from './NavBar';
-import { SearchPanel } from './SearchPanel';
 import { Toasts } from './Toasts';
 import { UpdatePrompt } from './UpdatePrompt';
 import './Shell.css';
+
+// Search asks the API and reads the local database: the column fills in after the first paint.
+const SearchPanel = lazy(() => import('./SearchPanel').then((m) => ({ default: m.SearchPanel })));
 
 export function PageLoading() {
   const { t } = useTranslation('common');
@@ -71,7 +73,9 @@ export function Shell() {
       {showSearch ? (
         <aside className="shell__aside" aria-label={t('search.label')}>
           <div className="shell__aside-inner">
-            <SearchPanel />
+            <Suspense fallback={null}>
+              <SearchPanel />
+            </Suspense>
           </div>
         </aside>
       ) : null}
@@ -89,7 +93,9 @@ export function Shell() {
               </button>
             </Tooltip>
           </div>
-          <SearchPanel autoFocus onDone={() => setSearchOpen(false)} />
+          <Suspense fallback={null}>
+            <SearchPanel autoFocus onDone={() => setSearchOpen(false)} />
+          </Suspense>
         </Overlay>
       ) : null}
       <Toasts />

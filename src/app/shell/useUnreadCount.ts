@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
-import { notificationsApi } from '#core/api/notifications';
 import { API_BASE, callApi } from '../../lib/api/client';
+
+// The contract (with its schemas) comes with the first logged-in render, not with every visitor's
+// first paint.
+const loadContract = () => import('#core/api/notifications').then((m) => m.notificationsApi);
 
 /** Reads a count from the shapes the unread call and the stream may carry. */
 export function readCount(data: unknown): number | null {
@@ -37,7 +40,7 @@ export function useUnreadCount(token: string | null): number {
     let active = true;
     const controller = new AbortController();
     const refresh = () => {
-      callApi(notificationsApi.unread, {}, { signal: controller.signal }).then(
+      loadContract().then((api) => callApi(api.unread, {}, { signal: controller.signal })).then(
         (data) => {
           const n = readCount(data);
           if (active && n !== null) setCount(n);
@@ -48,9 +51,10 @@ export function useUnreadCount(token: string | null): number {
     refresh();
 
     let source: EventSource | undefined;
-    if (typeof EventSource !== 'undefined') {
+    const listen = (streamPath: string) => {
+      if (!active || typeof EventSource === 'undefined') return;
       try {
-        source = new EventSource(`${API_BASE}${notificationsApi.stream.path}?token=${encodeURIComponent(token)}`);
+        source = new EventSource(`${API_BASE}${streamPath}?token=${encodeURIComponent(token)}`);
         // The server names its events `unread` ({count}); plain messages are read the same way.
         const onEvent = (event: MessageEvent) => {
           const n = readCount(event.data);
@@ -64,7 +68,8 @@ export function useUnreadCount(token: string | null): number {
       } catch {
         source = undefined;
       }
-    }
+    };
+    loadContract().then((api) => listen(api.stream.path), () => undefined);
     const onFocus = () => refresh();
     window.addEventListener('focus', onFocus);
     window.addEventListener('kruh:notifications-changed', onFocus);

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { DELETED } from '#core/limits';
-import type { KruhDb } from '../db/db';
+import { type KruhDb, getDb } from '../db/db';
 import { queryKeys } from './keys';
 import { fetchPost } from './posts';
 import { fetchGroup, fetchProfile } from './stored';
@@ -23,4 +23,9 @@ export function prefetchPage(queryClient: QueryClient, db: KruhDb, pathname: str
   } else if (kind === 'g') {
     void queryClient.prefetchQuery({ queryKey: queryKeys.group(db.name, name), queryFn: ({ signal }) => fetchGroup(db, name, signal) });
   }
+}
+
+/** prefetchPage into the database of whoever is logged in now. */
+export function prefetchForAccount(queryClient: QueryClient, pathname: string): void {
+  prefetchPage(queryClient, getDb(), pathname);
 }

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUDGETS, firstLoadScripts, kb, serviceWorker, packagesOf, total } from './budget';
+
+const DIST = resolve('dist');
+const built = existsSync(join(DIST, 'index.html')) && existsSync(join(DIST, 'sw.js'));
+
+// Without a build there is nothing to weigh; CI builds first, so there a missing build is a failure.
+if (!built && process.env.CI) throw new Error(`No built app in ${DIST}: run \`npm run build\` before the build budget test.`);
+if (!built) console.warn(`build budget skipped: no built app in ${DIST} (run \`npm run build\` first)`);
+
+describe.skipIf(!built)('build budget (gzip)', () => {
+  it(`first load: entry and what it preloads or imports statically, at most ${kb(BUDGETS.firstLoadJs)}`, () => {
+    const files = firstLoadScripts(DIST);
+    const list = files.map((f) => `  ${kb(f.gzip).padStart(9)}  ${f.file}`).join('\n');
+    expect(total(files), `first-load scripts over budget:\n${list}\n  total ${kb(total(files))}`).toBeLessThanOrEqual(BUDGETS.firstLoadJs);
+  });
+
+  it('first load carries neither the local database, the API schemas nor the lightbox', () => {
+    // Only a screen that reads or writes data needs them: its chunk brings them, after the shell.
+    const packages = firstLoadScripts(DIST).flatMap((f) => packagesOf(DIST, f.file));
+    for (const heavy of ['dexie', '@sinclair/typebox', 'yet-another-react-lightbox']) expect(packages).not.toContain(heavy);
+  });
+
+  it(`service worker at most ${kb(BUDGETS.serviceWorker)}`, () => {
+    expect(serviceWorker(DIST).gzip).toBeLessThanOrEqual(BUDGETS.serviceWorker);
+  });
+
+  it('service worker bundles no UI library', () => {
+    const packages = packagesOf(DIST, 'sw.js');
+    for (const ui of ['react', 'react-dom', 'scheduler', '@tanstack/react-query', 'dexie-react-hooks', 'react-i18next', 'i18next']) {
+      expect(packages).not.toContain(ui);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * What a phone downloads before the app can draw anything, in gzip bytes: the one place these
+ * figures live. The first load is the entry script of the built index.html and every module it
+ * preloads or imports statically; pages, languages and libraries used by one screen only come later.
+ */
+export const BUDGETS = {
+  /** Entry chunk plus the chunks it preloads or imports statically. */
+  firstLoadJs: 150_000,
+  /** The service worker (Workbox, the outbox for Background Sync): no UI code. */
+  serviceWorker: 80_000,
+} as const;
+
+export interface Measured {
+  file: string;
+  bytes: number;
+  gzip: number;
+}
+
+const gzipSize = (content: Buffer): number => gzipSync(content).length;
+
+function read(dist: string, file: string): Measured {
+  const content = readFileSync(join(dist, file));
+  return { file, bytes: content.length, gzip: gzipSize(content) };
+}
+
+/** Relative module specifiers a chunk imports statically (`import ... from`, `export ... from`, bare `import "x"`). */
+export function staticImports(code: string): string[] {
+  const found = new Set<string>();
+  const pattern = /\b(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']/g;
+  for (const match of code.matchAll(pattern)) found.add(match[1] as string);
+  return [...found];
+}
+
+/**
+ * The first-load scripts of a build: the module scripts and module preloads of index.html, and
+ * whatever those import statically, each file once.
+ */
+export function firstLoadScripts(dist: string): Measured[] {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const tags = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g;
+  const queue = [...html.matchAll(tags)].map((m) => (m[1] ?? m[2] ?? '').replace(/^\//, ''));
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = readFileSync(join(dist, file), 'utf8');
+    for (const spec of staticImports(code)) queue.push(posix.normalize(posix.join(posix.dirname(file), spec)));
+  }
+  return [...seen].map((file) => read(dist, file));
+}
+
+export const serviceWorker = (dist: string): Measured => read(dist, 'sw.js');
+
+/** Packages bundled into a built file, from its source map (empty without one). */
+export function packagesOf(dist: string, file: string): string[] {
+  const map = join(dist, `${file}.map`);
+  if (!existsSync(map)) return [];
+  const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+  const packages = sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1]).filter((p): p is string => !!p);
+  return [...new Set(packages)].sort();
+}
+
+export const total = (files: Measured[]): number => files.reduce((sum, f) => sum + f.gzip, 0);
+
+export const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} KB`;
