@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Overlay } from './Overlay';
 import './ConfirmDialog.css';
+import './danger-button.css';
 
 interface ConfirmDialogProps {
   /** The whole translated question: `deleteQuestion(t, 'post')` for a delete. */

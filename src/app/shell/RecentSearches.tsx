@@ -10,6 +10,7 @@ import { useDb } from '../../lib/db/useDb';
 import { queryKeys } from '../../lib/query/keys';
 import { addHistoryEntry, clearHistory, type HistoryEntry, useSearchHistory } from '../../lib/search-history';
 import { useSession } from '../../lib/session';
+import './SearchPanel.css';
 
 /** The current name of a user or group entry by its id (a text entry is its own name). */
 function lookUpName(entry: HistoryEntry, signal: AbortSignal): Promise<{ name: string }> {

@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session';
 import { useDebounced } from '../../lib/useDebounced';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
+import './SearchPanel.css';
 
 /**
  * The shell's search box: user suggestions 300 ms after typing stops, only for

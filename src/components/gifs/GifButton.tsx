@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Overlay } from '../../components/Overlay';
 import { GifPicker } from './GifPicker';
 import { useGifsEnabled } from './useGifs';
+import './gifs.css';
 
 interface GifButtonProps {
   /** The chosen GIF's download, handed over as the picker closes. */

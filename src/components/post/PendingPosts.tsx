@@ -1,5 +1,6 @@
 import { type PendingPostRow, pendingPostView, usePendingPosts } from '../../lib/outbox/useOutbox';
 import { PostCard } from './PostCard';
+import './post-card.css';
 
 /**
  * Posts written here and still in the outbox, newest first, shown above a listing they will belong

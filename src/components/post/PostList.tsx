@@ -9,6 +9,7 @@ import { ListingControls } from '../ListingControls';
 import { InfiniteList } from '../InfiniteList';
 import { PendingPosts } from './PendingPosts';
 import { PostCard } from './PostCard';
+import './post-card.css';
 
 interface Props {
   posts: Post[];

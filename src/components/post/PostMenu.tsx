@@ -4,6 +4,7 @@ import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
+import './post-card.css';
 
 type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup };
 

@@ -1,5 +1,6 @@
 import { AppLink } from '../AppLink';
 import type { MentionTag, Tag } from '../../lib/api/types';
+import './post-card.css';
 
 /** Group tags (&name) and mentions (@name): linked when they carry an id, plain text otherwise. */
 export function Tags({ groups, mentions }: { groups: Tag[]; mentions: MentionTag[] }) {

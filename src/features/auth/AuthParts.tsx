@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AppLink } from '../../components/AppLink';
 import { translateMessage } from '../../lib/i18n';
 import { GoogleButton } from './GoogleButton';
+import './auth.css';
 
 /** A form's failure (a message key), announced; `children` follow the message (a link). */
 export function AuthAlert({ message, children }: { message: string | null; children?: ReactNode }) {

@@ -8,6 +8,7 @@ import { publicConfigQuery } from '../../lib/public-config';
 import { storeSession } from '../../lib/session';
 import { failureMessage, googleLogin } from './auth.api';
 import { decodeGoogleCredential } from './google-credential';
+import './auth.css';
 
 interface GoogleIdentity {
   accounts: {

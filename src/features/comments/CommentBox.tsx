@@ -7,6 +7,7 @@ import { queueComment } from '../../lib/outbox/outbox';
 import { useSession } from '../../lib/session';
 import { Editor } from '../../components/editor/Editor';
 import { useEditor, useEditorSend } from '../../components/editor/useEditor';
+import './comments.css';
 
 interface Props {
   /** The post or comment replied to. */

@@ -1,6 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MediaImg } from '../../components/MediaImg';
+import './comments.css';
 
 const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 

@@ -23,6 +23,7 @@ import { type CommentNode, deleteComment } from './comments.api';
 import { type PendingCommentRow, pendingCommentView } from '../../lib/outbox/useOutbox';
 import { useNewerComments } from '../../lib/query/comment-count';
 import { useLiveComment, useThread } from './useComments';
+import './comments.css';
 
 /** What every level of one post's thread shares. */
 export interface ThreadContextValue {

@@ -7,6 +7,7 @@ import { FormField } from '../../components/FormField';
 import { errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { toast } from '../../lib/toast';
 import { type GroupInput, saveGroup, uploadGroupAvatar } from './groups.api';
+import './groups.css';
 
 type Flag = 'isPrivate' | 'everyoneCanPost' | 'requestJoin';
 const FLAGS: Flag[] = ['isPrivate', 'everyoneCanPost', 'requestJoin'];

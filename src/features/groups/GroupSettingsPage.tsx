@@ -10,6 +10,7 @@ import { translateMessage } from '../../lib/i18n';
 import { deleteGroup, useGroup } from './groups.api';
 import { GroupForm } from './GroupForm';
 import { TransferOwnership } from './TransferOwnership';
+import '../../components/danger-button.css';
 import './groups.css';
 
 /**

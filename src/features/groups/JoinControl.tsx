@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { type Group, joinGroup, leaveGroup, requestToJoin } from './groups.api';
+import './groups.css';
 
 export type JoinState = 'none' | 'leave' | 'banned' | 'request' | 'requested' | 'join' | 'login';
 

@@ -13,6 +13,8 @@ import { isGroupQuery, listKeys } from '../../lib/query/keys';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { type ModerationAction, moderate, storeModeration } from './groups.api';
+import '../../components/danger-button.css';
+import './groups.css';
 
 const INFO: Record<ModerationAction, string> = {
   admin: 'info/made_admin',

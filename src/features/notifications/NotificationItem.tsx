@@ -7,6 +7,7 @@ import { Icon } from '../../components/Icon';
 import { Tooltip } from '../../components/Tooltip';
 import { formatRelativeTime } from '../../lib/i18n';
 import type { JoinDecision, Notification } from './notifications.api';
+import './notifications.css';
 
 /** Which label an item gets. */
 export type LabelKey =

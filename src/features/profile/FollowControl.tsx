@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { useDb } from '../../lib/db/useDb';
 import { useSession } from '../../lib/session';
 import { type FollowState, type Profile, changeFollow, follow, followStateOf, patchStoredProfile, unfollow } from './profile.api';
+import './profile.css';
 
 /** The dropdown's choices while following: notified of every post (All) or not (Silent). */
 const NOTIFY_CHOICES = [

@@ -4,6 +4,7 @@ import { Avatar } from '../../components/Avatar';
 import type { Comment } from '../../lib/api/types';
 import { Byline } from '../../components/post/Byline';
 import { PostText } from '../../components/post/PostText';
+import './search.css';
 
 /** A comment found by its text, leading to its place in the thread (pinned there with c=). */
 export function ReplyRow({ comment }: { comment: Comment }) {
