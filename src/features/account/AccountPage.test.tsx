@@ -93,7 +93,8 @@ describe('AccountPage', () => {
     fireEvent.click(await screen.findByRole('radio', { name: 'Čeština' }));
     await waitFor(() => expect(i18n.language).toBe('cs'));
     expect(await screen.findByText('Jazyk')).toBeInTheDocument();
-    expect(screen.getByText('listopad 2025')).toBeInTheDocument();
+    // Beside "Členem od": the month in the genitive.
+    expect(screen.getByText('listopadu 2025')).toBeInTheDocument();
     await waitFor(() => expect(calls.find((c) => c.path === '/api/account/language')).toMatchObject({ method: 'PATCH', body: { language: 'cs' } }));
   });
 

@@ -10,11 +10,13 @@ import { ApiError, errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { pendingOutboxCount } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 import { useSubmit } from '../../lib/forms';
-import { LANGUAGES, type Language, currentLanguage, formatMonthYear, translateMessage } from '../../lib/i18n';
+import { LANGUAGES, type Language, currentLanguage, translateMessage } from '../../lib/i18n';
+import { formatMonthYearInPhrase } from '../../components/month-year';
 import { toast } from '../../lib/toast';
 import { type StoredAccount, changeBio, changeLanguage, deleteAccount, patchStoredAccount, uploadProfilePicture } from './account.api';
 import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
+import '../../components/danger-button.css';
 import './account.css';
 
 type UploadState = 'idle' | 'uploading' | 'uploaded' | 'onlyImages' | { failed: string };
@@ -221,7 +223,7 @@ export default function AccountPage() {
             <dt>{t('email')}</dt>
             <dd>{account.email ?? t('noEmail')}</dd>
             <dt>{t('joined')}</dt>
-            <dd>{formatMonthYear(account.createdAt, currentLanguage(i18n))}</dd>
+            <dd>{formatMonthYearInPhrase(account.createdAt, currentLanguage(i18n))}</dd>
           </dl>
         </div>
       </header>

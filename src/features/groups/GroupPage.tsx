@@ -6,8 +6,8 @@ import { DELETED, GROUP_NOTIFICATION_LEVELS, type GroupNotificationLevel } from 
 import { LoadStatus, NotFoundPage, StatusPage } from '../../components/StatusPage';
 import { SubjectHeader } from '../../components/SubjectHeader';
 import { Tooltip } from '../../components/Tooltip';
+import { formatMonthYearInPhrase } from '../../components/month-year';
 import { useDb } from '../../lib/db/useDb';
-import { formatMonthYear } from '../../lib/i18n';
 import { useSubjectRoute } from '../../lib/subject-route';
 import { feedName } from '../../lib/query/feed';
 import { queryKeys } from '../../lib/query/keys';
@@ -82,7 +82,7 @@ function GroupHeader({ group, onChanged }: { group: Group; onChanged: () => void
         )
       }
       text={group.description}
-      meta={`${t('created', { date: formatMonthYear(group.createdAt, i18n.language) })}${group.private ? ` · ${t('private')}` : ''}`}
+      meta={`${t('created', { date: formatMonthYearInPhrase(group.createdAt, i18n.language) })}${group.private ? ` · ${t('private')}` : ''}`}
       counts={counts}
     >
       <JoinControl group={group} onChanged={onChanged} />

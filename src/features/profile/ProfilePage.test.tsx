@@ -51,10 +51,10 @@ describe('profile page', () => {
     expect(screen.getByRole('link', { name: 'Replies' })).toHaveAttribute('href', '/u/bob/replies');
   });
 
-  it('shows the month in Czech', async () => {
+  it('shows the month in Czech, declined after "od"', async () => {
     mockFetch((call) => (call.path === '/api/profile/user/bob' ? { body: { user: profile({ logged: false }) } } : { body: { posts: [], hasMore: false } }));
     renderProfile('/u/bob', 'cs');
-    expect(await screen.findByText('Členem od listopad 2026')).toBeInTheDocument();
+    expect(await screen.findByText('Členem od listopadu 2026')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Přihlaste se a sledujte' })).toHaveAttribute('href', '/login');
   });
 

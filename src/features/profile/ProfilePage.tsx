@@ -7,7 +7,6 @@ import { profilesApi } from '#core/api/profiles';
 import { GroupRow, UserRow } from '../../components/EntityRow';
 import { PagedInfiniteList, type PagedInfiniteListProps } from '../../components/InfiniteList';
 import { LoadStatus, NotFoundPage, StatusPage } from '../../components/StatusPage';
-import { formatMonthYear } from '../../lib/i18n';
 import { useListingParams } from '../../lib/listing-params';
 import { useSubjectRoute } from '../../lib/subject-route';
 import { usePagedList } from '../../lib/paged-list';
@@ -15,6 +14,7 @@ import { listKeys } from '../../lib/query/keys';
 import { ListingControls } from '../../components/ListingControls';
 import { ListingPosts } from '../../components/post/PostList';
 import { PostText } from '../../components/post/PostText';
+import { formatMonthYearInPhrase } from '../../components/month-year';
 import { RelativeTime } from '../../components/RelativeTime';
 import { SubjectHeader } from '../../components/SubjectHeader';
 import { FollowControl } from './FollowControl';
@@ -126,7 +126,7 @@ function ProfileHeader({ profile }: { profile: Profile }) {
       openAvatarLabel={t('open_avatar')}
       name={profile.username}
       text={profile.bio}
-      meta={t('member_since', { date: formatMonthYear(profile.createdAt, i18n.language) })}
+      meta={t('member_since', { date: formatMonthYearInPhrase(profile.createdAt, i18n.language) })}
       counts={counts.map(({ show, count }) => ({ key: show, to: userPath(profile.username, show), label: t(`counts.${show}`, { count }) }))}
     >
       <FollowControl profile={profile} />
