@@ -63,6 +63,21 @@ if (process.env.KRUH_E2E !== 'off') {
       fileParallelism: false,
     },
   });
+  if (process.env.TEST_DATABASE_URL) {
+    // The journeys once more on PostgreSQL (at desktop size; the SQLite pass walks them on a phone).
+    projects.push({
+      test: {
+        name: 'e2e-postgres',
+        include: ['tests/e2e/journeys/**/*.test.ts'],
+        environment: 'node',
+        env: { KRUH_E2E_DB: 'postgres' },
+        globalSetup: ['./server/tests/helpers/pg-global-setup.ts'],
+        testTimeout: 120_000,
+        hookTimeout: 240_000,
+        fileParallelism: false,
+      },
+    });
+  }
 }
 
 export default defineConfig({ test: { projects } });

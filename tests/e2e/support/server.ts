@@ -3,9 +3,16 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../../server/src/app';
 import { loadConfig } from '../../../server/src/config';
 import { openDatabase } from '../../../server/src/db/database';
+
+/**
+ * Which database the browser tests run on: SQLite in the data folder, or (the e2e-postgres project)
+ * a fresh schema of TEST_DATABASE_URL per server.
+ */
+export const E2E_DB = process.env.KRUH_E2E_DB === 'postgres' ? 'postgres' : 'sqlite';
 
 /**
  * The built web app the server hands out (`npm run build`); `KRUH_E2E_DIST` names another build
@@ -49,7 +56,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     RUN_WORKER: options.worker === false ? 'false' : 'true',
     PORT: '0',
   });
-  const app = await buildApp({ config, database: openDatabase({ dataDir }), logger: false });
+  const database = E2E_DB === 'postgres' ? await freshSchema(dataDir) : openDatabase({ dataDir });
+  if (E2E_DB === 'postgres') config.databaseUrl = process.env.TEST_DATABASE_URL;
+  const app = await buildApp({ config, database, logger: false });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (err) {
@@ -67,6 +76,22 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new schema on the test PostgreSQL (dropped with the run's others when the project ends). */
+async function freshSchema(dataDir: string) {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is required for the e2e-postgres project');
+  const schema = `t_${process.env.KRUH_TEST_RUN ?? 'adhoc'}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  // public stays on the path for pg_trgm, installed there once by the project's global setup.
+  return openDatabase({ url, dataDir, schema: `${schema},public`, poolSize: 4 });
 }
 
 export interface ApiReply<T = unknown> {
@@ -124,23 +149,29 @@ export function mailsTo(server: TestServer, to: string): Mail[] {
 }
 
 /**
- * The newest verification link mailed to `email`, as a path on the test server: the server builds
- * links from PUBLIC_URL, which here is not the address the browser uses, so only the part from
- * the path on is kept (`/#/verify?token=...&email=...`). Waits a little for the file to appear.
+ * The newest link to `route` (verify, reset) mailed to `email`, as a path on the test server: the
+ * server builds links from PUBLIC_URL, which here is not the address the browser uses, so only the
+ * part from the path on is kept (`/#/verify?token=...&email=...`). Waits a little for the file.
  */
-export async function verificationLink(server: TestServer, email: string, timeoutMs = 5_000): Promise<string> {
+export async function mailedLink(server: TestServer, email: string, route: 'verify' | 'reset', timeoutMs = 5_000): Promise<string> {
   const until = Date.now() + timeoutMs;
+  const pattern = new RegExp(`https?://\\S+/#/${route}\\?\\S+`);
   for (;;) {
     for (const mail of mailsTo(server, email).reverse()) {
-      const link = /https?:\/\/\S+\/#\/verify\?\S+/.exec(mail.text)?.[0];
+      const link = pattern.exec(mail.text)?.[0];
       if (link) {
         const url = new URL(link);
         return `${url.pathname}${url.search}${url.hash}`;
       }
     }
-    if (Date.now() > until) throw new Error(`no verification email for ${email} in ${join(server.dataDir, 'outbox')}`);
+    if (Date.now() > until) throw new Error(`no ${route} email for ${email} in ${join(server.dataDir, 'outbox')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The newest verification link mailed to `email` (see mailedLink). */
+export function verificationLink(server: TestServer, email: string, timeoutMs = 5_000): Promise<string> {
+  return mailedLink(server, email, 'verify', timeoutMs);
 }
 
 export interface TestUser {

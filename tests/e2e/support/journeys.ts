@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { E2E_DB } from './server';
+import { VIEWPORTS } from './world';
+
+/**
+ * The journeys run once per database, each pass at one size: SQLite on a phone, PostgreSQL on a
+ * desktop, so both databases and both layouts are walked without running every journey four times.
+ */
+export const JOURNEY_VIEWPORT = E2E_DB === 'postgres' ? VIEWPORTS.desktop : VIEWPORTS.phone;
+
+type Catalogue = Record<string, unknown>;
+const catalogues = new Map<string, Catalogue>();
+
+/**
+ * A text of the app as a person reads it in `language` (`ns:key.path`, with {{values}} filled):
+ * taken from the locale files, so a journey in Czech checks the Czech the app ships.
+ */
+export function text(language: 'en' | 'cs', id: string, values: Record<string, string | number> = {}): string {
+  const [ns, path] = id.split(':') as [string, string];
+  const file = `${language}/${ns}`;
+  let catalogue = catalogues.get(file);
+  if (!catalogue) {
+    catalogue = JSON.parse(readFileSync(resolve('locales', `${file}.json`), 'utf8')) as Catalogue;
+    catalogues.set(file, catalogue);
+  }
+  const found = path.split('.').reduce<unknown>((node, key) => (node as Catalogue | undefined)?.[key], catalogue);
+  if (typeof found !== 'string') throw new Error(`no text ${id} in ${language}`);
+  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+}
