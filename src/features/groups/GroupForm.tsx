@@ -1,11 +1,11 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
 import { validateDescription, validateGroupName } from '#core/validation';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/FormField';
 import { errorMessageOf, uploadErrorOf } from '../../lib/api/client';
-import { toast } from '../../lib/toast';
+import { dismissToast, toast } from '../../lib/toast';
 import { type GroupInput, saveGroup, uploadGroupAvatar } from './groups.api';
 import './groups.css';
 
@@ -44,13 +44,21 @@ export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = tr
   const [confirmingPublic, setConfirmingPublic] = useState<GroupInput | null>(null);
   // One key per filled-in form: a retried create is not made twice.
   const [idempotencyKey, setIdempotencyKey] = useState(newKey);
+  // The last "what is wrong" toast: once the form is right it no longer applies, and would sit
+  // beside the success.
+  const problemToast = useRef<number | null>(null);
+  const takeBackProblem = () => {
+    if (problemToast.current !== null) dismissToast(problemToast.current);
+    problemToast.current = null;
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const input: GroupInput = { ...values, name: values.name.trim(), description: [...values.description].slice(0, LIMITS.descriptionMaxLength).join('') };
     const problem = validateGroupName(input.name) ?? validateDescription(input.description);
+    takeBackProblem();
     if (problem) {
-      toast.error(`error/${problem}`);
+      problemToast.current = toast.error(`error/${problem}`);
       return;
     }
     // Going public shows everything the members wrote so far to everyone: asked first.

@@ -44,6 +44,23 @@ describe('create group', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('takes back the validation toast once the corrected group is created', async () => {
+    mockFetch((call) =>
+      call.path === '/api/group'
+        ? { status: 201, body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/created_group' } }
+        : { status: 404, body: { message: 'error/server_error' } },
+    );
+    renderWithApp(<CreateGroupPage />, { route: '/create-group', path: '/create-group', routes: [groupRoute] });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'ab' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/min_groupname_length' });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'birds' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('group page')).toBeInTheDocument();
+    expect(getToasts().map((t) => t.message)).not.toContain('error/min_groupname_length');
+    expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/created_group' });
+  });
+
   it('creates the group, then uploads the avatar with its id, then opens it', async () => {
     const { calls } = mockFetch((call) => {
       if (call.path === '/api/group') return { status: 201, body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/created_group' } };
