@@ -157,6 +157,22 @@ describe('PostCard', () => {
     expect(screen.getByRole('menuitem', { name: 'Reply with a post' })).toHaveAttribute('href', '/post?author=alice&rep=p1');
   });
 
+  it('closes the menu with Escape, giving the focus back to its button, and with a click elsewhere', () => {
+    mockFetch(() => ({ body: {} }));
+    renderWithApp(<PostCard post={post({ itsme: true })} />);
+    const button = screen.getByRole('button', { name: 'More actions' });
+    fireEvent.click(button);
+    fireEvent.keyDown(screen.getByRole('menuitem', { name: 'Delete post' }), { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(button).toHaveFocus();
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+
+    fireEvent.click(button);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    fireEvent.pointerDown(document.body);
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
   describe('group-admin actions', () => {
     const groups = [{ _id: 'g1', name: 'cats' }, { _id: 'g2', name: 'dogs' }, { _id: null, name: 'gone' }];
     const openMenu = () => fireEvent.click(screen.getByRole('button', { name: 'More actions' }));

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
@@ -23,6 +23,27 @@ export function PostMenu({ post, onDelete }: Props) {
   const { remove, togglePin, toggleBan } = usePostModeration(post);
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // An open menu closes as menus do: Escape (the focus goes back to its button) or a press outside.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
   const adminGroups = adminGroupsOf(post);
   if (!post.itsme && !post.canReply && adminGroups.length === 0) return null;
 
@@ -32,8 +53,8 @@ export function PostMenu({ post, onDelete }: Props) {
   };
 
   return (
-    <div className="post-menu">
-      <button type="button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu')} onClick={() => setOpen((o) => !o)}>
+    <div className="post-menu" ref={wrapper}>
+      <button ref={toggle} type="button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu')} onClick={() => setOpen((o) => !o)}>
         ⋯
       </button>
       {open && (
