@@ -15,6 +15,11 @@ export const Notification = Type.Object({
   context: Type.Object({
     post: Type.Union([Id, Type.Null()]),
     comment: Type.Union([Id, Type.Null()]),
+    /**
+     * For a NEW_REPLY about a comment: the comment it answers (the recipient's), or null when it
+     * was written on the post itself. Told apart, the item says "replied to your comment".
+     */
+    parentComment: Type.Optional(Type.Union([Id, Type.Null()])),
     count: Type.Integer(),
   }),
   username: Type.String(),

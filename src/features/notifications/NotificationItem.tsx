@@ -14,6 +14,7 @@ export type LabelKey =
   | 'follow'
   | 'reply'
   | 'comment'
+  | 'commentReply'
   | 'newPost'
   | 'mention'
   | 'mentionMany'
@@ -35,7 +36,9 @@ export function labelOf(n: Notification): LabelKey {
     case 'NEW_FOLLOWER':
       return 'follow';
     case 'NEW_REPLY':
-      return n.context.comment ? 'comment' : 'reply';
+      // A post answering a post, a comment on a post, or a reply to the recipient's comment.
+      if (!n.context.comment) return 'reply';
+      return n.context.parentComment ? 'commentReply' : 'comment';
     case 'NEW_POST':
       return 'newPost';
     case 'MENTION':

@@ -65,6 +65,7 @@ describe('NotificationsPage', () => {
       note(1),
       note(2, { type: 'NEW_REPLY', reply: 'nice one', context: { post: hex(50), comment: null, count: 1 } }),
       note(3, { type: 'NEW_REPLY', reply: 'a comment', context: { post: hex(50), comment: hex(60), count: 1 } }),
+      note(7, { type: 'NEW_REPLY', reply: 'an answer', context: { post: hex(50), comment: hex(61), parentComment: hex(60), count: 1 }, createdAt: Date.now() - 3.5 * HOUR }),
       note(4, { type: 'MENTION', context: { post: hex(51), comment: null, count: 3 }, reply: 'hi @me @me @me' }),
       note(5, { type: 'GROUP_JOIN_REQUEST', groupname: 'cats', gp: hex(70) }),
       note(6, { type: 'GROUP_POST', groupname: 'cats', groups: ['cats'], context: { post: hex(52), comment: null, count: 1 } }),
@@ -78,17 +79,19 @@ describe('NotificationsPage', () => {
         'alice started following you',
         'alice replied to your post',
         'alice commented on a post',
+        'alice replied to your comment',
         'alice mentioned you 3 times in a post',
         'alice asks to join cats',
         'alice posted in cats',
       ]),
     );
-    const [follow, reply, comment, , request] = screen.getAllByRole('article');
+    const [follow, reply, comment, answer, , request] = screen.getAllByRole('article');
     expect(within(follow!).getByRole('link', { name: 'alice' })).toHaveAttribute('href', '/u/alice');
     expect(follow!.querySelector('img')).toHaveAttribute('src', `/media/pfp/${hex(900)}.jpeg`);
     expect(within(follow!).getByText('1 hour ago')).toBeInTheDocument();
     expect(within(reply!).getByRole('link', { name: 'nice one' })).toHaveAttribute('href', `/p/${hex(50)}`);
     expect(within(comment!).getByRole('link', { name: 'a comment' })).toHaveAttribute('href', `/p/${hex(50)}?c=${hex(60)}`);
+    expect(within(answer!).getByRole('link', { name: 'an answer' })).toHaveAttribute('href', `/p/${hex(50)}?c=${hex(61)}`);
     expect(within(request!).getByRole('link', { name: 'cats' })).toHaveAttribute('href', '/g/cats');
     expect(within(request!).getByRole('button', { name: 'Accept' })).toBeInTheDocument();
     expect(within(follow!).queryByRole('button', { name: 'Accept' })).toBeNull();
@@ -197,7 +200,16 @@ describe('NotificationsPage', () => {
     fireEvent.click(within(screen.getAllByRole('article')[1]!).getByRole('button', { name: 'Delete notification' }));
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
     expect(calls.map(pathOf)).toContain(`DELETE /api/notification/${hex(2)}`);
+    // Asked first: cancelling keeps every item.
     fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Are you sure?' });
+    expect(dialog).toHaveTextContent('Delete all your notifications?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls.map(pathOf)).not.toContain('DELETE /api/notification/all');
+    expect(screen.getAllByRole('article')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(screen.queryAllByRole('article')).toHaveLength(0));
     expect(calls.map(pathOf)).toContain('DELETE /api/notification/all');
     expect(await getDb().notifications.count()).toBe(0);

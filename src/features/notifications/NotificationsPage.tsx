@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { InfiniteList } from '../../components/InfiniteList';
 import { NotStoredLine } from '../../components/StatusPage';
 import { errorMessageOf } from '../../lib/api/client';
@@ -27,6 +28,8 @@ export default function NotificationsPage() {
   const db = useDb();
   const list = useNotifications();
   const [busy, setBusy] = useState<string | null>(null);
+  // Clearing cannot be undone: asked first.
+  const [confirmingClear, setConfirmingClear] = useState(false);
   const [now] = useState(() => Date.now());
 
   useEffect(() => {
@@ -80,7 +83,7 @@ export default function NotificationsPage() {
           type="button"
           className="link-button"
           disabled={list.items.length === 0 || busy !== null}
-          onClick={() => void onClear()}
+          onClick={() => setConfirmingClear(true)}
         >
           {t('clearAll')}
         </button>
@@ -106,6 +109,16 @@ export default function NotificationsPage() {
         emptyLabel={list.unavailable ? undefined : t('empty')}
       />
       {list.unavailable && <NotStoredLine error={list.error} />}
+      {confirmingClear ? (
+        <ConfirmDialog
+          question={t('clearAllQuestion')}
+          onCancel={() => setConfirmingClear(false)}
+          onConfirm={() => {
+            setConfirmingClear(false);
+            void onClear();
+          }}
+        />
+      ) : null}
     </section>
   );
 }
