@@ -9,6 +9,7 @@ import * as rateEvents from './migrations/20261123_01_rate_events.js';
 import * as nameSkeletons from './migrations/20261123_30_name_skeletons.js';
 import * as idempotencyRequests from './migrations/20261123_40_idempotency_requests.js';
 import * as mediaVersions from './migrations/20261123_50_media_versions.js';
+import * as listingOrderIndexes from './migrations/20261125_01_listing_order_indexes.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261123_30_name_skeletons': nameSkeletons,
   '20261123_40_idempotency_requests': idempotencyRequests,
   '20261123_50_media_versions': mediaVersions,
+  '20261125_01_listing_order_indexes': listingOrderIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

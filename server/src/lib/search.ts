@@ -54,6 +54,17 @@ export function searchMatches(table: SearchTable, query: string, dialect?: Diale
 }
 
 /**
+ * The same match checked on the row itself (its folded text contains the folded query), for a
+ * listing that walks another index in order and tests each row it reads: no index lookup, and the
+ * same answer as the search index gives.
+ */
+export function searchTextContains(table: SearchTable, query: string, dialect: Dialect | undefined = processDialect) {
+  const folded = foldForSearch(query.trim());
+  const op = dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`;
+  return () => sql<SqlBool>`${sql.ref(`${table}.search_text`)} ${op} ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
+}
+
+/**
  * Relevance for ordering matches: the whole text equal to the query first, then texts starting
  * with it, then the rest. Evaluated only over the rows the index already matched.
  */

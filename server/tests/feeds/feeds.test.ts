@@ -176,7 +176,9 @@ describe('scoped lists', () => {
       [p.bobPlain, ['winter']],
       [p.bobBoth, ['summer']],
     ] as const) {
-      for (const tag of tags) await t.app.db.insertInto('post_hashtags').values({ post_id: table, tag, created_at: base }).execute();
+      // A hashtag row carries its post's date, as the app writes it: a tag's list is read in that order.
+      const { created_at } = await t.app.db.selectFrom('posts').select('created_at').where('id', '=', table).executeTakeFirstOrThrow();
+      for (const tag of tags) await t.app.db.insertInto('post_hashtags').values({ post_id: table, tag, created_at }).execute();
     }
     await follow(t, viewer, alice);
     await follow(t, viewer, bob);

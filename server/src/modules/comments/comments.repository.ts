@@ -183,6 +183,21 @@ export async function listComments(
   viewerId: string | null,
   excludeId?: string,
 ): Promise<CommentViewRow[]> {
+  return commentsQuery(db, filter, listing, page, viewerId, excludeId).execute();
+}
+
+/**
+ * The query of one page of comments; a thread level walks its index in either order
+ * (migration 20261125_01_listing_order_indexes). Exported so tests can read its plan.
+ */
+export function commentsQuery(
+  db: Executor,
+  filter: CommentFilter,
+  listing: ListingWindow,
+  page: PageWindow,
+  viewerId: string | null,
+  excludeId?: string,
+): ViewQuery {
   let qb = commentView(db, viewerId);
   if (filter.kind === 'thread') {
     qb = qb.where('comments.post_id', '=', filter.postId);
@@ -198,7 +213,7 @@ export async function listComments(
   if (listing.since > 0) qb = qb.where('comments.created_at', '>=', listing.since);
   if (listing.before !== undefined) qb = qb.where('comments.created_at', '<=', listing.before);
   if (excludeId) qb = qb.where('comments.id', '!=', excludeId);
-  return ordered(qb, listing.sort).limit(page.fetch).offset(page.offset).execute();
+  return ordered(qb, listing.sort).limit(page.fetch).offset(page.offset);
 }
 
 export async function mentionsOf(db: Executor, ids: string[]) {

@@ -1,6 +1,7 @@
-import { addToCounters, changedRows, idsAmong, rowExists, toBool } from '../../db/helpers.js';
-import type { Executor } from '../../db/schema.js';
-import { searchMatches } from '../../lib/search.js';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { addToCounters, changedRows, idsAmong, isPostgres, rowExists, toBool } from '../../db/helpers.js';
+import type { Database, Executor } from '../../db/schema.js';
+import { searchMatches, searchTextContains } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
 
 /**
@@ -156,20 +157,101 @@ export interface ListPostIdsParams {
 }
 
 /**
- * Ids of one page of a listing. The scope narrows through an indexed subquery (hashtag, group,
- * membership, follows, author), the order is total (ties broken by id), so offset pages of the
- * same snapshot never repeat or skip a post.
+ * Up to this many candidate posts, a listing sorts them (a small, bounded sort); beyond it, the
+ * candidates are dense enough that walking the newest-first index and stopping at the page reads
+ * fewer rows than gathering them all.
+ */
+export const SORT_AT_MOST = 2000;
+
+/**
+ * How a listing reaches its page: `walk` reads an index already in the listing's order and stops
+ * at the page; `sort` gathers the scope's posts through its own index and orders them.
+ */
+export type ListingPlan = 'walk' | 'sort';
+
+/**
+ * Ids of one page of a listing. The order is total (ties broken by id), so offset pages of the same
+ * snapshot never repeat or skip a post. Newest-first lists of the whole site, a group, a hashtag
+ * and an author walk an index in that order. The following feed and a search cannot know their
+ * density in advance: a capped count decides between walking and sorting a few.
  */
 export async function listPostIds(db: Executor, params: ListPostIdsParams): Promise<string[]> {
+  const plan = await choosePlan(db, params);
+  const rows = await postIdsQuery(db, params, plan).execute();
+  return rows.map((r) => r.id);
+}
+
+async function choosePlan(db: Executor, params: ListPostIdsParams): Promise<ListingPlan> {
   const { scope } = params;
+  if (params.sort !== 'newest' || (scope.kind !== 'following' && scope.kind !== 'search')) return 'sort';
+  // PostgreSQL asks the same ILIKE either way and its planner weighs the trigram index itself.
+  if (scope.kind === 'search' && isPostgres(db)) return 'walk';
+  // Visibility is left out of the count: it only ever hides a few posts of private groups.
+  let candidates = db.selectFrom('posts').select(sql<number>`1`.as('one'));
+  candidates = scope.kind === 'following'
+    ? candidates.where('posts.author_id', 'in', (eb) =>
+      eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId))
+    : candidates.where(searchMatches('posts', scope.query));
+  candidates = inWindow(candidates, params);
+  const row = await db
+    .selectFrom(candidates.limit(SORT_AT_MOST + 1).as('candidates'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n) > SORT_AT_MOST ? 'walk' : 'sort';
+}
+
+type WindowColumn = 'posts.created_at' | 'scope.created_at';
+
+function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: ListPostIdsParams, column: WindowColumn = 'posts.created_at'): Q {
+  let q = query;
+  if (params.since > 0) q = q.where(column, '>=', params.since);
+  if (params.before !== undefined) q = q.where(column, '<=', params.before);
+  return q;
+}
+
+/** A page's query: every shape reads `posts`, so callers may refine it by its columns. */
+export type PostIdsQuery = SelectQueryBuilder<Database, 'posts', { id: string }>;
+
+/** The query of one page; exported so tests can read its plan. */
+export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: ListingPlan): PostIdsQuery {
+  const { scope } = params;
+  const newest = params.sort === 'newest';
+
+  // A group's and a hashtag's rows carry their post's created_at: walk them in that order.
+  if (newest && (scope.kind === 'group' || scope.kind === 'hashtag')) {
+    const base = scope.kind === 'group'
+      ? db
+        .selectFrom('post_groups as scope')
+        .where('scope.group_id', '=', scope.groupId)
+        // A post names a group once; a second tag of the same group must not list it twice.
+        .where((eb) => eb.not(eb.exists(
+          eb.selectFrom('post_groups as earlier')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('earlier.post_id', '=', 'scope.post_id')
+            .whereRef('earlier.group_id', '=', 'scope.group_id')
+            .whereRef('earlier.position', '<', 'scope.position'),
+        )))
+      : db.selectFrom('post_hashtags as scope').where('scope.tag', '=', scope.tag);
+    const q = inWindow(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params, 'scope.created_at');
+    const walk = q.orderBy('scope.created_at', 'desc').orderBy('scope.post_id', 'desc').limit(params.fetch).offset(params.offset);
+    return walk as unknown as PostIdsQuery;
+  }
+
   let query = db.selectFrom('posts').select('posts.id').where(postVisibleTo(params.viewerId));
   switch (scope.kind) {
     case 'all':
       break;
     case 'following':
-      query = query.where('posts.author_id', 'in', (eb) =>
-        eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId),
-      );
+      // Walking: one lookup in the viewer's follows per post read. Sorting: the authors' own posts.
+      query = plan === 'walk'
+        ? query.where((eb) => eb.exists(
+          eb.selectFrom('follows')
+            .select(sql<number>`1`.as('one'))
+            .where('follows.follower_id', '=', scope.userId)
+            .whereRef('follows.following_id', '=', 'posts.author_id'),
+        ))
+        : query.where('posts.author_id', 'in', (eb) =>
+          eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId));
       break;
     case 'memberGroups':
       query = query.where('posts.id', 'in', (eb) =>
@@ -194,19 +276,13 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
       query = query.where('posts.author_id', '=', scope.authorId);
       break;
     case 'search':
-      query = query.where(searchMatches('posts', scope.query));
+      // Walking: each post read is checked by its own text; sorting: the search index finds the few.
+      query = query.where(plan === 'walk' ? searchTextContains('posts', scope.query) : searchMatches('posts', scope.query));
       break;
   }
-  if (params.since > 0) query = query.where('posts.created_at', '>=', params.since);
-  if (params.before !== undefined) query = query.where('posts.created_at', '<=', params.before);
+  query = inWindow(query, params);
   if (params.sort === 'popular') query = query.orderBy('posts.likes', 'desc');
-  const rows = await query
-    .orderBy('posts.created_at', 'desc')
-    .orderBy('posts.id', 'desc')
-    .limit(params.fetch)
-    .offset(params.offset)
-    .execute();
-  return rows.map((r) => r.id);
+  return query.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(params.fetch).offset(params.offset);
 }
 
 // ---- Writes --------------------------------------------------------------------------------
