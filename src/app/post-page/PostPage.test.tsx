@@ -182,6 +182,39 @@ describe('post page', () => {
     expect(query(listCall).get('pinned')).toBe(id(1));
   });
 
+  it('indents a deep thread a few levels only, then goes on flat, each flat reply naming whom it answers', async () => {
+    // comment 1 > 2 > ... > 8, written by user1 ... user8, the last one linked.
+    type Node = ReturnType<typeof apiComment> & { pinned: boolean; hasMore: boolean; children: Node[] };
+    let tree: Node | undefined;
+    for (let n = 8; n >= 1; n -= 1) {
+      const parent = n === 1 ? { _id: POST, author: { username: 'poster' }, directParent: true } : { _id: id(n - 1), author: { username: `user${n - 1}` }, directParent: false };
+      tree = {
+        ...apiComment(n, { parent, comments: n < 8 ? 1 : 0, author: { username: `user${n}`, pfp: null, pfpUrl: '/media/pfp/default.jpeg' } }),
+        pinned: n === 8,
+        hasMore: false,
+        children: tree ? [tree] : [],
+      };
+    }
+    server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { comments: 8 }) }),
+      [`GET /api/comment/${id(8)}/tree`]: () => ({ body: { pinnedTree: tree } }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [], hasMore: false } }),
+    });
+    const { container } = renderPost(`/p/${POST}?c=${id(8)}`);
+    expect(await screen.findByText('comment 8')).toBeInTheDocument();
+    const item = (n: number) => container.querySelector<HTMLElement>(`[data-comment-id="${id(n)}"]`)!.closest('li')!;
+    const indents = (n: number) => {
+      let count = 0;
+      for (let el = item(n).parentElement; el; el = el.parentElement) if (el.matches('.comment-replies:not(.comment-replies--flat)')) count += 1;
+      return count;
+    };
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map(indents)).toEqual([0, 1, 2, 3, 3, 3, 3, 3]);
+    // Where the indent no longer shows who answers whom, the reply says it.
+    expect(within(item(5).querySelector('article')!).getByText('Reply to user4')).toBeInTheDocument();
+    expect(within(item(8).querySelector('article')!).getByText('Reply to user7')).toBeInTheDocument();
+    expect(within(item(3).querySelector('article')!).queryByText(/Reply to/)).toBeNull();
+  });
+
   it('c= shows the pinned tree offline once seen, from the local database', async () => {
     const tree = { ...apiComment(3, { text: 'the pinned one' }), pinned: true, hasMore: false, children: [] };
     server({

@@ -131,10 +131,18 @@ interface ItemProps {
   preset?: Preset;
   /** The comment asked for in the address (c=): highlighted. */
   highlighted?: boolean;
+  /** How deep in the thread: 0 for a comment on the post. */
+  depth?: number;
 }
 
+/**
+ * Replies are indented this many levels; deeper ones continue flat under the last indented one
+ * (each saying whom it answers), so the text keeps most of a phone's width however long the thread.
+ */
+export const MAX_INDENT = 3;
+
 /** One comment of the thread with its replies below it. */
-export function CommentItem({ comment: listed, pending, preset, highlighted }: ItemProps) {
+export function CommentItem({ comment: listed, pending, preset, highlighted, depth = 0 }: ItemProps) {
   const { t } = useTranslation('comments');
   const { postId, pending: pendingRows } = useThreadContext();
   const comment = useLiveComment(listed);
@@ -144,6 +152,7 @@ export function CommentItem({ comment: listed, pending, preset, highlighted }: I
   const newer = useNewerComments(postId, pending ? undefined : comment.cachedAt, comment._id);
   const replies = comment.comments + pendingReplies + newer;
   const deleted = comment.deleted || comment.author.username === DELETED;
+  const answers = depth > MAX_INDENT && comment.parent && !comment.parent.directParent ? comment.parent.author.username : null;
 
   return (
     <li className={`comment${highlighted ? ' comment-highlighted' : ''}${pending ? ' comment-pending' : ''}`}>
@@ -155,6 +164,7 @@ export function CommentItem({ comment: listed, pending, preset, highlighted }: I
             <header className="comment-header">
               <Avatar id={comment.author.pfp} url={comment.author.pfpUrl} size={32} />
               <Byline username={comment.author.username} time={comment.createdAt} prefix="comment" />
+              {answers !== null && <span className="comment-reply-to">{t('item.reply_to', { username: answers })}</span>}
               {pending && (
                 <span className={`badge badge-pending badge-${pending.status}`} role="status">
                   {pending.status === 'sending' ? t('item.sending') : pending.status === 'failed' ? t('item.retrying') : t('item.pending')}
@@ -195,7 +205,7 @@ export function CommentItem({ comment: listed, pending, preset, highlighted }: I
           }}
         />
       )}
-      {open && !pending && <CommentList parentId={comment._id} preset={preset} nested />}
+      {open && !pending && <CommentList parentId={comment._id} preset={preset} nested depth={depth + 1} />}
     </li>
   );
 }
@@ -215,12 +225,14 @@ interface ListProps {
   /** Wait before loading (the pinned tree is still on its way). */
   enabled?: boolean;
   nested?: boolean;
+  /** The depth of the listed comments (0 on the post). */
+  depth?: number;
 }
 
 /**
  * One level of the thread: my pending and just-sent comments first, then the stored pages, 5 at a time behind a load-more button.
  */
-export function CommentList({ parentId, preset, pinnedId, enabled = true, nested }: ListProps) {
+export function CommentList({ parentId, preset, pinnedId, enabled = true, nested, depth = 0 }: ListProps) {
   const { t } = useTranslation('comments');
   const { postId, sort, time, pending } = useThreadContext();
   const params = useMemo(
@@ -247,17 +259,18 @@ export function CommentList({ parentId, preset, pinnedId, enabled = true, nested
 
   const canLoadMore = preset && thread.pages === 0 ? preset.hasMore : thread.hasMore && !thread.isLoading;
   return (
-    <div className={nested ? 'comment-replies' : 'comment-list'}>
+    <div className={nested ? `comment-replies${depth > MAX_INDENT ? ' comment-replies--flat' : ''}` : 'comment-list'}>
       <ul>
         {rows.map((row) => (
           <CommentItem
             key={row.clientId}
             comment={pendingCommentView(row)}
             pending={{ status: row.status, image: row.images[0]?.blob }}
+            depth={depth}
           />
         ))}
         {shown.map(({ comment, preset: sub, highlighted }) => (
-          <CommentItem key={comment._id} comment={comment} highlighted={highlighted} {...(sub ? { preset: sub } : {})} />
+          <CommentItem key={comment._id} comment={comment} highlighted={highlighted} depth={depth} {...(sub ? { preset: sub } : {})} />
         ))}
       </ul>
       {(thread.isLoading || !enabled) && (
