@@ -1,5 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type PluginOption } from 'vite';
+import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const THEME = '#4f46e5';
@@ -38,9 +41,51 @@ const pwa = (): PluginOption =>
     devOptions: { enabled: false, type: 'module' },
   });
 
+/**
+ * The entry's stylesheet inlined into index.html: the static shell there paints with the HTML
+ * itself, with no request for a stylesheet in between (pages' own styles still come with their chunks).
+ */
+const inlineEntryCss = (): Plugin => ({
+  name: 'kruh:inline-entry-css',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, ctx) {
+      const bundle = ctx.bundle;
+      if (!bundle) return html;
+      return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+        const asset = bundle[file];
+        return asset?.type === 'asset' ? `<style>${String(asset.source)}</style>` : tag;
+      });
+    },
+  },
+});
+
+/**
+ * Brotli and gzip copies beside every built text file, made once at build time: the server sends
+ * them (preCompressed) to browsers that accept them, so a phone downloads about a third of the bytes.
+ */
+const precompress = (): Plugin => ({
+  name: 'kruh:precompress',
+  apply: 'build',
+  writeBundle: {
+    order: 'post',
+    handler(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      for (const file of Object.keys(bundle)) {
+        if (!/\.(js|css|html|svg|webmanifest)$/.test(file)) continue;
+        const content = readFileSync(join(dir, file));
+        if (content.length < 1024) continue;
+        writeFileSync(join(dir, `${file}.br`), brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(join(dir, `${file}.gz`), gzipSync(content, { level: 9 }));
+      }
+    },
+  },
+});
+
 export default defineConfig({
   // The test runner extends this file; it needs neither the manifest nor the service worker.
-  plugins: [react(), process.env.VITEST ? null : pwa()],
+  plugins: [react(), inlineEntryCss(), precompress(), process.env.VITEST ? null : pwa()],
   server: { proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' } },
   build: { sourcemap: true },
 });

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppProviders } from './app/providers';
@@ -25,13 +25,22 @@ const firstPage = new Promise<void>((resolve) => {
 
 // Until both are here the static shell of index.html stays on screen, so nothing flashes empty;
 // drawing replaces it. Offline without either, the app still draws (the router shows its error).
+// As a transition, the first render yields to the browser between components instead of holding
+// the main thread in one long task (a slow phone stays responsive to a tap meanwhile).
 void Promise.allSettled([language, firstPage]).then(() => {
-  createRoot(root).render(
-    <StrictMode>
-      <AppProviders queryClient={queryClient} i18n={i18n}>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
-  );
-  void import('./app/start').then(({ startBackgroundWork }) => startBackgroundWork());
+  const app = createRoot(root);
+  startTransition(() => {
+    app.render(
+      <StrictMode>
+        <AppProviders queryClient={queryClient} i18n={i18n}>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    );
+  });
+  // The outbox, cache upkeep and the service worker (whose install downloads the whole app) start
+  // once the page has loaded, so they do not compete with the first screen for the network.
+  const start = () => void import('./app/start').then(({ startBackgroundWork }) => startBackgroundWork());
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
 });

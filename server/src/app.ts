@@ -92,6 +92,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       root: config.webDir,
       prefix: '/',
       wildcard: false,
+      // The build writes brotli and gzip copies of its text files; they go to browsers that accept them.
+      preCompressed: true,
       // The service worker and the shell must be revalidated; hashed assets can be cached forever.
       setHeaders(res, path) {
         if (/[\\/]assets[\\/]/.test(path)) res.header('Cache-Control', 'public, max-age=31536000, immutable');

@@ -23,6 +23,13 @@ describe.skipIf(!built)('build budget (gzip)', () => {
     for (const heavy of ['dexie', '@sinclair/typebox', 'yet-another-react-lightbox']) expect(packages).not.toContain(heavy);
   });
 
+  it('ships brotli and gzip copies of the first-load files, which the server sends instead', () => {
+    for (const file of ['index.html', ...firstLoadScripts(DIST).filter((f) => f.bytes >= 1024).map((f) => f.file)]) {
+      expect(existsSync(join(DIST, `${file}.br`)), `${file}.br`).toBe(true);
+      expect(existsSync(join(DIST, `${file}.gz`)), `${file}.gz`).toBe(true);
+    }
+  });
+
   it(`service worker at most ${kb(BUDGETS.serviceWorker)}`, () => {
     expect(serviceWorker(DIST).gzip).toBeLessThanOrEqual(BUDGETS.serviceWorker);
   });
