@@ -1,7 +1,7 @@
 import '../../test/setup';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { File as NodeFile } from 'node:buffer';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RequireAuth, resetAuthGuard } from '../../app/guards/auth-guard';
 import { getDb, clearLocalData } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
@@ -96,6 +96,30 @@ describe('ComposePage', () => {
     expect(rows[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     expect(await getDb().drafts.get(draftKeys.post())).toBeUndefined();
     expect(getToasts().at(-1)).toEqual(expect.objectContaining({ kind: 'info', message: 'compose:saved_offline' }));
+  });
+
+  it('tells about Ctrl+Enter where there is a keyboard and a mouse, not on a touch screen', async () => {
+    mockFetch(answer);
+    const pointer = (coarse: boolean) =>
+      vi.stubGlobal('matchMedia', (query: string) => ({
+        matches: coarse && query.includes('coarse'),
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }));
+    pointer(false);
+    const desktop = render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    expect(screen.getByText('Ctrl+Enter posts.')).toBeInTheDocument();
+    desktop.unmount();
+
+    pointer(true);
+    render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    expect(screen.queryByText('Ctrl+Enter posts.')).toBeNull();
+    // The count stays on screen.
+    expect(screen.getByText('0/512')).toBeInTheDocument();
+    vi.unstubAllGlobals();
   });
 
   it('adds a mention slot on @@, locks a picked suggestion and clears it when edited', async () => {

@@ -11,6 +11,7 @@ import { PostCard } from '../../components/post/PostCard';
 import { Editor } from '../../components/editor/Editor';
 import { useEditor, useEditorSend } from '../../components/editor/useEditor';
 import { GifButton } from '../../components/gifs/GifButton';
+import { useCoarsePointer } from '../../components/useCoarsePointer';
 import './compose.css';
 
 /** The new-post form (/post), writing into the outbox; the route's RequireAuth guards it. */
@@ -88,6 +89,8 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
   const heading = rep ? (author ? t('replying_to', { author }) : t('replying')) : t('new_post');
   // A reply names both ends: whom it answers (the heading) and the account it is sent from.
   const me = useSession().username;
+  // Ctrl+Enter means nothing on a touch screen.
+  const touch = useCoarsePointer();
 
   return (
     <section className="compose-page">
@@ -100,7 +103,7 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
         className="compose"
         submitClassName="primary"
         rows={5}
-        hint={t('hint')}
+        hint={touch ? undefined : t('hint')}
         labels={{
           text: t('text_label'),
           placeholder: t('text_placeholder'),
