@@ -1,14 +1,19 @@
 /**
  * `npm run bench -- [--database-url postgres://...] [--data-dir DIR] [--duration 10]
- *   [--warmup 1] [--connections 10] [--note "..."] [--only feed_newest,search_posts] [--no-writes] [--out DIR]`
+ *   [--warmup 1] [--connections 10] [--note "..."] [--only feed_newest,search_posts] [--no-writes] [--out DIR]
+ *   [--processes 1] [--server compiled|source]`
  *
  * The HTTP benchmark of a seeded database (`npm run seed` first, same --database-url/--data-dir):
  * 1. captures the SQL of every measured request (the app built in this process, each request
  *    once through inject, Kysely's log hook) and its query plan (EXPLAIN QUERY PLAN on SQLite,
  *    EXPLAIN on PostgreSQL);
  * 2. starts a bare Fastify JSON route in its own process (the ceiling) and measures it;
- * 3. starts the real server (server/src/server.ts) in its own process on the seeded data and
- *    measures each read scenario with autocannon (programmatic API);
+ * 3. starts the real server in its own process on the seeded data, compiled as production runs it
+ *    (built first into server/dist; `--server source` runs the TypeScript through tsx instead), and
+ *    measures each read scenario with autocannon (programmatic API). With `--processes N`, N server
+ *    processes share the database (PostgreSQL; one runs the job worker) and the connections are
+ *    split evenly between them, one autocannon per process at once: requests/s is their sum, p50
+ *    and p99 the worst of them;
  * 4. measures feed reads while a second load likes posts and comments on them, and reports
  *    refused writes and any busy/locked/deadlock error the server logged.
  * Results: bench/results/<date>-<db>-<posts>.json and .md, and the index bench/results/README.md.
@@ -49,6 +54,10 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     /** Leave out the feed-under-writes measure. */
     'no-writes': { type: 'boolean', default: false },
+    /** Server processes sharing the database, the load split between them. */
+    processes: { type: 'string', default: '1' },
+    /** `compiled` (as production runs it) or `source` (TypeScript through tsx). */
+    server: { type: 'string', default: 'compiled' },
     /** Re-render the .md and the index from a results .json (after a change of format), measuring nothing. */
     render: { type: 'string' },
   },
@@ -58,6 +67,8 @@ const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const WRITE_CONNECTIONS = Number(args['write-connections']);
+const PROCESSES = Math.max(1, Number(args.processes));
+const SERVER = args.server === 'source' ? 'source' : 'compiled';
 
 interface Scenario {
   name: string;
@@ -107,8 +118,10 @@ interface Child {
   stop(): Promise<void>;
 }
 
+/** A TypeScript file runs through tsx; a .js file (the compiled server) on Node alone. */
 async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+  const child = spawn(process.execPath, argv, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -139,26 +152,33 @@ async function answers(url: string): Promise<boolean> {
 
 // ---- Load ----------------------------------------------------------------------------------------
 
-async function measure(base: string, scenario: Scenario, duration = DURATION): Promise<Measure> {
+/** Load on one server, or split evenly over several (one autocannon each, at the same time). */
+async function measure(bases: string | string[], scenario: Scenario, duration = DURATION): Promise<Measure> {
+  const urls = (Array.isArray(bases) ? bases : [bases]).map((base) => base + scenario.path);
   const headers: Record<string, string> = scenario.token ? { authorization: `Bearer ${scenario.token}` } : {};
-  const first = await fetch(base + scenario.path, { headers });
+  const first = await fetch(urls[0]!, { headers });
   await first.arrayBuffer();
+  const share = (i: number) => Math.floor(CONNECTIONS / urls.length) + (i < CONNECTIONS % urls.length ? 1 : 0);
+  const load = (seconds: number) => Promise.all(urls.map((url, i) => autocannon({ url, connections: share(i), duration: seconds, headers })));
   // Warm-up: compiled routes, JIT, the database's page cache.
-  if (WARMUP > 0) await autocannon({ url: base + scenario.path, connections: CONNECTIONS, duration: WARMUP, headers });
-  const r = await autocannon({ url: base + scenario.path, connections: CONNECTIONS, duration, headers });
+  if (WARMUP > 0) await load(WARMUP);
+  const runs = await load(duration);
+  const sum = (f: (r: autocannon.Result) => number) => runs.reduce((total, r) => total + f(r), 0);
+  const worst = (f: (r: autocannon.Result) => number) => Math.max(...runs.map(f));
+  const requests = sum((r) => r.requests.total);
   const m: Measure = {
     name: scenario.name,
     title: scenario.title,
     path: scenario.path,
     status: first.status,
-    requestsPerSec: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    mean: r.latency.average,
-    requests: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
+    requestsPerSec: sum((r) => r.requests.average),
+    p50: worst((r) => r.latency.p50),
+    p99: worst((r) => r.latency.p99),
+    mean: requests > 0 ? sum((r) => r.latency.average * r.requests.total) / requests : 0,
+    requests,
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
   };
   console.log(`  ${scenario.title.padEnd(34)} ${m.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(m.p50).padStart(5)} ms  p99 ${String(m.p99).padStart(5)} ms  (status ${m.status}, non-2xx ${m.non2xx})`);
   return m;
@@ -356,38 +376,53 @@ async function main(): Promise<void> {
     await bare.stop();
   }
 
-  console.log('Kruh server:');
-  const port = await freePort();
+  let entry = 'server/src/server.ts';
+  if (SERVER === 'compiled') {
+    console.log('Compiling the server (server/dist)...');
+    await new Promise<void>((done, fail) => {
+      const build = spawn(process.execPath, ['server/scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });
+      build.once('exit', (code) => (code === 0 ? done() : fail(new Error(`server build failed (${code})`))));
+    });
+    entry = 'server/dist/server/src/server.js';
+  }
+  console.log(`Kruh server (${SERVER}, ${PROCESSES} process${PROCESSES > 1 ? 'es' : ''}):`);
   const scratch = mkdtempSync(join(tmpdir(), 'kruh-bench-web-'));
-  const server = await startProcess(
-    'server/src/server.ts',
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: postgres ? url! : '',
-      JWT_SECRET: secret,
-      WEB_DIR: join(scratch, 'none'),
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      // The write load comes from 50 users far faster than a person comments.
-      RATE_COMMENTS_PER_30_MIN: '1000000',
-    },
-    () => answers(`http://127.0.0.1:${port}/api/health`),
-  );
+  const servers: Child[] = [];
+  const bases: string[] = [];
   let mixed: MixedResult | undefined;
   try {
-    const base = `http://127.0.0.1:${port}`;
-    for (const scenario of scenarios) results.push(await measure(base, scenario));
+    for (let i = 0; i < PROCESSES; i++) {
+      const port = await freePort();
+      servers.push(await startProcess(
+        entry,
+        {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: postgres ? url! : '',
+          JWT_SECRET: secret,
+          WEB_DIR: join(scratch, 'none'),
+          LOG_LEVEL: 'warn',
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          // One job worker is enough; the others only serve requests, as behind a load balancer.
+          RUN_WORKER: i === 0 ? 'true' : 'false',
+          // The write load comes from 50 users far faster than a person comments.
+          RATE_COMMENTS_PER_30_MIN: '1000000',
+        },
+        () => answers(`http://127.0.0.1:${port}/api/health`),
+      ));
+      bases.push(`http://127.0.0.1:${port}`);
+    }
+    for (const scenario of scenarios) results.push(await measure(bases, scenario));
     if (!args['no-writes']) {
       console.log('Feed reads while likes and comments are written:');
-      mixed = await measureMixed(base, scenarios[0]!, writers, publicPosts.map((p) => p.id), server);
+      mixed = await measureMixed(bases[0]!, scenarios[0]!, writers, publicPosts.map((p) => p.id), servers[0]!);
     }
   } finally {
-    await server.stop();
+    for (const server of servers) await server.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
-  const serverErrors = server.output.join('').split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(0, 20);
+  const serverErrors = servers.flatMap((server) => server.output.join('').split('\n')).filter((l) => /"level":(50|60)/.test(l)).slice(0, 20);
 
   const date = new Date().toISOString();
   const dbLabel = postgres ? 'postgres' : 'sqlite';
@@ -397,7 +432,7 @@ async function main(): Promise<void> {
     database: dbLabel,
     size,
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: os.loadavg() },
-    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, writeConnections: WRITE_CONNECTIONS, serverLogLevel: 'warn' },
+    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, writeConnections: WRITE_CONNECTIONS, serverLogLevel: 'warn', processes: PROCESSES, server: SERVER },
     command,
     seed: seeded,
     note: args.note ?? '',
@@ -407,7 +442,9 @@ async function main(): Promise<void> {
     plans,
   };
   mkdirSync(RESULTS, { recursive: true });
-  const stem = `${date.slice(0, 10)}-${dbLabel}-${size.posts}`;
+  // A later run of the same day and size keeps the earlier one: it gets the time in its name.
+  let stem = `${date.slice(0, 10)}-${dbLabel}-${size.posts}${PROCESSES > 1 ? `-x${PROCESSES}` : ''}`;
+  if (existsSync(join(RESULTS, `${stem}.json`))) stem += `-${date.slice(11, 16).replace(':', '')}`;
   writeFileSync(join(RESULTS, `${stem}.json`), `${JSON.stringify(run, null, 2)}\n`);
   writeFileSync(join(RESULTS, `${stem}.md`), markdown(run));
   writeIndex();
@@ -419,7 +456,7 @@ type Run = {
   database: string;
   size: { users: number; posts: number; comments: number; likes: number };
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; loadAverage: number[] };
-  settings: { durationSeconds: number; warmupSeconds?: number; connections: number; writeConnections: number; serverLogLevel: string };
+  settings: { durationSeconds: number; warmupSeconds?: number; connections: number; writeConnections: number; serverLogLevel: string; processes?: number; server?: string };
   command: string;
   seed?: { command: string; date: string; summary: unknown } | undefined;
   note: string;
@@ -436,6 +473,7 @@ function markdown(run: Run): string {
     `Machine: ${run.machine.cpus} CPUs (${run.machine.cpuModel}), ${run.machine.memoryGiB} GiB, Node ${run.machine.node}, ${run.machine.platform}; load average at the end ${run.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}.`,
     `Data: ${run.size.users} users, ${run.size.posts} posts, ${run.size.comments} comments, ${run.size.likes} post likes.`,
     `Load: autocannon, ${run.settings.connections} connections, ${run.settings.durationSeconds} s per row after a ${run.settings.warmupSeconds ?? 1} s warm-up; server LOG_LEVEL=${run.settings.serverLogLevel}.`,
+    `Server: ${run.settings.server ?? 'source'} (${run.settings.server === 'compiled' ? 'server/dist on Node alone' : 'TypeScript through tsx'}), ${run.settings.processes ?? 1} process${(run.settings.processes ?? 1) > 1 ? 'es sharing the database, the connections split evenly; req/s summed, p50/p99 the worst process' : ''}.`,
     '',
     ...(run.seed ? [`Seeded with: \`${run.seed.command}\` (${run.seed.date})`, ''] : []),
     `Command: \`${run.command}\``,
@@ -491,7 +529,7 @@ function writeIndex(): void {
     ...runs.map(({ file, run }) =>
       [
         `[${run.date.slice(0, 16)}](${file.replace(/\.json$/, '.md')})`,
-        run.database,
+        (run.settings.processes ?? 1) > 1 ? `${run.database} ×${run.settings.processes} processes` : run.database,
         run.size.posts,
         run.machine.cpus,
         cell(get(run, 'bare')),

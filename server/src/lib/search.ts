@@ -1,6 +1,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
 import type { Dialect } from '../db/database.js';
+import type { Executor } from '../db/schema.js';
 
 /**
  * Accent- and case-insensitive substring search over a table's `search_text` column, which holds
@@ -46,6 +47,25 @@ export function searchCondition(table: SearchTable, query: string, dialect: Dial
     return sql<SqlBool>`${sql.ref(`${table}.rowid`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
   }
   return sql<SqlBool>`${column} LIKE ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
+}
+
+/**
+ * How many rows the SQLite search index matches, counted no further than `cap` (the index stops
+ * there, so a common word costs no more than a rare one); undefined where no such index answers
+ * (PostgreSQL, or a query under three characters).
+ */
+export async function indexedMatchesUpTo(
+  db: Executor,
+  table: SearchTable,
+  query: string,
+  cap: number,
+  dialect: Dialect | undefined = processDialect,
+): Promise<number | undefined> {
+  const folded = foldForSearch(query.trim());
+  if (dialect !== 'sqlite' || [...folded].length < TRIGRAM_MIN) return undefined;
+  const fts = sql.table(`${table}_fts`);
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)} LIMIT ${cap})`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** A Kysely where-callback: `query.where(searchMatches('users', q))`. */

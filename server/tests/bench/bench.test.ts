@@ -24,7 +24,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('bench harness', () => {
     await run(process.execPath, [...tsx, 'server/bench/seed.ts', '--users', '60', '--posts', '300', '--likes', '600', '--comments', '200', '--groups', '3', '--data-dir', data], { cwd: REPO });
     await run(
       process.execPath,
-      [...tsx, 'server/bench/bench.ts', '--data-dir', data, '--duration', '1', '--warmup', '0', '--connections', '2', '--only', 'feed_newest', '--no-writes', '--out', out],
+      [...tsx, 'server/bench/bench.ts', '--data-dir', data, '--duration', '1', '--warmup', '0', '--connections', '2', '--only', 'feed_newest', '--no-writes', '--server', 'source', '--out', out],
       { cwd: REPO },
     );
     const files = readdirSync(out).sort();

@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import { addToCounters, changedRows, idsAmong, isPostgres, rowExists, toBool } from '../../db/helpers.js';
+import { addToCounters, changedRows, idsAmong, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
-import { searchMatches, searchTextContains } from '../../lib/search.js';
+import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
 
 /**
@@ -183,16 +183,20 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
 
 async function choosePlan(db: Executor, params: ListPostIdsParams): Promise<ListingPlan> {
   const { scope } = params;
-  if (params.sort !== 'newest' || (scope.kind !== 'following' && scope.kind !== 'search')) return 'sort';
-  // PostgreSQL asks the same ILIKE either way and its planner weighs the trigram index itself.
-  if (scope.kind === 'search' && isPostgres(db)) return 'walk';
+  if (params.sort !== 'newest') return 'sort';
+  if (scope.kind === 'search') {
+    // PostgreSQL asks the same ILIKE either way, and its planner weighs the trigram index itself;
+    // a query too short for the SQLite index is checked row by row in either case.
+    const matches = await indexedMatchesUpTo(db, 'posts', scope.query, SORT_AT_MOST + 1);
+    return matches === undefined || matches > SORT_AT_MOST ? 'walk' : 'sort';
+  }
+  if (scope.kind !== 'following') return 'sort';
   // Visibility is left out of the count: it only ever hides a few posts of private groups.
-  let candidates = db.selectFrom('posts').select(sql<number>`1`.as('one'));
-  candidates = scope.kind === 'following'
-    ? candidates.where('posts.author_id', 'in', (eb) =>
-      eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId))
-    : candidates.where(searchMatches('posts', scope.query));
-  candidates = inWindow(candidates, params);
+  const candidates = inWindow(
+    db.selectFrom('posts').select(sql<number>`1`.as('one')).where('posts.author_id', 'in', (eb) =>
+      eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId)),
+    params,
+  );
   const row = await db
     .selectFrom(candidates.limit(SORT_AT_MOST + 1).as('candidates'))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
