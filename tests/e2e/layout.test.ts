@@ -159,6 +159,33 @@ describe('layout', () => {
     });
   }
 
+  for (const viewport of [
+    { width: 1366, height: 850 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`shows the first visit's toast where it covers none of the controls that stay on screen (${viewport.width} px)`, async () => {
+      const page = await e2e.visit('/#/feed', { as: owner, viewport });
+      const toast = page.getByRole('status').filter({ hasText: 'Kruh is ready to work offline.' });
+      await toast.waitFor();
+      // Slid in.
+      await page.waitForTimeout(1_200);
+      const covered = await page.evaluate(() => {
+        const box = document.querySelector('.toast')!.getBoundingClientRect();
+        const controls = document.querySelectorAll<HTMLElement>(
+          '.navbar :is(a, button, input), .topbar :is(a, button, input), .shell__aside :is(a, button, input)',
+        );
+        return [...controls]
+          .filter((control) => {
+            const rect = control.getBoundingClientRect();
+            if (rect.width === 0 || rect.height === 0) return false;
+            return rect.left < box.right && box.left < rect.right && rect.top < box.bottom && box.top < rect.bottom;
+          })
+          .map((control) => control.getAttribute('aria-label') ?? control.getAttribute('placeholder') ?? control.textContent?.trim() ?? control.tagName);
+      });
+      expect(covered).toEqual([]);
+    });
+  }
+
   it('keeps the main column in place on desktop when the search column is not shown', async () => {
     const page = await e2e.visit('/#/feed', { as: owner, viewport: { width: 1366, height: 850 } });
     await settle(page, '#main article');

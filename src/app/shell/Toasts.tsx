@@ -30,7 +30,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
-/** Renders the toast store (src/lib/toast.ts) at the right edge. */
+/** Renders the toast store (src/lib/toast.ts) at the bottom, clear of the controls that stay on screen. */
 export function Toasts() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
   return (
