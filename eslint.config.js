@@ -13,7 +13,8 @@ const features = readdirSync(`${root}/src/features`, { withFileTypes: true })
 
 export default tseslint.config(
   // Mutation reports are generated; Stryker's sandboxes are copies of the repository.
-  { ignores: ['dist', 'node_modules', 'data', 'dev-dist', 'reports', '.stryker-tmp'] },
+  // server/dist is the compiled server (npm run build:server).
+  { ignores: ['dist', 'server/dist', 'node_modules', 'data', 'dev-dist', 'reports', '.stryker-tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
