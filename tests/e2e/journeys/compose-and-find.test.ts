@@ -1,0 +1,101 @@
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JOURNEY_VIEWPORT, text } from '../support/journeys';
+import { type TestUser, api, createVerifiedUser, uniqueName } from '../support/server';
+import { useE2eSuite } from '../support/suite';
+
+interface StoredPost {
+  _id: string;
+  text: string;
+  media: string[];
+  mentions: Array<{ _id: string | null; username: string }>;
+  groups: Array<{ _id: string | null; name: string }>;
+}
+
+const photo = async (name: string, background: string) => ({
+  name,
+  mimeType: 'image/png',
+  buffer: await sharp({ create: { width: 640, height: 480, channels: 3, background } }).png().toBuffer(),
+});
+
+/**
+ * Writing a post as people do: two photos, a mention and a group picked from suggestions, a
+ * hashtag in the text; then finding it everywhere it belongs and looking through its photos.
+ */
+describe('journey: compose a rich post and find it everywhere', () => {
+  const e2e = useE2eSuite();
+  let ada: TestUser;
+  let finn: TestUser;
+  const group = uniqueName('orchard');
+  const words = `Pressing apples ${Date.now()} today #cider`;
+
+  beforeAll(async () => {
+    [ada, finn] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
+    const created = await api(e2e.server, 'POST', '/group', {
+      token: ada.token,
+      body: { name: group, description: 'Trees and what they give.', isPrivate: false, requestJoin: false, everyoneCanPost: true },
+    });
+    expect(created.status).toBe(201);
+  });
+
+  /** Picks `name` from the suggestions of the newest slot of one kind. */
+  async function pick(page: Page, addLabel: string, slotLabel: string, name: string): Promise<void> {
+    const main = page.getByRole('main');
+    await main.getByRole('button', { name: addLabel }).click();
+    await main.getByRole('textbox', { name: slotLabel }).last().fill(name);
+    await main.getByRole('option').filter({ hasText: name }).getByRole('button').click();
+  }
+
+  it('posts two photos with a mention, a group and a hashtag, finds the post, and browses the photos', async () => {
+    const { server } = e2e;
+    const en = (id: string, values?: Record<string, string | number>) => text('en', id, values);
+    const page = await e2e.visit('/#/post', { as: ada, viewport: JOURNEY_VIEWPORT });
+    const main = page.getByRole('main');
+
+    await main.getByRole('textbox', { name: en('compose:text_label') }).fill(words);
+    await pick(page, en('compose:add_mention'), en('common:slot.mention_placeholder'), finn.username);
+    await pick(page, en('compose:add_group'), en('common:slot.group_placeholder'), group);
+    await main.locator('input[type=file]').setInputFiles([await photo('red.png', '#c0392b'), await photo('green.png', '#27ae60')]);
+    await main.getByRole('button', { name: en('compose:remove_image', { index: 2 }) }).waitFor();
+    await main.getByRole('button', { name: en('compose:submit'), exact: true }).click();
+    await page.waitForURL((url) => url.hash === '#/');
+
+    // Stored as written: both photos, the mention and the group resolved to their ids.
+    const stored = async () => (await api<{ posts: StoredPost[] }>(server, 'GET', `/group/${group}/posts`, { token: ada.token })).body.posts;
+    // The text lands first; the photos follow it, uploaded by the outbox.
+    await expect.poll(async () => (await stored()).map((p) => [p.text, p.media.length]), { timeout: 15_000 }).toEqual([[words, 2]]);
+    const [post] = await stored();
+    expect(post!.media).toHaveLength(2);
+    expect(post!.mentions).toEqual([{ _id: finn.id, username: finn.username }]);
+    expect(post!.groups.map((g) => [g.name, !!g._id])).toEqual([[group, true]]);
+
+    // Found in the feed, under the hashtag, in the group and by search.
+    for (const path of ['/#/feed', '/#/h/cider', `/#/g/${group}`, `/#/search?q=${encodeURIComponent('pressing apples')}`]) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await main.locator(`article[data-post-id="${post!._id}"]`).first().waitFor({ timeout: 15_000 });
+    }
+
+    // The photos: open the first, swipe to the second, zoom, close with Escape.
+    await page.goto(`${server.baseUrl}/#/p/${post!._id}`);
+    const card = main.locator(`article[data-post-id="${post!._id}"]`).first();
+    await card.getByRole('img', { name: en('post:image_alt', { index: 1 }) }).click();
+    const gallery = page.getByRole('dialog');
+    const counter = gallery.locator('.yarl__counter');
+    await expect.poll(() => counter.textContent()).toBe(text('en', 'gallery:slide_label', { index: 1, total: 2 }));
+    const box = await gallery.locator('.yarl__slide_current').boundingBox();
+    if (!box) throw new Error('no slide on screen');
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.8, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, y, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.1, y, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => counter.textContent()).toContain('2');
+    await gallery.getByRole('button', { name: en('gallery:zoom_in') }).click();
+    await expect.poll(() => gallery.getByRole('button', { name: en('gallery:zoom_out') }).isEnabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => gallery.count()).toBe(0);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
+});
