@@ -1,0 +1,242 @@
+/**
+ * Lighthouse performance of the feed, as a phone sees it (Lighthouse's mobile settings: a mid-range
+ * phone's CPU, a slow 4G network, simulated), in Debian's Chromium.
+ *
+ *   npm run lighthouse [-- --runs 3] [-- --web-dir dist] [-- --label "after"]
+ *
+ * Builds nothing itself (`npm run lighthouse` builds first): it seeds a small database in a
+ * temporary folder, starts the real server on a free port serving `--web-dir`, runs Lighthouse
+ * `--runs` times on a cold load of the feed (storage cleared) and then on a repeat visit (the
+ * service worker and the local database kept), and writes the medians and every run to
+ * bench/results/lighthouse-<date>.md. A benchmark, not a test: figures vary with the machine's load.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import lighthouse from 'lighthouse';
+import { BUDGETS, firstLoadScripts, kb, serviceWorker, total } from '../tests/build/budget';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    'web-dir': { type: 'string', default: 'dist' },
+    label: { type: 'string', default: '' },
+    out: { type: 'string' },
+    /** Also keep the last cold run's full Lighthouse report (JSON) here, to see what to fix. */
+    report: { type: 'string' },
+  },
+});
+const runs = Number(args.runs);
+const webDir = resolve(args['web-dir']);
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+function run(command: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, argv, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('error', fail);
+    child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`${command} ${argv.join(' ')} exited with ${code}`))));
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const stop = (child: ChildProcess | undefined) => {
+  if (child && child.exitCode === null) child.kill('SIGTERM');
+};
+
+interface RunResult {
+  score: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  si: number;
+  tti: number;
+  unusedJs: number;
+  scriptBytes: number;
+  lcpElement: string;
+}
+
+type Audits = Record<string, { numericValue?: number; details?: Record<string, unknown> } | undefined>;
+
+function summarise(lhr: { categories: { performance?: { score: number | null } }; audits: Audits }): RunResult {
+  const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const unused = lhr.audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
+  const weight = lhr.audits['resource-summary']?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined;
+  const lcpItems = lhr.audits['largest-contentful-paint-element']?.details as
+    | { items?: Array<{ items?: Array<{ node?: { selector?: string; nodeLabel?: string } }> }> }
+    | undefined;
+  const node = lcpItems?.items?.[0]?.items?.[0]?.node;
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    fcp: value('first-contentful-paint'),
+    lcp: value('largest-contentful-paint'),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    si: value('speed-index'),
+    tti: value('interactive'),
+    unusedJs: unused?.overallSavingsBytes ?? 0,
+    scriptBytes: weight?.items?.find((i) => i.resourceType === 'script')?.transferSize ?? 0,
+    lcpElement: node ? `${node.selector ?? ''} (${(node.nodeLabel ?? '').slice(0, 40)})` : '',
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+
+function row(name: string, r: RunResult): string {
+  return `| ${name} | ${r.score} | ${s(r.fcp)} | ${s(r.lcp)} | ${Math.round(r.tbt)} ms | ${r.cls.toFixed(3)} | ${s(r.si)} | ${s(r.tti)} | ${kib(r.unusedJs)} | ${kib(r.scriptBytes)} |`;
+}
+
+function medianOf(results: RunResult[]): RunResult {
+  const pick = (key: keyof RunResult) => median(results.map((r) => r[key] as number));
+  return {
+    score: pick('score'),
+    fcp: pick('fcp'),
+    lcp: pick('lcp'),
+    tbt: pick('tbt'),
+    cls: pick('cls'),
+    si: pick('si'),
+    tti: pick('tti'),
+    unusedJs: pick('unusedJs'),
+    scriptBytes: pick('scriptBytes'),
+    lcpElement: results[0]?.lcpElement ?? '',
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kruh-lighthouse-'));
+  const profile = mkdtempSync(join(tmpdir(), 'kruh-lighthouse-chrome-'));
+  let server: ChildProcess | undefined;
+  let chrome: ChildProcess | undefined;
+  const loadBefore = loadavg()[0] as number;
+  try {
+    // A feed with something to show: a few hundred users and their posts, the demo pictures.
+    await run(process.execPath, [
+      '--import', 'tsx', 'server/bench/seed.ts',
+      '--users', '200', '--posts', '2000', '--likes', '3000', '--comments', '500', '--groups', '5', '--demo',
+      '--data-dir', dataDir,
+    ]);
+    const port = await freePort();
+    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIR: webDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    await waitFor(`${origin}/api/health`);
+
+    const debugPort = await freePort();
+    chrome = spawn(chromePath, [
+      '--headless', '--no-sandbox', '--disable-gpu', `--remote-debugging-port=${debugPort}`,
+      `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', 'about:blank',
+    ], { stdio: 'ignore' });
+    await waitFor(`http://127.0.0.1:${debugPort}/json/version`);
+
+    const url = `${origin}/#/feed`;
+    const measure = async (warm: boolean): Promise<RunResult> => {
+      const result = await lighthouse(url, {
+        port: debugPort,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        disableStorageReset: warm,
+      });
+      if (!result) throw new Error('lighthouse gave no result');
+      if (!warm && args.report) writeFileSync(args.report, JSON.stringify(result.lhr, null, 1));
+      return summarise(result.lhr as unknown as Parameters<typeof summarise>[0]);
+    };
+
+    const cold: RunResult[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      cold.push(await measure(false));
+      console.log(`cold ${i + 1}/${runs}: ${cold.at(-1)?.score}`);
+    }
+    // A repeat visit: one load installs the service worker and fills the local database.
+    await measure(true);
+    const warm: RunResult[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      warm.push(await measure(true));
+      console.log(`warm ${i + 1}/${runs}: ${warm.at(-1)?.score}`);
+    }
+
+    const scripts = firstLoadScripts(webDir);
+    const date = new Date().toISOString().slice(0, 10);
+    const header = '| run | score | FCP | LCP | TBT | CLS | Speed Index | TTI | unused JS | JS transferred |\n|---|---|---|---|---|---|---|---|---|---|';
+    const md = [
+      `# Lighthouse, feed, mobile${args.label ? `: ${args.label}` : ''}`,
+      '',
+      `${new Date().toISOString()}, Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ` +
+        `${chromePath} (--headless --no-sandbox --disable-gpu), default mobile settings (simulated slow 4G, 4x CPU slowdown), ` +
+        `${runs} runs each, medians first. The feed at \`/#/feed\`, logged out, on a seeded database (200 users, 2,000 posts, ` +
+        `the demo users' posts with pictures). Load average ${loadBefore.toFixed(1)} before and ${(loadavg()[0] as number).toFixed(1)} after, ` +
+        `on ${availableParallelism()} cores: the CPU-bound figures (TBT, LCP) grow with other work on the machine.`,
+      '',
+      `First-load JavaScript (gzip): ${kb(total(scripts))} in ${scripts.length} files (budget ${kb(BUDGETS.firstLoadJs)}); ` +
+        `service worker ${kb(serviceWorker(webDir).gzip)} (budget ${kb(BUDGETS.serviceWorker)}).`,
+      '',
+      '## Medians',
+      '',
+      header,
+      row('cold load (storage cleared)', medianOf(cold)),
+      row('repeat visit (service worker, local database)', medianOf(warm)),
+      '',
+      `Largest contentful paint element (cold): ${medianOf(cold).lcpElement || 'n/a'}; (repeat): ${medianOf(warm).lcpElement || 'n/a'}`,
+      '',
+      '## Every run',
+      '',
+      header,
+      ...cold.map((r, i) => row(`cold ${i + 1}`, r)),
+      ...warm.map((r, i) => row(`repeat ${i + 1}`, r)),
+      '',
+    ].join('\n');
+    const out = args.out ?? join('bench', 'results', `lighthouse-${date}.md`);
+    mkdirSync(resolve(out, '..'), { recursive: true });
+    writeFileSync(out, md);
+    console.log(md);
+    console.log(`written to ${out}`);
+  } finally {
+    stop(chrome);
+    stop(server);
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
