@@ -1,0 +1,113 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForServiceWorker } from '../support/browser';
+import { JOURNEY_VIEWPORT, text } from '../support/journeys';
+import { outboxSize } from '../support/outbox';
+import { type TestUser, api, createVerifiedUser, uniqueName } from '../support/server';
+import { useE2eSuite } from '../support/suite';
+
+interface ListedPost {
+  _id: string;
+  text: string;
+  likes: number;
+  comments: number;
+}
+
+/**
+ * A day on a train: read online, lose the connection, reload and keep reading; write a post, a
+ * comment and two likes, and a post to a group that bans the writer meanwhile; close the app and
+ * open it again, still offline; back online, each lands exactly once and the refused post comes
+ * back as a draft with the server's reason, translated.
+ */
+describe('journey: offline writing, survived across a closed app, delivered once', () => {
+  const e2e = useE2eSuite();
+  let ava: TestUser;
+  let rey: TestUser;
+  const pond = uniqueName('pond');
+  const posts: ListedPost[] = [];
+
+  beforeAll(async () => {
+    [ava, rey] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
+    for (const words of ['Morning mist over the pond', 'Herons are back this week']) {
+      const created = await api<ListedPost>(e2e.server, 'POST', '/post', { token: ava.token, body: { text: words } });
+      expect(created.status).toBe(201);
+      posts.push(created.body);
+    }
+    expect((await api(e2e.server, 'POST', '/comment/', { token: ava.token, body: { text: 'Photos to follow.', parent: posts[0]!._id } })).status).toBe(201);
+    const group = await api(e2e.server, 'POST', '/group', {
+      token: ava.token,
+      body: { name: pond, description: 'Friends of the pond.', isPrivate: false, requestJoin: false, everyoneCanPost: true },
+    });
+    expect(group.status).toBe(201);
+    expect((await api(e2e.server, 'PUT', `/group/${pond}/join`, { token: rey.token })).status).toBe(200);
+  });
+
+  const reysPosts = async () => (await api<{ posts: ListedPost[] }>(e2e.server, 'GET', `/profile/posts/${rey.username}`, { token: ava.token })).body.posts;
+  const postNow = async (id: string) => (await api<ListedPost>(e2e.server, 'GET', `/post/${id}`, { token: ava.token })).body;
+
+  async function compose(page: Page, path: string, words: string): Promise<void> {
+    await page.goto(`${e2e.server.baseUrl}${path}`);
+    const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
+    await box.fill(words);
+    await box.press('Control+Enter');
+    await page.waitForURL((url) => url.hash === '#/');
+  }
+
+  it('keeps everything written offline through a closed app and sends each item once', async () => {
+    const { server } = e2e;
+    const page = await e2e.visit('/#/feed', { as: rey, viewport: JOURNEY_VIEWPORT });
+    const main = page.getByRole('main');
+    await main.getByText(posts[1]!.text).waitFor();
+    await waitForServiceWorker(page);
+    await page.goto(`${server.baseUrl}/#/p/${posts[0]!._id}`);
+    await main.getByText('Photos to follow.').waitFor();
+
+    // Offline: the post page still reads after a reload.
+    await e2e.journey.context.setOffline(true);
+    await page.reload();
+    await main.getByText(posts[0]!.text).first().waitFor();
+    await main.getByText('Photos to follow.').waitFor();
+
+    // A comment and a like here, a like on the other post in the feed, and two posts.
+    await main.getByRole('textbox', { name: text('en', 'comments:box.label') }).fill('Saw a kingfisher too!');
+    await main.getByRole('button', { name: text('en', 'comments:box.submit'), exact: true }).first().click();
+    await main.getByText('Saw a kingfisher too!').waitFor();
+    const likeIn = async (postId: string) => {
+      const card = main.locator(`article[data-post-id="${postId}"]`).first();
+      await card.getByRole('button', { name: text('en', 'post:like'), exact: true }).click();
+      await card.getByRole('button', { name: text('en', 'post:unlike'), exact: true }).waitFor();
+    };
+    await likeIn(posts[0]!._id);
+    await page.goto(`${server.baseUrl}/#/feed`);
+    await likeIn(posts[1]!._id);
+    await compose(page, '/#/post', 'Written on the train, sent at home');
+    await compose(page, `/#/post?g=${pond}`, 'A note for the pond group');
+    expect(await outboxSize(page, rey.id)).toBe(5);
+
+    // Meanwhile the group bans Rey.
+    expect((await api(server, 'PUT', `/group/${pond}/ban/${rey.id}`, { token: ava.token })).status).toBe(200);
+
+    // The app is closed and opened again, still offline: everything still waits.
+    await page.close();
+    const reopened = await e2e.journey.context.newPage();
+    await reopened.goto(`${server.baseUrl}/#/feed`);
+    await reopened.getByRole('main').getByText('Written on the train, sent at home').waitFor();
+    expect(await outboxSize(reopened, rey.id)).toBe(5);
+
+    // Online again: each item lands exactly once; the group post is refused.
+    await e2e.journey.context.setOffline(false);
+    await expect.poll(() => outboxSize(reopened, rey.id), { timeout: 30_000 }).toBe(0);
+    await expect.poll(async () => (await reysPosts()).map((p) => p.text)).toEqual(['Written on the train, sent at home']);
+    expect(await postNow(posts[0]!._id)).toMatchObject({ likes: 1, comments: 2 });
+    expect(await postNow(posts[1]!._id)).toMatchObject({ likes: 1 });
+    const comments = (await api<{ comments: Array<{ text: string }> }>(server, 'GET', `/post/${posts[0]!._id}/comments`, { token: ava.token })).body.comments;
+    expect(comments.filter((c) => c.text === 'Saw a kingfisher too!')).toHaveLength(1);
+
+    // The refused post is back in its composer, with the reason in the person's language.
+    await reopened.goto(`${server.baseUrl}/#/post?g=${pond}`);
+    const again = reopened.getByRole('main');
+    await expect.poll(() => again.getByRole('textbox', { name: text('en', 'compose:text_label') }).inputValue()).toBe('A note for the pond group');
+    await again.getByRole('alert').filter({ hasText: text('en', 'error:banned') }).waitFor();
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
+});
