@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiComment, apiPost, installLocks, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
 import { type OutboxRow, getDb, clearLocalData, openDb } from '../db/db';
 import { draftKeys, loadDraft } from '../drafts/drafts';
-import { storeSession } from '../session';
+import { clearSession, storeSession } from '../session';
 import { getToasts } from '../toast';
 import {
   BACKOFF_BASE_MS,
@@ -265,6 +265,29 @@ describe('outbox', () => {
       release();
     }
     expect(calls.map((c) => (c.body as { text: string }).text)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('stops quietly when the refused session ends while an item is on its way, and sends it after the next login', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let refuse = true;
+    mockFetch(() => {
+      if (!refuse) return { status: 201, body: created() };
+      // The app sees the token refused elsewhere (the route guard) and ends the session meanwhile.
+      clearSession();
+      getDb();
+      return { status: 401, body: { message: 'error/invalid_token' } };
+    });
+    const row = await queuePost(post('mine'));
+    await kickOutbox();
+    expect(logged).not.toHaveBeenCalledWith('outbox', expect.anything());
+    logged.mockRestore();
+
+    // Kept in the account's own database for its next login, and sent then.
+    refuse = false;
+    storeSession('token-2', 'alice', 'u1');
+    expect(await getDb().outbox.get(row.seq!)).toBeDefined();
+    await kickOutbox();
+    await until(async () => (await getDb().outbox.count()) === 0, 'the item sent after the login');
   });
 
   it('keeps items for the next login when the token is refused', async () => {

@@ -141,8 +141,24 @@ export interface DrainOptions {
   inWorker?: boolean;
 }
 
-/** Sends items in creation order until the outbox is empty, the app is offline, or it must wait. */
-async function drainLocked(db: KruhDb, { inWorker = false }: DrainOptions): Promise<void> {
+/**
+ * Sends items in creation order until the outbox is empty, the app is offline, or it must wait.
+ * When the account's session ends meanwhile (a logout, or a token the server refused), its
+ * database closes under the drain: that is no fault, the items wait in it for the account's next
+ * login, which starts a drain of its own.
+ */
+async function drainLocked(db: KruhDb, options: DrainOptions): Promise<void> {
+  try {
+    await drainRows(db, options);
+  } catch (err) {
+    if (!databaseClosed(err)) throw err;
+  }
+}
+
+/** The account's database closed under the work (its session ended, or its data was cleared). */
+const databaseClosed = (err: unknown): boolean => (err as Error | undefined)?.name === 'DatabaseClosedError';
+
+async function drainRows(db: KruhDb, { inWorker = false }: DrainOptions): Promise<void> {
   for (;;) {
     if (!isOnline()) return;
     const row = await db.outbox.orderBy('seq').first();
@@ -221,7 +237,7 @@ export function kickOutbox(): Promise<void> {
         // closes. Checked before `again`, so a kick made meanwhile still drains once more.
         if ((await getDb().outbox.count()) > 0) await requestBackgroundSync();
       } catch (err) {
-        console.error('outbox', err);
+        if (!databaseClosed(err)) console.error('outbox', err);
       }
     } while (again);
   })().finally(() => {
