@@ -1,0 +1,51 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForServiceWorker } from '../support/browser';
+import { JOURNEY_VIEWPORT, text } from '../support/journeys';
+import { outboxSize } from '../support/outbox';
+import { type TestUser, api, createVerifiedUser } from '../support/server';
+import { useE2eSuite } from '../support/suite';
+
+/**
+ * The app open in two tabs, both offline, each with writing queued in the one outbox they share:
+ * when the connection returns both tabs (and the service worker) wake up, and still every item
+ * reaches the server once.
+ */
+describe('journey: two tabs with a shared outbox', () => {
+  const e2e = useE2eSuite();
+  let kim: TestUser;
+
+  beforeAll(async () => {
+    kim = await createVerifiedUser(e2e.server);
+  });
+
+  async function queuePost(page: Page, words: string): Promise<void> {
+    await page.goto(`${e2e.server.baseUrl}/#/post`);
+    const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
+    await box.fill(words);
+    await box.press('Control+Enter');
+    await page.waitForURL((url) => url.hash === '#/');
+  }
+
+  it('sends what both tabs queued exactly once', async () => {
+    const { server } = e2e;
+    const first = await e2e.visit('/#/feed', { as: kim, viewport: JOURNEY_VIEWPORT });
+    await waitForServiceWorker(first);
+    const second = await e2e.journey.context.newPage();
+    await second.goto(`${server.baseUrl}/#/feed`);
+    await second.getByRole('main').waitFor();
+
+    await e2e.journey.context.setOffline(true);
+    const written = ['From the first tab, one', 'From the second tab, one', 'From the first tab, two', 'From the second tab, two'];
+    for (const [i, words] of written.entries()) await queuePost(i % 2 === 0 ? first : second, words);
+    expect(await outboxSize(first, kim.id)).toBe(written.length);
+
+    await e2e.journey.context.setOffline(false);
+    await expect.poll(() => outboxSize(second, kim.id), { timeout: 30_000 }).toBe(0);
+    // A moment for any late duplicate to arrive before counting.
+    await first.waitForTimeout(1_000);
+    const stored = (await api<{ posts: Array<{ text: string }> }>(server, 'GET', `/profile/posts/${kim.username}`, { token: kim.token })).body.posts;
+    expect(stored.map((p) => p.text).sort()).toEqual([...written].sort());
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
+});
