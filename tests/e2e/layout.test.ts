@@ -123,6 +123,9 @@ describe('layout', () => {
       const { context } = await e2e.open({ as: owner, viewport: { width: 390, height: 844 }, locale, isMobile: true, hasTouch: true });
       const page = await context.newPage();
       for (const route of routes()) {
+        // Each screen loaded afresh, as a link opens it: a change of the hash alone would leave the
+        // last screen's elements in place while the next one loads.
+        await page.goto('about:blank');
         await page.goto(`${e2e.server.baseUrl}${route.path}`);
         await settle(page, route.ready);
         const found = await page.evaluate(() => {
