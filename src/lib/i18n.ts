@@ -110,12 +110,6 @@ export function translateMessage(t: TFunction, message: string, values?: Record<
   return t(message, { defaultValue: message, ...values });
 }
 
-/** "November 2026" / "listopad 2026": the long month and year. */
-export function formatMonthYear(time: number | Date, lng: string): string {
-  const date = typeof time === 'number' ? new Date(time) : time;
-  return new Intl.DateTimeFormat(lng, { month: 'long', year: 'numeric' }).format(date);
-}
-
 /** "5 minutes ago" with the plural rules of the current language. */
 export function formatRelativeTime(t: TFunction, then: number, now: number = Date.now()): string {
   const { unit, value } = relativeTime(then, now);
