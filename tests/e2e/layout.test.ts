@@ -95,6 +95,7 @@ describe('layout', () => {
         rowUnderline: row?.textDecorationLine ?? null,
         dangerBackground: danger?.backgroundColor ?? null,
         tabsDisplay: tabs?.display ?? null,
+        width: document.documentElement.scrollWidth,
       };
     });
   }
@@ -112,6 +113,7 @@ describe('layout', () => {
       if (look.rowUnderline !== null && look.rowUnderline !== 'none') problems.push(`${route.name}: list rows are underlined`);
       if (look.dangerBackground !== null && look.dangerBackground !== 'rgb(220, 38, 38)') problems.push(`${route.name}: a danger button is ${look.dangerBackground}`);
       if (look.tabsDisplay !== null && look.tabsDisplay !== 'flex') problems.push(`${route.name}: the tabs are not laid out`);
+      if (look.width > 1366) problems.push(`${route.name}: ${look.width} px wide`);
       await context.close();
     }
     expect(problems).toEqual([]);
