@@ -3,7 +3,7 @@ import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst, NetworkOnly, StaleWhileRevalidate } from 'workbox-strategies';
+import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { SYNC_TAG } from '../src/lib/outbox/background-sync';
 import {
   MEDIA_BASE_MESSAGE,
@@ -30,8 +30,11 @@ registerRoute(
   }),
 );
 
-// The API is never answered from a cache: the app's local database owns what is shown offline.
-registerRoute(({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/api/'), new NetworkOnly());
+// The API is never answered from a cache (the app's local database owns what is shown offline),
+// and no route here takes its requests: the browser sends them itself. Were the worker to answer
+// them, the notification stream, open for as long as the page, would be an event the worker never
+// finishes, and a waiting new version could never take over ("Reload" in the update banner would
+// do nothing until every tab was closed).
 
 // Media: versioned and signed addresses name fixed bytes and are answered from the cache first (so
 // offline too); a plain avatar address is answered from the cache while it is fetched again.

@@ -39,6 +39,8 @@ export function requireBuiltApp(): void {
 export interface ServerOptions {
   /** Run the job worker, which sends the mail and delivers notifications (default on). */
   worker?: boolean;
+  /** Serve the web app from this folder instead of the build (a copy a test may change). */
+  webDir?: string;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const dataDir = mkdtempSync(join(tmpdir(), 'kruh-e2e-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
-    WEB_DIR: DIST,
+    WEB_DIR: options.webDir ?? DIST,
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     RUN_WORKER: options.worker === false ? 'false' : 'true',
