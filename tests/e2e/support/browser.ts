@@ -51,6 +51,9 @@ export async function openJourney(browser: Browser, options: BrowserContextOptio
     });
   };
   context.on('page', watch);
+  // Recorded for every journey, kept only when it fails: each step, snapshot and request, to replay
+  // in `npx playwright show-trace`.
+  await context.tracing.start({ screenshots: true, snapshots: true });
   return { context, log };
 }
 
@@ -58,7 +61,7 @@ const fileSafe = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 120);
 
 /**
  * Closes the journey's context; when the test failed, first saves a full-page screenshot of each
- * open page and the console log into test-results/ and says where.
+ * open page, the console log and the trace into test-results/ and says where.
  */
 export async function finishJourney(journey: Journey | undefined, test: TestContext): Promise<void> {
   if (!journey) return;
@@ -78,6 +81,13 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
       }
       const logPath = join(RESULTS_DIR, `${base}.log`);
       writeFileSync(logPath, `${journey.log.lines.join('\n')}\n`);
+      const tracePath = join(RESULTS_DIR, `${base}.trace.zip`);
+      try {
+        await journey.context.tracing.stop({ path: tracePath });
+        saved.push(tracePath);
+      } catch (err) {
+        saved.push(`${tracePath}: no trace (${String(err)})`);
+      }
       console.error(`e2e failure artefacts:\n  ${[...saved, logPath].join('\n  ')}`);
     }
   } finally {
