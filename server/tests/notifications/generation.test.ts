@@ -60,6 +60,8 @@ describe('notification generation', () => {
       const { notifications } = await listFor(app(), other);
       expect(notifications).toHaveLength(1);
       expect(notifications[0]).toMatchObject({ type: 'NEW_REPLY', author: author.username, reply: 'a reply', context: { post: reply.id, comment: null, count: 1 } });
+      // A reply post answers a post, never a comment.
+      expect(notifications[0]!.context).not.toHaveProperty('parentComment');
     });
 
     it('does not notify an author replying to their own post, nor with the reply setting off', async () => {
@@ -206,12 +208,14 @@ describe('notification generation', () => {
       await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: comment });
       await drain(app());
       const [item] = (await listFor(app(), other)).notifications;
-      expect(item).toMatchObject({ type: 'NEW_REPLY', author: author.username, reply: `comment ${comment}`, context: { post: post.id, comment } });
+      // On the post itself: no comment answered.
+      expect(item).toMatchObject({ type: 'NEW_REPLY', author: author.username, reply: `comment ${comment}`, context: { post: post.id, comment, parentComment: null } });
       const reply = await createComment(app(), third, post.id, { parent: comment });
       await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: reply });
       await drain(app());
       expect(await typesFor(app(), author)).toEqual(['NEW_REPLY']);
-      expect((await listFor(app(), author)).notifications[0]).toMatchObject({ context: { post: post.id, comment: reply } });
+      // A reply to a comment names the comment it answers, so the item can say so.
+      expect((await listFor(app(), author)).notifications[0]).toMatchObject({ context: { post: post.id, comment: reply, parentComment: comment } });
       expect(await typesFor(app(), other)).toEqual(['NEW_REPLY']);
     });
 

@@ -26,7 +26,13 @@ export function toNotification(row: ListedNotification, groupsOfPost: Map<string
     author: actor,
     seen: row.seen,
     reply: excerpt(row),
-    context: { post: row.post_id, comment: row.comment_id, count: Number(row.mention_count) },
+    context: {
+      post: row.post_id,
+      comment: row.comment_id,
+      // A reply answers the recipient's comment or the post: the item says which.
+      ...(row.type === 'NEW_REPLY' && row.comment_id ? { parentComment: row.comment_parent_id ?? null } : {}),
+      count: Number(row.mention_count),
+    },
     username: actor,
     groupname: row.group_id ? (row.group_name ?? DELETED) : null,
     pfp: row.actor_username ? row.actor_id : null,

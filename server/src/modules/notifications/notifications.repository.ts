@@ -289,6 +289,7 @@ export async function listPage(db: Executor, userId: string, offset: number, fet
       'posts.text as post_text',
       'comments.text as comment_text',
       'comments.deleted as comment_deleted',
+      'comments.parent_comment_id as comment_parent_id',
     ])
     .where('notifications.user_id', '=', userId)
     .where(postVisibleTo(userId));
