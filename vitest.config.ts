@@ -53,30 +53,26 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 if (process.env.KRUH_E2E !== 'off') {
-  projects.push({
+  const e2e = (name: string, include: string[], env: Record<string, string>, pg: boolean): TestProjectInlineConfiguration => ({
     test: {
-      name: 'e2e',
-      include: ['tests/e2e/**/*.test.ts'],
+      name,
+      include,
       environment: 'node',
+      env,
+      ...(pg ? { globalSetup: ['./server/tests/helpers/pg-global-setup.ts'] } : {}),
       testTimeout: 120_000,
       hookTimeout: 240_000,
       fileParallelism: false,
     },
   });
+  // Every browser test on SQLite (journeys at phone size); the journeys again at desktop size, and
+  // on PostgreSQL at both sizes when there is one.
+  const journeys = ['tests/e2e/journeys/**/*.test.ts'];
+  projects.push(e2e('e2e', ['tests/e2e/**/*.test.ts'], { KRUH_E2E_VIEWPORT: 'phone' }, false));
+  projects.push(e2e('e2e-desktop', journeys, { KRUH_E2E_VIEWPORT: 'desktop' }, false));
   if (process.env.TEST_DATABASE_URL) {
-    // The journeys once more on PostgreSQL (at desktop size; the SQLite pass walks them on a phone).
-    projects.push({
-      test: {
-        name: 'e2e-postgres',
-        include: ['tests/e2e/journeys/**/*.test.ts'],
-        environment: 'node',
-        env: { KRUH_E2E_DB: 'postgres' },
-        globalSetup: ['./server/tests/helpers/pg-global-setup.ts'],
-        testTimeout: 120_000,
-        hookTimeout: 240_000,
-        fileParallelism: false,
-      },
-    });
+    projects.push(e2e('e2e-postgres', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'phone' }, true));
+    projects.push(e2e('e2e-postgres-desktop', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'desktop' }, true));
   }
 }
 

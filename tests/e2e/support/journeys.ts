@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { E2E_DB } from './server';
 import { VIEWPORTS } from './world';
 
-/**
- * The journeys run once per database, each pass at one size: SQLite on a phone, PostgreSQL on a
- * desktop, so both databases and both layouts are walked without running every journey four times.
- */
-export const JOURNEY_VIEWPORT = E2E_DB === 'postgres' ? VIEWPORTS.desktop : VIEWPORTS.phone;
+/** The size the journeys run at: each database's pass runs once at phone and once at desktop size. */
+export const JOURNEY_VIEWPORT = VIEWPORTS[process.env.KRUH_E2E_VIEWPORT === 'desktop' ? 'desktop' : 'phone'];
 
 type Catalogue = Record<string, unknown>;
 const catalogues = new Map<string, Catalogue>();
