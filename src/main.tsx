@@ -1,3 +1,4 @@
+import './app/shell/theme-init';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';

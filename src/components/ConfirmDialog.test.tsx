@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '../test/render';
 import { ConfirmDialog, deleteQuestion } from './ConfirmDialog';
@@ -15,6 +16,35 @@ describe('ConfirmDialog', () => {
     expect(onConfirm).toHaveBeenCalledTimes(1);
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps Tab between its buttons and gives the focus back to the button that opened it', () => {
+    function Page() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Delete
+          </button>
+          {open ? <ConfirmDialog question="Really?" onConfirm={() => setOpen(false)} onCancel={() => setOpen(false)} /> : null}
+        </>
+      );
+    }
+    renderWithApp(<Page />);
+    const opener = screen.getByRole('button', { name: 'Delete' });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('alertdialog');
+    const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
+    const yes = within(dialog).getByRole('button', { name: 'Yes' });
+    expect(cancel).toHaveFocus();
+    fireEvent.keyDown(cancel, { key: 'Tab', shiftKey: true });
+    expect(yes).toHaveFocus();
+    fireEvent.keyDown(yes, { key: 'Tab' });
+    expect(cancel).toHaveFocus();
+    fireEvent.click(cancel);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(opener).toHaveFocus();
   });
 
   it('builds a delete question from conf.delete, the item word and a question mark', () => {

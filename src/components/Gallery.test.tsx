@@ -72,6 +72,43 @@ describe('Gallery', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
   });
 
+  it('keeps Tab inside and gives the focus back to the opener when it closes', async () => {
+    renderWithApp(<Harness onClose={() => undefined} />);
+    const opener = screen.getByRole('button', { name: 'open' });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = await screen.findByRole('dialog');
+    const close = within(dialog).getByRole('button', { name: 'Close' });
+    const next = within(dialog).getByRole('button', { name: 'Next' });
+    const buttons = within(dialog)
+      .getAllByRole('button')
+      .filter((b) => !(b as HTMLButtonElement).disabled);
+    const last = buttons[buttons.length - 1]!;
+    last.focus();
+    fireEvent.keyDown(last, { key: 'Tab' });
+    expect(document.activeElement).toBe(buttons[0]);
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    fireEvent.keyDown(buttons[0]!, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(last);
+    expect(buttons).toContain(next);
+    fireEvent.click(close);
+    await waitFor(() => expect(opener).toHaveFocus());
+  });
+
+  it('draws no fade when the device asks for reduced motion', async () => {
+    const original = window.matchMedia;
+    window.matchMedia = (query: string) =>
+      ({ matches: query.includes('reduced-motion'), media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList;
+    try {
+      renderWithApp(<Harness onClose={() => undefined} />);
+      fireEvent.click(screen.getByRole('button', { name: 'open' }));
+      const root = (await screen.findByRole('dialog')).closest('.yarl__root') ?? document.querySelector('.yarl__portal');
+      expect((root as HTMLElement).getAttribute('style') ?? '').toMatch(/--yarl__fade_animation_duration: 0ms/);
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+
   it('does not go before the first slide in finite mode', async () => {
     renderWithApp(<Harness onClose={() => undefined} finite />);
     fireEvent.click(screen.getByRole('button', { name: 'open' }));

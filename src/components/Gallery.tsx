@@ -1,4 +1,4 @@
-import { type SyntheticEvent, useState } from 'react';
+import { type SyntheticEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Lightbox, { type Slide } from 'yet-another-react-lightbox';
 import Counter from 'yet-another-react-lightbox/plugins/counter';
@@ -6,6 +6,7 @@ import Zoom from 'yet-another-react-lightbox/plugins/zoom';
 import 'yet-another-react-lightbox/styles.css';
 import 'yet-another-react-lightbox/plugins/counter.css';
 import { mediaFailed, mediaSrc, useMediaBase } from '../lib/media-url';
+import { trapFocus } from './focus-trap';
 
 /** The lightbox numbers. */
 export const GALLERY_SETTINGS = {
@@ -13,6 +14,11 @@ export const GALLERY_SETTINGS = {
   carousel: { preload: 2, padding: '16px', spacing: '30%' },
   zoom: { maxZoomPixelRatio: 3, zoomInMultiplier: 2, doubleTapDelay: 300, doubleClickDelay: 500 },
 } as const;
+
+/** No fades, swipes or zooms in motion for people who ask their device for less of it. */
+const STILL = { fade: 0, swipe: 0, zoom: 0 } as const;
+export const prefersReducedMotion = (): boolean =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export interface GallerySlide {
   src: string;
@@ -42,6 +48,9 @@ interface GalleryProps {
  */
 export function Gallery({ open, slides, onClose, index = 0, zoom = true, finite }: GalleryProps) {
   const { t } = useTranslation('gallery');
+  // Tab cycles through the gallery's own controls while it is open (the lightbox itself gives the
+  // focus back to the opener when it closes).
+  useEffect(() => (open ? trapFocus(() => document.querySelector<HTMLElement>('.yarl__root')) : undefined), [open]);
   const labels = {
     Previous: t('previous'),
     Next: t('next'),
@@ -76,7 +85,7 @@ export function Gallery({ open, slides, onClose, index = 0, zoom = true, finite 
         plugins={zoom ? [Counter, Zoom] : [Counter]}
         counter={{ separator: t('of') }}
         zoom={GALLERY_SETTINGS.zoom}
-        animation={GALLERY_SETTINGS.animation}
+        animation={prefersReducedMotion() ? STILL : GALLERY_SETTINGS.animation}
         carousel={{ ...GALLERY_SETTINGS.carousel, finite: finite ?? slides.length < 2 }}
         controller={{ closeOnBackdropClick: true, closeOnPullDown: true, closeOnPullUp: true, closeOnEscape: true }}
         render={slides.length < 2 ? { buttonPrev: () => null, buttonNext: () => null } : undefined}

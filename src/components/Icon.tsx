@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-export type IconName = 'feed' | 'search' | 'newPost' | 'notifications' | 'profile' | 'login' | 'signup' | 'close' | 'back';
+export type IconName = 'feed' | 'search' | 'newPost' | 'notifications' | 'profile' | 'login' | 'signup' | 'close' | 'back' | 'like' | 'comment' | 'share' | 'more' | 'reply' | 'image';
 
 const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 const solid = { fill: 'currentColor', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
@@ -83,6 +83,33 @@ const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
   },
   close: drawn(<path d="M6 6l12 12M18 6 6 18" />, bold),
   back: drawn(<path d="M15 5l-7 7 7 7" />, bold),
+  like: drawn(<path d="M12 20.5s-7.5-4.6-9.2-9.3C1.6 7.8 3.7 4.5 7.1 4.5c2 0 3.6 1.1 4.9 3 1.3-1.9 2.9-3 4.9-3 3.4 0 5.5 3.3 4.3 6.7-1.7 4.7-9.2 9.3-9.2 9.3z" />),
+  comment: drawn(<path d="M4 5.5A1.5 1.5 0 0 1 5.5 4h13A1.5 1.5 0 0 1 20 5.5v10a1.5 1.5 0 0 1-1.5 1.5H10l-4.5 3.5V17h0A1.5 1.5 0 0 1 4 15.5z" />),
+  share: drawn(<path d="M12 15V3.5M7.5 8 12 3.5 16.5 8M5 12.5v6A1.5 1.5 0 0 0 6.5 20h11a1.5 1.5 0 0 0 1.5-1.5v-6" />, bold),
+  more: {
+    outline: (
+      <g fill="currentColor">
+        <circle cx="5" cy="12" r="1.8" />
+        <circle cx="12" cy="12" r="1.8" />
+        <circle cx="19" cy="12" r="1.8" />
+      </g>
+    ),
+    filled: (
+      <g fill="currentColor">
+        <circle cx="5" cy="12" r="2.2" />
+        <circle cx="12" cy="12" r="2.2" />
+        <circle cx="19" cy="12" r="2.2" />
+      </g>
+    ),
+  },
+  reply: drawn(<path d="M9.5 7 4 12l5.5 5M4.5 12H14a6 6 0 0 1 6 6v1" />, bold),
+  image: drawn(
+    <>
+      <rect x="3" y="4" width="18" height="16" rx="2.5" />
+      <circle cx="9" cy="10" r="1.8" />
+      <path d="m21 16-5-5-9 9" />
+    </>,
+  ),
 };
 
 interface IconProps {

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { queueLike } from '../lib/outbox/outbox';
 import { useLikeState } from '../lib/outbox/useOutbox';
 import { useSession } from '../lib/session';
+import { Icon } from './Icon';
 import { Tooltip } from './Tooltip';
 import './LikeButton.css';
 
@@ -40,16 +41,19 @@ export function LikeButton({ target, item }: LikeButtonProps) {
     <>
       <button
         type="button"
-        className={`${target}-like${like.liked ? ' liked' : ''}${like.pending ? ' like-pending' : ''}`}
+        className={`action ${target}-like${like.liked ? ' liked' : ''}${like.pending ? ' like-pending' : ''}`}
         aria-pressed={like.liked}
         aria-label={t(`${prefix}${like.liked ? 'unlike' : 'like'}`)}
         onClick={toggle}
       >
-        <span aria-hidden="true">{like.liked ? '♥' : '♡'}</span>
+        <Icon name="like" filled={like.liked} size={20} />
       </button>
       {/* The count beside the button, not in it: a button named "Like" whose visible text is a
           number would be read one way and spoken to by voice control another. */}
-      <span className={`${target}-likes like-count`}>{t(`${prefix}likes`, { count: like.likes })}</span>
+      <span className={`${target}-likes like-count`}>
+        <span aria-hidden="true">{like.likes}</span>
+        <span className="visually-hidden">{t(`${prefix}likes`, { count: like.likes })}</span>
+      </span>
       {/* Beside the button, not in it: a button's content is not read out as a status. */}
       {like.pending && (
         <Tooltip label={t(`${prefix}pending`)}>

@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Overlay } from './Overlay';
 
@@ -29,5 +30,52 @@ describe('Overlay', () => {
     unmount();
     expect(document.body.style.overflow).toBe('');
     expect(document.body.style.paddingRight).toBe('');
+  });
+});
+
+describe('Overlay focus', () => {
+  function Harness() {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          open
+        </button>
+        <button type="button">behind</button>
+        {open ? (
+          <Overlay label="Dialog" onClose={() => setOpen(false)}>
+            <button type="button">first</button>
+            <button type="button">last</button>
+          </Overlay>
+        ) : null}
+      </>
+    );
+  }
+
+  it('keeps Tab inside the dialog and gives the focus back to the opener on close', () => {
+    render(<Harness />);
+    const opener = screen.getByRole('button', { name: 'open' });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Dialog' });
+    expect(document.activeElement).toBe(dialog);
+
+    const first = screen.getByRole('button', { name: 'first' });
+    const last = screen.getByRole('button', { name: 'last' });
+    // From the panel itself, Tab goes to the first control, and from the last back to the first.
+    fireEvent.keyDown(document.activeElement!, { key: 'Tab' });
+    expect(document.activeElement).toBe(first);
+    last.focus();
+    fireEvent.keyDown(last, { key: 'Tab' });
+    expect(document.activeElement).toBe(first);
+    fireEvent.keyDown(first, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(last);
+    // A Tab in the middle is left to the browser.
+    first.focus();
+    expect(fireEvent.keyDown(first, { key: 'Tab' })).toBe(true);
+
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
   });
 });

@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { rememberFocus, trapFocus } from './focus-trap';
 import './Overlay.css';
 
 let openCount = 0;
@@ -39,18 +40,21 @@ interface OverlayProps {
 
 /**
  * The full-screen overlay layer: rendered into body, locks page scroll while open,
- * closes on Escape and on a click on the backdrop.
+ * closes on Escape and on a click on the backdrop. Tab stays inside it while it is open, and the
+ * control that opened it has the focus again when it closes.
  */
 export function Overlay({ children, onClose, label, className, role = 'dialog' }: OverlayProps) {
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
+  // Read while rendering, before a control inside takes the focus with autoFocus on mounting.
+  const [restore] = useState(rememberFocus);
   useEffect(() => {
     close.current = onClose;
   });
 
   useEffect(() => {
     const unlock = lockScroll();
-    const previous = document.activeElement as HTMLElement | null;
+    const release = trapFocus(() => panel.current);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') close.current();
     };
@@ -58,10 +62,11 @@ export function Overlay({ children, onClose, label, className, role = 'dialog' }
     if (panel.current && !panel.current.contains(document.activeElement)) panel.current.focus();
     return () => {
       document.removeEventListener('keydown', onKey);
+      release();
       unlock();
-      previous?.focus?.();
+      restore();
     };
-  }, []);
+  }, [restore]);
 
   return createPortal(
     <div

@@ -13,6 +13,8 @@ interface Pass {
   viewport: keyof typeof VIEWPORTS;
   language: 'en' | 'cs';
   loggedIn: boolean;
+  /** The device asks for the dark theme. */
+  dark?: boolean;
 }
 
 /**
@@ -24,6 +26,8 @@ const PASSES: Pass[] = [
   { name: 'desktop, Czech, logged in', viewport: 'desktop', language: 'cs', loggedIn: true },
   { name: 'desktop, English, logged out', viewport: 'desktop', language: 'en', loggedIn: false },
   { name: 'phone, Czech, logged out', viewport: 'phone', language: 'cs', loggedIn: false },
+  // The dark theme's contrast, on every screen once.
+  { name: 'desktop, English, logged in, dark', viewport: 'desktop', language: 'en', loggedIn: true, dark: true },
 ];
 
 /** Waits until the screen has drawn its content (no skeleton or spinner left, the main landmark there). */
@@ -72,7 +76,13 @@ describe('accessibility of every screen', () => {
           },
         ],
       };
-      const { context } = await e2e.open({ viewport: VIEWPORTS[pass.viewport], storageState, bypassCSP: true, locale: pass.language });
+      const { context } = await e2e.open({ viewport: VIEWPORTS[pass.viewport], storageState,
+        bypassCSP: true,
+        locale: pass.language,
+        colorScheme: pass.dark ? 'dark' : 'light',
+        // Toasts appear and leave without fading, so contrast is measured on their final colours.
+        reducedMotion: 'reduce',
+      });
       const page = await context.newPage();
       const found: string[] = [];
       const screens = screensOf(world).filter((screen) => pass.loggedIn || !screen.guarded);
@@ -80,6 +90,8 @@ describe('accessibility of every screen', () => {
         await page.goto(`${e2e.server.baseUrl}${screen.path}`);
         await settled(page, screen);
         expect(await page.evaluate(() => document.documentElement.lang), screen.name).toBe(pass.language);
+        // The theme really follows the device: the page's colour scheme is the one asked for.
+        expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme), screen.name).toBe(pass.dark ? 'dark' : 'light');
         const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         found.push(...describeViolations(screen, result.violations.filter((v) => BLOCKING.has(v.impact ?? ''))));
       }

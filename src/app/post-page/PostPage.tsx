@@ -6,6 +6,7 @@ import { useListingParams } from '../../lib/listing-params';
 import { usePost } from '../../lib/query/posts';
 import { CommentsSection } from '../../features/comments/CommentsSection';
 import PostView from './PostView';
+import { PageHeader } from '../../components/PageHeader';
 
 /**
  * /p/{postId}: the post (its card, the deleted and not-found states) and below it the
@@ -26,7 +27,7 @@ export default function PostPage() {
 
   return (
     <div className="post-page-view">
-      <h1 className="visually-hidden">{t('title')}</h1>
+      <PageHeader title={t('title')} heading />
       <PostView />
       {post && postId !== DELETED && (
         <CommentsSection post={post} sort={sort} time={time} onListing={setListing} focus={focus} pinnedCommentId={pinned} />

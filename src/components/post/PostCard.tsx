@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../Icon';
 import { AppLink } from '../AppLink';
 import { DELETED, LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
@@ -92,11 +93,16 @@ function PostActions({ post }: { post: Post & { cachedAt?: number } }) {
   return (
     <div className="post-actions">
       <LikeButton target="post" item={post} />
-      <AppLink className="post-comments" to={`/p/${post._id}`}>
-        {t('comments', { count: comments })}
+      {/* Named by its whole phrase ("3 comments"), showing the number beside the icon. */}
+      <AppLink className="action post-comments" to={`/p/${post._id}`}>
+        <Icon name="comment" size={20} />
+        <span className="action__count" aria-hidden="true">
+          {comments}
+        </span>
+        <span className="visually-hidden">{t('comments', { count: comments })}</span>
       </AppLink>
-      <button type="button" className="post-share" onClick={() => void share()}>
-        {t('share')}
+      <button type="button" className="action post-share" aria-label={t('share')} onClick={() => void share()}>
+        <Icon name="share" size={20} />
       </button>
       <PostMenu post={post} onDelete={remove} />
     </div>

@@ -1,3 +1,4 @@
+import { Icon } from '../Icon';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
@@ -54,8 +55,16 @@ export function PostMenu({ post, onDelete }: Props) {
 
   return (
     <div className="post-menu" ref={wrapper}>
-      <button ref={toggle} type="button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu')} onClick={() => setOpen((o) => !o)}>
-        ⋯
+      <button
+        ref={toggle}
+        type="button"
+        className="action post-menu-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={t('menu')}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <Icon name="more" size={20} />
       </button>
       {open && (
         <ul role="menu" className="post-menu-list">

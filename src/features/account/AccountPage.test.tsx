@@ -98,6 +98,33 @@ describe('AccountPage', () => {
     await waitFor(() => expect(calls.find((c) => c.path === '/api/account/language')).toMatchObject({ method: 'PATCH', body: { language: 'cs' } }));
   });
 
+  it('keeps the chosen theme on this device and shows it on the page at once', async () => {
+    localStorage.removeItem('theme');
+    document.documentElement.removeAttribute('data-theme');
+    const { calls } = serve();
+    const first = render();
+    const system = await screen.findByRole('radio', { name: 'Same as the device' });
+    expect(system).toBeChecked();
+    fireEvent.click(screen.getByRole('radio', { name: 'Dark' }));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(localStorage.getItem('theme')).toBe('dark');
+    expect(calls.map(pathOf).filter((c) => !c.endsWith('/api/account/get'))).toEqual([]);
+    first.unmount();
+
+    // A later visit (and the entry's early module) reads it back.
+    document.documentElement.removeAttribute('data-theme');
+    const { applyTheme, storedTheme } = await import('../../components/theme');
+    applyTheme(storedTheme());
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    render();
+    expect(await screen.findByRole('radio', { name: 'Dark' })).toBeChecked();
+    fireEvent.click(screen.getByRole('radio', { name: 'Light' }));
+    expect(document.documentElement.dataset.theme).toBe('light');
+    fireEvent.click(screen.getByRole('radio', { name: 'Same as the device' }));
+    expect(document.documentElement.hasAttribute('data-theme')).toBe(false);
+    expect(localStorage.getItem('theme')).toBeNull();
+  });
+
   it('uploads a profile picture with its messages', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

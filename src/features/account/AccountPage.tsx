@@ -13,6 +13,7 @@ import { useSubmit } from '../../lib/forms';
 import { LANGUAGES, type Language, currentLanguage, translateMessage } from '../../lib/i18n';
 import { formatMonthYearInPhrase } from '../../components/month-year';
 import { toast } from '../../lib/toast';
+import { THEMES, type ThemeChoice, chooseTheme, storedTheme } from '../../components/theme';
 import { type StoredAccount, changeBio, changeLanguage, deleteAccount, patchStoredAccount, uploadProfilePicture } from './account.api';
 import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
@@ -164,6 +165,27 @@ function LanguageChoice() {
   );
 }
 
+/** Light, dark or as the device: kept on this device and applied at once. */
+function ThemeChoiceField() {
+  const { t } = useTranslation('account');
+  const [current, setCurrent] = useState<ThemeChoice>(storedTheme);
+  const choose = (theme: ThemeChoice) => {
+    chooseTheme(theme);
+    setCurrent(theme);
+  };
+  return (
+    <fieldset className="account-section account-language">
+      <legend className="account-section__title">{t('theme.label')}</legend>
+      {THEMES.map((theme) => (
+        <label key={theme} className="account-language__option">
+          <input type="radio" name="theme" value={theme} checked={current === theme} onChange={() => choose(theme)} />
+          {t(`theme.${theme}`)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /**
  * /account: picture, bio, language, links to credentials, notification settings and
  * logout, email, join date and the account delete.
@@ -229,6 +251,7 @@ export default function AccountPage() {
       </header>
       <BioEditor account={account} />
       <LanguageChoice />
+      <ThemeChoiceField />
       <nav className="account-section account-links" aria-label={t('links')}>
         <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>
         <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppLink } from '../../components/AppLink';
+import { PageHeader } from '../../components/PageHeader';
 import './account.css';
 
 /** A page under /account: the way back to the account, its title (`{page}.title`) and its content. */
@@ -8,10 +8,7 @@ export function AccountSubpage({ page, children }: { page: 'credentials' | 'sett
   const { t } = useTranslation('account');
   return (
     <section className="account-page" aria-labelledby={`${page}-title`}>
-      <AppLink to="/account" className="account-back">
-        {t('back')}
-      </AppLink>
-      <h1 id={`${page}-title`}>{t(`${page}.title`)}</h1>
+      <PageHeader title={t(`${page}.title`)} titleId={`${page}-title`} heading fallback="/account" />
       {children}
     </section>
   );

@@ -18,6 +18,7 @@ import { type Group, setNotificationLevel, useGroup } from './groups.api';
 import { JoinControl } from './JoinControl';
 import { MembersList } from './MembersList';
 import './groups.css';
+import { PageHeader } from '../../components/PageHeader';
 
 const SHOWS = ['members', 'banned'] as const;
 const LEVELS = Object.entries(GROUP_NOTIFICATION_LEVELS) as [keyof typeof GROUP_NOTIFICATION_LEVELS, GroupNotificationLevel][];
@@ -117,6 +118,11 @@ export default function GroupPage() {
   const canSee = !group.private || group.member || group.admin;
   return (
     <section className="group-page">
+      {show === 'posts' ? (
+        <PageHeader title={group.name} />
+      ) : (
+        <PageHeader title={`${group.name} · ${t(`lists.${show}`)}`} fallback={groupPath(group.name)} />
+      )}
       <GroupHeader group={group} onChanged={reload} />
       {show === 'posts' &&
         (canSee ? (

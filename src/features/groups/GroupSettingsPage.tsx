@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AppLink } from '../../components/AppLink';
 import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
 import { LoadStatus, StatusPage } from '../../components/StatusPage';
 import { ApiError } from '../../lib/api/client';
@@ -12,6 +11,7 @@ import { GroupForm } from './GroupForm';
 import { TransferOwnership } from './TransferOwnership';
 import '../../components/danger-button.css';
 import './groups.css';
+import { PageHeader } from '../../components/PageHeader';
 
 /**
  * /g/{groupname}/settings: the creation form filled in (privacy is the owner's to change), group
@@ -44,9 +44,7 @@ export default function GroupSettingsPage() {
 
   return (
     <section className="group-form-page">
-      <h1>
-        <AppLink to={`/g/${encodeURIComponent(group.name)}`}>{group.name}</AppLink> · {t('settings.title')}
-      </h1>
+      <PageHeader title={`${group.name} · ${t('settings.title')}`} heading fallback={`/g/${encodeURIComponent(group.name)}`} />
       <GroupForm
         key={group._id}
         groupId={group._id}

@@ -81,8 +81,8 @@ export function MembersList({ groupName, which, isAdmin }: { groupName: string; 
         return (
           <div className="group-user">
             <UserRow user={user} />
-            {user.owner && <span className="badge">{t('roles.owner')}</span>}
-            {!user.owner && admin && <span className="badge">{t('roles.admin')}</span>}
+            {user.owner && <span className="badge badge--owner">{t('roles.owner')}</span>}
+            {!user.owner && admin && <span className="badge badge--admin">{t('roles.admin')}</span>}
             {actions.length > 0 && (
               <span className="group-user__actions">
                 {actions.map((action) => (

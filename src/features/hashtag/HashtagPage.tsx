@@ -7,6 +7,7 @@ import { useFeed } from '../../lib/query/feed';
 import { ListingControls } from '../../components/ListingControls';
 import { FeedPostList, refetchingEmpty } from '../../components/post/PostList';
 import './hashtag.css';
+import { PageHeader } from '../../components/PageHeader';
 
 /** /h/{hashtag}: posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */
 export default function HashtagPage() {
@@ -21,7 +22,7 @@ export default function HashtagPage() {
   return (
     <section className="hashtag-page feed-page">
       <header className="hashtag-header">
-        <h1>{t('title', { tag })}</h1>
+        <PageHeader title={t('title', { tag })} heading />
         <p className="visually-hidden">{t('subtitle', { tag })}</p>
       </header>
       <ListingControls sort={sort} time={time} onChange={setListing} />

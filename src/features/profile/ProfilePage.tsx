@@ -20,6 +20,7 @@ import { SubjectHeader } from '../../components/SubjectHeader';
 import { FollowControl } from './FollowControl';
 import { type GroupListItem, type Profile, type UserListItem, useProfile } from './profile.api';
 import './profile.css';
+import { PageHeader } from '../../components/PageHeader';
 
 const SHOWS = ['replies', 'followers', 'following', 'groups'] as const;
 
@@ -150,6 +151,13 @@ export default function ProfilePage() {
   ] as const;
   return (
     <section className="profile-page">
+      {/* Someone's profile and every list of one are pages under another; one's own profile is a
+          place of the navigation. */}
+      {show === 'posts' || show === 'replies' ? (
+        profile.itsme ? null : <PageHeader title={profile.username} />
+      ) : (
+        <PageHeader title={`${profile.username} · ${t(`lists.${show}`)}`} fallback={userPath(profile.username)} />
+      )}
       <ProfileHeader profile={profile} />
       {show === 'posts' || show === 'replies' ? (
         <nav className="profile-tabs" aria-label={t('tabs.label')}>

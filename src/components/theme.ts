@@ -1,0 +1,37 @@
+/**
+ * The colour theme: the device's preference ("system"), or light or dark chosen on the account
+ * page. The choice belongs to the device, not the account, so it is kept in localStorage and shown
+ * as `data-theme` on <html>, which the stylesheet's tokens follow.
+ */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type ThemeChoice = (typeof THEMES)[number];
+
+export const THEME_KEY = 'theme';
+
+const isTheme = (value: unknown): value is ThemeChoice => THEMES.includes(value as ThemeChoice);
+
+export function storedTheme(): ThemeChoice {
+  try {
+    const value = localStorage.getItem(THEME_KEY);
+    return isTheme(value) ? value : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+/** Shows the choice: no attribute follows the device, `light` or `dark` overrides it. */
+export function applyTheme(choice: ThemeChoice, root: HTMLElement = document.documentElement): void {
+  if (choice === 'system') root.removeAttribute('data-theme');
+  else root.setAttribute('data-theme', choice);
+}
+
+/** Remembers the choice on this device and shows it at once. */
+export function chooseTheme(choice: ThemeChoice): void {
+  try {
+    if (choice === 'system') localStorage.removeItem(THEME_KEY);
+    else localStorage.setItem(THEME_KEY, choice);
+  } catch {
+    // Storage refused (private mode, full): the choice still holds until the page closes.
+  }
+  applyTheme(choice);
+}
