@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DB } from '../helpers/test-app';
 
 const run = promisify(execFile);
@@ -27,13 +27,18 @@ function freePort(): Promise<number> {
  * SQLite only; the database makes no difference to how the code loads.
  */
 describe.skipIf(TEST_DB !== 'sqlite')('compiled server', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kruh-build-test-'));
-  // The build goes where Node finds the repository's packages by walking up, as it does from server/dist.
-  mkdirSync(join(REPO, 'node_modules/.cache'), { recursive: true });
-  const out = mkdtempSync(join(REPO, 'node_modules/.cache/kruh-build-test-'));
+  // Made in beforeAll, not while collecting: a skipped block would leave them behind.
+  let dir = '';
+  let out = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kruh-build-test-'));
+    // The build goes where Node finds the repository's packages by walking up, as it does from server/dist.
+    mkdirSync(join(REPO, 'node_modules/.cache'), { recursive: true });
+    out = mkdtempSync(join(REPO, 'node_modules/.cache/kruh-build-test-'));
+  });
   afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (out) rmSync(out, { recursive: true, force: true });
   });
 
   it('npm start and npm run serve run compiled JavaScript with no TypeScript loader', () => {
