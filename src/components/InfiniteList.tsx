@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useEffectEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NotStoredLine } from './StatusPage';
+import { Skeleton, type SkeletonKind } from './Skeleton';
 
 interface InfiniteListProps<T> {
   items: T[];
@@ -14,10 +15,24 @@ interface InfiniteListProps<T> {
   moreLabel: string;
   emptyLabel?: string;
   className?: string;
+  /** The shape of the placeholders while the first page loads. */
+  skeleton?: SkeletonKind;
 }
 
 /** A list loaded page by page: the next page is asked for when the last item scrolls into view. */
-export function InfiniteList<T>({ items, keyOf, renderItem, hasMore, loading, onMore, loadingLabel, moreLabel, emptyLabel, className }: InfiniteListProps<T>) {
+export function InfiniteList<T>({
+  items,
+  keyOf,
+  renderItem,
+  hasMore,
+  loading,
+  onMore,
+  loadingLabel,
+  moreLabel,
+  emptyLabel,
+  className,
+  skeleton = 'row',
+}: InfiniteListProps<T>) {
   const lastRef = useRef<HTMLLIElement>(null);
   const canObserve = typeof IntersectionObserver !== 'undefined';
   const more = useEffectEvent(() => onMore());
@@ -44,7 +59,9 @@ export function InfiniteList<T>({ items, keyOf, renderItem, hasMore, loading, on
           </li>
         ))}
       </ul>
-      {loading && (
+      {/* Nothing yet: placeholders in the items' shape; a next page: a line under the list. */}
+      {loading && items.length === 0 && <Skeleton kind={skeleton} label={loadingLabel} />}
+      {loading && items.length > 0 && (
         <p className="list-status" role="status">
           {loadingLabel}
         </p>

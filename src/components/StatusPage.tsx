@@ -4,6 +4,7 @@ import type { ErrorKey } from '#core/errors';
 import { ApiError, NetworkError, errorKeyOf } from '../lib/api/client';
 import { AppLink } from './AppLink';
 import './StatusPage.css';
+import { Skeleton } from './Skeleton';
 
 interface StatusPageProps {
   title: string;
@@ -49,11 +50,7 @@ export function LoadStatus({ error, ready, notFoundKey, loadingLabel }: LoadStat
     const key = error instanceof ApiError && error.status === 404 ? notFoundKey : errorKeyOf(error, 'while_loading');
     return <StatusPage title={t(key)} />;
   }
-  return (
-    <p className="list-status" role="status">
-      {loadingLabel}
-    </p>
-  );
+  return <Skeleton kind="subject" count={1} label={loadingLabel} />;
 }
 
 /**

@@ -1,4 +1,5 @@
 import '../../test/setup';
+import { readFileSync } from 'node:fs';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DELETED } from '#core/limits';
@@ -12,6 +13,7 @@ import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
 import type { Post } from '../../lib/api/types';
 
+
 const post = (extra: Partial<Post> = {}) =>
   apiPost('p1', {
     text: 'Hello #Cats and more',
@@ -24,6 +26,11 @@ const post = (extra: Partial<Post> = {}) =>
     media: ['/media/p10.webp'],
     ...extra,
   }) as Post;
+
+// The stylesheets as written: the unit tests render no CSS, so they read the rules that keep the boxes.
+const stylesheet = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
+const postCardCss = stylesheet('./post-card.css');
+const quotedPostCss = stylesheet('./quoted-post.css');
 
 beforeEach(async () => {
   useCloneableBlobs();
@@ -358,6 +365,73 @@ describe('PostCard', () => {
     unmount();
     renderWithApp(<PostCard post={post({ replyingTo: DELETED })} />);
     expect(screen.getByText(/deleted/i)).toBeInTheDocument();
+  });
+
+  describe('keeps its height while things load', () => {
+    it('reserves the pictures\' box before they load: 4:3 for one, two squares for two, cropped to fill', () => {
+      mockFetch(() => ({ body: {} }));
+      const { unmount } = renderWithApp(<PostCard post={post()} />);
+      const one = screen.getByRole('img', { name: 'Image 1 of the post' });
+      expect(one.closest('.post-images')).toHaveStyle({ aspectRatio: '4 / 3' });
+      expect(one).toHaveAttribute('width', '800');
+      expect(one).toHaveAttribute('height', '600');
+      unmount();
+      renderWithApp(<PostCard post={post({ media: ['/media/a.webp', '/media/b.webp'] })} />);
+      const two = screen.getAllByRole('img', { name: /Image \d of the post/ });
+      expect(two).toHaveLength(2);
+      expect(two[0]!.closest('.post-images')).toHaveStyle({ aspectRatio: '2 / 1' });
+      for (const img of two) {
+        expect(img).toHaveAttribute('width', '400');
+        expect(img).toHaveAttribute('height', '400');
+      }
+      expect(postCardCss).toMatch(/\.post-image img \{[^}]*object-fit: cover/);
+    });
+
+    it('loads the first cards\' pictures at once, the first one first, and the rest as they scroll near', () => {
+      mockFetch(() => ({ body: {} }));
+      const two = { media: ['/media/a.webp', '/media/b.webp'] };
+      const pictures = (position?: number) => {
+        const { unmount } = renderWithApp(<PostCard post={post(two)} position={position} />);
+        const imgs = screen.getAllByRole('img', { name: /Image \d of the post/ });
+        const seen = imgs.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority')]);
+        unmount();
+        return seen;
+      };
+      expect(pictures(0)).toEqual([['eager', 'high'], ['eager', null]]);
+      expect(pictures(1)).toEqual([['eager', null], ['eager', null]]);
+      expect(pictures(2)).toEqual([['lazy', null], ['lazy', null]]);
+      expect(pictures(undefined)).toEqual([['lazy', null], ['lazy', null]]);
+    });
+
+    it('quotes the original in one fixed-height box while loading and once loaded, with no full-size pictures', async () => {
+      setOnline(true);
+      let answer: (() => void) | undefined;
+      const arrived = new Promise<void>((done) => (answer = done));
+      mockFetch(async (call) => {
+        if (call.path !== '/api/post/orig') return { body: {} };
+        await arrived;
+        return { body: apiPost('orig', { text: 'the original', author: { username: 'carol', pfp: 'u3' }, media: ['/media/o1.webp', '/media/o2.webp'] }) };
+      });
+      const { container } = renderWithApp(<PostCard post={post({ replyingTo: 'orig', media: [] })} />);
+      const loading = container.querySelector('.post-quoted');
+      expect(loading).toHaveTextContent('Loading the original post');
+      answer!();
+      expect(await screen.findByText('the original')).toBeInTheDocument();
+      const quote = screen.getByText('the original').closest('.post-quoted')!;
+      expect(quote).toHaveAttribute('href', '/p/orig');
+      expect(quote).toHaveTextContent('carol');
+      expect(within(quote as HTMLElement).queryByRole('img', { name: /Image 2/ })).toBeNull();
+      expect(quote.querySelector('.post-images, .post-card')).toBeNull();
+      const thumb = within(quote as HTMLElement).getByRole('img', { name: 'Image 1 of the post' });
+      expect(thumb).toHaveClass('post-quoted-thumb');
+      expect(Number(thumb.getAttribute('width'))).toBeLessThanOrEqual(64);
+      expect(Number(thumb.getAttribute('height'))).toBeLessThanOrEqual(64);
+      // The one class both states share is the one with a fixed height and nothing overflowing it.
+      const rule = /(?:^|\n)\.post-quoted \{([^}]*)\}/.exec(quotedPostCss)?.[1] ?? '';
+      expect(rule).toMatch(/\bheight: \d/);
+      expect(rule).toMatch(/overflow: hidden/);
+      expect(quotedPostCss).toMatch(/\.post-quoted-text \{[^}]*line-clamp: 2/);
+    });
   });
 
   it('speaks Czech', () => {

@@ -6,12 +6,12 @@ import { DELETED, LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
 import { useCommentCount } from '../../lib/query/comment-count';
-import { usePost } from '../../lib/query/posts';
 import { Avatar } from '../Avatar';
 import { LikeButton } from '../LikeButton';
-import { PostImages } from './PostImages';
+import { PostImages, imagePriority } from './PostImages';
 import { PostMenu } from './PostMenu';
 import { PostText } from './PostText';
+import { QuotedPost } from './QuotedPost';
 import { RelativeTime } from '../RelativeTime';
 import { Tags } from './Tags';
 import { usePostActions } from './usePostActions';
@@ -29,8 +29,10 @@ interface Props {
   pending?: PendingInfo;
   /** Shown as the pinned post of the group whose page is being viewed: the pinned banner. */
   pinned?: boolean;
-  /** Rendered inside another card (the original of a reply): no actions, no nested quote. */
+  /** Shown as the original being answered (while writing a reply): no actions, no nested quote. */
   quoted?: boolean;
+  /** The card's place in its listing, from 0: the first cards' pictures load before the rest. */
+  position?: number;
 }
 
 function useObjectUrls(blobs: Blob[] | undefined): string[] {
@@ -67,15 +69,6 @@ function CollapsibleText({ text }: { text: string }) {
   );
 }
 
-function QuotedPost({ id }: { id: string }) {
-  const { t } = useTranslation('post');
-  const { post, cached, deleted, error } = usePost(id);
-  if (deleted) return <div className="post-quoted post-quoted-missing">{t('post_deleted', { ns: 'error' })}</div>;
-  if (post) return <div className="post-quoted"><PostCard post={post} quoted /></div>;
-  if (error && cached) return <div className="post-quoted post-quoted-missing">{t('while_loading', { ns: 'error' })}</div>;
-  return <div className="post-quoted post-quoted-loading">{t('quoted_loading')}</div>;
-}
-
 function AuthorName({ username }: { username: string }) {
   const { t } = useTranslation('post');
   if (username === DELETED) return <span className="post-author">{t('deleted_user')}</span>;
@@ -110,7 +103,7 @@ function PostActions({ post }: { post: Post & { cachedAt?: number } }) {
 }
 
 /** The post card. */
-export function PostCard({ post, pending, pinned, quoted }: Props) {
+export function PostCard({ post, pending, pinned, quoted, position }: Props) {
   const { t } = useTranslation('post');
   const localUrls = useObjectUrls(pending?.images);
   const images = pending ? localUrls : (post.media ?? []);
@@ -135,7 +128,7 @@ export function PostCard({ post, pending, pinned, quoted }: Props) {
       </header>
       <Tags groups={post.groups} mentions={post.mentions} />
       <CollapsibleText text={post.text} />
-      <PostImages urls={images} />
+      <PostImages urls={images} priority={imagePriority(position)} />
       {post.replyingTo && !quoted && <QuotedPost id={post.replyingTo} />}
       {!quoted && !pending && <PostActions post={post} />}
     </article>

@@ -5,17 +5,52 @@ import './post-card.css';
 
 const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
+/**
+ * How soon a card's pictures load: `high` for the first card of a listing (its first picture is
+ * what a phone paints largest first), `eager` for the few cards around it in the first screen,
+ * `lazy` for the rest, fetched as they scroll near.
+ */
+export type ImagePriority = 'high' | 'eager' | 'lazy';
+
+/** How many cards at the top of a listing load their pictures without waiting to be scrolled near. */
+export const EAGER_CARDS = 2;
+
+/** The priority of the pictures of the card at `position` in its listing (none: not in a listing). */
+export function imagePriority(position: number | undefined): ImagePriority {
+  if (position === undefined || position < 0) return 'lazy';
+  if (position === 0) return 'high';
+  return position < EAGER_CARDS ? 'eager' : 'lazy';
+}
+
+/**
+ * The box each layout keeps for its pictures before they load, so nothing below moves when they
+ * arrive: one picture in a 4:3 box, two side by side in squares. The pictures are cropped to fill.
+ */
+export const IMAGE_BOX = {
+  1: { ratio: '4 / 3', width: 800, height: 600 },
+  2: { ratio: '2 / 1', width: 400, height: 400 },
+} as const;
+
 /** Up to two images in a row; a click opens them in the shared full-screen gallery. */
-export function PostImages({ urls }: { urls: string[] }) {
+export function PostImages({ urls, priority = 'lazy' }: { urls: string[]; priority?: ImagePriority }) {
   const { t } = useTranslation('post');
   const [open, setOpen] = useState<number | null>(null);
   const shown = urls.slice(0, 2);
   if (shown.length === 0) return null;
+  const box = IMAGE_BOX[shown.length as 1 | 2];
   return (
-    <div className={`post-images post-images-${shown.length}`}>
+    <div className={`post-images post-images-${shown.length}`} style={{ aspectRatio: box.ratio }}>
       {shown.map((url, i) => (
         <button key={url} type="button" className="post-image" onClick={() => setOpen(i)}>
-          <MediaImg src={url} alt={t('image_alt', { index: i + 1 })} loading="lazy" />
+          <MediaImg
+            src={url}
+            alt={t('image_alt', { index: i + 1 })}
+            width={box.width}
+            height={box.height}
+            loading={priority === 'lazy' ? 'lazy' : 'eager'}
+            fetchPriority={priority === 'high' && i === 0 ? 'high' : undefined}
+            decoding={priority === 'lazy' ? 'async' : undefined}
+          />
         </button>
       ))}
       {open !== null && (

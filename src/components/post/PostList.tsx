@@ -31,6 +31,7 @@ export function PostList({ posts, hasMore, loading, onMore }: Props) {
       loading={loading}
       onMore={onMore}
       loadingLabel={t('listing.loading_posts')}
+      skeleton="post"
       moreLabel={t('listing.load_more')}
     />
   );

@@ -24,6 +24,7 @@ import { type PendingCommentRow, pendingCommentView } from '../../lib/outbox/use
 import { useNewerComments } from '../../lib/query/comment-count';
 import { useLiveComment, useThread } from './useComments';
 import './comments.css';
+import { Skeleton } from '../../components/Skeleton';
 
 /** What every level of one post's thread shares. */
 export interface ThreadContextValue {
@@ -273,11 +274,14 @@ export function CommentList({ parentId, preset, pinnedId, enabled = true, nested
           <CommentItem key={comment._id} comment={comment} highlighted={highlighted} depth={depth} {...(sub ? { preset: sub } : {})} />
         ))}
       </ul>
-      {(thread.isLoading || !enabled) && (
-        <p className="list-status" role="status">
-          {t('list.loading')}
-        </p>
-      )}
+      {(thread.isLoading || !enabled) &&
+        (!nested && rows.length === 0 && shown.length === 0 ? (
+          <Skeleton kind="comment" label={t('list.loading')} />
+        ) : (
+          <p className="list-status" role="status">
+            {t('list.loading')}
+          </p>
+        ))}
       {thread.unavailable && rows.length === 0 && shown.length === 0 && <NotStoredLine error={thread.error} />}
       {!nested && !pinnedId && enabled && !thread.isLoading && !thread.isFetching && !thread.unavailable && rows.length === 0 && shown.length === 0 && thread.pages > 0 && (
         <p className="list-status">{t('list.empty')}</p>
