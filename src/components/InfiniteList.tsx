@@ -6,7 +6,8 @@ import { Skeleton, type SkeletonKind } from './Skeleton';
 interface InfiniteListProps<T> {
   items: T[];
   keyOf: (item: T) => string;
-  renderItem: (item: T) => ReactNode;
+  /** Draws one item; `index` is its place in the list, from 0 (the first ones may load sooner). */
+  renderItem: (item: T, index: number) => ReactNode;
   hasMore: boolean;
   loading: boolean;
   onMore: () => void;
@@ -55,7 +56,7 @@ export function InfiniteList<T>({
       <ul className={className}>
         {items.map((item, i) => (
           <li key={keyOf(item)} ref={i === items.length - 1 ? lastRef : undefined}>
-            {renderItem(item)}
+            {renderItem(item, i)}
           </li>
         ))}
       </ul>

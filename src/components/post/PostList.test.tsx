@@ -3,9 +3,10 @@ import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearLocalData } from '../../lib/db/db';
 import { getToasts } from '../../lib/toast';
-import { mockFetch, setOnline } from '../../test/local-first';
+import { apiPost, mockFetch, setOnline } from '../../test/local-first';
+import type { Post } from '../../lib/api/types';
 import { renderWithApp } from '../../test/render';
-import { ListingPosts } from './PostList';
+import { ListingPosts, PostList } from './PostList';
 
 beforeEach(async () => {
   setOnline(true);
@@ -31,5 +32,28 @@ describe.each([
     // Nothing is loading any more: the list waits for the network.
     expect(screen.queryByText('Loading posts…')).toBeNull();
     expect(screen.queryByText('No posts')).toBeNull();
+  });
+});
+
+describe('a listing of posts', () => {
+  it('loads the pictures of its first cards at once, the very first one first, and the rest as they scroll near', () => {
+    mockFetch(() => ({ body: {} }));
+    const posts = ['a', 'b', 'c', 'd'].map((id) => apiPost(id, { text: `post ${id}`, media: [`/media/${id}1.webp`, `/media/${id}2.webp`] }) as Post);
+    const { container } = renderWithApp(<PostList posts={posts} hasMore={false} loading={false} onMore={() => {}} />);
+    const pictures = [...container.querySelectorAll<HTMLImageElement>('.post-images img')].map((img) => [
+      img.getAttribute('src'),
+      img.getAttribute('loading'),
+      img.getAttribute('fetchpriority'),
+    ]);
+    expect(pictures).toEqual([
+      ['/media/a1.webp', 'eager', 'high'],
+      ['/media/a2.webp', 'eager', null],
+      ['/media/b1.webp', 'eager', null],
+      ['/media/b2.webp', 'eager', null],
+      ['/media/c1.webp', 'lazy', null],
+      ['/media/c2.webp', 'lazy', null],
+      ['/media/d1.webp', 'lazy', null],
+      ['/media/d2.webp', 'lazy', null],
+    ]);
   });
 });

@@ -26,7 +26,7 @@ export function PostList({ posts, hasMore, loading, onMore }: Props) {
       className="post-list"
       items={posts}
       keyOf={(post) => post._id}
-      renderItem={(post) => <PostCard post={post} />}
+      renderItem={(post, index) => <PostCard post={post} position={index} />}
       hasMore={hasMore}
       loading={loading}
       onMore={onMore}
