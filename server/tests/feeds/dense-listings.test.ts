@@ -3,12 +3,13 @@ import { foldForSearch } from '#core/text';
 import { newId } from '../../src/lib/ids';
 import { SORT_AT_MOST } from '../../src/modules/posts/posts.repository';
 import { addMember, call, createFollow, createGroup, type TestUser, useUsers } from '../helpers/fixtures';
-import { useTestApp } from '../helpers/test-app';
+import { TEST_DB, useTestApp } from '../helpers/test-app';
 
 /**
  * A following feed or a search with more candidates than are worth sorting is read by walking the
- * newest-first index and stopping at the page; the pages are the same as sorting would give,
- * private posts stay hidden, and a sparse list is still sorted from its own index.
+ * newest-first index and stopping at the page (on SQLite; PostgreSQL's planner chooses for itself);
+ * the pages are the same as sorting would give, private posts stay hidden, and a sparse list is
+ * still sorted from its own index.
  */
 describe('dense following feed and search', () => {
   let sqlSeen: string[] = [];
@@ -66,6 +67,8 @@ describe('dense following feed and search', () => {
     for (const pageNo of [1, 2, 7]) {
       const { ids, sql } = await page(bob, url, pageNo);
       expect(ids).toEqual(expected[key].slice((pageNo - 1) * 50, pageNo * 50));
+      // PostgreSQL's planner makes the choice itself, from one statement whatever the density.
+      if (TEST_DB === 'postgres') continue;
       expect(sql.some((s) => walked.test(s)), sql.join('\n')).toBe(true);
       expect(sql.some((s) => /posts_fts/.test(s) && !/count\(\*\)/.test(s)), sql.join('\n')).toBe(false);
     }

@@ -1,5 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import { addToCounters, changedRows, idsAmong, rowExists, toBool } from '../../db/helpers.js';
+import { addToCounters, changedRows, idsAmong, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
@@ -173,7 +173,8 @@ export type ListingPlan = 'walk' | 'sort';
  * Ids of one page of a listing. The order is total (ties broken by id), so offset pages of the same
  * snapshot never repeat or skip a post. Newest-first lists of the whole site, a group, a hashtag
  * and an author walk an index in that order. The following feed and a search cannot know their
- * density in advance: a capped count decides between walking and sorting a few.
+ * density in advance: on SQLite a capped count decides between walking and sorting a few; on
+ * PostgreSQL the planner makes that choice from its statistics.
  */
 export async function listPostIds(db: Executor, params: ListPostIdsParams): Promise<string[]> {
   const plan = await choosePlan(db, params);
@@ -184,9 +185,12 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
 async function choosePlan(db: Executor, params: ListPostIdsParams): Promise<ListingPlan> {
   const { scope } = params;
   if (params.sort !== 'newest') return 'sort';
+  // PostgreSQL weighs this itself from its statistics: it turns the follows subquery into a join it
+  // walks in date order when followed authors are many, and hashes and sorts when they are few, and
+  // asks the same ILIKE of a search either way. Counting first would only add a statement.
+  if (isPostgres(db) && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
   if (scope.kind === 'search') {
-    // PostgreSQL asks the same ILIKE either way, and its planner weighs the trigram index itself;
-    // a query too short for the SQLite index is checked row by row in either case.
+    // A query too short for the SQLite index is checked row by row in either case.
     const matches = await indexedMatchesUpTo(db, 'posts', scope.query, SORT_AT_MOST + 1);
     return matches === undefined || matches > SORT_AT_MOST ? 'walk' : 'sort';
   }
