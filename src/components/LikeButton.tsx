@@ -6,6 +6,7 @@ import { useSession } from '../lib/session';
 import { Icon } from './Icon';
 import { Tooltip } from './Tooltip';
 import './LikeButton.css';
+import { useLoginLink } from './login-return';
 
 /** Where each target's labels are: `like`, `unlike` and `likes` (counted) under the prefix. */
 const LABELS = {
@@ -29,10 +30,11 @@ export function LikeButton({ target, item }: LikeButtonProps) {
   const { t } = useTranslation(ns);
   const { isLoggedIn } = useSession();
   const navigate = useNavigate();
+  const loginLink = useLoginLink();
   const like = useLikeState(target, id, { liked: serverLiked, likes: serverLikes });
   const toggle = () => {
     if (!isLoggedIn) {
-      void navigate('/login');
+      void navigate(loginLink);
       return;
     }
     void queueLike(target, id, !like.liked, serverLiked);

@@ -11,6 +11,7 @@ import { queryKeys } from '../../lib/query/keys';
 import { apiComment, apiPost, mockFetch, setOnline, startOffline, useCloneableBlobs } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
+import type { ImagePriority } from './PostImages';
 import type { Post } from '../../lib/api/types';
 
 
@@ -385,22 +386,23 @@ describe('PostCard', () => {
         expect(img).toHaveAttribute('height', '400');
       }
       expect(postCardCss).toMatch(/\.post-image img \{[^}]*object-fit: cover/);
+      expect(postCardCss).toMatch(/\.post-images \{[^}]*min-height: 0/);
     });
 
-    it('loads the first cards\' pictures at once, the first one first, and the rest as they scroll near', () => {
+    it('loads its pictures lazily, unless asked for them at once or ahead of everything else', () => {
       mockFetch(() => ({ body: {} }));
       const two = { media: ['/media/a.webp', '/media/b.webp'] };
-      const pictures = (position?: number) => {
-        const { unmount } = renderWithApp(<PostCard post={post(two)} position={position} />);
+      const seen = (pictures?: ImagePriority) => {
+        const { unmount } = renderWithApp(<PostCard post={post(two)} pictures={pictures} />);
         const imgs = screen.getAllByRole('img', { name: /Image \d of the post/ });
-        const seen = imgs.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority')]);
+        const attributes = imgs.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority')]);
         unmount();
-        return seen;
+        return attributes;
       };
-      expect(pictures(0)).toEqual([['eager', 'high'], ['eager', null]]);
-      expect(pictures(1)).toEqual([['eager', null], ['eager', null]]);
-      expect(pictures(2)).toEqual([['lazy', null], ['lazy', null]]);
-      expect(pictures(undefined)).toEqual([['lazy', null], ['lazy', null]]);
+      expect(seen('high')).toEqual([['eager', 'high'], ['eager', null]]);
+      expect(seen('eager')).toEqual([['eager', null], ['eager', null]]);
+      expect(seen('lazy')).toEqual([['lazy', null], ['lazy', null]]);
+      expect(seen(undefined)).toEqual([['lazy', null], ['lazy', null]]);
     });
 
     it('quotes the original in one fixed-height box while loading and once loaded, with no full-size pictures', async () => {

@@ -8,7 +8,7 @@ import type { OutboxStatus } from '../../lib/db/db';
 import { useCommentCount } from '../../lib/query/comment-count';
 import { Avatar } from '../Avatar';
 import { LikeButton } from '../LikeButton';
-import { PostImages, imagePriority } from './PostImages';
+import { type ImagePriority, PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
 import { PostText } from './PostText';
 import { QuotedPost } from './QuotedPost';
@@ -31,8 +31,8 @@ interface Props {
   pinned?: boolean;
   /** Shown as the original being answered (while writing a reply): no actions, no nested quote. */
   quoted?: boolean;
-  /** The card's place in its listing, from 0: the first cards' pictures load before the rest. */
-  position?: number;
+  /** How soon the card's pictures load: lazily unless it is among the first a screen shows. */
+  pictures?: ImagePriority;
 }
 
 function useObjectUrls(blobs: Blob[] | undefined): string[] {
@@ -103,7 +103,7 @@ function PostActions({ post }: { post: Post & { cachedAt?: number } }) {
 }
 
 /** The post card. */
-export function PostCard({ post, pending, pinned, quoted, position }: Props) {
+export function PostCard({ post, pending, pinned, quoted, pictures = 'lazy' }: Props) {
   const { t } = useTranslation('post');
   const localUrls = useObjectUrls(pending?.images);
   const images = pending ? localUrls : (post.media ?? []);
@@ -128,7 +128,7 @@ export function PostCard({ post, pending, pinned, quoted, position }: Props) {
       </header>
       <Tags groups={post.groups} mentions={post.mentions} />
       <CollapsibleText text={post.text} />
-      <PostImages urls={images} priority={imagePriority(position)} />
+      <PostImages urls={images} priority={pictures} />
       {post.replyingTo && !quoted && <QuotedPost id={post.replyingTo} />}
       {!quoted && !pending && <PostActions post={post} />}
     </article>

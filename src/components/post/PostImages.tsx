@@ -6,20 +6,23 @@ import './post-card.css';
 const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
 /**
- * How soon a card's pictures load: `high` for the first card of a listing (its first picture is
- * what a phone paints largest first), `eager` for the few cards around it in the first screen,
- * `lazy` for the rest, fetched as they scroll near.
+ * How soon a card's pictures load: `high` for the first pictures of a listing (what a phone paints
+ * largest first), `eager` for the other cards of the first screen, `lazy` for the rest, fetched as
+ * they scroll near.
  */
 export type ImagePriority = 'high' | 'eager' | 'lazy';
 
 /** How many cards at the top of a listing load their pictures without waiting to be scrolled near. */
-export const EAGER_CARDS = 2;
+export const EAGER_CARDS = 3;
 
-/** The priority of the pictures of the card at `position` in its listing (none: not in a listing). */
-export function imagePriority(position: number | undefined): ImagePriority {
-  if (position === undefined || position < 0) return 'lazy';
-  if (position === 0) return 'high';
-  return position < EAGER_CARDS ? 'eager' : 'lazy';
+/**
+ * The priority of the pictures of the post at `index` in a listing: the first screen's cards load
+ * theirs at once, and the first of them with pictures ahead of everything else.
+ */
+export function listingImagePriority(posts: ReadonlyArray<{ media?: string[] | null }>, index: number): ImagePriority {
+  if (index < 0 || index >= EAGER_CARDS) return 'lazy';
+  const first = posts.findIndex((post) => (post.media?.length ?? 0) > 0);
+  return index === first ? 'high' : 'eager';
 }
 
 /**

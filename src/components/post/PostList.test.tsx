@@ -36,22 +36,37 @@ describe.each([
 });
 
 describe('a listing of posts', () => {
-  it('loads the pictures of its first cards at once, the very first one first, and the rest as they scroll near', () => {
-    mockFetch(() => ({ body: {} }));
-    const posts = ['a', 'b', 'c', 'd'].map((id) => apiPost(id, { text: `post ${id}`, media: [`/media/${id}1.webp`, `/media/${id}2.webp`] }) as Post);
-    const { container } = renderWithApp(<PostList posts={posts} hasMore={false} loading={false} onMore={() => {}} />);
-    const pictures = [...container.querySelectorAll<HTMLImageElement>('.post-images img')].map((img) => [
+  const pictures = (container: HTMLElement) =>
+    [...container.querySelectorAll<HTMLImageElement>('.post-images img')].map((img) => [
       img.getAttribute('src'),
       img.getAttribute('loading'),
       img.getAttribute('fetchpriority'),
     ]);
-    expect(pictures).toEqual([
+  const withPictures = (id: string) => apiPost(id, { media: [`/media/${id}1.webp`, `/media/${id}2.webp`] }) as Post;
+
+  it('loads the pictures of its first screen of cards at once, the very first ones first, and the rest as they scroll near', () => {
+    mockFetch(() => ({ body: {} }));
+    const posts = ['a', 'b', 'c', 'd'].map(withPictures);
+    const { container } = renderWithApp(<PostList posts={posts} hasMore={false} loading={false} onMore={() => {}} />);
+    expect(pictures(container)).toEqual([
       ['/media/a1.webp', 'eager', 'high'],
       ['/media/a2.webp', 'eager', null],
       ['/media/b1.webp', 'eager', null],
       ['/media/b2.webp', 'eager', null],
-      ['/media/c1.webp', 'lazy', null],
-      ['/media/c2.webp', 'lazy', null],
+      ['/media/c1.webp', 'eager', null],
+      ['/media/c2.webp', 'eager', null],
+      ['/media/d1.webp', 'lazy', null],
+      ['/media/d2.webp', 'lazy', null],
+    ]);
+  });
+
+  it('puts ahead the first pictures of the first screen even below cards without any', () => {
+    mockFetch(() => ({ body: {} }));
+    const posts = [apiPost('a') as Post, apiPost('b') as Post, withPictures('c'), withPictures('d')];
+    const { container } = renderWithApp(<PostList posts={posts} hasMore={false} loading={false} onMore={() => {}} />);
+    expect(pictures(container)).toEqual([
+      ['/media/c1.webp', 'eager', 'high'],
+      ['/media/c2.webp', 'eager', null],
       ['/media/d1.webp', 'lazy', null],
       ['/media/d2.webp', 'lazy', null],
     ]);

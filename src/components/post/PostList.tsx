@@ -9,6 +9,7 @@ import { ListingControls } from '../ListingControls';
 import { InfiniteList } from '../InfiniteList';
 import { PendingPosts } from './PendingPosts';
 import { PostCard } from './PostCard';
+import { listingImagePriority } from './PostImages';
 import './post-card.css';
 
 interface Props {
@@ -26,7 +27,7 @@ export function PostList({ posts, hasMore, loading, onMore }: Props) {
       className="post-list"
       items={posts}
       keyOf={(post) => post._id}
-      renderItem={(post, index) => <PostCard post={post} position={index} />}
+      renderItem={(post, index) => <PostCard post={post} pictures={listingImagePriority(posts, index)} />}
       hasMore={hasMore}
       loading={loading}
       onMore={onMore}

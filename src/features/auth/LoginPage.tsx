@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import { normalizeEmail, validateEmail } from '#core/validation';
 import { FormField, PasswordField } from '../../components/FormField';
 import { useSubmit } from '../../lib/forms';
@@ -9,6 +9,7 @@ import { storeSession, useSession } from '../../lib/session';
 import { failureMessage, forgotPassword, login, replyMessage } from './auth.api';
 import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
 import './auth.css';
+import { returnPathOf } from '../../components/login-return';
 
 const loadingFailed = (err: unknown) => failureMessage(err, 'error/loading_failed');
 
@@ -67,8 +68,10 @@ export default function LoginPage() {
   // A login that succeeds leaves the page: the form stays busy until it goes.
   const { error, busy, submit } = useSubmit(loadingFailed, { leaves: true });
   const [forgot, setForgot] = useState(false);
+  // Sent here by "Log in to follow" and the like: the login goes back to that page.
+  const returnTo = returnPathOf(useLocation().search);
 
-  if (isLoggedIn) return <Navigate to="/feed" replace />;
+  if (isLoggedIn) return <Navigate to={returnTo} replace />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

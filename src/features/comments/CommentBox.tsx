@@ -8,6 +8,7 @@ import { useSession } from '../../lib/session';
 import { Editor } from '../../components/editor/Editor';
 import { useEditor, useEditorSend } from '../../components/editor/useEditor';
 import './comments.css';
+import { useLoginLink } from '../../components/login-return';
 
 interface Props {
   /** The post or comment replied to. */
@@ -27,6 +28,7 @@ interface Props {
  */
 export function CommentBox({ parentId, postId, autoFocus, onQueued, inputRef }: Props) {
   const { t } = useTranslation('comments', { keyPrefix: 'box' });
+  const loginLink = useLoginLink();
   const { isLoggedIn } = useSession();
   const key = draftKeys.comment(parentId);
   const ownRef = useRef<HTMLTextAreaElement>(null);
@@ -52,7 +54,7 @@ export function CommentBox({ parentId, postId, autoFocus, onQueued, inputRef }: 
   if (!isLoggedIn) {
     return (
       <p className="comment-box-login">
-        <Link to="/login">{t('login')}</Link>
+        <Link to={loginLink}>{t('login')}</Link>
       </p>
     );
   }

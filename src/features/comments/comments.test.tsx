@@ -99,6 +99,6 @@ describe('comment box', () => {
   it('asks a visitor to log in instead', async () => {
     clearSession();
     renderWithApp(<CommentBox parentId={POST} postId={POST} />, { lng: 'cs' });
-    expect(screen.getByRole('link', { name: 'Přihlaste se a pište komentáře' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Přihlaste se a pište komentáře' })).toHaveAttribute('href', '/login?next=%2F');
   });
 });

@@ -107,7 +107,7 @@ describe('group page', () => {
     clearSession();
     serve(() => group({ logged: false }));
     renderGroup();
-    expect(await screen.findByRole('link', { name: 'Log in to join' })).toHaveAttribute('href', '/login');
+    expect(await screen.findByRole('link', { name: 'Log in to join' })).toHaveAttribute('href', '/login?next=%2Fg%2Fbirds');
   });
 
   it('asks a non-member of a private group to join instead of loading posts', async () => {

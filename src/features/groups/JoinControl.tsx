@@ -5,6 +5,7 @@ import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { type Group, joinGroup, leaveGroup, requestToJoin } from './groups.api';
 import './groups.css';
+import { useLoginLink } from '../../components/login-return';
 
 export type JoinState = 'none' | 'leave' | 'banned' | 'request' | 'requested' | 'join' | 'login';
 
@@ -24,6 +25,7 @@ export function joinStateOf(group: Group, loggedIn: boolean): JoinState {
  */
 export function JoinControl({ group, onChanged }: { group: Group; onChanged: () => void }) {
   const { t } = useTranslation('groups');
+  const loginLink = useLoginLink();
   const { isLoggedIn } = useSession();
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
@@ -62,7 +64,7 @@ export function JoinControl({ group, onChanged }: { group: Group; onChanged: () 
       return <span className="badge group-banned">{t('join.banned')}</span>;
     case 'login':
       return (
-        <Link className="button" to="/login">
+        <Link className="button" to={loginLink}>
           {t('join.login')}
         </Link>
       );

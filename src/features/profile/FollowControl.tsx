@@ -5,6 +5,7 @@ import { useDb } from '../../lib/db/useDb';
 import { useSession } from '../../lib/session';
 import { type FollowState, type Profile, changeFollow, follow, followStateOf, patchStoredProfile, unfollow } from './profile.api';
 import './profile.css';
+import { useLoginLink } from '../../components/login-return';
 
 /** The dropdown's choices while following: notified of every post (All) or not (Silent). */
 const NOTIFY_CHOICES = [
@@ -18,6 +19,7 @@ const NOTIFY_CHOICES = [
  */
 export function FollowControl({ profile, simple = false }: { profile: Profile; simple?: boolean }) {
   const { t } = useTranslation('profile');
+  const loginLink = useLoginLink();
   const db = useDb();
   const { isLoggedIn } = useSession();
   const [open, setOpen] = useState(false);
@@ -51,7 +53,7 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
     case 'login':
     case 'me':
       return (
-        <Link className="button follow-control" to={state === 'login' ? '/login' : '/account'}>
+        <Link className="button follow-control" to={state === 'login' ? loginLink : '/account'}>
           {t(state === 'login' ? 'follow.login' : 'follow.edit')}
         </Link>
       );

@@ -55,7 +55,7 @@ describe('profile page', () => {
     mockFetch((call) => (call.path === '/api/profile/user/bob' ? { body: { user: profile({ logged: false }) } } : { body: { posts: [], hasMore: false } }));
     renderProfile('/u/bob', 'cs');
     expect(await screen.findByText('Členem od listopadu 2026')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Přihlaste se a sledujte' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Přihlaste se a sledujte' })).toHaveAttribute('href', '/login?next=%2Fu%2Fbob');
   });
 
   it('moves the follow control through follow, silent, notify and unfollow', async () => {
