@@ -16,7 +16,7 @@ export default function PostPage() {
   const { t } = useTranslation('post');
   const { post, cached, error } = usePost(postId);
   if (postId === DELETED) return <p className="list-status" role="alert">{t('post_deleted', { ns: 'error' })}</p>;
-  if (post) return <section className="post-page"><PostCard post={post} position={0} /></section>;
+  if (post) return <section className="post-page"><PostCard post={post} pictures="high" /></section>;
   if (error && cached) {
     return (
       <p className="list-status" role="alert">
