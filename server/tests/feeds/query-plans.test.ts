@@ -1,7 +1,7 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
-import { commentsQuery } from '../../src/modules/comments/comments.repository';
+import { commentIdsQuery } from '../../src/modules/comments/comments.repository';
 import { type ListingPlan, type ListPostIdsParams, type PostScope, postIdsQuery } from '../../src/modules/posts/posts.repository';
 import { newId } from '../../src/lib/ids';
 import { addMember, createFollow, createGroup, createPost, useUsers } from '../helpers/fixtures';
@@ -82,10 +82,10 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
     ['hashtag posts', posts(() => ({ kind: 'hashtag', tag: 'beans' })), /post_hashtags_tag/],
     ['an author\'s posts', posts(() => ({ kind: 'author', authorId: alice.id }), {}, 'sort'), /posts_author/],
     ['search posts', posts(() => ({ kind: 'search', query: 'coffee' })), /posts_created/],
-    ['a post\'s comments, most liked first', () => commentsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: null }, { sort: 'popular', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post_popular/],
-    ['a post\'s comments, newest first', () => commentsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: null }, { sort: 'newest', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post/],
-    ['a comment\'s replies', () => commentsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: commentId }, { sort: 'popular', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post_popular/],
-    ['a later page of a comment\'s replies, newest first', () => commentsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: commentId }, { sort: 'newest', since: 0, before: Date.now() }, { offset: 10, limit: 10, fetch: 11 }, bob.id), /comments_post/],
+    ['a post\'s comments, most liked first', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: null }, { sort: 'popular', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post_popular/],
+    ['a post\'s comments, newest first', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: null }, { sort: 'newest', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post/],
+    ['a comment\'s replies', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: commentId }, { sort: 'popular', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post_popular/],
+    ['a later page of a comment\'s replies, newest first', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: commentId }, { sort: 'newest', since: 0, before: Date.now() }, { offset: 10, limit: 10, fetch: 11 }, bob.id), /comments_post/],
   ];
 
   it.each(hot)('%s walks its index in order', async (_name, query, index) => {

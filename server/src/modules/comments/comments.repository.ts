@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Sort } from '#core/listing';
 import { addToCounters, changedRows, idsAmong, isPostgres as locksRows } from '../../db/helpers.js';
 import type { CommentRow, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
@@ -169,12 +168,11 @@ export type CommentFilter =
   | { kind: 'author'; authorId: string }
   | { kind: 'search'; query: string };
 
-function ordered(qb: ViewQuery, sort: Sort): ViewQuery {
-  const byDate = (q: ViewQuery) => q.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc');
-  return sort === 'popular' ? byDate(qb.orderBy('comments.likes', 'desc')) : byDate(qb);
-}
-
-/** One page (plus one row) of comments; markers only appear in threads, where they hold replies. */
+/**
+ * One page (plus one row) of comments; markers only appear in threads, where they hold replies.
+ * The page is picked from the comments table alone, then its rows are read with their authors: a
+ * planner that sorted before joining would otherwise join every comment of a busy thread first.
+ */
 export async function listComments(
   db: Executor,
   filter: CommentFilter,
@@ -183,22 +181,24 @@ export async function listComments(
   viewerId: string | null,
   excludeId?: string,
 ): Promise<CommentViewRow[]> {
-  return commentsQuery(db, filter, listing, page, viewerId, excludeId).execute();
+  const ids = (await commentIdsQuery(db, filter, listing, page, viewerId, excludeId).execute()).map((r) => r.id);
+  const byId = new Map((await commentsByIds(db, ids, viewerId)).map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
- * The query of one page of comments; a thread level walks its index in either order
+ * The ids of one page of comments; a thread level walks its index in either order
  * (migration 20261125_01_listing_order_indexes). Exported so tests can read its plan.
  */
-export function commentsQuery(
+export function commentIdsQuery(
   db: Executor,
   filter: CommentFilter,
   listing: ListingWindow,
   page: PageWindow,
   viewerId: string | null,
   excludeId?: string,
-): ViewQuery {
-  let qb = commentView(db, viewerId);
+) {
+  let qb = db.selectFrom('comments').select('comments.id').where(postVisibleTo(viewerId, 'comments.post_id'));
   if (filter.kind === 'thread') {
     qb = qb.where('comments.post_id', '=', filter.postId);
     qb = filter.parentCommentId === null
@@ -213,7 +213,8 @@ export function commentsQuery(
   if (listing.since > 0) qb = qb.where('comments.created_at', '>=', listing.since);
   if (listing.before !== undefined) qb = qb.where('comments.created_at', '<=', listing.before);
   if (excludeId) qb = qb.where('comments.id', '!=', excludeId);
-  return ordered(qb, listing.sort).limit(page.fetch).offset(page.offset);
+  if (listing.sort === 'popular') qb = qb.orderBy('comments.likes', 'desc');
+  return qb.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc').limit(page.fetch).offset(page.offset);
 }
 
 export async function mentionsOf(db: Executor, ids: string[]) {
