@@ -15,6 +15,8 @@ const i18n = getI18n();
 // Creating the router starts fetching the first page's chunk; the language's texts come beside it.
 const router = createAppRouter();
 const language = loadLanguage(i18n.language, i18n).then((lng) => i18n.changeLanguage(lng));
+// Opening on the feed, its first page is asked for beside that code too (its pictures wait for it).
+void import('./lib/query/feed-prefetch').then(({ prefetchFirstFeedPage }) => prefetchFirstFeedPage(queryClient, window.location.hash));
 const firstPage = new Promise<void>((resolve) => {
   if (router.state.initialized) return resolve();
   const stop = router.subscribe((state) => {

@@ -1,0 +1,29 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { FEED_DEFAULTS } from '#core/listing';
+import { getDb } from '../db/db';
+import { readListing } from '../listing-params';
+import { feedName, feedSource } from './feed';
+import { queryKeys } from './keys';
+import { fetchPage } from './paged';
+
+/** The addresses (after the #) that open on the explore feed. */
+const EXPLORE = new Set(['', '/', '/feed']);
+
+/**
+ * When the app opens on the explore feed, its first page is asked for at once, beside the download
+ * of the feed screen's code instead of after its first render: on a first visit the feed's pictures
+ * (a phone's largest paint) can only be requested once this page has answered. It goes under the
+ * query key the screen reads (usePaged), so the screen joins this request rather than repeating it.
+ * `hash` is the address's hash (`#/feed?sort=popular`); other screens fetch nothing here.
+ */
+export function prefetchFirstFeedPage(queryClient: QueryClient, hash: string): void {
+  const address = new URL(hash.replace(/^#/, '') || '/', 'http://app');
+  if (!EXPLORE.has(address.pathname)) return;
+  const { sort, time } = readListing(address.searchParams, FEED_DEFAULTS);
+  const db = getDb();
+  const source = feedSource({ feed: 'explore', sort, time });
+  void queryClient.prefetchQuery({
+    queryKey: [...queryKeys.feed(db.name, feedName('explore'), source.key), 1],
+    queryFn: ({ signal }) => fetchPage(db, source, 1, signal),
+  });
+}
