@@ -1,17 +1,20 @@
 /**
- * Lighthouse performance of the feed, as a phone sees it (Lighthouse's mobile settings: a mid-range
- * phone's CPU, a slow 4G network, simulated), in Debian's Chromium.
+ * Lighthouse performance (and with --accessibility, accessibility) of the app's screens as a phone
+ * sees them (Lighthouse's mobile settings: a mid-range phone's CPU, a slow 4G network, simulated),
+ * in Debian's Chromium.
  *
  *   npm run lighthouse [-- --runs 3] [-- --web-dir dist] [-- --label "after"]
+ *   npm run lighthouse -- --pages feed,post,profile,group --accessibility --out tests/e2e/lighthouse.md
  *
  * Builds nothing itself (`npm run lighthouse` builds first): it seeds a small database in a
  * temporary folder, starts the real server on a free port serving `--web-dir`, runs Lighthouse
- * `--runs` times on a cold load of the feed (storage cleared) and then on a repeat visit (the
- * service worker and the local database kept), and writes the medians and every run to
- * bench/results/lighthouse-<date>.md. A benchmark, not a test: figures vary with the machine's load.
+ * `--runs` times on a cold load of each page of `--pages` (storage cleared) and then on a repeat
+ * visit (the service worker and the local database kept), and adds the medians and every run to
+ * `--out` (default bench/results/lighthouse-<date>.md; the day's earlier runs stay above). A
+ * benchmark, not a test: figures vary with the machine's load.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,6 +35,10 @@ const { values: args } = parseArgs({
      * with other work, a higher priority keeps their load out of the CPU figures.
      */
     nice: { type: 'string' },
+    /** The screens to measure, by name (feed, post, profile, group); the first is the one in the title. */
+    pages: { type: 'string', default: 'feed' },
+    /** Also score accessibility (one cold run per page). */
+    accessibility: { type: 'boolean', default: false },
   },
 });
 const runs = Number(args.runs);
@@ -89,7 +96,12 @@ interface RunResult {
 
 type Audits = Record<string, { numericValue?: number; details?: Record<string, unknown> } | undefined>;
 
-function summarise(lhr: { categories: { performance?: { score: number | null } }; audits: Audits }): RunResult {
+interface Report {
+  categories: { performance?: { score: number | null }; accessibility?: { score: number | null } };
+  audits: Audits;
+}
+
+function summarise(lhr: Report): RunResult {
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const unused = lhr.audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
   const weight = lhr.audits['resource-summary']?.details as { items?: Array<{ resourceType: string; transferSize: number }> } | undefined;
@@ -170,42 +182,71 @@ async function main(): Promise<void> {
     ]), { stdio: 'ignore' });
     await waitFor(`http://127.0.0.1:${debugPort}/json/version`);
 
-    const url = `${origin}/#/feed`;
-    const measure = async (warm: boolean): Promise<RunResult> => {
-      const result = await lighthouse(url, {
+    // The screens, on the seeded data: the demo user's profile and group, the newest post.
+    const newest = (await (await fetch(`${origin}/api/feed`)).json()) as { posts: Array<{ _id: string }> };
+    const PAGES: Record<string, string> = {
+      feed: '/#/feed',
+      post: `/#/p/${newest.posts[0]?._id ?? ''}`,
+      profile: '/#/u/alice',
+      group: '/#/g/demo_garden',
+    };
+    const pages = args.pages.split(',').map((name) => {
+      const path = PAGES[name];
+      if (!path) throw new Error(`unknown page ${name}: one of ${Object.keys(PAGES).join(', ')}`);
+      return { name, path };
+    });
+
+    const measure = async (path: string, warm: boolean, category: 'performance' | 'accessibility' = 'performance') => {
+      const result = await lighthouse(`${origin}${path}`, {
         port: debugPort,
         output: 'json',
         logLevel: 'error',
-        onlyCategories: ['performance'],
+        onlyCategories: [category],
         disableStorageReset: warm,
       });
       if (!result) throw new Error('lighthouse gave no result');
-      if (!warm && args.report) writeFileSync(args.report, JSON.stringify(result.lhr, null, 1));
-      return summarise(result.lhr as unknown as Parameters<typeof summarise>[0]);
+      if (!warm && args.report && category === 'performance') writeFileSync(args.report, JSON.stringify(result.lhr, null, 1));
+      return result.lhr as unknown as Report;
     };
 
-    const cold: RunResult[] = [];
-    for (let i = 0; i < runs; i += 1) {
-      cold.push(await measure(false));
-      console.log(`cold ${i + 1}/${runs}: ${cold.at(-1)?.score}`);
-    }
-    // A repeat visit: one load installs the service worker and fills the local database.
-    await measure(true);
-    const warm: RunResult[] = [];
-    for (let i = 0; i < runs; i += 1) {
-      warm.push(await measure(true));
-      console.log(`warm ${i + 1}/${runs}: ${warm.at(-1)?.score}`);
+    const measured: Array<{ name: string; path: string; cold: RunResult[]; warm: RunResult[]; accessibility: number | null; failing: string[] }> = [];
+    for (const { name, path } of pages) {
+      const cold: RunResult[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        cold.push(summarise(await measure(path, false)));
+        console.log(`${name} cold ${i + 1}/${runs}: ${cold.at(-1)?.score}`);
+      }
+      // A repeat visit: one load installs the service worker and fills the local database.
+      await measure(path, true);
+      const warm: RunResult[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        warm.push(summarise(await measure(path, true)));
+        console.log(`${name} warm ${i + 1}/${runs}: ${warm.at(-1)?.score}`);
+      }
+      let accessibility: number | null = null;
+      const failing: string[] = [];
+      if (args.accessibility) {
+        const report = await measure(path, false, 'accessibility');
+        accessibility = Math.round((report.categories.accessibility?.score ?? 0) * 100);
+        for (const [id, audit] of Object.entries(report.audits)) {
+          const scored = audit as { score?: number | null; scoreDisplayMode?: string; title?: string } | undefined;
+          if (scored?.scoreDisplayMode === 'binary' && scored.score === 0) failing.push(`${id} (${scored.title ?? ''})`);
+        }
+        console.log(`${name} accessibility: ${accessibility}`);
+      }
+      measured.push({ name, path, cold, warm, accessibility, failing });
     }
 
     const scripts = firstLoadScripts(webDir);
     const date = new Date().toISOString().slice(0, 10);
     const header = '| run | score | FCP | LCP | TBT | CLS | Speed Index | TTI | unused JS | JS transferred |\n|---|---|---|---|---|---|---|---|---|---|';
+    const command = `npm run lighthouse -- --runs ${runs} --pages ${args.pages}${args.accessibility ? ' --accessibility' : ''}${args.nice ? ` --nice=${args.nice}` : ''}`;
     const md = [
-      `# Lighthouse, feed, mobile${args.label ? `: ${args.label}` : ''}`,
+      `# Lighthouse, ${pages.map((p) => p.name).join(', ')}, mobile${args.label ? `: ${args.label}` : ''}`,
       '',
-      `${new Date().toISOString()}, Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ` +
+      `${new Date().toISOString()}, \`${command}\`, Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ` +
         `${chromePath} (--headless --no-sandbox --disable-gpu), default mobile settings (simulated slow 4G, 4x CPU slowdown), ` +
-        `${runs} runs each, medians first. The feed at \`/#/feed\`, logged out, on a seeded database (200 users, 2,000 posts, ` +
+        `${runs} runs each, medians first. Logged out, on a seeded database (200 users, 2,000 posts, ` +
         `the demo users' posts with pictures). Load average ${loadBefore.toFixed(1)} before and ${(loadavg()[0] as number).toFixed(1)} after, ` +
         `on ${availableParallelism()} cores${args.nice ? `, Chromium and the server under nice ${args.nice}` : ''}: ` +
         'the CPU-bound figures (TBT, LCP) grow with other work on the machine.',
@@ -213,31 +254,46 @@ async function main(): Promise<void> {
       `First-load JavaScript (gzip): ${kb(total(scripts))} in ${scripts.length} files (budget ${kb(BUDGETS.firstLoadJs)}); ` +
         `service worker ${kb(serviceWorker(webDir).gzip)} (budget ${kb(BUDGETS.serviceWorker)}).`,
       '',
-      '## Medians',
-      '',
-      header,
-      row('cold load (storage cleared)', medianOf(cold)),
-      row('repeat visit (service worker, local database)', medianOf(warm)),
-      '',
-      `Largest contentful paint element (cold): ${medianOf(cold).lcpElement || 'n/a'}; (repeat): ${medianOf(warm).lcpElement || 'n/a'}`,
-      '',
-      '## Every run',
-      '',
-      header,
-      ...cold.map((r, i) => row(`cold ${i + 1}`, r)),
-      ...warm.map((r, i) => row(`repeat ${i + 1}`, r)),
-      '',
+      ...(args.accessibility
+        ? [
+            '## Accessibility',
+            '',
+            '| page | score | failing audits |',
+            '|---|---|---|',
+            ...measured.map((m) => `| ${m.name} (\`${m.path.replace(/\/p\/\w+/, '/p/<id>')}\`) | ${m.accessibility} | ${m.failing.join(', ') || 'none'} |`),
+            '',
+          ]
+        : []),
+      ...measured.flatMap((m) => [
+        `## Performance: ${m.name}`,
+        '',
+        header,
+        row('cold load (storage cleared)', medianOf(m.cold)),
+        row('repeat visit (service worker, local database)', medianOf(m.warm)),
+        '',
+        `Largest contentful paint element (cold): ${medianOf(m.cold).lcpElement || 'n/a'}; (repeat): ${medianOf(m.warm).lcpElement || 'n/a'}`,
+        '',
+        '### Every run',
+        '',
+        header,
+        ...m.cold.map((r, i) => row(`cold ${i + 1}`, r)),
+        ...m.warm.map((r, i) => row(`repeat ${i + 1}`, r)),
+        '',
+      ]),
     ].join('\n');
     const out = args.out ?? join('bench', 'results', `lighthouse-${date}.md`);
     mkdirSync(resolve(out, '..'), { recursive: true });
-    writeFileSync(out, md);
+    // The day's earlier runs stay above this one (a before and an after side by side).
+    if (existsSync(out)) appendFileSync(out, `\n---\n\n${md}`);
+    else writeFileSync(out, md);
     console.log(md);
     console.log(`written to ${out}`);
   } finally {
     stop(chrome);
     stop(server);
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(profile, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    // Chromium may still be writing its cache as it stops: retry until it let go.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 
