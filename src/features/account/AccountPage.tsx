@@ -19,6 +19,8 @@ import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
 import '../../components/danger-button.css';
 import './account.css';
+import { useObjectUrl } from '../../components/ImagePicker';
+import { Icon } from '../../components/Icon';
 
 type UploadState = 'idle' | 'uploading' | 'uploaded' | 'onlyImages' | { failed: string };
 
@@ -30,6 +32,9 @@ function ProfilePicture({ account }: { account: StoredAccount }) {
   const [state, setState] = useState<UploadState>('idle');
   // The new picture's versioned URL from the upload's answer, shown before the account is read again.
   const [uploaded, setUploaded] = useState<string | null>(null);
+  // The chosen picture, shown at once while it uploads.
+  const [chosen, setChosen] = useState<File | null>(null);
+  const preview = useObjectUrl(state === 'uploading' ? chosen : null);
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -39,6 +44,7 @@ function ProfilePicture({ account }: { account: StoredAccount }) {
       setState('onlyImages');
       return;
     }
+    setChosen(file);
     setState('uploading');
     try {
       const { url } = await uploadProfilePicture(file, file.name);
@@ -53,7 +59,7 @@ function ProfilePicture({ account }: { account: StoredAccount }) {
     }
   };
 
-  const src = avatarUrl('pfp', account.pfp, uploaded ?? account.pfpUrl);
+  const src = preview ?? avatarUrl('pfp', account.pfp, uploaded ?? account.pfpUrl);
   return (
     <div className="account-pfp">
       <button
@@ -71,9 +77,12 @@ function ProfilePicture({ account }: { account: StoredAccount }) {
           height={96}
           onError={(event) => {
             const img = event.currentTarget;
-            if (!img.src.endsWith('/default.jpeg')) img.src = avatarUrl('pfp', null);
+            if (!img.src.endsWith('/default.jpeg') && !img.src.startsWith('blob:')) img.src = avatarUrl('pfp', null);
           }}
         />
+        <span className="account-pfp__edit" aria-hidden="true">
+          <Icon name="image" size={18} />
+        </span>
       </button>
       <input ref={input} type="file" accept="image/*" hidden onChange={(event) => void onFile(event)} data-testid="pfp-input" />
       <p className={`account-pfp__status account-pfp__status--${typeof state === 'object' ? 'failed' : state}`} role="status">

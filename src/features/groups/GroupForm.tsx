@@ -8,6 +8,7 @@ import { errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { dismissToast, toast } from '../../lib/toast';
 import { type GroupInput, saveGroup, uploadGroupAvatar } from './groups.api';
 import './groups.css';
+import { ImagePicker } from '../../components/ImagePicker';
 
 type Flag = 'isPrivate' | 'everyoneCanPost' | 'requestJoin';
 const FLAGS: Flag[] = ['isPrivate', 'everyoneCanPost', 'requestJoin'];
@@ -28,6 +29,8 @@ interface GroupFormProps {
   /** False for an admin who is not the owner: only the owner may make a group private or public. */
   canChangePrivacy?: boolean;
   onSaved: (group: { _id: string; name: string }) => void;
+  /** The group's picture now (settings), shown until another is chosen. */
+  currentPicture?: string | null;
 }
 
 /**
@@ -35,7 +38,7 @@ interface GroupFormProps {
  * before sending, 32 lines), the private / everyoneCanPost / requestJoin choices and an avatar.
  * Validation errors show as toasts; once the group is saved the chosen avatar is uploaded with its id.
  */
-export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = true, onSaved }: GroupFormProps) {
+export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = true, onSaved, currentPicture }: GroupFormProps) {
   const { t } = useTranslation('groups');
   const fileId = useId();
   const [values, setValues] = useState<GroupInput>(initial);
@@ -135,12 +138,7 @@ export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = tr
           {flag === 'isPrivate' && !canChangePrivacy ? <p className="field__hint">{t('settings.privacy_owner_only')}</p> : null}
         </fieldset>
       ))}
-      <div className="field">
-        <label className="field__label" htmlFor={fileId}>
-          {t('form.avatar')}
-        </label>
-        <input id={fileId} type="file" accept="image/*" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
-      </div>
+      <ImagePicker label={t('form.avatar')} file={file} onFile={setFile} currentUrl={currentPicture} />
       <button type="submit" className="button button--primary" disabled={busy}>
         {submitLabel}
       </button>

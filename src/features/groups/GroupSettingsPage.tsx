@@ -12,6 +12,7 @@ import { TransferOwnership } from './TransferOwnership';
 import '../../components/danger-button.css';
 import './groups.css';
 import { PageHeader } from '../../components/PageHeader';
+import { avatarUrl } from '../../components/Avatar';
 
 /**
  * /g/{groupname}/settings: the creation form filled in (privacy is the owner's to change), group
@@ -57,6 +58,7 @@ export default function GroupSettingsPage() {
         }}
         submitLabel={t('settings.submit')}
         canChangePrivacy={group.owner}
+        currentPicture={avatarUrl('gp', group.gp, group.gpUrl)}
         onSaved={(saved) => {
           if (saved.name !== name) void db.groups.delete(name);
           void navigate(`/g/${encodeURIComponent(saved.name)}`);
