@@ -25,6 +25,7 @@ import { useNewerComments } from '../../lib/query/comment-count';
 import { useLiveComment, useThread } from './useComments';
 import './comments.css';
 import { Skeleton } from '../../components/Skeleton';
+import { Icon } from '../../components/Icon';
 
 /** What every level of one post's thread shares. */
 export interface ThreadContextValue {
@@ -99,8 +100,9 @@ function CommentActions({
     <div className="comment-actions">
       <LikeButton target="comment" item={comment} />
       <span className="comment-reply-count">{t('item.replies', { count: replies })}</span>
-      <button type="button" className="link-button" aria-expanded={replying} onClick={onReply}>
-        {t('item.reply')}
+      <button type="button" className="action comment-reply" aria-expanded={replying} onClick={onReply}>
+        <Icon name="reply" size={18} />
+        <span>{t('item.reply')}</span>
       </button>
       {replies > 0 && (
         <button type="button" className="link-button" aria-expanded={repliesOpen} onClick={onToggleReplies}>
