@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
-import { JOURNEY_VIEWPORT, text } from '../support/journeys';
+import { JOURNEY_VIEWPORT, composePost, text } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
 import { DIST, type TestUser, api, createVerifiedUser, requireBuiltApp } from '../support/server';
 import { useE2eSuite } from '../support/suite';
@@ -35,11 +35,7 @@ describe('journey: the app updates itself without losing what waits to be sent',
 
     // A post written offline, kept from the server afterwards (the API unreachable, the app's files not).
     await context.setOffline(true);
-    await page.goto(`${server.baseUrl}/#/post`);
-    const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
-    await box.fill('Written before the update');
-    await box.press('Control+Enter');
-    await page.waitForURL((url) => url.hash === '#/');
+    await composePost(page, server.baseUrl, 'Written before the update');
     await context.route(/\/api\//, (route) => route.abort('internetdisconnected'));
     await context.setOffline(false);
     await page.waitForTimeout(1_000);

@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
-import { JOURNEY_VIEWPORT, text } from '../support/journeys';
+import { JOURNEY_VIEWPORT, composePost, text } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
 import { type TestUser, api, createVerifiedUser, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
@@ -45,14 +44,6 @@ describe('journey: offline writing, survived across a closed app, delivered once
   const reysPosts = async () => (await api<{ posts: ListedPost[] }>(e2e.server, 'GET', `/profile/posts/${rey.username}`, { token: ava.token })).body.posts;
   const postNow = async (id: string) => (await api<ListedPost>(e2e.server, 'GET', `/post/${id}`, { token: ava.token })).body;
 
-  async function compose(page: Page, path: string, words: string): Promise<void> {
-    await page.goto(`${e2e.server.baseUrl}${path}`);
-    const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
-    await box.fill(words);
-    await box.press('Control+Enter');
-    await page.waitForURL((url) => url.hash === '#/');
-  }
-
   it('keeps everything written offline through a closed app and sends each item once', async () => {
     const { server } = e2e;
     const page = await e2e.visit('/#/feed', { as: rey, viewport: JOURNEY_VIEWPORT });
@@ -80,8 +71,8 @@ describe('journey: offline writing, survived across a closed app, delivered once
     await likeIn(posts[0]!._id);
     await page.goto(`${server.baseUrl}/#/feed`);
     await likeIn(posts[1]!._id);
-    await compose(page, '/#/post', 'Written on the train, sent at home');
-    await compose(page, `/#/post?g=${pond}`, 'A note for the pond group');
+    await composePost(page, server.baseUrl, 'Written on the train, sent at home');
+    await composePost(page, server.baseUrl, 'A note for the pond group', `/#/post?g=${pond}`);
     expect(await outboxSize(page, rey.id)).toBe(5);
 
     // Meanwhile the group bans Rey.

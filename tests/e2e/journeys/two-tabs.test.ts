@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
-import { JOURNEY_VIEWPORT, text } from '../support/journeys';
+import { JOURNEY_VIEWPORT, composePost } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
 import { type TestUser, api, createVerifiedUser } from '../support/server';
 import { useE2eSuite } from '../support/suite';
@@ -19,14 +18,6 @@ describe('journey: two tabs with a shared outbox', () => {
     kim = await createVerifiedUser(e2e.server);
   });
 
-  async function queuePost(page: Page, words: string): Promise<void> {
-    await page.goto(`${e2e.server.baseUrl}/#/post`);
-    const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
-    await box.fill(words);
-    await box.press('Control+Enter');
-    await page.waitForURL((url) => url.hash === '#/');
-  }
-
   it('sends what both tabs queued exactly once', async () => {
     const { server } = e2e;
     const first = await e2e.visit('/#/feed', { as: kim, viewport: JOURNEY_VIEWPORT });
@@ -37,7 +28,7 @@ describe('journey: two tabs with a shared outbox', () => {
 
     await e2e.journey.context.setOffline(true);
     const written = ['From the first tab, one', 'From the second tab, one', 'From the first tab, two', 'From the second tab, two'];
-    for (const [i, words] of written.entries()) await queuePost(i % 2 === 0 ? first : second, words);
+    for (const [i, words] of written.entries()) await composePost(i % 2 === 0 ? first : second, server.baseUrl, words);
     expect(await outboxSize(first, kim.id)).toBe(written.length);
 
     await e2e.journey.context.setOffline(false);

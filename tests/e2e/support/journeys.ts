@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { VIEWPORTS } from './world';
 
 /** The size the journeys run at: each database's pass runs once at phone and once at desktop size. */
@@ -23,4 +24,16 @@ export function text(language: 'en' | 'cs', id: string, values: Record<string, s
   const found = path.split('.').reduce<unknown>((node, key) => (node as Catalogue | undefined)?.[key], catalogue);
   if (typeof found !== 'string') throw new Error(`no text ${id} in ${language}`);
   return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+}
+
+/**
+ * Writes a post from the composer at `path` (`/#/post`, `/#/post?g=<group>`) and sends it with
+ * Ctrl+Enter, as a person does; resolves once the app has left for the feed (queued, maybe offline).
+ */
+export async function composePost(page: Page, baseUrl: string, words: string, path = '/#/post'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
+  await box.fill(words);
+  await box.press('Control+Enter');
+  await page.waitForURL((url) => url.hash === '#/');
 }
