@@ -6,7 +6,6 @@ import { useListingParams } from '../../lib/listing-params';
 import { useFeed } from '../../lib/query/feed';
 import { ListingControls } from '../../components/ListingControls';
 import { FeedPostList, refetchingEmpty } from '../../components/post/PostList';
-import './hashtag.css';
 import { PageHeader } from '../../components/PageHeader';
 
 /** /h/{hashtag}: posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */
@@ -21,10 +20,8 @@ export default function HashtagPage() {
 
   return (
     <section className="hashtag-page feed-page">
-      <header className="hashtag-header">
-        <PageHeader title={t('title', { tag })} heading />
-        <p className="visually-hidden">{t('subtitle', { tag })}</p>
-      </header>
+      <PageHeader title={t('title', { tag })} heading />
+      <p className="visually-hidden">{t('subtitle', { tag })}</p>
       <ListingControls sort={sort} time={time} onChange={setListing} />
       <FeedPostList feed={feed} emptyLabel={t('empty')} endLabel={t('end')} loading={refetchingEmpty(feed)} />
     </section>
