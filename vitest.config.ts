@@ -63,6 +63,9 @@ if (process.env.KRUH_E2E !== 'off') {
       testTimeout: 120_000,
       hookTimeout: 240_000,
       fileParallelism: false,
+      // A real browser on a shared machine: one more try before a journey counts as failed. The
+      // first try's screenshots, console log and trace stay in test-results/ to look into.
+      retry: 1,
     },
   });
   // Every browser test on SQLite (journeys at phone size); the journeys again at desktop size, and

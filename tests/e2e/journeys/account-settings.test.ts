@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { type TestUser, api, createVerifiedUser, mailedLink, uniqueName } from '../support/server';
@@ -21,14 +21,10 @@ interface Account {
  */
 describe('journey: an account changed in every way, then deleted', () => {
   const e2e = useE2eSuite();
-  let lea: TestUser;
-
-  beforeAll(async () => {
-    lea = await createVerifiedUser(e2e.server);
-  });
-
   it('changes picture, bio, username, email, settings and password, then deletes the account', async () => {
     const { server } = e2e;
+    // Made here, not once for the file: a second try starts from an account the first did not change.
+    const lea: TestUser = await createVerifiedUser(server);
     const en = (id: string, values?: Record<string, string | number>) => text('en', id, values);
     let token = lea.token;
     const account = async () => (await api<{ user: Account }>(server, 'POST', '/account/get', { token })).body.user;

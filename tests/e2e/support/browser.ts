@@ -63,6 +63,15 @@ const fileSafe = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 120);
  * Closes the journey's context; when the test failed, first saves a full-page screenshot of each
  * open page, the console log and the trace into test-results/ and says where.
  */
+/** Gives up on a step after `ms`: a renderer that hangs must not hold the hook until it times out. */
+function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what} took over ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export async function finishJourney(journey: Journey | undefined, test: TestContext): Promise<void> {
   if (!journey) return;
   try {
@@ -73,7 +82,7 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
       for (const [i, page] of journey.context.pages().entries()) {
         const path = join(RESULTS_DIR, `${base}-${i}.png`);
         try {
-          await page.screenshot({ path, fullPage: true, timeout: 5_000 });
+          await within(10_000, page.screenshot({ path, fullPage: true, timeout: 5_000 }), 'screenshot');
           saved.push(`${path} (${page.url()})`);
         } catch (err) {
           saved.push(`${path}: no screenshot (${String(err)})`);
@@ -83,7 +92,7 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
       writeFileSync(logPath, `${journey.log.lines.join('\n')}\n`);
       const tracePath = join(RESULTS_DIR, `${base}.trace.zip`);
       try {
-        await journey.context.tracing.stop({ path: tracePath });
+        await within(20_000, journey.context.tracing.stop({ path: tracePath }), 'trace');
         saved.push(tracePath);
       } catch (err) {
         saved.push(`${tracePath}: no trace (${String(err)})`);
@@ -91,7 +100,7 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
       console.error(`e2e failure artefacts:\n  ${[...saved, logPath].join('\n  ')}`);
     }
   } finally {
-    await journey.context.close().catch(() => undefined);
+    await within(20_000, journey.context.close(), 'closing the context').catch(() => undefined);
   }
 }
 
