@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { SHARE_FIELDS, SHARE_PATH } from './src/lib/share/shared-items';
 
 const THEME = '#4f46e5';
 
@@ -29,6 +30,18 @@ const pwa = (): PluginOption =>
       theme_color: THEME,
       background_color: '#ffffff',
       categories: ['social'],
+      // Sharing from another app opens the composer with the text, link and images (see sw/share-target.ts).
+      share_target: {
+        action: `./${SHARE_PATH}`,
+        method: 'POST',
+        enctype: 'multipart/form-data',
+        params: {
+          title: SHARE_FIELDS.title,
+          text: SHARE_FIELDS.text,
+          url: SHARE_FIELDS.url,
+          files: [{ name: SHARE_FIELDS.files, accept: ['image/*'] }],
+        },
+      },
       icons: [
         { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
         { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },

@@ -11,6 +11,11 @@ export const ERROR_KEYS = [
   'min_password_length', 'max_password_length', 'blank_post', 'max_post_length', 'max_post_lines',
   'blank_comment', 'max_comment_length', 'max_comment_lines', 'max_bio_length', 'max_bio_lines',
   'max_desc_length', 'max_desc_lines', 'passwords_dont_match',
+  // An image's description (alt text) or a post's content warning over its limit.
+  'max_alt_length', 'max_content_warning_length',
+  // A report to the moderators: its reason missing or too long, a second report of the same thing,
+  // a report of oneself or of one's own content.
+  'report_reason_required', 'max_report_reason_length', 'already_reported', 'report_yourself', 'invalid_report',
   // Auth and account
   'no_token', 'invalid_token', 'login_timeout', 'server_error', 'username_taken', 'user_not_found',
   'invalid_credentials', 'invalid_email', 'using_email', 'email_used', 'invalid_link', 'login_google',
@@ -32,6 +37,8 @@ export const ERROR_KEYS = [
   'only_images', 'image_too_large',
   // Account settings (language, notification switches) that are not one of the allowed values.
   'invalid_settings',
+  // Web Push: a device subscription that is not one a browser gives (its endpoint or keys).
+  'invalid_subscription',
   // GIF picker: a search over LIMITS.gifQueryMax, GIFs switched off or the GIF service failing, an unknown GIF.
   'max_gif_query_length', 'gifs_unavailable', 'gif_not_found',
   // Requests the server cannot take: an unknown API path, a path or body over the size limits,
@@ -44,6 +51,10 @@ export const ERROR_KEYS = [
   'need_owner',
   // Abuse limits, counted in the database over a sliding window.
   'post_limit', 'signup_limit', 'email_limit', 'mention_limit', 'group_action_limit',
+  // Data exports of one account: each reads all its rows and images, so only a few an hour.
+  'export_limit',
+  // Passkeys: an answer that does not prove the key, a challenge used or too old, a passkey not known.
+  'passkey_failed', 'passkey_expired', 'passkey_not_found',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -56,7 +67,9 @@ export const INFO_KEYS = [
   // Beyond the spec: the forgotten-password flow and post deletion confirmations.
   'password_reset_sent', 'password_changed', 'post_deleted', 'unfollowed', 'followed',
   'notification_deleted', 'notifications_cleared', 'settings_updated', 'left_group',
-  'image_uploaded', 'owner_transferred',
+  // Web Push: this device was registered for notifications, or no longer is.
+  'push_subscribed', 'push_unsubscribed',
+  'image_uploaded', 'owner_transferred', 'passkey_removed', 'report_received',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

@@ -12,6 +12,14 @@ export const LIMITS = {
   textMaxLines: 32,
   bioMaxLength: 512,
   descriptionMaxLength: 100,
+  /** The description (alt text) of one image of a post or comment, for those who cannot see it. */
+  imageAltMaxLength: 1500,
+  /** The short warning a post may carry, shown in place of its text and images until asked for. */
+  contentWarningMaxLength: 100,
+  /** Why a post, comment or user is reported to the moderators. */
+  reportReasonMaxLength: 500,
+  /** The name a user gives a passkey to tell it from their others. */
+  passkeyNameMax: 64,
   mentionsPerPost: 10,
   groupsPerPost: 10,
   ownedGroups: 10,
@@ -101,6 +109,8 @@ export const RATE_LIMIT_DEFAULTS = {
   strangerMentionsPerHour: 5,
   /** Joins, leaves and join requests one user may make in one group per hour. */
   groupActionsPerHour: 10,
+  /** Data exports (zip of the account's data) one user may download per hour. */
+  exportsPerHour: 3,
   /** Notifications of one type between the same two people and group collapse into one within this. */
   notificationCollapseMs: HOUR_MS,
   windowMs: HOUR_MS,

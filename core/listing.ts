@@ -8,6 +8,12 @@ export const LISTING_DEFAULTS = { sort: 'newest', time: 'week' } as const satisf
 export const POST_PAGE_DEFAULTS = { sort: 'popular', time: 'all' } as const satisfies { sort: Sort; time: TimeWindow };
 export const FEED_DEFAULTS = { sort: 'newest', time: 'week' } as const satisfies { sort: Sort; time: TimeWindow };
 
+/**
+ * The app's page at `/` carries the explore feed's first page (default order) as a visitor gets
+ * it, in a JSON block with this id, so a first visit draws the feed without waiting for that call.
+ */
+export const FIRST_FEED_ELEMENT_ID = 'first-feed';
+
 const DAY = 24 * 60 * 60 * 1000;
 const WINDOW_MS: Record<Exclude<TimeWindow, 'all'>, number> = {
   day: DAY,

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from './limits';
 import { containsProfanity } from './profanity';
 import {
-  isIdShaped, lineCount, normalizeEmail, validateBio, validateCommentText, validateDescription, validateEmail,
-  validateGroupName, validatePassword, validatePasswordRepeat, validatePostText, validateSlots, validateUsername,
+  isIdShaped, lineCount, normalizeContentWarning, normalizeEmail, validateBio, validateCommentText, validateContentWarning, validateReportReason,
+  validateDescription, validateEmail, validateGroupName, validateImageAlt, validatePassword, validatePasswordRepeat,
+  validatePostText, validateSlots, validateUsername,
 } from './validation';
 
 describe('username', () => {
@@ -275,5 +276,41 @@ describe('texts that are not strings', () => {
   it('refuses a non-string bio or description by its length rule, as they may be blank', () => {
     expect(validateBio(42)).toBe('max_bio_length');
     expect(validateDescription({})).toBe('max_desc_length');
+  });
+});
+
+describe('image descriptions and content warnings', () => {
+  it('takes an image description up to its limit, measured trimmed', () => {
+    expect(validateImageAlt(undefined)).toBeNull();
+    expect(validateImageAlt('')).toBeNull();
+    expect(validateImageAlt('a'.repeat(LIMITS.imageAltMaxLength))).toBeNull();
+    expect(validateImageAlt(`  ${'a'.repeat(LIMITS.imageAltMaxLength)}  `)).toBeNull();
+    expect(validateImageAlt('a'.repeat(LIMITS.imageAltMaxLength + 1))).toBe('max_alt_length');
+    expect(validateImageAlt(42)).toBe('max_alt_length');
+  });
+
+  it('takes a content warning up to its limit, kept on one line', () => {
+    expect(validateContentWarning(null)).toBeNull();
+    expect(validateContentWarning(undefined)).toBeNull();
+    expect(validateContentWarning('')).toBeNull();
+    expect(validateContentWarning(42)).toBe('max_content_warning_length');
+    expect(validateContentWarning({ toString: () => 'x' })).toBe('max_content_warning_length');
+    expect(validateContentWarning('x'.repeat(LIMITS.contentWarningMaxLength))).toBeNull();
+    expect(validateContentWarning('x'.repeat(LIMITS.contentWarningMaxLength + 1))).toBe('max_content_warning_length');
+    expect(normalizeContentWarning('  spiders\n and   snakes ')).toBe('spiders and snakes');
+    expect(normalizeContentWarning(' \n ')).toBeNull();
+    expect(normalizeContentWarning(undefined)).toBeNull();
+  });
+
+  it('takes a report reason that says something, up to its limit after trimming', () => {
+    expect(validateReportReason('spam')).toBeNull();
+    expect(validateReportReason('a'.repeat(LIMITS.reportReasonMaxLength))).toBeNull();
+    expect(validateReportReason(` \u200B${'a'.repeat(LIMITS.reportReasonMaxLength)} \n`)).toBeNull();
+    expect(validateReportReason('😀'.repeat(LIMITS.reportReasonMaxLength))).toBeNull();
+    expect(validateReportReason('a'.repeat(LIMITS.reportReasonMaxLength + 1))).toBe('max_report_reason_length');
+    expect(validateReportReason('')).toBe('report_reason_required');
+    expect(validateReportReason(' \n\u200B ')).toBe('report_reason_required');
+    expect(validateReportReason(undefined)).toBe('report_reason_required');
+    expect(validateReportReason(7)).toBe('report_reason_required');
   });
 });

@@ -124,3 +124,37 @@ export function validateSlots(mentions: readonly string[], groups: readonly stri
   if (groups.length > LIMITS.groupsPerPost) return 'groups_up_to';
   return null;
 }
+
+/** An image's description as stored: trimmed, as the other texts. */
+export const normalizeImageAlt = (alt: string): string => trimText(alt);
+
+/** The description (alt text) of one image: optional, at most LIMITS.imageAltMaxLength characters. */
+export function validateImageAlt(alt: unknown): Check {
+  if (alt === undefined || alt === null) return null;
+  if (typeof alt !== 'string') return 'max_alt_length';
+  return [...normalizeImageAlt(alt)].length > LIMITS.imageAltMaxLength ? 'max_alt_length' : null;
+}
+
+/**
+ * A content warning as stored: one line (any run of whitespace becomes one space), trimmed; a
+ * warning showing nothing is no warning (null).
+ */
+export function normalizeContentWarning(warning: string | null | undefined): string | null {
+  if (typeof warning !== 'string') return null;
+  const line = trimText(warning.replace(/\s+/gu, ' '));
+  return isBlank(line) ? null : line;
+}
+
+/** Why something is reported: required (not blank), at most LIMITS.reportReasonMaxLength characters. */
+export function validateReportReason(reason: unknown): Check {
+  if (typeof reason !== 'string' || isBlank(reason)) return 'report_reason_required';
+  return [...trimText(reason)].length > LIMITS.reportReasonMaxLength ? 'max_report_reason_length' : null;
+}
+
+/** A post's content warning: optional, at most LIMITS.contentWarningMaxLength characters. */
+export function validateContentWarning(warning: unknown): Check {
+  if (warning === undefined || warning === null) return null;
+  if (typeof warning !== 'string') return 'max_content_warning_length';
+  const line = normalizeContentWarning(warning) ?? '';
+  return [...line].length > LIMITS.contentWarningMaxLength ? 'max_content_warning_length' : null;
+}

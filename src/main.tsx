@@ -6,17 +6,24 @@ import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
 import { getI18n, loadLanguage } from './lib/i18n';
 import { queryClient } from './lib/query/client';
+import { preloadFirstPicture, takeFirstFeed } from './lib/query/first-feed';
 import './app/styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
 
+// A first visit to the feed comes with its first page in the HTML: its first picture, the largest
+// paint on a phone, is asked for before anything else.
+const firstFeed = takeFirstFeed(window.location.hash);
+if (firstFeed) preloadFirstPicture(firstFeed);
+
 const i18n = getI18n();
 // Creating the router starts fetching the first page's chunk; the language's texts come beside it.
 const router = createAppRouter();
 const language = loadLanguage(i18n.language, i18n).then((lng) => i18n.changeLanguage(lng));
-// Opening on the feed, its first page is asked for beside that code too (its pictures wait for it).
-void import('./lib/query/feed-prefetch').then(({ prefetchFirstFeedPage }) => prefetchFirstFeedPage(queryClient, window.location.hash));
+// Opening on the feed, its first page is asked for beside that code too (its pictures wait for it),
+// unless the HTML carried it.
+void import('./lib/query/feed-prefetch').then(({ prefetchFirstFeedPage }) => prefetchFirstFeedPage(queryClient, window.location.hash, firstFeed));
 const firstPage = new Promise<void>((resolve) => {
   if (router.state.initialized) return resolve();
   const stop = router.subscribe((state) => {

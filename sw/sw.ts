@@ -16,6 +16,9 @@ import {
   storedMediaBase,
 } from './media-cache';
 import { syncOutbox } from './outbox-sync';
+import { registerPush } from './push';
+import { receiveShare } from './share-target';
+import { SHARE_PATH } from '../src/lib/share/shared-items';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -71,6 +74,13 @@ registerRoute(
   },
 );
 
+// Shared from another app into the installed one (the manifest's share target), online or not.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname === new URL(SHARE_PATH, self.registration.scope).pathname,
+  ({ request }) => receiveShare(request, self.registration.scope),
+  'POST',
+);
+
 // Background Sync: the network is back, maybe with every tab closed; send what the outbox holds.
 interface SyncEventLike extends ExtendableEvent {
   readonly tag: string;
@@ -90,5 +100,8 @@ self.addEventListener('message', (event) => {
     event.waitUntil(storeMediaBase(mediaBase).catch(() => undefined));
   }
 });
+
+// Web Push: a notification while the app is closed, the app icon's badge, and a click that opens the app.
+registerPush(self);
 
 clientsClaim();

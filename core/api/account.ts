@@ -70,6 +70,18 @@ export type UsernameReply = Static<typeof UsernameReply>;
 export const LanguageReply = messageWith({ language: Type.String() });
 export type LanguageReply = Static<typeof LanguageReply>;
 
+/**
+ * The caller's data as a zip (application/zip), streamed as it is written: JSON files of the
+ * account, posts, comments, likes, follows, groups and notification settings, the avatar and the
+ * images of the caller's own posts and comments, and a README.txt that explains each file. Sent
+ * as bytes, never serialised from this schema.
+ */
+export const AccountExport = Type.Unsafe<Uint8Array>({
+  type: 'string',
+  contentMediaType: 'application/zip',
+  description: "A zip of the caller's data, with a README.txt that explains each file",
+});
+
 /** The account calls of the API (see endpoint.ts for how an entry is read); each acts on the caller's own account. */
 export const accountApi = {
   get: endpoint({
@@ -139,6 +151,18 @@ export const accountApi = {
     replies: { 200: NotificationSettingsReply },
     invalidKey: 'invalid_settings',
     errors: ['invalid_settings'],
+  }),
+  export: endpoint({
+    method: 'GET',
+    path: '/account/export',
+    summary: "Download the caller's data as a zip",
+    description:
+      'A zip of JSON files (account, posts, comments, likes, follows, groups, notification settings), the ' +
+      "avatar and the images of the caller's own posts and comments, and a README.txt. Liked posts and " +
+      'comments of others carry their content only while the caller may see them; posts of others in a ' +
+      'private group the caller is not a member of appear by id alone. A few exports an hour (export_limit).',
+    replies: { 200: AccountExport },
+    errors: ['export_limit'],
   }),
   delete: endpoint({
     method: 'DELETE',

@@ -15,7 +15,9 @@ const NullableId = Type.Union([Type.String(), Type.Null()]);
  * (author.pfp null).
  * - createdAt: epoch milliseconds.
  * - images: how many images the comment has; media: their URLs, versioned (and signed in a
- *   private group, since an <img> carries no token).
+ *   private group, since an <img> carries no token); alts: each image's description (alt text),
+ *   in the same order, '' for an image without one (sent with the image: the `alt` field of
+ *   POST /upload/image).
  * - author.pfp is the author's id (the avatar key); author.pfpUrl the avatar at its version.
  */
 export const Comment = Type.Object({
@@ -38,6 +40,8 @@ export const Comment = Type.Object({
   itsme: Type.Boolean(),
   images: Type.Integer(),
   media: Type.Array(Type.String()),
+  /** Always sent; optional for posts and comments a client cached before descriptions existed. */
+  alts: Type.Optional(Type.Array(Type.String())),
   deleted: Type.Boolean(),
 });
 export type Comment = Static<typeof Comment>;

@@ -9,8 +9,11 @@ import { groupsApi } from './groups.js';
 import { healthApi } from './health.js';
 import { mediaApi } from './media.js';
 import { notificationsApi } from './notifications.js';
+import { passkeysApi } from './passkeys.js';
+import { reportsApi } from './reports.js';
 import { postsApi } from './posts.js';
 import { profilesApi } from './profiles.js';
+import { pushApi } from './push.js';
 import { searchApi } from './search.js';
 import type { Endpoint } from './endpoint.js';
 
@@ -33,6 +36,9 @@ export const api = {
   groups: groupsApi,
   notifications: notificationsApi,
   gifs: gifsApi,
+  push: pushApi,
+  passkeys: passkeysApi,
+  reports: reportsApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { LIMITS } from '../limits.js';
 import { GroupIdParams, messageWith } from './common.js';
 import { endpoint } from './endpoint.js';
 
@@ -26,9 +27,10 @@ export const mediaApi = {
     path: '/upload/image',
     summary:
       "Upload image `index` (form field, default 0) of the caller's own post or comment `id` (form field); " +
-      'multipart form with the image file',
+      'multipart form with the image file and, optionally, its description `alt` (form field, at most ' +
+      `${LIMITS.imageAltMaxLength} characters, stored trimmed; an image uploaded without one has none)`,
     ...uploadEntry,
-    errors: ['invalid_post', 'not_author', 'invalid_id', ...IMAGE_ERRORS],
+    errors: ['invalid_post', 'not_author', 'invalid_id', 'max_alt_length', ...IMAGE_ERRORS],
   }),
   uploadPfp: endpoint({
     method: 'POST',

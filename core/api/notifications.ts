@@ -110,3 +110,73 @@ export const notificationsApi = {
     errors: ['invalid_id'],
   }),
 } as const;
+
+/**
+ * Which text an item reads as: the key of its label under `types.` in locales/<lng>/notifications.json.
+ * The web app's list and the server's push messages both read it from here, so a notification says
+ * the same on the device as in the app.
+ */
+export type NotificationLabel =
+  | 'follow'
+  | 'reply'
+  | 'comment'
+  | 'commentReply'
+  | 'newPost'
+  | 'mention'
+  | 'mentionMany'
+  | 'commentMention'
+  | 'commentMentionMany'
+  | 'join'
+  | 'joinRequest'
+  | 'accepted'
+  | 'denied'
+  | 'madeAdmin'
+  | 'revokedAdmin'
+  | 'madeOwner'
+  | 'groupPost'
+  | 'message';
+
+type Labelled = Pick<Notification, 'type'> & { context: Pick<Notification['context'], 'comment' | 'parentComment' | 'count'> };
+
+export function labelOf(n: Labelled): NotificationLabel {
+  const many = n.context.count > 1;
+  switch (n.type) {
+    case 'NEW_FOLLOWER':
+      return 'follow';
+    case 'NEW_REPLY':
+      // A post answering a post, a comment on a post, or a reply to the recipient's comment.
+      if (!n.context.comment) return 'reply';
+      return n.context.parentComment ? 'commentReply' : 'comment';
+    case 'NEW_POST':
+      return 'newPost';
+    case 'MENTION':
+      return many ? 'mentionMany' : 'mention';
+    case 'COMMENT_MENTION':
+      return many ? 'commentMentionMany' : 'commentMention';
+    case 'NEW_MEMBER':
+      return 'join';
+    case 'GROUP_JOIN_REQUEST':
+      return 'joinRequest';
+    case 'GROUP_JOIN_ACCEPT':
+      return 'accepted';
+    case 'GROUP_JOIN_DENY':
+      return 'denied';
+    case 'MADE_ADMIN':
+      return 'madeAdmin';
+    case 'REVOKED_ADMIN':
+      return 'revokedAdmin';
+    case 'MADE_OWNER':
+      return 'madeOwner';
+    case 'GROUP_POST':
+      return 'groupPost';
+    default:
+      return 'message';
+  }
+}
+
+/** The app route of the item's post (`/p/{postId}`), with `?c={commentId}` when it is about a comment. */
+export function postLink(n: { context: Pick<Notification['context'], 'post' | 'comment'> }): string | null {
+  if (!n.context.post) return null;
+  const base = `/p/${encodeURIComponent(n.context.post)}`;
+  return n.context.comment ? `${base}?c=${encodeURIComponent(n.context.comment)}` : base;
+}

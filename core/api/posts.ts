@@ -16,7 +16,11 @@ const NullableId = Type.Union([Type.String(), Type.Null()]);
  *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
  *   where the post's author is banned.
  * - images: how many images the post has; media: their URLs in order, versioned (and signed in a
- *   private group, since an <img> carries no token).
+ *   private group, since an <img> carries no token); alts: each image's description (alt text),
+ *   in the same order, '' for an image without one. A description comes with its image's upload
+ *   (the `alt` field of POST /upload/image).
+ * - contentWarning: the warning the author put on the post (the client shows the text and images
+ *   only when asked), null for none.
  * - author.pfp is the author's id (the avatar key); author.pfpUrl the avatar at its version.
  */
 export const Post = Type.Object({
@@ -38,6 +42,10 @@ export const Post = Type.Object({
   canReply: Type.Boolean(),
   images: Type.Integer(),
   media: Type.Array(Type.String()),
+  /** Always sent; optional for posts and comments a client cached before descriptions existed. */
+  alts: Type.Optional(Type.Array(Type.String())),
+  /** Always sent; optional like `alts`. */
+  contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type Post = Static<typeof Post>;
 
@@ -48,12 +56,17 @@ export type PostList = Static<typeof PostList>;
 /** Mention and group entries are ids or typed names; the slot count is checked after de-duplication. */
 const SlotEntries = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 4 * LIMITS.mentionsPerPost });
 
-/** `text` is checked by the server's content rules (so a non-string answers blank_post, not a schema error). */
+/**
+ * `text` is checked by the server's content rules (so a non-string answers blank_post, not a schema
+ * error). `contentWarning` is kept on one line and trimmed; one showing nothing (or null) is none,
+ * and one over LIMITS.contentWarningMaxLength characters answers max_content_warning_length.
+ */
 export const CreatePostBody = Type.Object({
   text: Type.Optional(Type.Unknown()),
   mentions: Type.Optional(SlotEntries),
   groups: Type.Optional(SlotEntries),
   replyingTo: Type.Optional(NullableId),
+  contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type CreatePostBody = Static<typeof CreatePostBody>;
 
@@ -68,7 +81,7 @@ export const postsApi = {
     body: CreatePostBody,
     replies: { 201: CreatePostReply, 200: CreatePostReply },
     invalidKey: 'blank_post',
-    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
+    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
   }),
   get: endpoint({
     method: 'GET',

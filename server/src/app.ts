@@ -12,12 +12,15 @@ import { databasePlugin } from './plugins/database.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { mailerPlugin } from './plugins/mailer.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { appShellRoutes } from './plugins/app-shell.js';
 import { securityPlugin } from './plugins/security.js';
+import { shareTargetRoutes } from './plugins/share-target.js';
 import { storagePlugin } from './plugins/storage.js';
 import { API_ROUTES } from './routes.js';
 import { jobsPlugin } from './modules/jobs/jobs.plugin.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
+import { pushPlugin } from './modules/push/push.plugin.js';
 
 export interface BuildOptions {
   config: Config;
@@ -75,6 +78,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(notificationHubPlugin);
   await app.register(jobsPlugin);
   await app.register(mailerPlugin);
+  await app.register(pushPlugin);
 
   await app.register(
     async (api) => {
@@ -92,6 +96,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       root: config.webDir,
       prefix: '/',
       wildcard: false,
+      // `/` is the page with the first feed in it (app-shell); `/index.html` stays the plain file.
+      index: false,
       // The build writes brotli and gzip copies of its text files; they go to browsers that accept them.
       preCompressed: true,
       // The service worker and the shell must be revalidated; hashed assets can be cached forever.
@@ -100,6 +106,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         else res.header('Cache-Control', 'no-cache');
       },
     });
+    await app.register(appShellRoutes, { webDir: config.webDir });
+    await app.register(shareTargetRoutes);
   }
 
   return app;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LIMITS, RATE_LIMIT_DEFAULTS, type RateLimits } from '#core/limits';
 import { isPostgresUrl } from './db/database.js';
+import { vapidKeyProblem } from './modules/push/vapid.js';
 
 export interface Config {
   port: number;
@@ -33,6 +34,18 @@ export interface Config {
   trustProxy: boolean | string;
   /** Run the background job worker in this process. */
   runWorker: boolean;
+  /**
+   * Web Push: the VAPID key pair from VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (both or neither; unset,
+   * a pair is generated once and kept in the database, see modules/push/vapid.ts), and the contact
+   * the push services are given (VAPID_SUBJECT, a mailto: or https: URL; default the MAIL_FROM address).
+   */
+  vapid: { publicKey: string; privateKey: string } | undefined;
+  vapidSubject: string;
+  /**
+   * Push endpoints may be plain http:// on a loopback address (PUSH_ALLOW_HTTP=true): for tests
+   * and local development with a fake push service. Otherwise only https:// endpoints are taken.
+   */
+  pushAllowHttp: boolean;
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
 }
@@ -44,6 +57,7 @@ export const RATE_VARIABLES = {
   emailChangesPerHour: 'RATE_EMAIL_CHANGES_PER_HOUR',
   strangerMentionsPerHour: 'RATE_STRANGER_MENTIONS_PER_HOUR',
   groupActionsPerHour: 'RATE_GROUP_ACTIONS_PER_HOUR',
+  exportsPerHour: 'RATE_EXPORTS_PER_HOUR',
   notificationCollapseMs: 'RATE_NOTIFICATION_COLLAPSE_MS',
   windowMs: 'RATE_WINDOW_MS',
   commentsPerWindow: 'RATE_COMMENTS_PER_30_MIN',
@@ -108,6 +122,33 @@ function storedSecret(dataDir: string): string {
   return secret;
 }
 
+/** The address in MAIL_FROM (`Kruh <no-reply@kruh.local>` -> no-reply@kruh.local). */
+function mailAddress(mailFrom: string): string {
+  return (/<([^<>\s]+@[^<>\s]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+}
+
+/** VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: both or neither, each a key web-push accepts. */
+function parseVapid(env: NodeJS.ProcessEnv, problems: string[]): Config['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY || undefined;
+  const privateKey = env.VAPID_PRIVATE_KEY || undefined;
+  if (!publicKey && !privateKey) return undefined;
+  if (!publicKey || !privateKey) {
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or both left unset)');
+    return undefined;
+  }
+  const problem = vapidKeyProblem(publicKey, privateKey);
+  if (problem) problems.push(problem);
+  return { publicKey, privateKey };
+}
+
+function parseVapidSubject(raw: string | undefined, mailFrom: string, problems: string[]): string {
+  const subject = raw || `mailto:${mailAddress(mailFrom)}`;
+  if (!/^mailto:\S+@\S+$/.test(subject) && !/^https:\/\/\S+$/.test(subject)) {
+    problems.push(`VAPID_SUBJECT must be a mailto: or https: URL, got "${subject}"`);
+  }
+  return subject;
+}
+
 function parseTrustProxy(value: string | undefined): boolean | string {
   if (!value || value === 'false') return false;
   return value === 'true' ? true : value;
@@ -132,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const media = parseMediaUrl(env.MEDIA_URL);
   if ('problem' in media) problems.push(media.problem);
   const rates = parseRates(env, problems);
+  const vapid = parseVapid(env, problems);
+  const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
+  const vapidSubject = parseVapidSubject(env.VAPID_SUBJECT, mailFrom, problems);
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -142,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     jwtSecret: env.JWT_SECRET || storedSecret(dataDir),
     smtpUrl,
-    mailFrom: env.MAIL_FROM || 'Kruh <no-reply@kruh.local>',
+    mailFrom,
     publicUrl: publicUrl.replace(/\/$/, ''),
     googleClientId: env.GOOGLE_CLIENT_ID || undefined,
     googleJwksUrl,
@@ -154,5 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     runWorker: env.RUN_WORKER !== 'false',
     rates,
+    vapid,
+    vapidSubject,
+    pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',
   };
 }

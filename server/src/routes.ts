@@ -13,6 +13,9 @@ import { uploadRoutes } from './modules/media/media.routes.js';
 import { groupRoutes } from './modules/groups/groups.routes.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { gifRoutes } from './modules/gifs/gifs.routes.js';
+import { pushRoutes } from './modules/push/push.routes.js';
+import { passkeyRoutes } from './modules/passkeys/passkeys.routes.js';
+import { reportRoutes } from './modules/reports/reports.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [
@@ -30,4 +33,7 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   groupRoutes,
   notificationRoutes,
   gifRoutes,
+  pushRoutes,
+  passkeyRoutes,
+  reportRoutes,
 ];

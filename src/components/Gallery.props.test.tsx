@@ -32,4 +32,11 @@ describe('Gallery settings', () => {
     expect(props.carousel).toMatchObject({ finite: true });
     expect(props.plugins).toHaveLength(1);
   });
+
+  it('shows an image\u2019s description under its slide, and only adds captions when a slide has one', () => {
+    renderWithApp(<Gallery open slides={[{ src: '/a.jpeg', alt: 'A red kite', description: 'A red kite' }, { src: '/b.jpeg' }]} onClose={() => undefined} />);
+    const props = seen.props.at(-1)!;
+    expect(props.slides).toMatchObject([{ src: '/a.jpeg', alt: 'A red kite', description: 'A red kite' }, { src: '/b.jpeg' }]);
+    expect(props.plugins).toHaveLength(3);
+  });
 });

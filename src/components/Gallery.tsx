@@ -1,10 +1,12 @@
 import { type SyntheticEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Lightbox, { type Slide } from 'yet-another-react-lightbox';
+import Captions from 'yet-another-react-lightbox/plugins/captions';
 import Counter from 'yet-another-react-lightbox/plugins/counter';
 import Zoom from 'yet-another-react-lightbox/plugins/zoom';
 import 'yet-another-react-lightbox/styles.css';
 import 'yet-another-react-lightbox/plugins/counter.css';
+import 'yet-another-react-lightbox/plugins/captions.css';
 import { mediaFailed, mediaSrc, useMediaBase } from '../lib/media-url';
 import { trapFocus } from './focus-trap';
 
@@ -23,6 +25,8 @@ export const prefersReducedMotion = (): boolean =>
 export interface GallerySlide {
   src: string;
   alt?: string;
+  /** Shown under the slide: the description its author wrote for the image. */
+  description?: string;
   width?: number;
   height?: number;
   srcSet?: { src: string; width: number; height: number }[];
@@ -82,7 +86,7 @@ export function Gallery({ open, slides, onClose, index = 0, zoom = true, finite 
         index={index}
         slides={yarlSlides}
         labels={labels}
-        plugins={zoom ? [Counter, Zoom] : [Counter]}
+        plugins={[Counter, ...(zoom ? [Zoom] : []), ...(slides.some((s) => s.description) ? [Captions] : [])]}
         counter={{ separator: t('of') }}
         zoom={GALLERY_SETTINGS.zoom}
         animation={prefersReducedMotion() ? STILL : GALLERY_SETTINGS.animation}

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, firstLoadScripts, kb, serviceWorker, packagesOf, total } from './budget';
+import { BUDGETS, firstLoadScripts, kb, pageScripts, serviceWorker, packagesOf, total } from './budget';
 
-const DIST = resolve('dist');
+/** The build to weigh: `dist/`, or the folder `KRUH_E2E_DIST` names (as the browser tests read it). */
+const DIST = resolve(process.env.KRUH_E2E_DIST ?? 'dist');
 const built = existsSync(join(DIST, 'index.html')) && existsSync(join(DIST, 'sw.js'));
 
 // Without a build there is nothing to weigh; CI builds first, so there a missing build is a failure.
@@ -21,6 +22,13 @@ describe.skipIf(!built)('build budget (gzip)', () => {
     // Only a screen that reads or writes data needs them: its chunk brings them, after the shell.
     const packages = firstLoadScripts(DIST).flatMap((f) => packagesOf(DIST, f.file));
     for (const heavy of ['dexie', '@sinclair/typebox', 'yet-another-react-lightbox']) expect(packages).not.toContain(heavy);
+  });
+
+  it('login page carries no WebAuthn library: it comes when a passkey is made or used', () => {
+    const packages = pageScripts(DIST, 'LoginPage').flatMap((f) => packagesOf(DIST, f.file));
+    expect(packages).toContain('react');
+    expect(packages).not.toContain('@simplewebauthn/browser');
+    expect(firstLoadScripts(DIST).flatMap((f) => packagesOf(DIST, f.file))).not.toContain('@simplewebauthn/browser');
   });
 
   it('ships brotli and gzip copies of the first-load files, which the server sends instead', () => {

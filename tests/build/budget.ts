@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -42,7 +42,19 @@ export function staticImports(code: string): string[] {
 export function firstLoadScripts(dist: string): Measured[] {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const tags = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g;
-  const queue = [...html.matchAll(tags)].map((m) => (m[1] ?? m[2] ?? '').replace(/^\//, ''));
+  return withStaticImports(dist, [...html.matchAll(tags)].map((m) => (m[1] ?? m[2] ?? '').replace(/^\//, '')));
+}
+
+/** The chunks of a built page (`assets/<Name>-<hash>.js`) and whatever they import statically. */
+export function pageScripts(dist: string, page: string): Measured[] {
+  const chunks = readdirSync(join(dist, 'assets')).filter((file) => new RegExp(`^${page}-[\\w-]+\\.js$`).test(file));
+  if (chunks.length === 0) throw new Error(`no chunk of ${page} in ${dist}`);
+  return withStaticImports(dist, chunks.map((file) => `assets/${file}`));
+}
+
+/** `files` and every file they import statically, each once. */
+function withStaticImports(dist: string, files: string[]): Measured[] {
+  const queue = [...files];
   const seen = new Set<string>();
   while (queue.length > 0) {
     const file = queue.shift() as string;

@@ -10,6 +10,10 @@ import * as nameSkeletons from './migrations/20261123_30_name_skeletons.js';
 import * as idempotencyRequests from './migrations/20261123_40_idempotency_requests.js';
 import * as mediaVersions from './migrations/20261123_50_media_versions.js';
 import * as listingOrderIndexes from './migrations/20261125_01_listing_order_indexes.js';
+import * as pushSubscriptions from './migrations/20261125_10_push_subscriptions.js';
+import * as passkeys from './migrations/20261125_20_passkeys.js';
+import * as reports from './migrations/20261125_40_reports.js';
+import * as mediaAltAndWarnings from './migrations/20261125_30_media_alt_and_warnings.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +27,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261123_40_idempotency_requests': idempotencyRequests,
   '20261123_50_media_versions': mediaVersions,
   '20261125_01_listing_order_indexes': listingOrderIndexes,
+  '20261125_10_push_subscriptions': pushSubscriptions,
+  '20261125_20_passkeys': passkeys,
+  '20261125_30_media_alt_and_warnings': mediaAltAndWarnings,
+  '20261125_40_reports': reports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

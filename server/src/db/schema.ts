@@ -90,6 +90,10 @@ export interface PostsTable {
   images: Generated<number>;
   /** Storage time (epoch ms) of the newest image bytes, the images' URL version; 0 when unknown. */
   media_version: Generated<number>;
+  /** JSON list of the images' descriptions (alt texts) in image order, '' where there is none. */
+  image_alts: Generated<string>;
+  /** The warning the post is shown behind; null for none. */
+  content_warning: string | null;
   search_text: string;
   created_at: number;
 }
@@ -132,6 +136,8 @@ export interface CommentsTable {
   images: Generated<number>;
   /** Storage time (epoch ms) of the newest image bytes, the images' URL version; 0 when unknown. */
   media_version: Generated<number>;
+  /** JSON list of the images' descriptions (alt texts) in image order, '' where there is none. */
+  image_alts: Generated<string>;
   deleted: Generated<number>;
   search_text: string;
   created_at: number;
@@ -190,6 +196,52 @@ export interface RateEventsTable {
   created_at: number;
 }
 
+/** A passkey of an account: its credential id and COSE public key (base64url), and its use counter. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: Generated<number>;
+  /** JSON array of the transports the authenticator named (usb, internal, hybrid...). */
+  transports: Generated<string>;
+  name: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A one-use challenge for adding a passkey (with its account) or signing in with one (without). */
+export interface PasskeyChallengesTable {
+  id: string;
+  purpose: 'register' | 'login';
+  user_id: string | null;
+  challenge: string;
+  /** The page origin and relying party id the answer must come from. */
+  origin: string;
+  rp_id: string;
+  expires_at: number;
+}
+
+/** A device's Web Push subscription (the browser's PushSubscription), unique by endpoint. */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  /** The browser's P-256 public key, base64url. */
+  p256dh: string;
+  /** The browser's 16-byte auth secret, base64url. */
+  auth: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Values an instance generates once and every process shares (the VAPID key pair). */
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -211,6 +263,22 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   rate_events: RateEventsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+  push_subscriptions: PushSubscriptionsTable;
+  server_settings: ServerSettingsTable;
+  reports: ReportsTable;
+}
+
+/** A report to the moderators of a post, comment or user, once per reporter and target. */
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_kind: 'post' | 'comment' | 'user';
+  target_id: string;
+  reason: string;
+  status: Generated<string>;
+  created_at: number;
 }
 
 export type Db = Kysely<Database>;

@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyContextConfig } from 'fastify';
 import type { Endpoint } from '#core/api/endpoint';
 import { ErrorReplies, MessageReply } from '#core/api/common';
@@ -47,4 +48,16 @@ export function routeWithFaults<const E extends Endpoint, const S extends 413 | 
   const route = routeOf(e);
   const faults = Object.fromEntries(statuses.map((status) => [status, MessageReply])) as Record<S, typeof MessageReply>;
   return { ...route, schema: { ...route.schema, response: { ...route.schema.response, ...faults } } };
+}
+
+/**
+ * The route of `e` whose 200 is bytes of `mediaType` sent as they are (a stream or a buffer), not
+ * JSON serialised from a schema: the 200 is declared under that content type, so the API document
+ * says what the client reads.
+ */
+export function routeWithContentType<const E extends Endpoint & { replies: { 200: TSchema } }>(e: E, mediaType: string) {
+  const route = routeOf(e);
+  const body = e.replies[200];
+  const ok = { description: body.description ?? e.summary, content: { [mediaType]: { schema: body } } };
+  return { ...route, schema: { ...route.schema, response: { ...route.schema.response, 200: ok } } };
 }

@@ -4,6 +4,7 @@ import { useLocation } from 'react-router-dom';
 import { AppLink } from '../../components/AppLink';
 import { Icon, type IconName } from '../../components/Icon';
 import { useSession } from '../../lib/session';
+import { useAppBadge } from './app-badge';
 import { Logo } from './Logo';
 import { useUnreadCount } from './useUnreadCount';
 import './NavBar.css';
@@ -32,6 +33,7 @@ export function NavBar() {
   const { pathname } = useLocation();
   const { isLoggedIn, token, username, id } = useSession();
   const unread = useUnreadCount(token);
+  useAppBadge(unread);
 
   const isNotifications = pathname === '/notifications' || pathname === '/account/notifications';
   const items: Item[] = [

@@ -2,6 +2,7 @@ import { type ReactNode, type RefObject, useEffect, useId, useMemo } from 'react
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
 import { SlotInput } from '../SlotInput';
+import type { DraftImage } from '../../lib/db/db';
 import type { EditorState, SlotKind } from './useEditor';
 
 /** The editor's texts, translated by the screen. */
@@ -45,8 +46,21 @@ interface EditorProps {
   tools?: ReactNode;
 }
 
-function Thumbnail({ blob, className, removeLabel, onRemove }: { blob: Blob; className: string; removeLabel: string; onRemove: () => void }) {
-  const url = useMemo(() => URL.createObjectURL(blob), [blob]);
+interface ThumbnailProps {
+  image: DraftImage;
+  className: string;
+  removeLabel: string;
+  onRemove: () => void;
+  /** The description field's id and label, and what typing in it does. */
+  altId: string;
+  altLabel: string;
+  altPlaceholder: string;
+  onAlt: (alt: string) => void;
+}
+
+/** An attached image with its remove button and its description (alt text), sent with it. */
+function Thumbnail({ image, className, removeLabel, onRemove, altId, altLabel, altPlaceholder, onAlt }: ThumbnailProps) {
+  const url = useMemo(() => URL.createObjectURL(image.blob), [image.blob]);
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
   return (
     <li className={className}>
@@ -54,6 +68,18 @@ function Thumbnail({ blob, className, removeLabel, onRemove }: { blob: Blob; cla
       <button type="button" aria-label={removeLabel} onClick={onRemove}>
         ×
       </button>
+      <label className={`${className}-alt-label`} htmlFor={altId}>
+        {altLabel}
+      </label>
+      <textarea
+        id={altId}
+        className={`${className}-alt`}
+        rows={2}
+        value={image.alt ?? ''}
+        maxLength={LIMITS.imageAltMaxLength}
+        placeholder={altPlaceholder}
+        onChange={(e) => onAlt(e.target.value)}
+      />
     </li>
   );
 }
@@ -69,7 +95,10 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
   const id = useId();
   // The only media downloaded after the pick are GIFs.
   const { t: tGifs } = useTranslation('gifs');
+  // The same words in the composer and the comment box.
+  const { t: tEditor } = useTranslation('editor');
   const { draft, ready } = editor;
+  const warning = draft.contentWarning;
   const length = <span className={hint === undefined ? `${name}-length` : undefined}>{labels.length}</span>;
   return (
     <form
@@ -79,6 +108,19 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
         onSubmit();
       }}
     >
+      {editor.canWarn && warning !== undefined && (
+        <div className={`${name}-warning`}>
+          <label htmlFor={`${id}-warning`}>{tEditor('content_warning')}</label>
+          <input
+            id={`${id}-warning`}
+            type="text"
+            value={warning}
+            maxLength={LIMITS.contentWarningMaxLength}
+            placeholder={tEditor('content_warning_placeholder')}
+            onChange={(e) => editor.setContentWarning(e.target.value)}
+          />
+        </div>
+      )}
       <label className="visually-hidden" htmlFor={`${id}-text`}>
         {labels.text}
       </label>
@@ -133,10 +175,14 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
           {draft.images.map((image, i) => (
             <Thumbnail
               key={i}
-              blob={image.blob}
+              image={image}
               className={`${name}-image`}
               removeLabel={labels.removeImage(i + 1)}
               onRemove={() => editor.removeImage(i)}
+              altId={`${id}-alt-${i}`}
+              altLabel={draft.images.length > 1 ? tEditor('image_description_n', { index: i + 1 }) : tEditor('image_description')}
+              altPlaceholder={tEditor('image_description_placeholder')}
+              onAlt={(alt) => editor.setAlt(i, alt)}
             />
           ))}
         </ul>
@@ -167,6 +213,16 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
             }}
           />
         </label>
+        {editor.canWarn && (
+          <button
+            type="button"
+            className={toolClassName}
+            aria-pressed={warning !== undefined}
+            onClick={() => editor.toggleContentWarning()}
+          >
+            {tEditor('content_warning')}
+          </button>
+        )}
         {tools}
         <button type="submit" className={submitClassName} disabled={!ready || busy}>
           {labels.submit}

@@ -3,7 +3,7 @@ import { type RefObject, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorKey } from '#core/errors';
 import { LIMITS } from '#core/limits';
-import { validateCommentText, validatePostText, validateSlots } from '#core/validation';
+import { validateCommentText, validateContentWarning, validateImageAlt, validatePostText, validateSlots } from '#core/validation';
 import { errorKeyOf } from '../../lib/api/client';
 import type { DraftImage, Slot } from '../../lib/db/db';
 import { type DraftContent, type UseDraft, useDraft } from '../../lib/drafts/drafts';
@@ -15,12 +15,16 @@ export type EditorMessage = { ns: 'error' | 'own'; key: string; values?: Record<
 
 export type SlotKind = 'mentions' | 'groups';
 
-/** What is sent: the text, the slots with something typed in them, the images. */
+/**
+ * What is sent: the text, the slots with something typed in them, the images (each with its
+ * description) and, when one was written, the content warning.
+ */
 export interface EditorContent {
   text: string;
   mentions: Slot[];
   groups: Slot[];
   images: DraftImage[];
+  contentWarning?: string;
 }
 
 /** The shared rules of each kind of text, and the error that reports it too long (shown with the count). */
@@ -42,6 +46,8 @@ export interface EditorOptions {
   addGroups?: boolean;
   /** A picked GIF is attached alone: photos replace it, as it replaces them. */
   gifs?: boolean;
+  /** Whether the author may put a content warning on it (posts). */
+  contentWarnings?: boolean;
   /**
    * The screen's own texts: `only_images`, `only_up_to` (with `count`) and, with `returnedNotice`,
    * `returned` (with `reason`).
@@ -57,6 +63,8 @@ export interface EditorState extends Pick<UseDraft, 'ready' | 'draft' | 'update'
   /** The slot to focus, as `<kind>:<index>`: the one just added. */
   focusSlot: string | null;
   canAddGroups: boolean;
+  /** Whether a content warning may be set; it is on while the draft holds one (even empty). */
+  canWarn: boolean;
   maxImages: number;
   /** The text's length in characters (code points), as the limit counts it. */
   length: number;
@@ -67,8 +75,13 @@ export interface EditorState extends Pick<UseDraft, 'ready' | 'draft' | 'update'
   addSlot: (kind: SlotKind) => void;
   /** Replaces a slot, or removes it (null) and gives the focus back to the text. */
   setSlot: (kind: SlotKind, index: number, slot: Slot | null) => void;
-  onFiles: (files: FileList | null) => void;
+  onFiles: (files: ArrayLike<File> | null) => void;
   removeImage: (index: number) => void;
+  /** Describes the image at `index` (its alt text). */
+  setAlt: (index: number, alt: string) => void;
+  /** Switches the content warning on (empty, to be written) or off (gone). */
+  toggleContentWarning: () => void;
+  setContentWarning: (text: string) => void;
   /** Attaches a GIF once its download arrives; meanwhile the content is not handed over. */
   attachGif: (download: Promise<File>) => void;
   /** Media picked but still downloading. */
@@ -83,7 +96,7 @@ export interface EditorState extends Pick<UseDraft, 'ready' | 'draft' | 'update'
  * under the editor (a local one first, else the reason a returned draft was refused).
  */
 export function useEditor(options: EditorOptions): EditorState {
-  const { draftKey, seed, rules, maxImages, addGroups = false, gifs = false, t, returnedNotice = false, textRef } = options;
+  const { draftKey, seed, rules, maxImages, addGroups = false, gifs = false, contentWarnings = false, t, returnedNotice = false, textRef } = options;
   const tError = useTranslation('error').t;
   const { ready, draft, update, clear, adopt } = useDraft(draftKey, seed);
   const [localError, setError] = useState<EditorMessage | null>(null);
@@ -129,9 +142,9 @@ export function useEditor(options: EditorOptions): EditorState {
   // With GIFs, "up to two images or a GIF": a picked GIF is attached alone, so photos replace it.
   const photos = (images: DraftImage[]) => (gifs ? images.filter((i) => !isPickedGif(i)) : images);
 
-  const onFiles = (files: FileList | null) => {
+  const onFiles = (files: ArrayLike<File> | null) => {
     if (!files) return;
-    const list = [...files];
+    const list = Array.from(files);
     const images = list.filter((f) => f.type.startsWith('image/'));
     if (images.length < list.length) setError({ ns: 'own', key: 'only_images' });
     const room = Math.max(0, maxImages - photos(draft.images).length);
@@ -159,12 +172,17 @@ export function useEditor(options: EditorOptions): EditorState {
     }
     const mentions = draft.mentions.filter((s) => s.query.trim() !== '');
     const groups = draft.groups.filter((s) => s.query.trim() !== '');
-    const problem = RULES[rules].validate(draft.text) ?? validateSlots(mentions.map((s) => s.query), groups.map((s) => s.query));
+    const warning = contentWarnings ? draft.contentWarning?.trim() : undefined;
+    const problem =
+      RULES[rules].validate(draft.text) ??
+      validateSlots(mentions.map((s) => s.query), groups.map((s) => s.query)) ??
+      draft.images.map((image) => validateImageAlt(image.alt)).find((p) => p !== null) ??
+      validateContentWarning(warning);
     if (problem) {
       setError({ ns: 'error', key: problem });
       return null;
     }
-    return { text: draft.text, mentions, groups, images: draft.images };
+    return { text: draft.text, mentions, groups, images: draft.images, ...(warning ? { contentWarning: warning } : {}) };
   };
 
   const length = [...draft.text].length;
@@ -187,6 +205,7 @@ export function useEditor(options: EditorOptions): EditorState {
     adopt,
     focusSlot,
     canAddGroups: addGroups,
+    canWarn: contentWarnings,
     maxImages,
     length,
     errorText,
@@ -196,6 +215,15 @@ export function useEditor(options: EditorOptions): EditorState {
     setSlot,
     onFiles,
     removeImage: (index) => update((d) => ({ images: d.images.filter((_, i) => i !== index) })),
+    setAlt: (index, alt) => {
+      update((d) => ({ images: d.images.map((image, i) => (i === index ? { ...image, alt } : image)) }));
+      if (localError) setError(null);
+    },
+    toggleContentWarning: () => update((d) => ({ contentWarning: d.contentWarning === undefined ? '' : undefined })),
+    setContentWarning: (text) => {
+      update({ contentWarning: text });
+      if (localError) setError(null);
+    },
     attachGif,
     mediaLoading: downloads > 0,
     check,

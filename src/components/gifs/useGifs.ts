@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useDb } from '../../lib/db/useDb';
 import { publicConfigQuery } from '../../lib/public-config';
 import { queryKeys } from '../../lib/query/keys';
@@ -22,19 +22,7 @@ export function useGifsEnabled(): boolean {
   return enabled ?? localStorage.getItem(ENABLED_KEY) === 'true';
 }
 
-export function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine !== false);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine !== false);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
-}
+export { useOnline } from '../../lib/online';
 
 export function useGifCategories(locale: GifLocale, enabled: boolean) {
   const db = useDb();

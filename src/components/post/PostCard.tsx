@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
 import { AppLink } from '../AppLink';
@@ -69,6 +69,39 @@ function CollapsibleText({ text }: { text: string }) {
   );
 }
 
+/**
+ * A post with a content warning shows the warning and keeps its text and images out of the page
+ * until the reader asks for them (and again when they hide them).
+ */
+function BehindWarning({ warning, children }: { warning: string; children: ReactNode }) {
+  const { t } = useTranslation('post');
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  return (
+    <>
+      <div className="post-warning">
+        <span className="post-warning-text">
+          <span className="post-warning-label">{t('content_warning')}: </span>
+          {warning}
+        </span>
+        <button
+          type="button"
+          className="link-button post-warning-toggle"
+          aria-expanded={shown}
+          aria-controls={id}
+          aria-label={shown ? t('hide_content_label', { warning }) : t('show_content_label', { warning })}
+          onClick={() => setShown((s) => !s)}
+        >
+          {shown ? t('hide_content') : t('show_content')}
+        </button>
+      </div>
+      <div id={id} className="post-warning-content">
+        {shown && children}
+      </div>
+    </>
+  );
+}
+
 function AuthorName({ username }: { username: string }) {
   const { t } = useTranslation('post');
   if (username === DELETED) return <span className="post-author">{t('deleted_user')}</span>;
@@ -127,8 +160,17 @@ export function PostCard({ post, pending, pinned, quoted, pictures = 'lazy' }: P
         )}
       </header>
       <Tags groups={post.groups} mentions={post.mentions} />
-      <CollapsibleText text={post.text} />
-      <PostImages urls={images} priority={pictures} />
+      {post.contentWarning?.trim() ? (
+        <BehindWarning warning={post.contentWarning.trim()}>
+          <CollapsibleText text={post.text} />
+          <PostImages urls={images} alts={post.alts} priority={pictures} />
+        </BehindWarning>
+      ) : (
+        <>
+          <CollapsibleText text={post.text} />
+          <PostImages urls={images} alts={post.alts} priority={pictures} />
+        </>
+      )}
       {post.replyingTo && !quoted && <QuotedPost id={post.replyingTo} />}
       {!quoted && !pending && <PostActions post={post} />}
     </article>

@@ -34,12 +34,17 @@ export const IMAGE_BOX = {
   2: { ratio: '2 / 1', width: 400, height: 400 },
 } as const;
 
-/** Up to two images in a row; a click opens them in the shared full-screen gallery. */
-export function PostImages({ urls, priority = 'lazy' }: { urls: string[]; priority?: ImagePriority }) {
+/**
+ * Up to two images in a row; a click opens them in the shared full-screen gallery. Each image is
+ * named by the description its author wrote (`alts`, in image order), else by its place.
+ */
+export function PostImages({ urls, alts, priority = 'lazy' }: { urls: string[]; alts?: string[] | undefined; priority?: ImagePriority }) {
   const { t } = useTranslation('post');
   const [open, setOpen] = useState<number | null>(null);
   const shown = urls.slice(0, 2);
   if (shown.length === 0) return null;
+  const described = (i: number) => alts?.[i]?.trim() ?? '';
+  const altOf = (i: number) => described(i) || t('image_alt', { index: i + 1 });
   const box = IMAGE_BOX[shown.length as 1 | 2];
   return (
     <div className={`post-images post-images-${shown.length}`} style={{ aspectRatio: box.ratio }}>
@@ -47,7 +52,7 @@ export function PostImages({ urls, priority = 'lazy' }: { urls: string[]; priori
         <button key={url} type="button" className="post-image" onClick={() => setOpen(i)}>
           <MediaImg
             src={url}
-            alt={t('image_alt', { index: i + 1 })}
+            alt={altOf(i)}
             width={box.width}
             height={box.height}
             loading={priority === 'lazy' ? 'lazy' : 'eager'}
@@ -58,7 +63,12 @@ export function PostImages({ urls, priority = 'lazy' }: { urls: string[]; priori
       ))}
       {open !== null && (
         <Suspense fallback={null}>
-          <Gallery open slides={shown.map((src, i) => ({ src, alt: t('image_alt', { index: i + 1 }) }))} index={open} onClose={() => setOpen(null)} />
+          <Gallery
+            open
+            slides={shown.map((src, i) => ({ src, alt: altOf(i), ...(described(i) ? { description: described(i) } : {}) }))}
+            index={open}
+            onClose={() => setOpen(null)}
+          />
         </Suspense>
       )}
     </div>

@@ -15,6 +15,7 @@ import { formatMonthYearInPhrase } from '../../components/month-year';
 import { toast } from '../../lib/toast';
 import { THEMES, type ThemeChoice, chooseTheme, storedTheme } from '../../components/theme';
 import { type StoredAccount, changeBio, changeLanguage, deleteAccount, patchStoredAccount, uploadProfilePicture } from './account.api';
+import { DataExport } from './DataExport';
 import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
 import '../../components/danger-button.css';
@@ -197,7 +198,7 @@ function ThemeChoiceField() {
 
 /**
  * /account: picture, bio, language, links to credentials, notification settings and
- * logout, email, join date and the account delete.
+ * logout, email, join date, the download of the account's data and the account delete.
  */
 export default function AccountPage() {
   const { t, i18n } = useTranslation('account');
@@ -268,6 +269,7 @@ export default function AccountPage() {
           {t('logout.button')}
         </button>
       </nav>
+      <DataExport />
       <div className="account-section account-danger">
         <button type="button" className="button button--danger" disabled={deleting} onClick={() => setConfirming({ kind: 'delete' })}>
           {t('delete.button')}

@@ -4,16 +4,23 @@ import { useNavigate } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
 import { normalizeEmail, validateEmail, validatePassword, validatePasswordRepeat, validateUsername } from '#core/validation';
 import { FormField, PasswordField } from '../../components/FormField';
-import { errorMessageOf } from '../../lib/api/client';
+import type { PasskeyItem } from '#core/api/passkeys';
+import { NetworkError, errorMessageOf } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
 import { useFormValues, useSubmit } from '../../lib/forms';
-import { translateMessage } from '../../lib/i18n';
+import { currentLanguage, translateMessage } from '../../lib/i18n';
+import { useOnline } from '../../lib/online';
+import { browserPasskeyFailure, webAuthnAvailable } from '../../lib/passkeys';
+import { queryKeys } from '../../lib/query/keys';
+import { useStoredValue } from '../../lib/query/stored';
 import { clearSession, setSessionUsername, useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { changeEmail, changePassword, changeUsername, patchStoredAccount } from './account.api';
+import { PASSKEYS_META_KEY, addPasskey, fetchPasskeys, removePasskey } from './passkeys.api';
 import { AccountSubpage } from './AccountSubpage';
 import { useAccount } from './useAccount';
 import './account.css';
+import './passkeys.css';
 
 /** A message to show: a catalogue key (error/..., info/...) or a key of this namespace. */
 type Outcome = { kind: 'error' | 'info'; message: string } | null;
@@ -33,8 +40,8 @@ function FormMessage({ outcome }: { outcome: Outcome }) {
  * form's error; otherwise `run` saves and its message, or the failure (the server's message, or
  * "Server Error" when it sent none we know), is shown. With `leaves`, a save leaves the page.
  */
-function useSave(options: { leaves?: boolean } = {}) {
-  const { error, setError, busy, submit } = useSubmit((err) => errorMessageOf(err, 'credentials.serverError'), options);
+function useSave(options: { leaves?: boolean; failure?: (err: unknown) => string | null } = {}) {
+  const { error, setError, busy, submit } = useSubmit((err) => options.failure?.(err) ?? errorMessageOf(err, 'credentials.serverError'), options);
   const [info, setInfo] = useState<string | null>(null);
   const outcome: Outcome = error ? { kind: 'error', message: error } : info ? { kind: 'info', message: info } : null;
   const clear = () => {
@@ -188,7 +195,106 @@ function PasswordForm({ google }: { google: boolean }) {
   );
 }
 
-/** /account/credentials: username, email and password. */
+/** A failure of the browser's passkey dialog as this page says it; null for the server's. */
+function passkeyFailure(err: unknown): string | null {
+  const failure = browserPasskeyFailure(err);
+  return failure ? `credentials.passkeys.${failure}` : null;
+}
+
+function PasskeyRow({ passkey, busy, online, onRemove }: { passkey: PasskeyItem; busy: boolean; online: boolean; onRemove: () => void }) {
+  const { t, i18n } = useTranslation('account');
+  const date = (time: number) => new Intl.DateTimeFormat(currentLanguage(i18n), { dateStyle: 'medium' }).format(time);
+  const name = passkey.name ?? t('credentials.passkeys.unnamed');
+  return (
+    <li className="passkey-list__item">
+      <span className="passkey-list__text">
+        <span className="passkey-list__name">{name}</span>
+        <span className="passkey-list__dates">
+          {t('credentials.passkeys.created', { date: date(passkey.createdAt) })}
+          {passkey.lastUsedAt ? ` · ${t('credentials.passkeys.lastUsed', { date: date(passkey.lastUsedAt) })}` : ''}
+        </span>
+      </span>
+      <button type="button" className="button button--danger" disabled={busy || !online} onClick={onRemove} aria-label={t('credentials.passkeys.removeNamed', { name })}>
+        {t('credentials.passkeys.remove')}
+      </button>
+    </li>
+  );
+}
+
+/**
+ * The account's passkeys: the list (kept in the local database, so it shows offline), adding one
+ * in this browser, and removing any. Both changes need the server, so they wait while offline.
+ */
+function PasskeysSection() {
+  const { t } = useTranslation('account');
+  const db = useDb();
+  const online = useOnline();
+  const available = webAuthnAvailable();
+  const stored = useStoredValue<PasskeyItem[]>(PASSKEYS_META_KEY, queryKeys.passkeys(db.name), (db, signal) => fetchPasskeys(db, signal), true, {
+    staleTime: 0,
+  });
+  const [name, setName] = useState('');
+  const { outcome, clear, busy, save } = useSave({ failure: passkeyFailure });
+  const passkeys = stored.value;
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    void save(null, async () => {
+      await addPasskey(db, name);
+      setName('');
+      return 'credentials.passkeys.added';
+    });
+  };
+  const remove = (id: string) => void save(null, () => removePasskey(db, id));
+
+  return (
+    <section className="account-section account-form" aria-labelledby="passkeys-title">
+      <h2 id="passkeys-title" className="account-section__title">
+        {t('credentials.passkeys.title')}
+      </h2>
+      <p className="account-form__note">{t('credentials.passkeys.about')}</p>
+      {passkeys === undefined ? (
+        <p className="list-status" role="status">
+          {stored.error instanceof NetworkError || (stored.ready && !online) ? t('credentials.passkeys.notLoaded') : stored.error ? null : t('loading')}
+        </p>
+      ) : passkeys.length === 0 ? (
+        <p className="account-form__note">{t('credentials.passkeys.none')}</p>
+      ) : (
+        <ul className="passkey-list" aria-label={t('credentials.passkeys.title')}>
+          {passkeys.map((passkey) => (
+            <PasskeyRow key={passkey._id} passkey={passkey} busy={busy} online={online} onRemove={() => remove(passkey._id)} />
+          ))}
+        </ul>
+      )}
+      {available ? (
+        <form className="passkey-add" onSubmit={add} aria-label={t('credentials.passkeys.add')}>
+          <fieldset disabled={busy || !online} className="account-form__fields">
+            <FormField
+              label={t('credentials.passkeys.name')}
+              name="passkey-name"
+              autoComplete="off"
+              maxLength={LIMITS.passkeyNameMax}
+              value={name}
+              onChange={(event) => {
+                setName(event.target.value);
+                clear();
+              }}
+            />
+            <button type="submit" className="button button--primary">
+              {t('credentials.passkeys.add')}
+            </button>
+          </fieldset>
+        </form>
+      ) : (
+        <p className="account-form__note">{t('credentials.passkeys.unsupported')}</p>
+      )}
+      {!online ? <p className="account-form__note">{t('credentials.passkeys.offline')}</p> : null}
+      <FormMessage outcome={outcome} />
+    </section>
+  );
+}
+
+/** /account/credentials: username, email and password, and the account's passkeys. */
 export default function CredentialsPage() {
   const { account } = useAccount();
   const google = !!account?.isGoogle;
@@ -197,6 +303,7 @@ export default function CredentialsPage() {
       <UsernameForm />
       <EmailForm google={google} />
       <PasswordForm google={google} />
+      <PasskeysSection />
     </AccountSubpage>
   );
 }

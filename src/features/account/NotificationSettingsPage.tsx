@@ -8,6 +8,7 @@ import { queryKeys } from '../../lib/query/keys';
 import { useStoredValue } from '../../lib/query/stored';
 import { toast } from '../../lib/toast';
 import { AccountSubpage } from './AccountSubpage';
+import { DevicePushSwitch } from './DevicePushSwitch';
 import { NOTIFICATION_SETTINGS_META_KEY, fetchNotificationSettings, saveNotificationSettings } from './account.api';
 import './account.css';
 
@@ -15,7 +16,8 @@ import './account.css';
 const failureMessage = (err: unknown): string => errorMessageOf(err, 'error/loading_failed');
 
 /**
- * /account/notification-settings: one switch per notification type, in the order of
+ * /account/notification-settings: whether this device shows notifications while the app is closed
+ * (Web Push, DevicePushSwitch), then one switch per notification type, in the order of
  * NOTIFICATION_SETTINGS. Each switch saves the whole list at once. The stored copy paints first
  * (offline too), the server's answer replaces it.
  */
@@ -63,6 +65,7 @@ export default function NotificationSettingsPage() {
 
   return (
     <AccountSubpage page="settings">
+      <DevicePushSwitch />
       {!settings ? (
         offline ? (
           <NotStoredLine error={stored.error} />

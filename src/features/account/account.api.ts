@@ -1,6 +1,6 @@
 import { type Account, accountApi } from '#core/api/account';
 import { mediaApi } from '#core/api/media';
-import { callApi } from '../../lib/api/client';
+import { type DownloadedFile, callApi, downloadApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 import type { Language } from '../../lib/i18n';
 import { ACCOUNT_META_KEY } from '../../lib/own-avatar';
@@ -46,6 +46,10 @@ export const changePassword = (oldPassword: string, newPassword: string) =>
 export const changeLanguage = (language: Language) => callApi(accountApi.changeLanguage, { body: { language } });
 
 export const deleteAccount = () => callApi(accountApi.delete);
+
+/** GET /account/export: the zip of the account's data, `onProgress` told the bytes received as they arrive. */
+export const downloadAccountData = (onProgress: (received: number, total: number | null) => void): Promise<DownloadedFile> =>
+  downloadApi(accountApi.export, { onProgress });
 
 /** POST /upload/pfp, multipart with the picture under `pfp`. */
 export function uploadProfilePicture(file: Blob, name = 'pfp') {

@@ -1,9 +1,14 @@
 import { logoutAndClear } from '../../lib/db/db';
 import { clearSession } from '../../lib/session';
 
-/** Logging out ends the session and deletes this account's local database (cache, drafts, outbox). */
+/**
+ * Logging out ends the session, stops this device's notifications (Web Push) and deletes this
+ * account's local database (cache, drafts, outbox).
+ */
 export async function logOutAndForget(): Promise<void> {
   try {
+    // The account's notifications stop coming to this device (asked while the session still holds).
+    await import('../../lib/push/device-push').then((push) => push.forgetDevicePush(), () => undefined);
     await logoutAndClear();
   } finally {
     clearSession();

@@ -5,8 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { useDb } from '../../lib/db/useDb';
 import { currentLanguage, translateMessage } from '../../lib/i18n';
 import { publicConfigQuery } from '../../lib/public-config';
-import { storeSession } from '../../lib/session';
-import { failureMessage, googleLogin } from './auth.api';
+import { failureMessage, googleLogin, keepSession } from './auth.api';
 import { decodeGoogleCredential } from './google-credential';
 import './auth.css';
 
@@ -74,8 +73,7 @@ export function GoogleButton({ mode }: { mode: 'signin' | 'signup' }) {
         return;
       }
       try {
-        const reply = await googleLogin(credential, language);
-        storeSession(reply.token, reply.user.username, reply.user._id);
+        keepSession(await googleLogin(credential, language));
         void navigate('/feed', { replace: true });
       } catch (err) {
         fail(failureMessage(err, 'google.failed'));

@@ -5,13 +5,21 @@ import { normalizeEmail, validateEmail } from '#core/validation';
 import { FormField, PasswordField } from '../../components/FormField';
 import { useSubmit } from '../../lib/forms';
 import { translateMessage } from '../../lib/i18n';
-import { storeSession, useSession } from '../../lib/session';
-import { failureMessage, forgotPassword, login, replyMessage } from './auth.api';
+import { browserPasskeyFailure } from '../../lib/passkeys';
+import { useSession } from '../../lib/session';
+import { failureMessage, forgotPassword, keepSession, login, passkeyLogin, replyMessage } from './auth.api';
 import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
+import { PasskeySignIn } from './PasskeySignIn';
 import './auth.css';
 import { returnPathOf } from '../../components/login-return';
 
 const loadingFailed = (err: unknown) => failureMessage(err, 'error/loading_failed');
+
+/** A failed login's message: the browser's passkey dialog's own failures, else the server's. */
+function loginFailed(err: unknown): string {
+  const passkey = browserPasskeyFailure(err);
+  return passkey ? `passkey.${passkey}` : loadingFailed(err);
+}
 
 /** "Forgot your password?": asks the server to mail a reset link (beyond the spec). */
 function ForgotPassword({ onBack }: { onBack: () => void }) {
@@ -59,14 +67,14 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
   );
 }
 
-/** Login: username or email plus password, Google, and a link to sign-up. */
+/** Login: username or email plus password, a passkey, Google, and a link to sign-up. */
 export default function LoginPage() {
   const { t } = useTranslation('auth');
   const { isLoggedIn } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   // A login that succeeds leaves the page: the form stays busy until it goes.
-  const { error, busy, submit } = useSubmit(loadingFailed, { leaves: true });
+  const { error, busy, submit } = useSubmit(loginFailed, { leaves: true });
   const [forgot, setForgot] = useState(false);
   // Sent here by "Log in to follow" and the like: the login goes back to that page.
   const returnTo = returnPathOf(useLocation().search);
@@ -77,10 +85,12 @@ export default function LoginPage() {
     event.preventDefault();
     const missing = !username.trim() ? 'error/new_username' : !password ? 'error/new_password' : null;
     void submit(missing, async () => {
-      const reply = await login(username.trim(), password);
-      storeSession(reply.token, reply.user.username, reply.user._id);
+      keepSession(await login(username.trim(), password));
     });
   };
+
+  // The same session as a password's: the page then leaves for where the login was asked from.
+  const onPasskey = () => void submit(null, async () => keepSession(await passkeyLogin()));
 
   return (
     <section className="auth">
@@ -116,6 +126,7 @@ export default function LoginPage() {
           <SubmitButton form="login" busy={busy} />
         </form>
       )}
+      {forgot ? null : <PasskeySignIn busy={busy} onSignIn={onPasskey} />}
       <AuthFooter mode="signin" />
     </section>
   );

@@ -1,8 +1,21 @@
-import { authApi } from '#core/api/auth';
+import { type Session, authApi } from '#core/api/auth';
 import type { MessageReply } from '#core/api/common';
+import { passkeysApi } from '#core/api/passkeys';
 import { ApiError, callApi } from '../../lib/api/client';
+import { signWithPasskey } from '../../lib/passkeys';
+import { storeSession } from '../../lib/session';
 
 export const login = (username: string, password: string) => callApi(authApi.login, { body: { username, password } });
+
+/** Keeps the session a login answered (password, passkey or Google): the app is signed in from here. */
+export const keepSession = (reply: Session) => storeSession(reply.token, reply.user.username, reply.user._id);
+
+/** Signs in with a passkey the browser holds for this site: the server's challenge, signed, then checked. */
+export async function passkeyLogin(): Promise<Session> {
+  const { challengeId, options } = await callApi(passkeysApi.loginOptions);
+  const response = await signWithPasskey(options);
+  return callApi(passkeysApi.login, { body: { challengeId, response } });
+}
 
 /** `language` picks the language of the account and its emails. */
 export const signup = (username: string, email: string, password: string, language?: string) =>

@@ -5,8 +5,11 @@ import './comments.css';
 
 const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
-/** A comment's image (at most one); a click opens it in the shared full-screen gallery with zoom. */
-export function CommentImage({ url, blob }: { url?: string | undefined; blob?: Blob | undefined }) {
+/**
+ * A comment's image (at most one); a click opens it in the shared full-screen gallery with zoom.
+ * It is named by the description its author wrote (`alt`), else generically.
+ */
+export function CommentImage({ url, blob, alt }: { url?: string | undefined; blob?: Blob | undefined; alt?: string | undefined }) {
   const { t } = useTranslation('comments');
   const [open, setOpen] = useState(false);
   const local = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
@@ -15,14 +18,16 @@ export function CommentImage({ url, blob }: { url?: string | undefined; blob?: B
   }, [local]);
   const src = local ?? url;
   if (!src) return null;
+  const described = alt?.trim() ?? '';
+  const name = described || t('item.image_alt');
   return (
     <div className="comment-image">
       <button type="button" onClick={() => setOpen(true)} aria-label={t('item.open_image')}>
-        <MediaImg src={src} alt={t('item.image_alt')} loading="lazy" />
+        <MediaImg src={src} alt={name} loading="lazy" />
       </button>
       {open && (
         <Suspense fallback={null}>
-          <Gallery open slides={[{ src, alt: t('item.image_alt') }]} onClose={() => setOpen(false)} />
+          <Gallery open slides={[{ src, alt: name, ...(described ? { description: described } : {}) }]} onClose={() => setOpen(false)} />
         </Suspense>
       )}
     </div>

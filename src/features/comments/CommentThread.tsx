@@ -178,7 +178,7 @@ export function CommentItem({ comment: listed, pending, preset, highlighted, dep
             <p className="comment-text">
               <PostText text={comment.text} />
             </p>
-            <CommentImage url={comment.media?.[0]} blob={pending?.image} />
+            <CommentImage url={comment.media?.[0]} blob={pending?.image} alt={comment.alts?.[0]} />
           </>
         )}
         {!pending && !deleted && (

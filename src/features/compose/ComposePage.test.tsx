@@ -7,6 +7,7 @@ import { getDb, clearLocalData } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
 import { cancelScheduledSend } from '../../lib/outbox/outbox';
 import { clearSession, storeSession } from '../../lib/session';
+import { keepShare, takeShare } from '../../lib/share/shared-items';
 import { getToasts } from '../../lib/toast';
 import { attachFiles, pngFile, useTestFiles } from '../../test/files';
 import { apiPost, mockFetch, setOnline } from '../../test/local-first';
@@ -185,6 +186,32 @@ describe('ComposePage', () => {
     mockFetch(() => new TypeError('Failed to fetch'));
     render('/post?rep=orig');
     expect(await screen.findByRole('textbox', { name: 'Group name' })).toHaveValue('dogs');
+  });
+
+  it('takes what another app shared into the draft, offline, after text already there, and keeps it', async () => {
+    mockFetch(answer);
+    await getDb().drafts.put({ key: draftKeys.post(), text: 'Half a thought', mentions: [], groups: [], images: [], updatedAt: 1 });
+    const photos = [1, 2, 3].map((i) => ({ blob: pngFile(`${i}.png`) as unknown as Blob, name: `${i}.png` }));
+    await keepShare({ text: 'Roses in bloom\nhttps://example.com/roses', images: photos });
+    render('/post?shared=1');
+    await waitFor(() => expect(textbox()).toHaveValue('Half a thought\nRoses in bloom\nhttps://example.com/roses'));
+    // Three were shared; a post takes two, and says so.
+    expect(await screen.findAllByRole('button', { name: /Remove image/ })).toHaveLength(2);
+    expect(screen.getByRole('alert')).toHaveTextContent('You can attach only up to 2 images.');
+    expect(await takeShare()).toBeUndefined();
+    await waitFor(async () => {
+      const draft = await getDb().drafts.get(draftKeys.post());
+      expect(draft?.text).toContain('Roses in bloom');
+      expect(draft?.images.map((i) => i.name)).toEqual(['1.png', '2.png']);
+    });
+  });
+
+  it('opens empty when the share was already taken', async () => {
+    mockFetch(answer);
+    render('/post?shared=1');
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    expect(textbox()).toHaveValue('');
+    expect(screen.queryAllByRole('button', { name: /Remove image/ })).toHaveLength(0);
   });
 
   it('restores the saved draft and says when the server refused it', async () => {

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
 import { type DraftContent, draftKeys, emptyDraft, useReturnedDrafts } from '../../lib/drafts/drafts';
 import { queuePost } from '../../lib/outbox/outbox';
+import { SHARED_PARAM, takeShare } from '../../lib/share/shared-items';
 import { usePost, usePostGroups } from '../../lib/query/posts';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
@@ -22,7 +23,7 @@ export default function ComposePage() {
   const g = params.get('g');
   // One composer per reply target and preset group, each with its own draft.
   const key = draftKeys.post({ rep, g });
-  return <Composer key={key} draftKey={key} rep={rep} author={author} g={g} />;
+  return <Composer key={key} draftKey={key} rep={rep} author={author} g={g} shared={params.has(SHARED_PARAM)} />;
 }
 
 interface ComposerProps {
@@ -30,9 +31,11 @@ interface ComposerProps {
   rep: string | null;
   author: string | null;
   g: string | null;
+  /** Opened by sharing from another app: what was shared waits to be taken into the draft. */
+  shared: boolean;
 }
 
-function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
+function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
   const { t } = useTranslation('compose');
   const navigate = useNavigate();
   const [seed] = useState(
@@ -47,11 +50,12 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
     // A reply goes to the original's groups (preset below), and to no others.
     addGroups: !rep,
     gifs: true,
+    contentWarnings: true,
     t,
     returnedNotice: true,
     textRef,
   });
-  const { ready, update, adopt } = editor;
+  const { ready, update, adopt, onFiles } = editor;
   const returned = useReturnedDrafts(key);
   const original = usePost(rep);
 
@@ -64,6 +68,23 @@ function Composer({ draftKey: key, rep, author, g }: ComposerProps) {
       return missing.length ? { groups: [...d.groups, ...missing.map((name) => ({ query: name, id: null, locked: true }))] } : {};
     });
   }, [ready, originalGroups, update]);
+
+  // What another app shared joins the draft (after any text already there) and is saved with it,
+  // so it survives going offline or closing the app; images beyond the post's limit are refused
+  // with the composer's own message.
+  const shareTaken = useRef(false);
+  useEffect(() => {
+    if (!shared || !ready || shareTaken.current) return;
+    shareTaken.current = true;
+    takeShare().then(
+      (item) => {
+        if (!item) return;
+        if (item.text) update((d) => ({ text: d.text.trim() ? `${d.text}\n${item.text}` : item.text }));
+        if (item.images.length) onFiles(item.images.map((image) => new File([image.blob], image.name, { type: image.blob.type })));
+      },
+      (err: unknown) => console.warn('share', err),
+    );
+  }, [shared, ready, update, onFiles]);
 
   const originalFailed = !!rep && !!original.error && original.cached && !original.post;
   useEffect(() => {

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+// Which label an item gets and which post it opens: shared with the server's push messages.
+import { labelOf, postLink } from '#core/api/notifications';
 import { DELETED } from '#core/limits';
 import { AppLink } from '../../components/AppLink';
 import { Avatar } from '../../components/Avatar';
@@ -8,70 +10,6 @@ import { Tooltip } from '../../components/Tooltip';
 import { formatRelativeTime } from '../../lib/i18n';
 import type { JoinDecision, Notification } from './notifications.api';
 import './notifications.css';
-
-/** Which label an item gets. */
-export type LabelKey =
-  | 'follow'
-  | 'reply'
-  | 'comment'
-  | 'commentReply'
-  | 'newPost'
-  | 'mention'
-  | 'mentionMany'
-  | 'commentMention'
-  | 'commentMentionMany'
-  | 'join'
-  | 'joinRequest'
-  | 'accepted'
-  | 'denied'
-  | 'madeAdmin'
-  | 'revokedAdmin'
-  | 'madeOwner'
-  | 'groupPost'
-  | 'message';
-
-export function labelOf(n: Notification): LabelKey {
-  const many = n.context.count > 1;
-  switch (n.type) {
-    case 'NEW_FOLLOWER':
-      return 'follow';
-    case 'NEW_REPLY':
-      // A post answering a post, a comment on a post, or a reply to the recipient's comment.
-      if (!n.context.comment) return 'reply';
-      return n.context.parentComment ? 'commentReply' : 'comment';
-    case 'NEW_POST':
-      return 'newPost';
-    case 'MENTION':
-      return many ? 'mentionMany' : 'mention';
-    case 'COMMENT_MENTION':
-      return many ? 'commentMentionMany' : 'commentMention';
-    case 'NEW_MEMBER':
-      return 'join';
-    case 'GROUP_JOIN_REQUEST':
-      return 'joinRequest';
-    case 'GROUP_JOIN_ACCEPT':
-      return 'accepted';
-    case 'GROUP_JOIN_DENY':
-      return 'denied';
-    case 'MADE_ADMIN':
-      return 'madeAdmin';
-    case 'REVOKED_ADMIN':
-      return 'revokedAdmin';
-    case 'MADE_OWNER':
-      return 'madeOwner';
-    case 'GROUP_POST':
-      return 'groupPost';
-    default:
-      return 'message';
-  }
-}
-
-/** /p/{postId}, with ?c={commentId} when the item is about a comment. */
-export function postLink(n: Notification): string | null {
-  if (!n.context.post) return null;
-  const base = `/p/${encodeURIComponent(n.context.post)}`;
-  return n.context.comment ? `${base}?c=${encodeURIComponent(n.context.comment)}` : base;
-}
 
 const present = (name: string | null | undefined): name is string => !!name && name !== DELETED;
 

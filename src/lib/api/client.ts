@@ -130,3 +130,84 @@ export function errorMessageOf(err: unknown, fallback = 'error/server_error'): s
  * reason when it gave one; otherwise nothing is known about the image, so only that it failed.
  */
 export const uploadErrorOf = (err: unknown): string => errorMessageOf(err, 'common:upload_failed');
+
+/** A file the API answered: its bytes, and the name the server gave it (Content-Disposition). */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string | null;
+}
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  /** Told of each piece as it arrives: the bytes so far, and the whole size when the server said it. */
+  onProgress?: (received: number, total: number | null) => void;
+}
+
+/** The file name of a Content-Disposition header: `filename*` (UTF-8) when given, else `filename`. */
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // A malformed encoding: the plain name below is as good.
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(disposition)?.[1] ?? /filename\s*=\s*([^;\s]+)/i.exec(disposition)?.[1] ?? null;
+}
+
+/**
+ * A call whose answer is a file (a zip, say), with the session's bearer token: read piece by piece
+ * as it streams in, so the caller can show the progress. Refusals are ApiErrors as for callApi;
+ * no answer, or an answer broken off midway, is a NetworkError.
+ */
+export async function downloadApi<const E extends Endpoint>(e: E, options: DownloadOptions = {}): Promise<DownloadedFile> {
+  const headers: Record<string, string> = {};
+  const { token } = getSession();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(pathOf(e), undefined), { method: e.method, headers, signal: options.signal });
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new NetworkError((err as Error)?.message);
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    let message: unknown;
+    try {
+      message = (JSON.parse(text) as { message?: unknown } | null)?.message;
+    } catch {
+      message = undefined;
+    }
+    throw new ApiError(response.status, parseErrorMessage(message), typeof message === 'string' ? message : `HTTP ${response.status}`);
+  }
+  const length = Number(response.headers.get('Content-Length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  const type = response.headers.get('Content-Type') ?? 'application/octet-stream';
+  const fileName = fileNameOf(response.headers.get('Content-Disposition'));
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  options.onProgress?.(0, total);
+  try {
+    if (!response.body) {
+      const whole = new Uint8Array(await response.arrayBuffer());
+      chunks.push(whole);
+      received = whole.length;
+    } else {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value as Uint8Array<ArrayBuffer>);
+        received += value.length;
+        options.onProgress?.(received, total);
+      }
+    }
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new NetworkError((err as Error)?.message);
+  }
+  return { blob: new Blob(chunks, { type }), fileName };
+}

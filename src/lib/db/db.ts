@@ -64,6 +64,8 @@ export interface Slot {
 export interface DraftImage {
   blob: Blob;
   name: string;
+  /** The image's description (alt text) as written; sent with its upload. Absent: none yet. */
+  alt?: string;
 }
 
 export interface Draft {
@@ -72,6 +74,11 @@ export interface Draft {
   mentions: Slot[];
   groups: Slot[];
   images: DraftImage[];
+  /**
+   * The post's content warning as written; absent when the author has not asked for one (an
+   * empty string is a warning switched on but not written yet). Posts only.
+   */
+  contentWarning?: string;
   updatedAt: number;
   /** Set when the draft came back from the outbox after the server refused it. */
   returnedError?: ErrorKey;
@@ -88,6 +95,8 @@ export interface PostPayload {
   mentions: Slot[];
   groups: Slot[];
   replyingTo: string | null;
+  /** Shown before the post's text and images; absent or blank for none. */
+  contentWarning?: string;
 }
 export interface CommentPayload {
   text: string;

@@ -60,7 +60,14 @@ export function useDraft(key: string, seed?: DraftContent): UseDraft {
     void loadDraft(key, db).then((stored) => {
       if (cancelled) return;
       const content: DraftContent = stored
-        ? { text: stored.text, mentions: stored.mentions, groups: stored.groups, images: stored.images, ...(stored.returnedError ? { returnedError: stored.returnedError } : {}) }
+        ? {
+          text: stored.text,
+          mentions: stored.mentions,
+          groups: stored.groups,
+          images: stored.images,
+          ...(stored.contentWarning !== undefined ? { contentWarning: stored.contentWarning } : {}),
+          ...(stored.returnedError ? { returnedError: stored.returnedError } : {}),
+        }
         : (seed ?? emptyDraft());
       latest.current = content;
       setDraft(content);
@@ -98,7 +105,13 @@ export function useDraft(key: string, seed?: DraftContent): UseDraft {
 
   const adopt = useCallback(
     async (other: Draft) => {
-      const content: DraftContent = { text: other.text, mentions: other.mentions, groups: other.groups, images: other.images };
+      const content: DraftContent = {
+        text: other.text,
+        mentions: other.mentions,
+        groups: other.groups,
+        images: other.images,
+        ...(other.contentWarning !== undefined ? { contentWarning: other.contentWarning } : {}),
+      };
       latest.current = content;
       setDraft(content);
       dirty.current = true;

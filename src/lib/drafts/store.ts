@@ -14,8 +14,14 @@ export type DraftContent = Omit<Draft, 'key' | 'updatedAt'>;
 
 export const emptyDraft = (): DraftContent => ({ text: '', mentions: [], groups: [], images: [] });
 
-export function isEmptyDraft(d: Pick<Draft, 'text' | 'mentions' | 'groups' | 'images'>): boolean {
-  return d.text.trim() === '' && d.mentions.length === 0 && d.groups.every((g) => g.locked) && d.images.length === 0;
+export function isEmptyDraft(d: Pick<Draft, 'text' | 'mentions' | 'groups' | 'images' | 'contentWarning'>): boolean {
+  return (
+    d.text.trim() === '' &&
+    d.mentions.length === 0 &&
+    d.groups.every((g) => g.locked) &&
+    d.images.length === 0 &&
+    !d.contentWarning?.trim()
+  );
 }
 
 export async function loadDraft(key: string, db: KruhDb = getDb()): Promise<Draft | undefined> {

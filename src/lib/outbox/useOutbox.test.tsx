@@ -84,8 +84,19 @@ describe('pendingPostView', () => {
         mentions: [{ _id: 'u2', username: 'bob' }],
         itsme: true,
         canReply: false,
+        alts: [],
+        contentWarning: null,
       }),
     );
+  });
+
+  it('carries the content warning and the descriptions of the images written with it', async () => {
+    const row = (await queuePost({
+      ...post('careful'),
+      contentWarning: ' spiders ',
+      images: [{ blob: new Blob(['x']), name: 'a.png', alt: ' A spider ' }, { blob: new Blob(['y']), name: 'b.png' }],
+    })) as PendingPostRow;
+    expect(pendingPostView(row)).toMatchObject({ contentWarning: 'spiders', images: 2, alts: ['A spider', ''] });
   });
 
   it('shows an empty author name when the session has none', async () => {
@@ -112,6 +123,7 @@ describe('pendingCommentView', () => {
         createdAt: row.createdAt,
         mentions: [{ _id: 'u2', username: 'bob' }],
         itsme: true,
+        alts: [],
       }),
     );
   });

@@ -51,6 +51,7 @@ function pendingItem(row: PendingPostRow | PendingCommentRow) {
     itsme: true,
     images: row.images.length,
     media: [],
+    alts: row.images.map((image) => image.alt?.trim() ?? ''),
   };
 }
 
@@ -62,6 +63,7 @@ export function pendingPostView(row: PendingPostRow): Post {
     // No versioned avatar URL yet: the card falls back to the plain address of the author's id.
     author: { username: session.username ?? '', pfp: session.id ?? '', pfpUrl: '' },
     replyingTo: row.payload.replyingTo,
+    contentWarning: row.payload.contentWarning?.trim() || null,
     groups: row.payload.groups.map((g) => ({ _id: g.id, name: g.query })),
     adminGroups: [],
     pinnedGroups: [],

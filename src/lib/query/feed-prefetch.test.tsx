@@ -34,6 +34,17 @@ describe('the first feed page at start', () => {
     expect(feedCalls(calls)).toEqual([search]);
   });
 
+  it("shows the page the app's HTML came with, asking the server nothing", async () => {
+    const { calls } = mockFetch(() => ({ body: { posts: [apiPost('b', { text: 'asked' })], hasMore: false } }));
+    const client = testQueryClient();
+    prefetchFirstFeedPage(client, '#/feed', { posts: [apiPost('a', { text: 'carried' })], hasMore: true });
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    const { result } = renderHook(() => useFeed({ feed: 'explore', sort: 'newest', time: 'week' }), { wrapper });
+    await waitFor(() => expect(result.current.posts.map((p) => p.text)).toEqual(['carried']));
+    expect(result.current.hasMore).toBe(true);
+    expect(feedCalls(calls)).toEqual([]);
+  });
+
   it('asks for nothing when the app opens on another screen', () => {
     const { calls } = mockFetch(() => ({ body: {} }));
     for (const hash of ['#/feed/following', '#/u/alice', '#/p/p1', '#/login']) prefetchFirstFeedPage(testQueryClient(), hash);

@@ -3,27 +3,26 @@ import { FEED_DEFAULTS } from '#core/listing';
 import { getDb } from '../db/db';
 import { readListing } from '../listing-params';
 import { feedName, feedSource } from './feed';
+import { type FirstFeed, opensOnExplore } from './first-feed';
 import { queryKeys } from './keys';
-import { fetchPage } from './paged';
-
-/** The addresses (after the #) that open on the explore feed. */
-const EXPLORE = new Set(['', '/', '/feed']);
+import { fetchPage, storePage } from './paged';
 
 /**
  * When the app opens on the explore feed, its first page is asked for at once, beside the download
  * of the feed screen's code instead of after its first render: on a first visit the feed's pictures
  * (a phone's largest paint) can only be requested once this page has answered. It goes under the
  * query key the screen reads (usePaged), so the screen joins this request rather than repeating it.
- * `hash` is the address's hash (`#/feed?sort=popular`); other screens fetch nothing here.
+ * `hash` is the address's hash (`#/feed?sort=popular`); other screens fetch nothing here. `first`,
+ * the page the app's HTML came with (see takeFirstFeed), is stored instead of asked for.
  */
-export function prefetchFirstFeedPage(queryClient: QueryClient, hash: string): void {
+export function prefetchFirstFeedPage(queryClient: QueryClient, hash: string, first: FirstFeed | null = null): void {
+  if (!opensOnExplore(hash)) return;
   const address = new URL(hash.replace(/^#/, '') || '/', 'http://app');
-  if (!EXPLORE.has(address.pathname)) return;
   const { sort, time } = readListing(address.searchParams, FEED_DEFAULTS);
   const db = getDb();
   const source = feedSource({ feed: 'explore', sort, time });
   void queryClient.prefetchQuery({
     queryKey: [...queryKeys.feed(db.name, feedName('explore'), source.key), 1],
-    queryFn: ({ signal }) => fetchPage(db, source, 1, signal),
+    queryFn: ({ signal }) => (first ? storePage(db, source, 1, first) : fetchPage(db, source, 1, signal)),
   });
 }

@@ -25,6 +25,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   postGroups: ['p1'],
   account: [],
   notificationSettings: [],
+  passkeys: [],
   publicConfig: [],
   historyName: ['user', 'u1'],
   gifCategories: ['en'],

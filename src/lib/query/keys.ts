@@ -37,6 +37,7 @@ export const queryKeys = {
   postGroups: (dbName: string, id: string | null) => ['post-groups', dbName, id] as const,
   account: (dbName: string) => ['account', dbName] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
+  passkeys: (dbName: string) => ['passkeys', dbName] as const,
   publicConfig: (dbName: string) => ['public-config', dbName] as const,
   /** The current name of a user or group in the search history (a text entry is its own name). */
   historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,

@@ -96,14 +96,27 @@ export interface PageResult {
 
 /** GET page `page` of a list and store its items and their order. */
 export async function fetchPage<T, R>(db: KruhDb, source: PagedSource<T, R>, page: number, signal?: AbortSignal): Promise<PageResult> {
-  const { key, endpoint, params, query, listing, limit, field, store } = source;
+  const { key, endpoint, params, query, listing, limit } = source;
   let before: number | undefined;
   if (page > 1) before = (await db.feedPages.get([key, 1]))?.fetchedAt;
   const fetchedAt = Date.now();
   const sortAndTime = listing ? listingSearchParams(listing.sort, listing.time, listing.defaults) : {};
   const input = { params, query: { ...query, page, limit, ...sortAndTime, before } };
-  const answer = (await callApi(endpoint, input as CallInput<Endpoint>, { signal })) as unknown as Record<string, unknown> & { hasMore: boolean };
-  const { [field]: listed, hasMore, ...rest } = answer;
+  const answer = (await callApi(endpoint, input as CallInput<Endpoint>, { signal })) as unknown as Record<string, unknown>;
+  return storePage(db, source, page, answer, fetchedAt);
+}
+
+/** Stores a page's answer (as the list's call gave it) as fetchPage does with the one it asks for. */
+export async function storePage<T, R>(
+  db: KruhDb,
+  source: PagedSource<T, R>,
+  page: number,
+  answer: Record<string, unknown>,
+  fetchedAt = Date.now(),
+): Promise<PageResult> {
+  const { key, field, store } = source;
+  const { [field]: listed, hasMore: more, ...rest } = answer;
+  const hasMore = more === true;
   const items = (listed as T[] | undefined) ?? [];
   const ids = items.map(store.idOf);
   await db.transaction('rw', [...store.tables(db), db.feedPages], async () => {

@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
+import { readZip } from '../../../server/tests/helpers/zip';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { type TestUser, api, createVerifiedUser, mailedLink, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
@@ -17,7 +19,7 @@ interface Account {
 /**
  * Everything a person changes about their account: picture, bio, username, email (confirmed from
  * the mail to the new address), notification settings, a new password that ends the session,
- * and finally the account's deletion after a confirmation.
+ * then their data downloaded as a zip, and finally the account's deletion after a confirmation.
  */
 describe('journey: an account changed in every way, then deleted', () => {
   const e2e = useE2eSuite();
@@ -91,9 +93,17 @@ describe('journey: an account changed in every way, then deleted', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     expect((await api(server, 'POST', '/auth/test', { token })).status).toBe(401);
 
-    // Back in with the new password, then the account is deleted.
+    // Back in with the new password: the data is taken away as a zip, then the account is deleted.
     await logIn(newName, newPassword);
     await page.goto(`${server.baseUrl}/#/account`);
+    const saving = page.waitForEvent('download');
+    await main.getByRole('button', { name: en('account:export.button'), exact: true }).click();
+    const download = await saving;
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^kruh-${newName}-\\d{4}-\\d{2}-\\d{2}\\.zip$`));
+    await main.getByText(en('account:export.done')).waitFor();
+    const exported = await readZip(await readFile(await download.path()));
+    expect(JSON.parse(exported.get('account.json')!.toString('utf8'))).toMatchObject({ username: newName, email: newEmail, bio: 'Beekeeper. Mostly outdoors.' });
+    expect(exported.has('images/avatar.jpeg')).toBe(true);
     await main.getByRole('button', { name: en('account:delete.button'), exact: true }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText(`${en('common:conf.delete')} ${en('common:conf.item.account')}?`).waitFor();

@@ -1,7 +1,7 @@
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, composePost, text } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
@@ -22,12 +22,14 @@ describe('journey: the app updates itself without losing what waits to be sent',
   const e2e = useE2eSuite({ webDir: release });
   let ivy: TestUser;
 
-  beforeAll(async () => {
+  /** Made inside the test, so a second try starts from fresh people and names. */
+  async function setUp(): Promise<void> {
     ivy = await createVerifiedUser(e2e.server);
-  });
+  }
   afterAll(() => rmSync(release, { recursive: true, force: true }));
 
   it('shows the update prompt, reloads into the new release and keeps the outbox', async () => {
+    await setUp();
     const { server } = e2e;
     const page = await e2e.visit('/#/feed', { as: ivy, viewport: JOURNEY_VIEWPORT });
     await waitForServiceWorker(page);
@@ -42,7 +44,7 @@ describe('journey: the app updates itself without losing what waits to be sent',
     expect(await outboxSize(page, ivy.id)).toBe(1);
 
     // The next release is published; the app finds it and offers it.
-    appendFileSync(join(release, 'sw.js'), '\n// next release\n');
+    appendFileSync(join(release, 'sw.js'), `\n// next release ${Date.now()}\n`);
     await page.evaluate(() => {
       (window as unknown as { beforeUpdate: boolean }).beforeUpdate = true;
     });

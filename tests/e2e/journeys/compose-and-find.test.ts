@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { type TestUser, api, createVerifiedUser, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
@@ -27,17 +27,20 @@ describe('journey: compose a rich post and find it everywhere', () => {
   const e2e = useE2eSuite();
   let ada: TestUser;
   let finn: TestUser;
-  const group = uniqueName('orchard');
-  const words = `Pressing apples ${Date.now()} today #cider`;
+  let group: string;
+  let words: string;
 
-  beforeAll(async () => {
+  /** Made inside the test, so a second try starts from fresh people and names. */
+  async function setUp(): Promise<void> {
+    group = uniqueName('orchard');
+    words = `Pressing apples ${Date.now()} today #cider`;
     [ada, finn] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
     const created = await api(e2e.server, 'POST', '/group', {
       token: ada.token,
       body: { name: group, description: 'Trees and what they give.', isPrivate: false, requestJoin: false, everyoneCanPost: true },
     });
     expect(created.status).toBe(201);
-  });
+  }
 
   /** Picks `name` from the suggestions of the newest slot of one kind. */
   async function pick(page: Page, addLabel: string, slotLabel: string, name: string): Promise<void> {
@@ -48,6 +51,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
   }
 
   it('posts two photos with a mention, a group and a hashtag, finds the post, and browses the photos', async () => {
+    await setUp();
     const { server } = e2e;
     const en = (id: string, values?: Record<string, string | number>) => text('en', id, values);
     const page = await e2e.visit('/#/post', { as: ada, viewport: JOURNEY_VIEWPORT });

@@ -1,5 +1,5 @@
 import type { Locator } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { type TestUser, api, createVerifiedUser, sessionStorageState } from '../support/server';
 import { useE2eSuite } from '../support/suite';
@@ -22,17 +22,19 @@ describe('journey: a conversation three levels deep, and its notification', () =
   let ben: TestUser;
   let postId: string;
 
-  beforeAll(async () => {
+  /** Made inside the test, so a second try starts from fresh people and names. */
+  async function setUp(): Promise<void> {
     [ana, ben] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
     const post = await api<{ _id: string }>(e2e.server, 'POST', '/post', { token: ana.token, body: { text: 'Who wants seedlings this spring?' } });
     expect(post.status).toBe(201);
     postId = post.body._id;
-  });
+  }
 
   const repliesOf = async (id: string) => (await api<{ comments: Comment[] }>(e2e.server, 'GET', `/post/${id}/comments`, { token: ana.token })).body.comments;
   const commentNamed = (scope: Locator, words: string) => scope.locator('article[data-comment-id]').filter({ hasText: words }).first();
 
   it('comments, replies twice, likes, and opens the reply from the notification', async () => {
+    await setUp();
     const { server } = e2e;
     const page = await e2e.visit(`/#/p/${postId}`, { as: ben, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');

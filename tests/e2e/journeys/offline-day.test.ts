@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, composePost, text } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
@@ -22,13 +22,20 @@ describe('journey: offline writing, survived across a closed app, delivered once
   const e2e = useE2eSuite();
   let ava: TestUser;
   let rey: TestUser;
-  const pond = uniqueName('pond');
+  let pond: string;
   const posts: ListedPost[] = [];
+  /** Texts carry the try's own mark: a second try must not find the first try's posts in the feed. */
+  let mark = '';
+  const said = (words: string) => `${words} (${mark})`;
 
-  beforeAll(async () => {
+  /** Made inside the test, so a second try starts from fresh people and names. */
+  async function setUp(): Promise<void> {
+    pond = uniqueName('pond');
+    mark = uniqueName('try');
+    posts.length = 0;
     [ava, rey] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
     for (const words of ['Morning mist over the pond', 'Herons are back this week']) {
-      const created = await api<ListedPost>(e2e.server, 'POST', '/post', { token: ava.token, body: { text: words } });
+      const created = await api<ListedPost>(e2e.server, 'POST', '/post', { token: ava.token, body: { text: said(words) } });
       expect(created.status).toBe(201);
       posts.push(created.body);
     }
@@ -39,12 +46,13 @@ describe('journey: offline writing, survived across a closed app, delivered once
     });
     expect(group.status).toBe(201);
     expect((await api(e2e.server, 'PUT', `/group/${pond}/join`, { token: rey.token })).status).toBe(200);
-  });
+  }
 
   const reysPosts = async () => (await api<{ posts: ListedPost[] }>(e2e.server, 'GET', `/profile/posts/${rey.username}`, { token: ava.token })).body.posts;
   const postNow = async (id: string) => (await api<ListedPost>(e2e.server, 'GET', `/post/${id}`, { token: ava.token })).body;
 
   it('keeps everything written offline through a closed app and sends each item once', async () => {
+    await setUp();
     const { server } = e2e;
     const page = await e2e.visit('/#/feed', { as: rey, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
@@ -60,8 +68,11 @@ describe('journey: offline writing, survived across a closed app, delivered once
     await main.getByText('Photos to follow.').waitFor();
 
     // A comment and a like here, a like on the other post in the feed, and two posts.
-    await main.getByRole('textbox', { name: text('en', 'comments:box.label') }).fill('Saw a kingfisher too!');
+    const commentBox = main.getByRole('textbox', { name: text('en', 'comments:box.label') });
+    await commentBox.fill('Saw a kingfisher too!');
     await main.getByRole('button', { name: text('en', 'comments:box.submit'), exact: true }).first().click();
+    // The box empties once the comment is queued; until then its own text would match too.
+    await expect.poll(() => commentBox.inputValue()).toBe('');
     await main.getByText('Saw a kingfisher too!').waitFor();
     const likeIn = async (postId: string) => {
       const card = main.locator(`article[data-post-id="${postId}"]`).first();
@@ -71,8 +82,8 @@ describe('journey: offline writing, survived across a closed app, delivered once
     await likeIn(posts[0]!._id);
     await page.goto(`${server.baseUrl}/#/feed`);
     await likeIn(posts[1]!._id);
-    await composePost(page, server.baseUrl, 'Written on the train, sent at home');
-    await composePost(page, server.baseUrl, 'A note for the pond group', `/#/post?g=${pond}`);
+    await composePost(page, server.baseUrl, said('Written on the train, sent at home'));
+    await composePost(page, server.baseUrl, said('A note for the pond group'), `/#/post?g=${pond}`);
     expect(await outboxSize(page, rey.id)).toBe(5);
 
     // Meanwhile the group bans Rey.
@@ -82,13 +93,13 @@ describe('journey: offline writing, survived across a closed app, delivered once
     await page.close();
     const reopened = await e2e.journey.context.newPage();
     await reopened.goto(`${server.baseUrl}/#/feed`);
-    await reopened.getByRole('main').getByText('Written on the train, sent at home').waitFor();
+    await reopened.getByRole('main').getByText(said('Written on the train, sent at home')).waitFor();
     expect(await outboxSize(reopened, rey.id)).toBe(5);
 
     // Online again: each item lands exactly once; the group post is refused.
     await e2e.journey.context.setOffline(false);
     await expect.poll(() => outboxSize(reopened, rey.id), { timeout: 30_000 }).toBe(0);
-    await expect.poll(async () => (await reysPosts()).map((p) => p.text)).toEqual(['Written on the train, sent at home']);
+    await expect.poll(async () => (await reysPosts()).map((p) => p.text)).toEqual([said('Written on the train, sent at home')]);
     expect(await postNow(posts[0]!._id)).toMatchObject({ likes: 1, comments: 2 });
     expect(await postNow(posts[1]!._id)).toMatchObject({ likes: 1 });
     const comments = (await api<{ comments: Array<{ text: string }> }>(server, 'GET', `/post/${posts[0]!._id}/comments`, { token: ava.token })).body.comments;
@@ -97,7 +108,7 @@ describe('journey: offline writing, survived across a closed app, delivered once
     // The refused post is back in its composer, with the reason in the person's language.
     await reopened.goto(`${server.baseUrl}/#/post?g=${pond}`);
     const again = reopened.getByRole('main');
-    await expect.poll(() => again.getByRole('textbox', { name: text('en', 'compose:text_label') }).inputValue()).toBe('A note for the pond group');
+    await expect.poll(() => again.getByRole('textbox', { name: text('en', 'compose:text_label') }).inputValue()).toBe(said('A note for the pond group'));
     await again.getByRole('alert').filter({ hasText: text('en', 'error:banned') }).waitFor();
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { type TestUser, api, createVerifiedUser, sessionStorageState, uniqueName } from '../support/server';
@@ -27,12 +27,15 @@ describe('journey: a private group, from the request to join to a new owner', ()
   let mia: TestUser;
   let otto: TestUser;
   const contexts: BrowserContext[] = [];
-  const group = uniqueName('allotment');
-  const secret = `The gate code is ${Date.now()}`;
+  let group: string;
+  let secret: string;
 
-  beforeAll(async () => {
+  /** Made inside the test, so a second try starts from fresh people and names. */
+  async function setUp(): Promise<void> {
+    group = uniqueName('allotment');
+    secret = `The gate code is ${Date.now()}`;
     [olga, mia, otto] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
-  });
+  }
   afterAll(async () => {
     for (const context of contexts) await context.close();
   });
@@ -47,6 +50,7 @@ describe('journey: a private group, from the request to join to a new owner', ()
   const postsAs = (user: TestUser) => api<GroupPosts>(e2e.server, 'GET', `/group/${group}/posts`, { token: user.token });
 
   it('creates, admits, posts, pins, bans, unbans and transfers, while an outsider sees nothing', async () => {
+    await setUp();
     const { server } = e2e;
     const en = (id: string, values?: Record<string, string>) => text('en', id, values);
 

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, composePost } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
@@ -14,11 +14,13 @@ describe('journey: two tabs with a shared outbox', () => {
   const e2e = useE2eSuite();
   let kim: TestUser;
 
-  beforeAll(async () => {
+  /** Made inside the test, so a second try starts from fresh people and names. */
+  async function setUp(): Promise<void> {
     kim = await createVerifiedUser(e2e.server);
-  });
+  }
 
   it('sends what both tabs queued exactly once', async () => {
+    await setUp();
     const { server } = e2e;
     const first = await e2e.visit('/#/feed', { as: kim, viewport: JOURNEY_VIEWPORT });
     await waitForServiceWorker(first);

@@ -19,8 +19,18 @@ export const CHROMIUM_ARGS = [
 /** Where failure screenshots and console logs go (gitignored). */
 export const RESULTS_DIR = resolve('test-results');
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+/**
+ * Starts Chromium, trying once more when the first start fails: on a loaded machine a start now
+ * and then dies before its first page, and a file's hooks get no retry of their own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const launch = () => chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    return await launch();
+  } catch (error) {
+    console.warn('Chromium did not start, trying again:', error);
+    return launch();
+  }
 }
 
 /** What the pages of one context said on the console and threw, for failure reports. */

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountApi } from '#core/api/account';
+import { routeWithContentType } from '../../lib/contract.js';
 import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import { accountZip, attachmentDisposition, exportFileName } from './account.export.js';
 import * as service from './account.service.js';
 
 /** The caller's own account. */
@@ -43,6 +45,20 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { ...message('settings_updated'), notifications };
     }),
   );
+
+  // The zip is streamed as it is written, never serialised: its 200 is declared as application/zip.
+  app.route({
+    ...routeWithContentType(accountApi.export, 'application/zip'),
+    handler: async (request, reply) => {
+      const viewer = await request.requireViewer();
+      const data = await service.gatherExport(app, viewer);
+      const now = new Date();
+      return reply
+        .header('Content-Type', 'application/zip')
+        .header('Content-Disposition', attachmentDisposition(exportFileName(data.user.username, now)))
+        .send(accountZip(app.storage, data, now, request.log));
+    },
+  });
 
   app.route(actionRoute(accountApi.delete, 'account_deleted', (_request, viewer) => service.deleteAccount(app, viewer)));
 };

@@ -12,8 +12,13 @@ import { isGoogleAccount } from '../auth/auth.mapper.js';
 import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository.js';
 import { checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service.js';
 import { accountKey } from '../auth/login-lockout.js';
+import { commentsLikedBy, commentsWrittenBy } from '../comments/comments.service.js';
+import { followEdgesOf } from '../follows/follows.repository.js';
+import { findMembershipsOf } from '../groups/groups.repository.js';
 import { handOverGroupsOf } from '../groups/groups.service.js';
+import { postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
 import { avatarKey } from '../media/media-urls.js';
+import type { AccountData } from './account.export.js';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
 import { deleteUserCascade, setNotificationSettings } from './account.repository.js';
 
@@ -93,6 +98,27 @@ export async function changeNotificationSettings(app: FastifyInstance, viewer: V
   await setNotificationSettings(app.db, viewer.id, settings);
   const user = await findUserById(app.db, viewer.id);
   return user ? notificationSettingsOf(user) : settings;
+}
+
+/**
+ * What the data export holds (GET /account/export), each part read through the module that owns
+ * its tables. An export reads every row and image of the account, so a user may ask only a few
+ * times an hour; the slot is taken first, so a refused export reads nothing.
+ */
+export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promise<AccountData> {
+  const rule = { key: `export:${viewer.id}`, max: app.config.rates.exportsPerHour, windowMs: app.config.rates.windowMs };
+  await takeSlot(app.db, rule, 'export_limit');
+  const db = app.db;
+  const [user, posts, comments, likedPosts, likedComments, follows, groups] = await Promise.all([
+    findUserById(db, viewer.id),
+    postsWrittenBy(db, viewer.id),
+    commentsWrittenBy(db, viewer.id),
+    postsLikedBy(db, viewer.id),
+    commentsLikedBy(db, viewer.id),
+    followEdgesOf(db, viewer.id),
+    findMembershipsOf(db, viewer.id),
+  ]);
+  return { user: user ?? viewer.user, posts, comments, likedPosts, likedComments, follows, groups };
 }
 
 /**

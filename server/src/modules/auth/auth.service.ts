@@ -177,8 +177,17 @@ export async function login(app: FastifyInstance, input: { username: string; pas
   }
   if (!(await verifyPassword(user.password_hash, input.password))) throw await wrong();
   await forgiveAttempt(db, attempt);
+  return admitUser(app, user);
+}
+
+/**
+ * The end of every sign-in that proved who the user is (a password, a passkey): an unverified
+ * account gets verify_email (and a fresh link for whoever lost the first one, at most every few
+ * minutes), any other a session, and the account's failed logins are forgotten.
+ */
+export async function admitUser(app: FastifyInstance, user: UserRow): Promise<Session> {
+  const db = app.db;
   if (!user.verified) {
-    // A fresh link for whoever lost the first one, at most every few minutes.
     if (user.email) {
       const email = user.email;
       await db.transaction().execute(async (trx) => {

@@ -1,6 +1,7 @@
 import { DELETED } from '#core/limits';
 import type { Executor } from '../../db/schema.js';
 import type { Comment } from '#core/api/comments';
+import { readImageAlts } from '../media/image-alts.js';
 import { avatarUrl, imageUrls } from '../media/media-urls.js';
 import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository.js';
 
@@ -66,6 +67,7 @@ function toComment(
         isPrivate: Number(row.is_private) === 1,
         version: Number(row.media_version),
       }),
+    alts: deleted ? [] : readImageAlts(row.image_alts, Math.min(row.images, 1)),
     deleted,
   };
 }

@@ -43,7 +43,7 @@ export async function findCommentForUpdate(db: Executor, commentId: string): Pro
 
 export async function insertComment(
   db: Executor,
-  row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'media_version' | 'deleted'>,
+  row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'media_version' | 'image_alts' | 'deleted'>,
   mentions: { user_id: string | null; username: string }[],
 ): Promise<void> {
   await db.insertInto('comments').values(row).execute();
@@ -69,7 +69,7 @@ export function addToReplies(db: Executor, commentId: string, delta: number): Pr
 export async function markDeleted(db: Executor, commentId: string): Promise<void> {
   await db
     .updateTable('comments')
-    .set({ deleted: 1, text: '', author_id: null, search_text: '', likes: 0, images: 0 })
+    .set({ deleted: 1, text: '', author_id: null, search_text: '', likes: 0, images: 0, image_alts: '[]' })
     .where('id', '=', commentId)
     .execute();
   await db.deleteFrom('comment_mentions').where('comment_id', '=', commentId).execute();
@@ -144,6 +144,7 @@ function commentView(db: Executor, viewerId: string | null) {
       'comments.replies',
       'comments.images',
       'comments.media_version',
+      'comments.image_alts',
       'comments.deleted',
       'comments.created_at',
       'author.username as author_username',
@@ -232,4 +233,85 @@ export async function mentionsOf(db: Executor, ids: string[]) {
 export async function likedByViewer(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
   if (!viewerId) return new Set();
   return idsAmong(db, 'comment_likes', { user_id: viewerId }, 'comment_id', ids);
+}
+
+// ---- A user's own data (the account export) ------------------------------------------------
+
+export interface AuthoredCommentRow {
+  id: string;
+  post_id: string;
+  parent_comment_id: string | null;
+  text: string;
+  likes: number;
+  replies: number;
+  images: number;
+  image_alts: string;
+  created_at: number;
+}
+
+/**
+ * Every comment the user wrote that still stands, oldest first, on whatever post: its text is the
+ * author's own. (A deleted comment kept as a marker has no author any more.)
+ */
+export async function findCommentsByAuthor(db: Executor, authorId: string): Promise<AuthoredCommentRow[]> {
+  const rows = await db
+    .selectFrom('comments')
+    .select(['id', 'post_id', 'parent_comment_id', 'text', 'likes', 'replies', 'images', 'image_alts', 'created_at'])
+    .where('author_id', '=', authorId)
+    .where('deleted', '=', 0)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
+}
+
+/** The mentions in the comments the user wrote, in mention order. */
+export async function findCommentMentionsOfAuthor(db: Executor, authorId: string) {
+  return db
+    .selectFrom('comment_mentions')
+    .innerJoin('comments', 'comments.id', 'comment_mentions.comment_id')
+    .leftJoin('users', 'users.id', 'comment_mentions.user_id')
+    .select(['comment_mentions.comment_id', 'comment_mentions.position', 'comment_mentions.user_id', 'comment_mentions.username', 'users.username as current_username'])
+    .where('comments.author_id', '=', authorId)
+    .orderBy('comment_mentions.comment_id')
+    .orderBy('comment_mentions.position')
+    .execute();
+}
+
+/** Every comment the user liked, with when, oldest like first: ids only, whoever may see it. */
+export async function findCommentLikesOf(db: Executor, userId: string): Promise<{ comment_id: string; created_at: number }[]> {
+  const rows = await db
+    .selectFrom('comment_likes')
+    .select(['comment_id', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('comment_id')
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
+}
+
+export interface LikedCommentRow {
+  id: string;
+  post_id: string;
+  author_id: string | null;
+  author_username: string | null;
+  text: string;
+  created_at: number;
+}
+
+/**
+ * The comments the user liked whose content they may read: on posts they may see, and their own.
+ * A comment on a post of a private group is for its members, like the post.
+ */
+export async function findReadableLikedComments(db: Executor, userId: string): Promise<LikedCommentRow[]> {
+  const rows = await db
+    .selectFrom('comments')
+    .innerJoin('comment_likes as liked', 'liked.comment_id', 'comments.id')
+    .leftJoin('users', 'users.id', 'comments.author_id')
+    .select(['comments.id', 'comments.post_id', 'comments.author_id', 'users.username as author_username', 'comments.text', 'comments.created_at'])
+    .where('liked.user_id', '=', userId)
+    .where('comments.deleted', '=', 0)
+    .where((eb) => eb.or([eb('comments.author_id', '=', userId), postVisibleTo(userId, 'comments.post_id')(eb)]))
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
 }

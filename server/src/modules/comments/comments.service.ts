@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CommentNode, CreateCommentBody, ThreadQuery } from '#core/api/comments';
-import { LIMITS, PAGE_SIZES } from '#core/limits';
+import { DELETED, LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch, trimText } from '#core/text';
 import { validateCommentText } from '#core/validation';
@@ -13,6 +13,7 @@ import { isId, newId } from '../../lib/ids.js';
 import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging.js';
 import { isBannedFromPost } from '../groups/group-access.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
+import { readImageAlts } from '../media/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './comments.repository.js';
@@ -194,6 +195,13 @@ async function listPage(
 }
 
 /** GET /comment/{id}/tree: the pinned comment inside its chain of ancestors, with its replies. */
+/** The author of a comment the viewer may read (null once the account is gone); 404 otherwise. */
+export async function visibleCommentAuthor(app: FastifyInstance, viewerId: string | null, commentId: string): Promise<string | null> {
+  const comment = isId(commentId) ? await repo.findVisibleComment(app.db, commentId, viewerId) : undefined;
+  if (!comment || comment.deleted) throw notFound('comment_not_found');
+  return comment.author_id;
+}
+
 export async function commentTree(app: FastifyInstance, viewerId: string | null, commentId: string, query: ListingQuery): Promise<CommentNode> {
   const pinned = await repo.findVisibleComment(app.db, commentId, viewerId);
   if (!pinned) throw notFound('comment_not_found');
@@ -215,4 +223,69 @@ export async function commentTree(app: FastifyInstance, viewerId: string | null,
     node = { ...ancestor, pinned: false, children: [node], hasMore: ancestor.comments > 1 };
   }
   return node;
+}
+
+// ---- A user's own data (the account export) ----------------------------------------------------
+
+/** A comment the user wrote. */
+export interface AuthoredComment {
+  id: string;
+  postId: string;
+  /** The comment it answers; null for one on the post itself. */
+  parentCommentId: string | null;
+  text: string;
+  createdAt: number;
+  /** Mentioned users: the id while the account exists, the current name. */
+  mentions: { id: string | null; name: string }[];
+  likes: number;
+  replies: number;
+  images: number;
+  /** Each image's description, in image order ('' for none). */
+  alts: string[];
+}
+
+/** Every comment the user wrote that still stands, oldest first. */
+export async function commentsWrittenBy(db: Executor, authorId: string): Promise<AuthoredComment[]> {
+  const [rows, mentionRows] = await Promise.all([repo.findCommentsByAuthor(db, authorId), repo.findCommentMentionsOfAuthor(db, authorId)]);
+  const mentions = new Map<string, AuthoredComment['mentions']>();
+  for (const m of mentionRows) {
+    const list = mentions.get(m.comment_id) ?? [];
+    list.push(m.user_id && m.current_username ? { id: m.user_id, name: m.current_username } : { id: null, name: m.username });
+    mentions.set(m.comment_id, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    postId: row.post_id,
+    parentCommentId: row.parent_comment_id,
+    text: row.text,
+    createdAt: row.created_at,
+    mentions: mentions.get(row.id) ?? [],
+    likes: Number(row.likes),
+    replies: Number(row.replies),
+    images: Math.min(Number(row.images), LIMITS.imagesPerComment),
+    alts: readImageAlts(row.image_alts, Math.min(Number(row.images), LIMITS.imagesPerComment)),
+  }));
+}
+
+/** A comment the user liked; `comment` only when they may read it (see findReadableLikedComments). */
+export interface LikedComment {
+  commentId: string;
+  likedAt: number;
+  comment: { postId: string; author: string; text: string; createdAt: number } | null;
+}
+
+/** The user's likes of comments, oldest first; one they may no longer read is named by its id alone. */
+export async function commentsLikedBy(db: Executor, userId: string): Promise<LikedComment[]> {
+  const [likes, readable] = await Promise.all([repo.findCommentLikesOf(db, userId), repo.findReadableLikedComments(db, userId)]);
+  const byId = new Map(readable.map((row) => [row.id, row]));
+  return likes.map((like) => {
+    const row = byId.get(like.comment_id);
+    return {
+      commentId: like.comment_id,
+      likedAt: like.created_at,
+      comment: row
+        ? { postId: row.post_id, author: row.author_id && row.author_username ? row.author_username : DELETED, text: row.text, createdAt: row.created_at }
+        : null,
+    };
+  });
 }

@@ -1,4 +1,4 @@
-import { changedRows, rowsAmong } from '../../db/helpers.js';
+import { changedRows, rowsAmong, toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import type { FollowStateReply } from '#core/api/follows';
 
@@ -46,3 +46,32 @@ export async function followStates(db: Executor, viewerId: string | null, userId
 }
 
 export const NOT_FOLLOWING: FollowState = { follows: false, notify: false };
+
+/** A user on the other end of a follow, and since when. */
+export interface FollowEdge {
+  userId: string;
+  username: string;
+  since: number;
+}
+
+/**
+ * Both directions of a user's follows, oldest first: whom they follow, with their switch for
+ * being told of that user's new posts, and who follows them (whose switches are the followers' own).
+ */
+export async function followEdgesOf(db: Executor, userId: string): Promise<{ following: (FollowEdge & { notify: boolean })[]; followers: FollowEdge[] }> {
+  const read = (own: 'follower_id' | 'following_id', other: 'follower_id' | 'following_id') =>
+    db
+      .selectFrom('follows')
+      .innerJoin('users', 'users.id', `follows.${other}`)
+      .select(['users.id', 'users.username', 'follows.created_at', 'follows.notify'])
+      .where(`follows.${own}`, '=', userId)
+      .orderBy('follows.created_at')
+      .orderBy(`follows.${other}`)
+      .execute();
+  const [following, followers] = await Promise.all([read('follower_id', 'following_id'), read('following_id', 'follower_id')]);
+  const edge = (row: (typeof following)[number]): FollowEdge => ({ userId: row.id, username: row.username, since: Number(row.created_at) });
+  return {
+    following: following.map((row) => ({ ...edge(row), notify: toBool(row.notify) })),
+    followers: followers.map(edge),
+  };
+}

@@ -368,3 +368,35 @@ export async function deleteGroup(db: Executor, groupId: string): Promise<void> 
   await db.deleteFrom('notifications').where('group_id', '=', groupId).execute();
   await db.deleteFrom('groups').where('id', '=', groupId).execute();
 }
+
+export interface MembershipRow {
+  id: string;
+  name: string;
+  description: string;
+  is_private: boolean;
+  role: GroupRole;
+  /** The member's notification level (GROUP_NOTIFICATION_LEVELS). */
+  level: number;
+  joined_at: number;
+}
+
+/** Every group the user is a member of (any role), oldest membership first. */
+export async function findMembershipsOf(db: Executor, userId: string): Promise<MembershipRow[]> {
+  const rows = await db
+    .selectFrom('group_members')
+    .innerJoin('groups', 'groups.id', 'group_members.group_id')
+    .select([
+      'groups.id',
+      'groups.name',
+      'groups.description',
+      'groups.is_private',
+      'group_members.role',
+      'group_members.level',
+      'group_members.created_at as joined_at',
+    ])
+    .where('group_members.user_id', '=', userId)
+    .orderBy('group_members.created_at')
+    .orderBy('group_members.group_id')
+    .execute();
+  return rows.map((row) => ({ ...row, is_private: toBool(row.is_private), level: Number(row.level), joined_at: Number(row.joined_at) }));
+}

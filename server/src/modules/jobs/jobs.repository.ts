@@ -15,6 +15,17 @@ export async function insertJob(db: Executor, kind: string, payload: string, run
     .execute();
 }
 
+/** Rows per INSERT: 1,000 rows of 6 columns stay under SQLite's and PostgreSQL's parameter limits. */
+const INSERT_CHUNK = 1000;
+
+/** Adds jobs of one kind in multi-row inserts. */
+export async function insertJobs(db: Executor, kind: string, payloads: string[], runAt: number, now: number): Promise<void> {
+  for (let i = 0; i < payloads.length; i += INSERT_CHUNK) {
+    const rows = payloads.slice(i, i + INSERT_CHUNK).map((payload) => ({ kind, payload, run_at: runAt, locked_until: null, last_error: null, created_at: now }));
+    await db.insertInto('jobs').values(rows).execute();
+  }
+}
+
 /** Adds the job unless a unique index already holds one like it (a singleton job kind). */
 export async function insertJobUnlessPresent(db: Executor, kind: string, payload: string, runAt: number, now: number): Promise<void> {
   await db

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
-import { insertJob, isPostgres } from './jobs.repository.js';
+import { insertJob, insertJobs, isPostgres } from './jobs.repository.js';
 import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
 
 /**
@@ -11,5 +11,13 @@ export async function enqueueJob(db: Executor, kind: string, payload: unknown, n
   await insertJob(db, kind, JSON.stringify(payload), now, now);
   if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
   // On SQLite the worker's claim waits for the connection, so it sees the row once committed.
+  signalJobEnqueued();
+}
+
+/** Adds many jobs of one kind at once (one insert per thousand, one wake-up), like enqueueJob. */
+export async function enqueueJobs(db: Executor, kind: string, payloads: unknown[], now: number = Date.now()): Promise<void> {
+  if (!payloads.length) return;
+  await insertJobs(db, kind, payloads.map((payload) => JSON.stringify(payload)), now, now);
+  if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
   signalJobEnqueued();
 }

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import { toBool } from '../../db/helpers.js';
+import { isPostgres, toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { postIsPrivate } from '../groups/group-access.js';
+import { withImageAlt } from './image-alts.js';
 import type { AvatarKind } from './media-urls.js';
 
 /**
@@ -57,25 +58,39 @@ export async function findImageOwner(db: Executor, id: string): Promise<ImageOwn
 }
 
 /**
- * Records that image `index` exists (images is the count, max(index) + 1) and the storage time
- * of its bytes as the owner's media version. Versions only grow, so a slower concurrent upload
- * does not bring back an older one.
+ * Records that image `index` exists (images is the count, max(index) + 1), its description (alt
+ * text, '' for none) and the storage time of its bytes as the owner's media version. Versions only
+ * grow, so a slower concurrent upload does not bring back an older one. The descriptions are one
+ * stored list, so the row is read and written in one transaction (locked on PostgreSQL; SQLite
+ * runs one writer at a time), and two images uploaded at once both keep theirs.
  */
 export async function recordImage(
   db: Executor,
   owner: Pick<ImageOwner, 'kind' | 'id'>,
   index: number,
   version: number,
+  alt = '',
 ): Promise<void> {
   const table = owner.kind === 'post' ? 'posts' : 'comments';
-  await db
-    .updateTable(table)
-    .set((eb) => ({
-      images: sql<number>`case when ${eb.ref('images')} < ${index + 1} then ${index + 1} else ${eb.ref('images')} end`,
-      media_version: sql<number>`case when ${eb.ref('media_version')} < ${version} then ${version} else ${eb.ref('media_version')} end`,
-    }))
-    .where('id', '=', owner.id)
-    .execute();
+  const run = async (trx: Executor) => {
+    const row = await trx
+      .selectFrom(table)
+      .select('image_alts')
+      .where('id', '=', owner.id)
+      .$if(isPostgres(trx), (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    if (!row) return;
+    await trx
+      .updateTable(table)
+      .set((eb) => ({
+        images: sql<number>`case when ${eb.ref('images')} < ${index + 1} then ${index + 1} else ${eb.ref('images')} end`,
+        media_version: sql<number>`case when ${eb.ref('media_version')} < ${version} then ${version} else ${eb.ref('media_version')} end`,
+        image_alts: withImageAlt(row.image_alts, index, alt),
+      }))
+      .where('id', '=', owner.id)
+      .execute();
+  };
+  await (db.isTransaction ? run(db) : db.transaction().execute(run));
 }
 
 /** Records the storage time of a user's or group's new avatar as its version (only ever growing). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
+import { normalizeImageAlt, validateImageAlt } from '#core/validation';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { isId } from '../../lib/ids.js';
 import type { Viewer } from '../../plugins/auth.js';
@@ -12,6 +13,8 @@ import type { Upload } from './uploads.js';
 /**
  * POST /upload/image: image `index` of the caller's own post or comment, stored as
  * `{id}{index}.webp`. Posts take LIMITS.imagesPerPost images, comments LIMITS.imagesPerComment.
+ * The form's `alt` field describes the image (its alt text); an image uploaded without one has
+ * none, as a new image is not described by the old one's words.
  */
 export async function uploadContentImage(app: FastifyInstance, viewer: Viewer, upload: Upload): Promise<string> {
   const id = upload.fields.id?.trim();
@@ -22,11 +25,14 @@ export async function uploadContentImage(app: FastifyInstance, viewer: Viewer, u
   const max = owner.kind === 'post' ? LIMITS.imagesPerPost : LIMITS.imagesPerComment;
   const index = /^\d$/.test(indexText) ? Number(indexText) : -1;
   if (index < 0 || index >= max) throw badRequest('invalid_id');
+  const altError = upload.truncated?.has('alt') ? 'max_alt_length' : validateImageAlt(upload.fields.alt);
+  if (altError) throw badRequest(altError);
+  const alt = normalizeImageAlt(upload.fields.alt ?? '');
   if (!upload.file) throw badRequest('only_images');
   const webp = await toContentImage(upload.file);
   const key = imageKey(owner.id, index);
   const version = versionOf(await app.storage.put(key, webp));
-  await recordImage(app.db, owner, index, version);
+  await recordImage(app.db, owner, index, version, alt);
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });
 }
 

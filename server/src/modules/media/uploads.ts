@@ -29,12 +29,18 @@ export function uploadRoute<const E extends Endpoint>(
 }
 
 /**
+ * The longest form field read whole: an image's description at its limit, each character taking
+ * up to four bytes, and some room. A longer field is cut there and marked (`truncated`).
+ */
+const FIELD_BYTES = LIMITS.imageAltMaxLength * 4 + 1024;
+
+/**
  * Multipart uploads of one image. Registered per route plugin (encapsulated), so only upload
  * routes parse multipart bodies; every module taking an image file uses these functions.
  */
 export async function registerUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
-    limits: { fileSize: LIMITS.imageMaxBytes, files: 1, fields: 8, fieldSize: 1024, parts: 10, headerPairs: 50 },
+    limits: { fileSize: LIMITS.imageMaxBytes, files: 1, fields: 8, fieldSize: FIELD_BYTES, parts: 10, headerPairs: 50 },
   });
 }
 
@@ -42,12 +48,14 @@ export interface Upload {
   /** The one file's bytes, whatever its field name; null when none was sent. */
   file: Buffer | null;
   fields: Record<string, string>;
+  /** Fields longer than the form takes, whose value was cut (see FIELD_BYTES). */
+  truncated?: Set<string>;
 }
 
 /** Reads the whole form: fields may come before or after the file. */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) throw badRequest('only_images');
-  const upload: Upload = { file: null, fields: {} };
+  const upload: Upload = { file: null, fields: {}, truncated: new Set() };
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -55,6 +63,7 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
         upload.file ??= data;
       } else if (typeof part.value === 'string') {
         upload.fields[part.fieldname] = part.value;
+        if (part.valueTruncated) upload.truncated?.add(part.fieldname);
       }
     }
   } catch (err) {

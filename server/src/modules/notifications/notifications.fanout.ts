@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
 import { isPostVisible, postAudience } from '../groups/group-access.js';
 import type { JobStep } from '../jobs/job-handler.js';
+import { enqueuePushes } from '../push/push.job.js';
 import type { NotificationEvent } from './events.js';
 import { wants } from './notification-prefs.js';
 import * as repo from './notifications.repository.js';
@@ -97,10 +98,16 @@ async function collapseRepeats(app: FastifyInstance, trx: Executor, rows: repo.N
   return fresh;
 }
 
-/** Inserts the rows (minus any addressed to their actor) and announces the new unread counts. */
+/**
+ * Inserts the rows (minus any addressed to their actor), queues a push of each new one to its
+ * recipient's devices (a repeat that refreshed an earlier item pushes nothing), and announces the
+ * new unread counts.
+ */
 async function deliver(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged: string[] = []): Promise<JobStep['afterCommit']> {
   const kept = rows.filter((row) => row.user_id !== row.actor_id);
-  await repo.insertNotifications(trx, await collapseRepeats(app, trx, kept));
+  const fresh = await collapseRepeats(app, trx, kept);
+  await repo.insertNotifications(trx, fresh);
+  await enqueuePushes(trx, fresh);
   const users = [...new Set([...kept.map((row) => row.user_id), ...alsoChanged])];
   return users.length ? app.notificationHub.announce(trx, users) : undefined;
 }

@@ -264,9 +264,9 @@ export async function deleteJoinRequestNotifications(db: Executor, groupId: stri
 
 // ---- the list endpoints
 
-/** `before` (epoch ms) pins the list to when its first page was read, so arrivals do not shift pages. */
-export async function listPage(db: Executor, userId: string, offset: number, fetch: number, before?: number) {
-  let query = db
+/** The user's items as the list shows them (with their actor, group, post and comment), unordered. */
+function listedQuery(db: Executor, userId: string) {
+  return db
     .selectFrom('notifications')
     .leftJoin('users as actor', 'actor.id', 'notifications.actor_id')
     .leftJoin('groups', 'groups.id', 'notifications.group_id')
@@ -293,15 +293,30 @@ export async function listPage(db: Executor, userId: string, offset: number, fet
     ])
     .where('notifications.user_id', '=', userId)
     .where(postVisibleTo(userId));
+}
+
+type ListedRow = Awaited<ReturnType<ReturnType<typeof listedQuery>['execute']>>[number];
+
+const toListed = (row: ListedRow) => ({
+  ...row,
+  seen: toBool(row.seen),
+  comment_deleted: row.comment_deleted === null ? null : toBool(row.comment_deleted),
+});
+
+/** `before` (epoch ms) pins the list to when its first page was read, so arrivals do not shift pages. */
+export async function listPage(db: Executor, userId: string, offset: number, fetch: number, before?: number) {
+  let query = listedQuery(db, userId);
   if (before !== undefined) query = query.where('notifications.created_at', '<=', before);
   const rows = await query.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').offset(offset).limit(fetch).execute();
-  return rows.map((row) => ({
-    ...row,
-    seen: toBool(row.seen),
-    comment_deleted: row.comment_deleted === null ? null : toBool(row.comment_deleted),
-  }));
+  return rows.map(toListed);
 }
-export type ListedNotification = Awaited<ReturnType<typeof listPage>>[number];
+export type ListedNotification = ReturnType<typeof toListed>;
+
+/** One of the user's items as the list shows it; undefined when gone or about a post they can no longer see. */
+export async function findListed(db: Executor, userId: string, id: string): Promise<ListedNotification | undefined> {
+  const row = await listedQuery(db, userId).where('notifications.id', '=', id).executeTakeFirst();
+  return row && toListed(row);
+}
 
 export async function groupNamesOfPosts(db: Executor, postIds: string[]) {
   if (!postIds.length) return [];

@@ -20,6 +20,11 @@ export async function listNotifications(
   const window = pageWindow(query, PAGE_SIZES.notifications);
   const rows = await repo.listPage(app.db, viewer.id, window.offset, window.fetch, query.before);
   const { items, hasMore } = toPage(rows, window);
+  return { notifications: await toNotifications(app, items), hasMore };
+}
+
+/** The listed rows as the API shows them, with the groups of their group posts. */
+async function toNotifications(app: FastifyInstance, items: repo.ListedNotification[]): Promise<NotificationReply[]> {
   const groupPosts = [...new Set(items.filter((row) => row.type === 'GROUP_POST' && row.post_id).map((row) => row.post_id as string))];
   const groupsOfPost = new Map<string, string[]>();
   for (const row of await repo.groupNamesOfPosts(app.db, groupPosts)) {
@@ -27,7 +32,16 @@ export async function listNotifications(
     names.push(row.name);
     groupsOfPost.set(row.post_id, names);
   }
-  return { notifications: items.map((row) => toNotification(row, groupsOfPost)), hasMore };
+  return items.map((row) => toNotification(row, groupsOfPost));
+}
+
+/**
+ * One of the user's notifications as the list would show it (the push message is written from
+ * it), with whether it was seen; null when it is gone or its post is no longer the user's to see.
+ */
+export async function findNotification(app: FastifyInstance, userId: string, id: string): Promise<NotificationReply | null> {
+  const row = await repo.findListed(app.db, userId, id);
+  return row ? ((await toNotifications(app, [row]))[0] ?? null) : null;
 }
 
 export async function sessionStillValid(app: FastifyInstance, viewer: Viewer): Promise<boolean> {

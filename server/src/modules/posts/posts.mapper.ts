@@ -2,6 +2,7 @@ import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
 import type { GroupRole } from '../../db/schema.js';
 import { canPostIn, isAdminRole } from '../groups/group-access.js';
+import { readImageAlts } from '../media/image-alts.js';
 import { avatarUrl, imageUrls } from '../media/media-urls.js';
 import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository.js';
 
@@ -98,5 +99,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
       },
       ctx.signer,
     ),
+    alts: readImageAlts(row.image_alts, Number(row.images)),
+    contentWarning: row.content_warning,
   };
 }

@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { addToCounters, changedRows, idsAmong, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
@@ -21,6 +21,9 @@ export interface PostBaseRow {
   comments: number;
   images: number;
   media_version: number;
+  /** The images' descriptions as stored (see media/image-alts). */
+  image_alts: string;
+  content_warning: string | null;
   created_at: number;
   /** In a private group: its images get signed URLs. */
   is_private: boolean;
@@ -43,6 +46,8 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
       'posts.comments',
       'posts.images',
       'posts.media_version',
+      'posts.image_alts',
+      'posts.content_warning',
       'posts.created_at',
     ])
     .select(postIsPrivate('posts.id').as('is_private'))
@@ -64,21 +69,24 @@ export interface PostGroupRow {
   owner_id: string | null;
 }
 
+/** A post's group tag with its group as it is now (PostGroupRow): read the same way for any set of posts. */
+const POST_GROUP_COLUMNS = [
+  'post_groups.post_id',
+  'post_groups.position',
+  'post_groups.group_id',
+  'post_groups.name as stored_name',
+  'groups.name as current_name',
+  'groups.everyone_can_post',
+  'groups.pinned_post_id',
+  'groups.owner_id',
+] as const;
+
 export async function findPostGroups(db: Executor, postIds: string[]): Promise<PostGroupRow[]> {
   if (postIds.length === 0) return [];
   const rows = await db
     .selectFrom('post_groups')
     .leftJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select([
-      'post_groups.post_id',
-      'post_groups.position',
-      'post_groups.group_id',
-      'post_groups.name as stored_name',
-      'groups.name as current_name',
-      'groups.everyone_can_post',
-      'groups.pinned_post_id',
-      'groups.owner_id',
-    ])
+    .select(POST_GROUP_COLUMNS)
     .where('post_groups.post_id', 'in', postIds)
     .orderBy('post_groups.post_id')
     .orderBy('post_groups.position')
@@ -302,6 +310,7 @@ export interface NewPost {
   replyTo: string | null;
   searchText: string;
   createdAt: number;
+  contentWarning: string | null;
   mentions: { userId: string | null; username: string }[];
   groups: { groupId: string | null; name: string }[];
   hashtags: string[];
@@ -317,6 +326,7 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
       reply_to: post.replyTo,
       search_text: post.searchText,
       created_at: post.createdAt,
+      content_warning: post.contentWarning,
     })
     .execute();
   if (post.mentions.length > 0) {
@@ -377,4 +387,110 @@ export async function findCommentsWithImages(db: Executor, postId: string): Prom
 export async function deletePostRow(db: Executor, postId: string): Promise<void> {
   await db.updateTable('groups').set({ pinned_post_id: null }).where('pinned_post_id', '=', postId).execute();
   await db.deleteFrom('posts').where('id', '=', postId).execute();
+}
+
+// ---- A user's own data (the account export) ------------------------------------------------
+
+/** Whose posts a read of tags covers: those the user wrote, or those they liked and may still read. */
+export type PostsOfUser = { kind: 'author'; userId: string } | { kind: 'liked'; userId: string };
+
+/**
+ * What a liked post's content may be shown to its liker: a post they may see, or their own (a post
+ * of theirs in a private group they left is still theirs). Anything else shows as its id alone.
+ */
+function readableByLiker(userId: string) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) => eb.or([eb('posts.author_id', '=', userId), postVisibleTo(userId)(eb)]);
+}
+
+function postsOfUser(db: Executor, scope: PostsOfUser) {
+  if (scope.kind === 'author') return db.selectFrom('posts').where('posts.author_id', '=', scope.userId);
+  return db
+    .selectFrom('posts')
+    .innerJoin('post_likes as liked', 'liked.post_id', 'posts.id')
+    .where('liked.user_id', '=', scope.userId)
+    .where(readableByLiker(scope.userId));
+}
+
+export interface AuthoredPostRow {
+  id: string;
+  text: string;
+  reply_to: string | null;
+  likes: number;
+  comments: number;
+  images: number;
+  image_alts: string;
+  content_warning: string | null;
+  created_at: number;
+  is_private: boolean;
+}
+
+/** Every post the user wrote, oldest first, in whatever group: they are the author's own data. */
+export async function findPostsByAuthor(db: Executor, authorId: string): Promise<AuthoredPostRow[]> {
+  const rows = await db
+    .selectFrom('posts')
+    .select(['posts.id', 'posts.text', 'posts.reply_to', 'posts.likes', 'posts.comments', 'posts.images', 'posts.image_alts', 'posts.content_warning', 'posts.created_at'])
+    .select(postIsPrivate('posts.id').as('is_private'))
+    .where('posts.author_id', '=', authorId)
+    .orderBy('posts.created_at')
+    .orderBy('posts.id')
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at), is_private: toBool(row.is_private) }));
+}
+
+/** The group tags of the user's posts (see PostsOfUser), in tag order. */
+export async function findPostGroupsOfUser(db: Executor, scope: PostsOfUser): Promise<PostGroupRow[]> {
+  const rows = await postsOfUser(db, scope)
+    .innerJoin('post_groups', 'post_groups.post_id', 'posts.id')
+    .leftJoin('groups', 'groups.id', 'post_groups.group_id')
+    .select(POST_GROUP_COLUMNS)
+    .orderBy('post_groups.post_id')
+    .orderBy('post_groups.position')
+    .execute();
+  return rows.map((row) => ({ ...row, everyone_can_post: row.everyone_can_post === null ? null : toBool(row.everyone_can_post) }));
+}
+
+/** The mentions in the posts the user wrote, in mention order. */
+export async function findPostMentionsOfAuthor(db: Executor, authorId: string): Promise<PostMentionRow[]> {
+  return postsOfUser(db, { kind: 'author', userId: authorId })
+    .innerJoin('post_mentions', 'post_mentions.post_id', 'posts.id')
+    .leftJoin('users', 'users.id', 'post_mentions.user_id')
+    .select([
+      'post_mentions.post_id',
+      'post_mentions.position',
+      'post_mentions.user_id',
+      'post_mentions.username as stored_name',
+      'users.username as current_name',
+    ])
+    .orderBy('post_mentions.post_id')
+    .orderBy('post_mentions.position')
+    .execute();
+}
+
+/** Every post the user liked, with when, oldest like first: ids only, whoever may see the post. */
+export async function findPostLikesOf(db: Executor, userId: string): Promise<{ post_id: string; created_at: number }[]> {
+  const rows = await db
+    .selectFrom('post_likes')
+    .select(['post_id', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('post_id')
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
+}
+
+export interface LikedPostRow {
+  id: string;
+  author_id: string | null;
+  author_username: string | null;
+  text: string;
+  created_at: number;
+}
+
+/** The posts the user liked whose content they may read: ones they may see, and their own. */
+export async function findReadableLikedPosts(db: Executor, userId: string): Promise<LikedPostRow[]> {
+  const rows = await postsOfUser(db, { kind: 'liked', userId })
+    .leftJoin('users', 'users.id', 'posts.author_id')
+    .select(['posts.id', 'posts.author_id', 'users.username as author_username', 'posts.text', 'posts.created_at'])
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
 }

@@ -1,7 +1,7 @@
-import { LIMITS } from '#core/limits';
+import { DELETED, LIMITS } from '#core/limits';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
-import { validatePostText, validateSlots } from '#core/validation';
+import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
@@ -12,6 +12,7 @@ import { type PageWindow, toPage } from '../../lib/paging.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access.js';
 import * as groupsRepo from '../groups/groups.repository.js';
+import { readImageAlts } from '../media/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
@@ -126,6 +127,7 @@ export interface CreatePostInput {
   mentions?: string[] | undefined;
   groups?: string[] | undefined;
   replyingTo?: string | null | undefined;
+  contentWarning?: string | null | undefined;
 }
 
 /** Trimmed, non-empty entries, first occurrence kept (duplicates compare case-insensitively). */
@@ -177,7 +179,7 @@ export async function createPost(
   rates: Config['rates'],
   signer?: MediaSigner,
 ): Promise<PostView> {
-  const textError = validatePostText(input.text);
+  const textError = validatePostText(input.text) ?? validateContentWarning(input.contentWarning);
   if (textError) throw badRequest(textError);
   const text = trimText(input.text as string);
   const mentionEntries = distinctEntries(input.mentions);
@@ -226,6 +228,7 @@ export async function createPost(
     replyTo,
     searchText: foldForSearch(text),
     createdAt: now,
+    contentWarning: normalizeContentWarning(input.contentWarning),
     mentions,
     groups: groupTags,
     hashtags: extractHashtags(text),
@@ -280,4 +283,92 @@ export async function removePostMedia(storage: MediaStorage, keys: string[], log
   } catch (err) {
     log.warn({ err, keys }, 'could not remove media of a deleted post');
   }
+}
+
+// ---- A user's own data (the account export) ----------------------------------------------------
+
+/** A group tag or a mention as a post keeps it: the id while the group or account exists, its current name. */
+export interface TagRef {
+  id: string | null;
+  name: string;
+}
+
+/** A post the user wrote, with its tags. */
+export interface AuthoredPost {
+  id: string;
+  text: string;
+  createdAt: number;
+  /** The original's id (whoever wrote it; its content is not the author's to take). */
+  replyingTo: string | null;
+  groups: TagRef[];
+  mentions: TagRef[];
+  /** In a private group: written for its members. */
+  isPrivate: boolean;
+  likes: number;
+  comments: number;
+  images: number;
+  /** Each image's description, in image order ('' for none). */
+  alts: string[];
+  contentWarning: string | null;
+}
+
+/** Every post the user wrote, oldest first, including those in private groups they have left. */
+export async function postsWrittenBy(db: Executor, authorId: string): Promise<AuthoredPost[]> {
+  const [rows, groupRows, mentionRows] = await Promise.all([
+    repo.findPostsByAuthor(db, authorId),
+    repo.findPostGroupsOfUser(db, { kind: 'author', userId: authorId }),
+    repo.findPostMentionsOfAuthor(db, authorId),
+  ]);
+  const groupsByPost = groupBy(groupRows, (g) => g.post_id);
+  const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
+  return rows.map((row) => ({
+    id: row.id,
+    text: row.text,
+    createdAt: row.created_at,
+    replyingTo: row.reply_to,
+    groups: (groupsByPost.get(row.id) ?? []).map((g) => ({ id: g.group_id, name: g.current_name ?? g.stored_name })),
+    mentions: (mentionsByPost.get(row.id) ?? []).map((m) => ({ id: m.user_id, name: m.current_name ?? m.stored_name })),
+    isPrivate: row.is_private,
+    likes: Number(row.likes),
+    comments: Number(row.comments),
+    images: Number(row.images),
+    alts: readImageAlts(row.image_alts, Number(row.images)),
+    contentWarning: row.content_warning,
+  }));
+}
+
+/** A post the user liked; `post` only when they may read it (see findReadableLikedPosts). */
+export interface LikedPost {
+  postId: string;
+  likedAt: number;
+  post: { author: string; text: string; createdAt: number; groups: string[] } | null;
+}
+
+/**
+ * The user's likes of posts, oldest first. A post they may no longer see (a private group they are
+ * not in) is named by its id alone: its content is for that group's members.
+ */
+export async function postsLikedBy(db: Executor, userId: string): Promise<LikedPost[]> {
+  const [likes, readable, groupRows] = await Promise.all([
+    repo.findPostLikesOf(db, userId),
+    repo.findReadableLikedPosts(db, userId),
+    repo.findPostGroupsOfUser(db, { kind: 'liked', userId }),
+  ]);
+  const byId = new Map(readable.map((row) => [row.id, row]));
+  const groupsByPost = groupBy(groupRows, (g) => g.post_id);
+  return likes.map((like) => {
+    const row = byId.get(like.post_id);
+    return {
+      postId: like.post_id,
+      likedAt: like.created_at,
+      post: row
+        ? {
+            author: row.author_id && row.author_username ? row.author_username : DELETED,
+            text: row.text,
+            createdAt: row.created_at,
+            groups: (groupsByPost.get(row.id) ?? []).map((g) => g.current_name ?? g.stored_name),
+          }
+        : null,
+    };
+  });
 }

@@ -43,6 +43,8 @@ function imageForm(image: DraftImage, index: number, id: string): FormData {
   const form = new FormData();
   form.append('index', String(index));
   form.append('id', id);
+  // The description goes in the same request as its image, so the two are stored together.
+  if (image.alt?.trim()) form.append('alt', image.alt);
   form.append('image', image.blob, image.name || `image${index}`);
   return form;
 }
@@ -55,7 +57,7 @@ function imageForm(image: DraftImage, index: number, id: string): FormData {
  */
 export async function uploadImages(db: KruhDb, row: OutboxRowOf<'post' | 'comment'>, ownerId: string): Promise<void> {
   // Posts and comments keep their images alike; one table of either shape.
-  const table = (row.kind === 'post' ? db.posts : db.comments) as Table<{ _id: string; media?: string[] }, string>;
+  const table = (row.kind === 'post' ? db.posts : db.comments) as Table<{ _id: string; media?: string[]; alts?: string[] }, string>;
   for (let index = row.uploaded ?? 0; index < row.images.length; index++) {
     let url: string | undefined;
     try {
@@ -71,6 +73,10 @@ export async function uploadImages(db: KruhDb, row: OutboxRowOf<'post' | 'commen
           const media = [...(item.media ?? [])];
           media[index] = url;
           item.media = media.filter(Boolean);
+          // The description the server now holds with the image, in the same place as its URL.
+          const alts = Array.from({ length: item.media.length }, (_, i) => item.alts?.[i] ?? '');
+          alts[item.media.indexOf(url)] = row.images[index]!.alt?.trim() ?? '';
+          item.alts = alts;
         });
       }
     });
@@ -110,7 +116,14 @@ export async function returnAsDraft(
   if (row.createdId) return;
   await returnToDrafts(
     row.draftKey ?? draftKey,
-    { text: row.payload.text, mentions: row.payload.mentions, groups, images: row.images, returnedError: reason },
+    {
+      text: row.payload.text,
+      mentions: row.payload.mentions,
+      groups,
+      images: row.images,
+      ...('contentWarning' in row.payload && row.payload.contentWarning !== undefined ? { contentWarning: row.payload.contentWarning } : {}),
+      returnedError: reason,
+    },
     row.clientId,
     db,
   );

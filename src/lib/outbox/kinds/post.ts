@@ -23,6 +23,7 @@ export const postHandler: OutboxHandler<OutboxRowOf<'post'>> = {
             mentions: slotValues(row.payload.mentions),
             groups: slotValues(row.payload.groups),
             ...(row.payload.replyingTo ? { replyingTo: row.payload.replyingTo } : {}),
+            ...(row.payload.contentWarning?.trim() ? { contentWarning: row.payload.contentWarning } : {}),
           },
         },
         idempotent(row),

@@ -1,0 +1,251 @@
+import { PassThrough, Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+import { GROUP_NOTIFICATION_LEVELS, NOTIFICATION_SETTINGS } from '#core/limits';
+import type { UserRow } from '../../db/schema.js';
+import type { MediaStorage } from '../../lib/storage.js';
+import type { AuthoredComment, LikedComment } from '../comments/comments.service.js';
+import type { FollowEdge } from '../follows/follows.repository.js';
+import type { MembershipRow } from '../groups/groups.repository.js';
+import { avatarKey, imageKey } from '../media/media-urls.js';
+import type { AuthoredPost, LikedPost } from '../posts/posts.service.js';
+import { isGoogleAccount } from '../auth/auth.mapper.js';
+import { notificationSettingsOf } from './account.mapper.js';
+
+/**
+ * The data export as a zip: JSON files of what the account holds, the images it uploaded and a
+ * README.txt that explains them. The rows are read before the answer starts (so a failure there is
+ * still an ordinary error answer); the images are then read one at a time as the zip is sent, so a
+ * large export never sits in memory whole.
+ */
+
+/** What the export holds, gathered through the modules that own each table. */
+export interface AccountData {
+  user: UserRow;
+  posts: AuthoredPost[];
+  comments: AuthoredComment[];
+  likedPosts: LikedPost[];
+  likedComments: LikedComment[];
+  follows: { following: (FollowEdge & { notify: boolean })[]; followers: FollowEdge[] };
+  groups: MembershipRow[];
+}
+
+/** `kruh-<username>-<yyyy-mm-dd>.zip`, the day in UTC. */
+export function exportFileName(username: string, now: Date): string {
+  return `kruh-${username}-${now.toISOString().slice(0, 10)}.zip`;
+}
+
+/**
+ * The Content-Disposition of the download. A header carries ASCII only, and a name may hold any
+ * script or a quote: the plain `filename` then gets `_` for each such character, and `filename*`
+ * carries the name as it is, which browsers prefer.
+ */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+  if (ascii === fileName) return `attachment; filename="${fileName}"`;
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const LEVEL_NAMES = Object.fromEntries(Object.entries(GROUP_NOTIFICATION_LEVELS).map(([name, level]) => [level, name])) as Record<number, string>;
+
+/** One image to put into the zip: where it is stored and where it goes. */
+interface ImageFile {
+  key: string;
+  path: string;
+}
+
+const postImages = (post: AuthoredPost): ImageFile[] =>
+  Array.from({ length: post.images }, (_, index) => ({ key: imageKey(post.id, index), path: `images/posts/${post.id}-${index}.webp` }));
+
+const commentImages = (comment: AuthoredComment): ImageFile[] =>
+  Array.from({ length: comment.images }, (_, index) => ({ key: imageKey(comment.id, index), path: `images/comments/${comment.id}-${index}.webp` }));
+
+const AVATAR_PATH = 'images/avatar.jpeg';
+
+/** The JSON files, each image path listed only when its file made it into the zip. */
+function jsonFiles(data: AccountData, written: Set<string>): Record<string, unknown> {
+  // The images in the zip, and beside them each one's description ('' for none), in the same order.
+  const present = (files: ImageFile[], alts: string[]) => {
+    const kept = files.flatMap((file, index) => (written.has(file.path) ? [{ path: file.path, alt: alts[index] ?? '' }] : []));
+    return { images: kept.map((image) => image.path), imageDescriptions: kept.map((image) => image.alt) };
+  };
+  const { user } = data;
+  const switches = notificationSettingsOf(user);
+  return {
+    'account.json': {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      bio: user.bio,
+      language: user.language,
+      createdAt: iso(Number(user.created_at)),
+      signsInWithGoogle: isGoogleAccount(user),
+      avatar: written.has(AVATAR_PATH) ? AVATAR_PATH : null,
+    },
+    'posts.json': data.posts.map((post) => ({
+      id: post.id,
+      text: post.text,
+      createdAt: iso(post.createdAt),
+      replyingTo: post.replyingTo,
+      groups: post.groups.map((g) => ({ id: g.id, name: g.name })),
+      mentions: post.mentions.map((m) => ({ id: m.id, username: m.name })),
+      inPrivateGroup: post.isPrivate,
+      likes: post.likes,
+      comments: post.comments,
+      contentWarning: post.contentWarning,
+      ...present(postImages(post), post.alts),
+    })),
+    'comments.json': data.comments.map((comment) => ({
+      id: comment.id,
+      postId: comment.postId,
+      parentCommentId: comment.parentCommentId,
+      text: comment.text,
+      createdAt: iso(comment.createdAt),
+      mentions: comment.mentions.map((m) => ({ id: m.id, username: m.name })),
+      likes: comment.likes,
+      replies: comment.replies,
+      ...present(commentImages(comment), comment.alts),
+    })),
+    'likes.json': {
+      posts: data.likedPosts.map((like) => ({
+        postId: like.postId,
+        likedAt: iso(like.likedAt),
+        post: like.post && { ...like.post, createdAt: iso(like.post.createdAt) },
+      })),
+      comments: data.likedComments.map((like) => ({
+        commentId: like.commentId,
+        likedAt: iso(like.likedAt),
+        comment: like.comment && { ...like.comment, createdAt: iso(like.comment.createdAt) },
+      })),
+    },
+    'follows.json': {
+      following: data.follows.following.map((f) => ({ id: f.userId, username: f.username, since: iso(f.since), newPostNotifications: f.notify })),
+      followers: data.follows.followers.map((f) => ({ id: f.userId, username: f.username, since: iso(f.since) })),
+    },
+    'groups.json': data.groups.map((g) => ({
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      private: g.is_private,
+      role: g.role,
+      joinedAt: iso(g.joined_at),
+      notifications: LEVEL_NAMES[g.level] ?? 'all',
+    })),
+    'notification-settings.json': Object.fromEntries(NOTIFICATION_SETTINGS.map((name, index) => [name, switches[index] ?? true])),
+  };
+}
+
+/** The README.txt of the zip: what each file holds, in plain words. */
+export function exportReadme(username: string, now: Date): string {
+  return `Your data from Kruh
+===================
+
+This archive holds the data of the account "${username}", as it was on ${now.toISOString()} (UTC).
+Every .json file is plain text in the JSON format: any text editor opens it, and so does any
+programming language. Times are written in UTC, like 2025-01-31T12:00:00.000Z.
+
+account.json
+  Your account: id, username, email address, bio, language of the app and of emails, when the
+  account was created, whether you sign in with Google, and where your profile picture is in
+  this archive (null when you never uploaded one).
+
+posts.json
+  Every post you wrote, oldest first: its text, when you wrote it, the post it replies to (by id),
+  the groups it was posted in, the people it mentions, whether it is in a private group, its
+  content warning, how many likes and comments it has, and its pictures in this archive. Posts you wrote in private groups
+  are here too: they are yours.
+
+comments.json
+  Every comment you wrote that you have not deleted, oldest first: its text, when you wrote it,
+  the post it belongs to (postId), the comment it answers (parentCommentId, null when it answers
+  the post itself), the people it mentions, its likes and replies, and its picture.
+
+likes.json
+  The posts ("posts") and comments ("comments") you liked, and when. The liked post or comment is
+  included (author, text, time) when you can still read it in Kruh: it is public, yours, or in a
+  private group you are a member of. Otherwise only its id is given and "post" or "comment" is
+  null, because what is written in a private group is for its members only.
+
+follows.json
+  "following": the people you follow, since when, and whether you are told of their new posts.
+  "followers": the people who follow you, and since when.
+
+groups.json
+  The groups you are a member of: name, description, whether the group is private, your role
+  (owner, admin or member), when you joined, and how much the group notifies you (all,
+  essential or none).
+
+notification-settings.json
+  Your notification switches: true means you are notified of that kind of event.
+  follower: new followers; reply: replies to your posts and comments; postFromFollowed: new
+  posts of people you follow; postMention: mentions in posts; commentMention: mentions in
+  comments; newMember: new members of your groups.
+
+images/
+  avatar.jpeg is your profile picture. posts/<post id>-<n>.webp and comments/<comment id>-<n>.webp
+  are the pictures you attached to your posts and comments; posts.json and comments.json name them
+  ("images"), with the description you gave each one beside it ("imageDescriptions", in the same order).
+
+Posts and comments of other people are not part of this archive, except for the liked ones you
+can read as described above.
+`;
+}
+
+export interface ZipLog {
+  warn(obj: unknown, msg: string): void;
+}
+
+/**
+ * The zip of the account's data as a stream: README.txt first, then the images as they are read
+ * from storage (one at a time, each once the zip has taken the one before), then the JSON files.
+ * An image whose file is missing is left out. A storage failure ends the stream with an error, so
+ * the download fails rather than look complete; a client that goes away stops the reading.
+ */
+export function accountZip(storage: MediaStorage, data: AccountData, now: Date, log: ZipLog): Readable {
+  const zip = new ZipFile();
+  const output = zip.outputStream as PassThrough;
+  let closed = false;
+  const gone = new Promise<void>((resolve) => {
+    output.once('close', () => {
+      closed = true;
+      resolve();
+    });
+  });
+  zip.on('error', (err: Error) => output.destroy(err));
+
+  zip.addBuffer(Buffer.from(exportReadme(data.user.username, now)), 'README.txt', { mtime: now });
+
+  const images: ImageFile[] = [
+    { key: avatarKey('pfp', data.user.id), path: AVATAR_PATH },
+    ...data.posts.flatMap(postImages),
+    ...data.comments.flatMap(commentImages),
+  ];
+
+  const run = async () => {
+    const written = new Set<string>();
+    for (const image of images) {
+      if (closed) return;
+      const object = await storage.get(image.key);
+      if (!object) continue;
+      const source = Readable.from([object.data], { objectMode: false });
+      // Read on once the zip has taken these bytes (or the answer is gone), so one image at a time is held.
+      const taken = Promise.race([new Promise<void>((resolve) => source.once('end', resolve)), gone]);
+      // Pictures are compressed already.
+      zip.addReadStream(source, image.path, { mtime: object.modified, compress: false, size: object.data.length });
+      await taken;
+      written.add(image.path);
+    }
+    if (closed) return;
+    for (const [path, value] of Object.entries(jsonFiles(data, written))) {
+      zip.addBuffer(Buffer.from(`${JSON.stringify(value, null, 2)}\n`), path, { mtime: now });
+    }
+    zip.end();
+  };
+  run().catch((err: unknown) => {
+    log.warn({ err, userId: data.user.id }, 'the data export failed while it was being sent');
+    output.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  return output;
+}

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { passkeysApi } from '#core/api/passkeys';
+import { routeOf } from '../../lib/contract.js';
+import { actionRoute, viewerRoute } from '../../lib/handlers.js';
+import * as service from './passkeys.service.js';
+
+/** Adding, listing and removing the caller's passkeys, and signing in with one. */
+export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.route(viewerRoute(passkeysApi.registrationOptions, (request, viewer) => service.registrationOptions(app, viewer, service.relyingPartyOf(app, request))));
+
+  app.route({
+    ...routeOf(passkeysApi.register),
+    handler: async (request, reply) => {
+      const viewer = await request.requireViewer();
+      return reply.status(201).send(await service.register(app, viewer, request.body));
+    },
+  });
+
+  app.route(viewerRoute(passkeysApi.list, async (_request, viewer) => ({ passkeys: await service.list(app, viewer) })));
+
+  app.route(actionRoute(passkeysApi.remove, 'passkey_removed', (request, viewer) => service.remove(app, viewer, request.params.id)));
+
+  app.route({
+    ...routeOf(passkeysApi.loginOptions),
+    handler: async (request) => service.loginOptions(app, service.relyingPartyOf(app, request)),
+  });
+
+  app.route({
+    ...routeOf(passkeysApi.login),
+    handler: async (request) => service.login(app, request.body),
+  });
+};

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import webpush from 'web-push';
+import type { PushPayload } from '#core/api/push';
+import type { Executor } from '../../db/schema.js';
+import type { OutsideJob } from '../jobs/job-handler.js';
+import { enqueueJobs } from '../jobs/queue.js';
+import { findNotification, unreadCount } from '../notifications/notifications.service.js';
+import { pushLanguage, pushMessage } from './push.message.js';
+import * as repo from './push.repository.js';
+
+/**
+ * Sending: every notification row the fan-out inserts (so only what its settings, group levels and
+ * visibility let through, decided there and nowhere else) becomes one job per device of its
+ * recipient, queued in the fan-out step's own transaction. Each job encrypts the message to its
+ * device (RFC 8291, aes128gcm, by web-push) and posts it to the device's push service, outside any
+ * transaction. The service saying the subscription is gone (404, 410) removes it; any other failure
+ * goes back in the queue and is tried again after the queue's growing delay.
+ */
+export const PUSH_JOB = 'push_notification';
+
+/** How long a push service keeps a message for a device that is off: a day, then it is stale. */
+export const PUSH_TTL_SECONDS = 24 * 60 * 60;
+const PUSH_TIMEOUT_MS = 15_000;
+
+interface PushJob {
+  notificationId: string;
+  userId: string;
+  subscriptionId: string;
+}
+
+/** Queues a push to every device of each new notification's recipient (none without a device). */
+export async function enqueuePushes(db: Executor, rows: ReadonlyArray<{ id: string; user_id: string; created_at: number }>): Promise<void> {
+  if (!rows.length) return;
+  const devices = new Map<string, string[]>();
+  for (const sub of await repo.subscriptionsOf(db, [...new Set(rows.map((row) => row.user_id))])) {
+    devices.set(sub.user_id, [...(devices.get(sub.user_id) ?? []), sub.id]);
+  }
+  const jobs: PushJob[] = rows.flatMap((row) =>
+    (devices.get(row.user_id) ?? []).map((subscriptionId) => ({ notificationId: row.id, userId: row.user_id, subscriptionId })),
+  );
+  await enqueueJobs(db, PUSH_JOB, jobs, rows[0]!.created_at);
+}
+
+/** A push service's answer that is not a success. */
+export class PushServiceError extends Error {
+  constructor(readonly status: number) {
+    super(`push service answered ${status}`);
+    this.name = 'PushServiceError';
+  }
+}
+
+/** Encrypts the message to the device and posts it to its push service; answers the HTTP status. */
+export async function sendToDevice(app: FastifyInstance, device: repo.PushSubscriptionRow, message: PushPayload): Promise<number> {
+  const details = webpush.generateRequestDetails({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(message), {
+    vapidDetails: { subject: app.config.vapidSubject, ...app.vapidKeys },
+    TTL: PUSH_TTL_SECONDS,
+    contentEncoding: 'aes128gcm',
+  });
+  // fetch sets the length itself; web-push's other headers (TTL, encryption, VAPID) go as they are.
+  const headers = Object.fromEntries(
+    Object.entries(details.headers as Record<string, string | number>)
+      .filter(([name]) => name.toLowerCase() !== 'content-length')
+      .map(([name, value]) => [name, String(value)]),
+  );
+  const response = await fetch(details.endpoint, {
+    method: details.method,
+    headers,
+    body: details.body ? new Uint8Array(details.body) : null,
+    redirect: 'error',
+    signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+  });
+  await response.arrayBuffer().catch(() => undefined);
+  return response.status;
+}
+
+async function sendPush(app: FastifyInstance, payload: unknown): Promise<void> {
+  const job = payload as PushJob;
+  const device = await repo.findSubscription(app.db, job.subscriptionId);
+  // The device unsubscribed, or another account took it over since: nothing of this user goes there.
+  if (!device || device.user_id !== job.userId) return;
+  // Deleted, read in the app already, or about a post the user may no longer see: no push.
+  const notification = await findNotification(app, job.userId, job.notificationId);
+  if (!notification || notification.seen) return;
+  const language = pushLanguage(await repo.userLanguage(app.db, job.userId));
+  const message = pushMessage(notification, language, await unreadCount(app, job.userId));
+  const status = await sendToDevice(app, device, message);
+  if (status === 404 || status === 410) {
+    await repo.deleteGoneSubscription(app.db, device);
+    return;
+  }
+  // A failure throws: the queue tries again later.
+  if (status < 200 || status >= 300) throw new PushServiceError(status);
+}
+
+/** Tried for about half an hour (the queue's delays double from a second): later, a push is stale. */
+export const pushJob: OutsideJob = { outside: sendPush, maxAttempts: 12 };

@@ -1,0 +1,73 @@
+import type { Executor, PushSubscriptionsTable } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+
+/** The push module's queries: devices' subscriptions, one row per push endpoint. */
+
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
+
+export interface NewSubscription {
+  id: string;
+  userId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  now: number;
+}
+
+/** Stores the subscription, or gives an existing one with the same endpoint this owner and these keys. */
+export async function upsertSubscription(db: Executor, s: NewSubscription): Promise<void> {
+  await db
+    .insertInto('push_subscriptions')
+    .values({ id: s.id, user_id: s.userId, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, created_at: s.now, updated_at: s.now })
+    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: s.userId, p256dh: s.p256dh, auth: s.auth, updated_at: s.now }))
+    .execute();
+}
+
+/** Removes the user's subscriptions beyond the `keep` most recently renewed (devices long gone). */
+export async function trimSubscriptions(db: Executor, userId: string, keep: number): Promise<void> {
+  const stale = await db
+    .selectFrom('push_subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1000)
+    .execute();
+  if (stale.length) await db.deleteFrom('push_subscriptions').where('id', 'in', stale.map((row) => row.id)).execute();
+}
+
+/** Removes the user's subscription with this endpoint; another user's stays. */
+export async function deleteOwnSubscription(db: Executor, userId: string, endpoint: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('endpoint', '=', endpoint).where('user_id', '=', userId).execute();
+}
+
+export async function findSubscription(db: Executor, id: string): Promise<PushSubscriptionRow | undefined> {
+  return db.selectFrom('push_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Removes a subscription the push service says is gone, unless it was renewed since it was read
+ * (same endpoint, new keys): that one is alive again.
+ */
+export async function deleteGoneSubscription(db: Executor, row: PushSubscriptionRow): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', row.id).where('updated_at', '=', row.updated_at).execute();
+}
+
+/** Ids per query: well under SQLite's and PostgreSQL's parameter limits. */
+const CHUNK = 1000;
+
+/** Every subscription of these users: which devices a batch of new notifications goes to. */
+export async function subscriptionsOf(db: Executor, userIds: string[]): Promise<Array<{ id: string; user_id: string }>> {
+  const found: Array<{ id: string; user_id: string }> = [];
+  for (let i = 0; i < userIds.length; i += CHUNK) {
+    const chunk = userIds.slice(i, i + CHUNK);
+    found.push(...(await db.selectFrom('push_subscriptions').select(['id', 'user_id']).where('user_id', 'in', chunk).orderBy('id').execute()));
+  }
+  return found;
+}
+
+export async function userLanguage(db: Executor, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
+  return row?.language;
+}

@@ -1,0 +1,330 @@
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { type TestUser, addMember, call, createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
+import { expectError } from '../helpers/expect';
+import { type FilePart, multipartBody } from '../helpers/multipart';
+import { useTestApp } from '../helpers/test-app';
+import { readZip } from '../helpers/zip';
+
+const json = (files: Map<string, Buffer>, path: string) => {
+  const file = files.get(path);
+  if (!file) throw new Error(`${path} is missing from the zip`);
+  return JSON.parse(file.toString('utf8'));
+};
+
+/** Everything the zip holds, as one text: what must never be anywhere in it is looked for here. */
+const allText = (files: Map<string, Buffer>) => [...files.values()].map((data) => data.toString('latin1')).join('\n');
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('GET /api/account/export', () => {
+  const t = useTestApp({ RATE_EXPORTS_PER_HOUR: '3' });
+
+  const exportOf = (user: TestUser | null) => call(t.app, user, { method: 'GET', url: '/api/account/export' });
+
+  async function exportFiles(user: TestUser): Promise<Map<string, Buffer>> {
+    const res = await exportOf(user);
+    expect(res.statusCode, res.body).toBe(200);
+    return readZip(res.rawPayload);
+  }
+
+  const picture = (color: string) => sharp({ create: { width: 24, height: 24, channels: 3, background: color } }).png().toBuffer();
+  const file = async (field: string, color: string): Promise<FilePart> => ({ field, filename: 'a.png', contentType: 'image/png', data: await picture(color) });
+  async function upload(user: TestUser, url: string, fields: Record<string, string>, part: FilePart) {
+    const body = multipartBody(fields, [part]);
+    const res = await call(t.app, user, { method: 'POST', url, payload: body.payload, headers: body.headers });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+  // Rows of the setup get a second each, in the order they are made: lists come oldest first.
+  let clock = Date.UTC(2025, 2, 1);
+  const tick = () => (clock += 1000);
+  async function comment(user: TestUser, parent: string, text: string): Promise<string> {
+    const res = await call(t.app, user, { method: 'POST', url: '/api/comment/', payload: { text, parent } });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json()._id as string;
+    await t.app.db.updateTable('comments').set({ created_at: tick() }).where('id', '=', id).execute();
+    return id;
+  }
+  async function join(groupId: string, user: TestUser, role: 'member' | 'admin' = 'member') {
+    await addMember(t.app, groupId, user, role);
+    await t.app.db.updateTable('group_members').set({ created_at: tick() }).where('group_id', '=', groupId).where('user_id', '=', user.id).execute();
+  }
+  const likePost = (user: TestUser, postId: string) =>
+    t.app.db.insertInto('post_likes').values({ post_id: postId, user_id: user.id, created_at: tick() }).execute();
+  const likeComment = (user: TestUser, commentId: string) =>
+    t.app.db.insertInto('comment_likes').values({ comment_id: commentId, user_id: user.id, created_at: tick() }).execute();
+
+  describe('what the zip holds', () => {
+    let alice: TestUser;
+    let bob: TestUser;
+    let carol: TestUser;
+    const ids: Record<string, string> = {};
+    // Each user's export, made once (the rate limit allows only a few).
+    let aliceReply: Awaited<ReturnType<typeof exportOf>>;
+    let aliceFiles: Map<string, Buffer>;
+    let bobFiles: Map<string, Buffer>;
+
+    beforeAll(async () => {
+      alice = await createUser(t.app, { username: 'Alice_export', createdAt: Date.UTC(2025, 0, 2), passwordHash: 'stored-hash' });
+      bob = await createUser(t.app);
+      carol = await createUser(t.app);
+      await t.app.db.updateTable('users').set({ bio: 'Alice bio', language: 'cs' }).where('id', '=', alice.id).execute();
+
+      // A public group alice is a member of; a private one of bob's she administers.
+      const open = await createGroup(t.app, bob, { name: 'OpenExport' });
+      await join(open.id, alice);
+      const club = await createGroup(t.app, bob, { name: 'ClubExport', isPrivate: true });
+      await join(club.id, alice, 'admin');
+      await t.app.db.updateTable('group_members').set({ level: 2 }).where('group_id', '=', club.id).where('user_id', '=', alice.id).execute();
+      ids.open = open.id;
+      ids.club = club.id;
+
+      // Alice's own posts: a public one with a picture, one in bob's private group.
+      ids.alicePublic = (await createPost(t.app, alice, { text: 'alice public words', groupIds: [open.id], createdAt: tick() })).id;
+      ids.alicePrivate = (await createPost(t.app, alice, { text: 'alice members-only words', groupIds: [club.id], createdAt: tick() })).id;
+      await upload(alice, '/api/upload/image', { id: ids.alicePublic, index: '0', alt: 'A blue square' }, await file('image', '#336699'));
+      await t.app.db.updateTable('posts').set({ content_warning: 'Spiders' }).where('id', '=', ids.alicePrivate).execute();
+      await upload(alice, '/api/upload/pfp', {}, await file('pfp', '#aa2200'));
+
+      // Bob's posts in his private group: one alice likes (she may read it), one she never touched.
+      ids.bobClubLiked = (await createPost(t.app, bob, { text: 'bob club liked words', groupIds: [club.id], createdAt: tick() })).id;
+      ids.bobClubUntouched = (await createPost(t.app, bob, { text: 'bob club untouched words', groupIds: [club.id], createdAt: tick() })).id;
+      await likePost(alice, ids.bobClubLiked);
+      ids.bobPublic = (await createPost(t.app, bob, { text: 'bob public words', createdAt: tick() })).id;
+      ids.bobComment = await comment(bob, ids.bobPublic, 'bob comment words');
+
+      // Carol's private group: alice wrote there, liked and answered carol's post, then left.
+      const secret = await createGroup(t.app, carol, { name: 'SecretExport', isPrivate: true });
+      await join(secret.id, alice);
+      ids.aliceInSecret = (await createPost(t.app, alice, { text: 'alice words in the secret group', groupIds: [secret.id], createdAt: tick() })).id;
+      ids.carolSecret = (await createPost(t.app, carol, { text: 'carol secret words', groupIds: [secret.id], createdAt: tick() })).id;
+      await likePost(alice, ids.carolSecret);
+      ids.carolSecretComment = await comment(carol, ids.carolSecret, 'carol secret comment words');
+      await likeComment(alice, ids.carolSecretComment);
+      ids.aliceOnSecret = await comment(alice, ids.carolSecret, 'alice answer in the secret group');
+      await t.app.db.deleteFrom('group_members').where('group_id', '=', secret.id).where('user_id', '=', alice.id).execute();
+
+      // Alice's comments: one with a picture on bob's public post; she likes bob's comment.
+      ids.aliceComment = await comment(alice, ids.bobPublic, 'alice comment words');
+      await upload(alice, '/api/upload/image', { id: ids.aliceComment, index: '0' }, await file('image', '#00aa44'));
+      await likeComment(alice, ids.bobComment);
+
+      await createFollow(t.app, alice, bob, { notify: true, createdAt: Date.UTC(2025, 1, 1) });
+      await createFollow(t.app, carol, alice, { createdAt: Date.UTC(2025, 1, 2) });
+      const settings = await call(t.app, alice, { method: 'PATCH', url: '/api/account/notifications', payload: { newSettings: [true, false, true, true, false, true] } });
+      expect(settings.statusCode).toBe(200);
+
+      aliceReply = await exportOf(alice);
+      aliceFiles = await readZip(aliceReply.rawPayload);
+      bobFiles = await exportFiles(bob);
+    });
+
+    it('answers a zip to download, named after the user and the day', async () => {
+      const res = aliceReply;
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/zip');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="kruh-Alice_export-${today()}.zip"`);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect([...aliceFiles.keys()].sort()).toEqual([
+        'README.txt',
+        'account.json',
+        'comments.json',
+        'follows.json',
+        'groups.json',
+        'images/avatar.jpeg',
+        `images/comments/${ids.aliceComment}-0.webp`,
+        `images/posts/${ids.alicePublic}-0.webp`,
+        'likes.json',
+        'notification-settings.json',
+        'posts.json',
+      ]);
+    });
+
+    it('holds the account, its settings, its follows and its groups with the role', async () => {
+      const files = aliceFiles;
+      expect(json(files, 'account.json')).toEqual({
+        id: alice.id,
+        username: 'Alice_export',
+        email: alice.email,
+        bio: 'Alice bio',
+        language: 'cs',
+        createdAt: '2025-01-02T00:00:00.000Z',
+        signsInWithGoogle: false,
+        avatar: 'images/avatar.jpeg',
+      });
+      expect(json(files, 'notification-settings.json')).toEqual({
+        follower: true,
+        reply: false,
+        postFromFollowed: true,
+        postMention: true,
+        commentMention: false,
+        newMember: true,
+      });
+      expect(json(files, 'follows.json')).toEqual({
+        following: [{ id: bob.id, username: bob.username, since: '2025-02-01T00:00:00.000Z', newPostNotifications: true }],
+        followers: [{ id: carol.id, username: carol.username, since: '2025-02-02T00:00:00.000Z' }],
+      });
+      const groups = json(files, 'groups.json') as Array<Record<string, unknown>>;
+      expect(groups.map(({ joinedAt, ...rest }) => (expect(typeof joinedAt).toBe('string'), rest))).toEqual([
+        { id: ids.open, name: 'OpenExport', description: '', private: false, role: 'member', notifications: 'all' },
+        { id: ids.club, name: 'ClubExport', description: '', private: true, role: 'admin', notifications: 'none' },
+      ]);
+    });
+
+    it('holds every post alice wrote, her private-group posts included, and her comments', async () => {
+      const files = aliceFiles;
+      const posts = json(files, 'posts.json') as Array<Record<string, unknown>>;
+      expect(posts.map((p) => p.text)).toEqual(['alice public words', 'alice members-only words', 'alice words in the secret group']);
+      expect(posts[0]).toMatchObject({
+        id: ids.alicePublic,
+        groups: [{ id: ids.open, name: 'OpenExport' }],
+        inPrivateGroup: false,
+        contentWarning: null,
+        images: [`images/posts/${ids.alicePublic}-0.webp`],
+        imageDescriptions: ['A blue square'],
+      });
+      expect(posts[1]).toMatchObject({
+        id: ids.alicePrivate,
+        groups: [{ id: ids.club, name: 'ClubExport' }],
+        inPrivateGroup: true,
+        contentWarning: 'Spiders',
+        images: [],
+        imageDescriptions: [],
+      });
+      expect(posts[2]).toMatchObject({ id: ids.aliceInSecret, inPrivateGroup: true });
+
+      const comments = json(files, 'comments.json') as Array<Record<string, unknown>>;
+      expect(comments.map((c) => c.text)).toEqual(['alice answer in the secret group', 'alice comment words']);
+      expect(comments[1]).toMatchObject({
+        id: ids.aliceComment,
+        postId: ids.bobPublic,
+        parentCommentId: null,
+        images: [`images/comments/${ids.aliceComment}-0.webp`],
+        imageDescriptions: [''],
+      });
+    });
+
+    it('holds the stored bytes of her avatar and of her pictures', async () => {
+      const files = aliceFiles;
+      const stored = async (key: string) => (await t.app.storage.get(key))!.data;
+      expect(files.get('images/avatar.jpeg')!.equals(await stored(`pfp/${alice.id}.jpeg`))).toBe(true);
+      expect(files.get(`images/posts/${ids.alicePublic}-0.webp`)!.equals(await stored(`${ids.alicePublic}0.webp`))).toBe(true);
+      expect(files.get(`images/comments/${ids.aliceComment}-0.webp`)!.equals(await stored(`${ids.aliceComment}0.webp`))).toBe(true);
+      const avatar = await sharp(files.get('images/avatar.jpeg')!).metadata();
+      expect(avatar.format).toBe('jpeg');
+    });
+
+    it('shows a liked post or comment only while she may read it, by id alone after that', async () => {
+      const files = aliceFiles;
+      const likes = json(files, 'likes.json');
+      expect(likes.posts).toEqual([
+        {
+          postId: ids.bobClubLiked,
+          likedAt: expect.any(String),
+          post: { author: bob.username, text: 'bob club liked words', createdAt: expect.any(String), groups: ['ClubExport'] },
+        },
+        { postId: ids.carolSecret, likedAt: expect.any(String), post: null },
+      ]);
+      expect(likes.comments).toEqual([
+        { commentId: ids.carolSecretComment, likedAt: expect.any(String), comment: null },
+        {
+          commentId: ids.bobComment,
+          likedAt: expect.any(String),
+          comment: { postId: ids.bobPublic, author: bob.username, text: 'bob comment words', createdAt: expect.any(String) },
+        },
+      ]);
+    });
+
+    it('never holds a private-group post of another member she did not like, nor one of a group she left', async () => {
+      const text = allText(aliceFiles);
+      for (const secret of ['bob club untouched words', 'carol secret words', 'carol secret comment words']) expect(text).not.toContain(secret);
+      expect(text).not.toContain(ids.bobClubUntouched);
+    });
+
+    it("holds only the exporter's own posts and comments: never another user's", async () => {
+      const aliceText = allText(aliceFiles);
+      for (const other of ['bob public words', 'bob club untouched words']) expect(aliceText).not.toContain(other);
+      // Bob liked nothing of alice's: none of her words are in his export.
+      const bobText = allText(bobFiles);
+      for (const words of ['alice public words', 'alice members-only words', 'alice comment words', 'alice words in the secret group', 'Alice bio']) {
+        expect(bobText).not.toContain(words);
+      }
+      expect((json(bobFiles, 'posts.json') as Array<{ text: string }>).map((p) => p.text)).toEqual([
+        'bob club liked words',
+        'bob club untouched words',
+        'bob public words',
+      ]);
+      expect((json(bobFiles, 'comments.json') as Array<{ text: string }>).map((c) => c.text)).toEqual(['bob comment words']);
+      expect(json(bobFiles, 'account.json').avatar).toBeNull();
+      expect([...bobFiles.keys()].some((path) => path.startsWith('images/'))).toBe(false);
+    });
+
+    it('explains each file in README.txt', async () => {
+      const readme = (await exportFiles(carol)).get('README.txt')!.toString('utf8');
+      for (const name of ['account.json', 'posts.json', 'comments.json', 'likes.json', 'follows.json', 'groups.json', 'notification-settings.json', 'images/']) {
+        expect(readme).toContain(name);
+      }
+      expect(readme).toContain(carol.username);
+    });
+  });
+
+  it('answers 401 without a session', async () => {
+    expectError(await exportOf(null), 401, 'no_token');
+    const stale = await t.app.inject({ method: 'GET', url: '/api/account/export', headers: { authorization: 'Bearer x.y.z' } });
+    expectError(stale, 401, 'invalid_token');
+  });
+
+  it('names the file for any username, with the name as it is in filename*', async () => {
+    const user = await createUser(t.app, { username: 'Žofie "Z"' });
+    const res = await exportOf(user);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="kruh-_ofie__Z_-${today()}.zip"; filename*=UTF-8''kruh-%C5%BDofie%20%22Z%22-${today()}.zip`,
+    );
+  });
+
+  it('allows a few exports an hour per user, then answers 429 export_limit', async () => {
+    const user = await createUser(t.app);
+    const other = await createUser(t.app);
+    for (let i = 0; i < 3; i++) expect((await exportOf(user)).statusCode).toBe(200);
+    expectError(await exportOf(user), 429, 'export_limit');
+    expectError(await exportOf(user), 429, 'export_limit');
+    // Each user has a count of their own.
+    expect((await exportOf(other)).statusCode).toBe(200);
+    // The window slides: an hour later the user may export again.
+    await t.app.db.updateTable('rate_events').set((eb) => ({ created_at: eb('created_at', '-', 60 * 60 * 1000 + 1) })).where('key', '=', `export:${user.id}`).execute();
+    expect((await exportOf(user)).statusCode).toBe(200);
+  });
+
+  describe('images read as the zip is sent', () => {
+    let user: TestUser;
+    let postId: string;
+
+    beforeAll(async () => {
+      user = await createUser(t.app);
+      postId = (await createPost(t.app, user, { text: 'two pictures' })).id;
+      await upload(user, '/api/upload/image', { id: postId, index: '0' }, await file('image', '#111111'));
+      await upload(user, '/api/upload/image', { id: postId, index: '1' }, await file('image', '#222222'));
+    });
+
+    it('leaves out a picture whose file is gone, and does not name it', async () => {
+      await t.app.storage.remove([`${postId}0.webp`]);
+      const files = await exportFiles(user);
+      expect([...files.keys()].filter((path) => path.startsWith('images/'))).toEqual([`images/posts/${postId}-1.webp`]);
+      expect((json(files, 'posts.json') as Array<{ images: string[] }>)[0]!.images).toEqual([`images/posts/${postId}-1.webp`]);
+    });
+
+    it('breaks the download off when storage fails, rather than send a zip that looks whole', async () => {
+      const get = vi.spyOn(t.app.storage, 'get').mockRejectedValue(new Error('disk gone'));
+      try {
+        const outcome = await exportOf(user).then(
+          async (res) => ({ status: res.statusCode, zip: await readZip(res.rawPayload).then(() => 'readable', () => 'broken') }),
+          () => ({ status: 0, zip: 'broken' }),
+        );
+        expect(outcome.zip).toBe('broken');
+      } finally {
+        get.mockRestore();
+      }
+    });
+  });
+});

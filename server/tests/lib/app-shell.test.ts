@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
+import { createGroup, createPost, createUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+
+const webDir = mkdtempSync(join(tmpdir(), 'kruh-web-'));
+const TEMPLATE = '<!doctype html><html><head><title>Kruh</title></head><body><div id="root"></div></body></html>';
+writeFileSync(join(webDir, 'index.html'), TEMPLATE);
+afterAll(() => rmSync(webDir, { recursive: true, force: true }));
+
+const HOSTILE = 'Hello </script><script>alert(1)</script><!-- there';
+
+/** The JSON block the page carries, read as the app reads it. */
+function firstFeedOf(html: string): unknown {
+  const match = new RegExp(`<script type="application/json" id="${FIRST_FEED_ELEMENT_ID}"[^>]*>([^<]*)</script>`).exec(html);
+  return match ? JSON.parse(match[1]!) : null;
+}
+
+describe("the app's page at /", () => {
+  const t = useTestApp({ WEB_DIR: webDir });
+  let publicText: string;
+  let secret: string;
+
+  beforeAll(async () => {
+    const author = await createUser(t.app);
+    const club = await createGroup(t.app, author, { isPrivate: true });
+    secret = `members only ${Date.now()}`;
+    await createPost(t.app, author, { text: secret, groupIds: [club.id] });
+    publicText = HOSTILE;
+    await createPost(t.app, author, { text: publicText });
+  });
+
+  it("carries a visitor's first explore page, exactly as the API answers it", async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const carried = firstFeedOf(page.body) as { posts: Array<{ text: string }> };
+    const api = await t.app.inject({ method: 'GET', url: '/api/feed?page=1&limit=4' });
+    expect(carried).toEqual(api.json());
+    expect(carried.posts.map((p) => p.text)).toContain(publicText);
+  });
+
+  it('never carries what a visitor may not see', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.body).not.toContain(secret);
+    expect(JSON.stringify(firstFeedOf(page.body))).not.toContain(secret);
+  });
+
+  it('cannot be broken out of by the text of a post', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.body).not.toContain('<script>alert(1)');
+    expect(page.body).not.toContain('<!-- there');
+    // One data block, and the page's own markup around it unchanged.
+    expect(page.body.match(/<script/g)).toHaveLength(1);
+    expect(page.body.replace(/<script type="application\/json".*<\/script>/s, '')).toBe(TEMPLATE);
+  });
+
+  it('is compressed for browsers that accept it', async () => {
+    const plain = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    const br = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain);
+    const gzip = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain);
+  });
+
+  it('leaves /index.html, the copy the service worker keeps, as the plain file', async () => {
+    const file = await t.app.inject({ method: 'GET', url: '/index.html' });
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toBe(TEMPLATE);
+  });
+});

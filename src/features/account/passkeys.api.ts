@@ -1,0 +1,43 @@
+import { type PasskeyItem, passkeysApi } from '#core/api/passkeys';
+import { ApiError, callApi } from '../../lib/api/client';
+import type { KruhDb } from '../../lib/db/db';
+import { createPasskey } from '../../lib/passkeys';
+
+/** Where the account's passkeys are kept, so the list shows offline once seen. */
+export const PASSKEYS_META_KEY = 'passkeys';
+
+async function storePasskeys(db: KruhDb, change: (current: PasskeyItem[]) => PasskeyItem[]): Promise<void> {
+  await db.transaction('rw', db.meta, async () => {
+    const current = ((await db.meta.get(PASSKEYS_META_KEY))?.value as PasskeyItem[] | undefined) ?? [];
+    await db.meta.put({ key: PASSKEYS_META_KEY, value: change(current) });
+  });
+}
+
+export async function fetchPasskeys(db: KruhDb, signal?: AbortSignal): Promise<PasskeyItem[]> {
+  const { passkeys } = await callApi(passkeysApi.list, {}, { signal });
+  await db.meta.put({ key: PASSKEYS_META_KEY, value: passkeys });
+  return passkeys;
+}
+
+/** Makes a passkey in the browser for the server's challenge, has the server keep it, and lists it. */
+export async function addPasskey(db: KruhDb, name: string): Promise<PasskeyItem> {
+  const { challengeId, options } = await callApi(passkeysApi.registrationOptions);
+  const response = await createPasskey(options);
+  const trimmed = name.trim();
+  const added = await callApi(passkeysApi.register, { body: { challengeId, response, ...(trimmed ? { name: trimmed } : {}) } });
+  await storePasskeys(db, (current) => [added, ...current.filter((p) => p._id !== added._id)]);
+  return added;
+}
+
+/** Removes one passkey; one already gone (removed on another device) leaves the list as well. */
+export async function removePasskey(db: KruhDb, id: string): Promise<string> {
+  const drop = () => storePasskeys(db, (current) => current.filter((p) => p._id !== id));
+  try {
+    const reply = await callApi(passkeysApi.remove, { params: { id } });
+    await drop();
+    return reply.message;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) await drop();
+    throw err;
+  }
+}

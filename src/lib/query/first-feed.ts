@@ -1,0 +1,48 @@
+import { FEED_DEFAULTS, FIRST_FEED_ELEMENT_ID } from '#core/listing';
+import { readListing } from '../listing-params';
+import { mediaSrc } from '../media-url';
+import { isLoggedIn } from '../session-store';
+
+/** The addresses (after the #) that open on the explore feed. */
+const EXPLORE = new Set(['', '/', '/feed']);
+
+/** Whether `hash` (`#/feed?sort=popular`) opens on the explore feed. */
+export function opensOnExplore(hash: string): boolean {
+  return EXPLORE.has(addressOf(hash).pathname);
+}
+
+const addressOf = (hash: string) => new URL(hash.replace(/^#/, '') || '/', 'http://app');
+
+/** The answer of GET /feed (page 1) as the page at `/` carries it. */
+export type FirstFeed = Record<string, unknown> & { posts?: Array<{ media?: string[] }> };
+
+/**
+ * The explore feed's first page the page came with, when it is what this start shows: a visitor's
+ * explore feed in its default order (a session's feed holds more than a visitor's; another order
+ * is another list). Taken once: the block leaves the page.
+ */
+export function takeFirstFeed(hash: string, doc: Document = document): FirstFeed | null {
+  const element = doc.getElementById(FIRST_FEED_ELEMENT_ID);
+  if (!element) return null;
+  element.remove();
+  const { sort, time } = readListing(addressOf(hash).searchParams, FEED_DEFAULTS);
+  if (!opensOnExplore(hash) || isLoggedIn() || sort !== FEED_DEFAULTS.sort || time !== FEED_DEFAULTS.time) return null;
+  try {
+    const answer: unknown = JSON.parse(element.textContent ?? '');
+    return answer && typeof answer === 'object' && Array.isArray((answer as FirstFeed).posts) ? (answer as FirstFeed) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Asks for the first picture of that page now, beside the app's code: on a phone it is the
+ * largest paint, and it would otherwise wait for the feed to draw.
+ */
+export function preloadFirstPicture(feed: FirstFeed, doc: Document = document): void {
+  const url = feed.posts?.find((post) => post.media?.length)?.media?.[0];
+  if (!url) return;
+  const link = doc.createElement('link');
+  for (const [name, value] of Object.entries({ rel: 'preload', as: 'image', href: mediaSrc(url), fetchpriority: 'high' })) link.setAttribute(name, value);
+  doc.head.append(link);
+}

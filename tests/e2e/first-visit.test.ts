@@ -1,0 +1,48 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { FIRST_FEED_FRESH_MS } from '../../server/src/plugins/app-shell';
+import { JOURNEY_VIEWPORT } from './support/journeys';
+import { api, createVerifiedUser } from './support/server';
+import { useE2eSuite } from './support/suite';
+
+/**
+ * A first visit to the feed: the page comes with the feed's first page, so the feed draws without
+ * its own request and its first picture is asked for before the feed's code has even arrived.
+ */
+describe('first visit to the feed', () => {
+  const e2e = useE2eSuite();
+
+  it('draws the first page the HTML carried, and asks for its picture early', async () => {
+    const author = await createVerifiedUser(e2e.server);
+    const words = `Carried with the page ${Date.now()}`;
+    const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#2e86c1' } }).png().toBuffer();
+    const post = await api<{ _id: string }>(e2e.server, 'POST', '/post', { token: author.token, body: { text: words } });
+    expect(post.status).toBe(201);
+    const form = new FormData();
+    form.append('id', post.body._id);
+    form.append('index', '0');
+    form.append('image', new Blob([photo], { type: 'image/png' }), 'lake.png');
+    const uploaded = await fetch(`${e2e.server.baseUrl}/api/upload/image`, { method: 'POST', body: form, headers: { authorization: `Bearer ${author.token}` } });
+    expect(uploaded.status).toBe(201);
+    const picture = ((await uploaded.json()) as { url: string }).url;
+
+    // The page reads the feed again once its last reading is this old (a retry must see its own post).
+    await new Promise((done) => setTimeout(done, FIRST_FEED_FRESH_MS + 100));
+    const { context } = await e2e.open({ viewport: JOURNEY_VIEWPORT });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname + new URL(request.url()).search));
+    await page.goto(`${e2e.server.baseUrl}/`);
+    await page.getByRole('main').getByText(words).waitFor();
+
+    expect(requests.filter((r) => r.startsWith('/api/feed'))).toEqual([]);
+    const pictureAt = requests.indexOf(picture);
+    const feedCode = requests.findIndex((r) => /\/assets\/FeedPage-.*\.js$/.test(r));
+    expect(pictureAt).toBeGreaterThan(-1);
+    expect(feedCode).toBeGreaterThan(-1);
+    expect(pictureAt).toBeLessThan(feedCode);
+    // The feed is stored as any fetched page is: later pages follow it.
+    expect((await api<{ posts: unknown[] }>(e2e.server, 'GET', '/feed?page=1&limit=4')).body.posts.length).toBeGreaterThan(0);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
+});
