@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, composePost, text } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
-import { DIST, type TestUser, api, createVerifiedUser, requireBuiltApp } from '../support/server';
+import { DIST, type TestUser, api, createVerifiedUser, requireBuiltApp, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
 
 requireBuiltApp();
@@ -21,10 +21,13 @@ cpSync(DIST, release, { recursive: true });
 describe('journey: the app updates itself without losing what waits to be sent', () => {
   const e2e = useE2eSuite({ webDir: release });
   let ivy: TestUser;
+  /** Marked per try: a second try must not meet the first try's post in the feed. */
+  let written = '';
 
   /** Made inside the test, so a second try starts from fresh people and names. */
   async function setUp(): Promise<void> {
     ivy = await createVerifiedUser(e2e.server);
+    written = `Written before the update (${uniqueName('try')})`;
   }
   afterAll(() => rmSync(release, { recursive: true, force: true }));
 
@@ -37,7 +40,7 @@ describe('journey: the app updates itself without losing what waits to be sent',
 
     // A post written offline, kept from the server afterwards (the API unreachable, the app's files not).
     await context.setOffline(true);
-    await composePost(page, server.baseUrl, 'Written before the update');
+    await composePost(page, server.baseUrl, written);
     await context.route(/\/api\//, (route) => route.abort('internetdisconnected'));
     await context.setOffline(false);
     await page.waitForTimeout(1_000);
@@ -59,7 +62,7 @@ describe('journey: the app updates itself without losing what waits to be sent',
     await expect.poll(() => page.evaluate(() => 'beforeUpdate' in window).catch(() => true), { timeout: 30_000 }).toBe(false);
     await waitForServiceWorker(page);
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
-    await page.getByRole('main').getByText('Written before the update').waitFor();
+    await page.getByRole('main').getByText(written).waitFor();
     expect(await outboxSize(page, ivy.id)).toBe(1);
 
     // The connection comes back: the post is sent, once.
@@ -67,7 +70,7 @@ describe('journey: the app updates itself without losing what waits to be sent',
     await page.reload();
     await expect.poll(() => outboxSize(page, ivy.id), { timeout: 30_000 }).toBe(0);
     const posts = (await api<{ posts: Array<{ text: string }> }>(server, 'GET', `/profile/posts/${ivy.username}`, { token: ivy.token })).body.posts;
-    expect(posts.map((p) => p.text)).toEqual(['Written before the update']);
+    expect(posts.map((p) => p.text)).toEqual([written]);
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 });
