@@ -55,6 +55,9 @@ export const ERROR_KEYS = [
   'export_limit',
   // Passkeys: an answer that does not prove the key, a challenge used or too old, a passkey not known.
   'passkey_failed', 'passkey_expired', 'passkey_not_found',
+  // Blocks and mutes: acting on someone a block stands between, blocking or muting oneself, a
+  // hashtag to mute that is not one.
+  'blocked', 'block_yourself', 'mute_yourself', 'invalid_hashtag',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -70,6 +73,8 @@ export const INFO_KEYS = [
   // Web Push: this device was registered for notifications, or no longer is.
   'push_subscribed', 'push_unsubscribed',
   'image_uploaded', 'owner_transferred', 'passkey_removed', 'report_received',
+  // Blocks and mutes of users and hashtags.
+  'user_blocked', 'user_unblocked', 'user_muted', 'user_unmuted', 'tag_muted', 'tag_unmuted',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

@@ -92,7 +92,7 @@ export const commentsApi = {
     body: CreateCommentBody,
     replies: { 201: Comment },
     invalidKey: 'blank_comment',
-    errors: ['blank_comment', 'max_comment_length', 'max_comment_lines', 'mentions_up_to', 'invalid_parent', 'banned', 'comment_limit', 'mention_limit', 'idempotency_mismatch'],
+    errors: ['blank_comment', 'max_comment_length', 'max_comment_lines', 'mentions_up_to', 'invalid_parent', 'banned', 'blocked', 'comment_limit', 'mention_limit', 'idempotency_mismatch'],
   }),
   like: endpoint({
     method: 'PATCH',
@@ -101,7 +101,7 @@ export const commentsApi = {
     params: CommentIdParams,
     ...likeEntry,
     invalidKey: 'invalid_comment',
-    errors: ['comment_not_found', 'banned', 'idempotency_mismatch'],
+    errors: ['comment_not_found', 'banned', 'blocked', 'idempotency_mismatch'],
   }),
   delete: endpoint({
     method: 'DELETE',

@@ -31,7 +31,7 @@ export const followsApi = {
     body: FollowBody,
     replies: { 201: FollowedReply },
     invalidKey: 'invalid_following_id',
-    errors: ['follow_yourself', 'invalid_following_id', 'trying_to_follow'],
+    errors: ['follow_yourself', 'invalid_following_id', 'trying_to_follow', 'blocked'],
   }),
   change: endpoint({
     method: 'PATCH',

@@ -1,5 +1,6 @@
 import { accountApi } from './account.js';
 import { authApi } from './auth.js';
+import { blocksApi } from './blocks.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -39,6 +40,7 @@ export const api = {
   push: pushApi,
   passkeys: passkeysApi,
   reports: reportsApi,
+  blocks: blocksApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

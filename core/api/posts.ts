@@ -81,7 +81,7 @@ export const postsApi = {
     body: CreatePostBody,
     replies: { 201: CreatePostReply, 200: CreatePostReply },
     invalidKey: 'blank_post',
-    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
+    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'blocked', 'idempotency_mismatch'],
   }),
   get: endpoint({
     method: 'GET',
@@ -106,7 +106,7 @@ export const postsApi = {
     params: PostIdParams,
     ...likeEntry,
     invalidKey: 'invalid_post',
-    errors: ['didnt_find_post', 'invalid_post', 'banned', 'idempotency_mismatch'],
+    errors: ['didnt_find_post', 'invalid_post', 'banned', 'blocked', 'idempotency_mismatch'],
   }),
   delete: endpoint({
     method: 'DELETE',

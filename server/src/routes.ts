@@ -16,6 +16,7 @@ import { gifRoutes } from './modules/gifs/gifs.routes.js';
 import { pushRoutes } from './modules/push/push.routes.js';
 import { passkeyRoutes } from './modules/passkeys/passkeys.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
+import { blockRoutes } from './modules/blocks/blocks.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [
@@ -36,4 +37,5 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   pushRoutes,
   passkeyRoutes,
   reportRoutes,
+  blockRoutes,
 ];

@@ -268,6 +268,9 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   server_settings: ServerSettingsTable;
   reports: ReportsTable;
+  user_blocks: UserBlocksTable;
+  user_mutes: UserMutesTable;
+  tag_mutes: TagMutesTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */
@@ -290,3 +293,24 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type GroupRow = Selectable<GroupsTable>;
 export type CommentRow = Selectable<CommentsTable>;
+
+/** A block: neither user sees the other's content or may act on it, whoever made it. */
+export interface UserBlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: number;
+}
+
+/** A mute: the muted user's posts and notifications leave the muter's feeds; nothing changes for them. */
+export interface UserMutesTable {
+  muter_id: string;
+  muted_id: string;
+  created_at: number;
+}
+
+/** A muted hashtag (lowercase, without #): posts carrying it leave the user's feeds. */
+export interface TagMutesTable {
+  user_id: string;
+  tag: string;
+  created_at: number;
+}

@@ -4,6 +4,7 @@ import type { CommentRow, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
+import { commentNotBlocked } from '../blocks/block-filters.js';
 
 /** Every query of the comments module. */
 
@@ -153,7 +154,8 @@ function commentView(db: Executor, viewerId: string | null) {
       'pc_author.username as parent_comment_author_username',
     ])
     .select(postIsPrivate('comments.post_id').as('is_private'))
-    .where(postVisibleTo(viewerId, 'comments.post_id'));
+    .where(postVisibleTo(viewerId, 'comments.post_id'))
+    .where(commentNotBlocked(viewerId));
 }
 
 type ViewQuery = ReturnType<typeof commentView>;
@@ -199,7 +201,11 @@ export function commentIdsQuery(
   viewerId: string | null,
   excludeId?: string,
 ) {
-  let qb = db.selectFrom('comments').select('comments.id').where(postVisibleTo(viewerId, 'comments.post_id'));
+  let qb = db
+    .selectFrom('comments')
+    .select('comments.id')
+    .where(postVisibleTo(viewerId, 'comments.post_id'))
+    .where(commentNotBlocked(viewerId));
   if (filter.kind === 'thread') {
     qb = qb.where('comments.post_id', '=', filter.postId);
     qb = filter.parentCommentId === null

@@ -12,6 +12,7 @@ import { type IdempotentRequest, runOnce } from '../../lib/idempotency.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging.js';
 import { isBannedFromPost } from '../groups/group-access.js';
+import { isBlockedBetween } from '../blocks/block-filters.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
@@ -52,6 +53,17 @@ async function resolveMentions(db: Executor, raw: string[]): Promise<{ user_id: 
   return out;
 }
 
+/**
+ * Refuses (403 blocked) when a block stands between the caller and the author of the post or of
+ * the comment they would answer or like: neither of the two may take part in the other's threads.
+ */
+async function refuseBlocked(db: Executor, viewerId: string, postId: string, commentAuthorId: string | null): Promise<void> {
+  const post = await repo.findVisiblePost(db, postId, viewerId);
+  for (const authorId of [post?.author_id ?? null, commentAuthorId]) {
+    if (await isBlockedBetween(db, viewerId, authorId)) throw forbidden('blocked');
+  }
+}
+
 /** POST /comment/: a comment on a post or a reply to a comment, at any depth. */
 export async function createComment(
   app: FastifyInstance,
@@ -68,6 +80,7 @@ export async function createComment(
   return runOnce(app.db, viewer.id, idempotent, async (trx) => {
     let postId: string;
     let parentCommentId: string | null = null;
+    let parentAuthorId: string | null = null;
     const post = await repo.findVisiblePost(trx, body.parent, viewer.id);
     if (post) {
       postId = post.id;
@@ -77,8 +90,10 @@ export async function createComment(
       if (!parent || parent.deleted === 1) throw notFound('invalid_parent');
       postId = parent.post_id;
       parentCommentId = parent.id;
+      parentAuthorId = parent.author_id;
     }
     if (await isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
+    await refuseBlocked(trx, viewer.id, postId, parentAuthorId);
 
     const mentions = await resolveMentions(trx, mentionsRaw);
     await takeCommentSlot(trx, app.config.rates, viewer.id);
@@ -110,6 +125,7 @@ export async function likeComment(
     const comment = await repo.findVisibleComment(trx, commentId, viewer.id);
     if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
     if (await isBannedFromPost(trx, comment.post_id, viewer.id)) throw forbidden('banned');
+    await refuseBlocked(trx, viewer.id, comment.post_id, comment.author_id);
     return { status: 200, body: await repo.setCommentLike(trx, commentId, viewer.id, wanted, Date.now()) };
   });
 }
@@ -211,8 +227,11 @@ export async function commentTree(app: FastifyInstance, viewerId: string | null,
     listPage(app, viewerId, { kind: 'thread', postId: pinned.post_id, parentCommentId: pinned.id }, query, POST_PAGE_DEFAULTS),
   ]);
   const views = new Map((await toComments(app.db, rows, viewerId, app.config.jwtSecret)).map((c) => [c._id, c]));
+  // A comment a block hides from the viewer reads as a missing one.
+  const own = views.get(commentId);
+  if (!own) throw notFound('comment_not_found');
   let node: CommentNode = {
-    ...views.get(commentId)!,
+    ...own,
     pinned: true,
     children: replies.comments.map((c) => ({ ...c, pinned: false, children: [], hasMore: false })),
     hasMore: replies.hasMore,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest, conflict, notFound } from '../../lib/app-error.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
+import { isBlockedBetween } from '../blocks/block-filters.js';
 import { userExists } from '../../db/users.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
@@ -21,6 +22,8 @@ async function requireOtherUser(app: FastifyInstance, viewer: Viewer, followingI
 export async function follow(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<repo.FollowState> {
   await requireOtherUser(app, viewer, followingId);
   await app.db.transaction().execute(async (trx) => {
+    // Read inside the transaction that adds the follow, so a block made meanwhile is seen.
+    if (await isBlockedBetween(trx, viewer.id, followingId)) throw forbidden('blocked');
     const now = Date.now();
     // A new follow starts silent: the user opts into notifications with the dropdown.
     if (!(await repo.insertFollow(trx, viewer.id, followingId, now))) throw conflict('trying_to_follow');

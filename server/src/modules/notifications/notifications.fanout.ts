@@ -5,6 +5,7 @@ import type { Database, Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
 import { isPostVisible, postAudience } from '../groups/group-access.js';
+import { silencedPairs } from '../blocks/block-filters.js';
 import type { JobStep } from '../jobs/job-handler.js';
 import { enqueuePushes } from '../push/push.job.js';
 import type { NotificationEvent } from './events.js';
@@ -104,7 +105,8 @@ async function collapseRepeats(app: FastifyInstance, trx: Executor, rows: repo.N
  * new unread counts.
  */
 async function deliver(app: FastifyInstance, trx: Executor, rows: repo.NewNotification[], alsoChanged: string[] = []): Promise<JobStep['afterCommit']> {
-  const kept = rows.filter((row) => row.user_id !== row.actor_id);
+  const silenced = await silencedPairs(trx, rows.flatMap((row) => (row.actor_id ? [{ userId: row.user_id, actorId: row.actor_id }] : [])));
+  const kept = rows.filter((row) => row.user_id !== row.actor_id && !silenced.has(`${row.user_id}:${row.actor_id}`));
   const fresh = await collapseRepeats(app, trx, kept);
   await repo.insertNotifications(trx, fresh);
   await enqueuePushes(trx, fresh);

@@ -1,8 +1,9 @@
-import { type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { NotificationSettings } from '#core/limits';
 import { changedRows, rowExists, toBool } from '../../db/helpers.js';
-import type { Executor, NotificationsTable } from '../../db/schema.js';
+import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
 import { postVisibleTo } from '../groups/group-access.js';
+import { notBlockedBetween, notMutedBy } from '../blocks/block-filters.js';
 import { parseNotificationSettings } from './notification-prefs.js';
 
 /** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */
@@ -292,7 +293,14 @@ function listedQuery(db: Executor, userId: string) {
       'comments.parent_comment_id as comment_parent_id',
     ])
     .where('notifications.user_id', '=', userId)
-    .where(postVisibleTo(userId));
+    .where(postVisibleTo(userId))
+    .where(fromNobodySilenced(userId));
+}
+
+/** Items whose actor a block stands between the user and, or whom the user muted, are not shown. */
+function fromNobodySilenced(userId: string) {
+  return (eb: ExpressionBuilder<Database, 'notifications'>) =>
+    eb.and([notBlockedBetween(userId, 'notifications.actor_id')(eb), notMutedBy(userId, 'notifications.actor_id')(eb)]);
 }
 
 type ListedRow = Awaited<ReturnType<ReturnType<typeof listedQuery>['execute']>>[number];
@@ -338,6 +346,7 @@ export async function unreadCount(db: Executor, userId: string): Promise<number>
     .where('notifications.user_id', '=', userId)
     .where('notifications.seen', '=', 0)
     .where(postVisibleTo(userId))
+    .where(fromNobodySilenced(userId))
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

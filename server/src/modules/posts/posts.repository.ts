@@ -3,6 +3,7 @@ import { addToCounters, changedRows, idsAmong, isPostgres, rowExists, toBool } f
 import type { Database, Executor } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
+import { notBlockedBetween, notMutedPost } from '../blocks/block-filters.js';
 
 /**
  * Every SQL of the posts module. Reads for a page of posts take the whole page's ids at once, so
@@ -53,6 +54,7 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
     .select(postIsPrivate('posts.id').as('is_private'))
     .where('posts.id', 'in', ids)
     .where(postVisibleTo(viewerId))
+    .where(notBlockedBetween(viewerId, 'posts.author_id'))
     .execute();
   return rows.map((row) => ({ ...row, is_private: toBool(row.is_private) }));
 }
@@ -127,7 +129,13 @@ export function findLikedPostIds(db: Executor, userId: string, postIds: string[]
 /** The posts among `ids` that exist and that the viewer may see. */
 export async function findVisiblePostIds(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('posts').select('posts.id').where('posts.id', 'in', ids).where(postVisibleTo(viewerId)).execute();
+  const rows = await db
+    .selectFrom('posts')
+    .select('posts.id')
+    .where('posts.id', 'in', ids)
+    .where(postVisibleTo(viewerId))
+    .where(notBlockedBetween(viewerId, 'posts.author_id'))
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -248,12 +256,12 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
             .whereRef('earlier.position', '<', 'scope.position'),
         )))
       : db.selectFrom('post_hashtags as scope').where('scope.tag', '=', scope.tag);
-    const q = inWindow(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params, 'scope.created_at');
+    const q = inWindow(hiddenLeftOut(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params), params, 'scope.created_at');
     const walk = q.orderBy('scope.created_at', 'desc').orderBy('scope.post_id', 'desc').limit(params.fetch).offset(params.offset);
     return walk as unknown as PostIdsQuery;
   }
 
-  let query = db.selectFrom('posts').select('posts.id').where(postVisibleTo(params.viewerId));
+  let query = hiddenLeftOut(db.selectFrom('posts').select('posts.id').where(postVisibleTo(params.viewerId)), params);
   switch (scope.kind) {
     case 'all':
       break;
@@ -299,6 +307,19 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
   query = inWindow(query, params);
   if (params.sort === 'popular') query = query.orderBy('posts.likes', 'desc');
   return query.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(params.fetch).offset(params.offset);
+}
+
+/** Scopes that are feeds: a mute hides its posts there, not on a profile or in a search. */
+const FEED_SCOPES: ReadonlySet<PostScope['kind']> = new Set(['all', 'following', 'memberGroups', 'group', 'hashtag']);
+
+/**
+ * Leaves out what blocks and mutes hide from the viewer: posts of a user a block stands between,
+ * and in feeds posts of a muted user or with a muted hashtag (a hashtag's own page still lists it).
+ */
+function hiddenLeftOut<Q extends { where: (...args: any[]) => Q }>(query: Q, params: ListPostIdsParams): Q {
+  const { viewerId, scope } = params;
+  const q = query.where(notBlockedBetween(viewerId, 'posts.author_id'));
+  return FEED_SCOPES.has(scope.kind) ? q.where(notMutedPost(viewerId, scope.kind === 'hashtag' ? scope.tag : undefined)) : q;
 }
 
 // ---- Writes --------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { type PageWindow, toPage } from '../../lib/paging.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access.js';
 import * as groupsRepo from '../groups/groups.repository.js';
+import { isBlockedBetween } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
@@ -213,6 +214,7 @@ export async function createPost(
     if (!isId(input.replyingTo)) throw badRequest('invalid_post');
     if (!(await isPostVisible(trx, input.replyingTo, authorId))) throw notFound('invalid_post');
     if (await isBannedFromPost(trx, input.replyingTo, authorId)) throw forbidden('banned');
+    await refuseBlocked(trx, input.replyingTo, authorId);
     replyTo = input.replyingTo;
   }
 
@@ -237,6 +239,12 @@ export async function createPost(
   return getPostForViewer(trx, id, authorId, signer);
 }
 
+/** Refuses (403 blocked) to let the user reply to or like the post of someone a block stands between. */
+async function refuseBlocked(trx: Executor, postId: string, userId: string): Promise<void> {
+  const post = await repo.findPostAuthor(trx, postId);
+  if (await isBlockedBetween(trx, userId, post?.author_id ?? null)) throw forbidden('blocked');
+}
+
 // ---- Likes and deletion -------------------------------------------------------------------------
 
 /**
@@ -251,6 +259,7 @@ export async function likePost(
 ): Promise<{ likes: number; liked: boolean }> {
   if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
   if (await isBannedFromPost(trx, postId, userId)) throw forbidden('banned');
+  await refuseBlocked(trx, postId, userId);
   const target = liked ?? !(await repo.hasLiked(trx, postId, userId));
   await repo.setLike(trx, postId, userId, target, Date.now());
   return { likes: await repo.likeCount(trx, postId), liked: target };

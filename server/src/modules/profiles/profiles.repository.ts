@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
+import { notBlockedBetween } from '../blocks/block-filters.js';
 
 /** Profiles, the lists on a profile, and the id -> username lookup. */
 
@@ -71,13 +72,15 @@ export async function followListPage(
   direction: 'followers' | 'following',
   filter: ListFilter,
   window: PageWindow,
+  viewerId: string | null = null,
 ): Promise<UserListRow[]> {
   const [own, other] = direction === 'followers' ? (['following_id', 'follower_id'] as const) : (['follower_id', 'following_id'] as const);
   let query = db
     .selectFrom('follows')
     .innerJoin('users', 'users.id', `follows.${other}`)
     .select(['users.id', 'users.username', 'users.pfp_version'])
-    .where(`follows.${own}`, '=', userId);
+    .where(`follows.${own}`, '=', userId)
+    .where(notBlockedBetween(viewerId, 'users.id'));
   const text = filter.query?.trim();
   if (text) query = query.where(searchMatches('users', text));
   if (filter.before !== undefined) query = query.where('follows.created_at', '<=', filter.before);

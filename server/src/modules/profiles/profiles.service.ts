@@ -5,6 +5,7 @@ import { notFound } from '../../lib/app-error.js';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { NO_STANDING, standingSeenBy } from '../groups/groups.service.js';
+import { isBlockedBetween } from '../blocks/block-filters.js';
 import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper.js';
 import * as repo from './profiles.repository.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
@@ -39,8 +40,11 @@ export async function followList(
 ): Promise<UserListReply> {
   const userId = await requireUserId(app, username);
   const window = pageWindow(query, PAGE_SIZES.users);
-  const page = toPage(await repo.followListPage(app.db, userId, direction, query, window), window);
-  return toUserListReply(app.db, page, viewer?.id ?? null);
+  const viewerId = viewer?.id ?? null;
+  // Between two users a block stands between, the profile shows its header and empty lists.
+  if (viewerId && (await isBlockedBetween(app.db, viewerId, userId))) return toUserListReply(app.db, { items: [], hasMore: false }, viewerId);
+  const page = toPage(await repo.followListPage(app.db, userId, direction, query, window, viewerId), window);
+  return toUserListReply(app.db, page, viewerId);
 }
 
 /** The groups a user belongs to. Group names are public, so private groups are listed too. */

@@ -4,6 +4,7 @@ import type { Executor, GroupRole } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches, searchRank } from '../../lib/search.js';
 import type { GroupListRow, UserListRow } from '../profiles/profiles.repository.js';
+import { notBlockedBetween } from '../blocks/block-filters.js';
 
 /**
  * User and group search. Matching goes through the search indexes (lib/search); the
@@ -16,12 +17,14 @@ interface Slice {
   offset?: number;
   /** Snapshot moment: accounts or groups made later are left out, so later pages do not shift. */
   before?: number | undefined;
+  /** Who searches: users a block stands between them and are not found. */
+  viewerId?: string | null;
 }
 
 const slice = (window: PageWindow, before: number | undefined): Slice => ({ limit: window.fetch, offset: window.offset, before });
 
-export async function findUsers(db: Executor, query: string, { limit, offset = 0, before }: Slice): Promise<UserListRow[]> {
-  let q = db.selectFrom('users').select(['users.id', 'users.username', 'users.pfp_version']);
+export async function findUsers(db: Executor, query: string, { limit, offset = 0, before, viewerId = null }: Slice): Promise<UserListRow[]> {
+  let q = db.selectFrom('users').select(['users.id', 'users.username', 'users.pfp_version']).where(notBlockedBetween(viewerId, 'users.id'));
   if (query.trim()) q = q.where(searchMatches('users', query)).orderBy(searchRank('users', query));
   if (before !== undefined) q = q.where('users.created_at', '<=', before);
   return q.orderBy('users.username_lower').orderBy('users.id').limit(limit).offset(offset).execute();
@@ -34,8 +37,8 @@ export async function findGroups(db: Executor, query: string, { limit, offset = 
   return q.orderBy('groups.name_lower').orderBy('groups.id').limit(limit).offset(offset).execute();
 }
 
-export const usersPage = (db: Executor, filter: ListFilter, window: PageWindow) =>
-  findUsers(db, filter.query ?? '', slice(window, filter.before));
+export const usersPage = (db: Executor, filter: ListFilter, window: PageWindow, viewerId: string | null = null) =>
+  findUsers(db, filter.query ?? '', { ...slice(window, filter.before), viewerId });
 export const groupsPage = (db: Executor, filter: ListFilter, window: PageWindow) =>
   findGroups(db, filter.query ?? '', slice(window, filter.before));
 

@@ -13,7 +13,7 @@ import * as service from './search.service.js';
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(searchApi.suggestUsers),
-    handler: async (request) => service.suggestUsers(app, request.query.query),
+    handler: async (request) => service.suggestUsers(app, request.query.query, (await request.viewer())?.id ?? null),
   });
 
   app.route({

@@ -9,9 +9,9 @@ import * as repo from './search.repository.js';
 import type { NameResult } from '#core/api/search';
 
 /** Suggestions under the search box and in mention slots: only for non-blank input. */
-export async function suggestUsers(app: FastifyInstance, query: string | undefined): Promise<NameResult[]> {
+export async function suggestUsers(app: FastifyInstance, query: string | undefined, viewerId: string | null = null): Promise<NameResult[]> {
   if (!query?.trim()) return [];
-  const rows = await repo.findUsers(app.db, query, { limit: LIMITS.suggestionsMax });
+  const rows = await repo.findUsers(app.db, query, { limit: LIMITS.suggestionsMax, viewerId });
   return rows.map((r) => ({ _id: r.id, name: r.username }));
 }
 
@@ -26,7 +26,7 @@ export async function suggestPostableGroups(app: FastifyInstance, viewer: Viewer
 
 export async function searchUsers(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
   const window = pageWindow(query, PAGE_SIZES.users);
-  const page = toPage(await repo.usersPage(app.db, query, window), window);
+  const page = toPage(await repo.usersPage(app.db, query, window, viewer?.id ?? null), window);
   return toUserListReply(app.db, page, viewer?.id ?? null);
 }
 

@@ -1,0 +1,42 @@
+import { type Kysely, PostgresAdapter } from 'kysely';
+
+/**
+ * Blocks and mutes. A block stands between two users in both directions, so it is looked up by
+ * either end: by its primary key from the blocker's side and by `user_blocks_blocked` from the
+ * blocked one's. Mutes are read only from the muter's side (their feeds and notifications), which
+ * the primary keys cover. Each list is shown newest first, hence the `_list` indexes.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
+  await db.schema
+    .createTable('user_blocks')
+    .addColumn('blocker_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('blocked_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', ms, (c) => c.notNull())
+    .addPrimaryKeyConstraint('user_blocks_pk', ['blocker_id', 'blocked_id'])
+    .execute();
+  await db.schema.createIndex('user_blocks_blocked').on('user_blocks').columns(['blocked_id', 'blocker_id']).execute();
+  await db.schema.createIndex('user_blocks_list').on('user_blocks').columns(['blocker_id', 'created_at', 'blocked_id']).execute();
+
+  await db.schema
+    .createTable('user_mutes')
+    .addColumn('muter_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('muted_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', ms, (c) => c.notNull())
+    .addPrimaryKeyConstraint('user_mutes_pk', ['muter_id', 'muted_id'])
+    .execute();
+  await db.schema.createIndex('user_mutes_list').on('user_mutes').columns(['muter_id', 'created_at', 'muted_id']).execute();
+
+  await db.schema
+    .createTable('tag_mutes')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('tag', 'text', (c) => c.notNull())
+    .addColumn('created_at', ms, (c) => c.notNull())
+    .addPrimaryKeyConstraint('tag_mutes_pk', ['user_id', 'tag'])
+    .execute();
+  await db.schema.createIndex('tag_mutes_list').on('tag_mutes').columns(['user_id', 'created_at', 'tag']).execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of ['tag_mutes', 'user_mutes', 'user_blocks']) await db.schema.dropTable(table).ifExists().execute();
+}
