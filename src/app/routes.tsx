@@ -45,6 +45,7 @@ const notifications = () => import('../features/notifications/NotificationsPage'
 const account = () => import('../features/account/AccountPage');
 const credentials = () => import('../features/account/CredentialsPage');
 const notificationSettings = () => import('../features/account/NotificationSettingsPage');
+const safetyLists = () => import('../features/account/SafetyListsPage');
 
 function RouteError() {
   const { t } = useTranslation('common');
@@ -93,6 +94,7 @@ export const routes: RouteObject[] = [
           { path: 'account', ...page(account, { guarded: true }) },
           { path: 'account/credentials', ...page(credentials, { guarded: true }) },
           { path: 'account/notification-settings', ...page(notificationSettings, { guarded: true }) },
+          { path: 'account/safety', ...page(safetyLists, { guarded: true }) },
           { path: '*', Component: NotFoundPage },
         ],
       },

@@ -5,6 +5,8 @@ import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
+import { useUserSafety } from '../safety/UserSafety';
+import { useSession } from '../../lib/session';
 import './post-card.css';
 
 type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup };
@@ -22,6 +24,10 @@ interface Props {
 export function PostMenu({ post, onDelete }: Props) {
   const { t } = useTranslation('post');
   const { remove, togglePin, toggleBan } = usePostModeration(post);
+  // Another user's post offers muting and blocking its author to a signed-in reader.
+  const { isLoggedIn } = useSession();
+  const authorSafety = useUserSafety(post.author.pfp, post.author.username);
+  const offersSafety = isLoggedIn && !post.itsme && !!post.author.pfp;
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const wrapper = useRef<HTMLDivElement>(null);
@@ -46,7 +52,7 @@ export function PostMenu({ post, onDelete }: Props) {
     };
   }, [open]);
   const adminGroups = adminGroupsOf(post);
-  if (!post.itsme && !post.canReply && adminGroups.length === 0) return null;
+  if (!post.itsme && !post.canReply && adminGroups.length === 0 && !offersSafety) return null;
 
   const run = (action: () => void) => () => {
     setOpen(false);
@@ -110,8 +116,10 @@ export function PostMenu({ post, onDelete }: Props) {
               </ul>
             </li>
           ))}
+          {offersSafety && authorSafety.items(run)}
         </ul>
       )}
+      {authorSafety.dialog}
       {confirming?.kind === 'delete' && (
         <ConfirmDialog
           question={deleteQuestion(t, 'post')}

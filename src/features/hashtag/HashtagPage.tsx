@@ -7,6 +7,8 @@ import { useFeed } from '../../lib/query/feed';
 import { ListingControls } from '../../components/ListingControls';
 import { FeedPostList, refetchingEmpty } from '../../components/post/PostList';
 import { PageHeader } from '../../components/PageHeader';
+import { MuteTagButton } from '../../components/safety/MuteTagButton';
+import { useSession } from '../../lib/session';
 
 /** /h/{hashtag}: posts with the hashtag, 4 a page, loaded as the last one scrolls into view. */
 export default function HashtagPage() {
@@ -17,11 +19,13 @@ export default function HashtagPage() {
 
   const params = useMemo(() => ({ feed: { hash: tag }, sort, time }), [tag, sort, time]);
   const feed = useFeed(params, tag !== '');
+  const { isLoggedIn } = useSession();
 
   return (
     <section className="hashtag-page feed-page">
       <PageHeader title={t('title', { tag })} heading />
       <p className="visually-hidden">{t('subtitle', { tag })}</p>
+      {isLoggedIn && tag !== '' && <MuteTagButton tag={tag} />}
       <ListingControls sort={sort} time={time} onChange={setListing} />
       <FeedPostList feed={feed} emptyLabel={t('empty')} endLabel={t('end')} loading={refetchingEmpty(feed)} />
     </section>

@@ -18,6 +18,8 @@ import { formatMonthYearInPhrase } from '../../components/month-year';
 import { RelativeTime } from '../../components/RelativeTime';
 import { SubjectHeader } from '../../components/SubjectHeader';
 import { FollowControl } from './FollowControl';
+import { SafetyMenu } from '../../components/safety/SafetyMenu';
+import { useSession } from '../../lib/session';
 import { type GroupListItem, type Profile, type UserListItem, useProfile } from './profile.api';
 import './profile.css';
 import { PageHeader } from '../../components/PageHeader';
@@ -116,6 +118,7 @@ function GroupList({ username, own }: { username: string; own: boolean }) {
 
 function ProfileHeader({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation('profile');
+  const { isLoggedIn } = useSession();
   const counts = [
     { show: 'followers', count: profile.followers },
     { show: 'following', count: profile.following },
@@ -131,6 +134,7 @@ function ProfileHeader({ profile }: { profile: Profile }) {
       counts={counts.map(({ show, count }) => ({ key: show, to: userPath(profile.username, show), label: t(`counts.${show}`, { count }) }))}
     >
       <FollowControl profile={profile} />
+      {isLoggedIn && !profile.itsme && <SafetyMenu userId={profile.pfp} username={profile.username} />}
     </SubjectHeader>
   );
 }

@@ -115,6 +115,20 @@ export interface LikePayload {
   from: boolean;
 }
 
+/** What a block or mute item sets: blocking or muting a user (by id), or muting a hashtag. */
+export type SafetyAction = 'block' | 'mute' | 'muteTag';
+export interface SafetyPayload {
+  action: SafetyAction;
+  /** The user's id, or the hashtag (lowercase, without #). */
+  subject: string;
+  /** The state to set on the server. */
+  on: boolean;
+  /** The state as last known when the first change was made (a refusal goes back to it). */
+  from: boolean;
+  /** The user's name, for the lists and messages while only local. */
+  label?: string;
+}
+
 interface OutboxBase {
   seq?: number;
   idempotencyKey: string;
@@ -135,7 +149,8 @@ interface OutboxBase {
 export type OutboxRow =
   | (OutboxBase & { kind: 'post'; payload: PostPayload; images: DraftImage[]; target?: undefined })
   | (OutboxBase & { kind: 'comment'; payload: CommentPayload; images: DraftImage[]; target?: undefined })
-  | (OutboxBase & { kind: 'like'; payload: LikePayload; images: DraftImage[]; target: string });
+  | (OutboxBase & { kind: 'like'; payload: LikePayload; images: DraftImage[]; target: string })
+  | (OutboxBase & { kind: 'safety'; payload: SafetyPayload; images: DraftImage[]; target: string });
 
 export interface MetaRow {
   key: string;

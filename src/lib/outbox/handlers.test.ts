@@ -39,10 +39,11 @@ async function giveBack(item: OutboxRow) {
 
 describe('outbox handlers', () => {
   it('has one handler for each kind of item, found by the kind of the row', () => {
-    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'like', 'post']);
+    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'like', 'post', 'safety']);
     expect(handlerOf(post())).toBe(outboxHandlers.post);
     expect(handlerOf(comment())).toBe(outboxHandlers.comment);
     expect(handlerOf(like())).toBe(outboxHandlers.like);
+    expect(handlerOf(row({ kind: 'safety', target: 'safety:block:u1', payload: { action: 'block', subject: 'u1', on: true, from: false } }))).toBe(outboxHandlers.safety);
   });
 
   it('falls back to "posting failed" for a post and to a server error for the others', () => {

@@ -5,6 +5,7 @@ import {
   type KruhDb,
   type OutboxRow,
   type PostPayload,
+  type SafetyAction,
   getDb,
 } from '../db/db';
 import { requestPersistence } from '../db/db';
@@ -15,6 +16,8 @@ import { mirrorSessionForWorker, requestBackgroundSync } from './background-sync
 import { handlerOf } from './handlers';
 import { commentDraftKey } from './kinds/comment';
 import { postDraftKey } from './kinds/post';
+import { safetyStateKey, setSafetyState } from './kinds/safety';
+import { hideOnStoredPages } from '../query/safety-pages';
 
 /**
  * The outbox: posts, comments and likes are written here first, shown at once as pending, and
@@ -108,6 +111,38 @@ export async function queueLike(
     await db.outbox.add({ ...base(), kind: 'like', target: key, payload: { target, id, liked, from: serverState }, images: [] });
   }));
   kickOutbox();
+}
+
+/**
+ * Sets a block, a mute or a muted hashtag to `on`. Like a like, changes of one subject not sent yet
+ * fold into one row, and going back to the server's state removes it. The state the screens read
+ * changes at once, and what a new block or mute hides leaves the stored pages in the same moment.
+ */
+export async function queueSafety(action: SafetyAction, subject: string, on: boolean, label?: string, db: KruhDb = getDb()): Promise<void> {
+  const key = `safety:${action}:${subject}`;
+  await withRoom(db, () => db.transaction('rw', db.outbox, db.meta, async () => {
+    const known = (await db.meta.get(safetyStateKey(action, subject)))?.value === true;
+    await setSafetyState(db, action, subject, on);
+    const rows = await db.outbox.where('target').equals(key).toArray();
+    const open = rows.find((r) => r.kind === 'safety' && r.status !== 'sending');
+    if (open && open.kind === 'safety') {
+      if (open.payload.from === on) await db.outbox.delete(open.seq!);
+      else await db.outbox.update(open.seq!, { payload: { ...open.payload, on } });
+      return;
+    }
+    const inFlight = rows.find((r) => r.kind === 'safety');
+    const serverState = inFlight && inFlight.kind === 'safety' ? inFlight.payload.on : known;
+    if (serverState === on) return;
+    await db.outbox.add({
+      ...base(),
+      kind: 'safety',
+      target: key,
+      payload: { action, subject, on, from: serverState, ...(label ? { label } : {}) },
+      images: [],
+    });
+  }));
+  if (on) await hideOnStoredPages(db, action, subject);
+  void kickOutbox();
 }
 
 /** The server refused the item: say why, and give it back to its author as its kind does. */

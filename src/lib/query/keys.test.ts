@@ -26,6 +26,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   account: [],
   notificationSettings: [],
   passkeys: [],
+  blockState: ['u1'],
   publicConfig: [],
   historyName: ['user', 'u1'],
   gifCategories: ['en'],

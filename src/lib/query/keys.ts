@@ -38,6 +38,8 @@ export const queryKeys = {
   account: (dbName: string) => ['account', dbName] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
   passkeys: (dbName: string) => ['passkeys', dbName] as const,
+  /** The caller's block and mute of a user (kept in the meta table). */
+  blockState: (dbName: string, userId: string) => ['block-state', dbName, userId] as const,
   publicConfig: (dbName: string) => ['public-config', dbName] as const,
   /** The current name of a user or group in the search history (a text entry is its own name). */
   historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,
@@ -55,6 +57,8 @@ export const listKeys = {
   profileReplies: (userId: string, sort: Sort, time: TimeWindow): ListKey => ['profile-replies', userId, sort, time],
   profileUsers: (username: string, which: 'followers' | 'following'): ListKey => ['profile-users', username, which],
   profileGroups: (username: string): ListKey => ['profile-groups', username],
+  /** The caller's blocked users, muted users and muted hashtags. */
+  safety: (which: 'blocked' | 'muted' | 'tags'): ListKey => ['safety', which],
   // Under one prefix, so queryKeys.groupUsers reaches all of a group's member lists.
   groupUsers: (name: string, which: 'members' | 'banned'): ListKey => ['group-users', name, which],
   transferCandidates: (name: string, query: string): ListKey => ['group-users', name, 'members', 'transfer', query],

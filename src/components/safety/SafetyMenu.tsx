@@ -1,0 +1,52 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../Icon';
+import { useBlockState, useSafetyState } from './safety';
+import { useUserSafety } from './UserSafety';
+import './safety.css';
+
+/**
+ * The profile's menu of mute and block, beside the follow control, with a line saying when a
+ * block stands between the caller and the user (whoever made it).
+ */
+export function SafetyMenu({ userId, username }: { userId: string; username: string }) {
+  const { t } = useTranslation('safety');
+  const blockedBy = useBlockState(userId);
+  const blocking = useSafetyState('block', userId);
+  const { items, dialog } = useUserSafety(userId, username);
+  const [open, setOpen] = useState(false);
+  const wrapper = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  const run = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+  return (
+    <div className="safety-menu" ref={wrapper}>
+      <button type="button" className="button safety-menu__button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu', { username })} onClick={() => setOpen((o) => !o)}>
+        <Icon name="more" size={20} />
+      </button>
+      {open && (
+        <ul role="menu" className="safety-menu__list">
+          {items(run)}
+        </ul>
+      )}
+      {(blocking || blockedBy) && <p className="safety-menu__note" role="status">{t(blocking ? 'blocking' : 'blocked_by', { username })}</p>}
+      {dialog}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { setSafety, useSafetyState } from './safety';
+
+/**
+ * Mute and block of one user, for any menu: `items(run)` gives the menu's entries (`run` closes
+ * the menu before acting), `dialog` the block's confirmation, drawn outside the menu so it outlives
+ * it. A block asks first, as it also ends the follows; a mute and the lifting of either do not.
+ */
+export function useUserSafety(userId: string, username: string): { items: (run: (action: () => void) => () => void) => ReactNode; dialog: ReactNode } {
+  const { t } = useTranslation('safety');
+  const muted = useSafetyState('mute', userId);
+  const blocked = useSafetyState('block', userId);
+  const [confirming, setConfirming] = useState(false);
+  const items = (run: (action: () => void) => () => void) => (
+    <>
+      <li role="none">
+        <button type="button" role="menuitem" onClick={run(() => void setSafety('mute', userId, !muted, username))}>
+          {t(muted ? 'unmute_user' : 'mute_user', { username })}
+        </button>
+      </li>
+      <li role="none">
+        <button
+          type="button"
+          role="menuitem"
+          onClick={run(() => (blocked ? void setSafety('block', userId, false, username) : setConfirming(true)))}
+        >
+          {t(blocked ? 'unblock_user' : 'block_user', { username })}
+        </button>
+      </li>
+    </>
+  );
+  const dialog = confirming ? (
+    <ConfirmDialog
+      question={t('block_question', { username })}
+      detail={t('block_detail')}
+      onCancel={() => setConfirming(false)}
+      onConfirm={() => {
+        setConfirming(false);
+        void setSafety('block', userId, true, username);
+      }}
+    />
+  ) : null;
+  return { items, dialog };
+}
