@@ -16,7 +16,7 @@ export function useUserSafety(userId: string, username: string): { items: (run: 
   const items = (run: (action: () => void) => () => void) => (
     <>
       <li role="none">
-        <button type="button" role="menuitem" onClick={run(() => void setSafety('mute', userId, !muted, username))}>
+        <button type="button" role="menuitem" onClick={run(() => void setSafety('mute', userId, !muted, { label: username }))}>
           {t(muted ? 'unmute_user' : 'mute_user', { username })}
         </button>
       </li>
@@ -24,7 +24,7 @@ export function useUserSafety(userId: string, username: string): { items: (run: 
         <button
           type="button"
           role="menuitem"
-          onClick={run(() => (blocked ? void setSafety('block', userId, false, username) : setConfirming(true)))}
+          onClick={run(() => (blocked ? void setSafety('block', userId, false, { label: username }) : setConfirming(true)))}
         >
           {t(blocked ? 'unblock_user' : 'block_user', { username })}
         </button>
@@ -38,7 +38,7 @@ export function useUserSafety(userId: string, username: string): { items: (run: 
       onCancel={() => setConfirming(false)}
       onConfirm={() => {
         setConfirming(false);
-        void setSafety('block', userId, true, username);
+        void setSafety('block', userId, true, { label: username });
       }}
     />
   ) : null;

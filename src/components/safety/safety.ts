@@ -44,4 +44,5 @@ export function useBlockState(userId: string | null, enabled = true): boolean {
 }
 
 /** Sets a block, a mute or a muted hashtag through the outbox (sent when online, once). */
-export const setSafety = (action: SafetyAction, subject: string, on: boolean, label?: string) => queueSafety(action, subject, on, label);
+export const setSafety = (action: SafetyAction, subject: string, on: boolean, options: { label?: string; from?: boolean } = {}) =>
+  queueSafety(action, subject, on, options);

@@ -26,7 +26,7 @@ function Lifted({ action, subject, label, children }: { action: SafetyAction; su
   return (
     <div className="safety-list__item">
       {children}
-      <button type="button" className="button" onClick={() => void setSafety(action, subject, false)}>
+      <button type="button" className="button" onClick={() => void setSafety(action, subject, false, { from: true })}>
         {label}
       </button>
     </div>

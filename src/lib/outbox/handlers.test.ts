@@ -34,7 +34,7 @@ const like = () => row({ kind: 'like', target: 'post:p1', payload: { target: 'po
 /** What a refusal leaves behind, run as the drain runs it: in one transaction with the drafts. */
 async function giveBack(item: OutboxRow) {
   const db = getDb();
-  await db.transaction('rw', db.outbox, db.drafts, () => handlerOf(item).giveBack(db, item, 'banned'));
+  await db.transaction('rw', db.outbox, db.drafts, db.meta, () => handlerOf(item).giveBack(db, item, 'banned'));
 }
 
 describe('outbox handlers', () => {

@@ -118,10 +118,17 @@ export async function queueLike(
  * fold into one row, and going back to the server's state removes it. The state the screens read
  * changes at once, and what a new block or mute hides leaves the stored pages in the same moment.
  */
-export async function queueSafety(action: SafetyAction, subject: string, on: boolean, label?: string, db: KruhDb = getDb()): Promise<void> {
+export async function queueSafety(
+  action: SafetyAction,
+  subject: string,
+  on: boolean,
+  { label, from }: { label?: string; from?: boolean } = {},
+  db: KruhDb = getDb(),
+): Promise<void> {
   const key = `safety:${action}:${subject}`;
   await withRoom(db, () => db.transaction('rw', db.outbox, db.meta, async () => {
-    const known = (await db.meta.get(safetyStateKey(action, subject)))?.value === true;
+    // `from` is the state a screen saw from the server (a list of blocked users) when this device kept none.
+    const known = from ?? (await db.meta.get(safetyStateKey(action, subject)))?.value === true;
     await setSafetyState(db, action, subject, on);
     const rows = await db.outbox.where('target').equals(key).toArray();
     const open = rows.find((r) => r.kind === 'safety' && r.status !== 'sending');
@@ -150,7 +157,7 @@ async function reject(db: KruhDb, row: OutboxRow, err: unknown): Promise<void> {
   const handler = handlerOf(row);
   const key = errorKeyOf(err, handler.refusedFallback);
   toast.error(`error/${key}`);
-  await db.transaction('rw', db.outbox, db.drafts, async () => {
+  await db.transaction('rw', db.outbox, db.drafts, db.meta, async () => {
     await handler.giveBack(db, row, key);
     await db.outbox.delete(row.seq!);
   });

@@ -23,7 +23,7 @@ export interface OutboxHandler<R extends OutboxRow = OutboxRow> {
   /** The error shown for a refusal whose answer names no reason. */
   refusedFallback: ErrorKey;
   /**
-   * Gives a refused item back to its author. Runs in the transaction (outbox and drafts) that
+   * Gives a refused item back to its author. Runs in the transaction (outbox, drafts, meta) that
    * removes the row, so the item is never both queued and returned.
    */
   giveBack(db: KruhDb, row: R, reason: ErrorKey): Promise<void>;
