@@ -1,4 +1,5 @@
 import { ApiError, NetworkError, errorKeyOf, isRetryable } from '../api/client';
+import type { OutboxRowOf } from './kinds/handler';
 import {
   type CommentPayload,
   type DraftImage,
@@ -96,21 +97,50 @@ export async function queueLike(
   db: KruhDb = getDb(),
 ): Promise<void> {
   const key = likeTarget(target, id);
-  await withRoom(db, () => db.transaction('rw', db.outbox, async () => {
-    const rows = await db.outbox.where('target').equals(key).toArray();
-    const open = rows.find((r) => r.kind === 'like' && r.status !== 'sending');
-    if (open && open.kind === 'like') {
-      if (open.payload.from === liked) await db.outbox.delete(open.seq!);
-      else await db.outbox.update(open.seq!, { payload: { ...open.payload, liked } });
-      return;
-    }
-    const inFlight = rows.find((r) => r.kind === 'like');
-    // The server state is the one being sent, when a send is under way.
-    const serverState = inFlight && inFlight.kind === 'like' ? inFlight.payload.liked : from;
-    if (serverState === liked) return;
-    await db.outbox.add({ ...base(), kind: 'like', target: key, payload: { target, id, liked, from: serverState }, images: [] });
-  }));
+  await withRoom(db, () => db.transaction('rw', db.outbox, () => foldToggle<OutboxRowOf<'like'>>(db, {
+    kind: 'like',
+    target: key,
+    wanted: liked,
+    known: from,
+    stateOf: (row) => row.payload.liked,
+    create: (serverState) => ({ ...base(), kind: 'like', target: key, payload: { target, id, liked, from: serverState }, images: [] }),
+  })));
   kickOutbox();
+}
+
+/** The rows that hold an on/off state (a like, a block...). */
+type ToggleRow = OutboxRowOf<'like' | 'safety'>;
+
+/** A change of one on/off state and how its rows hold it. */
+interface Toggle<R extends ToggleRow> {
+  kind: R['kind'];
+  target: string;
+  wanted: boolean;
+  /** The server's state as last seen, when no row of the target exists. */
+  known: boolean;
+  stateOf: (row: R) => boolean;
+  /** A new row setting `wanted`, the server holding `serverState`. */
+  create: (serverState: boolean) => R;
+}
+
+/**
+ * Folds a change of a toggle into the outbox: an unsent row of the same target takes the new
+ * state, or goes when the state is back to the server's; otherwise a row is added, unless the
+ * server already holds the state (the one being sent, when a send is under way). Runs inside the
+ * caller's transaction.
+ */
+async function foldToggle<R extends ToggleRow>(db: KruhDb, toggle: Toggle<R>): Promise<void> {
+  const rows = (await db.outbox.where('target').equals(toggle.target).toArray()).filter((r): r is R => r.kind === toggle.kind);
+  const open = rows.find((r) => r.status !== 'sending');
+  if (open) {
+    if (open.payload.from === toggle.wanted) await db.outbox.delete(open.seq!);
+    else await db.outbox.update(open.seq!, { payload: toggle.create(open.payload.from).payload });
+    return;
+  }
+  const inFlight = rows[0];
+  const serverState = inFlight ? toggle.stateOf(inFlight) : toggle.known;
+  if (serverState === toggle.wanted) return;
+  await db.outbox.add(toggle.create(serverState));
 }
 
 /**
@@ -130,22 +160,19 @@ export async function queueSafety(
     // `from` is the state a screen saw from the server (a list of blocked users) when this device kept none.
     const known = from ?? (await db.meta.get(safetyStateKey(action, subject)))?.value === true;
     await setSafetyState(db, action, subject, on);
-    const rows = await db.outbox.where('target').equals(key).toArray();
-    const open = rows.find((r) => r.kind === 'safety' && r.status !== 'sending');
-    if (open && open.kind === 'safety') {
-      if (open.payload.from === on) await db.outbox.delete(open.seq!);
-      else await db.outbox.update(open.seq!, { payload: { ...open.payload, on } });
-      return;
-    }
-    const inFlight = rows.find((r) => r.kind === 'safety');
-    const serverState = inFlight && inFlight.kind === 'safety' ? inFlight.payload.on : known;
-    if (serverState === on) return;
-    await db.outbox.add({
-      ...base(),
+    await foldToggle<OutboxRowOf<'safety'>>(db, {
       kind: 'safety',
       target: key,
-      payload: { action, subject, on, from: serverState, ...(label ? { label } : {}) },
-      images: [],
+      wanted: on,
+      known,
+      stateOf: (row) => row.payload.on,
+      create: (serverState) => ({
+        ...base(),
+        kind: 'safety',
+        target: key,
+        payload: { action, subject, on, from: serverState, ...(label ? { label } : {}) },
+        images: [],
+      }),
     });
   }));
   if (on) await hideOnStoredPages(db, action, subject);
