@@ -181,6 +181,18 @@ describe('a block: neither side sees the other', () => {
     expect({ status: tree.statusCode, body: tree.json() }).toEqual({ status: 404, body: { message: 'error/comment_not_found' } });
   });
 
+  it("a group's pinned post by the other is neither named nor shown", async () => {
+    const pin = await call(t.app, s.carol, { method: 'PUT', url: `/api/group/${s.group}/pin/${s.alice.postId}` });
+    expect(pin.statusCode).toBe(200);
+    const group = await call(t.app, s.bob.user, { method: 'GET', url: `/api/group/${s.group}` });
+    expect(group.json().group.pinnedPost).toBeNull();
+    const pinned = await call(t.app, s.bob.user, { method: 'GET', url: `/api/group/${s.group}/pinned` });
+    expect(pinned.statusCode).toBe(404);
+    expect(pinned.body).not.toContain('alicetoken');
+    expect((await call(t.app, s.carol, { method: 'GET', url: `/api/group/${s.group}` })).json().group.pinnedPost).toBe(s.alice.postId);
+    expect((await call(t.app, s.carol, { method: 'GET', url: `/api/group/${s.group}/pinned` })).body).toContain('alicetoken');
+  });
+
   it("the other's profile shows its header, with empty lists", async () => {
     for (const [viewer, other] of [[s.alice, s.bob], [s.bob, s.alice]] as const) {
       const profile = await call(t.app, viewer.user, { method: 'GET', url: `/api/profile/user/${other.user.username}` });

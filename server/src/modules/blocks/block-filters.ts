@@ -140,3 +140,11 @@ export async function silencedPairs(db: Executor, pairs: { userId: string; actor
   for (const row of mutes) silenced.add(`${row.muter_id}:${row.muted_id}`);
   return silenced;
 }
+
+/** Whether a block stands between the viewer and the post's author (a post named by id elsewhere, as a pinned one). */
+export function isPostBlockedFor(db: Executor, postId: string, viewerId: string | null): Promise<boolean> {
+  if (viewerId === null) return Promise.resolve(false);
+  return hasRow(
+    db.selectFrom('posts').select('posts.id').where('posts.id', '=', postId).where((eb) => eb.not(notBlockedBetween(viewerId, 'posts.author_id')(eb))),
+  );
+}

@@ -11,6 +11,7 @@ import { takeSlot } from '../../lib/rate-limit.js';
 import { avatarKey, imageKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { type Membership, canSeeGroupContent, isAdminRole, isPostVisible, membershipOf } from './group-access.js';
+import { isPostBlockedFor } from '../blocks/block-filters.js';
 import { type GroupView, toGroupRef, toGroupView, toListedUser } from './groups.mapper.js';
 import * as repo from './groups.repository.js';
 import type { PageQuery } from '#core/api/common';
@@ -247,7 +248,8 @@ export async function getGroup(db: Executor, nameOrId: string, viewerId: string 
   const membership = await membershipOf(db, group.id, viewerId);
   let pinnedPost: string | null = null;
   if (group.pinned_post_id && canSeeGroupContent(group, membership) && (await isPostVisible(db, group.pinned_post_id, viewerId))) {
-    pinnedPost = group.pinned_post_id;
+    // A pinned post by someone a block stands between the viewer and is not named either.
+    if (!(await isPostBlockedFor(db, group.pinned_post_id, viewerId))) pinnedPost = group.pinned_post_id;
   }
   const notification = viewerId && membership.role ? await repo.findLevel(db, group.id, viewerId) : null;
   return toGroupView(group, membership, { logged: viewerId !== null, pinnedPost, notification });
