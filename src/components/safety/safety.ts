@@ -39,6 +39,8 @@ export function useBlockState(userId: string | null, enabled = true): boolean {
     queryKey: queryKeys.blockState(db.name, userId ?? ''),
     queryFn: () => storeBlockState(db, userId!),
     enabled: enabled && !!userId,
+    // The profile's header and its menu both ask; one answer serves a visit.
+    staleTime: 60_000,
   });
   return query.data === true;
 }

@@ -31,6 +31,22 @@ beforeEach(async () => {
 });
 
 describe('profile page', () => {
+  it('between users a block stands between: the header stays, the follow button gives way to the note, the menu offers unblocking', async () => {
+    // A reader of its own (its own local database), so the block it learns stays out of the other tests.
+    storeSession('token-1', 'carol', 'c'.repeat(24));
+    mockFetch((call) => {
+      if (call.path === '/api/profile/user/bob') return { body: { user: profile() } };
+      if (call.path === `/api/block/${BOB_ID}`) return { body: { blocking: true, blockedBy: false, muting: false } };
+      return { body: { posts: [], hasMore: false } };
+    });
+    renderProfile();
+    expect(await screen.findByRole('heading', { name: 'bob' })).toBeInTheDocument();
+    expect(await screen.findByText('You have blocked @bob.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'More about @bob' }));
+    expect(screen.getByRole('menuitem', { name: 'Unblock @bob' })).toBeInTheDocument();
+  });
+
   it('shows the profile fields, caches the profile and lists the posts', async () => {
     storeSession('token-1', 'alice', 'a'.repeat(24));
     const { calls } = mockFetch((call) => {

@@ -19,6 +19,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { SubjectHeader } from '../../components/SubjectHeader';
 import { FollowControl } from './FollowControl';
 import { SafetyMenu } from '../../components/safety/SafetyMenu';
+import { useBlockState, useSafetyState } from '../../components/safety/safety';
 import { useSession } from '../../lib/session';
 import { type GroupListItem, type Profile, type UserListItem, useProfile } from './profile.api';
 import './profile.css';
@@ -119,6 +120,10 @@ function GroupList({ username, own }: { username: string; own: boolean }) {
 function ProfileHeader({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation('profile');
   const { isLoggedIn } = useSession();
+  const other = isLoggedIn && !profile.itsme;
+  // Following is refused while a block stands either way: the control gives way to the block's note.
+  const blockedBy = useBlockState(profile.pfp, other);
+  const blocking = useSafetyState('block', profile.pfp);
   const counts = [
     { show: 'followers', count: profile.followers },
     { show: 'following', count: profile.following },
@@ -133,8 +138,8 @@ function ProfileHeader({ profile }: { profile: Profile }) {
       meta={t('member_since', { date: formatMonthYearInPhrase(profile.createdAt, i18n.language) })}
       counts={counts.map(({ show, count }) => ({ key: show, to: userPath(profile.username, show), label: t(`counts.${show}`, { count }) }))}
     >
-      <FollowControl profile={profile} />
-      {isLoggedIn && !profile.itsme && <SafetyMenu userId={profile.pfp} username={profile.username} />}
+      {!(other && (blocking || blockedBy)) && <FollowControl profile={profile} />}
+      {other && <SafetyMenu userId={profile.pfp} username={profile.username} />}
     </SubjectHeader>
   );
 }
