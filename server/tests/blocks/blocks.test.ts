@@ -146,4 +146,21 @@ describe('what a block ends and refuses', () => {
     expectInfo(await unblock(b, a.id), 'user_unblocked');
     expectError(await call(t.app, b, { method: 'GET', url: `/api/post/${post.id}` }), 404, 'didnt_find_post');
   });
+
+  it("a deleted account's blocks and mutes, made or received, go with it", async () => {
+    const a = await createUser(t.app);
+    const b = await createUser(t.app);
+    await block(a, b.id);
+    await block(b, a.id);
+    await call(t.app, a, { method: 'PUT', url: `/api/mute/${b.id}` });
+    await call(t.app, b, { method: 'PUT', url: `/api/mute/${a.id}` });
+    await call(t.app, a, { method: 'PUT', url: '/api/mute/tag/gone' });
+    expectInfo(await call(t.app, a, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
+    const naming = async (table: 'user_blocks' | 'user_mutes') =>
+      (await t.app.db.selectFrom(table).selectAll().execute()).filter((row) => Object.values(row).includes(a.id));
+    expect(await naming('user_blocks')).toEqual([]);
+    expect(await naming('user_mutes')).toEqual([]);
+    expect(await t.app.db.selectFrom('tag_mutes').selectAll().where('user_id', '=', a.id).execute()).toEqual([]);
+    expect((await call(t.app, b, { method: 'GET', url: '/api/block' })).json().userList).toEqual([]);
+  });
 });
