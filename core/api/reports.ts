@@ -35,6 +35,7 @@ export const reportsApi = {
       'didnt_find_post',
       'comment_not_found',
       'user_not_found',
+      'idempotency_mismatch',
     ],
   }),
 } as const;

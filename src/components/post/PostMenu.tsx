@@ -3,11 +3,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
+import { ReportDialog } from '../ReportDialog';
+import { useSession } from '../../lib/session';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
 import './post-card.css';
 
-type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup };
+type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'report' };
 
 interface Props {
   post: Post;
@@ -45,8 +47,11 @@ export function PostMenu({ post, onDelete }: Props) {
       document.removeEventListener('pointerdown', onPointer);
     };
   }, [open]);
+  const { isLoggedIn } = useSession();
   const adminGroups = adminGroupsOf(post);
-  if (!post.itsme && !post.canReply && adminGroups.length === 0) return null;
+  // Anyone signed in may report someone else's post.
+  const canReport = isLoggedIn && !post.itsme;
+  if (!post.itsme && !post.canReply && !canReport && adminGroups.length === 0) return null;
 
   const run = (action: () => void) => () => {
     setOpen(false);
@@ -79,6 +84,13 @@ export function PostMenu({ post, onDelete }: Props) {
             <li role="none">
               <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
                 {t('delete')}
+              </button>
+            </li>
+          )}
+          {canReport && (
+            <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'report' }))}>
+                {t('moderation:report.post')}
               </button>
             </li>
           )}
@@ -123,6 +135,7 @@ export function PostMenu({ post, onDelete }: Props) {
           }}
         />
       )}
+      {confirming?.kind === 'report' && <ReportDialog kind="post" id={post._id} onClose={() => setConfirming(null)} />}
       {confirming?.kind === 'remove' && (
         <ConfirmDialog
           question={t('common:conf.remove_post', { name: confirming.group.name })}

@@ -115,6 +115,14 @@ export interface LikePayload {
   from: boolean;
 }
 
+/** A report to the moderators: what is reported and the reporter's reason. */
+export interface ReportPayload {
+  kind: 'post' | 'comment' | 'user';
+  /** The post's, the comment's or the user's id. */
+  id: string;
+  reason: string;
+}
+
 interface OutboxBase {
   seq?: number;
   idempotencyKey: string;
@@ -135,7 +143,8 @@ interface OutboxBase {
 export type OutboxRow =
   | (OutboxBase & { kind: 'post'; payload: PostPayload; images: DraftImage[]; target?: undefined })
   | (OutboxBase & { kind: 'comment'; payload: CommentPayload; images: DraftImage[]; target?: undefined })
-  | (OutboxBase & { kind: 'like'; payload: LikePayload; images: DraftImage[]; target: string });
+  | (OutboxBase & { kind: 'like'; payload: LikePayload; images: DraftImage[]; target: string })
+  | (OutboxBase & { kind: 'report'; payload: ReportPayload; images: DraftImage[]; target: string });
 
 export interface MetaRow {
   key: string;

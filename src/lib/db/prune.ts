@@ -68,7 +68,7 @@ async function pendingReferences(db: KruhDb): Promise<Set<string>> {
     else if (row.kind === 'comment') {
       ids.add(row.payload.postId);
       ids.add(row.payload.parent);
-    } else if (row.payload.replyingTo) ids.add(row.payload.replyingTo);
+    } else if (row.kind === 'post' && row.payload.replyingTo) ids.add(row.payload.replyingTo);
   });
   return ids;
 }

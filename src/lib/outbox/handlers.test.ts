@@ -39,7 +39,7 @@ async function giveBack(item: OutboxRow) {
 
 describe('outbox handlers', () => {
   it('has one handler for each kind of item, found by the kind of the row', () => {
-    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'like', 'post']);
+    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'like', 'post', 'report']);
     expect(handlerOf(post())).toBe(outboxHandlers.post);
     expect(handlerOf(comment())).toBe(outboxHandlers.comment);
     expect(handlerOf(like())).toBe(outboxHandlers.like);

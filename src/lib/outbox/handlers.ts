@@ -3,12 +3,14 @@ import { commentHandler } from './kinds/comment';
 import type { OutboxHandler, OutboxHandlers } from './kinds/handler';
 import { likeHandler } from './kinds/like';
 import { postHandler } from './kinds/post';
+import { reportHandler } from './kinds/report';
 
 /** The kinds of item the outbox sends, each with its handler. */
 export const outboxHandlers: OutboxHandlers = {
   post: postHandler,
   comment: commentHandler,
   like: likeHandler,
+  report: reportHandler,
 };
 
 /** The handler of a row's kind. */

@@ -5,6 +5,7 @@ import {
   type KruhDb,
   type OutboxRow,
   type PostPayload,
+  type ReportPayload,
   getDb,
 } from '../db/db';
 import { requestPersistence } from '../db/db';
@@ -76,6 +77,19 @@ export function queuePost({ images, draftKey, ...payload }: QueuePostInput, db: 
 
 export function queueComment({ images, draftKey, ...payload }: QueueCommentInput, db: KruhDb = getDb()): Promise<OutboxRow> {
   return enqueue({ ...base(draftKey ?? commentDraftKey(payload)), kind: 'comment', payload, images }, db);
+}
+
+/**
+ * Reports a post, comment or user to the moderators. A second report of the same target while the
+ * first still waits is not queued again: the server would only refuse it as already reported.
+ */
+export async function queueReport(payload: ReportPayload, db: KruhDb = getDb()): Promise<void> {
+  const target = `report:${payload.kind}:${payload.id}`;
+  await withRoom(db, () => db.transaction('rw', db.outbox, async () => {
+    if ((await db.outbox.where('target').equals(target).count()) > 0) return;
+    await db.outbox.add({ ...base(), kind: 'report', target, payload, images: [] });
+  }));
+  kickOutbox();
 }
 
 export const likeTarget = (target: 'post' | 'comment', id: string) => `${target}:${id}`;
