@@ -57,6 +57,8 @@ export const Account = Type.Object({
   isGoogle: Type.Boolean(),
   language: Type.String(),
   notifications: NotificationSettings,
+  /** An instance moderator: the app shows the moderation screen. */
+  moderator: Type.Optional(Type.Boolean()),
 });
 export type Account = Static<typeof Account>;
 

@@ -180,6 +180,6 @@ export const passkeysApi = {
     body: PasskeyLoginBody,
     replies: { 200: Session },
     invalidKey: 'passkey_failed',
-    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email'],
+    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email', 'account_suspended'],
   }),
 } as const;

@@ -13,6 +13,7 @@ import * as listingOrderIndexes from './migrations/20261125_01_listing_order_ind
 import * as pushSubscriptions from './migrations/20261125_10_push_subscriptions.js';
 import * as passkeys from './migrations/20261125_20_passkeys.js';
 import * as reports from './migrations/20261125_40_reports.js';
+import * as moderation from './migrations/20261126_20_moderation.js';
 import * as mediaAltAndWarnings from './migrations/20261125_30_media_alt_and_warnings.js';
 
 /** Every migration, by name; names sort in the order they run. */
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125_20_passkeys': passkeys,
   '20261125_30_media_alt_and_warnings': mediaAltAndWarnings,
   '20261125_40_reports': reports,
+  '20261126_20_moderation': moderation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -20,6 +20,10 @@ export interface UsersTable {
   pfp_version: Generated<number>;
   search_text: string;
   created_at: number;
+  /** 'user', or 'moderator' for an instance moderator (set by `npm run admin`). */
+  role: Generated<string>;
+  /** Epoch ms the account was suspended; null for an account in good standing. */
+  suspended_at: number | null;
 }
 
 export interface EmailTokensTable {
@@ -268,6 +272,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   server_settings: ServerSettingsTable;
   reports: ReportsTable;
+  moderation_actions: ModerationActionsTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */
@@ -278,6 +283,21 @@ export interface ReportsTable {
   target_id: string;
   reason: string;
   status: Generated<string>;
+  created_at: number;
+  /** Who settled the report (removed, banned, deleted, suspended or dismissed) and when. */
+  resolved_by: string | null;
+  resolved_at: number | null;
+}
+
+/** One moderation action: by an instance moderator (group_id null) or a group's admin. */
+export interface ModerationActionsTable {
+  id: string;
+  actor_id: string | null;
+  group_id: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  report_id: string | null;
   created_at: number;
 }
 

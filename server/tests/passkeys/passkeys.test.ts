@@ -225,6 +225,14 @@ describe('passkeys', () => {
     expectError(await login({ challengeId, response: authenticator.get(options) }), 403, 'verify_email');
   });
 
+  it('refuses a suspended account, as every way in does', async () => {
+    const user = await createUser(t.app);
+    const { authenticator } = await addPasskey(user);
+    await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', user.id).execute();
+    const { challengeId, options } = await loginOptions();
+    expectError(await login({ challengeId, response: authenticator.get(options) }), 403, 'account_suspended');
+  });
+
   it('goes with the account when it is deleted', async () => {
     const user = await createUser(t.app);
     const { authenticator } = await addPasskey(user);

@@ -4,6 +4,7 @@ import type { CommentRow, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
+import { userNotSuspended } from '../moderation/suspension.js';
 
 /** Every query of the comments module. */
 
@@ -28,6 +29,7 @@ export async function findVisibleComment(
     .selectAll('comments')
     .where('comments.id', '=', commentId)
     .where(postVisibleTo(viewerId, 'comments.post_id'))
+    .where(userNotSuspended('comments.author_id'))
     .$if(lock && locksRows(db), (qb) => qb.forUpdate())
     .executeTakeFirst();
 }
@@ -153,7 +155,8 @@ function commentView(db: Executor, viewerId: string | null) {
       'pc_author.username as parent_comment_author_username',
     ])
     .select(postIsPrivate('comments.post_id').as('is_private'))
-    .where(postVisibleTo(viewerId, 'comments.post_id'));
+    .where(postVisibleTo(viewerId, 'comments.post_id'))
+    .where(userNotSuspended('comments.author_id'));
 }
 
 type ViewQuery = ReturnType<typeof commentView>;
@@ -199,7 +202,7 @@ export function commentIdsQuery(
   viewerId: string | null,
   excludeId?: string,
 ) {
-  let qb = db.selectFrom('comments').select('comments.id').where(postVisibleTo(viewerId, 'comments.post_id'));
+  let qb = db.selectFrom('comments').select('comments.id').where(postVisibleTo(viewerId, 'comments.post_id')).where(userNotSuspended('comments.author_id'));
   if (filter.kind === 'thread') {
     qb = qb.where('comments.post_id', '=', filter.postId);
     qb = filter.parentCommentId === null

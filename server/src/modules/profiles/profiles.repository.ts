@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
+import { accountNotSuspended } from '../moderation/suspension.js';
 
 /** Profiles, the lists on a profile, and the id -> username lookup. */
 
@@ -28,6 +29,7 @@ export async function findProfile(db: Executor, username: string): Promise<Profi
       eb.selectFrom('group_members').select((s) => s.fn.countAll<number>().as('n')).whereRef('group_members.user_id', '=', 'users.id').as('groups'),
     ])
     .where('users.username_lower', '=', username.toLowerCase())
+    .where(accountNotSuspended())
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -77,7 +79,8 @@ export async function followListPage(
     .selectFrom('follows')
     .innerJoin('users', 'users.id', `follows.${other}`)
     .select(['users.id', 'users.username', 'users.pfp_version'])
-    .where(`follows.${own}`, '=', userId);
+    .where(`follows.${own}`, '=', userId)
+    .where(accountNotSuspended());
   const text = filter.query?.trim();
   if (text) query = query.where(searchMatches('users', text));
   if (filter.before !== undefined) query = query.where('follows.created_at', '<=', filter.before);

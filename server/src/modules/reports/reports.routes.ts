@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { reportsApi } from '#core/api/reports';
 import { routeOf } from '../../lib/contract.js';
-import { message } from '../../lib/handlers.js';
+import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import * as moderation from './moderation.service.js';
 import * as service from './reports.service.js';
 
-/** POST /report: a post, comment or user reported to the moderators. */
+/**
+ * POST /report: a post, comment or user reported to the moderators; the queues of open reports
+ * and the actions on them, for instance moderators and for a group's admins; the moderation log.
+ */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(reportsApi.report),
@@ -18,6 +22,27 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return { status: 200, body: message('report_received') };
       });
       return result.body;
+    },
+  });
+
+  app.route(viewerRoute(reportsApi.queue, (request, viewer) => moderation.moderatorQueue(app, viewer, request.query)));
+  app.route(viewerRoute(reportsApi.log, (request, viewer) => moderation.moderatorLog(app, viewer, request.query)));
+  app.route({
+    ...routeOf(reportsApi.act),
+    handler: async (request) => {
+      const viewer = await request.requireViewer();
+      return message(await moderation.moderatorAct(app, viewer, request.params.reportId, request.body.action));
+    },
+  });
+  app.route(actionRoute(reportsApi.suspend, 'user_suspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, true)));
+  app.route(actionRoute(reportsApi.unsuspend, 'user_unsuspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, false)));
+  app.route(viewerRoute(reportsApi.groupQueue, (request, viewer) => moderation.groupQueue(app, viewer, request.params.name, request.query)));
+  app.route(viewerRoute(reportsApi.groupLog, (request, viewer) => moderation.groupLog(app, viewer, request.params.name, request.query)));
+  app.route({
+    ...routeOf(reportsApi.groupAct),
+    handler: async (request) => {
+      const viewer = await request.requireViewer();
+      return message(await moderation.groupAct(app, viewer, request.params.name, request.params.reportId, request.body.action));
     },
   });
 };
