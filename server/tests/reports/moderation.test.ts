@@ -10,7 +10,7 @@ type Res = Awaited<ReturnType<typeof call>>;
 describe('moderation', () => {
   const t = useTestApp();
   const { mod, alice, adam, member, bob, carol, dave, eve } = useUsers(t, 'mod', 'alice', 'adam', 'member', 'bob', 'carol', 'dave', 'eve');
-  const ids: Record<string, string> = {};
+  const ids = {} as Record<'clubPost' | 'clubPost2' | 'clubPost3' | 'loosePost' | 'otherPost' | 'alicePost' | 'comment', string>;
   let club: { id: string; name: string };
   let other: { id: string; name: string };
 
@@ -190,7 +190,7 @@ describe('moderation', () => {
   });
 
   describe('a suspended account', () => {
-    const hidden: Record<string, string> = {};
+    const hidden = {} as Record<'post' | 'comment', string>;
     let victim: TestUser & { password: string };
     let friend: TestUser;
 

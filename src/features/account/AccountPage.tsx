@@ -265,6 +265,7 @@ export default function AccountPage() {
       <nav className="account-section account-links" aria-label={t('links')}>
         <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>
         <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>
+        {account.moderator && <AppLink to="/moderation">{t('moderation:link')}</AppLink>}
         <button type="button" className="link-button" onClick={() => void onLogout()}>
           {t('logout.button')}
         </button>

@@ -24,6 +24,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   groupPinned: ['cats'],
   postGroups: ['p1'],
   account: [],
+  moderation: ['reports', 'all', 1],
   notificationSettings: [],
   passkeys: [],
   publicConfig: [],

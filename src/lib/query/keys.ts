@@ -36,6 +36,8 @@ export const queryKeys = {
   groupPinned: (dbName: string, name: string) => ['group', dbName, name, 'pinned'] as const,
   postGroups: (dbName: string, id: string | null) => ['post-groups', dbName, id] as const,
   account: (dbName: string) => ['account', dbName] as const,
+  /** A moderation queue or log ('all' for the instance moderators', `group:<name>` for a group's) and the pages shown. */
+  moderation: (dbName: string, what: 'reports' | 'log', scope: string, pages: number) => ['moderation', dbName, what, scope, pages] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
   passkeys: (dbName: string) => ['passkeys', dbName] as const,
   publicConfig: (dbName: string) => ['public-config', dbName] as const,
