@@ -121,7 +121,7 @@ export const reportsApi = {
     summary: 'Suspend an account: no sign-in, sessions ended, its content hidden (instance moderators)',
     params: UserParams,
     replies: MessageReplies,
-    errors: ['moderators_only', 'user_not_found'],
+    errors: ['moderators_only', 'user_not_found', 'invalid_moderation_action'],
   }),
   unsuspend: endpoint({
     method: 'DELETE',
@@ -129,7 +129,7 @@ export const reportsApi = {
     summary: "Lift an account's suspension (instance moderators)",
     params: UserParams,
     replies: MessageReplies,
-    errors: ['moderators_only', 'user_not_found'],
+    errors: ['moderators_only', 'user_not_found', 'invalid_moderation_action'],
   }),
   log: endpoint({
     method: 'GET',

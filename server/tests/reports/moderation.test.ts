@@ -172,6 +172,7 @@ describe('moderation', () => {
       await refused(await post(mod, `/api/reports/${'0'.repeat(24)}`, { action: 'dismiss' }), 404, 'report_not_found');
       await refused(await call(t.app, alice, { method: 'PUT', url: `/api/reports/suspended/${bob.id}` }), 403, 'moderators_only');
       await refused(await call(t.app, mod, { method: 'PUT', url: `/api/reports/suspended/${'0'.repeat(24)}` }), 404, 'user_not_found');
+      await refused(await call(t.app, mod, { method: 'PUT', url: `/api/reports/suspended/${mod.id}` }), 400, 'invalid_moderation_action');
     });
 
     it('deletes a reported post and a reported comment, and dismisses, each logged', async () => {

@@ -120,6 +120,8 @@ async function reportedUser(app: FastifyInstance, report: Report): Promise<strin
 
 /** Suspends or restores an account and logs it (with the report that led to it, if any). */
 async function changeSuspension(app: FastifyInstance, viewer: Viewer, userId: string, suspend: boolean, report?: Report): Promise<void> {
+  // A moderator who suspended themselves could not sign in to lift it.
+  if (userId === viewer.id) throw badRequest('invalid_moderation_action');
   await app.db.transaction().execute(async (trx) => {
     if (!(await repo.setSuspended(trx, userId, suspend ? Date.now() : null))) throw notFound('user_not_found');
     if (report) await repo.resolveTarget(trx, report.target_kind, report.target_id, 'resolved', viewer.id);
