@@ -4,9 +4,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { THEME_COLORS } from './src/components/theme';
 import { SHARE_FIELDS, SHARE_PATH } from './src/lib/share/shared-items';
 
-const THEME = '#4f46e5';
+const THEME = THEME_COLORS.light;
 
 /** The installable app (manifest) and the service worker built from sw/sw.ts with Workbox. */
 const pwa = (): PluginOption =>

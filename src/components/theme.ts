@@ -8,6 +8,9 @@ export type ThemeChoice = (typeof THEMES)[number];
 
 export const THEME_KEY = 'theme';
 
+/** The colour of the browser's bar around the app in each scheme (the page's own header colours). */
+export const THEME_COLORS = { light: '#4f46e5', dark: '#0b1020' } as const;
+
 const isTheme = (value: unknown): value is ThemeChoice => THEMES.includes(value as ThemeChoice);
 
 export function storedTheme(): ThemeChoice {
@@ -19,10 +22,18 @@ export function storedTheme(): ThemeChoice {
   }
 }
 
-/** Shows the choice: no attribute follows the device, `light` or `dark` overrides it. */
+/**
+ * Shows the choice: no attribute follows the device, `light` or `dark` overrides it. The browser's
+ * bar keeps one colour tag per device scheme; a chosen theme gives both its own colour, so the bar
+ * does not stay light around a dark app.
+ */
 export function applyTheme(choice: ThemeChoice, root: HTMLElement = document.documentElement): void {
   if (choice === 'system') root.removeAttribute('data-theme');
   else root.setAttribute('data-theme', choice);
+  for (const meta of root.ownerDocument.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')) {
+    const scheme = meta.media.includes('dark') ? 'dark' : 'light';
+    meta.content = THEME_COLORS[choice === 'system' ? scheme : choice];
+  }
 }
 
 /** Remembers the choice on this device and shows it at once. */

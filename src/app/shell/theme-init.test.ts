@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { THEME_KEY, chooseTheme, storedTheme } from '../../components/theme';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { THEME_COLORS, THEME_KEY, chooseTheme, storedTheme } from '../../components/theme';
 
 describe('theme on start', () => {
   afterEach(() => {
@@ -32,5 +32,34 @@ describe('theme on start', () => {
     } finally {
       setItem.mockRestore();
     }
+  });
+});
+
+describe("the browser's bar colour", () => {
+  const schemes = ['light', 'dark'] as const;
+  const metas = () => [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].map((meta) => meta.content);
+
+  beforeEach(() => {
+    for (const scheme of schemes) {
+      const meta = document.createElement('meta');
+      meta.name = 'theme-color';
+      meta.media = `(prefers-color-scheme: ${scheme})`;
+      meta.content = 'unset';
+      document.head.append(meta);
+    }
+  });
+  afterEach(() => {
+    for (const meta of document.querySelectorAll('meta[name="theme-color"]')) meta.remove();
+    localStorage.removeItem(THEME_KEY);
+    document.documentElement.removeAttribute('data-theme');
+  });
+
+  it("gives both schemes' tags the chosen theme's colour, and each its own again for the device's", () => {
+    chooseTheme('dark');
+    expect(metas()).toEqual([THEME_COLORS.dark, THEME_COLORS.dark]);
+    chooseTheme('light');
+    expect(metas()).toEqual([THEME_COLORS.light, THEME_COLORS.light]);
+    chooseTheme('system');
+    expect(metas()).toEqual([THEME_COLORS.light, THEME_COLORS.dark]);
   });
 });
