@@ -36,6 +36,21 @@ export function applyTheme(choice: ThemeChoice, root: HTMLElement = document.doc
   }
 }
 
+/**
+ * The same as theme-init, as a classic script for the page's <head>: the static shell then paints in
+ * the chosen theme before any module loads, instead of flashing the device's scheme first. Plain
+ * ES5 and self-contained, since it runs before the app; the server allows it by its hash.
+ */
+export function themeBootScript(): string {
+  const colors = JSON.stringify(THEME_COLORS);
+  return (
+    `(function(){try{var t=localStorage.getItem(${JSON.stringify(THEME_KEY)}),c=${colors};` +
+    `if(t!=="light"&&t!=="dark")return;document.documentElement.setAttribute("data-theme",t);` +
+    `var m=document.querySelectorAll('meta[name="theme-color"]');for(var i=0;i<m.length;i++)m[i].setAttribute("content",c[t]);` +
+    `}catch(e){}})();`
+  );
+}
+
 /** Remembers the choice on this device and shows it at once. */
 export function chooseTheme(choice: ThemeChoice): void {
   try {
