@@ -5,9 +5,10 @@ import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
+import { PostEditDialog } from './PostEdits';
 import './post-card.css';
 
-type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup };
+type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'edit' };
 
 interface Props {
   post: Post;
@@ -16,7 +17,7 @@ interface Props {
 }
 
 /**
- * The post card menu: reply with a post, delete (author), and per group where the caller
+ * The post card menu: reply with a post, edit and delete (author), and per group where the caller
  * is an admin: remove from the group, pin or unpin there, ban or unban the author there.
  */
 export function PostMenu({ post, onDelete }: Props) {
@@ -77,6 +78,13 @@ export function PostMenu({ post, onDelete }: Props) {
           )}
           {post.itsme && (
             <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'edit' }))}>
+                {t('edits:edit')}
+              </button>
+            </li>
+          )}
+          {post.itsme && (
+            <li role="none">
               <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
                 {t('delete')}
               </button>
@@ -112,6 +120,7 @@ export function PostMenu({ post, onDelete }: Props) {
           ))}
         </ul>
       )}
+      {confirming?.kind === 'edit' && <PostEditDialog post={post} onClose={() => setConfirming(null)} />}
       {confirming?.kind === 'delete' && (
         <ConfirmDialog
           question={deleteQuestion(t, 'post')}
