@@ -216,3 +216,24 @@ describe('editing a post', () => {
     });
   });
 });
+
+describe('mentioning strangers in an edit', () => {
+  // One mention of a stranger per hour: an edit counts the people it newly mentions, as a post does.
+  const t = useTestApp({ RATE_STRANGER_MENTIONS_PER_HOUR: '1' });
+  const { alice, bob, carol } = useUsers(t, 'alice', 'bob', 'carol');
+
+  it('takes the same hourly limit as a new post, for newly mentioned people only, and a refusal changes nothing', async () => {
+    const post = await createPost(t.app, alice, { text: 'plain' });
+    const edit = (payload: Record<string, unknown>) => call(t.app, alice, { method: 'PATCH', url: `/api/post/${post.id}`, payload });
+    expect((await edit({ text: 'hi bob', mentions: [bob.username] })).statusCode).toBe(200);
+    // Bob is mentioned already: keeping him costs nothing.
+    expect((await edit({ text: 'hi again bob', mentions: [bob.username] })).statusCode).toBe(200);
+    const before = await t.app.db.selectFrom('posts').select(['text', 'edited_at']).where('id', '=', post.id).executeTakeFirstOrThrow();
+    const carolOnce = await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'hi carol', mentions: [carol.username] } });
+    expect(carolOnce.statusCode).toBe(201);
+    expectError(await edit({ text: 'hi carol too', mentions: [bob.username, carol.username] }), 429, 'mention_limit');
+    expect(await t.app.db.selectFrom('posts').select(['text', 'edited_at']).where('id', '=', post.id).executeTakeFirstOrThrow()).toEqual(before);
+    const versions = await t.app.db.selectFrom('post_edits').select('text').where('post_id', '=', post.id).execute();
+    expect(versions).toHaveLength(2);
+  });
+});

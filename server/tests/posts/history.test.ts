@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids';
-import { addMember, call, createGroup, createPost, type TestUser, useUsers } from '../helpers/fixtures';
+import { postsWrittenBy } from '../../src/modules/posts/posts.service';
+import { addMember, call, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
 import { expectError } from '../helpers/expect';
 import { useTestApp } from '../helpers/test-app';
 
@@ -61,5 +62,16 @@ describe('the history of a post', () => {
     const left = await t.app.db.selectFrom('post_edits').select('id').where('post_id', '=', post.id).execute();
     expect(left).toEqual([]);
     expectError(await history(alice, post.id), 404, 'didnt_find_post');
+  });
+
+  it('the author\'s data export holds every earlier version of their posts, newest first', async () => {
+    const author = await createUser(t.app);
+    const post = await createPost(t.app, author, { text: 'draft one' });
+    const second = (await edit(author, post.id, { text: 'draft two' })).json();
+    const third = (await edit(author, post.id, { text: 'draft three' })).json();
+    const [exported] = await postsWrittenBy(t.app.db, author.id);
+    expect(exported).toMatchObject({ id: post.id, text: 'draft three', editedAt: third.editedAt });
+    expect(exported!.earlierVersions.map((v) => v.text)).toEqual(['draft two', 'draft one']);
+    expect(exported!.earlierVersions[0]).toMatchObject({ writtenAt: second.editedAt, replacedAt: third.editedAt });
   });
 });

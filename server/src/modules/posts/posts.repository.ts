@@ -460,6 +460,20 @@ export async function findPostVersions(db: Executor, postId: string): Promise<Po
   return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
 }
 
+/** The replaced versions of every post the user wrote (the account export), newest first per post. */
+export async function findPostVersionsOfAuthor(db: Executor, authorId: string): Promise<Array<PostVersionRow & { post_id: string }>> {
+  const rows = await db
+    .selectFrom('post_edits')
+    .innerJoin('posts', 'posts.id', 'post_edits.post_id')
+    .select(['post_edits.post_id', 'post_edits.text', 'post_edits.content_warning', 'post_edits.written_at', 'post_edits.replaced_at'])
+    .where('posts.author_id', '=', authorId)
+    .orderBy('post_edits.post_id')
+    .orderBy('post_edits.replaced_at', 'desc')
+    .orderBy('post_edits.id', 'desc')
+    .execute();
+  return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
+}
+
 /** Adds or removes the user's like; the counter moves only when a row really changed. */
 export async function setLike(db: Executor, postId: string, userId: string, liked: boolean, now: number): Promise<void> {
   const result = liked
@@ -517,6 +531,7 @@ function postsOfUser(db: Executor, scope: PostsOfUser) {
 export interface AuthoredPostRow {
   id: string;
   text: string;
+  edited_at: number | null;
   reply_to: string | null;
   likes: number;
   comments: number;
@@ -531,13 +546,18 @@ export interface AuthoredPostRow {
 export async function findPostsByAuthor(db: Executor, authorId: string): Promise<AuthoredPostRow[]> {
   const rows = await db
     .selectFrom('posts')
-    .select(['posts.id', 'posts.text', 'posts.reply_to', 'posts.likes', 'posts.comments', 'posts.images', 'posts.image_alts', 'posts.content_warning', 'posts.created_at'])
+    .select(['posts.id', 'posts.text', 'posts.edited_at', 'posts.reply_to', 'posts.likes', 'posts.comments', 'posts.images', 'posts.image_alts', 'posts.content_warning', 'posts.created_at'])
     .select(postIsPrivate('posts.id').as('is_private'))
     .where('posts.author_id', '=', authorId)
     .orderBy('posts.created_at')
     .orderBy('posts.id')
     .execute();
-  return rows.map((row) => ({ ...row, created_at: Number(row.created_at), is_private: toBool(row.is_private) }));
+  return rows.map((row) => ({
+    ...row,
+    created_at: Number(row.created_at),
+    edited_at: row.edited_at === null ? null : Number(row.edited_at),
+    is_private: toBool(row.is_private),
+  }));
 }
 
 /** The group tags of the user's posts (see PostsOfUser), in tag order. */

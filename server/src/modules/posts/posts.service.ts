@@ -326,9 +326,7 @@ export async function editPost(
 export async function getPostHistory(db: Executor, postId: string, viewerId: string | null): Promise<PostHistory> {
   if (!isId(postId) || !(await isPostVisible(db, postId, viewerId))) throw notFound('didnt_find_post');
   const rows = await repo.findPostVersions(db, postId);
-  return {
-    versions: rows.map((row) => ({ text: row.text, contentWarning: row.content_warning, writtenAt: row.written_at, replacedAt: row.replaced_at })),
-  };
+  return { versions: rows.map(toVersion) };
 }
 
 // ---- Likes and deletion -------------------------------------------------------------------------
@@ -404,17 +402,31 @@ export interface AuthoredPost {
   /** Each image's description, in image order ('' for none). */
   alts: string[];
   contentWarning: string | null;
+  /** When the text was last changed, null if never. */
+  editedAt: number | null;
+  /** The versions edits replaced, newest first: they wrote those words too. */
+  earlierVersions: PostHistory['versions'];
 }
+
+/** A stored version as the API and the export show it. */
+const toVersion = (row: repo.PostVersionRow): PostHistory['versions'][number] => ({
+  text: row.text,
+  contentWarning: row.content_warning,
+  writtenAt: row.written_at,
+  replacedAt: row.replaced_at,
+});
 
 /** Every post the user wrote, oldest first, including those in private groups they have left. */
 export async function postsWrittenBy(db: Executor, authorId: string): Promise<AuthoredPost[]> {
-  const [rows, groupRows, mentionRows] = await Promise.all([
+  const [rows, groupRows, mentionRows, versionRows] = await Promise.all([
     repo.findPostsByAuthor(db, authorId),
     repo.findPostGroupsOfUser(db, { kind: 'author', userId: authorId }),
     repo.findPostMentionsOfAuthor(db, authorId),
+    repo.findPostVersionsOfAuthor(db, authorId),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
+  const versionsByPost = groupBy(versionRows, (v) => v.post_id);
   return rows.map((row) => ({
     id: row.id,
     text: row.text,
@@ -428,6 +440,8 @@ export async function postsWrittenBy(db: Executor, authorId: string): Promise<Au
     images: Number(row.images),
     alts: readImageAlts(row.image_alts, Number(row.images)),
     contentWarning: row.content_warning,
+    editedAt: row.edited_at,
+    earlierVersions: (versionsByPost.get(row.id) ?? []).map(toVersion),
   }));
 }
 
