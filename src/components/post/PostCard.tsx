@@ -10,7 +10,7 @@ import { Avatar } from '../Avatar';
 import { LikeButton } from '../LikeButton';
 import { type ImagePriority, PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
-import { EditedMark } from './PostEdits';
+import { EditedMark } from './EditedMark';
 import { PostText } from './PostText';
 import { QuotedPost } from './QuotedPost';
 import { RelativeTime } from '../RelativeTime';

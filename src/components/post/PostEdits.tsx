@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
@@ -128,19 +128,5 @@ export function PostHistoryDialog({ post, onClose }: { post: Post; onClose: () =
         </button>
       </div>
     </Overlay>
-  );
-}
-
-/** "edited" beside the post's time: opens the earlier versions. */
-export function EditedMark({ post }: { post: Post }) {
-  const { t } = useTranslation('edits');
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <button type="button" className="link-button post-edited" aria-label={t('edited_label')} onClick={() => setOpen(true)}>
-        {t('edited')}
-      </button>
-      {open && <PostHistoryDialog post={post} onClose={() => setOpen(false)} />}
-    </>
   );
 }

@@ -1,12 +1,14 @@
 import { Icon } from '../Icon';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
-import { PostEditDialog } from './PostEdits';
 import './post-card.css';
+
+// The editor comes with the first edit, not with every card.
+const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
 
 type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'edit' };
 
@@ -120,7 +122,11 @@ export function PostMenu({ post, onDelete }: Props) {
           ))}
         </ul>
       )}
-      {confirming?.kind === 'edit' && <PostEditDialog post={post} onClose={() => setConfirming(null)} />}
+      {confirming?.kind === 'edit' && (
+        <Suspense fallback={null}>
+          <PostEditDialog post={post} onClose={() => setConfirming(null)} />
+        </Suspense>
+      )}
       {confirming?.kind === 'delete' && (
         <ConfirmDialog
           question={deleteQuestion(t, 'post')}
