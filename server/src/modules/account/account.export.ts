@@ -98,6 +98,8 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       likes: post.likes,
       comments: post.comments,
       contentWarning: post.contentWarning,
+      editedAt: post.editedAt === null ? null : iso(post.editedAt),
+      earlierVersions: post.earlierVersions.map((v) => ({ ...v, writtenAt: iso(v.writtenAt), replacedAt: iso(v.replacedAt) })),
       ...present(postImages(post), post.alts),
     })),
     'comments.json': data.comments.map((comment) => ({
