@@ -58,6 +58,8 @@ export const ERROR_KEYS = [
   'export_limit',
   // Passkeys: an answer that does not prove the key, a challenge used or too old, a passkey not known.
   'passkey_failed', 'passkey_expired', 'passkey_not_found',
+  // Too many passkey challenges asked for from one address or account.
+  'passkey_limit',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

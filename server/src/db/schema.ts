@@ -100,6 +100,18 @@ export interface PostsTable {
   content_warning: string | null;
   search_text: string;
   created_at: number;
+  /** When the author last changed the text; null for a post never edited. */
+  edited_at: number | null;
+}
+
+/** A version of a post that an edit replaced. */
+export interface PostEditsTable {
+  id: string;
+  post_id: string;
+  text: string;
+  content_warning: string | null;
+  written_at: number;
+  replaced_at: number;
 }
 
 export interface PostMentionsTable {
@@ -273,6 +285,7 @@ export interface Database {
   server_settings: ServerSettingsTable;
   reports: ReportsTable;
   moderation_actions: ModerationActionsTable;
+  post_edits: PostEditsTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */

@@ -1,5 +1,5 @@
 import { Icon } from '../Icon';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
@@ -9,7 +9,10 @@ import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
 import './post-card.css';
 
-type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'report' };
+// The editor comes with the first edit, not with every card.
+const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
+
+type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'edit' } | { kind: 'report' };
 
 interface Props {
   post: Post;
@@ -18,7 +21,7 @@ interface Props {
 }
 
 /**
- * The post card menu: reply with a post, delete (author), and per group where the caller
+ * The post card menu: reply with a post, edit and delete (author), and per group where the caller
  * is an admin: remove from the group, pin or unpin there, ban or unban the author there.
  */
 export function PostMenu({ post, onDelete }: Props) {
@@ -82,6 +85,13 @@ export function PostMenu({ post, onDelete }: Props) {
           )}
           {post.itsme && (
             <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'edit' }))}>
+                {t('edits:edit')}
+              </button>
+            </li>
+          )}
+          {post.itsme && (
+            <li role="none">
               <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
                 {t('delete')}
               </button>
@@ -123,6 +133,11 @@ export function PostMenu({ post, onDelete }: Props) {
             </li>
           ))}
         </ul>
+      )}
+      {confirming?.kind === 'edit' && (
+        <Suspense fallback={null}>
+          <PostEditDialog post={post} onClose={() => setConfirming(null)} />
+        </Suspense>
       )}
       {confirming?.kind === 'delete' && (
         <ConfirmDialog

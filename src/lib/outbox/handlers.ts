@@ -1,5 +1,6 @@
 import type { OutboxRow } from '../db/db';
 import { commentHandler } from './kinds/comment';
+import { editHandler } from './kinds/edit';
 import type { OutboxHandler, OutboxHandlers } from './kinds/handler';
 import { likeHandler } from './kinds/like';
 import { postHandler } from './kinds/post';
@@ -11,6 +12,7 @@ export const outboxHandlers: OutboxHandlers = {
   comment: commentHandler,
   like: likeHandler,
   report: reportHandler,
+  edit: editHandler,
 };
 
 /** The handler of a row's kind. */

@@ -2,6 +2,7 @@ import { ApiError, NetworkError, errorKeyOf, isRetryable } from '../api/client';
 import {
   type CommentPayload,
   type DraftImage,
+  type EditPayload,
   type KruhDb,
   type OutboxRow,
   type PostPayload,
@@ -15,6 +16,7 @@ import { toast } from '../toast';
 import { mirrorSessionForWorker, requestBackgroundSync } from './background-sync';
 import { handlerOf } from './handlers';
 import { commentDraftKey } from './kinds/comment';
+import { editMentions, editTarget } from './kinds/edit';
 import { postDraftKey } from './kinds/post';
 
 /**
@@ -92,6 +94,32 @@ export async function queueReport(payload: ReportPayload, db: KruhDb = getDb()):
   kickOutbox();
 }
 
+/**
+ * Queues a new version of a post's text and shows it at once: the local copy of the post takes the
+ * text (so it reads so offline too), and the row keeps the copy as it was, for a refusal.
+ */
+export async function queueEdit(payload: Omit<EditPayload, 'previous'>, db: KruhDb = getDb()): Promise<void> {
+  const key = editTarget(payload.postId);
+  await withRoom(db, () => db.transaction('rw', db.outbox, db.posts, async () => {
+    const post = await db.posts.get(payload.postId);
+    const previous = {
+      text: post?.text ?? '',
+      mentions: post?.mentions ?? [],
+      contentWarning: post?.contentWarning ?? null,
+      editedAt: post?.editedAt ?? null,
+    };
+    const now = Date.now();
+    await db.outbox.add({ ...base(), kind: 'edit', target: key, payload: { ...payload, previous }, images: [] });
+    await db.posts.update(payload.postId, {
+      text: payload.text,
+      mentions: editMentions(payload),
+      contentWarning: payload.contentWarning?.trim() || null,
+      editedAt: now,
+    });
+  }));
+  kickOutbox();
+}
+
 export const likeTarget = (target: 'post' | 'comment', id: string) => `${target}:${id}`;
 
 /**
@@ -129,7 +157,8 @@ async function reject(db: KruhDb, row: OutboxRow, err: unknown): Promise<void> {
   const handler = handlerOf(row);
   const key = errorKeyOf(err, handler.refusedFallback);
   toast.error(`error/${key}`);
-  await db.transaction('rw', db.outbox, db.drafts, async () => {
+  // The posts too: a refused edit puts its post back as it was.
+  await db.transaction('rw', db.outbox, db.drafts, db.posts, async () => {
     await handler.giveBack(db, row, key);
     await db.outbox.delete(row.seq!);
   });

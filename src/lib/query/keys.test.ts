@@ -23,6 +23,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   group: ['cats'],
   groupPinned: ['cats'],
   postGroups: ['p1'],
+  postHistory: ['p1', 1],
   account: [],
   moderation: ['reports', 'all', 1],
   notificationSettings: [],
