@@ -4,9 +4,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { THEME_COLORS, themeBootScript } from './src/components/theme';
 import { SHARE_FIELDS, SHARE_PATH } from './src/lib/share/shared-items';
 
-const THEME = '#4f46e5';
+const THEME = THEME_COLORS.light;
 
 /** The installable app (manifest) and the service worker built from sw/sw.ts with Workbox. */
 const pwa = (): PluginOption =>
@@ -74,6 +75,12 @@ const inlineEntryCss = (): Plugin => ({
   },
 });
 
+/** The chosen theme applied by a script in <head>, before the static shell paints. */
+const themeBoot = (): Plugin => ({
+  name: 'kruh:theme-boot',
+  transformIndexHtml: () => [{ tag: 'script', children: themeBootScript(), injectTo: 'head' }],
+});
+
 /**
  * Brotli and gzip copies beside every built text file, made once at build time: the server sends
  * them (preCompressed) to browsers that accept them, so a phone downloads about a third of the bytes.
@@ -98,7 +105,7 @@ const precompress = (): Plugin => ({
 
 export default defineConfig({
   // The test runner extends this file; it needs neither the manifest nor the service worker.
-  plugins: [react(), inlineEntryCss(), precompress(), process.env.VITEST ? null : pwa()],
+  plugins: [react(), themeBoot(), inlineEntryCss(), precompress(), process.env.VITEST ? null : pwa()],
   server: { proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' } },
   build: { sourcemap: true },
 });

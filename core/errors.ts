@@ -16,6 +16,9 @@ export const ERROR_KEYS = [
   // A report to the moderators: its reason missing or too long, a second report of the same thing,
   // a report of oneself or of one's own content.
   'report_reason_required', 'max_report_reason_length', 'already_reported', 'report_yourself', 'invalid_report',
+  // Moderation: a suspended account, a call for instance moderators only, a report already settled or
+  // gone, an action that does not fit the report.
+  'account_suspended', 'moderators_only', 'report_not_found', 'invalid_moderation_action',
   // Auth and account
   'no_token', 'invalid_token', 'login_timeout', 'server_error', 'username_taken', 'user_not_found',
   'invalid_credentials', 'invalid_email', 'using_email', 'email_used', 'invalid_link', 'login_google',
@@ -58,6 +61,8 @@ export const ERROR_KEYS = [
   // Blocks and mutes: acting on someone a block stands between, blocking or muting oneself, a
   // hashtag to mute that is not one.
   'blocked', 'block_yourself', 'mute_yourself', 'invalid_hashtag',
+  // Too many passkey challenges asked for from one address or account.
+  'passkey_limit',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -75,6 +80,7 @@ export const INFO_KEYS = [
   'image_uploaded', 'owner_transferred', 'passkey_removed', 'report_received',
   // Blocks and mutes of users and hashtags.
   'user_blocked', 'user_unblocked', 'user_muted', 'user_unmuted', 'tag_muted', 'tag_unmuted',
+  'report_resolved', 'user_suspended', 'user_unsuspended',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

@@ -57,6 +57,8 @@ export const Account = Type.Object({
   isGoogle: Type.Boolean(),
   language: Type.String(),
   notifications: NotificationSettings,
+  /** An instance moderator: the app shows the moderation screen. */
+  moderator: Type.Optional(Type.Boolean()),
 });
 export type Account = Static<typeof Account>;
 
@@ -157,7 +159,8 @@ export const accountApi = {
     path: '/account/export',
     summary: "Download the caller's data as a zip",
     description:
-      'A zip of JSON files (account, posts, comments, likes, follows, groups, notification settings), the ' +
+      'A zip of JSON files (account, posts, comments, likes, follows, groups, notification settings, and the ' +
+      'names and dates of its passkeys and push devices without their keys), the ' +
       "avatar and the images of the caller's own posts and comments, and a README.txt. Liked posts and " +
       'comments of others carry their content only while the caller may see them; posts of others in a ' +
       'private group the caller is not a member of appear by id alone. A few exports an hour (export_limit).',

@@ -87,7 +87,7 @@ export const authApi = {
     body: LoginBody,
     replies: { 200: Session },
     invalidKey: 'invalid_credentials',
-    errors: ['invalid_credentials', 'login_timeout', 'login_google', 'verify_email'],
+    errors: ['invalid_credentials', 'login_timeout', 'login_google', 'verify_email', 'account_suspended'],
   }),
   google: endpoint({
     method: 'POST',
@@ -96,7 +96,7 @@ export const authApi = {
     body: GoogleBody,
     replies: { 200: Session },
     invalidKey: 'google_failed',
-    errors: ['google_failed', 'email_used', 'username_taken'],
+    errors: ['google_failed', 'email_used', 'username_taken', 'account_suspended'],
   }),
   test: endpoint({
     method: 'POST',

@@ -136,9 +136,11 @@ export const passkeysApi = {
     method: 'POST',
     path: '/passkeys/register/options',
     summary: 'Start adding a passkey to the account: WebAuthn creation options and their challenge id',
-    description: "The account's passkeys are excluded, so an authenticator holding one is not asked again. The challenge lasts five minutes.",
+    description:
+      "The account's passkeys are excluded, so an authenticator holding one is not asked again. The challenge lasts five minutes; " +
+      'an account may ask for a limited number an hour (passkey_limit).',
     replies: { 200: RegistrationOptionsReply },
-    errors: [],
+    errors: ['passkey_limit'],
   }),
   register: endpoint({
     method: 'POST',
@@ -169,9 +171,11 @@ export const passkeysApi = {
     method: 'POST',
     path: '/auth/passkey/options',
     summary: 'Start signing in with a passkey: WebAuthn request options and their challenge id',
-    description: 'No credentials are listed: the authenticator offers the passkeys it holds for this site. The challenge lasts five minutes.',
+    description:
+      'No credentials are listed: the authenticator offers the passkeys it holds for this site. The challenge lasts five minutes; ' +
+      'one address may ask for a limited number an hour (passkey_limit).',
     replies: { 200: AuthenticationOptionsReply },
-    errors: [],
+    errors: ['passkey_limit'],
   }),
   login: endpoint({
     method: 'POST',
@@ -180,6 +184,6 @@ export const passkeysApi = {
     body: PasskeyLoginBody,
     replies: { 200: Session },
     invalidKey: 'passkey_failed',
-    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email'],
+    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email', 'account_suspended'],
   }),
 } as const;

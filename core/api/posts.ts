@@ -22,6 +22,8 @@ const NullableId = Type.Union([Type.String(), Type.Null()]);
  * - contentWarning: the warning the author put on the post (the client shows the text and images
  *   only when asked), null for none.
  * - author.pfp is the author's id (the avatar key); author.pfpUrl the avatar at its version.
+ * - editedAt: when the author last changed the text (epoch ms), null for a post never edited; the
+ *   earlier versions are at GET /post/:postId/history.
  */
 export const Post = Type.Object({
   _id: Type.String(),
@@ -46,6 +48,8 @@ export const Post = Type.Object({
   alts: Type.Optional(Type.Array(Type.String())),
   /** Always sent; optional like `alts`. */
   contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** Always sent; optional like `alts`, for posts cached before edits existed. */
+  editedAt: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
 });
 export type Post = Static<typeof Post>;
 
@@ -73,6 +77,32 @@ export type CreatePostBody = Static<typeof CreatePostBody>;
 /** The post itself (so `_id` is top level) and the same view under `post`. */
 export const CreatePostReply = Type.Composite([Post, Type.Object({ post: Post })]);
 
+/**
+ * A new version of a post's text. `text` is checked as when creating a post. `mentions` replaces
+ * the post's mentions when sent (kept when left out); `contentWarning` likewise (null removes it).
+ * The groups of a post never change: a post cannot be moved into or out of a (private) group,
+ * whose members alone may have read, liked and answered it.
+ */
+export const EditPostBody = Type.Object({
+  text: Type.Optional(Type.Unknown()),
+  mentions: Type.Optional(SlotEntries),
+  contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type EditPostBody = Static<typeof EditPostBody>;
+
+/** An earlier version of a post: its text, when it was written and when an edit replaced it (epoch ms). */
+export const PostVersion = Type.Object({
+  text: Type.String(),
+  contentWarning: Type.Union([Type.String(), Type.Null()]),
+  writtenAt: Type.Number(),
+  replacedAt: Type.Number(),
+});
+export type PostVersion = Static<typeof PostVersion>;
+
+/** A post's earlier versions, newest first (the current one is the post itself). */
+export const PostHistory = Type.Object({ versions: Type.Array(PostVersion) });
+export type PostHistory = Static<typeof PostHistory>;
+
 export const postsApi = {
   create: endpoint({
     method: 'POST',
@@ -90,6 +120,24 @@ export const postsApi = {
     params: PostIdParams,
     replies: { 200: Post },
     errors: ['didnt_find_post'],
+  }),
+  edit: endpoint({
+    method: 'PATCH',
+    path: '/post/:postId',
+    summary: "Change a post's text, by its author (send an Idempotency-Key so a retry is applied once)",
+    params: PostIdParams,
+    body: EditPostBody,
+    replies: { 200: Post },
+    invalidKey: 'blank_post',
+    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'mentions_up_to', 'mention_limit', 'invalid_post', 'didnt_find_post', 'not_author', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
+  }),
+  history: endpoint({
+    method: 'GET',
+    path: '/post/:postId/history',
+    summary: "A post's earlier versions, newest first, for whoever may read the post",
+    params: PostIdParams,
+    replies: { 200: PostHistory },
+    errors: ['invalid_post', 'didnt_find_post'],
   }),
   groups: endpoint({
     method: 'GET',

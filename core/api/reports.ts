@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, MessageReplies } from './common.js';
+import { Id, MessageReplies, PageQuery, PathText } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** What can be reported to the moderators. */
@@ -13,6 +13,65 @@ export const ReportBody = Type.Object({
   reason: Type.String({ maxLength: 4096 }),
 });
 export type ReportBody = Static<typeof ReportBody>;
+
+/** What an instance moderator may do about a report: delete the content, suspend its author, or dismiss it. */
+export const MODERATOR_ACTIONS = ['delete', 'suspend', 'dismiss'] as const;
+export type ModeratorAction = (typeof MODERATOR_ACTIONS)[number];
+/** What a group's admin may do about a report of a post in the group. */
+export const GROUP_ADMIN_ACTIONS = ['remove', 'ban', 'dismiss'] as const;
+export type GroupAdminAction = (typeof GROUP_ADMIN_ACTIONS)[number];
+
+/** Reports listed per page of a moderation queue, and entries per page of the log. */
+export const REPORTS_PAGE_SIZE = 10;
+
+/**
+ * One reported thing with its open reports: `_id` is the report an action names (acting settles
+ * every open report of the same target). `user` is the author of the post or comment, or the
+ * reported user (null when the account is gone); `text` the post's or comment's words; `postId`
+ * the post to open (the comment's post for a comment).
+ */
+export const ReportItem = Type.Object({
+  _id: Type.String(),
+  kind: Type.Union([Type.Literal('post'), Type.Literal('comment'), Type.Literal('user')]),
+  targetId: Type.String(),
+  user: Type.Union([Type.Object({ _id: Type.String(), username: Type.String(), suspended: Type.Boolean() }), Type.Null()]),
+  text: Type.Union([Type.String(), Type.Null()]),
+  postId: Type.Union([Type.String(), Type.Null()]),
+  /** Each reporter's reason, oldest first. */
+  reasons: Type.Array(Type.String()),
+  reporters: Type.Integer(),
+  /** Epoch ms of the first open report. */
+  createdAt: Type.Number(),
+});
+export type ReportItem = Static<typeof ReportItem>;
+
+export const ReportListReply = Type.Object({ reports: Type.Array(ReportItem), hasMore: Type.Boolean() });
+export type ReportListReply = Static<typeof ReportListReply>;
+
+/** One moderation action as the log keeps it; `group` is null for an instance moderator's. */
+export const ModerationLogItem = Type.Object({
+  _id: Type.String(),
+  /** Who acted; null once their account is gone. */
+  actor: Type.Union([Type.String(), Type.Null()]),
+  action: Type.String(),
+  targetKind: Type.String(),
+  targetId: Type.String(),
+  group: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.Number(),
+});
+export type ModerationLogItem = Static<typeof ModerationLogItem>;
+
+export const ModerationLogReply = Type.Object({ actions: Type.Array(ModerationLogItem), hasMore: Type.Boolean() });
+export type ModerationLogReply = Static<typeof ModerationLogReply>;
+
+export const ReportIdParams = Type.Object({ reportId: Id });
+export const GroupReportParams = Type.Object({ name: PathText, reportId: Id });
+export const GroupReportsParams = Type.Object({ name: PathText });
+export const UserParams = Type.Object({ userId: Id });
+export const ModeratorActionBody = Type.Object({ action: Type.Union([Type.Literal('delete'), Type.Literal('suspend'), Type.Literal('dismiss')]) });
+export type ModeratorActionBody = Static<typeof ModeratorActionBody>;
+export const GroupAdminActionBody = Type.Object({ action: Type.Union([Type.Literal('remove'), Type.Literal('ban'), Type.Literal('dismiss')]) });
+export type GroupAdminActionBody = Static<typeof GroupAdminActionBody>;
 
 /**
  * Reporting to the moderators. A report names something the reporter can see (a post or comment
@@ -35,6 +94,77 @@ export const reportsApi = {
       'didnt_find_post',
       'comment_not_found',
       'user_not_found',
+      'idempotency_mismatch',
     ],
+  }),
+  queue: endpoint({
+    method: 'GET',
+    path: '/reports',
+    summary: 'Open reports, newest first, one item per reported thing (instance moderators)',
+    query: PageQuery,
+    replies: { 200: ReportListReply },
+    errors: ['moderators_only'],
+  }),
+  act: endpoint({
+    method: 'POST',
+    path: '/reports/:reportId',
+    summary: "Settle a report: delete the content, suspend its author, or dismiss it (instance moderators)",
+    params: ReportIdParams,
+    body: ModeratorActionBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_moderation_action',
+    errors: ['moderators_only', 'report_not_found', 'invalid_moderation_action', 'didnt_find_post', 'comment_not_found', 'user_not_found'],
+  }),
+  suspend: endpoint({
+    method: 'PUT',
+    path: '/reports/suspended/:userId',
+    summary: 'Suspend an account: no sign-in, sessions ended, its content hidden (instance moderators)',
+    params: UserParams,
+    replies: MessageReplies,
+    errors: ['moderators_only', 'user_not_found', 'invalid_moderation_action'],
+  }),
+  unsuspend: endpoint({
+    method: 'DELETE',
+    path: '/reports/suspended/:userId',
+    summary: "Lift an account's suspension (instance moderators)",
+    params: UserParams,
+    replies: MessageReplies,
+    errors: ['moderators_only', 'user_not_found', 'invalid_moderation_action'],
+  }),
+  log: endpoint({
+    method: 'GET',
+    path: '/reports/log',
+    summary: 'Every moderation action, newest first (instance moderators)',
+    query: PageQuery,
+    replies: { 200: ModerationLogReply },
+    errors: ['moderators_only'],
+  }),
+  groupQueue: endpoint({
+    method: 'GET',
+    path: '/group/:name/reports',
+    summary: "Open reports of posts in the group, newest first (the group's owner and admins)",
+    params: GroupReportsParams,
+    query: PageQuery,
+    replies: { 200: ReportListReply },
+    errors: ['didnt_find_group', 'need_admin'],
+  }),
+  groupAct: endpoint({
+    method: 'POST',
+    path: '/group/:name/reports/:reportId',
+    summary: "Settle a report of a post in the group: remove the post from it, ban its author there, or dismiss (the group's owner and admins)",
+    params: GroupReportParams,
+    body: GroupAdminActionBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_moderation_action',
+    errors: ['didnt_find_group', 'need_admin', 'report_not_found', 'invalid_moderation_action', 'didnt_find_post', 'admin_ban', 'didnt_find_user', 'ban_owner', 'admin_admin', 'already_banned'],
+  }),
+  groupLog: endpoint({
+    method: 'GET',
+    path: '/group/:name/reports/log',
+    summary: "The group's moderation actions, newest first (the group's owner and admins)",
+    params: GroupReportsParams,
+    query: PageQuery,
+    replies: { 200: ModerationLogReply },
+    errors: ['didnt_find_group', 'need_admin'],
   }),
 } as const;

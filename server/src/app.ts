@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { inlineScriptSources } from './lib/inline-scripts.js';
 import { requestLogSerializer } from './lib/log.js';
 import type { MediaStorage } from './lib/storage.js';
 import { migrateToLatest } from './db/migrator.js';
@@ -67,7 +69,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorsPlugin);
-  await app.register(securityPlugin, { mediaUrl: config.mediaUrl });
+  const page = config.webDir ? join(config.webDir, 'index.html') : null;
+  const inlineScripts = page && existsSync(page) ? inlineScriptSources(readFileSync(page, 'utf8')) : [];
+  await app.register(securityPlugin, { mediaUrl: config.mediaUrl, inlineScripts });
   await app.register(databasePlugin, {
     config,
     database: options.database,

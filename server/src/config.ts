@@ -58,6 +58,7 @@ export const RATE_VARIABLES = {
   strangerMentionsPerHour: 'RATE_STRANGER_MENTIONS_PER_HOUR',
   groupActionsPerHour: 'RATE_GROUP_ACTIONS_PER_HOUR',
   exportsPerHour: 'RATE_EXPORTS_PER_HOUR',
+  passkeyChallengesPerHour: 'RATE_PASSKEY_CHALLENGES_PER_HOUR',
   notificationCollapseMs: 'RATE_NOTIFICATION_COLLAPSE_MS',
   windowMs: 'RATE_WINDOW_MS',
   commentsPerWindow: 'RATE_COMMENTS_PER_30_MIN',

@@ -41,6 +41,8 @@ const profile = () => import('../features/profile/ProfilePage');
 const group = () => import('../features/groups/GroupPage');
 const createGroup = () => import('../features/groups/CreateGroupPage');
 const groupSettings = () => import('../features/groups/GroupSettingsPage');
+const groupReports = () => import('../features/groups/GroupReportsPage');
+const moderation = () => import('../features/moderation/ModerationPage');
 const notifications = () => import('../features/notifications/NotificationsPage');
 const account = () => import('../features/account/AccountPage');
 const credentials = () => import('../features/account/CredentialsPage');
@@ -90,11 +92,13 @@ export const routes: RouteObject[] = [
           { path: 'create-group', ...page(createGroup, { guarded: true }) },
           { path: 'g/:groupname', ...page(group) },
           { path: 'g/:groupname/settings', ...page(groupSettings, { guarded: true }) },
+          { path: 'g/:groupname/reports', ...page(groupReports, { guarded: true }) },
           { path: 'g/:groupname/:show', ...page(group) },
           { path: 'account', ...page(account, { guarded: true }) },
           { path: 'account/credentials', ...page(credentials, { guarded: true }) },
           { path: 'account/notification-settings', ...page(notificationSettings, { guarded: true }) },
           { path: 'account/safety', ...page(safetyLists, { guarded: true }) },
+          { path: 'moderation', ...page(moderation, { guarded: true }) },
           { path: '*', Component: NotFoundPage },
         ],
       },

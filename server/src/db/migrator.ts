@@ -14,7 +14,9 @@ import * as pushSubscriptions from './migrations/20261125_10_push_subscriptions.
 import * as passkeys from './migrations/20261125_20_passkeys.js';
 import * as reports from './migrations/20261125_40_reports.js';
 import * as blocksAndMutes from './migrations/20261126_10_blocks_and_mutes.js';
+import * as moderation from './migrations/20261126_20_moderation.js';
 import * as mediaAltAndWarnings from './migrations/20261125_30_media_alt_and_warnings.js';
+import * as postEdits from './migrations/20261126_30_post_edits.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +35,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125_30_media_alt_and_warnings': mediaAltAndWarnings,
   '20261125_40_reports': reports,
   '20261126_10_blocks_and_mutes': blocksAndMutes,
+  '20261126_20_moderation': moderation,
+  '20261126_30_post_edits': postEdits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -20,6 +20,10 @@ export interface UsersTable {
   pfp_version: Generated<number>;
   search_text: string;
   created_at: number;
+  /** 'user', or 'moderator' for an instance moderator (set by `npm run admin`). */
+  role: Generated<string>;
+  /** Epoch ms the account was suspended; null for an account in good standing. */
+  suspended_at: number | null;
 }
 
 export interface EmailTokensTable {
@@ -96,6 +100,18 @@ export interface PostsTable {
   content_warning: string | null;
   search_text: string;
   created_at: number;
+  /** When the author last changed the text; null for a post never edited. */
+  edited_at: number | null;
+}
+
+/** A version of a post that an edit replaced. */
+export interface PostEditsTable {
+  id: string;
+  post_id: string;
+  text: string;
+  content_warning: string | null;
+  written_at: number;
+  replaced_at: number;
 }
 
 export interface PostMentionsTable {
@@ -271,6 +287,8 @@ export interface Database {
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;
   tag_mutes: TagMutesTable;
+  moderation_actions: ModerationActionsTable;
+  post_edits: PostEditsTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */
@@ -281,6 +299,21 @@ export interface ReportsTable {
   target_id: string;
   reason: string;
   status: Generated<string>;
+  created_at: number;
+  /** Who settled the report (removed, banned, deleted, suspended or dismissed) and when. */
+  resolved_by: string | null;
+  resolved_at: number | null;
+}
+
+/** One moderation action: by an instance moderator (group_id null) or a group's admin. */
+export interface ModerationActionsTable {
+  id: string;
+  actor_id: string | null;
+  group_id: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  report_id: string | null;
   created_at: number;
 }
 

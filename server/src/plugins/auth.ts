@@ -71,7 +71,8 @@ export const authPlugin = fp(
       }
       if (!sub) throw new AppError(401, 'invalid_token');
       const user = await app.db.selectFrom('users').selectAll().where('id', '=', sub).executeTakeFirst();
-      if (!user || user.token_version !== ver) throw new AppError(401, 'invalid_token');
+      // Suspending an account also bumps its token version; the check here holds for any token signed meanwhile.
+      if (!user || user.token_version !== ver || user.suspended_at) throw new AppError(401, 'invalid_token');
       return { id: user.id, username: user.username, user };
     }
     app.decorate('viewerFromToken', viewerFromToken);

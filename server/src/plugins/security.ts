@@ -67,7 +67,7 @@ export function securityHeaders(options: Readonly<HelmetOptions>): [string, stri
  * content host of media (as an image, and to the service worker, which fetches media to cache it).
  */
 export const securityPlugin = fp(
-  async (app: FastifyInstance, opts: { mediaUrl?: string | undefined }) => {
+  async (app: FastifyInstance, opts: { mediaUrl?: string | undefined; inlineScripts?: string[] }) => {
     const mediaOrigin = opts.mediaUrl ? [new URL(opts.mediaUrl).origin] : [];
     app.addHook('onRequest', async (request, reply) => {
       noStoreOnApi(request, reply);
@@ -83,7 +83,7 @@ export const securityPlugin = fp(
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
+          scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client', ...(opts.inlineScripts ?? [])],
           styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
           imgSrc: ["'self'", 'data:', 'blob:', 'https://media.tenor.com', 'https://*.googleusercontent.com', ...mediaOrigin],
           // GIF search goes through the server (the Tenor key stays there); only previews load from Tenor.

@@ -53,6 +53,7 @@ describe('account management', () => {
         isGoogle: false,
         language: 'en',
         notifications: [true, true, true, true, true, true],
+        moderator: false,
       },
     });
     const googler = await createUser(t.app, { googleSub: 'acc-google' });

@@ -114,6 +114,16 @@ describe('GET /api/account/export', () => {
       const settings = await call(t.app, alice, { method: 'PATCH', url: '/api/account/notifications', payload: { newSettings: [true, false, true, true, false, true] } });
       expect(settings.statusCode).toBe(200);
 
+      // A passkey and a device taking push notifications: their names and times go out, never their keys.
+      await t.app.db
+        .insertInto('passkeys')
+        .values({ id: 'pk1', user_id: alice.id, credential_id: 'cred-secret', public_key: 'public-key-bytes', counter: 3, transports: '[]', name: 'Phone', created_at: Date.UTC(2025, 2, 1), last_used_at: Date.UTC(2025, 2, 2) })
+        .execute();
+      await t.app.db
+        .insertInto('push_subscriptions')
+        .values({ id: 'ps1', user_id: alice.id, endpoint: 'https://push.example.test/send/device-secret', p256dh: 'p256-secret', auth: 'auth-secret', created_at: Date.UTC(2025, 2, 3), updated_at: Date.UTC(2025, 2, 4) })
+        .execute();
+
       aliceReply = await exportOf(alice);
       aliceFiles = await readZip(aliceReply.rawPayload);
       bobFiles = await exportFiles(bob);
@@ -137,6 +147,7 @@ describe('GET /api/account/export', () => {
         'likes.json',
         'notification-settings.json',
         'posts.json',
+        'sign-in.json',
       ]);
     });
 
@@ -164,6 +175,12 @@ describe('GET /api/account/export', () => {
         following: [{ id: bob.id, username: bob.username, since: '2025-02-01T00:00:00.000Z', newPostNotifications: true }],
         followers: [{ id: carol.id, username: carol.username, since: '2025-02-02T00:00:00.000Z' }],
       });
+      expect(json(files, 'sign-in.json')).toEqual({
+        passkeys: [{ name: 'Phone', createdAt: '2025-03-01T00:00:00.000Z', lastUsedAt: '2025-03-02T00:00:00.000Z' }],
+        pushDevices: [{ service: 'push.example.test', since: '2025-03-03T00:00:00.000Z', renewedAt: '2025-03-04T00:00:00.000Z' }],
+      });
+      expect(files.get('sign-in.json')!.toString('utf8')).not.toMatch(/secret|public-key/);
+      expect(json(bobFiles, 'sign-in.json')).toEqual({ passkeys: [], pushDevices: [] });
       const groups = json(files, 'groups.json') as Array<Record<string, unknown>>;
       expect(groups.map(({ joinedAt, ...rest }) => (expect(typeof joinedAt).toBe('string'), rest))).toEqual([
         { id: ids.open, name: 'OpenExport', description: '', private: false, role: 'member', notifications: 'all' },
@@ -261,7 +278,7 @@ describe('GET /api/account/export', () => {
 
     it('explains each file in README.txt', async () => {
       const readme = (await exportFiles(carol)).get('README.txt')!.toString('utf8');
-      for (const name of ['account.json', 'posts.json', 'comments.json', 'likes.json', 'follows.json', 'groups.json', 'notification-settings.json', 'images/']) {
+      for (const name of ['account.json', 'posts.json', 'comments.json', 'likes.json', 'follows.json', 'groups.json', 'notification-settings.json', 'sign-in.json', 'images/']) {
         expect(readme).toContain(name);
       }
       expect(readme).toContain(carol.username);

@@ -59,6 +59,16 @@ describe('Google sign-in', () => {
 
   const google = (token: unknown) => t.app.inject({ method: 'POST', url: '/api/auth/google', payload: { token } });
 
+  it('refuses a suspended account its session, and signs it in again once restored', async () => {
+    const first = await google(await idToken({ sub: 'suspended-person', email: 'pozastaveny@gmail.test', name: 'Pozastaveny' }));
+    expect(first.statusCode).toBe(200);
+    const id = first.json().user._id;
+    await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', id).execute();
+    expectError(await google(await idToken({ sub: 'suspended-person', email: 'pozastaveny@gmail.test', name: 'Pozastaveny' })), 403, 'account_suspended');
+    await t.app.db.updateTable('users').set({ suspended_at: null }).where('id', '=', id).execute();
+    expect((await google(await idToken({ sub: 'suspended-person', email: 'pozastaveny@gmail.test', name: 'Pozastaveny' }))).statusCode).toBe(200);
+  });
+
   it('creates a verified account without a password, with a valid unique username, and signs in', async () => {
     const token = await idToken({ sub: 'new-person', email: 'Jana.Novakova@Gmail.test', name: 'Jana Nováková' });
     const res = await google(token);

@@ -55,6 +55,15 @@ async function side(user: TestUser, token: string, carol: TestUser, group: { id:
     }),
     'post',
   ).json();
+  // Edited once, so the post has a history to leak.
+  ok(
+    await call(t.app, user, {
+      method: 'PATCH',
+      url: `/api/post/${post._id}`,
+      payload: { text: `${token} words, edited #${TAG} for @${carol.username}`, mentions: [carol.username] },
+    }),
+    'edit',
+  );
   const comment = ok(await call(t.app, user, { method: 'POST', url: '/api/comment/', payload: { text: `${token} comment`, parent: carolPostId } }), 'comment').json();
   const reply = ok(await call(t.app, user, { method: 'POST', url: '/api/comment/', payload: { text: `${token} reply`, parent: carolCommentId } }), 'reply').json();
   return { user, token, postId: post._id, commentId: comment._id, replyId: reply._id };
@@ -117,6 +126,7 @@ const probes: Probe[] = [
   { name: 'GET /feed/hash/{tag} popular', url: () => `/api/feed/hash/${TAG}?sort=popular&time=all`, carolSees: (o) => o.postId },
   { name: 'GET /group/{name}/posts', url: () => `/api/group/${s.group}/posts`, carolSees: (o) => o.postId },
   { name: 'GET /post/{id}', url: (o) => `/api/post/${o.postId}`, carolSees: (o) => o.token },
+  { name: 'GET /post/{id}/history', url: (o) => `/api/post/${o.postId}/history`, carolSees: (o) => o.token },
   { name: 'GET /post/{id}/comments', url: () => `/api/post/${s.carolPostId}/comments`, carolSees: (o) => o.commentId },
   { name: 'GET /post/{commentId}/comments (replies)', url: () => `/api/post/${s.carolCommentId}/comments`, carolSees: (o) => o.replyId },
   { name: 'GET /comment/{id}/tree (theirs)', url: (o) => `/api/comment/${o.commentId}/tree`, carolSees: (o) => o.commentId },

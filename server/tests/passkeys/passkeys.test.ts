@@ -225,6 +225,14 @@ describe('passkeys', () => {
     expectError(await login({ challengeId, response: authenticator.get(options) }), 403, 'verify_email');
   });
 
+  it('refuses a suspended account, as every way in does', async () => {
+    const user = await createUser(t.app);
+    const { authenticator } = await addPasskey(user);
+    await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', user.id).execute();
+    const { challengeId, options } = await loginOptions();
+    expectError(await login({ challengeId, response: authenticator.get(options) }), 403, 'account_suspended');
+  });
+
   it('goes with the account when it is deleted', async () => {
     const user = await createUser(t.app);
     const { authenticator } = await addPasskey(user);
@@ -250,5 +258,31 @@ describe('passkeys', () => {
     // A page elsewhere is not believed: the options name the configured site.
     expect((await loginOptions({ origin: 'http://evil.test', host: PAGE.host })).options.rpId).toBe('kruh.test');
     expect((await loginOptions({ origin: 'http://kruh.test', host: 'internal:3000' })).options.rpId).toBe('kruh.test');
+  });
+});
+
+describe('passkey challenges are limited per asker', () => {
+  const t = useTestApp({ RATE_PASSKEY_CHALLENGES_PER_HOUR: '2' });
+
+  const loginOptions = (remoteAddress: string) => t.app.inject({ method: 'POST', url: '/api/auth/passkey/options', headers: page, remoteAddress });
+  const registrationOptions = (user: TestUser) => call(t.app, user, { method: 'POST', url: '/api/passkeys/register/options', headers: page });
+  const challenges = async () => (await t.app.db.selectFrom('passkey_challenges').select('id').execute()).length;
+
+  it('refuses a third sign-in challenge from one address within the hour, and keeps no row for it', async () => {
+    expect((await loginOptions('10.0.0.1')).statusCode).toBe(200);
+    expect((await loginOptions('10.0.0.1')).statusCode).toBe(200);
+    const before = await challenges();
+    expectError(await loginOptions('10.0.0.1'), 429, 'passkey_limit');
+    expect(await challenges()).toBe(before);
+    // Another address asks on its own count.
+    expect((await loginOptions('10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('counts the challenges for adding a passkey per account', async () => {
+    const [ann, ben] = [await createUser(t.app), await createUser(t.app)];
+    expect((await registrationOptions(ann)).statusCode).toBe(200);
+    expect((await registrationOptions(ann)).statusCode).toBe(200);
+    expectError(await registrationOptions(ann), 429, 'passkey_limit');
+    expect((await registrationOptions(ben)).statusCode).toBe(200);
   });
 });

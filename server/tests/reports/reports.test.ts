@@ -46,6 +46,16 @@ describe('reports', () => {
     expectInfo(await report(carol, { kind: 'post', id: ids.bobPost, reason: 'spam' }), 'report_received');
   });
 
+  it('applies a report resent with its Idempotency-Key once, answering the resend as the first time', async () => {
+    const headers = { 'idempotency-key': 'report-once-1' };
+    const send = () => call(t.app, bob, { method: 'POST', url: '/api/report', headers, payload: { kind: 'user', id: carol.id, reason: 'resent' } });
+    expectInfo(await send(), 'report_received');
+    expectInfo(await send(), 'report_received');
+    expect((await stored()).filter((r) => r.reporter_id === bob.id && r.target_id === carol.id)).toHaveLength(1);
+    const other = await call(t.app, bob, { method: 'POST', url: '/api/report', headers, payload: { kind: 'user', id: carol.id, reason: 'other' } });
+    await refused(other, 422, 'idempotency_mismatch');
+  });
+
   it('needs a reason that says something, within its limit', async () => {
     await refused(await report(carol, { kind: 'user', id: bob.id, reason: ' \n ' }), 400, 'report_reason_required');
     await refused(await report(carol, { kind: 'user', id: bob.id, reason: 'x'.repeat(LIMITS.reportReasonMaxLength + 1) }), 400, 'max_report_reason_length');

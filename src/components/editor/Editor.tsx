@@ -200,19 +200,22 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
             &amp; {labels.addGroup}
           </button>
         )}
-        <label className={`${name}-attach`}>
-          {labels.attach}
-          <input
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            multiple={editor.maxImages > 1}
-            onChange={(e) => {
-              editor.onFiles(e.target.files);
-              e.target.value = '';
-            }}
-          />
-        </label>
+        {/* An editor that takes no images (a post's edit keeps the images it has) offers none. */}
+        {editor.maxImages > 0 && (
+          <label className={`${name}-attach`}>
+            {labels.attach}
+            <input
+              type="file"
+              accept="image/*"
+              className="visually-hidden"
+              multiple={editor.maxImages > 1}
+              onChange={(e) => {
+                editor.onFiles(e.target.files);
+                e.target.value = '';
+              }}
+            />
+          </label>
+        )}
         {editor.canWarn && (
           <button
             type="button"

@@ -205,10 +205,10 @@ describe('PostCard', () => {
       expect(inGroup('dogs').getByRole('menuitem', { name: 'Ban alice in the group' })).toBeInTheDocument();
       unmount();
 
-      // The menu still offers muting and blocking the author, but no group's actions.
+      // Without admin groups, someone else's post offers the report, muting and blocking its author.
       renderWithApp(<PostCard post={fresh({ adminGroups: [] })} />);
       openMenu();
-      expect(screen.queryAllByRole('group')).toEqual([]);
+      expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Report post', 'Mute @alice', 'Block @alice']);
     });
 
     it('are grouped per group, with unpin and unban where the post is pinned or the author banned', () => {

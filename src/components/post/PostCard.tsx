@@ -10,11 +10,13 @@ import { Avatar } from '../Avatar';
 import { LikeButton } from '../LikeButton';
 import { type ImagePriority, PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
+import { EditedMark } from './EditedMark';
 import { PostText } from './PostText';
 import { QuotedPost } from './QuotedPost';
 import { RelativeTime } from '../RelativeTime';
 import { Tags } from './Tags';
 import { usePostActions } from './usePostActions';
+import { usePendingEdit } from '../../lib/outbox/useOutbox';
 import './post-card.css';
 
 export interface PendingInfo {
@@ -136,8 +138,10 @@ function PostActions({ post }: { post: Post & { cachedAt?: number } }) {
 }
 
 /** The post card. */
-export function PostCard({ post, pending, pinned, quoted, pictures = 'lazy' }: Props) {
+export function PostCard({ post: stored, pending, pinned, quoted, pictures = 'lazy' }: Props) {
   const { t } = useTranslation('post');
+  // An edit waiting in the outbox shows at once, even over a copy the server sent meanwhile.
+  const post = usePendingEdit(stored);
   const localUrls = useObjectUrls(pending?.images);
   const images = pending ? localUrls : (post.media ?? []);
   return (
@@ -153,6 +157,7 @@ export function PostCard({ post, pending, pinned, quoted, pictures = 'lazy' }: P
             </AppLink>
           )}
         </span>
+        {post.editedAt && !pending ? <EditedMark post={post} /> : null}
         {pending && (
           <span className={`badge badge-pending badge-${pending.status}`} role="status">
             {pending.status === 'sending' ? t('sending') : pending.status === 'failed' ? t('retrying') : t('pending')}

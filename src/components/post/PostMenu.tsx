@@ -1,15 +1,19 @@
 import { Icon } from '../Icon';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
+import { ReportDialog } from '../ReportDialog';
+import { useSession } from '../../lib/session';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
 import { useUserSafety } from '../safety/UserSafety';
-import { useSession } from '../../lib/session';
 import './post-card.css';
 
-type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup };
+// The editor comes with the first edit, not with every card.
+const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
+
+type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'edit' } | { kind: 'report' };
 
 interface Props {
   post: Post;
@@ -18,7 +22,7 @@ interface Props {
 }
 
 /**
- * The post card menu: reply with a post, delete (author), and per group where the caller
+ * The post card menu: reply with a post, edit and delete (author), and per group where the caller
  * is an admin: remove from the group, pin or unpin there, ban or unban the author there.
  */
 export function PostMenu({ post, onDelete }: Props) {
@@ -52,7 +56,9 @@ export function PostMenu({ post, onDelete }: Props) {
     };
   }, [open]);
   const adminGroups = adminGroupsOf(post);
-  if (!post.itsme && !post.canReply && adminGroups.length === 0 && !offersSafety) return null;
+  // Anyone signed in may report someone else's post.
+  const canReport = isLoggedIn && !post.itsme;
+  if (!post.itsme && !post.canReply && !canReport && adminGroups.length === 0) return null;
 
   const run = (action: () => void) => () => {
     setOpen(false);
@@ -83,8 +89,22 @@ export function PostMenu({ post, onDelete }: Props) {
           )}
           {post.itsme && (
             <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'edit' }))}>
+                {t('edits:edit')}
+              </button>
+            </li>
+          )}
+          {post.itsme && (
+            <li role="none">
               <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
                 {t('delete')}
+              </button>
+            </li>
+          )}
+          {canReport && (
+            <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'report' }))}>
+                {t('moderation:report.post')}
               </button>
             </li>
           )}
@@ -120,6 +140,11 @@ export function PostMenu({ post, onDelete }: Props) {
         </ul>
       )}
       {authorSafety.dialog}
+      {confirming?.kind === 'edit' && (
+        <Suspense fallback={null}>
+          <PostEditDialog post={post} onClose={() => setConfirming(null)} />
+        </Suspense>
+      )}
       {confirming?.kind === 'delete' && (
         <ConfirmDialog
           question={deleteQuestion(t, 'post')}
@@ -131,6 +156,7 @@ export function PostMenu({ post, onDelete }: Props) {
           }}
         />
       )}
+      {confirming?.kind === 'report' && <ReportDialog kind="post" id={post._id} onClose={() => setConfirming(null)} />}
       {confirming?.kind === 'remove' && (
         <ConfirmDialog
           question={t('common:conf.remove_post', { name: confirming.group.name })}

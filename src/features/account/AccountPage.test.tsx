@@ -59,6 +59,17 @@ describe('AccountPage', () => {
     expectLinks({ 'Username, email and password': '/account/credentials', 'Notification settings': '/account/notification-settings' });
   });
 
+  it('links the moderation page for a moderator only', async () => {
+    serve();
+    const { unmount } = render();
+    expect(await screen.findByRole('heading', { name: 'me' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Moderation' })).toBeNull();
+    unmount();
+    serve((call) => (call.path === '/api/account/get' ? { body: { user: apiAccount({ moderator: true }) } } : undefined));
+    render();
+    expect(await screen.findByRole('link', { name: 'Moderation' })).toHaveAttribute('href', '/moderation');
+  });
+
   it('shows the bio update button only when the bio differs, and saves it', async () => {
     const { calls } = serve();
     render();

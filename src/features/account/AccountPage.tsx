@@ -266,6 +266,7 @@ export default function AccountPage() {
         <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>
         <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>
         <AppLink to="/account/safety">{t('safety:lists_link')}</AppLink>
+        {account.moderator && <AppLink to="/moderation">{t('moderation:link')}</AppLink>}
         <button type="button" className="link-button" onClick={() => void onLogout()}>
           {t('logout.button')}
         </button>

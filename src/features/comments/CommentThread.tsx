@@ -5,6 +5,8 @@ import { DELETED } from '#core/limits';
 import type { Sort, TimeWindow } from '#core/listing';
 import { Avatar } from '../../components/Avatar';
 import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
+import { ReportDialog } from '../../components/ReportDialog';
+import { useSession } from '../../lib/session';
 import { LikeButton } from '../../components/LikeButton';
 import { NotStoredLine } from '../../components/StatusPage';
 import { Byline } from '../../components/post/Byline';
@@ -94,6 +96,8 @@ function CommentActions({
 }) {
   const { t } = useTranslation('comments');
   const [confirming, setConfirming] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  const { isLoggedIn } = useSession();
   const remove = useDeleteComment(comment._id);
 
   return (
@@ -114,6 +118,12 @@ function CommentActions({
           {t('item.delete')}
         </button>
       )}
+      {isLoggedIn && !comment.itsme && (
+        <button type="button" className="link-button comment-report" onClick={() => setReporting(true)}>
+          {t('moderation:report.comment')}
+        </button>
+      )}
+      {reporting && <ReportDialog kind="comment" id={comment._id} onClose={() => setReporting(false)} />}
       {confirming && (
         <ConfirmDialog
           question={deleteQuestion(t, 'comment')}

@@ -1,16 +1,13 @@
 import '../../test/setup';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { RequireAuth, resetAuthGuard } from '../../app/guards/auth-guard';
-import { clearLocalData, getDb } from '../../lib/db/db';
+import { getDb } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
-import { cancelScheduledSend, drainOutbox } from '../../lib/outbox/outbox';
-import { storeSession } from '../../lib/session';
-import { attachFiles, pngFile, useTestFiles } from '../../test/files';
+import { drainOutbox } from '../../lib/outbox/outbox';
+import { attachFiles, pngFile } from '../../test/files';
 import { apiPost, type FetchCall, mockFetch, setOnline } from '../../test/local-first';
-import { renderWithApp } from '../../test/render';
-import ComposePage from './ComposePage';
+import { composerTextbox, renderComposer, setUpComposerTests } from './compose-test-kit';
 
 const POST = 'a'.repeat(24);
 
@@ -27,23 +24,10 @@ function answer(call: FetchCall) {
   return { status: 404, body: { message: 'error/invalid_post' } };
 }
 
-const render = () =>
-  renderWithApp(
-    <RequireAuth>
-      <ComposePage />
-    </RequireAuth>,
-    { route: '/post', path: '/post', routes: [{ path: '/', element: <p>home</p> }] },
-  );
-const textbox = () => screen.getByRole('textbox', { name: 'What is on your mind?' });
+const render = () => renderComposer('/post', [{ path: '/', element: <p>home</p> }]);
+const textbox = composerTextbox;
 
-beforeEach(async () => {
-  useTestFiles();
-  setOnline(false);
-  storeSession('t1', 'me', 'u9');
-  resetAuthGuard();
-  await clearLocalData();
-});
-afterEach(() => cancelScheduledSend());
+setUpComposerTests();
 
 describe('image descriptions and the content warning in the composer', () => {
   it('go into the draft, the outbox item and, once online, the requests that send them', async () => {

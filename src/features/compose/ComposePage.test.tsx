@@ -1,18 +1,15 @@
 import '../../test/setup';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { File as NodeFile } from 'node:buffer';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RequireAuth, resetAuthGuard } from '../../app/guards/auth-guard';
-import { getDb, clearLocalData } from '../../lib/db/db';
+import { describe, expect, it, vi } from 'vitest';
+import { getDb } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
-import { cancelScheduledSend } from '../../lib/outbox/outbox';
-import { clearSession, storeSession } from '../../lib/session';
+import { clearSession } from '../../lib/session';
 import { keepShare, takeShare } from '../../lib/share/shared-items';
 import { getToasts } from '../../lib/toast';
-import { attachFiles, pngFile, useTestFiles } from '../../test/files';
+import { attachFiles, pngFile } from '../../test/files';
 import { apiPost, mockFetch, setOnline } from '../../test/local-first';
-import { renderWithApp } from '../../test/render';
-import ComposePage from './ComposePage';
+import { composerTextbox, renderComposer, setUpComposerTests } from './compose-test-kit';
 
 const routes = [
   { path: '/feed', element: <p>feed page</p> },
@@ -30,24 +27,10 @@ function answer(call: { path: string; url: string }) {
   return { status: 404, body: { message: 'error/invalid_post' } };
 }
 
-// As the app's route table mounts it: behind the auth guard.
-const render = (route = '/post') =>
-  renderWithApp(
-    <RequireAuth>
-      <ComposePage />
-    </RequireAuth>,
-    { route, path: '/post', routes },
-  );
-const textbox = () => screen.getByRole('textbox', { name: 'What is on your mind?' });
+const render = (route = '/post') => renderComposer(route, routes);
+const textbox = composerTextbox;
 
-beforeEach(async () => {
-  useTestFiles();
-  setOnline(false);
-  storeSession('t1', 'me', 'u9');
-  resetAuthGuard();
-  await clearLocalData();
-});
-afterEach(() => cancelScheduledSend());
+setUpComposerTests();
 
 describe('ComposePage', () => {
   it('redirects visitors to /feed', async () => {

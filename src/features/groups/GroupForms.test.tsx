@@ -241,6 +241,8 @@ describe('group settings', () => {
     expect(screen.getByText('Only the owner can change whether the group is private.')).toBeInTheDocument();
     expect(screen.getAllByRole('radio', { name: 'No' })[1]).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Transfer ownership' })).not.toBeInTheDocument();
+    // An admin moderates the group's reports from here.
+    expect(screen.getByRole('link', { name: 'Reports and moderation log' })).toHaveAttribute('href', '/g/birds/reports');
   });
 
   it('keeps the settings from someone who is not an admin', async () => {

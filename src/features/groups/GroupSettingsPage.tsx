@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppLink } from '../../components/AppLink';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
 import { LoadStatus, StatusPage } from '../../components/StatusPage';
@@ -64,6 +65,9 @@ export default function GroupSettingsPage() {
           void navigate(`/g/${encodeURIComponent(saved.name)}`);
         }}
       />
+      <AppLink className="group-reports-link" to={`/g/${encodeURIComponent(group.name)}/reports`}>
+        {t('moderation:group_link')}
+      </AppLink>
       {group.owner && (
         <div className="group-danger">
           <button type="button" className="button" aria-expanded={transferring} onClick={() => setTransferring((open) => !open)}>

@@ -219,4 +219,20 @@ describe('profile page', () => {
     expect(within(dialog).getByRole('group', { name: '1 of 1' })).toBeInTheDocument();
     expect(within(dialog).getByRole('img')).toHaveAttribute('src', `/media/pfp/${BOB_ID}.jpeg`);
   });
+
+  it("offers reporting someone else's profile, queued with the user's id, and not one's own", async () => {
+    storeSession('token-1', 'alice', 'a'.repeat(24));
+    setOnline(false);
+    mockFetch((call) => (call.path === '/api/profile/user/bob' ? { body: { user: profile() } } : { body: { posts: [], hasMore: false } }));
+    const { unmount } = renderProfile();
+    fireEvent.click(await screen.findByRole('button', { name: 'Report user' }));
+    fireEvent.change(screen.getByLabelText('Why are you reporting it?'), { target: { value: 'a bot' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send report' }));
+    await waitFor(async () => expect((await getDb().outbox.toArray()).map((r) => r.payload)).toEqual([{ kind: 'user', id: BOB_ID, reason: 'a bot' }]));
+    unmount();
+    mockFetch((call) => (call.path === '/api/profile/user/bob' ? { body: { user: profile({ itsme: true }) } } : { body: { posts: [], hasMore: false } }));
+    renderProfile();
+    expect(await screen.findByRole('heading', { name: 'bob' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Report user' })).toBeNull();
+  });
 });

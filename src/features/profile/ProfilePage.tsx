@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../../components/AppLink';
 import { listingSearchParams } from '#core/listing';
@@ -20,6 +21,7 @@ import { SubjectHeader } from '../../components/SubjectHeader';
 import { FollowControl } from './FollowControl';
 import { SafetyMenu } from '../../components/safety/SafetyMenu';
 import { useBlockState, useSafetyState } from '../../components/safety/safety';
+import { ReportDialog } from '../../components/ReportDialog';
 import { useSession } from '../../lib/session';
 import { type GroupListItem, type Profile, type UserListItem, useProfile } from './profile.api';
 import './profile.css';
@@ -117,6 +119,22 @@ function GroupList({ username, own }: { username: string; own: boolean }) {
   );
 }
 
+/** Report this user: offered to anyone signed in, on a profile not their own. */
+function ReportUser({ profile }: { profile: Profile }) {
+  const { t } = useTranslation('moderation');
+  const { isLoggedIn } = useSession();
+  const [open, setOpen] = useState(false);
+  if (!isLoggedIn || profile.itsme || !profile.pfp) return null;
+  return (
+    <>
+      <button type="button" className="link-button profile-report" onClick={() => setOpen(true)}>
+        {t('report.user')}
+      </button>
+      {open && <ReportDialog kind="user" id={profile.pfp} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
 function ProfileHeader({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation('profile');
   const { isLoggedIn } = useSession();
@@ -139,6 +157,7 @@ function ProfileHeader({ profile }: { profile: Profile }) {
       counts={counts.map(({ show, count }) => ({ key: show, to: userPath(profile.username, show), label: t(`counts.${show}`, { count }) }))}
     >
       {!(other && (blocking || blockedBy)) && <FollowControl profile={profile} />}
+      <ReportUser profile={profile} />
       {other && <SafetyMenu userId={profile.pfp} username={profile.username} />}
     </SubjectHeader>
   );

@@ -106,6 +106,16 @@ export interface CommentPayload {
   postId: string;
   mentions: Slot[];
 }
+/** A new version of a post's text, by its author. */
+export interface EditPayload {
+  postId: string;
+  text: string;
+  mentions: Slot[];
+  /** Absent or blank for none. */
+  contentWarning?: string;
+  /** The local copy as it was before the edit, put back if the server refuses it. */
+  previous: Pick<Post, 'text' | 'mentions' | 'contentWarning' | 'editedAt'>;
+}
 export interface LikePayload {
   target: 'post' | 'comment';
   id: string;
@@ -129,6 +139,14 @@ export interface SafetyPayload {
   label?: string;
 }
 
+/** A report to the moderators: what is reported and the reporter's reason. */
+export interface ReportPayload {
+  kind: 'post' | 'comment' | 'user';
+  /** The post's, the comment's or the user's id. */
+  id: string;
+  reason: string;
+}
+
 interface OutboxBase {
   seq?: number;
   idempotencyKey: string;
@@ -150,7 +168,9 @@ export type OutboxRow =
   | (OutboxBase & { kind: 'post'; payload: PostPayload; images: DraftImage[]; target?: undefined })
   | (OutboxBase & { kind: 'comment'; payload: CommentPayload; images: DraftImage[]; target?: undefined })
   | (OutboxBase & { kind: 'like'; payload: LikePayload; images: DraftImage[]; target: string })
-  | (OutboxBase & { kind: 'safety'; payload: SafetyPayload; images: DraftImage[]; target: string });
+  | (OutboxBase & { kind: 'safety'; payload: SafetyPayload; images: DraftImage[]; target: string })
+  | (OutboxBase & { kind: 'report'; payload: ReportPayload; images: DraftImage[]; target: string })
+  | (OutboxBase & { kind: 'edit'; payload: EditPayload; images: DraftImage[]; target: string });
 
 export interface MetaRow {
   key: string;

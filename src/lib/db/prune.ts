@@ -65,6 +65,7 @@ async function pendingReferences(db: KruhDb): Promise<Set<string>> {
   const ids = new Set<string>();
   await db.outbox.each((row) => {
     if (row.kind === 'like') ids.add(row.payload.id);
+    else if (row.kind === 'edit') ids.add(row.payload.postId);
     else if (row.kind === 'comment') {
       ids.add(row.payload.postId);
       ids.add(row.payload.parent);

@@ -8,6 +8,8 @@ export const draftKeys = {
   post: (context: { rep?: string | null; g?: string | null } = {}) =>
     `post${context.rep ? `:rep=${context.rep}` : ''}${context.g ? `:g=${context.g}` : ''}`,
   comment: (parentId: string) => `comment:${parentId}`,
+  /** The editor of an existing post's text. */
+  edit: (postId: string) => `edit:${postId}`,
 };
 
 export type DraftContent = Omit<Draft, 'key' | 'updatedAt'>;

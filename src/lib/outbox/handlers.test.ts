@@ -1,6 +1,7 @@
 import '../../test/setup';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useCloneableBlobs } from '../../test/local-first';
+import { apiPost, useCloneableBlobs } from '../../test/local-first';
+import type { Post } from '../api/types';
 import { type OutboxRow, clearLocalData, getDb } from '../db/db';
 import { loadDraft } from '../drafts/drafts';
 import { handlerOf, outboxHandlers } from './handlers';
@@ -30,16 +31,23 @@ const post = (extra: Record<string, unknown> = {}) =>
 const comment = (extra: Record<string, unknown> = {}) =>
   row({ kind: 'comment', draftKey: 'comment:pA', payload: { text: 'refused', parent: 'pA', postId: 'pA', mentions: [] }, ...extra });
 const like = () => row({ kind: 'like', target: 'post:p1', payload: { target: 'post', id: 'p1', liked: true, from: false } });
+const edit = () =>
+  row({
+    kind: 'edit',
+    target: 'edit:p1',
+    payload: { postId: 'p1', text: 'new words', mentions: [{ query: 'bob', id: 'u2' }], previous: { text: 'old words', mentions: [], contentWarning: null, editedAt: null } },
+  });
 
-/** What a refusal leaves behind, run as the drain runs it: in one transaction with the drafts. */
+/** What a refusal leaves behind, run as the drain runs it: in one transaction with the drafts and posts. */
 async function giveBack(item: OutboxRow) {
   const db = getDb();
-  await db.transaction('rw', db.outbox, db.drafts, db.meta, () => handlerOf(item).giveBack(db, item, 'banned'));
+  await db.transaction('rw', db.outbox, db.drafts, db.posts, db.meta, () => handlerOf(item).giveBack(db, item, 'banned'));
 }
 
 describe('outbox handlers', () => {
   it('has one handler for each kind of item, found by the kind of the row', () => {
-    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'like', 'post', 'safety']);
+    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'edit', 'like', 'post', 'report', 'safety']);
+    expect(handlerOf(edit())).toBe(outboxHandlers.edit);
     expect(handlerOf(post())).toBe(outboxHandlers.post);
     expect(handlerOf(comment())).toBe(outboxHandlers.comment);
     expect(handlerOf(like())).toBe(outboxHandlers.like);
@@ -50,6 +58,7 @@ describe('outbox handlers', () => {
     expect(outboxHandlers.post.refusedFallback).toBe('posting_failed');
     expect(outboxHandlers.comment.refusedFallback).toBe('server_error');
     expect(outboxHandlers.like.refusedFallback).toBe('server_error');
+    expect(outboxHandlers.edit.refusedFallback).toBe('server_error');
   });
 
   it('gives a refused post back to its composer with its groups, and a comment to its box without any', async () => {
@@ -68,5 +77,17 @@ describe('outbox handlers', () => {
   it('leaves nothing behind for a refused like: removing its row reverts it', async () => {
     await giveBack(like());
     expect(await getDb().drafts.count()).toBe(0);
+  });
+
+  it('puts the post of a refused edit back as it was and the text into its editor; a post showing other words stays', async () => {
+    const db = getDb();
+    await db.posts.put({ ...(apiPost('p1', { text: 'new words', editedAt: 5 }) as Post), cachedAt: 1 });
+    await giveBack(edit());
+    expect(await db.posts.get('p1')).toMatchObject({ text: 'old words', editedAt: null, mentions: [] });
+    expect(await loadDraft('edit:p1')).toMatchObject({ text: 'new words', mentions: [{ query: 'bob', id: 'u2' }], returnedError: 'banned' });
+
+    await db.posts.put({ ...(apiPost('p1', { text: 'a later version', editedAt: 9 }) as Post), cachedAt: 1 });
+    await giveBack(edit());
+    expect(await db.posts.get('p1')).toMatchObject({ text: 'a later version', editedAt: 9 });
   });
 });

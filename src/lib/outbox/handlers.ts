@@ -1,9 +1,11 @@
 import type { OutboxRow } from '../db/db';
 import { commentHandler } from './kinds/comment';
+import { editHandler } from './kinds/edit';
 import type { OutboxHandler, OutboxHandlers } from './kinds/handler';
 import { likeHandler } from './kinds/like';
 import { postHandler } from './kinds/post';
 import { safetyHandler } from './kinds/safety';
+import { reportHandler } from './kinds/report';
 
 /** The kinds of item the outbox sends, each with its handler. */
 export const outboxHandlers: OutboxHandlers = {
@@ -11,6 +13,8 @@ export const outboxHandlers: OutboxHandlers = {
   comment: commentHandler,
   like: likeHandler,
   safety: safetyHandler,
+  report: reportHandler,
+  edit: editHandler,
 };
 
 /** The handler of a row's kind. */

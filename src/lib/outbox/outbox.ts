@@ -3,10 +3,12 @@ import type { OutboxRowOf } from './kinds/handler';
 import {
   type CommentPayload,
   type DraftImage,
+  type EditPayload,
   type KruhDb,
   type OutboxRow,
   type PostPayload,
   type SafetyAction,
+  type ReportPayload,
   getDb,
 } from '../db/db';
 import { requestPersistence } from '../db/db';
@@ -16,6 +18,7 @@ import { toast } from '../toast';
 import { mirrorSessionForWorker, requestBackgroundSync } from './background-sync';
 import { handlerOf } from './handlers';
 import { commentDraftKey } from './kinds/comment';
+import { editMentions, editTarget } from './kinds/edit';
 import { postDraftKey } from './kinds/post';
 import { safetyStateKey, setSafetyState } from './kinds/safety';
 import { hideOnStoredPages } from '../query/safety-pages';
@@ -80,6 +83,45 @@ export function queuePost({ images, draftKey, ...payload }: QueuePostInput, db: 
 
 export function queueComment({ images, draftKey, ...payload }: QueueCommentInput, db: KruhDb = getDb()): Promise<OutboxRow> {
   return enqueue({ ...base(draftKey ?? commentDraftKey(payload)), kind: 'comment', payload, images }, db);
+}
+
+/**
+ * Reports a post, comment or user to the moderators. A second report of the same target while the
+ * first still waits is not queued again: the server would only refuse it as already reported.
+ */
+export async function queueReport(payload: ReportPayload, db: KruhDb = getDb()): Promise<void> {
+  const target = `report:${payload.kind}:${payload.id}`;
+  await withRoom(db, () => db.transaction('rw', db.outbox, async () => {
+    if ((await db.outbox.where('target').equals(target).count()) > 0) return;
+    await db.outbox.add({ ...base(), kind: 'report', target, payload, images: [] });
+  }));
+  kickOutbox();
+}
+
+/**
+ * Queues a new version of a post's text and shows it at once: the local copy of the post takes the
+ * text (so it reads so offline too), and the row keeps the copy as it was, for a refusal.
+ */
+export async function queueEdit(payload: Omit<EditPayload, 'previous'>, db: KruhDb = getDb()): Promise<void> {
+  const key = editTarget(payload.postId);
+  await withRoom(db, () => db.transaction('rw', db.outbox, db.posts, async () => {
+    const post = await db.posts.get(payload.postId);
+    const previous = {
+      text: post?.text ?? '',
+      mentions: post?.mentions ?? [],
+      contentWarning: post?.contentWarning ?? null,
+      editedAt: post?.editedAt ?? null,
+    };
+    const now = Date.now();
+    await db.outbox.add({ ...base(), kind: 'edit', target: key, payload: { ...payload, previous }, images: [] });
+    await db.posts.update(payload.postId, {
+      text: payload.text,
+      mentions: editMentions(payload),
+      contentWarning: payload.contentWarning?.trim() || null,
+      editedAt: now,
+    });
+  }));
+  kickOutbox();
 }
 
 export const likeTarget = (target: 'post' | 'comment', id: string) => `${target}:${id}`;
@@ -184,7 +226,8 @@ async function reject(db: KruhDb, row: OutboxRow, err: unknown): Promise<void> {
   const handler = handlerOf(row);
   const key = errorKeyOf(err, handler.refusedFallback);
   toast.error(`error/${key}`);
-  await db.transaction('rw', db.outbox, db.drafts, db.meta, async () => {
+  // The posts too: a refused edit puts its post back as it was; the meta, where a refused block or mute goes back.
+  await db.transaction('rw', db.outbox, db.drafts, db.posts, db.meta, async () => {
     await handler.giveBack(db, row, key);
     await db.outbox.delete(row.seq!);
   });

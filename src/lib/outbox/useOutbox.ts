@@ -3,6 +3,7 @@ import type { Comment, Post } from '../api/types';
 import type { OutboxRow } from '../db/db';
 import { useDb } from '../db/useDb';
 import { getSession } from '../session';
+import { editMentions, editTarget } from './kinds/edit';
 
 export type PendingPostRow = Extract<OutboxRow, { kind: 'post' }>;
 export type PendingCommentRow = Extract<OutboxRow, { kind: 'comment' }>;
@@ -95,4 +96,22 @@ export function useLikeState(target: 'post' | 'comment', id: string, server: { l
   const liked = last.payload.liked;
   const likes = Math.max(0, server.likes + (liked ? 1 : 0) - (server.liked ? 1 : 0));
   return { liked, likes, pending: true };
+}
+
+/**
+ * The post as its author last wrote it: an edit waiting in the outbox shows over the stored copy,
+ * which a refresh from the server may have put back to the text the server still holds.
+ */
+export function usePendingEdit<P extends Post>(post: P): P {
+  const db = useDb();
+  const rows = useLiveQuery(() => db.outbox.where('target').equals(editTarget(post._id)).toArray(), [db, post._id], []);
+  const last = rows[rows.length - 1];
+  if (!last || last.kind !== 'edit') return post;
+  return {
+    ...post,
+    text: last.payload.text,
+    mentions: editMentions(last.payload),
+    contentWarning: last.payload.contentWarning?.trim() || null,
+    editedAt: Math.max(last.createdAt, post.editedAt ?? 0),
+  };
 }

@@ -35,7 +35,11 @@ export const queryKeys = {
   /** Under the group's key, so whatever reloads the group reloads its pinned post too. */
   groupPinned: (dbName: string, name: string) => ['group', dbName, name, 'pinned'] as const,
   postGroups: (dbName: string, id: string | null) => ['post-groups', dbName, id] as const,
+  /** A post's earlier versions as of its last edit (a newer edit asks again). */
+  postHistory: (dbName: string, id: string, editedAt: number | null) => ['post-history', dbName, id, editedAt] as const,
   account: (dbName: string) => ['account', dbName] as const,
+  /** A moderation queue or log ('all' for the instance moderators', `group:<name>` for a group's) and the pages shown. */
+  moderation: (dbName: string, what: 'reports' | 'log', scope: string, pages: number) => ['moderation', dbName, what, scope, pages] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
   passkeys: (dbName: string) => ['passkeys', dbName] as const,
   /** The caller's block and mute of a user (kept in the meta table). */

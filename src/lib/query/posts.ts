@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { DELETED } from '#core/limits';
 import { groupsApi } from '#core/api/groups';
-import { postsApi } from '#core/api/posts';
+import { type PostVersion, postsApi } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
 import { searchApi } from '#core/api/search';
 import { ApiError, callApi } from '../api/client';
@@ -92,6 +92,17 @@ export function usePostGroups(id: string | null): string[] | undefined {
     const names = await callApi(postsApi.groups, { params: { postId: id! } }, { signal });
     await db.meta.put({ key, value: names });
     return names;
+  }).value;
+}
+
+/** GET /post/{id}/history: the post's earlier versions, newest first, kept so they read offline. */
+export function usePostHistory(id: string, editedAt: number | null | undefined): PostVersion[] | undefined {
+  const db = useDb();
+  const key = `post-history:${id}`;
+  return useStoredValue<PostVersion[]>(key, queryKeys.postHistory(db.name, id, editedAt ?? null), async (db, signal) => {
+    const { versions } = await callApi(postsApi.history, { params: { postId: id } }, { signal });
+    await db.meta.put({ key, value: versions });
+    return versions;
   }).value;
 }
 

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { GROUP_NOTIFICATION_LEVELS, NOTIFICATION_SETTINGS } from '#core/limits';
+import type { PasskeyItem } from '#core/api/passkeys';
 import type { UserRow } from '../../db/schema.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { AuthoredComment, LikedComment } from '../comments/comments.service.js';
@@ -27,6 +28,8 @@ export interface AccountData {
   likedComments: LikedComment[];
   follows: { following: (FollowEdge & { notify: boolean })[]; followers: FollowEdge[] };
   groups: MembershipRow[];
+  passkeys: PasskeyItem[];
+  pushDevices: Array<{ endpoint: string; created_at: number; updated_at: number }>;
 }
 
 /** `kruh-<username>-<yyyy-mm-dd>.zip`, the day in UTC. */
@@ -95,6 +98,8 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       likes: post.likes,
       comments: post.comments,
       contentWarning: post.contentWarning,
+      editedAt: post.editedAt === null ? null : iso(post.editedAt),
+      earlierVersions: post.earlierVersions.map((v) => ({ ...v, writtenAt: iso(v.writtenAt), replacedAt: iso(v.replacedAt) })),
       ...present(postImages(post), post.alts),
     })),
     'comments.json': data.comments.map((comment) => ({
@@ -134,6 +139,12 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       notifications: LEVEL_NAMES[g.level] ?? 'all',
     })),
     'notification-settings.json': Object.fromEntries(NOTIFICATION_SETTINGS.map((name, index) => [name, switches[index] ?? true])),
+    // What lets the account in and reach its devices, without the secrets: a passkey's public key
+    // and a device's push keys mean nothing outside this server, so only names and times go out.
+    'sign-in.json': {
+      passkeys: data.passkeys.map((p) => ({ name: p.name, createdAt: iso(p.createdAt), lastUsedAt: p.lastUsedAt === null ? null : iso(p.lastUsedAt) })),
+      pushDevices: data.pushDevices.map((d) => ({ service: new URL(d.endpoint).host, since: iso(Number(d.created_at)), renewedAt: iso(Number(d.updated_at)) })),
+    },
   };
 }
 
@@ -176,6 +187,11 @@ groups.json
   The groups you are a member of: name, description, whether the group is private, your role
   (owner, admin or member), when you joined, and how much the group notifies you (all,
   essential or none).
+
+sign-in.json
+  "passkeys": the passkeys that sign you in, with the name you gave each, when you added it and
+  when it was last used. "pushDevices": the browsers that receive your push notifications, named
+  by the push service they use, since when, and when they last renewed. No keys are included.
 
 notification-settings.json
   Your notification switches: true means you are notified of that kind of event.

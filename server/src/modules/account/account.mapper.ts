@@ -25,5 +25,6 @@ export function toAccount(row: UserRow): AccountView {
     isGoogle: isGoogleAccount(row),
     language: row.language,
     notifications: notificationSettingsOf(row),
+    moderator: row.role === 'moderator',
   };
 }

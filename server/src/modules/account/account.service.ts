@@ -16,6 +16,9 @@ import { commentsLikedBy, commentsWrittenBy } from '../comments/comments.service
 import { followEdgesOf } from '../follows/follows.repository.js';
 import { findMembershipsOf } from '../groups/groups.repository.js';
 import { handOverGroupsOf } from '../groups/groups.service.js';
+import { toPasskeyItem } from '../passkeys/passkeys.mapper.js';
+import { listUserPasskeys } from '../passkeys/passkeys.repository.js';
+import { subscriptionsOfUser } from '../push/push.repository.js';
 import { postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
 import { avatarKey } from '../media/media-urls.js';
 import type { AccountData } from './account.export.js';
@@ -109,7 +112,7 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
   const rule = { key: `export:${viewer.id}`, max: app.config.rates.exportsPerHour, windowMs: app.config.rates.windowMs };
   await takeSlot(app.db, rule, 'export_limit');
   const db = app.db;
-  const [user, posts, comments, likedPosts, likedComments, follows, groups] = await Promise.all([
+  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices] = await Promise.all([
     findUserById(db, viewer.id),
     postsWrittenBy(db, viewer.id),
     commentsWrittenBy(db, viewer.id),
@@ -117,8 +120,20 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
     commentsLikedBy(db, viewer.id),
     followEdgesOf(db, viewer.id),
     findMembershipsOf(db, viewer.id),
+    listUserPasskeys(db, viewer.id),
+    subscriptionsOfUser(db, viewer.id),
   ]);
-  return { user: user ?? viewer.user, posts, comments, likedPosts, likedComments, follows, groups };
+  return {
+    user: user ?? viewer.user,
+    posts,
+    comments,
+    likedPosts,
+    likedComments,
+    follows,
+    groups,
+    passkeys: passkeys.map(toPasskeyItem),
+    pushDevices: pushDevices.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) })),
+  };
 }
 
 /**

@@ -62,7 +62,9 @@ export function takenError(err: unknown): AppError | unknown {
   return err;
 }
 
+/** Every way in (password, Google, a passkey) ends here: a suspended account gets no session. */
 async function issueSession(app: FastifyInstance, user: UserRow): Promise<Session> {
+  if (user.suspended_at) throw forbidden('account_suspended');
   return { token: await app.signToken(user), user: toSessionUser(user) };
 }
 

@@ -5,6 +5,7 @@ import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
 import { commentNotBlocked } from '../blocks/block-filters.js';
+import { userNotSuspended } from '../moderation/suspension.js';
 
 /** Every query of the comments module. */
 
@@ -29,6 +30,7 @@ export async function findVisibleComment(
     .selectAll('comments')
     .where('comments.id', '=', commentId)
     .where(postVisibleTo(viewerId, 'comments.post_id'))
+    .where(userNotSuspended('comments.author_id'))
     .$if(lock && locksRows(db), (qb) => qb.forUpdate())
     .executeTakeFirst();
 }
@@ -155,7 +157,8 @@ function commentView(db: Executor, viewerId: string | null) {
     ])
     .select(postIsPrivate('comments.post_id').as('is_private'))
     .where(postVisibleTo(viewerId, 'comments.post_id'))
-    .where(commentNotBlocked(viewerId));
+    .where(commentNotBlocked(viewerId))
+    .where(userNotSuspended('comments.author_id'));
 }
 
 type ViewQuery = ReturnType<typeof commentView>;
@@ -205,6 +208,7 @@ export function commentIdsQuery(
     .selectFrom('comments')
     .select('comments.id')
     .where(postVisibleTo(viewerId, 'comments.post_id'))
+    .where(userNotSuspended('comments.author_id'))
     .where(commentNotBlocked(viewerId));
   if (filter.kind === 'thread') {
     qb = qb.where('comments.post_id', '=', filter.postId);

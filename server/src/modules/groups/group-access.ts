@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { hasRow, isPostgres } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
+import { postAuthorNotSuspended } from '../moderation/suspension.js';
 
 /**
  * Who may see and post what in groups: the one place every module asks, so "private stays
@@ -15,9 +16,14 @@ type PostIdColumn = 'posts.id' | 'comments.post_id';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
  * Filter for queries over `posts`: a post tagged with a private group is visible only when the
- * viewer is a member of every private group it is in. Visitors (null) see no private post.
+ * viewer is a member of every private group it is in. Visitors (null) see no private post. A
+ * suspended author's post is seen by nobody.
  */
 export function postVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn = 'posts.id') {
+  return (eb: ExpressionBuilder<Database, any>) => eb.and([postGroupsVisibleTo(viewerId, postIdColumn)(eb), postAuthorNotSuspended(postIdColumn)]);
+}
+
+function postGroupsVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn) {
   return (eb: ExpressionBuilder<Database, any>) =>
     eb.not(
       eb.exists(

@@ -9,6 +9,8 @@ import { enqueueJob } from '../jobs/queue.js';
 export type NotificationEvent =
   | { kind: 'follow'; actorId: string; userId: string }
   | { kind: 'post_created'; postId: string }
+  /** The author changed the post's text and newly mentioned these users. */
+  | { kind: 'post_edited'; postId: string; mentioned: string[] }
   | { kind: 'comment_created'; commentId: string }
   | { kind: 'group_join_request'; groupId: string; actorId: string }
   | { kind: 'group_join_accepted'; groupId: string; actorId: string; userId: string }

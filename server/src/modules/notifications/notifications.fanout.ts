@@ -130,6 +130,8 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
   switch (event.kind) {
     case 'post_created':
       return postCreated(app, trx, event, now);
+    case 'post_edited':
+      return postEdited(app, trx, event, now);
     case 'comment_created':
       return commentCreated(app, trx, event.commentId, now);
     case 'follow': {
@@ -245,6 +247,28 @@ async function postCreated(app: FastifyInstance, trx: Executor, event: Extract<P
   if (batch.length === FANOUT_BATCH && last) next = { ...progress, after: last.user_id };
   else next = progress.group + 1 < groups.length ? { ...progress, group: progress.group + 1, after: '' } : null;
   return { next: at(next), afterCommit: await deliver(app, trx, rows) };
+}
+
+/**
+ * An edit tells only the people it newly mentions, and only those still mentioned by the time the
+ * job runs, who may see the post and want mentions, and who have no reply or mention item about
+ * the post yet (one item per person per post, however often it is edited).
+ */
+async function postEdited(app: FastifyInstance, trx: Executor, event: Extract<Payload, { kind: 'post_edited' }>, now: number): Promise<JobStep> {
+  const post = await repo.findPost(trx, event.postId);
+  if (!post?.author_id) return { next: null };
+  const authorId = post.author_id;
+  const wanted = new Set(event.mentioned);
+  const mentions = (await repo.mentionCounts(trx, { postId: post.id })).filter((m) => wanted.has(m.userId));
+  const ids = mentions.map((m) => m.userId);
+  const [settings, told] = await Promise.all([settingsOf(trx, ids), repo.usersToldAboutPost(trx, post.id, ids, ['MENTION', 'NEW_REPLY'])]);
+  const rows: repo.NewNotification[] = [];
+  for (const mention of mentions) {
+    if (told.has(mention.userId) || !wants(settings.get(mention.userId), 'postMention')) continue;
+    if (!(await isPostVisible(trx, post.id, mention.userId))) continue;
+    rows.push(note(mention.userId, 'MENTION', now, { actor: authorId, post: post.id, count: mention.count }));
+  }
+  return done(app, trx, rows);
 }
 
 async function commentCreated(app: FastifyInstance, trx: Executor, commentId: string, now: number): Promise<JobStep> {

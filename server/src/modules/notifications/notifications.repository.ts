@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { NotificationSettings } from '#core/limits';
+import type { NotificationSettings, NotificationType } from '#core/limits';
 import { changedRows, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
 import { postVisibleTo } from '../groups/group-access.js';
@@ -110,6 +110,19 @@ export async function mentionCounts(db: Executor, target: { postId: string } | {
           .groupBy('user_id')
           .execute();
   return rows.map((row) => ({ userId: row.user_id as string, count: Number(row.count) }));
+}
+
+/** Those among `userIds` who already have an item of one of `types` about the post. */
+export async function usersToldAboutPost(db: Executor, postId: string, userIds: string[], types: NotificationType[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('notifications')
+    .select('user_id')
+    .where('post_id', '=', postId)
+    .where('user_id', 'in', userIds)
+    .where('type', 'in', types)
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
 }
 
 /** The owner and admins of a group with their level in it. */

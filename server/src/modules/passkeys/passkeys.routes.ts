@@ -22,7 +22,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route({
     ...routeOf(passkeysApi.loginOptions),
-    handler: async (request) => service.loginOptions(app, service.relyingPartyOf(app, request)),
+    handler: async (request) => service.loginOptions(app, service.relyingPartyOf(app, request), request.ip),
   });
 
   app.route({

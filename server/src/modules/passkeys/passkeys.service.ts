@@ -19,6 +19,7 @@ import type {
 import type { Viewer } from '../../plugins/auth.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
+import { takeSlot } from '../../lib/rate-limit.js';
 import { findUserById } from '../auth/auth.repository.js';
 import { admitUser } from '../auth/auth.service.js';
 import { toPasskeyItem, transportsOf } from './passkeys.mapper.js';
@@ -72,10 +73,15 @@ const fromBase64url = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(
 /** The WebAuthn user handle of an account: its id's bytes, the same for each of its passkeys. */
 const userHandleOf = (userId: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(userId, 'utf8'));
 
-async function storeChallenge(app: FastifyInstance, row: Omit<ChallengeRow, 'id' | 'expires_at'>): Promise<string> {
+/**
+ * Keeps a challenge for the answer to name. Each is a row anyone may ask for (signing in needs no
+ * account), so the asker, an address or an account, gets a limited number an hour.
+ */
+async function storeChallenge(app: FastifyInstance, asker: string, row: Omit<ChallengeRow, 'id' | 'expires_at'>): Promise<string> {
   const now = Date.now();
   const id = newId(now);
   await app.db.transaction().execute(async (trx) => {
+    await takeSlot(trx, { key: `passkey:${asker}`, max: app.config.rates.passkeyChallengesPerHour, windowMs: app.config.rates.windowMs }, 'passkey_limit', now);
     await deleteExpiredChallenges(trx, now);
     await insertChallenge(trx, { ...row, id, expires_at: now + CHALLENGE_MS });
   });
@@ -109,7 +115,7 @@ export async function registrationOptions(app: FastifyInstance, viewer: Viewer, 
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     timeout: CHALLENGE_MS,
   });
-  const challengeId = await storeChallenge(app, { purpose: 'register', user_id: viewer.id, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
+  const challengeId = await storeChallenge(app, `user:${viewer.id}`, { purpose: 'register', user_id: viewer.id, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
   return { challengeId, options };
 }
 
@@ -167,14 +173,14 @@ export async function remove(app: FastifyInstance, viewer: Viewer, id: string): 
 }
 
 /** POST /auth/passkey/options: request options naming no passkey, the authenticator offers its own. */
-export async function loginOptions(app: FastifyInstance, rp: RelyingParty): Promise<AuthenticationOptionsReply> {
+export async function loginOptions(app: FastifyInstance, rp: RelyingParty, ip: string): Promise<AuthenticationOptionsReply> {
   const options = await generateAuthenticationOptions({
     rpID: rp.rpId,
     allowCredentials: [],
     userVerification: 'required',
     timeout: CHALLENGE_MS,
   });
-  const challengeId = await storeChallenge(app, { purpose: 'login', user_id: null, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
+  const challengeId = await storeChallenge(app, `address:${ip}`, { purpose: 'login', user_id: null, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
   return { challengeId, options };
 }
 

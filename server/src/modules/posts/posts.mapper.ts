@@ -101,5 +101,6 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     ),
     alts: readImageAlts(row.image_alts, Number(row.images)),
     contentWarning: row.content_warning,
+    editedAt: row.edited_at === null ? null : Number(row.edited_at),
   };
 }

@@ -26,6 +26,7 @@ export interface PostBaseRow {
   image_alts: string;
   content_warning: string | null;
   created_at: number;
+  edited_at: number | null;
   /** In a private group: its images get signed URLs. */
   is_private: boolean;
 }
@@ -50,6 +51,7 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
       'posts.image_alts',
       'posts.content_warning',
       'posts.created_at',
+      'posts.edited_at',
     ])
     .select(postIsPrivate('posts.id').as('is_private'))
     .where('posts.id', 'in', ids)
@@ -378,6 +380,121 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
   }
 }
 
+// ---- Edits ---------------------------------------------------------------------------------
+
+/** What an edit reads of the post it changes: the version it replaces and who may change it. */
+export interface EditablePostRow {
+  id: string;
+  author_id: string | null;
+  text: string;
+  content_warning: string | null;
+  created_at: number;
+  edited_at: number | null;
+}
+
+export async function findEditablePost(db: Executor, id: string): Promise<EditablePostRow | undefined> {
+  const row = await db
+    .selectFrom('posts')
+    .select(['id', 'author_id', 'text', 'content_warning', 'created_at', 'edited_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { ...row, created_at: Number(row.created_at), edited_at: row.edited_at === null ? null : Number(row.edited_at) };
+}
+
+export interface PostEdit {
+  postId: string;
+  /** The post's creation time: its hashtag rows carry it, so hashtag feeds keep their order. */
+  createdAt: number;
+  text: string;
+  searchText: string;
+  contentWarning: string | null;
+  hashtags: string[];
+  /** The new mentions, or undefined to keep the post's. */
+  mentions: { userId: string | null; username: string }[] | undefined;
+  /** The version being replaced, kept in the history; undefined when the text stays the same. */
+  previous: { id: string; text: string; contentWarning: string | null; writtenAt: number; replacedAt: number } | undefined;
+}
+
+/**
+ * Writes a new version of a post: the replaced one into post_edits, the text (whose search index
+ * follows the column) and its hashtags, and the mentions when they change.
+ */
+export async function updatePostText(db: Executor, edit: PostEdit): Promise<void> {
+  const { previous } = edit;
+  if (previous) {
+    await db
+      .insertInto('post_edits')
+      .values({
+        id: previous.id,
+        post_id: edit.postId,
+        text: previous.text,
+        content_warning: previous.contentWarning,
+        written_at: previous.writtenAt,
+        replaced_at: previous.replacedAt,
+      })
+      .execute();
+  }
+  await db
+    .updateTable('posts')
+    .set({
+      text: edit.text,
+      search_text: edit.searchText,
+      content_warning: edit.contentWarning,
+      ...(previous ? { edited_at: previous.replacedAt } : {}),
+    })
+    .where('id', '=', edit.postId)
+    .execute();
+  await db.deleteFrom('post_hashtags').where('post_id', '=', edit.postId).execute();
+  if (edit.hashtags.length > 0) {
+    await db
+      .insertInto('post_hashtags')
+      .values(edit.hashtags.map((tag) => ({ post_id: edit.postId, tag, created_at: edit.createdAt })))
+      .execute();
+  }
+  if (edit.mentions) {
+    await db.deleteFrom('post_mentions').where('post_id', '=', edit.postId).execute();
+    if (edit.mentions.length > 0) {
+      await db
+        .insertInto('post_mentions')
+        .values(edit.mentions.map((m, position) => ({ post_id: edit.postId, position, user_id: m.userId, username: m.username })))
+        .execute();
+    }
+  }
+}
+
+export interface PostVersionRow {
+  text: string;
+  content_warning: string | null;
+  written_at: number;
+  replaced_at: number;
+}
+
+/** A post's replaced versions, newest first. */
+export async function findPostVersions(db: Executor, postId: string): Promise<PostVersionRow[]> {
+  const rows = await db
+    .selectFrom('post_edits')
+    .select(['text', 'content_warning', 'written_at', 'replaced_at'])
+    .where('post_id', '=', postId)
+    .orderBy('replaced_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
+}
+
+/** The replaced versions of every post the user wrote (the account export), newest first per post. */
+export async function findPostVersionsOfAuthor(db: Executor, authorId: string): Promise<Array<PostVersionRow & { post_id: string }>> {
+  const rows = await db
+    .selectFrom('post_edits')
+    .innerJoin('posts', 'posts.id', 'post_edits.post_id')
+    .select(['post_edits.post_id', 'post_edits.text', 'post_edits.content_warning', 'post_edits.written_at', 'post_edits.replaced_at'])
+    .where('posts.author_id', '=', authorId)
+    .orderBy('post_edits.post_id')
+    .orderBy('post_edits.replaced_at', 'desc')
+    .orderBy('post_edits.id', 'desc')
+    .execute();
+  return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
+}
+
 /** Adds or removes the user's like; the counter moves only when a row really changed. */
 export async function setLike(db: Executor, postId: string, userId: string, liked: boolean, now: number): Promise<void> {
   const result = liked
@@ -435,6 +552,7 @@ function postsOfUser(db: Executor, scope: PostsOfUser) {
 export interface AuthoredPostRow {
   id: string;
   text: string;
+  edited_at: number | null;
   reply_to: string | null;
   likes: number;
   comments: number;
@@ -449,13 +567,18 @@ export interface AuthoredPostRow {
 export async function findPostsByAuthor(db: Executor, authorId: string): Promise<AuthoredPostRow[]> {
   const rows = await db
     .selectFrom('posts')
-    .select(['posts.id', 'posts.text', 'posts.reply_to', 'posts.likes', 'posts.comments', 'posts.images', 'posts.image_alts', 'posts.content_warning', 'posts.created_at'])
+    .select(['posts.id', 'posts.text', 'posts.edited_at', 'posts.reply_to', 'posts.likes', 'posts.comments', 'posts.images', 'posts.image_alts', 'posts.content_warning', 'posts.created_at'])
     .select(postIsPrivate('posts.id').as('is_private'))
     .where('posts.author_id', '=', authorId)
     .orderBy('posts.created_at')
     .orderBy('posts.id')
     .execute();
-  return rows.map((row) => ({ ...row, created_at: Number(row.created_at), is_private: toBool(row.is_private) }));
+  return rows.map((row) => ({
+    ...row,
+    created_at: Number(row.created_at),
+    edited_at: row.edited_at === null ? null : Number(row.edited_at),
+    is_private: toBool(row.is_private),
+  }));
 }
 
 /** The group tags of the user's posts (see PostsOfUser), in tag order. */

@@ -7,13 +7,15 @@ import {
   type PostView,
   createPost,
   deletePost,
+  editPost,
   getPostForViewer,
   getPostGroupNames,
+  getPostHistory,
   likePost,
   removePostMedia,
 } from './posts.service.js';
 
-/** Posts: create, read, like, delete. */
+/** Posts: create, read, edit (with its history), like, delete. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(postsApi.create),
@@ -37,6 +39,26 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const viewer = await request.viewer();
       return getPostForViewer(app.db, request.params.postId, viewer?.id ?? null, app);
+    },
+  });
+
+  app.route({
+    ...routeOf(postsApi.edit),
+    handler: async (request, reply) => {
+      const viewer = await request.requireViewer();
+      const result = await runOnce<PostView>(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
+        status: 200,
+        body: await editPost(trx, request.params.postId, viewer.id, request.body, app.config.rates, app),
+      }));
+      return reply.status(result.status as 200).send(result.body);
+    },
+  });
+
+  app.route({
+    ...routeOf(postsApi.history),
+    handler: async (request) => {
+      const viewer = await request.viewer();
+      return getPostHistory(app.db, request.params.postId, viewer?.id ?? null);
     },
   });
 

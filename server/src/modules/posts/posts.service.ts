@@ -1,3 +1,4 @@
+import type { PostHistory } from '#core/api/posts';
 import { DELETED, LIMITS } from '#core/limits';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
@@ -12,7 +13,7 @@ import { type PageWindow, toPage } from '../../lib/paging.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access.js';
 import * as groupsRepo from '../groups/groups.repository.js';
-import { isBlockedBetween } from '../blocks/block-filters.js';
+import { isBlockedBetween, isPostBlockedFor } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
@@ -169,6 +170,32 @@ function resolveEntries<R extends { id: string }>(
   return out;
 }
 
+type Mention = { userId: string | null; username: string };
+
+/** Mention entries (ids or names) as stored: a user's id and name, or the plain text when it names nobody. */
+async function resolveMentions(trx: Executor, entries: string[]): Promise<Mention[]> {
+  const rows = await findUsersByIdOrName(trx, entries.filter(isId), entries.map((e) => e.toLowerCase()));
+  return resolveEntries(entries, rows, (u) => u.username_lower).map(({ row, text: raw }) =>
+    row ? { userId: row.id, username: row.username } : { userId: null, username: raw },
+  );
+}
+
+/**
+ * The author's standing in every group the post goes to (banned, not a member, not allowed to
+ * post there), in two queries whatever the count.
+ */
+async function checkPostingRights(trx: Executor, authorId: string, groups: { id: string; everyone_can_post: boolean }[]): Promise<void> {
+  const ids = groups.map((g) => g.id);
+  await holdGroupsForPosting(trx, ids);
+  const [roles, bans] = await Promise.all([groupsRepo.findRoles(trx, authorId, ids), groupsRepo.findBans(trx, ids, [authorId])]);
+  for (const group of groups) {
+    const membership = { role: roles.get(group.id) ?? null, banned: bans.has(`${group.id}:${authorId}`), requested: false };
+    if (membership.banned) throw forbidden('banned');
+    if (!membership.role) throw forbidden('not_member');
+    if (!canPostIn(group, membership)) throw forbidden('need_admin');
+  }
+}
+
 /**
  * Creates a post with its mentions, group tags
  * and hashtags, and queues its notifications, all in the caller's transaction.
@@ -188,26 +215,12 @@ export async function createPost(
   const slotsError = validateSlots(mentionEntries, groupEntries);
   if (slotsError) throw badRequest(slotsError);
 
-  const [userRows, groupRows] = await Promise.all([
-    findUsersByIdOrName(trx, mentionEntries.filter(isId), mentionEntries.map((e) => e.toLowerCase())),
+  const [mentions, groupRows] = await Promise.all([
+    resolveMentions(trx, mentionEntries),
     groupsRepo.findGroupsByIdOrName(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
   ]);
-  const mentions = resolveEntries(mentionEntries, userRows, (u) => u.username_lower).map(({ row, text: raw }) =>
-    row ? { userId: row.id, username: row.username } : { userId: null, username: raw },
-  );
   const groups = resolveEntries(groupEntries, groupRows, (g) => g.name_lower);
-
-  // The author's standing in every tagged group, in two queries whatever the slot count.
-  const taggedIds = groups.flatMap(({ row }) => (row ? [row.id] : []));
-  await holdGroupsForPosting(trx, taggedIds);
-  const [roles, bans] = await Promise.all([groupsRepo.findRoles(trx, authorId, taggedIds), groupsRepo.findBans(trx, taggedIds, [authorId])]);
-  for (const { row } of groups) {
-    if (!row) continue;
-    const membership = { role: roles.get(row.id) ?? null, banned: bans.has(`${row.id}:${authorId}`), requested: false };
-    if (membership.banned) throw forbidden('banned');
-    if (!membership.role) throw forbidden('not_member');
-    if (!canPostIn(row, membership)) throw forbidden('need_admin');
-  }
+  await checkPostingRights(trx, authorId, groups.flatMap(({ row }) => (row ? [row] : [])));
 
   let replyTo: string | null = null;
   if (input.replyingTo !== undefined && input.replyingTo !== null && input.replyingTo !== '') {
@@ -243,6 +256,87 @@ export async function createPost(
 async function refuseBlocked(trx: Executor, postId: string, userId: string): Promise<void> {
   const post = await repo.findPostAuthor(trx, postId);
   if (await isBlockedBetween(trx, userId, post?.author_id ?? null)) throw forbidden('blocked');
+}
+
+// ---- Editing ---------------------------------------------------------------------------------
+
+export interface EditPostInput {
+  text?: unknown;
+  mentions?: string[] | undefined;
+  contentWarning?: string | null | undefined;
+}
+
+/**
+ * Replaces a post's text by its author, under the rules of writing one: the same text checks, and
+ * the author must still be allowed to post in each of the post's groups (a banned or departed
+ * member cannot put new words into a group). The groups themselves never change, so the post's
+ * audience, and who may read its history, stays the one it was written for. The replaced version
+ * goes to the history; hashtags and the search text follow the new text; people the edit newly
+ * mentions are told (those mentioned before are not, nor those who liked or answered).
+ */
+export async function editPost(
+  trx: Executor,
+  postId: string,
+  authorId: string,
+  input: EditPostInput,
+  rates: Config['rates'],
+  signer?: MediaSigner,
+): Promise<PostView> {
+  const post = isId(postId) ? await repo.findEditablePost(trx, postId) : undefined;
+  if (!post) throw notFound('didnt_find_post');
+  if (post.author_id !== authorId) {
+    if (!(await isPostVisible(trx, postId, authorId))) throw notFound('didnt_find_post');
+    throw forbidden('not_author');
+  }
+  const groups = (await repo.findPostGroups(trx, [postId])).flatMap((g) =>
+    g.group_id !== null && g.everyone_can_post !== null ? [{ id: g.group_id, everyone_can_post: g.everyone_can_post }] : [],
+  );
+  await checkPostingRights(trx, authorId, groups);
+
+  const textError = validatePostText(input.text) ?? validateContentWarning(input.contentWarning);
+  if (textError) throw badRequest(textError);
+  const text = trimText(input.text as string);
+  const contentWarning = input.contentWarning === undefined ? post.content_warning : normalizeContentWarning(input.contentWarning);
+
+  let mentions: Mention[] | undefined;
+  let newlyMentioned: string[] = [];
+  if (input.mentions !== undefined) {
+    const entries = distinctEntries(input.mentions);
+    const slotsError = validateSlots(entries, []);
+    if (slotsError) throw badRequest(slotsError);
+    mentions = await resolveMentions(trx, entries);
+    const before = new Set((await repo.findPostMentions(trx, [postId])).map((m) => m.user_id));
+    newlyMentioned = [...new Set(mentions.flatMap((m) => (m.userId && !before.has(m.userId) ? [m.userId] : [])))];
+    await takeStrangerMentionSlots(trx, rates, authorId, newlyMentioned);
+  }
+
+  // Each version is replaced strictly after it was written, so two quick edits keep their order.
+  const writtenAt = post.edited_at ?? post.created_at;
+  const now = Math.max(Date.now(), writtenAt + 1);
+  const changed = text !== post.text || contentWarning !== post.content_warning;
+  await repo.updatePostText(trx, {
+    postId,
+    createdAt: post.created_at,
+    text,
+    searchText: foldForSearch(text),
+    contentWarning,
+    hashtags: extractHashtags(text),
+    mentions,
+    previous: changed
+      ? { id: newId(now), text: post.text, contentWarning: post.content_warning, writtenAt, replacedAt: now }
+      : undefined,
+  });
+  if (newlyMentioned.length > 0) await enqueueNotificationEvent(trx, { kind: 'post_edited', postId, mentioned: newlyMentioned }, now);
+  return getPostForViewer(trx, postId, authorId, signer);
+}
+
+/** A post's earlier versions, newest first, for whoever may read the post (others get 404). */
+export async function getPostHistory(db: Executor, postId: string, viewerId: string | null): Promise<PostHistory> {
+  if (!isId(postId) || !(await isPostVisible(db, postId, viewerId))) throw notFound('didnt_find_post');
+  // A post a block hides from the viewer has no history for them either.
+  if (await isPostBlockedFor(db, postId, viewerId)) throw notFound('didnt_find_post');
+  const rows = await repo.findPostVersions(db, postId);
+  return { versions: rows.map(toVersion) };
 }
 
 // ---- Likes and deletion -------------------------------------------------------------------------
@@ -319,17 +413,31 @@ export interface AuthoredPost {
   /** Each image's description, in image order ('' for none). */
   alts: string[];
   contentWarning: string | null;
+  /** When the text was last changed, null if never. */
+  editedAt: number | null;
+  /** The versions edits replaced, newest first: they wrote those words too. */
+  earlierVersions: PostHistory['versions'];
 }
+
+/** A stored version as the API and the export show it. */
+const toVersion = (row: repo.PostVersionRow): PostHistory['versions'][number] => ({
+  text: row.text,
+  contentWarning: row.content_warning,
+  writtenAt: row.written_at,
+  replacedAt: row.replaced_at,
+});
 
 /** Every post the user wrote, oldest first, including those in private groups they have left. */
 export async function postsWrittenBy(db: Executor, authorId: string): Promise<AuthoredPost[]> {
-  const [rows, groupRows, mentionRows] = await Promise.all([
+  const [rows, groupRows, mentionRows, versionRows] = await Promise.all([
     repo.findPostsByAuthor(db, authorId),
     repo.findPostGroupsOfUser(db, { kind: 'author', userId: authorId }),
     repo.findPostMentionsOfAuthor(db, authorId),
+    repo.findPostVersionsOfAuthor(db, authorId),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
+  const versionsByPost = groupBy(versionRows, (v) => v.post_id);
   return rows.map((row) => ({
     id: row.id,
     text: row.text,
@@ -343,6 +451,8 @@ export async function postsWrittenBy(db: Executor, authorId: string): Promise<Au
     images: Number(row.images),
     alts: readImageAlts(row.image_alts, Number(row.images)),
     contentWarning: row.content_warning,
+    editedAt: row.edited_at,
+    earlierVersions: (versionsByPost.get(row.id) ?? []).map(toVersion),
   }));
 }
 

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { notBlockedBetween } from '../blocks/block-filters.js';
+import { accountNotSuspended } from '../moderation/suspension.js';
 
 /** Profiles, the lists on a profile, and the id -> username lookup. */
 
@@ -29,6 +30,7 @@ export async function findProfile(db: Executor, username: string): Promise<Profi
       eb.selectFrom('group_members').select((s) => s.fn.countAll<number>().as('n')).whereRef('group_members.user_id', '=', 'users.id').as('groups'),
     ])
     .where('users.username_lower', '=', username.toLowerCase())
+    .where(accountNotSuspended())
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -80,6 +82,7 @@ export async function followListPage(
     .innerJoin('users', 'users.id', `follows.${other}`)
     .select(['users.id', 'users.username', 'users.pfp_version'])
     .where(`follows.${own}`, '=', userId)
+    .where(accountNotSuspended())
     .where(notBlockedBetween(viewerId, 'users.id'));
   const text = filter.query?.trim();
   if (text) query = query.where(searchMatches('users', text));

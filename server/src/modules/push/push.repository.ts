@@ -23,6 +23,17 @@ export async function upsertSubscription(db: Executor, s: NewSubscription): Prom
     .execute();
 }
 
+/** The user's devices that take push notifications, oldest first: where each is sent and since when. */
+export function subscriptionsOfUser(db: Executor, userId: string): Promise<Array<Pick<PushSubscriptionRow, 'endpoint' | 'created_at' | 'updated_at'>>> {
+  return db
+    .selectFrom('push_subscriptions')
+    .select(['endpoint', 'created_at', 'updated_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /** Removes the user's subscriptions beyond the `keep` most recently renewed (devices long gone). */
 export async function trimSubscriptions(db: Executor, userId: string, keep: number): Promise<void> {
   const stale = await db

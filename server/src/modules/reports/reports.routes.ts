@@ -1,9 +1,48 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { reportsApi } from '#core/api/reports';
-import { actionRoute } from '../../lib/handlers.js';
+import { routeOf } from '../../lib/contract.js';
+import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import * as moderation from './moderation.service.js';
 import * as service from './reports.service.js';
 
-/** POST /report: a post, comment or user reported to the moderators. */
+/**
+ * POST /report: a post, comment or user reported to the moderators; the queues of open reports
+ * and the actions on them, for instance moderators and for a group's admins; the moderation log.
+ */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.route(actionRoute(reportsApi.report, 'report_received', (request, viewer) => service.report(app, viewer, request.body)));
+  app.route({
+    ...routeOf(reportsApi.report),
+    handler: async (request) => {
+      const viewer = await request.requireViewer();
+      await service.checkReport(app, viewer, request.body);
+      // An offline client resends with its Idempotency-Key: the lost answer is replayed, not refused as already reported.
+      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => {
+        await service.storeReport(trx, viewer, request.body);
+        return { status: 200, body: message('report_received') };
+      });
+      return result.body;
+    },
+  });
+
+  app.route(viewerRoute(reportsApi.queue, (request, viewer) => moderation.moderatorQueue(app, viewer, request.query)));
+  app.route(viewerRoute(reportsApi.log, (request, viewer) => moderation.moderatorLog(app, viewer, request.query)));
+  app.route({
+    ...routeOf(reportsApi.act),
+    handler: async (request) => {
+      const viewer = await request.requireViewer();
+      return message(await moderation.moderatorAct(app, viewer, request.params.reportId, request.body.action));
+    },
+  });
+  app.route(actionRoute(reportsApi.suspend, 'user_suspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, true)));
+  app.route(actionRoute(reportsApi.unsuspend, 'user_unsuspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, false)));
+  app.route(viewerRoute(reportsApi.groupQueue, (request, viewer) => moderation.groupQueue(app, viewer, request.params.name, request.query)));
+  app.route(viewerRoute(reportsApi.groupLog, (request, viewer) => moderation.groupLog(app, viewer, request.params.name, request.query)));
+  app.route({
+    ...routeOf(reportsApi.groupAct),
+    handler: async (request) => {
+      const viewer = await request.requireViewer();
+      return message(await moderation.groupAct(app, viewer, request.params.name, request.params.reportId, request.body.action));
+    },
+  });
 };

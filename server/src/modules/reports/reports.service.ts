@@ -3,6 +3,7 @@ import type { ReportBody, ReportKind } from '#core/api/reports';
 import { trimText } from '#core/text';
 import { validateReportReason } from '#core/validation';
 import { badRequest, conflict } from '../../lib/app-error.js';
+import type { Executor } from '../../db/schema.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { visibleCommentAuthor } from '../comments/comments.service.js';
 import { getPostForViewer } from '../posts/posts.service.js';
@@ -25,11 +26,15 @@ async function ownerOf(app: FastifyInstance, viewer: Viewer, kind: ReportKind, i
   }
 }
 
-/** Reports a post, comment or user once, with the reporter's reason; never one's own. */
-export async function report(app: FastifyInstance, viewer: Viewer, body: ReportBody): Promise<void> {
+/** The checks of a report before it is stored: a reason, and a target the reporter may see and is not. */
+export async function checkReport(app: FastifyInstance, viewer: Viewer, body: ReportBody): Promise<void> {
   const problem = validateReportReason(body.reason);
   if (problem) throw badRequest(problem);
   if ((await ownerOf(app, viewer, body.kind, body.id)) === viewer.id) throw badRequest('report_yourself');
-  const stored = await insertReport(app.db, { reporterId: viewer.id, kind: body.kind, targetId: body.id, reason: trimText(body.reason) });
+}
+
+/** Stores a checked report, once per reporter and target. */
+export async function storeReport(db: Executor, viewer: Viewer, body: ReportBody): Promise<void> {
+  const stored = await insertReport(db, { reporterId: viewer.id, kind: body.kind, targetId: body.id, reason: trimText(body.reason) });
   if (!stored) throw conflict('already_reported');
 }

@@ -3,6 +3,7 @@ import { toBool } from '../../db/helpers.js';
 import type { Executor, GroupRole } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches, searchRank } from '../../lib/search.js';
+import { accountNotSuspended } from '../moderation/suspension.js';
 import type { GroupListRow, UserListRow } from '../profiles/profiles.repository.js';
 import { notBlockedBetween } from '../blocks/block-filters.js';
 
@@ -24,7 +25,11 @@ interface Slice {
 const slice = (window: PageWindow, before: number | undefined): Slice => ({ limit: window.fetch, offset: window.offset, before });
 
 export async function findUsers(db: Executor, query: string, { limit, offset = 0, before, viewerId = null }: Slice): Promise<UserListRow[]> {
-  let q = db.selectFrom('users').select(['users.id', 'users.username', 'users.pfp_version']).where(notBlockedBetween(viewerId, 'users.id'));
+  let q = db
+    .selectFrom('users')
+    .select(['users.id', 'users.username', 'users.pfp_version'])
+    .where(accountNotSuspended())
+    .where(notBlockedBetween(viewerId, 'users.id'));
   if (query.trim()) q = q.where(searchMatches('users', query)).orderBy(searchRank('users', query));
   if (before !== undefined) q = q.where('users.created_at', '<=', before);
   return q.orderBy('users.username_lower').orderBy('users.id').limit(limit).offset(offset).execute();

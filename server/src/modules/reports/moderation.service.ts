@@ -1,0 +1,220 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  type GroupAdminAction,
+  type ModerationLogReply,
+  type ModeratorAction,
+  REPORTS_PAGE_SIZE,
+  type ReportItem,
+  type ReportListReply,
+} from '#core/api/reports';
+import type { PageQuery } from '#core/api/common';
+import type { InfoKey } from '#core/errors';
+import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
+import { type PageWindow, pageWindow, toPage } from '../../lib/paging.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { deleteComment } from '../comments/comments.service.js';
+import { isAdminRole, membershipOf } from '../groups/group-access.js';
+import { loadGroup, removePost, setBan } from '../groups/groups.service.js';
+import { deletePost, removePostMedia } from '../posts/posts.service.js';
+import * as repo from './reports.repository.js';
+
+/**
+ * Acting on reports. Instance moderators (users.role 'moderator') see every open report and may
+ * delete the content, suspend its author or dismiss; a group's owner and admins see the reports of
+ * posts in their group and may remove the post from it, ban its author there or dismiss. An
+ * action settles every open report of the same thing and is written to the moderation log. The
+ * content itself changes through its own module's service, exactly as its author's or an admin's
+ * own action would.
+ */
+
+const isModerator = (viewer: Viewer): boolean => viewer.user.role === 'moderator';
+
+function requireModerator(viewer: Viewer): void {
+  if (!isModerator(viewer)) throw forbidden('moderators_only');
+}
+
+/** The group named in the path, when the caller is its owner or an admin. */
+async function adminGroup(app: FastifyInstance, viewer: Viewer, name: string) {
+  const group = await loadGroup(app.db, name);
+  if (!isAdminRole((await membershipOf(app.db, group.id, viewer.id)).role)) throw forbidden('need_admin');
+  return group;
+}
+
+/** One page of the queue: each reported thing with its reasons, its author and its words. */
+async function queuePage(app: FastifyInstance, scope: repo.QueueScope, window: PageWindow): Promise<ReportListReply> {
+  const { items: rows, hasMore } = toPage(await repo.openTargetsPage(app.db, scope, window), window);
+  const idsOf = (kind: string) => rows.filter((r) => r.target_kind === kind).map((r) => r.target_id);
+  const [reasons, content] = await Promise.all([
+    repo.openReasons(app.db, rows.map((r) => r.target_id)),
+    repo.reportedContent(app.db, idsOf('post'), idsOf('comment'), idsOf('user')),
+  ]);
+  const posts = new Map(content.posts.map((p) => [p.id, p]));
+  const comments = new Map(content.comments.map((c) => [c.id, c]));
+  const users = new Map(content.users.map((u) => [u.id, u]));
+  const userRef = (id: string | null | undefined): ReportItem['user'] => {
+    const user = id ? users.get(id) : undefined;
+    return user ? { _id: user.id, username: user.username, suspended: !!user.suspended_at } : null;
+  };
+  const reports = rows.map((row): ReportItem => {
+    const post = row.target_kind === 'post' ? posts.get(row.target_id) : undefined;
+    const comment = row.target_kind === 'comment' ? comments.get(row.target_id) : undefined;
+    const shown = comment && !comment.deleted ? comment : undefined;
+    return {
+      _id: row.id,
+      kind: row.target_kind,
+      targetId: row.target_id,
+      user: userRef(row.target_kind === 'user' ? row.target_id : (post ?? shown)?.author_id),
+      text: (post ?? shown)?.text ?? null,
+      postId: post?.id ?? shown?.post_id ?? null,
+      reasons: reasons.filter((r) => r.target_kind === row.target_kind && r.target_id === row.target_id).map((r) => r.reason),
+      reporters: row.reporters,
+      createdAt: row.first_at,
+    };
+  });
+  return { reports, hasMore };
+}
+
+const window = (query: PageQuery) => pageWindow(query, REPORTS_PAGE_SIZE);
+
+/** GET /reports: every open report (instance moderators). */
+export async function moderatorQueue(app: FastifyInstance, viewer: Viewer, query: PageQuery): Promise<ReportListReply> {
+  requireModerator(viewer);
+  return queuePage(app, { kind: 'all' }, window(query));
+}
+
+/** GET /group/{name}/reports: the open reports of posts in the group (its owner and admins). */
+export async function groupQueue(app: FastifyInstance, viewer: Viewer, name: string, query: PageQuery): Promise<ReportListReply> {
+  const group = await adminGroup(app, viewer, name);
+  return queuePage(app, { kind: 'group', groupId: group.id }, window(query));
+}
+
+async function openReport(app: FastifyInstance, reportId: string) {
+  const report = await repo.findOpenReport(app.db, reportId);
+  if (!report) throw notFound('report_not_found');
+  return report;
+}
+
+type Report = Awaited<ReturnType<typeof openReport>>;
+
+/** Settles the report's target and logs the action, in one transaction. */
+async function settle(app: FastifyInstance, viewer: Viewer, report: Report, action: string, groupId: string | null, target?: { kind: string; id: string }) {
+  await app.db.transaction().execute(async (trx) => {
+    await repo.resolveTarget(trx, report.target_kind, report.target_id, action === 'dismiss' ? 'dismissed' : 'resolved', viewer.id);
+    await repo.logAction(trx, {
+      actorId: viewer.id,
+      groupId,
+      action,
+      targetKind: target?.kind ?? report.target_kind,
+      targetId: target?.id ?? report.target_id,
+      reportId: report.id,
+    });
+  });
+}
+
+/** The user a report is about: the reported user, or the author of the post or comment. */
+async function reportedUser(app: FastifyInstance, report: Report): Promise<string> {
+  const userId = report.target_kind === 'user' ? report.target_id : await repo.authorOf(app.db, report.target_kind, report.target_id);
+  if (!userId) throw notFound('user_not_found');
+  return userId;
+}
+
+/** Suspends or restores an account and logs it (with the report that led to it, if any). */
+async function changeSuspension(app: FastifyInstance, viewer: Viewer, userId: string, suspend: boolean, report?: Report): Promise<void> {
+  // A moderator who suspended themselves could not sign in to lift it.
+  if (userId === viewer.id) throw badRequest('invalid_moderation_action');
+  await app.db.transaction().execute(async (trx) => {
+    if (!(await repo.setSuspended(trx, userId, suspend ? Date.now() : null))) throw notFound('user_not_found');
+    if (report) await repo.resolveTarget(trx, report.target_kind, report.target_id, 'resolved', viewer.id);
+    await repo.logAction(trx, {
+      actorId: viewer.id,
+      groupId: null,
+      action: suspend ? 'suspend' : 'unsuspend',
+      targetKind: 'user',
+      targetId: userId,
+      reportId: report?.id ?? null,
+    });
+  });
+}
+
+/** POST /reports/{reportId} (instance moderators). */
+export async function moderatorAct(app: FastifyInstance, viewer: Viewer, reportId: string, action: ModeratorAction): Promise<InfoKey> {
+  requireModerator(viewer);
+  const report = await openReport(app, reportId);
+  switch (action) {
+    case 'dismiss':
+      await settle(app, viewer, report, 'dismiss', null);
+      return 'report_resolved';
+    case 'suspend':
+      await changeSuspension(app, viewer, await reportedUser(app, report), true, report);
+      return 'user_suspended';
+    case 'delete': {
+      if (report.target_kind === 'user') throw badRequest('invalid_moderation_action');
+      const author = await repo.authorOf(app.db, report.target_kind, report.target_id);
+      // Deleted by its author's own service, with the author's authority: the same cleanup of
+      // comments, counters and images as when the author deletes it.
+      if (report.target_kind === 'post' && author) {
+        const keys = await app.db.transaction().execute((trx) => deletePost(trx, report.target_id, author));
+        await removePostMedia(app.storage, keys, app.log);
+      } else if (report.target_kind === 'comment' && author) {
+        await deleteComment(app, { ...viewer, id: author }, report.target_id);
+      }
+      // Content already gone (or its author's account with it) needs no deleting: the report is settled all the same.
+      await settle(app, viewer, report, 'delete', null);
+      return 'report_resolved';
+    }
+  }
+}
+
+/** PUT and DELETE /reports/suspended/{userId} (instance moderators). */
+export async function setSuspension(app: FastifyInstance, viewer: Viewer, userId: string, suspend: boolean): Promise<void> {
+  requireModerator(viewer);
+  await changeSuspension(app, viewer, userId, suspend);
+}
+
+/** POST /group/{name}/reports/{reportId} (the group's owner and admins). */
+export async function groupAct(app: FastifyInstance, viewer: Viewer, name: string, reportId: string, action: GroupAdminAction): Promise<InfoKey> {
+  const group = await adminGroup(app, viewer, name);
+  const report = await openReport(app, reportId);
+  // Another group's report (or one not about a post) is not this admin's to see.
+  if (!(await repo.isOpenPostReportInGroup(app.db, report.id, group.id))) throw notFound('report_not_found');
+  switch (action) {
+    case 'dismiss':
+      await settle(app, viewer, report, 'dismiss', group.id);
+      return 'report_resolved';
+    case 'remove': {
+      const keys = await removePost(app.db, group.id, viewer.id, report.target_id);
+      await removePostMedia(app.storage, keys, app.log);
+      await settle(app, viewer, report, 'remove', group.id);
+      return 'post_removed';
+    }
+    case 'ban': {
+      const author = await repo.authorOf(app.db, 'post', report.target_id);
+      if (!author) throw notFound('didnt_find_user');
+      await setBan(app.db, group.id, viewer.id, author, true);
+      await settle(app, viewer, report, 'ban', group.id, { kind: 'user', id: author });
+      return 'user_banned';
+    }
+  }
+}
+
+const toLog = (rows: Awaited<ReturnType<typeof repo.logPage>>, window: PageWindow): ModerationLogReply => {
+  const { items, hasMore } = toPage(rows, window);
+  return {
+    actions: items.map((r) => ({ _id: r.id, actor: r.actor, action: r.action, targetKind: r.target_kind, targetId: r.target_id, group: r.group, createdAt: r.created_at })),
+    hasMore,
+  };
+};
+
+/** GET /reports/log: every moderation action (instance moderators). */
+export async function moderatorLog(app: FastifyInstance, viewer: Viewer, query: PageQuery): Promise<ModerationLogReply> {
+  requireModerator(viewer);
+  const w = window(query);
+  return toLog(await repo.logPage(app.db, null, w), w);
+}
+
+/** GET /group/{name}/reports/log: the group's moderation actions (its owner and admins). */
+export async function groupLog(app: FastifyInstance, viewer: Viewer, name: string, query: PageQuery): Promise<ModerationLogReply> {
+  const group = await adminGroup(app, viewer, name);
+  const w = window(query);
+  return toLog(await repo.logPage(app.db, group.id, w), w);
+}

@@ -1,0 +1,187 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ModerationLogItem, ReportItem } from '#core/api/reports';
+import { ApiError, NetworkError, errorKeyOf } from '../../lib/api/client';
+import { translateMessage } from '../../lib/i18n';
+import {
+  type ModerationScope,
+  type ReportAction,
+  actOnReport,
+  setSuspended,
+  useModerationLog,
+  useRefreshModeration,
+  useReportQueue,
+} from '../../lib/moderation';
+import { useOnline } from '../../lib/online';
+import { toast } from '../../lib/toast';
+import { AppLink } from '../AppLink';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { RelativeTime } from '../RelativeTime';
+import './moderation.css';
+
+/** Why a list is missing: offline and never stored, refused (403 and the like), or not loaded yet. */
+function ListStatus({ error, ready, empty }: { error: unknown; ready: boolean; empty: string }) {
+  const { t } = useTranslation('moderation');
+  if (error instanceof NetworkError) return <p className="moderation-empty">{t('common:not_offline')}</p>;
+  if (error instanceof ApiError) return <p className="moderation-empty" role="alert">{translateMessage(t, `error/${errorKeyOf(error)}`)}</p>;
+  return <p className="moderation-empty">{ready ? empty : t('loading')}</p>;
+}
+
+/** Acting needs the server: a decision made on a stale copy offline must not wait in a queue. */
+function OfflineNote() {
+  const { t } = useTranslation('moderation');
+  return useOnline() ? null : <p className="moderation-offline" role="status">{t('offline')}</p>;
+}
+
+interface Confirming {
+  report: ReportItem;
+  action: ReportAction;
+}
+
+/** One reported thing: what, by whom, the reasons, and the actions on it. */
+function ReportCard({ report, actions, scope, onAct, onSuspension, busy }: {
+  report: ReportItem;
+  actions: readonly ReportAction[];
+  scope: ModerationScope;
+  onAct: (action: ReportAction) => void;
+  onSuspension: (suspend: boolean) => void;
+  busy: boolean;
+}) {
+  const { t } = useTranslation('moderation');
+  const online = useOnline();
+  const offered = actions.filter((action) => !(action === 'delete' && report.kind === 'user'));
+  return (
+    <li className="moderation-report">
+      <p className="moderation-report__what">
+        <span className="badge">{t(`kind.${report.kind}`)}</span>{' '}
+        {report.user ? <AppLink to={`/u/${encodeURIComponent(report.user.username)}`}>{report.user.username}</AppLink> : t('gone')}
+        {report.user?.suspended && <span className="badge moderation-suspended">{t('suspended')}</span>}
+      </p>
+      {report.text !== null && <blockquote className="moderation-report__text">{report.text}</blockquote>}
+      {report.postId && (
+        <AppLink to={report.kind === 'comment' ? `/p/${report.postId}?c=${report.targetId}` : `/p/${report.postId}`}>{t('open')}</AppLink>
+      )}
+      <p className="moderation-report__meta">
+        {t('reporters', { count: report.reporters })} · <RelativeTime time={report.createdAt} />
+      </p>
+      <ul className="moderation-report__reasons" aria-label={t('reasons')}>
+        {report.reasons.map((reason, index) => (
+          <li key={index}>{reason}</li>
+        ))}
+      </ul>
+      <div className="moderation-report__actions">
+        {offered.map((action) => (
+          <button
+            key={action}
+            type="button"
+            className={`button${action === 'dismiss' ? '' : ' button--danger'}`}
+            disabled={!online || busy}
+            onClick={() => onAct(action)}
+          >
+            {t(`action.${action}`, { username: report.user?.username ?? '' })}
+          </button>
+        ))}
+        {scope.kind === 'all' && report.user?.suspended && (
+          <button type="button" className="button" disabled={!online || busy} onClick={() => onSuspension(false)}>
+            {t('action.unsuspend')}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The open reports of a scope with the actions its moderators have. Each action is confirmed, sent
+ * at once (online only) and followed by the queue and the log read again.
+ */
+export function ReportQueue({ scope, actions }: { scope: ModerationScope; actions: readonly ReportAction[] }) {
+  const { t } = useTranslation('moderation');
+  const [pages, setPages] = useState(1);
+  const { list, ready, error } = useReportQueue(scope, pages);
+  const refresh = useRefreshModeration();
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function run(call: () => Promise<{ message: string }>) {
+    setBusy(true);
+    try {
+      toast.info((await call()).message);
+    } catch (err) {
+      toast.error(`error/${errorKeyOf(err)}`);
+    } finally {
+      setBusy(false);
+      await refresh();
+    }
+  }
+
+  return (
+    <section className="moderation-section" aria-labelledby="moderation-reports">
+      <h2 id="moderation-reports">{t('reports')}</h2>
+      <OfflineNote />
+      {list && list.items.length > 0 ? (
+        <ul className="moderation-reports">
+          {list.items.map((report) => (
+            <ReportCard
+              key={report._id}
+              report={report}
+              actions={actions}
+              scope={scope}
+              busy={busy}
+              onAct={(action) => setConfirming({ report, action })}
+              onSuspension={(suspend) => report.user && void run(() => setSuspended(report.user!._id, suspend))}
+            />
+          ))}
+        </ul>
+      ) : (
+        <ListStatus error={list ? null : error} ready={ready} empty={t('no_reports')} />
+      )}
+      {list?.hasMore && (
+        <button type="button" className="button" onClick={() => setPages((n) => n + 1)}>
+          {t('more')}
+        </button>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          question={t(`confirm.${confirming.action}`, { username: confirming.report.user?.username ?? '' })}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const { report, action } = confirming;
+            setConfirming(null);
+            void run(() => actOnReport(scope, report._id, action));
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The log of a scope's moderation actions, newest first. */
+export function ModerationLog({ scope }: { scope: ModerationScope }) {
+  const { t } = useTranslation('moderation');
+  const [pages, setPages] = useState(1);
+  const { list, ready, error } = useModerationLog(scope, pages);
+  const describe = (entry: ModerationLogItem) =>
+    t(`log.${entry.action}`, { actor: entry.actor ?? t('gone'), kind: t(`kind.${entry.targetKind}`, { defaultValue: entry.targetKind }), group: entry.group ?? '' });
+  return (
+    <section className="moderation-section" aria-labelledby="moderation-log">
+      <h2 id="moderation-log">{t('log.title')}</h2>
+      {list && list.items.length > 0 ? (
+        <ul className="moderation-log">
+          {list.items.map((entry) => (
+            <li key={entry._id}>
+              {describe(entry)} · <RelativeTime time={entry.createdAt} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ListStatus error={list ? null : error} ready={ready} empty={t('log.empty')} />
+      )}
+      {list?.hasMore && (
+        <button type="button" className="button" onClick={() => setPages((n) => n + 1)}>
+          {t('more')}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import '../../test/setup';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReportItem } from '#core/api/reports';
+import { getDb } from '../../lib/db/db';
+import { getToasts } from '../../lib/toast';
+import { mockFetch, setOnline, startOnline } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import ModerationPage from './ModerationPage';
+
+configure({ asyncUtilTimeout: 5000 });
+
+const BOB = 'b'.repeat(24);
+const report = (extra: Partial<ReportItem> = {}): ReportItem => ({
+  _id: 'r'.repeat(24),
+  kind: 'post',
+  targetId: 'p'.repeat(24),
+  user: { _id: BOB, username: 'bob', suspended: false },
+  text: 'buy cheap watches',
+  postId: 'p'.repeat(24),
+  reasons: ['spam', 'ads again'],
+  reporters: 2,
+  createdAt: Date.now() - 60_000,
+  ...extra,
+});
+const logEntry = { _id: 'l'.repeat(24), actor: 'mod', action: 'dismiss', targetKind: 'comment', targetId: 'c'.repeat(24), group: null, createdAt: Date.now() - 5_000 };
+
+const render = (lng: 'en' | 'cs' = 'en') => renderWithApp(<ModerationPage />, { route: '/moderation', path: '/moderation', lng });
+
+beforeEach(() => startOnline('u1'));
+
+describe('the moderation page', () => {
+  it('lists the open reports with their reasons, and the log', async () => {
+    mockFetch((call) =>
+      call.path === '/api/reports' ? { body: { reports: [report()], hasMore: false } } : { body: { actions: [logEntry], hasMore: false } });
+    render();
+    expect(await screen.findByText('buy cheap watches')).toBeInTheDocument();
+    expect(screen.getByText(/Reported by 2 people/)).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Reasons' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['spam', 'ads again']);
+    expect(screen.getByRole('link', { name: 'bob' })).toHaveAttribute('href', '/u/bob');
+    expect(screen.getByRole('link', { name: 'Open' })).toHaveAttribute('href', `/p/${'p'.repeat(24)}`);
+    expect(await screen.findByText(/mod dismissed a report \(Comment\)/)).toBeInTheDocument();
+  });
+
+  it('confirms an action, sends it at once and reads the queue and the log again', async () => {
+    let open = true;
+    const { calls } = mockFetch((call) => {
+      if (call.method === 'POST') {
+        open = false;
+        return { body: { message: 'info/user_suspended' } };
+      }
+      if (call.path === '/api/reports') return { body: { reports: open ? [report()] : [], hasMore: false } };
+      return { body: { actions: [], hasMore: false } };
+    });
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Suspend bob' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveTextContent('Suspend bob? They will be signed out');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: `/api/reports/${'r'.repeat(24)}`, body: { action: 'suspend' } }));
+    expect(await screen.findByText('No open reports.')).toBeInTheDocument();
+    expect(getToasts().at(-1)).toMatchObject({ kind: 'info', message: 'info/user_suspended' });
+    expect(calls.filter((c) => c.path === '/api/reports/log').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('offers no delete for a reported user, and lifting the suspension of a suspended one', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.method === 'DELETE') return { body: { message: 'info/user_unsuspended' } };
+      if (call.path === '/api/reports') return { body: { reports: [report({ kind: 'user', targetId: BOB, text: null, postId: null, user: { _id: BOB, username: 'bob', suspended: true } })], hasMore: false } };
+      return { body: { actions: [], hasMore: false } };
+    });
+    render();
+    expect(await screen.findByText('Suspended')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Lift the suspension' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.path).toBe(`/api/reports/suspended/${BOB}`));
+  });
+
+  it("tells someone who is not a moderator the server's refusal", async () => {
+    mockFetch(() => ({ status: 403, body: { message: 'error/moderators_only' } }));
+    render();
+    await waitFor(() => expect(screen.getAllByText('Only the moderators can do this.')).toHaveLength(2));
+  });
+
+  it('shows the stored queue offline, with the actions held back until there is a connection', async () => {
+    await getDb().meta.put({ key: 'moderation:reports:all', value: { items: [report()], hasMore: false } });
+    setOnline(false);
+    mockFetch(() => new Error('offline'));
+    render();
+    expect(await screen.findByText('buy cheap watches')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('You are offline. Moderation actions need a connection');
+    for (const name of ['Delete', 'Suspend bob', 'Dismiss']) expect(screen.getByRole('button', { name })).toBeDisabled();
+  });
+
+  it('speaks Czech', async () => {
+    mockFetch((call) => (call.path === '/api/reports' ? { body: { reports: [report()], hasMore: false } } : { body: { actions: [], hasMore: false } }));
+    render('cs');
+    expect(await screen.findByText(/Nahlásili 2 lidé/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Moderace' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Zamítnout' })).toBeInTheDocument();
+    expect(screen.getByText('Zatím žádné moderátorské akce.')).toBeInTheDocument();
+  });
+});
