@@ -4,6 +4,7 @@ import { changedRows, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
 import { postVisibleTo } from '../groups/group-access.js';
 import { notBlockedBetween, notMutedBy } from '../blocks/block-filters.js';
+import { userNotSuspended } from '../moderation/suspension.js';
 import { parseNotificationSettings } from './notification-prefs.js';
 
 /** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */
@@ -310,10 +311,17 @@ function listedQuery(db: Executor, userId: string) {
     .where(fromNobodySilenced(userId));
 }
 
-/** Items whose actor a block stands between the user and, or whom the user muted, are not shown. */
+/**
+ * Items whose actor a block stands between the user and, whom the user muted, or whose account is
+ * suspended (what it did is hidden as what it wrote is) are not shown.
+ */
 function fromNobodySilenced(userId: string) {
   return (eb: ExpressionBuilder<Database, 'notifications'>) =>
-    eb.and([notBlockedBetween(userId, 'notifications.actor_id')(eb), notMutedBy(userId, 'notifications.actor_id')(eb)]);
+    eb.and([
+      notBlockedBetween(userId, 'notifications.actor_id')(eb),
+      notMutedBy(userId, 'notifications.actor_id')(eb),
+      userNotSuspended('notifications.actor_id'),
+    ]);
 }
 
 type ListedRow = Awaited<ReturnType<ReturnType<typeof listedQuery>['execute']>>[number];
