@@ -124,6 +124,13 @@ describe('GET /api/account/export', () => {
         .values({ id: 'ps1', user_id: alice.id, endpoint: 'https://push.example.test/send/device-secret', p256dh: 'p256-secret', auth: 'auth-secret', created_at: Date.UTC(2025, 2, 3), updated_at: Date.UTC(2025, 2, 4) })
         .execute();
 
+      // Her lists: someone blocked, someone muted (a mute leaves her follow of bob alone), a hashtag muted.
+      const dan = await createUser(t.app, { username: 'Dan_export' });
+      for (const url of [`/api/block/${dan.id}`, `/api/mute/${bob.id}`, '/api/mute/tag/cats']) {
+        expect((await call(t.app, alice, { method: 'PUT', url })).statusCode).toBe(200);
+      }
+      ids.dan = dan.id;
+
       aliceReply = await exportOf(alice);
       aliceFiles = await readZip(aliceReply.rawPayload);
       bobFiles = await exportFiles(bob);
@@ -147,6 +154,7 @@ describe('GET /api/account/export', () => {
         'likes.json',
         'notification-settings.json',
         'posts.json',
+        'safety.json',
         'sign-in.json',
       ]);
     });
@@ -181,6 +189,13 @@ describe('GET /api/account/export', () => {
       });
       expect(files.get('sign-in.json')!.toString('utf8')).not.toMatch(/secret|public-key/);
       expect(json(bobFiles, 'sign-in.json')).toEqual({ passkeys: [], pushDevices: [] });
+      const since = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
+      expect(json(files, 'safety.json')).toEqual({
+        blocked: [{ id: ids.dan, username: 'Dan_export', since }],
+        muted: [{ id: bob.id, username: bob.username, since }],
+        mutedHashtags: [{ tag: 'cats', since }],
+      });
+      expect(json(bobFiles, 'safety.json')).toEqual({ blocked: [], muted: [], mutedHashtags: [] });
       const groups = json(files, 'groups.json') as Array<Record<string, unknown>>;
       expect(groups.map(({ joinedAt, ...rest }) => (expect(typeof joinedAt).toBe('string'), rest))).toEqual([
         { id: ids.open, name: 'OpenExport', description: '', private: false, role: 'member', notifications: 'all' },
@@ -278,7 +293,7 @@ describe('GET /api/account/export', () => {
 
     it('explains each file in README.txt', async () => {
       const readme = (await exportFiles(carol)).get('README.txt')!.toString('utf8');
-      for (const name of ['account.json', 'posts.json', 'comments.json', 'likes.json', 'follows.json', 'groups.json', 'notification-settings.json', 'sign-in.json', 'images/']) {
+      for (const name of ['account.json', 'posts.json', 'comments.json', 'likes.json', 'follows.json', 'groups.json', 'notification-settings.json', 'safety.json', 'sign-in.json', 'images/']) {
         expect(readme).toContain(name);
       }
       expect(readme).toContain(carol.username);

@@ -30,6 +30,14 @@ export interface AccountData {
   groups: MembershipRow[];
   passkeys: PasskeyItem[];
   pushDevices: Array<{ endpoint: string; created_at: number; updated_at: number }>;
+  safety: { blocked: ListedPerson[]; muted: ListedPerson[]; mutedHashtags: Array<{ tag: string; since: number }> };
+}
+
+/** Someone on one of the account's lists, and since when. */
+interface ListedPerson {
+  id: string;
+  username: string;
+  since: number;
 }
 
 /** `kruh-<username>-<yyyy-mm-dd>.zip`, the day in UTC. */
@@ -139,6 +147,11 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       notifications: LEVEL_NAMES[g.level] ?? 'all',
     })),
     'notification-settings.json': Object.fromEntries(NOTIFICATION_SETTINGS.map((name, index) => [name, switches[index] ?? true])),
+    'safety.json': {
+      blocked: data.safety.blocked.map((p) => ({ id: p.id, username: p.username, since: iso(p.since) })),
+      muted: data.safety.muted.map((p) => ({ id: p.id, username: p.username, since: iso(p.since) })),
+      mutedHashtags: data.safety.mutedHashtags.map((h) => ({ tag: h.tag, since: iso(h.since) })),
+    },
     // What lets the account in and reach its devices, without the secrets: a passkey's public key
     // and a device's push keys mean nothing outside this server, so only names and times go out.
     'sign-in.json': {
@@ -187,6 +200,10 @@ groups.json
   The groups you are a member of: name, description, whether the group is private, your role
   (owner, admin or member), when you joined, and how much the group notifies you (all,
   essential or none).
+
+safety.json
+  "blocked": the people you blocked, "muted": the people you muted, and "mutedHashtags": the
+  hashtags you muted, each with when you did it.
 
 sign-in.json
   "passkeys": the passkeys that sign you in, with the name you gave each, when you added it and

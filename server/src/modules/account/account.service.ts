@@ -10,6 +10,7 @@ import type { Viewer } from '../../plugins/auth.js';
 import { enqueueAccountMail } from '../auth/auth.emails.js';
 import { isGoogleAccount } from '../auth/auth.mapper.js';
 import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository.js';
+import { allMutedTags, wholeList } from '../blocks/blocks.repository.js';
 import { checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service.js';
 import { accountKey } from '../auth/login-lockout.js';
 import { commentsLikedBy, commentsWrittenBy } from '../comments/comments.service.js';
@@ -112,7 +113,7 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
   const rule = { key: `export:${viewer.id}`, max: app.config.rates.exportsPerHour, windowMs: app.config.rates.windowMs };
   await takeSlot(app.db, rule, 'export_limit');
   const db = app.db;
-  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices] = await Promise.all([
+  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices, blocked, muted, mutedHashtags] = await Promise.all([
     findUserById(db, viewer.id),
     postsWrittenBy(db, viewer.id),
     commentsWrittenBy(db, viewer.id),
@@ -122,6 +123,9 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
     findMembershipsOf(db, viewer.id),
     listUserPasskeys(db, viewer.id),
     subscriptionsOfUser(db, viewer.id),
+    wholeList(db, 'block', viewer.id),
+    wholeList(db, 'mute', viewer.id),
+    allMutedTags(db, viewer.id),
   ]);
   return {
     user: user ?? viewer.user,
@@ -133,6 +137,7 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
     groups,
     passkeys: passkeys.map(toPasskeyItem),
     pushDevices: pushDevices.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) })),
+    safety: { blocked, muted, mutedHashtags },
   };
 }
 

@@ -37,16 +37,38 @@ export function isOnList(db: Executor, kind: UserListKind, ownerId: string, user
     : rowExists(db, 'user_mutes', { muter_id: ownerId, muted_id: userId });
 }
 
-/** One page of the owner's list, latest added first, over its `_list` index. */
-export async function listPage(db: Executor, kind: UserListKind, ownerId: string, filter: ListFilter, window: PageWindow): Promise<UserListRow[]> {
+/** The owner's list as rows of (other_id, created_at), to join with users. */
+function listSource(db: Executor, kind: UserListKind, ownerId: string) {
   const source = kind === 'block'
     ? db.selectFrom('user_blocks').select(['blocked_id as other_id', 'created_at']).where('blocker_id', '=', ownerId)
     : db.selectFrom('user_mutes').select(['muted_id as other_id', 'created_at']).where('muter_id', '=', ownerId);
-  let query = db.selectFrom(source.as('list')).innerJoin('users', 'users.id', 'list.other_id').select(['users.id', 'users.username', 'users.pfp_version']);
+  return db.selectFrom(source.as('list'));
+}
+
+/** One page of the owner's list, latest added first, over its `_list` index. */
+export async function listPage(db: Executor, kind: UserListKind, ownerId: string, filter: ListFilter, window: PageWindow): Promise<UserListRow[]> {
+  let query = listSource(db, kind, ownerId).innerJoin('users', 'users.id', 'list.other_id').select(['users.id', 'users.username', 'users.pfp_version']);
   const text = filter.query?.trim();
   if (text) query = query.where(searchMatches('users', text));
   if (filter.before !== undefined) query = query.where('list.created_at', '<=', filter.before);
   return query.orderBy('list.created_at', 'desc').orderBy('list.other_id', 'desc').limit(window.fetch).offset(window.offset).execute();
+}
+
+/** The owner's whole list, oldest first, with when each was added (the data export). */
+export async function wholeList(db: Executor, kind: UserListKind, ownerId: string): Promise<Array<{ id: string; username: string; since: number }>> {
+  const rows = await listSource(db, kind, ownerId)
+    .innerJoin('users', 'users.id', 'list.other_id')
+    .select(['users.id', 'users.username', 'list.created_at'])
+    .orderBy('list.created_at')
+    .orderBy('users.id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, username: row.username, since: Number(row.created_at) }));
+}
+
+/** The user's muted hashtags, oldest first (the data export). */
+export async function allMutedTags(db: Executor, userId: string): Promise<Array<{ tag: string; since: number }>> {
+  const rows = await db.selectFrom('tag_mutes').select(['tag', 'created_at']).where('user_id', '=', userId).orderBy('created_at').orderBy('tag').execute();
+  return rows.map((row) => ({ tag: row.tag, since: Number(row.created_at) }));
 }
 
 export async function addTag(db: Executor, userId: string, tag: string, now: number): Promise<void> {
