@@ -63,6 +63,8 @@ export const ERROR_KEYS = [
   'blocked', 'block_yourself', 'mute_yourself', 'invalid_hashtag',
   // Too many passkey challenges asked for from one address or account.
   'passkey_limit',
+  // Too many edits of one's posts within the hour.
+  'edit_limit',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

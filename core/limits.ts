@@ -111,6 +111,8 @@ export const RATE_LIMIT_DEFAULTS = {
   groupActionsPerHour: 10,
   /** Data exports (zip of the account's data) one user may download per hour. */
   exportsPerHour: 3,
+  /** Edits of their posts one user may make per hour (each keeps a version in the post's history). */
+  editsPerHour: 60,
   /** Passkey challenges one address (signing in) or one user (adding a key) may ask for per hour. */
   passkeyChallengesPerHour: 60,
   /** Notifications of one type between the same two people and group collapse into one within this. */

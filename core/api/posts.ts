@@ -129,7 +129,7 @@ export const postsApi = {
     body: EditPostBody,
     replies: { 200: Post },
     invalidKey: 'blank_post',
-    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'mentions_up_to', 'mention_limit', 'invalid_post', 'didnt_find_post', 'not_author', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
+    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'mentions_up_to', 'mention_limit', 'edit_limit', 'invalid_post', 'didnt_find_post', 'not_author', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
   }),
   history: endpoint({
     method: 'GET',

@@ -59,6 +59,7 @@ export const RATE_VARIABLES = {
   groupActionsPerHour: 'RATE_GROUP_ACTIONS_PER_HOUR',
   exportsPerHour: 'RATE_EXPORTS_PER_HOUR',
   passkeyChallengesPerHour: 'RATE_PASSKEY_CHALLENGES_PER_HOUR',
+  editsPerHour: 'RATE_EDITS_PER_HOUR',
   notificationCollapseMs: 'RATE_NOTIFICATION_COLLAPSE_MS',
   windowMs: 'RATE_WINDOW_MS',
   commentsPerWindow: 'RATE_COMMENTS_PER_30_MIN',

@@ -237,3 +237,22 @@ describe('mentioning strangers in an edit', () => {
     expect(versions).toHaveLength(2);
   });
 });
+
+describe('edits are limited per hour', () => {
+  const t = useTestApp({ RATE_EDITS_PER_HOUR: '2' });
+
+  it('refuses the third change within the hour, changing nothing; an edit that changes nothing is not counted', async () => {
+    const author = await createUser(t.app);
+    const post = await createPost(t.app, author, { text: 'first words' });
+    const edit = (text: string) => call(t.app, author, { method: 'PATCH', url: `/api/post/${post.id}`, payload: { text } });
+    expect((await edit('second words')).statusCode).toBe(200);
+    expect((await edit('second words')).statusCode).toBe(200);
+    expect((await edit('third words')).statusCode).toBe(200);
+    expectError(await edit('fourth words'), 429, 'edit_limit');
+    expect((await t.app.db.selectFrom('posts').select('text').where('id', '=', post.id).executeTakeFirstOrThrow()).text).toBe('third words');
+    expect(await t.app.db.selectFrom('post_edits').select('text').where('post_id', '=', post.id).orderBy('replaced_at').execute()).toEqual([
+      { text: 'first words' },
+      { text: 'second words' },
+    ]);
+  });
+});

@@ -17,6 +17,7 @@ import { isBlockedBetween, isPostBlockedFor } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
+import { takeSlot } from '../../lib/rate-limit.js';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 
@@ -314,6 +315,8 @@ export async function editPost(
   const writtenAt = post.edited_at ?? post.created_at;
   const now = Math.max(Date.now(), writtenAt + 1);
   const changed = text !== post.text || contentWarning !== post.content_warning;
+  // Each change keeps a version, so changes are counted; one that changes nothing costs nothing.
+  if (changed) await takeSlot(trx, { key: `edit:${authorId}`, max: rates.editsPerHour, windowMs: rates.windowMs }, 'edit_limit', now);
   await repo.updatePostText(trx, {
     postId,
     createdAt: post.created_at,
