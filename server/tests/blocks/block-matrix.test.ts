@@ -1,6 +1,6 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createUser, type TestUser } from '../helpers/fixtures';
+import { ok, runJobs } from '../helpers/steps';
 import { useTestApp } from '../helpers/test-app';
 
 /**
@@ -33,15 +33,6 @@ interface Scenario {
 
 let s: Scenario;
 
-function ok(res: LightMyRequestResponse, what: string): LightMyRequestResponse {
-  if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
-  return res;
-}
-
-async function runJobs(): Promise<void> {
-  const { runDueJobs } = await import('../../src/modules/jobs/worker');
-  await runDueJobs(t.app);
-}
 
 const follow = async (from: TestUser, to: TestUser) =>
   ok(await call(t.app, from, { method: 'POST', url: '/api/follow', payload: { following: to.id } }), 'follow');
@@ -87,7 +78,7 @@ async function buildScenario(): Promise<Scenario> {
   const gid = { id: group._id };
   const a = await side(alice, 'alicetoken', carol, gid, carolPost._id, carolComment._id);
   const b = await side(bob, 'bobtoken', carol, gid, carolPost._id, carolComment._id);
-  await runJobs();
+  await runJobs(t.app);
 
   ok(await call(t.app, bob, { method: 'PUT', url: `/api/block/${alice.id}` }), 'block');
   // The block ended their follows (checked below); put them back behind its back, so the

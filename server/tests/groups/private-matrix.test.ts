@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED } from '#core/limits';
 import { call, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
+import { ok, runJobs } from '../helpers/steps';
 import { useTestApp } from '../helpers/test-app';
 
 /**
@@ -33,15 +34,6 @@ interface Scenario {
 
 let s: Scenario;
 
-function ok(res: LightMyRequestResponse, what: string): LightMyRequestResponse {
-  if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
-  return res;
-}
-
-async function runJobs(): Promise<void> {
-  const { runDueJobs } = await import('../../src/modules/jobs/worker');
-  await runDueJobs(t.app);
-}
 
 async function buildScenario(): Promise<Scenario> {
   const owner = await createUser(t.app, { username: 'privowner' });
@@ -90,7 +82,7 @@ async function buildScenario(): Promise<Scenario> {
   const publicPost = await createPost(t.app, owner, { text: 'public words by the author' });
 
   ok(await call(t.app, owner, { method: 'PUT', url: `/api/group/${group.name}/ban/${banned.id}` }), 'ban');
-  await runJobs();
+  await runJobs(t.app);
   return {
     owner, member, nonMember, banned, group, postId, commentId: comment._id, replyId: reply._id,
     quotingPostId: quoting.id, publicPostId: publicPost.id, imageUploaded,
