@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { setSafety, useSafetyState } from './safety';
+import './safety.css';
 
 /** Mutes or unmutes a hashtag: its posts leave the caller's feeds (its own page still lists them). */
 export function MuteTagButton({ tag }: { tag: string }) {
