@@ -65,6 +65,19 @@ describe('user and group search', () => {
       expect(new Set(seen)).toEqual(new Set(kuns.map((u) => u.id)));
     });
 
+    it('lists the name itself, then names starting with it, then names containing it, each by name, across pages', async () => {
+      for (const name of ['marianna', 'Anna_3', 'joanna', 'anna_1', 'Ánna', 'anna_2', 'annabel']) await createUser(t.app, { username: name });
+      const pages: string[][] = [];
+      for (let page = 1; page <= 3; page++) {
+        pages.push((await get(null, `/api/search/for/users?query=anna&limit=3&page=${page}`)).json().userList.map((u: { username: string }) => u.username));
+      }
+      expect(pages).toEqual([
+        ['Ánna', 'anna_1', 'anna_2'],
+        ['Anna_3', 'annabel', 'joanna'],
+        ['marianna'],
+      ]);
+    });
+
     it('honours the limit and answers an empty page past the end', async () => {
       const body = (await get(null, '/api/search/for/users?query=zluty&limit=4&page=3')).json();
       expect(body.userList.map((u: { username: string }) => u.username)).toEqual(['žlutý_kůň_08', 'žlutý_kůň_09', 'žlutý_kůň_10']);

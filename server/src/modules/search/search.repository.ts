@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import { toBool } from '../../db/helpers.js';
+import { type SqlBool, sql } from 'kysely';
+import { foldForSearch } from '#core/text';
+import { isPostgres, toBool } from '../../db/helpers.js';
 import type { Executor, GroupRole } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches, searchRank } from '../../lib/search.js';
@@ -24,15 +25,47 @@ interface Slice {
 
 const slice = (window: PageWindow, before: number | undefined): Slice => ({ limit: window.fetch, offset: window.offset, before });
 
+/** The highest code point: a string that starts with `q` sorts before `q` followed by it. */
+const LAST_CHARACTER = String.fromCodePoint(0x10ffff);
+
+/** `search_text` compared byte by byte on both databases, as the `users_search_order` index holds it. */
+const folded = (db: Executor) => (isPostgres(db) ? sql`users.search_text COLLATE "C"` : sql`users.search_text`);
+
+/**
+ * Users matching a query, in relevance order: the name itself, then names starting with it, then
+ * names containing it further in, each by folded name and id. The first two are one range of the
+ * `users_search_order` index (the name itself sorts first in it), read in order and cut at the page;
+ * only names containing the query further in are sorted, and only when a page reaches them. A common
+ * name then costs a page, not a sort of every match. Without a query: every user by name.
+ */
 export async function findUsers(db: Executor, query: string, { limit, offset = 0, before, viewerId = null }: Slice): Promise<UserListRow[]> {
-  let q = db
+  let base = db
     .selectFrom('users')
     .select(['users.id', 'users.username', 'users.pfp_version'])
     .where(accountNotSuspended())
     .where(notBlockedBetween(viewerId, 'users.id'));
-  if (query.trim()) q = q.where(searchMatches('users', query)).orderBy(searchRank('users', query));
-  if (before !== undefined) q = q.where('users.created_at', '<=', before);
-  return q.orderBy('users.username_lower').orderBy('users.id').limit(limit).offset(offset).execute();
+  if (before !== undefined) base = base.where('users.created_at', '<=', before);
+  const text = foldForSearch(query.trim());
+  if (!text) return base.orderBy('users.username_lower').orderBy('users.id').limit(limit).offset(offset).execute();
+
+  const name = folded(db);
+  const startsWith = sql<SqlBool>`${name} >= ${text} and ${name} < ${text + LAST_CHARACTER}`;
+  const inOrder = <Q extends typeof base>(q: Q) => q.orderBy(name).orderBy('users.id');
+  const head = await inOrder(base.where(startsWith)).limit(limit).offset(offset).execute();
+  if (head.length === limit) return head;
+  // Where the names containing the query further in begin: right after this page's last prefix
+  // match, or, when the page starts past them all, after however many there are.
+  const prefixCount =
+    head.length > 0
+      ? offset + head.length
+      : Number((await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).where(startsWith).executeTakeFirstOrThrow()).n);
+  return [
+    ...head,
+    ...(await inOrder(base.where(searchMatches('users', query)).where(sql<SqlBool>`not (${startsWith})`))
+      .limit(limit - head.length)
+      .offset(Math.max(0, offset - prefixCount))
+      .execute()),
+  ];
 }
 
 export async function findGroups(db: Executor, query: string, { limit, offset = 0, before }: Slice): Promise<GroupListRow[]> {
