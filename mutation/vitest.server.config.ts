@@ -27,6 +27,8 @@ export default defineConfig({
       'server/tests/notifications/fanout-batches.test.ts',
       'server/tests/notifications/fanout-events.test.ts',
       'server/tests/notifications/notification-prefs.test.ts',
+      // Who an edit of a post tells (only the newly mentioned, once).
+      'server/tests/posts/edit.test.ts',
     ],
     environment: 'node',
     reporters: ['default', './mutation/load-failure-reporter.ts'],
