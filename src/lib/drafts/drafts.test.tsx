@@ -197,6 +197,16 @@ describe('useDraft, more', () => {
     expect(hook.result.current.draft).toEqual({ text: 'came back', mentions: [], groups: [], images: [], returnedError: 'banned' });
   });
 
+  it('restores a content warning, also one switched on but not written yet', async () => {
+    await saveDraft('post', content({ text: 'careful', contentWarning: 'spiders' }));
+    await saveDraft('post:rep=p1', content({ text: 'careful', contentWarning: '' }));
+    const warned = renderHook(() => useDraft('post'));
+    const switchedOn = renderHook(() => useDraft('post:rep=p1'));
+    await waitFor(() => expect(warned.result.current.ready && switchedOn.result.current.ready).toBe(true));
+    expect(warned.result.current.draft).toEqual(content({ text: 'careful', contentWarning: 'spiders' }));
+    expect(switchedOn.result.current.draft).toEqual(content({ text: 'careful', contentWarning: '' }));
+  });
+
   it('waits for a pause in typing before writing', async () => {
     const hook = renderHook(() => useDraft('post'));
     await waitFor(() => expect(hook.result.current.ready).toBe(true));
@@ -266,6 +276,19 @@ describe('useDraft, more', () => {
     expect(stored).toMatchObject({ text: 'returned' });
     expect(stored?.images).toHaveLength(1);
     expect(stored?.returnedError).toBeUndefined();
+  });
+
+  it('takes over the content warning of a returned draft, also one switched on but not written yet', async () => {
+    for (const contentWarning of ['spiders', '']) {
+      await saveDraft('post#x', content({ text: 'returned', contentWarning, returnedError: 'banned' }));
+      const hook = renderHook(() => useDraft('post'));
+      await waitFor(() => expect(hook.result.current.ready).toBe(true));
+      await act(async () => hook.result.current.adopt((await loadDraft('post#x'))!));
+      expect(hook.result.current.draft).toEqual(content({ text: 'returned', contentWarning }));
+      expect(await loadDraft('post')).toMatchObject({ contentWarning });
+      hook.unmount();
+      await clearDraft('post');
+    }
   });
 
   it('gives up quietly when the database was closed under the editor (logout)', async () => {

@@ -68,6 +68,13 @@ describe('outbox handlers', () => {
     expect(await loadDraft('comment:pA')).toMatchObject({ text: 'refused', groups: [], returnedError: 'banned' });
   });
 
+  it('gives a refused post back with its content warning, also one switched on but not written yet', async () => {
+    await giveBack(post({ payload: { text: 'refused', mentions: [], groups: [], replyingTo: null, contentWarning: 'spoilers' } }));
+    await giveBack(post({ draftKey: 'post:rep=p9', payload: { text: 'refused', mentions: [], groups: [], replyingTo: 'p9', contentWarning: '' } }));
+    expect(await loadDraft('post')).toMatchObject({ text: 'refused', contentWarning: 'spoilers', returnedError: 'banned' });
+    expect(await loadDraft('post:rep=p9')).toMatchObject({ text: 'refused', contentWarning: '', returnedError: 'banned' });
+  });
+
   it('never returns an item the server already created, so it cannot be posted twice', async () => {
     await giveBack(post({ createdId: 'p'.padEnd(24, '1') }));
     await giveBack(comment({ createdId: 'c'.padEnd(24, '1') }));
@@ -84,7 +91,8 @@ describe('outbox handlers', () => {
     await db.posts.put({ ...(apiPost('p1', { text: 'new words', editedAt: 5 }) as Post), cachedAt: 1 });
     await giveBack(edit());
     expect(await db.posts.get('p1')).toMatchObject({ text: 'old words', editedAt: null, mentions: [] });
-    expect(await loadDraft('edit:p1')).toMatchObject({ text: 'new words', mentions: [{ query: 'bob', id: 'u2' }], returnedError: 'banned' });
+    // An edit changes only the text: its editor gets neither groups nor images back.
+    expect(await loadDraft('edit:p1')).toMatchObject({ text: 'new words', mentions: [{ query: 'bob', id: 'u2' }], groups: [], images: [], returnedError: 'banned' });
 
     await db.posts.put({ ...(apiPost('p1', { text: 'a later version', editedAt: 9 }) as Post), cachedAt: 1 });
     await giveBack(edit());

@@ -290,6 +290,21 @@ describe('outbox', () => {
     await until(async () => (await getDb().outbox.count()) === 0, 'the item sent after the login');
   });
 
+  it('ends a drain quietly when the session ends while an item is on its way (as the service worker runs it)', async () => {
+    mockFetch(() => {
+      clearSession();
+      getDb();
+      return { status: 401, body: { message: 'error/invalid_token' } };
+    });
+    setOnline(false);
+    const row = await queuePost(post('mine'));
+    setOnline(true);
+    const db = getDb();
+    await expect(drainOutbox(db, { inWorker: true })).resolves.toBeUndefined();
+    storeSession('token-2', 'alice', 'u1');
+    expect(await getDb().outbox.get(row.seq!)).toBeDefined();
+  });
+
   it('keeps items for the next login when the token is refused', async () => {
     mockFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
     const row = await queuePost(post('later'));
@@ -434,6 +449,17 @@ describe('sending', () => {
     expect(calls[1]!.body).toEqual({ text: 'a reply', mentions: [], groups: [], replyingTo: 'pR' });
   });
 
+  it('sends a post\'s content warning as written, and none when it is blank', async () => {
+    const { calls } = mockFetch(() => ({ status: 201, body: created() }));
+    await queuePost({ ...post('careful'), contentWarning: ' spiders ' });
+    await queuePost({ ...post('harmless'), contentWarning: '  ' });
+    await kickOutbox();
+    expect(calls.map((c) => c.body)).toEqual([
+      { text: 'careful', mentions: [], groups: [], contentWarning: ' spiders ' },
+      { text: 'harmless', mentions: [], groups: [] },
+    ]);
+  });
+
   it('sends a comment with its parent and mentions, and keeps the created comment', async () => {
     const comment = { _id: 'c'.padEnd(24, '1'), text: 'hi', postId: 'pA', parent: 'pA', createdAt: 1 };
     const { calls } = mockFetch(() => ({ status: 201, body: comment }));
@@ -493,6 +519,18 @@ describe('sending', () => {
       [['index', '0', undefined], ['id', createdPost._id, undefined], ['image', 'blob', 'cat.png']],
       [['index', '1', undefined], ['id', createdPost._id, undefined], ['image', 'blob', 'image1']],
     ]);
+  });
+
+  it('sends each image\'s description in the same request as the image, and none when it is blank', async () => {
+    const createdPost = created();
+    const { calls } = mockFetch((call) => ({ status: 201, body: call.path === '/api/upload/image' ? { url: '/media/x.webp' } : createdPost }));
+    const image = (alt?: string) => ({ blob: new Blob(['png'], { type: 'image/png' }), name: 'a.png', ...(alt === undefined ? {} : { alt }) });
+    await queuePost({ ...post('described'), images: [image(' A cat '), image('   '), image()] });
+    await kickOutbox();
+    const alts = calls
+      .filter((c) => c.path === '/api/upload/image')
+      .map((c) => (c.body as unknown as { entries: [string, unknown][] }).entries.filter(([name]) => name === 'alt').map(([, value]) => value));
+    expect(alts).toEqual([[' A cat '], [], []]);
   });
 
   it('after its images are uploaded, keeps the post as the server now shows it', async () => {

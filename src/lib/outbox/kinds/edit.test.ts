@@ -43,15 +43,17 @@ describe('the edit of a post in the outbox', () => {
     await getDb().posts.put(stored());
     await queueEdit({ postId: ID, text: 'after', mentions: [{ query: 'carol', id: 'u3' }, { query: ' dana ', id: null }, { query: ' ', id: null }], contentWarning: 'spoilers' });
     await queueEdit({ postId: ID, text: 'after again', mentions: [], contentWarning: '  ' });
+    await queueEdit({ postId: ID, text: 'no warning', mentions: [] });
     await kickOutbox();
     const edits = calls.filter((c) => c.method === 'PATCH');
     expect(edits.map((c) => [c.path, c.body])).toEqual([
       [`/api/post/${ID}`, { text: 'after', mentions: ['u3', 'dana'], contentWarning: 'spoilers' }],
       [`/api/post/${ID}`, { text: 'after again', mentions: [], contentWarning: null }],
+      [`/api/post/${ID}`, { text: 'no warning', mentions: [], contentWarning: null }],
     ]);
     expect(edits[0]!.headers['Idempotency-Key']).not.toBe(edits[1]!.headers['Idempotency-Key']);
     expect(await getDb().outbox.count()).toBe(0);
-    expect(await getDb().posts.get(ID)).toMatchObject({ text: 'after again', editedAt: 77 });
+    expect(await getDb().posts.get(ID)).toMatchObject({ text: 'no warning', editedAt: 77 });
   });
 
   it('a refusal says why, puts the post back and the text into the edit draft', async () => {
@@ -64,6 +66,21 @@ describe('the edit of a post in the outbox', () => {
     expect(await getDb().posts.get(ID)).toMatchObject({ text: 'before', mentions: [{ _id: 'u2', username: 'bob' }], contentWarning: 'old warning', editedAt: null });
     expect(await loadDraft(`edit:${ID}`)).toMatchObject({ text: 'after', contentWarning: 'new warning', returnedError: 'not_author' });
     expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/not_author' })]);
+  });
+
+  it('a blank warning leaves the stored post without one at once', async () => {
+    setOnline(false);
+    await getDb().posts.put(stored());
+    await queueEdit({ postId: ID, text: 'after', mentions: [], contentWarning: '   ' });
+    expect(await getDb().posts.get(ID)).toMatchObject({ text: 'after', contentWarning: null });
+  });
+
+  it('a refusal puts back the time of an earlier edit too', async () => {
+    mockFetch(() => ({ status: 403, body: { message: 'error/not_author' } }));
+    await getDb().posts.put(stored({ editedAt: 1234 }));
+    await queueEdit({ postId: ID, text: 'after', mentions: [] });
+    await kickOutbox();
+    expect(await getDb().posts.get(ID)).toMatchObject({ text: 'before', editedAt: 1234 });
   });
 
   it('a waiting edit shows over the stored post, the latest one when there are several', async () => {

@@ -6,7 +6,7 @@ import { newId } from '../outbox';
 import { type OutboxRowOf, uploadImages } from './handler';
 
 const POST = 'p'.padEnd(24, '1');
-const image = (name: string) => ({ blob: new Blob([name], { type: 'image/png' }), name });
+const image = (name: string, alt?: string) => ({ blob: new Blob([name], { type: 'image/png' }), name, ...(alt === undefined ? {} : { alt }) });
 
 beforeEach(async () => {
   useCloneableBlobs();
@@ -14,16 +14,23 @@ beforeEach(async () => {
 });
 
 /** A created post with `count` images to upload, the first `uploaded` of them already sent. */
-async function createdPost(count: number, uploaded: number, media: string[] | undefined): Promise<OutboxRowOf<'post'>> {
+async function createdPost(
+  count: number,
+  uploaded: number,
+  media: string[] | undefined,
+  { alts, imageAlts = [] }: { alts?: string[]; imageAlts?: (string | undefined)[] } = {},
+): Promise<OutboxRowOf<'post'>> {
   const db = getDb();
   const stored = { ...apiPost(POST), cachedAt: 1 } as Record<string, unknown>;
   if (media === undefined) delete stored.media;
   else stored.media = media;
+  if (alts === undefined) delete stored.alts;
+  else stored.alts = alts;
   await db.posts.put(stored as never);
   const row = {
     idempotencyKey: newId(), clientId: 'c1', status: 'sending', attempts: 1, nextAttemptAt: 0, createdAt: 1,
     kind: 'post', payload: { text: 't', mentions: [], groups: [], replyingTo: null },
-    images: Array.from({ length: count }, (_, i) => image(`img${i}.png`)), createdId: POST, uploaded,
+    images: Array.from({ length: count }, (_, i) => image(`img${i}.png`, imageAlts[i])), createdId: POST, uploaded,
   } as OutboxRow;
   row.seq = await db.outbox.add(row);
   return row as OutboxRowOf<'post'>;
@@ -37,6 +44,7 @@ const uploads = (refused: number[] = []) =>
   });
 
 const media = async () => (await getDb().posts.get(POST))?.media;
+const alts = async () => (await getDb().posts.get(POST))?.alts;
 
 describe('uploaded images in the stored item', () => {
   it('go into the stored post in their order, also when it had no media field yet', async () => {
@@ -66,5 +74,23 @@ describe('uploaded images in the stored item', () => {
     uploads([0]);
     await uploadImages(getDb(), await createdPost(2, 0, ['/media/shown0.webp', '/media/shown1.webp']), POST);
     expect(await media()).toEqual(['/media/shown0.webp', `/media/${POST}1.webp?v=2`]);
+  });
+
+  it('keep each description beside its image, trimmed, and an empty one for an image without', async () => {
+    uploads();
+    await uploadImages(getDb(), await createdPost(3, 0, undefined, { imageAlts: [' A cat ', undefined, '  '] }), POST);
+    expect(await alts()).toEqual(['A cat', '', '']);
+  });
+
+  it('keep the descriptions of the images the stored item already shows', async () => {
+    uploads();
+    await uploadImages(getDb(), await createdPost(2, 1, ['/media/earlier0.webp'], { alts: ['earlier'], imageAlts: [undefined, 'later'] }), POST);
+    expect(await alts()).toEqual(['earlier', 'later']);
+
+    // A stored item from before descriptions existed: its images get empty ones.
+    await clearLocalData();
+    uploads();
+    await uploadImages(getDb(), await createdPost(2, 1, ['/media/earlier0.webp'], { imageAlts: [undefined, 'later'] }), POST);
+    expect(await alts()).toEqual(['', 'later']);
   });
 });
