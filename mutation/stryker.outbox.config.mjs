@@ -12,6 +12,11 @@ export default {
   vitest: { configFile: 'mutation/vitest.outbox.config.ts', related: false },
   mutate: ['src/lib/outbox/**/*.ts', 'src/lib/drafts/**/*.ts', '!**/*.test.ts', '!**/*.test.tsx'],
   coverageAnalysis: 'perTest',
+  // Mutants of values a module computes once as it loads (its handler objects, constants) are only
+  // active if the module loads again under them, which the shared module registry of the test
+  // config (isolate: false, for speed) never does: they would show as survivors that no test could
+  // see. Applied by hand, each fails its kind's tests; they are left out of the score here.
+  ignoreStatic: true,
   // The machine is shared: one test process.
   concurrency: 1,
   timeoutMS: 20_000,
