@@ -74,6 +74,15 @@ export interface PostGroupRow {
 }
 
 /** A post's group tag with its group as it is now (PostGroupRow): read the same way for any set of posts. */
+/** A post's mention as stored, beside the mentioned user's name now (null when gone). */
+const POST_MENTION_COLUMNS = [
+  'post_mentions.post_id',
+  'post_mentions.position',
+  'post_mentions.user_id',
+  'post_mentions.username as stored_name',
+  'users.username as current_name',
+] as const;
+
 const POST_GROUP_COLUMNS = [
   'post_groups.post_id',
   'post_groups.position',
@@ -111,13 +120,7 @@ export async function findPostMentions(db: Executor, postIds: string[]): Promise
   return db
     .selectFrom('post_mentions')
     .leftJoin('users', 'users.id', 'post_mentions.user_id')
-    .select([
-      'post_mentions.post_id',
-      'post_mentions.position',
-      'post_mentions.user_id',
-      'post_mentions.username as stored_name',
-      'users.username as current_name',
-    ])
+    .select(POST_MENTION_COLUMNS)
     .where('post_mentions.post_id', 'in', postIds)
     .orderBy('post_mentions.post_id')
     .orderBy('post_mentions.position')
@@ -598,13 +601,7 @@ export async function findPostMentionsOfAuthor(db: Executor, authorId: string): 
   return postsOfUser(db, { kind: 'author', userId: authorId })
     .innerJoin('post_mentions', 'post_mentions.post_id', 'posts.id')
     .leftJoin('users', 'users.id', 'post_mentions.user_id')
-    .select([
-      'post_mentions.post_id',
-      'post_mentions.position',
-      'post_mentions.user_id',
-      'post_mentions.username as stored_name',
-      'users.username as current_name',
-    ])
+    .select(POST_MENTION_COLUMNS)
     .orderBy('post_mentions.post_id')
     .orderBy('post_mentions.position')
     .execute();
