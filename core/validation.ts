@@ -26,8 +26,11 @@ export function isIdShaped(name: string): boolean {
 
 type NameKeys = { blank: ErrorKey; characters: ErrorKey; min: ErrorKey; max: ErrorKey };
 
-/** The rules usernames and group names share; answers the normalised name or the broken rule. */
-function checkName(input: unknown, keys: NameKeys, min: number, max: number): Check {
+/**
+ * The rules usernames and group names share (present, visible characters, length), then the kind's
+ * own rules on the normalised name.
+ */
+function checkName(input: unknown, keys: NameKeys, min: number, max: number, own: (name: string) => Check): Check {
   if (typeof input !== 'string') return keys.blank;
   const name = normalizeName(input);
   if (isBlank(name)) return keys.blank;
@@ -35,28 +38,28 @@ function checkName(input: unknown, keys: NameKeys, min: number, max: number): Ch
   const length = [...name].length;
   if (length < min) return keys.min;
   if (length > max) return keys.max;
-  return null;
+  return own(name);
 }
+
+const USERNAME_KEYS = { blank: 'new_username', characters: 'username_characters', min: 'min_username_length', max: 'max_username_length' } as const;
 
 export function validateUsername(username: unknown): Check {
-  const keys = { blank: 'new_username', characters: 'username_characters', min: 'min_username_length', max: 'max_username_length' } as const;
-  const problem = checkName(username, keys, LIMITS.usernameMin, LIMITS.usernameMax);
-  if (problem) return problem;
-  const name = normalizeName(username as string);
-  if (name.includes('@')) return 'username_at';
-  if (containsProfanity(name)) return 'username_profanity';
-  return null;
+  return checkName(username, USERNAME_KEYS, LIMITS.usernameMin, LIMITS.usernameMax, (name) => {
+    if (name.includes('@')) return 'username_at';
+    if (containsProfanity(name)) return 'username_profanity';
+    return null;
+  });
 }
 
+const GROUP_NAME_KEYS = { blank: 'new_groupname', characters: 'groupname_characters', min: 'min_groupname_length', max: 'max_groupname_length' } as const;
+
 export function validateGroupName(name: unknown): Check {
-  const keys = { blank: 'new_groupname', characters: 'groupname_characters', min: 'min_groupname_length', max: 'max_groupname_length' } as const;
-  const problem = checkName(name, keys, LIMITS.groupNameMin, LIMITS.groupNameMax);
-  if (problem) return problem;
-  const normalized = normalizeName(name as string);
-  if (normalized.includes('&')) return 'group_and';
-  if (isIdShaped(normalized)) return 'groupname_reserved';
-  if (containsProfanity(normalized)) return 'groupname_profanity';
-  return null;
+  return checkName(name, GROUP_NAME_KEYS, LIMITS.groupNameMin, LIMITS.groupNameMax, (normalized) => {
+    if (normalized.includes('&')) return 'group_and';
+    if (isIdShaped(normalized)) return 'groupname_reserved';
+    if (containsProfanity(normalized)) return 'groupname_profanity';
+    return null;
+  });
 }
 
 /** Printable ASCII symbols a password may hold besides letters and digits. */

@@ -15,11 +15,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
+import { freePort } from '../server/tests/helpers/free-port';
 import { BUDGETS, firstLoadScripts, kb, serviceWorker, total } from '../tests/build/budget';
 
 const { values: args } = parseArgs({
@@ -44,17 +44,6 @@ const { values: args } = parseArgs({
 const runs = Number(args.runs);
 const webDir = resolve(args['web-dir']);
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
-}
 
 function run(command: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((done, fail) => {

@@ -22,7 +22,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +33,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type DatabaseHandle, isPostgresUrl } from '../src/db/database';
 import type { Database } from '../src/db/schema';
+import { freePort } from '../tests/helpers/free-port';
 import { SEED_NAMES } from './seed-data';
 import { shellArgs } from './shell-args';
 
@@ -100,17 +100,6 @@ interface PlannedQuery {
 }
 
 // ---- Processes -----------------------------------------------------------------------------------
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 interface Child {
   process: ChildProcess;

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { Opener } from '../test/opener';
 import { renderWithApp } from '../test/render';
 import { ConfirmDialog, deleteQuestion } from './ConfirmDialog';
 
@@ -19,18 +19,7 @@ describe('ConfirmDialog', () => {
   });
 
   it('keeps Tab between its buttons and gives the focus back to the button that opened it', () => {
-    function Page() {
-      const [open, setOpen] = useState(false);
-      return (
-        <>
-          <button type="button" onClick={() => setOpen(true)}>
-            Delete
-          </button>
-          {open ? <ConfirmDialog question="Really?" onConfirm={() => setOpen(false)} onCancel={() => setOpen(false)} /> : null}
-        </>
-      );
-    }
-    renderWithApp(<Page />);
+    renderWithApp(<Opener label="Delete">{(close) => <ConfirmDialog question="Really?" onConfirm={close} onCancel={close} />}</Opener>);
     const opener = screen.getByRole('button', { name: 'Delete' });
     opener.focus();
     fireEvent.click(opener);

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SORTS, type Sort, TIMES, type TimeWindow } from '#core/listing';
+import { useMediaQuery } from './useMediaQuery';
 import './ListingControls.css';
 
 interface Props {
@@ -12,22 +12,13 @@ interface Props {
 /** Screens where "This month" beside the sort would crowd the row (and Czech would overflow it). */
 export const COMPACT_QUERY = '(max-width: 480px)';
 
-function subscribeCompact(onChange: () => void): () => void {
-  if (typeof window.matchMedia !== 'function') return () => undefined;
-  const query = window.matchMedia(COMPACT_QUERY);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
-}
-
-const isCompact = () => typeof window.matchMedia === 'function' && window.matchMedia(COMPACT_QUERY).matches;
-
 /**
  * Sort and time selector of listing pages; time matters only for popular. The time windows read
  * "Today", "This week"... and, on a phone, the plain "Day", "Week"...; all time stays as it is.
  */
 export function ListingControls({ sort, time, onChange }: Props) {
   const { t } = useTranslation('common');
-  const compact = useSyncExternalStore(subscribeCompact, isCompact, () => false);
+  const compact = useMediaQuery(COMPACT_QUERY);
   return (
     <div className="listing-controls">
       <label>

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { Opener } from '../test/opener';
 import { Overlay } from './Overlay';
 
 describe('Overlay', () => {
@@ -34,26 +34,20 @@ describe('Overlay', () => {
 });
 
 describe('Overlay focus', () => {
-  function Harness() {
-    const [open, setOpen] = useState(false);
-    return (
-      <>
-        <button type="button" onClick={() => setOpen(true)}>
-          open
-        </button>
-        <button type="button">behind</button>
-        {open ? (
-          <Overlay label="Dialog" onClose={() => setOpen(false)}>
-            <button type="button">first</button>
-            <button type="button">last</button>
-          </Overlay>
-        ) : null}
-      </>
-    );
-  }
-
   it('keeps Tab inside the dialog and gives the focus back to the opener on close', () => {
-    render(<Harness />);
+    render(
+      <>
+        <Opener label="open">
+          {(close) => (
+            <Overlay label="Dialog" onClose={close}>
+              <button type="button">first</button>
+              <button type="button">last</button>
+            </Overlay>
+          )}
+        </Opener>
+        <button type="button">behind</button>
+      </>,
+    );
     const opener = screen.getByRole('button', { name: 'open' });
     opener.focus();
     fireEvent.click(opener);

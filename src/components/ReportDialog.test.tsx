@@ -1,6 +1,6 @@
 import '../test/setup';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import type { Post } from '../lib/api/types';
 import { getDb } from '../lib/db/db';
@@ -10,6 +10,7 @@ import { apiPost, mockFetch, setOnline, startOffline, startOnline } from '../tes
 import { renderWithApp } from '../test/render';
 import { PostCard } from './post/PostCard';
 import { ReportDialog } from './ReportDialog';
+import { loadPostMenuPanel } from './post/PostMenu';
 
 const bobsPost = apiPost('p1', { text: 'Hello', author: { username: 'bob', pfp: 'u2' } }) as Post;
 
@@ -27,6 +28,11 @@ function send(reason: string) {
   fireEvent.change(screen.getByLabelText('Why are you reporting it?'), { target: { value: reason } });
   fireEvent.click(screen.getByRole('button', { name: 'Send report' }));
 }
+
+// The menu's entries come in their own chunk, which a page loads once idle after its first cards.
+beforeAll(async () => {
+  await loadPostMenuPanel();
+});
 
 describe('reporting a post from its menu', () => {
   beforeEach(() => startOffline('alice', 'u1'));

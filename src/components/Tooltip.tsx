@@ -6,8 +6,9 @@ import './Tooltip.css';
  * A short text shown beside a control after LIMITS.tooltipDelayMs of hover or keyboard focus (the
  * full date of a relative time, the label of an icon button); a pointer passing over shows
  * nothing. While shown it describes the control (aria-describedby); Escape or leaving hides it.
+ * A label that costs something to write may be given as a function, called only when shown.
  */
-export function Tooltip({ label, children }: { label: string; children: ReactElement<{ 'aria-describedby'?: string }> }) {
+export function Tooltip({ label, children }: { label: string | (() => string); children: ReactElement<{ 'aria-describedby'?: string }> }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -33,7 +34,7 @@ export function Tooltip({ label, children }: { label: string; children: ReactEle
       {cloneElement(children, open ? { 'aria-describedby': id } : {})}
       {open && (
         <span role="tooltip" id={id} className="tooltip">
-          {label}
+          {typeof label === 'function' ? label() : label}
         </span>
       )}
     </span>

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { Blob as NodeBlob } from 'node:buffer';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { clearLocalData } from '../lib/db/db';
+import { cancelScheduledSend } from '../lib/outbox/outbox';
 import { storeSession } from '../lib/session';
 
 /**
@@ -39,6 +40,19 @@ export const startOnline = (userId = 'u1'): Promise<void> => start(true, 'alice'
 
 /** The start of a test of what is queued: offline (it stays in the outbox), logged in, an empty local database. */
 export const startOffline = (username = 'alice', userId = 'u1'): Promise<void> => start(false, username, userId);
+
+/**
+ * The hooks of a file whose tests write to the local database and the outbox: cloneable blobs and
+ * `begin` (startOnline or startOffline) before each test; after it, no send is left scheduled, or
+ * its timer would fire in the next test.
+ */
+export function setUpLocalFirst(begin: () => Promise<void>): void {
+  beforeEach(async () => {
+    useCloneableBlobs();
+    await begin();
+  });
+  afterEach(() => cancelScheduledSend());
+}
 
 export interface FetchCall {
   url: string;

@@ -1,21 +1,8 @@
-import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { waitForServiceWorker } from './support/browser';
+import { registrationIdOf, waitForServiceWorker } from './support/browser';
 import { outboxSize } from './support/outbox';
 import { api, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';
-
-/** The id of the origin's service worker registration, as DevTools knows it. */
-async function registrationIdOf(cdp: CDPSession, origin: string): Promise<string> {
-  const found = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const mine = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted);
-      if (mine) resolve(mine.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  return found;
-}
 
 /**
  * Background Sync: a post written offline is sent by the service worker once the network is back,

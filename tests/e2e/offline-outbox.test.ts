@@ -1,16 +1,10 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Post, PostList } from '#core/api/posts';
 import { waitForServiceWorker } from './support/browser';
 import { outboxSize } from './support/outbox';
-import { type TestUser, api, createVerifiedUser } from './support/server';
+import { type TestUser, api, createPost, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';
-
-interface ServerPost {
-  _id: string;
-  text: string;
-  likes: number;
-  liked: boolean;
-}
 
 /**
  * The PWA's promise: with a cached app and feed, a post written offline shows at
@@ -21,17 +15,12 @@ describe('offline outbox', () => {
   const e2e = useE2eSuite();
   let author: TestUser;
   let reader: TestUser;
-  let seed: ServerPost;
+  let seed: Post;
 
   beforeAll(async () => {
     const { server } = e2e;
     [author, reader] = await Promise.all([createVerifiedUser(server), createVerifiedUser(server)]);
-    const created = await api<ServerPost>(server, 'POST', '/post', {
-      token: author.token,
-      body: { text: `Hello from ${author.username}, already on the server` },
-    });
-    expect(created.status).toBe(201);
-    seed = created.body;
+    seed = await createPost(server, author, { text: `Hello from ${author.username}, already on the server` });
   });
 
   /** A logged-in page on the feed, controlled by the service worker, with the seed post stored. */
@@ -43,8 +32,8 @@ describe('offline outbox', () => {
     return page;
   }
 
-  async function serverPostsOf(user: TestUser, text: string): Promise<ServerPost[]> {
-    const reply = await api<{ posts: ServerPost[] }>(
+  async function serverPostsOf(user: TestUser, text: string): Promise<Post[]> {
+    const reply = await api<PostList>(
       e2e.server,
       'GET',
       `/profile/posts/${encodeURIComponent(user.username)}?sort=newest&time=all`,
@@ -124,12 +113,12 @@ describe('offline outbox', () => {
     await page.reload();
     await card.getByRole('button', { name: 'Unlike', exact: true }).waitFor();
     expect(likeCalls).toEqual([]);
-    let onServer = await api<ServerPost>(e2e.server, 'GET', `/post/${seed._id}`, { token: reader.token });
+    let onServer = await api<Post>(e2e.server, 'GET', `/post/${seed._id}`, { token: reader.token });
     expect(onServer.body).toMatchObject({ liked: false, likes: 0 });
 
     await e2e.journey.context.setOffline(false);
     await expect.poll(() => outboxSize(page, reader.id), { timeout: 20_000 }).toBe(0);
-    onServer = await api<ServerPost>(e2e.server, 'GET', `/post/${seed._id}`, { token: reader.token });
+    onServer = await api<Post>(e2e.server, 'GET', `/post/${seed._id}`, { token: reader.token });
     expect(onServer.status).toBe(200);
     expect(onServer.body).toMatchObject({ liked: true, likes: 1 });
     expect(likeCalls).toEqual(['PATCH']);

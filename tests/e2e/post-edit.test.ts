@@ -1,24 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, api, createVerifiedUser } from './support/server';
+import type { Post } from '#core/api/posts';
+import { type TestUser, api, createPost, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';
-
-interface ServerPost {
-  _id: string;
-  text: string;
-  editedAt?: number | null;
-}
 
 /** An author changes a post from its card menu; the card says "edited" and shows what it said before. */
 describe('editing a post', () => {
   const e2e = useE2eSuite();
   let author: TestUser;
-  let seed: ServerPost;
+  let seed: Post;
 
   beforeAll(async () => {
     author = await createVerifiedUser(e2e.server);
-    const created = await api<ServerPost>(e2e.server, 'POST', '/post', { token: author.token, body: { text: `First words of ${author.username}` } });
-    expect(created.status).toBe(201);
-    seed = created.body;
+    seed = await createPost(e2e.server, author, { text: `First words of ${author.username}` });
   });
 
   it('edits through the menu, shows "edited", and lists the earlier version', async () => {
@@ -39,7 +32,7 @@ describe('editing a post', () => {
     const edited = main.getByRole('article').filter({ hasText: text });
     await edited.getByRole('button', { name: 'Edited: show earlier versions' }).waitFor();
     await expect
-      .poll(async () => (await api<ServerPost>(e2e.server, 'GET', `/post/${seed._id}`, { token: author.token })).body.text)
+      .poll(async () => (await api<Post>(e2e.server, 'GET', `/post/${seed._id}`, { token: author.token })).body.text)
       .toBe(text);
 
     await edited.getByRole('button', { name: 'Edited: show earlier versions' }).click();

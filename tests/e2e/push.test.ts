@@ -1,22 +1,10 @@
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { findNotification, unreadCount } from '../../server/src/modules/notifications/notifications.service';
 import { pushMessage } from '../../server/src/modules/push/push.message';
-import { waitForServiceWorker } from './support/browser';
+import { registrationIdOf, waitForServiceWorker } from './support/browser';
 import { api, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';
-
-/** The id of the origin's service worker registration, as DevTools knows it. */
-async function registrationIdOf(cdp: CDPSession, origin: string): Promise<string> {
-  const found = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const mine = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted);
-      if (mine) resolve(mine.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  return found;
-}
 
 interface Shown {
   title: string;

@@ -73,6 +73,19 @@ export async function idsAmong<T extends Table>(db: Executor, table: T, match: M
   return new Set(rows.map((row) => row[column] as string));
 }
 
+/** The likes the user gave, of posts or of comments, with when, oldest first: what the account export lists. */
+export async function likesGivenBy(db: Executor, table: 'post_likes' | 'comment_likes', userId: string): Promise<{ id: string; likedAt: number }[]> {
+  const liked = table === 'post_likes' ? 'post_id' : 'comment_id';
+  const rows = await loose(db)
+    .selectFrom(table)
+    .select([`${liked} as id`, 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy(liked)
+    .execute();
+  return rows.map((row: { id: string; created_at: number | string }) => ({ id: row.id, likedAt: Number(row.created_at) }));
+}
+
 /** The denormalized counters, by table. */
 interface Counters {
   posts: 'likes' | 'comments';

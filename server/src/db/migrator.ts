@@ -18,6 +18,7 @@ import * as moderation from './migrations/20261126_20_moderation.js';
 import * as mediaAltAndWarnings from './migrations/20261125_30_media_alt_and_warnings.js';
 import * as postEdits from './migrations/20261126_30_post_edits.js';
 import * as userSearchOrder from './migrations/20261126_40_user_search_order.js';
+import * as suspendedUsersIndex from './migrations/20261126_50_suspended_users_index.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126_20_moderation': moderation,
   '20261126_30_post_edits': postEdits,
   '20261126_40_user_search_order': userSearchOrder,
+  '20261126_50_suspended_users_index': suspendedUsersIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,24 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MAIL_JOB } from '../../src/modules/auth/auth.emails';
 import { retryDelay, runDueJobs } from '../../src/modules/jobs/worker';
+import { freePort } from '../helpers/free-port';
 import { createTestApp, type TestApp, useTestApp } from '../helpers/test-app';
 import { expectError, expectInfo, login, parseLink, signup } from './support';
-
-/** A port nothing listens on (yet): taken from the system, then released. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 interface Received {
   to: string[];

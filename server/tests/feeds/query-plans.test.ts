@@ -82,10 +82,10 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
     ['hashtag posts', posts(() => ({ kind: 'hashtag', tag: 'beans' })), /post_hashtags_tag/],
     ['an author\'s posts', posts(() => ({ kind: 'author', authorId: alice.id }), {}, 'sort'), /posts_author/],
     ['search posts', posts(() => ({ kind: 'search', query: 'coffee' })), /posts_created/],
-    ['a post\'s comments, most liked first', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: null }, { sort: 'popular', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post_popular/],
-    ['a post\'s comments, newest first', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: null }, { sort: 'newest', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post/],
-    ['a comment\'s replies', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: commentId }, { sort: 'popular', since: 0, before: undefined }, { offset: 0, limit: 10, fetch: 11 }, bob.id), /comments_post_popular/],
-    ['a later page of a comment\'s replies, newest first', () => commentIdsQuery(t.app.db, { kind: 'thread', postId, parentCommentId: commentId }, { sort: 'newest', since: 0, before: Date.now() }, { offset: 10, limit: 10, fetch: 11 }, bob.id), /comments_post/],
+    ['a post\'s comments, most liked first', () => commentIdsQuery(t.app.db, { filter: { kind: 'thread', postId, parentCommentId: null }, listing: { sort: 'popular', since: 0, before: undefined }, page: { offset: 0, limit: 10, fetch: 11 }, viewerId: bob.id }), /comments_post_popular/],
+    ['a post\'s comments, newest first', () => commentIdsQuery(t.app.db, { filter: { kind: 'thread', postId, parentCommentId: null }, listing: { sort: 'newest', since: 0, before: undefined }, page: { offset: 0, limit: 10, fetch: 11 }, viewerId: bob.id }), /comments_post/],
+    ['a comment\'s replies', () => commentIdsQuery(t.app.db, { filter: { kind: 'thread', postId, parentCommentId: commentId }, listing: { sort: 'popular', since: 0, before: undefined }, page: { offset: 0, limit: 10, fetch: 11 }, viewerId: bob.id }), /comments_post_popular/],
+    ['a later page of a comment\'s replies, newest first', () => commentIdsQuery(t.app.db, { filter: { kind: 'thread', postId, parentCommentId: commentId }, listing: { sort: 'newest', since: 0, before: Date.now() }, page: { offset: 10, limit: 10, fetch: 11 }, viewerId: bob.id }), /comments_post/],
   ];
 
   it.each(hot)('%s walks its index in order', async (_name, query, index) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { beforeAll } from 'vitest';
+import { beforeAll, beforeEach } from 'vitest';
 import { foldForSearch, skeleton } from '#core/text';
 import { newId } from '../../src/lib/ids';
 import type { TestApp } from './test-app';
@@ -140,23 +140,32 @@ export async function createFollow(
  * the top of the block and used in its tests and in the hooks registered after this call.
  */
 export function useUsers<const N extends string>(t: TestApp, ...names: N[]): Record<N, TestUser> {
+  return usersMadeIn(beforeAll, t, names);
+}
+
+/** Like useUsers, but new users before each test: no test then sees what an earlier one left them (notifications, settings). */
+export function useUsersPerTest<const N extends string>(t: TestApp, ...names: N[]): Record<N, TestUser> {
+  return usersMadeIn(beforeEach, t, names);
+}
+
+function usersMadeIn<N extends string>(hook: typeof beforeAll, t: TestApp, names: N[]): Record<N, TestUser> {
   const users = Object.fromEntries(names.map((name) => [name, {} as TestUser])) as Record<N, TestUser>;
-  beforeAll(async () => {
+  hook(async () => {
     for (const name of names) Object.assign(users[name], await createUser(t.app));
   });
   return users;
 }
 
 /**
- * A new owner's group with a new user in it for each role given, in that order:
+ * A group with a new user in it for each role given, in that order, owned by `owner` or else a new user:
  * `const { owner, group, members: [member, admin] } = await createGroupWith(app, ['member', 'admin'], { isPrivate: true })`.
  */
 export async function createGroupWith<const R extends readonly ('member' | 'admin')[]>(
   app: FastifyInstance,
   roles: R,
-  overrides: Parameters<typeof createGroup>[2] = {},
+  { owner: given, ...overrides }: Parameters<typeof createGroup>[2] & { owner?: TestUser } = {},
 ): Promise<{ owner: TestUser; group: { id: string; name: string }; members: { -readonly [K in keyof R]: TestUser } }> {
-  const owner = await createUser(app);
+  const owner = given ?? (await createUser(app));
   const group = await createGroup(app, owner, overrides);
   const members: TestUser[] = [];
   for (const role of roles) {

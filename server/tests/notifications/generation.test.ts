@@ -1,29 +1,28 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DELETED } from '#core/limits';
-import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
-import { addMember, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { enqueueNotificationEvent, type NotificationEvent } from '../../src/modules/notifications/events';
+import { addMember, createFollow, createGroup, createGroupWith, createPost, createUser, useUsersPerTest } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
-import { createComment, drain, listFor, mention, setLevel, setSettings, typesFor } from './support';
+import { createComment, drain, listFor, mention, setLevel, setSettings, typesFor, typesOfEach } from './support';
 
 describe('notification generation', () => {
   const t = useTestApp();
-  let author: TestUser;
-  let other: TestUser;
-  beforeEach(async () => {
-    author = await createUser(t.app);
-    other = await createUser(t.app);
-  });
+  const { author, other } = useUsersPerTest(t, 'author', 'other');
 
   const app = () => t.app;
-  const postEvent = async (postId: string) => {
-    await enqueueNotificationEvent(app().db, { kind: 'post_created', postId });
+  /** Queues the events and runs the jobs they make, as the worker would. */
+  const deliver = async (...events: NotificationEvent[]) => {
+    for (const event of events) await enqueueNotificationEvent(app().db, event);
     await drain(app());
   };
+  const postEvent = (postId: string) => deliver({ kind: 'post_created', postId });
 
   describe('follow', () => {
+    const followed = (): NotificationEvent => ({ kind: 'follow', actorId: author.id, userId: other.id });
+
     it('sends NEW_FOLLOWER to the followed user, with the actor', async () => {
       await createFollow(app(), author, other);
-      await enqueueNotificationEvent(app().db, { kind: 'follow', actorId: author.id, userId: other.id });
+      await enqueueNotificationEvent(app().db, followed());
       expect(await typesFor(app(), other)).toEqual([]);
       await drain(app());
       const { notifications } = await listFor(app(), other);
@@ -35,19 +34,15 @@ describe('notification generation', () => {
     it('respects the follower setting', async () => {
       await setSettings(app(), other, { 0: false });
       await createFollow(app(), author, other);
-      await enqueueNotificationEvent(app().db, { kind: 'follow', actorId: author.id, userId: other.id });
-      await drain(app());
+      await deliver(followed());
       expect(await typesFor(app(), other)).toEqual([]);
     });
 
     it('sends nothing when the follow is gone before delivery, and replaces the item on a re-follow', async () => {
-      await enqueueNotificationEvent(app().db, { kind: 'follow', actorId: author.id, userId: other.id });
-      await drain(app());
+      await deliver(followed());
       expect(await typesFor(app(), other)).toEqual([]);
       await createFollow(app(), author, other);
-      await enqueueNotificationEvent(app().db, { kind: 'follow', actorId: author.id, userId: other.id });
-      await enqueueNotificationEvent(app().db, { kind: 'follow', actorId: author.id, userId: other.id });
-      await drain(app());
+      await deliver(followed(), followed());
       expect(await typesFor(app(), other)).toEqual(['NEW_FOLLOWER']);
     });
   });
@@ -84,9 +79,7 @@ describe('notification generation', () => {
       await setSettings(app(), optedOut, { 2: false });
       const post = await createPost(app(), author, { text: 'news' });
       await postEvent(post.id);
-      expect(await typesFor(app(), loud)).toEqual(['NEW_POST']);
-      expect(await typesFor(app(), silent)).toEqual([]);
-      expect(await typesFor(app(), optedOut)).toEqual([]);
+      expect(await typesOfEach(app(), { loud, silent, optedOut })).toEqual({ loud: ['NEW_POST'], silent: [], optedOut: [] });
       expect((await listFor(app(), loud)).notifications[0]).toMatchObject({ reply: 'news', context: { post: post.id } });
     });
 
@@ -148,12 +141,10 @@ describe('notification generation', () => {
       await setLevel(app(), a.id, mixed, 2);
       const post = await createPost(app(), author, { groupIds: [a.id, b.id] });
       await postEvent(post.id);
-      expect(await typesFor(app(), all)).toEqual(['GROUP_POST']);
-      expect(await typesFor(app(), essential)).toEqual([]);
-      expect(await typesFor(app(), none)).toEqual([]);
-      // Level none in one group, all in the other: the post reaches them through the other group.
-      expect(await typesFor(app(), mixed)).toEqual(['GROUP_POST']);
-      expect(await typesFor(app(), author)).toEqual([]);
+      // `mixed` is at level none in one group, all in the other: the post reaches them through the other group.
+      expect(await typesOfEach(app(), { all, essential, none, mixed, author })).toEqual({
+        all: ['GROUP_POST'], essential: [], none: [], mixed: ['GROUP_POST'], author: [],
+      });
       const item = (await listFor(app(), all)).notifications[0]!;
       expect(item).toMatchObject({ type: 'GROUP_POST', gp: a.id, groupname: a.name, groups: [a.name, b.name], context: { post: post.id } });
       expect((await listFor(app(), mixed)).notifications[0]).toMatchObject({ gp: b.id });
@@ -172,9 +163,7 @@ describe('notification generation', () => {
       const post = await createPost(app(), author, { groupIds: [secret.id, open.id], replyTo: original.id });
       await mention(app(), post.id, [member, outsider, halfIn]);
       await postEvent(post.id);
-      expect(await typesFor(app(), member)).toEqual(['MENTION']);
-      expect(await typesFor(app(), outsider)).toEqual([]);
-      expect(await typesFor(app(), halfIn)).toEqual([]);
+      expect(await typesOfEach(app(), { member, outsider, halfIn })).toEqual({ member: ['MENTION'], outsider: [], halfIn: [] });
     });
 
     it('hides an item once its post is no longer visible to the recipient', async () => {
@@ -205,14 +194,12 @@ describe('notification generation', () => {
       const third = await createUser(app());
       const post = await createPost(app(), other);
       const comment = await createComment(app(), author, post.id);
-      await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: comment });
-      await drain(app());
+      await deliver({ kind: 'comment_created', commentId: comment });
       const [item] = (await listFor(app(), other)).notifications;
       // On the post itself: no comment answered.
       expect(item).toMatchObject({ type: 'NEW_REPLY', author: author.username, reply: `comment ${comment}`, context: { post: post.id, comment, parentComment: null } });
       const reply = await createComment(app(), third, post.id, { parent: comment });
-      await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: reply });
-      await drain(app());
+      await deliver({ kind: 'comment_created', commentId: reply });
       expect(await typesFor(app(), author)).toEqual(['NEW_REPLY']);
       // A reply to a comment names the comment it answers, so the item can say so.
       expect((await listFor(app(), author)).notifications[0]).toMatchObject({ context: { post: post.id, comment: reply, parentComment: comment } });
@@ -223,9 +210,10 @@ describe('notification generation', () => {
       const post = await createPost(app(), author);
       const comment = await createComment(app(), author, post.id, { mentions: [author] });
       const reply = await createComment(app(), author, post.id, { parent: comment });
-      await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: comment });
-      await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: reply });
-      await drain(app());
+      await deliver(
+        { kind: 'comment_created', commentId: comment },
+        { kind: 'comment_created', commentId: reply },
+      );
       expect(await typesFor(app(), author)).toEqual([]);
     });
 
@@ -238,8 +226,7 @@ describe('notification generation', () => {
       await addMember(app(), secret.id, muted);
       const post = await createPost(app(), author, { groupIds: [secret.id] });
       const comment = await createComment(app(), author, post.id, { mentions: [other, other, muted, outsider] });
-      await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: comment });
-      await drain(app());
+      await deliver({ kind: 'comment_created', commentId: comment });
       expect((await listFor(app(), other)).notifications[0]).toMatchObject({ type: 'COMMENT_MENTION', context: { post: post.id, comment, count: 2 } });
       expect(await typesFor(app(), muted)).toEqual([]);
       expect(await typesFor(app(), outsider)).toEqual([]);
@@ -248,36 +235,25 @@ describe('notification generation', () => {
     it('respects the reply setting for comments', async () => {
       await setSettings(app(), other, { 1: false });
       const post = await createPost(app(), other);
-      await enqueueNotificationEvent(app().db, { kind: 'comment_created', commentId: await createComment(app(), author, post.id) });
-      await drain(app());
+      await deliver({ kind: 'comment_created', commentId: await createComment(app(), author, post.id) });
       expect(await typesFor(app(), other)).toEqual([]);
     });
   });
 
   describe('groups', () => {
     it('sends GROUP_JOIN_REQUEST to the owner and admins unless their level is none, and clears them once decided', async () => {
-      const admin = await createUser(app());
-      const quietAdmin = await createUser(app());
-      const member = await createUser(app());
-      const group = await createGroup(app(), author, { requestJoin: true });
-      await addMember(app(), group.id, admin, 'admin');
-      await addMember(app(), group.id, quietAdmin, 'admin');
-      await addMember(app(), group.id, member);
+      const { group, members: [admin, quietAdmin, member] } = await createGroupWith(app(), ['admin', 'admin', 'member'], { owner: author, requestJoin: true });
       await setLevel(app(), group.id, quietAdmin, 2);
       await setLevel(app(), group.id, admin, 1);
       await app().db.insertInto('group_requests').values({ group_id: group.id, user_id: other.id, created_at: Date.now() }).execute();
-      await enqueueNotificationEvent(app().db, { kind: 'group_join_request', groupId: group.id, actorId: other.id });
-      await drain(app());
-      expect(await typesFor(app(), author)).toEqual(['GROUP_JOIN_REQUEST']);
-      expect(await typesFor(app(), admin)).toEqual(['GROUP_JOIN_REQUEST']);
-      expect(await typesFor(app(), quietAdmin)).toEqual([]);
-      expect(await typesFor(app(), member)).toEqual([]);
-      expect(await typesFor(app(), other)).toEqual([]);
+      await deliver({ kind: 'group_join_request', groupId: group.id, actorId: other.id });
+      expect(await typesOfEach(app(), { author, admin, quietAdmin, member, other })).toEqual({
+        author: ['GROUP_JOIN_REQUEST'], admin: ['GROUP_JOIN_REQUEST'], quietAdmin: [], member: [], other: [],
+      });
       expect((await listFor(app(), author)).notifications[0]).toMatchObject({ author: other.username, pfp: other.id, gp: group.id, groupname: group.name });
 
       await app().db.deleteFrom('group_requests').execute();
-      await enqueueNotificationEvent(app().db, { kind: 'group_join_accepted', groupId: group.id, actorId: admin.id, userId: other.id });
-      await drain(app());
+      await deliver({ kind: 'group_join_accepted', groupId: group.id, actorId: admin.id, userId: other.id });
       expect(await typesFor(app(), author)).toEqual([]);
       expect(await typesFor(app(), admin)).toEqual([]);
       expect((await listFor(app(), other)).notifications[0]).toMatchObject({ type: 'GROUP_JOIN_ACCEPT', author: admin.username, gp: group.id, groupname: group.name });
@@ -285,34 +261,26 @@ describe('notification generation', () => {
 
     it('sends nothing for a request withdrawn before delivery; GROUP_JOIN_DENY to a denied requester', async () => {
       const group = await createGroup(app(), author, { requestJoin: true });
-      await enqueueNotificationEvent(app().db, { kind: 'group_join_request', groupId: group.id, actorId: other.id });
-      await enqueueNotificationEvent(app().db, { kind: 'group_join_denied', groupId: group.id, actorId: author.id, userId: other.id });
-      await drain(app());
+      await deliver(
+        { kind: 'group_join_request', groupId: group.id, actorId: other.id },
+        { kind: 'group_join_denied', groupId: group.id, actorId: author.id, userId: other.id },
+      );
       expect(await typesFor(app(), author)).toEqual([]);
       expect(await typesFor(app(), other)).toEqual(['GROUP_JOIN_DENY']);
     });
 
     it('sends NEW_MEMBER to the owner and admins per the new member setting and level, not to the newcomer', async () => {
-      const admin = await createUser(app());
-      const muted = await createUser(app());
-      const group = await createGroup(app(), author);
-      await addMember(app(), group.id, admin, 'admin');
-      await addMember(app(), group.id, muted, 'admin');
+      const { group, members: [admin, muted] } = await createGroupWith(app(), ['admin', 'admin'], { owner: author });
       await setSettings(app(), muted, { 5: false });
       await addMember(app(), group.id, other);
-      await enqueueNotificationEvent(app().db, { kind: 'group_new_member', groupId: group.id, userId: other.id });
-      await drain(app());
-      expect(await typesFor(app(), author)).toEqual(['NEW_MEMBER']);
-      expect(await typesFor(app(), admin)).toEqual(['NEW_MEMBER']);
-      expect(await typesFor(app(), muted)).toEqual([]);
-      expect(await typesFor(app(), other)).toEqual([]);
+      await deliver({ kind: 'group_new_member', groupId: group.id, userId: other.id });
+      expect(await typesOfEach(app(), { author, admin, muted, other })).toEqual({ author: ['NEW_MEMBER'], admin: ['NEW_MEMBER'], muted: [], other: [] });
       expect((await listFor(app(), author)).notifications[0]).toMatchObject({ author: other.username, gp: group.id });
 
       await setLevel(app(), group.id, admin, 2);
       const newcomer = await createUser(app());
       await addMember(app(), group.id, newcomer);
-      await enqueueNotificationEvent(app().db, { kind: 'group_new_member', groupId: group.id, userId: newcomer.id });
-      await drain(app());
+      await deliver({ kind: 'group_new_member', groupId: group.id, userId: newcomer.id });
       expect(await typesFor(app(), admin)).toEqual(['NEW_MEMBER']);
       expect(await typesFor(app(), author)).toEqual(['NEW_MEMBER', 'NEW_MEMBER']);
     });
@@ -321,9 +289,10 @@ describe('notification generation', () => {
       const group = await createGroup(app(), author);
       await addMember(app(), group.id, other);
       await setLevel(app(), group.id, other, 2);
-      await enqueueNotificationEvent(app().db, { kind: 'group_made_admin', groupId: group.id, actorId: author.id, userId: other.id });
-      await enqueueNotificationEvent(app().db, { kind: 'group_revoked_admin', groupId: group.id, actorId: author.id, userId: other.id });
-      await drain(app());
+      await deliver(
+        { kind: 'group_made_admin', groupId: group.id, actorId: author.id, userId: other.id },
+        { kind: 'group_revoked_admin', groupId: group.id, actorId: author.id, userId: other.id },
+      );
       expect(await typesFor(app(), other)).toEqual(['MADE_ADMIN', 'REVOKED_ADMIN']);
       expect(await typesFor(app(), author)).toEqual([]);
     });
@@ -333,8 +302,7 @@ describe('notification generation', () => {
       const group = await createGroup(app(), author);
       await addMember(app(), group.id, other);
       await app().db.deleteFrom('users').where('id', '=', admin.id).execute();
-      await enqueueNotificationEvent(app().db, { kind: 'group_made_admin', groupId: group.id, actorId: admin.id, userId: other.id });
-      await drain(app());
+      await deliver({ kind: 'group_made_admin', groupId: group.id, actorId: admin.id, userId: other.id });
       expect((await listFor(app(), other)).notifications[0]).toMatchObject({ type: 'MADE_ADMIN', author: DELETED, username: DELETED, pfp: null });
     });
   });

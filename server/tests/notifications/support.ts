@@ -23,6 +23,12 @@ export async function typesFor(app: FastifyInstance, user: TestUser): Promise<st
   return rows.map((row) => row.type);
 }
 
+/** Each named user's notification types, for one expectation over several users that names them. */
+export async function typesOfEach(app: FastifyInstance, users: Record<string, TestUser>): Promise<Record<string, string[]>> {
+  const types = await Promise.all(Object.entries(users).map(async ([name, user]) => [name, await typesFor(app, user)] as const));
+  return Object.fromEntries(types);
+}
+
 export async function setSettings(app: FastifyInstance, user: TestUser, settings: Partial<Record<number, boolean>>) {
   const list = [true, true, true, true, true, true].map((value, index) => settings[index] ?? value);
   await app.db.updateTable('users').set({ notification_settings: JSON.stringify(list) }).where('id', '=', user.id).execute();

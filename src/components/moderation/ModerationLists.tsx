@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModerationLogItem, ReportItem } from '#core/api/reports';
 import { ApiError, NetworkError, errorKeyOf } from '../../lib/api/client';
@@ -25,6 +25,27 @@ function ListStatus({ error, ready, empty }: { error: unknown; ready: boolean; e
   if (error instanceof NetworkError) return <p className="moderation-empty">{t('common:not_offline')}</p>;
   if (error instanceof ApiError) return <p className="moderation-empty" role="alert">{translateMessage(t, `error/${errorKeyOf(error)}`)}</p>;
   return <p className="moderation-empty">{ready ? empty : t('loading')}</p>;
+}
+
+/** A list read page by page: its items, else why there are none, then a button for the next page. */
+function PagedList<T>({ paged, empty, onMore, children }: {
+  paged: { list: { items: T[]; hasMore: boolean } | null | undefined; ready: boolean; error: unknown };
+  empty: string;
+  onMore: () => void;
+  children: (items: T[]) => ReactNode;
+}) {
+  const { t } = useTranslation('moderation');
+  const { list, ready, error } = paged;
+  return (
+    <>
+      {list && list.items.length > 0 ? children(list.items) : <ListStatus error={list ? null : error} ready={ready} empty={empty} />}
+      {list?.hasMore && (
+        <button type="button" className="button" onClick={onMore}>
+          {t('more')}
+        </button>
+      )}
+    </>
+  );
 }
 
 /** Acting needs the server: a decision made on a stale copy offline must not wait in a queue. */
@@ -98,7 +119,7 @@ function ReportCard({ report, actions, scope, onAct, onSuspension, busy }: {
 export function ReportQueue({ scope, actions }: { scope: ModerationScope; actions: readonly ReportAction[] }) {
   const { t } = useTranslation('moderation');
   const [pages, setPages] = useState(1);
-  const { list, ready, error } = useReportQueue(scope, pages);
+  const queue = useReportQueue(scope, pages);
   const refresh = useRefreshModeration();
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [busy, setBusy] = useState(false);
@@ -119,28 +140,23 @@ export function ReportQueue({ scope, actions }: { scope: ModerationScope; action
     <section className="moderation-section" aria-labelledby="moderation-reports">
       <h2 id="moderation-reports">{t('reports')}</h2>
       <OfflineNote />
-      {list && list.items.length > 0 ? (
-        <ul className="moderation-reports">
-          {list.items.map((report) => (
-            <ReportCard
-              key={report._id}
-              report={report}
-              actions={actions}
-              scope={scope}
-              busy={busy}
-              onAct={(action) => setConfirming({ report, action })}
-              onSuspension={(suspend) => report.user && void run(() => setSuspended(report.user!._id, suspend))}
-            />
-          ))}
-        </ul>
-      ) : (
-        <ListStatus error={list ? null : error} ready={ready} empty={t('no_reports')} />
-      )}
-      {list?.hasMore && (
-        <button type="button" className="button" onClick={() => setPages((n) => n + 1)}>
-          {t('more')}
-        </button>
-      )}
+      <PagedList paged={queue} empty={t('no_reports')} onMore={() => setPages((n) => n + 1)}>
+        {(reports) => (
+          <ul className="moderation-reports">
+            {reports.map((report) => (
+              <ReportCard
+                key={report._id}
+                report={report}
+                actions={actions}
+                scope={scope}
+                busy={busy}
+                onAct={(action) => setConfirming({ report, action })}
+                onSuspension={(suspend) => report.user && void run(() => setSuspended(report.user!._id, suspend))}
+              />
+            ))}
+          </ul>
+        )}
+      </PagedList>
       {confirming && (
         <ConfirmDialog
           question={t(`confirm.${confirming.action}`, { username: confirming.report.user?.username ?? '' })}
@@ -160,28 +176,23 @@ export function ReportQueue({ scope, actions }: { scope: ModerationScope; action
 export function ModerationLog({ scope }: { scope: ModerationScope }) {
   const { t } = useTranslation('moderation');
   const [pages, setPages] = useState(1);
-  const { list, ready, error } = useModerationLog(scope, pages);
+  const log = useModerationLog(scope, pages);
   const describe = (entry: ModerationLogItem) =>
     t(`log.${entry.action}`, { actor: entry.actor ?? t('gone'), kind: t(`kind.${entry.targetKind}`, { defaultValue: entry.targetKind }), group: entry.group ?? '' });
   return (
     <section className="moderation-section" aria-labelledby="moderation-log">
       <h2 id="moderation-log">{t('log.title')}</h2>
-      {list && list.items.length > 0 ? (
-        <ul className="moderation-log">
-          {list.items.map((entry) => (
-            <li key={entry._id}>
-              {describe(entry)} · <RelativeTime time={entry.createdAt} />
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <ListStatus error={list ? null : error} ready={ready} empty={t('log.empty')} />
-      )}
-      {list?.hasMore && (
-        <button type="button" className="button" onClick={() => setPages((n) => n + 1)}>
-          {t('more')}
-        </button>
-      )}
+      <PagedList paged={log} empty={t('log.empty')} onMore={() => setPages((n) => n + 1)}>
+        {(entries) => (
+          <ul className="moderation-log">
+            {entries.map((entry) => (
+              <li key={entry._id}>
+                {describe(entry)} · <RelativeTime time={entry.createdAt} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </PagedList>
     </section>
   );
 }

@@ -1,19 +1,19 @@
 import '../../test/setup';
 import { readFileSync } from 'node:fs';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DELETED } from '#core/limits';
 import { getDb } from '../../lib/db/db';
 import { clearSession } from '../../lib/session';
 import { getToasts } from '../../lib/toast';
-import { cancelScheduledSend, queueComment } from '../../lib/outbox/outbox';
+import { queueComment } from '../../lib/outbox/outbox';
 import { queryKeys } from '../../lib/query/keys';
-import { apiComment, apiPost, mockFetch, setOnline, startOffline, useCloneableBlobs } from '../../test/local-first';
+import { apiComment, apiPost, mockFetch, setOnline, setUpLocalFirst, startOffline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
 import type { ImagePriority } from './PostImages';
 import type { Post } from '../../lib/api/types';
-
+import { loadPostMenuPanel } from './PostMenu';
 
 const post = (extra: Partial<Post> = {}) =>
   apiPost('p1', {
@@ -33,11 +33,12 @@ const stylesheet = (name: string) => readFileSync(new URL(name, import.meta.url)
 const postCardCss = stylesheet('./post-card.css');
 const quotedPostCss = stylesheet('./quoted-post.css');
 
-beforeEach(async () => {
-  useCloneableBlobs();
-  await startOffline('me', 'u9');
+// The menu's entries come in their own chunk, which a page loads once idle after its first cards.
+beforeAll(async () => {
+  await loadPostMenuPanel();
 });
-afterEach(() => cancelScheduledSend());
+
+setUpLocalFirst(() => startOffline('me', 'u9'));
 
 describe('PostCard', () => {
   it('shows the author\'s avatar under the versioned URL the server gave', () => {

@@ -1,8 +1,7 @@
 import '../../test/setup';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancelScheduledSend } from '../../lib/outbox/outbox';
-import { apiPost, mockFetch, startOffline, useCloneableBlobs } from '../../test/local-first';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { apiPost, mockFetch, setUpLocalFirst, startOffline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import type { Post } from '../../lib/api/types';
 import { PostCard } from './PostCard';
@@ -16,12 +15,10 @@ const post = (extra: Partial<Post> = {}) =>
     ...extra,
   }) as Post;
 
-beforeEach(async () => {
-  useCloneableBlobs();
-  await startOffline('me', 'u9');
+setUpLocalFirst(() => startOffline('me', 'u9'));
+beforeEach(() => {
   mockFetch(() => ({ body: {} }));
 });
-afterEach(() => cancelScheduledSend());
 
 describe('image descriptions on the card', () => {
   it('names each image by its description, else by its place, and shows the description in the gallery', async () => {

@@ -1,15 +1,16 @@
 import '../../test/setup';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Post } from '../../lib/api/types';
 import { getDb } from '../../lib/db/db';
 import { draftKeys, loadDraft } from '../../lib/drafts/store';
-import { cancelScheduledSend, kickOutbox, makeFailedDue } from '../../lib/outbox/outbox';
+import { kickOutbox, makeFailedDue } from '../../lib/outbox/outbox';
 import { getToasts } from '../../lib/toast';
-import { type FetchCall, apiPost, mockFetch, setOnline, startOnline, useCloneableBlobs } from '../../test/local-first';
+import { type FetchCall, apiPost, mockFetch, setOnline, setUpLocalFirst, startOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
+import { loadPostMenuPanel } from './PostMenu';
 
 const ID = 'a'.repeat(24);
 const WRITTEN = Date.now() - 60 * 60_000;
@@ -54,11 +55,12 @@ async function editTo(text: string) {
   await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 }
 
-beforeEach(async () => {
-  useCloneableBlobs();
-  await startOnline('u1');
+// The menu's entries come in their own chunk, which a page loads once idle after its first cards.
+beforeAll(async () => {
+  await loadPostMenuPanel();
 });
-afterEach(() => cancelScheduledSend());
+
+setUpLocalFirst(() => startOnline('u1'));
 
 describe('editing a post', () => {
   it('online: the author edits in the shared editor, the card shows the text at once, and the edit is sent once with a key', async () => {

@@ -44,31 +44,36 @@ describe('a listing of posts', () => {
     ]);
   const withPictures = (id: string) => apiPost(id, { media: [`/media/${id}1.webp`, `/media/${id}2.webp`] }) as Post;
 
-  it('loads the pictures of its first screen of cards at once, the very first ones first, and the rest as they scroll near', () => {
-    mockFetch(() => ({ body: {} }));
-    const posts = ['a', 'b', 'c', 'd'].map(withPictures);
-    const { container } = renderWithApp(<PostList posts={posts} hasMore={false} loading={false} onMore={() => {}} />);
-    expect(pictures(container)).toEqual([
-      ['/media/a1.webp', 'eager', 'high'],
-      ['/media/a2.webp', 'eager', null],
-      ['/media/b1.webp', 'eager', null],
-      ['/media/b2.webp', 'eager', null],
-      ['/media/c1.webp', 'eager', null],
-      ['/media/c2.webp', 'eager', null],
-      ['/media/d1.webp', 'lazy', null],
-      ['/media/d2.webp', 'lazy', null],
-    ]);
-  });
+  const withoutPictures = (id: string) => apiPost(id) as Post;
 
-  it('puts ahead the first pictures of the first screen even below cards without any', () => {
+  it.each([
+    [
+      'loads the pictures of its first screen of cards at once, the very first ones first, and the rest as they scroll near',
+      ['a', 'b', 'c', 'd'].map(withPictures),
+      [
+        ['/media/a1.webp', 'eager', 'high'],
+        ['/media/a2.webp', 'eager', null],
+        ['/media/b1.webp', 'eager', null],
+        ['/media/b2.webp', 'eager', null],
+        ['/media/c1.webp', 'eager', null],
+        ['/media/c2.webp', 'eager', null],
+        ['/media/d1.webp', 'lazy', null],
+        ['/media/d2.webp', 'lazy', null],
+      ],
+    ],
+    [
+      'puts ahead the first pictures of the first screen even below cards without any',
+      [withoutPictures('a'), withoutPictures('b'), withPictures('c'), withPictures('d')],
+      [
+        ['/media/c1.webp', 'eager', 'high'],
+        ['/media/c2.webp', 'eager', null],
+        ['/media/d1.webp', 'lazy', null],
+        ['/media/d2.webp', 'lazy', null],
+      ],
+    ],
+  ])('%s', (_name, posts, expected) => {
     mockFetch(() => ({ body: {} }));
-    const posts = [apiPost('a') as Post, apiPost('b') as Post, withPictures('c'), withPictures('d')];
     const { container } = renderWithApp(<PostList posts={posts} hasMore={false} loading={false} onMore={() => {}} />);
-    expect(pictures(container)).toEqual([
-      ['/media/c1.webp', 'eager', 'high'],
-      ['/media/c2.webp', 'eager', null],
-      ['/media/d1.webp', 'lazy', null],
-      ['/media/d2.webp', 'lazy', null],
-    ]);
+    expect(pictures(container)).toEqual(expected);
   });
 });

@@ -1,19 +1,51 @@
-import { Icon } from '../Icon';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { type ComponentType, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppLink } from '../AppLink';
-import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
-import { ReportDialog } from '../ReportDialog';
+import { Icon } from '../Icon';
 import { useSession } from '../../lib/session';
+import { toast } from '../../lib/toast';
 import type { Post } from '../../lib/api/types';
-import { type AdminGroup, adminGroupsOf, usePostModeration } from './usePostModeration';
-import { useUserSafety } from '../safety/UserSafety';
+import { adminGroupsOf } from './admin-groups';
+import type { PostMenuPanelProps } from './PostMenuPanel';
 import './post-card.css';
 
-// The editor comes with the first edit, not with every card.
-const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
+type Panel = ComponentType<PostMenuPanelProps>;
 
-type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'edit' } | { kind: 'report' };
+/**
+ * The menu's entries and dialogs (report, mute, block, moderation, edit) are not needed to draw a
+ * listing, so they come in their own chunk; once loaded, every card draws them at once.
+ */
+let panel: Panel | undefined;
+let loading: Promise<Panel> | undefined;
+
+/** Whether the entries are here, so a press draws them at once (offline too). */
+export const postMenuPanelLoaded = (): boolean => panel !== undefined;
+
+/** Loads the menu's entries and dialogs (once; a load that failed, offline, is tried again). */
+export function loadPostMenuPanel(): Promise<Panel> {
+  loading ??= import('./PostMenuPanel').then(
+    (module) => (panel = module.PostMenuPanel),
+    (err: unknown) => {
+      loading = undefined;
+      throw err;
+    },
+  );
+  return loading;
+}
+
+let prefetching = false;
+
+/**
+ * The first card asks for the menu's chunk once the page is idle, after its first drawing: the
+ * menu then opens offline too, before the service worker has stored the app (a report or a block
+ * made offline is queued like any other change).
+ */
+function prefetchPanel(): void {
+  if (prefetching) return;
+  prefetching = true;
+  const load = () => void loadPostMenuPanel().catch((err: unknown) => console.warn('post menu', err));
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
+  else setTimeout(load, 200);
+}
 
 interface Props {
   post: Post;
@@ -21,49 +53,40 @@ interface Props {
   onDelete: () => Promise<void>;
 }
 
-/**
- * The post card menu: reply with a post, edit and delete (author), and per group where the caller
- * is an admin: remove from the group, pin or unpin there, ban or unban the author there.
- */
+/** The post card menu's button, and its entries once opened (see PostMenuPanel). */
 export function PostMenu({ post, onDelete }: Props) {
   const { t } = useTranslation('post');
-  const { remove, togglePin, toggleBan } = usePostModeration(post);
-  // Another user's post offers muting and blocking its author to a signed-in reader.
+  // Another user's post offers reporting, muting and blocking its author to a signed-in reader.
   const { isLoggedIn } = useSession();
-  const authorSafety = useUserSafety(post.author.pfp, post.author.username);
-  const offersSafety = isLoggedIn && !post.itsme && !!post.author.pfp;
+  const canReport = isLoggedIn && !post.itsme;
+  const offersSafety = canReport && !!post.author.pfp;
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  // The entries mount with the first opening and stay, so a dialog they opened outlives the menu.
+  const [used, setUsed] = useState(false);
+  // Draws again when the menu's chunk arrives after a press that came before it.
+  const [, loaded] = useReducer((n: number) => n + 1, 0);
   const wrapper = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  // An open menu closes as menus do: Escape (the focus goes back to its button) or a press outside.
+  const offersAnything = post.itsme || post.canReply || canReport || adminGroupsOf(post).length > 0;
+  // A visitor's cards offer nothing: their page never loads the menu.
   useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      setOpen(false);
-      toggle.current?.focus();
-    };
-    const onPointer = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
-  const adminGroups = adminGroupsOf(post);
-  // Anyone signed in may report someone else's post.
-  const canReport = isLoggedIn && !post.itsme;
-  if (!post.itsme && !post.canReply && !canReport && adminGroups.length === 0) return null;
+    if (offersAnything) prefetchPanel();
+  }, [offersAnything]);
+  if (!offersAnything) return null;
 
-  const run = (action: () => void) => () => {
-    setOpen(false);
-    action();
+  const onToggle = () => {
+    setOpen((o) => !o);
+    setUsed(true);
+    if (!panel) {
+      void loadPostMenuPanel().then(loaded, (err: unknown) => {
+        // Offline before the app was stored: the press must not just do nothing.
+        console.warn('post menu', err);
+        setOpen(false);
+        toast.error('common:not_offline');
+      });
+    }
   };
+  const Entries = panel;
 
   return (
     <div className="post-menu" ref={wrapper}>
@@ -74,99 +97,20 @@ export function PostMenu({ post, onDelete }: Props) {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-label={t('menu')}
-        onClick={() => setOpen((o) => !o)}
+        onClick={onToggle}
       >
         <Icon name="more" size={20} />
       </button>
-      {open && (
-        <ul role="menu" className="post-menu-list">
-          {post.canReply && (
-            <li role="none">
-              <AppLink role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>
-                {t('reply_with_post')}
-              </AppLink>
-            </li>
-          )}
-          {post.itsme && (
-            <li role="none">
-              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'edit' }))}>
-                {t('edits:edit')}
-              </button>
-            </li>
-          )}
-          {post.itsme && (
-            <li role="none">
-              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
-                {t('delete')}
-              </button>
-            </li>
-          )}
-          {canReport && (
-            <li role="none">
-              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'report' }))}>
-                {t('moderation:report.post')}
-              </button>
-            </li>
-          )}
-          {adminGroups.map((group) => (
-            <li role="none" key={group.id} className="post-menu-group">
-              <span className="post-menu-heading" aria-hidden="true">
-                &amp;{group.name}
-              </span>
-              <ul role="group" aria-label={t('admin.group', { name: group.name })}>
-                <li role="none">
-                  <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'remove', group }))}>
-                    {t('admin.remove')}
-                  </button>
-                </li>
-                <li role="none">
-                  <button type="button" role="menuitem" onClick={run(() => void togglePin(group))}>
-                    {group.pinned ? t('admin.unpin') : t('admin.pin')}
-                  </button>
-                </li>
-                {group.canBan && (
-                  <li role="none">
-                    <button type="button" role="menuitem" onClick={run(() => void toggleBan(group))}>
-                      {group.authorBanned
-                        ? t('admin.unban', { username: post.author.username })
-                        : t('admin.ban', { username: post.author.username })}
-                    </button>
-                  </li>
-                )}
-              </ul>
-            </li>
-          ))}
-          {offersSafety && authorSafety.items(run)}
-        </ul>
-      )}
-      {authorSafety.dialog}
-      {confirming?.kind === 'edit' && (
-        <Suspense fallback={null}>
-          <PostEditDialog post={post} onClose={() => setConfirming(null)} />
-        </Suspense>
-      )}
-      {confirming?.kind === 'delete' && (
-        <ConfirmDialog
-          question={deleteQuestion(t, 'post')}
-          detail={t('common:conf.delete_post_detail')}
-          onCancel={() => setConfirming(null)}
-          onConfirm={() => {
-            setConfirming(null);
-            void onDelete();
-          }}
-        />
-      )}
-      {confirming?.kind === 'report' && <ReportDialog kind="post" id={post._id} onClose={() => setConfirming(null)} />}
-      {confirming?.kind === 'remove' && (
-        <ConfirmDialog
-          question={t('common:conf.remove_post', { name: confirming.group.name })}
-          detail={t('common:conf.remove_post_detail')}
-          onCancel={() => setConfirming(null)}
-          onConfirm={() => {
-            const { group } = confirming;
-            setConfirming(null);
-            void remove(group);
-          }}
+      {Entries && used && (
+        <Entries
+          post={post}
+          onDelete={onDelete}
+          canReport={canReport}
+          offersSafety={offersSafety}
+          open={open}
+          setOpen={setOpen}
+          wrapper={wrapper}
+          toggle={toggle}
         />
       )}
     </div>

@@ -1,19 +1,14 @@
 import '../../test/setup';
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Post } from '../../lib/api/types';
-import { cancelScheduledSend } from '../../lib/outbox/outbox';
-import { apiPost, mockFetch, startOffline, useCloneableBlobs } from '../../test/local-first';
+import { apiPost, mockFetch, setUpLocalFirst, startOffline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
 
 const post = apiPost('p1', { text: 'Hello', author: { username: 'alice', pfp: 'u1' }, likes: 2, comments: 3 }) as Post;
 
-beforeEach(async () => {
-  useCloneableBlobs();
-  await startOffline('me', 'u9');
-});
-afterEach(() => cancelScheduledSend());
+setUpLocalFirst(() => startOffline('me', 'u9'));
 
 describe('the action bar of a post', () => {
   it('draws icons with names, no button holding visible text that its name does not say', () => {

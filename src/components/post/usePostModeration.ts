@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { groupsApi } from '#core/api/groups';
-import { DELETED } from '#core/limits';
 import { callApi, errorKeyOf } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
 import { useDb } from '../../lib/db/useDb';
@@ -10,41 +9,7 @@ import { translateMessage } from '../../lib/i18n';
 import { isGroupQuery, queryKeys } from '../../lib/query/keys';
 import { fetchPost } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
-
-/** One of the post's groups where the caller is an admin (or the owner), with what the menu offers there. */
-export interface AdminGroup {
-  id: string;
-  name: string;
-  /** The post is that group's pinned post. */
-  pinned: boolean;
-  /** The post's author is banned there. */
-  authorBanned: boolean;
-  /** Ban and unban are offered: never for the caller's own post (the owner cannot be banned, an admin only by the owner). */
-  canBan: boolean;
-}
-
-/**
- * The groups of the post's adminGroups indexes, in the post's order. The API tells only
- * whether the caller owns a group, so an author who owns it is known only on the caller's own
- * post; otherwise the server refuses with ban_owner, which the ban shows as its toast.
- */
-export function adminGroupsOf(post: Post): AdminGroup[] {
-  const authorKnown = post.author.username !== DELETED && !!post.author.pfp;
-  const out: AdminGroup[] = [];
-  for (const index of post.adminGroups ?? []) {
-    const group = post.groups[index];
-    if (!group?._id) continue;
-    const authorOwns = post.itsme && post.ownedGroups.includes(index);
-    out.push({
-      id: group._id,
-      name: group.name,
-      pinned: post.pinnedGroups.includes(index),
-      authorBanned: post.bannedGroups.includes(index),
-      canBan: authorKnown && !post.itsme && !authorOwns,
-    });
-  }
-  return out;
-}
+import type { AdminGroup } from './admin-groups';
 
 /** DELETE /group/{groupId}/p/{postId}: out of the group (deleted when the group is private). */
 export const removeFromGroup = (groupId: string, postId: string) => callApi(groupsApi.removePost, { params: { groupId, postId } });

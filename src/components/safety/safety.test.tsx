@@ -1,6 +1,6 @@
 import '../../test/setup';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CachedComment, type KruhDb, getDb } from '../../lib/db/db';
 import { cancelScheduledSend, kickOutbox, queueSafety } from '../../lib/outbox/outbox';
 import { getToasts } from '../../lib/toast';
@@ -10,6 +10,7 @@ import { renderWithApp } from '../../test/render';
 import { PostCard } from '../post/PostCard';
 import { MuteTagButton } from './MuteTagButton';
 import { SafetyMenu } from './SafetyMenu';
+import { loadPostMenuPanel } from '../post/PostMenu';
 
 const bob = { username: 'bob', pfp: 'u2', pfpUrl: '/media/pfp/u2.jpeg' };
 const bobsPost = apiPost('p1', { text: 'hello #cats', author: bob }) as Post;
@@ -32,6 +33,11 @@ async function storePages(db: KruhDb) {
 const idsOf = async (feedKey: string) => (await getDb().feedPages.get([`${feedKey}|sort=newest|time=all`, 1]))?.ids;
 
 const openPostMenu = () => fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+
+// The menu's entries come in their own chunk, which a page loads once idle after its first cards.
+beforeAll(async () => {
+  await loadPostMenuPanel();
+});
 
 beforeEach(async () => {
   await startOffline('me', 'u9');

@@ -152,7 +152,7 @@ function BioEditor({ account }: { account: StoredAccount }) {
 
 /** Interface language (en, cs): switched at once, and remembered on the server. */
 function LanguageChoice() {
-  const { t, i18n } = useTranslation('account');
+  const { i18n } = useTranslation('account');
   const db = useDb();
   const current = currentLanguage(i18n);
   const choose = (lng: Language) => {
@@ -162,13 +162,24 @@ function LanguageChoice() {
       (err: unknown) => console.error(err),
     );
   };
+  return <ChoiceField name="language" values={LANGUAGES} current={current} onChoose={choose} />;
+}
+
+/** One choice among a few, as radio buttons under a title; `name` is also where their texts are (`theme.label`, `theme.dark`). */
+function ChoiceField<V extends string>({ name, values, current, onChoose }: {
+  name: 'language' | 'theme';
+  values: readonly V[];
+  current: V;
+  onChoose: (value: V) => void;
+}) {
+  const { t } = useTranslation('account');
   return (
     <fieldset className="account-section account-language">
-      <legend className="account-section__title">{t('language.label')}</legend>
-      {LANGUAGES.map((lng) => (
-        <label key={lng} className="account-language__option">
-          <input type="radio" name="language" value={lng} checked={current === lng} onChange={() => choose(lng)} />
-          {t(`language.${lng}`)}
+      <legend className="account-section__title">{t(`${name}.label`)}</legend>
+      {values.map((value) => (
+        <label key={value} className="account-language__option">
+          <input type="radio" name={name} value={value} checked={current === value} onChange={() => onChoose(value)} />
+          {t(`${name}.${value}`)}
         </label>
       ))}
     </fieldset>
@@ -177,23 +188,12 @@ function LanguageChoice() {
 
 /** Light, dark or as the device: kept on this device and applied at once. */
 function ThemeChoiceField() {
-  const { t } = useTranslation('account');
   const [current, setCurrent] = useState<ThemeChoice>(storedTheme);
   const choose = (theme: ThemeChoice) => {
     chooseTheme(theme);
     setCurrent(theme);
   };
-  return (
-    <fieldset className="account-section account-language">
-      <legend className="account-section__title">{t('theme.label')}</legend>
-      {THEMES.map((theme) => (
-        <label key={theme} className="account-language__option">
-          <input type="radio" name="theme" value={theme} checked={current === theme} onChange={() => choose(theme)} />
-          {t(`theme.${theme}`)}
-        </label>
-      ))}
-    </fieldset>
-  );
+  return <ChoiceField name="theme" values={THEMES} current={current} onChoose={choose} />;
 }
 
 /**

@@ -12,7 +12,7 @@ import { PostCard } from '../../components/post/PostCard';
 import { Editor } from '../../components/editor/Editor';
 import { useEditor, useEditorSend } from '../../components/editor/useEditor';
 import { GifButton } from '../../components/gifs/GifButton';
-import { useCoarsePointer } from '../../components/useCoarsePointer';
+import { useCoarsePointer } from '../../components/useMediaQuery';
 import './compose.css';
 
 /** The new-post form (/post), writing into the outbox; the route's RequireAuth guards it. */

@@ -25,6 +25,19 @@ function serve(current: () => Record<string, unknown>, more: (call: FetchCall) =
   });
 }
 
+/** An action the server accepts with `message`; what it serves afterwards may depend on `done`. */
+function accepted(path: string, message: string) {
+  const action = {
+    done: false,
+    answer(call: FetchCall): Answer {
+      if (call.path !== path) return undefined;
+      action.done = true;
+      return { body: { message } };
+    },
+  };
+  return action;
+}
+
 function renderGroup(route = '/g/birds') {
   return renderWithApp(<GroupPage />, { route, path: '/g/:groupname/:show?' });
 }
@@ -70,14 +83,8 @@ describe('group page', () => {
     { title: 'lets anyone join an open group, then loads it again', before: { member: false }, action: 'join', message: 'info/joined_group', method: 'PUT', from: 'Join', to: 'Leave' },
   ])('$title', async ({ before, action, message, method, from, to }) => {
     storeSession('token-1', 'alice', ME);
-    let member = before.member;
-    const { calls } = serve(() => group({ ...before, member }), (call) => {
-      if (call.path === `/api/group/birds/${action}`) {
-        member = !member;
-        return { body: { message } };
-      }
-      return undefined;
-    });
+    const act = accepted(`/api/group/birds/${action}`, message);
+    const { calls } = serve(() => group({ ...before, member: before.member !== act.done }), act.answer);
     renderGroup();
     fireEvent.click(await screen.findByRole('button', { name: from }));
     expect(await screen.findByRole('button', { name: to })).toBeInTheDocument();
@@ -87,9 +94,7 @@ describe('group page', () => {
 
   it('sends a request to join with an info toast', async () => {
     storeSession('token-1', 'alice', ME);
-    const { calls } = serve(() => group({ requestJoin: true }), (call) =>
-      call.path === '/api/group/birds/request' ? { body: { message: 'info/request_send' } } : undefined,
-    );
+    const { calls } = serve(() => group({ requestJoin: true }), accepted('/api/group/birds/request', 'info/request_send').answer);
     renderGroup();
     fireEvent.click(await screen.findByRole('button', { name: 'Request to join' }));
     expect(await screen.findByRole('button', { name: 'Request sent' })).toBeDisabled();
@@ -177,16 +182,12 @@ describe('members view', () => {
     storeSession('token-1', 'alice', ME);
     const carol = user('carol');
     const dave = user('dave', { admin: true });
-    let banned = false;
-    const { calls } = serve(() => group({ owner: true, admin: true, member: true, members: banned ? 2 : 3, bans: banned ? 1 : 0 }), (call) => {
-      if (call.path === '/api/group/birds/members') return reply([user('alice', { owner: true, _id: ME, pfp: ME }), ...(banned ? [] : [carol]), dave]);
+    const ban = accepted(`/api/group/birds/ban/${carol.pfp}`, 'info/user_banned');
+    const { calls } = serve(() => group({ owner: true, admin: true, member: true, members: ban.done ? 2 : 3, bans: ban.done ? 1 : 0 }), (call) => {
+      if (call.path === '/api/group/birds/members') return reply([user('alice', { owner: true, _id: ME, pfp: ME }), ...(ban.done ? [] : [carol]), dave]);
       if (call.path === `/api/group/birds/admin/${carol.pfp}`) return { body: { message: 'info/made_admin' } };
       if (call.path === `/api/group/birds/deadmin/${dave.pfp}`) return { body: { message: 'info/revoked_admin' } };
-      if (call.path === `/api/group/birds/ban/${carol.pfp}`) {
-        banned = true;
-        return { body: { message: 'info/user_banned' } };
-      }
-      return undefined;
+      return ban.answer(call);
     });
     renderGroup('/g/birds/members');
     expect(await screen.findByRole('link', { name: 'carol' })).toBeInTheDocument();
@@ -226,15 +227,10 @@ describe('members view', () => {
   it('lets an admin unban from the banned view, the banned count and link going at once', async () => {
     storeSession('token-1', 'alice', ME);
     const eve = user('eve', { banned: true });
-    let unbanned = false;
-    const { calls } = serve(() => group({ admin: true, member: true, bans: unbanned ? 0 : 1 }), (call) => {
-      if (call.path === '/api/group/birds/banned') return reply(unbanned ? [] : [eve]);
-      if (call.path === `/api/group/birds/unban/${eve.pfp}`) {
-        unbanned = true;
-        return { body: { message: 'info/user_unbanned' } };
-      }
-      return undefined;
-    });
+    const unban = accepted(`/api/group/birds/unban/${eve.pfp}`, 'info/user_unbanned');
+    const { calls } = serve(() => group({ admin: true, member: true, bans: unban.done ? 0 : 1 }), (call) =>
+      call.path === '/api/group/birds/banned' ? reply(unban.done ? [] : [eve]) : unban.answer(call),
+    );
     renderGroup('/g/birds/banned');
     expect(await screen.findByRole('link', { name: '1 banned' })).toBeInTheDocument();
     fireEvent.click(await screen.findByRole('button', { name: 'Unban eve' }));

@@ -1,16 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import type { PostList } from '#core/api/posts';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { type TestUser, api, createVerifiedUser } from '../support/server';
 import { useE2eSuite } from '../support/suite';
-
-interface StoredPost {
-  _id: string;
-  text: string;
-  media: string[];
-  alts: string[];
-  contentWarning: string | null;
-}
 
 /**
  * A post with a described photo behind a content warning: the description and the warning go
@@ -44,7 +37,7 @@ describe('journey: a described photo behind a content warning', () => {
     await page.waitForURL((url) => url.hash === '#/');
 
     const stored = async () =>
-      (await api<{ posts: StoredPost[] }>(server, 'GET', `/profile/posts/${ada.username}`, { token: finn.token })).body.posts ?? [];
+      (await api<PostList>(server, 'GET', `/profile/posts/${ada.username}`, { token: finn.token })).body.posts ?? [];
     await expect.poll(async () => (await stored()).map((p) => [p.text, p.media.length, p.alts, p.contentWarning]), { timeout: 15_000 })
       .toEqual([[words, 1, [description], 'Spiders']]);
     const [post] = await stored();

@@ -1,17 +1,10 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import type { PostList } from '#core/api/posts';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
-import { type TestUser, api, createVerifiedUser, uniqueName } from '../support/server';
+import { api, createVerifiedUser, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
-
-interface StoredPost {
-  _id: string;
-  text: string;
-  media: string[];
-  mentions: Array<{ _id: string | null; username: string }>;
-  groups: Array<{ _id: string | null; name: string }>;
-}
 
 const photo = async (name: string, background: string) => ({
   name,
@@ -25,21 +18,18 @@ const photo = async (name: string, background: string) => ({
  */
 describe('journey: compose a rich post and find it everywhere', () => {
   const e2e = useE2eSuite();
-  let ada: TestUser;
-  let finn: TestUser;
-  let group: string;
-  let words: string;
 
-  /** Made inside the test, so a second try starts from fresh people and names. */
-  async function setUp(): Promise<void> {
-    group = uniqueName('orchard');
-    words = `Pressing apples ${Date.now()} today #cider`;
-    [ada, finn] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
+  /** The people and names of one try, made inside the test so a second try starts from fresh ones. */
+  async function setUp() {
+    const group = uniqueName('orchard');
+    const words = `Pressing apples ${Date.now()} today #cider`;
+    const [ada, finn] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
     const created = await api(e2e.server, 'POST', '/group', {
       token: ada.token,
       body: { name: group, description: 'Trees and what they give.', isPrivate: false, requestJoin: false, everyoneCanPost: true },
     });
     expect(created.status).toBe(201);
+    return { ada, finn, group, words };
   }
 
   /** Picks `name` from the suggestions of the newest slot of one kind. */
@@ -51,7 +41,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
   }
 
   it('posts two photos with a mention, a group and a hashtag, finds the post, and browses the photos', async () => {
-    await setUp();
+    const { ada, finn, group, words } = await setUp();
     const { server } = e2e;
     const en = (id: string, values?: Record<string, string | number>) => text('en', id, values);
     const page = await e2e.visit('/#/post', { as: ada, viewport: JOURNEY_VIEWPORT });
@@ -66,7 +56,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
     await page.waitForURL((url) => url.hash === '#/');
 
     // Stored as written: both photos, the mention and the group resolved to their ids.
-    const stored = async () => (await api<{ posts: StoredPost[] }>(server, 'GET', `/group/${group}/posts`, { token: ada.token })).body.posts;
+    const stored = async () => (await api<PostList>(server, 'GET', `/group/${group}/posts`, { token: ada.token })).body.posts;
     // The text lands first; the photos follow it, uploaded by the outbox.
     await expect.poll(async () => (await stored()).map((p) => [p.text, p.media.length]), { timeout: 15_000 }).toEqual([[words, 2]]);
     const [post] = await stored();

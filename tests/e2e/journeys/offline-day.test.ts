@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Post, PostList } from '#core/api/posts';
 import { waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, composePost, text } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
-import { type TestUser, api, createVerifiedUser, uniqueName } from '../support/server';
+import { api, createPost, createVerifiedUser, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
-
-interface ListedPost {
-  _id: string;
-  text: string;
-  likes: number;
-  comments: number;
-}
 
 /**
  * A day on a train: read online, lose the connection, reload and keep reading; write a post, a
@@ -20,25 +14,16 @@ interface ListedPost {
  */
 describe('journey: offline writing, survived across a closed app, delivered once', () => {
   const e2e = useE2eSuite();
-  let ava: TestUser;
-  let rey: TestUser;
-  let pond: string;
-  const posts: ListedPost[] = [];
-  /** Texts carry the try's own mark: a second try must not find the first try's posts in the feed. */
-  let mark = '';
-  const said = (words: string) => `${words} (${mark})`;
 
-  /** Made inside the test, so a second try starts from fresh people and names. */
-  async function setUp(): Promise<void> {
-    pond = uniqueName('pond');
-    mark = uniqueName('try');
-    posts.length = 0;
-    [ava, rey] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
-    for (const words of ['Morning mist over the pond', 'Herons are back this week']) {
-      const created = await api<ListedPost>(e2e.server, 'POST', '/post', { token: ava.token, body: { text: said(words) } });
-      expect(created.status).toBe(201);
-      posts.push(created.body);
-    }
+  /** The people, names and posts of one try, made inside the test so a second try starts from fresh ones. */
+  async function setUp() {
+    const pond = uniqueName('pond');
+    /** Texts carry the try's own mark: a second try must not find the first try's posts in the feed. */
+    const mark = uniqueName('try');
+    const said = (words: string) => `${words} (${mark})`;
+    const [ava, rey] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
+    const posts: Post[] = [];
+    for (const words of ['Morning mist over the pond', 'Herons are back this week']) posts.push(await createPost(e2e.server, ava, { text: said(words) }));
     expect((await api(e2e.server, 'POST', '/comment/', { token: ava.token, body: { text: 'Photos to follow.', parent: posts[0]!._id } })).status).toBe(201);
     const group = await api(e2e.server, 'POST', '/group', {
       token: ava.token,
@@ -46,14 +31,14 @@ describe('journey: offline writing, survived across a closed app, delivered once
     });
     expect(group.status).toBe(201);
     expect((await api(e2e.server, 'PUT', `/group/${pond}/join`, { token: rey.token })).status).toBe(200);
+    return { ava, rey, pond, posts, said };
   }
 
-  const reysPosts = async () => (await api<{ posts: ListedPost[] }>(e2e.server, 'GET', `/profile/posts/${rey.username}`, { token: ava.token })).body.posts;
-  const postNow = async (id: string) => (await api<ListedPost>(e2e.server, 'GET', `/post/${id}`, { token: ava.token })).body;
-
   it('keeps everything written offline through a closed app and sends each item once', async () => {
-    await setUp();
+    const { ava, rey, pond, posts, said } = await setUp();
     const { server } = e2e;
+    const reysPosts = async () => (await api<PostList>(server, 'GET', `/profile/posts/${rey.username}`, { token: ava.token })).body.posts;
+    const postNow = async (id: string) => (await api<Post>(server, 'GET', `/post/${id}`, { token: ava.token })).body;
     const page = await e2e.visit('/#/feed', { as: rey, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
     await main.getByText(posts[1]!.text).waitFor();

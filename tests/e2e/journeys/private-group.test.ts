@@ -1,20 +1,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Group } from '#core/api/groups';
+import type { PostList } from '#core/api/posts';
 import { waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { type TestUser, api, createVerifiedUser, sessionStorageState, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
-
-interface GroupPosts {
-  posts: Array<{ _id: string; text: string }>;
-}
-interface GroupView {
-  members: number;
-  banned: boolean;
-  owner: boolean;
-  admin: boolean;
-  member: boolean;
-}
 
 /**
  * A private group that takes requests: its owner creates it, a person asks to join and is accepted
@@ -23,18 +14,14 @@ interface GroupView {
  */
 describe('journey: a private group, from the request to join to a new owner', () => {
   const e2e = useE2eSuite();
-  let olga: TestUser;
-  let mia: TestUser;
-  let otto: TestUser;
   const contexts: BrowserContext[] = [];
-  let group: string;
-  let secret: string;
 
-  /** Made inside the test, so a second try starts from fresh people and names. */
-  async function setUp(): Promise<void> {
-    group = uniqueName('allotment');
-    secret = `The gate code is ${Date.now()}`;
-    [olga, mia, otto] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
+  /** The people and names of one try, made inside the test so a second try starts from fresh ones. */
+  async function setUp() {
+    const group = uniqueName('allotment');
+    const secret = `The gate code is ${Date.now()}`;
+    const [olga, mia, otto] = [await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server), await createVerifiedUser(e2e.server)];
+    return { olga, mia, otto, group, secret };
   }
   afterAll(async () => {
     for (const context of contexts) await context.close();
@@ -46,12 +33,12 @@ describe('journey: a private group, from the request to join to a new owner', ()
     contexts.push(context);
     return context.newPage();
   }
-  const groupAs = async (user: TestUser) => (await api<{ group: GroupView }>(e2e.server, 'GET', `/group/${group}`, { token: user.token })).body.group;
-  const postsAs = (user: TestUser) => api<GroupPosts>(e2e.server, 'GET', `/group/${group}/posts`, { token: user.token });
 
   it('creates, admits, posts, pins, bans, unbans and transfers, while an outsider sees nothing', async () => {
-    await setUp();
+    const { olga, mia, otto, group, secret } = await setUp();
     const { server } = e2e;
+    const groupAs = async (user: TestUser) => (await api<{ group: Group }>(server, 'GET', `/group/${group}`, { token: user.token })).body.group;
+    const postsAs = (user: TestUser) => api<PostList>(server, 'GET', `/group/${group}/posts`, { token: user.token });
     const en = (id: string, values?: Record<string, string>) => text('en', id, values);
 
     // Olga creates the group from the form.

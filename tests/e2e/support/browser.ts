@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page, chromium } from 'playwright-core';
 import type { TestContext } from 'vitest';
 
 /** Debian's Chromium (playwright-core brings no browser of its own). */
@@ -117,4 +117,19 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
 /** Resolves once a service worker controls the page (the app shell is then cached). */
 export async function waitForServiceWorker(page: Page, timeout = 30_000): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout });
+}
+
+/**
+ * The id of the origin's service worker registration, as DevTools knows it: what its ServiceWorker
+ * commands (a sync or a push handed to the worker) name the worker by.
+ */
+export async function registrationIdOf(cdp: CDPSession, origin: string): Promise<string> {
+  const found = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const mine = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted);
+      if (mine) resolve(mine.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  return found;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { CreatePostBody, Post } from '#core/api/posts';
 import { buildApp } from '../../../server/src/app';
 import { loadConfig } from '../../../server/src/config';
 import { openDatabase } from '../../../server/src/db/database';
@@ -213,6 +214,13 @@ export async function createVerifiedUser(
   });
   if (login.status !== 200) throw new Error(`login ${login.status}: ${JSON.stringify(login.body)}`);
   return { id: login.body.user._id, username: login.body.user.username, email, password, token: login.body.token };
+}
+
+/** A post written through the API as `user`, as the server returns it. */
+export async function createPost(server: TestServer, user: TestUser, body: CreatePostBody): Promise<Post> {
+  const reply = await api<Post>(server, 'POST', '/post', { token: user.token, body });
+  if (reply.status !== 201) throw new Error(`post ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return reply.body;
 }
 
 /** What the app keeps in localStorage for a logged-in user (the session). */

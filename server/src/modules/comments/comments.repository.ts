@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows, idsAmong, isPostgres as locksRows } from '../../db/helpers.js';
+import { addToCounters, changedRows, idsAmong, likesGivenBy, isPostgres as locksRows } from '../../db/helpers.js';
 import type { CommentRow, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
@@ -174,21 +174,23 @@ export type CommentFilter =
   | { kind: 'author'; authorId: string }
   | { kind: 'search'; query: string };
 
+/** Which comments, in which order and window, as whom; `excludeId` leaves one out (a pinned one shown above). */
+export interface CommentsRequest {
+  filter: CommentFilter;
+  listing: ListingWindow;
+  page: PageWindow;
+  viewerId: string | null;
+  excludeId?: string;
+}
+
 /**
  * One page (plus one row) of comments; markers only appear in threads, where they hold replies.
  * The page is picked from the comments table alone, then its rows are read with their authors: a
  * planner that sorted before joining would otherwise join every comment of a busy thread first.
  */
-export async function listComments(
-  db: Executor,
-  filter: CommentFilter,
-  listing: ListingWindow,
-  page: PageWindow,
-  viewerId: string | null,
-  excludeId?: string,
-): Promise<CommentViewRow[]> {
-  const ids = (await commentIdsQuery(db, filter, listing, page, viewerId, excludeId).execute()).map((r) => r.id);
-  const byId = new Map((await commentsByIds(db, ids, viewerId)).map((row) => [row.id, row]));
+export async function listComments(db: Executor, request: CommentsRequest): Promise<CommentViewRow[]> {
+  const ids = (await commentIdsQuery(db, request).execute()).map((r) => r.id);
+  const byId = new Map((await commentsByIds(db, ids, request.viewerId)).map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -196,14 +198,7 @@ export async function listComments(
  * The ids of one page of comments; a thread level walks its index in either order
  * (migration 20261125_01_listing_order_indexes). Exported so tests can read its plan.
  */
-export function commentIdsQuery(
-  db: Executor,
-  filter: CommentFilter,
-  listing: ListingWindow,
-  page: PageWindow,
-  viewerId: string | null,
-  excludeId?: string,
-) {
+export function commentIdsQuery(db: Executor, { filter, listing, page, viewerId, excludeId }: CommentsRequest) {
   let qb = db
     .selectFrom('comments')
     .select('comments.id')
@@ -228,16 +223,19 @@ export function commentIdsQuery(
   return qb.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc').limit(page.fetch).offset(page.offset);
 }
 
-export async function mentionsOf(db: Executor, ids: string[]) {
-  if (ids.length === 0) return [];
+/** Comment mentions as stored, beside each mentioned user's name now (null when gone), in mention order. */
+function commentMentions(db: Executor) {
   return db
     .selectFrom('comment_mentions')
     .leftJoin('users', 'users.id', 'comment_mentions.user_id')
     .select(['comment_mentions.comment_id', 'comment_mentions.position', 'comment_mentions.user_id', 'comment_mentions.username', 'users.username as current_username'])
-    .where('comment_mentions.comment_id', 'in', ids)
     .orderBy('comment_mentions.comment_id')
-    .orderBy('comment_mentions.position')
-    .execute();
+    .orderBy('comment_mentions.position');
+}
+
+export async function mentionsOf(db: Executor, ids: string[]) {
+  if (ids.length === 0) return [];
+  return commentMentions(db).where('comment_mentions.comment_id', 'in', ids).execute();
 }
 
 export async function likedByViewer(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
@@ -277,28 +275,14 @@ export async function findCommentsByAuthor(db: Executor, authorId: string): Prom
 
 /** The mentions in the comments the user wrote, in mention order. */
 export async function findCommentMentionsOfAuthor(db: Executor, authorId: string) {
-  return db
-    .selectFrom('comment_mentions')
+  return commentMentions(db)
     .innerJoin('comments', 'comments.id', 'comment_mentions.comment_id')
-    .leftJoin('users', 'users.id', 'comment_mentions.user_id')
-    .select(['comment_mentions.comment_id', 'comment_mentions.position', 'comment_mentions.user_id', 'comment_mentions.username', 'users.username as current_username'])
     .where('comments.author_id', '=', authorId)
-    .orderBy('comment_mentions.comment_id')
-    .orderBy('comment_mentions.position')
     .execute();
 }
 
 /** Every comment the user liked, with when, oldest like first: ids only, whoever may see it. */
-export async function findCommentLikesOf(db: Executor, userId: string): Promise<{ comment_id: string; created_at: number }[]> {
-  const rows = await db
-    .selectFrom('comment_likes')
-    .select(['comment_id', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('comment_id')
-    .execute();
-  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
-}
+export const findCommentLikesOf = (db: Executor, userId: string) => likesGivenBy(db, 'comment_likes', userId);
 
 export interface LikedCommentRow {
   id: string;

@@ -205,7 +205,7 @@ async function listPage(
   excludeId?: string,
 ): Promise<Page> {
   const page = pageWindow(query, PAGE_SIZES.comments);
-  const rows = await repo.listComments(app.db, filter, listingWindow(query, defaults), page, viewerId, excludeId);
+  const rows = await repo.listComments(app.db, { filter, listing: listingWindow(query, defaults), page, viewerId, excludeId });
   const { items, hasMore } = toPage(rows, page);
   return { comments: await toComments(app.db, items, viewerId, app.config.jwtSecret), hasMore };
 }
@@ -298,10 +298,10 @@ export async function commentsLikedBy(db: Executor, userId: string): Promise<Lik
   const [likes, readable] = await Promise.all([repo.findCommentLikesOf(db, userId), repo.findReadableLikedComments(db, userId)]);
   const byId = new Map(readable.map((row) => [row.id, row]));
   return likes.map((like) => {
-    const row = byId.get(like.comment_id);
+    const row = byId.get(like.id);
     return {
-      commentId: like.comment_id,
-      likedAt: like.created_at,
+      commentId: like.id,
+      likedAt: like.likedAt,
       comment: row
         ? { postId: row.post_id, author: row.author_id && row.author_username ? row.author_username : DELETED, text: row.text, createdAt: row.created_at }
         : null,

@@ -101,6 +101,34 @@ async function useChallenge(app: FastifyInstance, id: string, purpose: Challenge
 }
 
 /** POST /passkeys/register/options: creation options for the caller, leaving out its passkeys. */
+/** What the browser's answer is checked against: the challenge it was given, for this site, with the user verified. */
+interface Expected {
+  expectedChallenge: string;
+  expectedOrigin: string;
+  expectedRPID: string;
+  requireUserVerification: true;
+}
+
+/** Runs a check of the browser's answer; a failure, thrown or reported, is one refusal. */
+async function verified<V extends { verified: boolean }>(
+  challenge: ChallengeRow,
+  check: (expected: Expected) => Promise<V>,
+): Promise<V & { verified: true }> {
+  let verification: V;
+  try {
+    verification = await check({
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: challenge.origin,
+      expectedRPID: challenge.rp_id,
+      requireUserVerification: true,
+    });
+  } catch {
+    throw badRequest('passkey_failed');
+  }
+  if (!verification.verified) throw badRequest('passkey_failed');
+  return verification as V & { verified: true };
+}
+
 export async function registrationOptions(app: FastifyInstance, viewer: Viewer, rp: RelyingParty): Promise<RegistrationOptionsReply> {
   const existing = await listUserPasskeys(app.db, viewer.id);
   const options = await generateRegistrationOptions({
@@ -125,19 +153,9 @@ export async function register(app: FastifyInstance, viewer: Viewer, body: Regis
   // Checked before the challenge is taken: a name too long costs the user no new dialog.
   if (name && name.length > LIMITS.passkeyNameMax) throw badRequest('passkey_failed');
   const challenge = await useChallenge(app, body.challengeId, 'register', viewer.id);
-  let verification;
-  try {
-    verification = await verifyRegistrationResponse({
-      response: body.response as RegistrationResponseJSON,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: challenge.origin,
-      expectedRPID: challenge.rp_id,
-      requireUserVerification: true,
-    });
-  } catch {
-    throw badRequest('passkey_failed');
-  }
-  if (!verification.verified) throw badRequest('passkey_failed');
+  const verification = await verified(challenge, (expected) =>
+    verifyRegistrationResponse({ response: body.response as RegistrationResponseJSON, ...expected }),
+  );
   const { credential } = verification.registrationInfo;
   // Already registered (to this account or another): the authenticator made no new key.
   if (await findPasskeyByCredentialId(app.db, credential.id)) throw badRequest('passkey_failed');
@@ -196,25 +214,18 @@ export async function login(app: FastifyInstance, body: PasskeyLoginBody): Promi
   // The authenticator names the account it made the key for: it must be the key's owner.
   const handle = body.response.response.userHandle;
   if (handle && handle !== base64url(userHandleOf(passkey.user_id))) throw badRequest('passkey_failed');
-  let verification;
-  try {
-    verification = await verifyAuthenticationResponse({
+  const verification = await verified(challenge, (expected) =>
+    verifyAuthenticationResponse({
       response: body.response as AuthenticationResponseJSON,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: challenge.origin,
-      expectedRPID: challenge.rp_id,
+      ...expected,
       credential: {
         id: passkey.credential_id,
         publicKey: fromBase64url(passkey.public_key),
         counter: Number(passkey.counter),
         transports: transportsOf(passkey),
       },
-      requireUserVerification: true,
-    });
-  } catch {
-    throw badRequest('passkey_failed');
-  }
-  if (!verification.verified) throw badRequest('passkey_failed');
+    }),
+  );
   await markPasskeyUsed(app.db, passkey.id, verification.authenticationInfo.newCounter, Date.now());
   const user = await findUserById(app.db, passkey.user_id);
   if (!user) throw badRequest('passkey_not_found');

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { addToCounters, changedRows, idsAmong, isPostgres, rowExists, toBool } from '../../db/helpers.js';
+import { addToCounters, changedRows, idsAmong, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
@@ -73,7 +73,6 @@ export interface PostGroupRow {
   owner_id: string | null;
 }
 
-/** A post's group tag with its group as it is now (PostGroupRow): read the same way for any set of posts. */
 /** A post's mention as stored, beside the mentioned user's name now (null when gone). */
 const POST_MENTION_COLUMNS = [
   'post_mentions.post_id',
@@ -83,6 +82,7 @@ const POST_MENTION_COLUMNS = [
   'users.username as current_name',
 ] as const;
 
+/** A post's group tag with its group as it is now (PostGroupRow): read the same way for any set of posts. */
 const POST_GROUP_COLUMNS = [
   'post_groups.post_id',
   'post_groups.position',
@@ -355,12 +355,7 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
       content_warning: post.contentWarning,
     })
     .execute();
-  if (post.mentions.length > 0) {
-    await db
-      .insertInto('post_mentions')
-      .values(post.mentions.map((m, position) => ({ post_id: post.id, position, user_id: m.userId, username: m.username })))
-      .execute();
-  }
+  await insertMentions(db, post.id, post.mentions);
   if (post.groups.length > 0) {
     await db
       .insertInto('post_groups')
@@ -375,12 +370,25 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
       )
       .execute();
   }
-  if (post.hashtags.length > 0) {
-    await db
-      .insertInto('post_hashtags')
-      .values(post.hashtags.map((tag) => ({ post_id: post.id, tag, created_at: post.createdAt })))
-      .execute();
-  }
+  await insertHashtags(db, post.id, post.hashtags, post.createdAt);
+}
+
+/** A post's mentions, in the order its text names them. */
+async function insertMentions(db: Executor, postId: string, mentions: NewPost['mentions']): Promise<void> {
+  if (mentions.length === 0) return;
+  await db
+    .insertInto('post_mentions')
+    .values(mentions.map((m, position) => ({ post_id: postId, position, user_id: m.userId, username: m.username })))
+    .execute();
+}
+
+/** A post's hashtags, dated with the post so a hashtag's page lists it in order. */
+async function insertHashtags(db: Executor, postId: string, tags: readonly string[], createdAt: number): Promise<void> {
+  if (tags.length === 0) return;
+  await db
+    .insertInto('post_hashtags')
+    .values(tags.map((tag) => ({ post_id: postId, tag, created_at: createdAt })))
+    .execute();
 }
 
 // ---- Edits ---------------------------------------------------------------------------------
@@ -448,20 +456,10 @@ export async function updatePostText(db: Executor, edit: PostEdit): Promise<void
     .where('id', '=', edit.postId)
     .execute();
   await db.deleteFrom('post_hashtags').where('post_id', '=', edit.postId).execute();
-  if (edit.hashtags.length > 0) {
-    await db
-      .insertInto('post_hashtags')
-      .values(edit.hashtags.map((tag) => ({ post_id: edit.postId, tag, created_at: edit.createdAt })))
-      .execute();
-  }
+  await insertHashtags(db, edit.postId, edit.hashtags, edit.createdAt);
   if (edit.mentions) {
     await db.deleteFrom('post_mentions').where('post_id', '=', edit.postId).execute();
-    if (edit.mentions.length > 0) {
-      await db
-        .insertInto('post_mentions')
-        .values(edit.mentions.map((m, position) => ({ post_id: edit.postId, position, user_id: m.userId, username: m.username })))
-        .execute();
-    }
+    await insertMentions(db, edit.postId, edit.mentions);
   }
 }
 
@@ -607,17 +605,8 @@ export async function findPostMentionsOfAuthor(db: Executor, authorId: string): 
     .execute();
 }
 
-/** Every post the user liked, with when, oldest like first: ids only, whoever may see the post. */
-export async function findPostLikesOf(db: Executor, userId: string): Promise<{ post_id: string; created_at: number }[]> {
-  const rows = await db
-    .selectFrom('post_likes')
-    .select(['post_id', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('post_id')
-    .execute();
-  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
-}
+/** Every post the user liked, with when, oldest like first: ids only, whoever may see it. */
+export const findPostLikesOf = (db: Executor, userId: string) => likesGivenBy(db, 'post_likes', userId);
 
 export interface LikedPostRow {
   id: string;

@@ -479,10 +479,10 @@ export async function postsLikedBy(db: Executor, userId: string): Promise<LikedP
   const byId = new Map(readable.map((row) => [row.id, row]));
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   return likes.map((like) => {
-    const row = byId.get(like.post_id);
+    const row = byId.get(like.id);
     return {
-      postId: like.post_id,
-      likedAt: like.created_at,
+      postId: like.id,
+      likedAt: like.likedAt,
       post: row
         ? {
             author: row.author_id && row.author_username ? row.author_username : DELETED,

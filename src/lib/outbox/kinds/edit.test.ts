@@ -1,12 +1,12 @@
 import '../../../test/setup';
 import { renderHook, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiPost, mockFetch, setOnline, startOnline, useCloneableBlobs } from '../../../test/local-first';
+import { describe, expect, it } from 'vitest';
+import { apiPost, mockFetch, setOnline, setUpLocalFirst, startOnline } from '../../../test/local-first';
 import type { Post } from '../../api/types';
 import { getDb } from '../../db/db';
 import { loadDraft } from '../../drafts/store';
 import { getToasts } from '../../toast';
-import { cancelScheduledSend, kickOutbox, queueEdit } from '../outbox';
+import { kickOutbox, queueEdit } from '../outbox';
 import { usePendingEdit } from '../useOutbox';
 import { editTarget } from './edit';
 
@@ -14,11 +14,7 @@ const ID = 'b'.repeat(24);
 const stored = (extra: Partial<Post> = {}) =>
   ({ ...(apiPost(ID, { text: 'before', itsme: true, mentions: [{ _id: 'u2', username: 'bob' }], contentWarning: 'old warning', editedAt: null, ...extra }) as Post), cachedAt: 1 });
 
-beforeEach(async () => {
-  useCloneableBlobs();
-  await startOnline('u1');
-});
-afterEach(() => cancelScheduledSend());
+setUpLocalFirst(() => startOnline('u1'));
 
 describe('the edit of a post in the outbox', () => {
   it('changes the stored post at once and keeps the copy as it was on the row', async () => {

@@ -1,0 +1,161 @@
+import { type RefObject, Suspense, lazy, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppLink } from '../AppLink';
+import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
+import { ReportDialog } from '../ReportDialog';
+import type { Post } from '../../lib/api/types';
+import { type AdminGroup, adminGroupsOf } from './admin-groups';
+import { usePostModeration } from './usePostModeration';
+import { useUserSafety } from '../safety/UserSafety';
+
+// The editor comes with the first edit, not with every card.
+const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
+
+type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'edit' } | { kind: 'report' };
+
+export interface PostMenuPanelProps {
+  post: Post;
+  /** Deletes the post (its author's action). */
+  onDelete: () => Promise<void>;
+  /** What the menu offers, as PostMenu decided from the post and the session. */
+  canReport: boolean;
+  offersSafety: boolean;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  /** The menu's box (a press outside it closes the menu) and its button (Escape gives it the focus back). */
+  wrapper: RefObject<HTMLDivElement | null>;
+  toggle: RefObject<HTMLButtonElement | null>;
+}
+
+/**
+ * The post card menu's entries and the dialogs they open: reply with a post, edit and delete
+ * (author), report, mute and block (another user's post), and per group where the caller is an
+ * admin: remove from the group, pin or unpin there, ban or unban the author there.
+ */
+export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, setOpen, wrapper, toggle }: PostMenuPanelProps) {
+  const { t } = useTranslation('post');
+  const { remove, togglePin, toggleBan } = usePostModeration(post);
+  const authorSafety = useUserSafety(post.author.pfp, post.author.username);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  // An open menu closes as menus do: Escape (the focus goes back to its button) or a press outside.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open, setOpen, toggle, wrapper]);
+  const adminGroups = adminGroupsOf(post);
+
+  const run = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+
+  return (
+    <>
+      {open && (
+        <ul role="menu" className="post-menu-list">
+          {post.canReply && (
+            <li role="none">
+              <AppLink role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>
+                {t('reply_with_post')}
+              </AppLink>
+            </li>
+          )}
+          {post.itsme && (
+            <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'edit' }))}>
+                {t('edits:edit')}
+              </button>
+            </li>
+          )}
+          {post.itsme && (
+            <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
+                {t('delete')}
+              </button>
+            </li>
+          )}
+          {canReport && (
+            <li role="none">
+              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'report' }))}>
+                {t('moderation:report.post')}
+              </button>
+            </li>
+          )}
+          {adminGroups.map((group) => (
+            <li role="none" key={group.id} className="post-menu-group">
+              <span className="post-menu-heading" aria-hidden="true">
+                &amp;{group.name}
+              </span>
+              <ul role="group" aria-label={t('admin.group', { name: group.name })}>
+                <li role="none">
+                  <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'remove', group }))}>
+                    {t('admin.remove')}
+                  </button>
+                </li>
+                <li role="none">
+                  <button type="button" role="menuitem" onClick={run(() => void togglePin(group))}>
+                    {group.pinned ? t('admin.unpin') : t('admin.pin')}
+                  </button>
+                </li>
+                {group.canBan && (
+                  <li role="none">
+                    <button type="button" role="menuitem" onClick={run(() => void toggleBan(group))}>
+                      {group.authorBanned
+                        ? t('admin.unban', { username: post.author.username })
+                        : t('admin.ban', { username: post.author.username })}
+                    </button>
+                  </li>
+                )}
+              </ul>
+            </li>
+          ))}
+          {offersSafety && authorSafety.items(run)}
+        </ul>
+      )}
+      {authorSafety.dialog}
+      {confirming?.kind === 'edit' && (
+        <Suspense fallback={null}>
+          <PostEditDialog post={post} onClose={() => setConfirming(null)} />
+        </Suspense>
+      )}
+      {confirming?.kind === 'delete' && (
+        <ConfirmDialog
+          question={deleteQuestion(t, 'post')}
+          detail={t('common:conf.delete_post_detail')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            void onDelete();
+          }}
+        />
+      )}
+      {confirming?.kind === 'report' && <ReportDialog kind="post" id={post._id} onClose={() => setConfirming(null)} />}
+      {confirming?.kind === 'remove' && (
+        <ConfirmDialog
+          question={t('common:conf.remove_post', { name: confirming.group.name })}
+          detail={t('common:conf.remove_post_detail')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const { group } = confirming;
+            setConfirming(null);
+            void remove(group);
+          }}
+        />
+      )}
+    </>
+  );
+}
