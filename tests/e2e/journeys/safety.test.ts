@@ -1,5 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitForServiceWorker } from '../support/browser';
 import { runAdminCommand } from '../../../server/src/modules/reports/admin';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
 import { outboxSize } from '../support/outbox';
@@ -37,6 +38,8 @@ describe('journey: report and block offline, then a moderator suspends the spamm
     const main = page.getByRole('main');
     const card = main.locator(`article[data-post-id="${spam.body._id}"]`).first();
     await card.getByText(words).waitFor();
+    // Her app is stored on the phone: its service worker hands out the menu's code offline too.
+    await waitForServiceWorker(page);
 
     // Offline: the report waits in the outbox, and says so.
     await e2e.journey.context.setOffline(true);

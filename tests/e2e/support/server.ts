@@ -27,7 +27,18 @@ export interface TestServer {
   baseUrl: string;
   /** Fresh data folder: SQLite file, media, and `outbox/` with every email sent. */
   dataDir: string;
+  /**
+   * Every request the server received, in order: counts what reached it from the page and from
+   * the service worker alike (a sync may send an outbox entry from either).
+   */
+  requests: ReceivedRequest[];
   close(): Promise<void>;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  /** The path without its query. */
+  path: string;
 }
 
 /** Fails early, with the fix, when there is no built app to serve. */
@@ -58,10 +69,17 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     LOG_LEVEL: 'silent',
     RUN_WORKER: options.worker === false ? 'false' : 'true',
     PORT: '0',
+    // Every test user signs up from 127.0.0.1, and a retried test signs up its people again; the
+    // limit itself is tested against the API.
+    RATE_SIGNUPS_PER_ADDRESS_PER_HOUR: '1000',
   });
   const database = E2E_DB === 'postgres' ? await freshSchema(dataDir) : openDatabase({ dataDir });
   if (E2E_DB === 'postgres') config.databaseUrl = process.env.TEST_DATABASE_URL;
   const app = await buildApp({ config, database, logger: false });
+  const requests: ReceivedRequest[] = [];
+  app.addHook('onRequest', async (request) => {
+    requests.push({ method: request.method, path: request.url.split('?')[0] ?? request.url });
+  });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (err) {
@@ -74,6 +92,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     app,
     baseUrl: `http://127.0.0.1:${address.port}`,
     dataDir,
+    requests,
     async close() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
