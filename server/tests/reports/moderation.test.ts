@@ -204,6 +204,7 @@ describe('moderation', () => {
       const comment = await post(dave, '/api/comment/', { text: 'quokkaword comment by dave', parent: ids.alicePost });
       expect(comment.statusCode).toBe(201);
       hidden.comment = comment.json<{ _id: string }>()._id;
+      await addMember(t.app, other.id, dave);
       // Alice is told of the reply: the item is the suspended author's too.
       const { runDueJobs } = await import('../../src/modules/jobs/worker');
       await runDueJobs(t.app);
@@ -221,12 +222,13 @@ describe('moderation', () => {
       profile: (await get(null, `/api/profile/user/${victim.username}`)).statusCode,
       profilePosts: (await get(friend, `/api/profile/posts/${victim.username}`)).json().posts.length,
       followers: (await get(friend, `/api/profile/user/${friend.username}/following`)).json().userList.length,
+      member: (await get(friend, `/api/group/${other.name}/members`)).json().userList.some((u: { _id: string }) => u._id === victim.id),
       notified: (await get(alice, '/api/notification/')).json().notifications.some((n: { context: { comment: string | null } }) => n.context.comment === hidden.comment),
     });
 
     it('is seen everywhere before it is suspended', async () => {
       expect((await post(friend, '/api/follow', { following: victim.id })).statusCode).toBe(201);
-      expect(await seen()).toMatchObject({ feed: true, post: 200, comments: true, comment: 200, searchPosts: 1, searchReplies: 1, searchUsers: 1, profile: 200, profilePosts: 1, notified: true });
+      expect(await seen()).toMatchObject({ feed: true, post: 200, comments: true, comment: 200, searchPosts: 1, searchReplies: 1, searchUsers: 1, profile: 200, profilePosts: 1, member: true, notified: true });
       expect((await login()).statusCode).toBe(200);
     });
 
@@ -235,7 +237,7 @@ describe('moderation', () => {
       expectInfo(await call(t.app, mod, { method: 'PUT', url: `/api/reports/suspended/${victim.id}` }), 'user_suspended');
       expectError(await login(), 403, 'account_suspended');
       expectError(await call(t.app, victim, { method: 'POST', url: '/api/account/get' }), 401, 'invalid_token');
-      expect(await seen()).toEqual({ feed: false, post: 404, comments: false, comment: 404, searchPosts: 0, searchReplies: 0, searchUsers: 0, profile: 404, profilePosts: 0, followers: Math.max(0, following - 1), notified: false });
+      expect(await seen()).toEqual({ feed: false, post: 404, comments: false, comment: 404, searchPosts: 0, searchReplies: 0, searchUsers: 0, profile: 404, profilePosts: 0, followers: Math.max(0, following - 1), member: false, notified: false });
       expect((await logRows()).at(-1)).toMatchObject({ actor_id: mod.id, action: 'suspend', target_kind: 'user', target_id: victim.id });
     });
 
@@ -243,7 +245,7 @@ describe('moderation', () => {
       expectInfo(await call(t.app, mod, { method: 'DELETE', url: `/api/reports/suspended/${victim.id}` }), 'user_unsuspended');
       expect((await login()).statusCode).toBe(200);
       expectError(await call(t.app, victim, { method: 'POST', url: '/api/account/get' }), 401, 'invalid_token');
-      expect(await seen()).toMatchObject({ feed: true, post: 200, comments: true, comment: 200, searchPosts: 1, searchReplies: 1, searchUsers: 1, profile: 200, profilePosts: 1, notified: true });
+      expect(await seen()).toMatchObject({ feed: true, post: 200, comments: true, comment: 200, searchPosts: 1, searchReplies: 1, searchUsers: 1, profile: 200, profilePosts: 1, member: true, notified: true });
       expect((await logRows()).at(-1)).toMatchObject({ action: 'unsuspend', target_id: victim.id });
     });
 

@@ -4,6 +4,7 @@ import type { Executor, GroupRole, GroupRow } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
+import { accountNotSuspended } from '../moderation/suspension.js';
 
 /**
  * Every SQL of the groups module, and the reads other modules make of groups, memberships and
@@ -283,13 +284,18 @@ export interface ListedUser {
   role: GroupRole | null;
 }
 
-/** One page of members: owner, admins, then members, each oldest membership first; `query` filters by username. */
+/**
+ * One page of members: owner, admins, then members, each oldest membership first; `query` filters by
+ * username. A suspended account's profile is hidden from everyone, so it is not listed either (its
+ * membership stays, and it shows again when the suspension is lifted).
+ */
 export async function listMembers(db: Executor, groupId: string, filter: ListFilter, window: PageWindow): Promise<ListedUser[]> {
   let q = db
     .selectFrom('group_members')
     .innerJoin('users', 'users.id', 'group_members.user_id')
     .select(['users.id', 'users.username', 'users.pfp_version', 'group_members.role'])
-    .where('group_members.group_id', '=', groupId);
+    .where('group_members.group_id', '=', groupId)
+    .where(accountNotSuspended());
   const text = filter.query?.trim();
   if (text) q = q.where(searchMatches('users', text));
   if (filter.before !== undefined) q = q.where('group_members.created_at', '<=', filter.before);
