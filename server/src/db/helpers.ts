@@ -1,10 +1,19 @@
-import { type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, type SqlBool, type Transaction, sql } from 'kysely';
 import type { Database, Executor } from './schema.js';
 
 /** Small pieces every repository repeats: the dialect, row-count checks, counters. */
 
 /** PostgreSQL can lock rows for the rest of a transaction; SQLite serializes writers anyway. */
 export const isPostgres = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Runs fn in the caller's transaction when it is given one, else in a new one: a change that stands
+ * alone opens its own, and one that is part of a larger change (a moderator's action and the
+ * settling of its report) commits or fails with it.
+ */
+export function inTransaction<T>(db: Executor, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn);
+}
 
 /** Whether a write touched a row: inserts, updates and deletes report it under different names. */
 export function changedRows(result: { numInsertedOrUpdatedRows?: bigint | undefined; numUpdatedRows?: bigint; numDeletedRows?: bigint }): boolean {

@@ -190,6 +190,51 @@ describe('moderation', () => {
     });
   });
 
+  describe('two people acting on one report at once', () => {
+    /**
+     * Two actions sent together: exactly one settles the report, the other finds it settled. On
+     * PostgreSQL both read the report as open before either writes; SQLite runs them one by one.
+     */
+    async function race(first: () => Promise<Res>, second: () => Promise<Res>, done: string) {
+      const logged = (await logRows()).length;
+      const answers = await Promise.all([first(), second()]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 404]);
+      expect(answers.find((r) => r.statusCode === 200)!.json().message).toBe(`info/${done}`);
+      expectError(answers.find((r) => r.statusCode === 404)!, 404, 'report_not_found');
+      expect((await logRows()).length).toBe(logged + 1);
+    }
+
+    it('settles a group report once: one dismiss wins, and a remove racing a ban applies only one of them', async () => {
+      const text = 'two admins see this at once';
+      const raced = (await createPost(t.app, member, { text, groupIds: [club.id] })).id;
+      await report(carol, 'post', raced, 'twice seen');
+      const reportId = await reportIdOf(raced);
+      const dismiss = (user: TestUser) => () => post(user, `/api/group/${club.name}/reports/${reportId}`, { action: 'dismiss' });
+      await race(dismiss(alice), dismiss(adam), 'report_resolved');
+
+      await report(dave, 'post', raced, 'seen again');
+      const second = await reportIdOf(raced);
+      const answers = await Promise.all([
+        post(alice, `/api/group/${club.name}/reports/${second}`, { action: 'remove' }),
+        post(adam, `/api/group/${club.name}/reports/${second}`, { action: 'ban' }),
+      ]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 404]);
+      const removed = (await t.app.db.selectFrom('post_groups').select('group_id').where('post_id', '=', raced).execute()).length === 0;
+      const banned = (await t.app.db.selectFrom('group_bans').select('user_id').where('group_id', '=', club.id).where('user_id', '=', member.id).execute()).length === 1;
+      // The winner's change only: the loser's was undone with its refusal.
+      expect([removed, banned].filter(Boolean)).toHaveLength(1);
+      expect((await reportsRows()).find((r) => r.id === second)!.status).toBe('resolved');
+    });
+
+    it("settles a moderator's report once", async () => {
+      const raced = (await createPost(t.app, carol, { text: 'two moderators see this at once' })).id;
+      await report(eve, 'post', raced, 'twice seen');
+      const reportId = await reportIdOf(raced);
+      const dismiss = () => post(mod, `/api/reports/${reportId}`, { action: 'dismiss' });
+      await race(dismiss, dismiss, 'report_resolved');
+    });
+  });
+
   describe('a suspended account', () => {
     const hidden = {} as Record<'post' | 'comment', string>;
     let victim: TestUser & { password: string };

@@ -4,6 +4,7 @@ import { DELETED, LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch, trimText } from '#core/text';
 import { validateCommentText } from '#core/validation';
+import { inTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
@@ -135,7 +136,16 @@ export async function likeComment(
  * remain readable; one without is removed, and so is every marker above it left without replies.
  */
 export async function deleteComment(app: FastifyInstance, viewer: Viewer, commentId: string): Promise<void> {
-  const removedImages = await app.db.transaction().execute(async (trx) => {
+  const keys = await deleteCommentRows(app.db, viewer, commentId);
+  if (keys.length > 0) await app.storage.remove(keys);
+}
+
+/**
+ * The rows of deleteComment, in the caller's transaction when given one; answers the media keys to
+ * remove once it commits.
+ */
+export async function deleteCommentRows(db: Executor, viewer: Viewer, commentId: string): Promise<string[]> {
+  const removedImages = await inTransaction(db, async (trx) => {
     const comment = await repo.findCommentForUpdate(trx, commentId);
     if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
     if (comment.author_id !== viewer.id) {
@@ -163,7 +173,7 @@ export async function deleteComment(app: FastifyInstance, viewer: Viewer, commen
     }
     return comment.images > 0;
   });
-  if (removedImages) await app.storage.remove([imageKey(commentId, 0)]);
+  return removedImages ? [imageKey(commentId, 0)] : [];
 }
 
 /**

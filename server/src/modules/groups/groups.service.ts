@@ -2,6 +2,7 @@ import { infoMessage } from '#core/errors';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { foldForSearch, normalizeName, skeleton, trimText } from '#core/text';
 import { validateDescription, validateGroupName } from '#core/validation';
+import { inTransaction } from '../../db/helpers.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
 import { type IdempotentRequest, runOnce } from '../../lib/idempotency.js';
@@ -443,8 +444,8 @@ export async function transferOwnership(db: Db, nameOrId: string, actorId: strin
  * (ban_owner); an admin is banned by the owner only (admin_admin). A ban ends the membership and
  * any pending request.
  */
-export async function setBan(db: Db, nameOrId: string, actorId: string, pfp: string, ban: boolean): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function setBan(db: Executor, nameOrId: string, actorId: string, pfp: string, ban: boolean): Promise<void> {
+  await inTransaction(db, async (trx) => {
     const group = await loadGroupForChange(trx, nameOrId);
     const actor = await requireAdmin(trx, group, actorId, 'admin_ban');
     const target = await loadTarget(trx, pfp);
@@ -499,8 +500,8 @@ export async function unpinPost(db: Db, nameOrId: string, actorId: string): Prom
  * private group it is deleted: untagging would publish what was written for members only.
  * Answers media keys to remove once committed.
  */
-export async function removePost(db: Db, groupId: string, actorId: string, postId: string): Promise<string[]> {
-  return db.transaction().execute(async (trx) => {
+export async function removePost(db: Executor, groupId: string, actorId: string, postId: string): Promise<string[]> {
+  return inTransaction(db, async (trx) => {
     const group = await loadGroupById(trx, groupId);
     await requireAdmin(trx, group, actorId, 'need_admin');
     if (!isId(postId)) throw badRequest('invalid_post');

@@ -12,7 +12,8 @@ import type { InfoKey } from '#core/errors';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { type PageWindow, pageWindow, toPage } from '../../lib/paging.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { deleteComment } from '../comments/comments.service.js';
+import type { Executor } from '../../db/schema.js';
+import { deleteCommentRows } from '../comments/comments.service.js';
 import { isAdminRole, membershipOf } from '../groups/group-access.js';
 import { loadGroup, removePost, setBan } from '../groups/groups.service.js';
 import { deletePost, removePostMedia } from '../posts/posts.service.js';
@@ -96,20 +97,40 @@ async function openReport(app: FastifyInstance, reportId: string) {
 
 type Report = Awaited<ReturnType<typeof openReport>>;
 
-/** Settles the report's target and logs the action, in one transaction. */
-async function settle(app: FastifyInstance, viewer: Viewer, report: Report, action: string, groupId: string | null, target?: { kind: string; id: string }) {
-  await app.db.transaction().execute(async (trx) => {
-    await repo.resolveTarget(trx, report.target_kind, report.target_id, action === 'dismiss' ? 'dismissed' : 'resolved', viewer.id);
-    await repo.logAction(trx, {
-      actorId: viewer.id,
-      groupId,
-      action,
-      targetKind: target?.kind ?? report.target_kind,
-      targetId: target?.id ?? report.target_id,
-      reportId: report.id,
-    });
+/**
+ * Settles every open report of the report's target and logs the action, inside the action's own
+ * transaction. Settling comes first: when two people act on the same report at once, the second
+ * finds nothing open (on PostgreSQL its update waits for the first to commit), answers
+ * report_not_found, and its action is undone with it instead of being applied and logged twice.
+ */
+async function settle(trx: Executor, viewer: Viewer, report: Report, action: string, groupId: string | null, target?: { kind: string; id: string }) {
+  const status = action === 'dismiss' ? 'dismissed' : 'resolved';
+  if ((await repo.resolveTarget(trx, report.target_kind, report.target_id, status, viewer.id)) === 0) throw notFound('report_not_found');
+  await repo.logAction(trx, {
+    actorId: viewer.id,
+    groupId,
+    action,
+    targetKind: target?.kind ?? report.target_kind,
+    targetId: target?.id ?? report.target_id,
+    reportId: report.id,
   });
 }
+
+/** Takes an action on a report and settles it, in one transaction; answers what the action gave back. */
+function actOn<T>(
+  app: FastifyInstance,
+  viewer: Viewer,
+  report: Report,
+  step: { action: string; groupId: string | null; target?: { kind: string; id: string } },
+  change: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  return app.db.transaction().execute(async (trx) => {
+    await settle(trx, viewer, report, step.action, step.groupId, step.target);
+    return change(trx);
+  });
+}
+
+const nothing = async (): Promise<string[]> => [];
 
 /** The user a report is about: the reported user, or the author of the post or comment. */
 async function reportedUser(app: FastifyInstance, report: Report): Promise<string> {
@@ -123,8 +144,8 @@ async function changeSuspension(app: FastifyInstance, viewer: Viewer, userId: st
   // A moderator who suspended themselves could not sign in to lift it.
   if (userId === viewer.id) throw badRequest('invalid_moderation_action');
   await app.db.transaction().execute(async (trx) => {
+    if (report && (await repo.resolveTarget(trx, report.target_kind, report.target_id, 'resolved', viewer.id)) === 0) throw notFound('report_not_found');
     if (!(await repo.setSuspended(trx, userId, suspend ? Date.now() : null))) throw notFound('user_not_found');
-    if (report) await repo.resolveTarget(trx, report.target_kind, report.target_id, 'resolved', viewer.id);
     await repo.logAction(trx, {
       actorId: viewer.id,
       groupId: null,
@@ -142,7 +163,7 @@ export async function moderatorAct(app: FastifyInstance, viewer: Viewer, reportI
   const report = await openReport(app, reportId);
   switch (action) {
     case 'dismiss':
-      await settle(app, viewer, report, 'dismiss', null);
+      await actOn(app, viewer, report, { action, groupId: null }, nothing);
       return 'report_resolved';
     case 'suspend':
       await changeSuspension(app, viewer, await reportedUser(app, report), true, report);
@@ -151,15 +172,13 @@ export async function moderatorAct(app: FastifyInstance, viewer: Viewer, reportI
       if (report.target_kind === 'user') throw badRequest('invalid_moderation_action');
       const author = await repo.authorOf(app.db, report.target_kind, report.target_id);
       // Deleted by its author's own service, with the author's authority: the same cleanup of
-      // comments, counters and images as when the author deletes it.
-      if (report.target_kind === 'post' && author) {
-        const keys = await app.db.transaction().execute((trx) => deletePost(trx, report.target_id, author));
-        await removePostMedia(app.storage, keys, app.log);
-      } else if (report.target_kind === 'comment' && author) {
-        await deleteComment(app, { ...viewer, id: author }, report.target_id);
-      }
-      // Content already gone (or its author's account with it) needs no deleting: the report is settled all the same.
-      await settle(app, viewer, report, 'delete', null);
+      // comments, counters and images as when the author deletes it. Content already gone (or
+      // its author's account with it) needs no deleting: the report is settled all the same.
+      const keys = await actOn(app, viewer, report, { action, groupId: null }, (trx) => {
+        if (!author) return nothing();
+        return report.target_kind === 'post' ? deletePost(trx, report.target_id, author) : deleteCommentRows(trx, { ...viewer, id: author }, report.target_id);
+      });
+      await removePostMedia(app.storage, keys, app.log);
       return 'report_resolved';
     }
   }
@@ -179,19 +198,17 @@ export async function groupAct(app: FastifyInstance, viewer: Viewer, name: strin
   if (!(await repo.isOpenPostReportInGroup(app.db, report.id, group.id))) throw notFound('report_not_found');
   switch (action) {
     case 'dismiss':
-      await settle(app, viewer, report, 'dismiss', group.id);
+      await actOn(app, viewer, report, { action, groupId: group.id }, nothing);
       return 'report_resolved';
     case 'remove': {
-      const keys = await removePost(app.db, group.id, viewer.id, report.target_id);
+      const keys = await actOn(app, viewer, report, { action, groupId: group.id }, (trx) => removePost(trx, group.id, viewer.id, report.target_id));
       await removePostMedia(app.storage, keys, app.log);
-      await settle(app, viewer, report, 'remove', group.id);
       return 'post_removed';
     }
     case 'ban': {
       const author = await repo.authorOf(app.db, 'post', report.target_id);
       if (!author) throw notFound('didnt_find_user');
-      await setBan(app.db, group.id, viewer.id, author, true);
-      await settle(app, viewer, report, 'ban', group.id, { kind: 'user', id: author });
+      await actOn(app, viewer, report, { action, groupId: group.id, target: { kind: 'user', id: author } }, (trx) => setBan(trx, group.id, viewer.id, author, true));
       return 'user_banned';
     }
   }
