@@ -18,6 +18,7 @@ import { appShellRoutes } from './plugins/app-shell.js';
 import { securityPlugin } from './plugins/security.js';
 import { shareTargetRoutes } from './plugins/share-target.js';
 import { storagePlugin } from './plugins/storage.js';
+import { visitorCachePlugin } from './plugins/visitor-cache.js';
 import { API_ROUTES } from './routes.js';
 import { jobsPlugin } from './modules/jobs/jobs.plugin.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
@@ -78,6 +79,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     closeDatabase: options.closeDatabase ?? true,
   });
   await app.register(authPlugin);
+  // After the security headers and before the routes: a kept answer leaves with the same headers.
+  await app.register(visitorCachePlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(notificationHubPlugin);
   await app.register(jobsPlugin);

@@ -35,6 +35,13 @@ export interface Config {
   /** Run the background job worker in this process. */
   runWorker: boolean;
   /**
+   * How long at most a signed-out reader's public listing is served again from memory
+   * (VISITOR_CACHE_MS, default 10000; 0 turns it off). Any write forgets them at once on every
+   * process of a PostgreSQL deployment; this bounds what a time-windowed sort or a missed signal
+   * can leave behind.
+   */
+  visitorCacheMs: number;
+  /**
    * Web Push: the VAPID key pair from VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (both or neither; unset,
    * a pair is generated once and kept in the database, see modules/push/vapid.ts), and the contact
    * the push services are given (VAPID_SUBJECT, a mailto: or https: URL; default the MAIL_FROM address).
@@ -174,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const media = parseMediaUrl(env.MEDIA_URL);
   if ('problem' in media) problems.push(media.problem);
+  const visitorCacheMs = Number(env.VISITOR_CACHE_MS || 10_000);
+  if (!Number.isInteger(visitorCacheMs) || visitorCacheMs < 0) problems.push(`VISITOR_CACHE_MS must be a whole number of milliseconds, got "${env.VISITOR_CACHE_MS}"`);
   const rates = parseRates(env, problems);
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
@@ -199,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     runWorker: env.RUN_WORKER !== 'false',
+    visitorCacheMs,
     rates,
     vapid,
     vapidSubject,

@@ -37,6 +37,9 @@ function bearer(request: FastifyRequest): string | undefined {
   return token && token !== 'null' && token !== 'undefined' ? token : undefined;
 }
 
+/** Whether the request carries a session token at all: one without is a visitor's. */
+export const hasBearer = (request: FastifyRequest): boolean => bearer(request) !== undefined;
+
 /**
  * Bearer JWTs carrying the user id and the user's token_version. Changing the password bumps the
  * version in the database, so every earlier token stops working on every server process.

@@ -91,6 +91,7 @@ describe('explore feed defaults and paging', () => {
     const unpinned = await ids(t, null, '/api/feed');
     expect(unpinned.slice(0, 2)).toEqual([arrived[1]!.id, arrived[0]!.id]);
     await t.app.db.deleteFrom('posts').where('id', 'in', arrived.map((p) => p.id)).execute();
+    t.app.invalidateVisitorCache();
   });
 });
 

@@ -80,12 +80,14 @@ export async function createGroup(
     })
     .execute();
   await app.db.insertInto('group_members').values({ group_id: id, user_id: owner.id, role: 'owner', created_at: now }).execute();
+  app.invalidateVisitorCache();
   return { id, name };
 }
 
 export async function addMember(app: FastifyInstance, groupId: string, user: TestUser, role: 'member' | 'admin' = 'member') {
   await app.db.insertInto('group_members').values({ group_id: groupId, user_id: user.id, role, created_at: Date.now() }).execute();
   await app.db.updateTable('groups').set((eb) => ({ members: eb('members', '+', 1) })).where('id', '=', groupId).execute();
+  app.invalidateVisitorCache();
 }
 
 export async function createPost(
@@ -113,6 +115,8 @@ export async function createPost(
     const group = await app.db.selectFrom('groups').select('name').where('id', '=', groupId).executeTakeFirstOrThrow();
     await app.db.insertInto('post_groups').values({ post_id: id, position, group_id: groupId, name: group.name, created_at: createdAt }).execute();
   }
+  // Written past the API, so the kept visitor pages are forgotten here as a write through it would.
+  app.invalidateVisitorCache();
   return { id };
 }
 

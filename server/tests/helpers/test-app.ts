@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type BuildOptions, buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
-import { openDatabase } from '../../src/db/database';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database';
 
 /** Which database the current Vitest project runs the server tests on. */
 export const TEST_DB = process.env.KRUH_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -15,6 +15,8 @@ export const TEST_DB = process.env.KRUH_TEST_DB === 'postgres' ? 'postgres' : 's
 export interface TestApp {
   app: FastifyInstance;
   config: Config;
+  /** The app's database, for a second app on the same data (another server process). */
+  database: DatabaseHandle;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     RUN_WORKER: 'false',
     ...env,
   });
-  let database;
+  let database: DatabaseHandle;
   if (TEST_DB === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is required for the PostgreSQL test project');
@@ -60,6 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   return {
     app,
     config,
+    database,
     async close() {
       const undeclared = [...new Set(app.undeclaredErrors)];
       await app.close();
@@ -94,6 +97,9 @@ export function useTestApp(env: Record<string, string> = {}, build: TestAppOptio
     },
     get config() {
       return open().config;
+    },
+    get database() {
+      return open().database;
     },
     // Closed once: the block's afterAll then has nothing left to close.
     async close() {

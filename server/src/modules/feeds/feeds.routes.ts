@@ -12,7 +12,7 @@ import { feedPage, hashtagScope } from './feeds.service.js';
  */
 export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
-    ...routeOf(feedsApi.explore),
+    ...routeOf(feedsApi.explore, { visitorCache: true }),
     handler: async (request) => {
       const viewer = await request.viewer();
       return feedPage(app.db, viewer?.id ?? null, { kind: 'all' }, request.query, FEED_DEFAULTS, app);
@@ -32,7 +32,7 @@ export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.route({
-    ...routeOf(feedsApi.hashtag),
+    ...routeOf(feedsApi.hashtag, { visitorCache: true }),
     handler: async (request) => {
       const viewer = await request.viewer();
       return feedPage(app.db, viewer?.id ?? null, hashtagScope(request.params.hashtag), request.query, LISTING_DEFAULTS, app);
