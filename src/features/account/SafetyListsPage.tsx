@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { blocksApi } from '#core/api/blocks';
+import { type MutedTagItem, blocksApi } from '#core/api/blocks';
 import type { UserListItem } from '#core/api/common';
 import { PAGE_SIZES } from '#core/limits';
 import { UserRow } from '../../components/EntityRow';
@@ -10,11 +10,6 @@ import type { SafetyAction } from '../../lib/db/db';
 import { usePagedList } from '../../lib/paged-list';
 import { listKeys } from '../../lib/query/keys';
 import './account.css';
-
-interface MutedTag {
-  tag: string;
-  createdAt: number;
-}
 
 /**
  * One entry of a list: shown until the caller lifts it here (the stored state turns false at once,
@@ -64,7 +59,7 @@ function UsersList({ which }: { which: 'blocked' | 'muted' }) {
 
 function TagsList() {
   const { t } = useTranslation('safety');
-  const list = usePagedList<MutedTag>({
+  const list = usePagedList<MutedTagItem>({
     list: listKeys.safety('tags'),
     endpoint: blocksApi.mutedTags,
     field: 'tags',

@@ -8,10 +8,10 @@ import { PAGE_SIZES } from '#core/limits';
 import { FEED_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
 import { NetworkError } from '../api/client';
 import type { Post } from '../api/types';
-import { type CachedPost, type KruhDb, getDb } from '../db/db';
+import type { CachedPost } from '../db/db';
 import { toast } from '../toast';
 import { queryKeys } from './keys';
-import { type PageResult, type PagedSource, type PagedState, fetchPage, readPages, tableStore, usePaged } from './paged';
+import { type PagedSource, type PagedState, tableStore, usePaged } from './paged';
 
 export { showNewPostOnFirstPages } from './feed-pages';
 
@@ -75,22 +75,6 @@ export function feedSource(params: FeedParams): PagedSource<Post, CachedPost> {
     field: 'posts',
     store: postStore,
   };
-}
-
-export type FeedPageResult = PageResult;
-
-/** GET one page of a listing of posts and store its posts and its ids in order. */
-export function fetchFeedPage(
-  params: FeedParams & { page: number },
-  options: { signal?: AbortSignal; db?: KruhDb } = {},
-): Promise<FeedPageResult> {
-  return fetchPage(options.db ?? getDb(), feedSource(params), params.page, options.signal);
-}
-
-/** Posts of stored pages 1..pages, in page order, each id once. */
-export async function readFeed(db: KruhDb, key: string, pages: number): Promise<{ posts: CachedPost[]; hasMore: boolean; stored: number }> {
-  const { items, hasMore, stored } = await readPages(db, { key, store: postStore }, pages);
-  return { posts: items, hasMore, stored };
 }
 
 /** A listing's paging state (see PagedState), its items as `posts`. */
