@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { type MutedTagItem, blocksApi } from '#core/api/blocks';
-import type { UserListItem } from '#core/api/common';
+import { blocksApi } from '#core/api/blocks';
 import { PAGE_SIZES } from '#core/limits';
 import { UserRow } from '../../components/EntityRow';
 import { PagedInfiniteList } from '../../components/InfiniteList';
@@ -31,7 +30,7 @@ function Lifted({ action, subject, label, children }: { action: SafetyAction; su
 function UsersList({ which }: { which: 'blocked' | 'muted' }) {
   const { t } = useTranslation('safety');
   const action = which === 'blocked' ? 'block' : 'mute';
-  const list = usePagedList<UserListItem>({
+  const list = usePagedList({
     list: listKeys.safety(which),
     endpoint: which === 'blocked' ? blocksApi.blocked : blocksApi.muted,
     field: 'userList',
@@ -59,7 +58,7 @@ function UsersList({ which }: { which: 'blocked' | 'muted' }) {
 
 function TagsList() {
   const { t } = useTranslation('safety');
-  const list = usePagedList<MutedTagItem>({
+  const list = usePagedList({
     list: listKeys.safety('tags'),
     endpoint: blocksApi.mutedTags,
     field: 'tags',

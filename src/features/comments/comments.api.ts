@@ -26,7 +26,7 @@ export function threadKey(params: ThreadParams): string {
 const commentStore = tableStore<Comment>((db) => db.comments);
 
 /** One thread level for the paging engine (5 comments a page). */
-export function threadSource(params: ThreadParams): PagedSource<Comment, CachedComment> {
+export function threadSource(params: ThreadParams): PagedSource<typeof commentsApi.thread, 'comments', CachedComment> {
   return {
     key: threadKey(params),
     endpoint: commentsApi.thread,

@@ -1,5 +1,4 @@
 import { useEffect, useRef } from 'react';
-import type { Endpoint } from '#core/api/endpoint';
 import { feedsApi } from '#core/api/feeds';
 import { groupsApi } from '#core/api/groups';
 import { profilesApi } from '#core/api/profiles';
@@ -31,15 +30,22 @@ export interface FeedParams {
   time?: TimeWindow;
 }
 
-interface FeedEndpoint {
-  endpoint: Endpoint;
+/** The calls listing posts: each answers a page of posts (the contract's PostList). */
+type FeedEndpoint =
+  | (typeof feedsApi)['explore' | 'following' | 'groups' | 'hashtag']
+  | typeof profilesApi.posts
+  | typeof groupsApi.posts
+  | typeof searchApi.posts;
+
+interface FeedCall {
+  endpoint: FeedEndpoint;
   params?: Record<string, string>;
   query?: Record<string, string>;
   /** The listing's name in stored keys. */
   name: string;
 }
 
-function sourceOf(feed: FeedSource): FeedEndpoint {
+function sourceOf(feed: FeedSource): FeedCall {
   if (feed === 'explore') return { endpoint: feedsApi.explore, name: 'explore' };
   if (feed === 'following') return { endpoint: feedsApi.following, name: feed };
   if (feed === 'groups') return { endpoint: feedsApi.groups, name: feed };
@@ -63,7 +69,7 @@ export function feedKey(params: FeedParams): string {
 const postStore = tableStore<Post>((db) => db.posts);
 
 /** A listing of posts for the paging engine. */
-export function feedSource(params: FeedParams): PagedSource<Post, CachedPost> {
+export function feedSource(params: FeedParams): PagedSource<FeedEndpoint, 'posts', CachedPost> {
   const { endpoint, params: pathParams, query } = sourceOf(params.feed);
   return {
     key: feedKey(params),
