@@ -1,5 +1,5 @@
 /**
- * The spec's message catalogue: the one closed list of `error/...` and `info/...`
+ * The message catalogue: the one closed list of `error/...` and `info/...`
  * keys. The server answers with them, the web app translates them, and the locale files are checked
  * against them, so a key is added here or nowhere.
  */
@@ -74,7 +74,7 @@ export const INFO_KEYS = [
   'comment_deleted', 'created_group', 'group_updated', 'post_removed', 'you_left', 'joined_group',
   'request_send', 'request_accepted', 'request_denied', 'made_admin', 'revoked_admin', 'post_pinned',
   'post_unpinned', 'user_banned', 'user_unbanned', 'group_deleted',
-  // Beyond the spec: the forgotten-password flow and post deletion confirmations.
+  // The forgotten-password flow, and confirmations of deletes, follows and settings.
   'password_reset_sent', 'password_changed', 'post_deleted', 'unfollowed', 'followed',
   'notification_deleted', 'notifications_cleared', 'settings_updated', 'left_group',
   // Web Push: this device was registered for notifications, or no longer is.

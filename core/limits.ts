@@ -74,7 +74,11 @@ export const PAGE_SIZES = {
 export const GROUP_NOTIFICATION_LEVELS = { all: 0, essential: 1, none: 2 } as const;
 export type GroupNotificationLevel = (typeof GROUP_NOTIFICATION_LEVELS)[keyof typeof GROUP_NOTIFICATION_LEVELS];
 
-/** Account notification settings, in the spec's order. */
+/**
+ * Account notification settings. They travel and are stored as booleans by position, so this
+ * order is part of the API: the web app, the server and the stored settings read a switch by its
+ * place here.
+ */
 export const NOTIFICATION_SETTINGS = [
   'follower', 'reply', 'postFromFollowed', 'postMention', 'commentMention', 'newMember',
 ] as const;

@@ -2,7 +2,8 @@ import '../test/setup';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { clearLocalData, getDb } from '../lib/db/db';
-import { ACCOUNT_META_KEY, avatarVersion } from '../lib/own-avatar';
+import { avatarVersion } from '../lib/own-avatar';
+import { ACCOUNT_META_KEY } from '../lib/stored-account';
 import { storeSession } from '../lib/session';
 import { Avatar, avatarUrl } from './Avatar';
 

@@ -11,7 +11,7 @@ vi.mock('yet-another-react-lightbox', () => ({
 }));
 
 describe('Gallery settings', () => {
-  it('hands the lightbox the spec\u2019s behaviour and numbers', () => {
+  it('hands the lightbox its fixed numbers and closes on backdrop, pull and Escape', () => {
     renderWithApp(<Gallery open slides={[{ src: '/a.jpeg' }, { src: '/b.jpeg' }]} index={1} onClose={() => undefined} />);
     const props = seen.props.at(-1)!;
     expect(props).toMatchObject({

@@ -119,7 +119,7 @@ describe('Gallery', () => {
     expect(current()).toHaveAttribute('aria-label', '1 of 3');
   });
 
-  it('speaks Czech and keeps the spec\u2019s numbers', async () => {
+  it('speaks Czech and keeps its fixed animation, carousel and zoom numbers', async () => {
     renderWithApp(<Harness onClose={() => undefined} />, { lng: 'cs' });
     fireEvent.click(screen.getByRole('button', { name: 'open' }));
     const dialog = await screen.findByRole('dialog', { name: 'Galerie obrázků' });

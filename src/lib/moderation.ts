@@ -102,5 +102,5 @@ export const setSuspended = (userId: string, suspended: boolean) =>
 export function useRefreshModeration() {
   const db = useDb();
   const queryClient = useQueryClient();
-  return useCallback(() => queryClient.invalidateQueries({ queryKey: ['moderation', db.name] }), [db, queryClient]);
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: queryKeys.moderationAll(db.name) }), [db, queryClient]);
 }

@@ -1,9 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDb } from './db/useDb';
 import { useSession } from './session';
-
-/** Where the account's last answer is kept (the account screens paint it offline). */
-export const ACCOUNT_META_KEY = 'account';
+import { readStoredAccount } from './stored-account';
 
 /** The `?v=` of a versioned avatar URL (0 for a plain address). */
 export function avatarVersion(url: string | null | undefined): number {
@@ -22,9 +20,6 @@ export function useNewestAvatarUrl(kind: 'pfp' | 'gp', id: string | null | undef
   const db = useDb();
   const { id: me } = useSession();
   const mine = kind === 'pfp' && !!id && id === me;
-  const own = useLiveQuery(
-    async () => (mine ? ((await db.meta.get(ACCOUNT_META_KEY))?.value as { pfpUrl?: string } | undefined)?.pfpUrl : undefined),
-    [db, mine],
-  );
+  const own = useLiveQuery(async () => (mine ? (await readStoredAccount(db))?.pfpUrl : undefined), [db, mine]);
   return own && avatarVersion(own) > avatarVersion(url) ? own : url;
 }

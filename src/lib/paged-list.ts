@@ -1,32 +1,28 @@
 import { useMemo } from 'react';
-import type { Endpoint } from '#core/api/endpoint';
+import type { Endpoint, ReplyOf } from '#core/api/endpoint';
 import { type ListKey, queryKeys, storedListKey } from './query/keys';
-import { listItemStore, usePaged } from './query/paged';
+import { type ItemOf, type ItemsField, listItemStore, usePaged } from './query/paged';
 
-export interface PagedListOptions<T> {
+export interface PagedListOptions<E extends Endpoint, F extends ItemsField<E>> {
   /** Which list (from listKeys): names its stored pages and, with the account's database, its query key. */
   list: ListKey;
   /** The contract entry of the list, and its path parameters. */
-  endpoint: Endpoint;
+  endpoint: E;
   params?: Record<string, string>;
-  /** The reply's field holding the items (userList, groupList...). */
-  field: string;
+  /** The reply's field holding the items (userList, groupList...); the items' type comes from it. */
+  field: F;
   /** Items are de-duplicated by this (users by pfp, groups by gp). */
-  idOf: (item: T) => string;
+  idOf: (item: ItemOf<E, F>) => string;
   limit: number;
   query?: Record<string, string | number | undefined>;
   enabled?: boolean;
-}
-
-interface PageReply {
-  hasMore: boolean;
 }
 
 /**
  * A list with no table of its own (followers, members, search results) page by page, through the
  * paging engine: its items are kept in listItems, so it paints from the database and reads offline.
  */
-export function usePagedList<T, R extends PageReply = PageReply>(options: PagedListOptions<T>) {
+export function usePagedList<const E extends Endpoint, F extends ItemsField<E>>(options: PagedListOptions<E, F>) {
   const { list, endpoint, params, field, idOf, limit, query, enabled = true } = options;
   const key = storedListKey(list);
   // idOf is a stable accessor by contract: one store per list.
@@ -39,8 +35,8 @@ export function usePagedList<T, R extends PageReply = PageReply>(options: PagedL
   });
   return {
     items: paged.items,
-    /** Page 1's answer apart from its items (a member list's `group`). */
-    first: paged.first as Omit<R, 'hasMore'> | undefined,
+    /** Page 1's answer apart from its items (a member list's `group`), as stored with the page. */
+    first: paged.first as Omit<ReplyOf<E>, F | 'hasMore'> | undefined,
     hasMore: paged.hasMore,
     loading: paged.isLoading || paged.isLoadingMore,
     error: paged.error,

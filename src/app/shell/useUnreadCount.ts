@@ -1,29 +1,23 @@
 import { useEffect, useState } from 'react';
+import type { UnreadReply } from '#core/api/notifications';
 import { API_BASE, callApi } from '../../lib/api/client';
 
 // The contract (with its schemas) comes with the first logged-in render, not with every visitor's
 // first paint.
 const loadContract = () => import('#core/api/notifications').then((m) => m.notificationsApi);
 
-/** Reads a count from the shapes the unread call and the stream may carry. */
-export function readCount(data: unknown): number | null {
-  if (typeof data === 'number' && Number.isFinite(data)) return data;
-  if (typeof data === 'string' && data.trim() !== '') {
-    const n = Number(data);
-    if (Number.isFinite(n)) return n;
-    try {
-      return readCount(JSON.parse(data));
-    } catch {
-      return null;
-    }
+/**
+ * The count of the stream's `unread` event: its data is the same {count} as the unread call's
+ * reply, as JSON text. Anything else is no count (the badge then asks the call instead).
+ */
+export function readStreamCount(data: unknown): number | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const { count } = (JSON.parse(data) ?? {}) as Partial<UnreadReply>;
+    return typeof count === 'number' && Number.isFinite(count) ? count : null;
+  } catch {
+    return null;
   }
-  if (data && typeof data === 'object') {
-    const record = data as Record<string, unknown>;
-    for (const field of ['unread', 'count']) {
-      if (typeof record[field] === 'number') return record[field];
-    }
-  }
-  return null;
 }
 
 /**
@@ -40,13 +34,12 @@ export function useUnreadCount(token: string | null): number {
     let active = true;
     const controller = new AbortController();
     const refresh = () => {
-      loadContract().then((api) => callApi(api.unread, {}, { signal: controller.signal })).then(
-        (data) => {
-          const n = readCount(data);
-          if (active && n !== null) setCount(n);
-        },
-        () => undefined,
-      );
+      loadContract()
+        .then((api) => callApi(api.unread, {}, { signal: controller.signal }))
+        .then((reply) => {
+          if (active) setCount(reply.count);
+        })
+        .catch(() => undefined);
     };
     refresh();
 
@@ -57,7 +50,7 @@ export function useUnreadCount(token: string | null): number {
         source = new EventSource(`${API_BASE}${streamPath}?token=${encodeURIComponent(token)}`);
         // The server names its events `unread` ({count}); plain messages are read the same way.
         const onEvent = (event: MessageEvent) => {
-          const n = readCount(event.data);
+          const n = readStreamCount(event.data);
           if (n !== null) setCount(n);
           else refresh();
         };

@@ -1,10 +1,7 @@
 import { type GifLocale, gifsApi } from '#core/api/gifs';
-import { parseErrorMessage } from '#core/errors';
-import { API_BASE, ApiError, NetworkError, callApi } from '../../lib/api/client';
-import { getSession } from '../../lib/session';
+import { callApi, downloadApi } from '../../lib/api/client';
 
 export type { Gif, GifCategory, GifLocale, GifPage } from '#core/api/gifs';
-
 
 export const fetchGifCategories = (locale: GifLocale, signal?: AbortSignal) =>
   callApi(gifsApi.categories, { query: { locale } }, { signal }).then((r) => r.categories);
@@ -25,24 +22,9 @@ export const isPickedGif = (image: { name?: string }): boolean => !!image.name &
 
 /**
  * The GIF's bytes through the server (the CSP admits no other origin for fetches), as a file
- * the composer attaches like a picked image. Read by hand: the answer is image/gif, not JSON.
+ * the composer attaches like a picked image. Downloaded, not called: the answer is image/gif, not JSON.
  */
 export async function downloadGif(id: string, signal?: AbortSignal): Promise<File> {
-  const headers: Record<string, string> = {};
-  const { token } = getSession();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}${gifsApi.file.path}?id=${encodeURIComponent(id)}`, { headers, signal });
-  } catch (err) {
-    if ((err as Error)?.name === 'AbortError') throw err;
-    throw new NetworkError((err as Error)?.message);
-  }
-  if (!response.ok) {
-    const body = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined;
-    const message = typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
-    throw new ApiError(response.status, parseErrorMessage(message), message);
-  }
-  const data = await response.arrayBuffer();
-  return new File([data], `tenor-${id}.gif`, { type: 'image/gif' });
+  const { blob } = await downloadApi(gifsApi.file, { query: { id } }, { signal });
+  return new File([blob], `tenor-${id}.gif`, { type: 'image/gif' });
 }

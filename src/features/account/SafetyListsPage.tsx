@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { blocksApi } from '#core/api/blocks';
-import type { UserListItem } from '#core/api/common';
 import { PAGE_SIZES } from '#core/limits';
 import { UserRow } from '../../components/EntityRow';
 import { PagedInfiniteList } from '../../components/InfiniteList';
@@ -10,11 +9,6 @@ import type { SafetyAction } from '../../lib/db/db';
 import { usePagedList } from '../../lib/paged-list';
 import { listKeys } from '../../lib/query/keys';
 import './account.css';
-
-interface MutedTag {
-  tag: string;
-  createdAt: number;
-}
 
 /**
  * One entry of a list: shown until the caller lifts it here (the stored state turns false at once,
@@ -36,7 +30,7 @@ function Lifted({ action, subject, label, children }: { action: SafetyAction; su
 function UsersList({ which }: { which: 'blocked' | 'muted' }) {
   const { t } = useTranslation('safety');
   const action = which === 'blocked' ? 'block' : 'mute';
-  const list = usePagedList<UserListItem>({
+  const list = usePagedList({
     list: listKeys.safety(which),
     endpoint: which === 'blocked' ? blocksApi.blocked : blocksApi.muted,
     field: 'userList',
@@ -64,7 +58,7 @@ function UsersList({ which }: { which: 'blocked' | 'muted' }) {
 
 function TagsList() {
   const { t } = useTranslation('safety');
-  const list = usePagedList<MutedTag>({
+  const list = usePagedList({
     list: listKeys.safety('tags'),
     endpoint: blocksApi.mutedTags,
     field: 'tags',

@@ -3,22 +3,10 @@ import { mediaApi } from '#core/api/media';
 import { type DownloadedFile, callApi, downloadApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 import type { Language } from '../../lib/i18n';
-import { ACCOUNT_META_KEY } from '../../lib/own-avatar';
+import { type StoredAccount, readStoredAccount, storeAccount } from '../../lib/stored-account';
 
-export type { Account };
-
-/** An account as stored: a copy kept before the server sent `pfpUrl` lacks it. */
-export type StoredAccount = Omit<Account, 'pfpUrl'> & Partial<Pick<Account, 'pfpUrl'>>;
-
-
-export async function readStoredAccount(db: KruhDb): Promise<StoredAccount | null> {
-  const row = await db.meta.get(ACCOUNT_META_KEY);
-  return (row?.value as StoredAccount | undefined) ?? null;
-}
-
-export async function storeAccount(db: KruhDb, account: StoredAccount): Promise<void> {
-  await db.meta.put({ key: ACCOUNT_META_KEY, value: account });
-}
+export type { Account, StoredAccount };
+export { readStoredAccount };
 
 /** Changes a few fields of the stored account after a call the server accepted. */
 export async function patchStoredAccount(db: KruhDb, change: Partial<Account>): Promise<void> {
@@ -49,7 +37,7 @@ export const deleteAccount = () => callApi(accountApi.delete);
 
 /** GET /account/export: the zip of the account's data, `onProgress` told the bytes received as they arrive. */
 export const downloadAccountData = (onProgress: (received: number, total: number | null) => void): Promise<DownloadedFile> =>
-  downloadApi(accountApi.export, { onProgress });
+  downloadApi(accountApi.export, {}, { onProgress });
 
 /** POST /upload/pfp, multipart with the picture under `pfp`. */
 export function uploadProfilePicture(file: Blob, name = 'pfp') {

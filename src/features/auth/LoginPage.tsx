@@ -21,7 +21,7 @@ function loginFailed(err: unknown): string {
   return passkey ? `passkey.${passkey}` : loadingFailed(err);
 }
 
-/** "Forgot your password?": asks the server to mail a reset link (beyond the spec). */
+/** "Forgot your password?": asks the server to mail a reset link. */
 function ForgotPassword({ onBack }: { onBack: () => void }) {
   const { t } = useTranslation('auth');
   const [email, setEmail] = useState('');

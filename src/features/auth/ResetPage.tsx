@@ -12,7 +12,7 @@ import { failureMessage, replyMessage, resetPassword } from './auth.api';
 import { AuthAlert, AuthNotice, SubmitButton } from './AuthParts';
 import './auth.css';
 
-/** Password reset from the mailed link (/reset?token=&email=), beyond the spec. */
+/** Password reset from the mailed link (/reset?token=&email=). */
 export default function ResetPage() {
   const { t } = useTranslation('auth');
   const [params] = useSearchParams();

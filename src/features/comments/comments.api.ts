@@ -3,7 +3,7 @@ import { PAGE_SIZES } from '#core/limits';
 import { POST_PAGE_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
 import { ApiError, callApi } from '../../lib/api/client';
 import { type CachedComment, type KruhDb, getDb } from '../../lib/db/db';
-import { type PageResult, type PagedSource, fetchPage, readPages, tableStore } from '../../lib/query/paged';
+import { type PagedSource, tableStore } from '../../lib/query/paged';
 
 export type { CommentNode } from '#core/api/comments';
 
@@ -23,12 +23,10 @@ export function threadKey(params: ThreadParams): string {
   return `${THREAD_KEY_PREFIX}${params.parentId}|sort=${params.sort}|time=${params.time}|pinned=${params.pinned ?? ''}`;
 }
 
-export type ThreadPageResult = PageResult;
-
 const commentStore = tableStore<Comment>((db) => db.comments);
 
 /** One thread level for the paging engine (5 comments a page). */
-export function threadSource(params: ThreadParams): PagedSource<Comment, CachedComment> {
+export function threadSource(params: ThreadParams): PagedSource<typeof commentsApi.thread, 'comments', CachedComment> {
   return {
     key: threadKey(params),
     endpoint: commentsApi.thread,
@@ -39,29 +37,6 @@ export function threadSource(params: ThreadParams): PagedSource<Comment, CachedC
     field: 'comments',
     store: commentStore,
   };
-}
-
-/** GET one page (5 comments) of a thread level and store the comments and their order. */
-export function fetchThreadPage(
-  params: ThreadParams & { page: number },
-  options: { signal?: AbortSignal; db?: KruhDb } = {},
-): Promise<ThreadPageResult> {
-  return fetchPage(options.db ?? getDb(), threadSource(params), params.page, options.signal);
-}
-
-export interface StoredThread {
-  comments: CachedComment[];
-  hasMore: boolean;
-  /** How many of the asked pages are stored. */
-  stored: number;
-  /** When page 1 was read (0 when it was not yet). */
-  fetchedAt: number;
-}
-
-/** Comments of stored pages 1..pages, in page order, each id once. */
-export async function readThread(db: KruhDb, key: string, pages: number): Promise<StoredThread> {
-  const { items, hasMore, stored, fetchedAt } = await readPages(db, { key, store: commentStore }, pages);
-  return { comments: items, hasMore, stored, fetchedAt };
 }
 
 function flattenTree(node: CommentNode, out: Comment[] = []): Comment[] {

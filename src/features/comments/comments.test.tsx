@@ -5,11 +5,16 @@ import { clearSession } from '../../lib/session';
 import { apiComment as comment, mockFetch, setOnline, startOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { CommentBox } from './CommentBox';
-import { deleteComment, fetchThreadPage, readThread, threadKey } from './comments.api';
+import { fetchPage, readPages } from '../../lib/query/paged';
+import { type ThreadParams, deleteComment, threadSource } from './comments.api';
 
 const POST = 'p00000000000000000000001';
 
 const apiComment = (id: string) => comment(id, POST);
+
+// The calls the paging engine makes for a thread level (usePaged with threadSource).
+const fetchThreadPage = ({ page, ...params }: ThreadParams & { page: number }) => fetchPage(getDb(), threadSource(params), page);
+const readThread = (params: ThreadParams, pages: number) => readPages(getDb(), threadSource(params), pages);
 
 beforeEach(() => startOnline());
 
@@ -22,12 +27,12 @@ describe('thread pages in the local database', () => {
     const params = { parentId: POST, sort: 'popular' as const, time: 'all' as const };
     await fetchThreadPage({ ...params, page: 1 });
     await fetchThreadPage({ ...params, page: 2 });
-    const thread = await readThread(getDb(), threadKey(params), 2);
-    expect(thread.comments.map((c) => c._id)).toEqual(['b', 'a', 'c']);
+    const thread = await readThread(params, 2);
+    expect(thread.items.map((c) => c._id)).toEqual(['b', 'a', 'c']);
     expect(thread.hasMore).toBe(false);
     expect(thread.stored).toBe(2);
     // Another sort is another listing.
-    expect((await readThread(getDb(), threadKey({ ...params, sort: 'newest' }), 1)).stored).toBe(0);
+    expect((await readThread({ ...params, sort: 'newest' }, 1)).stored).toBe(0);
   });
 
   it('a deleted comment leaves the database and every stored page', async () => {
@@ -38,7 +43,7 @@ describe('thread pages in the local database', () => {
     await fetchThreadPage({ ...params, page: 1 });
     await deleteComment('a');
     expect(await getDb().comments.get('a')).toBeUndefined();
-    expect((await readThread(getDb(), threadKey(params), 1)).comments.map((c) => c._id)).toEqual(['b']);
+    expect((await readThread(params, 1)).items.map((c) => c._id)).toEqual(['b']);
   });
 
   it('a refused delete keeps the comment', async () => {

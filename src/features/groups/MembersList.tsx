@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GroupUserItem } from '#core/api/common';
-import { type GroupUserListReply, groupsApi } from '#core/api/groups';
+import { groupsApi } from '#core/api/groups';
 import { PAGE_SIZES } from '#core/limits';
 import { UserRow } from '../../components/EntityRow';
 import { PagedInfiniteList } from '../../components/InfiniteList';
@@ -33,7 +33,7 @@ export function MembersList({ groupName, which, isAdmin }: { groupName: string; 
   const { id: myId } = useSession();
   const db = useDb();
   const queryClient = useQueryClient();
-  const list = usePagedList<GroupUserItem, GroupUserListReply>({
+  const list = usePagedList({
     list: listKeys.groupUsers(groupName, which),
     endpoint: groupsApi[which],
     params: { name: groupName },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GroupUserItem } from '#core/api/common';
-import { type GroupUserListReply, groupsApi } from '#core/api/groups';
+import { groupsApi } from '#core/api/groups';
 import { PAGE_SIZES } from '#core/limits';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/FormField';
@@ -28,7 +28,7 @@ export function TransferOwnership({ groupName, onTransferred }: Props) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const query = search.trim();
-  const list = usePagedList<GroupUserItem, GroupUserListReply>({
+  const list = usePagedList({
     list: listKeys.transferCandidates(groupName, query),
     endpoint: groupsApi.members,
     params: { name: groupName },

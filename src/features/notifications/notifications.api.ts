@@ -58,7 +58,7 @@ export const notificationStore: ItemStore<Notification> = {
 };
 
 /** GET /notification/ for the paging engine; the screen reads the whole table (readStoredNotifications). */
-export const notificationSource: PagedSource<Notification> = {
+export const notificationSource: PagedSource<typeof notificationsApi.list, 'notifications'> = {
   key: 'notifications',
   endpoint: notificationsApi.list,
   limit: PAGE_SIZES.notifications,

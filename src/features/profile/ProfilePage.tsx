@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { AppLink } from '../../components/AppLink';
 import { listingSearchParams } from '#core/listing';
 import { DELETED, PAGE_SIZES } from '#core/limits';
-import type { Comment } from '#core/api/comments';
 import { profilesApi } from '#core/api/profiles';
 import { GroupRow, UserRow } from '../../components/EntityRow';
 import { PagedInfiniteList, type PagedInfiniteListProps } from '../../components/InfiniteList';
@@ -23,7 +22,7 @@ import { SafetyMenu } from '../../components/safety/SafetyMenu';
 import { useBlockState, useSafetyState } from '../../components/safety/safety';
 import { ReportDialog } from '../../components/ReportDialog';
 import { useSession } from '../../lib/session';
-import { type GroupListItem, type Profile, type UserListItem, useProfile } from './profile.api';
+import { type Profile, useProfile } from './profile.api';
 import './profile.css';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -39,7 +38,7 @@ function ProfileList<T>(props: Omit<PagedInfiniteListProps<T>, 'className' | 'ns
 function ProfileReplies({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const { sort, time, setListing } = useListingParams();
-  const list = usePagedList<Comment>({
+  const list = usePagedList({
     list: listKeys.profileReplies(profile._id, sort, time),
     endpoint: profilesApi.comments,
     params: { userId: profile._id },
@@ -74,7 +73,7 @@ function ProfileReplies({ profile }: { profile: Profile }) {
 
 function UserList({ username, which }: { username: string; which: 'followers' | 'following' }) {
   const { t } = useTranslation('profile');
-  const list = usePagedList<UserListItem>({
+  const list = usePagedList({
     list: listKeys.profileUsers(username, which),
     endpoint: profilesApi[which],
     params: { username },
@@ -94,7 +93,7 @@ function UserList({ username, which }: { username: string; which: 'followers' | 
 
 function GroupList({ username, own }: { username: string; own: boolean }) {
   const { t } = useTranslation('profile');
-  const list = usePagedList<GroupListItem>({
+  const list = usePagedList({
     list: listKeys.profileGroups(username),
     endpoint: profilesApi.groups,
     params: { username },

@@ -10,7 +10,6 @@ import { fetchProfile, useStoredSubject } from '../../lib/query/stored';
  * sent pfpUrl lacks it, so readers fall back to the unversioned avatar.
  */
 export type { Profile };
-export type { GroupListItem, UserListItem } from '#core/api/common';
 
 /** Changes the stored copy (after a follow change), so every reader sees it at once. */
 export async function patchStoredProfile(db: KruhDb, username: string, change: (p: Profile) => Profile): Promise<void> {

@@ -6,6 +6,7 @@ import { searchApi } from '#core/api/search';
 import type { Comment } from '../../lib/api/types';
 import { usePagedList } from '../../lib/paged-list';
 import { listKeys } from '../../lib/query/keys';
+import type { ItemsField } from '../../lib/query/paged';
 
 /** The tabs of the search page; posts are listed through the shared feed listing. */
 export const SEARCH_VIEWS = ['all', 'users', 'groups', 'posts', 'replies'] as const;
@@ -17,7 +18,7 @@ export type ListKind = 'users' | 'groups' | 'replies';
 export type SearchItem = UserListItem | GroupListItem | Comment;
 
 /** GET /search/for/{kind}: where the items are in the reply, how they are told apart, page size. */
-const LISTS: Record<ListKind, { field: string; idOf: (item: SearchItem) => string; limit: number }> = {
+const LISTS: { [K in ListKind]: { field: ItemsField<(typeof searchApi)[K]>; idOf: (item: SearchItem) => string; limit: number } } = {
   // Users and groups are de-duplicated by their avatar key, comments by id.
   users: { field: 'userList', idOf: (item) => (item as UserListItem).pfp, limit: PAGE_SIZES.users },
   groups: { field: 'groupList', idOf: (item) => (item as GroupListItem).gp, limit: PAGE_SIZES.groups },
@@ -41,7 +42,7 @@ export function useSearchList(kind: ListKind, query: ListQuery, options: { enabl
   // Sort and time follow the listing rule: each only when it differs from the default, time only for popular.
   const listing = kind === 'replies' ? listingSearchParams(query.sort, query.time) : {};
   const size = options.limit ?? limit;
-  const list = usePagedList<SearchItem>({
+  const list = usePagedList({
     list: listKeys.search(kind, size, query.q, listing),
     endpoint: searchApi[kind],
     field,

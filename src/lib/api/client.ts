@@ -98,16 +98,18 @@ export type CallInput<E extends Endpoint> = Part<E['params'], 'params'> & Part<E
 
 export type CallOptions = Pick<ApiOptions, 'headers' | 'signal' | 'formData'>;
 
+/** A call's input and options, the input optional when nothing in it is required. */
+type CallArgs<E extends Endpoint, O> = object extends CallInput<E> ? [input?: CallInput<E>, options?: O] : [input: CallInput<E>, options?: O];
+
+type LooseInput = { params?: Record<string, string>; query?: ApiOptions['query']; body?: unknown };
+
 /**
  * A call of the API as the contract describes it: the path is built from the endpoint and its
  * parameters, and the answer is typed by the endpoint's reply, so a field renamed in the
  * contract breaks the build here as it does on the server.
  */
-export function callApi<const E extends Endpoint>(
-  e: E,
-  ...[input, options]: object extends CallInput<E> ? [input?: CallInput<E>, options?: CallOptions] : [input: CallInput<E>, options?: CallOptions]
-): Promise<ReplyOf<E>> {
-  const { params, query, body } = (input ?? {}) as { params?: Record<string, string>; query?: ApiOptions['query']; body?: unknown };
+export function callApi<const E extends Endpoint>(e: E, ...[input, options]: CallArgs<E, CallOptions>): Promise<ReplyOf<E>> {
+  const { params, query, body } = (input ?? {}) as LooseInput;
   return apiFetch<ReplyOf<E>>(pathOf(e, params), { ...options, method: e.method, query, body });
 }
 
@@ -158,17 +160,18 @@ export function fileNameOf(disposition: string | null): string | null {
 }
 
 /**
- * A call whose answer is a file (a zip, say), with the session's bearer token: read piece by piece
+ * A call whose answer is a file (a zip, a GIF), with the session's bearer token: read piece by piece
  * as it streams in, so the caller can show the progress. Refusals are ApiErrors as for callApi;
  * no answer, or an answer broken off midway, is a NetworkError.
  */
-export async function downloadApi<const E extends Endpoint>(e: E, options: DownloadOptions = {}): Promise<DownloadedFile> {
+export async function downloadApi<const E extends Endpoint>(e: E, ...[input, options = {}]: CallArgs<E, DownloadOptions>): Promise<DownloadedFile> {
+  const { params, query } = (input ?? {}) as LooseInput;
   const headers: Record<string, string> = {};
   const { token } = getSession();
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch(buildUrl(pathOf(e), undefined), { method: e.method, headers, signal: options.signal });
+    response = await fetch(buildUrl(pathOf(e, params), query), { method: e.method, headers, signal: options.signal });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new NetworkError((err as Error)?.message);

@@ -2,7 +2,12 @@ import '../../test/setup';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apiPost, mockFetch, servePages, startOnline, useCloneableBlobs } from '../../test/local-first';
 import { getDb } from '../db/db';
-import { feedKey, fetchFeedPage, readFeed } from './feed';
+import { type FeedParams, feedKey, feedSource } from './feed';
+import { fetchPage, readPages } from './paged';
+
+// The calls the paging engine makes for a listing of posts (usePaged with feedSource).
+const fetchFeedPage = ({ page, ...params }: FeedParams & { page: number }) => fetchPage(getDb(), feedSource(params), page);
+const readFeed = (params: FeedParams, pages: number) => readPages(getDb(), feedSource(params), pages);
 
 beforeEach(async () => {
   useCloneableBlobs();
@@ -17,13 +22,13 @@ describe('feed pages', () => {
     const key = feedKey(params);
     expect(await getDb().feedPages.get([key, 1])).toMatchObject({ ids: ['c', 'a', 'd', 'b'], hasMore: true });
 
-    const first = await readFeed(getDb(), key, 1);
-    expect(first.posts.map((p) => p._id)).toEqual(['c', 'a', 'd', 'b']);
+    const first = await readFeed(params, 1);
+    expect(first.items.map((p) => p._id)).toEqual(['c', 'a', 'd', 'b']);
     expect(first.hasMore).toBe(true);
 
     await fetchFeedPage({ ...params, page: 2 });
-    const both = await readFeed(getDb(), key, 2);
-    expect(both.posts.map((p) => p._id)).toEqual(['c', 'a', 'd', 'b', 'e']);
+    const both = await readFeed(params, 2);
+    expect(both.items.map((p) => p._id)).toEqual(['c', 'a', 'd', 'b', 'e']);
     expect(both.hasMore).toBe(false);
 
     const url1 = new URL(calls[0]!.url, 'http://x');

@@ -1,5 +1,4 @@
 import { useEffect, useRef } from 'react';
-import type { Endpoint } from '#core/api/endpoint';
 import { feedsApi } from '#core/api/feeds';
 import { groupsApi } from '#core/api/groups';
 import { profilesApi } from '#core/api/profiles';
@@ -8,10 +7,10 @@ import { PAGE_SIZES } from '#core/limits';
 import { FEED_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
 import { NetworkError } from '../api/client';
 import type { Post } from '../api/types';
-import { type CachedPost, type KruhDb, getDb } from '../db/db';
+import type { CachedPost } from '../db/db';
 import { toast } from '../toast';
 import { queryKeys } from './keys';
-import { type PageResult, type PagedSource, type PagedState, fetchPage, readPages, tableStore, usePaged } from './paged';
+import { type PagedSource, type PagedState, tableStore, usePaged } from './paged';
 
 export { showNewPostOnFirstPages } from './feed-pages';
 
@@ -31,15 +30,22 @@ export interface FeedParams {
   time?: TimeWindow;
 }
 
-interface FeedEndpoint {
-  endpoint: Endpoint;
+/** The calls listing posts: each answers a page of posts (the contract's PostList). */
+type FeedEndpoint =
+  | (typeof feedsApi)['explore' | 'following' | 'groups' | 'hashtag']
+  | typeof profilesApi.posts
+  | typeof groupsApi.posts
+  | typeof searchApi.posts;
+
+interface FeedCall {
+  endpoint: FeedEndpoint;
   params?: Record<string, string>;
   query?: Record<string, string>;
   /** The listing's name in stored keys. */
   name: string;
 }
 
-function sourceOf(feed: FeedSource): FeedEndpoint {
+function sourceOf(feed: FeedSource): FeedCall {
   if (feed === 'explore') return { endpoint: feedsApi.explore, name: 'explore' };
   if (feed === 'following') return { endpoint: feedsApi.following, name: feed };
   if (feed === 'groups') return { endpoint: feedsApi.groups, name: feed };
@@ -63,7 +69,7 @@ export function feedKey(params: FeedParams): string {
 const postStore = tableStore<Post>((db) => db.posts);
 
 /** A listing of posts for the paging engine. */
-export function feedSource(params: FeedParams): PagedSource<Post, CachedPost> {
+export function feedSource(params: FeedParams): PagedSource<FeedEndpoint, 'posts', CachedPost> {
   const { endpoint, params: pathParams, query } = sourceOf(params.feed);
   return {
     key: feedKey(params),
@@ -75,22 +81,6 @@ export function feedSource(params: FeedParams): PagedSource<Post, CachedPost> {
     field: 'posts',
     store: postStore,
   };
-}
-
-export type FeedPageResult = PageResult;
-
-/** GET one page of a listing of posts and store its posts and its ids in order. */
-export function fetchFeedPage(
-  params: FeedParams & { page: number },
-  options: { signal?: AbortSignal; db?: KruhDb } = {},
-): Promise<FeedPageResult> {
-  return fetchPage(options.db ?? getDb(), feedSource(params), params.page, options.signal);
-}
-
-/** Posts of stored pages 1..pages, in page order, each id once. */
-export async function readFeed(db: KruhDb, key: string, pages: number): Promise<{ posts: CachedPost[]; hasMore: boolean; stored: number }> {
-  const { items, hasMore, stored } = await readPages(db, { key, store: postStore }, pages);
-  return { posts: items, hasMore, stored };
 }
 
 /** A listing's paging state (see PagedState), its items as `posts`. */

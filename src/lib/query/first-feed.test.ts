@@ -70,7 +70,7 @@ describe('the first picture of that page', () => {
   });
 
   it('is nothing when no post has one', () => {
-    preloadFirstPicture({ posts: [{ media: [] }, {}], hasMore: false });
+    preloadFirstPicture({ posts: [{ media: [] }, {}] });
     expect(preloads()).toEqual([]);
   });
 });

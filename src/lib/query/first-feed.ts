@@ -1,3 +1,5 @@
+import type { ReplyOf } from '#core/api/endpoint';
+import type { feedsApi } from '#core/api/feeds';
 import { FEED_DEFAULTS, FIRST_FEED_ELEMENT_ID } from '#core/listing';
 import { readListing } from '../listing-params';
 import { mediaSrc } from '../media-url';
@@ -14,7 +16,13 @@ export function opensOnExplore(hash: string): boolean {
 const addressOf = (hash: string) => new URL(hash.replace(/^#/, '') || '/', 'http://app');
 
 /** The answer of GET /feed (page 1) as the page at `/` carries it. */
-export type FirstFeed = Record<string, unknown> & { posts?: Array<{ media?: string[] }> };
+export type FirstFeed = ReplyOf<typeof feedsApi.explore>;
+
+/**
+ * What the first picture is read from: the posts' media. The block is parsed but not checked
+ * against the contract, so a post without media is passed over rather than trusted.
+ */
+type FeedMedia = { posts: ReadonlyArray<Partial<Pick<FirstFeed['posts'][number], 'media'>>> };
 
 /**
  * The explore feed's first page the page came with, when it is what this start shows: a visitor's
@@ -29,7 +37,7 @@ export function takeFirstFeed(hash: string, doc: Document = document): FirstFeed
   if (!opensOnExplore(hash) || isLoggedIn() || sort !== FEED_DEFAULTS.sort || time !== FEED_DEFAULTS.time) return null;
   try {
     const answer: unknown = JSON.parse(element.textContent ?? '');
-    return answer && typeof answer === 'object' && Array.isArray((answer as FirstFeed).posts) ? (answer as FirstFeed) : null;
+    return answer && typeof answer === 'object' && Array.isArray((answer as Partial<FirstFeed>).posts) ? (answer as FirstFeed) : null;
   } catch {
     return null;
   }
@@ -39,8 +47,8 @@ export function takeFirstFeed(hash: string, doc: Document = document): FirstFeed
  * Asks for the first picture of that page now, beside the app's code: on a phone it is the
  * largest paint, and it would otherwise wait for the feed to draw.
  */
-export function preloadFirstPicture(feed: FirstFeed, doc: Document = document): void {
-  const url = feed.posts?.find((post) => post.media?.length)?.media?.[0];
+export function preloadFirstPicture(feed: FeedMedia, doc: Document = document): void {
+  const url = feed.posts.find((post) => post.media?.length)?.media?.[0];
   if (!url) return;
   const link = doc.createElement('link');
   for (const [name, value] of Object.entries({ rel: 'preload', as: 'image', href: mediaSrc(url), fetchpriority: 'high' })) link.setAttribute(name, value);

@@ -12,7 +12,6 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   threads: [],
   thread: ['comments:p1|sort=popular|time=all|pinned='],
   notifications: [],
-  lists: [],
   list: [listKeys.profileUsers('bob', 'followers')],
   groupUsers: ['cats'],
   post: ['p1'],
@@ -25,6 +24,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   postGroups: ['p1'],
   postHistory: ['p1', 1],
   account: [],
+  moderationAll: [],
   moderation: ['reports', 'all', 1],
   notificationSettings: [],
   passkeys: [],
@@ -59,6 +59,7 @@ describe('query keys', () => {
     expect(feedOfA.slice(0, queryKeys.feeds(A).length)).toEqual(queryKeys.feeds(A));
     expect(queryKeys.list(A, listKeys.groupUsers('cats', 'banned')).slice(0, 4)).toEqual(queryKeys.groupUsers(A, 'cats'));
     expect(queryKeys.list(A, listKeys.transferCandidates('cats', 'ann')).slice(0, 4)).toEqual(queryKeys.groupUsers(A, 'cats'));
+    expect(queryKeys.moderation(A, 'log', 'group:cats', 2).slice(0, 2)).toEqual(queryKeys.moderationAll(A));
   });
 
   it('finds a group’s page and member lists by name without case, in the same account only', () => {

@@ -19,8 +19,6 @@ export const queryKeys = {
   threads: (dbName: string) => ['comments', dbName] as const,
   thread: (dbName: string, key: string) => ['comments', dbName, key] as const,
   notifications: (dbName: string) => ['notifications', dbName] as const,
-  /** Every list of usePagedList (followers, members, search results...). */
-  lists: (dbName: string) => ['list', dbName] as const,
   list: (dbName: string, list: ListKey) => ['list', dbName, ...list] as const,
   /** A group's member lists: members, banned and the owner's hand-over search. */
   groupUsers: (dbName: string, name: string) => ['list', dbName, 'group-users', name] as const,
@@ -38,6 +36,8 @@ export const queryKeys = {
   /** A post's earlier versions as of its last edit (a newer edit asks again). */
   postHistory: (dbName: string, id: string, editedAt: number | null) => ['post-history', dbName, id, editedAt] as const,
   account: (dbName: string) => ['account', dbName] as const,
+  /** Every moderation queue and log, of every scope: what an action may have changed. */
+  moderationAll: (dbName: string) => ['moderation', dbName] as const,
   /** A moderation queue or log ('all' for the instance moderators', `group:<name>` for a group's) and the pages shown. */
   moderation: (dbName: string, what: 'reports' | 'log', scope: string, pages: number) => ['moderation', dbName, what, scope, pages] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,

@@ -13,7 +13,11 @@ interface User {
 
 const user = (n: number, username = `user${n}`): User => ({ pfp: String(n).padStart(24, '0'), username });
 
-function followersOf(username: string, which: 'followers' | 'following' = 'followers'): PagedSource<User> {
+// Only the fields the test reads: the store takes the contract's user items and reads back these.
+function followersOf(
+  username: string,
+  which: 'followers' | 'following' = 'followers',
+): PagedSource<(typeof profilesApi)['followers' | 'following'], 'userList', User> {
   return {
     key: storedListKey(listKeys.profileUsers(username, which)),
     endpoint: profilesApi[which],

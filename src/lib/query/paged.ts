@@ -2,7 +2,7 @@ import { type QueryKey, useQueries, useQueryClient } from '@tanstack/react-query
 import type { Table } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import type { Endpoint } from '#core/api/endpoint';
+import type { Endpoint, ReplyOf } from '#core/api/endpoint';
 import { type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
 import { type CallInput, callApi } from '../api/client';
 import type { KruhDb } from '../db/db';
@@ -70,12 +70,30 @@ export function listItemStore<T>(idOf: (item: T) => string): ItemStore<T> {
   };
 }
 
-/** One list on the server and in the local database. */
-export interface PagedSource<T, R = T> {
+/**
+ * The fields of a list call's reply that hold its items (posts, comments, userList...). Spread
+ * over a union of calls, so a source may stand for several calls of one shape (the feeds) or
+ * a table of them (the search's kinds).
+ */
+export type ItemsField<E extends Endpoint> = E extends Endpoint
+  ? { [K in keyof ReplyOf<E> & string]: ReplyOf<E>[K] extends readonly unknown[] ? K : never }[keyof ReplyOf<E> & string]
+  : never;
+
+/** An item the call's reply lists under `F`: a renamed field or item type breaks its list's build. */
+export type ItemOf<E extends Endpoint, F extends string> = E extends Endpoint
+  ? F extends keyof ReplyOf<E>
+    ? ReplyOf<E>[F] extends ReadonlyArray<infer T>
+      ? T
+      : never
+    : never
+  : never;
+
+/** One list on the server and in the local database: its items are what the call's reply lists under `field`. */
+export interface PagedSource<E extends Endpoint, F extends ItemsField<E> = ItemsField<E>, R = ItemOf<E, F>> {
   /** The stored key: the list's pages live in feedPages under it. */
   key: string;
   /** The contract entry of the list, its path parameters and its own query parameters. */
-  endpoint: Endpoint;
+  endpoint: E;
   params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   /**
@@ -85,8 +103,8 @@ export interface PagedSource<T, R = T> {
   listing?: { sort: Sort; time: TimeWindow; defaults: { sort: Sort; time: TimeWindow } };
   limit: number;
   /** The reply's field holding the items (posts, comments, userList...). */
-  field: string;
-  store: ItemStore<T, R>;
+  field: F;
+  store: ItemStore<ItemOf<E, F>, R>;
 }
 
 export interface PageResult {
@@ -95,29 +113,38 @@ export interface PageResult {
 }
 
 /** GET page `page` of a list and store its items and their order. */
-export async function fetchPage<T, R>(db: KruhDb, source: PagedSource<T, R>, page: number, signal?: AbortSignal): Promise<PageResult> {
+export async function fetchPage<E extends Endpoint, F extends ItemsField<E>, R>(
+  db: KruhDb,
+  source: PagedSource<E, F, R>,
+  page: number,
+  signal?: AbortSignal,
+): Promise<PageResult> {
   const { key, endpoint, params, query, listing, limit } = source;
   let before: number | undefined;
   if (page > 1) before = (await db.feedPages.get([key, 1]))?.fetchedAt;
   const fetchedAt = Date.now();
   const sortAndTime = listing ? listingSearchParams(listing.sort, listing.time, listing.defaults) : {};
-  const input = { params, query: { ...query, page, limit, ...sortAndTime, before } };
-  const answer = (await callApi(endpoint, input as CallInput<Endpoint>, { signal })) as unknown as Record<string, unknown>;
+  // Every list call takes the shared page query (page, limit, before; sort and time for a
+  // listing), which a call's input type cannot show while the call is a type parameter.
+  const input = { params, query: { ...query, page, limit, ...sortAndTime, before } } as unknown as CallInput<E>;
+  const answer = await callApi(endpoint, input, { signal });
   return storePage(db, source, page, answer, fetchedAt);
 }
 
 /** Stores a page's answer (as the list's call gave it) as fetchPage does with the one it asks for. */
-export async function storePage<T, R>(
+export async function storePage<E extends Endpoint, F extends ItemsField<E>, R>(
   db: KruhDb,
-  source: PagedSource<T, R>,
+  source: PagedSource<E, F, R>,
   page: number,
-  answer: Record<string, unknown>,
+  answer: ReplyOf<E>,
   fetchedAt = Date.now(),
 ): Promise<PageResult> {
   const { key, field, store } = source;
-  const { [field]: listed, hasMore: more, ...rest } = answer;
+  // The types above tie `field` to an array of ItemOf<E, F> in the reply; TypeScript cannot
+  // follow that through a generic call, so the reply is taken apart as a plain object here.
+  const { [field]: listed, hasMore: more, ...rest } = answer as Record<string, unknown>;
   const hasMore = more === true;
-  const items = (listed as T[] | undefined) ?? [];
+  const items = (listed as ItemOf<E, F>[] | undefined) ?? [];
   const ids = items.map(store.idOf);
   await db.transaction('rw', [...store.tables(db), db.feedPages], async () => {
     await store.put(db, items, { key, page, hasMore, fetchedAt });
@@ -158,8 +185,8 @@ export async function readPages<R>(
   };
 }
 
-export interface PagedOptions<T, R, S extends StoredPages<R>> {
-  source: PagedSource<T, R>;
+export interface PagedOptions<E extends Endpoint, F extends ItemsField<E>, R, S extends StoredPages<R>> {
+  source: PagedSource<E, F, R>;
   /** The list's query key without the page, from queryKeys (so it holds the database's name). */
   queryKey: (dbName: string) => QueryKey;
   enabled?: boolean;
@@ -205,7 +232,9 @@ export interface PagedState<R, S> {
  * A list page by page from the local database, revalidated from the server. Starts again at its
  * first page when the list or the account changes.
  */
-export function usePaged<T, R, S extends StoredPages<R> = StoredPages<R>>(options: PagedOptions<T, R, S>): PagedState<R, S> {
+export function usePaged<E extends Endpoint, F extends ItemsField<E>, R, S extends StoredPages<R> = StoredPages<R>>(
+  options: PagedOptions<E, F, R, S>,
+): PagedState<R, S> {
   const { source, enabled = true, firstPages = 1, read } = options;
   const db = useDb();
   const queryClient = useQueryClient();
