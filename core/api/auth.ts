@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { ErrorKey } from '../errors.js';
 import { MessageReplies, MessageReply } from './common.js';
 import { endpoint } from './endpoint.js';
+import { AuthenticationOptionsReply, AuthenticationResponse } from './webauthn.js';
 
 /*
  * Bodies are loose strings: the rules run in the server's service, so each broken rule answers
@@ -52,6 +53,13 @@ export type SessionUser = Static<typeof SessionUser>;
 /** A login's answer: the bearer token and whom it belongs to. */
 export const Session = Type.Object({ token: Type.String(), user: SessionUser });
 export type Session = Static<typeof Session>;
+
+/** Signing in with a passkey: the stored challenge's id and the browser's answer to its request options. */
+export const PasskeyLoginBody = Type.Object({
+  challengeId: Type.String({ maxLength: 64 }),
+  response: AuthenticationResponse,
+});
+export type PasskeyLoginBody = Static<typeof PasskeyLoginBody>;
 
 export const AuthTestReply = Type.Object({ ok: Type.Boolean(), user: SessionUser });
 export type AuthTestReply = Static<typeof AuthTestReply>;
@@ -122,5 +130,24 @@ export const authApi = {
     replies: MessageReplies,
     invalidKey: 'invalid_link',
     errors: [...PASSWORD_ERRORS, 'invalid_link', 'login_google'],
+  }),
+  passkeyOptions: endpoint({
+    method: 'POST',
+    path: '/auth/passkey/options',
+    summary: 'Start signing in with a passkey: WebAuthn request options and their challenge id',
+    description:
+      'No credentials are listed: the authenticator offers the passkeys it holds for this site. The challenge lasts five minutes; ' +
+      'one address may ask for a limited number an hour (passkey_limit).',
+    replies: { 200: AuthenticationOptionsReply },
+    errors: ['passkey_limit'],
+  }),
+  passkeyLogin: endpoint({
+    method: 'POST',
+    path: '/auth/passkey',
+    summary: 'Sign in with a passkey, answering a session as the password login does',
+    body: PasskeyLoginBody,
+    replies: { 200: Session },
+    invalidKey: 'passkey_failed',
+    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email', 'account_suspended'],
   }),
 } as const;

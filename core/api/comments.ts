@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
-import { CommentIdParams, Id, ListingQuery, MessageReplies, PostIdParams, likeEntry } from './common.js';
+import { CommentIdParams, Id, ListingQuery, MessageReplies, likeEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
@@ -119,14 +119,5 @@ export const commentsApi = {
     query: ListingQuery,
     replies: { 200: Type.Object({ pinnedTree: CommentNode }) },
     errors: ['comment_not_found'],
-  }),
-  thread: endpoint({
-    method: 'GET',
-    path: '/post/:postId/comments',
-    summary: "A post's top-level comments, or a comment's direct replies when postId is a comment's id",
-    params: PostIdParams,
-    query: ThreadQuery,
-    replies: { 200: CommentList },
-    errors: ['didnt_find_post'],
   }),
 } as const;

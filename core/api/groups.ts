@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PathText, pageEntry, userListReply } from './common.js';
+import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PageQuery, PathText, pageEntry, userListReply } from './common.js';
 import { endpoint } from './endpoint.js';
 import { postListEntry } from './feeds.js';
 import { Post } from './posts.js';
+import { GroupAdminActionBody, ModerationLogReply, ReportListReply } from './reports.js';
 
 /**
  * Create and update share one body. Lengths are checked by the shared validation rules
@@ -67,6 +68,7 @@ export const GroupUserParams = Type.Object({ name: PathText, pfp: Id });
 export type GroupUserParams = Static<typeof GroupUserParams>;
 export const GroupPinParams = Type.Object({ name: PathText, postId: Id });
 export const GroupPostParams = Type.Object({ groupId: Id, postId: Id });
+export const GroupReportParams = Type.Object({ name: PathText, reportId: Id });
 
 /** The caller's notification level in the group: 0 all, 1 essential, 2 none. */
 export const GroupNotificationBody = Type.Object({
@@ -287,5 +289,34 @@ export const groupsApi = {
     // A level outside all, essential and none is a setting that is not allowed.
     invalidKey: 'invalid_settings',
     errors: ['didnt_find_group', 'not_member'],
+  }),
+  // The group's own moderation: reports of its posts, for its owner and admins.
+  reportQueue: endpoint({
+    method: 'GET',
+    path: '/group/:name/reports',
+    summary: "Open reports of posts in the group, newest first (the group's owner and admins)",
+    params: GroupNameParams,
+    query: PageQuery,
+    replies: { 200: ReportListReply },
+    errors: ['didnt_find_group', 'need_admin'],
+  }),
+  actOnReport: endpoint({
+    method: 'POST',
+    path: '/group/:name/reports/:reportId',
+    summary: "Settle a report of a post in the group: remove the post from it, ban its author there, or dismiss (the group's owner and admins)",
+    params: GroupReportParams,
+    body: GroupAdminActionBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_moderation_action',
+    errors: ['didnt_find_group', 'need_admin', 'report_not_found', 'invalid_moderation_action', 'didnt_find_post', 'admin_ban', 'didnt_find_user', 'ban_owner', 'admin_admin', 'already_banned'],
+  }),
+  reportLog: endpoint({
+    method: 'GET',
+    path: '/group/:name/reports/log',
+    summary: "The group's moderation actions, newest first (the group's owner and admins)",
+    params: GroupNameParams,
+    query: PageQuery,
+    replies: { 200: ModerationLogReply },
+    errors: ['didnt_find_group', 'need_admin'],
   }),
 } as const;

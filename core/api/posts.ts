@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
+import { CommentList, ThreadQuery } from './comments.js';
 import { MessageReplies, PostIdParams, likeEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 
@@ -163,5 +164,14 @@ export const postsApi = {
     params: PostIdParams,
     replies: MessageReplies,
     errors: ['didnt_find_post', 'not_author'],
+  }),
+  comments: endpoint({
+    method: 'GET',
+    path: '/post/:postId/comments',
+    summary: "A post's top-level comments, or a comment's direct replies when postId is a comment's id",
+    params: PostIdParams,
+    query: ThreadQuery,
+    replies: { 200: CommentList },
+    errors: ['didnt_find_post'],
   }),
 } as const;

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, MessageReplies, PageQuery, PathText } from './common.js';
+import { Id, MessageReplies, PageQuery } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** What can be reported to the moderators. */
@@ -65,8 +65,6 @@ export const ModerationLogReply = Type.Object({ actions: Type.Array(ModerationLo
 export type ModerationLogReply = Static<typeof ModerationLogReply>;
 
 export const ReportIdParams = Type.Object({ reportId: Id });
-export const GroupReportParams = Type.Object({ name: PathText, reportId: Id });
-export const GroupReportsParams = Type.Object({ name: PathText });
 export const UserParams = Type.Object({ userId: Id });
 export const ModeratorActionBody = Type.Object({ action: Type.Union([Type.Literal('delete'), Type.Literal('suspend'), Type.Literal('dismiss')]) });
 export type ModeratorActionBody = Static<typeof ModeratorActionBody>;
@@ -138,33 +136,5 @@ export const reportsApi = {
     query: PageQuery,
     replies: { 200: ModerationLogReply },
     errors: ['moderators_only'],
-  }),
-  groupQueue: endpoint({
-    method: 'GET',
-    path: '/group/:name/reports',
-    summary: "Open reports of posts in the group, newest first (the group's owner and admins)",
-    params: GroupReportsParams,
-    query: PageQuery,
-    replies: { 200: ReportListReply },
-    errors: ['didnt_find_group', 'need_admin'],
-  }),
-  groupAct: endpoint({
-    method: 'POST',
-    path: '/group/:name/reports/:reportId',
-    summary: "Settle a report of a post in the group: remove the post from it, ban its author there, or dismiss (the group's owner and admins)",
-    params: GroupReportParams,
-    body: GroupAdminActionBody,
-    replies: MessageReplies,
-    invalidKey: 'invalid_moderation_action',
-    errors: ['didnt_find_group', 'need_admin', 'report_not_found', 'invalid_moderation_action', 'didnt_find_post', 'admin_ban', 'didnt_find_user', 'ban_owner', 'admin_admin', 'already_banned'],
-  }),
-  groupLog: endpoint({
-    method: 'GET',
-    path: '/group/:name/reports/log',
-    summary: "The group's moderation actions, newest first (the group's owner and admins)",
-    params: GroupReportsParams,
-    query: PageQuery,
-    replies: { 200: ModerationLogReply },
-    errors: ['didnt_find_group', 'need_admin'],
   }),
 } as const;

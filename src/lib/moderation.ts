@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback } from 'react';
+import { groupsApi } from '#core/api/groups';
 import {
   type GroupAdminAction,
   type ModerationLogItem,
@@ -51,7 +52,7 @@ function fetchReports(scope: ModerationScope, page: number, signal?: AbortSignal
   const options: CallOptions = { signal };
   const answer = scope.kind === 'all'
     ? callApi(reportsApi.queue, { query }, options)
-    : callApi(reportsApi.groupQueue, { params: { name: scope.name }, query }, options);
+    : callApi(groupsApi.reportQueue, { params: { name: scope.name }, query }, options);
   return answer.then((a) => ({ items: a.reports, hasMore: a.hasMore }));
 }
 
@@ -60,7 +61,7 @@ function fetchLog(scope: ModerationScope, page: number, signal?: AbortSignal): P
   const options: CallOptions = { signal };
   const answer = scope.kind === 'all'
     ? callApi(reportsApi.log, { query }, options)
-    : callApi(reportsApi.groupLog, { params: { name: scope.name }, query }, options);
+    : callApi(groupsApi.reportLog, { params: { name: scope.name }, query }, options);
   return answer.then((a) => ({ items: a.actions, hasMore: a.hasMore }));
 }
 
@@ -91,7 +92,7 @@ export type ReportAction = ModeratorAction | GroupAdminAction;
 export function actOnReport(scope: ModerationScope, reportId: string, action: ReportAction) {
   return scope.kind === 'all'
     ? callApi(reportsApi.act, { params: { reportId }, body: { action: action as ModeratorAction } })
-    : callApi(reportsApi.groupAct, { params: { name: scope.name, reportId }, body: { action: action as GroupAdminAction } });
+    : callApi(groupsApi.actOnReport, { params: { name: scope.name, reportId }, body: { action: action as GroupAdminAction } });
 }
 
 /** Suspends an account or lifts its suspension (instance moderators, online only). */

@@ -1,5 +1,7 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import type { AuthenticationOptionsReply, PasskeyLoginBody, RegisterBody, RegistrationOptionsReply } from '#core/api/passkeys';
+import type { PasskeyLoginBody } from '#core/api/auth';
+import type { RegisterBody } from '#core/api/passkeys';
+import type { AuthenticationOptionsReply, RegistrationOptionsReply } from '#core/api/webauthn';
 
 /**
  * The browser's side of passkeys. The WebAuthn library is loaded only when a passkey is made or

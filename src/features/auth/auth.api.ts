@@ -1,6 +1,5 @@
 import { type Session, authApi } from '#core/api/auth';
 import type { MessageReply } from '#core/api/common';
-import { passkeysApi } from '#core/api/passkeys';
 import { ApiError, callApi } from '../../lib/api/client';
 import { signWithPasskey } from '../../lib/passkeys';
 import { storeSession } from '../../lib/session';
@@ -12,9 +11,9 @@ export const keepSession = (reply: Session) => storeSession(reply.token, reply.u
 
 /** Signs in with a passkey the browser holds for this site: the server's challenge, signed, then checked. */
 export async function passkeyLogin(): Promise<Session> {
-  const { challengeId, options } = await callApi(passkeysApi.loginOptions);
+  const { challengeId, options } = await callApi(authApi.passkeyOptions);
   const response = await signWithPasskey(options);
-  return callApi(passkeysApi.login, { body: { challengeId, response } });
+  return callApi(authApi.passkeyLogin, { body: { challengeId, response } });
 }
 
 /** `language` picks the language of the account and its emails. */

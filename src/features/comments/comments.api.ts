@@ -1,4 +1,5 @@
 import { type Comment, type CommentNode, commentsApi } from '#core/api/comments';
+import { postsApi } from '#core/api/posts';
 import { PAGE_SIZES } from '#core/limits';
 import { POST_PAGE_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
 import { ApiError, callApi } from '../../lib/api/client';
@@ -29,7 +30,7 @@ const commentStore = tableStore<Comment>((db) => db.comments);
 export function threadSource(params: ThreadParams): PagedSource<typeof commentsApi.thread, 'comments', CachedComment> {
   return {
     key: threadKey(params),
-    endpoint: commentsApi.thread,
+    endpoint: postsApi.comments,
     params: { postId: params.parentId },
     query: { pinned: params.pinned ?? undefined },
     listing: { sort: params.sort, time: params.time, defaults: POST_PAGE_DEFAULTS },

@@ -4,6 +4,7 @@ import type { Language } from '#core/api/account';
 import { authApi } from '#core/api/auth';
 import { routeOf } from '../../lib/contract.js';
 import { message, viewerRoute } from '../../lib/handlers.js';
+import * as passkeys from '../passkeys/passkeys.service.js';
 import { toSessionUser } from './auth.mapper.js';
 import * as service from './auth.service.js';
 
@@ -13,7 +14,7 @@ function languageOf(request: FastifyRequest, asked: string | undefined): Languag
   return /^cs\b/i.test(request.headers['accept-language'] ?? '') ? 'cs' : 'en';
 }
 
-/** Sign-up, verification, login (password and Google), the auth guard, and password reset. */
+/** Sign-up, verification, login (password, Google and passkey), the auth guard, and password reset. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.signup),
@@ -58,5 +59,17 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await service.resetPassword(app, request.body);
       return message('password_changed');
     },
+  });
+
+  // Signing in with a passkey: the passkeys service checks the browser's answer, then admits the
+  // account as the password login does.
+  app.route({
+    ...routeOf(authApi.passkeyOptions),
+    handler: async (request) => passkeys.loginOptions(app, passkeys.relyingPartyOf(app, request), request.ip),
+  });
+
+  app.route({
+    ...routeOf(authApi.passkeyLogin),
+    handler: async (request) => passkeys.login(app, request.body),
   });
 };

@@ -6,8 +6,9 @@ import { idempotentRequest } from '../../lib/idempotency.js';
 import * as service from './comments.service.js';
 
 /**
- * Comments: create, like, delete, a post's thread and the pinned tree. A user's comments and
- * the reply search are served by the profiles and search routes through this module's service.
+ * Comments: create, like, delete and the pinned tree. A post's thread (under /post/{postId}), a
+ * user's comments and the reply search are served by the posts, profiles and search routes
+ * through this module's service.
  */
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
@@ -36,14 +37,6 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const viewer = await request.viewer();
       return { pinnedTree: await service.commentTree(app, viewer?.id ?? null, request.params.commentId, request.query) };
-    },
-  });
-
-  app.route({
-    ...routeOf(commentsApi.thread),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return service.listThread(app, viewer?.id ?? null, request.params.postId, request.query);
     },
   });
 };

@@ -4,13 +4,12 @@ import { LISTING_DEFAULTS } from '#core/listing';
 import { groupsApi } from '#core/api/groups';
 import { idempotentRequest } from '../../lib/idempotency.js';
 import { routeOf } from '../../lib/contract.js';
-import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
-import { AppError, badRequest, notFound } from '../../lib/app-error.js';
+import { type RequestOf, actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import type { Viewer } from '../../plugins/auth.js';
 import { feedPage, groupScope } from '../feeds/feeds.service.js';
-import { mediaApi } from '#core/api/media';
-import { storeAvatar } from '../media/avatars.js';
-import { readUpload, registerUploads, uploadRoute } from '../media/uploads.js';
 import { getPostForViewer, removePostMedia } from '../posts/posts.service.js';
+import * as moderation from '../reports/moderation.service.js';
 import * as service from './groups.service.js';
 
 /** The endpoints of an admin's or owner's call on one user of a group. */
@@ -25,7 +24,10 @@ function userActionRoute(e: UserActionEndpoint, info: InfoKey, run: (name: strin
   return actionRoute(e, info, (request, viewer) => run(request.params.name, viewer.id, request.params.pfp));
 }
 
-/** Groups: the group, its lists, membership, moderation, pinning and settings. */
+/**
+ * Groups: the group, its lists, membership, moderation (its admins' calls and the reports of its
+ * posts), pinning and settings. The group's avatar upload lives with the other uploads.
+ */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const actionLimit: service.GroupActionLimit = { max: app.config.rates.groupActionsPerHour, windowMs: app.config.rates.windowMs };
 
@@ -37,15 +39,13 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  // The spec does not show the update call's method; both are served.
-  for (const entry of [groupsApi.update, groupsApi.updateByPost]) {
-    app.route(
-      viewerRoute(entry, async (request, viewer) => {
-        const group = await service.updateGroup(app.db, request.params.groupId, viewer.id, request.body);
-        return { group, ...message('group_updated') };
-      }),
-    );
-  }
+  // The update call is served at PATCH and at POST alike, by one handler.
+  const updateGroup = async (request: RequestOf<typeof groupsApi.update>, viewer: Viewer) => {
+    const group = await service.updateGroup(app.db, request.params.groupId, viewer.id, request.body);
+    return { group, ...message('group_updated') };
+  };
+  app.route(viewerRoute<typeof groupsApi.update>(groupsApi.update, updateGroup));
+  app.route(viewerRoute<typeof groupsApi.updateByPost>(groupsApi.updateByPost, updateGroup));
 
   app.route(
     actionRoute(groupsApi.delete, 'group_deleted', async (request, viewer) => {
@@ -81,16 +81,13 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  // One handler for a group's members and its banned list.
-  for (const which of ['members', 'banned'] as const) {
-    app.route({
-      ...routeOf(groupsApi[which]),
-      handler: async (request) => {
-        const viewer = await request.viewer();
-        return service.listGroupUsers(app.db, request.params.name, viewer?.id ?? null, which, request.query);
-      },
-    });
-  }
+  // A group's members and its banned list are one listing (same params and reply), told apart by `which`.
+  const groupUsers = (which: 'members' | 'banned') => async (request: RequestOf<typeof groupsApi.members>) => {
+    const viewer = await request.viewer();
+    return service.listGroupUsers(app.db, request.params.name, viewer?.id ?? null, which, request.query);
+  };
+  app.route({ ...routeOf(groupsApi.members), handler: groupUsers('members') });
+  app.route({ ...routeOf(groupsApi.banned), handler: groupUsers('banned') });
 
   app.route({
     ...routeOf(groupsApi.posts),
@@ -128,18 +125,14 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     })),
   );
 
-  await app.register(groupAvatarRoutes);
-};
-
-/** POST /upload/gp/{groupId}: the group's avatar (multipart field gp), in its own scope for the parser. */
-const groupAvatarRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await registerUploads(app);
-  app.route(
-    uploadRoute(mediaApi.uploadGroupPicture, async (request, viewer) => {
-      const group = await service.groupForAvatar(app.db, request.params.groupId, viewer.id);
-      const upload = await readUpload(request);
-      if (!upload.file) throw badRequest('only_images');
-      return storeAvatar(app, 'gp', group.id, upload.file);
-    }),
-  );
+  // Reports of the group's posts, settled by its owner and admins through the moderation service.
+  app.route(viewerRoute(groupsApi.reportQueue, (request, viewer) => moderation.groupQueue(app, viewer, request.params.name, request.query)));
+  app.route(viewerRoute(groupsApi.reportLog, (request, viewer) => moderation.groupLog(app, viewer, request.params.name, request.query)));
+  app.route({
+    ...routeOf(groupsApi.actOnReport),
+    handler: async (request) => {
+      const viewer = await request.requireViewer();
+      return message(await moderation.groupAct(app, viewer, request.params.name, request.params.reportId, request.body.action));
+    },
+  });
 };

@@ -2,16 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notificationsApi } from '#core/api/notifications';
 import { unauthorized } from '../../lib/app-error.js';
 import { routeOf } from '../../lib/contract.js';
-import { actionRoute, viewerRoute } from '../../lib/handlers.js';
+import { type RequestOf, actionRoute, viewerRoute } from '../../lib/handlers.js';
+import type { Viewer } from '../../plugins/auth.js';
 import * as service from './notifications.service.js';
 import { openUnreadStream } from './notifications.stream.js';
 
 /** Notifications plus the unread badge, mark-all-seen and a live stream of the count. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // The documented path has the trailing slash; the bare path answers the same.
-  for (const entry of [notificationsApi.list, notificationsApi.listBare]) {
-    app.route(viewerRoute(entry, (request, viewer) => service.listNotifications(app, viewer, request.query)));
-  }
+  // The documented path has the trailing slash; the bare path answers the same, by one handler.
+  const list = (request: RequestOf<typeof notificationsApi.list>, viewer: Viewer) => service.listNotifications(app, viewer, request.query);
+  app.route(viewerRoute<typeof notificationsApi.list>(notificationsApi.list, list));
+  app.route(viewerRoute<typeof notificationsApi.listBare>(notificationsApi.listBare, list));
 
   app.route(viewerRoute(notificationsApi.unread, async (_request, viewer) => ({ count: await service.unreadCount(app, viewer.id) })));
 

@@ -4,7 +4,7 @@ import { routeOf } from '../../lib/contract.js';
 import { actionRoute, viewerRoute } from '../../lib/handlers.js';
 import * as service from './passkeys.service.js';
 
-/** Adding, listing and removing the caller's passkeys, and signing in with one. */
+/** Adding, listing and removing the caller's passkeys. Signing in with one is served by the auth routes. */
 export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route(viewerRoute(passkeysApi.registrationOptions, (request, viewer) => service.registrationOptions(app, viewer, service.relyingPartyOf(app, request))));
 
@@ -19,14 +19,4 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route(viewerRoute(passkeysApi.list, async (_request, viewer) => ({ passkeys: await service.list(app, viewer) })));
 
   app.route(actionRoute(passkeysApi.remove, 'passkey_removed', (request, viewer) => service.remove(app, viewer, request.params.id)));
-
-  app.route({
-    ...routeOf(passkeysApi.loginOptions),
-    handler: async (request) => service.loginOptions(app, service.relyingPartyOf(app, request), request.ip),
-  });
-
-  app.route({
-    ...routeOf(passkeysApi.login),
-    handler: async (request) => service.login(app, request.body),
-  });
 };

@@ -7,15 +7,10 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Session } from '#core/api/auth';
+import type { PasskeyLoginBody, Session } from '#core/api/auth';
 import { LIMITS } from '#core/limits';
-import type {
-  AuthenticationOptionsReply,
-  PasskeyItem,
-  PasskeyLoginBody,
-  RegisterBody,
-  RegistrationOptionsReply,
-} from '#core/api/passkeys';
+import type { PasskeyItem, RegisterBody } from '#core/api/passkeys';
+import type { AuthenticationOptionsReply, RegistrationOptionsReply } from '#core/api/webauthn';
 import type { Viewer } from '../../plugins/auth.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';

@@ -3,6 +3,7 @@ import { postsApi } from '#core/api/posts';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { listThread } from '../comments/comments.service.js';
 import {
   type PostView,
   createPost,
@@ -15,7 +16,7 @@ import {
   removePostMedia,
 } from './posts.service.js';
 
-/** Posts: create, read, edit (with its history), like, delete. */
+/** Posts: create, read, edit (with its history), like, delete, and a post's comments. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(postsApi.create),
@@ -89,4 +90,13 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await removePostMedia(app.storage, keys, request.log);
     }),
   );
+
+  // The thread lives under the post's URL; the comments service reads it.
+  app.route({
+    ...routeOf(postsApi.comments),
+    handler: async (request) => {
+      const viewer = await request.viewer();
+      return listThread(app, viewer?.id ?? null, request.params.postId, request.query);
+    },
+  });
 };

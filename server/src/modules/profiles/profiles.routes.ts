@@ -3,6 +3,7 @@ import { LISTING_DEFAULTS } from '#core/listing';
 import { listByAuthor } from '../comments/comments.service.js';
 import { profilesApi } from '#core/api/profiles';
 import { routeOf } from '../../lib/contract.js';
+import type { RequestOf } from '../../lib/handlers.js';
 import { feedPage, profileScope } from '../feeds/feeds.service.js';
 import * as service from './profiles.service.js';
 
@@ -19,14 +20,11 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
   });
 
-  // Both directions of a user's follow list have one handler.
-  for (const direction of ['followers', 'following'] as const) {
-    app.route({
-      ...routeOf(profilesApi[direction]),
-      handler: async (request) =>
-        service.followList(app, await request.viewer(), request.params.username, direction, request.query),
-    });
-  }
+  // Both directions of a user's follow list have one handler, told apart by `direction`.
+  const followList = (direction: 'followers' | 'following') => async (request: RequestOf<typeof profilesApi.followers>) =>
+    service.followList(app, await request.viewer(), request.params.username, direction, request.query);
+  app.route({ ...routeOf(profilesApi.followers), handler: followList('followers') });
+  app.route({ ...routeOf(profilesApi.following), handler: followList('following') });
 
   app.route({
     ...routeOf(profilesApi.groups),

@@ -172,11 +172,6 @@ export async function setSuspended(db: Executor, userId: string, at: number | nu
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The user's role ('user' or 'moderator'). */
-export async function roleOf(db: Executor, userId: string): Promise<string | undefined> {
-  return (await db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst())?.role;
-}
-
 /** Sets the role of the user with this name (any case); answers whether there is such a user. */
 export async function setRoleByName(db: Executor, username: string, role: 'user' | 'moderator'): Promise<boolean> {
   const result = await db.updateTable('users').set({ role }).where('username_lower', '=', username.toLowerCase()).executeTakeFirst();

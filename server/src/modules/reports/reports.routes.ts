@@ -7,8 +7,10 @@ import * as moderation from './moderation.service.js';
 import * as service from './reports.service.js';
 
 /**
- * POST /report: a post, comment or user reported to the moderators; the queues of open reports
- * and the actions on them, for instance moderators and for a group's admins; the moderation log.
+ * POST /report: a post, comment or user reported to the moderators; the instance moderators'
+ * queue of open reports, the actions on them and the moderation log. A group's own queue and log
+ * (under /group/{name}/reports) are served by the groups module's routes through this module's
+ * moderation service.
  */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
@@ -36,13 +38,4 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   app.route(actionRoute(reportsApi.suspend, 'user_suspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, true)));
   app.route(actionRoute(reportsApi.unsuspend, 'user_unsuspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, false)));
-  app.route(viewerRoute(reportsApi.groupQueue, (request, viewer) => moderation.groupQueue(app, viewer, request.params.name, request.query)));
-  app.route(viewerRoute(reportsApi.groupLog, (request, viewer) => moderation.groupLog(app, viewer, request.params.name, request.query)));
-  app.route({
-    ...routeOf(reportsApi.groupAct),
-    handler: async (request) => {
-      const viewer = await request.requireViewer();
-      return message(await moderation.groupAct(app, viewer, request.params.name, request.params.reportId, request.body.action));
-    },
-  });
 };
