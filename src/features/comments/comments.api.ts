@@ -27,7 +27,7 @@ export function threadKey(params: ThreadParams): string {
 const commentStore = tableStore<Comment>((db) => db.comments);
 
 /** One thread level for the paging engine (5 comments a page). */
-export function threadSource(params: ThreadParams): PagedSource<typeof commentsApi.thread, 'comments', CachedComment> {
+export function threadSource(params: ThreadParams): PagedSource<typeof postsApi.comments, 'comments', CachedComment> {
   return {
     key: threadKey(params),
     endpoint: postsApi.comments,
