@@ -69,9 +69,9 @@ export function securityHeaders(options: Readonly<HelmetOptions>): [string, stri
 export const securityPlugin = fp(
   async (app: FastifyInstance, opts: { mediaUrl?: string | undefined; inlineScripts?: string[] }) => {
     const mediaOrigin = opts.mediaUrl ? [new URL(opts.mediaUrl).origin] : [];
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       noStoreOnApi(request, reply);
-      if (request.url.length > MAX_URL_LENGTH) throw new AppError(414, 'uri_too_long');
+      done(request.url.length > MAX_URL_LENGTH ? new AppError(414, 'uri_too_long') : undefined);
     });
     app.addHook('preValidation', async (request) => {
       if ([request.params, request.query, request.headers, request.body].some(containsNul)) throw badRequest('invalid_characters');
