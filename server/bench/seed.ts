@@ -205,7 +205,7 @@ async function seedDemo(database: ReturnType<typeof openDatabase>, dataDir: stri
     await call(bob, 'PUT', '/group/demo_garden/join');
     await call(carol, 'PUT', '/group/demo_garden/join');
     const post = (await call(alice, 'POST', '/post', { text: 'Hello from the demo garden #kruh', groups: ['demo_garden'], mentions: ['bob'] })) as { _id: string };
-    const viewer = { id: alice.id, username: alice.name, user: (await app.db.selectFrom('users').selectAll().where('id', '=', alice.id).executeTakeFirstOrThrow()) };
+    const viewer = await app.viewerFromToken(alice.token);
     await uploadContentImage(app, viewer, { file: await picture(2.5, 640), fields: { id: post._id, index: '0' } });
     await call(bob, 'PATCH', `/post/${post._id}/like`, { liked: true });
     await call(carol, 'PATCH', `/post/${post._id}/like`, { liked: true });

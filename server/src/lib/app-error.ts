@@ -1,6 +1,6 @@
 import type { ErrorKey } from '#core/errors';
 
-/** A refusal the client should see: an HTTP status and a key of the spec's catalogue. */
+/** A refusal the client should see: an HTTP status and a key the error catalogue (core/errors.ts) lists. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,

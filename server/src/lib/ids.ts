@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ID_PATTERN } from '#core/validation';
 
 /**
- * Opaque 24-hex ids, time-prefixed like the `_id`s the spec shows: seconds since the epoch, then
- * 8 random bytes. Ordering by id roughly follows creation, which keeps index pages local.
+ * Opaque 24-hex ids, the `_id` of every reply: seconds since the epoch, then 8 random bytes. Ordering by id roughly follows creation, which keeps index pages local.
  */
 export function newId(now: number = Date.now()): string {
   const seconds = Math.floor(now / 1000).toString(16).padStart(8, '0');

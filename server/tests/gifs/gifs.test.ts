@@ -153,7 +153,7 @@ describe('GIF picker API (Tenor proxy)', () => {
     expect(res.body).not.toContain('tenor-secret');
   });
 
-  it('searches with the parameters of the spec and maps results to id, url, preview, dims, tags', async () => {
+  it('searches Tenor with our fixed parameters (trimmed query, locale, country, page size) and maps results to id, url, preview, dims, tags', async () => {
     const res = await call(t.app, alice, { method: 'GET', url: `/api/gif/search?q=${encodeURIComponent(' happy cat ')}` });
     expect(res.statusCode).toBe(200);
     const body = res.json();

@@ -8,6 +8,7 @@ import {
   isBannedFromPost,
   isPostVisible,
   type Membership,
+  memberMayPost,
   membershipOf,
   postAudience,
   postIsPrivate,
@@ -171,6 +172,40 @@ describe('group access rules', () => {
       expect(await isBannedFromPost(t.app.db, tagged.id, banned.id)).toBe(true);
       expect(await isBannedFromPost(t.app.db, tagged.id, member.id)).toBe(false);
       expect(await isBannedFromPost(t.app.db, elsewhere.id, banned.id)).toBe(false);
+    });
+
+    it('memberMayPost admits in SQL exactly the memberships canPostIn allows', async () => {
+      const open = await createGroup(t.app, owner);
+      const adminsOnly = await createGroup(t.app, owner, { everyoneCanPost: false });
+      const admin = await createUser(t.app);
+      const banned = await createUser(t.app);
+      for (const group of [open, adminsOnly]) {
+        await addMember(t.app, group.id, admin, 'admin');
+        await addMember(t.app, group.id, member);
+        // A ban row beside a membership row, so the condition itself must turn the member away.
+        await addMember(t.app, group.id, banned);
+        await t.app.db.insertInto('group_bans').values({ group_id: group.id, user_id: banned.id, created_at: Date.now() }).execute();
+      }
+      const mayPostInSql = async (groupId: string, userId: string) =>
+        (await t.app.db
+          .selectFrom('group_members')
+          .innerJoin('groups', 'groups.id', 'group_members.group_id')
+          .select('groups.id')
+          .where('group_members.group_id', '=', groupId)
+          .where('group_members.user_id', '=', userId)
+          .where(memberMayPost)
+          .executeTakeFirst()) !== undefined;
+      const expected = { open: [true, true, true, false], adminsOnly: [true, true, false, false] };
+      for (const [name, group] of [['open', open], ['adminsOnly', adminsOnly]] as const) {
+        const everyoneCanPost = name === 'open';
+        const answers = [];
+        for (const user of [owner, admin, member, banned]) {
+          const inSql = await mayPostInSql(group.id, user.id);
+          expect(inSql).toBe(canPostIn({ everyone_can_post: everyoneCanPost }, await membershipOf(t.app.db, group.id, user.id)));
+          answers.push(inSql);
+        }
+        expect(answers).toEqual(expected[name]);
+      }
     });
 
     it('holds no lock and needs none for a post in no group', async () => {

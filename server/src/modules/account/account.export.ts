@@ -2,7 +2,6 @@ import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { GROUP_NOTIFICATION_LEVELS, NOTIFICATION_SETTINGS } from '#core/limits';
 import type { PasskeyItem } from '#core/api/passkeys';
-import type { UserRow } from '../../db/schema.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { AuthoredComment, LikedComment } from '../comments/comments.service.js';
 import type { FollowEdge } from '../follows/follows.repository.js';
@@ -10,6 +9,7 @@ import type { MembershipRow } from '../groups/groups.repository.js';
 import { avatarKey, imageKey } from '../media/media-urls.js';
 import type { AuthoredPost, LikedPost } from '../posts/posts.service.js';
 import { isGoogleAccount } from '../auth/auth.mapper.js';
+import type { UserRecord } from '../auth/auth.repository.js';
 import { notificationSettingsOf } from './account.mapper.js';
 
 /**
@@ -21,7 +21,7 @@ import { notificationSettingsOf } from './account.mapper.js';
 
 /** What the export holds, gathered through the modules that own each table. */
 export interface AccountData {
-  user: UserRow;
+  user: UserRecord;
   posts: AuthoredPost[];
   comments: AuthoredComment[];
   likedPosts: LikedPost[];

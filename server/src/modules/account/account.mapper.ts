@@ -1,6 +1,7 @@
 import type { Account } from '#core/api/account';
 import type { NotificationSettings } from '#core/limits';
 import type { UserRow } from '../../db/schema.js';
+import type { UserRecord } from '../auth/auth.repository.js';
 import { isGoogleAccount } from '../auth/auth.mapper.js';
 import { avatarUrl } from '../media/media-urls.js';
 import { parseNotificationSettings } from '../notifications/notification-prefs.js';
@@ -13,7 +14,7 @@ export function notificationSettingsOf(row: Pick<UserRow, 'notification_settings
   return parseNotificationSettings(row.notification_settings);
 }
 
-export function toAccount(row: UserRow): AccountView {
+export function toAccount(row: UserRecord): AccountView {
   return {
     _id: row.id,
     username: row.username,

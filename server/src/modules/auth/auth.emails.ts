@@ -4,7 +4,7 @@ import { lockRateKey } from '../../lib/rate-limit.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { isGoogleAccount } from './auth.mapper.js';
-import { findUserById, latestEmailTokenAt } from './auth.repository.js';
+import { type UserRecord, findUserById, latestEmailTokenAt } from './auth.repository.js';
 import { issueEmailToken } from './email-tokens.js';
 
 /** The messages accounts send, in the user's language (en or cs), as plain text. */
@@ -94,7 +94,7 @@ export async function enqueueAccountMail(db: Executor, kind: MailKind, user: Mai
 }
 
 /** Whether the mail still fits the account as it is when the job runs. */
-function stillWanted(mail: AccountMail, user: UserRow): boolean {
+function stillWanted(mail: AccountMail, user: UserRecord): boolean {
   switch (mail.kind) {
     case 'verify':
       return user.email === mail.email && !user.verified;

@@ -1,47 +1,65 @@
+import { toBool, toFlag } from '../../db/helpers.js';
 import type { EmailTokensTable, Executor, NewUser, UserRow, UserUpdate } from '../../db/schema.js';
 
 /** Every SQL of accounts, email links and failed logins; the account module reuses the user reads. */
 
-export function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+/** An account as the rules read it: `verified` is true once its address was proven. */
+export type UserRecord = Omit<UserRow, 'verified'> & { verified: boolean };
+/** A new account; `verified` when its address is proven already (Google vouched for it). */
+export type NewUserRecord = Omit<NewUser, 'verified'> & { verified: boolean };
+/** Changes to an account's row. */
+export type UserChanges = Omit<UserUpdate, 'verified'> & { verified?: boolean };
+
+function toRecord(row: UserRow | undefined): UserRecord | undefined {
+  return row && { ...row, verified: toBool(row.verified) };
+}
+
+function toUpdate(changes: UserChanges): UserUpdate {
+  const { verified, ...rest } = changes;
+  return verified === undefined ? rest : { ...rest, verified: toFlag(verified) };
+}
+
+export async function findUserById(db: Executor, id: string): Promise<UserRecord | undefined> {
+  return toRecord(await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
 /** By name, case-insensitively: the caller passes the lowercased name. */
-export function findUserByUsernameLower(db: Executor, usernameLower: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
+export async function findUserByUsernameLower(db: Executor, usernameLower: string): Promise<UserRecord | undefined> {
+  return toRecord(await db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst());
 }
 
 /** The account holding this name in any case, or a look-alike of it (the same skeleton). */
-export function findUserByNameOrSkeleton(db: Executor, usernameLower: string, usernameSkeleton: string): Promise<UserRow | undefined> {
-  return db
+export async function findUserByNameOrSkeleton(db: Executor, usernameLower: string, usernameSkeleton: string): Promise<UserRecord | undefined> {
+  const row = await db
     .selectFrom('users')
     .selectAll()
     .where((eb) => eb.or([eb('username_lower', '=', usernameLower), eb('username_skeleton', '=', usernameSkeleton)]))
     .executeTakeFirst();
+  return toRecord(row);
 }
 
 /** By address: the caller passes the normalized (lowercased) address. */
-export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRecord | undefined> {
+  return toRecord(await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst());
 }
 
-export function findUserByGoogleSub(db: Executor, sub: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('google_sub', '=', sub).executeTakeFirst();
+export async function findUserByGoogleSub(db: Executor, sub: string): Promise<UserRecord | undefined> {
+  return toRecord(await db.selectFrom('users').selectAll().where('google_sub', '=', sub).executeTakeFirst());
 }
 
-export async function insertUser(db: Executor, user: NewUser): Promise<void> {
-  await db.insertInto('users').values(user).execute();
+export async function insertUser(db: Executor, user: NewUserRecord): Promise<void> {
+  await db.insertInto('users').values({ ...user, verified: toFlag(user.verified) }).execute();
 }
 
-export async function updateUser(db: Executor, id: string, changes: UserUpdate): Promise<void> {
-  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+export async function updateUser(db: Executor, id: string, changes: UserChanges): Promise<void> {
+  await db.updateTable('users').set(toUpdate(changes)).where('id', '=', id).execute();
 }
 
 /** A new password; bumping token_version revokes every token issued before. */
-export async function setPasswordHash(db: Executor, id: string, hash: string, extra: UserUpdate = {}): Promise<void> {
+export async function setPasswordHash(db: Executor, id: string, hash: string, extra: UserChanges = {}): Promise<void> {
   await db
     .updateTable('users')
-    .set((eb) => ({ ...extra, password_hash: hash, token_version: eb('token_version', '+', 1) }))
+    .set((eb) => ({ ...toUpdate(extra), password_hash: hash, token_version: eb('token_version', '+', 1) }))
     .where('id', '=', id)
     .execute();
 }

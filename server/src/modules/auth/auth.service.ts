@@ -3,7 +3,7 @@ import type { Language } from '#core/api/account';
 import type { Session } from '#core/api/auth';
 import { foldForSearch, normalizeName, skeleton } from '#core/text';
 import { normalizeEmail, validateEmail, validatePassword, validateUsername } from '#core/validation';
-import type { Executor, UserRow, UserUpdate } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import { type AppError, badRequest, conflict, forbidden, tooMany } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit.js';
@@ -22,6 +22,8 @@ import {
   setPasswordHash,
   uniqueViolation,
   updateUser,
+  type UserChanges,
+  type UserRecord,
 } from './auth.repository.js';
 import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
@@ -50,7 +52,7 @@ export function checkEmail(input: string): string {
  * The account whose name a new one would look like: the same name in any case, or a look-alike
  * (the same skeleton, e.g. "bob" and "bоb" with a Cyrillic o).
  */
-export function findNameHolder(db: Executor, username: string): Promise<UserRow | undefined> {
+export function findNameHolder(db: Executor, username: string): Promise<UserRecord | undefined> {
   return findUserByNameOrSkeleton(db, username.toLowerCase(), skeleton(username));
 }
 
@@ -63,7 +65,7 @@ export function takenError(err: unknown): AppError | unknown {
 }
 
 /** Every way in (password, Google, a passkey) ends here: a suspended account gets no session. */
-async function issueSession(app: FastifyInstance, user: UserRow): Promise<Session> {
+async function issueSession(app: FastifyInstance, user: UserRecord): Promise<Session> {
   if (user.suspended_at) throw forbidden('account_suspended');
   return { token: await app.signToken(user), user: toSessionUser(user) };
 }
@@ -105,7 +107,7 @@ export async function signup(
     email,
     password_hash: await hashPassword(input.password),
     google_sub: null,
-    verified: 0,
+    verified: false,
     language: input.language,
     search_text: foldForSearch(username),
     created_at: Date.now(),
@@ -133,13 +135,13 @@ export async function verifyEmail(app: FastifyInstance, token: string, email: st
     if (link.purpose === 'verify') {
       // A sign-up link confirms only the address it was sent to, not one changed since.
       if (user.email !== link.email) throw badRequest('invalid_link');
-      await updateUser(trx, user.id, { verified: 1 });
+      await updateUser(trx, user.id, { verified: true });
       return;
     }
     const holder = await findUserByEmail(trx, link.email);
     if (holder && holder.id !== user.id) throw conflict('email_used');
     try {
-      await updateUser(trx, user.id, { email: link.email, verified: 1 });
+      await updateUser(trx, user.id, { email: link.email, verified: true });
     } catch (err) {
       throw takenError(err);
     }
@@ -187,7 +189,7 @@ export async function login(app: FastifyInstance, input: { username: string; pas
  * account gets verify_email (and a fresh link for whoever lost the first one, at most every few
  * minutes), any other a session, and the account's failed logins are forgotten.
  */
-export async function admitUser(app: FastifyInstance, user: UserRow): Promise<Session> {
+export async function admitUser(app: FastifyInstance, user: UserRecord): Promise<Session> {
   const db = app.db;
   if (!user.verified) {
     if (user.email) {
@@ -203,7 +205,7 @@ export async function admitUser(app: FastifyInstance, user: UserRow): Promise<Se
 }
 
 /** First name in candidates nobody holds; inserting it may still race, so callers retry. */
-async function createGoogleUser(app: FastifyInstance, identity: { sub: string; email: string | null; name: string | null }, language: Language): Promise<UserRow> {
+async function createGoogleUser(app: FastifyInstance, identity: { sub: string; email: string | null; name: string | null }, language: Language): Promise<UserRecord> {
   for (const username of usernameCandidates(usernameBase(identity))) {
     const usernameLower = username.toLowerCase();
     if (await findNameHolder(app.db, username)) continue;
@@ -217,7 +219,7 @@ async function createGoogleUser(app: FastifyInstance, identity: { sub: string; e
         email: identity.email,
         password_hash: null,
         google_sub: identity.sub,
-        verified: 1,
+        verified: true,
         language,
         search_text: foldForSearch(username),
         created_at: Date.now(),
@@ -254,7 +256,7 @@ export async function googleLogin(app: FastifyInstance, token: string, language:
     if (holder.google_sub) throw conflict('email_used');
     // An unverified account's password was never proven to belong to the address's owner, who
     // is now signing in: drop it (and any session made with it) rather than hand it the account.
-    const changes = holder.verified ? { google_sub: identity.sub } : { google_sub: identity.sub, verified: 1, password_hash: null };
+    const changes = holder.verified ? { google_sub: identity.sub } : { google_sub: identity.sub, verified: true, password_hash: null };
     await app.db.transaction().execute(async (trx) => {
       await updateUser(trx, holder.id, changes);
       if (!holder.verified) await revokeTokens(trx, holder.id);
@@ -281,7 +283,7 @@ export async function forgotPassword(app: FastifyInstance, input: string): Promi
 }
 
 /** A new password ends every earlier session and every reset link still out. */
-export async function replacePassword(db: Executor, userId: string, hash: string, extra: UserUpdate = {}): Promise<void> {
+export async function replacePassword(db: Executor, userId: string, hash: string, extra: UserChanges = {}): Promise<void> {
   await setPasswordHash(db, userId, hash, extra);
   await deleteUserEmailTokens(db, userId, 'reset_password');
 }
@@ -303,7 +305,7 @@ export async function resetPassword(app: FastifyInstance, input: { token: string
     // A link sent to an address the account no longer has proves nothing.
     if (user.email !== used.email) throw badRequest('invalid_link');
     // Opening the link proved the address, so an unverified account becomes verified.
-    await replacePassword(trx, user.id, hash, { verified: 1 });
+    await replacePassword(trx, user.id, hash, { verified: true });
     await clearFailures(trx, accountKey(user.id));
   });
 }

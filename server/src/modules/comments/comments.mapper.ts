@@ -37,7 +37,7 @@ function toComment(
   viewerId: string | null,
   secret: string,
 ): CommentView {
-  const deleted = row.deleted === 1;
+  const { deleted } = row;
   const onPost = row.parent_comment_id === null;
   const parentAuthor = onPost ? row.post_author_username : row.parent_comment_author_username;
   return {
@@ -64,7 +64,7 @@ function toComment(
       : imageUrls(secret, {
         id: row.id,
         images: Math.min(row.images, 1),
-        isPrivate: Number(row.is_private) === 1,
+        isPrivate: row.is_private,
         version: Number(row.media_version),
       }),
     alts: deleted ? [] : readImageAlts(row.image_alts, Math.min(row.images, 1)),

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows, idsAmong, likesGivenBy, isPostgres as locksRows } from '../../db/helpers.js';
+import { addToCounters, changedRows, idsAmong, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
 import type { CommentRow, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
@@ -8,6 +8,13 @@ import { commentNotBlocked } from '../blocks/block-filters.js';
 import { userNotSuspended } from '../moderation/suspension.js';
 
 /** Every query of the comments module. */
+
+/** A comment as the rules read it: `deleted` is true for a marker kept for its replies. */
+export type CommentRecord = Omit<CommentRow, 'deleted'> & { deleted: boolean };
+
+function toRecord(row: CommentRow | undefined): CommentRecord | undefined {
+  return row && { ...row, deleted: toBool(row.deleted) };
+}
 
 export async function findVisiblePost(db: Executor, postId: string, viewerId: string | null) {
   return db
@@ -24,8 +31,8 @@ export async function findVisibleComment(
   commentId: string,
   viewerId: string | null,
   lock = false,
-): Promise<CommentRow | undefined> {
-  return db
+): Promise<CommentRecord | undefined> {
+  const row = await db
     .selectFrom('comments')
     .selectAll('comments')
     .where('comments.id', '=', commentId)
@@ -33,15 +40,17 @@ export async function findVisibleComment(
     .where(userNotSuspended('comments.author_id'))
     .$if(lock && locksRows(db), (qb) => qb.forUpdate())
     .executeTakeFirst();
+  return toRecord(row);
 }
 
-export async function findCommentForUpdate(db: Executor, commentId: string): Promise<CommentRow | undefined> {
-  return db
+export async function findCommentForUpdate(db: Executor, commentId: string): Promise<CommentRecord | undefined> {
+  const row = await db
     .selectFrom('comments')
     .selectAll()
     .where('id', '=', commentId)
     .$if(locksRows(db), (qb) => qb.forUpdate())
     .executeTakeFirst();
+  return toRecord(row);
 }
 
 export async function insertComment(
@@ -72,7 +81,7 @@ export function addToReplies(db: Executor, commentId: string, delta: number): Pr
 export async function markDeleted(db: Executor, commentId: string): Promise<void> {
   await db
     .updateTable('comments')
-    .set({ deleted: 1, text: '', author_id: null, search_text: '', likes: 0, images: 0, image_alts: '[]' })
+    .set({ deleted: toFlag(true), text: '', author_id: null, search_text: '', likes: 0, images: 0, image_alts: '[]' })
     .where('id', '=', commentId)
     .execute();
   await db.deleteFrom('comment_mentions').where('comment_id', '=', commentId).execute();
@@ -162,11 +171,14 @@ function commentView(db: Executor, viewerId: string | null) {
 }
 
 type ViewQuery = ReturnType<typeof commentView>;
-export type CommentViewRow = Awaited<ReturnType<ViewQuery['execute']>>[number];
+type ViewSelection = Awaited<ReturnType<ViewQuery['execute']>>[number];
+/** A comment with what its reply shows, its flags as booleans. */
+export type CommentViewRow = Omit<ViewSelection, 'deleted' | 'is_private'> & { deleted: boolean; is_private: boolean };
 
 export async function commentsByIds(db: Executor, ids: string[], viewerId: string | null): Promise<CommentViewRow[]> {
   if (ids.length === 0) return [];
-  return commentView(db, viewerId).where('comments.id', 'in', ids).execute();
+  const rows = await commentView(db, viewerId).where('comments.id', 'in', ids).execute();
+  return rows.map((row) => ({ ...row, deleted: toBool(row.deleted), is_private: toBool(row.is_private) }));
 }
 
 export type CommentFilter =

@@ -88,7 +88,7 @@ export async function createComment(
     } else {
       // Locked so a concurrent delete cannot remove the parent between this check and the insert.
       const parent = await repo.findVisibleComment(trx, body.parent, viewer.id, true);
-      if (!parent || parent.deleted === 1) throw notFound('invalid_parent');
+      if (!parent || parent.deleted) throw notFound('invalid_parent');
       postId = parent.post_id;
       parentCommentId = parent.id;
       parentAuthorId = parent.author_id;
@@ -124,7 +124,7 @@ export async function likeComment(
 ) {
   return runOnce(app.db, viewer.id, idempotent, async (trx) => {
     const comment = await repo.findVisibleComment(trx, commentId, viewer.id);
-    if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
+    if (!comment || comment.deleted) throw notFound('comment_not_found');
     if (await isBannedFromPost(trx, comment.post_id, viewer.id)) throw forbidden('banned');
     await refuseBlocked(trx, viewer.id, comment.post_id, comment.author_id);
     return { status: 200, body: await repo.setCommentLike(trx, commentId, viewer.id, wanted, Date.now()) };
@@ -147,7 +147,7 @@ export async function deleteComment(app: FastifyInstance, viewer: Viewer, commen
 export async function deleteCommentRows(db: Executor, viewer: Viewer, commentId: string): Promise<string[]> {
   const removedImages = await inTransaction(db, async (trx) => {
     const comment = await repo.findCommentForUpdate(trx, commentId);
-    if (!comment || comment.deleted === 1) throw notFound('comment_not_found');
+    if (!comment || comment.deleted) throw notFound('comment_not_found');
     if (comment.author_id !== viewer.id) {
       // A comment the caller may not see answers as a missing one: a 403 would confirm it exists.
       if (!(await repo.findVisibleComment(trx, comment.id, viewer.id))) throw notFound('comment_not_found');
@@ -163,7 +163,7 @@ export async function deleteCommentRows(db: Executor, viewer: Viewer, commentId:
     while (parentId) {
       const parent = await repo.findCommentForUpdate(trx, parentId);
       if (!parent) break;
-      if (parent.deleted === 1 && parent.replies <= 1) {
+      if (parent.deleted && parent.replies <= 1) {
         await repo.deleteCommentRow(trx, parent.id);
         parentId = parent.parent_comment_id;
       } else {

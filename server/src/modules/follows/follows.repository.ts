@@ -1,4 +1,4 @@
-import { changedRows, rowsAmong, toBool } from '../../db/helpers.js';
+import { changedRows, rowsAmong, toBool, toFlag } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import type { FollowStateReply } from '#core/api/follows';
 
@@ -8,7 +8,7 @@ import type { FollowStateReply } from '#core/api/follows';
 export async function insertFollow(db: Executor, followerId: string, followingId: string, now: number): Promise<boolean> {
   const result = await db
     .insertInto('follows')
-    .values({ follower_id: followerId, following_id: followingId, notify: 0, created_at: now })
+    .values({ follower_id: followerId, following_id: followingId, notify: toFlag(false), created_at: now })
     .onConflict((oc) => oc.columns(['follower_id', 'following_id']).doNothing())
     .executeTakeFirst();
   return changedRows(result);
@@ -17,7 +17,7 @@ export async function insertFollow(db: Executor, followerId: string, followingId
 export async function setNotify(db: Executor, followerId: string, followingId: string, notify: boolean): Promise<boolean> {
   const result = await db
     .updateTable('follows')
-    .set({ notify: notify ? 1 : 0 })
+    .set({ notify: toFlag(notify) })
     .where('follower_id', '=', followerId)
     .where('following_id', '=', followingId)
     .executeTakeFirst();
@@ -41,7 +41,7 @@ export async function followStates(db: Executor, viewerId: string | null, userId
   const states = new Map<string, FollowState>();
   if (!viewerId) return states;
   const rows = await rowsAmong(db, 'follows', ['following_id', 'notify'], { follower_id: viewerId }, 'following_id', userIds);
-  for (const row of rows) states.set(row.following_id, { follows: true, notify: row.notify === 1 });
+  for (const row of rows) states.set(row.following_id, { follows: true, notify: toBool(row.notify) });
   return states;
 }
 

@@ -118,7 +118,7 @@ export async function gifCategories(config: Config, locale: GifLocale): Promise<
     .map((t) => ({ name: (t.name as string).replace(/^#/, ''), searchterm: t.searchterm as string, image: t.image as string }));
 }
 
-/** The spec's limit is the input's maxLength, which counts UTF-16 units: so does this. */
+/** The search box's maxLength caps the query, and it counts UTF-16 units: so does this, so both agree. */
 function checkQuery(q: string): void {
   if (q.length > LIMITS.gifQueryMax) throw badRequest('max_gif_query_length');
 }

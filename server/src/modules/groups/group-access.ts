@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { hasRow, isPostgres } from '../../db/helpers.js';
+import { hasRow, isPostgres, toFlag } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { postAuthorNotSuspended } from '../moderation/suspension.js';
 
@@ -126,12 +126,36 @@ export async function membershipOf(db: Executor, groupId: string, userId: string
   return { role: member?.role ?? null, banned: !!ban, requested: !!request };
 }
 
-export const isAdminRole = (role: Membership['role']): boolean => role === 'admin' || role === 'owner';
+/** The roles that run a group: they may post in it even where only admins may. */
+const ADMIN_ROLES = ['admin', 'owner'] as const;
+
+export const isAdminRole = (role: Membership['role']): boolean => ADMIN_ROLES.some((admin) => admin === role);
 
 /** canUserPost: a member who is not banned, when everyone may post or they are an admin. */
 export function canPostIn(group: { everyone_can_post: boolean }, membership: Membership): boolean {
   if (!membership.role || membership.banned) return false;
   return group.everyone_can_post || isAdminRole(membership.role);
+}
+
+/**
+ * canPostIn as an SQL condition on a membership row of the outer query (`group_members` joined to
+ * its `groups` row): the member is not banned from the group, and the group lets every member post
+ * or the member runs it. A list of the groups someone may post in filters by it, so its limit
+ * counts only groups they can use; the ban is one primary-key lookup per membership.
+ */
+export function memberMayPost(eb: ExpressionBuilder<Database, 'group_members' | 'groups'>) {
+  return eb.and([
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('group_bans as post_ban')
+          .select(sql<number>`1`.as('one'))
+          .whereRef('post_ban.group_id', '=', 'group_members.group_id')
+          .whereRef('post_ban.user_id', '=', 'group_members.user_id'),
+      ),
+    ),
+    eb.or([eb('groups.everyone_can_post', '=', toFlag(true)), eb('group_members.role', 'in', [...ADMIN_ROLES])]),
+  ]);
 }
 
 /** A group's pages (its posts, members, pinned post) are for everyone, or for members when private. */

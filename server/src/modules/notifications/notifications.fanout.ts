@@ -67,7 +67,6 @@ function note(userId: string, type: NotificationType, now: number, target: Targe
     comment_id: target.comment ?? null,
     group_id: target.group ?? null,
     mention_count: target.count ?? 1,
-    seen: 0,
     created_at: now,
   };
 }

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { NotificationSettings, NotificationType } from '#core/limits';
-import { changedRows, rowExists, toBool } from '../../db/helpers.js';
+import { changedRows, rowExists, toBool, toFlag } from '../../db/helpers.js';
 import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
 import { postVisibleTo } from '../groups/group-access.js';
 import { notBlockedBetween, notMutedBy } from '../blocks/block-filters.js';
@@ -9,14 +9,16 @@ import { parseNotificationSettings } from './notification-prefs.js';
 
 /** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */
 
-export type NewNotification = Insertable<NotificationsTable>;
+/** An item to deliver; it is stored unseen. */
+export type NewNotification = Omit<Insertable<NotificationsTable>, 'seen'>;
 
 /** Rows per INSERT: 1,000 rows of 10 columns stay under SQLite's and PostgreSQL's parameter limits. */
 const INSERT_CHUNK = 1000;
 
 export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.insertInto('notifications').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    const chunk = rows.slice(i, i + INSERT_CHUNK).map((row) => ({ ...row, seen: toFlag(false) }));
+    await db.insertInto('notifications').values(chunk).execute();
   }
 }
 
@@ -255,7 +257,7 @@ export async function refreshRecentNotification(db: Executor, row: NewNotificati
   const groupId = row.group_id ?? null;
   const result = await db
     .updateTable('notifications')
-    .set({ seen: 0, created_at: row.created_at })
+    .set({ seen: toFlag(false), created_at: row.created_at })
     .where('user_id', '=', row.user_id)
     .where('type', '=', row.type)
     .where((eb) => (actorId === null ? eb('actor_id', 'is', null) : eb('actor_id', '=', actorId)))
@@ -373,7 +375,7 @@ export async function unreadCount(db: Executor, userId: string): Promise<number>
 }
 
 export async function markAllSeen(db: Executor, userId: string): Promise<number> {
-  const result = await db.updateTable('notifications').set({ seen: 1 }).where('user_id', '=', userId).where('seen', '=', 0).executeTakeFirst();
+  const result = await db.updateTable('notifications').set({ seen: toFlag(true) }).where('user_id', '=', userId).where('seen', '=', toFlag(false)).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -1,3 +1,4 @@
+import { toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
@@ -55,7 +56,7 @@ export async function followEdges(db: Executor, viewerId: string, userId: string
     )
     .execute();
   const mine = rows.find((r) => r.follower_id === viewerId);
-  return { follows: !!mine, notify: mine?.notify === 1, logFollows: rows.some((r) => r.follower_id === userId) };
+  return { follows: !!mine, notify: toBool(mine?.notify), logFollows: rows.some((r) => r.follower_id === userId) };
 }
 
 export interface UserListRow {

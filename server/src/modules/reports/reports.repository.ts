@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ReportKind } from '#core/api/reports';
+import { toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { PageWindow } from '../../lib/paging.js';
@@ -101,7 +102,7 @@ export async function resolveTarget(db: Executor, kind: string, targetId: string
 
 /** The words and author of reported posts and comments, and reported users, for the queue. */
 export async function reportedContent(db: Executor, postIds: string[], commentIds: string[], userIds: string[]) {
-  const [posts, comments] = await Promise.all([
+  const [posts, commentRows] = await Promise.all([
     postIds.length === 0
       ? []
       : db.selectFrom('posts').select(['id', 'text', 'author_id']).where('id', 'in', postIds).execute(),
@@ -109,6 +110,7 @@ export async function reportedContent(db: Executor, postIds: string[], commentId
       ? []
       : db.selectFrom('comments').select(['id', 'text', 'author_id', 'post_id', 'deleted']).where('id', 'in', commentIds).execute(),
   ]);
+  const comments = commentRows.map((row) => ({ ...row, deleted: toBool(row.deleted) }));
   const authorIds = [...new Set([...userIds, ...posts.map((p) => p.author_id), ...comments.map((c) => c.author_id)].filter((id): id is string => !!id))];
   const users = authorIds.length === 0
     ? []

@@ -1,12 +1,13 @@
 import { type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
-import { isPostgres, toBool } from '../../db/helpers.js';
-import type { Executor, GroupRole } from '../../db/schema.js';
+import { isPostgres } from '../../db/helpers.js';
+import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches, searchRank } from '../../lib/search.js';
 import { accountNotSuspended } from '../moderation/suspension.js';
 import type { GroupListRow, UserListRow } from '../profiles/profiles.repository.js';
 import { notBlockedBetween } from '../blocks/block-filters.js';
+import { memberMayPost } from '../groups/group-access.js';
 
 /**
  * User and group search. Matching goes through the search indexes (lib/search); the
@@ -80,33 +81,21 @@ export const usersPage = (db: Executor, filter: ListFilter, window: PageWindow, 
 export const groupsPage = (db: Executor, filter: ListFilter, window: PageWindow) =>
   findGroups(db, filter.query ?? '', slice(window, filter.before));
 
-export interface MemberGroupRow extends GroupListRow {
-  everyone_can_post: boolean;
-  role: GroupRole;
-  banned: boolean;
-}
-
 /**
- * The viewer's groups matching the query where they may post. The SQL narrows to the canPostIn
- * rule (so the limit counts only usable groups); the service still checks each row with canPostIn.
+ * The viewer's groups matching the query where they may post, by the rule group-access holds, so
+ * the limit counts only groups they can use.
  */
-export async function postableGroups(db: Executor, viewerId: string, query: string, limit: number): Promise<MemberGroupRow[]> {
-  const rows = await db
+export async function postableGroups(db: Executor, viewerId: string, query: string, limit: number): Promise<GroupListRow[]> {
+  return db
     .selectFrom('group_members')
     .innerJoin('groups', 'groups.id', 'group_members.group_id')
-    .leftJoin('group_bans', (join) =>
-      join.onRef('group_bans.group_id', '=', 'group_members.group_id').onRef('group_bans.user_id', '=', 'group_members.user_id'),
-    )
-    .select(['groups.id', 'groups.name', 'groups.gp_version', 'groups.everyone_can_post', 'group_members.role'])
-    .select(sql<number>`CASE WHEN group_bans.user_id IS NULL THEN 0 ELSE 1 END`.as('banned'))
+    .select(['groups.id', 'groups.name', 'groups.gp_version'])
     .where('group_members.user_id', '=', viewerId)
-    .where('group_bans.user_id', 'is', null)
-    .where((eb) => eb.or([eb('groups.everyone_can_post', '=', 1), eb('group_members.role', 'in', ['admin', 'owner'])]))
+    .where(memberMayPost)
     .where(searchMatches('groups', query))
     .orderBy(searchRank('groups', query))
     .orderBy('groups.name_lower')
     .orderBy('groups.id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ ...row, everyone_can_post: toBool(row.everyone_can_post), banned: toBool(row.banned) }));
 }

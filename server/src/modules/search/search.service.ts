@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { canPostIn } from '../groups/group-access.js';
 import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
 import * as repo from './search.repository.js';
@@ -19,9 +18,7 @@ export async function suggestUsers(app: FastifyInstance, query: string | undefin
 export async function suggestPostableGroups(app: FastifyInstance, viewer: Viewer, query: string | undefined): Promise<NameResult[]> {
   if (!query?.trim()) return [];
   const rows = await repo.postableGroups(app.db, viewer.id, query, LIMITS.suggestionsMax);
-  return rows
-    .filter((r) => canPostIn(r, { role: r.role, banned: r.banned, requested: false }))
-    .map((r) => ({ _id: r.id, name: r.name }));
+  return rows.map((r) => ({ _id: r.id, name: r.name }));
 }
 
 export async function searchUsers(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
