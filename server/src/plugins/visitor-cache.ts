@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
-import { PgListener } from '../modules/jobs/pg-listener.js';
+import { pgListenerFor } from '../modules/jobs/pg-listener.js';
 import { hasBearer } from './auth.js';
 
 declare module 'fastify' {
@@ -61,7 +61,7 @@ export const visitorCachePlugin = fp(
     if (maxAge <= 0) return;
 
     const processToken = randomBytes(8).toString('hex');
-    const listener = app.dialect === 'postgres' && app.config.databaseUrl ? new PgListener(app.config.databaseUrl, app.log) : null;
+    const listener = pgListenerFor(app);
     if (listener) {
       // The signal names the schema written to, so deployments sharing a database (or test files
       // sharing one) leave each other's pages alone. A reconnect (null) may have missed writes.

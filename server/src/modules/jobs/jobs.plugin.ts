@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { JOB_HANDLERS } from './handlers.js';
-import { PgListener } from './pg-listener.js';
+import { pgListenerFor } from './pg-listener.js';
 import { JobWorker } from './worker.js';
 
 /**
@@ -13,7 +13,7 @@ export const jobsPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('jobHandlers', JOB_HANDLERS);
     if (!app.config.runWorker) return;
-    const listener = app.dialect === 'postgres' && app.config.databaseUrl ? new PgListener(app.config.databaseUrl, app.log) : null;
+    const listener = pgListenerFor(app);
     const worker = new JobWorker(app, listener);
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => {

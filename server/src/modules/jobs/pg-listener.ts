@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pg from 'pg';
 
 /** Called with a NOTIFY payload, or with null after a reconnect (messages may have been missed). */
@@ -96,4 +96,9 @@ export class PgListener {
       });
     }, RECONNECT_MS);
   }
+}
+
+/** A listener of the app's own PostgreSQL, or null on SQLite, whose single process needs no signals. */
+export function pgListenerFor(app: FastifyInstance): PgListener | null {
+  return app.dialect === 'postgres' && app.config.databaseUrl ? new PgListener(app.config.databaseUrl, app.log) : null;
 }

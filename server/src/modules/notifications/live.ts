@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { isPostgres } from '../jobs/jobs.repository.js';
-import { PgListener } from '../jobs/pg-listener.js';
+import { type PgListener, pgListenerFor } from '../jobs/pg-listener.js';
 
 export const NOTIFICATIONS_CHANNEL = 'kruh_notifications';
 /** Ids per NOTIFY payload: 25 bytes each stays well under PostgreSQL's 8,000-byte limit. */
@@ -87,7 +87,7 @@ export class NotificationHub {
 
 export const notificationHubPlugin = fp(
   async (app: FastifyInstance) => {
-    const listener = app.dialect === 'postgres' && app.config.databaseUrl ? new PgListener(app.config.databaseUrl, app.log) : null;
+    const listener = pgListenerFor(app);
     const hub = new NotificationHub(listener);
     app.decorate('notificationHub', hub);
     app.addHook('preClose', async () => hub.close());
