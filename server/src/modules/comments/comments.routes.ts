@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { commentsApi } from '#core/api/comments';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute } from '../../lib/handlers.js';
-import { idempotentRequest } from '../../lib/idempotency.js';
+import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { contextOf } from '../../lib/service-context.js';
 import * as service from './comments.service.js';
 
 /**
@@ -15,7 +16,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(commentsApi.create),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      const result = await service.createComment(app, viewer, request.body, idempotentRequest(request));
+      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
+        status: 201,
+        body: await service.createComment(contextOf(app, trx), viewer, request.body),
+      }));
       return reply.status(201).send(result.body);
     },
   });
@@ -24,19 +28,27 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(commentsApi.like),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      const wanted = request.body?.liked;
-      const result = await service.likeComment(app, viewer, request.params.commentId, wanted, idempotentRequest(request));
+      const input = { commentId: request.params.commentId, liked: request.body?.liked };
+      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
+        status: 200,
+        body: await service.likeComment(contextOf(app, trx), viewer, input),
+      }));
       return reply.status(200).send(result.body);
     },
   });
 
-  app.route(actionRoute(commentsApi.delete, 'comment_deleted', (request, viewer) => service.deleteComment(app, viewer, request.params.commentId)));
+  app.route(
+    actionRoute(commentsApi.delete, 'comment_deleted', async (request, viewer) => {
+      const keys = await app.db.transaction().execute((trx) => service.deleteComment(contextOf(app, trx), viewer, request.params.commentId));
+      if (keys.length > 0) await app.storage.remove(keys);
+    }),
+  );
 
   app.route({
     ...routeOf(commentsApi.tree),
     handler: async (request) => {
       const viewer = await request.viewer();
-      return { pinnedTree: await service.commentTree(app, viewer?.id ?? null, request.params.commentId, request.query) };
+      return { pinnedTree: await service.commentTree(contextOf(app), viewer, { commentId: request.params.commentId, query: request.query }) };
     },
   });
 };

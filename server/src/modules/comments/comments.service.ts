@@ -1,17 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import type { CommentNode, CreateCommentBody, ThreadQuery } from '#core/api/comments';
 import { DELETED, LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch, trimText } from '#core/text';
 import { validateCommentText } from '#core/validation';
-import { inTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { takeCommentSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
-import { type IdempotentRequest, runOnce } from '../../lib/idempotency.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import { isBannedFromPost } from '../groups/group-access.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
@@ -25,9 +23,9 @@ import { type CommentView, toComments } from './comments.mapper.js';
 
 type Page = { comments: CommentView[]; hasMore: boolean };
 
-async function mapOne(app: FastifyInstance, db: Executor, id: string, viewerId: string | null): Promise<CommentView | undefined> {
-  const rows = await repo.commentsByIds(db, [id], viewerId);
-  return (await toComments(db, rows, viewerId, app.config.jwtSecret))[0];
+async function mapOne(ctx: ServiceContext, id: string, viewerId: string | null): Promise<CommentView | undefined> {
+  const rows = await repo.commentsByIds(ctx.db, [id], viewerId);
+  return (await toComments(ctx.db, rows, viewerId, ctx.app.config.jwtSecret))[0];
 }
 
 /**
@@ -66,148 +64,130 @@ async function refuseBlocked(db: Executor, viewerId: string, postId: string, com
 }
 
 /** POST /comment/: a comment on a post or a reply to a comment, at any depth. */
-export async function createComment(
-  app: FastifyInstance,
-  viewer: Viewer,
-  body: CreateCommentBody,
-  idempotent: IdempotentRequest | undefined,
-) {
+export async function createComment(ctx: ServiceContext, viewer: Viewer, body: CreateCommentBody): Promise<CommentView> {
   const invalid = validateCommentText(body.text);
   if (invalid) throw badRequest(invalid);
   const mentionsRaw = body.mentions ?? [];
   if (mentionsRaw.length > LIMITS.mentionsPerPost) throw badRequest('mentions_up_to');
   const text = trimText(body.text!);
 
-  return runOnce(app.db, viewer.id, idempotent, async (trx) => {
-    let postId: string;
-    let parentCommentId: string | null = null;
-    let parentAuthorId: string | null = null;
-    const post = await repo.findVisiblePost(trx, body.parent, viewer.id);
-    if (post) {
-      postId = post.id;
-    } else {
-      // Locked so a concurrent delete cannot remove the parent between this check and the insert.
-      const parent = await repo.findVisibleComment(trx, body.parent, viewer.id, true);
-      if (!parent || parent.deleted) throw notFound('invalid_parent');
-      postId = parent.post_id;
-      parentCommentId = parent.id;
-      parentAuthorId = parent.author_id;
-    }
-    if (await isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
-    await refuseBlocked(trx, viewer.id, postId, parentAuthorId);
+  const trx = ctx.db;
+  const { rates } = ctx.app.config;
+  let postId: string;
+  let parentCommentId: string | null = null;
+  let parentAuthorId: string | null = null;
+  const post = await repo.findVisiblePost(trx, body.parent, viewer.id);
+  if (post) {
+    postId = post.id;
+  } else {
+    // Locked so a concurrent delete cannot remove the parent between this check and the insert.
+    const parent = await repo.findVisibleComment(trx, body.parent, viewer.id, true);
+    if (!parent || parent.deleted) throw notFound('invalid_parent');
+    postId = parent.post_id;
+    parentCommentId = parent.id;
+    parentAuthorId = parent.author_id;
+  }
+  if (await isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
+  await refuseBlocked(trx, viewer.id, postId, parentAuthorId);
 
-    const mentions = await resolveMentions(trx, mentionsRaw);
-    await takeCommentSlot(trx, app.config.rates, viewer.id);
-    await takeStrangerMentionSlots(trx, app.config.rates, viewer.id, mentions.map((m) => m.user_id));
-    const now = Date.now();
-    const id = newId(now);
-    await repo.insertComment(
-      trx,
-      { id, post_id: postId, parent_comment_id: parentCommentId, author_id: viewer.id, text, search_text: foldForSearch(text), created_at: now },
-      mentions,
-    );
-    await repo.addToPostComments(trx, postId, 1);
-    if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
-    await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
-    const comment = await mapOne(app, trx, id, viewer.id);
-    return { status: 201, body: comment! };
-  });
+  const mentions = await resolveMentions(trx, mentionsRaw);
+  await takeCommentSlot(trx, rates, viewer.id);
+  await takeStrangerMentionSlots(trx, rates, viewer.id, mentions.map((m) => m.user_id));
+  const now = Date.now();
+  const id = newId(now);
+  await repo.insertComment(
+    trx,
+    { id, post_id: postId, parent_comment_id: parentCommentId, author_id: viewer.id, text, search_text: foldForSearch(text), created_at: now },
+    mentions,
+  );
+  await repo.addToPostComments(trx, postId, 1);
+  if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
+  await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
+  return (await mapOne(ctx, id, viewer.id))!;
 }
 
 /** PATCH /comment/{id}/like: toggles, or sets `liked` when given. */
-export async function likeComment(
-  app: FastifyInstance,
-  viewer: Viewer,
-  commentId: string,
-  wanted: boolean | undefined,
-  idempotent: IdempotentRequest | undefined,
-) {
-  return runOnce(app.db, viewer.id, idempotent, async (trx) => {
-    const comment = await repo.findVisibleComment(trx, commentId, viewer.id);
-    if (!comment || comment.deleted) throw notFound('comment_not_found');
-    if (await isBannedFromPost(trx, comment.post_id, viewer.id)) throw forbidden('banned');
-    await refuseBlocked(trx, viewer.id, comment.post_id, comment.author_id);
-    return { status: 200, body: await repo.setCommentLike(trx, commentId, viewer.id, wanted, Date.now()) };
-  });
+export async function likeComment(ctx: ServiceContext, viewer: Viewer, { commentId, liked }: { commentId: string; liked: boolean | undefined }) {
+  const trx = ctx.db;
+  const comment = await repo.findVisibleComment(trx, commentId, viewer.id);
+  if (!comment || comment.deleted) throw notFound('comment_not_found');
+  if (await isBannedFromPost(trx, comment.post_id, viewer.id)) throw forbidden('banned');
+  await refuseBlocked(trx, viewer.id, comment.post_id, comment.author_id);
+  return repo.setCommentLike(trx, commentId, viewer.id, liked, Date.now());
 }
 
 /**
  * DELETE /comment/{id}: author only. A comment with replies stays as a marker so its replies
  * remain readable; one without is removed, and so is every marker above it left without replies.
+ * Runs on the route's transaction; answers the media keys to remove once it commits.
  */
-export async function deleteComment(app: FastifyInstance, viewer: Viewer, commentId: string): Promise<void> {
-  const keys = await deleteCommentRows(app.db, viewer, commentId);
-  if (keys.length > 0) await app.storage.remove(keys);
+export async function deleteComment(ctx: ServiceContext, viewer: Viewer, commentId: string): Promise<string[]> {
+  return (await removeComment(ctx.db, viewer, commentId)) ? [imageKey(commentId, 0)] : [];
 }
 
-/**
- * The rows of deleteComment, in the caller's transaction when given one; answers the media keys to
- * remove once it commits.
- */
-export async function deleteCommentRows(db: Executor, viewer: Viewer, commentId: string): Promise<string[]> {
-  const removedImages = await inTransaction(db, async (trx) => {
-    const comment = await repo.findCommentForUpdate(trx, commentId);
-    if (!comment || comment.deleted) throw notFound('comment_not_found');
-    if (comment.author_id !== viewer.id) {
-      // A comment the caller may not see answers as a missing one: a 403 would confirm it exists.
-      if (!(await repo.findVisibleComment(trx, comment.id, viewer.id))) throw notFound('comment_not_found');
-      throw forbidden('not_author');
-    }
-    await repo.addToPostComments(trx, comment.post_id, -1);
-    if (comment.replies > 0) {
-      await repo.markDeleted(trx, comment.id);
-      return comment.images > 0;
-    }
-    await repo.deleteCommentRow(trx, comment.id);
-    let parentId = comment.parent_comment_id;
-    while (parentId) {
-      const parent = await repo.findCommentForUpdate(trx, parentId);
-      if (!parent) break;
-      if (parent.deleted && parent.replies <= 1) {
-        await repo.deleteCommentRow(trx, parent.id);
-        parentId = parent.parent_comment_id;
-      } else {
-        await repo.addToReplies(trx, parent.id, -1);
-        break;
-      }
-    }
+/** The rows deleteComment changes; answers whether the comment had an image. */
+async function removeComment(trx: Executor, viewer: Viewer, commentId: string): Promise<boolean> {
+  const comment = await repo.findCommentForUpdate(trx, commentId);
+  if (!comment || comment.deleted) throw notFound('comment_not_found');
+  if (comment.author_id !== viewer.id) {
+    // A comment the caller may not see answers as a missing one: a 403 would confirm it exists.
+    if (!(await repo.findVisibleComment(trx, comment.id, viewer.id))) throw notFound('comment_not_found');
+    throw forbidden('not_author');
+  }
+  await repo.addToPostComments(trx, comment.post_id, -1);
+  if (comment.replies > 0) {
+    await repo.markDeleted(trx, comment.id);
     return comment.images > 0;
-  });
-  return removedImages ? [imageKey(commentId, 0)] : [];
+  }
+  await repo.deleteCommentRow(trx, comment.id);
+  let parentId = comment.parent_comment_id;
+  while (parentId) {
+    const parent = await repo.findCommentForUpdate(trx, parentId);
+    if (!parent) break;
+    if (parent.deleted && parent.replies <= 1) {
+      await repo.deleteCommentRow(trx, parent.id);
+      parentId = parent.parent_comment_id;
+    } else {
+      await repo.addToReplies(trx, parent.id, -1);
+      break;
+    }
+  }
+  return comment.images > 0;
 }
 
 /**
  * GET /post/{parentId}/comments: top-level comments of a post, or the direct replies of a
  * comment when parentId is a comment's id.
  */
-export async function listThread(app: FastifyInstance, viewerId: string | null, parentId: string, query: ThreadQuery): Promise<Page> {
-  const post = await repo.findVisiblePost(app.db, parentId, viewerId);
+export async function listThread(ctx: ServiceContext, viewer: Viewer | null, { parentId, query }: { parentId: string; query: ThreadQuery }): Promise<Page> {
+  const viewerId = viewer?.id ?? null;
+  const post = await repo.findVisiblePost(ctx.db, parentId, viewerId);
   let filter: repo.CommentFilter;
   if (post) {
     filter = { kind: 'thread', postId: post.id, parentCommentId: null };
   } else {
-    const comment = await repo.findVisibleComment(app.db, parentId, viewerId);
+    const comment = await repo.findVisibleComment(ctx.db, parentId, viewerId);
     if (!comment) throw notFound('didnt_find_post');
     filter = { kind: 'thread', postId: comment.post_id, parentCommentId: comment.id };
   }
   const excluded = isId(query.pinned) ? query.pinned : undefined;
-  return listPage(app, viewerId, filter, query, POST_PAGE_DEFAULTS, excluded);
+  return listPage(ctx, viewerId, filter, query, POST_PAGE_DEFAULTS, excluded);
 }
 
 /** GET /profile/comments/{userId}: the user's comments on posts the viewer may see. */
-export function listByAuthor(app: FastifyInstance, viewerId: string | null, authorId: string, query: ListingQuery): Promise<Page> {
-  return listPage(app, viewerId, { kind: 'author', authorId }, query, LISTING_DEFAULTS);
+export function listByAuthor(ctx: ServiceContext, viewer: Viewer | null, { authorId, query }: { authorId: string; query: ListingQuery }): Promise<Page> {
+  return listPage(ctx, viewer?.id ?? null, { kind: 'author', authorId }, query, LISTING_DEFAULTS);
 }
 
 /** GET /search/for/replies: comments whose text matches the query. */
-export async function searchComments(app: FastifyInstance, viewerId: string | null, query: ListingQuery): Promise<Page> {
+export async function searchComments(ctx: ServiceContext, viewer: Viewer | null, query: ListingQuery): Promise<Page> {
   const text = query.query?.trim() ?? '';
   if (text === '') return { comments: [], hasMore: false };
-  return listPage(app, viewerId, { kind: 'search', query: text }, query, LISTING_DEFAULTS);
+  return listPage(ctx, viewer?.id ?? null, { kind: 'search', query: text }, query, LISTING_DEFAULTS);
 }
 
 async function listPage(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   viewerId: string | null,
   filter: repo.CommentFilter,
   query: ListingQuery,
@@ -215,28 +195,34 @@ async function listPage(
   excludeId?: string,
 ): Promise<Page> {
   const page = pageWindow(query, PAGE_SIZES.comments);
-  const rows = await repo.listComments(app.db, { filter, listing: listingWindow(query, defaults), page, viewerId, excludeId });
+  const rows = await repo.listComments(ctx.db, { filter, listing: listingWindow(query, defaults), page, viewerId, excludeId });
   const { items, hasMore } = toPage(rows, page);
-  return { comments: await toComments(app.db, items, viewerId, app.config.jwtSecret), hasMore };
+  return { comments: await toComments(ctx.db, items, viewerId, ctx.app.config.jwtSecret), hasMore };
 }
 
-/** GET /comment/{id}/tree: the pinned comment inside its chain of ancestors, with its replies. */
 /** The author of a comment the viewer may read (null once the account is gone); 404 otherwise. */
-export async function visibleCommentAuthor(app: FastifyInstance, viewerId: string | null, commentId: string): Promise<string | null> {
-  const comment = isId(commentId) ? await repo.findVisibleComment(app.db, commentId, viewerId) : undefined;
+export async function visibleCommentAuthor(ctx: ServiceContext, viewer: Viewer | null, commentId: string): Promise<string | null> {
+  const comment = isId(commentId) ? await repo.findVisibleComment(ctx.db, commentId, viewer?.id ?? null) : undefined;
   if (!comment || comment.deleted) throw notFound('comment_not_found');
   return comment.author_id;
 }
 
-export async function commentTree(app: FastifyInstance, viewerId: string | null, commentId: string, query: ListingQuery): Promise<CommentNode> {
-  const pinned = await repo.findVisibleComment(app.db, commentId, viewerId);
+/** GET /comment/{id}/tree: the pinned comment inside its chain of ancestors, with its replies. */
+export async function commentTree(
+  ctx: ServiceContext,
+  viewer: Viewer | null,
+  { commentId, query }: { commentId: string; query: ListingQuery },
+): Promise<CommentNode> {
+  const { db } = ctx;
+  const viewerId = viewer?.id ?? null;
+  const pinned = await repo.findVisibleComment(db, commentId, viewerId);
   if (!pinned) throw notFound('comment_not_found');
-  const chain = await repo.commentChain(app.db, commentId);
+  const chain = await repo.commentChain(db, commentId);
   const [rows, replies] = await Promise.all([
-    repo.commentsByIds(app.db, chain, viewerId),
-    listPage(app, viewerId, { kind: 'thread', postId: pinned.post_id, parentCommentId: pinned.id }, query, POST_PAGE_DEFAULTS),
+    repo.commentsByIds(db, chain, viewerId),
+    listPage(ctx, viewerId, { kind: 'thread', postId: pinned.post_id, parentCommentId: pinned.id }, query, POST_PAGE_DEFAULTS),
   ]);
-  const views = new Map((await toComments(app.db, rows, viewerId, app.config.jwtSecret)).map((c) => [c._id, c]));
+  const views = new Map((await toComments(db, rows, viewerId, ctx.app.config.jwtSecret)).map((c) => [c._id, c]));
   // A comment a block hides from the viewer reads as a missing one.
   const own = views.get(commentId);
   if (!own) throw notFound('comment_not_found');

@@ -3,6 +3,7 @@ import { FEED_DEFAULTS, LISTING_DEFAULTS } from '#core/listing';
 import { feedsApi } from '#core/api/feeds';
 import { routeOf } from '../../lib/contract.js';
 import { viewerRoute } from '../../lib/handlers.js';
+import { contextOf } from '../../lib/service-context.js';
 import { feedPage, hashtagScope } from './feeds.service.js';
 
 /**
@@ -13,29 +14,25 @@ import { feedPage, hashtagScope } from './feeds.service.js';
 export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(feedsApi.explore, { visitorCache: true }),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return feedPage(app.db, viewer?.id ?? null, { kind: 'all' }, request.query, FEED_DEFAULTS, app);
-    },
+    handler: async (request) =>
+      feedPage(contextOf(app), await request.viewer(), { scope: { kind: 'all' }, query: request.query, defaults: FEED_DEFAULTS }),
   });
 
   app.route(
     viewerRoute(feedsApi.following, (request, viewer) =>
-      feedPage(app.db, viewer.id, { kind: 'following', userId: viewer.id }, request.query, FEED_DEFAULTS, app),
+      feedPage(contextOf(app), viewer, { scope: { kind: 'following', userId: viewer.id }, query: request.query, defaults: FEED_DEFAULTS }),
     ),
   );
 
   app.route(
     viewerRoute(feedsApi.groups, (request, viewer) =>
-      feedPage(app.db, viewer.id, { kind: 'memberGroups', userId: viewer.id }, request.query, FEED_DEFAULTS, app),
+      feedPage(contextOf(app), viewer, { scope: { kind: 'memberGroups', userId: viewer.id }, query: request.query, defaults: FEED_DEFAULTS }),
     ),
   );
 
   app.route({
     ...routeOf(feedsApi.hashtag, { visitorCache: true }),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return feedPage(app.db, viewer?.id ?? null, hashtagScope(request.params.hashtag), request.query, LISTING_DEFAULTS, app);
-    },
+    handler: async (request) =>
+      feedPage(contextOf(app), await request.viewer(), { scope: hashtagScope(request.params.hashtag), query: request.query, defaults: LISTING_DEFAULTS }),
   });
 };

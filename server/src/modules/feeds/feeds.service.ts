@@ -1,13 +1,14 @@
 import type { Sort, TimeWindow } from '#core/listing';
 import { PAGE_SIZES } from '#core/limits';
 import { normalizeHashtag } from '#core/text';
-import type { Executor } from '../../db/schema.js';
 import { findUserIdByName } from '../../db/users.js';
 import { forbidden, notFound } from '../../lib/app-error.js';
 import { listingWindow, pageWindow } from '../../lib/paging.js';
+import type { ServiceContext } from '../../lib/service-context.js';
+import type { Viewer } from '../../plugins/auth.js';
 import { canSeeGroupContent, membershipOf } from '../groups/group-access.js';
 import { loadGroup } from '../groups/groups.service.js';
-import { type MediaSigner, type PostScope, type PostView, listPosts } from '../posts/posts.service.js';
+import { type PostScope, type PostView, listPosts } from '../posts/posts.service.js';
 
 export interface FeedQuery {
   page?: number | undefined;
@@ -22,29 +23,30 @@ export interface FeedPage {
   hasMore: boolean;
 }
 
-/** One page of posts of a scope, as the viewer may see them. */
-export function feedPage(
-  db: Executor,
-  viewerId: string | null,
-  scope: PostScope,
-  query: FeedQuery,
-  defaults: { sort: Sort; time: TimeWindow },
-  signer: MediaSigner,
-): Promise<FeedPage> {
-  const window = pageWindow(query, PAGE_SIZES.posts);
-  return listPosts(db, { viewerId, scope, ...listingWindow(query, defaults), window, signer });
+/** Which posts a feed lists, the page asked for, and the listing's sort and time window when the query names none. */
+export interface FeedInput {
+  scope: PostScope;
+  query: FeedQuery;
+  defaults: { sort: Sort; time: TimeWindow };
 }
 
-export async function profileScope(db: Executor, username: string): Promise<PostScope> {
-  const authorId = await findUserIdByName(db, username);
+/** One page of posts of a scope, as the viewer may see them (private images with signed URLs). */
+export function feedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, query, defaults }: FeedInput): Promise<FeedPage> {
+  const window = pageWindow(query, PAGE_SIZES.posts);
+  return listPosts(ctx.db, { viewerId: viewer?.id ?? null, scope, ...listingWindow(query, defaults), window, signer: ctx.app });
+}
+
+/** Posts of a user, named by their username: anyone may read them (each post filtered by what the viewer may see). */
+export async function profileScope(ctx: ServiceContext, _viewer: Viewer | null, username: string): Promise<PostScope> {
+  const authorId = await findUserIdByName(ctx.db, username);
   if (!authorId) throw notFound('user_not_found');
   return { kind: 'author', authorId };
 }
 
 /** Posts of a group, named like on GET /group/{name}: a private group's list is for its members only. */
-export async function groupScope(db: Executor, name: string, viewerId: string | null): Promise<PostScope> {
-  const group = await loadGroup(db, name);
-  if (!canSeeGroupContent(group, await membershipOf(db, group.id, viewerId))) throw forbidden('not_member');
+export async function groupScope(ctx: ServiceContext, viewer: Viewer | null, name: string): Promise<PostScope> {
+  const group = await loadGroup(ctx.db, name);
+  if (!canSeeGroupContent(group, await membershipOf(ctx.db, group.id, viewer?.id ?? null))) throw forbidden('not_member');
   return { kind: 'group', groupId: group.id };
 }
 

@@ -1,7 +1,8 @@
 import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { hasRow, isPostgres, toFlag } from '../../db/helpers.js';
-import type { Database, Executor } from '../../db/schema.js';
+import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { postAuthorNotSuspended } from '../moderation/suspension.js';
+import { findBans, findRoles } from './groups.repository.js';
 
 /**
  * Who may see and post what in groups: the one place every module asks, so "private stays
@@ -124,6 +125,27 @@ export async function membershipOf(db: Executor, groupId: string, userId: string
     db.selectFrom('group_requests').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
   ]);
   return { role: member?.role ?? null, banned: !!ban, requested: !!request };
+}
+
+/** One user's roles in several groups and the bans among those groups and several users. */
+export interface Standings {
+  /** The user's role in each group where they are a member, by group id. */
+  roles: Map<string, GroupRole>;
+  /** The bans, as "groupId:userId" keys. */
+  bans: Set<string>;
+}
+
+/**
+ * membershipOf for many groups at once, in two queries whatever the count: the roles of `userId`
+ * (none for a visitor) and the bans of `userIds` (the authors on a page of posts, or a post's
+ * author alone) in `groupIds`.
+ */
+export async function standingsIn(db: Executor, userId: string | null, groupIds: string[], userIds: string[]): Promise<Standings> {
+  const [roles, bans] = await Promise.all([
+    userId ? findRoles(db, userId, groupIds) : Promise.resolve(new Map<string, GroupRole>()),
+    findBans(db, groupIds, userIds),
+  ]);
+  return { roles, bans };
 }
 
 /** The roles that run a group: they may post in it even where only admins may. */

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InfoKey } from '#core/errors';
 import { LISTING_DEFAULTS } from '#core/listing';
 import { groupsApi } from '#core/api/groups';
-import { idempotentRequest } from '../../lib/idempotency.js';
+import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
 import { routeOf } from '../../lib/contract.js';
 import { type RequestOf, actionRoute, message, viewerRoute } from '../../lib/handlers.js';
 import { AppError, notFound } from '../../lib/app-error.js';
+import { type ServiceContext, contextOf } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { feedPage, groupScope } from '../feeds/feeds.service.js';
 import { getPostForViewer, removePostMedia } from '../posts/posts.service.js';
@@ -16,32 +17,38 @@ import * as service from './groups.service.js';
 type UserActionEndpoint = (typeof groupsApi)['accept' | 'deny' | 'admin' | 'deadmin' | 'ban' | 'unban' | 'owner'];
 
 /**
- * The route of every admin's or owner's call on one user of a group (accept, deny, admin,
- * deadmin, ban, unban, owner): `run` gets the group's name, the caller's id and the user's id,
- * and the answer names what was done.
- */
-function userActionRoute(e: UserActionEndpoint, info: InfoKey, run: (name: string, actorId: string, userId: string) => Promise<void>) {
-  return actionRoute(e, info, (request, viewer) => run(request.params.name, viewer.id, request.params.pfp));
-}
-
-/**
  * Groups: the group, its lists, membership, moderation (its admins' calls and the reports of its
- * posts), pinning and settings. The group's avatar upload lives with the other uploads.
+ * posts), pinning and settings. The group's avatar upload lives with the other uploads. Every
+ * change runs in a transaction the route opens; the service does its work on it.
  */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const actionLimit: service.GroupActionLimit = { max: app.config.rates.groupActionsPerHour, windowMs: app.config.rates.windowMs };
+  /** Runs a change on a new transaction and answers what it gave back. */
+  const inTransaction = <T>(change: (ctx: ServiceContext) => Promise<T>): Promise<T> =>
+    app.db.transaction().execute((trx) => change(contextOf(app, trx)));
+
+  /**
+   * The route of every admin's or owner's call on one user of a group (accept, deny, admin,
+   * deadmin, ban, unban, owner): `run` gets the group's name and the user's id, and the answer
+   * names what was done.
+   */
+  const userActionRoute = (e: UserActionEndpoint, info: InfoKey, run: (ctx: ServiceContext, viewer: Viewer, call: service.GroupUserCall) => Promise<void>) =>
+    actionRoute(e, info, (request, viewer) => inTransaction((ctx) => run(ctx, viewer, { nameOrId: request.params.name, userId: request.params.pfp })));
 
   app.route({
     ...routeOf(groupsApi.create),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      return reply.status(201).send(await service.createGroup(app.db, viewer.id, request.body, idempotentRequest(request)));
+      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
+        status: 201,
+        body: await service.createGroup(contextOf(app, trx), viewer, request.body),
+      }));
+      return reply.status(201).send(result.body);
     },
   });
 
   // The update call is served at PATCH and at POST alike, by one handler.
   const updateGroup = async (request: RequestOf<typeof groupsApi.update>, viewer: Viewer) => {
-    const group = await service.updateGroup(app.db, request.params.groupId, viewer.id, request.body);
+    const group = await inTransaction((ctx) => service.updateGroup(ctx, viewer, { groupId: request.params.groupId, body: request.body }));
     return { group, ...message('group_updated') };
   };
   app.route(viewerRoute<typeof groupsApi.update>(groupsApi.update, updateGroup));
@@ -49,31 +56,30 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route(
     actionRoute(groupsApi.delete, 'group_deleted', async (request, viewer) => {
-      const keys = await service.deleteGroup(app.db, request.params.groupId, viewer.id);
+      const keys = await inTransaction((ctx) => service.deleteGroup(ctx, viewer, request.params.groupId));
       await removePostMedia(app.storage, keys, request.log);
     }),
   );
 
   app.route({
     ...routeOf(groupsApi.get),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return { group: await service.getGroup(app.db, request.params.name, viewer?.id ?? null) };
-    },
+    handler: async (request) => ({ group: await service.getGroup(contextOf(app), await request.viewer(), request.params.name) }),
   });
 
   app.route({
     ...routeOf(groupsApi.name),
-    handler: async (request) => ({ name: await service.groupName(app.db, request.params.groupId) }),
+    // A group's name is public: the call reads no session.
+    handler: async (request) => ({ name: await service.groupName(contextOf(app), null, request.params.groupId) }),
   });
 
   app.route({
     ...routeOf(groupsApi.pinned),
     handler: async (request) => {
-      const viewerId = (await request.viewer())?.id ?? null;
-      const postId = await service.pinnedPostId(app.db, request.params.name, viewerId);
+      const ctx = contextOf(app);
+      const viewer = await request.viewer();
+      const postId = await service.pinnedPostId(ctx, viewer, request.params.name);
       try {
-        return await getPostForViewer(app.db, postId, viewerId, app);
+        return await getPostForViewer(ctx, viewer, postId);
       } catch (err) {
         if (err instanceof AppError && err.statusCode === 404) throw notFound('didnt_find_pinned');
         throw err;
@@ -82,57 +88,71 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // A group's members and its banned list are one listing (same params and reply), told apart by `which`.
-  const groupUsers = (which: 'members' | 'banned') => async (request: RequestOf<typeof groupsApi.members>) => {
-    const viewer = await request.viewer();
-    return service.listGroupUsers(app.db, request.params.name, viewer?.id ?? null, which, request.query);
-  };
+  const groupUsers = (which: 'members' | 'banned') => async (request: RequestOf<typeof groupsApi.members>) =>
+    service.listGroupUsers(contextOf(app), await request.viewer(), { nameOrId: request.params.name, which, query: request.query });
   app.route({ ...routeOf(groupsApi.members), handler: groupUsers('members') });
   app.route({ ...routeOf(groupsApi.banned), handler: groupUsers('banned') });
 
   app.route({
     ...routeOf(groupsApi.posts),
     handler: async (request) => {
-      const viewerId = (await request.viewer())?.id ?? null;
-      const scope = await groupScope(app.db, request.params.name, viewerId);
-      return feedPage(app.db, viewerId, scope, request.query, LISTING_DEFAULTS, app);
+      const ctx = contextOf(app);
+      const viewer = await request.viewer();
+      const scope = await groupScope(ctx, viewer, request.params.name);
+      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
     },
   });
 
-  app.route(actionRoute(groupsApi.join, 'joined_group', (request, viewer) => service.joinGroup(app.db, request.params.name, viewer.id, actionLimit)));
-  app.route(actionRoute(groupsApi.leave, 'you_left', (request, viewer) => service.leaveGroup(app.db, request.params.name, viewer.id, actionLimit)));
-  app.route(actionRoute(groupsApi.request, 'request_send', (request, viewer) => service.requestJoin(app.db, request.params.name, viewer.id, actionLimit)));
+  app.route(actionRoute(groupsApi.join, 'joined_group', (request, viewer) => inTransaction((ctx) => service.joinGroup(ctx, viewer, request.params.name))));
+  app.route(actionRoute(groupsApi.leave, 'you_left', (request, viewer) => inTransaction((ctx) => service.leaveGroup(ctx, viewer, request.params.name))));
+  app.route(actionRoute(groupsApi.request, 'request_send', (request, viewer) => inTransaction((ctx) => service.requestJoin(ctx, viewer, request.params.name))));
 
-  app.route(userActionRoute(groupsApi.accept, 'request_accepted', (n, a, p) => service.resolveRequest(app.db, n, a, p, true)));
-  app.route(userActionRoute(groupsApi.deny, 'request_denied', (n, a, p) => service.resolveRequest(app.db, n, a, p, false)));
-  app.route(userActionRoute(groupsApi.admin, 'made_admin', (n, a, p) => service.setAdmin(app.db, n, a, p, true)));
-  app.route(userActionRoute(groupsApi.deadmin, 'revoked_admin', (n, a, p) => service.setAdmin(app.db, n, a, p, false)));
-  app.route(userActionRoute(groupsApi.ban, 'user_banned', (n, a, p) => service.setBan(app.db, n, a, p, true)));
-  app.route(userActionRoute(groupsApi.unban, 'user_unbanned', (n, a, p) => service.setBan(app.db, n, a, p, false)));
-  app.route(userActionRoute(groupsApi.owner, 'owner_transferred', (n, a, p) => service.transferOwnership(app.db, n, a, p)));
+  app.route(userActionRoute(groupsApi.accept, 'request_accepted', (ctx, viewer, call) => service.resolveRequest(ctx, viewer, { ...call, accept: true })));
+  app.route(userActionRoute(groupsApi.deny, 'request_denied', (ctx, viewer, call) => service.resolveRequest(ctx, viewer, { ...call, accept: false })));
+  app.route(userActionRoute(groupsApi.admin, 'made_admin', (ctx, viewer, call) => service.setAdmin(ctx, viewer, { ...call, makeAdmin: true })));
+  app.route(userActionRoute(groupsApi.deadmin, 'revoked_admin', (ctx, viewer, call) => service.setAdmin(ctx, viewer, { ...call, makeAdmin: false })));
+  app.route(userActionRoute(groupsApi.ban, 'user_banned', (ctx, viewer, call) => service.setBan(ctx, viewer, { ...call, ban: true })));
+  app.route(userActionRoute(groupsApi.unban, 'user_unbanned', (ctx, viewer, call) => service.setBan(ctx, viewer, { ...call, ban: false })));
+  app.route(userActionRoute(groupsApi.owner, 'owner_transferred', service.transferOwnership));
 
-  app.route(actionRoute(groupsApi.pin, 'post_pinned', (request, viewer) => service.pinPost(app.db, request.params.name, viewer.id, request.params.postId)));
-  app.route(actionRoute(groupsApi.unpin, 'post_unpinned', (request, viewer) => service.unpinPost(app.db, request.params.name, viewer.id)));
+  app.route(
+    actionRoute(groupsApi.pin, 'post_pinned', (request, viewer) =>
+      inTransaction((ctx) => service.pinPost(ctx, viewer, { nameOrId: request.params.name, postId: request.params.postId })),
+    ),
+  );
+  app.route(actionRoute(groupsApi.unpin, 'post_unpinned', (request, viewer) => inTransaction((ctx) => service.unpinPost(ctx, viewer, request.params.name))));
   app.route(
     actionRoute(groupsApi.removePost, 'post_removed', async (request, viewer) => {
-      const keys = await service.removePost(app.db, request.params.groupId, viewer.id, request.params.postId);
+      const keys = await inTransaction((ctx) => service.removePost(ctx, viewer, { groupId: request.params.groupId, postId: request.params.postId }));
       await removePostMedia(app.storage, keys, request.log);
     }),
   );
 
   app.route(
     viewerRoute(groupsApi.notification, async (request, viewer) => ({
-      notification: await service.setNotificationLevel(app.db, request.params.groupId, viewer.id, request.body.notification),
+      notification: await inTransaction((ctx) =>
+        service.setNotificationLevel(ctx, viewer, { groupId: request.params.groupId, level: request.body.notification }),
+      ),
     })),
   );
 
   // Reports of the group's posts, settled by its owner and admins through the moderation service.
-  app.route(viewerRoute(groupsApi.reportQueue, (request, viewer) => moderation.groupQueue(app, viewer, request.params.name, request.query)));
-  app.route(viewerRoute(groupsApi.reportLog, (request, viewer) => moderation.groupLog(app, viewer, request.params.name, request.query)));
+  app.route(
+    viewerRoute(groupsApi.reportQueue, (request, viewer) =>
+      moderation.groupQueue(contextOf(app), viewer, { nameOrId: request.params.name, query: request.query }),
+    ),
+  );
+  app.route(
+    viewerRoute(groupsApi.reportLog, (request, viewer) => moderation.groupLog(contextOf(app), viewer, { nameOrId: request.params.name, query: request.query })),
+  );
   app.route({
     ...routeOf(groupsApi.actOnReport),
     handler: async (request) => {
       const viewer = await request.requireViewer();
-      return message(await moderation.groupAct(app, viewer, request.params.name, request.params.reportId, request.body.action));
+      const input = { nameOrId: request.params.name, reportId: request.params.reportId, action: request.body.action };
+      const done = await inTransaction((ctx) => moderation.groupAct(ctx, viewer, input));
+      await removePostMedia(app.storage, done.mediaKeys, request.log);
+      return message(done.info);
     },
   });
 };

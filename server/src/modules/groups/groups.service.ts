@@ -2,13 +2,13 @@ import { infoMessage } from '#core/errors';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { foldForSearch, normalizeName, skeleton, trimText } from '#core/text';
 import { validateDescription, validateGroupName } from '#core/validation';
-import { inTransaction } from '../../db/helpers.js';
-import type { Db, Executor } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
-import { type IdempotentRequest, runOnce } from '../../lib/idempotency.js';
 import { isId, newId } from '../../lib/ids.js';
 import { pageWindow, toPage } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
+import type { ServiceContext } from '../../lib/service-context.js';
+import type { Viewer } from '../../plugins/auth.js';
 import { avatarKey, imageKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { type Membership, canSeeGroupContent, isAdminRole, isPostVisible, membershipOf } from './group-access.js';
@@ -19,10 +19,10 @@ import type { PageQuery } from '#core/api/common';
 import type { GroupBody, GroupSavedReply, GroupUserListReply } from '#core/api/groups';
 
 /**
- * The group rules. Every change runs in one transaction that first locks the group's row, then
- * reads the membership it decides on, and is conditional on the row it adds or removes: two
- * changes of one group run one after the other, so a ban cannot miss a join that is committing,
- * and a retried or concurrent call cannot count a member or a ban twice.
+ * The group rules. Every change runs on the transaction its route opened (`ctx.db`) and first
+ * locks the group's row, then reads the membership it decides on, and is conditional on the row it
+ * adds or removes: two changes of one group run one after the other, so a ban cannot miss a join
+ * that is committing, and a retried or concurrent call cannot count a member or a ban twice.
  */
 
 // ---- Loading ---------------------------------------------------------------------------------
@@ -58,18 +58,13 @@ async function lockLoaded(trx: Executor, group: repo.GroupRecord): Promise<repo.
   return locked;
 }
 
-/** How many joins, leaves and join requests one user may make in one group per window. */
-export interface GroupActionLimit {
-  max: number;
-  windowMs: number;
-}
-
 /**
- * Counts one join, leave or request of the user in the group, refusing with 429 over the limit.
- * Taken in the change's transaction: a change refused later is not counted.
+ * Counts one join, leave or request of the user in the group (groupActionsPerHour), refusing with
+ * 429 over the limit. Taken in the change's transaction: a change refused later is not counted.
  */
-function takeGroupActionSlot(trx: Executor, groupId: string, userId: string, limit: GroupActionLimit): Promise<void> {
-  return takeSlot(trx, { key: `group:${groupId}:${userId}`, max: limit.max, windowMs: limit.windowMs }, 'group_action_limit');
+function takeGroupActionSlot(ctx: ServiceContext, groupId: string, userId: string): Promise<void> {
+  const { groupActionsPerHour, windowMs } = ctx.app.config.rates;
+  return takeSlot(ctx.db, { key: `group:${groupId}:${userId}`, max: groupActionsPerHour, windowMs }, 'group_action_limit');
 }
 
 async function requireAdmin(db: Executor, group: repo.GroupRecord, userId: string, key: AppError['key']): Promise<Membership> {
@@ -137,44 +132,43 @@ async function withNameGuard<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Creates the group with its owner as first member. With an Idempotency-Key, a retried call (an
- * offline client resending) answers the first call's result instead of groupname_taken.
+ * Creates the group with its owner (the caller) as first member. The route runs it with the
+ * request's Idempotency-Key, so a retried call (an offline client resending) answers the first
+ * call's result instead of groupname_taken.
  */
-export async function createGroup(
-  db: Db,
-  ownerId: string,
-  body: GroupBody,
-  idempotent: IdempotentRequest | undefined,
-): Promise<GroupSavedReply> {
+export async function createGroup(ctx: ServiceContext, viewer: Viewer, body: GroupBody): Promise<GroupSavedReply> {
+  const { db } = ctx;
   const clean = cleanGroupBody(body, null);
-  const result = await withNameGuard(() =>
-    runOnce(db, ownerId, idempotent, async (trx) => {
-      if ((await repo.countOwnedGroupsLocked(trx, ownerId)) >= LIMITS.ownedGroups) throw forbidden('max_groups');
-      if (await repo.nameTaken(trx, clean.nameLower, clean.fields.name_skeleton, null)) throw conflict('groupname_taken');
-      const now = Date.now();
-      const id = newId(now);
-      await repo.insertGroup(trx, { ...clean.fields, id, owner_id: ownerId, created_at: now });
-      await repo.insertMember(trx, id, ownerId, 'owner', now);
-      await repo.adjustCounts(trx, id, { members: 1 });
-      return { status: 201, body: { group: toGroupRef({ id, name: clean.fields.name }), message: infoMessage('created_group') } };
-    }),
-  );
-  return result.body;
+  return withNameGuard(async () => {
+    if ((await repo.countOwnedGroupsLocked(db, viewer.id)) >= LIMITS.ownedGroups) throw forbidden('max_groups');
+    if (await repo.nameTaken(db, clean.nameLower, clean.fields.name_skeleton, null)) throw conflict('groupname_taken');
+    const now = Date.now();
+    const id = newId(now);
+    await repo.insertGroup(db, { ...clean.fields, id, owner_id: viewer.id, created_at: now });
+    await repo.insertMember(db, id, viewer.id, 'owner', now);
+    await repo.adjustCounts(db, id, { members: 1 });
+    return { group: toGroupRef({ id, name: clean.fields.name }), message: infoMessage('created_group') };
+  });
 }
 
-export async function updateGroup(db: Db, id: string, userId: string, body: GroupBody): Promise<{ _id: string; name: string }> {
-  return withNameGuard(() =>
-    db.transaction().execute(async (trx) => {
-      const group = await loadGroupByIdForChange(trx, id);
-      const actor = await requireAdmin(trx, group, userId, 'need_admin');
-      const clean = cleanGroupBody(body, group);
-      // Making a private group public publishes everything written for its members: the owner's call.
-      if (clean.fields.is_private !== group.is_private && actor.role !== 'owner') throw forbidden('need_owner');
-      if (await repo.nameTaken(trx, clean.nameLower, clean.fields.name_skeleton, group.id)) throw conflict('groupname_taken');
-      await repo.updateGroup(trx, group.id, clean.fields);
-      return toGroupRef({ id: group.id, name: clean.fields.name });
-    }),
-  );
+/** The group (by id) and the new settings an update call sends. */
+export interface GroupUpdate {
+  groupId: string;
+  body: GroupBody;
+}
+
+export async function updateGroup(ctx: ServiceContext, viewer: Viewer, { groupId, body }: GroupUpdate): Promise<{ _id: string; name: string }> {
+  const { db } = ctx;
+  return withNameGuard(async () => {
+    const group = await loadGroupByIdForChange(db, groupId);
+    const actor = await requireAdmin(db, group, viewer.id, 'need_admin');
+    const clean = cleanGroupBody(body, group);
+    // Making a private group public publishes everything written for its members: the owner's call.
+    if (clean.fields.is_private !== group.is_private && actor.role !== 'owner') throw forbidden('need_owner');
+    if (await repo.nameTaken(db, clean.nameLower, clean.fields.name_skeleton, group.id)) throw conflict('groupname_taken');
+    await repo.updateGroup(db, group.id, clean.fields);
+    return toGroupRef({ id: group.id, name: clean.fields.name });
+  });
 }
 
 /**
@@ -183,12 +177,10 @@ export async function updateGroup(db: Db, id: string, userId: string, body: Grou
  * become readable by everyone, and their authors wrote them for members only. Answers the media
  * keys to remove once committed (group avatar included).
  */
-export async function deleteGroup(db: Db, id: string, userId: string): Promise<string[]> {
-  return db.transaction().execute(async (trx) => {
-    const group = await loadGroupByIdForChange(trx, id);
-    if (group.owner_id !== userId) throw forbidden('owner_delete');
-    return removeGroup(trx, group);
-  });
+export async function deleteGroup(ctx: ServiceContext, viewer: Viewer, groupId: string): Promise<string[]> {
+  const group = await loadGroupByIdForChange(ctx.db, groupId);
+  if (group.owner_id !== viewer.id) throw forbidden('owner_delete');
+  return removeGroup(ctx.db, group);
 }
 
 /** The deletion itself, for a group already locked; answers the media keys to remove once committed. */
@@ -244,7 +236,9 @@ async function deletePrivatePosts(trx: Executor, postIds: string[]): Promise<str
 
 // ---- Reading ---------------------------------------------------------------------------------
 
-export async function getGroup(db: Executor, nameOrId: string, viewerId: string | null): Promise<GroupView> {
+export async function getGroup(ctx: ServiceContext, viewer: Viewer | null, nameOrId: string): Promise<GroupView> {
+  const { db } = ctx;
+  const viewerId = viewer?.id ?? null;
   const group = await loadGroup(db, nameOrId);
   const membership = await membershipOf(db, group.id, viewerId);
   let pinnedPost: string | null = null;
@@ -257,9 +251,9 @@ export async function getGroup(db: Executor, nameOrId: string, viewerId: string 
 }
 
 /** The pinned post's id, after the checks of GET /group/{name}/pinned. */
-export async function pinnedPostId(db: Executor, nameOrId: string, viewerId: string | null): Promise<string> {
-  const group = await loadGroup(db, nameOrId);
-  const membership = await membershipOf(db, group.id, viewerId);
+export async function pinnedPostId(ctx: ServiceContext, viewer: Viewer | null, nameOrId: string): Promise<string> {
+  const group = await loadGroup(ctx.db, nameOrId);
+  const membership = await membershipOf(ctx.db, group.id, viewer?.id ?? null);
   if (!canSeeGroupContent(group, membership)) throw forbidden('not_member');
   if (!group.pinned_post_id) throw notFound('no_pinned');
   return group.pinned_post_id;
@@ -290,17 +284,21 @@ export async function standingSeenBy(db: Executor, nameOrId: string, userId: str
   return { admin: isAdminRole(standing.role), owner: standing.role === 'owner', banned: seesBans && standing.banned };
 }
 
-export async function groupName(db: Executor, id: string): Promise<string> {
-  return (await loadGroupById(db, id)).name;
+/** A group's name by its id: public, whoever asks. */
+export async function groupName(ctx: ServiceContext, _viewer: Viewer | null, groupId: string): Promise<string> {
+  return (await loadGroupById(ctx.db, groupId)).name;
 }
 
-export async function listGroupUsers(
-  db: Executor,
-  nameOrId: string,
-  viewerId: string | null,
-  which: 'members' | 'banned',
-  query: PageQuery,
-): Promise<GroupUserListReply> {
+/** Which of a group's lists, and the page of it. */
+export interface GroupUsersQuery {
+  nameOrId: string;
+  which: 'members' | 'banned';
+  query: PageQuery;
+}
+
+export async function listGroupUsers(ctx: ServiceContext, viewer: Viewer | null, { nameOrId, which, query }: GroupUsersQuery): Promise<GroupUserListReply> {
+  const { db } = ctx;
+  const viewerId = viewer?.id ?? null;
   const group = await loadGroup(db, nameOrId);
   const membership = await membershipOf(db, group.id, viewerId);
   if (which === 'banned' && !isAdminRole(membership.role)) throw forbidden('need_admin');
@@ -322,19 +320,17 @@ export async function listGroupUsers(
 // ---- Membership ------------------------------------------------------------------------------
 
 /**
- * A change of the caller's own membership (join, leave, request), in one transaction: `change`
- * gets the group, locked as it is now, and the caller's standing in it.
+ * A change of the caller's own membership (join, leave, request), on the route's transaction:
+ * `change` gets the group, locked as it is now, and the caller's standing in it.
  */
-function changeOwnMembership(
-  db: Db,
+async function changeOwnMembership(
+  ctx: ServiceContext,
   nameOrId: string,
   userId: string,
   change: (trx: Executor, group: repo.GroupRecord, membership: Membership) => Promise<void>,
 ): Promise<void> {
-  return db.transaction().execute(async (trx) => {
-    const group = await loadGroupForChange(trx, nameOrId);
-    await change(trx, group, await membershipOf(trx, group.id, userId));
-  });
+  const group = await loadGroupForChange(ctx.db, nameOrId);
+  await change(ctx.db, group, await membershipOf(ctx.db, group.id, userId));
 }
 
 /** A banned user or a member can neither join nor ask to. */
@@ -343,11 +339,12 @@ function refuseBannedOrMember(membership: Membership): void {
   if (membership.role) throw conflict('already_member');
 }
 
-export function joinGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
-  return changeOwnMembership(db, nameOrId, userId, async (trx, group, membership) => {
+export function joinGroup(ctx: ServiceContext, viewer: Viewer, nameOrId: string): Promise<void> {
+  const userId = viewer.id;
+  return changeOwnMembership(ctx, nameOrId, userId, async (trx, group, membership) => {
     refuseBannedOrMember(membership);
     if (group.request_join || group.is_private) throw badRequest('need_request');
-    await takeGroupActionSlot(trx, group.id, userId, limit);
+    await takeGroupActionSlot(ctx, group.id, userId);
     if (!(await repo.insertMember(trx, group.id, userId, 'member', Date.now()))) throw conflict('already_member');
     await repo.adjustCounts(trx, group.id, { members: 1 });
     await repo.deleteUserRow(trx, 'group_requests', group.id, userId);
@@ -356,87 +353,94 @@ export function joinGroup(db: Db, nameOrId: string, userId: string, limit: Group
 }
 
 /** The owner cannot leave (403 owner_delete): a group always has its owner, who deletes it instead. */
-export function leaveGroup(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
-  return changeOwnMembership(db, nameOrId, userId, async (trx, group, membership) => {
+export function leaveGroup(ctx: ServiceContext, viewer: Viewer, nameOrId: string): Promise<void> {
+  const userId = viewer.id;
+  return changeOwnMembership(ctx, nameOrId, userId, async (trx, group, membership) => {
     if (!membership.role) throw forbidden('not_member');
     if (membership.role === 'owner') throw forbidden('owner_delete');
-    await takeGroupActionSlot(trx, group.id, userId, limit);
+    await takeGroupActionSlot(ctx, group.id, userId);
     if (!(await repo.deleteMember(trx, group.id, userId))) throw forbidden('not_member');
     await repo.adjustCounts(trx, group.id, { members: -1 });
   });
 }
 
-export function requestJoin(db: Db, nameOrId: string, userId: string, limit: GroupActionLimit): Promise<void> {
-  return changeOwnMembership(db, nameOrId, userId, async (trx, group, membership) => {
+export function requestJoin(ctx: ServiceContext, viewer: Viewer, nameOrId: string): Promise<void> {
+  const userId = viewer.id;
+  return changeOwnMembership(ctx, nameOrId, userId, async (trx, group, membership) => {
     refuseBannedOrMember(membership);
     if (!group.request_join && !group.is_private) throw badRequest('no_request');
     if (membership.requested) throw conflict('already_requested');
-    await takeGroupActionSlot(trx, group.id, userId, limit);
+    await takeGroupActionSlot(ctx, group.id, userId);
     if (!(await repo.insertUserRow(trx, 'group_requests', group.id, userId, Date.now()))) throw conflict('already_requested');
     await enqueueNotificationEvent(trx, { kind: 'group_join_request', groupId: group.id, actorId: userId });
   });
 }
 
-export async function resolveRequest(db: Db, nameOrId: string, actorId: string, pfp: string, accept: boolean): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const group = await loadGroupForChange(trx, nameOrId);
-    await requireAdmin(trx, group, actorId, 'admin_accept');
-    const target = await loadTarget(trx, pfp);
-    const membership = await membershipOf(trx, group.id, target.id);
-    if (membership.banned) throw conflict('user_banned');
-    if (membership.role) throw conflict('user_member');
-    if (!(await repo.deleteUserRow(trx, 'group_requests', group.id, target.id))) throw notFound('hasnt_requested');
-    if (accept) {
-      await repo.insertMember(trx, group.id, target.id, 'member', Date.now());
-      await repo.adjustCounts(trx, group.id, { members: 1 });
-      await enqueueNotificationEvent(trx, { kind: 'group_join_accepted', groupId: group.id, actorId, userId: target.id });
-      await enqueueNotificationEvent(trx, { kind: 'group_new_member', groupId: group.id, userId: target.id });
-    } else {
-      await enqueueNotificationEvent(trx, { kind: 'group_join_denied', groupId: group.id, actorId, userId: target.id });
-    }
-  });
+/** An admin's or owner's call on one user of a group: the group (by name or id) and the user's id. */
+export interface GroupUserCall {
+  nameOrId: string;
+  userId: string;
+}
+
+export async function resolveRequest(ctx: ServiceContext, viewer: Viewer, { nameOrId, userId, accept }: GroupUserCall & { accept: boolean }): Promise<void> {
+  const trx = ctx.db;
+  const actorId = viewer.id;
+  const group = await loadGroupForChange(trx, nameOrId);
+  await requireAdmin(trx, group, actorId, 'admin_accept');
+  const target = await loadTarget(trx, userId);
+  const membership = await membershipOf(trx, group.id, target.id);
+  if (membership.banned) throw conflict('user_banned');
+  if (membership.role) throw conflict('user_member');
+  if (!(await repo.deleteUserRow(trx, 'group_requests', group.id, target.id))) throw notFound('hasnt_requested');
+  if (accept) {
+    await repo.insertMember(trx, group.id, target.id, 'member', Date.now());
+    await repo.adjustCounts(trx, group.id, { members: 1 });
+    await enqueueNotificationEvent(trx, { kind: 'group_join_accepted', groupId: group.id, actorId, userId: target.id });
+    await enqueueNotificationEvent(trx, { kind: 'group_new_member', groupId: group.id, userId: target.id });
+  } else {
+    await enqueueNotificationEvent(trx, { kind: 'group_join_denied', groupId: group.id, actorId, userId: target.id });
+  }
 }
 
 /**
  * Promote or demote. Demoting an admin is the owner's alone (admin_admin),
  * and the owner is never demoted.
  */
-export async function setAdmin(db: Db, nameOrId: string, actorId: string, pfp: string, makeAdmin: boolean): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const group = await loadGroupForChange(trx, nameOrId);
-    const actor = await requireAdmin(trx, group, actorId, 'need_admin');
-    const target = await loadTarget(trx, pfp);
-    const membership = await membershipOf(trx, group.id, target.id);
-    if (membership.banned) throw conflict('admin_banned');
-    if (!membership.role) throw notFound('isnt_member');
-    if (makeAdmin) {
-      if (isAdminRole(membership.role)) throw conflict('already_admin');
-      if (!(await repo.changeRole(trx, group.id, target.id, 'member', 'admin'))) throw conflict('already_admin');
-      await enqueueNotificationEvent(trx, { kind: 'group_made_admin', groupId: group.id, actorId, userId: target.id });
-    } else {
-      if (membership.role === 'member') throw conflict('isnt_admin');
-      if (membership.role === 'owner' || actor.role !== 'owner') throw forbidden('admin_admin');
-      if (!(await repo.changeRole(trx, group.id, target.id, 'admin', 'member'))) throw conflict('isnt_admin');
-      await enqueueNotificationEvent(trx, { kind: 'group_revoked_admin', groupId: group.id, actorId, userId: target.id });
-    }
-  });
+export async function setAdmin(ctx: ServiceContext, viewer: Viewer, { nameOrId, userId, makeAdmin }: GroupUserCall & { makeAdmin: boolean }): Promise<void> {
+  const trx = ctx.db;
+  const actorId = viewer.id;
+  const group = await loadGroupForChange(trx, nameOrId);
+  const actor = await requireAdmin(trx, group, actorId, 'need_admin');
+  const target = await loadTarget(trx, userId);
+  const membership = await membershipOf(trx, group.id, target.id);
+  if (membership.banned) throw conflict('admin_banned');
+  if (!membership.role) throw notFound('isnt_member');
+  if (makeAdmin) {
+    if (isAdminRole(membership.role)) throw conflict('already_admin');
+    if (!(await repo.changeRole(trx, group.id, target.id, 'member', 'admin'))) throw conflict('already_admin');
+    await enqueueNotificationEvent(trx, { kind: 'group_made_admin', groupId: group.id, actorId, userId: target.id });
+  } else {
+    if (membership.role === 'member') throw conflict('isnt_admin');
+    if (membership.role === 'owner' || actor.role !== 'owner') throw forbidden('admin_admin');
+    if (!(await repo.changeRole(trx, group.id, target.id, 'admin', 'member'))) throw conflict('isnt_admin');
+    await enqueueNotificationEvent(trx, { kind: 'group_revoked_admin', groupId: group.id, actorId, userId: target.id });
+  }
 }
 
 /**
  * Hands the group to another member (the owner's call alone). The target must be a member and not
  * banned, with the keys make-admin answers; the previous owner stays on as an admin.
  */
-export async function transferOwnership(db: Db, nameOrId: string, actorId: string, pfp: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const group = await loadGroupForChange(trx, nameOrId);
-    if (group.owner_id !== actorId) throw forbidden('need_owner');
-    const target = await loadTarget(trx, pfp);
-    const membership = await membershipOf(trx, group.id, target.id);
-    if (membership.banned) throw conflict('admin_banned');
-    if (!membership.role) throw notFound('isnt_member');
-    if (membership.role === 'owner') throw conflict('already_admin');
-    await passOwnership(trx, group, target.id, actorId);
-  });
+export async function transferOwnership(ctx: ServiceContext, viewer: Viewer, { nameOrId, userId }: GroupUserCall): Promise<void> {
+  const trx = ctx.db;
+  const group = await loadGroupForChange(trx, nameOrId);
+  if (group.owner_id !== viewer.id) throw forbidden('need_owner');
+  const target = await loadTarget(trx, userId);
+  const membership = await membershipOf(trx, group.id, target.id);
+  if (membership.banned) throw conflict('admin_banned');
+  if (!membership.role) throw notFound('isnt_member');
+  if (membership.role === 'owner') throw conflict('already_admin');
+  await passOwnership(trx, group, target.id, viewer.id);
 }
 
 /**
@@ -444,55 +448,49 @@ export async function transferOwnership(db: Db, nameOrId: string, actorId: strin
  * (ban_owner); an admin is banned by the owner only (admin_admin). A ban ends the membership and
  * any pending request.
  */
-export async function setBan(db: Executor, nameOrId: string, actorId: string, pfp: string, ban: boolean): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const group = await loadGroupForChange(trx, nameOrId);
-    const actor = await requireAdmin(trx, group, actorId, 'admin_ban');
-    const target = await loadTarget(trx, pfp);
-    const now = Date.now();
-    if (ban) {
-      const membership = await membershipOf(trx, group.id, target.id);
-      if (membership.role === 'owner' || group.owner_id === target.id) throw forbidden('ban_owner');
-      if (membership.role === 'admin' && actor.role !== 'owner') throw forbidden('admin_admin');
-      if (!(await repo.insertUserRow(trx, 'group_bans', group.id, target.id, now))) throw conflict('already_banned');
-      const wasMember = await repo.deleteMember(trx, group.id, target.id);
-      await repo.deleteUserRow(trx, 'group_requests', group.id, target.id);
-      await repo.adjustCounts(trx, group.id, { bans: 1, members: wasMember ? -1 : 0 });
-    } else {
-      if (!(await repo.deleteUserRow(trx, 'group_bans', group.id, target.id))) throw conflict('not_banned');
-      await repo.adjustCounts(trx, group.id, { bans: -1 });
-    }
-  });
+export async function setBan(ctx: ServiceContext, viewer: Viewer, { nameOrId, userId, ban }: GroupUserCall & { ban: boolean }): Promise<void> {
+  const trx = ctx.db;
+  const group = await loadGroupForChange(trx, nameOrId);
+  const actor = await requireAdmin(trx, group, viewer.id, 'admin_ban');
+  const target = await loadTarget(trx, userId);
+  const now = Date.now();
+  if (ban) {
+    const membership = await membershipOf(trx, group.id, target.id);
+    if (membership.role === 'owner' || group.owner_id === target.id) throw forbidden('ban_owner');
+    if (membership.role === 'admin' && actor.role !== 'owner') throw forbidden('admin_admin');
+    if (!(await repo.insertUserRow(trx, 'group_bans', group.id, target.id, now))) throw conflict('already_banned');
+    const wasMember = await repo.deleteMember(trx, group.id, target.id);
+    await repo.deleteUserRow(trx, 'group_requests', group.id, target.id);
+    await repo.adjustCounts(trx, group.id, { bans: 1, members: wasMember ? -1 : 0 });
+  } else {
+    if (!(await repo.deleteUserRow(trx, 'group_bans', group.id, target.id))) throw conflict('not_banned');
+    await repo.adjustCounts(trx, group.id, { bans: -1 });
+  }
 }
 
-export async function setNotificationLevel(db: Db, id: string, userId: string, level: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const group = await loadGroupById(trx, id);
-    if (!(await repo.setLevel(trx, group.id, userId, level))) throw forbidden('not_member');
-    return level;
-  });
+export async function setNotificationLevel(ctx: ServiceContext, viewer: Viewer, { groupId, level }: { groupId: string; level: number }): Promise<number> {
+  const group = await loadGroupById(ctx.db, groupId);
+  if (!(await repo.setLevel(ctx.db, group.id, viewer.id, level))) throw forbidden('not_member');
+  return level;
 }
 
 // ---- Posts in the group ----------------------------------------------------------------------
 
-export async function pinPost(db: Db, nameOrId: string, actorId: string, postId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
-    await requireAdmin(trx, group, actorId, 'admin_pin');
-    if (!isId(postId)) throw badRequest('invalid_post');
-    if (!(await repo.postExists(trx, postId))) throw notFound('didnt_find_post');
-    if (!(await repo.isPostInGroup(trx, group.id, postId))) throw badRequest('invalid_post');
-    await repo.setPinned(trx, group.id, postId);
-  });
+export async function pinPost(ctx: ServiceContext, viewer: Viewer, { nameOrId, postId }: { nameOrId: string; postId: string }): Promise<void> {
+  const trx = ctx.db;
+  const group = await loadGroup(trx, nameOrId);
+  await requireAdmin(trx, group, viewer.id, 'admin_pin');
+  if (!isId(postId)) throw badRequest('invalid_post');
+  if (!(await repo.postExists(trx, postId))) throw notFound('didnt_find_post');
+  if (!(await repo.isPostInGroup(trx, group.id, postId))) throw badRequest('invalid_post');
+  await repo.setPinned(trx, group.id, postId);
 }
 
-export async function unpinPost(db: Db, nameOrId: string, actorId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const group = await loadGroup(trx, nameOrId);
-    await requireAdmin(trx, group, actorId, 'admin_pin');
-    if (!group.pinned_post_id) throw notFound('no_pinned');
-    await repo.setPinned(trx, group.id, null);
-  });
+export async function unpinPost(ctx: ServiceContext, viewer: Viewer, nameOrId: string): Promise<void> {
+  const group = await loadGroup(ctx.db, nameOrId);
+  await requireAdmin(ctx.db, group, viewer.id, 'admin_pin');
+  if (!group.pinned_post_id) throw notFound('no_pinned');
+  await repo.setPinned(ctx.db, group.id, null);
 }
 
 /**
@@ -500,19 +498,23 @@ export async function unpinPost(db: Db, nameOrId: string, actorId: string): Prom
  * private group it is deleted: untagging would publish what was written for members only.
  * Answers media keys to remove once committed.
  */
-export async function removePost(db: Executor, groupId: string, actorId: string, postId: string): Promise<string[]> {
-  return inTransaction(db, async (trx) => {
-    const group = await loadGroupById(trx, groupId);
-    await requireAdmin(trx, group, actorId, 'need_admin');
-    if (!isId(postId)) throw badRequest('invalid_post');
-    if (!(await repo.removePostFromGroup(trx, group.id, postId))) throw notFound('didnt_find_post');
-    return group.is_private ? deletePrivatePosts(trx, [postId]) : [];
-  });
+export async function removePost(ctx: ServiceContext, viewer: Viewer, { groupId, postId }: { groupId: string; postId: string }): Promise<string[]> {
+  const trx = ctx.db;
+  const group = await loadGroupById(trx, groupId);
+  await requireAdmin(trx, group, viewer.id, 'need_admin');
+  if (!isId(postId)) throw badRequest('invalid_post');
+  if (!(await repo.removePostFromGroup(trx, group.id, postId))) throw notFound('didnt_find_post');
+  return group.is_private ? deletePrivatePosts(trx, [postId]) : [];
 }
 
 /** POST /upload/gp/{groupId}: who may replace the avatar (admins). */
-export async function groupForAvatar(db: Executor, groupId: string, userId: string): Promise<repo.GroupRecord> {
-  const group = await loadGroupById(db, groupId);
-  await requireAdmin(db, group, userId, 'need_admin');
+export async function groupForAvatar(ctx: ServiceContext, viewer: Viewer, groupId: string): Promise<repo.GroupRecord> {
+  const group = await loadGroupById(ctx.db, groupId);
+  await requireAdmin(ctx.db, group, viewer.id, 'need_admin');
   return group;
+}
+
+/** Groups named by id or by lowercased name (the group slots of a new post). */
+export function groupsNamed(db: Executor, ids: string[], namesLower: string[]) {
+  return repo.findGroupsByIdOrName(db, ids, namesLower);
 }

@@ -4,6 +4,7 @@ import { errorMessage } from '#core/errors';
 import { mediaApi, mediaFilesApi } from '#core/api/media';
 import { badRequest } from '../../lib/app-error.js';
 import { routeOf } from '../../lib/contract.js';
+import { contextOf } from '../../lib/service-context.js';
 import { groupForAvatar } from '../groups/groups.service.js';
 import { storeAvatar } from './avatars.js';
 import { readMedia, uploadContentImage, uploadProfilePicture } from './media.service.js';
@@ -25,7 +26,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A group's avatar (multipart field gp): the groups service decides who may change it.
   app.route(
     uploadRoute(mediaApi.uploadGroupPicture, async (request, viewer) => {
-      const group = await groupForAvatar(app.db, request.params.groupId, viewer.id);
+      const group = await groupForAvatar(contextOf(app), viewer, request.params.groupId);
       const upload = await readUpload(request);
       if (!upload.file) throw badRequest('only_images');
       return storeAvatar(app, 'gp', group.id, upload.file);

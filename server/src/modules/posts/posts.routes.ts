@@ -3,6 +3,7 @@ import { postsApi } from '#core/api/posts';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { contextOf } from '../../lib/service-context.js';
 import { listThread } from '../comments/comments.service.js';
 import {
   type PostView,
@@ -22,25 +23,17 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(postsApi.create),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      const result = await runOnce<PostView & { post: PostView }>(
-        app.db,
-        viewer.id,
-        idempotentRequest(request),
-        async (trx) => {
-          const post = await createPost(trx, viewer.id, request.body, app.config.rates, app);
-          return { status: 201, body: { ...post, post } };
-        },
-      );
+      const result = await runOnce<PostView & { post: PostView }>(app.db, viewer.id, idempotentRequest(request), async (trx) => {
+        const post = await createPost(contextOf(app, trx), viewer, request.body);
+        return { status: 201, body: { ...post, post } };
+      });
       return reply.status(result.status as 200).send(result.body);
     },
   });
 
   app.route({
     ...routeOf(postsApi.get),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return getPostForViewer(app.db, request.params.postId, viewer?.id ?? null, app);
-    },
+    handler: async (request) => getPostForViewer(contextOf(app), await request.viewer(), request.params.postId),
   });
 
   app.route({
@@ -49,7 +42,7 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const viewer = await request.requireViewer();
       const result = await runOnce<PostView>(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
         status: 200,
-        body: await editPost(trx, request.params.postId, viewer.id, request.body, app.config.rates, app),
+        body: await editPost(contextOf(app, trx), viewer, { ...request.body, postId: request.params.postId }),
       }));
       return reply.status(result.status as 200).send(result.body);
     },
@@ -57,28 +50,22 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route({
     ...routeOf(postsApi.history),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return getPostHistory(app.db, request.params.postId, viewer?.id ?? null);
-    },
+    handler: async (request) => getPostHistory(contextOf(app), await request.viewer(), request.params.postId),
   });
 
   app.route({
     ...routeOf(postsApi.groups),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return getPostGroupNames(app.db, request.params.postId, viewer?.id ?? null);
-    },
+    handler: async (request) => getPostGroupNames(contextOf(app), await request.viewer(), request.params.postId),
   });
 
   app.route({
     ...routeOf(postsApi.like),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      const liked = request.body?.liked;
+      const input = { postId: request.params.postId, liked: request.body?.liked };
       const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
         status: 200,
-        body: await likePost(trx, request.params.postId, viewer.id, liked),
+        body: await likePost(contextOf(app, trx), viewer, input),
       }));
       return reply.status(result.status as 200).send(result.body);
     },
@@ -86,7 +73,7 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route(
     actionRoute(postsApi.delete, 'post_deleted', async (request, viewer) => {
-      const keys = await app.db.transaction().execute((trx) => deletePost(trx, request.params.postId, viewer.id));
+      const keys = await app.db.transaction().execute((trx) => deletePost(contextOf(app, trx), viewer, request.params.postId));
       await removePostMedia(app.storage, keys, request.log);
     }),
   );
@@ -94,9 +81,7 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The thread lives under the post's URL; the comments service reads it.
   app.route({
     ...routeOf(postsApi.comments),
-    handler: async (request) => {
-      const viewer = await request.viewer();
-      return listThread(app, viewer?.id ?? null, request.params.postId, request.query);
-    },
+    handler: async (request) =>
+      listThread(contextOf(app), await request.viewer(), { parentId: request.params.postId, query: request.query }),
   });
 };

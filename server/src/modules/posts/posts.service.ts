@@ -3,16 +3,17 @@ import { DELETED, LIMITS } from '#core/limits';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
-import type { Config } from '../../config.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type PageWindow, toPage } from '../../lib/paging.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { MediaStorage } from '../../lib/storage.js';
-import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible } from '../groups/group-access.js';
-import * as groupsRepo from '../groups/groups.repository.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible, standingsIn } from '../groups/group-access.js';
+import { groupsNamed } from '../groups/groups.service.js';
 import { isBlockedBetween, isPostBlockedFor } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
@@ -49,10 +50,7 @@ export async function getPostsForViewer(
   const groupIds = [...new Set(groupRows.map((g) => g.group_id).filter((id): id is string => id !== null))];
   const people = new Set(rows.map((r) => r.author_id).filter((id): id is string => id !== null));
   if (viewerId) people.add(viewerId);
-  const [roles, bans] = await Promise.all([
-    viewerId ? groupsRepo.findRoles(db, viewerId, groupIds) : Promise.resolve(new Map()),
-    groupsRepo.findBans(db, groupIds, [...people]),
-  ]);
+  const { roles, bans } = await standingsIn(db, viewerId, groupIds, [...people]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -76,15 +74,13 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return map;
 }
 
-/** One post as the caller sees it; missing and hidden posts are the same 404 (didnt_find_post). */
-export async function getPostForViewer(
-  db: Executor,
-  id: string,
-  viewerId: string | null,
-  signer?: MediaSigner,
-): Promise<PostView> {
-  if (!isId(id)) throw notFound('didnt_find_post');
-  const [post] = await getPostsForViewer(db, [id], viewerId, signer);
+/**
+ * One post as the caller sees it (private images with signed URLs); missing and hidden posts are
+ * the same 404 (didnt_find_post).
+ */
+export async function getPostForViewer(ctx: ServiceContext, viewer: Viewer | null, postId: string): Promise<PostView> {
+  if (!isId(postId)) throw notFound('didnt_find_post');
+  const [post] = await getPostsForViewer(ctx.db, [postId], viewer?.id ?? null, ctx.app);
   if (!post) throw notFound('didnt_find_post');
   return post;
 }
@@ -118,9 +114,9 @@ export async function listPosts(db: Executor, options: ListPostsOptions): Promis
 }
 
 /** Group names of a visible post, in tag order (the composer presets them for a reply). */
-export async function getPostGroupNames(db: Executor, id: string, viewerId: string | null): Promise<string[]> {
-  if (!(await isPostVisible(db, id, viewerId))) throw notFound('didnt_find_post');
-  return repo.findPostGroupNames(db, id);
+export async function getPostGroupNames(ctx: ServiceContext, viewer: Viewer | null, postId: string): Promise<string[]> {
+  if (!(await isPostVisible(ctx.db, postId, viewer?.id ?? null))) throw notFound('didnt_find_post');
+  return repo.findPostGroupNames(ctx.db, postId);
 }
 
 // ---- Creating --------------------------------------------------------------------------------
@@ -188,7 +184,7 @@ async function resolveMentions(trx: Executor, entries: string[]): Promise<Mentio
 async function checkPostingRights(trx: Executor, authorId: string, groups: { id: string; everyone_can_post: boolean }[]): Promise<void> {
   const ids = groups.map((g) => g.id);
   await holdGroupsForPosting(trx, ids);
-  const [roles, bans] = await Promise.all([groupsRepo.findRoles(trx, authorId, ids), groupsRepo.findBans(trx, ids, [authorId])]);
+  const { roles, bans } = await standingsIn(trx, authorId, ids, [authorId]);
   for (const group of groups) {
     const membership = { role: roles.get(group.id) ?? null, banned: bans.has(`${group.id}:${authorId}`), requested: false };
     if (membership.banned) throw forbidden('banned');
@@ -198,16 +194,13 @@ async function checkPostingRights(trx: Executor, authorId: string, groups: { id:
 }
 
 /**
- * Creates a post with its mentions, group tags
- * and hashtags, and queues its notifications, all in the caller's transaction.
+ * Creates the caller's post with its mentions, group tags and hashtags, and queues its
+ * notifications, all in the route's transaction.
  */
-export async function createPost(
-  trx: Executor,
-  authorId: string,
-  input: CreatePostInput,
-  rates: Config['rates'],
-  signer?: MediaSigner,
-): Promise<PostView> {
+export async function createPost(ctx: ServiceContext, viewer: Viewer, input: CreatePostInput): Promise<PostView> {
+  const trx = ctx.db;
+  const authorId = viewer.id;
+  const { rates } = ctx.app.config;
   const textError = validatePostText(input.text) ?? validateContentWarning(input.contentWarning);
   if (textError) throw badRequest(textError);
   const text = trimText(input.text as string);
@@ -218,7 +211,7 @@ export async function createPost(
 
   const [mentions, groupRows] = await Promise.all([
     resolveMentions(trx, mentionEntries),
-    groupsRepo.findGroupsByIdOrName(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
+    groupsNamed(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
   ]);
   const groups = resolveEntries(groupEntries, groupRows, (g) => g.name_lower);
   await checkPostingRights(trx, authorId, groups.flatMap(({ row }) => (row ? [row] : [])));
@@ -250,7 +243,7 @@ export async function createPost(
     hashtags: extractHashtags(text),
   });
   await enqueueNotificationEvent(trx, { kind: 'post_created', postId: id }, now);
-  return getPostForViewer(trx, id, authorId, signer);
+  return getPostForViewer(ctx, viewer, id);
 }
 
 /** Refuses (403 blocked) to let the user reply to or like the post of someone a block stands between. */
@@ -262,6 +255,7 @@ async function refuseBlocked(trx: Executor, postId: string, userId: string): Pro
 // ---- Editing ---------------------------------------------------------------------------------
 
 export interface EditPostInput {
+  postId: string;
   text?: unknown;
   mentions?: string[] | undefined;
   contentWarning?: string | null | undefined;
@@ -275,14 +269,11 @@ export interface EditPostInput {
  * goes to the history; hashtags and the search text follow the new text; people the edit newly
  * mentions are told (those mentioned before are not, nor those who liked or answered).
  */
-export async function editPost(
-  trx: Executor,
-  postId: string,
-  authorId: string,
-  input: EditPostInput,
-  rates: Config['rates'],
-  signer?: MediaSigner,
-): Promise<PostView> {
+export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditPostInput): Promise<PostView> {
+  const trx = ctx.db;
+  const { postId } = input;
+  const authorId = viewer.id;
+  const { rates } = ctx.app.config;
   const post = isId(postId) ? await repo.findEditablePost(trx, postId) : undefined;
   if (!post) throw notFound('didnt_find_post');
   if (post.author_id !== authorId) {
@@ -330,11 +321,13 @@ export async function editPost(
       : undefined,
   });
   if (newlyMentioned.length > 0) await enqueueNotificationEvent(trx, { kind: 'post_edited', postId, mentioned: newlyMentioned }, now);
-  return getPostForViewer(trx, postId, authorId, signer);
+  return getPostForViewer(ctx, viewer, postId);
 }
 
 /** A post's earlier versions, newest first, for whoever may read the post (others get 404). */
-export async function getPostHistory(db: Executor, postId: string, viewerId: string | null): Promise<PostHistory> {
+export async function getPostHistory(ctx: ServiceContext, viewer: Viewer | null, postId: string): Promise<PostHistory> {
+  const { db } = ctx;
+  const viewerId = viewer?.id ?? null;
   if (!isId(postId) || !(await isPostVisible(db, postId, viewerId))) throw notFound('didnt_find_post');
   // A post a block hides from the viewer has no history for them either.
   if (await isPostBlockedFor(db, postId, viewerId)) throw notFound('didnt_find_post');
@@ -349,11 +342,12 @@ export async function getPostHistory(db: Executor, postId: string, viewerId: str
  * state, which is naturally idempotent). Answers the new count and state.
  */
 export async function likePost(
-  trx: Executor,
-  postId: string,
-  userId: string,
-  liked: boolean | undefined,
+  ctx: ServiceContext,
+  viewer: Viewer,
+  { postId, liked }: { postId: string; liked: boolean | undefined },
 ): Promise<{ likes: number; liked: boolean }> {
+  const trx = ctx.db;
+  const userId = viewer.id;
   if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
   if (await isBannedFromPost(trx, postId, userId)) throw forbidden('banned');
   await refuseBlocked(trx, postId, userId);
@@ -366,7 +360,9 @@ export async function likePost(
  * Deletes the caller's own post with everything hanging off it; answers the media keys to remove
  * once the transaction has committed. Others get not_author (or 404 when they cannot see it).
  */
-export async function deletePost(trx: Executor, postId: string, userId: string): Promise<string[]> {
+export async function deletePost(ctx: ServiceContext, viewer: Viewer, postId: string): Promise<string[]> {
+  const trx = ctx.db;
+  const userId = viewer.id;
   const post = await repo.findPostAuthor(trx, postId);
   if (!post) throw notFound('didnt_find_post');
   if (post.author_id !== userId) {

@@ -3,6 +3,7 @@ import { LISTING_DEFAULTS } from '#core/listing';
 import { listByAuthor } from '../comments/comments.service.js';
 import { profilesApi } from '#core/api/profiles';
 import { routeOf } from '../../lib/contract.js';
+import { contextOf } from '../../lib/service-context.js';
 import type { RequestOf } from '../../lib/handlers.js';
 import { feedPage, profileScope } from '../feeds/feeds.service.js';
 import * as service from './profiles.service.js';
@@ -34,9 +35,10 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(profilesApi.posts),
     handler: async (request) => {
+      const ctx = contextOf(app);
       const viewer = await request.viewer();
-      const scope = await profileScope(app.db, request.params.username);
-      return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
+      const scope = await profileScope(ctx, viewer, request.params.username);
+      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
     },
   });
 
@@ -44,7 +46,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(profilesApi.comments),
     handler: async (request) => {
       const viewer = await request.viewer();
-      return listByAuthor(app, viewer?.id ?? null, request.params.userId, request.query);
+      return listByAuthor(contextOf(app), viewer, { authorId: request.params.userId, query: request.query });
     },
   });
 

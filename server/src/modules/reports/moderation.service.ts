@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   type GroupAdminAction,
   type ModerationLogReply,
@@ -11,21 +10,21 @@ import type { PageQuery } from '#core/api/common';
 import type { InfoKey } from '#core/errors';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { type PageWindow, pageWindow, toPage } from '../../lib/paging.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import type { Executor } from '../../db/schema.js';
-import { deleteCommentRows } from '../comments/comments.service.js';
+import { deleteComment } from '../comments/comments.service.js';
 import { isAdminRole, membershipOf } from '../groups/group-access.js';
 import { loadGroup, removePost, setBan } from '../groups/groups.service.js';
-import { deletePost, removePostMedia } from '../posts/posts.service.js';
+import { deletePost } from '../posts/posts.service.js';
 import * as repo from './reports.repository.js';
 
 /**
  * Acting on reports. Instance moderators (users.role 'moderator') see every open report and may
  * delete the content, suspend its author or dismiss; a group's owner and admins see the reports of
  * posts in their group and may remove the post from it, ban its author there or dismiss. An
- * action settles every open report of the same thing and is written to the moderation log. The
- * content itself changes through its own module's service, exactly as its author's or an admin's
- * own action would.
+ * action settles every open report of the same thing and is written to the moderation log, on the
+ * transaction the route opened for it. The content itself changes through its own module's
+ * service, exactly as its author's or an admin's own action would.
  */
 
 const isModerator = (viewer: Viewer): boolean => viewer.user.role === 'moderator';
@@ -35,19 +34,19 @@ function requireModerator(viewer: Viewer): void {
 }
 
 /** The group named in the path, when the caller is its owner or an admin. */
-async function adminGroup(app: FastifyInstance, viewer: Viewer, name: string) {
-  const group = await loadGroup(app.db, name);
-  if (!isAdminRole((await membershipOf(app.db, group.id, viewer.id)).role)) throw forbidden('need_admin');
+async function adminGroup(ctx: ServiceContext, viewer: Viewer, name: string) {
+  const group = await loadGroup(ctx.db, name);
+  if (!isAdminRole((await membershipOf(ctx.db, group.id, viewer.id)).role)) throw forbidden('need_admin');
   return group;
 }
 
 /** One page of the queue: each reported thing with its reasons, its author and its words. */
-async function queuePage(app: FastifyInstance, scope: repo.QueueScope, window: PageWindow): Promise<ReportListReply> {
-  const { items: rows, hasMore } = toPage(await repo.openTargetsPage(app.db, scope, window), window);
+async function queuePage(ctx: ServiceContext, scope: repo.QueueScope, window: PageWindow): Promise<ReportListReply> {
+  const { items: rows, hasMore } = toPage(await repo.openTargetsPage(ctx.db, scope, window), window);
   const idsOf = (kind: string) => rows.filter((r) => r.target_kind === kind).map((r) => r.target_id);
   const [reasons, content] = await Promise.all([
-    repo.openReasons(app.db, rows.map((r) => r.target_id)),
-    repo.reportedContent(app.db, idsOf('post'), idsOf('comment'), idsOf('user')),
+    repo.openReasons(ctx.db, rows.map((r) => r.target_id)),
+    repo.reportedContent(ctx.db, idsOf('post'), idsOf('comment'), idsOf('user')),
   ]);
   const posts = new Map(content.posts.map((p) => [p.id, p]));
   const comments = new Map(content.comments.map((c) => [c.id, c]));
@@ -77,36 +76,51 @@ async function queuePage(app: FastifyInstance, scope: repo.QueueScope, window: P
 
 const window = (query: PageQuery) => pageWindow(query, REPORTS_PAGE_SIZE);
 
+/** A group's queue or log: the group (by name or id) and the page asked for. */
+export interface GroupPageQuery {
+  nameOrId: string;
+  query: PageQuery;
+}
+
 /** GET /reports: every open report (instance moderators). */
-export async function moderatorQueue(app: FastifyInstance, viewer: Viewer, query: PageQuery): Promise<ReportListReply> {
+export async function moderatorQueue(ctx: ServiceContext, viewer: Viewer, query: PageQuery): Promise<ReportListReply> {
   requireModerator(viewer);
-  return queuePage(app, { kind: 'all' }, window(query));
+  return queuePage(ctx, { kind: 'all' }, window(query));
 }
 
 /** GET /group/{name}/reports: the open reports of posts in the group (its owner and admins). */
-export async function groupQueue(app: FastifyInstance, viewer: Viewer, name: string, query: PageQuery): Promise<ReportListReply> {
-  const group = await adminGroup(app, viewer, name);
-  return queuePage(app, { kind: 'group', groupId: group.id }, window(query));
+export async function groupQueue(ctx: ServiceContext, viewer: Viewer, { nameOrId, query }: GroupPageQuery): Promise<ReportListReply> {
+  const group = await adminGroup(ctx, viewer, nameOrId);
+  return queuePage(ctx, { kind: 'group', groupId: group.id }, window(query));
 }
 
-async function openReport(app: FastifyInstance, reportId: string) {
-  const report = await repo.findOpenReport(app.db, reportId);
+async function openReport(ctx: ServiceContext, reportId: string) {
+  const report = await repo.findOpenReport(ctx.db, reportId);
   if (!report) throw notFound('report_not_found');
   return report;
 }
 
 type Report = Awaited<ReturnType<typeof openReport>>;
 
+/** What an action on a report is logged as: the action, the group it was taken in, and what it was taken on when not the reported thing. */
+interface Step {
+  action: string;
+  groupId: string | null;
+  target?: { kind: string; id: string };
+}
+
 /**
- * Settles every open report of the report's target and logs the action, inside the action's own
- * transaction. Settling comes first: when two people act on the same report at once, the second
- * finds nothing open (on PostgreSQL its update waits for the first to commit), answers
- * report_not_found, and its action is undone with it instead of being applied and logged twice.
+ * Settles every open report of the report's target and logs the action, on the action's own
+ * transaction (the route's). Settling comes before the change: when two people act on the same
+ * report at once, the second finds nothing open (on PostgreSQL its update waits for the first to
+ * commit), answers report_not_found, and its action is undone with it instead of being applied and
+ * logged twice.
  */
-async function settle(trx: Executor, viewer: Viewer, report: Report, action: string, groupId: string | null, target?: { kind: string; id: string }) {
+async function settle(ctx: ServiceContext, viewer: Viewer, report: Report, step: Step) {
+  const { action, groupId, target } = step;
   const status = action === 'dismiss' ? 'dismissed' : 'resolved';
-  if ((await repo.resolveTarget(trx, report.target_kind, report.target_id, status, viewer.id)) === 0) throw notFound('report_not_found');
-  await repo.logAction(trx, {
+  if ((await repo.resolveTarget(ctx.db, report.target_kind, report.target_id, status, viewer.id)) === 0) throw notFound('report_not_found');
+  await repo.logAction(ctx.db, {
     actorId: viewer.id,
     groupId,
     action,
@@ -116,100 +130,93 @@ async function settle(trx: Executor, viewer: Viewer, report: Report, action: str
   });
 }
 
-/** Takes an action on a report and settles it, in one transaction; answers what the action gave back. */
-function actOn<T>(
-  app: FastifyInstance,
-  viewer: Viewer,
-  report: Report,
-  step: { action: string; groupId: string | null; target?: { kind: string; id: string } },
-  change: (trx: Executor) => Promise<T>,
-): Promise<T> {
-  return app.db.transaction().execute(async (trx) => {
-    await settle(trx, viewer, report, step.action, step.groupId, step.target);
-    return change(trx);
-  });
+/** What an action on a report did: the message naming it, and the media to remove once its transaction commits. */
+export interface ActionDone {
+  info: InfoKey;
+  mediaKeys: string[];
 }
 
-const nothing = async (): Promise<string[]> => [];
+const done = (info: InfoKey, mediaKeys: string[] = []): ActionDone => ({ info, mediaKeys });
 
 /** The user a report is about: the reported user, or the author of the post or comment. */
-async function reportedUser(app: FastifyInstance, report: Report): Promise<string> {
-  const userId = report.target_kind === 'user' ? report.target_id : await repo.authorOf(app.db, report.target_kind, report.target_id);
+async function reportedUser(ctx: ServiceContext, report: Report): Promise<string> {
+  const userId = report.target_kind === 'user' ? report.target_id : await repo.authorOf(ctx.db, report.target_kind, report.target_id);
   if (!userId) throw notFound('user_not_found');
   return userId;
 }
 
 /** Suspends or restores an account and logs it (with the report that led to it, if any). */
-async function changeSuspension(app: FastifyInstance, viewer: Viewer, userId: string, suspend: boolean, report?: Report): Promise<void> {
+async function changeSuspension(ctx: ServiceContext, viewer: Viewer, userId: string, suspend: boolean, report?: Report): Promise<void> {
   // A moderator who suspended themselves could not sign in to lift it.
   if (userId === viewer.id) throw badRequest('invalid_moderation_action');
-  await app.db.transaction().execute(async (trx) => {
-    if (report && (await repo.resolveTarget(trx, report.target_kind, report.target_id, 'resolved', viewer.id)) === 0) throw notFound('report_not_found');
-    if (!(await repo.setSuspended(trx, userId, suspend ? Date.now() : null))) throw notFound('user_not_found');
-    await repo.logAction(trx, {
-      actorId: viewer.id,
-      groupId: null,
-      action: suspend ? 'suspend' : 'unsuspend',
-      targetKind: 'user',
-      targetId: userId,
-      reportId: report?.id ?? null,
-    });
+  const trx = ctx.db;
+  if (report && (await repo.resolveTarget(trx, report.target_kind, report.target_id, 'resolved', viewer.id)) === 0) throw notFound('report_not_found');
+  if (!(await repo.setSuspended(trx, userId, suspend ? Date.now() : null))) throw notFound('user_not_found');
+  await repo.logAction(trx, {
+    actorId: viewer.id,
+    groupId: null,
+    action: suspend ? 'suspend' : 'unsuspend',
+    targetKind: 'user',
+    targetId: userId,
+    reportId: report?.id ?? null,
   });
 }
 
-/** POST /reports/{reportId} (instance moderators). */
-export async function moderatorAct(app: FastifyInstance, viewer: Viewer, reportId: string, action: ModeratorAction): Promise<InfoKey> {
+/** POST /reports/{reportId} (instance moderators), on the route's transaction. */
+export async function moderatorAct(ctx: ServiceContext, viewer: Viewer, { reportId, action }: { reportId: string; action: ModeratorAction }): Promise<ActionDone> {
   requireModerator(viewer);
-  const report = await openReport(app, reportId);
+  const report = await openReport(ctx, reportId);
   switch (action) {
     case 'dismiss':
-      await actOn(app, viewer, report, { action, groupId: null }, nothing);
-      return 'report_resolved';
+      await settle(ctx, viewer, report, { action, groupId: null });
+      return done('report_resolved');
     case 'suspend':
-      await changeSuspension(app, viewer, await reportedUser(app, report), true, report);
-      return 'user_suspended';
+      await changeSuspension(ctx, viewer, await reportedUser(ctx, report), true, report);
+      return done('user_suspended');
     case 'delete': {
       if (report.target_kind === 'user') throw badRequest('invalid_moderation_action');
-      const author = await repo.authorOf(app.db, report.target_kind, report.target_id);
+      const author = await repo.authorOf(ctx.db, report.target_kind, report.target_id);
+      await settle(ctx, viewer, report, { action, groupId: null });
       // Deleted by its author's own service, with the author's authority: the same cleanup of
       // comments, counters and images as when the author deletes it. Content already gone (or
       // its author's account with it) needs no deleting: the report is settled all the same.
-      const keys = await actOn(app, viewer, report, { action, groupId: null }, (trx) => {
-        if (!author) return nothing();
-        return report.target_kind === 'post' ? deletePost(trx, report.target_id, author) : deleteCommentRows(trx, { ...viewer, id: author }, report.target_id);
-      });
-      await removePostMedia(app.storage, keys, app.log);
-      return 'report_resolved';
+      if (!author) return done('report_resolved');
+      const asAuthor = { ...viewer, id: author };
+      const remove = report.target_kind === 'post' ? deletePost : deleteComment;
+      return done('report_resolved', await remove(ctx, asAuthor, report.target_id));
     }
   }
 }
 
-/** PUT and DELETE /reports/suspended/{userId} (instance moderators). */
-export async function setSuspension(app: FastifyInstance, viewer: Viewer, userId: string, suspend: boolean): Promise<void> {
+/** PUT and DELETE /reports/suspended/{userId} (instance moderators), on the route's transaction. */
+export async function setSuspension(ctx: ServiceContext, viewer: Viewer, { userId, suspend }: { userId: string; suspend: boolean }): Promise<void> {
   requireModerator(viewer);
-  await changeSuspension(app, viewer, userId, suspend);
+  await changeSuspension(ctx, viewer, userId, suspend);
 }
 
-/** POST /group/{name}/reports/{reportId} (the group's owner and admins). */
-export async function groupAct(app: FastifyInstance, viewer: Viewer, name: string, reportId: string, action: GroupAdminAction): Promise<InfoKey> {
-  const group = await adminGroup(app, viewer, name);
-  const report = await openReport(app, reportId);
+/** POST /group/{name}/reports/{reportId} (the group's owner and admins), on the route's transaction. */
+export async function groupAct(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  { nameOrId, reportId, action }: { nameOrId: string; reportId: string; action: GroupAdminAction },
+): Promise<ActionDone> {
+  const group = await adminGroup(ctx, viewer, nameOrId);
+  const report = await openReport(ctx, reportId);
   // Another group's report (or one not about a post) is not this admin's to see.
-  if (!(await repo.isOpenPostReportInGroup(app.db, report.id, group.id))) throw notFound('report_not_found');
+  if (!(await repo.isOpenPostReportInGroup(ctx.db, report.id, group.id))) throw notFound('report_not_found');
   switch (action) {
     case 'dismiss':
-      await actOn(app, viewer, report, { action, groupId: group.id }, nothing);
-      return 'report_resolved';
-    case 'remove': {
-      const keys = await actOn(app, viewer, report, { action, groupId: group.id }, (trx) => removePost(trx, group.id, viewer.id, report.target_id));
-      await removePostMedia(app.storage, keys, app.log);
-      return 'post_removed';
-    }
+      await settle(ctx, viewer, report, { action, groupId: group.id });
+      return done('report_resolved');
+    case 'remove':
+      await settle(ctx, viewer, report, { action, groupId: group.id });
+      return done('post_removed', await removePost(ctx, viewer, { groupId: group.id, postId: report.target_id }));
     case 'ban': {
-      const author = await repo.authorOf(app.db, 'post', report.target_id);
+      const author = await repo.authorOf(ctx.db, 'post', report.target_id);
       if (!author) throw notFound('didnt_find_user');
-      await actOn(app, viewer, report, { action, groupId: group.id, target: { kind: 'user', id: author } }, (trx) => setBan(trx, group.id, viewer.id, author, true));
-      return 'user_banned';
+      await settle(ctx, viewer, report, { action, groupId: group.id, target: { kind: 'user', id: author } });
+      await setBan(ctx, viewer, { nameOrId: group.id, userId: author, ban: true });
+      return done('user_banned');
     }
   }
 }
@@ -223,15 +230,15 @@ const toLog = (rows: Awaited<ReturnType<typeof repo.logPage>>, window: PageWindo
 };
 
 /** GET /reports/log: every moderation action (instance moderators). */
-export async function moderatorLog(app: FastifyInstance, viewer: Viewer, query: PageQuery): Promise<ModerationLogReply> {
+export async function moderatorLog(ctx: ServiceContext, viewer: Viewer, query: PageQuery): Promise<ModerationLogReply> {
   requireModerator(viewer);
   const w = window(query);
-  return toLog(await repo.logPage(app.db, null, w), w);
+  return toLog(await repo.logPage(ctx.db, null, w), w);
 }
 
 /** GET /group/{name}/reports/log: the group's moderation actions (its owner and admins). */
-export async function groupLog(app: FastifyInstance, viewer: Viewer, name: string, query: PageQuery): Promise<ModerationLogReply> {
-  const group = await adminGroup(app, viewer, name);
+export async function groupLog(ctx: ServiceContext, viewer: Viewer, { nameOrId, query }: GroupPageQuery): Promise<ModerationLogReply> {
+  const group = await adminGroup(ctx, viewer, nameOrId);
   const w = window(query);
-  return toLog(await repo.logPage(app.db, group.id, w), w);
+  return toLog(await repo.logPage(ctx.db, group.id, w), w);
 }

@@ -3,6 +3,8 @@ import { reportsApi } from '#core/api/reports';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { contextOf } from '../../lib/service-context.js';
+import { removePostMedia } from '../posts/posts.service.js';
 import * as moderation from './moderation.service.js';
 import * as service from './reports.service.js';
 
@@ -17,25 +19,33 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(reportsApi.report),
     handler: async (request) => {
       const viewer = await request.requireViewer();
-      await service.checkReport(app, viewer, request.body);
+      await service.checkReport(contextOf(app), viewer, request.body);
       // An offline client resends with its Idempotency-Key: the lost answer is replayed, not refused as already reported.
       const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => {
-        await service.storeReport(trx, viewer, request.body);
+        await service.storeReport(contextOf(app, trx), viewer, request.body);
         return { status: 200, body: message('report_received') };
       });
       return result.body;
     },
   });
 
-  app.route(viewerRoute(reportsApi.queue, (request, viewer) => moderation.moderatorQueue(app, viewer, request.query)));
-  app.route(viewerRoute(reportsApi.log, (request, viewer) => moderation.moderatorLog(app, viewer, request.query)));
+  app.route(viewerRoute(reportsApi.queue, (request, viewer) => moderation.moderatorQueue(contextOf(app), viewer, request.query)));
+  app.route(viewerRoute(reportsApi.log, (request, viewer) => moderation.moderatorLog(contextOf(app), viewer, request.query)));
   app.route({
     ...routeOf(reportsApi.act),
     handler: async (request) => {
       const viewer = await request.requireViewer();
-      return message(await moderation.moderatorAct(app, viewer, request.params.reportId, request.body.action));
+      const input = { reportId: request.params.reportId, action: request.body.action };
+      const done = await app.db.transaction().execute((trx) => moderation.moderatorAct(contextOf(app, trx), viewer, input));
+      // The content's media goes once the deletion has committed.
+      await removePostMedia(app.storage, done.mediaKeys, request.log);
+      return message(done.info);
     },
   });
-  app.route(actionRoute(reportsApi.suspend, 'user_suspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, true)));
-  app.route(actionRoute(reportsApi.unsuspend, 'user_unsuspended', (request, viewer) => moderation.setSuspension(app, viewer, request.params.userId, false)));
+  const suspensionRoute = (e: typeof reportsApi.suspend | typeof reportsApi.unsuspend, suspend: boolean) =>
+    actionRoute(e, suspend ? 'user_suspended' : 'user_unsuspended', (request, viewer) =>
+      app.db.transaction().execute((trx) => moderation.setSuspension(contextOf(app, trx), viewer, { userId: request.params.userId, suspend })),
+    );
+  app.route(suspensionRoute(reportsApi.suspend, true));
+  app.route(suspensionRoute(reportsApi.unsuspend, false));
 };

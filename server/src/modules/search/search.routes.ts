@@ -3,6 +3,7 @@ import { LISTING_DEFAULTS } from '#core/listing';
 import { searchComments } from '../comments/comments.service.js';
 import { searchApi } from '#core/api/search';
 import { routeOf } from '../../lib/contract.js';
+import { contextOf } from '../../lib/service-context.js';
 import { feedPage, searchScope } from '../feeds/feeds.service.js';
 import * as service from './search.service.js';
 
@@ -37,7 +38,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const viewer = await request.viewer();
       const scope = searchScope(request.query.query);
       if (!scope) return { posts: [], hasMore: false };
-      return feedPage(app.db, viewer?.id ?? null, scope, request.query, LISTING_DEFAULTS, app);
+      return feedPage(contextOf(app), viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
     },
   });
 
@@ -45,7 +46,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(searchApi.replies),
     handler: async (request) => {
       const viewer = await request.viewer();
-      return searchComments(app, viewer?.id ?? null, request.query);
+      return searchComments(contextOf(app), viewer, request.query);
     },
   });
 };
