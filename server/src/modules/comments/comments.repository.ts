@@ -321,3 +321,8 @@ export async function findReadableLikedComments(db: Executor, userId: string): P
     .execute();
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
 }
+
+/** The comments under these posts that hold images (their files go when the posts go). */
+export function findImagesUnderPosts(db: Executor, postIds: string[]): Promise<{ id: string; images: number }[]> {
+  return db.selectFrom('comments').select(['id', 'images']).where('post_id', 'in', postIds).where('images', '>', 0).execute();
+}

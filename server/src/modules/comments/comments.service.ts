@@ -304,3 +304,8 @@ export async function commentsLikedBy(db: Executor, userId: string): Promise<Lik
     };
   });
 }
+
+/** The comments under these posts that hold images, for the posts module deleting them. */
+export function commentImagesOf(db: Executor, postIds: string[]): Promise<{ id: string; images: number }[]> {
+  return repo.findImagesUnderPosts(db, postIds);
+}

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows as affected, hasRow, isPostgres, rowExists, rowsAmong, toBool, toFlag } from '../../db/helpers.js';
+import { addToCounters, changedRows as affected, hasRow, isPostgres, rowsAmong, toBool, toFlag } from '../../db/helpers.js';
 import type { Executor, GroupRole, GroupRow } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
@@ -315,63 +315,29 @@ export async function listBanned(db: Executor, groupId: string, filter: ListFilt
   return q.orderBy('group_bans.created_at', 'desc').orderBy('group_bans.user_id').limit(window.fetch).offset(window.offset).execute();
 }
 
-export async function postExists(db: Executor, postId: string): Promise<boolean> {
-  if (!isId(postId)) return false;
-  return rowExists(db, 'posts', { id: postId });
-}
-
-export function isPostInGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
-  return rowExists(db, 'post_groups', { group_id: groupId, post_id: postId });
-}
-
 export async function setPinned(db: Executor, groupId: string, postId: string | null): Promise<void> {
   await db.updateTable('groups').set({ pinned_post_id: postId }).where('id', '=', groupId).execute();
 }
 
-/** Untags the post from the group (every slot naming it) and drops the pin if it was this post. */
-export async function removePostFromGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
-  const result = await db.deleteFrom('post_groups').where('group_id', '=', groupId).where('post_id', '=', postId).executeTakeFirst();
+/** Drops the group's pin if it is this post. */
+export async function unpinIf(db: Executor, groupId: string, postId: string): Promise<void> {
   await db.updateTable('groups').set({ pinned_post_id: null }).where('id', '=', groupId).where('pinned_post_id', '=', postId).execute();
-  return affected(result);
 }
 
-export interface OwnedMedia {
-  id: string;
-  images: number;
-}
-
-/** Ids of the posts tagged with the group. */
-export async function findGroupPostIds(db: Executor, groupId: string): Promise<string[]> {
-  const rows = await db.selectFrom('post_groups').select('post_id').distinct().where('group_id', '=', groupId).execute();
-  return rows.map((r) => r.post_id);
-}
-
-/** The posts, and their comments, that hold images (to remove their files with them). */
-export async function findMediaOwners(db: Executor, postIds: string[]): Promise<OwnedMedia[]> {
-  if (postIds.length === 0) return [];
-  const [posts, comments] = await Promise.all([
-    db.selectFrom('posts').select(['id', 'images']).where('id', 'in', postIds).where('images', '>', 0).execute(),
-    db.selectFrom('comments').select(['id', 'images']).where('post_id', 'in', postIds).where('images', '>', 0).execute(),
-  ]);
-  return [...posts, ...comments];
-}
-
-export async function deletePosts(db: Executor, postIds: string[]): Promise<void> {
-  if (postIds.length === 0) return;
+/** Drops every group's pin on these posts (they are being deleted). */
+export async function unpinPosts(db: Executor, postIds: string[]): Promise<void> {
   await db.updateTable('groups').set({ pinned_post_id: null }).where('pinned_post_id', 'in', postIds).execute();
-  await db.deleteFrom('posts').where('id', 'in', postIds).execute();
 }
 
 /**
- * Deletes the group and every row naming it. Foreign keys cascade too; the explicit deletes keep
- * the outcome the same on a database where they are not enforced.
+ * Deletes the group and its memberships, bans and requests (the posts module untags its posts, the
+ * notifications module forgets its notifications). Foreign keys cascade too; the explicit deletes
+ * keep the outcome the same on a database where they are not enforced.
  */
 export async function deleteGroup(db: Executor, groupId: string): Promise<void> {
-  await db.deleteFrom('post_groups').where('group_id', '=', groupId).execute();
   await db.deleteFrom('group_members').where('group_id', '=', groupId).execute();
   await db.deleteFrom('group_bans').where('group_id', '=', groupId).execute();
   await db.deleteFrom('group_requests').where('group_id', '=', groupId).execute();
-  await db.deleteFrom('notifications').where('group_id', '=', groupId).execute();
   await db.deleteFrom('groups').where('id', '=', groupId).execute();
 }
 

@@ -9,8 +9,10 @@ import { pageWindow, toPage } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { avatarKey, imageKey } from '../media/media-urls.js';
+import { avatarKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
+import { forgetGroupNotifications } from '../notifications/notifications.service.js';
+import { deletePostsWithMedia, isPostInGroup, postExists, postIdsInGroup, untagGroup, untagPostFromGroup } from '../posts/group-posts.js';
 import { type Membership, canSeeGroupContent, isAdminRole, isPostVisible, membershipOf } from './group-access.js';
 import { isPostBlockedFor } from '../blocks/block-filters.js';
 import { type GroupView, toGroupRef, toGroupView, toListedUser } from './groups.mapper.js';
@@ -186,7 +188,9 @@ export async function deleteGroup(ctx: ServiceContext, viewer: Viewer, groupId: 
 /** The deletion itself, for a group already locked; answers the media keys to remove once committed. */
 async function removeGroup(trx: Executor, group: repo.GroupRecord): Promise<string[]> {
   const keys = [avatarKey('gp', group.id)];
-  if (group.is_private) keys.push(...(await deletePrivatePosts(trx, await repo.findGroupPostIds(trx, group.id))));
+  if (group.is_private) keys.push(...(await deletePostsWithMedia(trx, await postIdsInGroup(trx, group.id))));
+  await untagGroup(trx, group.id);
+  await forgetGroupNotifications(trx, group.id);
   await repo.deleteGroup(trx, group.id);
   return keys;
 }
@@ -219,19 +223,6 @@ async function passOwnership(trx: Executor, group: repo.GroupRecord, toId: strin
   await repo.setRole(trx, group.id, toId, 'owner');
   await repo.setRole(trx, group.id, group.owner_id, 'admin');
   await enqueueNotificationEvent(trx, { kind: 'group_made_owner', groupId: group.id, actorId, userId: toId });
-}
-
-/**
- * Deletes posts that leave a private group: untagged they would be readable by a wider audience
- * than their author wrote them for. Answers their media keys (post and comment images).
- */
-async function deletePrivatePosts(trx: Executor, postIds: string[]): Promise<string[]> {
-  const keys: string[] = [];
-  for (const owner of await repo.findMediaOwners(trx, postIds)) {
-    for (let index = 0; index < owner.images; index++) keys.push(imageKey(owner.id, index));
-  }
-  await repo.deletePosts(trx, postIds);
-  return keys;
 }
 
 // ---- Reading ---------------------------------------------------------------------------------
@@ -481,8 +472,8 @@ export async function pinPost(ctx: ServiceContext, viewer: Viewer, { nameOrId, p
   const group = await loadGroup(trx, nameOrId);
   await requireAdmin(trx, group, viewer.id, 'admin_pin');
   if (!isId(postId)) throw badRequest('invalid_post');
-  if (!(await repo.postExists(trx, postId))) throw notFound('didnt_find_post');
-  if (!(await repo.isPostInGroup(trx, group.id, postId))) throw badRequest('invalid_post');
+  if (!(await postExists(trx, postId))) throw notFound('didnt_find_post');
+  if (!(await isPostInGroup(trx, group.id, postId))) throw badRequest('invalid_post');
   await repo.setPinned(trx, group.id, postId);
 }
 
@@ -503,8 +494,10 @@ export async function removePost(ctx: ServiceContext, viewer: Viewer, { groupId,
   const group = await loadGroupById(trx, groupId);
   await requireAdmin(trx, group, viewer.id, 'need_admin');
   if (!isId(postId)) throw badRequest('invalid_post');
-  if (!(await repo.removePostFromGroup(trx, group.id, postId))) throw notFound('didnt_find_post');
-  return group.is_private ? deletePrivatePosts(trx, [postId]) : [];
+  if (!(await untagPostFromGroup(trx, group.id, postId))) throw notFound('didnt_find_post');
+  // A private group's post is deleted: untagged it would be readable by a wider audience than its
+  // author wrote it for.
+  return group.is_private ? deletePostsWithMedia(trx, [postId]) : [];
 }
 
 /** POST /upload/gp/{groupId}: who may replace the avatar (admins). */

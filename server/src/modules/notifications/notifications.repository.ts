@@ -388,3 +388,7 @@ export async function deleteAllOwn(db: Executor, userId: string): Promise<number
   const result = await db.deleteFrom('notifications').where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+export async function deleteOfGroup(db: Executor, groupId: string): Promise<void> {
+  await db.deleteFrom('notifications').where('group_id', '=', groupId).execute();
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PAGE_SIZES } from '#core/limits';
 import { notFound } from '../../lib/app-error.js';
+import type { Executor } from '../../db/schema.js';
 import { pageWindow, toPage } from '../../lib/paging.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { type NotificationReply, toNotification } from './notifications.mapper.js';
@@ -68,4 +69,9 @@ export async function deleteNotification(app: FastifyInstance, viewer: Viewer, i
 
 export async function deleteAllNotifications(app: FastifyInstance, viewer: Viewer): Promise<void> {
   if (await repo.deleteAllOwn(app.db, viewer.id)) await changed(app, viewer.id);
+}
+
+/** A group being deleted takes the notifications about it along (in the deletion's transaction). */
+export function forgetGroupNotifications(db: Executor, groupId: string): Promise<void> {
+  return repo.deleteOfGroup(db, groupId);
 }

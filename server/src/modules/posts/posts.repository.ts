@@ -517,15 +517,30 @@ export async function likeCount(db: Executor, postId: string): Promise<number> {
   return row.likes;
 }
 
-/** Media keys owned by a post's comments (the post's own are derived from its id). */
-export async function findCommentsWithImages(db: Executor, postId: string): Promise<{ id: string; images: number }[]> {
-  return db.selectFrom('comments').select(['id', 'images']).where('post_id', '=', postId).where('images', '>', 0).execute();
+/** Deletes the posts; their likes, comments, tags and notifications go with them by foreign key. */
+export async function deletePostRows(db: Executor, postIds: string[]): Promise<void> {
+  await db.deleteFrom('posts').where('id', 'in', postIds).execute();
 }
 
-/** Deletes the post; its likes, comments, tags and notifications go with it by foreign key. */
-export async function deletePostRow(db: Executor, postId: string): Promise<void> {
-  await db.updateTable('groups').set({ pinned_post_id: null }).where('pinned_post_id', '=', postId).execute();
-  await db.deleteFrom('posts').where('id', '=', postId).execute();
+/** Untags the post from the group (every slot naming it); false when it was not tagged there. */
+export async function untagPostFromGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
+  const result = await db.deleteFrom('post_groups').where('group_id', '=', groupId).where('post_id', '=', postId).executeTakeFirst();
+  return changedRows(result);
+}
+
+/** Untags every post from the group. */
+export async function untagGroup(db: Executor, groupId: string): Promise<void> {
+  await db.deleteFrom('post_groups').where('group_id', '=', groupId).execute();
+}
+
+export function isTaggedWith(db: Executor, groupId: string, postId: string): Promise<boolean> {
+  return rowExists(db, 'post_groups', { group_id: groupId, post_id: postId });
+}
+
+/** Ids of the posts tagged with the group. */
+export async function findGroupPostIds(db: Executor, groupId: string): Promise<string[]> {
+  const rows = await db.selectFrom('post_groups').select('post_id').distinct().where('group_id', '=', groupId).execute();
+  return rows.map((r) => r.post_id);
 }
 
 // ---- A user's own data (the account export) ------------------------------------------------

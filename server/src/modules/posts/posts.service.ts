@@ -1,5 +1,5 @@
 import type { PostHistory } from '#core/api/posts';
-import { DELETED, LIMITS } from '#core/limits';
+import { DELETED } from '#core/limits';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
@@ -16,11 +16,11 @@ import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible, stand
 import { groupsNamed } from '../groups/groups.service.js';
 import { isBlockedBetween, isPostBlockedFor } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
-import { imageKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
+import { deletePostsWithMedia } from './group-posts.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
 export type { PostScope } from './posts.repository.js';
@@ -369,13 +369,7 @@ export async function deletePost(ctx: ServiceContext, viewer: Viewer, postId: st
     if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
     throw forbidden('not_author');
   }
-  const comments = await repo.findCommentsWithImages(trx, postId);
-  await repo.deletePostRow(trx, postId);
-  const keys = Array.from({ length: LIMITS.imagesPerPost }, (_, index) => imageKey(postId, index));
-  for (const comment of comments) {
-    for (let index = 0; index < Math.max(comment.images, LIMITS.imagesPerComment); index++) keys.push(imageKey(comment.id, index));
-  }
-  return keys;
+  return deletePostsWithMedia(trx, [postId]);
 }
 
 /** Removes media of a deleted post; a storage failure must not undo the delete. */
