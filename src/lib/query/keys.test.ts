@@ -32,7 +32,6 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   publicConfig: [],
   historyName: ['user', 'u1'],
   gifCategories: ['en'],
-  gifResults: ['cats', 'en'],
 };
 
 const keyOf = (name: keyof typeof queryKeys, dbName: string) =>

@@ -48,9 +48,6 @@ export const queryKeys = {
   /** The current name of a user or group in the search history (a text entry is its own name). */
   historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,
   gifCategories: (dbName: string, locale: string) => ['gifs', dbName, 'categories', locale] as const,
-  /** Trending GIFs (term null) or the results of a search. */
-  gifResults: (dbName: string, term: string | null, locale: string) =>
-    ['gifs', dbName, term === null ? 'featured' : 'search', term ?? '', locale] as const,
 } satisfies Record<string, (dbName: string, ...rest: never[]) => QueryKey>;
 
 /** A list of usePagedList, named without the database: its query key and its stored key come from it. */
@@ -66,6 +63,8 @@ export const listKeys = {
   // Under one prefix, so queryKeys.groupUsers reaches all of a group's member lists.
   groupUsers: (name: string, which: 'members' | 'banned'): ListKey => ['group-users', name, which],
   transferCandidates: (name: string, query: string): ListKey => ['group-users', name, 'members', 'transfer', query],
+  /** Trending GIFs (term null) or the results of a search. */
+  gifResults: (term: string | null, locale: string): ListKey => ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
   search: (kind: string, size: number, query: string, listing: { sort?: Sort; time?: TimeWindow }): ListKey => [
     'search',
     kind,
