@@ -36,10 +36,8 @@ export const queryKeys = {
   /** A post's earlier versions as of its last edit (a newer edit asks again). */
   postHistory: (dbName: string, id: string, editedAt: number | null) => ['post-history', dbName, id, editedAt] as const,
   account: (dbName: string) => ['account', dbName] as const,
-  /** Every moderation queue and log, of every scope: what an action may have changed. */
-  moderationAll: (dbName: string) => ['moderation', dbName] as const,
-  /** A moderation queue or log ('all' for the instance moderators', `group:<name>` for a group's) and the pages shown. */
-  moderation: (dbName: string, what: 'reports' | 'log', scope: string, pages: number) => ['moderation', dbName, what, scope, pages] as const,
+  /** Every moderation queue and log, of every scope (listKeys.moderation): what an action may have changed. */
+  moderationAll: (dbName: string) => ['list', dbName, 'moderation'] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
   passkeys: (dbName: string) => ['passkeys', dbName] as const,
   /** The caller's block and mute of a user (kept in the meta table). */
@@ -63,6 +61,9 @@ export const listKeys = {
   // Under one prefix, so queryKeys.groupUsers reaches all of a group's member lists.
   groupUsers: (name: string, which: 'members' | 'banned'): ListKey => ['group-users', name, which],
   transferCandidates: (name: string, query: string): ListKey => ['group-users', name, 'members', 'transfer', query],
+  // Under one prefix, so queryKeys.moderationAll reaches every queue and log.
+  /** A moderation queue or log: 'all' for the instance moderators', `group:<name>` for a group's. */
+  moderation: (what: 'reports' | 'log', scope: string): ListKey => ['moderation', what, scope],
   /** Trending GIFs (term null) or the results of a search. */
   gifResults: (term: string | null, locale: string): ListKey => ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
   search: (kind: string, size: number, query: string, listing: { sort?: Sort; time?: TimeWindow }): ListKey => [
