@@ -18,7 +18,6 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   commentTrees: [],
   commentTree: ['c1'],
   profile: ['bob'],
-  userGroups: ['bob'],
   group: ['cats'],
   groupPinned: ['cats'],
   postGroups: ['p1'],

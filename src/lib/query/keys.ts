@@ -28,7 +28,6 @@ export const queryKeys = {
   commentTrees: (dbName: string) => ['comment-tree', dbName] as const,
   commentTree: (dbName: string, id: string | null) => ['comment-tree', dbName, id] as const,
   profile: (dbName: string, username: string) => ['profile', dbName, username] as const,
-  userGroups: (dbName: string, username: string | null) => ['user-groups', dbName, username] as const,
   group: (dbName: string, name: string) => ['group', dbName, name] as const,
   /** Under the group's key, so whatever reloads the group reloads its pinned post too. */
   groupPinned: (dbName: string, name: string) => ['group', dbName, name, 'pinned'] as const,
@@ -56,6 +55,8 @@ export const listKeys = {
   profileReplies: (userId: string, sort: Sort, time: TimeWindow): ListKey => ['profile-replies', userId, sort, time],
   profileUsers: (username: string, which: 'followers' | 'following'): ListKey => ['profile-users', username, which],
   profileGroups: (username: string): ListKey => ['profile-groups', username],
+  /** The strip of the user's groups over the groups feed (its own page size). */
+  groupStrip: (username: string): ListKey => ['group-strip', username],
   /** The caller's blocked users, muted users and muted hashtags. */
   safety: (which: 'blocked' | 'muted' | 'tags'): ListKey => ['safety', which],
   // Under one prefix, so queryKeys.groupUsers reaches all of a group's member lists.
