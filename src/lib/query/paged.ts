@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { Endpoint, QueryOf, ReplyOf } from '#core/api/endpoint';
 import { type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
 import { type CallInput, callApi } from '../api/client';
-import type { KruhDb } from '../db/db';
+import type { FeedPageRow, KruhDb } from '../db/db';
 import { useDb } from '../db/useDb';
 
 /**
@@ -134,32 +134,33 @@ export async function fetchPage<E extends Endpoint, F extends ItemsField<E>, R>(
   page: number,
   signal?: AbortSignal,
 ): Promise<PageResult> {
-  const { endpoint, params } = source;
+  const { key, endpoint, params } = source;
+  // A later page starts from page 1 (its fetch time) or, paged by cursor, from the page before it.
+  // Page 1 reads nothing first, so its call goes out at once.
+  const from = page > 1 ? await db.feedPages.get([key, source.cursor ? page - 1 : 1]) : undefined;
   const fetchedAt = Date.now();
   // Every list call takes the shared page query (page, limit, before; sort and time for a
   // listing) or its cursor, which a call's input type cannot show while the call is a type parameter.
-  const input = { params, query: await pageQuery(db, source, page) } as unknown as CallInput<E>;
+  const input = { params, query: pageQuery(source, page, from) } as unknown as CallInput<E>;
   const answer = await callApi(endpoint, input, { signal });
   return storePage(db, source, page, answer, fetchedAt);
 }
 
 /** The query asking for page `page`: the list's own parameters and where the page starts. */
-async function pageQuery<E extends Endpoint, F extends ItemsField<E>, R>(
-  db: KruhDb,
+function pageQuery<E extends Endpoint, F extends ItemsField<E>, R>(
   source: PagedSource<E, F, R>,
   page: number,
-): Promise<Record<string, unknown>> {
+  from: FeedPageRow | undefined,
+): Record<string, unknown> {
   const { key, query, listing } = source;
   if (source.cursor) {
     if (page === 1) return { ...query };
-    const cursor = (await db.feedPages.get([key, page - 1]))?.cursor;
     // Only a stored page that said more follows offers the next one.
-    if (!cursor) throw new Error(`no cursor for page ${page} of ${key}`);
-    return { ...query, [source.cursor.param]: cursor };
+    if (!from?.cursor) throw new Error(`no cursor for page ${page} of ${key}`);
+    return { ...query, [source.cursor.param]: from.cursor };
   }
-  const before = page > 1 ? (await db.feedPages.get([key, 1]))?.fetchedAt : undefined;
   const sortAndTime = listing ? listingSearchParams(listing.sort, listing.time, listing.defaults) : {};
-  return { ...query, page, limit: source.limit, ...sortAndTime, before };
+  return { ...query, page, limit: source.limit, ...sortAndTime, before: from?.fetchedAt };
 }
 
 /** Stores a page's answer (as the list's call gave it) as fetchPage does with the one it asks for. */
