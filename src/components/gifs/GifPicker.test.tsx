@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { clearLocalData, getDb } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
+import { listKeys, storedListKey } from '../../lib/query/keys';
 import { storeSession } from '../../lib/session';
 import { getToasts } from '../../lib/toast';
 import { attachFiles, pngFile, useTestFiles } from '../../test/files';
@@ -142,6 +143,29 @@ describe('GifPicker', () => {
     // A GIF without tags still has a name.
     fireEvent.click(screen.getByRole('button', { name: 'Back to categories' }));
     expect(await screen.findByRole('button', { name: /excited/i }, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('loads the next page of results with the `pos` cursor the last page gave', async () => {
+    const api = stubGifApi({
+      '/api/gif/featured': (call) =>
+        call.params.get('pos') === 'P2'
+          ? { body: { results: [gif('f1', ['trend']), gif('f2', ['second'])], next: '' } }
+          : { body: { results: [gif('f1', ['trend'])], next: 'P2' } },
+    });
+    renderWithApp(<GifPicker onSelect={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Trending' }, { timeout: 3000 }));
+    expect(await screen.findByRole('button', { name: 'Attach GIF: trend' })).toBeInTheDocument();
+    expect(api.of('/api/gif/featured')[0]!.params.has('pos')).toBe(false);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'More GIFs' }));
+    expect(await screen.findByRole('button', { name: 'Attach GIF: second' })).toBeInTheDocument();
+    expect(api.of('/api/gif/featured').map((c) => c.params.get('pos'))).toEqual([null, 'P2']);
+    // A GIF on both pages is shown once, and the last page offers no more.
+    expect(screen.getAllByRole('button', { name: /^Attach GIF/ })).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'More GIFs' })).toBeNull();
+    // Paged by the shared engine: both pages are kept under the list's key, the cursor with the first.
+    const pages = await getDb().feedPages.where('feedKey').equals(storedListKey(listKeys.gifResults(null, 'en_US'))).sortBy('page');
+    expect(pages.map((p) => [p.page, p.cursor, p.hasMore])).toEqual([[1, 'P2', true], [2, undefined, false]]);
   });
 
   it('speaks Czech and still asks Tenor for the one en_US catalogue', async () => {

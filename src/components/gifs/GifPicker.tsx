@@ -1,4 +1,4 @@
-import { type CSSProperties, useMemo, useState } from 'react';
+import { type CSSProperties, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
 import { InfiniteList } from '../../components/InfiniteList';
@@ -49,10 +49,6 @@ export function GifPicker({ onSelect, onClose }: GifPickerProps) {
 
   const categories = useGifCategories(locale, online);
   const results = useGifResults(view === 'search' ? term : null, locale, online && view !== 'categories');
-  const gifs = useMemo(() => {
-    const seen = new Set<string>();
-    return (results.data?.pages ?? []).flatMap((page) => page.results).filter((gif) => !seen.has(gif.id) && !!seen.add(gif.id));
-  }, [results.data]);
 
   const reset = () => {
     setInput('');
@@ -133,14 +129,14 @@ export function GifPicker({ onSelect, onClose }: GifPickerProps) {
         ) : (
           <InfiniteList
             className="gif-grid"
-            items={gifs}
+            items={results.items}
             keyOf={(gif) => gif.id}
-            hasMore={!!results.hasNextPage}
-            loading={results.isFetching}
-            onMore={() => void results.fetchNextPage()}
+            hasMore={results.hasMore}
+            loading={results.loading}
+            onMore={results.loadMore}
             loadingLabel={t('loading')}
             moreLabel={t('more')}
-            emptyLabel={results.isSuccess ? t('empty') : undefined}
+            emptyLabel={results.unavailable ? undefined : t('empty')}
             renderItem={(gif) => (
               <button
                 type="button"

@@ -6,12 +6,6 @@ export type { Gif, GifCategory, GifLocale, GifPage } from '#core/api/gifs';
 export const fetchGifCategories = (locale: GifLocale, signal?: AbortSignal) =>
   callApi(gifsApi.categories, { query: { locale } }, { signal }).then((r) => r.categories);
 
-export const searchGifs = (q: string, pos: string | undefined, locale: GifLocale, signal?: AbortSignal) =>
-  callApi(gifsApi.search, { query: { q, pos, locale } }, { signal });
-
-export const featuredGifs = (pos: string | undefined, locale: GifLocale, signal?: AbortSignal) =>
-  callApi(gifsApi.featured, { query: { pos, locale } }, { signal });
-
 /** Tells Tenor which GIF was used; only rankings depend on it. */
 export const shareGif = (id: string, q: string, locale: GifLocale) =>
   callApi(gifsApi.share, { body: { id, q: q || undefined, locale } });

@@ -1,9 +1,12 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { gifsApi } from '#core/api/gifs';
 import { useDb } from '../../lib/db/useDb';
+import { usePagedList } from '../../lib/paged-list';
 import { publicConfigQuery } from '../../lib/public-config';
-import { queryKeys } from '../../lib/query/keys';
-import { type GifLocale, featuredGifs, fetchGifCategories, searchGifs } from './gifs.api';
+import { listKeys, queryKeys } from '../../lib/query/keys';
+import type { PageCursor } from '../../lib/query/paged';
+import { type GifLocale, fetchGifCategories } from './gifs.api';
 
 const ENABLED_KEY = 'kruh.gifsEnabled';
 
@@ -34,15 +37,18 @@ export function useGifCategories(locale: GifLocale, enabled: boolean) {
   });
 }
 
+/** Tenor pages by `pos`: each page's `next` asks for the following one ('' after the last). */
+const gifCursor: PageCursor<typeof gifsApi.search | typeof gifsApi.featured> = { param: 'pos', next: (page) => page.next };
+
 /** Search results for a term, or the trending GIFs when the term is null; page by page. */
 export function useGifResults(term: string | null, locale: GifLocale, enabled: boolean) {
-  const db = useDb();
-  return useInfiniteQuery({
-    queryKey: queryKeys.gifResults(db.name, term, locale),
-    queryFn: ({ pageParam, signal }) =>
-      term === null ? featuredGifs(pageParam || undefined, locale, signal) : searchGifs(term, pageParam || undefined, locale, signal),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.next || undefined,
+  return usePagedList({
+    list: listKeys.gifResults(term, locale),
+    endpoint: term === null ? gifsApi.featured : gifsApi.search,
+    query: term === null ? { locale } : { q: term, locale },
+    field: 'results',
+    idOf: (gif) => gif.id,
+    cursor: gifCursor,
     staleTime: 5 * 60 * 1000,
     enabled,
   });

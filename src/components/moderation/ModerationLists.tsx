@@ -15,6 +15,7 @@ import {
 import { useOnline } from '../../lib/online';
 import { toast } from '../../lib/toast';
 import { AppLink } from '../AppLink';
+import type { ListPages } from '../InfiniteList';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { RelativeTime } from '../RelativeTime';
 import './moderation.css';
@@ -28,19 +29,17 @@ function ListStatus({ error, ready, empty }: { error: unknown; ready: boolean; e
 }
 
 /** A list read page by page: its items, else why there are none, then a button for the next page. */
-function PagedList<T>({ paged, empty, onMore, children }: {
-  paged: { list: { items: T[]; hasMore: boolean } | null | undefined; ready: boolean; error: unknown };
-  empty: string;
-  onMore: () => void;
-  children: (items: T[]) => ReactNode;
-}) {
+function PagedList<T>({ list, empty, children }: { list: ListPages<T>; empty: string; children: (items: T[]) => ReactNode }) {
   const { t } = useTranslation('moderation');
-  const { list, ready, error } = paged;
   return (
     <>
-      {list && list.items.length > 0 ? children(list.items) : <ListStatus error={list ? null : error} ready={ready} empty={empty} />}
-      {list?.hasMore && (
-        <button type="button" className="button" onClick={onMore}>
+      {list.items.length > 0 ? (
+        children(list.items)
+      ) : (
+        <ListStatus error={list.unavailable ? list.error : null} ready={!list.loading} empty={empty} />
+      )}
+      {list.hasMore && (
+        <button type="button" className="button" onClick={list.loadMore}>
           {t('more')}
         </button>
       )}
@@ -118,8 +117,7 @@ function ReportCard({ report, actions, scope, onAct, onSuspension, busy }: {
  */
 export function ReportQueue({ scope, actions }: { scope: ModerationScope; actions: readonly ReportAction[] }) {
   const { t } = useTranslation('moderation');
-  const [pages, setPages] = useState(1);
-  const queue = useReportQueue(scope, pages);
+  const queue = useReportQueue(scope);
   const refresh = useRefreshModeration();
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [busy, setBusy] = useState(false);
@@ -140,7 +138,7 @@ export function ReportQueue({ scope, actions }: { scope: ModerationScope; action
     <section className="moderation-section" aria-labelledby="moderation-reports">
       <h2 id="moderation-reports">{t('reports')}</h2>
       <OfflineNote />
-      <PagedList paged={queue} empty={t('no_reports')} onMore={() => setPages((n) => n + 1)}>
+      <PagedList list={queue} empty={t('no_reports')}>
         {(reports) => (
           <ul className="moderation-reports">
             {reports.map((report) => (
@@ -175,14 +173,13 @@ export function ReportQueue({ scope, actions }: { scope: ModerationScope; action
 /** The log of a scope's moderation actions, newest first. */
 export function ModerationLog({ scope }: { scope: ModerationScope }) {
   const { t } = useTranslation('moderation');
-  const [pages, setPages] = useState(1);
-  const log = useModerationLog(scope, pages);
+  const log = useModerationLog(scope);
   const describe = (entry: ModerationLogItem) =>
     t(`log.${entry.action}`, { actor: entry.actor ?? t('gone'), kind: t(`kind.${entry.targetKind}`, { defaultValue: entry.targetKind }), group: entry.group ?? '' });
   return (
     <section className="moderation-section" aria-labelledby="moderation-log">
       <h2 id="moderation-log">{t('log.title')}</h2>
-      <PagedList paged={log} empty={t('log.empty')} onMore={() => setPages((n) => n + 1)}>
+      <PagedList list={log} empty={t('log.empty')}>
         {(entries) => (
           <ul className="moderation-log">
             {entries.map((entry) => (

@@ -63,6 +63,26 @@ describe('FeedPage', () => {
     expect(calls.some((c) => c.path === '/api/feed/groups')).toBe(true);
   });
 
+  it('reaches every one of the user’s groups in the strip, 20 at a time', async () => {
+    storeSession('t1', 'me', 'u9');
+    const groups = Array.from({ length: 25 }, (_, i) => ({ gp: `g${i + 1}`, name: `group${i + 1}` }));
+    const { calls } = mockFetch((call) => {
+      if (call.path !== '/api/profile/user/me/groups') return { body: { posts: [], hasMore: false } };
+      const query = new URL(call.url, 'http://x').searchParams;
+      const [page, limit] = [Number(query.get('page')), Number(query.get('limit'))];
+      return { body: { groupList: groups.slice((page - 1) * limit, page * limit), hasMore: page * limit < groups.length } };
+    });
+    feedRoutes('/feed/groups');
+    const strip = await screen.findByRole('navigation', { name: 'Your groups' });
+    const shown = () => within(strip).queryAllByRole('link', { name: /^group\d+$/ }).map((a) => a.textContent);
+    await waitFor(() => expect(shown()).toHaveLength(20));
+    fireEvent.click(within(strip).getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(shown()).toEqual(groups.map((g) => g.name)));
+    expect(within(strip).queryByRole('button', { name: 'Load more' })).toBeNull();
+    const asked = calls.filter((c) => c.path === '/api/profile/user/me/groups').map((c) => new URL(c.url, 'http://x').searchParams);
+    expect(asked.map((q) => [q.get('page'), q.get('limit')])).toEqual([['1', '20'], ['2', '20']]);
+  });
+
   it('shows posts waiting in the outbox at the top, marked pending', async () => {
     storeSession('t1', 'me', 'u9');
     setOnline(false);

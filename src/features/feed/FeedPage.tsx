@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { AppLink } from '../../components/AppLink';
+import { PagedInfiniteList } from '../../components/InfiniteList';
 import { FEED_DEFAULTS } from '#core/listing';
 import { useListingParams } from '../../lib/listing-params';
 import { useFeed } from '../../lib/query/feed';
@@ -24,20 +25,22 @@ function tabOf(pathname: string): Tab {
 
 function GroupStrip({ username }: { username: string }) {
   const { t } = useTranslation('feed');
-  const groups = useUserGroups(username);
+  // Scrolled to its end (or "load more"), the strip asks for the next page.
+  const groups = useUserGroups(username, 'strip');
   return (
     <nav className="group-strip" aria-label={t('my_groups')}>
-      <ul>
-        {groups?.groupList.map((g) => (
-          <li key={g.gp}>
-            <AppLink to={`/g/${encodeURIComponent(g.name)}`}>
-              <MediaImg src={avatarUrl('gp', g.gp, g.gpUrl)} alt="" width={48} height={48} />
-              <span>{g.name}</span>
-            </AppLink>
-          </li>
-        ))}
-      </ul>
-      {groups && groups.groupList.length === 0 && <p>{t('no_groups')}</p>}
+      <PagedInfiniteList
+        list={groups}
+        ns="groups"
+        keyOf={(g) => g.gp}
+        emptyLabel={t('no_groups')}
+        renderItem={(g) => (
+          <AppLink to={`/g/${encodeURIComponent(g.name)}`}>
+            <MediaImg src={avatarUrl('gp', g.gp, g.gpUrl)} alt="" width={48} height={48} />
+            <span>{g.name}</span>
+          </AppLink>
+        )}
+      />
       <AppLink className="group-strip-all" to={`/u/${encodeURIComponent(username)}/groups`}>
         {t('all_groups')}
       </AppLink>

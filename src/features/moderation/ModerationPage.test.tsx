@@ -3,6 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReportItem } from '#core/api/reports';
 import { getDb } from '../../lib/db/db';
+import { listKeys, storedListKey } from '../../lib/query/keys';
 import { getToasts } from '../../lib/toast';
 import { mockFetch, setOnline, startOnline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
@@ -82,8 +83,35 @@ describe('the moderation page', () => {
     await waitFor(() => expect(screen.getAllByText('Only the moderators can do this.')).toHaveLength(2));
   });
 
+  it('loads the next page of the queue and of the log when asked', async () => {
+    const second = report({ _id: 's'.repeat(24), text: 'second page report' });
+    const { calls } = mockFetch((call) => {
+      const page = new URL(call.url, 'http://x').searchParams.get('page');
+      if (call.path === '/api/reports') return { body: { reports: page === '1' ? [report()] : [second], hasMore: page === '1' } };
+      return { body: { actions: page === '1' ? [logEntry] : [{ ...logEntry, _id: 'm'.repeat(24), actor: 'other' }], hasMore: page === '1' } };
+    });
+    render();
+    const queue = screen.getByRole('region', { name: 'Open reports' });
+    expect(await within(queue).findByText('buy cheap watches')).toBeInTheDocument();
+    fireEvent.click(await within(queue).findByRole('button', { name: 'Show more' }));
+    expect(await within(queue).findByText('second page report')).toBeInTheDocument();
+    expect(within(queue).getByText('buy cheap watches')).toBeInTheDocument();
+    expect(within(queue).queryByRole('button', { name: 'Show more' })).toBeNull();
+    const asked = calls.filter((c) => c.path === '/api/reports').map((c) => new URL(c.url, 'http://x').searchParams);
+    // Page 2 alone is asked for: the first page stays as it was read.
+    expect(asked.map((q) => q.get('page'))).toEqual(['1', '2']);
+    expect(asked.at(-1)?.get('limit')).toBe('10');
+
+    const log = screen.getByRole('region', { name: 'Moderation log' });
+    fireEvent.click(await within(log).findByRole('button', { name: 'Show more' }));
+    expect(await within(log).findByText(/other dismissed a report/)).toBeInTheDocument();
+    expect(within(log).getByText(/mod dismissed a report/)).toBeInTheDocument();
+  });
+
   it('shows the stored queue offline, with the actions held back until there is a connection', async () => {
-    await getDb().meta.put({ key: 'moderation:reports:all', value: { items: [report()], hasMore: false } });
+    const key = storedListKey(listKeys.moderation('reports', 'all'));
+    await getDb().listItems.put({ listKey: key, id: report()._id, data: report(), cachedAt: Date.now() });
+    await getDb().feedPages.put({ feedKey: key, page: 1, ids: [report()._id], hasMore: false, fetchedAt: Date.now() });
     setOnline(false);
     mockFetch(() => new Error('offline'));
     render();

@@ -11,6 +11,7 @@ import { useListingParams } from '../../lib/listing-params';
 import { useSubjectRoute } from '../../lib/subject-route';
 import { usePagedList } from '../../lib/paged-list';
 import { listKeys } from '../../lib/query/keys';
+import { useUserGroups } from '../../lib/query/posts';
 import { ListingControls } from '../../components/ListingControls';
 import { ListingPosts } from '../../components/post/PostList';
 import { PostText } from '../../components/post/PostText';
@@ -93,14 +94,7 @@ function UserList({ username, which }: { username: string; which: 'followers' | 
 
 function GroupList({ username, own }: { username: string; own: boolean }) {
   const { t } = useTranslation('profile');
-  const list = usePagedList({
-    list: listKeys.profileGroups(username),
-    endpoint: profilesApi.groups,
-    params: { username },
-    field: 'groupList',
-    idOf: (g) => g.gp,
-    limit: PAGE_SIZES.groups,
-  });
+  const list = useUserGroups(username, 'profile');
   return (
     <>
       {own && (

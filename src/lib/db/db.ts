@@ -42,6 +42,8 @@ export interface FeedPageRow {
   fetchedAt: number;
   /** What else the page's answer held besides its items (a member list's group, for instance). */
   reply?: Record<string, unknown>;
+  /** The cursor asking for the next page, of a list paged by the server's cursor (see PageCursor). */
+  cursor?: string;
 }
 
 /** An item of a list that has no table of its own (followers, members, search results...). */

@@ -18,21 +18,18 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   commentTrees: [],
   commentTree: ['c1'],
   profile: ['bob'],
-  userGroups: ['bob'],
   group: ['cats'],
   groupPinned: ['cats'],
   postGroups: ['p1'],
   postHistory: ['p1', 1],
   account: [],
   moderationAll: [],
-  moderation: ['reports', 'all', 1],
   notificationSettings: [],
   passkeys: [],
   blockState: ['u1'],
   publicConfig: [],
   historyName: ['user', 'u1'],
   gifCategories: ['en'],
-  gifResults: ['cats', 'en'],
 };
 
 const keyOf = (name: keyof typeof queryKeys, dbName: string) =>
@@ -59,7 +56,8 @@ describe('query keys', () => {
     expect(feedOfA.slice(0, queryKeys.feeds(A).length)).toEqual(queryKeys.feeds(A));
     expect(queryKeys.list(A, listKeys.groupUsers('cats', 'banned')).slice(0, 4)).toEqual(queryKeys.groupUsers(A, 'cats'));
     expect(queryKeys.list(A, listKeys.transferCandidates('cats', 'ann')).slice(0, 4)).toEqual(queryKeys.groupUsers(A, 'cats'));
-    expect(queryKeys.moderation(A, 'log', 'group:cats', 2).slice(0, 2)).toEqual(queryKeys.moderationAll(A));
+    expect(queryKeys.list(A, listKeys.moderation('log', 'group:cats')).slice(0, 3)).toEqual(queryKeys.moderationAll(A));
+    expect(queryKeys.list(A, listKeys.moderation('reports', 'all')).slice(0, 3)).toEqual(queryKeys.moderationAll(A));
   });
 
   it('finds a group’s page and member lists by name without case, in the same account only', () => {

@@ -28,7 +28,6 @@ export const queryKeys = {
   commentTrees: (dbName: string) => ['comment-tree', dbName] as const,
   commentTree: (dbName: string, id: string | null) => ['comment-tree', dbName, id] as const,
   profile: (dbName: string, username: string) => ['profile', dbName, username] as const,
-  userGroups: (dbName: string, username: string | null) => ['user-groups', dbName, username] as const,
   group: (dbName: string, name: string) => ['group', dbName, name] as const,
   /** Under the group's key, so whatever reloads the group reloads its pinned post too. */
   groupPinned: (dbName: string, name: string) => ['group', dbName, name, 'pinned'] as const,
@@ -36,10 +35,8 @@ export const queryKeys = {
   /** A post's earlier versions as of its last edit (a newer edit asks again). */
   postHistory: (dbName: string, id: string, editedAt: number | null) => ['post-history', dbName, id, editedAt] as const,
   account: (dbName: string) => ['account', dbName] as const,
-  /** Every moderation queue and log, of every scope: what an action may have changed. */
-  moderationAll: (dbName: string) => ['moderation', dbName] as const,
-  /** A moderation queue or log ('all' for the instance moderators', `group:<name>` for a group's) and the pages shown. */
-  moderation: (dbName: string, what: 'reports' | 'log', scope: string, pages: number) => ['moderation', dbName, what, scope, pages] as const,
+  /** Every moderation queue and log, of every scope (listKeys.moderation): what an action may have changed. */
+  moderationAll: (dbName: string) => ['list', dbName, 'moderation'] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
   passkeys: (dbName: string) => ['passkeys', dbName] as const,
   /** The caller's block and mute of a user (kept in the meta table). */
@@ -48,9 +45,6 @@ export const queryKeys = {
   /** The current name of a user or group in the search history (a text entry is its own name). */
   historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,
   gifCategories: (dbName: string, locale: string) => ['gifs', dbName, 'categories', locale] as const,
-  /** Trending GIFs (term null) or the results of a search. */
-  gifResults: (dbName: string, term: string | null, locale: string) =>
-    ['gifs', dbName, term === null ? 'featured' : 'search', term ?? '', locale] as const,
 } satisfies Record<string, (dbName: string, ...rest: never[]) => QueryKey>;
 
 /** A list of usePagedList, named without the database: its query key and its stored key come from it. */
@@ -61,11 +55,18 @@ export const listKeys = {
   profileReplies: (userId: string, sort: Sort, time: TimeWindow): ListKey => ['profile-replies', userId, sort, time],
   profileUsers: (username: string, which: 'followers' | 'following'): ListKey => ['profile-users', username, which],
   profileGroups: (username: string): ListKey => ['profile-groups', username],
+  /** The strip of the user's groups over the groups feed (its own page size). */
+  groupStrip: (username: string): ListKey => ['group-strip', username],
   /** The caller's blocked users, muted users and muted hashtags. */
   safety: (which: 'blocked' | 'muted' | 'tags'): ListKey => ['safety', which],
   // Under one prefix, so queryKeys.groupUsers reaches all of a group's member lists.
   groupUsers: (name: string, which: 'members' | 'banned'): ListKey => ['group-users', name, which],
   transferCandidates: (name: string, query: string): ListKey => ['group-users', name, 'members', 'transfer', query],
+  // Under one prefix, so queryKeys.moderationAll reaches every queue and log.
+  /** A moderation queue or log: 'all' for the instance moderators', `group:<name>` for a group's. */
+  moderation: (what: 'reports' | 'log', scope: string): ListKey => ['moderation', what, scope],
+  /** Trending GIFs (term null) or the results of a search. */
+  gifResults: (term: string | null, locale: string): ListKey => ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
   search: (kind: string, size: number, query: string, listing: { sort?: Sort; time?: TimeWindow }): ListKey => [
     'search',
     kind,

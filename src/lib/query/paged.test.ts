@@ -1,5 +1,6 @@
 import '../../test/setup';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { gifsApi } from '#core/api/gifs';
 import { profilesApi } from '#core/api/profiles';
 import { mockFetch, servePages, startOnline, useCloneableBlobs } from '../../test/local-first';
 import { getDb } from '../db/db';
@@ -63,6 +64,34 @@ describe('the paging engine', () => {
     await fetchPage(db, followersOf('bob', 'following'), 1);
     expect((await readPages(db, followersOf('bob'), 1)).items).toEqual([user(7, 'carol')]);
     expect((await readPages(db, followersOf('bob', 'following'), 1)).items).toEqual([user(7, 'carol-renamed')]);
+  });
+
+  it('asks a list paged by cursor for each next page with the cursor the previous one gave', async () => {
+    const gif = (id: string) => ({ id, url: `${id}.gif`, preview: `${id}-tiny.gif`, dims: [1, 1], tags: [] });
+    const { calls } = mockFetch((call) => {
+      const pos = new URL(call.url, 'http://x').searchParams.get('pos');
+      return { body: pos === null ? { results: [gif('a'), gif('b')], next: 'CURSOR-2' } : { results: [gif('b'), gif('c')], next: '' } };
+    });
+    const db = getDb();
+    const source: PagedSource<typeof gifsApi.search, 'results'> = {
+      key: storedListKey(listKeys.gifResults('cats', 'en_US')),
+      endpoint: gifsApi.search,
+      query: { q: 'cats', locale: 'en_US' },
+      cursor: { param: 'pos', next: (page) => page.next },
+      field: 'results',
+      store: listItemStore((g) => g.id),
+    };
+    expect(await fetchPage(db, source, 1)).toEqual({ ids: ['a', 'b'], hasMore: true });
+    expect(await fetchPage(db, source, 2)).toEqual({ ids: ['b', 'c'], hasMore: false });
+
+    // No page number, size or time: the cursor alone says where a page starts.
+    const asked = calls.map((c) => Object.fromEntries(new URL(c.url, 'http://x').searchParams));
+    expect(asked).toEqual([{ q: 'cats', locale: 'en_US' }, { q: 'cats', locale: 'en_US', pos: 'CURSOR-2' }]);
+    const stored = await readPages(db, source, 2);
+    expect(stored.items.map((g) => g.id)).toEqual(['a', 'b', 'c']);
+    expect(stored.hasMore).toBe(false);
+    // A page whose previous one is not stored has no cursor to be asked with.
+    await expect(fetchPage(db, { ...source, key: 'list:other' }, 2)).rejects.toThrow(/no cursor/);
   });
 
   it('reads nothing for a list never fetched, and says more may follow', async () => {

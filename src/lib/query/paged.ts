@@ -2,22 +2,24 @@ import { type QueryKey, useQueries, useQueryClient } from '@tanstack/react-query
 import type { Table } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import type { Endpoint, ReplyOf } from '#core/api/endpoint';
+import type { Endpoint, QueryOf, ReplyOf } from '#core/api/endpoint';
 import { type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
 import { type CallInput, callApi } from '../api/client';
-import type { KruhDb } from '../db/db';
+import type { FeedPageRow, KruhDb } from '../db/db';
 import { useDb } from '../db/useDb';
 
 /**
  * The one paging engine of the web app. Every list shown page by page (feeds, comment threads,
- * notifications, followers, members, search results) goes through it:
+ * notifications, followers, members, a user's groups, search results, moderation queues and logs,
+ * GIF results) goes through it:
  *
  * - page N is fetched through its contract entry; its items go to a Dexie table and its ordered ids
  *   to `feedPages` under the list's stored key, in one transaction;
  * - the screen reads the stored pages with useLiveQuery, so they paint before the network answers
  *   (and offline), and every shown page is fetched again in the background;
  * - pages after the first ask for items `before` the first page was fetched, so items arriving in
- *   between do not shift them.
+ *   between do not shift them; a list paged by the server's cursor (Tenor's `pos`) asks instead
+ *   with the cursor its previous page's answer gave.
  */
 
 /** What a stored page says about itself, for stores that keep more than the items. */
@@ -88,8 +90,22 @@ export type ItemOf<E extends Endpoint, F extends string> = E extends Endpoint
     : never
   : never;
 
+/**
+ * A list paged by an opaque cursor rather than by page number (Tenor's `pos`): page 1 is asked for
+ * without one, every later page with the cursor its previous page's answer gave.
+ */
+export interface PageCursor<E extends Endpoint> {
+  /** The query parameter the cursor is sent in. */
+  param: keyof NonNullable<QueryOf<E>> & string;
+  /** The cursor of the page after this answer; '' when it is the last. */
+  next: (answer: ReplyOf<E>) => string;
+}
+
+/** How a list's pages are asked for: by number, `limit` items a page, or by the server's cursor. */
+export type Paging<E extends Endpoint> = { limit: number; cursor?: undefined } | { cursor: PageCursor<E>; limit?: undefined };
+
 /** One list on the server and in the local database: its items are what the call's reply lists under `field`. */
-export interface PagedSource<E extends Endpoint, F extends ItemsField<E> = ItemsField<E>, R = ItemOf<E, F>> {
+export type PagedSource<E extends Endpoint, F extends ItemsField<E> = ItemsField<E>, R = ItemOf<E, F>> = Paging<E> & {
   /** The stored key: the list's pages live in feedPages under it. */
   key: string;
   /** The contract entry of the list, its path parameters and its own query parameters. */
@@ -101,11 +117,10 @@ export interface PagedSource<E extends Endpoint, F extends ItemsField<E> = Items
    * to the server's default is left out.
    */
   listing?: { sort: Sort; time: TimeWindow; defaults: { sort: Sort; time: TimeWindow } };
-  limit: number;
   /** The reply's field holding the items (posts, comments, userList...). */
   field: F;
   store: ItemStore<ItemOf<E, F>, R>;
-}
+};
 
 export interface PageResult {
   ids: string[];
@@ -119,16 +134,33 @@ export async function fetchPage<E extends Endpoint, F extends ItemsField<E>, R>(
   page: number,
   signal?: AbortSignal,
 ): Promise<PageResult> {
-  const { key, endpoint, params, query, listing, limit } = source;
-  let before: number | undefined;
-  if (page > 1) before = (await db.feedPages.get([key, 1]))?.fetchedAt;
+  const { key, endpoint, params } = source;
+  // A later page starts from page 1 (its fetch time) or, paged by cursor, from the page before it.
+  // Page 1 reads nothing first, so its call goes out at once.
+  const from = page > 1 ? await db.feedPages.get([key, source.cursor ? page - 1 : 1]) : undefined;
   const fetchedAt = Date.now();
-  const sortAndTime = listing ? listingSearchParams(listing.sort, listing.time, listing.defaults) : {};
   // Every list call takes the shared page query (page, limit, before; sort and time for a
-  // listing), which a call's input type cannot show while the call is a type parameter.
-  const input = { params, query: { ...query, page, limit, ...sortAndTime, before } } as unknown as CallInput<E>;
+  // listing) or its cursor, which a call's input type cannot show while the call is a type parameter.
+  const input = { params, query: pageQuery(source, page, from) } as unknown as CallInput<E>;
   const answer = await callApi(endpoint, input, { signal });
   return storePage(db, source, page, answer, fetchedAt);
+}
+
+/** The query asking for page `page`: the list's own parameters and where the page starts. */
+function pageQuery<E extends Endpoint, F extends ItemsField<E>, R>(
+  source: PagedSource<E, F, R>,
+  page: number,
+  from: FeedPageRow | undefined,
+): Record<string, unknown> {
+  const { key, query, listing } = source;
+  if (source.cursor) {
+    if (page === 1) return { ...query };
+    // Only a stored page that said more follows offers the next one.
+    if (!from?.cursor) throw new Error(`no cursor for page ${page} of ${key}`);
+    return { ...query, [source.cursor.param]: from.cursor };
+  }
+  const sortAndTime = listing ? listingSearchParams(listing.sort, listing.time, listing.defaults) : {};
+  return { ...query, page, limit: source.limit, ...sortAndTime, before: from?.fetchedAt };
 }
 
 /** Stores a page's answer (as the list's call gave it) as fetchPage does with the one it asks for. */
@@ -143,12 +175,21 @@ export async function storePage<E extends Endpoint, F extends ItemsField<E>, R>(
   // The types above tie `field` to an array of ItemOf<E, F> in the reply; TypeScript cannot
   // follow that through a generic call, so the reply is taken apart as a plain object here.
   const { [field]: listed, hasMore: more, ...rest } = answer as Record<string, unknown>;
-  const hasMore = more === true;
+  const cursor = source.cursor?.next(answer);
+  const hasMore = cursor === undefined ? more === true : cursor !== '';
   const items = (listed as ItemOf<E, F>[] | undefined) ?? [];
   const ids = items.map(store.idOf);
   await db.transaction('rw', [...store.tables(db), db.feedPages], async () => {
     await store.put(db, items, { key, page, hasMore, fetchedAt });
-    await db.feedPages.put({ feedKey: key, page, ids, hasMore, fetchedAt, ...(Object.keys(rest).length > 0 ? { reply: rest } : {}) });
+    await db.feedPages.put({
+      feedKey: key,
+      page,
+      ids,
+      hasMore,
+      fetchedAt,
+      ...(Object.keys(rest).length > 0 ? { reply: rest } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
   });
   return { ids, hasMore };
 }

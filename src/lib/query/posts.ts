@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { DELETED } from '#core/limits';
+import { DELETED, PAGE_SIZES } from '#core/limits';
 import { groupsApi } from '#core/api/groups';
 import { type PostVersion, postsApi } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
 import { searchApi } from '#core/api/search';
 import { ApiError, callApi } from '../api/client';
-import type { GroupList, NameResult, Post } from '../api/types';
+import type { NameResult, Post } from '../api/types';
 import { type CachedPost, type KruhDb, getDb } from '../db/db';
 import { useDb } from '../db/useDb';
-import { queryKeys } from './keys';
+import { usePagedList } from '../paged-list';
+import { listKeys, queryKeys } from './keys';
 import { useStoredValue } from './stored';
 
 /** GET /post/{id} into the database; a post gone from the server is removed there too. */
@@ -66,22 +67,22 @@ export async function deletePost(id: string, db: KruhDb = getDb()): Promise<void
   });
 }
 
-/** GET /profile/user/{username}/groups (first page), stored under the user's profile. */
-export async function fetchUserGroups(username: string, options: { signal?: AbortSignal; db?: KruhDb } = {}): Promise<GroupList> {
-  const db = options.db ?? getDb();
-  const list = await callApi(profilesApi.groups, { params: { username }, query: { page: 1, limit: 20 } }, { signal: options.signal });
-  await db.meta.put({ key: `groups-of:${username}`, value: list });
-  return list;
-}
+/** Groups the strip over the groups feed asks for at a time (the profile's list asks PAGE_SIZES.groups). */
+const GROUP_STRIP_PAGE_SIZE = 20;
 
-export function useUserGroups(username: string | null, enabled = true): GroupList | undefined {
-  const db = useDb();
-  return useStoredValue<GroupList>(
-    username ? `groups-of:${username}` : null,
-    queryKeys.userGroups(db.name, username),
-    (db, signal) => fetchUserGroups(username!, { signal, db }),
-    enabled,
-  ).value;
+/**
+ * A user's groups page by page, through the paging engine: the profile's list of them or the
+ * strip over the groups feed, each stored for offline under its own key (their page sizes differ).
+ */
+export function useUserGroups(username: string, where: 'profile' | 'strip') {
+  return usePagedList({
+    list: where === 'profile' ? listKeys.profileGroups(username) : listKeys.groupStrip(username),
+    endpoint: profilesApi.groups,
+    params: { username },
+    field: 'groupList',
+    idOf: (g) => g.gp,
+    limit: where === 'profile' ? PAGE_SIZES.groups : GROUP_STRIP_PAGE_SIZE,
+  });
 }
 
 /** GET /post/{id}/groups: the names of the post's groups the caller may see (a reply goes to them). */
