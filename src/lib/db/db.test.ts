@@ -117,4 +117,21 @@ describe('schema upgrades', () => {
     now.close();
     await Dexie.delete(name);
   });
+
+  it('drops the single-row lists an earlier release kept in meta and keeps the rest of meta', async () => {
+    const name = 'kruh-upgrade-meta-test';
+    const second = openDb(name, SCHEMA_VERSIONS.slice(0, 2));
+    await second.meta.bulkPut([
+      { key: 'moderation:reports:all', value: { items: [], hasMore: false } },
+      { key: 'groups-of:alice', value: [] },
+      { key: 'unread', value: 3 },
+    ]);
+    second.close();
+
+    const now = openDb(name);
+    await now.open();
+    expect((await now.meta.toArray()).map((row) => row.key)).toEqual(['unread']);
+    now.close();
+    await Dexie.delete(name);
+  });
 });

@@ -198,6 +198,9 @@ export interface SchemaVersion {
   upgrade?: (tx: import('dexie').Transaction) => Promise<void> | void;
 }
 
+/** Prefixes of meta rows an earlier release kept and nothing reads any more. */
+const RETIRED_META_PREFIXES = ['moderation:', 'groups-of:'];
+
 /**
  * Every schema the app ever shipped, oldest first. A new version is APPENDED (never edit an
  * old one), with an upgrade function when existing rows need reshaping, so a device that was
@@ -222,6 +225,13 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
     // Lists that used to live only in memory (followers, members, search results) read offline.
     version: 2,
     stores: { listItems: '[listKey+id], listKey' },
+  },
+  {
+    // The moderation lists and a user's groups moved to the paged lists; their old single rows in
+    // meta would otherwise stay until logout, read by nothing.
+    version: 3,
+    stores: {},
+    upgrade: (tx) => tx.table('meta').where('key').startsWithAnyOf(RETIRED_META_PREFIXES).delete(),
   },
 ];
 
