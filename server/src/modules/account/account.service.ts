@@ -9,17 +9,25 @@ import { verifyPassword, hashPassword } from '../../lib/passwords.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueAccountMail } from '../auth/auth.emails.js';
 import { isGoogleAccount } from '../auth/auth.mapper.js';
-import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository.js';
-import { allMutedTags, wholeList } from '../blocks/blocks.repository.js';
-import { checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service.js';
+import { safetyListsOf } from '../blocks/blocks.service.js';
+import {
+  checkEmail,
+  checkPassword,
+  checkUsername,
+  findAccount,
+  findAccountByEmail,
+  findNameHolder,
+  replacePassword,
+  takenError,
+  updateAccount,
+} from '../auth/auth.service.js';
 import { accountKey } from '../auth/login-lockout.js';
 import { commentsLikedBy, commentsWrittenBy } from '../comments/comments.service.js';
-import { followEdgesOf } from '../follows/follows.repository.js';
-import { findMembershipsOf } from '../groups/groups.repository.js';
+import { followEdgesOf } from '../follows/follows.service.js';
+import { membershipsOf } from '../groups/memberships.js';
 import { handOverGroupsOf } from '../groups/groups.service.js';
-import { toPasskeyItem } from '../passkeys/passkeys.mapper.js';
-import { listUserPasskeys } from '../passkeys/passkeys.repository.js';
-import { subscriptionsOfUser } from '../push/push.repository.js';
+import { passkeysOf } from '../passkeys/passkeys.service.js';
+import { devicesOf } from '../push/push.service.js';
 import { postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
 import { avatarKey } from '../media/media-urls.js';
 import type { AccountData } from './account.export.js';
@@ -36,7 +44,7 @@ export async function changeBio(app: FastifyInstance, viewer: Viewer, bio: strin
   const problem = validateBio(bio);
   if (problem) throw badRequest(problem);
   // Stored as its length was measured: trimmed.
-  await updateUser(app.db, viewer.id, { bio: trimText(bio) });
+  await updateAccount(app.db, viewer.id, { bio: trimText(bio) });
 }
 
 /** A new name under the shared rules; another account's name in any case, or a look-alike of it, is taken. */
@@ -46,7 +54,7 @@ export async function changeUsername(app: FastifyInstance, viewer: Viewer, input
   const holder = await findNameHolder(app.db, username);
   if (holder && holder.id !== viewer.id) throw conflict('username_taken');
   try {
-    await updateUser(app.db, viewer.id, {
+    await updateAccount(app.db, viewer.id, {
       username,
       username_lower: usernameLower,
       username_skeleton: skeleton(username),
@@ -68,7 +76,7 @@ export async function changeEmail(app: FastifyInstance, viewer: Viewer, input: {
   const email = checkEmail(input.email);
   if (email === user.email) throw badRequest('using_email');
   if (!(await verifyPassword(user.password_hash, input.password))) throw badRequest('invalid_credentials');
-  if (await findUserByEmail(app.db, email)) throw conflict('email_used');
+  if (await findAccountByEmail(app.db, email)) throw conflict('email_used');
   // Each request mails a stranger's address, so a user may ask only a few times an hour.
   const rule = { key: `mail:change_email:${user.id}`, max: app.config.rates.emailChangesPerHour, windowMs: app.config.rates.windowMs };
   await app.db.transaction().execute(async (trx) => {
@@ -88,7 +96,7 @@ export async function changePassword(app: FastifyInstance, viewer: Viewer, input
 }
 
 export async function changeLanguage(app: FastifyInstance, viewer: Viewer, language: Language): Promise<void> {
-  await updateUser(app.db, viewer.id, { language });
+  await updateAccount(app.db, viewer.id, { language });
 }
 
 export function getNotificationSettings(viewer: Viewer): boolean[] {
@@ -100,7 +108,7 @@ export async function changeNotificationSettings(app: FastifyInstance, viewer: V
     throw badRequest('invalid_settings');
   }
   await setNotificationSettings(app.db, viewer.id, settings);
-  const user = await findUserById(app.db, viewer.id);
+  const user = await findAccount(app.db, viewer.id);
   return user ? notificationSettingsOf(user) : settings;
 }
 
@@ -113,19 +121,17 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
   const rule = { key: `export:${viewer.id}`, max: app.config.rates.exportsPerHour, windowMs: app.config.rates.windowMs };
   await takeSlot(app.db, rule, 'export_limit');
   const db = app.db;
-  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices, blocked, muted, mutedHashtags] = await Promise.all([
-    findUserById(db, viewer.id),
+  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices, safety] = await Promise.all([
+    findAccount(db, viewer.id),
     postsWrittenBy(db, viewer.id),
     commentsWrittenBy(db, viewer.id),
     postsLikedBy(db, viewer.id),
     commentsLikedBy(db, viewer.id),
     followEdgesOf(db, viewer.id),
-    findMembershipsOf(db, viewer.id),
-    listUserPasskeys(db, viewer.id),
-    subscriptionsOfUser(db, viewer.id),
-    wholeList(db, 'block', viewer.id),
-    wholeList(db, 'mute', viewer.id),
-    allMutedTags(db, viewer.id),
+    membershipsOf(db, viewer.id),
+    passkeysOf(db, viewer.id),
+    devicesOf(db, viewer.id),
+    safetyListsOf(db, viewer.id),
   ]);
   return {
     user: user ?? viewer.user,
@@ -135,9 +141,9 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
     likedComments,
     follows,
     groups,
-    passkeys: passkeys.map(toPasskeyItem),
-    pushDevices: pushDevices.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) })),
-    safety: { blocked, muted, mutedHashtags },
+    passkeys,
+    pushDevices,
+    safety,
   };
 }
 

@@ -22,9 +22,8 @@ import {
   setPasswordHash,
   uniqueViolation,
   updateUser,
-  type UserChanges,
-  type UserRecord,
 } from './auth.repository.js';
+import type { UserChanges, UserRecord } from './auth.records.js';
 import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
 import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from './login-lockout.js';
@@ -54,6 +53,21 @@ export function checkEmail(input: string): string {
  */
 export function findNameHolder(db: Executor, username: string): Promise<UserRecord | undefined> {
   return findUserByNameOrSkeleton(db, username.toLowerCase(), skeleton(username));
+}
+
+/** The account with this id, as the session check and the account calls read it. */
+export function findAccount(db: Executor, id: string): Promise<UserRecord | undefined> {
+  return findUserById(db, id);
+}
+
+/** The account that has this (normalized) address, if any. */
+export function findAccountByEmail(db: Executor, email: string): Promise<UserRecord | undefined> {
+  return findUserByEmail(db, email);
+}
+
+/** Changes the account's row (its bio, name, language...); a taken name or address throws, see takenError. */
+export async function updateAccount(db: Executor, id: string, changes: UserChanges): Promise<void> {
+  await updateUser(db, id, changes);
 }
 
 /** The 409 for a unique column two writers raced for; other errors pass through. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/schema.js';
 import { PAGE_SIZES } from '#core/limits';
 import { extractHashtags, normalizeHashtag } from '#core/text';
 import type { UserListReply } from '#core/api/common';
@@ -7,7 +8,7 @@ import { userExists } from '../../db/users.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { deleteFollow } from '../follows/follows.repository.js';
+import { endFollow } from '../follows/follows.service.js';
 import { toUserListReply } from '../profiles/profiles.mapper.js';
 import * as repo from './blocks.repository.js';
 
@@ -27,8 +28,8 @@ export async function block(app: FastifyInstance, viewer: Viewer, userId: string
   await requireOther(app, viewer, userId, 'block');
   await app.db.transaction().execute(async (trx) => {
     await repo.addToList(trx, 'block', viewer.id, userId, Date.now());
-    await deleteFollow(trx, viewer.id, userId);
-    await deleteFollow(trx, userId, viewer.id);
+    await endFollow(trx, viewer.id, userId);
+    await endFollow(trx, userId, viewer.id);
   });
 }
 
@@ -63,6 +64,16 @@ export async function list(app: FastifyInstance, viewer: Viewer, kind: repo.User
   const window = pageWindow(query, PAGE_SIZES.users);
   const page = toPage(await repo.listPage(app.db, kind, viewer.id, query, window), window);
   return toUserListReply(app.db, page, viewer.id);
+}
+
+/** The user's blocked and muted people and muted hashtags, oldest first (the data export). */
+export async function safetyListsOf(db: Executor, userId: string): Promise<{
+  blocked: Array<{ id: string; username: string; since: number }>;
+  muted: Array<{ id: string; username: string; since: number }>;
+  mutedHashtags: Array<{ tag: string; since: number }>;
+}> {
+  const [blocked, muted, mutedHashtags] = await Promise.all([repo.wholeList(db, 'block', userId), repo.wholeList(db, 'mute', userId), repo.allMutedTags(db, userId)]);
+  return { blocked, muted, mutedHashtags };
 }
 
 /** The hashtag as posts index it (lowercase, without #), or a refusal when it could not be one. */

@@ -1,10 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
 import { userExists } from '../../db/users.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import * as repo from './follows.repository.js';
+
+/** What other modules read of follows: the follow states of a user list, and the data export's edges. */
+export { followEdgesOf, followStates, NOT_FOLLOWING, type FollowEdge, type FollowState } from './follows.repository.js';
+
+/** Ends a follow if there is one (a block ends both directions); true when one was removed. */
+export function endFollow(db: Executor, followerId: string, followingId: string): Promise<boolean> {
+  return repo.deleteFollow(db, followerId, followingId);
+}
 
 /**
  * Follow, change notify, unfollow. Errors:

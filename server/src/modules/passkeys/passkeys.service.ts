@@ -11,12 +11,12 @@ import type { PasskeyLoginBody, Session } from '#core/api/auth';
 import { LIMITS } from '#core/limits';
 import type { PasskeyItem, RegisterBody } from '#core/api/passkeys';
 import type { AuthenticationOptionsReply, RegistrationOptionsReply } from '#core/api/webauthn';
+import type { Executor } from '../../db/schema.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { takeSlot } from '../../lib/rate-limit.js';
-import { findUserById } from '../auth/auth.repository.js';
-import { admitUser } from '../auth/auth.service.js';
+import { admitUser, findAccount } from '../auth/auth.service.js';
 import { toPasskeyItem, transportsOf } from './passkeys.mapper.js';
 import {
   type ChallengeRow,
@@ -176,8 +176,13 @@ export async function register(app: FastifyInstance, viewer: Viewer, body: Regis
 }
 
 /** GET /passkeys: the caller's passkeys. */
+/** The user's passkeys as their list shows them (also the data export). */
+export async function passkeysOf(db: Executor, userId: string): Promise<PasskeyItem[]> {
+  return (await listUserPasskeys(db, userId)).map(toPasskeyItem);
+}
+
 export async function list(app: FastifyInstance, viewer: Viewer): Promise<PasskeyItem[]> {
-  return (await listUserPasskeys(app.db, viewer.id)).map(toPasskeyItem);
+  return passkeysOf(app.db, viewer.id);
 }
 
 /** DELETE /passkeys/:id: one of the caller's own; another's is as unknown as a missing one. */
@@ -222,7 +227,7 @@ export async function login(app: FastifyInstance, body: PasskeyLoginBody): Promi
     }),
   );
   await markPasskeyUsed(app.db, passkey.id, verification.authenticationInfo.newCounter, Date.now());
-  const user = await findUserById(app.db, passkey.user_id);
+  const user = await findAccount(app.db, passkey.user_id);
   if (!user) throw badRequest('passkey_not_found');
   return admitUser(app, user);
 }

@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/schema.js';
 import type { PushSubscriptionBody } from '#core/api/push';
 import { badRequest } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
@@ -59,6 +60,12 @@ export async function subscribe(app: FastifyInstance, viewer: Viewer, body: Push
     await repo.upsertSubscription(trx, { id: newId(now), userId: viewer.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, now });
     await repo.trimSubscriptions(trx, viewer.id, MAX_DEVICES);
   });
+}
+
+/** The user's devices that take push notifications, oldest first (the data export). */
+export async function devicesOf(db: Executor, userId: string): Promise<Array<{ endpoint: string; created_at: number; updated_at: number }>> {
+  const rows = await repo.subscriptionsOfUser(db, userId);
+  return rows.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) }));
 }
 
 export async function unsubscribe(app: FastifyInstance, viewer: Viewer, endpoint: string): Promise<void> {
