@@ -10,6 +10,9 @@ const root = import.meta.dirname;
 const features = readdirSync(`${root}/src/features`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+const serverModules = readdirSync(`${root}/server/src/modules`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   // Mutation reports are generated; Stryker's sandboxes are copies of the repository.
@@ -77,6 +80,19 @@ export default tseslint.config(
             except: [`./${feature}`],
             message: 'Features do not import each other: move shared code to src/components/ or src/lib/.',
           })),
+          // A module's repository (its SQL) is its own: another module, even for a type, goes through
+          // the owning module's service or another of its files (a mapper, a `<module>.records.ts`).
+          // One zone per module, because `except` cannot be mixed with a glob `from`.
+          ...serverModules.map((module) => ({
+            target: `./server/src/modules/${module}`,
+            from: `./server/src/modules/!(${module})/**/*.repository.ts`,
+            message: `Only server/src/modules/<module>/ imports its own repository: go through that module's service.`,
+          })),
+          {
+            target: ['./server/src/*.ts', './server/src/!(modules)/**/*.ts'],
+            from: './server/src/modules/**/*.repository.ts',
+            message: 'Only a module imports its own repository: plugins, lib and the app go through its service.',
+          },
         ],
       }],
     },

@@ -24,6 +24,7 @@ import { loadConfig } from '../src/config';
 import { isPostgresUrl, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrator';
 import { hashPassword } from '../src/lib/passwords';
+import { contextOf } from '../src/lib/service-context';
 import { runDueJobs } from '../src/modules/jobs/worker';
 import { uploadContentImage } from '../src/modules/media/media.service';
 import { storeAvatar } from '../src/modules/media/avatars';
@@ -206,7 +207,7 @@ async function seedDemo(database: ReturnType<typeof openDatabase>, dataDir: stri
     await call(carol, 'PUT', '/group/demo_garden/join');
     const post = (await call(alice, 'POST', '/post', { text: 'Hello from the demo garden #kruh', groups: ['demo_garden'], mentions: ['bob'] })) as { _id: string };
     const viewer = await app.viewerFromToken(alice.token);
-    await uploadContentImage(app, viewer, { file: await picture(2.5, 640), fields: { id: post._id, index: '0' } });
+    await uploadContentImage(contextOf(app), viewer, { file: await picture(2.5, 640), fields: { id: post._id, index: '0' } });
     await call(bob, 'PATCH', `/post/${post._id}/like`, { liked: true });
     await call(carol, 'PATCH', `/post/${post._id}/like`, { liked: true });
     const comment = (await call(bob, 'POST', '/comment/', { text: 'Lovely picture!', parent: post._id })) as { _id: string };

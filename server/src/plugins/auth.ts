@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError } from '../lib/app-error.js';
 import type { UserRow } from '../db/schema.js';
-import { type UserRecord, findUserById } from '../modules/auth/auth.repository.js';
+import type { UserRecord } from '../modules/auth/auth.records.js';
+import { findAccount } from '../modules/auth/auth.service.js';
 
 export interface Viewer {
   id: string;
@@ -74,7 +75,7 @@ export const authPlugin = fp(
         throw new AppError(401, 'invalid_token');
       }
       if (!sub) throw new AppError(401, 'invalid_token');
-      const user = await findUserById(app.db, sub);
+      const user = await findAccount(app.db, sub);
       // Suspending an account also bumps its token version; the check here holds for any token signed meanwhile.
       if (!user || user.token_version !== ver || user.suspended_at) throw new AppError(401, 'invalid_token');
       return { id: user.id, username: user.username, user };

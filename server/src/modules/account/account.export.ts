@@ -4,12 +4,12 @@ import { GROUP_NOTIFICATION_LEVELS, NOTIFICATION_SETTINGS } from '#core/limits';
 import type { PasskeyItem } from '#core/api/passkeys';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { AuthoredComment, LikedComment } from '../comments/comments.service.js';
-import type { FollowEdge } from '../follows/follows.repository.js';
-import type { MembershipRow } from '../groups/groups.repository.js';
+import type { FollowEdge } from '../follows/follows.service.js';
+import type { MembershipRow } from '../groups/memberships.js';
 import { avatarKey, imageKey } from '../media/media-urls.js';
 import type { AuthoredPost, LikedPost } from '../posts/posts.service.js';
 import { isGoogleAccount } from '../auth/auth.mapper.js';
-import type { UserRecord } from '../auth/auth.repository.js';
+import type { UserRecord } from '../auth/auth.records.js';
 import { notificationSettingsOf } from './account.mapper.js';
 
 /**

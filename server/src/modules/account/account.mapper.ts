@@ -1,7 +1,7 @@
 import type { Account } from '#core/api/account';
 import type { NotificationSettings } from '#core/limits';
 import type { UserRow } from '../../db/schema.js';
-import type { UserRecord } from '../auth/auth.repository.js';
+import type { UserRecord } from '../auth/auth.records.js';
 import { isGoogleAccount } from '../auth/auth.mapper.js';
 import { avatarUrl } from '../media/media-urls.js';
 import { parseNotificationSettings } from '../notifications/notification-prefs.js';

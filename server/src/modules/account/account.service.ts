@@ -1,25 +1,34 @@
-import type { FastifyInstance } from 'fastify';
 import type { Language } from '#core/api/account';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
 import { foldForSearch, skeleton, trimText } from '#core/text';
 import { validateBio } from '#core/validation';
+import { inTransaction } from '../../db/helpers.js';
 import { badRequest, conflict } from '../../lib/app-error.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import { verifyPassword, hashPassword } from '../../lib/passwords.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueAccountMail } from '../auth/auth.emails.js';
 import { isGoogleAccount } from '../auth/auth.mapper.js';
-import { findUserByEmail, findUserById, updateUser } from '../auth/auth.repository.js';
-import { allMutedTags, wholeList } from '../blocks/blocks.repository.js';
-import { checkEmail, checkPassword, checkUsername, findNameHolder, replacePassword, takenError } from '../auth/auth.service.js';
+import { safetyListsOf } from '../blocks/blocks.service.js';
+import {
+  checkEmail,
+  checkPassword,
+  checkUsername,
+  findAccount,
+  findAccountByEmail,
+  findNameHolder,
+  replacePassword,
+  takenError,
+  updateAccount,
+} from '../auth/auth.service.js';
 import { accountKey } from '../auth/login-lockout.js';
 import { commentsLikedBy, commentsWrittenBy } from '../comments/comments.service.js';
-import { followEdgesOf } from '../follows/follows.repository.js';
-import { findMembershipsOf } from '../groups/groups.repository.js';
+import { followEdgesOf } from '../follows/follows.service.js';
+import { membershipsOf } from '../groups/memberships.js';
 import { handOverGroupsOf } from '../groups/groups.service.js';
-import { toPasskeyItem } from '../passkeys/passkeys.mapper.js';
-import { listUserPasskeys } from '../passkeys/passkeys.repository.js';
-import { subscriptionsOfUser } from '../push/push.repository.js';
+import { passkeysOf } from '../passkeys/passkeys.service.js';
+import { devicesOf } from '../push/push.service.js';
 import { postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
 import { avatarKey } from '../media/media-urls.js';
 import type { AccountData } from './account.export.js';
@@ -28,25 +37,25 @@ import { deleteUserCascade, setNotificationSettings } from './account.repository
 
 /** Account management: every call acts on the caller's own account. */
 
-export function getAccount(viewer: Viewer): AccountView {
+export function getAccount(_ctx: ServiceContext, viewer: Viewer): AccountView {
   return toAccount(viewer.user);
 }
 
-export async function changeBio(app: FastifyInstance, viewer: Viewer, bio: string): Promise<void> {
+export async function changeBio(ctx: ServiceContext, viewer: Viewer, bio: string): Promise<void> {
   const problem = validateBio(bio);
   if (problem) throw badRequest(problem);
   // Stored as its length was measured: trimmed.
-  await updateUser(app.db, viewer.id, { bio: trimText(bio) });
+  await updateAccount(ctx.db, viewer.id, { bio: trimText(bio) });
 }
 
 /** A new name under the shared rules; another account's name in any case, or a look-alike of it, is taken. */
-export async function changeUsername(app: FastifyInstance, viewer: Viewer, input: string): Promise<string> {
+export async function changeUsername(ctx: ServiceContext, viewer: Viewer, input: string): Promise<string> {
   const username = checkUsername(input);
   const usernameLower = username.toLowerCase();
-  const holder = await findNameHolder(app.db, username);
+  const holder = await findNameHolder(ctx.db, username);
   if (holder && holder.id !== viewer.id) throw conflict('username_taken');
   try {
-    await updateUser(app.db, viewer.id, {
+    await updateAccount(ctx.db, viewer.id, {
       username,
       username_lower: usernameLower,
       username_skeleton: skeleton(username),
@@ -61,46 +70,51 @@ export async function changeUsername(app: FastifyInstance, viewer: Viewer, input
 /**
  * Starts an address change: the current password proves the caller, and a link to the new
  * address proves that address. The account keeps its old address until the link is opened.
+ * The password is checked before the slot's transaction (inTransaction joins the route's when it
+ * opened one), so a slow hash never holds the database.
  */
-export async function changeEmail(app: FastifyInstance, viewer: Viewer, input: { email: string; password: string }): Promise<void> {
+export async function changeEmail(ctx: ServiceContext, viewer: Viewer, input: { email: string; password: string }): Promise<void> {
   const user = viewer.user;
   if (isGoogleAccount(user) || !user.password_hash) throw badRequest('login_google');
   const email = checkEmail(input.email);
   if (email === user.email) throw badRequest('using_email');
   if (!(await verifyPassword(user.password_hash, input.password))) throw badRequest('invalid_credentials');
-  if (await findUserByEmail(app.db, email)) throw conflict('email_used');
+  if (await findAccountByEmail(ctx.db, email)) throw conflict('email_used');
   // Each request mails a stranger's address, so a user may ask only a few times an hour.
-  const rule = { key: `mail:change_email:${user.id}`, max: app.config.rates.emailChangesPerHour, windowMs: app.config.rates.windowMs };
-  await app.db.transaction().execute(async (trx) => {
+  const rule = { key: `mail:change_email:${user.id}`, max: ctx.app.config.rates.emailChangesPerHour, windowMs: ctx.app.config.rates.windowMs };
+  await inTransaction(ctx.db, async (trx) => {
     await takeSlot(trx, rule, 'email_limit');
     await enqueueAccountMail(trx, 'change_email', user, email);
   });
 }
 
-/** A new password; every token and reset link issued before stops working (the web app logs out). */
-export async function changePassword(app: FastifyInstance, viewer: Viewer, input: { oldPassword: string; newPassword: string }): Promise<void> {
+/**
+ * A new password; every token and reset link issued before stops working (the web app logs out).
+ * Hashed before the transaction, as changeEmail.
+ */
+export async function changePassword(ctx: ServiceContext, viewer: Viewer, input: { oldPassword: string; newPassword: string }): Promise<void> {
   const user = viewer.user;
   if (isGoogleAccount(user) || !user.password_hash) throw badRequest('login_google');
   checkPassword(input.newPassword);
   if (!(await verifyPassword(user.password_hash, input.oldPassword))) throw badRequest('invalid_credentials');
   const hash = await hashPassword(input.newPassword);
-  await app.db.transaction().execute((trx) => replacePassword(trx, user.id, hash));
+  await inTransaction(ctx.db, (trx) => replacePassword(trx, user.id, hash));
 }
 
-export async function changeLanguage(app: FastifyInstance, viewer: Viewer, language: Language): Promise<void> {
-  await updateUser(app.db, viewer.id, { language });
+export async function changeLanguage(ctx: ServiceContext, viewer: Viewer, language: Language): Promise<void> {
+  await updateAccount(ctx.db, viewer.id, { language });
 }
 
-export function getNotificationSettings(viewer: Viewer): boolean[] {
+export function getNotificationSettings(_ctx: ServiceContext, viewer: Viewer): boolean[] {
   return notificationSettingsOf(viewer.user);
 }
 
-export async function changeNotificationSettings(app: FastifyInstance, viewer: Viewer, settings: boolean[]): Promise<boolean[]> {
+export async function changeNotificationSettings(ctx: ServiceContext, viewer: Viewer, settings: boolean[]): Promise<boolean[]> {
   if (settings.length !== NOTIFICATION_SETTINGS.length || settings.some((s) => typeof s !== 'boolean')) {
     throw badRequest('invalid_settings');
   }
-  await setNotificationSettings(app.db, viewer.id, settings);
-  const user = await findUserById(app.db, viewer.id);
+  await setNotificationSettings(ctx.db, viewer.id, settings);
+  const user = await findAccount(ctx.db, viewer.id);
   return user ? notificationSettingsOf(user) : settings;
 }
 
@@ -109,23 +123,21 @@ export async function changeNotificationSettings(app: FastifyInstance, viewer: V
  * its tables. An export reads every row and image of the account, so a user may ask only a few
  * times an hour; the slot is taken first, so a refused export reads nothing.
  */
-export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promise<AccountData> {
-  const rule = { key: `export:${viewer.id}`, max: app.config.rates.exportsPerHour, windowMs: app.config.rates.windowMs };
-  await takeSlot(app.db, rule, 'export_limit');
-  const db = app.db;
-  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices, blocked, muted, mutedHashtags] = await Promise.all([
-    findUserById(db, viewer.id),
+export async function gatherExport(ctx: ServiceContext, viewer: Viewer): Promise<AccountData> {
+  const rule = { key: `export:${viewer.id}`, max: ctx.app.config.rates.exportsPerHour, windowMs: ctx.app.config.rates.windowMs };
+  await takeSlot(ctx.db, rule, 'export_limit');
+  const db = ctx.db;
+  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices, safety] = await Promise.all([
+    findAccount(db, viewer.id),
     postsWrittenBy(db, viewer.id),
     commentsWrittenBy(db, viewer.id),
     postsLikedBy(db, viewer.id),
     commentsLikedBy(db, viewer.id),
     followEdgesOf(db, viewer.id),
-    findMembershipsOf(db, viewer.id),
-    listUserPasskeys(db, viewer.id),
-    subscriptionsOfUser(db, viewer.id),
-    wholeList(db, 'block', viewer.id),
-    wholeList(db, 'mute', viewer.id),
-    allMutedTags(db, viewer.id),
+    membershipsOf(db, viewer.id),
+    passkeysOf(db, viewer.id),
+    devicesOf(db, viewer.id),
+    safetyListsOf(db, viewer.id),
   ]);
   return {
     user: user ?? viewer.user,
@@ -135,27 +147,29 @@ export async function gatherExport(app: FastifyInstance, viewer: Viewer): Promis
     likedComments,
     follows,
     groups,
-    passkeys: passkeys.map(toPasskeyItem),
-    pushDevices: pushDevices.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) })),
-    safety: { blocked, muted, mutedHashtags },
+    passkeys,
+    pushDevices,
+    safety,
   };
 }
 
 /**
- * Deletes the caller's account (DELETE /account/delete). Groups it owns pass to a successor first,
- * or go the way their owner would delete them: the account's deletion never publishes a private
- * group's posts. The rows go in one transaction; files (the user's avatar, and the avatars and
- * private media of groups that went) are removed after, since files cannot roll back.
+ * Deletes the caller's account (DELETE /account/delete) on the route's transaction. Groups it owns
+ * pass to a successor first, or go the way their owner would delete them: the account's deletion
+ * never publishes a private group's posts. Answers the keys of the files to remove once the
+ * transaction committed (removeAccountFiles), since files cannot roll back.
  */
-export async function deleteAccount(app: FastifyInstance, viewer: Viewer): Promise<void> {
-  const groupKeys = await app.db.transaction().execute(async (trx) => {
-    const keys = await handOverGroupsOf(trx, viewer.id);
-    await deleteUserCascade(trx, viewer.id, accountKey(viewer.id));
-    return keys;
-  });
+export async function deleteAccount(ctx: ServiceContext, viewer: Viewer): Promise<string[]> {
+  const groupKeys = await handOverGroupsOf(ctx.db, viewer.id);
+  await deleteUserCascade(ctx.db, viewer.id, accountKey(viewer.id));
+  return groupKeys;
+}
+
+/** After deleteAccount committed: the user's avatar, and the avatars and private media of groups that went. */
+export async function removeAccountFiles(ctx: ServiceContext, viewer: Viewer, groupKeys: string[]): Promise<void> {
   try {
-    await app.storage.remove([avatarKey('pfp', viewer.id), ...groupKeys]);
+    await ctx.app.storage.remove([avatarKey('pfp', viewer.id), ...groupKeys]);
   } catch (err) {
-    app.log.warn({ err, userId: viewer.id }, 'removing files of a deleted account failed');
+    ctx.app.log.warn({ err, userId: viewer.id }, 'removing files of a deleted account failed');
   }
 }

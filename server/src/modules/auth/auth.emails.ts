@@ -4,7 +4,8 @@ import { lockRateKey } from '../../lib/rate-limit.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { isGoogleAccount } from './auth.mapper.js';
-import { type UserRecord, findUserById, latestEmailTokenAt } from './auth.repository.js';
+import type { UserRecord } from './auth.records.js';
+import { findUserById, latestEmailTokenAt } from './auth.repository.js';
 import { issueEmailToken } from './email-tokens.js';
 
 /** The messages accounts send, in the user's language (en or cs), as plain text. */

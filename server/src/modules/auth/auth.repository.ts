@@ -1,14 +1,8 @@
 import { toBool, toFlag } from '../../db/helpers.js';
-import type { EmailTokensTable, Executor, NewUser, UserRow, UserUpdate } from '../../db/schema.js';
+import type { EmailTokensTable, Executor, UserRow, UserUpdate } from '../../db/schema.js';
+import type { NewUserRecord, UserChanges, UserRecord } from './auth.records.js';
 
 /** Every SQL of accounts, email links and failed logins; the account module reuses the user reads. */
-
-/** An account as the rules read it: `verified` is true once its address was proven. */
-export type UserRecord = Omit<UserRow, 'verified'> & { verified: boolean };
-/** A new account; `verified` when its address is proven already (Google vouched for it). */
-export type NewUserRecord = Omit<NewUser, 'verified'> & { verified: boolean };
-/** Changes to an account's row. */
-export type UserChanges = Omit<UserUpdate, 'verified'> & { verified?: boolean };
 
 function toRecord(row: UserRow | undefined): UserRecord | undefined {
   return row && { ...row, verified: toBool(row.verified) };

@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Language } from '#core/api/account';
 import { authApi } from '#core/api/auth';
+import { inTransaction } from '../../db/helpers.js';
 import { routeOf } from '../../lib/contract.js';
 import { message, viewerRoute } from '../../lib/handlers.js';
+import { contextOf } from '../../lib/service-context.js';
 import * as passkeys from '../passkeys/passkeys.service.js';
 import { toSessionUser } from './auth.mapper.js';
 import * as service from './auth.service.js';
@@ -16,10 +18,11 @@ function languageOf(request: FastifyRequest, asked: string | undefined): Languag
 
 /** Sign-up, verification, login (password, Google and passkey), the auth guard, and password reset. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = contextOf(app);
   app.route({
     ...routeOf(authApi.signup),
     handler: async (request, reply) => {
-      await service.signup(app, { ...request.body, language: languageOf(request, request.body.language) }, request.ip);
+      await service.signup(ctx, { ...request.body, language: languageOf(request, request.body.language), ip: request.ip });
       return reply.status(201).send(message('signup_email'));
     },
   });
@@ -27,7 +30,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.verify),
     handler: async (request) => {
-      await service.verifyEmail(app, request.query.token, request.query.email);
+      await inTransaction(app.db, (trx) => service.verifyEmail(contextOf(app, trx), { token: request.query.token, email: request.query.email }));
       return message('email_verified');
     },
   });
@@ -35,12 +38,12 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.login),
     handler: async (request) =>
-      service.login(app, { username: request.body.username ?? '', password: request.body.password ?? '' }, request.ip),
+      service.login(ctx, { username: request.body.username ?? '', password: request.body.password ?? '', ip: request.ip }),
   });
 
   app.route({
     ...routeOf(authApi.google),
-    handler: async (request) => service.googleLogin(app, request.body.token ?? '', languageOf(request, request.body.language)),
+    handler: async (request) => service.googleLogin(ctx, { token: request.body.token ?? '', language: languageOf(request, request.body.language) }),
   });
 
   app.route(viewerRoute(authApi.test, (_request, viewer) => ({ ok: true, user: toSessionUser(viewer.user) })));
@@ -48,7 +51,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.forgot),
     handler: async (request) => {
-      await service.forgotPassword(app, request.body.email);
+      await inTransaction(app.db, (trx) => service.forgotPassword(contextOf(app, trx), request.body.email));
       return message('password_reset_sent');
     },
   });
@@ -56,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.reset),
     handler: async (request) => {
-      await service.resetPassword(app, request.body);
+      await service.resetPassword(ctx, request.body);
       return message('password_changed');
     },
   });
@@ -65,11 +68,11 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // account as the password login does.
   app.route({
     ...routeOf(authApi.passkeyOptions),
-    handler: async (request) => passkeys.loginOptions(app, passkeys.relyingPartyOf(app, request), request.ip),
+    handler: async (request) => inTransaction(app.db, (trx) => passkeys.loginOptions(contextOf(app, trx), { rp: passkeys.relyingPartyOf(app, request), ip: request.ip })),
   });
 
   app.route({
     ...routeOf(authApi.passkeyLogin),
-    handler: async (request) => passkeys.login(app, request.body),
+    handler: async (request) => passkeys.login(ctx, request.body),
   });
 };

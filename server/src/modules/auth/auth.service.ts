@@ -3,11 +3,13 @@ import type { Language } from '#core/api/account';
 import type { Session } from '#core/api/auth';
 import { foldForSearch, normalizeName, skeleton } from '#core/text';
 import { normalizeEmail, validateEmail, validatePassword, validateUsername } from '#core/validation';
+import { inTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { type AppError, badRequest, conflict, forbidden, tooMany } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { type ServiceContext, contextOf } from '../../lib/service-context.js';
 import { enqueueAccountMail } from './auth.emails.js';
 import { isGoogleAccount, toSessionUser } from './auth.mapper.js';
 import {
@@ -22,9 +24,8 @@ import {
   setPasswordHash,
   uniqueViolation,
   updateUser,
-  type UserChanges,
-  type UserRecord,
 } from './auth.repository.js';
+import type { UserChanges, UserRecord } from './auth.records.js';
 import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
 import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from './login-lockout.js';
@@ -56,6 +57,21 @@ export function findNameHolder(db: Executor, username: string): Promise<UserReco
   return findUserByNameOrSkeleton(db, username.toLowerCase(), skeleton(username));
 }
 
+/** The account with this id, as the session check and the account calls read it. */
+export function findAccount(db: Executor, id: string): Promise<UserRecord | undefined> {
+  return findUserById(db, id);
+}
+
+/** The account that has this (normalized) address, if any. */
+export function findAccountByEmail(db: Executor, email: string): Promise<UserRecord | undefined> {
+  return findUserByEmail(db, email);
+}
+
+/** Changes the account's row (its bio, name, language...); a taken name or address throws, see takenError. */
+export async function updateAccount(db: Executor, id: string, changes: UserChanges): Promise<void> {
+  await updateUser(db, id, changes);
+}
+
 /** The 409 for a unique column two writers raced for; other errors pass through. */
 export function takenError(err: unknown): AppError | unknown {
   const column = uniqueViolation(err);
@@ -83,21 +99,25 @@ const signupRule = (app: FastifyInstance, ip: string): RateRule => ({
   windowMs: app.config.rates.windowMs,
 });
 
-/** POST /auth/signup: an unverified account and a verification link, limited per client address. */
+/**
+ * POST /auth/signup: an unverified account and a verification link, limited per client address.
+ * The password is hashed before the transaction (inTransaction joins the route's when it opened
+ * one), so a slow hash never holds the database.
+ */
 export async function signup(
-  app: FastifyInstance,
-  input: { username: string; email: string; password: string; language: Language },
-  ip: string,
+  ctx: ServiceContext,
+  input: { username: string; email: string; password: string; language: Language; ip: string },
 ): Promise<void> {
+  const { app, db } = ctx;
   const username = checkUsername(input.username);
   const email = checkEmail(input.email);
   checkPassword(input.password);
-  const rule = signupRule(app, ip);
+  const rule = signupRule(app, input.ip);
   // Checked before hashing, so a flood costs no hash; the slot is taken with the insert.
-  if ((await countRecent(app.db, rule.key, rule.windowMs)) >= rule.max) throw tooMany('signup_limit');
+  if ((await countRecent(db, rule.key, rule.windowMs)) >= rule.max) throw tooMany('signup_limit');
   const usernameLower = username.toLowerCase();
-  if (await findNameHolder(app.db, username)) throw conflict('username_taken');
-  if (await findUserByEmail(app.db, email)) throw conflict('email_used');
+  if (await findNameHolder(db, username)) throw conflict('username_taken');
+  if (await findUserByEmail(db, email)) throw conflict('email_used');
 
   const user = {
     id: newId(),
@@ -114,7 +134,7 @@ export async function signup(
   };
   try {
     // One transaction: a refused or failed sign-up takes no slot and queues no mail.
-    await app.db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await takeSlot(trx, rule, 'signup_limit');
       await insertUser(trx, user);
       await tryTakeSlot(trx, verifyMailRule(user.id));
@@ -125,37 +145,38 @@ export async function signup(
   }
 }
 
-/** GET /auth/verify: confirms a sign-up address, or an address change. */
-export async function verifyEmail(app: FastifyInstance, token: string, email: string | undefined): Promise<void> {
-  await app.db.transaction().execute(async (trx) => {
-    const link = await consumeEmailToken(trx, token, ['verify', 'change_email'], email || undefined);
-    if (!link) throw badRequest('invalid_link');
-    const user = await findUserById(trx, link.user_id);
-    if (!user) throw badRequest('invalid_link');
-    if (link.purpose === 'verify') {
-      // A sign-up link confirms only the address it was sent to, not one changed since.
-      if (user.email !== link.email) throw badRequest('invalid_link');
-      await updateUser(trx, user.id, { verified: true });
-      return;
-    }
-    const holder = await findUserByEmail(trx, link.email);
-    if (holder && holder.id !== user.id) throw conflict('email_used');
-    try {
-      await updateUser(trx, user.id, { email: link.email, verified: true });
-    } catch (err) {
-      throw takenError(err);
-    }
-    // Links mailed to the old address (a reset, say) must not outlive it.
-    for (const purpose of ['change_email', 'reset_password', 'verify'] as const) await deleteUserEmailTokens(trx, user.id, purpose);
-  });
+/** GET /auth/verify: confirms a sign-up address, or an address change, on the route's transaction. */
+export async function verifyEmail(ctx: ServiceContext, input: { token: string; email: string | undefined }): Promise<void> {
+  const { token, email } = input;
+  const db = ctx.db;
+  const link = await consumeEmailToken(db, token, ['verify', 'change_email'], email || undefined);
+  if (!link) throw badRequest('invalid_link');
+  const user = await findUserById(db, link.user_id);
+  if (!user) throw badRequest('invalid_link');
+  if (link.purpose === 'verify') {
+    // A sign-up link confirms only the address it was sent to, not one changed since.
+    if (user.email !== link.email) throw badRequest('invalid_link');
+    await updateUser(db, user.id, { verified: true });
+    return;
+  }
+  const holder = await findUserByEmail(db, link.email);
+  if (holder && holder.id !== user.id) throw conflict('email_used');
+  try {
+    await updateUser(db, user.id, { email: link.email, verified: true });
+  } catch (err) {
+    throw takenError(err);
+  }
+  // Links mailed to the old address (a reset, say) must not outlive it.
+  for (const purpose of ['change_email', 'reset_password', 'verify'] as const) await deleteUserEmailTokens(db, user.id, purpose);
 }
 
 /**
  * POST /auth/login: `username` is a username (any case) or an address. Which of name
  * and password was wrong is never told; see login-lockout.ts for login_timeout.
  */
-export async function login(app: FastifyInstance, input: { username: string; password: string }, ip: string): Promise<Session> {
-  const db = app.db;
+export async function login(ctx: ServiceContext, input: { username: string; password: string; ip: string }): Promise<Session> {
+  const { db, app } = ctx;
+  const ip = input.ip;
   const identifier = input.username.trim();
   const user = identifier.includes('@')
     ? await findUserByEmail(db, normalizeEmail(identifier))
@@ -181,7 +202,7 @@ export async function login(app: FastifyInstance, input: { username: string; pas
   }
   if (!(await verifyPassword(user.password_hash, input.password))) throw await wrong();
   await forgiveAttempt(db, attempt);
-  return admitUser(app, user);
+  return admitUser(contextOf(app, db), user);
 }
 
 /**
@@ -189,12 +210,12 @@ export async function login(app: FastifyInstance, input: { username: string; pas
  * account gets verify_email (and a fresh link for whoever lost the first one, at most every few
  * minutes), any other a session, and the account's failed logins are forgotten.
  */
-export async function admitUser(app: FastifyInstance, user: UserRecord): Promise<Session> {
-  const db = app.db;
+export async function admitUser(ctx: ServiceContext, user: UserRecord): Promise<Session> {
+  const { app, db } = ctx;
   if (!user.verified) {
     if (user.email) {
       const email = user.email;
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         if (await tryTakeSlot(trx, verifyMailRule(user.id))) await enqueueAccountMail(trx, 'verify', user, email);
       });
     }
@@ -205,13 +226,13 @@ export async function admitUser(app: FastifyInstance, user: UserRecord): Promise
 }
 
 /** First name in candidates nobody holds; inserting it may still race, so callers retry. */
-async function createGoogleUser(app: FastifyInstance, identity: { sub: string; email: string | null; name: string | null }, language: Language): Promise<UserRecord> {
+async function createGoogleUser({ db }: ServiceContext, identity: { sub: string; email: string | null; name: string | null }, language: Language): Promise<UserRecord> {
   for (const username of usernameCandidates(usernameBase(identity))) {
     const usernameLower = username.toLowerCase();
-    if (await findNameHolder(app.db, username)) continue;
+    if (await findNameHolder(db, username)) continue;
     const id = newId();
     try {
-      await insertUser(app.db, {
+      await insertUser(db, {
         id,
         username,
         username_lower: usernameLower,
@@ -229,13 +250,13 @@ async function createGoogleUser(app: FastifyInstance, identity: { sub: string; e
       if (column === 'username_lower') continue;
       // The same Google account signing in twice at once: the other request created it.
       if (column === 'google_sub') {
-        const existing = await findUserByGoogleSub(app.db, identity.sub);
+        const existing = await findUserByGoogleSub(db, identity.sub);
         if (existing) return existing;
       }
       if (column === 'email') throw conflict('email_used');
       throw err;
     }
-    const created = await findUserById(app.db, id);
+    const created = await findUserById(db, id);
     if (created) return created;
   }
   throw conflict('username_taken');
@@ -246,40 +267,41 @@ async function createGoogleUser(app: FastifyInstance, identity: { sub: string; e
  * new verified account without a password, unless an account already has the address Google
  * vouches for: that account is linked.
  */
-export async function googleLogin(app: FastifyInstance, token: string, language: Language): Promise<Session> {
-  const identity = await verifyGoogleToken(app, token);
-  const known = await findUserByGoogleSub(app.db, identity.sub);
+export async function googleLogin(ctx: ServiceContext, input: { token: string; language: Language }): Promise<Session> {
+  const { app, db } = ctx;
+  const identity = await verifyGoogleToken(app, input.token);
+  const known = await findUserByGoogleSub(db, identity.sub);
   if (known) return issueSession(app, known);
 
-  const holder = identity.email ? await findUserByEmail(app.db, identity.email) : undefined;
+  const holder = identity.email ? await findUserByEmail(db, identity.email) : undefined;
   if (holder) {
     if (holder.google_sub) throw conflict('email_used');
     // An unverified account's password was never proven to belong to the address's owner, who
     // is now signing in: drop it (and any session made with it) rather than hand it the account.
     const changes = holder.verified ? { google_sub: identity.sub } : { google_sub: identity.sub, verified: true, password_hash: null };
-    await app.db.transaction().execute(async (trx) => {
+    // Google's answer came over the network first, so this transaction is the service's own.
+    await inTransaction(db, async (trx) => {
       await updateUser(trx, holder.id, changes);
       if (!holder.verified) await revokeTokens(trx, holder.id);
     });
-    const linked = await findUserById(app.db, holder.id);
+    const linked = await findUserById(db, holder.id);
     if (!linked) throw badRequest('google_failed');
     return issueSession(app, linked);
   }
-  return issueSession(app, await createGoogleUser(app, identity, language));
+  return issueSession(app, await createGoogleUser(ctx, identity, input.language));
 }
 
 /**
  * POST /auth/forgot: the same answer whether or not the address has an account. A Google account
- * is told to sign in with Google instead; either mail at most once a minute.
+ * is told to sign in with Google instead; either mail at most once a minute. Runs on the route's
+ * transaction.
  */
-export async function forgotPassword(app: FastifyInstance, input: string): Promise<void> {
+export async function forgotPassword(ctx: ServiceContext, input: string): Promise<void> {
   const email = checkEmail(input);
-  const user = await findUserByEmail(app.db, email);
+  const user = await findUserByEmail(ctx.db, email);
   if (!user) return;
   const kind = isGoogleAccount(user) ? 'google_account' : 'reset_password';
-  await app.db.transaction().execute(async (trx) => {
-    if (await tryTakeSlot(trx, resetMailRule(user.id))) await enqueueAccountMail(trx, kind, user, email);
-  });
+  if (await tryTakeSlot(ctx.db, resetMailRule(user.id))) await enqueueAccountMail(ctx.db, kind, user, email);
 }
 
 /** A new password ends every earlier session and every reset link still out. */
@@ -288,15 +310,15 @@ export async function replacePassword(db: Executor, userId: string, hash: string
   await deleteUserEmailTokens(db, userId, 'reset_password');
 }
 
-/** POST /auth/reset: a new password from a reset link; every earlier session ends. */
-export async function resetPassword(app: FastifyInstance, input: { token: string; email?: string | undefined; password: string }): Promise<void> {
+/** POST /auth/reset: a new password from a reset link; every earlier session ends. Hashed before the transaction, as signup. */
+export async function resetPassword(ctx: ServiceContext, input: { token: string; email?: string | undefined; password: string }): Promise<void> {
   checkPassword(input.password);
   const email = input.email || undefined;
   // Checked before hashing, so a wrong link costs no hash; checked again when used.
-  const link = await findValidEmailToken(app.db, input.token, ['reset_password'], email);
+  const link = await findValidEmailToken(ctx.db, input.token, ['reset_password'], email);
   if (!link) throw badRequest('invalid_link');
   const hash = await hashPassword(input.password);
-  await app.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const used = await consumeEmailToken(trx, input.token, ['reset_password'], email);
     if (!used) throw badRequest('invalid_link');
     const user = await findUserById(trx, used.user_id);

@@ -2,7 +2,7 @@ import { changedRows, rowExists } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
-import type { UserListRow } from '../profiles/profiles.repository.js';
+import type { UserListRow } from '../profiles/profiles.records.js';
 
 /** Every SQL of blocks and mutes but the read filters (block-filters.ts). */
 

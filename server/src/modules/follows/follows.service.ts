@@ -1,10 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
 import { userExists } from '../../db/users.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import * as repo from './follows.repository.js';
+
+/** What other modules read of follows: the follow states of a user list, and the data export's edges. */
+export { followEdgesOf, followStates, NOT_FOLLOWING, type FollowEdge, type FollowState } from './follows.repository.js';
+
+/** Ends a follow if there is one (a block ends both directions); true when one was removed. */
+export function endFollow(db: Executor, followerId: string, followingId: string): Promise<boolean> {
+  return repo.deleteFollow(db, followerId, followingId);
+}
 
 /**
  * Follow, change notify, unfollow. Errors:
@@ -14,31 +23,31 @@ import * as repo from './follows.repository.js';
  * - changing or removing a follow that does not exist: 400 invalid_following_id.
  */
 
-async function requireOtherUser(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<void> {
+async function requireOtherUser(ctx: ServiceContext, viewer: Viewer, followingId: string): Promise<void> {
   if (followingId === viewer.id) throw badRequest('follow_yourself');
-  if (!(await userExists(app.db, followingId))) throw notFound('invalid_following_id');
+  if (!(await userExists(ctx.db, followingId))) throw notFound('invalid_following_id');
 }
 
-export async function follow(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<repo.FollowState> {
-  await requireOtherUser(app, viewer, followingId);
-  await app.db.transaction().execute(async (trx) => {
-    // Read inside the transaction that adds the follow, so a block made meanwhile is seen.
-    if (await isBlockedBetween(trx, viewer.id, followingId)) throw forbidden('blocked');
-    const now = Date.now();
-    // A new follow starts silent: the user opts into notifications with the dropdown.
-    if (!(await repo.insertFollow(trx, viewer.id, followingId, now))) throw conflict('trying_to_follow');
-    await enqueueNotificationEvent(trx, { kind: 'follow', actorId: viewer.id, userId: followingId }, now);
-  });
+/** Follows the user, on the route's transaction. */
+export async function follow(ctx: ServiceContext, viewer: Viewer, followingId: string): Promise<repo.FollowState> {
+  await requireOtherUser(ctx, viewer, followingId);
+  // Read inside the transaction that adds the follow, so a block made meanwhile is seen.
+  if (await isBlockedBetween(ctx.db, viewer.id, followingId)) throw forbidden('blocked');
+  const now = Date.now();
+  // A new follow starts silent: the user opts into notifications with the dropdown.
+  if (!(await repo.insertFollow(ctx.db, viewer.id, followingId, now))) throw conflict('trying_to_follow');
+  await enqueueNotificationEvent(ctx.db, { kind: 'follow', actorId: viewer.id, userId: followingId }, now);
   return { follows: true, notify: false };
 }
 
-export async function changeNotify(app: FastifyInstance, viewer: Viewer, followingId: string, notify: boolean): Promise<repo.FollowState> {
-  await requireOtherUser(app, viewer, followingId);
-  if (!(await repo.setNotify(app.db, viewer.id, followingId, notify))) throw badRequest('invalid_following_id');
+export async function changeNotify(ctx: ServiceContext, viewer: Viewer, input: { following: string; notify: boolean }): Promise<repo.FollowState> {
+  const { following: followingId, notify } = input;
+  await requireOtherUser(ctx, viewer, followingId);
+  if (!(await repo.setNotify(ctx.db, viewer.id, followingId, notify))) throw badRequest('invalid_following_id');
   return { follows: true, notify };
 }
 
-export async function unfollow(app: FastifyInstance, viewer: Viewer, followingId: string): Promise<void> {
-  await requireOtherUser(app, viewer, followingId);
-  if (!(await repo.deleteFollow(app.db, viewer.id, followingId))) throw badRequest('invalid_following_id');
+export async function unfollow(ctx: ServiceContext, viewer: Viewer, followingId: string): Promise<void> {
+  await requireOtherUser(ctx, viewer, followingId);
+  if (!(await repo.deleteFollow(ctx.db, viewer.id, followingId))) throw badRequest('invalid_following_id');
 }

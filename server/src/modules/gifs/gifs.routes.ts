@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Endpoint } from '#core/api/endpoint';
 import { GifFile, gifsApi } from '#core/api/gifs';
 import { routeWithFaults } from '../../lib/contract.js';
+import { contextOf } from '../../lib/service-context.js';
 import { featuredGifs, gifCategories, gifFile, registerShare, searchGifs } from './gifs.service.js';
 
 /**
@@ -17,11 +18,12 @@ function gifRoute<const E extends Endpoint>(e: E) {
  * the picker lives in the composer, and the key's quota is not for anonymous callers.
  */
 export const gifRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = contextOf(app);
   app.route({
     ...gifRoute(gifsApi.categories),
     handler: async (request) => {
       await request.requireViewer();
-      return { categories: await gifCategories(app.config, request.query.locale) };
+      return { categories: await gifCategories(ctx, request.query.locale) };
     },
   });
 
@@ -29,8 +31,7 @@ export const gifRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...gifRoute(gifsApi.search),
     handler: async (request) => {
       await request.requireViewer();
-      const { q, pos, locale } = request.query;
-      return searchGifs(app.config, q, pos, locale);
+      return searchGifs(ctx, request.query);
     },
   });
 
@@ -38,7 +39,7 @@ export const gifRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...gifRoute(gifsApi.featured),
     handler: async (request) => {
       await request.requireViewer();
-      return featuredGifs(app.config, request.query.pos, request.query.locale);
+      return featuredGifs(ctx, request.query);
     },
   });
 
@@ -56,7 +57,7 @@ export const gifRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       await request.requireViewer();
-      const data = await gifFile(app.config, request.query.id);
+      const data = await gifFile(ctx, request.query.id);
       return reply.header('Content-Type', 'image/gif').send(data);
     },
   });
@@ -65,8 +66,7 @@ export const gifRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...gifRoute(gifsApi.share),
     handler: async (request, reply) => {
       await request.requireViewer();
-      const { id, q, locale } = request.body;
-      await registerShare(app.config, id, q, locale);
+      await registerShare(ctx, request.body);
       return reply.status(204).send(null);
     },
   });

@@ -2,6 +2,7 @@ import { LIMITS } from '#core/limits';
 import type { Config } from '../../config.js';
 import { AppError, badRequest, notFound } from '../../lib/app-error.js';
 import type { Gif, GifCategory, GifLocale, GifPage } from '#core/api/gifs';
+import type { ServiceContext } from '../../lib/service-context.js';
 
 /**
  * The Tenor v2 client behind the GIF picker. The key stays on the server, and GIF bytes
@@ -109,8 +110,9 @@ function toPage(tenor: Tenor, body: Record<string, unknown>): GifPage {
   };
 }
 
-export async function gifCategories(config: Config, locale: GifLocale): Promise<GifCategory[]> {
-  const tenor = tenorOf(config);
+/** The picker's categories; GIF calls need no viewer, only the Tenor settings, so they take (ctx, input). */
+export async function gifCategories(ctx: ServiceContext, locale: GifLocale): Promise<GifCategory[]> {
+  const tenor = tenorOf(ctx.app.config);
   const body = await callTenor(tenor, 'categories', { contentfilter: 'off', locale, country: LIMITS.gifCountry });
   const tags = Array.isArray(body.tags) ? (body.tags as Record<string, unknown>[]) : [];
   return tags
@@ -123,21 +125,24 @@ function checkQuery(q: string): void {
   if (q.length > LIMITS.gifQueryMax) throw badRequest('max_gif_query_length');
 }
 
-export async function searchGifs(config: Config, q: string, pos: string | undefined, locale: GifLocale): Promise<GifPage> {
-  const tenor = tenorOf(config);
+export async function searchGifs(ctx: ServiceContext, input: { q: string; pos?: string | undefined; locale: GifLocale }): Promise<GifPage> {
+  const { q, pos, locale } = input;
+  const tenor = tenorOf(ctx.app.config);
   checkQuery(q);
   if (q.trim() === '') return { results: [], next: '' };
   return toPage(tenor, await callTenor(tenor, 'search', { ...listParams(locale), q: q.trim(), pos }));
 }
 
-export async function featuredGifs(config: Config, pos: string | undefined, locale: GifLocale): Promise<GifPage> {
-  const tenor = tenorOf(config);
+export async function featuredGifs(ctx: ServiceContext, input: { pos?: string | undefined; locale: GifLocale }): Promise<GifPage> {
+  const { pos, locale } = input;
+  const tenor = tenorOf(ctx.app.config);
   return toPage(tenor, await callTenor(tenor, 'featured', { ...listParams(locale), pos }));
 }
 
 /** Tenor's share counter, which tunes its rankings. */
-export async function registerShare(config: Config, id: string, q: string | undefined, locale: GifLocale): Promise<void> {
-  const tenor = tenorOf(config);
+export async function registerShare(ctx: ServiceContext, input: { id: string; q?: string | undefined; locale: GifLocale }): Promise<void> {
+  const { id, q, locale } = input;
+  const tenor = tenorOf(ctx.app.config);
   if (q !== undefined) checkQuery(q);
   await callTenor(tenor, 'registershare', { id, locale, country: LIMITS.gifCountry, q: q?.trim() || undefined });
 }
@@ -167,8 +172,8 @@ async function readCapped(response: Response): Promise<Buffer> {
  * The GIF file of a Tenor id. The id is looked up at Tenor and only the media URL Tenor gives for
  * it is fetched, and only from Tenor's media host; redirects are refused so none can lead elsewhere.
  */
-export async function gifFile(config: Config, id: string): Promise<Buffer> {
-  const tenor = tenorOf(config);
+export async function gifFile(ctx: ServiceContext, id: string): Promise<Buffer> {
+  const tenor = tenorOf(ctx.app.config);
   const body = await callTenor(tenor, 'posts', { ids: id, media_filter: 'gif' });
   const results = Array.isArray(body.results) ? (body.results as Record<string, unknown>[]) : [];
   const found = results.find((r) => r && r.id === id);

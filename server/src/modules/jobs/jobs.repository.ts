@@ -1,12 +1,9 @@
-import { PostgresAdapter, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
+import { isPostgres } from '../../db/helpers.js';
 import type { Db, Executor, JobsTable } from '../../db/schema.js';
 
 /** The durable job queue's queries. Every process may run them; the lease keeps work single. */
 export type JobRow = Selectable<JobsTable>;
-
-export function isPostgres(db: Executor): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 export async function insertJob(db: Executor, kind: string, payload: string, runAt: number, now: number): Promise<void> {
   await db

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
-import { insertJob, insertJobs, isPostgres } from './jobs.repository.js';
+import { isPostgres } from '../../db/helpers.js';
+import { insertJob, insertJobs } from './jobs.repository.js';
 import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
 
 /**

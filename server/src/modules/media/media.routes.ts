@@ -15,13 +15,14 @@ import { readUpload, registerUploads, uploadRoute } from './uploads.js';
  * POST /upload/gp/{groupId}, a group's avatar.
  */
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = contextOf(app);
   await registerUploads(app);
 
-  app.route(uploadRoute(mediaApi.uploadImage, async (request, viewer) => uploadContentImage(app, viewer, await readUpload(request))));
+  app.route(uploadRoute(mediaApi.uploadImage, async (request, viewer) => uploadContentImage(ctx, viewer, await readUpload(request))));
 
   // Another upload type is an unknown route (404).
   // The file may come under any field name (the web app sends `pfp` or `image`).
-  app.route(uploadRoute(mediaApi.uploadPfp, async (request, viewer) => uploadProfilePicture(app, viewer, await readUpload(request))));
+  app.route(uploadRoute(mediaApi.uploadPfp, async (request, viewer) => uploadProfilePicture(ctx, viewer, await readUpload(request))));
 
   // A group's avatar (multipart field gp): the groups service decides who may change it.
   app.route(
@@ -48,7 +49,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(mediaFilesApi.file),
     handler: async (request, reply) => {
       const key = request.params['*'];
-      const object = await readMedia(app, key, request.query);
+      const object = await readMedia(contextOf(app), { key, query: request.query });
       // Not kept: the object may be written a moment later, or an expired signature renewed.
       if (!object) return reply.status(404).header('Cache-Control', 'no-store').send({ message: errorMessage('not_found') });
       const etag = `W/"${object.data.length.toString(16)}-${object.modified.getTime().toString(16)}"`;

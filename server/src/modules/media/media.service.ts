@@ -3,6 +3,7 @@ import { LIMITS } from '#core/limits';
 import { normalizeImageAlt, validateImageAlt } from '#core/validation';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { isId } from '../../lib/ids.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { storeAvatar } from './avatars.js';
 import { renderDefaultAvatar, toContentImage } from './images.js';
@@ -16,10 +17,11 @@ import type { Upload } from './uploads.js';
  * The form's `alt` field describes the image (its alt text); an image uploaded without one has
  * none, as a new image is not described by the old one's words.
  */
-export async function uploadContentImage(app: FastifyInstance, viewer: Viewer, upload: Upload): Promise<string> {
+export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, upload: Upload): Promise<string> {
+  const { app, db } = ctx;
   const id = upload.fields.id?.trim();
   const indexText = upload.fields.index?.trim() ?? '0';
-  const owner = isId(id) ? await findImageOwner(app.db, id) : undefined;
+  const owner = isId(id) ? await findImageOwner(db, id) : undefined;
   if (!owner || owner.deleted) throw notFound('invalid_post');
   if (owner.authorId !== viewer.id) throw forbidden('not_author');
   const max = owner.kind === 'post' ? LIMITS.imagesPerPost : LIMITS.imagesPerComment;
@@ -32,14 +34,14 @@ export async function uploadContentImage(app: FastifyInstance, viewer: Viewer, u
   const webp = await toContentImage(upload.file);
   const key = imageKey(owner.id, index);
   const version = versionOf(await app.storage.put(key, webp));
-  await recordImage(app.db, owner, index, version, alt);
+  await recordImage(db, owner, index, version, alt);
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });
 }
 
 /** POST /upload/pfp: the caller's avatar. */
-export async function uploadProfilePicture(app: FastifyInstance, viewer: Viewer, upload: Upload): Promise<string> {
+export async function uploadProfilePicture(ctx: ServiceContext, viewer: Viewer, upload: Upload): Promise<string> {
   if (!upload.file) throw badRequest('only_images');
-  return storeAvatar(app, 'pfp', viewer.id, upload.file);
+  return storeAvatar(ctx.app, 'pfp', viewer.id, upload.file);
 }
 
 const CONTENT_KEY = /^([0-9a-f]{24})(\d)\.webp$/;
@@ -82,7 +84,9 @@ const isVersionOf = (v: unknown, object: { modified: Date }) => typeof v === 'st
  * Avatars and images may be replaced under their key; only a URL whose version names the stored
  * bytes is cached for good, an older one gets the current bytes to revalidate.
  */
-export async function readMedia(app: FastifyInstance, key: string, query: MediaQuery): Promise<MediaObject | null> {
+export async function readMedia(ctx: ServiceContext, input: { key: string; query: MediaQuery }): Promise<MediaObject | null> {
+  const { app } = ctx;
+  const { key, query } = input;
   const avatar = AVATAR_KEY.exec(key);
   if (avatar) {
     const stored = await app.storage.get(key);
@@ -91,7 +95,7 @@ export async function readMedia(app: FastifyInstance, key: string, query: MediaQ
   }
   const content = CONTENT_KEY.exec(key);
   if (!content) return null;
-  const owner = await findImageOwner(app.db, content[1]!);
+  const owner = await findImageOwner(ctx.db, content[1]!);
   if (!owner || owner.deleted) return null;
   if (owner.isPrivate && !verifyMediaSignature(app, key, query.exp, query.sig)) return null;
   const stored = await app.storage.get(key);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
-import { isPostgres } from '../jobs/jobs.repository.js';
+import { isPostgres } from '../../db/helpers.js';
 import { type PgListener, pgListenerFor } from '../jobs/pg-listener.js';
 
 export const NOTIFICATIONS_CHANNEL = 'kruh_notifications';

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notificationsApi } from '#core/api/notifications';
 import { unauthorized } from '../../lib/app-error.js';
 import { routeOf } from '../../lib/contract.js';
+import { contextOf } from '../../lib/service-context.js';
 import { type RequestOf, actionRoute, viewerRoute } from '../../lib/handlers.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as service from './notifications.service.js';
@@ -9,16 +10,17 @@ import { openUnreadStream } from './notifications.stream.js';
 
 /** Notifications plus the unread badge, mark-all-seen and a live stream of the count. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = contextOf(app);
   // The documented path has the trailing slash; the bare path answers the same, by one handler.
-  const list = (request: RequestOf<typeof notificationsApi.list>, viewer: Viewer) => service.listNotifications(app, viewer, request.query);
+  const list = (request: RequestOf<typeof notificationsApi.list>, viewer: Viewer) => service.listNotifications(ctx, viewer, request.query);
   app.route(viewerRoute<typeof notificationsApi.list>(notificationsApi.list, list));
   app.route(viewerRoute<typeof notificationsApi.listBare>(notificationsApi.listBare, list));
 
-  app.route(viewerRoute(notificationsApi.unread, async (_request, viewer) => ({ count: await service.unreadCount(app, viewer.id) })));
+  app.route(viewerRoute(notificationsApi.unread, async (_request, viewer) => ({ count: await service.unread(ctx, viewer) })));
 
   app.route(
     viewerRoute(notificationsApi.seen, async (_request, viewer) => {
-      await service.markAllSeen(app, viewer);
+      await service.markAllSeen(ctx, viewer);
       return { count: 0 };
     }),
   );
@@ -43,11 +45,11 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const token = request.query.token;
       const viewer = token ? await app.viewerFromToken(token) : await request.viewer();
       if (!viewer) throw unauthorized('no_token');
-      await openUnreadStream(app, viewer, reply);
+      await openUnreadStream(ctx, viewer, reply);
       return reply;
     },
   });
 
-  app.route(actionRoute(notificationsApi.deleteAll, 'notifications_cleared', (_request, viewer) => service.deleteAllNotifications(app, viewer)));
-  app.route(actionRoute(notificationsApi.delete, 'notification_deleted', (request, viewer) => service.deleteNotification(app, viewer, request.params.id)));
+  app.route(actionRoute(notificationsApi.deleteAll, 'notifications_cleared', (_request, viewer) => service.deleteAllNotifications(ctx, viewer)));
+  app.route(actionRoute(notificationsApi.delete, 'notification_deleted', (request, viewer) => service.deleteNotification(ctx, viewer, request.params.id)));
 };

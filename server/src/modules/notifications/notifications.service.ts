@@ -3,6 +3,7 @@ import { PAGE_SIZES } from '#core/limits';
 import { notFound } from '../../lib/app-error.js';
 import type { Executor } from '../../db/schema.js';
 import { pageWindow, toPage } from '../../lib/paging.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { type NotificationReply, toNotification } from './notifications.mapper.js';
 import * as repo from './notifications.repository.js';
@@ -14,21 +15,21 @@ import * as repo from './notifications.repository.js';
  */
 
 export async function listNotifications(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   viewer: Viewer,
   query: { page?: number | undefined; limit?: number | undefined; before?: number | undefined },
 ): Promise<{ notifications: NotificationReply[]; hasMore: boolean }> {
   const window = pageWindow(query, PAGE_SIZES.notifications);
-  const rows = await repo.listPage(app.db, viewer.id, window.offset, window.fetch, query.before);
+  const rows = await repo.listPage(ctx.db, viewer.id, window.offset, window.fetch, query.before);
   const { items, hasMore } = toPage(rows, window);
-  return { notifications: await toNotifications(app, items), hasMore };
+  return { notifications: await toNotifications(ctx.db, items), hasMore };
 }
 
 /** The listed rows as the API shows them, with the groups of their group posts. */
-async function toNotifications(app: FastifyInstance, items: repo.ListedNotification[]): Promise<NotificationReply[]> {
+async function toNotifications(db: Executor, items: repo.ListedNotification[]): Promise<NotificationReply[]> {
   const groupPosts = [...new Set(items.filter((row) => row.type === 'GROUP_POST' && row.post_id).map((row) => row.post_id as string))];
   const groupsOfPost = new Map<string, string[]>();
-  for (const row of await repo.groupNamesOfPosts(app.db, groupPosts)) {
+  for (const row of await repo.groupNamesOfPosts(db, groupPosts)) {
     const names = groupsOfPost.get(row.post_id) ?? [];
     names.push(row.name);
     groupsOfPost.set(row.post_id, names);
@@ -42,33 +43,39 @@ async function toNotifications(app: FastifyInstance, items: repo.ListedNotificat
  */
 export async function findNotification(app: FastifyInstance, userId: string, id: string): Promise<NotificationReply | null> {
   const row = await repo.findListed(app.db, userId, id);
-  return row ? ((await toNotifications(app, [row]))[0] ?? null) : null;
+  return row ? ((await toNotifications(app.db, [row]))[0] ?? null) : null;
 }
 
-export async function sessionStillValid(app: FastifyInstance, viewer: Viewer): Promise<boolean> {
-  return (await repo.tokenVersion(app.db, viewer.id)) === viewer.user.token_version;
+export async function sessionStillValid(ctx: ServiceContext, viewer: Viewer): Promise<boolean> {
+  return (await repo.tokenVersion(ctx.db, viewer.id)) === viewer.user.token_version;
 }
 
+/** The user's unread count, for the live stream and push messages. */
 export function unreadCount(app: FastifyInstance, userId: string): Promise<number> {
   return repo.unreadCount(app.db, userId);
 }
 
-async function changed(app: FastifyInstance, userId: string): Promise<void> {
-  (await app.notificationHub.announce(app.db, [userId]))();
+/** GET /notifications/unread: the caller's badge. */
+export function unread(ctx: ServiceContext, viewer: Viewer): Promise<number> {
+  return repo.unreadCount(ctx.db, viewer.id);
 }
 
-export async function markAllSeen(app: FastifyInstance, viewer: Viewer): Promise<void> {
-  if (await repo.markAllSeen(app.db, viewer.id)) await changed(app, viewer.id);
+async function changed(ctx: ServiceContext, userId: string): Promise<void> {
+  (await ctx.app.notificationHub.announce(ctx.db, [userId]))();
+}
+
+export async function markAllSeen(ctx: ServiceContext, viewer: Viewer): Promise<void> {
+  if (await repo.markAllSeen(ctx.db, viewer.id)) await changed(ctx, viewer.id);
 }
 
 /** Someone else's notification answers like a missing one: 404 invalid_id. */
-export async function deleteNotification(app: FastifyInstance, viewer: Viewer, id: string): Promise<void> {
-  if (!(await repo.deleteOwn(app.db, viewer.id, id))) throw notFound('invalid_id');
-  await changed(app, viewer.id);
+export async function deleteNotification(ctx: ServiceContext, viewer: Viewer, id: string): Promise<void> {
+  if (!(await repo.deleteOwn(ctx.db, viewer.id, id))) throw notFound('invalid_id');
+  await changed(ctx, viewer.id);
 }
 
-export async function deleteAllNotifications(app: FastifyInstance, viewer: Viewer): Promise<void> {
-  if (await repo.deleteAllOwn(app.db, viewer.id)) await changed(app, viewer.id);
+export async function deleteAllNotifications(ctx: ServiceContext, viewer: Viewer): Promise<void> {
+  if (await repo.deleteAllOwn(ctx.db, viewer.id)) await changed(ctx, viewer.id);
 }
 
 /** A group being deleted takes the notifications about it along (in the deletion's transaction). */

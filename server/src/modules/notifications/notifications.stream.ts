@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { sessionStillValid, unreadCount } from './notifications.service.js';
+import { sessionStillValid, unread } from './notifications.service.js';
 
 /** A comment line often enough that proxies and browsers keep an idle stream open (tests shorten it). */
 export const streamTiming = { heartbeatMs: 25_000 };
@@ -9,7 +10,8 @@ export const streamTiming = { heartbeatMs: 25_000 };
  * GET /notification/stream: Server-Sent Events. Sends `event: unread` with {count} on connect and
  * whenever the viewer's unread count changes, whichever server process made the change.
  */
-export async function openUnreadStream(app: FastifyInstance, viewer: Viewer, reply: FastifyReply): Promise<void> {
+export async function openUnreadStream(ctx: ServiceContext, viewer: Viewer, reply: FastifyReply): Promise<void> {
+  const { app } = ctx;
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -32,7 +34,7 @@ export async function openUnreadStream(app: FastifyInstance, viewer: Viewer, rep
     try {
       while (dirty && !closed) {
         dirty = false;
-        const count = await unreadCount(app, viewer.id);
+        const count = await unread(ctx, viewer);
         if (count !== last && !closed) {
           last = count;
           res.write(`event: unread\ndata: ${JSON.stringify({ count })}\n\n`);
@@ -49,7 +51,7 @@ export async function openUnreadStream(app: FastifyInstance, viewer: Viewer, rep
   // Each heartbeat also re-checks the session: a password change (token_version bump) or a
   // deleted account ends the stream, as it would refuse the next request.
   const heartbeat = setInterval(() => {
-    void sessionStillValid(app, viewer).then(
+    void sessionStillValid(ctx, viewer).then(
       (valid) => (valid ? res.write(': heartbeat\n\n') : res.end()),
       () => res.write(': heartbeat\n\n'),
     );

@@ -1,22 +1,29 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { passkeysApi } from '#core/api/passkeys';
+import { inTransaction } from '../../db/helpers.js';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute, viewerRoute } from '../../lib/handlers.js';
+import { contextOf } from '../../lib/service-context.js';
 import * as service from './passkeys.service.js';
 
 /** Adding, listing and removing the caller's passkeys. Signing in with one is served by the auth routes. */
 export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.route(viewerRoute(passkeysApi.registrationOptions, (request, viewer) => service.registrationOptions(app, viewer, service.relyingPartyOf(app, request))));
+  const ctx = contextOf(app);
+  app.route(
+    viewerRoute(passkeysApi.registrationOptions, (request, viewer) =>
+      inTransaction(app.db, (trx) => service.registrationOptions(contextOf(app, trx), viewer, service.relyingPartyOf(app, request))),
+    ),
+  );
 
   app.route({
     ...routeOf(passkeysApi.register),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      return reply.status(201).send(await service.register(app, viewer, request.body));
+      return reply.status(201).send(await service.register(ctx, viewer, request.body));
     },
   });
 
-  app.route(viewerRoute(passkeysApi.list, async (_request, viewer) => ({ passkeys: await service.list(app, viewer) })));
+  app.route(viewerRoute(passkeysApi.list, async (_request, viewer) => ({ passkeys: await service.list(ctx, viewer) })));
 
-  app.route(actionRoute(passkeysApi.remove, 'passkey_removed', (request, viewer) => service.remove(app, viewer, request.params.id)));
+  app.route(actionRoute(passkeysApi.remove, 'passkey_removed', (request, viewer) => service.remove(ctx, viewer, request.params.id)));
 };

@@ -11,12 +11,13 @@ import type { PasskeyLoginBody, Session } from '#core/api/auth';
 import { LIMITS } from '#core/limits';
 import type { PasskeyItem, RegisterBody } from '#core/api/passkeys';
 import type { AuthenticationOptionsReply, RegistrationOptionsReply } from '#core/api/webauthn';
+import type { Executor } from '../../db/schema.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { takeSlot } from '../../lib/rate-limit.js';
-import { findUserById } from '../auth/auth.repository.js';
-import { admitUser } from '../auth/auth.service.js';
+import type { ServiceContext } from '../../lib/service-context.js';
+import { admitUser, findAccount } from '../auth/auth.service.js';
 import { toPasskeyItem, transportsOf } from './passkeys.mapper.js';
 import {
   type ChallengeRow,
@@ -69,17 +70,16 @@ const fromBase64url = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(
 const userHandleOf = (userId: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(userId, 'utf8'));
 
 /**
- * Keeps a challenge for the answer to name. Each is a row anyone may ask for (signing in needs no
- * account), so the asker, an address or an account, gets a limited number an hour.
+ * Keeps a challenge for the answer to name, on the route's transaction. Each is a row anyone may
+ * ask for (signing in needs no account), so the asker, an address or an account, gets a limited
+ * number an hour.
  */
-async function storeChallenge(app: FastifyInstance, asker: string, row: Omit<ChallengeRow, 'id' | 'expires_at'>): Promise<string> {
+async function storeChallenge({ app, db }: ServiceContext, asker: string, row: Omit<ChallengeRow, 'id' | 'expires_at'>): Promise<string> {
   const now = Date.now();
   const id = newId(now);
-  await app.db.transaction().execute(async (trx) => {
-    await takeSlot(trx, { key: `passkey:${asker}`, max: app.config.rates.passkeyChallengesPerHour, windowMs: app.config.rates.windowMs }, 'passkey_limit', now);
-    await deleteExpiredChallenges(trx, now);
-    await insertChallenge(trx, { ...row, id, expires_at: now + CHALLENGE_MS });
-  });
+  await takeSlot(db, { key: `passkey:${asker}`, max: app.config.rates.passkeyChallengesPerHour, windowMs: app.config.rates.windowMs }, 'passkey_limit', now);
+  await deleteExpiredChallenges(db, now);
+  await insertChallenge(db, { ...row, id, expires_at: now + CHALLENGE_MS });
   return id;
 }
 
@@ -87,8 +87,8 @@ async function storeChallenge(app: FastifyInstance, asker: string, row: Omit<Cha
  * The challenge an answer names, taken out whatever the answer turns out to be, so it is used
  * once. Unknown (used already), too old, or made for another purpose or account: passkey_expired.
  */
-async function useChallenge(app: FastifyInstance, id: string, purpose: ChallengeRow['purpose'], userId: string | null): Promise<ChallengeRow> {
-  const challenge = await takeChallenge(app.db, id);
+async function useChallenge(ctx: ServiceContext, id: string, purpose: ChallengeRow['purpose'], userId: string | null): Promise<ChallengeRow> {
+  const challenge = await takeChallenge(ctx.db, id);
   if (!challenge || challenge.purpose !== purpose || challenge.user_id !== userId || Number(challenge.expires_at) <= Date.now()) {
     throw badRequest('passkey_expired');
   }
@@ -124,8 +124,8 @@ async function verified<V extends { verified: boolean }>(
   return verification as V & { verified: true };
 }
 
-export async function registrationOptions(app: FastifyInstance, viewer: Viewer, rp: RelyingParty): Promise<RegistrationOptionsReply> {
-  const existing = await listUserPasskeys(app.db, viewer.id);
+export async function registrationOptions(ctx: ServiceContext, viewer: Viewer, rp: RelyingParty): Promise<RegistrationOptionsReply> {
+  const existing = await listUserPasskeys(ctx.db, viewer.id);
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.rpId,
@@ -138,22 +138,26 @@ export async function registrationOptions(app: FastifyInstance, viewer: Viewer, 
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     timeout: CHALLENGE_MS,
   });
-  const challengeId = await storeChallenge(app, `user:${viewer.id}`, { purpose: 'register', user_id: viewer.id, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
+  const challengeId = await storeChallenge(ctx, `user:${viewer.id}`, { purpose: 'register', user_id: viewer.id, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
   return { challengeId, options };
 }
 
-/** POST /passkeys/register: checks the authenticator's answer and keeps its public key. */
-export async function register(app: FastifyInstance, viewer: Viewer, body: RegisterBody): Promise<PasskeyItem> {
+/**
+ * POST /passkeys/register: checks the authenticator's answer and keeps its public key. Not in a
+ * transaction: the challenge is used up even when the answer is refused.
+ */
+export async function register(ctx: ServiceContext, viewer: Viewer, body: RegisterBody): Promise<PasskeyItem> {
+  const db = ctx.db;
   const name = body.name?.trim() || null;
   // Checked before the challenge is taken: a name too long costs the user no new dialog.
   if (name && name.length > LIMITS.passkeyNameMax) throw badRequest('passkey_failed');
-  const challenge = await useChallenge(app, body.challengeId, 'register', viewer.id);
+  const challenge = await useChallenge(ctx, body.challengeId, 'register', viewer.id);
   const verification = await verified(challenge, (expected) =>
     verifyRegistrationResponse({ response: body.response as RegistrationResponseJSON, ...expected }),
   );
   const { credential } = verification.registrationInfo;
   // Already registered (to this account or another): the authenticator made no new key.
-  if (await findPasskeyByCredentialId(app.db, credential.id)) throw badRequest('passkey_failed');
+  if (await findPasskeyByCredentialId(db, credential.id)) throw badRequest('passkey_failed');
   const row = {
     id: newId(),
     user_id: viewer.id,
@@ -166,45 +170,52 @@ export async function register(app: FastifyInstance, viewer: Viewer, body: Regis
     last_used_at: null,
   };
   try {
-    await insertPasskey(app.db, row);
+    await insertPasskey(db, row);
   } catch (err) {
     // Two answers with the same new key raced past the check above.
-    if (await findPasskeyByCredentialId(app.db, credential.id)) throw badRequest('passkey_failed');
+    if (await findPasskeyByCredentialId(db, credential.id)) throw badRequest('passkey_failed');
     throw err;
   }
   return toPasskeyItem(row);
 }
 
+/** The user's passkeys as their list shows them (also the data export). */
+export async function passkeysOf(db: Executor, userId: string): Promise<PasskeyItem[]> {
+  return (await listUserPasskeys(db, userId)).map(toPasskeyItem);
+}
+
 /** GET /passkeys: the caller's passkeys. */
-export async function list(app: FastifyInstance, viewer: Viewer): Promise<PasskeyItem[]> {
-  return (await listUserPasskeys(app.db, viewer.id)).map(toPasskeyItem);
+export async function list(ctx: ServiceContext, viewer: Viewer): Promise<PasskeyItem[]> {
+  return passkeysOf(ctx.db, viewer.id);
 }
 
 /** DELETE /passkeys/:id: one of the caller's own; another's is as unknown as a missing one. */
-export async function remove(app: FastifyInstance, viewer: Viewer, id: string): Promise<void> {
-  if (!(await deleteUserPasskey(app.db, viewer.id, id))) throw notFound('passkey_not_found');
+export async function remove(ctx: ServiceContext, viewer: Viewer, id: string): Promise<void> {
+  if (!(await deleteUserPasskey(ctx.db, viewer.id, id))) throw notFound('passkey_not_found');
 }
 
 /** POST /auth/passkey/options: request options naming no passkey, the authenticator offers its own. */
-export async function loginOptions(app: FastifyInstance, rp: RelyingParty, ip: string): Promise<AuthenticationOptionsReply> {
+export async function loginOptions(ctx: ServiceContext, input: { rp: RelyingParty; ip: string }): Promise<AuthenticationOptionsReply> {
+  const { rp, ip } = input;
   const options = await generateAuthenticationOptions({
     rpID: rp.rpId,
     allowCredentials: [],
     userVerification: 'required',
     timeout: CHALLENGE_MS,
   });
-  const challengeId = await storeChallenge(app, `address:${ip}`, { purpose: 'login', user_id: null, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
+  const challengeId = await storeChallenge(ctx, `address:${ip}`, { purpose: 'login', user_id: null, challenge: options.challenge, origin: rp.origin, rp_id: rp.rpId });
   return { challengeId, options };
 }
 
 /**
  * POST /auth/passkey: checks the signature with the stored key, keeps the authenticator's new
  * counter (a lower or equal one means a copied key, and is refused), then signs the owner in as
- * a password would.
+ * a password would. Not in a transaction: the challenge is used up even when the answer is refused.
  */
-export async function login(app: FastifyInstance, body: PasskeyLoginBody): Promise<Session> {
-  const challenge = await useChallenge(app, body.challengeId, 'login', null);
-  const passkey = await findPasskeyByCredentialId(app.db, body.response.id);
+export async function login(ctx: ServiceContext, body: PasskeyLoginBody): Promise<Session> {
+  const db = ctx.db;
+  const challenge = await useChallenge(ctx, body.challengeId, 'login', null);
+  const passkey = await findPasskeyByCredentialId(db, body.response.id);
   if (!passkey) throw badRequest('passkey_not_found');
   // The authenticator names the account it made the key for: it must be the key's owner.
   const handle = body.response.response.userHandle;
@@ -221,8 +232,8 @@ export async function login(app: FastifyInstance, body: PasskeyLoginBody): Promi
       },
     }),
   );
-  await markPasskeyUsed(app.db, passkey.id, verification.authenticationInfo.newCounter, Date.now());
-  const user = await findUserById(app.db, passkey.user_id);
+  await markPasskeyUsed(db, passkey.id, verification.authenticationInfo.newCounter, Date.now());
+  const user = await findAccount(db, passkey.user_id);
   if (!user) throw badRequest('passkey_not_found');
-  return admitUser(app, user);
+  return admitUser(ctx, user);
 }

@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/schema.js';
-import { followStates, NOT_FOLLOWING } from '../follows/follows.repository.js';
+import { followStates, NOT_FOLLOWING } from '../follows/follows.service.js';
 import { avatarUrl } from '../media/media-urls.js';
-import type { GroupListRow, ProfileRow, UserListRow } from './profiles.repository.js';
+import type { GroupListRow, UserListRow } from './profiles.records.js';
+import type { ProfileRow } from './profiles.repository.js';
 import type { GroupListItem, GroupListReply, UserListItem, UserListReply } from '#core/api/common';
 import type { Profile } from '#core/api/profiles';
 

@@ -1,5 +1,6 @@
 import { toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
+import type { GroupListRow, UserListRow } from './profiles.records.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { notBlockedBetween } from '../blocks/block-filters.js';
@@ -59,12 +60,6 @@ export async function followEdges(db: Executor, viewerId: string, userId: string
   return { follows: !!mine, notify: toBool(mine?.notify), logFollows: rows.some((r) => r.follower_id === userId) };
 }
 
-export interface UserListRow {
-  id: string;
-  username: string;
-  pfp_version: number;
-}
-
 /**
  * One page of a user's followers (direction 'followers') or of whom they follow ('following'),
  * newest follow first, over the follows_following / follows_follower indexes.
@@ -94,12 +89,6 @@ export async function followListPage(
     .limit(window.fetch)
     .offset(window.offset)
     .execute();
-}
-
-export interface GroupListRow {
-  id: string;
-  name: string;
-  gp_version: number;
 }
 
 /** One page of the groups a user is a member of (any role), latest joined first. */

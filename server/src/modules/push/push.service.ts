@@ -1,8 +1,9 @@
 import { createPublicKey } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/schema.js';
 import type { PushSubscriptionBody } from '#core/api/push';
 import { badRequest } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './push.repository.js';
 
@@ -50,17 +51,23 @@ export function isDeviceKey(p256dh: string): boolean {
 /** The auth secret browsers make: 16 bytes. */
 export const isAuthSecret = (auth: string): boolean => decoded(auth)?.length === 16;
 
-export async function subscribe(app: FastifyInstance, viewer: Viewer, body: PushSubscriptionBody, now: number = Date.now()): Promise<void> {
+/** Keeps the device's subscription, on the route's transaction, forgetting the oldest beyond MAX_DEVICES. */
+export async function subscribe(ctx: ServiceContext, viewer: Viewer, body: PushSubscriptionBody): Promise<void> {
   const { endpoint, keys } = body;
-  if (!isPushEndpoint(endpoint, app.config.pushAllowHttp) || !isDeviceKey(keys.p256dh) || !isAuthSecret(keys.auth)) {
+  if (!isPushEndpoint(endpoint, ctx.app.config.pushAllowHttp) || !isDeviceKey(keys.p256dh) || !isAuthSecret(keys.auth)) {
     throw badRequest('invalid_subscription');
   }
-  await app.db.transaction().execute(async (trx) => {
-    await repo.upsertSubscription(trx, { id: newId(now), userId: viewer.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, now });
-    await repo.trimSubscriptions(trx, viewer.id, MAX_DEVICES);
-  });
+  const now = Date.now();
+  await repo.upsertSubscription(ctx.db, { id: newId(now), userId: viewer.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, now });
+  await repo.trimSubscriptions(ctx.db, viewer.id, MAX_DEVICES);
 }
 
-export async function unsubscribe(app: FastifyInstance, viewer: Viewer, endpoint: string): Promise<void> {
-  await repo.deleteOwnSubscription(app.db, viewer.id, endpoint);
+/** The user's devices that take push notifications, oldest first (the data export). */
+export async function devicesOf(db: Executor, userId: string): Promise<Array<{ endpoint: string; created_at: number; updated_at: number }>> {
+  const rows = await repo.subscriptionsOfUser(db, userId);
+  return rows.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) }));
+}
+
+export async function unsubscribe(ctx: ServiceContext, viewer: Viewer, endpoint: string): Promise<void> {
+  await repo.deleteOwnSubscription(ctx.db, viewer.id, endpoint);
 }

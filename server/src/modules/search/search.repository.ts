@@ -5,7 +5,7 @@ import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches, searchRank } from '../../lib/search.js';
 import { accountNotSuspended } from '../moderation/suspension.js';
-import type { GroupListRow, UserListRow } from '../profiles/profiles.repository.js';
+import type { GroupListRow, UserListRow } from '../profiles/profiles.records.js';
 import { notBlockedBetween } from '../blocks/block-filters.js';
 import { memberMayPost } from '../groups/group-access.js';
 

@@ -12,24 +12,25 @@ import * as service from './search.service.js';
  * groups, posts and replies (posts and replies are read by the feeds and comments services).
  */
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = contextOf(app);
   app.route({
     ...routeOf(searchApi.suggestUsers),
-    handler: async (request) => service.suggestUsers(app, request.query.query, (await request.viewer())?.id ?? null),
+    handler: async (request) => service.suggestUsers(ctx, await request.viewer(), request.query.query),
   });
 
   app.route({
     ...routeOf(searchApi.suggestMyGroups),
-    handler: async (request) => service.suggestPostableGroups(app, await request.requireViewer(), request.query.query),
+    handler: async (request) => service.suggestPostableGroups(ctx, await request.requireViewer(), request.query.query),
   });
 
   app.route({
     ...routeOf(searchApi.users),
-    handler: async (request) => service.searchUsers(app, await request.viewer(), request.query),
+    handler: async (request) => service.searchUsers(ctx, await request.viewer(), request.query),
   });
 
   app.route({
     ...routeOf(searchApi.groups),
-    handler: async (request) => service.searchGroups(app, await request.viewer(), request.query),
+    handler: async (request) => service.searchGroups(ctx, await request.viewer(), request.query),
   });
 
   app.route({

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
@@ -8,28 +8,28 @@ import * as repo from './search.repository.js';
 import type { NameResult } from '#core/api/search';
 
 /** Suggestions under the search box and in mention slots: only for non-blank input. */
-export async function suggestUsers(app: FastifyInstance, query: string | undefined, viewerId: string | null = null): Promise<NameResult[]> {
+export async function suggestUsers(ctx: ServiceContext, viewer: Viewer | null, query: string | undefined): Promise<NameResult[]> {
   if (!query?.trim()) return [];
-  const rows = await repo.findUsers(app.db, query, { limit: LIMITS.suggestionsMax, viewerId });
+  const rows = await repo.findUsers(ctx.db, query, { limit: LIMITS.suggestionsMax, viewerId: viewer?.id ?? null });
   return rows.map((r) => ({ _id: r.id, name: r.username }));
 }
 
 /** Group slots of the composer: only the viewer's groups they may post in. */
-export async function suggestPostableGroups(app: FastifyInstance, viewer: Viewer, query: string | undefined): Promise<NameResult[]> {
+export async function suggestPostableGroups(ctx: ServiceContext, viewer: Viewer, query: string | undefined): Promise<NameResult[]> {
   if (!query?.trim()) return [];
-  const rows = await repo.postableGroups(app.db, viewer.id, query, LIMITS.suggestionsMax);
+  const rows = await repo.postableGroups(ctx.db, viewer.id, query, LIMITS.suggestionsMax);
   return rows.map((r) => ({ _id: r.id, name: r.name }));
 }
 
-export async function searchUsers(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
+export async function searchUsers(ctx: ServiceContext, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
   const window = pageWindow(query, PAGE_SIZES.users);
-  const page = toPage(await repo.usersPage(app.db, query, window, viewer?.id ?? null), window);
-  return toUserListReply(app.db, page, viewer?.id ?? null);
+  const page = toPage(await repo.usersPage(ctx.db, query, window, viewer?.id ?? null), window);
+  return toUserListReply(ctx.db, page, viewer?.id ?? null);
 }
 
 /** Group names are public: private groups are found by name (their content stays hidden). */
-export async function searchGroups(app: FastifyInstance, viewer: Viewer | null, query: PageQuery): Promise<GroupListReply> {
+export async function searchGroups(ctx: ServiceContext, viewer: Viewer | null, query: PageQuery): Promise<GroupListReply> {
   const window = pageWindow(query, PAGE_SIZES.groups);
-  const page = toPage(await repo.groupsPage(app.db, query, window), window);
+  const page = toPage(await repo.groupsPage(ctx.db, query, window), window);
   return toGroupListReply(page, viewer?.id ?? null);
 }
