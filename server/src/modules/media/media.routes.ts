@@ -27,7 +27,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A group's avatar (multipart field gp): the groups service decides who may change it.
   app.route(
     uploadRoute(mediaApi.uploadGroupPicture, async (request, viewer) => {
-      const group = await groupForAvatar(contextOf(app), viewer, request.params.groupId);
+      const group = await groupForAvatar(ctx, viewer, request.params.groupId);
       const upload = await readUpload(request);
       if (!upload.file) throw badRequest('only_images');
       return storeAvatar(app, 'gp', group.id, upload.file);
@@ -45,11 +45,12 @@ const CACHE_CONTROL = {
 
 /** GET /media/{key}: stored images, at the site root (not under /api). */
 export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = contextOf(app);
   app.route({
     ...routeOf(mediaFilesApi.file),
     handler: async (request, reply) => {
       const key = request.params['*'];
-      const object = await readMedia(contextOf(app), { key, query: request.query });
+      const object = await readMedia(ctx, { key, query: request.query });
       // Not kept: the object may be written a moment later, or an expired signature renewed.
       if (!object) return reply.status(404).header('Cache-Control', 'no-store').send({ message: errorMessage('not_found') });
       const etag = `W/"${object.data.length.toString(16)}-${object.modified.getTime().toString(16)}"`;

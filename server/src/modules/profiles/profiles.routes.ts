@@ -5,7 +5,6 @@ import { profilesApi } from '#core/api/profiles';
 import { routeOf } from '../../lib/contract.js';
 import { contextOf } from '../../lib/service-context.js';
 import type { RequestOf } from '../../lib/handlers.js';
-import { contextOf } from '../../lib/service-context.js';
 import { feedPage, profileScope } from '../feeds/feeds.service.js';
 import * as service from './profiles.service.js';
 
@@ -37,7 +36,6 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(profilesApi.posts),
     handler: async (request) => {
-      const ctx = contextOf(app);
       const viewer = await request.viewer();
       const scope = await profileScope(ctx, viewer, request.params.username);
       return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
@@ -48,7 +46,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(profilesApi.comments),
     handler: async (request) => {
       const viewer = await request.viewer();
-      return listByAuthor(contextOf(app), viewer, { authorId: request.params.userId, query: request.query });
+      return listByAuthor(ctx, viewer, { authorId: request.params.userId, query: request.query });
     },
   });
 

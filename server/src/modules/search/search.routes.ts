@@ -39,7 +39,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const viewer = await request.viewer();
       const scope = searchScope(request.query.query);
       if (!scope) return { posts: [], hasMore: false };
-      return feedPage(contextOf(app), viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
+      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
     },
   });
 
@@ -47,7 +47,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(searchApi.replies),
     handler: async (request) => {
       const viewer = await request.viewer();
-      return searchComments(contextOf(app), viewer, request.query);
+      return searchComments(ctx, viewer, request.query);
     },
   });
 };
