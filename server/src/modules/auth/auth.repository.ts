@@ -161,3 +161,19 @@ export async function deleteFailures(db: Executor, key: string): Promise<void> {
 export async function deleteFailuresBefore(db: Executor, before: number): Promise<void> {
   await db.deleteFrom('login_failures').where('created_at', '<', before).execute();
 }
+
+/** Suspends (at `at`) or restores (null) an account; a suspension also ends its sessions. Answers whether the user exists. */
+export async function setSuspended(db: Executor, userId: string, at: number | null): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set((eb) => (at === null ? { suspended_at: null } : { suspended_at: at, token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Sets the role of the user with this name (any case); answers whether there is such a user. */
+export async function setRoleByName(db: Executor, username: string, role: 'user' | 'moderator'): Promise<boolean> {
+  const result = await db.updateTable('users').set({ role }).where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -331,3 +331,6 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
     await clearFailures(trx, accountKey(user.id));
   });
 }
+
+/** The account's standing, written by moderation (suspension) and by `npm run admin` (the moderator role). */
+export { setRoleByName, setSuspended } from './auth.repository.js';

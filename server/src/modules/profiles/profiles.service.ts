@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { PAGE_SIZES } from '#core/limits';
 import { findUserIdByName } from '../../db/users.js';
 import { notFound } from '../../lib/app-error.js';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
-import { type ServiceContext, contextOf } from '../../lib/service-context.js';
+import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { NO_STANDING, standingSeenBy } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
@@ -64,9 +63,4 @@ export async function findUsername(ctx: ServiceContext, id: string): Promise<str
   const name = await repo.usernameById(ctx.db, id);
   if (name === undefined) throw notFound('user_not_found');
   return name;
-}
-
-/** The same lookup in the shape the reports service still calls it with. */
-export function usernameOf(app: FastifyInstance, id: string): Promise<string> {
-  return findUsername(contextOf(app), id);
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/schema.js';
-import { setRoleByName } from './reports.repository.js';
+import { setRoleByName } from '../auth/auth.service.js';
 
 /** What `npm run admin` was asked: make a user an instance moderator, or take it back. */
 export type AdminCommand = { grant: string } | { revoke: string };

@@ -12,6 +12,7 @@ import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { type PageWindow, pageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
+import { setSuspended } from '../auth/auth.service.js';
 import { deleteComment } from '../comments/comments.service.js';
 import { isAdminRole, membershipOf } from '../groups/group-access.js';
 import { loadGroup, removePost, setBan } from '../groups/groups.service.js';
@@ -151,7 +152,7 @@ async function changeSuspension(ctx: ServiceContext, viewer: Viewer, userId: str
   if (userId === viewer.id) throw badRequest('invalid_moderation_action');
   const trx = ctx.db;
   if (report && (await repo.resolveTarget(trx, report.target_kind, report.target_id, 'resolved', viewer.id)) === 0) throw notFound('report_not_found');
-  if (!(await repo.setSuspended(trx, userId, suspend ? Date.now() : null))) throw notFound('user_not_found');
+  if (!(await setSuspended(trx, userId, suspend ? Date.now() : null))) throw notFound('user_not_found');
   await repo.logAction(trx, {
     actorId: viewer.id,
     groupId: null,

@@ -164,22 +164,6 @@ export async function logPage(db: Executor, groupId: string | null, window: Page
   return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
 }
 
-/** Suspends (at `at`) or restores (null) an account; a suspension also ends its sessions. Answers whether the user exists. */
-export async function setSuspended(db: Executor, userId: string, at: number | null): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set((eb) => (at === null ? { suspended_at: null } : { suspended_at: at, token_version: eb('token_version', '+', 1) }))
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Sets the role of the user with this name (any case); answers whether there is such a user. */
-export async function setRoleByName(db: Executor, username: string, role: 'user' | 'moderator'): Promise<boolean> {
-  const result = await db.updateTable('users').set({ role }).where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 /** Whether the report is an open one about a post tagged with the group. */
 export async function isOpenPostReportInGroup(db: Executor, reportId: string, groupId: string): Promise<boolean> {
   const row = await db

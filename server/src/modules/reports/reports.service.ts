@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { visibleCommentAuthor } from '../comments/comments.service.js';
 import { getPostForViewer } from '../posts/posts.service.js';
-import { usernameOf } from '../profiles/profiles.service.js';
+import { findUsername } from '../profiles/profiles.service.js';
 import { insertReport } from './reports.repository.js';
 
 /**
@@ -20,7 +20,7 @@ async function ownerOf(ctx: ServiceContext, viewer: Viewer, kind: ReportKind, id
     case 'comment':
       return visibleCommentAuthor(ctx, viewer, id);
     case 'user':
-      await usernameOf(ctx.app, id);
+      await findUsername(ctx, id);
       return id;
   }
 }
