@@ -1,5 +1,5 @@
 import type { CommentNode, CreateCommentBody, ThreadQuery } from '#core/api/comments';
-import { DELETED, LIMITS, PAGE_SIZES } from '#core/limits';
+import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch, trimText } from '#core/text';
 import { validateCommentText } from '#core/validation';
@@ -7,6 +7,7 @@ import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { takeCommentSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
+import { withLikedTargets } from '../../lib/liked-targets.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
@@ -292,17 +293,8 @@ export interface LikedComment {
 /** The user's likes of comments, oldest first; one they may no longer read is named by its id alone. */
 export async function commentsLikedBy(db: Executor, userId: string): Promise<LikedComment[]> {
   const [likes, readable] = await Promise.all([repo.findCommentLikesOf(db, userId), repo.findReadableLikedComments(db, userId)]);
-  const byId = new Map(readable.map((row) => [row.id, row]));
-  return likes.map((like) => {
-    const row = byId.get(like.id);
-    return {
-      commentId: like.id,
-      likedAt: like.likedAt,
-      comment: row
-        ? { postId: row.post_id, author: row.author_id && row.author_username ? row.author_username : DELETED, text: row.text, createdAt: row.created_at }
-        : null,
-    };
-  });
+  const liked = withLikedTargets(likes, readable, (row, author) => ({ postId: row.post_id, author, text: row.text, createdAt: row.created_at }));
+  return liked.map(({ id, likedAt, target }) => ({ commentId: id, likedAt, comment: target }));
 }
 
 /** The comments under these posts that hold images, for the posts module deleting them. */

@@ -1,5 +1,4 @@
 import type { PostHistory } from '#core/api/posts';
-import { DELETED } from '#core/limits';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
@@ -7,6 +6,7 @@ import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
+import { withLikedTargets } from '../../lib/liked-targets.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type PageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
@@ -466,21 +466,12 @@ export async function postsLikedBy(db: Executor, userId: string): Promise<LikedP
     repo.findReadableLikedPosts(db, userId),
     repo.findPostGroupsOfUser(db, { kind: 'liked', userId }),
   ]);
-  const byId = new Map(readable.map((row) => [row.id, row]));
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
-  return likes.map((like) => {
-    const row = byId.get(like.id);
-    return {
-      postId: like.id,
-      likedAt: like.likedAt,
-      post: row
-        ? {
-            author: row.author_id && row.author_username ? row.author_username : DELETED,
-            text: row.text,
-            createdAt: row.created_at,
-            groups: (groupsByPost.get(row.id) ?? []).map((g) => g.current_name ?? g.stored_name),
-          }
-        : null,
-    };
-  });
+  const liked = withLikedTargets(likes, readable, (row, author) => ({
+    author,
+    text: row.text,
+    createdAt: row.created_at,
+    groups: (groupsByPost.get(row.id) ?? []).map((g) => g.current_name ?? g.stored_name),
+  }));
+  return liked.map(({ id, likedAt, target }) => ({ postId: id, likedAt, post: target }));
 }
