@@ -1,0 +1,54 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { withPreparedStatements } from '../../src/db/pg-prepared';
+import { TEST_DB } from '../helpers/test-app';
+
+/** A database on one connection, so what it prepared can be read back on the same session. */
+async function onOneConnection(cap: number | undefined, run: (db: Kysely<unknown>) => Promise<void>): Promise<void> {
+  const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 1 });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, cap) }) });
+  try {
+    await run(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function preparedTexts(db: Kysely<unknown>): Promise<string[]> {
+  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db);
+  return rows.map((row) => row.statement);
+}
+
+describe.runIf(TEST_DB === 'postgres')('statements prepared on PostgreSQL connections', () => {
+  it('prepares a data statement once and runs it again with other values', async () => {
+    await onOneConnection(undefined, async (db) => {
+      const plusOne = (n: number) => sql<{ n: number }>`select ${n}::int + 1 as n`.execute(db);
+      expect((await plusOne(1)).rows).toEqual([{ n: 2 }]);
+      expect((await plusOne(41)).rows).toEqual([{ n: 42 }]);
+      expect((await preparedTexts(db)).filter((text) => text.includes('+ 1 as n'))).toHaveLength(1);
+    });
+  });
+
+  it('sends schema changes as they come, unprepared', async () => {
+    await onOneConnection(undefined, async (db) => {
+      await sql`create temporary table prepared_probe (id int)`.execute(db);
+      await sql`insert into prepared_probe (id) values (${7})`.execute(db);
+      const texts = await preparedTexts(db);
+      expect(texts.some((text) => /create temporary table/i.test(text))).toBe(false);
+      expect(texts.some((text) => /insert into prepared_probe/i.test(text))).toBe(true);
+    });
+  });
+
+  it('stops naming new statements on a connection past its cap and still answers them', async () => {
+    await onOneConnection(2, async (db) => {
+      for (const [i, column] of ['a', 'b', 'c'].entries()) {
+        const { rows } = await sql<Record<string, number>>`select ${i}::int as ${sql.ref(column)}`.execute(db);
+        expect(rows).toEqual([{ [column]: i }]);
+      }
+      const texts = await preparedTexts(db);
+      expect(texts).toHaveLength(2);
+      expect(texts.some((text) => text.includes('as "c"'))).toBe(false);
+    });
+  });
+});
