@@ -231,7 +231,9 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
     // meta would otherwise stay until logout, read by nothing.
     version: 3,
     stores: {},
-    upgrade: (tx) => tx.table('meta').where('key').startsWithAnyOf(RETIRED_META_PREFIXES).delete(),
+    upgrade: async (tx) => {
+      await tx.table('meta').where('key').startsWithAnyOf(RETIRED_META_PREFIXES).delete();
+    },
   },
 ];
 
