@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountApi } from '#core/api/account';
 import { routeWithContentType } from '../../lib/contract.js';
-import { inTransaction } from '../../db/helpers.js';
 import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { accountZip, attachmentDisposition, exportFileName } from './account.export.js';
 import * as service from './account.service.js';
 
@@ -65,7 +64,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route(
     actionRoute(accountApi.delete, 'account_deleted', async (_request, viewer) => {
-      const groupKeys = await inTransaction(app.db, (trx) => service.deleteAccount(contextOf(app, trx), viewer));
+      const groupKeys = await inNewTransaction(app, (ctx) => service.deleteAccount(ctx, viewer));
       await service.removeAccountFiles(ctx, viewer, groupKeys);
     }),
   );

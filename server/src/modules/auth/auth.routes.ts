@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Language } from '#core/api/account';
 import { authApi } from '#core/api/auth';
-import { inTransaction } from '../../db/helpers.js';
 import { routeOf } from '../../lib/contract.js';
 import { message, viewerRoute } from '../../lib/handlers.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as passkeys from '../passkeys/passkeys.service.js';
 import { toSessionUser } from './auth.mapper.js';
 import * as service from './auth.service.js';
@@ -30,7 +29,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.verify),
     handler: async (request) => {
-      await inTransaction(app.db, (trx) => service.verifyEmail(contextOf(app, trx), { token: request.query.token, email: request.query.email }));
+      await inNewTransaction(app, (ctx) => service.verifyEmail(ctx, { token: request.query.token, email: request.query.email }));
       return message('email_verified');
     },
   });
@@ -51,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.forgot),
     handler: async (request) => {
-      await inTransaction(app.db, (trx) => service.forgotPassword(contextOf(app, trx), request.body.email));
+      await inNewTransaction(app, (ctx) => service.forgotPassword(ctx, request.body.email));
       return message('password_reset_sent');
     },
   });
@@ -68,7 +67,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // account as the password login does.
   app.route({
     ...routeOf(authApi.passkeyOptions),
-    handler: async (request) => inTransaction(app.db, (trx) => passkeys.loginOptions(contextOf(app, trx), { rp: passkeys.relyingPartyOf(app, request), ip: request.ip })),
+    handler: async (request) => inNewTransaction(app, (ctx) => passkeys.loginOptions(ctx, { rp: passkeys.relyingPartyOf(app, request), ip: request.ip })),
   });
 
   app.route({

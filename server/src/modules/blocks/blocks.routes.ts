@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { blocksApi } from '#core/api/blocks';
-import { inTransaction } from '../../db/helpers.js';
 import { actionRoute, viewerRoute } from '../../lib/handlers.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './blocks.service.js';
 
 /** PUT/DELETE/GET /block/{pfp}, GET /block, PUT/DELETE /mute/{pfp}, GET /mute, PUT/DELETE /mute/tag/{tag}, GET /mute/tag. */
 export const blockRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = contextOf(app);
-  app.route(actionRoute(blocksApi.block, 'user_blocked', (request, viewer) => inTransaction(app.db, (trx) => service.block(contextOf(app, trx), viewer, request.params.pfp))));
+  app.route(actionRoute(blocksApi.block, 'user_blocked', (request, viewer) => inNewTransaction(app, (ctx) => service.block(ctx, viewer, request.params.pfp))));
   app.route(actionRoute(blocksApi.unblock, 'user_unblocked', (request, viewer) => service.unblock(ctx, viewer, request.params.pfp)));
   app.route(viewerRoute(blocksApi.state, (request, viewer) => service.state(ctx, viewer, request.params.pfp)));
   app.route(viewerRoute(blocksApi.blocked, (request, viewer) => service.list(ctx, viewer, { kind: 'block', query: request.query })));

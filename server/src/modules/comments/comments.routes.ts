@@ -3,7 +3,7 @@ import { commentsApi } from '#core/api/comments';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './comments.service.js';
 
 /**
@@ -39,7 +39,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route(
     actionRoute(commentsApi.delete, 'comment_deleted', async (request, viewer) => {
-      const keys = await app.db.transaction().execute((trx) => service.deleteComment(contextOf(app, trx), viewer, request.params.commentId));
+      const keys = await inNewTransaction(app, (ctx) => service.deleteComment(ctx, viewer, request.params.commentId));
       if (keys.length > 0) await app.storage.remove(keys);
     }),
   );

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { followsApi } from '#core/api/follows';
-import { inTransaction } from '../../db/helpers.js';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './follows.service.js';
 
 /** POST /follow, PATCH /follow/change, DELETE /follow/delete; `following` is a user id (pfp). */
@@ -20,7 +19,7 @@ export const followRoutes: FastifyPluginAsyncTypebox = async (app) => {
     onRequest,
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      const state = await inTransaction(app.db, (trx) => service.follow(contextOf(app, trx), viewer, request.body.following));
+      const state = await inNewTransaction(app, (ctx) => service.follow(ctx, viewer, request.body.following));
       return reply.status(201).send({ ...message('followed'), ...state });
     },
   });

@@ -6,7 +6,7 @@ import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
 import { routeOf } from '../../lib/contract.js';
 import { type RequestOf, actionRoute, message, viewerRoute } from '../../lib/handlers.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { type ServiceContext, contextOf } from '../../lib/service-context.js';
+import { type ServiceContext, contextOf, inNewTransaction } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { feedPage, groupScope } from '../feeds/feeds.service.js';
 import { getPostForViewer, removePostMedia } from '../posts/posts.service.js';
@@ -22,17 +22,13 @@ type UserActionEndpoint = (typeof groupsApi)['accept' | 'deny' | 'admin' | 'dead
  * change runs in a transaction the route opens; the service does its work on it.
  */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  /** Runs a change on a new transaction and answers what it gave back. */
-  const inTransaction = <T>(change: (ctx: ServiceContext) => Promise<T>): Promise<T> =>
-    app.db.transaction().execute((trx) => change(contextOf(app, trx)));
-
   /**
    * The route of every admin's or owner's call on one user of a group (accept, deny, admin,
    * deadmin, ban, unban, owner): `run` gets the group's name and the user's id, and the answer
    * names what was done.
    */
   const userActionRoute = (e: UserActionEndpoint, info: InfoKey, run: (ctx: ServiceContext, viewer: Viewer, call: service.GroupUserCall) => Promise<void>) =>
-    actionRoute(e, info, (request, viewer) => inTransaction((ctx) => run(ctx, viewer, { nameOrId: request.params.name, userId: request.params.pfp })));
+    actionRoute(e, info, (request, viewer) => inNewTransaction(app, (ctx) => run(ctx, viewer, { nameOrId: request.params.name, userId: request.params.pfp })));
 
   app.route({
     ...routeOf(groupsApi.create),
@@ -48,7 +44,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // The update call is served at PATCH and at POST alike, by one handler.
   const updateGroup = async (request: RequestOf<typeof groupsApi.update>, viewer: Viewer) => {
-    const group = await inTransaction((ctx) => service.updateGroup(ctx, viewer, { groupId: request.params.groupId, body: request.body }));
+    const group = await inNewTransaction(app, (ctx) => service.updateGroup(ctx, viewer, { groupId: request.params.groupId, body: request.body }));
     return { group, ...message('group_updated') };
   };
   app.route(viewerRoute<typeof groupsApi.update>(groupsApi.update, updateGroup));
@@ -56,7 +52,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route(
     actionRoute(groupsApi.delete, 'group_deleted', async (request, viewer) => {
-      const keys = await inTransaction((ctx) => service.deleteGroup(ctx, viewer, request.params.groupId));
+      const keys = await inNewTransaction(app, (ctx) => service.deleteGroup(ctx, viewer, request.params.groupId));
       await removePostMedia(app.storage, keys, request.log);
     }),
   );
@@ -103,9 +99,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  app.route(actionRoute(groupsApi.join, 'joined_group', (request, viewer) => inTransaction((ctx) => service.joinGroup(ctx, viewer, request.params.name))));
-  app.route(actionRoute(groupsApi.leave, 'you_left', (request, viewer) => inTransaction((ctx) => service.leaveGroup(ctx, viewer, request.params.name))));
-  app.route(actionRoute(groupsApi.request, 'request_send', (request, viewer) => inTransaction((ctx) => service.requestJoin(ctx, viewer, request.params.name))));
+  app.route(actionRoute(groupsApi.join, 'joined_group', (request, viewer) => inNewTransaction(app, (ctx) => service.joinGroup(ctx, viewer, request.params.name))));
+  app.route(actionRoute(groupsApi.leave, 'you_left', (request, viewer) => inNewTransaction(app, (ctx) => service.leaveGroup(ctx, viewer, request.params.name))));
+  app.route(actionRoute(groupsApi.request, 'request_send', (request, viewer) => inNewTransaction(app, (ctx) => service.requestJoin(ctx, viewer, request.params.name))));
 
   app.route(userActionRoute(groupsApi.accept, 'request_accepted', (ctx, viewer, call) => service.resolveRequest(ctx, viewer, { ...call, accept: true })));
   app.route(userActionRoute(groupsApi.deny, 'request_denied', (ctx, viewer, call) => service.resolveRequest(ctx, viewer, { ...call, accept: false })));
@@ -117,20 +113,20 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route(
     actionRoute(groupsApi.pin, 'post_pinned', (request, viewer) =>
-      inTransaction((ctx) => service.pinPost(ctx, viewer, { nameOrId: request.params.name, postId: request.params.postId })),
+      inNewTransaction(app, (ctx) => service.pinPost(ctx, viewer, { nameOrId: request.params.name, postId: request.params.postId })),
     ),
   );
-  app.route(actionRoute(groupsApi.unpin, 'post_unpinned', (request, viewer) => inTransaction((ctx) => service.unpinPost(ctx, viewer, request.params.name))));
+  app.route(actionRoute(groupsApi.unpin, 'post_unpinned', (request, viewer) => inNewTransaction(app, (ctx) => service.unpinPost(ctx, viewer, request.params.name))));
   app.route(
     actionRoute(groupsApi.removePost, 'post_removed', async (request, viewer) => {
-      const keys = await inTransaction((ctx) => service.removePost(ctx, viewer, { groupId: request.params.groupId, postId: request.params.postId }));
+      const keys = await inNewTransaction(app, (ctx) => service.removePost(ctx, viewer, { groupId: request.params.groupId, postId: request.params.postId }));
       await removePostMedia(app.storage, keys, request.log);
     }),
   );
 
   app.route(
     viewerRoute(groupsApi.notification, async (request, viewer) => ({
-      notification: await inTransaction((ctx) =>
+      notification: await inNewTransaction(app, (ctx) =>
         service.setNotificationLevel(ctx, viewer, { groupId: request.params.groupId, level: request.body.notification }),
       ),
     })),
@@ -150,7 +146,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const viewer = await request.requireViewer();
       const input = { nameOrId: request.params.name, reportId: request.params.reportId, action: request.body.action };
-      const done = await inTransaction((ctx) => moderation.groupAct(ctx, viewer, input));
+      const done = await inNewTransaction(app, (ctx) => moderation.groupAct(ctx, viewer, input));
       await removePostMedia(app.storage, done.mediaKeys, request.log);
       return message(done.info);
     },

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { passkeysApi } from '#core/api/passkeys';
-import { inTransaction } from '../../db/helpers.js';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute, viewerRoute } from '../../lib/handlers.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './passkeys.service.js';
 
 /** Adding, listing and removing the caller's passkeys. Signing in with one is served by the auth routes. */
@@ -11,7 +10,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = contextOf(app);
   app.route(
     viewerRoute(passkeysApi.registrationOptions, (request, viewer) =>
-      inTransaction(app.db, (trx) => service.registrationOptions(contextOf(app, trx), viewer, service.relyingPartyOf(app, request))),
+      inNewTransaction(app, (ctx) => service.registrationOptions(ctx, viewer, service.relyingPartyOf(app, request))),
     ),
   );
 

@@ -3,7 +3,7 @@ import { postsApi } from '#core/api/posts';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { listThread } from '../comments/comments.service.js';
 import {
   type PostView,
@@ -73,7 +73,7 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route(
     actionRoute(postsApi.delete, 'post_deleted', async (request, viewer) => {
-      const keys = await app.db.transaction().execute((trx) => deletePost(contextOf(app, trx), viewer, request.params.postId));
+      const keys = await inNewTransaction(app, (ctx) => deletePost(ctx, viewer, request.params.postId));
       await removePostMedia(app.storage, keys, request.log);
     }),
   );

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pushApi } from '#core/api/push';
-import { inTransaction } from '../../db/helpers.js';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute } from '../../lib/handlers.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './push.service.js';
 
 /** Web Push: the instance's public key, and a device's subscription added or removed. */
 export const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({ ...routeOf(pushApi.key), handler: async () => ({ key: app.vapidKeys.publicKey }) });
-  app.route(actionRoute(pushApi.subscribe, 'push_subscribed', (request, viewer) => inTransaction(app.db, (trx) => service.subscribe(contextOf(app, trx), viewer, request.body))));
+  app.route(actionRoute(pushApi.subscribe, 'push_subscribed', (request, viewer) => inNewTransaction(app, (ctx) => service.subscribe(ctx, viewer, request.body))));
   app.route(actionRoute(pushApi.unsubscribe, 'push_unsubscribed', (request, viewer) => service.unsubscribe(contextOf(app), viewer, request.body.endpoint)));
 };

@@ -3,7 +3,7 @@ import { reportsApi } from '#core/api/reports';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
-import { contextOf } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { removePostMedia } from '../posts/posts.service.js';
 import * as moderation from './moderation.service.js';
 import * as service from './reports.service.js';
@@ -36,7 +36,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const viewer = await request.requireViewer();
       const input = { reportId: request.params.reportId, action: request.body.action };
-      const done = await app.db.transaction().execute((trx) => moderation.moderatorAct(contextOf(app, trx), viewer, input));
+      const done = await inNewTransaction(app, (ctx) => moderation.moderatorAct(ctx, viewer, input));
       // The content's media goes once the deletion has committed.
       await removePostMedia(app.storage, done.mediaKeys, request.log);
       return message(done.info);
@@ -44,7 +44,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   const suspensionRoute = (e: typeof reportsApi.suspend | typeof reportsApi.unsuspend, suspend: boolean) =>
     actionRoute(e, suspend ? 'user_suspended' : 'user_unsuspended', (request, viewer) =>
-      app.db.transaction().execute((trx) => moderation.setSuspension(contextOf(app, trx), viewer, { userId: request.params.userId, suspend })),
+      inNewTransaction(app, (ctx) => moderation.setSuspension(ctx, viewer, { userId: request.params.userId, suspend })),
     );
   app.route(suspensionRoute(reportsApi.suspend, true));
   app.route(suspensionRoute(reportsApi.unsuspend, false));
