@@ -2,9 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { OutputBundle, OutputChunk } from 'rolldown';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { THEME_COLORS, themeBootScript } from './src/components/theme';
+import { firstScreenPreloadScript } from './src/lib/first-screen';
 import { SHARE_FIELDS, SHARE_PATH } from './src/lib/share/shared-items';
 
 const THEME = THEME_COLORS.light;
@@ -103,9 +105,77 @@ const precompress = (): Plugin => ({
   },
 });
 
+/** The modules a cold start on the explore feed needs after the entry: the screen, and its first page's prefetch. */
+const FIRST_SCREEN_MODULES = ['src/features/feed/FeedPage.tsx', 'src/lib/query/feed-prefetch.ts'];
+
+/** A chunk and every chunk it imports statically, by file name. */
+function staticClosure(bundle: OutputBundle, roots: OutputChunk[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = roots.map((c) => c.fileName);
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const chunk = bundle[file];
+    if (seen.has(file) || chunk?.type !== 'chunk') continue;
+    seen.add(file);
+    queue.push(...chunk.imports);
+  }
+  return seen;
+}
+
+/**
+ * The head's script that fetches the explore feed's code beside the entry when a cold start opens
+ * there (see firstScreenPreloadScript): the feed's chunks and stylesheets, less what the entry
+ * already brings. A module of FIRST_SCREEN_MODULES with no chunk of its own fails the build, so a
+ * rename cannot quietly turn the preload off.
+ */
+const preloadFirstScreen = (): Plugin => {
+  let base = '/';
+  return {
+    name: 'kruh:preload-first-screen',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
+        const screens = FIRST_SCREEN_MODULES.map((module) => {
+          const chunk = chunks.find((c) => c.isDynamicEntry && c.facadeModuleId?.endsWith(module));
+          if (!chunk) throw new Error(`no chunk of ${module} to preload for the first screen`);
+          return chunk;
+        });
+        const entry = staticClosure(bundle, chunks.filter((c) => c.isEntry));
+        const scripts = [...staticClosure(bundle, screens)].filter((file) => !entry.has(file));
+        const styles = scripts.flatMap((file) => [...((bundle[file] as OutputChunk).viteMetadata?.importedCss ?? [])]);
+        const files = [...scripts, ...new Set(styles)].map((file) => `${base}${file}`);
+        return [{ tag: 'script', children: firstScreenPreloadScript(files), injectTo: 'head' }];
+      },
+    },
+  };
+};
+
 export default defineConfig({
   // The test runner extends this file; it needs neither the manifest nor the service worker.
-  plugins: [react(), themeBoot(), inlineEntryCss(), precompress(), process.env.VITEST ? null : pwa()],
+  plugins: [react(), themeBoot(), inlineEntryCss(), preloadFirstScreen(), precompress(), process.env.VITEST ? null : pwa()],
   server: { proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' } },
-  build: { sourcemap: true },
+  build: {
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Few files rather than many small ones: a phone on a slow network pays a round trip per
+        // file, six at a time, which cost a cold start more than the bytes do. What the entry needs
+        // is one file; what two or more screens share is another (it stays cached from screen to
+        // screen); each screen keeps its own, and libraries loaded on demand (the lightbox,
+        // WebAuthn) stay apart.
+        codeSplitting: {
+          groups: [
+            { name: 'app', tags: ['$initial'] },
+            { name: 'shared', minShareCount: 2 },
+          ],
+        },
+      },
+    },
+  },
 });

@@ -33,7 +33,7 @@ export interface GallerySlide {
   imageFit?: 'contain' | 'cover';
 }
 
-interface GalleryProps {
+export interface GalleryProps {
   open: boolean;
   slides: GallerySlide[];
   onClose: () => void;

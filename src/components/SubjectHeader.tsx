@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { AppLink } from './AppLink';
 import { Avatar, avatarUrl } from './Avatar';
-import { Gallery } from './Gallery';
+import { LazyGallery } from './LazyGallery';
 import './SubjectHeader.css';
 
 interface SubjectHeaderProps {
@@ -28,7 +28,7 @@ export function SubjectHeader({ avatar, openAvatarLabel, name, nameExtra, text, 
       <button type="button" className="subject-header__avatar" aria-label={openAvatarLabel} onClick={() => setGalleryOpen(true)}>
         <Avatar kind={avatar.kind} id={avatar.id} url={avatar.url} size={96} alt={avatar.alt} />
       </button>
-      <Gallery
+      <LazyGallery
         open={galleryOpen}
         onClose={() => setGalleryOpen(false)}
         zoom={false}

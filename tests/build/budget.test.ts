@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, firstLoadScripts, kb, pageScripts, serviceWorker, packagesOf, total } from './budget';
+import { BUDGETS, MAX_FIRST_SCREEN_FILES, firstLoadScripts, headPreloads, kb, pageScripts, serviceWorker, packagesOf, total } from './budget';
 
 /** The build to weigh: `dist/`, or the folder `KRUH_E2E_DIST` names (as the browser tests read it). */
 const DIST = resolve(process.env.KRUH_E2E_DIST ?? 'dist');
@@ -16,6 +16,21 @@ describe.skipIf(!built)('build budget (gzip)', () => {
     const files = firstLoadScripts(DIST);
     const list = files.map((f) => `  ${kb(f.gzip).padStart(9)}  ${f.file}`).join('\n');
     expect(total(files), `first-load scripts over budget:\n${list}\n  total ${kb(total(files))}`).toBeLessThanOrEqual(BUDGETS.firstLoadJs);
+  });
+
+  it(`a cold start on the feed fetches the feed's code from the head, at most ${kb(BUDGETS.feedScreenJs)} in few files`, () => {
+    const first = new Set(firstLoadScripts(DIST).map((f) => f.file));
+    const needed = [...pageScripts(DIST, 'FeedPage'), ...pageScripts(DIST, 'feed-prefetch')].filter((f) => !first.has(f.file));
+    const neededFiles = [...new Set(needed.map((f) => f.file))];
+    const preloaded = headPreloads(DIST);
+    // Every script the screen needs beyond the first load is asked for at once, and nothing more.
+    expect(preloaded.filter((f) => f.endsWith('.js')).sort()).toEqual(neededFiles.sort());
+    for (const file of preloaded) expect(existsSync(join(DIST, file)), file).toBe(true);
+    expect(preloaded.some((f) => f.endsWith('.css'))).toBe(true);
+    expect(total(needed.filter((f, i) => neededFiles.indexOf(f.file) === i))).toBeLessThanOrEqual(BUDGETS.feedScreenJs);
+    expect(first.size + neededFiles.length).toBeLessThanOrEqual(MAX_FIRST_SCREEN_FILES);
+    // The lightbox comes when a picture is first opened.
+    expect(neededFiles.flatMap((f) => packagesOf(DIST, f))).not.toContain('yet-another-react-lightbox');
   });
 
   it('first load carries neither the local database, the API schemas nor the lightbox', () => {

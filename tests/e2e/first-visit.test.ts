@@ -7,7 +7,8 @@ import { useE2eSuite } from './support/suite';
 
 /**
  * A first visit to the feed: the page comes with the feed's first page, so the feed draws without
- * its own request and its first picture is asked for before the feed's code has even arrived.
+ * its own request; the page's head asks for the feed's code before the entry has run, and the
+ * entry asks for the first picture before the feed has drawn.
  */
 describe('first visit to the feed', () => {
   const e2e = useE2eSuite();
@@ -30,6 +31,14 @@ describe('first visit to the feed', () => {
     await new Promise((done) => setTimeout(done, FIRST_FEED_FRESH_MS + 100));
     const { context } = await e2e.open({ viewport: JOURNEY_VIEWPORT });
     const page = await context.newPage();
+    // When the first card appears, on the page's own clock (resource timings use the same one).
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('article.post-card')) return;
+        (window as unknown as { firstCardAt: number }).firstCardAt = performance.now();
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
     const requests: string[] = [];
     page.on('request', (request) => requests.push(new URL(request.url()).pathname + new URL(request.url()).search));
     await page.goto(`${e2e.server.baseUrl}/`);
@@ -40,7 +49,14 @@ describe('first visit to the feed', () => {
     const feedCode = requests.findIndex((r) => /\/assets\/FeedPage-.*\.js$/.test(r));
     expect(pictureAt).toBeGreaterThan(-1);
     expect(feedCode).toBeGreaterThan(-1);
-    expect(pictureAt).toBeLessThan(feedCode);
+    expect(feedCode).toBeLessThan(pictureAt);
+    const { cardAt, pictureStart } = await page.evaluate((src) => {
+      const entry = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname + new URL(e.name).search === src);
+      return { cardAt: (window as unknown as { firstCardAt?: number }).firstCardAt, pictureStart: entry?.startTime };
+    }, picture);
+    expect(pictureStart).toBeDefined();
+    expect(cardAt).toBeDefined();
+    expect(pictureStart as number).toBeLessThan(cardAt as number);
     // The feed is stored as any fetched page is: later pages follow it.
     expect((await api<{ posts: unknown[] }>(e2e.server, 'GET', '/feed?page=1&limit=4')).body.posts.length).toBeGreaterThan(0);
     expect(e2e.journey.log.pageErrors).toEqual([]);

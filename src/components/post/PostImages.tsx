@@ -1,9 +1,8 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyGallery } from '../LazyGallery';
 import { MediaImg } from '../MediaImg';
 import './post-card.css';
-
-const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
 /**
  * How soon a card's pictures load: `high` for the first pictures of a listing (what a phone paints
@@ -61,16 +60,12 @@ export function PostImages({ urls, alts, priority = 'lazy' }: { urls: string[]; 
           />
         </button>
       ))}
-      {open !== null && (
-        <Suspense fallback={null}>
-          <Gallery
-            open
-            slides={shown.map((src, i) => ({ src, alt: altOf(i), ...(described(i) ? { description: described(i) } : {}) }))}
-            index={open}
-            onClose={() => setOpen(null)}
-          />
-        </Suspense>
-      )}
+      <LazyGallery
+        open={open !== null}
+        slides={shown.map((src, i) => ({ src, alt: altOf(i), ...(described(i) ? { description: described(i) } : {}) }))}
+        index={open ?? 0}
+        onClose={() => setOpen(null)}
+      />
     </div>
   );
 }

@@ -1,9 +1,8 @@
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyGallery } from '../../components/LazyGallery';
 import { MediaImg } from '../../components/MediaImg';
 import './comments.css';
-
-const Gallery = lazy(() => import('../../components/Gallery').then((m) => ({ default: m.Gallery })));
 
 /**
  * A comment's image (at most one); a click opens it in the shared full-screen gallery with zoom.
@@ -25,11 +24,7 @@ export function CommentImage({ url, blob, alt }: { url?: string | undefined; blo
       <button type="button" onClick={() => setOpen(true)} aria-label={t('item.open_image')}>
         <MediaImg src={src} alt={name} loading="lazy" />
       </button>
-      {open && (
-        <Suspense fallback={null}>
-          <Gallery open slides={[{ src, alt: name, ...(described ? { description: described } : {}) }]} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
+      <LazyGallery open={open} slides={[{ src, alt: name, ...(described ? { description: described } : {}) }]} onClose={() => setOpen(false)} />
     </div>
   );
 }

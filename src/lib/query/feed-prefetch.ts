@@ -3,7 +3,8 @@ import { FEED_DEFAULTS } from '#core/listing';
 import { getDb } from '../db/db';
 import { readListing } from '../listing-params';
 import { feedName, feedSource } from './feed';
-import { type FirstFeed, opensOnExplore } from './first-feed';
+import { opensOnExplore } from '../first-screen';
+import type { FirstFeed } from './first-feed';
 import { queryKeys } from './keys';
 import { fetchPage, storePage } from './paged';
 

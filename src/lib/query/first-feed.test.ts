@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
 import { setMediaBase } from '../media-url';
 import { clearSession, storeSession } from '../session-store';
-import { opensOnExplore, preloadFirstPicture, takeFirstFeed } from './first-feed';
+import { preloadFirstPicture, takeFirstFeed } from './first-feed';
 
 const FEED = { posts: [{ _id: 'a', media: [] }, { _id: 'b', media: ['/media/b0.webp?v=2', '/media/b1.webp?v=2'] }], hasMore: true };
 
@@ -49,11 +49,6 @@ describe('the first feed page the HTML carries', () => {
     expect(takeFirstFeed('#/feed')).toBeNull();
     // Whatever happened, the block is gone from the page.
     expect(document.getElementById(FIRST_FEED_ELEMENT_ID)).toBeNull();
-  });
-
-  it('knows the addresses of the explore feed', () => {
-    expect(['', '#/', '#/feed', '#/feed?sort=popular'].map(opensOnExplore)).toEqual([true, true, true, true]);
-    expect(['#/feed/groups', '#/u/alice', '#/login'].map(opensOnExplore)).toEqual([false, false, false]);
   });
 });
 

@@ -1,17 +1,10 @@
 import type { ReplyOf } from '#core/api/endpoint';
 import type { feedsApi } from '#core/api/feeds';
 import { FEED_DEFAULTS, FIRST_FEED_ELEMENT_ID } from '#core/listing';
+import { opensOnExplore } from '../first-screen';
 import { readListing } from '../listing-params';
 import { mediaSrc } from '../media-url';
 import { isLoggedIn } from '../session-store';
-
-/** The addresses (after the #) that open on the explore feed. */
-const EXPLORE = new Set(['', '/', '/feed']);
-
-/** Whether `hash` (`#/feed?sort=popular`) opens on the explore feed. */
-export function opensOnExplore(hash: string): boolean {
-  return EXPLORE.has(addressOf(hash).pathname);
-}
 
 const addressOf = (hash: string) => new URL(hash.replace(/^#/, '') || '/', 'http://app');
 

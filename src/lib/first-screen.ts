@@ -1,0 +1,31 @@
+/**
+ * The screen a cold start opens on most often, the explore feed (the installed app's start address
+ * and a bare visit both land there), and what the page does for it before any of the app's code
+ * has run. Kept free of imports that touch the browser: the build reads it too.
+ */
+
+/** The addresses (after the #) that open on the explore feed. */
+export const EXPLORE_PATHS: readonly string[] = ['/', '/feed'];
+
+/** Whether `hash` (`#/feed?sort=popular`) opens on the explore feed. */
+export function opensOnExplore(hash: string): boolean {
+  return EXPLORE_PATHS.includes(new URL(hash.replace(/^#/, '') || '/', 'http://app').pathname);
+}
+
+/**
+ * The classic script the build puts in the page's head: when the address opens on the explore
+ * feed, it asks for that screen's code (`files`: scripts, and stylesheets ending in .css) beside the
+ * app's entry script, instead of after the entry has downloaded and run, which on a phone is a
+ * second wait of a second or more. It asks once the static shell has painted (a frame, then a
+ * task), so those bytes do not hold back the first paint. It reads the path the way
+ * opensOnExplore does for every address the app makes; the test holds the two together.
+ */
+export function firstScreenPreloadScript(files: readonly string[]): string {
+  return (
+    `(function(){var p=location.hash.replace(/^#/,"").split(/[?#]/)[0];if(p.charAt(0)!=="/")p="/"+p;` +
+    `if(${JSON.stringify(EXPLORE_PATHS)}.indexOf(p)<0)return;` +
+    `requestAnimationFrame(function(){setTimeout(function(){${JSON.stringify(files)}.forEach(function(f){` +
+    `var l=document.createElement("link");if(/\\.css$/.test(f)){l.rel="preload";l.setAttribute("as","style")}else l.rel="modulepreload";` +
+    `l.href=f;document.head.appendChild(l)})})})})();`
+  );
+}
