@@ -36,11 +36,16 @@ export interface Config {
   runWorker: boolean;
   /**
    * How long at most a signed-out reader's public listing is served again from memory
-   * (VISITOR_CACHE_MS, default 10000; 0 turns it off). Any write forgets them at once on every
-   * process of a PostgreSQL deployment; this bounds what a time-windowed sort or a missed signal
-   * can leave behind.
+   * (VISITOR_CACHE_MS, default 10000; 0 turns it off). A write forgets them on every process of a
+   * PostgreSQL deployment; this bounds what a time-windowed sort or a missed signal can leave behind.
    */
   visitorCacheMs: number;
+  /**
+   * How long at most a kept listing may go on showing the old counts after a write that only moves
+   * them, a like or a new comment (VISITOR_CACHE_COUNTS_MS, default COUNTS_STALE_MS; 0 makes such a
+   * write forget the listings at once, as every other write does).
+   */
+  visitorCacheCountsMs: number;
   /**
    * Web Push: the VAPID key pair from VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (both or neither; unset,
    * a pair is generated once and kept in the database, see modules/push/vapid.ts), and the contact
@@ -84,6 +89,13 @@ function parseRates(env: NodeJS.ProcessEnv, problems: string[]): Config['rates']
   }
   return rates;
 }
+
+/**
+ * A second: a reader does not notice a like or comment count arriving that late (social apps show
+ * counts late all the time), and under a steady stream of likes and comments it turns one database
+ * read of a visitor's page per write into one per page per second.
+ */
+export const COUNTS_STALE_MS = 1_000;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -158,6 +170,14 @@ function parseVapidSubject(raw: string | undefined, mailFrom: string, problems: 
   return subject;
 }
 
+/** A duration in whole milliseconds, 0 included; `fallback` when unset. */
+function parseMs(env: NodeJS.ProcessEnv, variable: string, fallback: number, problems: string[]): number {
+  const raw = env[variable];
+  const value = Number(raw || fallback);
+  if (!Number.isInteger(value) || value < 0) problems.push(`${variable} must be a whole number of milliseconds, got "${raw}"`);
+  return value;
+}
+
 function parseTrustProxy(value: string | undefined): boolean | string {
   if (!value || value === 'false') return false;
   return value === 'true' ? true : value;
@@ -181,8 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const media = parseMediaUrl(env.MEDIA_URL);
   if ('problem' in media) problems.push(media.problem);
-  const visitorCacheMs = Number(env.VISITOR_CACHE_MS || 10_000);
-  if (!Number.isInteger(visitorCacheMs) || visitorCacheMs < 0) problems.push(`VISITOR_CACHE_MS must be a whole number of milliseconds, got "${env.VISITOR_CACHE_MS}"`);
+  const visitorCacheMs = parseMs(env, 'VISITOR_CACHE_MS', 10_000, problems);
+  const visitorCacheCountsMs = parseMs(env, 'VISITOR_CACHE_COUNTS_MS', COUNTS_STALE_MS, problems);
   const rates = parseRates(env, problems);
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
@@ -209,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     runWorker: env.RUN_WORKER !== 'false',
     visitorCacheMs,
+    visitorCacheCountsMs,
     rates,
     vapid,
     vapidSubject,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseMediaUrl } from '../../src/config';
+import { COUNTS_STALE_MS, ConfigError, loadConfig, parseMediaUrl } from '../../src/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('GET /api/config', () => {
@@ -75,5 +75,22 @@ describe('MEDIA_URL, the content host of media', () => {
     expect(media.statusCode).toBe(200);
     expect(media.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(media.headers['access-control-allow-origin']).toBe('*');
+  });
+});
+
+describe('VISITOR_CACHE_MS and VISITOR_CACHE_COUNTS_MS, how long kept visitor pages last', () => {
+  const load = (env: Record<string, string>) => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env });
+
+  it('default to ten seconds and to COUNTS_STALE_MS, and take any whole number of milliseconds, 0 included', () => {
+    expect(load({})).toMatchObject({ visitorCacheMs: 10_000, visitorCacheCountsMs: COUNTS_STALE_MS });
+    expect(load({ VISITOR_CACHE_MS: '0', VISITOR_CACHE_COUNTS_MS: '0' })).toMatchObject({ visitorCacheMs: 0, visitorCacheCountsMs: 0 });
+    expect(load({ VISITOR_CACHE_COUNTS_MS: '250' }).visitorCacheCountsMs).toBe(250);
+  });
+
+  it('refuses anything else, naming the variable', () => {
+    for (const bad of ['-1', '1.5', 'soon']) {
+      expect(() => load({ VISITOR_CACHE_COUNTS_MS: bad })).toThrow(`VISITOR_CACHE_COUNTS_MS must be a whole number of milliseconds, got "${bad}"`);
+      expect(() => load({ VISITOR_CACHE_MS: bad })).toThrow(`VISITOR_CACHE_MS must be a whole number of milliseconds, got "${bad}"`);
+    }
   });
 });

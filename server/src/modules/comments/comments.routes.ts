@@ -12,8 +12,9 @@ import * as service from './comments.service.js';
  * through this module's service.
  */
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // A visitor's kept pages list posts, not comments: a new comment moves only its post's count.
   app.route({
-    ...routeOf(commentsApi.create),
+    ...routeOf(commentsApi.create, { visitorCacheWrite: 'counts' }),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
       const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
@@ -24,8 +25,9 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
+  // A comment's likes are not on those pages at all; 'counts' is the lightest a write may declare.
   app.route({
-    ...routeOf(commentsApi.like),
+    ...routeOf(commentsApi.like, { visitorCacheWrite: 'counts' }),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
       const input = { commentId: request.params.commentId, liked: request.body?.liked };
@@ -37,6 +39,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
+  // Removes content, so it stays a content write: were comments ever kept for visitors, a deleted
+  // one must not be served again, and deletions are too rare for a lag to be worth anything.
   app.route(
     actionRoute(commentsApi.delete, 'comment_deleted', async (request, viewer) => {
       const keys = await inNewTransaction(app, (ctx) => service.deleteComment(ctx, viewer, request.params.commentId));

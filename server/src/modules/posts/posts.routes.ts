@@ -58,8 +58,9 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => getPostGroupNames(contextOf(app), await request.viewer(), request.params.postId),
   });
 
+  // A like or unlike moves only the post's count (and its place when sorted by likes) for a visitor.
   app.route({
-    ...routeOf(postsApi.like),
+    ...routeOf(postsApi.like, { visitorCacheWrite: 'counts' }),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
       const input = { postId: request.params.postId, liked: request.body?.liked };
