@@ -6,11 +6,17 @@ import { PAGE_SIZES } from '#core/limits';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
 /** The call whose answer the page carries: what a visitor's explore feed asks first. */
 export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
-/** How long one rendering of the page is served before the feed is read again (a burst of visits reads it once). */
+/**
+ * How long one rendering of the page is served before the feed is read again (a burst of visits
+ * reads it once); a write that forgets the kept visitor pages (a deletion, a post turning private)
+ * forgets it at once too.
+ */
 export const FIRST_FEED_FRESH_MS = 2_000;
 
 interface Rendered {
   at: number;
+  /** The visitor cache's generation it was read in: a write that forgets visitor pages forgets it too. */
+  generation: number;
   html: Buffer;
   br: Buffer;
   gzip: Buffer;
@@ -33,6 +39,7 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
   let rendering: Promise<Rendered> | null = null;
 
   async function render(): Promise<Rendered> {
+    const generation = app.visitorCacheGeneration();
     const answer = await app.inject({ method: 'GET', url: FIRST_FEED_URL });
     const block =
       answer.statusCode === 200
@@ -41,6 +48,7 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
     const html = Buffer.from(template.replace('</body>', `${block}</body>`));
     return {
       at: Date.now(),
+      generation,
       html,
       br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
       gzip: gzipSync(html),
@@ -49,7 +57,7 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
 
   /** One rendering at a time, shared by the requests that wait for it. */
   async function current(): Promise<Rendered> {
-    if (rendered && Date.now() - rendered.at < FIRST_FEED_FRESH_MS) return rendered;
+    if (rendered && Date.now() - rendered.at < FIRST_FEED_FRESH_MS && rendered.generation === app.visitorCacheGeneration()) return rendered;
     rendering ??= render().finally(() => {
       rendering = null;
     });

@@ -30,6 +30,11 @@ declare module 'fastify' {
      * sees, here or in another process, and after one made past the API (a script, a fixture).
      */
     invalidateVisitorCache(): void;
+    /**
+     * Counts the times the kept visitor answers were forgotten: an answer derived from one of them
+     * elsewhere (the page at `/`) is stale once this has moved.
+     */
+    visitorCacheGeneration(): number;
   }
 }
 
@@ -98,6 +103,7 @@ export const visitorCachePlugin = fp(
       deadline = Infinity;
     };
     app.decorate('invalidateVisitorCache', invalidate);
+    app.decorate('visitorCacheGeneration', () => generation);
     if (maxAge <= 0) return;
 
     // The first counts write since the pages were last forgotten sets the deadline; later ones

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
-import { createGroup, createPost, createUser } from '../helpers/fixtures';
+import { call, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
 const webDir = mkdtempSync(join(tmpdir(), 'kruh-web-'));
@@ -49,6 +49,16 @@ describe("the app's page at /", () => {
     const page = await t.app.inject({ method: 'GET', url: '/' });
     expect(page.body).not.toContain(secret);
     expect(JSON.stringify(firstFeedOf(page.body))).not.toContain(secret);
+  });
+
+  it('drops a deleted post at once, not when its rendering would have aged', async () => {
+    const author = await createUser(t.app);
+    const text = `soon gone ${Date.now()}`;
+    const doomed = await createPost(t.app, author, { text });
+    expect((await t.app.inject({ method: 'GET', url: '/' })).body).toContain(text);
+    const deleted = await call(t.app, author, { method: 'DELETE', url: `/api/post/${doomed.id}` });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain(text);
   });
 
   it('cannot be broken out of by the text of a post', async () => {
