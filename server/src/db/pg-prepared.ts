@@ -32,26 +32,64 @@ function nameOf(text: string): string {
   return name;
 }
 
-const prepared = new WeakMap<pg.PoolClient, Set<string>>();
+/** What one connection has prepared, and whether it is inside a transaction now. */
+interface Connection {
+  named: Set<string>;
+  /** Statements prepared again after their plan went stale, by name: how many times. */
+  renewed: Map<string, number>;
+  inTransaction: boolean;
+}
+
+const connections = new WeakMap<pg.PoolClient, Connection>();
+
+const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
+/** A whole transaction's end; `rollback to savepoint` leaves it open. */
+const TRANSACTION_END = /^\s*(commit|end|abort)\b|^\s*rollback\s*(;\s*)?$/i;
+
+/**
+ * PostgreSQL's refusal to run a prepared statement whose result columns changed since it was
+ * prepared: another process's migration altered a table under a `select *`. The statement must be
+ * prepared again; the one kept under its name answers nothing any more.
+ */
+const isStalePlan = (error: unknown): boolean =>
+  error instanceof Error && (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(error.message);
 
 function preparing(client: pg.PoolClient, cap: number): PostgresPoolClient {
-  let kept = prepared.get(client);
-  if (!kept) {
-    kept = new Set();
-    prepared.set(client, kept);
-  }
-  const named = kept;
+  const connection = connections.get(client) ?? { named: new Set(), renewed: new Map(), inTransaction: false };
+  connections.set(client, connection);
+  const { named, renewed } = connection;
+
+  /** Runs `text` under its name on this connection, preparing it first there if need be. */
+  const run = (text: string, values: unknown[]) => {
+    const base = nameOf(text);
+    const times = renewed.get(base);
+    const name = times === undefined ? base : `${base}_${times}`;
+    if (!named.has(name)) {
+      if (named.size >= cap) return client.query(text, values);
+      named.add(name);
+    }
+    return client.query({ name, text, values });
+  };
+
   return {
     query: ((text: unknown, values?: ReadonlyArray<unknown>) => {
+      if (typeof text === 'string') {
+        if (TRANSACTION_START.test(text)) connection.inTransaction = true;
+        else if (TRANSACTION_END.test(text)) connection.inTransaction = false;
+      }
       if (typeof text !== 'string' || values === undefined || !PREPARABLE.test(text)) {
         return (client.query as (...args: unknown[]) => unknown)(text, values);
       }
-      const name = nameOf(text);
-      if (!named.has(name)) {
-        if (named.size >= cap) return client.query(text, [...values]);
-        named.add(name);
-      }
-      return client.query({ name, text, values: [...values] });
+      const args = [...values];
+      return run(text, args).catch((error: unknown) => {
+        if (!isStalePlan(error)) throw error;
+        const base = nameOf(text);
+        renewed.set(base, (renewed.get(base) ?? 0) + 1);
+        // Inside a transaction the refusal has aborted it, so only the next use can succeed;
+        // outside, the statement is simply sent again, prepared anew.
+        if (connection.inTransaction) throw error;
+        return run(text, args);
+      });
     }) as PostgresPoolClient['query'],
     release: () => client.release(),
   };

@@ -51,4 +51,34 @@ describe.runIf(TEST_DB === 'postgres')('statements prepared on PostgreSQL connec
       expect(texts.some((text) => text.includes('as "c"'))).toBe(false);
     });
   });
+
+  /**
+   * Another process's migration may change a table's columns under a statement this connection
+   * prepared (`select *`): PostgreSQL then refuses to run it ("cached plan must not change result
+   * type") until it is prepared again.
+   */
+  it('prepares a statement again when a change of the table has made its plan stale', async () => {
+    await onOneConnection(undefined, async (db) => {
+      await sql`create temporary table stale_probe (id int)`.execute(db);
+      await sql`insert into stale_probe (id) values (1)`.execute(db);
+      const all = () => sql<Record<string, unknown>>`select * from stale_probe where id = ${1}`.execute(db);
+      expect((await all()).rows).toEqual([{ id: 1 }]);
+      await sql`alter table stale_probe add column note text`.execute(db);
+      expect((await all()).rows).toEqual([{ id: 1, note: null }]);
+      expect((await all()).rows).toEqual([{ id: 1, note: null }]);
+    });
+  });
+
+  it('inside a transaction, fails the statement once and prepares it again for the next one', async () => {
+    await onOneConnection(undefined, async (db) => {
+      await sql`create temporary table stale_trx (id int)`.execute(db);
+      await sql`insert into stale_trx (id) values (1)`.execute(db);
+      const all = (on: Kysely<unknown>) => sql<Record<string, unknown>>`select * from stale_trx where id = ${1}`.execute(on);
+      expect((await all(db)).rows).toEqual([{ id: 1 }]);
+      await sql`alter table stale_trx add column note text`.execute(db);
+      // The transaction is already aborted by the refusal, so it cannot be retried inside it.
+      await expect(db.transaction().execute((trx) => all(trx))).rejects.toThrow(/cached plan must not change result type/);
+      expect((await db.transaction().execute((trx) => all(trx))).rows).toEqual([{ id: 1, note: null }]);
+    });
+  });
 });
