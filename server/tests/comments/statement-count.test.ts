@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
 import { newId } from '../../src/lib/ids';
-import { call, createGroup, addMember, createPost, type TestUser, useUsers } from '../helpers/fixtures';
-import { useTestApp } from '../helpers/test-app';
+import { createGroup, addMember, createPost, type TestUser, useUsers } from '../helpers/fixtures';
+import { useStatementCounter } from '../helpers/statements';
 
 /**
  * What reading a post costs the database must not grow with its comments: a post page with 500
@@ -10,9 +10,7 @@ import { useTestApp } from '../helpers/test-app';
  * one request is served.
  */
 describe('statements per read of a busy post', () => {
-  let counting = false;
-  let statements: string[] = [];
-  const t = useTestApp({}, { onQuery: (sql) => counting && statements.push(sql) });
+  const { t, statementsOf } = useStatementCounter();
   const { alice, bob, carol } = useUsers(t, 'alice', 'bob', 'carol');
 
   type Thread = { postId: string; topLevel: string; deepest: string };
@@ -74,17 +72,7 @@ describe('statements per read of a busy post', () => {
     threads.big = await seedThread(alice, 500, [group.id]);
   }, 60_000);
 
-  async function cost(url: string): Promise<number> {
-    statements = [];
-    counting = true;
-    try {
-      const res = await call(t.app, bob, { method: 'GET', url });
-      expect(res.statusCode, res.body).toBe(200);
-    } finally {
-      counting = false;
-    }
-    return statements.length;
-  }
+  const cost = async (url: string): Promise<number> => (await statementsOf(bob, url)).length;
 
   const reads: [string, (thread: Thread) => string][] = [
     ['the post', (th) => `/api/post/${th.postId}`],

@@ -272,6 +272,24 @@ describe('posts', () => {
       expect((await get(alice, free.id)).json().canReply).toBe(true);
     });
 
+    it("the reader's own ban in one of the post's groups takes their reply away, and only theirs", async () => {
+      const open = await createGroup(t.app, bob);
+      const other = await createGroup(t.app, bob);
+      for (const user of [alice, carol]) {
+        await addMember(t.app, open.id, user);
+        await addMember(t.app, other.id, user);
+      }
+      const post = await createPost(t.app, bob, { groupIds: [open.id, other.id] });
+      await ban(other.id, alice);
+      expect((await get(alice, post.id)).json()).toMatchObject({ canReply: false, bannedGroups: [] });
+      expect((await get(carol, post.id)).json()).toMatchObject({ canReply: true, bannedGroups: [] });
+      // On a page of several posts the ban counts only where the banned one reads or wrote.
+      const own = await createPost(t.app, alice, { groupIds: [other.id, open.id] });
+      const [asCarol, asCarolToo] = await getPostsForViewer(t.app.db, [own.id, post.id], carol.id);
+      expect(asCarol).toMatchObject({ bannedGroups: [0], canReply: true });
+      expect(asCarolToo).toMatchObject({ bannedGroups: [], canReply: true });
+    });
+
     it('a deleted author shows as <deleted>; a reply to a removed post says so', async () => {
       const ghost = await createUser(t.app);
       const post = await createPost(t.app, ghost);
@@ -281,6 +299,18 @@ describe('posts', () => {
       expect(res.author).toEqual({ username: DELETED, pfp: 'default', pfpUrl: '/media/pfp/default.jpeg' });
       expect((await get(null, reply.id)).json().replyingTo).toBe(post.id);
       await t.app.db.deleteFrom('posts').where('id', '=', post.id).execute();
+      expect((await get(null, reply.id)).json().replyingTo).toBe(DELETED);
+    });
+
+    it('a reply to a post hidden from the reader (a block, a suspended author) names no original for them', async () => {
+      const writer = await createUser(t.app);
+      const original = await createPost(t.app, writer);
+      const reply = await createPost(t.app, alice, { replyTo: original.id });
+      await t.app.db.insertInto('user_blocks').values({ blocker_id: writer.id, blocked_id: bob.id, created_at: Date.now() }).execute();
+      expect((await get(bob, reply.id)).json().replyingTo).toBe(DELETED);
+      expect((await get(carol, reply.id)).json().replyingTo).toBe(original.id);
+      await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', writer.id).execute();
+      expect((await get(carol, reply.id)).json().replyingTo).toBe(DELETED);
       expect((await get(null, reply.id)).json().replyingTo).toBe(DELETED);
     });
 
