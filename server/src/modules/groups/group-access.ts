@@ -148,6 +148,30 @@ export async function standingsIn(db: Executor, userId: string | null, groupIds:
   return { roles, bans };
 }
 
+/** The column of an outer query that holds a group's id. */
+type GroupIdColumn = 'post_groups.group_id';
+
+/**
+ * The user's role in the group named by a column of the outer query, null when they are not a
+ * member (always for a visitor): membershipOf's role as a column, so a page of posts reads its
+ * groups and the reader's standing in them in one statement.
+ */
+export function roleIn(groupIdColumn: GroupIdColumn, userId: string | null): RawBuilder<GroupRole | null> {
+  if (userId === null) return sql<null>`null`;
+  return sql<GroupRole | null>`(select role_m.role from group_members role_m where role_m.group_id = ${sql.ref(groupIdColumn)} and role_m.user_id = ${userId})`;
+}
+
+/**
+ * 1 when the user (an id, or a column of the outer query holding one) is banned from the group
+ * named by a column of the outer query, else 0 (always for a visitor or a deleted author). Read it
+ * with toBool.
+ */
+export function bannedIn(groupIdColumn: GroupIdColumn, user: string | null | { column: 'posts.author_id' }): RawBuilder<number> {
+  if (user === null) return sql<number>`0`;
+  const userId = typeof user === 'string' ? sql`${user}` : sql.ref(user.column);
+  return sql<number>`case when exists (select 1 from group_bans ban_b where ban_b.group_id = ${sql.ref(groupIdColumn)} and ban_b.user_id = ${userId}) then 1 else 0 end`;
+}
+
 /** The roles that run a group: they may post in it even where only admins may. */
 const ADMIN_ROLES = ['admin', 'owner'] as const;
 

@@ -1,10 +1,9 @@
 import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
-import type { GroupRole } from '../../db/schema.js';
 import { canPostIn, isAdminRole } from '../groups/group-access.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { avatarUrl, imageUrls } from '../media/media-urls.js';
-import type { PostBaseRow, PostGroupRow, PostMentionRow } from './posts.repository.js';
+import type { PostBaseRow, PostGroupStandingRow, PostMentionRow } from './posts.repository.js';
 
 /** The post card, as the contract describes it. */
 export type PostView = Post;
@@ -26,13 +25,9 @@ export function postMediaUrls(
 /** Everything loaded for one page of posts, keyed for the mapper. */
 export interface PostViewContext {
   viewerId: string | null;
-  groupsByPost: Map<string, PostGroupRow[]>;
+  groupsByPost: Map<string, PostGroupStandingRow[]>;
   mentionsByPost: Map<string, PostMentionRow[]>;
   liked: Set<string>;
-  /** The viewer's role per group id. */
-  roles: Map<string, GroupRole>;
-  /** "groupId:userId" of bans among the page's groups, authors and the viewer. */
-  bans: Set<string>;
   /** Ids of the page's reply originals that exist and the viewer may see. */
   visibleOriginals: Set<string>;
   signer: MediaSigner | undefined;
@@ -50,16 +45,12 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
   const groupRows = ctx.groupsByPost.get(row.id) ?? [];
   const mentionRows = ctx.mentionsByPost.get(row.id) ?? [];
   const viewerId = ctx.viewerId;
-  const roleIn = (g: PostGroupRow) => (g.group_id && viewerId ? (ctx.roles.get(g.group_id) ?? null) : null);
   const resolved = groupRows.filter((g) => g.group_id !== null);
 
   const canReply =
     viewerId !== null &&
     resolved.every((g) =>
-      canPostIn(
-        { everyone_can_post: g.everyone_can_post ?? false },
-        { role: roleIn(g), banned: ctx.bans.has(`${g.group_id}:${viewerId}`), requested: false },
-      ),
+      canPostIn({ everyone_can_post: g.everyone_can_post ?? false }, { role: g.viewer_role, banned: g.viewer_banned, requested: false }),
     );
 
   const author = row.author_id && row.author_username
@@ -81,13 +72,10 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     groups: groupRows.map((g) => ({ _id: g.group_id, name: g.current_name ?? g.stored_name })),
     mentions: mentionRows.map((m) => ({ _id: m.user_id, username: m.current_name ?? m.stored_name })),
     itsme: viewerId !== null && row.author_id === viewerId,
-    adminGroups: indexesWhere(groupRows, (g) => isAdminRole(roleIn(g))),
+    adminGroups: indexesWhere(groupRows, (g) => isAdminRole(g.viewer_role)),
     pinnedGroups: indexesWhere(groupRows, (g) => g.group_id !== null && g.pinned_post_id === row.id),
     ownedGroups: indexesWhere(groupRows, (g) => viewerId !== null && g.group_id !== null && g.owner_id === viewerId),
-    bannedGroups: indexesWhere(
-      groupRows,
-      (g) => g.group_id !== null && row.author_id !== null && ctx.bans.has(`${g.group_id}:${row.author_id}`),
-    ),
+    bannedGroups: indexesWhere(groupRows, (g) => g.author_banned),
     canReply,
     images: Number(row.images),
     media: postMediaUrls(

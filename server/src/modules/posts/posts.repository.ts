@@ -1,14 +1,15 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { addToCounters, changedRows, idsAmong, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
-import type { Database, Executor } from '../../db/schema.js';
+import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
-import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
+import { bannedIn, postIsPrivate, postVisibleTo, roleIn } from '../groups/group-access.js';
 import { notBlockedBetween, notMutedPost } from '../blocks/block-filters.js';
 
 /**
  * Every SQL of the posts module. Reads for a page of posts take the whole page's ids at once, so
  * a page costs one query per related table whatever its size. Roles, bans and group lookups go
- * through the groups module; who may see a post, and whether it is private, through group-access.
+ * through the groups module (as SQL fragments where a page's statement reads them); who may see a
+ * post, and whether it is private, through group-access.
  */
 
 export interface PostBaseRow {
@@ -94,17 +95,49 @@ const POST_GROUP_COLUMNS = [
   'groups.owner_id',
 ] as const;
 
-export async function findPostGroups(db: Executor, postIds: string[]): Promise<PostGroupRow[]> {
-  if (postIds.length === 0) return [];
-  const rows = await db
+/** The group's setting as a boolean; null stays null (the group is gone). */
+function withGroupFlags<R extends { everyone_can_post: number | null }>(row: R): Omit<R, 'everyone_can_post'> & { everyone_can_post: boolean | null } {
+  return { ...row, everyone_can_post: row.everyone_can_post === null ? null : toBool(row.everyone_can_post) };
+}
+
+function postGroupsOf(db: Executor, postIds: string[]) {
+  return db
     .selectFrom('post_groups')
     .leftJoin('groups', 'groups.id', 'post_groups.group_id')
     .select(POST_GROUP_COLUMNS)
     .where('post_groups.post_id', 'in', postIds)
     .orderBy('post_groups.post_id')
-    .orderBy('post_groups.position')
+    .orderBy('post_groups.position');
+}
+
+export async function findPostGroups(db: Executor, postIds: string[]): Promise<PostGroupRow[]> {
+  if (postIds.length === 0) return [];
+  return (await postGroupsOf(db, postIds).execute()).map(withGroupFlags);
+}
+
+/** A post's group tag beside the standings a post card shows: the reader's there, and its author's ban. */
+export interface PostGroupStandingRow extends PostGroupRow {
+  /** Null when the reader is not a member (always for a visitor, or a tag naming no group). */
+  viewer_role: GroupRole | null;
+  viewer_banned: boolean;
+  author_banned: boolean;
+}
+
+/**
+ * findPostGroups with the standings in the same statement: each tag's role and ban lookups are
+ * primary-key reads, and PostgreSQL is spared two round trips a page.
+ */
+export async function findPostGroupsSeenBy(db: Executor, postIds: string[], viewerId: string | null): Promise<PostGroupStandingRow[]> {
+  if (postIds.length === 0) return [];
+  const rows = await postGroupsOf(db, postIds)
+    .innerJoin('posts', 'posts.id', 'post_groups.post_id')
+    .select([
+      roleIn('post_groups.group_id', viewerId).as('viewer_role'),
+      bannedIn('post_groups.group_id', viewerId).as('viewer_banned'),
+      bannedIn('post_groups.group_id', { column: 'posts.author_id' }).as('author_banned'),
+    ])
     .execute();
-  return rows.map((row) => ({ ...row, everyone_can_post: row.everyone_can_post === null ? null : toBool(row.everyone_can_post) }));
+  return rows.map((row) => ({ ...withGroupFlags(row), viewer_banned: toBool(row.viewer_banned), author_banned: toBool(row.author_banned) }));
 }
 
 export interface PostMentionRow {
@@ -606,7 +639,7 @@ export async function findPostGroupsOfUser(db: Executor, scope: PostsOfUser): Pr
     .orderBy('post_groups.post_id')
     .orderBy('post_groups.position')
     .execute();
-  return rows.map((row) => ({ ...row, everyone_can_post: row.everyone_can_post === null ? null : toBool(row.everyone_can_post) }));
+  return rows.map(withGroupFlags);
 }
 
 /** The mentions in the posts the user wrote, in mention order. */

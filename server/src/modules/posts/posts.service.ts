@@ -42,19 +42,15 @@ export async function getPostsForViewer(
   const visibleIds = rows.map((r) => r.id);
   const originals = [...new Set(rows.map((r) => r.reply_to).filter((id): id is string => id !== null))];
   const [groupRows, mentionRows, liked, visibleOriginals] = await Promise.all([
-    repo.findPostGroups(db, visibleIds),
+    repo.findPostGroupsSeenBy(db, visibleIds, viewerId),
     repo.findPostMentions(db, visibleIds),
     viewerId ? repo.findLikedPostIds(db, viewerId, visibleIds) : Promise.resolve(new Set<string>()),
     repo.findVisiblePostIds(db, originals, viewerId),
   ]);
-  const groupIds = [...new Set(groupRows.map((g) => g.group_id).filter((id): id is string => id !== null))];
-  const people = new Set(rows.map((r) => r.author_id).filter((id): id is string => id !== null));
-  if (viewerId) people.add(viewerId);
-  const { roles, bans } = await standingsIn(db, viewerId, groupIds, [...people]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const ctx = { viewerId, groupsByPost, mentionsByPost, liked, roles, bans, visibleOriginals, signer };
+  const ctx = { viewerId, groupsByPost, mentionsByPost, liked, visibleOriginals, signer };
   return postIds.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
