@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, type Selectable, type SqlBool, type Transaction, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type Selectable, type SqlBool, type Transaction, sql } from 'kysely';
 import type { Database, Executor } from './schema.js';
 
 /** Small pieces every repository repeats: the dialect, row-count checks, counters. */
@@ -82,9 +82,12 @@ export async function idsAmong<T extends Table>(db: Executor, table: T, match: M
   return new Set(rows.map((row) => row[column] as string));
 }
 
+/** The tables of likes, each with the column naming what was liked. */
+const LIKED = { post_likes: 'post_id', comment_likes: 'comment_id' } as const;
+
 /** The likes the user gave, of posts or of comments, with when, oldest first: what the account export lists. */
-export async function likesGivenBy(db: Executor, table: 'post_likes' | 'comment_likes', userId: string): Promise<{ id: string; likedAt: number }[]> {
-  const liked = table === 'post_likes' ? 'post_id' : 'comment_id';
+export async function likesGivenBy(db: Executor, table: keyof typeof LIKED, userId: string): Promise<{ id: string; likedAt: number }[]> {
+  const liked = LIKED[table];
   const rows = await loose(db)
     .selectFrom(table)
     .select([`${liked} as id`, 'created_at'])
@@ -93,6 +96,16 @@ export async function likesGivenBy(db: Executor, table: 'post_likes' | 'comment_
     .orderBy(liked)
     .execute();
   return rows.map((row: { id: string; created_at: number | string }) => ({ id: row.id, likedAt: Number(row.created_at) }));
+}
+
+/**
+ * 1 when the viewer liked the post or comment whose id is in a column of the outer query, else 0
+ * (always for a visitor): a page's likes read by the statement that reads its rows, one
+ * primary-key lookup a row. Read it with toBool.
+ */
+export function likedBy(viewerId: string | null, table: keyof typeof LIKED, idColumn: string): RawBuilder<number> {
+  if (viewerId === null) return sql<number>`0`;
+  return sql<number>`case when exists (select 1 from ${sql.table(table)} liked_by where ${sql.ref(`liked_by.${LIKED[table]}`)} = ${sql.ref(idColumn)} and liked_by.user_id = ${viewerId}) then 1 else 0 end`;
 }
 
 /** The denormalized counters, by table. */

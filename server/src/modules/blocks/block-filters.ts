@@ -11,6 +11,7 @@ import type { Database, Executor } from '../../db/schema.js';
 /** A column of an outer query holding a user's id (an author, a listed user, an actor). */
 export type UserColumn =
   | 'posts.author_id'
+  | 'original.author_id'
   | 'comments.author_id'
   | 'users.id'
   | 'notifications.actor_id';

@@ -11,7 +11,7 @@ import { findBans, findRoles } from './groups.repository.js';
  */
 
 /** The column of an outer query that holds the post's id. */
-type PostIdColumn = 'posts.id' | 'comments.post_id';
+type PostIdColumn = 'posts.id' | 'comments.post_id' | 'original.id';
 
 // The filter plugs into any query whose tables include posts or comments, hence the open table set.
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -27,9 +27,6 @@ export interface PostViewContext {
   viewerId: string | null;
   groupsByPost: Map<string, PostGroupStandingRow[]>;
   mentionsByPost: Map<string, PostMentionRow[]>;
-  liked: Set<string>;
-  /** Ids of the page's reply originals that exist and the viewer may see. */
-  visibleOriginals: Set<string>;
   signer: MediaSigner | undefined;
 }
 
@@ -58,7 +55,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     : { username: DELETED, pfp: 'default', pfpUrl: avatarUrl('pfp', null, 0) };
 
   let replyingTo: string | null = null;
-  if (row.reply_to) replyingTo = ctx.visibleOriginals.has(row.reply_to) ? row.reply_to : DELETED;
+  if (row.reply_to) replyingTo = row.original_readable ? row.reply_to : DELETED;
 
   return {
     _id: row.id,
@@ -66,7 +63,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     author,
     createdAt: Number(row.created_at),
     likes: Number(row.likes),
-    liked: ctx.liked.has(row.id),
+    liked: row.liked,
     comments: Number(row.comments),
     replyingTo,
     groups: groupRows.map((g) => ({ _id: g.group_id, name: g.current_name ?? g.stored_name })),

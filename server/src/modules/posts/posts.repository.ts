@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { addToCounters, changedRows, idsAmong, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
+import { addToCounters, changedRows, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { bannedIn, postIsPrivate, postVisibleTo, roleIn } from '../groups/group-access.js';
@@ -30,9 +30,22 @@ export interface PostBaseRow {
   edited_at: number | null;
   /** In a private group: its images get signed URLs. */
   is_private: boolean;
+  liked: boolean;
+  /** Whether the post it replies to exists and the viewer may read it (false for a post replying to none). */
+  original_readable: boolean;
 }
 
-/** The posts among `ids` the viewer may see, in no particular order. */
+/** The posts of a table or alias the viewer may read: their groups let them, and no block stands between them and the author. */
+function readableBy(viewerId: string | null, table: 'posts' | 'original') {
+  return (eb: ExpressionBuilder<Database, 'posts'>) =>
+    eb.and([postVisibleTo(viewerId, `${table}.id`)(eb), notBlockedBetween(viewerId, `${table}.author_id`)(eb)]);
+}
+
+/**
+ * The posts among `ids` the viewer may read, in no particular order, with what a post card needs
+ * of the viewer and of the original it replies to: both in this statement, a lookup a row, rather
+ * than two more round trips.
+ */
 export async function findVisiblePosts(db: Executor, ids: string[], viewerId: string | null): Promise<PostBaseRow[]> {
   if (ids.length === 0) return [];
   const rows = await db
@@ -55,11 +68,14 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
       'posts.edited_at',
     ])
     .select(postIsPrivate('posts.id').as('is_private'))
+    .select(likedBy(viewerId, 'post_likes', 'posts.id').as('liked'))
+    .select((eb) =>
+      eb.exists(eb.selectFrom('posts as original').select(sql<number>`1`.as('one')).whereRef('original.id', '=', 'posts.reply_to').where(readableBy(viewerId, 'original'))).as('original_readable'),
+    )
     .where('posts.id', 'in', ids)
-    .where(postVisibleTo(viewerId))
-    .where(notBlockedBetween(viewerId, 'posts.author_id'))
+    .where(readableBy(viewerId, 'posts'))
     .execute();
-  return rows.map((row) => ({ ...row, is_private: toBool(row.is_private) }));
+  return rows.map((row) => ({ ...row, is_private: toBool(row.is_private), liked: toBool(row.liked), original_readable: toBool(row.original_readable) }));
 }
 
 export interface PostGroupRow {
@@ -158,23 +174,6 @@ export async function findPostMentions(db: Executor, postIds: string[]): Promise
     .orderBy('post_mentions.post_id')
     .orderBy('post_mentions.position')
     .execute();
-}
-
-export function findLikedPostIds(db: Executor, userId: string, postIds: string[]): Promise<Set<string>> {
-  return idsAmong(db, 'post_likes', { user_id: userId }, 'post_id', postIds);
-}
-
-/** The posts among `ids` that exist and that the viewer may see. */
-export async function findVisiblePostIds(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('posts')
-    .select('posts.id')
-    .where('posts.id', 'in', ids)
-    .where(postVisibleTo(viewerId))
-    .where(notBlockedBetween(viewerId, 'posts.author_id'))
-    .execute();
-  return new Set(rows.map((r) => r.id));
 }
 
 export async function findPostAuthor(db: Executor, id: string): Promise<{ id: string; author_id: string | null } | undefined> {

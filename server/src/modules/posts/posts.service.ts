@@ -40,17 +40,14 @@ export async function getPostsForViewer(
   const rows = await repo.findVisiblePosts(db, ids, viewerId);
   if (rows.length === 0) return [];
   const visibleIds = rows.map((r) => r.id);
-  const originals = [...new Set(rows.map((r) => r.reply_to).filter((id): id is string => id !== null))];
-  const [groupRows, mentionRows, liked, visibleOriginals] = await Promise.all([
+  const [groupRows, mentionRows] = await Promise.all([
     repo.findPostGroupsSeenBy(db, visibleIds, viewerId),
     repo.findPostMentions(db, visibleIds),
-    viewerId ? repo.findLikedPostIds(db, viewerId, visibleIds) : Promise.resolve(new Set<string>()),
-    repo.findVisiblePostIds(db, originals, viewerId),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const ctx = { viewerId, groupsByPost, mentionsByPost, liked, visibleOriginals, signer };
+  const ctx = { viewerId, groupsByPost, mentionsByPost, signer };
   return postIds.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
