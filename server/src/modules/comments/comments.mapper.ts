@@ -3,14 +3,14 @@ import type { Executor } from '../../db/schema.js';
 import type { Comment } from '#core/api/comments';
 import { readImageAlts } from '../media/image-alts.js';
 import { avatarUrl, imageUrls } from '../media/media-urls.js';
-import { type CommentViewRow, likedByViewer, mentionsOf } from './comments.repository.js';
+import { type CommentViewRow, mentionsOf } from './comments.repository.js';
 
 /** The comment, as the contract describes it. */
 export type CommentView = Comment;
 
 /**
- * Rows -> Comments. A whole page is mapped with two extra queries (mentions and the
- * viewer's likes), whatever its size.
+ * Rows -> Comments. A whole page is mapped with one extra query (its mentions), whatever its
+ * size; the viewer's likes come with the rows.
  */
 export async function toComments(
   db: Executor,
@@ -19,7 +19,7 @@ export async function toComments(
   secret: string,
 ): Promise<CommentView[]> {
   const ids = rows.map((r) => r.id);
-  const [mentionRows, liked] = await Promise.all([mentionsOf(db, ids), likedByViewer(db, ids, viewerId)]);
+  const mentionRows = await mentionsOf(db, ids);
   const mentions = new Map<string, CommentView['mentions']>();
   for (const m of mentionRows) {
     const list = mentions.get(m.comment_id) ?? [];
@@ -27,13 +27,12 @@ export async function toComments(
     list.push(m.user_id && m.current_username ? { _id: m.user_id, username: m.current_username } : { _id: null, username: m.username });
     mentions.set(m.comment_id, list);
   }
-  return rows.map((row) => toComment(row, mentions.get(row.id) ?? [], liked.has(row.id), viewerId, secret));
+  return rows.map((row) => toComment(row, mentions.get(row.id) ?? [], viewerId, secret));
 }
 
 function toComment(
   row: CommentViewRow,
   mentions: CommentView['mentions'],
-  liked: boolean,
   viewerId: string | null,
   secret: string,
 ): CommentView {
@@ -53,7 +52,7 @@ function toComment(
       ? { username: row.author_username, pfp: row.author_id, pfpUrl: avatarUrl('pfp', row.author_id, Number(row.author_pfp_version ?? 0)) }
       : { username: DELETED, pfp: null, pfpUrl: avatarUrl('pfp', null, 0) },
     createdAt: Number(row.created_at),
-    liked: !deleted && liked,
+    liked: !deleted && row.liked,
     likes: row.likes,
     comments: row.replies,
     mentions: deleted ? [] : mentions,

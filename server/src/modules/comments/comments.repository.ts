@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows, idsAmong, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
+import { addToCounters, changedRows, likedBy, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
 import type { CommentRow, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
@@ -137,7 +137,7 @@ export async function commentChain(db: Executor, commentId: string): Promise<str
   return result.rows.map((r) => r.id);
 }
 
-/** What a Comment is built from: the row, its author, its direct parent's author, privacy. */
+/** What a Comment is built from: the row, its author, its direct parent's author, privacy, the viewer's like. */
 function commentView(db: Executor, viewerId: string | null) {
   return db
     .selectFrom('comments')
@@ -165,6 +165,7 @@ function commentView(db: Executor, viewerId: string | null) {
       'pc_author.username as parent_comment_author_username',
     ])
     .select(postIsPrivate('comments.post_id').as('is_private'))
+    .select(likedBy(viewerId, 'comment_likes', 'comments.id').as('liked'))
     .where(postVisibleTo(viewerId, 'comments.post_id'))
     .where(commentNotBlocked(viewerId))
     .where(userNotSuspended('comments.author_id'));
@@ -173,12 +174,12 @@ function commentView(db: Executor, viewerId: string | null) {
 type ViewQuery = ReturnType<typeof commentView>;
 type ViewSelection = Awaited<ReturnType<ViewQuery['execute']>>[number];
 /** A comment with what its reply shows, its flags as booleans. */
-export type CommentViewRow = Omit<ViewSelection, 'deleted' | 'is_private'> & { deleted: boolean; is_private: boolean };
+export type CommentViewRow = Omit<ViewSelection, 'deleted' | 'is_private' | 'liked'> & { deleted: boolean; is_private: boolean; liked: boolean };
 
 export async function commentsByIds(db: Executor, ids: string[], viewerId: string | null): Promise<CommentViewRow[]> {
   if (ids.length === 0) return [];
   const rows = await commentView(db, viewerId).where('comments.id', 'in', ids).execute();
-  return rows.map((row) => ({ ...row, deleted: toBool(row.deleted), is_private: toBool(row.is_private) }));
+  return rows.map((row) => ({ ...row, deleted: toBool(row.deleted), is_private: toBool(row.is_private), liked: toBool(row.liked) }));
 }
 
 export type CommentFilter =
@@ -248,11 +249,6 @@ function commentMentions(db: Executor) {
 export async function mentionsOf(db: Executor, ids: string[]) {
   if (ids.length === 0) return [];
   return commentMentions(db).where('comment_mentions.comment_id', 'in', ids).execute();
-}
-
-export async function likedByViewer(db: Executor, ids: string[], viewerId: string | null): Promise<Set<string>> {
-  if (!viewerId) return new Set();
-  return idsAmong(db, 'comment_likes', { user_id: viewerId }, 'comment_id', ids);
 }
 
 // ---- A user's own data (the account export) ------------------------------------------------
