@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { hasRow, isPostgres, toFlag } from '../../db/helpers.js';
+import { hasRow, isPostgres, toBool, toFlag } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { postAuthorNotSuspended } from '../moderation/suspension.js';
 import { findBans, findRoles } from './groups.repository.js';
@@ -117,14 +117,17 @@ export interface Membership {
   requested: boolean;
 }
 
+/** The user's standing in one group, its three primary-key lookups in one statement. */
 export async function membershipOf(db: Executor, groupId: string, userId: string | null): Promise<Membership> {
   if (!userId) return { role: null, banned: false, requested: false };
-  const [member, ban, request] = await Promise.all([
-    db.selectFrom('group_members').select('role').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
-    db.selectFrom('group_bans').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
-    db.selectFrom('group_requests').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
-  ]);
-  return { role: member?.role ?? null, banned: !!ban, requested: !!request };
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('group_members').select('role').where('group_id', '=', groupId).where('user_id', '=', userId).as('role'),
+      eb.exists(eb.selectFrom('group_bans').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId)).as('banned'),
+      eb.exists(eb.selectFrom('group_requests').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId)).as('requested'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { role: row.role ?? null, banned: toBool(row.banned), requested: toBool(row.requested) };
 }
 
 /** One user's roles in several groups and the bans among those groups and several users. */
