@@ -1,8 +1,15 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
-import { commentIdsQuery } from '../../src/modules/comments/comments.repository';
-import { type ListingPlan, type ListPostIdsParams, type PostScope, postIdsQuery } from '../../src/modules/posts/posts.repository';
+import { commentIdsQuery, commentsByIdsQuery } from '../../src/modules/comments/comments.repository';
+import {
+  type ListingPlan,
+  type ListPostIdsParams,
+  type PostScope,
+  postGroupsSeenByQuery,
+  postIdsQuery,
+  visiblePostsQuery,
+} from '../../src/modules/posts/posts.repository';
 import { newId } from '../../src/lib/ids';
 import { addMember, createFollow, createGroup, createPost, useUsers } from '../helpers/fixtures';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
@@ -19,6 +26,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
   let groupId = '';
   let postId = '';
   let commentId = '';
+  const pageIds: string[] = [];
 
   beforeAll(async () => {
     const group = await createGroup(t.app, alice, { isPrivate: true });
@@ -32,8 +40,10 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
         text: i % 3 === 0 ? `coffee #beans number ${i}` : `tea number ${i}`,
         groupIds: i % 4 === 0 ? [groupId] : [],
         createdAt: start + i * 1000,
+        ...(postId && i % 5 === 0 ? { replyTo: postId } : {}),
       });
       postId ||= post.id;
+      if (i >= 25) pageIds.push(post.id);
       if (i % 3 === 0) await t.app.db.insertInto('post_hashtags').values({ post_id: post.id, tag: 'beans', created_at: start + i * 1000 }).execute();
     }
     commentId = newId();
@@ -92,6 +102,22 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
     const plan = await planOf(query());
     expectIndexWalk(plan);
     expect(plan.join('\n')).toMatch(index);
+  });
+
+  /**
+   * What a page of posts or comments shows of its reader (likes, roles, bans, whether a reply's
+   * original may be read) is read as columns of the page's own statements: each must stay a lookup
+   * by key a row, never a scan or a sort of its own, or the round trips it saves cost more than
+   * they did.
+   */
+  it.each([
+    ['a page of posts, with likes and originals', () => visiblePostsQuery(t.app.db, pageIds, bob.id)],
+    ['their group tags, with roles and bans', () => postGroupsSeenByQuery(t.app.db, pageIds, bob.id)],
+    ['a page of comments, with likes', () => commentsByIdsQuery(t.app.db, [commentId], bob.id)],
+  ] as const)('%s reads every table by key', async (_name, query) => {
+    const plan = await planOf(query());
+    expectIndexWalk(plan);
+    for (const line of plan) expect(line, plan.join('\n')).toMatch(/^(SEARCH|CORRELATED SCALAR SUBQUERY)\b/);
   });
 
   /**

@@ -178,9 +178,12 @@ export type CommentViewRow = Omit<ViewSelection, 'deleted' | 'is_private' | 'lik
 
 export async function commentsByIds(db: Executor, ids: string[], viewerId: string | null): Promise<CommentViewRow[]> {
   if (ids.length === 0) return [];
-  const rows = await commentView(db, viewerId).where('comments.id', 'in', ids).execute();
+  const rows = await commentsByIdsQuery(db, ids, viewerId).execute();
   return rows.map((row) => ({ ...row, deleted: toBool(row.deleted), is_private: toBool(row.is_private), liked: toBool(row.liked) }));
 }
+
+/** The statement of commentsByIds; exported so tests can read its plan. */
+export const commentsByIdsQuery = (db: Executor, ids: string[], viewerId: string | null) => commentView(db, viewerId).where('comments.id', 'in', ids);
 
 export type CommentFilter =
   | { kind: 'thread'; postId: string; parentCommentId: string | null }

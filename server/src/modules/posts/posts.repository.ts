@@ -48,7 +48,13 @@ function readableBy(viewerId: string | null, table: 'posts' | 'original') {
  */
 export async function findVisiblePosts(db: Executor, ids: string[], viewerId: string | null): Promise<PostBaseRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db
+  const rows = await visiblePostsQuery(db, ids, viewerId).execute();
+  return rows.map((row) => ({ ...row, is_private: toBool(row.is_private), liked: toBool(row.liked), original_readable: toBool(row.original_readable) }));
+}
+
+/** The statement of findVisiblePosts; exported so tests can read its plan. */
+export function visiblePostsQuery(db: Executor, ids: string[], viewerId: string | null) {
+  return db
     .selectFrom('posts')
     .leftJoin('users', 'users.id', 'posts.author_id')
     .select([
@@ -73,9 +79,7 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
       eb.exists(eb.selectFrom('posts as original').select(sql<number>`1`.as('one')).whereRef('original.id', '=', 'posts.reply_to').where(readableBy(viewerId, 'original'))).as('original_readable'),
     )
     .where('posts.id', 'in', ids)
-    .where(readableBy(viewerId, 'posts'))
-    .execute();
-  return rows.map((row) => ({ ...row, is_private: toBool(row.is_private), liked: toBool(row.liked), original_readable: toBool(row.original_readable) }));
+    .where(readableBy(viewerId, 'posts'));
 }
 
 export interface PostGroupRow {
@@ -145,15 +149,20 @@ export interface PostGroupStandingRow extends PostGroupRow {
  */
 export async function findPostGroupsSeenBy(db: Executor, postIds: string[], viewerId: string | null): Promise<PostGroupStandingRow[]> {
   if (postIds.length === 0) return [];
-  const rows = await postGroupsOf(db, postIds)
-    .innerJoin('posts', 'posts.id', 'post_groups.post_id')
+  const rows = await postGroupsSeenByQuery(db, postIds, viewerId).execute();
+  return rows.map((row) => ({ ...withGroupFlags(row), viewer_banned: toBool(row.viewer_banned), author_banned: toBool(row.author_banned) }));
+}
+
+/** The statement of findPostGroupsSeenBy; exported so tests can read its plan. */
+export function postGroupsSeenByQuery(db: Executor, postIds: string[], viewerId: string | null) {
+  // Joined to the left (every tag has its post) so SQLite keeps reading the tags in key order.
+  return postGroupsOf(db, postIds)
+    .leftJoin('posts', 'posts.id', 'post_groups.post_id')
     .select([
       roleIn('post_groups.group_id', viewerId).as('viewer_role'),
       bannedIn('post_groups.group_id', viewerId).as('viewer_banned'),
       bannedIn('post_groups.group_id', { column: 'posts.author_id' }).as('author_banned'),
-    ])
-    .execute();
-  return rows.map((row) => ({ ...withGroupFlags(row), viewer_banned: toBool(row.viewer_banned), author_banned: toBool(row.author_banned) }));
+    ]);
 }
 
 export interface PostMentionRow {
