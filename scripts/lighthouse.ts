@@ -66,9 +66,15 @@ async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-const stop = (child: ChildProcess | undefined) => {
-  if (child && child.exitCode === null) child.kill('SIGTERM');
-};
+/** Stops a child and waits until it has exited (killed outright after 5 s), so its files are let go. */
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 interface RunResult {
   score: number;
@@ -278,10 +284,8 @@ async function main(): Promise<void> {
     console.log(md);
     console.log(`written to ${out}`);
   } finally {
-    stop(chrome);
-    stop(server);
+    await Promise.all([stop(chrome), stop(server)]);
     rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-    // Chromium may still be writing its cache as it stops: retry until it let go.
     rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
