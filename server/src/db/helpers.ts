@@ -27,6 +27,12 @@ export function changedRows(result: { numInsertedOrUpdatedRows?: bigint | undefi
  */
 export const toBool = (value: SqlBool | number | bigint | string | null | undefined): boolean => value === true || Number(value) === 1;
 
+/**
+ * 1 when `subquery` (raw SQL correlated with the outer query) finds a row, else 0: the same number on
+ * both databases, selected as a column a row and read with toBool.
+ */
+export const existsFlag = (subquery: RawBuilder<unknown>): RawBuilder<number> => sql<number>`case when exists (${subquery}) then 1 else 0 end`;
+
 /** A boolean as stored in an integer flag column. */
 export const toFlag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
@@ -105,7 +111,7 @@ export async function likesGivenBy(db: Executor, table: keyof typeof LIKED, user
  */
 export function likedBy(viewerId: string | null, table: keyof typeof LIKED, idColumn: string): RawBuilder<number> {
   if (viewerId === null) return sql<number>`0`;
-  return sql<number>`case when exists (select 1 from ${sql.table(table)} liked_by where ${sql.ref(`liked_by.${LIKED[table]}`)} = ${sql.ref(idColumn)} and liked_by.user_id = ${viewerId}) then 1 else 0 end`;
+  return existsFlag(sql`select 1 from ${sql.table(table)} liked_by where ${sql.ref(`liked_by.${LIKED[table]}`)} = ${sql.ref(idColumn)} and liked_by.user_id = ${viewerId}`);
 }
 
 /** The denormalized counters, by table. */

@@ -73,11 +73,12 @@ function preparing(client: pg.PoolClient, cap: number): PostgresPoolClient {
 
   return {
     query: ((text: unknown, values?: ReadonlyArray<unknown>) => {
-      if (typeof text === 'string') {
-        if (TRANSACTION_START.test(text)) connection.inTransaction = true;
-        else if (TRANSACTION_END.test(text)) connection.inTransaction = false;
-      }
       if (typeof text !== 'string' || values === undefined || !PREPARABLE.test(text)) {
+        // Transaction control is never a data statement, so only this path needs watching for it.
+        if (typeof text === 'string') {
+          if (TRANSACTION_START.test(text)) connection.inTransaction = true;
+          else if (TRANSACTION_END.test(text)) connection.inTransaction = false;
+        }
         return (client.query as (...args: unknown[]) => unknown)(text, values);
       }
       const args = [...values];

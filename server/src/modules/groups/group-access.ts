@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { hasRow, isPostgres, toBool, toFlag } from '../../db/helpers.js';
+import { existsFlag, hasRow, isPostgres, toBool, toFlag } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { postAuthorNotSuspended } from '../moderation/suspension.js';
 import { findBans, findRoles } from './groups.repository.js';
@@ -57,10 +57,10 @@ function postGroupsVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn
  * images are then served only through signed URLs. Selected as a column; read it with toBool.
  */
 export function postIsPrivate(postIdColumn: PostIdColumn): RawBuilder<number> {
-  return sql<number>`case when exists (
+  return existsFlag(sql`
     select 1 from post_groups priv_pg join "groups" priv_g on priv_g.id = priv_pg.group_id
     where priv_pg.post_id = ${sql.ref(postIdColumn)} and priv_g.is_private = 1
-  ) then 1 else 0 end`;
+  `);
 }
 
 /**
@@ -172,7 +172,7 @@ export function roleIn(groupIdColumn: GroupIdColumn, userId: string | null): Raw
 export function bannedIn(groupIdColumn: GroupIdColumn, user: string | null | { column: 'posts.author_id' }): RawBuilder<number> {
   if (user === null) return sql<number>`0`;
   const userId = typeof user === 'string' ? sql`${user}` : sql.ref(user.column);
-  return sql<number>`case when exists (select 1 from group_bans ban_b where ban_b.group_id = ${sql.ref(groupIdColumn)} and ban_b.user_id = ${userId}) then 1 else 0 end`;
+  return existsFlag(sql`select 1 from group_bans ban_b where ban_b.group_id = ${sql.ref(groupIdColumn)} and ban_b.user_id = ${userId}`);
 }
 
 /** The roles that run a group: they may post in it even where only admins may. */
