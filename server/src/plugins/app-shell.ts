@@ -45,7 +45,8 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
       answer.statusCode === 200
         ? `<script type="application/json" id="${FIRST_FEED_ELEMENT_ID}" data-url="${FIRST_FEED_URL}">${inertJson(answer.json())}</script>`
         : '';
-    const html = Buffer.from(template.replace('</body>', `${block}</body>`));
+    // A function replacement: a string one would expand `$&`, `$\`` and `$'` found in a post's text.
+    const html = Buffer.from(template.replace('</body>', () => `${block}</body>`));
     return {
       at: Date.now(),
       generation,

@@ -70,6 +70,20 @@ describe("the app's page at /", () => {
     expect(page.body.replace(/<script type="application\/json".*<\/script>/s, '')).toBe(TEMPLATE);
   });
 
+  it("carries a post's text as written, whatever replacement patterns it holds", async () => {
+    const author = await createUser(t.app);
+    // Each pattern String.replace would expand: the text before, the match, the text after, a group.
+    const patterns = ['$`', "$'", '$&', '$$', '$1', '$<name>'];
+    const text = patterns.map((pattern) => `look ${pattern} here`).join(', ');
+    await createPost(t.app, author, { text });
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    const carried = firstFeedOf(page.body) as { posts: Array<{ text: string }> };
+    expect(carried.posts[0]?.text).toBe(text);
+    // Nothing of the page copied into the block or after it: the template once, around one block.
+    expect(page.body.match(/<!doctype/g)).toHaveLength(1);
+    expect(page.body.replace(/<script type="application\/json".*<\/script>/s, '')).toBe(TEMPLATE);
+  });
+
   it('is compressed for browsers that accept it', async () => {
     const plain = (await t.app.inject({ method: 'GET', url: '/' })).body;
     const br = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
