@@ -61,6 +61,29 @@ describe('private media URLs', () => {
     expect((await readPost(member, postId)).json().media).toEqual([fresh]);
   });
 
+  it('lets a browser keep a signed image no longer than its signature lives', async () => {
+    const member = await createUser(t.app);
+    await addMember(t.app, group.id, member);
+    const postId = await privatePostWithImage();
+    const [url] = (await readPost(member, postId)).json().media as string[];
+    const exp = Number(new URL(url!, 'http://x').searchParams.get('exp'));
+    const maxAgeOf = async () => {
+      const res = await t.app.inject({ method: 'GET', url: url! });
+      expect(res.statusCode).toBe(200);
+      const control = String(res.headers['cache-control']);
+      expect(control).toMatch(/^private\b/);
+      return Number(/max-age=(\d+)/.exec(control)?.[1]);
+    };
+    const first = await maxAgeOf();
+    expect(first).toBeGreaterThan(0);
+    expect(first * 1000).toBeLessThanOrEqual(exp - Date.now() + 1000);
+    // Later in its life, what is left of it.
+    moveClock(exp - Date.now() - 30_000);
+    const late = await maxAgeOf();
+    expect(late).toBeLessThanOrEqual(30);
+    expect(late).toBeGreaterThanOrEqual(29);
+  });
+
   it('gives a banned member no new URL and lets the one they hold die within minutes', async () => {
     const member = await createUser(t.app);
     await addMember(t.app, group.id, member);

@@ -7,7 +7,7 @@ import { routeOf } from '../../lib/contract.js';
 import { contextOf } from '../../lib/service-context.js';
 import { groupForAvatar } from '../groups/groups.service.js';
 import { storeAvatar } from './avatars.js';
-import { readMedia, uploadContentImage, uploadProfilePicture } from './media.service.js';
+import { type MediaObject, readMedia, uploadContentImage, uploadProfilePicture } from './media.service.js';
 import { readUpload, registerUploads, uploadRoute } from './uploads.js';
 
 /**
@@ -40,8 +40,17 @@ const CACHE_CONTROL = {
   immutable: 'public, max-age=31536000, immutable',
   // Without the current version the bytes may be replaced, so caches must ask again (cheap with the ETag).
   revalidate: 'public, no-cache',
-  private: 'private, max-age=3600',
 } as const;
+
+/**
+ * A private image is kept by the browser only while its signature lives: a member who is banned or
+ * leaves must lose it when the URL dies, not an hour later from a cache.
+ */
+function cacheControlOf(object: MediaObject, now = Date.now()): string {
+  if (object.caching !== 'private') return CACHE_CONTROL[object.caching];
+  const seconds = Math.max(0, Math.floor(((object.signedUntil ?? now) - now) / 1000));
+  return `private, max-age=${seconds}`;
+}
 
 /** GET /media/{key}: stored images, at the site root (not under /api). */
 export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -57,7 +66,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const lastModified = object.modified.toUTCString();
       reply
         .header('Content-Type', object.contentType)
-        .header('Cache-Control', CACHE_CONTROL[object.caching])
+        .header('Cache-Control', cacheControlOf(object))
         .header('ETag', etag)
         .header('Last-Modified', lastModified);
       // Served through a content host (MEDIA_URL), the bytes are read by another origin: the page

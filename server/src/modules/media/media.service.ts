@@ -58,6 +58,8 @@ export interface MediaObject {
    * private: an image of a private group, for the signed URL's holder only.
    */
   caching: 'immutable' | 'revalidate' | 'private';
+  /** For private bytes: when the signature they were read with expires (ms since the epoch). */
+  signedUntil?: number;
 }
 
 export interface MediaQuery {
@@ -100,6 +102,6 @@ export async function readMedia(ctx: ServiceContext, input: { key: string; query
   if (owner.isPrivate && !verifyMediaSignature(app, key, query.exp, query.sig)) return null;
   const stored = await app.storage.get(key);
   if (!stored) return null;
-  const caching = owner.isPrivate ? 'private' : isVersionOf(query.v, stored) ? 'immutable' : 'revalidate';
-  return { ...stored, contentType: 'image/webp', caching };
+  if (owner.isPrivate) return { ...stored, contentType: 'image/webp', caching: 'private', signedUntil: Number(query.exp) };
+  return { ...stored, contentType: 'image/webp', caching: isVersionOf(query.v, stored) ? 'immutable' : 'revalidate' };
 }
