@@ -79,4 +79,4 @@ if (process.env.KRUH_E2E !== 'off') {
   }
 }
 
-export default defineConfig({ test: { projects } });
+export default defineConfig({ test: { projects, reporters: ['default', './tests/support/project-times.ts'] } });
