@@ -12,7 +12,31 @@ export const isPostgres = (db: Executor): boolean => db.getExecutor().adapter in
  * settling of its report) commits or fails with it.
  */
 export function inTransaction<T>(db: Executor, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn);
+  return db.isTransaction ? fn(db as Transaction<Database>) : newTransaction(db, fn);
+}
+
+/** PostgreSQL's answers when it gave up a transaction to let another one through. */
+const RETRYABLE_CODES = new Set(['40P01', '40001']);
+const TRANSACTION_ATTEMPTS = 4;
+
+const isRetryable = (err: unknown): boolean => RETRYABLE_CODES.has(String((err as { code?: unknown } | null)?.code));
+
+/**
+ * Runs fn in a new transaction; when PostgreSQL breaks a deadlock or a serialization conflict by
+ * aborting it, runs it again from the start (all it wrote was rolled back), after a short random
+ * pause so the two do not meet again. Locks are taken in one order so this stays rare; it is
+ * here so a request never answers 500 for the database's choice of victim. Every transaction a
+ * request opens comes through here.
+ */
+export async function newTransaction<T>(db: Executor, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(fn);
+    } catch (err) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
 }
 
 /** Whether a write touched a row: inserts, updates and deletes report it under different names. */

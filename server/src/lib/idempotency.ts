@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { newTransaction } from '../db/helpers.js';
 import type { Db, Executor } from '../db/schema.js';
 import { AppError } from './app-error.js';
 
@@ -75,11 +76,11 @@ export async function runOnce<T>(
   create: (trx: Executor) => Promise<StoredReply<T>>,
 ): Promise<StoredReply<T> & { replayed: boolean }> {
   if (!request) {
-    const reply = await db.transaction().execute(create);
+    const reply = await newTransaction(db, create);
     return { ...reply, replayed: false };
   }
   const { key, route, hash } = request;
-  return db.transaction().execute(async (trx) => {
+  return newTransaction(db, async (trx) => {
     const now = Date.now();
     const inserted = await trx
       .insertInto('idempotency_keys')

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { newTransaction } from '../db/helpers.js';
 import type { Executor } from '../db/schema.js';
 
 /**
@@ -23,5 +24,5 @@ export function contextOf(app: FastifyInstance, db: Executor = app.db): ServiceC
 
 /** Runs a route's change on a new transaction, handing the service that transaction's context. */
 export function inNewTransaction<T>(app: FastifyInstance, change: (ctx: ServiceContext) => Promise<T>): Promise<T> {
-  return app.db.transaction().execute((trx) => change(contextOf(app, trx)));
+  return newTransaction(app.db, (trx) => change(contextOf(app, trx)));
 }

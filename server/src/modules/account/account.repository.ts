@@ -22,8 +22,9 @@ const COUNTED_BY_USER = [
 
 /**
  * Deletes the account. Foreign keys do the rest: posts and comments keep their place with no
- * author, everything personal goes. Owned groups must have been handed over or deleted before
- * (the cascade would drop a group without its private posts, publishing them). Counters the
+ * author, everything personal goes. Owned groups must have been handed over or deleted before:
+ * a group still owned would go by cascade, and one whose posts still carry its tag makes the
+ * database refuse the whole deletion rather than untag (and so publish) them. Counters the
  * cascade cannot see (members and bans of other groups, likes given) are lowered first, in the
  * same transaction.
  */

@@ -104,11 +104,29 @@ export async function lockGroups(db: Executor, groupIds: string[]): Promise<void
   await db.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy('id').forUpdate().execute();
 }
 
-/** Ids of the groups a user owns, and of every group they are a member of (owned ones included). */
-export async function groupIdsOfUser(db: Executor, userId: string): Promise<{ owned: string[]; memberOf: string[] }> {
-  const rows = await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).execute();
-  const owned = await db.selectFrom('groups').select('id').where('owner_id', '=', userId).execute();
-  return { owned: owned.map((r) => r.id), memberOf: rows.map((r) => r.group_id) };
+/** Ids of every group the user owns or is a member of, in one read. */
+export async function groupIdsOfUser(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('group_members')
+    .select('group_id as id')
+    .where('user_id', '=', userId)
+    .union(db.selectFrom('groups').select('id').where('owner_id', '=', userId))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Ids of the groups the user owns, oldest first. */
+export async function ownedGroupIds(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('groups').select('id').where('owner_id', '=', userId).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Locks the user's row (PostgreSQL): until the transaction ends nobody can make them a member or
+ * an owner, since adding a row that names a user waits on a lock that conflicts with this one.
+ */
+export async function lockUser(db: Executor, userId: string): Promise<void> {
+  if (isPostgres(db)) await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
 /**

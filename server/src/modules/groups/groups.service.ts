@@ -198,16 +198,25 @@ async function removeGroup(trx: Executor, group: repo.GroupRecord): Promise<stri
 /**
  * Before an account goes: each group it owns passes to its longest-serving admin, else its
  * longest-standing member, who is notified. A group left with nobody is deleted as its owner
- * would delete it, private posts included: dropping the group alone would untag them and so
- * publish what was written for members. Runs in the account deletion's transaction; answers the
+ * would delete it, private posts included. Runs in the account deletion's transaction; answers the
  * media keys to remove once committed.
+ *
+ * What the user owns is read only once it cannot change: a hand-over to them (by the owner, or by
+ * an owner's own account deletion) could otherwise commit between the read and the deletion, and
+ * the group they were just given would go with their row. So every group they are in is locked
+ * first (groups before users, each set in id order, as every other change of a group does), then
+ * their own row, which keeps them from joining or being given anything else, and only then is the
+ * list of groups they own read.
  */
 export async function handOverGroupsOf(trx: Executor, userId: string): Promise<string[]> {
-  const { owned, memberOf } = await repo.groupIdsOfUser(trx, userId);
-  // Every group whose membership the deletion changes, locked up front in one order.
-  await repo.lockGroups(trx, [...new Set([...owned, ...memberOf])]);
+  const locked = new Set<string>();
+  await lockGroupsOfUser(trx, userId, locked);
+  await repo.lockUser(trx, userId);
+  // A group joined or given between the last read above and the user's lock: rare, and locked out
+  // of order (a deadlock that follows is retried with the transaction).
+  await lockGroupsOfUser(trx, userId, locked);
   const keys: string[] = [];
-  for (const id of owned) {
+  for (const id of await repo.ownedGroupIds(trx, userId)) {
     const group = await repo.lockGroup(trx, id);
     if (!group) continue;
     const successor = await repo.findSuccessor(trx, group.id, userId);
@@ -215,6 +224,19 @@ export async function handOverGroupsOf(trx: Executor, userId: string): Promise<s
     else keys.push(...(await removeGroup(trx, group)));
   }
   return keys;
+}
+
+/**
+ * Locks every group the user owns or is in, reading again after each lock until the list holds
+ * still: a group they joined or were given while we waited is locked too.
+ */
+async function lockGroupsOfUser(trx: Executor, userId: string, locked: Set<string>): Promise<void> {
+  for (;;) {
+    const fresh = (await repo.groupIdsOfUser(trx, userId)).filter((id) => !locked.has(id));
+    if (fresh.length === 0) return;
+    await repo.lockGroups(trx, fresh);
+    for (const id of fresh) locked.add(id);
+  }
 }
 
 /** Makes `toId` (a member) the owner; the previous owner, if still a member, stays as an admin. */
