@@ -13,7 +13,7 @@ const apiComment = (n: number, extra: Record<string, unknown> = {}) => comment(i
 
 type Answer = { status?: number; body?: unknown };
 
-function server(routes: Record<string, (call: FetchCall) => Answer>) {
+function server(routes: Record<string, (call: FetchCall) => Answer | Promise<Answer>>) {
   return mockFetch((call) => {
     const route = routes[`${call.method} ${call.path}`];
     return route ? route(call) : { status: 404, body: { message: 'error/server_error' } };
