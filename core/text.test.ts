@@ -92,9 +92,13 @@ describe('text as a person reads it', () => {
     '\u00A0\u2003\u3000\u0085\u2028\u2029',
     '\u00AD\u034F\u180E',
     ' \uFE0F ',
+    // Combining marks with no letter under them: a stray accent, a Thai tone mark, a spacing mark.
+    '\u0301\u0301\u0301',
+    ' \u0301 \u0E48 ',
+    '\u0903',
   ])('reads %j as blank', (text) => expect(isBlank(text)).toBe(true));
 
-  it.each(['a', '\u200Ba\u200B', '.', '👍', '\u3164x'])('reads %j as not blank', (text) => expect(isBlank(text)).toBe(false));
+  it.each(['a', '\u200Ba\u200B', '.', '👍', '\u3164x', 'e\u0301', '\u0301e'])('reads %j as not blank', (text) => expect(isBlank(text)).toBe(false));
 
   it('trims whitespace and invisible characters at both ends only', () => {
     expect(trimText('\u200B \u3164 hello\u200Bworld \u2800\n\u2029')).toBe('hello\u200Bworld');
@@ -137,6 +141,12 @@ describe('text as a person reads it', () => {
     }
     expect(skeleton('раураl')).toBe('paypal');
     expect(skeleton('bob  smith')).toBe(skeleton('bob smith'));
+  });
+
+  it('folds a capital I, a small l and a 1 together, and an O and a 0, in any case', () => {
+    for (const lookAlike of ['pauI6832', 'pau16832', 'PAUL6832', 'paui6832']) expect(skeleton(lookAlike)).toBe('paul6832');
+    for (const lookAlike of ['b0b', 'BOB', 'B0B']) expect(skeleton(lookAlike)).toBe('bob');
+    expect(skeleton('1I0')).toBe('llo');
   });
 
   it('keeps different names apart', () => {
@@ -184,7 +194,7 @@ describe('skeletons, every occurrence', () => {
   });
 
   it('reads every run of whitespace as one space', () => {
-    expect(skeleton('bob  the\t\tbuilder\u3000\u3000now')).toBe('bob the builder now');
+    expect(skeleton('bob  the\t\tmaker\u3000\u3000now')).toBe('bob the maker now');
   });
 
   it('drops the marks of any script, as diacritics', () => {

@@ -67,7 +67,9 @@ const MODIFIER_CLASS = '\\uFE00-\\uFE0F\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF
 // matched alone rather than joined to the character before it.
 /* eslint-disable no-misleading-character-class */
 const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
-const EMPTY_LOOKING = new RegExp(`[${INVISIBLE_CLASS}${SPACE_CLASS}${MODIFIER_CLASS}]`, 'gu');
+// Combining marks count too: without a letter to sit on they draw only a stray accent, so a text of
+// nothing but marks (U+0301 three times) shows nothing a reader can call a name or a post.
+const EMPTY_LOOKING = new RegExp(`[${INVISIBLE_CLASS}${SPACE_CLASS}${MODIFIER_CLASS}\\p{M}]`, 'gu');
 // Modifiers stay at the ends: the selector after a final emoji picks how it is drawn.
 const EDGES = new RegExp(`^[${INVISIBLE_CLASS}${SPACE_CLASS}]+|[${INVISIBLE_CLASS}${SPACE_CLASS}]+$`, 'gu');
 /** Characters no name may hold: controls, format characters (zero-width, direction), invisible fillers, whitespace other than a space. */
@@ -89,7 +91,7 @@ export function trimText(text: string): string {
   return text.replace(EDGES, '');
 }
 
-/** Whether the text shows nothing: only whitespace and invisible characters (or nothing at all). */
+/** Whether the text shows nothing: only whitespace, invisible characters and combining marks (or nothing at all). */
 export function isBlank(text: string): boolean {
   return text.replace(EMPTY_LOOKING, '') === '';
 }
@@ -108,10 +110,18 @@ export function hasHiddenCharacters(name: string): boolean {
 }
 
 /**
+ * Latin letters and digits that many fonts draw alike, folded after lowercasing: a capital I, a small
+ * l and a 1 ("pauI", "pau1", "paul"), and an O and a 0. Lowercasing first puts the small i in the
+ * first class too; names are unique in any case anyway, so "paui" is the same name as "pauI".
+ */
+const LOOK_ALIKE_LATIN: Readonly<Record<string, string>> = { i: 'l', '1': 'l', '0': 'o' };
+
+/**
  * What a text looks like, for telling look-alikes apart: NFKC, invisible characters dropped,
  * confusable letters of other scripts folded to Latin ones (Cyrillic "о" to "o"), diacritics
- * removed, lowercased, runs of whitespace as one space. Two names with the same skeleton are the
- * same name to a reader, so only one of them may exist.
+ * removed, lowercased, I/l/1 and O/0 folded together, runs of whitespace as one space. Two names
+ * with the same skeleton are the same name to a reader, so only one of them may exist. Stored
+ * skeletons depend on this function: changing it needs a migration that recomputes them.
  */
 export function skeleton(text: string): string {
   const visible = text.normalize('NFKC').replace(INVISIBLE, '');
@@ -119,6 +129,7 @@ export function skeleton(text: string): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    .replace(/[i10]/gu, (ch) => LOOK_ALIKE_LATIN[ch]!)
     .replace(new RegExp(`[${SPACE_CLASS}]+`, 'gu'), ' ')
     .trim();
 }

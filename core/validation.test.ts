@@ -22,6 +22,7 @@ describe('username', () => {
     // As a person reads them: invisible, joining and direction characters do not make a name.
     ['\u200B\u200B\u200B', 'new_username'],
     ['\u3164\u3164\u3164', 'new_username'],
+    ['\u0301\u0301\u0301', 'new_username'],
     ['bo\u200Bb', 'username_characters'],
     ['bob\u200D', 'username_characters'],
     ['\u202Ebob', 'username_characters'],
@@ -50,6 +51,7 @@ describe('group name', () => {
     ['Rybáři Brno', null],
     // As a person reads them, and never shaped like an id (a path segment of that shape is the id).
     ['\u200B\u200B\u200B', 'new_groupname'],
+    ['\u0301\u0301\u0301', 'new_groupname'],
     ['cats\u200Bclub', 'groupname_characters'],
     ['\u202Ecats', 'groupname_characters'],
     ['cats\u0000', 'groupname_characters'],
@@ -149,6 +151,7 @@ describe('texts', () => {
     ['\u115F\u1160\uFFA0', 'blank_post'],
     ['\u200E\u202A\u2066', 'blank_post'],
     ['\u00A0\u3000\u2028', 'blank_post'],
+    ['\u0301\u0301\u0301', 'blank_post'],
   ])('post %j -> %s', (input, expected) => {
     expect(validatePostText(input)).toBe(expected);
     expect(validateCommentText(input)).toBe(expected.replace('post', 'comment'));

@@ -7,7 +7,18 @@ import { LIMITS } from '#core/limits';
  * {id, history[]}; entries are users and groups (by id) or free text, newest first, at most 30
  * distinct.
  */
-export type HistoryEntry = { type: 'user'; id: string } | { type: 'group'; id: string } | { type: 'text'; text: string };
+export type HistoryEntry = ({ type: 'user' } & SavedName) | ({ type: 'group' } & SavedName) | { type: 'text'; text: string };
+
+/**
+ * A user or group by id, with the name and avatar it had when saved: what the list shows when the
+ * current name cannot be asked for (offline). Entries saved before these were kept have neither.
+ */
+interface SavedName {
+  id: string;
+  name?: string;
+  /** The versioned avatar address (pfpUrl, gpUrl), when it was known. */
+  avatar?: string;
+}
 
 export interface UserHistory {
   id: string;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { skeleton } from '#core/text';
 import * as nameSkeletons from '../../src/db/migrations/20261123_30_name_skeletons';
+import * as latinLookAlikes from '../../src/db/migrations/20261127_20_skeletons_fold_latin_look_alikes';
 import { newId } from '../../src/lib/ids';
 import { expectError } from '../helpers/expect';
 import { call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
@@ -36,11 +37,19 @@ describe('names and texts as a person reads them', () => {
       expectError(await signup('BÓB'), 409, 'username_taken');
     });
 
+    it('refuses a capital I or a 1 in place of an l, and a 0 in place of an o', async () => {
+      expect((await signup('paul6832')).statusCode).toBe(201);
+      expectError(await signup('pauI6832'), 409, 'username_taken');
+      expectError(await signup('pau16832'), 409, 'username_taken');
+      expectError(await signup('b0b'), 409, 'username_taken');
+    });
+
     it('refuses invisible, control and direction characters', async () => {
       expectError(await signup('ali\u200Bce'), 400, 'username_characters');
       expectError(await signup('\u202Ealice'), 400, 'username_characters');
       expectError(await signup('alice\u2066'), 400, 'username_characters');
       expectError(await signup('\u3164\u3164\u3164'), 400, 'new_username');
+      expectError(await signup('\u0301\u0301\u0301'), 400, 'new_username');
     });
 
     it('stores the NFKC form of the name and its skeleton', async () => {
@@ -75,11 +84,13 @@ describe('names and texts as a person reads them', () => {
     it('refuses a look-alike of an existing group name', async () => {
       expectError(await createGroupCall('Cyklist\u0435'), 409, 'groupname_taken'); // Cyrillic e, no accent
       expectError(await createGroupCall('\uFF43\uFF59\uFF4B\uFF4C\uFF49\uFF53\uFF54\uFF45'), 409, 'groupname_taken');
+      expectError(await createGroupCall('Cykl1sté'), 409, 'groupname_taken');
     });
 
     it('refuses hidden characters and id-shaped names', async () => {
       expectError(await createGroupCall('Běžci\u200B'), 400, 'groupname_characters');
       expectError(await createGroupCall('\u202EBěžci'), 400, 'groupname_characters');
+      expectError(await createGroupCall('\u0301\u0301\u0301'), 400, 'new_groupname');
       expectError(await createGroupCall(newId()), 400, 'groupname_reserved');
       expectError(await createGroupCall(newId().toUpperCase()), 400, 'groupname_reserved');
     });
@@ -94,7 +105,7 @@ describe('names and texts as a person reads them', () => {
       const res = await createGroupCall('\uFF2C\uFF45\uFF4E\uFF4F\uFF53\uFF49');
       expect(res.statusCode).toBe(201);
       const row = await t.app.db.selectFrom('groups').select(['name', 'name_skeleton']).where('name_lower', '=', 'lenosi').executeTakeFirstOrThrow();
-      expect(row).toEqual({ name: 'Lenosi', name_skeleton: 'lenosi' });
+      expect(row).toEqual({ name: 'Lenosi', name_skeleton: 'lenosl' });
     });
   });
 
@@ -105,6 +116,13 @@ describe('names and texts as a person reads them', () => {
       expectError(await post('\u200B\u3164\u2800\u200E\u2066'), 400, 'blank_post');
       const parent = await createPost(t.app, user);
       const comment = await call(t.app, user, { method: 'POST', url: '/api/comment/', payload: { text: '\u115F\u1160\uFFA0\uFEFF', parent: parent.id } });
+      expectError(comment, 400, 'blank_comment');
+    });
+
+    it('refuses a post or comment of combining marks only', async () => {
+      expectError(await post('\u0301\u0301\u0301'), 400, 'blank_post');
+      const parent = await createPost(t.app, user);
+      const comment = await call(t.app, user, { method: 'POST', url: '/api/comment/', payload: { text: ' \u0301\u0308 ', parent: parent.id } });
       expectError(comment, 400, 'blank_comment');
     });
 
@@ -119,6 +137,33 @@ describe('names and texts as a person reads them', () => {
       expect(res.statusCode).toBe(201);
       expect(res.json().text).toBe(text);
       expectError(await post(`${text}x`), 400, 'max_post_length');
+    });
+  });
+
+  describe('the migration folding I, l, 1 and O, 0', () => {
+    it('recomputes stored skeletons; of two names that now look alike, the older keeps its skeleton', async () => {
+      const db = t.app.db;
+      const now = Date.now();
+      // Skeletons as the earlier folding stored them: 'Ole1', later 'Olel' and 'OLEI' were three names.
+      const rows = [
+        { id: newId(), username: 'Ole1', stored: 'ole1', createdAt: now - 3000 },
+        { id: newId(), username: 'Olel', stored: 'olel', createdAt: now - 2000 },
+        { id: newId(), username: 'OLEI', stored: 'olei', createdAt: now - 1000 },
+        { id: newId(), username: 'Zdeno', stored: null, createdAt: now },
+      ];
+      for (const { id, username, stored, createdAt } of rows) {
+        await db
+          .insertInto('users')
+          .values({ id, username, username_lower: username.toLowerCase(), username_skeleton: stored, email: null, password_hash: null, google_sub: null, search_text: username, created_at: createdAt })
+          .execute();
+      }
+      await latinLookAlikes.up(db);
+      const after = await db.selectFrom('users').select(['id', 'username_skeleton']).where('id', 'in', rows.map((r) => r.id)).execute();
+      expect(new Map(after.map((r) => [r.id, r.username_skeleton]))).toEqual(
+        new Map([[rows[0]!.id, 'olel'], [rows[1]!.id, null], [rows[2]!.id, null], [rows[3]!.id, 'zdeno']]),
+      );
+      expect((await db.selectFrom('users').select('username_skeleton').where('username_lower', '=', 'bob').executeTakeFirstOrThrow()).username_skeleton).toBe('bob');
+      expect((await db.selectFrom('groups').select('name_skeleton').where('name_lower', '=', 'cyklisté').executeTakeFirstOrThrow()).name_skeleton).toBe('cykllste');
     });
   });
 

@@ -13,7 +13,7 @@ const apiComment = (n: number, extra: Record<string, unknown> = {}) => comment(i
 
 type Answer = { status?: number; body?: unknown };
 
-function server(routes: Record<string, (call: FetchCall) => Answer>) {
+function server(routes: Record<string, (call: FetchCall) => Answer | Promise<Answer>>) {
   return mockFetch((call) => {
     const route = routes[`${call.method} ${call.path}`];
     return route ? route(call) : { status: 404, body: { message: 'error/server_error' } };
@@ -56,6 +56,61 @@ describe('post page', () => {
     first.unmount();
     renderPost();
     expect(await screen.findByText('Post not found')).toBeInTheDocument();
+  });
+
+  describe('deleting the post on its own page', () => {
+    /** The author's post; the DELETE waits for `answer`, and the post reads `afterwards` once it settled. */
+    function deletingServer(deleteAnswer: Answer, afterwards: Answer) {
+      let settle!: () => void;
+      const settled = new Promise<void>((resolve) => (settle = resolve));
+      let deleted = false;
+      const mocked = server({
+        [`GET /api/post/${POST}`]: () => (deleted ? afterwards : { body: apiPost(POST, { text: 'my post', itsme: true, comments: 1 }) }),
+        [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1)], hasMore: false } }),
+        [`DELETE /api/post/${POST}`]: async () => {
+          await settled;
+          deleted = true;
+          return deleteAnswer;
+        },
+      });
+      return { ...mocked, settle };
+    }
+
+    async function confirmDelete() {
+      await screen.findByText('comment 1');
+      fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+      fireEvent.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    }
+
+    it('says at once that the post was deleted, before the server answers, and still after the reload', async () => {
+      const { calls, settle } = deletingServer({ body: { message: 'info/post_deleted' } }, { status: 404, body: { message: 'error/didnt_find_post' } });
+      renderPost();
+      await confirmDelete();
+      expect(await screen.findByText('This post was deleted.')).toHaveAttribute('role', 'alert');
+      expect(screen.queryByText('my post')).not.toBeInTheDocument();
+      expect(screen.queryByText('comment 1')).not.toBeInTheDocument();
+      settle();
+      // Reloaded whatever the outcome: the post is asked for again.
+      await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.path === `/api/post/${POST}`)).toHaveLength(2));
+      await waitFor(async () => expect(await getDb().posts.get(POST)).toBeUndefined());
+      expect(screen.getByText('This post was deleted.')).toHaveAttribute('role', 'alert');
+      expect(screen.queryByText('Loading the original post…')).not.toBeInTheDocument();
+    });
+
+    it('shows the post again when the reload finds it still there (the delete failed)', async () => {
+      const { calls, settle } = deletingServer(
+        { status: 500, body: { message: 'error/server_error' } },
+        { body: apiPost(POST, { text: 'my post', itsme: true, comments: 1 }) },
+      );
+      renderPost();
+      await confirmDelete();
+      expect(await screen.findByText('This post was deleted.')).toHaveAttribute('role', 'alert');
+      settle();
+      expect(await screen.findByText('my post')).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'GET' && c.path === `/api/post/${POST}`)).toHaveLength(2);
+      expect(screen.queryByText('This post was deleted.')).not.toBeInTheDocument();
+    });
   });
 
   it('says Post not found, not deleted, when the server answers 404 (gone or private)', async () => {

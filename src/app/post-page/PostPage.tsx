@@ -19,7 +19,7 @@ export default function PostPage() {
   const { t } = useTranslation('postPage');
   const { postId = '' } = useParams();
   const [searchParams] = useSearchParams();
-  const { post } = usePost(postId === DELETED ? null : postId);
+  const { post, deletedHere } = usePost(postId === DELETED ? null : postId);
   // The pinned comment stays across a sort or time change; focus was a one-time request.
   const { sort, time, setListing } = useListingParams(POST_PAGE_DEFAULTS, KEPT);
   const pinned = searchParams.get('c');
@@ -29,7 +29,7 @@ export default function PostPage() {
     <div className="post-page-view">
       <PageHeader title={t('title')} heading />
       <PostView />
-      {post && postId !== DELETED && (
+      {post && postId !== DELETED && !deletedHere && (
         <CommentsSection post={post} sort={sort} time={time} onListing={setListing} focus={focus} pinnedCommentId={pinned} />
       )}
     </div>

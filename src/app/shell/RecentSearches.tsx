@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
-import { groupsApi } from '#core/api/groups';
-import { profilesApi } from '#core/api/profiles';
+import { type Group, groupsApi } from '#core/api/groups';
+import { type Profile, profilesApi } from '#core/api/profiles';
 import { AppLink } from '../../components/AppLink';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
-import { callApi } from '../../lib/api/client';
+import { ApiError, callApi, NetworkError } from '../../lib/api/client';
+import type { KruhDb } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 import { queryKeys } from '../../lib/query/keys';
 import { addHistoryEntry, clearHistory, type HistoryEntry, useSearchHistory } from '../../lib/search-history';
@@ -19,40 +21,74 @@ function lookUpName(entry: HistoryEntry, signal: AbortSignal): Promise<{ name: s
   return Promise.resolve({ name: entry.text });
 }
 
-/** Names of history entries are looked up by id; a failed lookup marks the entry deleted. */
-function useEntryName(entry: HistoryEntry): { name: string | null; deleted: boolean } {
+/** The name of a stored profile or group with the entry's id: entries saved without their name. */
+async function storedName(db: KruhDb, entry: HistoryEntry): Promise<string | null> {
+  if (entry.type === 'user') {
+    const row = await db.profiles.filter((p) => (p.data as Profile | undefined)?._id === entry.id).first();
+    return row?.username ?? null;
+  }
+  if (entry.type === 'group') {
+    const row = await db.groups.filter((g) => (g.data as Group | undefined)?._id === entry.id).first();
+    return row?.name ?? null;
+  }
+  return entry.text;
+}
+
+type EntryName =
+  | { state: 'named'; name: string }
+  | { state: 'loading' }
+  /** The server says the user or group is gone. */
+  | { state: 'deleted' }
+  /** Neither the server nor this device can name it (offline, or a failed lookup). */
+  | { state: 'unknown'; error: unknown };
+
+/**
+ * An entry's name: the server's current one when it answers; until then, or when it cannot answer
+ * (offline), the name the entry was saved with, else a stored copy of the profile or group. Only
+ * the server's "not found" makes the entry deleted.
+ */
+function useEntryName(entry: HistoryEntry): EntryName {
   const db = useDb();
+  const byId = entry.type !== 'text';
   const query = useQuery({
-    queryKey: queryKeys.historyName(db.name, entry.type, entry.type === 'text' ? entry.text : entry.id),
+    queryKey: queryKeys.historyName(db.name, entry.type, byId ? entry.id : entry.text),
     queryFn: ({ signal }) => lookUpName(entry, signal),
-    enabled: entry.type !== 'text',
+    enabled: byId,
     staleTime: 60 * 60 * 1000,
     retry: false,
   });
-  if (entry.type === 'text') return { name: entry.text, deleted: false };
-  if (query.isError) return { name: null, deleted: true };
-  return { name: query.data?.name ?? null, deleted: false };
+  const saved = entry.type === 'text' ? entry.text : entry.name;
+  const local = useLiveQuery(() => (saved ? null : storedName(db, entry)), [db, entry, saved]);
+  if (query.data) return { state: 'named', name: query.data.name };
+  if (query.error instanceof ApiError && query.error.status === 404) return { state: 'deleted' };
+  const known = saved ?? local;
+  if (known) return { state: 'named', name: known };
+  if (query.isError && local === null) return { state: 'unknown', error: query.error };
+  return { state: 'loading' };
 }
 
 function RecentEntry({ entry, onOpen }: { entry: HistoryEntry; onOpen?: () => void }) {
   const { t } = useTranslation('common');
   const { id: userId } = useSession();
-  const { name, deleted } = useEntryName(entry);
+  const found = useEntryName(entry);
 
-  if (deleted) {
+  if (found.state === 'deleted' || found.state === 'unknown') {
+    const label =
+      found.state === 'deleted' ? t('search.deleted') : found.error instanceof NetworkError ? t('search.offline') : t('while_loading', { ns: 'error' });
     return (
       <li className="recent__item recent__item--deleted">
-        <span className="recent__name">{t('search.deleted')}</span>
+        <span className="recent__name">{label}</span>
       </li>
     );
   }
-  if (name === null) {
+  if (found.state === 'loading') {
     return (
       <li className="recent__item" aria-busy="true">
         <span className="recent__name recent__name--loading">…</span>
       </li>
     );
   }
+  const { name } = found;
   const to =
     entry.type === 'user'
       ? `/u/${encodeURIComponent(name)}`
@@ -65,7 +101,8 @@ function RecentEntry({ entry, onOpen }: { entry: HistoryEntry; onOpen?: () => vo
         to={to}
         className="recent__link"
         onClick={() => {
-          void addHistoryEntry(userId, entry);
+          // Saved again first, with the name it has now.
+          void addHistoryEntry(userId, entry.type === 'text' ? entry : { ...entry, name });
           onOpen?.();
         }}
       >
@@ -74,7 +111,7 @@ function RecentEntry({ entry, onOpen }: { entry: HistoryEntry; onOpen?: () => vo
             <Icon name="search" size={16} />
           </span>
         ) : (
-          <Avatar kind={entry.type === 'user' ? 'pfp' : 'gp'} id={entry.id} size={28} />
+          <Avatar kind={entry.type === 'user' ? 'pfp' : 'gp'} id={entry.id} url={entry.avatar} size={28} />
         )}
         <span className="recent__name">
           {entry.type === 'group' ? `&${name}` : name}

@@ -89,6 +89,6 @@ describe('SearchBox', () => {
     await flush();
     expect(router.state.location.pathname).toBe('/u/alina');
     vi.useRealTimers();
-    await vi.waitFor(async () => expect(await loadHistory('u1')).toEqual([{ type: 'user', id: 'b'.repeat(24) }]));
+    await vi.waitFor(async () => expect(await loadHistory('u1')).toEqual([{ type: 'user', id: 'b'.repeat(24), name: 'alina' }]));
   });
 });

@@ -53,7 +53,7 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
   };
 
   const chooseUser = (user: NameResult) => {
-    void addHistoryEntry(userId, { type: 'user', id: user._id });
+    void addHistoryEntry(userId, { type: 'user', id: user._id, name: user.name });
     void navigate(`/u/${encodeURIComponent(user.name)}`);
     finish();
   };

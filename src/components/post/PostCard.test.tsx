@@ -140,7 +140,9 @@ describe('PostCard', () => {
 
   it('lets the author delete after confirming', async () => {
     setOnline(true);
-    const { calls } = mockFetch(() => ({ body: { message: 'info/post_deleted' } }));
+    const { calls } = mockFetch((call) =>
+      call.method === 'DELETE' ? { body: { message: 'info/post_deleted' } } : { status: 404, body: { message: 'error/didnt_find_post' } },
+    );
     await getDb().posts.put({ ...post({ itsme: true }), cachedAt: 1 });
     renderWithApp(<PostCard post={post({ itsme: true })} />);
     fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
@@ -154,7 +156,8 @@ describe('PostCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete post' }));
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
-    await waitFor(() => expect(calls).toEqual([expect.objectContaining({ method: 'DELETE', path: '/api/post/p1' })]));
+    // Reloaded whatever the outcome: the post is asked for again.
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/post/p1', 'GET /api/post/p1']));
     await waitFor(async () => expect(await getDb().posts.get('p1')).toBeUndefined());
   });
 

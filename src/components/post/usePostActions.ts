@@ -2,9 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { errorKeyOf } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
-import { getDb } from '../../lib/db/db';
-import { queryKeys } from '../../lib/query/keys';
-import { deletePost } from '../../lib/query/posts';
+import { useDb } from '../../lib/db/useDb';
+import { deletePostHere } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 
 /** The link a share copies. */
@@ -26,17 +25,17 @@ export async function sharePost(id: string): Promise<void> {
 /** Share and delete of one post (the like is the shared LikeButton). */
 export function usePostActions(post: Post) {
   const queryClient = useQueryClient();
+  const db = useDb();
   const share = useCallback(() => sharePost(post._id), [post._id]);
 
   const remove = useCallback(async () => {
     try {
-      await deletePost(post._id);
+      await deletePostHere(queryClient, post._id, db);
       toast.info('info/post_deleted');
     } catch (err) {
       toast.error(`error/${errorKeyOf(err)}`);
     }
-    await queryClient.invalidateQueries({ queryKey: queryKeys.feeds(getDb().name) });
-  }, [post._id, queryClient]);
+  }, [post._id, queryClient, db]);
 
   return { share, remove };
 }

@@ -6,8 +6,8 @@ import { callApi, errorKeyOf } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
 import { useDb } from '../../lib/db/useDb';
 import { translateMessage } from '../../lib/i18n';
-import { isGroupQuery, queryKeys } from '../../lib/query/keys';
-import { fetchPost } from '../../lib/query/posts';
+import { isGroupQuery } from '../../lib/query/keys';
+import { reloadPost } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 import type { AdminGroup } from './admin-groups';
 
@@ -36,10 +36,7 @@ export function usePostModeration(post: Post) {
   const refresh = useCallback(
     async (groupName: string) => {
       await Promise.all([
-        queryClient
-          .fetchQuery({ queryKey: queryKeys.post(db.name, postId), queryFn: () => fetchPost(postId, { db }), staleTime: 0 })
-          .catch(() => undefined),
-        queryClient.invalidateQueries({ queryKey: queryKeys.feeds(db.name) }),
+        reloadPost(queryClient, postId, db),
         queryClient.invalidateQueries({ predicate: (query) => isGroupQuery(query.queryKey, db.name, groupName) }),
       ]);
     },

@@ -1,13 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearHistory, loadHistory } from '../../lib/search-history';
-import { apiComment, apiPost, mockFetch, startOnline, type FetchCall } from '../../test/local-first';
+import { apiComment, apiPost, mockFetch, setOnline, startOnline, type FetchCall } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import SearchPage from './SearchPage';
 
 const params = (call: FetchCall) => new URL(call.url, 'http://localhost').searchParams;
-const user = (n: number) => ({ _id: `u${n}`, pfp: `u${n}`, username: `ann${n}`, follows: false, notify: false });
-const group = (n: number) => ({ _id: `g${n}`, gp: `g${n}`, name: `annies${n}` });
+const user = (n: number) => ({ _id: `u${n}`, pfp: `u${n}`, pfpUrl: `/media/pfp/u${n}-v1.jpeg`, username: `ann${n}`, follows: false, notify: false });
+const group = (n: number) => ({ _id: `g${n}`, gp: `g${n}`, gpUrl: `/media/gp/g${n}-v1.jpeg`, name: `annies${n}` });
 
 function searchServer() {
   return mockFetch((call) => {
@@ -92,7 +92,7 @@ describe('search page', () => {
     const first = renderWithApp(<SearchPage />, { route: '/search?q=ann', path: '/search' });
     const users = await screen.findByRole('region', { name: 'Users' });
     fireEvent.click(await within(users).findByRole('link', { name: /ann2/ }));
-    await waitFor(async () => expect(await loadHistory('u1')).toEqual([{ type: 'user', id: 'u2' }]));
+    await waitFor(async () => expect(await loadHistory('u1')).toEqual([{ type: 'user', id: 'u2', name: 'ann2', avatar: '/media/pfp/u2-v1.jpeg' }]));
     // The link led away from the search page: back to it for the group.
     first.unmount();
     renderWithApp(<SearchPage />, { route: '/search?q=ann&s=groups', path: '/search' });
@@ -100,10 +100,22 @@ describe('search page', () => {
     fireEvent.click(await within(groups).findByRole('link', { name: /&annies3/ }));
     await waitFor(async () =>
       expect(await loadHistory('u1')).toEqual([
-        { type: 'group', id: 'g3' },
-        { type: 'user', id: 'u2' },
+        { type: 'group', id: 'g3', name: 'annies3', avatar: '/media/gp/g3-v1.jpeg' },
+        { type: 'user', id: 'u2', name: 'ann2', avatar: '/media/pfp/u2-v1.jpeg' },
       ]),
     );
+  });
+
+  it('offline, the all view says users and groups never stored here are not on this device, not that none were found', async () => {
+    setOnline(false);
+    mockFetch(() => new TypeError('Failed to fetch'));
+    renderWithApp(<SearchPage />, { route: '/search?q=ann', path: '/search' });
+    for (const name of ['Users', 'Groups']) {
+      const region = await screen.findByRole('region', { name });
+      expect(await within(region).findByText('You are offline, and this is not saved on this device.')).toBeInTheDocument();
+    }
+    expect(screen.queryByText('No users found.')).not.toBeInTheDocument();
+    expect(screen.queryByText('No groups found.')).not.toBeInTheDocument();
   });
 
   it('show more switches to the tab', async () => {

@@ -6,6 +6,7 @@ import type { GroupListItem, UserListItem } from '#core/api/common';
 import { GroupRow, UserRow } from '../../components/EntityRow';
 import { Icon } from '../../components/Icon';
 import { PagedInfiniteList } from '../../components/InfiniteList';
+import { NotStoredLine } from '../../components/StatusPage';
 import type { Comment } from '../../lib/api/types';
 import { readListing } from '../../lib/listing-params';
 import { useFeed } from '../../lib/query/feed';
@@ -52,12 +53,14 @@ function Preview({
   onMore: () => void;
 }) {
   const { t } = useTranslation('search');
-  const { items, loading, hasMore } = useSearchList(kind, query, { enabled: true, limit: PREVIEW_SIZE });
+  const { items, loading, hasMore, unavailable, error } = useSearchList(kind, query, { enabled: true, limit: PREVIEW_SIZE });
   return (
     <section className="search-section" aria-labelledby={`search-${kind}-title`}>
       <h2 id={`search-${kind}-title`} className="search-section-title">{t(`tabs.${kind}`)}</h2>
       {loading && <p className="list-status" role="status">{t('loading')}</p>}
-      {!loading && items.length === 0 && <p className="list-status">{t(`no_${kind}`)}</p>}
+      {/* Nothing stored and no answer (offline): whether anything matches is unknown, not none. */}
+      {unavailable && <NotStoredLine error={error} />}
+      {!loading && !unavailable && items.length === 0 && <p className="list-status">{t(`no_${kind}`)}</p>}
       <ul className="search-list">
         {items.map((item) => (
           <li key={searchItemKey(kind, item)}>{render(kind, item)}</li>
@@ -132,15 +135,18 @@ export default function SearchPage() {
     },
     [remember],
   );
-  // A user or group opened from the results is remembered as that user or group, by id.
+  // A user or group opened from the results is remembered as that user or group, by id, with the
+  // name and avatar it has now, which the recent searches show offline.
   const renderItem = (kind: ListKind, item: SearchItem) => {
     if (kind === 'replies') return <ReplyRow comment={item as Comment} />;
-    const open = () => remember({ type: kind === 'users' ? 'user' : 'group', id: item._id });
-    return kind === 'users' ? (
-      <UserRow user={item as UserListItem} className="search-row" nameClassName="search-row-name" onOpen={open} />
-    ) : (
-      <GroupRow group={item as GroupListItem} prefix="&" className="search-row" nameClassName="search-row-name" onOpen={open} />
-    );
+    if (kind === 'users') {
+      const user = item as UserListItem;
+      const open = () => remember({ type: 'user', id: user._id, name: user.username, avatar: user.pfpUrl });
+      return <UserRow user={user} className="search-row" nameClassName="search-row-name" onOpen={open} />;
+    }
+    const group = item as GroupListItem;
+    const open = () => remember({ type: 'group', id: group._id, name: group.name, avatar: group.gpUrl });
+    return <GroupRow group={group} prefix="&" className="search-row" nameClassName="search-row-name" onOpen={open} />;
   };
 
   const onSearch = (value: string) => {

@@ -15,6 +15,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   list: [listKeys.profileUsers('bob', 'followers')],
   groupUsers: ['cats'],
   post: ['p1'],
+  postDeletedHere: ['p1'],
   commentTrees: [],
   commentTree: ['c1'],
   profile: ['bob'],

@@ -25,6 +25,8 @@ export const queryKeys = {
 
   // Single things.
   post: (dbName: string, id: string | null | undefined) => ['post', dbName, id] as const,
+  /** Whether the post was deleted here and the server has not shown it back (set by the delete, never fetched). */
+  postDeletedHere: (dbName: string, id: string | null | undefined) => ['post-deleted-here', dbName, id] as const,
   commentTrees: (dbName: string) => ['comment-tree', dbName] as const,
   commentTree: (dbName: string, id: string | null) => ['comment-tree', dbName, id] as const,
   profile: (dbName: string, username: string) => ['profile', dbName, username] as const,

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { DELETED, PAGE_SIZES } from '#core/limits';
 import { groupsApi } from '#core/api/groups';
@@ -32,8 +32,10 @@ export interface PostState {
   cached: boolean;
   isFetching: boolean;
   error: unknown;
-  /** The id is the deleted marker, or the server says the post is gone. */
+  /** The id is the deleted marker, the post was deleted here, or the server says it is gone. */
   deleted: boolean;
+  /** Deleted on this device: said at once, and kept unless reloading shows the post still there. */
+  deletedHere: boolean;
 }
 
 /** One post: the stored copy paints first, then the server's answer replaces it. */
@@ -46,13 +48,16 @@ export function usePost(id: string | null | undefined): PostState {
     enabled: valid,
   });
   const post = useLiveQuery(async () => (valid ? ((await db.posts.get(id)) ?? null) : null), [db, id, valid]);
+  // Only written by deletePostHere; a query that never runs, so every view of the post hears of it.
+  const deletedHere = useQuery({ queryKey: queryKeys.postDeletedHere(db.name, id), queryFn: () => false, enabled: false }).data === true;
   const gone = query.error instanceof ApiError && query.error.status === 404;
   return {
     post: post ?? undefined,
     cached: post !== undefined,
     isFetching: query.isFetching,
     error: query.error,
-    deleted: id === DELETED || (gone && !post),
+    deleted: id === DELETED || deletedHere || (gone && !post),
+    deletedHere,
   };
 }
 
@@ -65,6 +70,34 @@ export async function deletePost(id: string, db: KruhDb = getDb()): Promise<void
       page.ids = page.ids.filter((x) => x !== id);
     });
   });
+}
+
+/**
+ * Fetches the post again, whatever came before (a 404 removes the stored copy), and reloads the
+ * shown feeds. A failed fetch is left to the views of the post, which show their own states.
+ */
+export async function reloadPost(queryClient: QueryClient, id: string, db: KruhDb): Promise<void> {
+  await Promise.all([
+    queryClient.fetchQuery({ queryKey: queryKeys.post(db.name, id), queryFn: () => fetchPost(id, { db }), staleTime: 0 }).catch(() => undefined),
+    queryClient.invalidateQueries({ queryKey: queryKeys.feeds(db.name) }),
+  ]);
+}
+
+/**
+ * The author's delete: the post reads as deleted at once wherever it is shown on its own, then the
+ * request, then a reload whatever the outcome. The mark stays if the post is no longer stored (the
+ * delete went through, or the server no longer has it); a post still stored (the delete failed,
+ * or the device is offline) shows again. Rejects as the request did, after the reload.
+ */
+export async function deletePostHere(queryClient: QueryClient, id: string, db: KruhDb): Promise<void> {
+  const mark = queryKeys.postDeletedHere(db.name, id);
+  queryClient.setQueryData(mark, true);
+  try {
+    await deletePost(id, db);
+  } finally {
+    await reloadPost(queryClient, id, db);
+    if (await db.posts.get(id)) queryClient.setQueryData(mark, false);
+  }
 }
 
 /** Groups the strip over the groups feed asks for at a time (the profile's list asks PAGE_SIZES.groups). */

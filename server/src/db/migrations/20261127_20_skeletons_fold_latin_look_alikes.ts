@@ -1,0 +1,14 @@
+import type { Kysely } from 'kysely';
+import { recomputeSkeletons, SKELETON_COLUMNS } from './name-skeleton-columns.js';
+
+/**
+ * The skeleton now folds a capital I, a small l and a 1 together, and an O and a 0, so "pauI6832"
+ * and "pau16832" are look-alikes of "paul6832". Stored skeletons are recomputed; where two existing
+ * names now share one, the older keeps it.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  for (const columns of SKELETON_COLUMNS) await recomputeSkeletons(db, columns);
+}
+
+/** The earlier folding is gone from the code, so going back leaves the stricter skeletons in place. */
+export async function down(): Promise<void> {}
