@@ -77,8 +77,12 @@ export async function deletePost(id: string, db: KruhDb = getDb()): Promise<void
  * shown feeds. A failed fetch is left to the views of the post, which show their own states.
  */
 export async function reloadPost(queryClient: QueryClient, id: string, db: KruhDb): Promise<void> {
+  const queryKey = queryKeys.post(db.name, id);
+  // A read still in flight may have left before the change that asks for this reload, and
+  // fetchQuery would hand back its answer: cancel it, so the post is read after the change.
+  await queryClient.cancelQueries({ queryKey });
   await Promise.all([
-    queryClient.fetchQuery({ queryKey: queryKeys.post(db.name, id), queryFn: () => fetchPost(id, { db }), staleTime: 0 }).catch(() => undefined),
+    queryClient.fetchQuery({ queryKey, queryFn: () => fetchPost(id, { db }), staleTime: 0 }).catch(() => undefined),
     queryClient.invalidateQueries({ queryKey: queryKeys.feeds(db.name) }),
   ]);
 }
