@@ -78,6 +78,8 @@ export const RATE_VARIABLES = {
   exportsPerHour: 'RATE_EXPORTS_PER_HOUR',
   passkeyChallengesPerHour: 'RATE_PASSKEY_CHALLENGES_PER_HOUR',
   editsPerHour: 'RATE_EDITS_PER_HOUR',
+  reportsPerHour: 'RATE_REPORTS_PER_HOUR',
+  likesPerWindow: 'RATE_LIKES_PER_10_MIN',
   notificationCollapseMs: 'RATE_NOTIFICATION_COLLAPSE_MS',
   windowMs: 'RATE_WINDOW_MS',
   commentsPerWindow: 'RATE_COMMENTS_PER_30_MIN',
