@@ -65,6 +65,8 @@ export const ERROR_KEYS = [
   'passkey_limit',
   // Too many edits of one's posts within the hour.
   'edit_limit',
+  // Too many reports to the moderators within the hour; too many likes and unlikes within the window.
+  'report_limit', 'like_limit',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

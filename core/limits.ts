@@ -27,6 +27,8 @@ export const LIMITS = {
   imagesPerComment: 1,
   commentsPerWindow: 60,
   commentWindowMs: 30 * 60 * 1000,
+  /** The window of the likes limit (RATE_LIMIT_DEFAULTS.likesPerWindow). */
+  likeWindowMs: 10 * 60 * 1000,
   loginLockoutMs: 3 * 60 * 1000,
   /** Failed logins on one account, or from one address, before the lockout starts. */
   loginMaxFailures: 5,
@@ -117,6 +119,14 @@ export const RATE_LIMIT_DEFAULTS = {
   exportsPerHour: 3,
   /** Edits of their posts one user may make per hour (each keeps a version in the post's history). */
   editsPerHour: 60,
+  /** Reports to the moderators one user may send per hour: each lands in a person's queue. */
+  reportsPerHour: 30,
+  /**
+   * Likes and unlikes, of posts and comments together, one user may send per LIMITS.likeWindowMs.
+   * Far above what a person taps (one every two seconds for ten minutes), and above what an offline
+   * client replays from its outbox on reconnecting, yet it stops a script liking everything in sight.
+   */
+  likesPerWindow: 300,
   /** Passkey challenges one address (signing in) or one user (adding a key) may ask for per hour. */
   passkeyChallengesPerHour: 60,
   /** Notifications of one type between the same two people and group collapse into one within this. */

@@ -101,7 +101,7 @@ export const commentsApi = {
     params: CommentIdParams,
     ...likeEntry,
     invalidKey: 'invalid_comment',
-    errors: ['comment_not_found', 'banned', 'blocked', 'idempotency_mismatch'],
+    errors: ['comment_not_found', 'banned', 'blocked', 'like_limit', 'idempotency_mismatch'],
   }),
   delete: endpoint({
     method: 'DELETE',

@@ -155,7 +155,7 @@ export const postsApi = {
     params: PostIdParams,
     ...likeEntry,
     invalidKey: 'invalid_post',
-    errors: ['didnt_find_post', 'invalid_post', 'banned', 'blocked', 'idempotency_mismatch'],
+    errors: ['didnt_find_post', 'invalid_post', 'banned', 'blocked', 'like_limit', 'idempotency_mismatch'],
   }),
   delete: endpoint({
     method: 'DELETE',

@@ -92,6 +92,7 @@ export const reportsApi = {
       'didnt_find_post',
       'comment_not_found',
       'user_not_found',
+      'report_limit',
       'idempotency_mismatch',
     ],
   }),

@@ -58,6 +58,12 @@ export interface Config {
    * and local development with a fake push service. Otherwise only https:// endpoints are taken.
    */
   pushAllowHttp: boolean;
+  /**
+   * Open notification streams one account (STREAMS_PER_ACCOUNT, default 8) and one client address
+   * (STREAMS_PER_ADDRESS, default 32) may hold on one server process; a new one past either cap
+   * closes that owner's oldest. Each open stream is woken by every change of its user's count.
+   */
+  streams: { perAccount: number; perAddress: number };
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
 }
@@ -72,23 +78,34 @@ export const RATE_VARIABLES = {
   exportsPerHour: 'RATE_EXPORTS_PER_HOUR',
   passkeyChallengesPerHour: 'RATE_PASSKEY_CHALLENGES_PER_HOUR',
   editsPerHour: 'RATE_EDITS_PER_HOUR',
+  reportsPerHour: 'RATE_REPORTS_PER_HOUR',
+  likesPerWindow: 'RATE_LIKES_PER_10_MIN',
   notificationCollapseMs: 'RATE_NOTIFICATION_COLLAPSE_MS',
   windowMs: 'RATE_WINDOW_MS',
   commentsPerWindow: 'RATE_COMMENTS_PER_30_MIN',
 } as const;
 
+/** A count of at least 1; `fallback` when unset. */
+function parseCount(env: NodeJS.ProcessEnv, variable: string, fallback: number, problems: string[]): number {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value >= 1) return value;
+  problems.push(`${variable} must be a whole number of at least 1, got "${raw}"`);
+  return fallback;
+}
+
 function parseRates(env: NodeJS.ProcessEnv, problems: string[]): Config['rates'] {
   const defaults = { ...RATE_LIMIT_DEFAULTS, commentsPerWindow: LIMITS.commentsPerWindow };
   const rates: Config['rates'] = { ...defaults };
   for (const [field, variable] of Object.entries(RATE_VARIABLES) as [keyof Config['rates'], string][]) {
-    const raw = env[variable];
-    if (raw === undefined || raw === '') continue;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1) problems.push(`${variable} must be a whole number of at least 1, got "${raw}"`);
-    else rates[field] = value;
+    rates[field] = parseCount(env, variable, defaults[field], problems);
   }
   return rates;
 }
+
+/** See Config.streams: a few tabs and devices per account, a shared office or home per address. */
+export const STREAM_DEFAULTS = { perAccount: 8, perAddress: 32 } as const;
 
 /**
  * A second: a reader does not notice a like or comment count arriving that late (social apps show
@@ -204,6 +221,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const visitorCacheMs = parseMs(env, 'VISITOR_CACHE_MS', 10_000, problems);
   const visitorCacheCountsMs = parseMs(env, 'VISITOR_CACHE_COUNTS_MS', COUNTS_STALE_MS, problems);
   const rates = parseRates(env, problems);
+  const streams = {
+    perAccount: parseCount(env, 'STREAMS_PER_ACCOUNT', STREAM_DEFAULTS.perAccount, problems),
+    perAddress: parseCount(env, 'STREAMS_PER_ADDRESS', STREAM_DEFAULTS.perAddress, problems),
+  };
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
   const vapidSubject = parseVapidSubject(env.VAPID_SUBJECT, mailFrom, problems);
@@ -230,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: env.RUN_WORKER !== 'false',
     visitorCacheMs,
     visitorCacheCountsMs,
+    streams,
     rates,
     vapid,
     vapidSubject,

@@ -19,6 +19,16 @@ export async function takeCommentSlot(trx: Executor, rates: Rates, authorId: str
   await takeSlot(trx, { key: `comment:${authorId}`, max: rates.commentsPerWindow, windowMs: LIMITS.commentWindowMs }, 'comment_limit');
 }
 
+/** Likes and unlikes of posts and comments share one count: see RATE_LIMIT_DEFAULTS.likesPerWindow. */
+export async function takeLikeSlot(trx: Executor, rates: Rates, userId: string): Promise<void> {
+  await takeSlot(trx, { key: `like:${userId}`, max: rates.likesPerWindow, windowMs: LIMITS.likeWindowMs }, 'like_limit');
+}
+
+/** Reports sent to the moderators, counted only once stored (a duplicate or a refusal takes none). */
+export async function takeReportSlot(trx: Executor, rates: Rates, reporterId: string): Promise<void> {
+  await takeSlot(trx, { key: `report:${reporterId}`, max: rates.reportsPerHour, windowMs: rates.windowMs }, 'report_limit');
+}
+
 /**
  * Mentioning someone notifies them, so mentions of people who do not follow the author (strangers)
  * are limited per (author, stranger) pair: nobody can be pinged over and over by someone they never
@@ -36,5 +46,5 @@ export async function takeStrangerMentionSlots(trx: Executor, rates: Rates, auth
 
 /** The longest window any limit counts in: rate events older than this can be forgotten. */
 export function longestRateWindow(rates: Rates): number {
-  return Math.max(rates.windowMs, LIMITS.commentWindowMs);
+  return Math.max(rates.windowMs, LIMITS.commentWindowMs, LIMITS.likeWindowMs);
 }

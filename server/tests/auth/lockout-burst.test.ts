@@ -49,6 +49,17 @@ describe('login lockout under a burst of parallel guesses', () => {
     expect(tally(replies).byStatus[400] ?? 0).toBeLessThanOrEqual(LIMITS.loginMaxFailures - 1);
   });
 
+  it('locks a name nobody has after the same burst, answering as for a real account', async () => {
+    // 40 guesses from 40 addresses: only a lock on the name itself can stop them.
+    const guesses = (name: string) => Promise.all(Array.from({ length: 40 }, (_, i) => login(t.app, name, `wrong${i}xx`, freshAddress())));
+    await createPasswordUser(t.app, 'secret12', { username: 'RealBurst' });
+    const real = tally(await guesses('RealBurst'));
+    const unknown = tally(await guesses('GhostBurst'));
+    expect(await failures('name:ghostburst')).toBe(LIMITS.loginMaxFailures);
+    expect(unknown.byStatus[429]).toBeGreaterThanOrEqual(40 - LIMITS.loginMaxFailures + 1);
+    expect(Object.keys(unknown.byStatus)).toEqual(Object.keys(real.byStatus));
+  });
+
   it('takes back the attempt of a right password, so it does not count towards the lock', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { username: 'Steady' });
     const address = freshAddress();

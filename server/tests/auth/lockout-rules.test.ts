@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from '../../src/modules/auth/login-lockout';
+import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked, unknownNameKey } from '../../src/modules/auth/login-lockout';
 import { useTestApp } from '../helpers/test-app';
 
 const MAX = LIMITS.loginMaxFailures;
@@ -22,8 +22,9 @@ describe('login lockout rules', () => {
   const failures = (start: number, spread: number) =>
     Array.from({ length: MAX }, (_, i) => (i === MAX - 1 ? start + spread : start + i));
 
-  it('names account and address keys apart', () => {
+  it('names account, unknown-name and address keys apart', () => {
     expect(accountKey('abc')).toBe('user:abc');
+    expect(unknownNameKey('abc')).toBe('name:abc');
     expect(addressKey('10.0.0.1')).toBe('ip:10.0.0.1');
   });
 

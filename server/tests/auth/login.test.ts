@@ -66,6 +66,26 @@ describe('login, lockout and the auth guard', () => {
     expect(await failures(`user:${user.id}`)).toBe(0);
   });
 
+  it('answers a name nobody has exactly as a registered one, failure after failure, so the lock tells no names', async () => {
+    await createPasswordUser(t.app, 'secret12', { username: 'Registered' });
+    await createPasswordUser(t.app, 'secret12', { username: 'ByAddress', email: 'by-address@example.test' });
+    // Each name from fresh addresses, so only a lock on the name itself could answer differently.
+    const answers = async (name: string) => {
+      const replies = [];
+      for (let i = 0; i <= LIMITS.loginMaxFailures; i++) {
+        const res = await login(t.app, name, `wrong${i}xx`);
+        replies.push({ status: res.statusCode, body: res.json() });
+      }
+      return replies;
+    };
+    const registered = await answers('Registered');
+    expect(registered.at(-1)).toEqual({ status: 429, body: { message: 'error/login_timeout' } });
+    expect(await answers('Nobody-here')).toEqual(registered);
+    expect(await answers('no-account@example.test')).toEqual(await answers('by-address@example.test'));
+    // And a locked name stays locked alike, for any password.
+    expectError(await login(t.app, 'Nobody-here', 'secret12'), 429, 'login_timeout');
+  });
+
   it('does not lock for failures spread wider than the window', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { username: 'Spread' });
     for (let i = 1; i < LIMITS.loginMaxFailures; i++) await login(t.app, 'Spread', 'wrong123');
@@ -136,7 +156,8 @@ describe('login, lockout and the auth guard', () => {
 
   it('prunes failures older than the lockout can look at', async () => {
     await t.app.db.insertInto('login_failures').values({ key: 'ip:198.51.100.1', created_at: Date.now() - 3 * LIMITS.loginLockoutMs }).execute();
-    await login(t.app, 'ghost', 'whatever1');
+    // A name no earlier test locked: a refused attempt records nothing, so prunes nothing either.
+    await login(t.app, 'ghost-prune', 'whatever1');
     expect(await failures('ip:198.51.100.1')).toBe(0);
     expect(await countRows(t.app, 'login_failures')).toBeGreaterThan(0);
   });

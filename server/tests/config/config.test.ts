@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { COUNTS_STALE_MS, ConfigError, loadConfig, parseMediaUrl } from '../../src/config';
+import { COUNTS_STALE_MS, ConfigError, STREAM_DEFAULTS, loadConfig, parseMediaUrl } from '../../src/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('GET /api/config', () => {
@@ -91,6 +91,22 @@ describe('VISITOR_CACHE_MS and VISITOR_CACHE_COUNTS_MS, how long kept visitor pa
     for (const bad of ['-1', '1.5', 'soon']) {
       expect(() => load({ VISITOR_CACHE_COUNTS_MS: bad })).toThrow(`VISITOR_CACHE_COUNTS_MS must be a whole number of milliseconds, got "${bad}"`);
       expect(() => load({ VISITOR_CACHE_MS: bad })).toThrow(`VISITOR_CACHE_MS must be a whole number of milliseconds, got "${bad}"`);
+    }
+  });
+});
+
+describe('STREAMS_PER_ACCOUNT and STREAMS_PER_ADDRESS, the caps on open notification streams', () => {
+  const load = (env: Record<string, string>) => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env });
+
+  it('default to a few per account and more per address, and take any whole number of at least 1', () => {
+    expect(load({}).streams).toEqual(STREAM_DEFAULTS);
+    expect(load({ STREAMS_PER_ACCOUNT: '1', STREAMS_PER_ADDRESS: '500' }).streams).toEqual({ perAccount: 1, perAddress: 500 });
+  });
+
+  it('refuses anything else, naming the variable', () => {
+    for (const bad of ['0', '-1', '1.5', 'many']) {
+      expect(() => load({ STREAMS_PER_ACCOUNT: bad })).toThrow(`STREAMS_PER_ACCOUNT must be a whole number of at least 1, got "${bad}"`);
+      expect(() => load({ STREAMS_PER_ADDRESS: bad })).toThrow(`STREAMS_PER_ADDRESS must be a whole number of at least 1, got "${bad}"`);
     }
   });
 });

@@ -17,14 +17,18 @@ interface Stream {
   raw: string;
   next(predicate: (counts: number[]) => boolean): Promise<void>;
   onEnd(listener: () => void): void;
+  /** Settles once the server has ended the stream. */
+  ended: Promise<void>;
+  isEnded(): boolean;
   close(): void;
 }
 
-function openStream(app: FastifyInstance, path: string): Promise<Stream> {
+function openStream(app: FastifyInstance, path: string, headers: Record<string, string> = {}): Promise<Stream> {
   const { port } = app.server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const waiters: Array<() => void> = [];
-    const request = http.get({ host: '127.0.0.1', port, path }, (res) => {
+    const request = http.get({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let ended = false;
       const stream: Stream = {
         status: res.statusCode ?? 0,
         contentType: res.headers['content-type'],
@@ -44,6 +48,8 @@ function openStream(app: FastifyInstance, path: string): Promise<Stream> {
           });
         },
         onEnd: (listener) => res.on('end', listener),
+        ended: new Promise((done) => res.on('end', done)),
+        isEnded: () => ended,
         close: () => request.destroy(),
       };
       res.setEncoding('utf8');
@@ -52,6 +58,7 @@ function openStream(app: FastifyInstance, path: string): Promise<Stream> {
         for (const match of chunk.matchAll(/event: unread\ndata: (.*)\n\n/g)) stream.counts.push((JSON.parse(match[1]!) as { count: number }).count);
         for (const waiter of waiters.splice(0)) waiter();
       });
+      res.on('end', () => (ended = true));
       res.on('error', () => {});
       resolve(stream);
     });
@@ -164,5 +171,47 @@ describe('live unread stream', () => {
     expect(bare.json().notifications).toHaveLength(1);
     const pinned = await call(t.app, user, { method: 'GET', url: `/api/notification/?before=${Date.now() - 60_000}` });
     expect(pinned.json().notifications).toHaveLength(0);
+  });
+});
+
+describe('stream caps', () => {
+  // Each test names its own client address (the app believes X-Forwarded-For here), so the caps
+  // of one test do not reach the streams of another.
+  const t = useTestApp({ STREAMS_PER_ACCOUNT: '2', STREAMS_PER_ADDRESS: '3', TRUST_PROXY: 'true' });
+  beforeAll(async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+
+  const open = async (user: TestUser, address: string) => {
+    const stream = await openStream(t.app, `/api/notification/stream?token=${user.token}`, { 'X-Forwarded-For': address });
+    await stream.next((counts) => counts.length === 1);
+    return stream;
+  };
+
+  /** Opens the streams one after another; the first must be ended by the server, the rest stay and hear a new follower. */
+  async function expectOldestClosed(owners: TestUser[], address: string) {
+    const streams: Stream[] = [];
+    try {
+      for (const owner of owners) streams.push(await open(owner, address));
+      const [oldest, ...rest] = streams;
+      await Promise.race([oldest!.ended, new Promise((_, fail) => setTimeout(() => fail(new Error('the oldest stream was not ended')), 5_000))]);
+      for (const stream of rest) expect(stream.isEnded()).toBe(false);
+      for (const owner of new Set(owners)) await follow(t.app, owner);
+      await drain(t.app);
+      for (const stream of rest) await stream.next((counts) => counts.at(-1) === 1);
+      expect(rest.every((stream) => !stream.isEnded())).toBe(true);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  }
+
+  it('closes the oldest stream of an account that opens one more than its cap', async () => {
+    const user = await createUser(t.app);
+    await expectOldestClosed([user, user, user], '10.0.0.1');
+  });
+
+  it('closes the oldest stream of an address that opens one more than its cap, whatever the accounts', async () => {
+    const users = await Promise.all([1, 2, 3, 4].map(() => createUser(t.app)));
+    await expectOldestClosed(users, '10.0.0.2');
   });
 });

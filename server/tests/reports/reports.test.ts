@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { expectError, expectInfo } from '../helpers/expect';
-import { call, createGroup, createPost, type TestUser, useUsers } from '../helpers/fixtures';
+import { call, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
 describe('reports', () => {
@@ -86,5 +86,33 @@ describe('reports', () => {
     expect((await stored()).some((r) => r.reporter_id === carol.id)).toBe(true);
     expectInfo(await call(t.app, carol, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
     expect((await stored()).some((r) => r.reporter_id === carol.id)).toBe(false);
+  });
+});
+
+describe('reports per hour', () => {
+  const t = useTestApp({ RATE_REPORTS_PER_HOUR: '3' });
+
+  it('takes N reports of distinct targets, even sent at once, and refuses the rest with report_limit', async () => {
+    const [reporter, other] = [await createUser(t.app), await createUser(t.app)];
+    const targets = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createUser(t.app)));
+    const answers = await Promise.all(
+      targets.map((target) => call(t.app, reporter, { method: 'POST', url: '/api/report', payload: { kind: 'user', id: target.id, reason: 'spam' } })),
+    );
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    for (const res of answers.filter((res) => res.statusCode === 429)) expectError(res, 429, 'report_limit');
+    const rows = await t.app.db.selectFrom('reports').select('id').where('reporter_id', '=', reporter.id).execute();
+    expect(rows).toHaveLength(3);
+    // The limit is the reporter's: someone else may still report.
+    expectInfo(await call(t.app, other, { method: 'POST', url: '/api/report', payload: { kind: 'user', id: targets[0]!.id, reason: 'spam' } }), 'report_received');
+  });
+
+  it('does not count a report that was refused', async () => {
+    const [reporter, target] = [await createUser(t.app), await createUser(t.app)];
+    const send = () => call(t.app, reporter, { method: 'POST', url: '/api/report', payload: { kind: 'user', id: target.id, reason: 'spam' } });
+    expectInfo(await send(), 'report_received');
+    for (let i = 0; i < 3; i++) expectError(await send(), 409, 'already_reported');
+    for (const other of [await createUser(t.app), await createUser(t.app)]) {
+      expectInfo(await call(t.app, reporter, { method: 'POST', url: '/api/report', payload: { kind: 'user', id: other.id, reason: 'spam' } }), 'report_received');
+    }
   });
 });

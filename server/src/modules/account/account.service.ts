@@ -71,7 +71,8 @@ export async function changeUsername(ctx: ServiceContext, viewer: Viewer, input:
  * Starts an address change: the current password proves the caller, and a link to the new
  * address proves that address. The account keeps its old address until the link is opened.
  * The password is checked before the slot's transaction (inTransaction joins the route's when it
- * opened one), so a slow hash never holds the database.
+ * opened one), so a slow hash never holds the database. The route opens none, so the slot of a
+ * request answered email_used is committed before that answer is thrown.
  */
 export async function changeEmail(ctx: ServiceContext, viewer: Viewer, input: { email: string; password: string }): Promise<void> {
   const user = viewer.user;
@@ -79,13 +80,17 @@ export async function changeEmail(ctx: ServiceContext, viewer: Viewer, input: { 
   const email = checkEmail(input.email);
   if (email === user.email) throw badRequest('using_email');
   if (!(await verifyPassword(user.password_hash, input.password))) throw badRequest('invalid_credentials');
-  if (await findAccountByEmail(ctx.db, email)) throw conflict('email_used');
-  // Each request mails a stranger's address, so a user may ask only a few times an hour.
+  // Each request mails a stranger's address, so a user may ask only a few times an hour. One
+  // answered email_used counts too: it tells that the address has an account here, and a free
+  // answer would let anyone with an account test addresses by the thousand.
   const rule = { key: `mail:change_email:${user.id}`, max: ctx.app.config.rates.emailChangesPerHour, windowMs: ctx.app.config.rates.windowMs };
-  await inTransaction(ctx.db, async (trx) => {
+  const used = await inTransaction(ctx.db, async (trx) => {
     await takeSlot(trx, rule, 'email_limit');
+    if (await findAccountByEmail(trx, email)) return true;
     await enqueueAccountMail(trx, 'change_email', user, email);
+    return false;
   });
+  if (used) throw conflict('email_used');
 }
 
 /**

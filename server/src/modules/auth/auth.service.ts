@@ -28,7 +28,7 @@ import {
 import type { UserChanges, UserRecord } from './auth.records.js';
 import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
-import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked } from './login-lockout.js';
+import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked, unknownNameKey } from './login-lockout.js';
 
 /** A username as stored: NFKC-normalised, surrounding spaces dropped, then the shared rules. */
 export function checkUsername(input: string): string {
@@ -178,13 +178,13 @@ export async function login(ctx: ServiceContext, input: { username: string; pass
   const { db, app } = ctx;
   const ip = input.ip;
   const identifier = input.username.trim();
-  const user = identifier.includes('@')
-    ? await findUserByEmail(db, normalizeEmail(identifier))
-    : identifier
-      ? // Names are stored NFKC-normalised, so a name typed in full-width or styled letters finds its account.
-        await findUserByUsernameLower(db, normalizeName(identifier).toLowerCase())
-      : undefined;
-  const keys = user ? [accountKey(user.id), addressKey(ip)] : [addressKey(ip)];
+  const isEmail = identifier.includes('@');
+  // Names are stored NFKC-normalised, so a name typed in full-width or styled letters finds its account.
+  const lookup = isEmail ? normalizeEmail(identifier) : normalizeName(identifier).toLowerCase();
+  const user = isEmail ? await findUserByEmail(db, lookup) : lookup ? await findUserByUsernameLower(db, lookup) : undefined;
+  // A name nobody has is locked like an account (same failures, same answers, a dummy hash to
+  // check), so the lockout cannot tell which names are registered.
+  const keys = [user ? accountKey(user.id) : unknownNameKey(lookup), addressKey(ip)];
   const attempt = await beginAttempt(db, keys);
   if (!attempt) throw tooMany('login_timeout');
   const wrong = async () => {

@@ -9,9 +9,14 @@ import { deleteFailureRows, deleteFailures, deleteFailuresBefore, insertFailures
  * from the last of them, even for the right password. Failures are rows, so every server process
  * sees the same lock. Attempts refused by a lock are not recorded: the lock ends on time instead
  * of being stretched by whoever keeps trying.
+ *
+ * A name (or address) no account has is locked just the same, under its own key: were only real
+ * accounts locked, the Nth failure would tell a prober which names are registered.
  */
 export const accountKey = (userId: string) => `user:${userId}`;
 export const addressKey = (ip: string) => `ip:${ip}`;
+/** The key of a sign-in name no account has: as typed, after the normalising a lookup does. */
+export const unknownNameKey = (identifier: string) => `name:${identifier}`;
 
 export async function isLocked(db: Executor, key: string, now: number = Date.now()): Promise<boolean> {
   const max = LIMITS.loginMaxFailures;

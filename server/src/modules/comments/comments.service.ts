@@ -6,7 +6,7 @@ import { validateCommentText } from '#core/validation';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
-import { takeCommentSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
+import { takeCommentSlot, takeLikeSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
 import { withLikedTargets } from '../../lib/liked-targets.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging.js';
@@ -107,13 +107,14 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   return (await mapOne(ctx, id, viewer.id))!;
 }
 
-/** PATCH /comment/{id}/like: toggles, or sets `liked` when given. */
+/** PATCH /comment/{id}/like: toggles, or sets `liked` when given; counted as likePost is. */
 export async function likeComment(ctx: ServiceContext, viewer: Viewer, { commentId, liked }: { commentId: string; liked: boolean | undefined }) {
   const trx = ctx.db;
   const comment = await repo.findVisibleComment(trx, commentId, viewer.id);
   if (!comment || comment.deleted) throw notFound('comment_not_found');
   if (await isBannedFromPost(trx, comment.post_id, viewer.id)) throw forbidden('banned');
   await refuseBlocked(trx, viewer.id, comment.post_id, comment.author_id);
+  await takeLikeSlot(trx, ctx.app.config.rates, viewer.id);
   return repo.setCommentLike(trx, commentId, viewer.id, liked, Date.now());
 }
 

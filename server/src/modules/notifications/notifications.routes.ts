@@ -45,7 +45,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const token = request.query.token;
       const viewer = token ? await app.viewerFromToken(token) : await request.viewer();
       if (!viewer) throw unauthorized('no_token');
-      await openUnreadStream(ctx, viewer, reply);
+      await openUnreadStream(ctx, viewer, request.ip, reply);
       return reply;
     },
   });

@@ -10,7 +10,7 @@ export const streamTiming = { heartbeatMs: 25_000 };
  * GET /notification/stream: Server-Sent Events. Sends `event: unread` with {count} on connect and
  * whenever the viewer's unread count changes, whichever server process made the change.
  */
-export async function openUnreadStream(ctx: ServiceContext, viewer: Viewer, reply: FastifyReply): Promise<void> {
+export async function openUnreadStream(ctx: ServiceContext, viewer: Viewer, address: string, reply: FastifyReply): Promise<void> {
   const { app } = ctx;
   reply.hijack();
   const res = reply.raw;
@@ -47,7 +47,7 @@ export async function openUnreadStream(ctx: ServiceContext, viewer: Viewer, repl
     }
   };
 
-  const untrack = app.notificationHub.track(res);
+  const untrack = app.notificationHub.track(res, { userId: viewer.id, address });
   // Each heartbeat also re-checks the session: a password change (token_version bump) or a
   // deleted account ends the stream, as it would refuse the next request.
   const heartbeat = setInterval(() => {

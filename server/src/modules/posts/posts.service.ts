@@ -5,7 +5,7 @@ import { normalizeContentWarning, validateContentWarning, validatePostText, vali
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
-import { takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
+import { takeLikeSlot, takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
 import { withLikedTargets } from '../../lib/liked-targets.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type PageWindow, toPage } from '../../lib/paging.js';
@@ -332,7 +332,8 @@ export async function getPostHistory(ctx: ServiceContext, viewer: Viewer | null,
 
 /**
  * Toggles the caller's like, or sets it when `liked` is given (an offline client sends the final
- * state, which is naturally idempotent). Answers the new count and state.
+ * state, which is naturally idempotent). Answers the new count and state. Counted against the
+ * likes limit on the route's transaction, so a refused like gives its slot back.
  */
 export async function likePost(
   ctx: ServiceContext,
@@ -344,6 +345,7 @@ export async function likePost(
   if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
   if (await isBannedFromPost(trx, postId, userId)) throw forbidden('banned');
   await refuseBlocked(trx, postId, userId);
+  await takeLikeSlot(trx, ctx.app.config.rates, userId);
   const target = liked ?? !(await repo.hasLiked(trx, postId, userId));
   await repo.setLike(trx, postId, userId, target, Date.now());
   return { likes: await repo.likeCount(trx, postId), liked: target };

@@ -2,6 +2,7 @@ import type { ReportBody, ReportKind } from '#core/api/reports';
 import { trimText } from '#core/text';
 import { validateReportReason } from '#core/validation';
 import { badRequest, conflict } from '../../lib/app-error.js';
+import { takeReportSlot } from '../../lib/content-limits.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { visibleCommentAuthor } from '../comments/comments.service.js';
@@ -32,8 +33,12 @@ export async function checkReport(ctx: ServiceContext, viewer: Viewer, body: Rep
   if ((await ownerOf(ctx, viewer, body.kind, body.id)) === viewer.id) throw badRequest('report_yourself');
 }
 
-/** Stores a checked report, once per reporter and target. */
+/**
+ * Stores a checked report, once per reporter and target, within the reporter's hourly limit. Runs
+ * in the route's transaction: a duplicate rolls back its slot with it, so only stored reports count.
+ */
 export async function storeReport(ctx: ServiceContext, viewer: Viewer, body: ReportBody): Promise<void> {
+  await takeReportSlot(ctx.db, ctx.app.config.rates, viewer.id);
   const stored = await insertReport(ctx.db, { reporterId: viewer.id, kind: body.kind, targetId: body.id, reason: trimText(body.reason) });
   if (!stored) throw conflict('already_reported');
 }
