@@ -300,6 +300,71 @@ describe('GET /api/account/export', () => {
     });
   });
 
+  describe('what a block or a suspension hides', () => {
+    const patch = (user: TestUser, postId: string, text: string) =>
+      call(t.app, user, { method: 'PATCH', url: `/api/post/${postId}`, payload: { text } });
+    const block = async (by: TestUser, whom: TestUser) => expect((await call(t.app, by, { method: 'PUT', url: `/api/block/${whom.id}` })).statusCode).toBe(200);
+
+    /** `reader` liked a post and a comment of `author`'s and answered the post; `author` liked one of `reader`'s. */
+    async function likedEachOther(reader: TestUser, author: TestUser, tag: string) {
+      const postId = (await createPost(t.app, author, { text: `${tag} post words`, createdAt: tick() })).id;
+      const commentId = await comment(author, postId, `${tag} comment words`);
+      const own = await comment(reader, postId, `${tag} reader answer`);
+      const readerPost = (await createPost(t.app, reader, { text: `${tag} reader post`, createdAt: tick() })).id;
+      await likePost(reader, postId);
+      await likeComment(reader, commentId);
+      await likePost(author, readerPost);
+      return { postId, commentId, own, readerPost };
+    }
+
+    const likesOf = (files: Map<string, Buffer>) => json(files, 'likes.json') as { posts: Array<{ post: unknown }>; comments: Array<{ comment: unknown }> };
+
+    it("leaves out the text of someone who blocked the exporter, edits made after the block included, and keeps the likes by id", async () => {
+      const reader = await createUser(t.app);
+      const author = await createUser(t.app);
+      const ids = await likedEachOther(reader, author, 'blockedby');
+      // Readable before the block: the export shows it.
+      expect(allText(await exportFiles(reader))).toContain('blockedby post words');
+      await block(author, reader);
+      expect((await patch(author, ids.postId, 'blockedby edited after the block')).statusCode).toBe(200);
+      expect((await call(t.app, reader, { method: 'GET', url: `/api/post/${ids.postId}` })).statusCode).toBe(404);
+
+      const files = await exportFiles(reader);
+      const text = allText(files);
+      for (const hidden of ['blockedby post words', 'blockedby edited after the block', 'blockedby comment words']) expect(text).not.toContain(hidden);
+      expect(likesOf(files).posts).toEqual([{ postId: ids.postId, likedAt: expect.any(String), post: null }]);
+      expect(likesOf(files).comments).toEqual([{ commentId: ids.commentId, likedAt: expect.any(String), comment: null }]);
+      // Her own answer under the post is her own words.
+      expect((json(files, 'comments.json') as Array<{ text: string }>).map((c) => c.text)).toEqual(['blockedby reader answer']);
+      // The blocker's export leaves out the reader's words the same way.
+      const theirs = await exportFiles(author);
+      expect(allText(theirs)).not.toContain('blockedby reader post');
+      expect(likesOf(theirs).posts).toEqual([{ postId: ids.readerPost, likedAt: expect.any(String), post: null }]);
+    });
+
+    it('leaves out the text of someone the exporter blocked', async () => {
+      const reader = await createUser(t.app);
+      const author = await createUser(t.app);
+      const ids = await likedEachOther(reader, author, 'blockedbyme');
+      await block(reader, author);
+      const files = await exportFiles(reader);
+      const text = allText(files);
+      for (const hidden of ['blockedbyme post words', 'blockedbyme comment words']) expect(text).not.toContain(hidden);
+      expect(likesOf(files).posts).toEqual([{ postId: ids.postId, likedAt: expect.any(String), post: null }]);
+      expect(likesOf(files).comments).toEqual([{ commentId: ids.commentId, likedAt: expect.any(String), comment: null }]);
+      expect(allText(await exportFiles(author))).not.toContain('blockedbyme reader post');
+    });
+
+    it('leaves out the text of a suspended author', async () => {
+      const reader = await createUser(t.app);
+      const author = await createUser(t.app);
+      await likedEachOther(reader, author, 'suspended');
+      await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', author.id).execute();
+      const text = allText(await exportFiles(reader));
+      for (const hidden of ['suspended post words', 'suspended comment words']) expect(text).not.toContain(hidden);
+    });
+  });
+
   it('answers 401 without a session', async () => {
     expectError(await exportOf(null), 401, 'no_token');
     const stale = await t.app.inject({ method: 'GET', url: '/api/account/export', headers: { authorization: 'Bearer x.y.z' } });

@@ -188,9 +188,10 @@ comments.json
 
 likes.json
   The posts ("posts") and comments ("comments") you liked, and when. The liked post or comment is
-  included (author, text, time) when you can still read it in Kruh: it is public, yours, or in a
-  private group you are a member of. Otherwise only its id is given and "post" or "comment" is
-  null, because what is written in a private group is for its members only.
+  included (author, text, time) when you can still read it in Kruh: it is yours, or it is public or
+  in a private group you are a member of, and no block stands between you and its author. Otherwise
+  only its id is given and "post" or "comment" is null, because what is written in a private group
+  is for its members only, and a block keeps each side's words from the other.
 
 follows.json
   "following": the people you follow, since when, and whether you are told of their new posts.

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { addToCounters, changedRows, likedBy, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
-import type { CommentRow, Executor } from '../../db/schema.js';
+import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
@@ -14,6 +14,16 @@ export type CommentRecord = Omit<CommentRow, 'deleted'> & { deleted: boolean };
 
 function toRecord(row: CommentRow | undefined): CommentRecord | undefined {
   return row && { ...row, deleted: toBool(row.deleted) };
+}
+
+/**
+ * The comments the viewer may read: under a post they may see, with no block between them and the
+ * comment's author or the post's author, by an author who is not suspended. The one rule of reading
+ * a comment: a thread, a listing and the data export all ask it.
+ */
+function readableComment(viewerId: string | null) {
+  return (eb: ExpressionBuilder<Database, 'comments'>) =>
+    eb.and([postVisibleTo(viewerId, 'comments.post_id')(eb), commentNotBlocked(viewerId)(eb), userNotSuspended('comments.author_id')]);
 }
 
 export async function findVisiblePost(db: Executor, postId: string, viewerId: string | null) {
@@ -166,9 +176,7 @@ function commentView(db: Executor, viewerId: string | null) {
     ])
     .select(postIsPrivate('comments.post_id').as('is_private'))
     .select(likedBy(viewerId, 'comment_likes', 'comments.id').as('liked'))
-    .where(postVisibleTo(viewerId, 'comments.post_id'))
-    .where(commentNotBlocked(viewerId))
-    .where(userNotSuspended('comments.author_id'));
+    .where(readableComment(viewerId));
 }
 
 type ViewQuery = ReturnType<typeof commentView>;
@@ -218,9 +226,7 @@ export function commentIdsQuery(db: Executor, { filter, listing, page, viewerId,
   let qb = db
     .selectFrom('comments')
     .select('comments.id')
-    .where(postVisibleTo(viewerId, 'comments.post_id'))
-    .where(userNotSuspended('comments.author_id'))
-    .where(commentNotBlocked(viewerId));
+    .where(readableComment(viewerId));
   if (filter.kind === 'thread') {
     qb = qb.where('comments.post_id', '=', filter.postId);
     qb = filter.parentCommentId === null
@@ -305,8 +311,9 @@ export interface LikedCommentRow {
 }
 
 /**
- * The comments the user liked whose content they may read: on posts they may see, and their own.
- * A comment on a post of a private group is for its members, like the post.
+ * The comments the user liked whose content they may read now (see readableComment), and their own.
+ * A comment on a post of a private group is for its members, like the post; one across a block
+ * either way, or by a suspended author, is for nobody.
  */
 export async function findReadableLikedComments(db: Executor, userId: string): Promise<LikedCommentRow[]> {
   const rows = await db
@@ -316,7 +323,7 @@ export async function findReadableLikedComments(db: Executor, userId: string): P
     .select(['comments.id', 'comments.post_id', 'comments.author_id', 'users.username as author_username', 'comments.text', 'comments.created_at'])
     .where('liked.user_id', '=', userId)
     .where('comments.deleted', '=', 0)
-    .where((eb) => eb.or([eb('comments.author_id', '=', userId), postVisibleTo(userId, 'comments.post_id')(eb)]))
+    .where((eb) => eb.or([eb('comments.author_id', '=', userId), readableComment(userId)(eb)]))
     .execute();
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
 }

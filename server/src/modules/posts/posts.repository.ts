@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { addToCounters, changedRows, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
+import { addToCounters, changedRows, hasRow, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { bannedIn, postIsPrivate, postVisibleTo, roleIn } from '../groups/group-access.js';
@@ -35,10 +35,19 @@ export interface PostBaseRow {
   original_readable: boolean;
 }
 
-/** The posts of a table or alias the viewer may read: their groups let them, and no block stands between them and the author. */
+/**
+ * The posts of a table or alias the viewer may read: their groups let them, and no block stands
+ * between them and the author. The one rule of reading a post: its page, its groups, its history,
+ * a listing and the data export all ask it.
+ */
 function readableBy(viewerId: string | null, table: 'posts' | 'original') {
   return (eb: ExpressionBuilder<Database, 'posts'>) =>
     eb.and([postVisibleTo(viewerId, `${table}.id`)(eb), notBlockedBetween(viewerId, `${table}.author_id`)(eb)]);
+}
+
+/** Whether the viewer may read the post (see readableBy): what answers 404 for one post's page and its parts. */
+export function isPostReadable(db: Executor, postId: string, viewerId: string | null): Promise<boolean> {
+  return hasRow(db.selectFrom('posts').select('posts.id').where('posts.id', '=', postId).where(readableBy(viewerId, 'posts')));
 }
 
 /**
@@ -590,11 +599,12 @@ export async function findGroupPostIds(db: Executor, groupId: string): Promise<s
 export type PostsOfUser = { kind: 'author'; userId: string } | { kind: 'liked'; userId: string };
 
 /**
- * What a liked post's content may be shown to its liker: a post they may see, or their own (a post
- * of theirs in a private group they left is still theirs). Anything else shows as its id alone.
+ * What a liked post's content may be shown to its liker: a post they may read now, or their own (a
+ * post of theirs in a private group they left is still theirs). Anything else (a private group
+ * they are not in, a block either way, a suspended author) shows as its id alone.
  */
 function readableByLiker(userId: string) {
-  return (eb: ExpressionBuilder<Database, 'posts'>) => eb.or([eb('posts.author_id', '=', userId), postVisibleTo(userId)(eb)]);
+  return (eb: ExpressionBuilder<Database, 'posts'>) => eb.or([eb('posts.author_id', '=', userId), readableBy(userId, 'posts')(eb)]);
 }
 
 function postsOfUser(db: Executor, scope: PostsOfUser) {

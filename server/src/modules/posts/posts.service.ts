@@ -14,7 +14,7 @@ import type { MediaStorage } from '../../lib/storage.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible, standingsIn } from '../groups/group-access.js';
 import { groupsNamed } from '../groups/groups.service.js';
-import { isBlockedBetween, isPostBlockedFor } from '../blocks/block-filters.js';
+import { isBlockedBetween } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
@@ -108,7 +108,8 @@ export async function listPosts(db: Executor, options: ListPostsOptions): Promis
 
 /** Group names of a visible post, in tag order (the composer presets them for a reply). */
 export async function getPostGroupNames(ctx: ServiceContext, viewer: Viewer | null, postId: string): Promise<string[]> {
-  if (!(await isPostVisible(ctx.db, postId, viewer?.id ?? null))) throw notFound('didnt_find_post');
+  // The post's own rule (blocks included), so its groups answer 404 exactly when the post does.
+  if (!isId(postId) || !(await repo.isPostReadable(ctx.db, postId, viewer?.id ?? null))) throw notFound('didnt_find_post');
   return repo.findPostGroupNames(ctx.db, postId);
 }
 
@@ -321,9 +322,7 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
 export async function getPostHistory(ctx: ServiceContext, viewer: Viewer | null, postId: string): Promise<PostHistory> {
   const { db } = ctx;
   const viewerId = viewer?.id ?? null;
-  if (!isId(postId) || !(await isPostVisible(db, postId, viewerId))) throw notFound('didnt_find_post');
-  // A post a block hides from the viewer has no history for them either.
-  if (await isPostBlockedFor(db, postId, viewerId)) throw notFound('didnt_find_post');
+  if (!isId(postId) || !(await repo.isPostReadable(db, postId, viewerId))) throw notFound('didnt_find_post');
   const rows = await repo.findPostVersions(db, postId);
   return { versions: rows.map(toVersion) };
 }
