@@ -60,6 +60,15 @@ export interface Config {
   pushAllowHttp: boolean;
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
+  /**
+   * Data exports this process sends at once (EXPORT_CONCURRENCY, default 2): each holds a database
+   * connection's worth of reads and a zip stream for as long as the download lasts, so one more is
+   * refused rather than slow every other request down. A bound of the process's own capacity, so
+   * it is counted in the process, unlike the per-account hourly limit.
+   */
+  exportConcurrency: number;
+  /** Rows an export reads in one statement (EXPORT_PAGE_SIZE, default 500): what it holds of a list at a time. */
+  exportPageSize: number;
 }
 
 /** The RATE_* variable of each abuse limit, so an instance can tune them without a code change. */
@@ -178,6 +187,13 @@ function parseMs(env: NodeJS.ProcessEnv, variable: string, fallback: number, pro
   return value;
 }
 
+function parseCount(env: NodeJS.ProcessEnv, variable: string, fallback: number, problems: string[]): number {
+  const raw = env[variable];
+  const value = Number(raw || fallback);
+  if (!Number.isInteger(value) || value < 1) problems.push(`${variable} must be a whole number of at least 1, got "${raw}"`);
+  return value;
+}
+
 function parseTrustProxy(value: string | undefined): boolean | string {
   if (!value || value === 'false') return false;
   return value === 'true' ? true : value;
@@ -204,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const visitorCacheMs = parseMs(env, 'VISITOR_CACHE_MS', 10_000, problems);
   const visitorCacheCountsMs = parseMs(env, 'VISITOR_CACHE_COUNTS_MS', COUNTS_STALE_MS, problems);
   const rates = parseRates(env, problems);
+  const exportConcurrency = parseCount(env, 'EXPORT_CONCURRENCY', 2, problems);
+  const exportPageSize = parseCount(env, 'EXPORT_PAGE_SIZE', 500, problems);
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
   const vapidSubject = parseVapidSubject(env.VAPID_SUBJECT, mailFrom, problems);
@@ -231,6 +249,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     visitorCacheMs,
     visitorCacheCountsMs,
     rates,
+    exportConcurrency,
+    exportPageSize,
     vapid,
     vapidSubject,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',

@@ -2,6 +2,7 @@ import type { PostHistory } from '#core/api/posts';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
+import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
@@ -412,13 +413,17 @@ const toVersion = (row: repo.PostVersionRow): PostHistory['versions'][number] =>
   replacedAt: row.replaced_at,
 });
 
-/** Every post the user wrote, oldest first, including those in private groups they have left. */
-export async function postsWrittenBy(db: Executor, authorId: string): Promise<AuthoredPost[]> {
-  const [rows, groupRows, mentionRows, versionRows] = await Promise.all([
-    repo.findPostsByAuthor(db, authorId),
-    repo.findPostGroupsOfUser(db, { kind: 'author', userId: authorId }),
-    repo.findPostMentionsOfAuthor(db, authorId),
-    repo.findPostVersionsOfAuthor(db, authorId),
+/**
+ * A page of the posts the user wrote, oldest first (see KeysetPage, keyed by createdAt and id),
+ * including those in private groups they have left: four statements a page, whatever its size.
+ */
+export async function postsWrittenBy(db: Executor, authorId: string, page: KeysetPage): Promise<AuthoredPost[]> {
+  const rows = await repo.findPostsByAuthor(db, authorId, page);
+  const ids = rows.map((row) => row.id);
+  const [groupRows, mentionRows, versionRows] = await Promise.all([
+    repo.findPostGroups(db, ids),
+    repo.findPostMentions(db, ids),
+    repo.findPostVersionsOf(db, ids),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
@@ -441,6 +446,12 @@ export async function postsWrittenBy(db: Executor, authorId: string): Promise<Au
   }));
 }
 
+/** A page of the user's posts that hold images (keyed by createdAt and id), with how many each holds. */
+export async function postImagesOf(db: Executor, authorId: string, page: KeysetPage): Promise<Array<{ id: string; createdAt: number; images: number }>> {
+  const rows = await repo.findImagesOfAuthor(db, authorId, page);
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, images: row.images }));
+}
+
 /** A post the user liked; `post` only when they may read it (see findReadableLikedPosts). */
 export interface LikedPost {
   postId: string;
@@ -449,16 +460,13 @@ export interface LikedPost {
 }
 
 /**
- * The user's likes of posts, oldest first. A post they may no longer see (a private group they are
- * not in) is named by its id alone: its content is for that group's members.
+ * A page of the user's likes of posts, oldest first (keyed by likedAt and postId). A post they may
+ * not read now (a private group they are not in, a block either way) is named by its id alone.
  */
-export async function postsLikedBy(db: Executor, userId: string): Promise<LikedPost[]> {
-  const [likes, readable, groupRows] = await Promise.all([
-    repo.findPostLikesOf(db, userId),
-    repo.findReadableLikedPosts(db, userId),
-    repo.findPostGroupsOfUser(db, { kind: 'liked', userId }),
-  ]);
-  const groupsByPost = groupBy(groupRows, (g) => g.post_id);
+export async function postsLikedBy(db: Executor, userId: string, page: KeysetPage): Promise<LikedPost[]> {
+  const likes = await repo.findPostLikesOf(db, userId, page);
+  const readable = await repo.findReadableLikedPosts(db, userId, likes.map((like) => like.id));
+  const groupsByPost = groupBy(await repo.findPostGroups(db, readable.map((row) => row.id)), (g) => g.post_id);
   const liked = withLikedTargets(likes, readable, (row, author) => ({
     author,
     text: row.text,
