@@ -67,7 +67,11 @@ export interface Config {
    * it is counted in the process, unlike the per-account hourly limit.
    */
   exportConcurrency: number;
-  /** Rows an export reads in one statement (EXPORT_PAGE_SIZE, default 500): what it holds of a list at a time. */
+  /**
+   * Rows an export reads in one statement (EXPORT_PAGE_SIZE, default 100): what it holds of a list
+   * at a time. On SQLite a page's statements hold the process until they end, so a page is kept
+   * short: other requests wait for one page of each export in flight at most.
+   */
   exportPageSize: number;
 }
 
@@ -221,7 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const visitorCacheCountsMs = parseMs(env, 'VISITOR_CACHE_COUNTS_MS', COUNTS_STALE_MS, problems);
   const rates = parseRates(env, problems);
   const exportConcurrency = parseCount(env, 'EXPORT_CONCURRENCY', 2, problems);
-  const exportPageSize = parseCount(env, 'EXPORT_PAGE_SIZE', 500, problems);
+  const exportPageSize = parseCount(env, 'EXPORT_PAGE_SIZE', 100, problems);
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
   const vapidSubject = parseVapidSubject(env.VAPID_SUBJECT, mailFrom, problems);
