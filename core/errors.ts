@@ -54,8 +54,9 @@ export const ERROR_KEYS = [
   'need_owner',
   // Abuse limits, counted in the database over a sliding window.
   'post_limit', 'signup_limit', 'email_limit', 'mention_limit', 'group_action_limit',
-  // Data exports of one account: each reads all its rows and images, so only a few an hour.
-  'export_limit',
+  // Data exports of one account: each reads all its rows and images, so only a few an hour; and
+  // a process sends only a few at once, whoever asks.
+  'export_limit', 'export_busy',
   // Passkeys: an answer that does not prove the key, a challenge used or too old, a passkey not known.
   'passkey_failed', 'passkey_expired', 'passkey_not_found',
   // Blocks and mutes: acting on someone a block stands between, blocking or muting oneself, a

@@ -163,9 +163,11 @@ export const accountApi = {
       'names and dates of its passkeys and push devices without their keys), the ' +
       "avatar and the images of the caller's own posts and comments, and a README.txt. Liked posts and " +
       'comments of others carry their content only while the caller may see them; posts of others in a ' +
-      'private group the caller is not a member of appear by id alone. A few exports an hour (export_limit).',
+      'private group the caller is not a member of, or across a block either way, appear by id alone. A few ' +
+      'exports an hour (export_limit); a server sends only a few at once, and refuses one more with ' +
+      'Retry-After (export_busy).',
     replies: { 200: AccountExport },
-    errors: ['export_limit'],
+    errors: ['export_limit', 'export_busy'],
   }),
   delete: endpoint({
     method: 'DELETE',

@@ -66,6 +66,19 @@ export interface Config {
   streams: { perAccount: number; perAddress: number };
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
+  /**
+   * Data exports this process sends at once (EXPORT_CONCURRENCY, default 2): each holds a database
+   * connection's worth of reads and a zip stream for as long as the download lasts, so one more is
+   * refused rather than slow every other request down. A bound of the process's own capacity, so
+   * it is counted in the process, unlike the per-account hourly limit.
+   */
+  exportConcurrency: number;
+  /**
+   * Rows an export reads in one statement (EXPORT_PAGE_SIZE, default 100): what it holds of a list
+   * at a time. On SQLite a page's statements hold the process until they end, so a page is kept
+   * short: other requests wait for one page of each export in flight at most.
+   */
+  exportPageSize: number;
 }
 
 /** The RATE_* variable of each abuse limit, so an instance can tune them without a code change. */
@@ -225,6 +238,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     perAccount: parseCount(env, 'STREAMS_PER_ACCOUNT', STREAM_DEFAULTS.perAccount, problems),
     perAddress: parseCount(env, 'STREAMS_PER_ADDRESS', STREAM_DEFAULTS.perAddress, problems),
   };
+  const exportConcurrency = parseCount(env, 'EXPORT_CONCURRENCY', 2, problems);
+  const exportPageSize = parseCount(env, 'EXPORT_PAGE_SIZE', 100, problems);
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
   const vapidSubject = parseVapidSubject(env.VAPID_SUBJECT, mailFrom, problems);
@@ -253,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     visitorCacheCountsMs,
     streams,
     rates,
+    exportConcurrency,
+    exportPageSize,
     vapid,
     vapidSubject,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',

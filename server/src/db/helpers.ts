@@ -115,15 +115,43 @@ export async function idsAmong<T extends Table>(db: Executor, table: T, match: M
 /** The tables of likes, each with the column naming what was liked. */
 const LIKED = { post_likes: 'post_id', comment_likes: 'comment_id' } as const;
 
-/** The likes the user gave, of posts or of comments, with when, oldest first: what the account export lists. */
-export async function likesGivenBy(db: Executor, table: keyof typeof LIKED, userId: string): Promise<{ id: string; likedAt: number }[]> {
+/** Where a keyset-paged read goes on from: the last row's time, and its id, which breaks ties. */
+export interface Keyset {
+  at: number;
+  id: string;
+}
+
+/** One page of a keyset-paged read: the rows after `after` (from the first when absent), at most `limit`. */
+export interface KeysetPage {
+  after?: Keyset | undefined;
+  limit: number;
+}
+
+/**
+ * The rows after `after` in (time, id) order. A range on the time, which an index ending in the
+ * time walks from the right place, narrowed by the id among rows of the same time: each page costs
+ * what it reads, however deep into the list it is.
+ */
+export function afterKeyset(after: Keyset | undefined, timeColumn: string, idColumn: string): RawBuilder<SqlBool> {
+  if (!after) return sql<SqlBool>`1 = 1`;
+  const time = sql.ref(timeColumn);
+  return sql<SqlBool>`(${time} >= ${after.at} and (${time} > ${after.at} or ${sql.ref(idColumn)} > ${after.id}))`;
+}
+
+/**
+ * A page of the likes the user gave, of posts or of comments, with when, oldest first: what the
+ * account export lists (index post_likes_user / comment_likes_user).
+ */
+export async function likesGivenBy(db: Executor, table: keyof typeof LIKED, userId: string, page: KeysetPage): Promise<{ id: string; likedAt: number }[]> {
   const liked = LIKED[table];
   const rows = await loose(db)
     .selectFrom(table)
     .select([`${liked} as id`, 'created_at'])
     .where('user_id', '=', userId)
+    .where(afterKeyset(page.after, 'created_at', liked))
     .orderBy('created_at')
     .orderBy(liked)
+    .limit(page.limit)
     .execute();
   return rows.map((row: { id: string; created_at: number | string }) => ({ id: row.id, likedAt: Number(row.created_at) }));
 }

@@ -21,6 +21,7 @@ import * as userSearchOrder from './migrations/20261126_40_user_search_order.js'
 import * as suspendedUsersIndex from './migrations/20261126_50_suspended_users_index.js';
 import * as groupTagsRestrict from './migrations/20261127_10_group_tags_restrict.js';
 import * as skeletonsFoldLatinLookAlikes from './migrations/20261127_20_skeletons_fold_latin_look_alikes.js';
+import * as exportLikeIndexes from './migrations/20261127_30_export_like_indexes.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126_50_suspended_users_index': suspendedUsersIndex,
   '20261127_10_group_tags_restrict': groupTagsRestrict,
   '20261127_20_skeletons_fold_latin_look_alikes': skeletonsFoldLatinLookAlikes,
+  '20261127_30_export_like_indexes': exportLikeIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

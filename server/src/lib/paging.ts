@@ -1,6 +1,8 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LIMITS } from '#core/limits';
 import { type Sort, type TimeWindow, timeWindowStart } from '#core/listing';
 import { ListingQuery, MAX_PAGE, MAX_TIME, PageQuery } from '#core/api/common';
+import type { Keyset, KeysetPage } from '../db/helpers.js';
 
 /** The list query schemas are part of the API contract; the paging rules below apply them. */
 export { ListingQuery, MAX_PAGE, MAX_TIME, PageQuery };
@@ -50,4 +52,22 @@ export function listingWindow(
   const sort = query.sort ?? defaults.sort;
   const time = query.time ?? (sort === 'popular' ? defaults.time : 'all');
   return { sort, since: timeWindowStart(time, query.before ?? now), before: query.before };
+}
+
+/**
+ * Every page of a keyset-paged read, in order, `limit` rows at a time: each page is read after the
+ * last row of the one before (keyOf). Between pages the event loop first serves whatever waits, so
+ * a long read (a data export) never keeps other requests waiting, even on a database whose
+ * statements run synchronously.
+ */
+export async function* keysetPages<T>(read: (page: KeysetPage) => Promise<T[]>, keyOf: (row: T) => Keyset, limit: number): AsyncGenerator<T[]> {
+  let after: Keyset | undefined;
+  for (;;) {
+    const rows = await read({ after, limit });
+    if (rows.length > 0) yield rows;
+    const last = rows.at(-1);
+    if (rows.length < limit || !last) return;
+    after = keyOf(last);
+    await nextTurn();
+  }
 }

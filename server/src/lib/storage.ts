@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
+import type { Readable } from 'node:stream';
 
 /**
  * Where media bytes live. Callers name objects by key ("{postId}0.webp", "pfp/{userId}.jpeg");
@@ -15,7 +16,18 @@ export interface MediaStorage {
   put(key: string, data: Buffer): Promise<Date>;
   /** The object's bytes and modification time, or null when absent. */
   get(key: string): Promise<{ data: Buffer; modified: Date } | null>;
+  /**
+   * The object as a stream of its bytes, with its size and modification time, or null when absent:
+   * for a reader that passes a large object on (the data export) rather than hold it whole.
+   */
+  open(key: string): Promise<StoredStream | null>;
   remove(keys: string[]): Promise<void>;
+}
+
+export interface StoredStream {
+  stream: Readable;
+  size: number;
+  modified: Date;
 }
 
 /**
@@ -72,6 +84,25 @@ export class LocalMediaStorage implements MediaStorage {
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async open(key: string): Promise<StoredStream | null> {
+    let file: FileHandle;
+    try {
+      file = await open(this.path(key), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      // Size and time of the open file, which the stream then reads (a replacement renamed in
+      // meanwhile is another file), so the size given is the bytes read.
+      const info = await file.stat();
+      return { stream: file.createReadStream(), size: info.size, modified: modifiedOf(info) };
+    } catch (err) {
+      await file.close();
       throw err;
     }
   }

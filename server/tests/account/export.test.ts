@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestUser, addMember, call, createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
@@ -300,6 +301,71 @@ describe('GET /api/account/export', () => {
     });
   });
 
+  describe('what a block or a suspension hides', () => {
+    const patch = (user: TestUser, postId: string, text: string) =>
+      call(t.app, user, { method: 'PATCH', url: `/api/post/${postId}`, payload: { text } });
+    const block = async (by: TestUser, whom: TestUser) => expect((await call(t.app, by, { method: 'PUT', url: `/api/block/${whom.id}` })).statusCode).toBe(200);
+
+    /** `reader` liked a post and a comment of `author`'s and answered the post; `author` liked one of `reader`'s. */
+    async function likedEachOther(reader: TestUser, author: TestUser, tag: string) {
+      const postId = (await createPost(t.app, author, { text: `${tag} post words`, createdAt: tick() })).id;
+      const commentId = await comment(author, postId, `${tag} comment words`);
+      const own = await comment(reader, postId, `${tag} reader answer`);
+      const readerPost = (await createPost(t.app, reader, { text: `${tag} reader post`, createdAt: tick() })).id;
+      await likePost(reader, postId);
+      await likeComment(reader, commentId);
+      await likePost(author, readerPost);
+      return { postId, commentId, own, readerPost };
+    }
+
+    const likesOf = (files: Map<string, Buffer>) => json(files, 'likes.json') as { posts: Array<{ post: unknown }>; comments: Array<{ comment: unknown }> };
+
+    it("leaves out the text of someone who blocked the exporter, edits made after the block included, and keeps the likes by id", async () => {
+      const reader = await createUser(t.app);
+      const author = await createUser(t.app);
+      const ids = await likedEachOther(reader, author, 'blockedby');
+      // Readable before the block: the export shows it.
+      expect(allText(await exportFiles(reader))).toContain('blockedby post words');
+      await block(author, reader);
+      expect((await patch(author, ids.postId, 'blockedby edited after the block')).statusCode).toBe(200);
+      expect((await call(t.app, reader, { method: 'GET', url: `/api/post/${ids.postId}` })).statusCode).toBe(404);
+
+      const files = await exportFiles(reader);
+      const text = allText(files);
+      for (const hidden of ['blockedby post words', 'blockedby edited after the block', 'blockedby comment words']) expect(text).not.toContain(hidden);
+      expect(likesOf(files).posts).toEqual([{ postId: ids.postId, likedAt: expect.any(String), post: null }]);
+      expect(likesOf(files).comments).toEqual([{ commentId: ids.commentId, likedAt: expect.any(String), comment: null }]);
+      // Her own answer under the post is her own words.
+      expect((json(files, 'comments.json') as Array<{ text: string }>).map((c) => c.text)).toEqual(['blockedby reader answer']);
+      // The blocker's export leaves out the reader's words the same way.
+      const theirs = await exportFiles(author);
+      expect(allText(theirs)).not.toContain('blockedby reader post');
+      expect(likesOf(theirs).posts).toEqual([{ postId: ids.readerPost, likedAt: expect.any(String), post: null }]);
+    });
+
+    it('leaves out the text of someone the exporter blocked', async () => {
+      const reader = await createUser(t.app);
+      const author = await createUser(t.app);
+      const ids = await likedEachOther(reader, author, 'blockedbyme');
+      await block(reader, author);
+      const files = await exportFiles(reader);
+      const text = allText(files);
+      for (const hidden of ['blockedbyme post words', 'blockedbyme comment words']) expect(text).not.toContain(hidden);
+      expect(likesOf(files).posts).toEqual([{ postId: ids.postId, likedAt: expect.any(String), post: null }]);
+      expect(likesOf(files).comments).toEqual([{ commentId: ids.commentId, likedAt: expect.any(String), comment: null }]);
+      expect(allText(await exportFiles(author))).not.toContain('blockedbyme reader post');
+    });
+
+    it('leaves out the text of a suspended author', async () => {
+      const reader = await createUser(t.app);
+      const author = await createUser(t.app);
+      await likedEachOther(reader, author, 'suspended');
+      await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', author.id).execute();
+      const text = allText(await exportFiles(reader));
+      for (const hidden of ['suspended post words', 'suspended comment words']) expect(text).not.toContain(hidden);
+    });
+  });
+
   it('answers 401 without a session', async () => {
     expectError(await exportOf(null), 401, 'no_token');
     const stale = await t.app.inject({ method: 'GET', url: '/api/account/export', headers: { authorization: 'Bearer x.y.z' } });
@@ -347,7 +413,7 @@ describe('GET /api/account/export', () => {
     });
 
     it('breaks the download off when storage fails, rather than send a zip that looks whole', async () => {
-      const get = vi.spyOn(t.app.storage, 'get').mockRejectedValue(new Error('disk gone'));
+      const get = vi.spyOn(t.app.storage, 'open').mockRejectedValue(new Error('disk gone'));
       try {
         const outcome = await exportOf(user).then(
           async (res) => ({ status: res.statusCode, zip: await readZip(res.rawPayload).then(() => 'readable', () => 'broken') }),
@@ -358,5 +424,112 @@ describe('GET /api/account/export', () => {
         get.mockRestore();
       }
     });
+  });
+});
+
+describe('GET /api/account/export, read a page at a time', () => {
+  let statements: string[] | undefined;
+  const t = useTestApp({ EXPORT_PAGE_SIZE: '2' }, { onQuery: (sql) => statements?.push(sql) });
+
+  it('reads each long list in pages of EXPORT_PAGE_SIZE rows and writes all of it, in order, as the same JSON text', async () => {
+    const user = await createUser(t.app);
+    const other = await createUser(t.app);
+    // Three posts share a time, so a page ends inside the tie and the id must carry the next one on.
+    const times = [1000, 2000, 2000, 2000, 3000].map((ms) => Date.UTC(2025, 4, 1) + ms);
+    const mine = [];
+    for (const [index, createdAt] of times.entries()) mine.push({ ...(await createPost(t.app, user, { text: `paged post ${index}`, createdAt })), createdAt });
+    const theirs = [];
+    for (let index = 0; index < 5; index++) theirs.push((await createPost(t.app, other, { text: `their post ${index}`, createdAt: times[index]! })).id);
+    const comments: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      const res = await call(t.app, user, { method: 'POST', url: '/api/comment/', payload: { text: `paged comment ${index}`, parent: theirs[index] } });
+      expect(res.statusCode, res.body).toBe(201);
+      comments.push(res.json()._id);
+      await t.app.db.updateTable('comments').set({ created_at: times[index]! }).where('id', '=', res.json()._id).execute();
+    }
+    for (const [index, postId] of theirs.entries()) {
+      await t.app.db.insertInto('post_likes').values({ post_id: postId, user_id: user.id, created_at: times[index]! }).execute();
+      await t.app.db.insertInto('comment_likes').values({ comment_id: comments[index]!, user_id: user.id, created_at: times[index]! }).execute();
+    }
+
+    const seen: string[] = [];
+    statements = seen;
+    let res;
+    try {
+      res = await call(t.app, user, { method: 'GET', url: '/api/account/export' });
+    } finally {
+      statements = undefined;
+    }
+    expect(res.statusCode, res.body).toBe(200);
+    const files = await readZip(res.rawPayload);
+
+    // Five rows in pages of two: three reads of each list, each a page of at most two rows.
+    const pages = (table: string, also: RegExp) => seen.filter((sql) => sql.includes(`from "${table}"`) && also.test(sql) && /\blimit\b/.test(sql)).length;
+    expect(pages('posts', /"posts"\."text"/)).toBe(3);
+    expect(pages('comments', /"text"/)).toBe(3);
+    expect(pages('post_likes', /"created_at"/)).toBe(3);
+    expect(pages('comment_likes', /"created_at"/)).toBe(3);
+
+    const byTimeThenId = [...mine].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    const posts = json(files, 'posts.json') as Array<{ id: string; text: string }>;
+    expect(posts.map((p) => p.id)).toEqual(byTimeThenId.map((p) => p.id));
+    expect(new Set(posts.map((p) => p.text)).size).toBe(5);
+    expect((json(files, 'comments.json') as Array<{ text: string }>).map((c) => c.text).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `paged comment ${i}`));
+    const likes = json(files, 'likes.json') as { posts: Array<{ post: { text: string } }>; comments: Array<{ comment: { text: string } }> };
+    expect(likes.posts.map((like) => like.post.text).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `their post ${i}`));
+    expect(likes.comments.map((like) => like.comment.text).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `paged comment ${i}`));
+    // Written in pieces, each file is still the text JSON.stringify gives it.
+    for (const name of ['posts.json', 'comments.json', 'likes.json', 'follows.json', 'account.json']) {
+      const text = files.get(name)!.toString('utf8');
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    }
+  });
+});
+
+describe('GET /api/account/export, a few at once', () => {
+  const t = useTestApp({ EXPORT_CONCURRENCY: '1' });
+  const exportOf = (user: TestUser) => call(t.app, user, { method: 'GET', url: '/api/account/export' });
+  const slotsTaken = async (user: TestUser) =>
+    (await t.app.db.selectFrom('rate_events').select('key').where('key', '=', `export:${user.id}`).execute()).length;
+
+  it('refuses one more export while EXPORT_CONCURRENCY are being sent (429 export_busy, no hourly slot spent), and takes one once it ended', async () => {
+    const first = await createUser(t.app);
+    const second = await createUser(t.app);
+    // The first export's avatar is read from a stream the test holds open: that export stays in flight until it ends.
+    const held = new PassThrough();
+    let opened!: () => void;
+    const reading = new Promise<void>((resolve) => (opened = resolve));
+    const open = vi.spyOn(t.app.storage, 'open').mockImplementationOnce(async () => {
+      opened();
+      return { stream: held, size: 3, modified: new Date() };
+    });
+    try {
+      const pending = exportOf(first);
+      await reading;
+      const refused = await exportOf(second);
+      expectError(refused, 429, 'export_busy');
+      expect(refused.headers['retry-after']).toBe('60');
+      expect(await slotsTaken(second)).toBe(0);
+
+      held.end(Buffer.from('abc'));
+      const done = await pending;
+      expect(done.statusCode).toBe(200);
+      expect((await readZip(done.rawPayload)).get('images/avatar.jpeg')!.toString()).toBe('abc');
+    } finally {
+      open.mockRestore();
+    }
+    expect((await exportOf(second)).statusCode).toBe(200);
+  });
+
+  it('gives the place back when the export fails on the way', async () => {
+    const user = await createUser(t.app);
+    const open = vi.spyOn(t.app.storage, 'open').mockRejectedValueOnce(new Error('disk gone'));
+    try {
+      const broken = await exportOf(user).then((res) => readZip(res.rawPayload).then(() => 'readable', () => 'broken'), () => 'broken');
+      expect(broken).toBe('broken');
+    } finally {
+      open.mockRestore();
+    }
+    expect((await exportOf(user)).statusCode).toBe(200);
   });
 });

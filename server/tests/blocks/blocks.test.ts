@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { expectError, expectInfo } from '../helpers/expect';
 import { useTestApp } from '../helpers/test-app';
 
@@ -125,6 +125,30 @@ describe('what a block ends and refuses', () => {
     const notes = async (user: TestUser) => t.app.db.selectFrom('notifications').select(['type', 'actor_id']).where('user_id', '=', user.id).execute();
     expect(await notes(b)).toEqual([]);
     expect((await notes(c)).map((n) => n.type).sort()).toEqual(['MENTION', 'NEW_REPLY']);
+  });
+
+  it("a post's groups answer 404 exactly when the post does: a private group's name never reaches a blocked reader", async () => {
+    const owner = await createUser(t.app);
+    const a = await createUser(t.app);
+    const b = await createUser(t.app);
+    const club = await createGroup(t.app, owner, { name: 'BlockedClubName', isPrivate: true });
+    await addMember(t.app, club.id, a);
+    await addMember(t.app, club.id, b);
+    const post = await createPost(t.app, b, { text: 'club words', groupIds: [club.id] });
+    const statuses = async () => {
+      const read = await call(t.app, a, { method: 'GET', url: `/api/post/${post.id}` });
+      const groups = await call(t.app, a, { method: 'GET', url: `/api/post/${post.id}/groups` });
+      return { post: read.statusCode, groups: groups.statusCode, named: groups.body.includes('BlockedClubName') };
+    };
+    expect(await statuses()).toEqual({ post: 200, groups: 200, named: true });
+    expectInfo(await block(b, a.id), 'user_blocked');
+    expect(await statuses()).toEqual({ post: 404, groups: 404, named: false });
+    expectInfo(await unblock(b, a.id), 'user_unblocked');
+    expectInfo(await block(a, b.id), 'user_blocked');
+    expect(await statuses()).toEqual({ post: 404, groups: 404, named: false });
+    expectInfo(await unblock(a, b.id), 'user_unblocked');
+    await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', b.id).execute();
+    expect(await statuses()).toEqual({ post: 404, groups: 404, named: false });
   });
 
   it('lifting the block shows the content again and lets them follow', async () => {

@@ -14,18 +14,30 @@ import { notificationSettingsOf } from './account.mapper.js';
 
 /**
  * The data export as a zip: JSON files of what the account holds, the images it uploaded and a
- * README.txt that explains them. The rows are read before the answer starts (so a failure there is
- * still an ordinary error answer); the images are then read one at a time as the zip is sent, so a
- * large export never sits in memory whole.
+ * README.txt that explains them. The short parts are read before the answer starts; the long lists
+ * (posts, comments, likes) are read a page at a time as their files are written, and the images one
+ * at a time as the zip takes them, each read on only once the download has taken what came before:
+ * an export holds a page and an image at a time, however large the account.
  */
+
+/** A list the export reads a page at a time, as its file is written. */
+export type Pages<T> = () => AsyncIterable<T[]>;
+
+/** One of the account's posts or comments that holds images, and how many. */
+export interface ImageHolder {
+  id: string;
+  images: number;
+}
 
 /** What the export holds, gathered through the modules that own each table. */
 export interface AccountData {
   user: UserRecord;
-  posts: AuthoredPost[];
-  comments: AuthoredComment[];
-  likedPosts: LikedPost[];
-  likedComments: LikedComment[];
+  posts: Pages<AuthoredPost>;
+  comments: Pages<AuthoredComment>;
+  likedPosts: Pages<LikedPost>;
+  likedComments: Pages<LikedComment>;
+  postImages: Pages<ImageHolder>;
+  commentImages: Pages<ImageHolder>;
   follows: { following: (FollowEdge & { notify: boolean })[]; followers: FollowEdge[] };
   groups: MembershipRow[];
   passkeys: PasskeyItem[];
@@ -67,11 +79,65 @@ interface ImageFile {
   path: string;
 }
 
-const postImages = (post: AuthoredPost): ImageFile[] =>
+const postImages = (post: ImageHolder): ImageFile[] =>
   Array.from({ length: post.images }, (_, index) => ({ key: imageKey(post.id, index), path: `images/posts/${post.id}-${index}.webp` }));
 
-const commentImages = (comment: AuthoredComment): ImageFile[] =>
+const commentImages = (comment: ImageHolder): ImageFile[] =>
   Array.from({ length: comment.images }, (_, index) => ({ key: imageKey(comment.id, index), path: `images/comments/${comment.id}-${index}.webp` }));
+
+/** A list of a JSON file whose items are read and written a page at a time. */
+class PagedList<T> {
+  constructor(
+    private readonly pages: Pages<T>,
+    private readonly toJson: (item: T) => unknown,
+  ) {}
+
+  async *items(): AsyncGenerator<unknown[]> {
+    for await (const page of this.pages()) yield page.map(this.toJson);
+  }
+}
+
+/** JSON.stringify(value, null, 2), its lines after the first indented by `indent`. */
+const indented = (value: unknown, indent: string) => JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/**
+ * The text JSON.stringify(value, null, 2) gives, in pieces: a PagedList in it is written a page at a
+ * time, so the file never sits in memory whole, and the text is the same as when it did.
+ */
+async function* jsonPieces(value: unknown, indent: string): AsyncGenerator<string> {
+  const inner = `${indent}  `;
+  if (value instanceof PagedList) {
+    let empty = true;
+    for await (const page of value.items()) {
+      if (page.length === 0) continue;
+      yield page.map((item, index) => `${empty && index === 0 ? '[' : ','}\n${inner}${indented(item, inner)}`).join('');
+      empty = false;
+    }
+    yield empty ? '[]' : `\n${indent}]`;
+  } else if (isPlainObject(value)) {
+    const entries = Object.entries(value).filter(([, field]) => field !== undefined);
+    if (entries.length === 0) {
+      yield '{}';
+      return;
+    }
+    for (const [index, [key, field]] of entries.entries()) {
+      yield `${index === 0 ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+      yield* jsonPieces(field, inner);
+    }
+    yield `\n${indent}}`;
+  } else {
+    yield indented(value, indent);
+  }
+}
+
+/** A JSON file of the zip as a stream of its bytes, read on as the zip takes them. */
+async function* jsonFile(value: unknown): AsyncGenerator<Buffer> {
+  for await (const piece of jsonPieces(value, '')) yield Buffer.from(piece);
+  yield Buffer.from('\n');
+}
 
 const AVATAR_PATH = 'images/avatar.jpeg';
 
@@ -95,7 +161,7 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       signsInWithGoogle: isGoogleAccount(user),
       avatar: written.has(AVATAR_PATH) ? AVATAR_PATH : null,
     },
-    'posts.json': data.posts.map((post) => ({
+    'posts.json': new PagedList(data.posts, (post) => ({
       id: post.id,
       text: post.text,
       createdAt: iso(post.createdAt),
@@ -110,7 +176,7 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       earlierVersions: post.earlierVersions.map((v) => ({ ...v, writtenAt: iso(v.writtenAt), replacedAt: iso(v.replacedAt) })),
       ...present(postImages(post), post.alts),
     })),
-    'comments.json': data.comments.map((comment) => ({
+    'comments.json': new PagedList(data.comments, (comment) => ({
       id: comment.id,
       postId: comment.postId,
       parentCommentId: comment.parentCommentId,
@@ -122,12 +188,12 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       ...present(commentImages(comment), comment.alts),
     })),
     'likes.json': {
-      posts: data.likedPosts.map((like) => ({
+      posts: new PagedList(data.likedPosts, (like) => ({
         postId: like.postId,
         likedAt: iso(like.likedAt),
         post: like.post && { ...like.post, createdAt: iso(like.post.createdAt) },
       })),
-      comments: data.likedComments.map((like) => ({
+      comments: new PagedList(data.likedComments, (like) => ({
         commentId: like.commentId,
         likedAt: iso(like.likedAt),
         comment: like.comment && { ...like.comment, createdAt: iso(like.comment.createdAt) },
@@ -188,9 +254,10 @@ comments.json
 
 likes.json
   The posts ("posts") and comments ("comments") you liked, and when. The liked post or comment is
-  included (author, text, time) when you can still read it in Kruh: it is public, yours, or in a
-  private group you are a member of. Otherwise only its id is given and "post" or "comment" is
-  null, because what is written in a private group is for its members only.
+  included (author, text, time) when you can still read it in Kruh: it is yours, or it is public or
+  in a private group you are a member of, and no block stands between you and its author. Otherwise
+  only its id is given and "post" or "comment" is null, because what is written in a private group
+  is for its members only, and a block keeps each side's words from the other.
 
 follows.json
   "following": the people you follow, since when, and whether you are told of their new posts.
@@ -231,10 +298,14 @@ export interface ZipLog {
 }
 
 /**
- * The zip of the account's data as a stream: README.txt first, then the images as they are read
- * from storage (one at a time, each once the zip has taken the one before), then the JSON files.
- * An image whose file is missing is left out. A storage failure ends the stream with an error, so
- * the download fails rather than look complete; a client that goes away stops the reading.
+ * The zip of the account's data as a stream: README.txt first, then the images streamed from
+ * storage (one at a time, each once the zip has taken the one before), then the JSON files, each
+ * read a page at a time as the zip takes it. An image whose file is missing is left out. A storage
+ * or database failure ends the stream with an error, so the download fails rather than look
+ * complete; a client that goes away stops the reading.
+ *
+ * The paths of the images written are kept until the JSON files name them: a zip's directory,
+ * which the zip library holds until the end, is a line per file anyway.
  */
 export function accountZip(storage: MediaStorage, data: AccountData, now: Date, log: ZipLog): Readable {
   const zip = new ZipFile();
@@ -246,39 +317,53 @@ export function accountZip(storage: MediaStorage, data: AccountData, now: Date, 
       resolve();
     });
   });
-  zip.on('error', (err: Error) => output.destroy(err));
+  const fail = (err: unknown) => {
+    if (closed) return;
+    log.warn({ err, userId: data.user.id }, 'the data export failed while it was being sent');
+    output.destroy(err instanceof Error ? err : new Error(String(err)));
+  };
+  zip.on('error', fail);
 
   zip.addBuffer(Buffer.from(exportReadme(data.user.username, now)), 'README.txt', { mtime: now });
 
-  const images: ImageFile[] = [
-    { key: avatarKey('pfp', data.user.id), path: AVATAR_PATH },
-    ...data.posts.flatMap(postImages),
-    ...data.comments.flatMap(commentImages),
-  ];
+  async function* images(): AsyncGenerator<ImageFile> {
+    yield { key: avatarKey('pfp', data.user.id), path: AVATAR_PATH };
+    for await (const page of data.postImages()) yield* page.flatMap(postImages);
+    for await (const page of data.commentImages()) yield* page.flatMap(commentImages);
+  }
 
   const run = async () => {
     const written = new Set<string>();
-    for (const image of images) {
+    for await (const image of images()) {
       if (closed) return;
-      const object = await storage.get(image.key);
+      const object = await storage.open(image.key);
       if (!object) continue;
-      const source = Readable.from([object.data], { objectMode: false });
-      // Read on once the zip has taken these bytes (or the answer is gone), so one image at a time is held.
+      const source = object.stream;
+      if (closed) {
+        source.destroy();
+        return;
+      }
+      source.once('error', fail);
+      // Read on once the zip has taken these bytes (or the answer is gone), so one image at a time is open.
       const taken = Promise.race([new Promise<void>((resolve) => source.once('end', resolve)), gone]);
       // Pictures are compressed already.
-      zip.addReadStream(source, image.path, { mtime: object.modified, compress: false, size: object.data.length });
+      zip.addReadStream(source, image.path, { mtime: object.modified, compress: false, size: object.size });
       await taken;
+      if (closed) {
+        source.destroy();
+        return;
+      }
       written.add(image.path);
     }
-    if (closed) return;
     for (const [path, value] of Object.entries(jsonFiles(data, written))) {
-      zip.addBuffer(Buffer.from(`${JSON.stringify(value, null, 2)}\n`), path, { mtime: now });
+      const source = Readable.from(jsonFile(value), { objectMode: false });
+      source.once('error', fail);
+      // The zip reads each file only when its turn comes; a client gone by then leaves the rest unread.
+      void gone.then(() => source.destroy());
+      zip.addReadStream(source, path, { mtime: now });
     }
     zip.end();
   };
-  run().catch((err: unknown) => {
-    log.warn({ err, userId: data.user.id }, 'the data export failed while it was being sent');
-    output.destroy(err instanceof Error ? err : new Error(String(err)));
-  });
+  run().catch(fail);
   return output;
 }

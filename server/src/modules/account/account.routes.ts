@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountApi } from '#core/api/account';
+import { tooMany } from '../../lib/app-error.js';
 import { routeWithContentType } from '../../lib/contract.js';
 import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import { InFlight } from '../../lib/in-flight.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { accountZip, attachmentDisposition, exportFileName } from './account.export.js';
 import * as service from './account.service.js';
+
+/** When a client refused as busy may ask again: an export of a large account takes about this long. */
+const EXPORT_RETRY_SECONDS = 60;
 
 /** The caller's own account. */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -49,16 +54,30 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // The zip is streamed as it is written, never serialised: its 200 is declared as application/zip.
+  // Only a few are sent at once by this process (EXPORT_CONCURRENCY); the place is taken before the
+  // hourly slot, so an export refused as busy costs the user none, and given back when the stream
+  // ends, fails or its client goes away.
+  const exportsInFlight = new InFlight(app.config.exportConcurrency);
   app.route({
     ...routeWithContentType(accountApi.export, 'application/zip'),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
-      const data = await service.gatherExport(ctx, viewer);
+      const leave = exportsInFlight.enter();
+      if (!leave) {
+        reply.header('Retry-After', String(EXPORT_RETRY_SECONDS));
+        throw tooMany('export_busy');
+      }
+      const data = await service.gatherExport(ctx, viewer).catch((err: unknown) => {
+        leave();
+        throw err;
+      });
       const now = new Date();
+      const zip = accountZip(app.storage, data, now, request.log);
+      zip.once('close', leave);
       return reply
         .header('Content-Type', 'application/zip')
         .header('Content-Disposition', attachmentDisposition(exportFileName(data.user.username, now)))
-        .send(accountZip(app.storage, data, now, request.log));
+        .send(zip);
     },
   });
 

@@ -4,6 +4,7 @@ import { foldForSearch, skeleton, trimText } from '#core/text';
 import { validateBio } from '#core/validation';
 import { inTransaction } from '../../db/helpers.js';
 import { badRequest, conflict } from '../../lib/app-error.js';
+import { keysetPages } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import { verifyPassword, hashPassword } from '../../lib/passwords.js';
 import type { ServiceContext } from '../../lib/service-context.js';
@@ -23,13 +24,13 @@ import {
   updateAccount,
 } from '../auth/auth.service.js';
 import { accountKey } from '../auth/login-lockout.js';
-import { commentsLikedBy, commentsWrittenBy } from '../comments/comments.service.js';
+import { commentImagesOfAuthor, commentsLikedBy, commentsWrittenBy } from '../comments/comments.service.js';
 import { followEdgesOf } from '../follows/follows.service.js';
 import { membershipsOf } from '../groups/memberships.js';
 import { handOverGroupsOf } from '../groups/groups.service.js';
 import { passkeysOf } from '../passkeys/passkeys.service.js';
 import { devicesOf } from '../push/push.service.js';
-import { postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
+import { postImagesOf, postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
 import { avatarKey } from '../media/media-urls.js';
 import type { AccountData } from './account.export.js';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
@@ -126,30 +127,33 @@ export async function changeNotificationSettings(ctx: ServiceContext, viewer: Vi
 /**
  * What the data export holds (GET /account/export), each part read through the module that owns
  * its tables. An export reads every row and image of the account, so a user may ask only a few
- * times an hour; the slot is taken first, so a refused export reads nothing.
+ * times an hour; the slot is taken first, so a refused export reads nothing. The short parts are
+ * read here, before the answer starts (a failure is still an ordinary error answer); the long lists
+ * are read a page at a time while the zip is written (see accountZip).
  */
 export async function gatherExport(ctx: ServiceContext, viewer: Viewer): Promise<AccountData> {
   const rule = { key: `export:${viewer.id}`, max: ctx.app.config.rates.exportsPerHour, windowMs: ctx.app.config.rates.windowMs };
   await takeSlot(ctx.db, rule, 'export_limit');
   const db = ctx.db;
-  const [user, posts, comments, likedPosts, likedComments, follows, groups, passkeys, pushDevices, safety] = await Promise.all([
-    findAccount(db, viewer.id),
-    postsWrittenBy(db, viewer.id),
-    commentsWrittenBy(db, viewer.id),
-    postsLikedBy(db, viewer.id),
-    commentsLikedBy(db, viewer.id),
-    followEdgesOf(db, viewer.id),
-    membershipsOf(db, viewer.id),
-    passkeysOf(db, viewer.id),
-    devicesOf(db, viewer.id),
-    safetyListsOf(db, viewer.id),
+  const userId = viewer.id;
+  const [user, follows, groups, passkeys, pushDevices, safety] = await Promise.all([
+    findAccount(db, userId),
+    followEdgesOf(db, userId),
+    membershipsOf(db, userId),
+    passkeysOf(db, userId),
+    devicesOf(db, userId),
+    safetyListsOf(db, userId),
   ]);
+  const size = ctx.app.config.exportPageSize;
+  const written = (row: { id: string; createdAt: number }) => ({ at: row.createdAt, id: row.id });
   return {
     user: user ?? viewer.user,
-    posts,
-    comments,
-    likedPosts,
-    likedComments,
+    posts: () => keysetPages((page) => postsWrittenBy(db, userId, page), written, size),
+    comments: () => keysetPages((page) => commentsWrittenBy(db, userId, page), written, size),
+    likedPosts: () => keysetPages((page) => postsLikedBy(db, userId, page), (like) => ({ at: like.likedAt, id: like.postId }), size),
+    likedComments: () => keysetPages((page) => commentsLikedBy(db, userId, page), (like) => ({ at: like.likedAt, id: like.commentId }), size),
+    postImages: () => keysetPages((page) => postImagesOf(db, userId, page), written, size),
+    commentImages: () => keysetPages((page) => commentImagesOfAuthor(db, userId, page), written, size),
     follows,
     groups,
     passkeys,

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import { addToCounters, changedRows, likedBy, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
-import type { CommentRow, Executor } from '../../db/schema.js';
+import { type ExpressionBuilder, sql } from 'kysely';
+import { type KeysetPage, addToCounters, afterKeyset, changedRows, likedBy, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
+import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
@@ -14,6 +14,16 @@ export type CommentRecord = Omit<CommentRow, 'deleted'> & { deleted: boolean };
 
 function toRecord(row: CommentRow | undefined): CommentRecord | undefined {
   return row && { ...row, deleted: toBool(row.deleted) };
+}
+
+/**
+ * The comments the viewer may read: under a post they may see, with no block between them and the
+ * comment's author or the post's author, by an author who is not suspended. The one rule of reading
+ * a comment: a thread, a listing and the data export all ask it.
+ */
+function readableComment(viewerId: string | null) {
+  return (eb: ExpressionBuilder<Database, 'comments'>) =>
+    eb.and([postVisibleTo(viewerId, 'comments.post_id')(eb), commentNotBlocked(viewerId)(eb), userNotSuspended('comments.author_id')]);
 }
 
 export async function findVisiblePost(db: Executor, postId: string, viewerId: string | null) {
@@ -166,9 +176,7 @@ function commentView(db: Executor, viewerId: string | null) {
     ])
     .select(postIsPrivate('comments.post_id').as('is_private'))
     .select(likedBy(viewerId, 'comment_likes', 'comments.id').as('liked'))
-    .where(postVisibleTo(viewerId, 'comments.post_id'))
-    .where(commentNotBlocked(viewerId))
-    .where(userNotSuspended('comments.author_id'));
+    .where(readableComment(viewerId));
 }
 
 type ViewQuery = ReturnType<typeof commentView>;
@@ -218,9 +226,7 @@ export function commentIdsQuery(db: Executor, { filter, listing, page, viewerId,
   let qb = db
     .selectFrom('comments')
     .select('comments.id')
-    .where(postVisibleTo(viewerId, 'comments.post_id'))
-    .where(userNotSuspended('comments.author_id'))
-    .where(commentNotBlocked(viewerId));
+    .where(readableComment(viewerId));
   if (filter.kind === 'thread') {
     qb = qb.where('comments.post_id', '=', filter.postId);
     qb = filter.parentCommentId === null
@@ -268,32 +274,37 @@ export interface AuthoredCommentRow {
   created_at: number;
 }
 
-/**
- * Every comment the user wrote that still stands, oldest first, on whatever post: its text is the
- * author's own. (A deleted comment kept as a marker has no author any more.)
- */
-export async function findCommentsByAuthor(db: Executor, authorId: string): Promise<AuthoredCommentRow[]> {
-  const rows = await db
+/** The user's standing comments in export order, from after the page's key (index comments_author). */
+function authoredPage(db: Executor, authorId: string, page: KeysetPage) {
+  return db
     .selectFrom('comments')
-    .select(['id', 'post_id', 'parent_comment_id', 'text', 'likes', 'replies', 'images', 'image_alts', 'created_at'])
     .where('author_id', '=', authorId)
     .where('deleted', '=', 0)
+    .where(afterKeyset(page.after, 'created_at', 'id'))
     .orderBy('created_at')
     .orderBy('id')
+    .limit(page.limit);
+}
+
+/**
+ * A page of the comments the user wrote that still stand, oldest first, on whatever post: its text
+ * is the author's own. (A deleted comment kept as a marker has no author any more.)
+ */
+export async function findCommentsByAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<AuthoredCommentRow[]> {
+  const rows = await authoredPage(db, authorId, page)
+    .select(['id', 'post_id', 'parent_comment_id', 'text', 'likes', 'replies', 'images', 'image_alts', 'created_at'])
     .execute();
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
 }
 
-/** The mentions in the comments the user wrote, in mention order. */
-export async function findCommentMentionsOfAuthor(db: Executor, authorId: string) {
-  return commentMentions(db)
-    .innerJoin('comments', 'comments.id', 'comment_mentions.comment_id')
-    .where('comments.author_id', '=', authorId)
-    .execute();
+/** A page of the user's standing comments that hold images, oldest first: which files the export puts in the zip. */
+export async function findImagesOfAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<{ id: string; images: number; created_at: number }[]> {
+  const rows = await authoredPage(db, authorId, page).select(['id', 'images', 'created_at']).where('images', '>', 0).execute();
+  return rows.map((row) => ({ id: row.id, images: Number(row.images), created_at: Number(row.created_at) }));
 }
 
-/** Every comment the user liked, with when, oldest like first: ids only, whoever may see it. */
-export const findCommentLikesOf = (db: Executor, userId: string) => likesGivenBy(db, 'comment_likes', userId);
+/** A page of the comments the user liked, with when, oldest like first: ids only, whoever may see them. */
+export const findCommentLikesOf = (db: Executor, userId: string, page: KeysetPage) => likesGivenBy(db, 'comment_likes', userId, page);
 
 export interface LikedCommentRow {
   id: string;
@@ -305,18 +316,19 @@ export interface LikedCommentRow {
 }
 
 /**
- * The comments the user liked whose content they may read: on posts they may see, and their own.
- * A comment on a post of a private group is for its members, like the post.
+ * Those of `commentIds` (comments the user liked) whose content they may read now (see
+ * readableComment), and their own. A comment on a post of a private group is for its members, like
+ * the post; one across a block either way, or by a suspended author, is for nobody.
  */
-export async function findReadableLikedComments(db: Executor, userId: string): Promise<LikedCommentRow[]> {
+export async function findReadableLikedComments(db: Executor, userId: string, commentIds: string[]): Promise<LikedCommentRow[]> {
+  if (commentIds.length === 0) return [];
   const rows = await db
     .selectFrom('comments')
-    .innerJoin('comment_likes as liked', 'liked.comment_id', 'comments.id')
     .leftJoin('users', 'users.id', 'comments.author_id')
     .select(['comments.id', 'comments.post_id', 'comments.author_id', 'users.username as author_username', 'comments.text', 'comments.created_at'])
-    .where('liked.user_id', '=', userId)
+    .where('comments.id', 'in', commentIds)
     .where('comments.deleted', '=', 0)
-    .where((eb) => eb.or([eb('comments.author_id', '=', userId), postVisibleTo(userId, 'comments.post_id')(eb)]))
+    .where((eb) => eb.or([eb('comments.author_id', '=', userId), readableComment(userId)(eb)]))
     .execute();
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
 }

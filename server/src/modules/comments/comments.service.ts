@@ -3,6 +3,7 @@ import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { LISTING_DEFAULTS, POST_PAGE_DEFAULTS } from '#core/listing';
 import { foldForSearch, trimText } from '#core/text';
 import { validateCommentText } from '#core/validation';
+import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
@@ -261,9 +262,10 @@ export interface AuthoredComment {
   alts: string[];
 }
 
-/** Every comment the user wrote that still stands, oldest first. */
-export async function commentsWrittenBy(db: Executor, authorId: string): Promise<AuthoredComment[]> {
-  const [rows, mentionRows] = await Promise.all([repo.findCommentsByAuthor(db, authorId), repo.findCommentMentionsOfAuthor(db, authorId)]);
+/** A page of the comments the user wrote that still stand, oldest first (keyed by createdAt and id). */
+export async function commentsWrittenBy(db: Executor, authorId: string, page: KeysetPage): Promise<AuthoredComment[]> {
+  const rows = await repo.findCommentsByAuthor(db, authorId, page);
+  const mentionRows = await repo.mentionsOf(db, rows.map((row) => row.id));
   const mentions = new Map<string, AuthoredComment['mentions']>();
   for (const m of mentionRows) {
     const list = mentions.get(m.comment_id) ?? [];
@@ -279,9 +281,18 @@ export async function commentsWrittenBy(db: Executor, authorId: string): Promise
     mentions: mentions.get(row.id) ?? [],
     likes: Number(row.likes),
     replies: Number(row.replies),
-    images: Math.min(Number(row.images), LIMITS.imagesPerComment),
-    alts: readImageAlts(row.image_alts, Math.min(Number(row.images), LIMITS.imagesPerComment)),
+    images: imagesOf(row),
+    alts: readImageAlts(row.image_alts, imagesOf(row)),
   }));
+}
+
+/** A comment's images, at most the limit whatever the row says. */
+const imagesOf = (row: { images: number }) => Math.min(Number(row.images), LIMITS.imagesPerComment);
+
+/** A page of the user's standing comments that hold images (keyed by createdAt and id), with how many each holds. */
+export async function commentImagesOfAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<Array<{ id: string; createdAt: number; images: number }>> {
+  const rows = await repo.findImagesOfAuthor(db, authorId, page);
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, images: imagesOf(row) }));
 }
 
 /** A comment the user liked; `comment` only when they may read it (see findReadableLikedComments). */
@@ -291,9 +302,10 @@ export interface LikedComment {
   comment: { postId: string; author: string; text: string; createdAt: number } | null;
 }
 
-/** The user's likes of comments, oldest first; one they may no longer read is named by its id alone. */
-export async function commentsLikedBy(db: Executor, userId: string): Promise<LikedComment[]> {
-  const [likes, readable] = await Promise.all([repo.findCommentLikesOf(db, userId), repo.findReadableLikedComments(db, userId)]);
+/** A page of the user's likes of comments, oldest first (keyed by likedAt and commentId); one they may not read now is named by its id alone. */
+export async function commentsLikedBy(db: Executor, userId: string, page: KeysetPage): Promise<LikedComment[]> {
+  const likes = await repo.findCommentLikesOf(db, userId, page);
+  const readable = await repo.findReadableLikedComments(db, userId, likes.map((like) => like.id));
   const liked = withLikedTargets(likes, readable, (row, author) => ({ postId: row.post_id, author, text: row.text, createdAt: row.created_at }));
   return liked.map(({ id, likedAt, target }) => ({ commentId: id, likedAt, comment: target }));
 }

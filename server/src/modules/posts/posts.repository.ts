@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { addToCounters, changedRows, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
+import { type KeysetPage, addToCounters, afterKeyset, changedRows, hasRow, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { bannedIn, postIsPrivate, postVisibleTo, roleIn } from '../groups/group-access.js';
@@ -35,10 +35,19 @@ export interface PostBaseRow {
   original_readable: boolean;
 }
 
-/** The posts of a table or alias the viewer may read: their groups let them, and no block stands between them and the author. */
+/**
+ * The posts of a table or alias the viewer may read: their groups let them, and no block stands
+ * between them and the author. The one rule of reading a post: its page, its groups, its history,
+ * a listing and the data export all ask it.
+ */
 function readableBy(viewerId: string | null, table: 'posts' | 'original') {
   return (eb: ExpressionBuilder<Database, 'posts'>) =>
     eb.and([postVisibleTo(viewerId, `${table}.id`)(eb), notBlockedBetween(viewerId, `${table}.author_id`)(eb)]);
+}
+
+/** Whether the viewer may read the post (see readableBy): what answers 404 for one post's page and its parts. */
+export function isPostReadable(db: Executor, postId: string, viewerId: string | null): Promise<boolean> {
+  return hasRow(db.selectFrom('posts').select('posts.id').where('posts.id', '=', postId).where(readableBy(viewerId, 'posts')));
 }
 
 /**
@@ -523,20 +532,6 @@ export async function findPostVersions(db: Executor, postId: string): Promise<Po
   return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
 }
 
-/** The replaced versions of every post the user wrote (the account export), newest first per post. */
-export async function findPostVersionsOfAuthor(db: Executor, authorId: string): Promise<Array<PostVersionRow & { post_id: string }>> {
-  const rows = await db
-    .selectFrom('post_edits')
-    .innerJoin('posts', 'posts.id', 'post_edits.post_id')
-    .select(['post_edits.post_id', 'post_edits.text', 'post_edits.content_warning', 'post_edits.written_at', 'post_edits.replaced_at'])
-    .where('posts.author_id', '=', authorId)
-    .orderBy('post_edits.post_id')
-    .orderBy('post_edits.replaced_at', 'desc')
-    .orderBy('post_edits.id', 'desc')
-    .execute();
-  return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
-}
-
 /** Adds or removes the user's like; the counter moves only when a row really changed. */
 export async function setLike(db: Executor, postId: string, userId: string, liked: boolean, now: number): Promise<void> {
   const result = liked
@@ -585,25 +580,26 @@ export async function findGroupPostIds(db: Executor, groupId: string): Promise<s
 }
 
 // ---- A user's own data (the account export) ------------------------------------------------
-
-/** Whose posts a read of tags covers: those the user wrote, or those they liked and may still read. */
-export type PostsOfUser = { kind: 'author'; userId: string } | { kind: 'liked'; userId: string };
+// Read a page at a time in (created_at, id) order (see KeysetPage), so an export holds one page.
 
 /**
- * What a liked post's content may be shown to its liker: a post they may see, or their own (a post
- * of theirs in a private group they left is still theirs). Anything else shows as its id alone.
+ * What a liked post's content may be shown to its liker: a post they may read now, or their own (a
+ * post of theirs in a private group they left is still theirs). Anything else (a private group
+ * they are not in, a block either way, a suspended author) shows as its id alone.
  */
 function readableByLiker(userId: string) {
-  return (eb: ExpressionBuilder<Database, 'posts'>) => eb.or([eb('posts.author_id', '=', userId), postVisibleTo(userId)(eb)]);
+  return (eb: ExpressionBuilder<Database, 'posts'>) => eb.or([eb('posts.author_id', '=', userId), readableBy(userId, 'posts')(eb)]);
 }
 
-function postsOfUser(db: Executor, scope: PostsOfUser) {
-  if (scope.kind === 'author') return db.selectFrom('posts').where('posts.author_id', '=', scope.userId);
+/** The user's posts in export order, from after the page's key (index posts_author). */
+function authoredPage(db: Executor, authorId: string, page: KeysetPage) {
   return db
     .selectFrom('posts')
-    .innerJoin('post_likes as liked', 'liked.post_id', 'posts.id')
-    .where('liked.user_id', '=', scope.userId)
-    .where(readableByLiker(scope.userId));
+    .where('posts.author_id', '=', authorId)
+    .where(afterKeyset(page.after, 'posts.created_at', 'posts.id'))
+    .orderBy('posts.created_at')
+    .orderBy('posts.id')
+    .limit(page.limit);
 }
 
 export interface AuthoredPostRow {
@@ -620,15 +616,11 @@ export interface AuthoredPostRow {
   is_private: boolean;
 }
 
-/** Every post the user wrote, oldest first, in whatever group: they are the author's own data. */
-export async function findPostsByAuthor(db: Executor, authorId: string): Promise<AuthoredPostRow[]> {
-  const rows = await db
-    .selectFrom('posts')
+/** A page of the posts the user wrote, oldest first, in whatever group: they are the author's own data. */
+export async function findPostsByAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<AuthoredPostRow[]> {
+  const rows = await authoredPage(db, authorId, page)
     .select(['posts.id', 'posts.text', 'posts.edited_at', 'posts.reply_to', 'posts.likes', 'posts.comments', 'posts.images', 'posts.image_alts', 'posts.content_warning', 'posts.created_at'])
     .select(postIsPrivate('posts.id').as('is_private'))
-    .where('posts.author_id', '=', authorId)
-    .orderBy('posts.created_at')
-    .orderBy('posts.id')
     .execute();
   return rows.map((row) => ({
     ...row,
@@ -638,31 +630,28 @@ export async function findPostsByAuthor(db: Executor, authorId: string): Promise
   }));
 }
 
-/** The group tags of the user's posts (see PostsOfUser), in tag order. */
-export async function findPostGroupsOfUser(db: Executor, scope: PostsOfUser): Promise<PostGroupRow[]> {
-  const rows = await postsOfUser(db, scope)
-    .innerJoin('post_groups', 'post_groups.post_id', 'posts.id')
-    .leftJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select(POST_GROUP_COLUMNS)
-    .orderBy('post_groups.post_id')
-    .orderBy('post_groups.position')
-    .execute();
-  return rows.map(withGroupFlags);
+/** A page of the user's posts that hold images, oldest first: which files the export puts in the zip. */
+export async function findImagesOfAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<{ id: string; images: number; created_at: number }[]> {
+  const rows = await authoredPage(db, authorId, page).select(['posts.id', 'posts.images', 'posts.created_at']).where('posts.images', '>', 0).execute();
+  return rows.map((row) => ({ id: row.id, images: Number(row.images), created_at: Number(row.created_at) }));
 }
 
-/** The mentions in the posts the user wrote, in mention order. */
-export async function findPostMentionsOfAuthor(db: Executor, authorId: string): Promise<PostMentionRow[]> {
-  return postsOfUser(db, { kind: 'author', userId: authorId })
-    .innerJoin('post_mentions', 'post_mentions.post_id', 'posts.id')
-    .leftJoin('users', 'users.id', 'post_mentions.user_id')
-    .select(POST_MENTION_COLUMNS)
-    .orderBy('post_mentions.post_id')
-    .orderBy('post_mentions.position')
+/** The replaced versions of these posts, newest first per post. */
+export async function findPostVersionsOf(db: Executor, postIds: string[]): Promise<Array<PostVersionRow & { post_id: string }>> {
+  if (postIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('post_edits')
+    .select(['post_id', 'text', 'content_warning', 'written_at', 'replaced_at'])
+    .where('post_id', 'in', postIds)
+    .orderBy('post_id')
+    .orderBy('replaced_at', 'desc')
+    .orderBy('id', 'desc')
     .execute();
+  return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
 }
 
-/** Every post the user liked, with when, oldest like first: ids only, whoever may see it. */
-export const findPostLikesOf = (db: Executor, userId: string) => likesGivenBy(db, 'post_likes', userId);
+/** A page of the posts the user liked, with when, oldest like first: ids only, whoever may see them. */
+export const findPostLikesOf = (db: Executor, userId: string, page: KeysetPage) => likesGivenBy(db, 'post_likes', userId, page);
 
 export interface LikedPostRow {
   id: string;
@@ -672,11 +661,15 @@ export interface LikedPostRow {
   created_at: number;
 }
 
-/** The posts the user liked whose content they may read: ones they may see, and their own. */
-export async function findReadableLikedPosts(db: Executor, userId: string): Promise<LikedPostRow[]> {
-  const rows = await postsOfUser(db, { kind: 'liked', userId })
+/** Those of `postIds` (posts the user liked) whose content they may read: ones they may read now, and their own. */
+export async function findReadableLikedPosts(db: Executor, userId: string, postIds: string[]): Promise<LikedPostRow[]> {
+  if (postIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('posts')
     .leftJoin('users', 'users.id', 'posts.author_id')
     .select(['posts.id', 'posts.author_id', 'users.username as author_username', 'posts.text', 'posts.created_at'])
+    .where('posts.id', 'in', postIds)
+    .where(readableByLiker(userId))
     .execute();
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
 }

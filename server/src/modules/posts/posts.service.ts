@@ -2,6 +2,7 @@ import type { PostHistory } from '#core/api/posts';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
+import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
@@ -14,7 +15,7 @@ import type { MediaStorage } from '../../lib/storage.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible, standingsIn } from '../groups/group-access.js';
 import { groupsNamed } from '../groups/groups.service.js';
-import { isBlockedBetween, isPostBlockedFor } from '../blocks/block-filters.js';
+import { isBlockedBetween } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
@@ -108,7 +109,8 @@ export async function listPosts(db: Executor, options: ListPostsOptions): Promis
 
 /** Group names of a visible post, in tag order (the composer presets them for a reply). */
 export async function getPostGroupNames(ctx: ServiceContext, viewer: Viewer | null, postId: string): Promise<string[]> {
-  if (!(await isPostVisible(ctx.db, postId, viewer?.id ?? null))) throw notFound('didnt_find_post');
+  // The post's own rule (blocks included), so its groups answer 404 exactly when the post does.
+  if (!isId(postId) || !(await repo.isPostReadable(ctx.db, postId, viewer?.id ?? null))) throw notFound('didnt_find_post');
   return repo.findPostGroupNames(ctx.db, postId);
 }
 
@@ -321,9 +323,7 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
 export async function getPostHistory(ctx: ServiceContext, viewer: Viewer | null, postId: string): Promise<PostHistory> {
   const { db } = ctx;
   const viewerId = viewer?.id ?? null;
-  if (!isId(postId) || !(await isPostVisible(db, postId, viewerId))) throw notFound('didnt_find_post');
-  // A post a block hides from the viewer has no history for them either.
-  if (await isPostBlockedFor(db, postId, viewerId)) throw notFound('didnt_find_post');
+  if (!isId(postId) || !(await repo.isPostReadable(db, postId, viewerId))) throw notFound('didnt_find_post');
   const rows = await repo.findPostVersions(db, postId);
   return { versions: rows.map(toVersion) };
 }
@@ -415,13 +415,17 @@ const toVersion = (row: repo.PostVersionRow): PostHistory['versions'][number] =>
   replacedAt: row.replaced_at,
 });
 
-/** Every post the user wrote, oldest first, including those in private groups they have left. */
-export async function postsWrittenBy(db: Executor, authorId: string): Promise<AuthoredPost[]> {
-  const [rows, groupRows, mentionRows, versionRows] = await Promise.all([
-    repo.findPostsByAuthor(db, authorId),
-    repo.findPostGroupsOfUser(db, { kind: 'author', userId: authorId }),
-    repo.findPostMentionsOfAuthor(db, authorId),
-    repo.findPostVersionsOfAuthor(db, authorId),
+/**
+ * A page of the posts the user wrote, oldest first (see KeysetPage, keyed by createdAt and id),
+ * including those in private groups they have left: four statements a page, whatever its size.
+ */
+export async function postsWrittenBy(db: Executor, authorId: string, page: KeysetPage): Promise<AuthoredPost[]> {
+  const rows = await repo.findPostsByAuthor(db, authorId, page);
+  const ids = rows.map((row) => row.id);
+  const [groupRows, mentionRows, versionRows] = await Promise.all([
+    repo.findPostGroups(db, ids),
+    repo.findPostMentions(db, ids),
+    repo.findPostVersionsOf(db, ids),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
@@ -444,6 +448,12 @@ export async function postsWrittenBy(db: Executor, authorId: string): Promise<Au
   }));
 }
 
+/** A page of the user's posts that hold images (keyed by createdAt and id), with how many each holds. */
+export async function postImagesOf(db: Executor, authorId: string, page: KeysetPage): Promise<Array<{ id: string; createdAt: number; images: number }>> {
+  const rows = await repo.findImagesOfAuthor(db, authorId, page);
+  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, images: row.images }));
+}
+
 /** A post the user liked; `post` only when they may read it (see findReadableLikedPosts). */
 export interface LikedPost {
   postId: string;
@@ -452,16 +462,13 @@ export interface LikedPost {
 }
 
 /**
- * The user's likes of posts, oldest first. A post they may no longer see (a private group they are
- * not in) is named by its id alone: its content is for that group's members.
+ * A page of the user's likes of posts, oldest first (keyed by likedAt and postId). A post they may
+ * not read now (a private group they are not in, a block either way) is named by its id alone.
  */
-export async function postsLikedBy(db: Executor, userId: string): Promise<LikedPost[]> {
-  const [likes, readable, groupRows] = await Promise.all([
-    repo.findPostLikesOf(db, userId),
-    repo.findReadableLikedPosts(db, userId),
-    repo.findPostGroupsOfUser(db, { kind: 'liked', userId }),
-  ]);
-  const groupsByPost = groupBy(groupRows, (g) => g.post_id);
+export async function postsLikedBy(db: Executor, userId: string, page: KeysetPage): Promise<LikedPost[]> {
+  const likes = await repo.findPostLikesOf(db, userId, page);
+  const readable = await repo.findReadableLikedPosts(db, userId, likes.map((like) => like.id));
+  const groupsByPost = groupBy(await repo.findPostGroups(db, readable.map((row) => row.id)), (g) => g.post_id);
   const liked = withLikedTargets(likes, readable, (row, author) => ({
     author,
     text: row.text,
