@@ -54,8 +54,9 @@ export interface Config {
   vapid: { publicKey: string; privateKey: string } | undefined;
   vapidSubject: string;
   /**
-   * Push endpoints may be plain http:// on a loopback address (PUSH_ALLOW_HTTP=true): for tests
-   * and local development with a fake push service. Otherwise only https:// endpoints are taken.
+   * Push endpoints may be plain http:// to this machine's loopback addresses (PUSH_ALLOW_HTTP=true):
+   * for tests and local development with a fake push service. Otherwise only https:// endpoints
+   * whose every address is public are taken (lib/egress).
    */
   pushAllowHttp: boolean;
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */

@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import webpush from 'web-push';
 import type { PushPayload } from '#core/api/push';
 import type { Executor } from '../../db/schema.js';
+import { EgressRefused } from '../../lib/egress/egress.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { enqueueJobs } from '../jobs/queue.js';
 import { findNotification, unreadCount } from '../notifications/notifications.service.js';
 import { pushLanguage, pushMessage } from './push.message.js';
 import * as repo from './push.repository.js';
+import { pushRules } from './push.service.js';
 
 /**
  * Sending: every notification row the fan-out inserts (so only what its settings, group levels and
@@ -49,27 +51,28 @@ export class PushServiceError extends Error {
   }
 }
 
-/** Encrypts the message to the device and posts it to its push service; answers the HTTP status. */
+/**
+ * Encrypts the message to the device and posts it to its push service through the outgoing-request
+ * guard; answers the HTTP status, or throws EgressRefused when the endpoint leads somewhere refused.
+ */
 export async function sendToDevice(app: FastifyInstance, device: repo.PushSubscriptionRow, message: PushPayload): Promise<number> {
   const details = webpush.generateRequestDetails({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(message), {
     vapidDetails: { subject: app.config.vapidSubject, ...app.vapidKeys },
     TTL: PUSH_TTL_SECONDS,
     contentEncoding: 'aes128gcm',
   });
-  // fetch sets the length itself; web-push's other headers (TTL, encryption, VAPID) go as they are.
-  const headers = Object.fromEntries(
-    Object.entries(details.headers as Record<string, string | number>)
-      .filter(([name]) => name.toLowerCase() !== 'content-length')
-      .map(([name, value]) => [name, String(value)]),
+  const response = await app.egress.request(
+    details.endpoint,
+    {
+      method: details.method,
+      headers: details.headers as Record<string, string | number>,
+      ...(details.body ? { body: details.body } : {}),
+      timeoutMs: PUSH_TIMEOUT_MS,
+      // A push service answers with a few bytes at most: nothing of it is read.
+      maxResponseBytes: 64 * 1024,
+    },
+    pushRules(app.config),
   );
-  const response = await fetch(details.endpoint, {
-    method: details.method,
-    headers,
-    body: details.body ? new Uint8Array(details.body) : null,
-    redirect: 'error',
-    signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-  });
-  await response.arrayBuffer().catch(() => undefined);
   return response.status;
 }
 
@@ -83,7 +86,16 @@ async function sendPush(app: FastifyInstance, payload: unknown): Promise<void> {
   if (!notification || notification.seen) return;
   const language = pushLanguage(await repo.userLanguage(app.db, job.userId));
   const message = pushMessage(notification, language, await unreadCount(app, job.userId));
-  const status = await sendToDevice(app, device, message);
+  let status: number;
+  try {
+    status = await sendToDevice(app, device, message);
+  } catch (err) {
+    // The endpoint leads to this machine or its network now: it is never contacted, and goes.
+    if (!(err instanceof EgressRefused)) throw err;
+    app.log.warn({ err, subscriptionId: device.id }, 'push endpoint refused by the outgoing-request guard; subscription removed');
+    await repo.deleteSubscription(app.db, device.id);
+    return;
+  }
   if (status === 404 || status === 410) {
     await repo.deleteGoneSubscription(app.db, device);
     return;

@@ -65,6 +65,11 @@ export async function deleteGoneSubscription(db: Executor, row: PushSubscription
   await db.deleteFrom('push_subscriptions').where('id', '=', row.id).where('updated_at', '=', row.updated_at).execute();
 }
 
+/** Removes a subscription whatever its state (its endpoint is refused now). */
+export async function deleteSubscription(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+}
+
 /** Ids per query: well under SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 1000;
 
