@@ -59,6 +59,16 @@ export interface Config {
    * whose every address is public are taken (lib/egress).
    */
   pushAllowHttp: boolean;
+  /** How long a push service has to answer before the try counts as failed (PUSH_TIMEOUT_MS, default 10000). */
+  pushTimeoutMs: number;
+  /** Failed deliveries in a row after which a device's subscription is dropped (PUSH_MAX_FAILURES, default 5). */
+  pushMaxFailures: number;
+  /**
+   * Background jobs of a kind run side by side up to their own bound in each process, so a slow kind
+   * never holds up another: pushes (JOBS_PUSH_CONCURRENCY, default 8) and mail (JOBS_MAIL_CONCURRENCY,
+   * default 2); every other kind one at a time.
+   */
+  jobConcurrency: { push: number; mail: number };
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
 }
@@ -82,13 +92,19 @@ function parseRates(env: NodeJS.ProcessEnv, problems: string[]): Config['rates']
   const defaults = { ...RATE_LIMIT_DEFAULTS, commentsPerWindow: LIMITS.commentsPerWindow };
   const rates: Config['rates'] = { ...defaults };
   for (const [field, variable] of Object.entries(RATE_VARIABLES) as [keyof Config['rates'], string][]) {
-    const raw = env[variable];
-    if (raw === undefined || raw === '') continue;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1) problems.push(`${variable} must be a whole number of at least 1, got "${raw}"`);
-    else rates[field] = value;
+    rates[field] = parseCount(env, variable, defaults[field], problems);
   }
   return rates;
+}
+
+/** A whole number of at least 1; `fallback` when unset. */
+function parseCount(env: NodeJS.ProcessEnv, variable: string, fallback: number, problems: string[]): number {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value >= 1) return value;
+  problems.push(`${variable} must be a whole number of at least 1, got "${raw}"`);
+  return fallback;
 }
 
 /**
@@ -208,6 +224,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
   const vapidSubject = parseVapidSubject(env.VAPID_SUBJECT, mailFrom, problems);
+  const pushTimeoutMs = parseCount(env, 'PUSH_TIMEOUT_MS', 10_000, problems);
+  const pushMaxFailures = parseCount(env, 'PUSH_MAX_FAILURES', 5, problems);
+  const jobConcurrency = {
+    push: parseCount(env, 'JOBS_PUSH_CONCURRENCY', 8, problems),
+    mail: parseCount(env, 'JOBS_MAIL_CONCURRENCY', 2, problems),
+  };
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -235,5 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapid,
     vapidSubject,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',
+    pushTimeoutMs,
+    pushMaxFailures,
+    jobConcurrency,
   };
 }

@@ -19,6 +19,7 @@ import * as mediaAltAndWarnings from './migrations/20261125_30_media_alt_and_war
 import * as postEdits from './migrations/20261126_30_post_edits.js';
 import * as userSearchOrder from './migrations/20261126_40_user_search_order.js';
 import * as suspendedUsersIndex from './migrations/20261126_50_suspended_users_index.js';
+import * as pushFailuresAndJobLanes from './migrations/20261127_10_push_failures_and_job_lanes.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126_30_post_edits': postEdits,
   '20261126_40_user_search_order': userSearchOrder,
   '20261126_50_suspended_users_index': suspendedUsersIndex,
+  '20261127_10_push_failures_and_job_lanes': pushFailuresAndJobLanes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -15,14 +15,15 @@ import { pushRules } from './push.service.js';
  * visibility let through, decided there and nowhere else) becomes one job per device of its
  * recipient, queued in the fan-out step's own transaction. Each job encrypts the message to its
  * device (RFC 8291, aes128gcm, by web-push) and posts it to the device's push service, outside any
- * transaction. The service saying the subscription is gone (404, 410) removes it; any other failure
- * goes back in the queue and is tried again after the queue's growing delay.
+ * transaction, through the outgoing-request guard and within PUSH_TIMEOUT_MS. The service saying the
+ * subscription is gone (404, 410), or the endpoint now leading somewhere the guard refuses, removes
+ * it; any other failure goes back in the queue and is tried again after the queue's growing delay,
+ * and the device is dropped after PUSH_MAX_FAILURES failures in a row, whichever pushes they were.
  */
 export const PUSH_JOB = 'push_notification';
 
 /** How long a push service keeps a message for a device that is off: a day, then it is stale. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
-const PUSH_TIMEOUT_MS = 15_000;
 
 interface PushJob {
   notificationId: string;
@@ -67,7 +68,7 @@ export async function sendToDevice(app: FastifyInstance, device: repo.PushSubscr
       method: details.method,
       headers: details.headers as Record<string, string | number>,
       ...(details.body ? { body: details.body } : {}),
-      timeoutMs: PUSH_TIMEOUT_MS,
+      timeoutMs: app.config.pushTimeoutMs,
       // A push service answers with a few bytes at most: nothing of it is read.
       maxResponseBytes: 64 * 1024,
     },
@@ -90,8 +91,9 @@ async function sendPush(app: FastifyInstance, payload: unknown): Promise<void> {
   try {
     status = await sendToDevice(app, device, message);
   } catch (err) {
+    // No answer in time, no connection, no address: a failure of the device like an error status.
+    if (!(err instanceof EgressRefused)) return deviceFailed(app, device, err);
     // The endpoint leads to this machine or its network now: it is never contacted, and goes.
-    if (!(err instanceof EgressRefused)) throw err;
     app.log.warn({ err, subscriptionId: device.id }, 'push endpoint refused by the outgoing-request guard; subscription removed');
     await repo.deleteSubscription(app.db, device.id);
     return;
@@ -100,8 +102,20 @@ async function sendPush(app: FastifyInstance, payload: unknown): Promise<void> {
     await repo.deleteGoneSubscription(app.db, device);
     return;
   }
-  // A failure throws: the queue tries again later.
-  if (status < 200 || status >= 300) throw new PushServiceError(status);
+  if (status < 200 || status >= 300) {
+    await deviceFailed(app, device, new PushServiceError(status));
+    return;
+  }
+  if (device.failures > 0) await repo.clearFailures(app.db, device.id);
+}
+
+/** Counts the failure against the device; throws it (the queue tries again later) unless the device is dropped for it. */
+async function deviceFailed(app: FastifyInstance, device: repo.PushSubscriptionRow, err: unknown): Promise<void> {
+  if (await repo.countFailure(app.db, device.id, app.config.pushMaxFailures)) {
+    app.log.warn({ err, subscriptionId: device.id }, 'push subscription removed after failing too many times in a row');
+    return;
+  }
+  throw err;
 }
 
 /** Tried for about half an hour (the queue's delays double from a second): later, a push is stale. */
