@@ -78,9 +78,10 @@ describe('jobs: kinds run side by side, each within its bound', () => {
       await silent.close();
       await running;
     }
+    // Every push failed at least once and waits for a retry (one due again may have been retried already).
     const failed = await pushJobs(t.app);
     expect(failed).toHaveLength(20);
-    expect(failed.every((job) => job.attempts === 1 && job.locked_until === null)).toBe(true);
+    expect(failed.every((job) => job.attempts >= 1 && job.locked_until === null)).toBe(true);
   });
 });
 
