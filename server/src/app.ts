@@ -7,10 +7,12 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { inlineScriptSources } from './lib/inline-scripts.js';
 import { requestLogSerializer } from './lib/log.js';
+import type { Resolver } from './lib/egress/egress.js';
 import type { MediaStorage } from './lib/storage.js';
 import { migrateToLatest } from './db/migrator.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
+import { egressPlugin } from './plugins/egress.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { mailerPlugin } from './plugins/mailer.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -33,6 +35,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Media storage; the local folder in the data dir by default. */
   storage?: MediaStorage;
+  /** The resolver outgoing requests use; the system's by default (tests answer for made-up names). */
+  resolve?: Resolver;
   /** Sees every route as it is added: tests walk the whole route table with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -83,6 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(visitorCachePlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(notificationHubPlugin);
+  await app.register(egressPlugin, options.resolve ? { resolve: options.resolve } : {});
   await app.register(jobsPlugin);
   await app.register(mailerPlugin);
   await app.register(pushPlugin);

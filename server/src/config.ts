@@ -54,8 +54,9 @@ export interface Config {
   vapid: { publicKey: string; privateKey: string } | undefined;
   vapidSubject: string;
   /**
-   * Push endpoints may be plain http:// on a loopback address (PUSH_ALLOW_HTTP=true): for tests
-   * and local development with a fake push service. Otherwise only https:// endpoints are taken.
+   * Push endpoints may be plain http:// to this machine's loopback addresses (PUSH_ALLOW_HTTP=true):
+   * for tests and local development with a fake push service. Otherwise only https:// endpoints
+   * whose every address is public are taken (lib/egress).
    */
   pushAllowHttp: boolean;
   /**
@@ -64,6 +65,16 @@ export interface Config {
    * closes that owner's oldest. Each open stream is woken by every change of its user's count.
    */
   streams: { perAccount: number; perAddress: number };
+  /** How long a push service has to answer before the try counts as failed (PUSH_TIMEOUT_MS, default 10000). */
+  pushTimeoutMs: number;
+  /** Failed deliveries in a row after which a device's subscription is dropped (PUSH_MAX_FAILURES, default 5). */
+  pushMaxFailures: number;
+  /**
+   * Background jobs of a kind run side by side up to their own bound in each process, so a slow kind
+   * never holds up another: pushes (JOBS_PUSH_CONCURRENCY, default 8) and mail (JOBS_MAIL_CONCURRENCY,
+   * default 2); every other kind one at a time.
+   */
+  jobConcurrency: { push: number; mail: number };
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
   /**
@@ -243,6 +254,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const vapid = parseVapid(env, problems);
   const mailFrom = env.MAIL_FROM || 'Kruh <no-reply@kruh.local>';
   const vapidSubject = parseVapidSubject(env.VAPID_SUBJECT, mailFrom, problems);
+  const pushTimeoutMs = parseCount(env, 'PUSH_TIMEOUT_MS', 10_000, problems);
+  const pushMaxFailures = parseCount(env, 'PUSH_MAX_FAILURES', 5, problems);
+  const jobConcurrency = {
+    push: parseCount(env, 'JOBS_PUSH_CONCURRENCY', 8, problems),
+    mail: parseCount(env, 'JOBS_MAIL_CONCURRENCY', 2, problems),
+  };
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -273,5 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapid,
     vapidSubject,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',
+    pushTimeoutMs,
+    pushMaxFailures,
+    jobConcurrency,
   };
 }

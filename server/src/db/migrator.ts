@@ -22,6 +22,7 @@ import * as suspendedUsersIndex from './migrations/20261126_50_suspended_users_i
 import * as groupTagsRestrict from './migrations/20261127_10_group_tags_restrict.js';
 import * as skeletonsFoldLatinLookAlikes from './migrations/20261127_20_skeletons_fold_latin_look_alikes.js';
 import * as exportLikeIndexes from './migrations/20261127_30_export_like_indexes.js';
+import * as pushFailuresAndJobLanes from './migrations/20261127_40_push_failures_and_job_lanes.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127_10_group_tags_restrict': groupTagsRestrict,
   '20261127_20_skeletons_fold_latin_look_alikes': skeletonsFoldLatinLookAlikes,
   '20261127_30_export_like_indexes': exportLikeIndexes,
+  '20261127_40_push_failures_and_job_lanes': pushFailuresAndJobLanes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

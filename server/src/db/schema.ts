@@ -249,6 +249,8 @@ export interface PushSubscriptionsTable {
   auth: string;
   created_at: number;
   updated_at: number;
+  /** Deliveries that failed in a row; the subscription is dropped at PUSH_MAX_FAILURES. */
+  failures: Generated<number>;
 }
 
 /** Values an instance generates once and every process shares (the VAPID key pair). */

@@ -25,7 +25,7 @@ export interface TestApp {
  * (dropped with the rest of the run's schemas by the global teardown), so test files run in
  * parallel without seeing each other's rows.
  */
-export interface TestAppOptions extends Pick<BuildOptions, 'onRoute'> {
+export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve'> {
   /** Told the SQL of every statement the app runs. */
   onQuery?: (sql: string) => void;
 }

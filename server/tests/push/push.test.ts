@@ -4,13 +4,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
 import { deleteUserCascade } from '../../src/modules/account/account.repository';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
-import { PUSH_JOB } from '../../src/modules/push/push.job';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { expectError, expectInfo } from '../helpers/expect';
 import { type TestUser, addMember, call, createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { createTestApp, useTestApp } from '../helpers/test-app';
 import { currentSchema, openSibling, setLevel, setSettings } from '../notifications/support';
-import { type FakePushService, type TestDevice, decryptPush, newDevice, startPushService, verifyVapid } from './support';
+import { type FakePushService, PUBLIC_ADDRESS, type TestDevice, decryptPush, newDevice, pushJobs, rowsOf, startPushService, subscribe, verifyVapid } from './support';
 
 /**
  * Web Push end to end, on the database of the run: a device subscribes, something happens that
@@ -26,15 +25,8 @@ afterAll(async () => {
   await service.close();
 });
 
-const subscribe = (app: FastifyInstance, user: TestUser | null, payload: unknown) =>
-  call(app, user, { method: 'POST', url: '/api/push/subscribe', payload: payload as object });
 const unsubscribe = (app: FastifyInstance, user: TestUser | null, endpoint: string) =>
   call(app, user, { method: 'DELETE', url: '/api/push/subscribe', payload: { endpoint } });
-
-const rowsOf = (app: FastifyInstance, endpoint: string) =>
-  app.db.selectFrom('push_subscriptions').select(['user_id', 'p256dh', 'auth']).where('endpoint', '=', endpoint).execute();
-
-const pushJobs = (app: FastifyInstance) => app.db.selectFrom('jobs').selectAll().where('kind', '=', PUSH_JOB).execute();
 
 /** What the service received at the device's endpoint since `from`. */
 const receivedBy = (device: TestDevice, from = 0) => service.received.slice(from).filter((push) => push.path === device.path);
@@ -203,7 +195,7 @@ describe('push: plain http endpoints', () => {
     const alice = await createUser(t.app);
     const device = newDevice(service);
     expectError(await subscribe(t.app, alice, device.subscription), 400, 'invalid_subscription');
-    const secure = { ...device.subscription, endpoint: device.subscription.endpoint.replace('http://', 'https://') };
+    const secure = { ...device.subscription, endpoint: `https://${PUBLIC_ADDRESS}${device.path}` };
     expectInfo(await subscribe(t.app, alice, secure), 'push_subscribed');
   });
 });

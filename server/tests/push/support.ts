@@ -1,7 +1,10 @@
 import { type ECDH, createECDH, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { PUSH_JOB } from '../../src/modules/push/push.job';
+import { type TestUser, call } from '../helpers/fixtures';
 
 /**
  * A push service and a device, both in the test: the service is a local HTTP server that keeps
@@ -104,4 +107,50 @@ export function verifyVapid(push: ReceivedPush, origin: string): { aud: string; 
   if (parsed.aud !== origin) throw new Error(`VAPID audience ${parsed.aud}, expected ${origin}`);
   if (parsed.exp * 1000 < Date.now()) throw new Error('VAPID JWT expired');
   return { ...parsed, k };
+}
+
+/** An address on the public internet (example.com's), for an endpoint that passes the guard without DNS. */
+export const PUBLIC_ADDRESS = '93.184.215.14';
+
+export const subscribe = (app: FastifyInstance, user: TestUser | null, payload: unknown) =>
+  call(app, user, { method: 'POST', url: '/api/push/subscribe', payload: payload as object });
+
+export const rowsOf = (app: FastifyInstance, endpoint: string) =>
+  app.db.selectFrom('push_subscriptions').select(['user_id', 'p256dh', 'auth']).where('endpoint', '=', endpoint).execute();
+
+export const pushJobs = (app: FastifyInstance) => app.db.selectFrom('jobs').selectAll().where('kind', '=', PUSH_JOB).execute();
+
+export interface SilentService {
+  port: number;
+  /** Connections accepted so far, open or closed. */
+  accepted: number;
+  /** The connections still open. */
+  open: Set<Socket>;
+  close(): Promise<void>;
+}
+
+/** A server on this machine that accepts TCP connections and never says a word back (a hung push service). */
+export async function startSilentService(): Promise<SilentService> {
+  const open = new Set<Socket>();
+  const state = { accepted: 0 };
+  const server = createNetServer((socket) => {
+    state.accepted++;
+    open.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => open.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    get accepted() {
+      return state.accepted;
+    },
+    open,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

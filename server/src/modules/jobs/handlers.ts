@@ -2,7 +2,8 @@ import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails.js';
 import { NOTIFICATION_JOB } from '../notifications/events.js';
 import { notificationJobStep } from '../notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from '../push/push.job.js';
-import type { JobHandlers } from './job-handler.js';
+import type { Config } from '../../config.js';
+import type { JobConcurrency, JobHandlers } from './job-handler.js';
 import { MAINTENANCE_JOB, maintenanceStep } from './maintenance.js';
 
 /** What runs each kind of job: the one place that knows them all, registered on the app by the jobs plugin. */
@@ -12,3 +13,12 @@ export const JOB_HANDLERS: JobHandlers = {
   [MAINTENANCE_JOB]: maintenanceStep,
   [PUSH_JOB]: pushJob,
 };
+
+/**
+ * The kinds that wait on other servers run side by side, each within its own bound, so a push
+ * service that never answers holds push slots only and mail keeps going out; the rest one at a time.
+ */
+export const jobConcurrency = (config: Config): JobConcurrency => ({
+  [PUSH_JOB]: config.jobConcurrency.push,
+  [ACCOUNT_MAIL_JOB]: config.jobConcurrency.mail,
+});

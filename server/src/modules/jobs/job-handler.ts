@@ -34,8 +34,12 @@ export type JobHandler = StepHandler | OutsideJob;
 /** Every kind of job the app runs, by the `kind` stored in its row. */
 export type JobHandlers = Record<string, JobHandler>;
 
+/** How many jobs of a kind one process runs at once, by kind; a kind not named runs one at a time. */
+export type JobConcurrency = Record<string, number>;
+
 declare module 'fastify' {
   interface FastifyInstance {
     jobHandlers: JobHandlers;
+    jobConcurrency: JobConcurrency;
   }
 }

@@ -32,11 +32,15 @@ export async function insertJobUnlessPresent(db: Executor, kind: string, payload
     .execute();
 }
 
+/** Which kinds a claim takes: one kind, or every kind but these (kinds nothing runs). */
+export type KindFilter = string | { except: string[] };
+
 /**
- * Leases up to `limit` due jobs until now + leaseMs. On PostgreSQL, SKIP LOCKED lets concurrent
- * workers take disjoint sets; on SQLite the single statement runs under the one writer lock.
+ * Leases up to `limit` due jobs (of the given kinds, all when none) until now + leaseMs. On
+ * PostgreSQL, SKIP LOCKED lets concurrent workers take disjoint sets; on SQLite the single
+ * statement runs under the one writer lock.
  */
-export async function claimDueJobs(db: Db, now: number, leaseMs: number, limit: number): Promise<JobRow[]> {
+export async function claimDueJobs(db: Db, now: number, leaseMs: number, limit: number, kinds?: KindFilter): Promise<JobRow[]> {
   let due = db
     .selectFrom('jobs')
     .select('id')
@@ -45,6 +49,8 @@ export async function claimDueJobs(db: Db, now: number, leaseMs: number, limit: 
     .orderBy('run_at')
     .orderBy('id')
     .limit(limit);
+  if (typeof kinds === 'string') due = due.where('kind', '=', kinds);
+  else if (kinds?.except.length) due = due.where('kind', 'not in', kinds.except);
   if (isPostgres(db)) due = due.forUpdate().skipLocked();
   const rows = await db.updateTable('jobs').set({ locked_until: now + leaseMs }).where('id', 'in', due).returningAll().execute();
   return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);

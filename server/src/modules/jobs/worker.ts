@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobStep, OutsideJob } from './job-handler.js';
-import { type JobRow, claimDueJobs, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository.js';
+import { type JobRow, type KindFilter, claimDueJobs, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository.js';
 import { scheduleMaintenance } from './maintenance.js';
 import type { PgListener } from './pg-listener.js';
 import { JOBS_CHANNEL, onJobEnqueued } from './signal.js';
 
 export const LEASE_MS = 30_000;
 export const POLL_MS = 500;
-const CLAIM_LIMIT = 4;
+/** Jobs of one kind a process runs at once, for kinds app.jobConcurrency does not name. */
+const DEFAULT_CONCURRENCY = 1;
 /** Steps one claim may run before the job goes back in line, so a huge fan-out does not starve others. */
 const STEPS_PER_CLAIM = 20;
 const MAX_ATTEMPTS = 10;
@@ -24,33 +25,15 @@ export interface RunOptions {
   clock?: () => number;
   /** Checked between steps: true hands the current job back and returns. */
   shouldStop?: () => boolean;
+  /**
+   * Subscribes the run to "new jobs may be due" (answers the unsubscribe): the worker's wake-ups,
+   * which include other processes' NOTIFY. By default, jobs enqueued in this process.
+   */
+  wakeups?: (wake: () => void) => () => void;
 }
 
 export function retryDelay(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
-}
-
-/**
- * Runs due jobs until none is left (or a limit of the options): what the worker does on each
- * tick, and what tests call instead of a running worker. Returns the number of steps run.
- */
-export async function runDueJobs(app: FastifyInstance, options: RunOptions = {}): Promise<number> {
-  const run: Run = { clock: options.clock ?? Date.now, options, steps: 0 };
-  while (budgetLeft(run) && !options.shouldStop?.()) {
-    const jobs = await claimDueJobs(app.db, run.clock(), LEASE_MS, CLAIM_LIMIT);
-    if (!jobs.length) break;
-    for (const [index, job] of jobs.entries()) {
-      if (options.shouldStop?.()) {
-        // Claimed but not started: give the rest back at once.
-        for (const rest of jobs.slice(index)) await releaseJob(app.db, rest.id, rest.payload, rest.run_at);
-        break;
-      }
-      // Out of steps: what is still claimed stays leased, as after a crash.
-      if (!budgetLeft(run)) return run.steps;
-      await runJob(app, job, run);
-    }
-  }
-  return run.steps;
 }
 
 interface Run {
@@ -60,6 +43,100 @@ interface Run {
 }
 
 const budgetLeft = (run: Run) => run.options.maxSteps === undefined || run.steps < run.options.maxSteps;
+
+/** The key under which jobs of kinds nothing handles are claimed (to be parked). */
+const UNHANDLED: unique symbol = Symbol('unhandled');
+type Lane = string | typeof UNHANDLED;
+interface Claimed {
+  job: JobRow;
+  lane: Lane;
+}
+
+/**
+ * Runs due jobs until none is left (or a limit of the options): what the worker does on each
+ * tick, and what tests call instead of a running worker. Returns the number of steps run.
+ *
+ * Each kind has its own lane: up to app.jobConcurrency[kind] of its jobs run at once, claimed
+ * apart from the other kinds', so push services that never answer fill the push lane only and
+ * a mail queued after them is claimed and sent at once. While jobs are in flight the run claims
+ * again whenever one ends, a job is enqueued, or POLL_MS passes.
+ */
+export async function runDueJobs(app: FastifyInstance, options: RunOptions = {}): Promise<number> {
+  const run: Run = { clock: options.clock ?? Date.now, options, steps: 0 };
+  const busy = new Map<Lane, number>();
+  const inFlight = new Set<Promise<void>>();
+  // Woken, the run claims in every lane with room: a job that ends may have queued jobs of another
+  // kind (a fan-out, pushes), and its signal comes before its transaction commits.
+  let woken: boolean;
+  let resume: (() => void) | null = null;
+  const wake = () => {
+    woken = true;
+    resume?.();
+  };
+  const unsubscribe = (options.wakeups ?? onJobEnqueued)(() => wake());
+  let failure: { err: unknown } | null = null;
+  try {
+    for (;;) {
+      woken = false;
+      // After a failure of the queue itself (not of a job), the jobs in flight finish and no more start.
+      if (!failure && !options.shouldStop?.()) {
+        for (const { job, lane } of await claimRound(app, run, busy, inFlight.size)) {
+          busy.set(lane, (busy.get(lane) ?? 0) + 1);
+          const task: Promise<void> = runJob(app, job, run)
+            .catch((err: unknown) => {
+              failure ??= { err };
+            })
+            .finally(() => {
+              busy.set(lane, (busy.get(lane) ?? 1) - 1);
+              inFlight.delete(task);
+              wake();
+            });
+          inFlight.add(task);
+        }
+      }
+      // A job that ended during the claims may have queued jobs those claims could not see yet.
+      if (woken) continue;
+      if (!inFlight.size) break;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        resume = resolve;
+        timer = setTimeout(() => wake(), POLL_MS);
+      });
+      resume = null;
+      clearTimeout(timer);
+    }
+  } finally {
+    unsubscribe();
+  }
+  if (failure) throw (failure as { err: unknown }).err;
+  return run.steps;
+}
+
+/** Claims, lane by lane, as many due jobs as each lane has room for (and the step budget allows). */
+async function claimRound(
+  app: FastifyInstance,
+  run: Run,
+  busy: Map<Lane, number>,
+  inFlight: number,
+): Promise<Claimed[]> {
+  // Every job claimed takes at least one step: never claim more than the budget has left.
+  let room = run.options.maxSteps === undefined ? Infinity : run.options.maxSteps - run.steps - inFlight;
+  const kinds = Object.keys(app.jobHandlers);
+  const lanes: Array<{ lane: Lane; bound: number; filter: KindFilter }> = [
+    ...kinds.map((kind) => ({ lane: kind, bound: app.jobConcurrency[kind] ?? DEFAULT_CONCURRENCY, filter: kind })),
+    { lane: UNHANDLED, bound: 1, filter: { except: kinds } },
+  ];
+  const claimed: Claimed[] = [];
+  const now = run.clock();
+  for (const { lane, bound, filter } of lanes) {
+    const wanted = Math.min(room, bound - (busy.get(lane) ?? 0));
+    if (wanted <= 0) continue;
+    const jobs = await claimDueJobs(app.db, now, LEASE_MS, wanted, filter);
+    room -= jobs.length;
+    claimed.push(...jobs.map((job): Claimed => ({ job, lane })));
+  }
+  return claimed;
+}
 
 async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void> {
   const handler = app.jobHandlers[job.kind];
@@ -137,6 +214,8 @@ export class JobWorker {
   private again = false;
   private stopped = true;
   private unsubscribe: Array<() => void> = [];
+  /** Wakes the run in progress, which claims again at once (a mail enqueued while pushes hang). */
+  private wakeRun: (() => void) | null = null;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -155,6 +234,7 @@ export class JobWorker {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
+      this.wakeRun?.();
       return;
     }
     this.schedule(0);
@@ -178,7 +258,13 @@ export class JobWorker {
     this.timer = null;
     if (this.stopped || this.running) return;
     this.again = false;
-    this.running = runDueJobs(this.app, { shouldStop: () => this.stopped })
+    const wakeups = (wake: () => void) => {
+      this.wakeRun = wake;
+      return () => {
+        this.wakeRun = null;
+      };
+    };
+    this.running = runDueJobs(this.app, { shouldStop: () => this.stopped, wakeups })
       .then(() => undefined)
       .catch((err: unknown) => this.app.log.error({ err }, 'job worker tick failed'))
       .finally(() => {

@@ -2,25 +2,28 @@ import type { FastifyInstance } from 'fastify';
 import webpush from 'web-push';
 import type { PushPayload } from '#core/api/push';
 import type { Executor } from '../../db/schema.js';
+import { EgressRefused } from '../../lib/egress/egress.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { enqueueJobs } from '../jobs/queue.js';
 import { findNotification, unreadCount } from '../notifications/notifications.service.js';
 import { pushLanguage, pushMessage } from './push.message.js';
 import * as repo from './push.repository.js';
+import { pushRules } from './push.service.js';
 
 /**
  * Sending: every notification row the fan-out inserts (so only what its settings, group levels and
  * visibility let through, decided there and nowhere else) becomes one job per device of its
  * recipient, queued in the fan-out step's own transaction. Each job encrypts the message to its
  * device (RFC 8291, aes128gcm, by web-push) and posts it to the device's push service, outside any
- * transaction. The service saying the subscription is gone (404, 410) removes it; any other failure
- * goes back in the queue and is tried again after the queue's growing delay.
+ * transaction, through the outgoing-request guard and within PUSH_TIMEOUT_MS. The service saying the
+ * subscription is gone (404, 410), or the endpoint now leading somewhere the guard refuses, removes
+ * it; any other failure goes back in the queue and is tried again after the queue's growing delay,
+ * and the device is dropped after PUSH_MAX_FAILURES failures in a row, whichever pushes they were.
  */
 export const PUSH_JOB = 'push_notification';
 
 /** How long a push service keeps a message for a device that is off: a day, then it is stale. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
-const PUSH_TIMEOUT_MS = 15_000;
 
 interface PushJob {
   notificationId: string;
@@ -49,27 +52,28 @@ export class PushServiceError extends Error {
   }
 }
 
-/** Encrypts the message to the device and posts it to its push service; answers the HTTP status. */
+/**
+ * Encrypts the message to the device and posts it to its push service through the outgoing-request
+ * guard; answers the HTTP status, or throws EgressRefused when the endpoint leads somewhere refused.
+ */
 export async function sendToDevice(app: FastifyInstance, device: repo.PushSubscriptionRow, message: PushPayload): Promise<number> {
   const details = webpush.generateRequestDetails({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(message), {
     vapidDetails: { subject: app.config.vapidSubject, ...app.vapidKeys },
     TTL: PUSH_TTL_SECONDS,
     contentEncoding: 'aes128gcm',
   });
-  // fetch sets the length itself; web-push's other headers (TTL, encryption, VAPID) go as they are.
-  const headers = Object.fromEntries(
-    Object.entries(details.headers as Record<string, string | number>)
-      .filter(([name]) => name.toLowerCase() !== 'content-length')
-      .map(([name, value]) => [name, String(value)]),
+  const response = await app.egress.request(
+    details.endpoint,
+    {
+      method: details.method,
+      headers: details.headers as Record<string, string | number>,
+      ...(details.body ? { body: details.body } : {}),
+      timeoutMs: app.config.pushTimeoutMs,
+      // A push service answers with a few bytes at most: nothing of it is read.
+      maxResponseBytes: 64 * 1024,
+    },
+    pushRules(app.config),
   );
-  const response = await fetch(details.endpoint, {
-    method: details.method,
-    headers,
-    body: details.body ? new Uint8Array(details.body) : null,
-    redirect: 'error',
-    signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-  });
-  await response.arrayBuffer().catch(() => undefined);
   return response.status;
 }
 
@@ -83,13 +87,35 @@ async function sendPush(app: FastifyInstance, payload: unknown): Promise<void> {
   if (!notification || notification.seen) return;
   const language = pushLanguage(await repo.userLanguage(app.db, job.userId));
   const message = pushMessage(notification, language, await unreadCount(app, job.userId));
-  const status = await sendToDevice(app, device, message);
+  let status: number;
+  try {
+    status = await sendToDevice(app, device, message);
+  } catch (err) {
+    // No answer in time, no connection, no address: a failure of the device like an error status.
+    if (!(err instanceof EgressRefused)) return deviceFailed(app, device, err);
+    // The endpoint leads to this machine or its network now: it is never contacted, and goes.
+    app.log.warn({ err, subscriptionId: device.id }, 'push endpoint refused by the outgoing-request guard; subscription removed');
+    await repo.deleteSubscription(app.db, device.id);
+    return;
+  }
   if (status === 404 || status === 410) {
     await repo.deleteGoneSubscription(app.db, device);
     return;
   }
-  // A failure throws: the queue tries again later.
-  if (status < 200 || status >= 300) throw new PushServiceError(status);
+  if (status < 200 || status >= 300) {
+    await deviceFailed(app, device, new PushServiceError(status));
+    return;
+  }
+  if (device.failures > 0) await repo.clearFailures(app.db, device.id);
+}
+
+/** Counts the failure against the device; throws it (the queue tries again later) unless the device is dropped for it. */
+async function deviceFailed(app: FastifyInstance, device: repo.PushSubscriptionRow, err: unknown): Promise<void> {
+  if (await repo.countFailure(app.db, device.id, app.config.pushMaxFailures)) {
+    app.log.warn({ err, subscriptionId: device.id }, 'push subscription removed after failing too many times in a row');
+    return;
+  }
+  throw err;
 }
 
 /** Tried for about half an hour (the queue's delays double from a second): later, a push is stale. */

@@ -14,12 +14,12 @@ export interface NewSubscription {
   now: number;
 }
 
-/** Stores the subscription, or gives an existing one with the same endpoint this owner and these keys. */
+/** Stores the subscription, or gives an existing one with the same endpoint this owner and these keys (and a clean record). */
 export async function upsertSubscription(db: Executor, s: NewSubscription): Promise<void> {
   await db
     .insertInto('push_subscriptions')
     .values({ id: s.id, user_id: s.userId, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, created_at: s.now, updated_at: s.now })
-    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: s.userId, p256dh: s.p256dh, auth: s.auth, updated_at: s.now }))
+    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: s.userId, p256dh: s.p256dh, auth: s.auth, updated_at: s.now, failures: 0 }))
     .execute();
 }
 
@@ -63,6 +63,30 @@ export async function findSubscription(db: Executor, id: string): Promise<PushSu
  */
 export async function deleteGoneSubscription(db: Executor, row: PushSubscriptionRow): Promise<void> {
   await db.deleteFrom('push_subscriptions').where('id', '=', row.id).where('updated_at', '=', row.updated_at).execute();
+}
+
+/** Removes a subscription whatever its state (its endpoint is refused now). */
+export async function deleteSubscription(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+}
+
+/**
+ * Counts a failed delivery to the device; at `max` failures in a row it is removed. Answers
+ * whether it was. Two statements, each atomic: pushes to one device failing at once all count.
+ */
+export async function countFailure(db: Executor, id: string, max: number): Promise<boolean> {
+  await db
+    .updateTable('push_subscriptions')
+    .set((eb) => ({ failures: eb('failures', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+  const removed = await db.deleteFrom('push_subscriptions').where('id', '=', id).where('failures', '>=', max).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
+}
+
+/** A delivery went through: the failures in a row start again from none. */
+export async function clearFailures(db: Executor, id: string): Promise<void> {
+  await db.updateTable('push_subscriptions').set({ failures: 0 }).where('id', '=', id).where('failures', '>', 0).execute();
 }
 
 /** Ids per query: well under SQLite's and PostgreSQL's parameter limits. */
