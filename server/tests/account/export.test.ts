@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { readObject } from '../../src/lib/storage';
 import { type TestUser, addMember, call, createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { expectError } from '../helpers/expect';
 import { type FilePart, multipartBody } from '../helpers/multipart';
@@ -238,7 +239,7 @@ describe('GET /api/account/export', () => {
 
     it('holds the stored bytes of her avatar and of her pictures', async () => {
       const files = aliceFiles;
-      const stored = async (key: string) => (await t.app.storage.get(key))!.data;
+      const stored = async (key: string) => (await readObject(t.app.storage, key))!;
       expect(files.get('images/avatar.jpeg')!.equals(await stored(`pfp/${alice.id}.jpeg`))).toBe(true);
       expect(files.get(`images/posts/${ids.alicePublic}-0.webp`)!.equals(await stored(`${ids.alicePublic}0.webp`))).toBe(true);
       expect(files.get(`images/comments/${ids.aliceComment}-0.webp`)!.equals(await stored(`${ids.aliceComment}0.webp`))).toBe(true);

@@ -262,11 +262,14 @@ export function accountZip(storage: MediaStorage, data: AccountData, now: Date, 
       if (closed) return;
       const object = await storage.get(image.key);
       if (!object) continue;
-      const source = Readable.from([object.data], { objectMode: false });
-      // Read on once the zip has taken these bytes (or the answer is gone), so one image at a time is held.
-      const taken = Promise.race([new Promise<void>((resolve) => source.once('end', resolve)), gone]);
+      const source = object.body;
+      // Read on once the zip has taken these bytes (or the answer is gone), so one image at a time is open.
+      const taken = Promise.race([
+        new Promise<void>((resolve, reject) => source.once('end', resolve).once('error', reject)),
+        gone.then(() => void source.destroy()),
+      ]);
       // Pictures are compressed already.
-      zip.addReadStream(source, image.path, { mtime: object.modified, compress: false, size: object.data.length });
+      zip.addReadStream(source, image.path, { mtime: object.modified, compress: false, size: object.size });
       await taken;
       written.add(image.path);
     }
