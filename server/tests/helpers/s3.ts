@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from './free-port';
 
 /** Credentials s3rver checks signatures with. */
 const KEY = 'S3RVER';
@@ -19,12 +18,14 @@ export interface TestS3 {
 }
 
 /**
- * A real S3 protocol server over HTTP on a free port, its objects in a temp folder, with one empty
+ * A real S3 protocol server over HTTP on a port of its own, its objects in a temp folder, with one empty
  * bucket: what the S3 media storage is tested against.
  */
 export async function startS3(bucket = 'kruh-media'): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'kruh-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: await freePort(), silent: true, directory });
+  // Port 0: the system gives the listening socket a free port itself, so files starting their own
+  // server side by side cannot pick the same one.
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({

@@ -52,7 +52,11 @@ function patterned(size: number, chunk = 256 * 1024): { stream: Readable; whole:
   }
   return {
     stream: Readable.from(chunks()),
-    whole: () => Buffer.from(Array.from({ length: size }, (_, i) => byteAt(i))),
+    whole: () => {
+      const all = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) all[i] = byteAt(i);
+      return all;
+    },
   };
 }
 
