@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LIMITS, RATE_LIMIT_DEFAULTS, type RateLimits } from '#core/limits';
 import { isPostgresUrl } from './db/database.js';
+import type { S3Settings } from './lib/s3-storage.js';
 import { vapidKeyProblem } from './modules/push/vapid.js';
 
 export interface Config {
@@ -24,6 +25,13 @@ export interface Config {
    * what the app serves under /media, and falls back to /media when it fails. Unset: only /media.
    */
   mediaUrl: string | undefined;
+  /**
+   * Where media bytes live (MEDIA_STORAGE): `local`, the media folder in DATA_DIR (the default,
+   * for one server process), or `s3`, a bucket of an S3-compatible service that every process of
+   * a deployment shares (S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY,
+   * S3_FORCE_PATH_STYLE).
+   */
+  mediaStorage: MediaStorageConfig;
   /** Folder of the built web app served at /; absent in API-only tests. */
   webDir: string | undefined;
   logLevel: string;
@@ -90,6 +98,35 @@ export interface Config {
    * short: other requests wait for one page of each export in flight at most.
    */
   exportPageSize: number;
+}
+
+export type MediaStorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
+
+/** MEDIA_STORAGE and, for `s3`, the bucket's settings. */
+export function parseMediaStorage(env: NodeJS.ProcessEnv, problems: string[]): MediaStorageConfig {
+  const kind = env.MEDIA_STORAGE || 'local';
+  if (kind === 'local') return { kind };
+  if (kind !== 's3') {
+    problems.push(`MEDIA_STORAGE must be local or s3, got "${kind}"`);
+    return { kind: 'local' };
+  }
+  const endpoint = env.S3_ENDPOINT || undefined;
+  if (endpoint && !/^https?:\/\//.test(endpoint)) problems.push(`S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  const bucket = env.S3_BUCKET || '';
+  if (!bucket) problems.push('S3_BUCKET is required when MEDIA_STORAGE=s3');
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or both left unset)');
+  const pathStyle = env.S3_FORCE_PATH_STYLE || 'false';
+  if (pathStyle !== 'true' && pathStyle !== 'false') problems.push(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  return {
+    kind,
+    endpoint,
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: pathStyle === 'true',
+  };
 }
 
 /** The RATE_* variable of each abuse limit, so an instance can tune them without a code change. */
@@ -242,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const media = parseMediaUrl(env.MEDIA_URL);
   if ('problem' in media) problems.push(media.problem);
+  const mediaStorage = parseMediaStorage(env, problems);
   const visitorCacheMs = parseMs(env, 'VISITOR_CACHE_MS', 10_000, problems);
   const visitorCacheCountsMs = parseMs(env, 'VISITOR_CACHE_COUNTS_MS', COUNTS_STALE_MS, problems);
   const rates = parseRates(env, problems);
@@ -277,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tenorKey: env.TENOR_KEY || undefined,
     tenorUrl,
     mediaUrl: 'url' in media ? media.url : undefined,
+    mediaStorage,
     webDir: resolve(env.WEB_DIR || './dist'),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

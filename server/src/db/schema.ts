@@ -16,7 +16,7 @@ export interface UsersTable {
   /** JSON array of the six per-type booleans. */
   notification_settings: Generated<string>;
   token_version: Generated<number>;
-  /** Storage time (epoch ms) of the avatar's bytes, its URL version; 0 when unknown. */
+  /** Version of the avatar's bytes, its URL version: the time (epoch ms) they were recorded, always growing; 0 when unknown. */
   pfp_version: Generated<number>;
   search_text: string;
   created_at: number;
@@ -62,7 +62,7 @@ export interface GroupsTable {
   pinned_post_id: string | null;
   members: Generated<number>;
   bans: Generated<number>;
-  /** Storage time (epoch ms) of the group picture's bytes, its URL version; 0 when unknown. */
+  /** Version of the group picture's bytes, as pfp_version; 0 when unknown. */
   gp_version: Generated<number>;
   search_text: string;
   created_at: number;
@@ -92,7 +92,7 @@ export interface PostsTable {
   likes: Generated<number>;
   comments: Generated<number>;
   images: Generated<number>;
-  /** Storage time (epoch ms) of the newest image bytes, the images' URL version; 0 when unknown. */
+  /** Version of the newest image bytes, the images' URL version, as users.pfp_version; 0 when unknown. */
   media_version: Generated<number>;
   /** JSON list of the images' descriptions (alt texts) in image order, '' where there is none. */
   image_alts: Generated<string>;
@@ -150,7 +150,7 @@ export interface CommentsTable {
   likes: Generated<number>;
   replies: Generated<number>;
   images: Generated<number>;
-  /** Storage time (epoch ms) of the newest image bytes, the images' URL version; 0 when unknown. */
+  /** Version of the newest image bytes, the images' URL version, as users.pfp_version; 0 when unknown. */
   media_version: Generated<number>;
   /** JSON list of the images' descriptions (alt texts) in image order, '' where there is none. */
   image_alts: Generated<string>;

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { S3MediaStorage } from '../lib/s3-storage.js';
 import { LocalMediaStorage, type MediaStorage } from '../lib/storage.js';
 
 declare module 'fastify' {
@@ -9,9 +11,22 @@ declare module 'fastify' {
   }
 }
 
+/** The store MEDIA_STORAGE chooses: a bucket, or the media folder in the data dir. */
+export function storageOf(config: Pick<Config, 'dataDir' | 'mediaStorage'>): MediaStorage {
+  const settings = config.mediaStorage;
+  return settings.kind === 's3' ? new S3MediaStorage(settings) : new LocalMediaStorage(join(config.dataDir, 'media'));
+}
+
 export const storagePlugin = fp(
   async (app: FastifyInstance, opts: { storage?: MediaStorage }) => {
-    app.decorate('storage', opts.storage ?? new LocalMediaStorage(join(app.config.dataDir, 'media')));
+    const storage = opts.storage ?? storageOf(app.config);
+    app.decorate('storage', storage);
+    // Told at start rather than at the first upload; not fatal, as everything but media still works
+    // while the store is away, and it may well come back.
+    app.addHook('onReady', async () => {
+      await storage.ready().catch((err: unknown) => app.log.error({ err }, 'media storage does not answer'));
+    });
+    if (!opts.storage) app.addHook('onClose', async () => storage.close?.());
   },
   { name: 'storage', dependencies: ['database'] },
 );

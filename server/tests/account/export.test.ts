@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { readObject } from '../../src/lib/storage';
 import { type TestUser, addMember, call, createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { expectError } from '../helpers/expect';
 import { type FilePart, multipartBody } from '../helpers/multipart';
@@ -239,7 +240,7 @@ describe('GET /api/account/export', () => {
 
     it('holds the stored bytes of her avatar and of her pictures', async () => {
       const files = aliceFiles;
-      const stored = async (key: string) => (await t.app.storage.get(key))!.data;
+      const stored = async (key: string) => (await readObject(t.app.storage, key))!;
       expect(files.get('images/avatar.jpeg')!.equals(await stored(`pfp/${alice.id}.jpeg`))).toBe(true);
       expect(files.get(`images/posts/${ids.alicePublic}-0.webp`)!.equals(await stored(`${ids.alicePublic}0.webp`))).toBe(true);
       expect(files.get(`images/comments/${ids.aliceComment}-0.webp`)!.equals(await stored(`${ids.aliceComment}0.webp`))).toBe(true);
@@ -413,7 +414,7 @@ describe('GET /api/account/export', () => {
     });
 
     it('breaks the download off when storage fails, rather than send a zip that looks whole', async () => {
-      const get = vi.spyOn(t.app.storage, 'open').mockRejectedValue(new Error('disk gone'));
+      const get = vi.spyOn(t.app.storage, 'get').mockRejectedValue(new Error('disk gone'));
       try {
         const outcome = await exportOf(user).then(
           async (res) => ({ status: res.statusCode, zip: await readZip(res.rawPayload).then(() => 'readable', () => 'broken') }),
@@ -499,9 +500,9 @@ describe('GET /api/account/export, a few at once', () => {
     const held = new PassThrough();
     let opened!: () => void;
     const reading = new Promise<void>((resolve) => (opened = resolve));
-    const open = vi.spyOn(t.app.storage, 'open').mockImplementationOnce(async () => {
+    const open = vi.spyOn(t.app.storage, 'get').mockImplementationOnce(async () => {
       opened();
-      return { stream: held, size: 3, modified: new Date() };
+      return { body: held, size: 3, modified: new Date(), contentType: 'image/jpeg', etag: 'held' };
     });
     try {
       const pending = exportOf(first);
@@ -523,7 +524,7 @@ describe('GET /api/account/export, a few at once', () => {
 
   it('gives the place back when the export fails on the way', async () => {
     const user = await createUser(t.app);
-    const open = vi.spyOn(t.app.storage, 'open').mockRejectedValueOnce(new Error('disk gone'));
+    const open = vi.spyOn(t.app.storage, 'get').mockRejectedValueOnce(new Error('disk gone'));
     try {
       const broken = await exportOf(user).then((res) => readZip(res.rawPayload).then(() => 'readable', () => 'broken'), () => 'broken');
       expect(broken).toBe('broken');

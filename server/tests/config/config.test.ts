@@ -110,3 +110,30 @@ describe('STREAMS_PER_ACCOUNT and STREAMS_PER_ADDRESS, the caps on open notifica
     }
   });
 });
+
+describe('MEDIA_STORAGE and the S3_* settings, where media bytes live', () => {
+  const load = (env: Record<string, string>) => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env });
+  const s3 = { MEDIA_STORAGE: 's3', S3_BUCKET: 'kruh-media' };
+
+  it('default to the local folder, and read a bucket with its settings', () => {
+    expect(load({}).mediaStorage).toEqual({ kind: 'local' });
+    expect(load(s3).mediaStorage).toEqual({
+      kind: 's3', endpoint: undefined, bucket: 'kruh-media', region: 'us-east-1', credentials: undefined, forcePathStyle: false,
+    });
+    const garage = load({
+      ...s3, S3_ENDPOINT: 'http://garage:3900', S3_REGION: 'garage', S3_ACCESS_KEY_ID: 'GK1', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(garage.mediaStorage).toEqual({
+      kind: 's3', endpoint: 'http://garage:3900', bucket: 'kruh-media', region: 'garage',
+      credentials: { accessKeyId: 'GK1', secretAccessKey: 'secret' }, forcePathStyle: true,
+    });
+  });
+
+  it('refuses what cannot work, naming the variable', () => {
+    expect(() => load({ MEDIA_STORAGE: 'ftp' })).toThrow('MEDIA_STORAGE must be local or s3, got "ftp"');
+    expect(() => load({ MEDIA_STORAGE: 's3' })).toThrow('S3_BUCKET is required when MEDIA_STORAGE=s3');
+    expect(() => load({ ...s3, S3_ENDPOINT: 'minio:9000' })).toThrow('S3_ENDPOINT must be an http:// or https:// URL');
+    expect(() => load({ ...s3, S3_ACCESS_KEY_ID: 'only-one' })).toThrow('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    expect(() => load({ ...s3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow('S3_FORCE_PATH_STYLE must be true or false, got "yes"');
+  });
+});

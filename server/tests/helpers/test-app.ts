@@ -77,12 +77,13 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
  * The app of one describe block (or of a whole file, called at its top): made fresh before the
  * block's tests and closed after them, which also fails the block on an error key its routes do
  * not declare. A `beforeAll` registered after this call already sees the app, so it may add rows.
- * `app` and `config` are there only inside tests and hooks.
+ * `app` and `config` are there only inside tests and hooks. `env` may be a function, called then.
  */
-export function useTestApp(env: Record<string, string> = {}, build: TestAppOptions = {}): TestApp {
+export function useTestApp(env: Record<string, string> | (() => Record<string, string>) = {}, build: TestAppOptions = {}): TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
-    current = await createTestApp(env, build);
+    // A function is read when the app is made: settings of a service another hook started (S3).
+    current = await createTestApp(typeof env === 'function' ? env() : env, build);
   });
   afterAll(async () => {
     await current?.close();

@@ -1,5 +1,7 @@
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/lib/ids';
 import { addMember, call, createFollow, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
 import { type FilePart, multipartBody } from '../helpers/multipart';
@@ -102,11 +104,35 @@ describe('versioned media URLs', () => {
     expect((await t.app.inject({ method: 'GET', url: old })).headers['cache-control']).not.toContain('immutable');
   });
 
-  it('keeps versions growing when the same key is rewritten within one millisecond', async () => {
-    const key = `pfp/${newId()}.jpeg`;
-    const first = await t.app.storage.put(key, Buffer.from('one'));
-    const second = await t.app.storage.put(key, Buffer.from('two'));
-    expect(second.getTime()).toBeGreaterThan(first.getTime());
-    expect((await t.app.storage.get(key))!.modified.getTime()).toBe(second.getTime());
+  it('keeps versions growing when the same avatar is rewritten within one millisecond', async () => {
+    const dave = await createUser(t.app);
+    const versionIn = (url: string) => Number(new URL(url, 'http://x').searchParams.get('v'));
+    // The clock stands still, so both writes happen in the same millisecond.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now());
+    try {
+      const first = await upload(dave, '/api/upload/pfp', [await file('#010101', 'pfp')]);
+      const second = await upload(dave, '/api/upload/pfp', [await file('#020202', 'pfp')]);
+      expect(versionIn(second)).toBeGreaterThan(versionIn(first));
+      expect((await t.app.inject({ method: 'GET', url: second })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect((await t.app.inject({ method: 'GET', url: first })).headers['cache-control']).not.toContain('immutable');
+      // A clock set back does not bring an old version back either.
+      vi.setSystemTime(Date.now() - 60_000);
+      const third = await upload(dave, '/api/upload/pfp', [await file('#030303', 'pfp')]);
+      expect(versionIn(third)).toBeGreaterThan(versionIn(second));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the version in the database, not in the stored file', async () => {
+    const erin = await createUser(t.app);
+    const url = await upload(erin, '/api/upload/pfp', [await file('#445500', 'pfp')]);
+    const row = await t.app.db.selectFrom('users').select('pfp_version').where('id', '=', erin.id).executeTakeFirstOrThrow();
+    expect(url).toBe(`/media/pfp/${erin.id}.jpeg?v=${Number(row.pfp_version)}`);
+    // The file's time moved (a copy, a restore from backup): the URL still names these bytes.
+    const path = join(t.config.dataDir, 'media', 'pfp', `${erin.id}.jpeg`);
+    await utimes(path, new Date(2001, 0, 1), new Date(2001, 0, 1));
+    expect((await t.app.inject({ method: 'GET', url })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 });

@@ -336,9 +336,9 @@ export function accountZip(storage: MediaStorage, data: AccountData, now: Date, 
     const written = new Set<string>();
     for await (const image of images()) {
       if (closed) return;
-      const object = await storage.open(image.key);
+      const object = await storage.get(image.key);
       if (!object) continue;
-      const source = object.stream;
+      const source = object.body;
       if (closed) {
         source.destroy();
         return;

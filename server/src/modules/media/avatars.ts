@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toAvatar } from './images.js';
-import { type AvatarKind, avatarKey, avatarUrl, versionOf } from './media-urls.js';
+import { type AvatarKind, avatarKey, avatarUrl } from './media-urls.js';
 import { recordAvatarVersion } from './media.repository.js';
 
 /**
@@ -10,8 +10,8 @@ import { recordAvatarVersion } from './media.repository.js';
  */
 export async function storeAvatar(app: FastifyInstance, kind: AvatarKind, id: string, buffer: Buffer): Promise<string> {
   const jpeg = await toAvatar(buffer);
-  const version = versionOf(await app.storage.put(avatarKey(kind, id), jpeg));
+  await app.storage.put(avatarKey(kind, id), jpeg, 'image/jpeg');
   // Recorded after the bytes are in place, so no reply names a version before it can be served.
-  await recordAvatarVersion(app.db, kind, id, version);
+  const version = await recordAvatarVersion(app.db, kind, id);
   return avatarUrl(kind, id, version);
 }

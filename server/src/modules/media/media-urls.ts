@@ -31,16 +31,10 @@ export function signedExpiry(now: number = Date.now()): number {
   return Math.ceil((now + SIGNED_MIN_MS) / SIGNED_STEP_MS) * SIGNED_STEP_MS;
 }
 
-/**
- * The version of stored bytes in a URL: their storage time in whole milliseconds. Reads compare it
- * with the stored object's time, so `?v=` names exactly one set of bytes.
- */
-export const versionOf = (modified: Date): number => Math.floor(modified.getTime());
-
 export interface MediaUrlOptions {
   /** The object belongs to a post in a private group: the URL carries an expiry and a signature. */
   isPrivate?: boolean;
-  /** The bytes' version (versionOf); 0 when unknown, and then the URL carries none. */
+  /** The bytes' version, as the database keeps it; 0 when unknown, and then the URL carries none. */
   version?: number;
   now?: number;
 }

@@ -62,10 +62,11 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const object = await readMedia(ctx, { key, query: request.query });
       // Not kept: the object may be written a moment later, or an expired signature renewed.
       if (!object) return reply.status(404).header('Cache-Control', 'no-store').send({ message: errorMessage('not_found') });
-      const etag = `W/"${object.data.length.toString(16)}-${object.modified.getTime().toString(16)}"`;
+      const etag = `W/"${object.etag}"`;
       const lastModified = object.modified.toUTCString();
       reply
         .header('Content-Type', object.contentType)
+        .header('Content-Length', object.size)
         .header('Cache-Control', cacheControlOf(object))
         .header('ETag', etag)
         .header('Last-Modified', lastModified);
@@ -78,9 +79,14 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const notModified = ifNoneMatch
         ? ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')
         : !!ifModifiedSince && Math.floor(object.modified.getTime() / 1000) <= Math.floor(Date.parse(ifModifiedSince) / 1000);
-      // A 304 has no body, so no reply schema types it.
-      if (notModified) return (reply as FastifyReply).status(304).send();
-      return reply.send(object.data);
+      if (notModified) {
+        // The stored bytes are not sent: let go of the file or the connection to the bucket.
+        object.body.destroy();
+        // A 304 has no body, so no reply schema types it.
+        return (reply as FastifyReply).status(304).removeHeader('Content-Length').send();
+      }
+      // Streamed from storage as it is read; a reader who goes away ends the read.
+      return reply.send(object.body);
     },
   });
 };

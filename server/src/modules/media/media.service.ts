@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
 import { normalizeImageAlt, validateImageAlt } from '#core/validation';
@@ -7,8 +8,9 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { storeAvatar } from './avatars.js';
 import { renderDefaultAvatar, toContentImage } from './images.js';
-import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature, versionOf } from './media-urls.js';
-import { findImageOwner, recordImage } from './media.repository.js';
+import type { StoredObject } from '../../lib/storage.js';
+import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from './media-urls.js';
+import { findAvatarVersion, findImageOwner, recordImage } from './media.repository.js';
 import type { Upload } from './uploads.js';
 
 /**
@@ -33,8 +35,9 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
   if (!upload.file) throw badRequest('only_images');
   const webp = await toContentImage(upload.file);
   const key = imageKey(owner.id, index);
-  const version = versionOf(await app.storage.put(key, webp));
-  await recordImage(db, owner, index, version, alt);
+  await app.storage.put(key, webp, 'image/webp');
+  // Recorded after the bytes are in place, so no reply names a version before it can be served.
+  const version = await recordImage(db, owner, index, alt);
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });
 }
 
@@ -49,7 +52,11 @@ const AVATAR_KEY = /^(pfp|gp)\/([0-9a-f]{24}|default)\.jpeg$/;
 const DEFAULT_AVATAR_KEY = avatarKey('pfp', DEFAULT_AVATAR_ID);
 
 export interface MediaObject {
-  data: Buffer;
+  /** The bytes, streamed from storage: the caller sends or destroys it. */
+  body: Readable;
+  size: number;
+  /** Names the stored bytes (the store's tag), so a conditional read is answered without them. */
+  etag: string;
   modified: Date;
   contentType: string;
   /**
@@ -69,31 +76,35 @@ export interface MediaQuery {
 }
 
 /** The default avatar, rendered once and then kept in storage like any other object. */
-async function defaultAvatar(app: FastifyInstance): Promise<{ data: Buffer; modified: Date }> {
+async function defaultAvatar(app: FastifyInstance): Promise<StoredObject> {
   const stored = await app.storage.get(DEFAULT_AVATAR_KEY);
   if (stored) return stored;
-  const data = await renderDefaultAvatar();
-  await app.storage.put(DEFAULT_AVATAR_KEY, data);
-  return (await app.storage.get(DEFAULT_AVATAR_KEY)) ?? { data, modified: new Date() };
+  await app.storage.put(DEFAULT_AVATAR_KEY, await renderDefaultAvatar(), 'image/jpeg');
+  const rendered = await app.storage.get(DEFAULT_AVATAR_KEY);
+  if (!rendered) throw new Error('the default avatar was stored but cannot be read back');
+  return rendered;
 }
 
-/** Whether the URL's version names exactly the stored bytes. */
-const isVersionOf = (v: unknown, object: { modified: Date }) => typeof v === 'string' && v === String(versionOf(object.modified));
+/** Whether the URL's version is the one the database names for the stored bytes (0 names none). */
+const isCurrent = (v: unknown, version: number | undefined) => !!version && typeof v === 'string' && v === String(version);
 
 /**
  * GET /media/{key}: only keys the app writes are served. Images of posts in a private group need
  * a valid signature (the URLs the API hands to members carry one); anything else is not found.
- * Avatars and images may be replaced under their key; only a URL whose version names the stored
- * bytes is cached for good, an older one gets the current bytes to revalidate.
+ * Avatars and images may be replaced under their key; only a URL whose version is the owner's
+ * current one is cached for good, an older one gets the current bytes to revalidate. Every check
+ * is made before the bytes are fetched.
  */
 export async function readMedia(ctx: ServiceContext, input: { key: string; query: MediaQuery }): Promise<MediaObject | null> {
   const { app } = ctx;
   const { key, query } = input;
   const avatar = AVATAR_KEY.exec(key);
   if (avatar) {
+    const [, kind, id] = avatar as unknown as [string, 'pfp' | 'gp', string];
+    const version = id === DEFAULT_AVATAR_ID ? undefined : await findAvatarVersion(ctx.db, kind, id);
     const stored = await app.storage.get(key);
     if (!stored) return { ...(await defaultAvatar(app)), contentType: 'image/jpeg', caching: 'revalidate' };
-    return { ...stored, contentType: 'image/jpeg', caching: isVersionOf(query.v, stored) ? 'immutable' : 'revalidate' };
+    return { ...stored, contentType: 'image/jpeg', caching: isCurrent(query.v, version) ? 'immutable' : 'revalidate' };
   }
   const content = CONTENT_KEY.exec(key);
   if (!content) return null;
@@ -103,5 +114,5 @@ export async function readMedia(ctx: ServiceContext, input: { key: string; query
   const stored = await app.storage.get(key);
   if (!stored) return null;
   if (owner.isPrivate) return { ...stored, contentType: 'image/webp', caching: 'private', signedUntil: Number(query.exp) };
-  return { ...stored, contentType: 'image/webp', caching: isVersionOf(query.v, stored) ? 'immutable' : 'revalidate' };
+  return { ...stored, contentType: 'image/webp', caching: isCurrent(query.v, owner.version) ? 'immutable' : 'revalidate' };
 }
