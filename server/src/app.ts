@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import type { Config } from './config.js';
+import type { LoadedConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { inlineScriptSources } from './lib/inline-scripts.js';
 import { requestLogSerializer } from './lib/log.js';
@@ -24,9 +24,11 @@ import { jobsPlugin } from './modules/jobs/jobs.plugin.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { pushPlugin } from './modules/push/push.plugin.js';
+import { withJwtSecret } from './modules/auth/session-secret.js';
 
 export interface BuildOptions {
-  config: Config;
+  /** As loadConfig read it; on PostgreSQL without JWT_SECRET the secret is read from the database. */
+  config: LoadedConfig;
   database: DatabaseHandle;
   /** Close the database with the app (default true). */
   closeDatabase?: boolean;
@@ -42,7 +44,8 @@ export interface BuildOptions {
  * Tests call this with a fresh database and use app.inject.
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
-  const { config } = options;
+  await migrateToLatest(options.database.db);
+  const config = await withJwtSecret(options.config, options.database.db);
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, serializers: { req: requestLogSerializer } },
     bodyLimit: 64 * 1024,
@@ -52,8 +55,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-
-  await migrateToLatest(options.database.db);
 
   // Body-less calls (POST /auth/test, /account/get) may still say application/json; read an
   // empty body as no body instead of refusing it.

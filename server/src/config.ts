@@ -68,6 +68,12 @@ export interface Config {
   rates: RateLimits & { commentsPerWindow: number };
 }
 
+/**
+ * The configuration as read from the environment: on PostgreSQL without JWT_SECRET the session
+ * secret is still to be read from the database, which buildApp does once it is migrated.
+ */
+export type LoadedConfig = Omit<Config, 'jwtSecret'> & { jwtSecret: string | undefined };
+
 /** The RATE_* variable of each abuse limit, so an instance can tune them without a code change. */
 export const RATE_VARIABLES = {
   postsPerHour: 'RATE_POSTS_PER_HOUR',
@@ -150,12 +156,21 @@ export function parseMediaUrl(raw: string | undefined): { url: string | undefine
   return { url: `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '') };
 }
 
-/** A secret kept beside the data so restarts keep sessions valid without configuration. */
+/** The shortest JWT_SECRET taken: HS256 wants a key at least as long as its hash. */
+export const JWT_SECRET_MIN_LENGTH = 32;
+
+/** A new random session secret (64 characters). */
+export const newJwtSecret = (): string => randomBytes(48).toString('base64url');
+
+/**
+ * SQLite (one machine): a secret kept beside the data so restarts keep sessions valid without
+ * configuration. PostgreSQL keeps it in the database instead (see modules/auth/session-secret.ts).
+ */
 function storedSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = newJwtSecret();
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
@@ -201,7 +216,7 @@ function parseTrustProxy(value: string | undefined): boolean | string {
 }
 
 /** Reads and checks the environment; every problem is listed at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const problems: string[] = [];
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
@@ -215,7 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isUrl(googleJwksUrl)) problems.push('GOOGLE_JWKS_URL must be a URL');
   const tenorUrl = (env.TENOR_URL || 'https://tenor.googleapis.com/v2').replace(/\/$/, '');
   if (!isUrl(tenorUrl)) problems.push('TENOR_URL must be a URL');
-  if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < JWT_SECRET_MIN_LENGTH) problems.push(`JWT_SECRET must be at least ${JWT_SECRET_MIN_LENGTH} characters`);
   const media = parseMediaUrl(env.MEDIA_URL);
   if ('problem' in media) problems.push(media.problem);
   const visitorCacheMs = parseMs(env, 'VISITOR_CACHE_MS', 10_000, problems);
@@ -236,7 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir,
     databaseUrl,
-    jwtSecret: env.JWT_SECRET || storedSecret(dataDir),
+    // PostgreSQL: every process must sign with the same secret, so buildApp reads it from the database.
+    jwtSecret: env.JWT_SECRET || (databaseUrl ? undefined : storedSecret(dataDir)),
     smtpUrl,
     mailFrom,
     publicUrl: publicUrl.replace(/\/$/, ''),
