@@ -7,6 +7,7 @@ import type { LoadedConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { inlineScriptSources } from './lib/inline-scripts.js';
 import { requestLogSerializer } from './lib/log.js';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
 import type { MediaStorage } from './lib/storage.js';
 import { migrateToLatest } from './db/migrator.js';
 import { authPlugin } from './plugins/auth.js';
@@ -50,11 +51,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger: options.logger === false ? false : { level: config.logLevel, serializers: { req: requestLogSerializer } },
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
+    genReqId: requestIdGenerator(config.trustProxy),
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
     // A path segment over the router's length limit or not decodable answers a catalogue key too.
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Told back on every answer, refusals included, so a user's report can name the log lines.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
 
   // Body-less calls (POST /auth/test, /account/get) may still say application/json; read an
   // empty body as no body instead of refusing it.
