@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 
 /**
@@ -16,6 +17,11 @@ export interface MediaStorage {
   /** The object's bytes and modification time, or null when absent. */
   get(key: string): Promise<{ data: Buffer; modified: Date } | null>;
   remove(keys: string[]): Promise<void>;
+  /**
+   * Resolves when the store can be used, rejects when not: a cheap probe (no object read or written)
+   * that the readiness check runs on every poll.
+   */
+  ready(): Promise<void>;
 }
 
 /**
@@ -78,5 +84,11 @@ export class LocalMediaStorage implements MediaStorage {
 
   async remove(keys: string[]): Promise<void> {
     await Promise.all(keys.map((key) => rm(this.path(key), { force: true })));
+  }
+
+  /** The folder is there (made if need be) and this process may write into it. */
+  async ready(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 }
