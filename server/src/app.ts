@@ -26,6 +26,7 @@ import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { pushPlugin } from './modules/push/push.plugin.js';
 import { withJwtSecret } from './modules/auth/session-secret.js';
+import { metricsPlugin } from './modules/metrics/metrics.plugin.js';
 
 export interface BuildOptions {
   /** As loadConfig read it; on PostgreSQL without JWT_SECRET the secret is read from the database. */
@@ -93,6 +94,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(jobsPlugin);
   await app.register(mailerPlugin);
   await app.register(pushPlugin);
+  // Before the routes, so its timing hook sees every one of them.
+  await app.register(metricsPlugin, { pool: options.database.pool });
 
   await app.register(
     async (api) => {

@@ -64,6 +64,11 @@ export interface Config {
    * closes that owner's oldest. Each open stream is woken by every change of its user's count.
    */
   streams: { perAccount: number; perAddress: number };
+  /**
+   * The bearer token a Prometheus scrape of /metrics must send (METRICS_TOKEN). Unset: /metrics is
+   * not served and nothing is measured.
+   */
+  metricsToken: string | undefined;
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
 }
@@ -272,5 +277,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     vapid,
     vapidSubject,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }
