@@ -220,10 +220,22 @@ function parseTrustProxy(value: string | undefined): boolean | string {
   return value === 'true' ? true : value;
 }
 
+/**
+ * Reads the settings in `path` (a .env file) into process.env when the file is there; a variable
+ * already set in the environment keeps its value, so a deployment's own settings win over the
+ * file. Answers whether there was a file. (Node 22.9's --env-file-if-exists does this too; this
+ * works on every Node the project runs on.)
+ */
+export function loadDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
+}
+
 /** Reads and checks the environment; every problem is listed at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const problems: string[] = [];
-  const port = Number(env.PORT ?? 3000);
+  const port = Number(env.PORT || 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)');
@@ -235,7 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   if (!isUrl(googleJwksUrl)) problems.push('GOOGLE_JWKS_URL must be a URL');
   const tenorUrl = (env.TENOR_URL || 'https://tenor.googleapis.com/v2').replace(/\/$/, '');
   if (!isUrl(tenorUrl)) problems.push('TENOR_URL must be a URL');
-  if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < JWT_SECRET_MIN_LENGTH) problems.push(`JWT_SECRET must be at least ${JWT_SECRET_MIN_LENGTH} characters`);
+  // Empty is unset, as an uncommented `JWT_SECRET=` line of .env.example leaves it.
+  if (env.JWT_SECRET && env.JWT_SECRET.length < JWT_SECRET_MIN_LENGTH) problems.push(`JWT_SECRET must be at least ${JWT_SECRET_MIN_LENGTH} characters`);
   const media = parseMediaUrl(env.MEDIA_URL);
   if ('problem' in media) problems.push(media.problem);
   const visitorCacheMs = parseMs(env, 'VISITOR_CACHE_MS', 10_000, problems);
