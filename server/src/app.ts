@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import type { Config } from './config.js';
+import type { LoadedConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { inlineScriptSources } from './lib/inline-scripts.js';
 import { requestLogSerializer } from './lib/log.js';
 import type { Resolver } from './lib/egress/egress.js';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
 import type { MediaStorage } from './lib/storage.js';
 import { migrateToLatest } from './db/migrator.js';
 import { authPlugin } from './plugins/auth.js';
@@ -26,9 +27,12 @@ import { jobsPlugin } from './modules/jobs/jobs.plugin.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { pushPlugin } from './modules/push/push.plugin.js';
+import { withJwtSecret } from './modules/auth/session-secret.js';
+import { metricsPlugin } from './modules/metrics/metrics.plugin.js';
 
 export interface BuildOptions {
-  config: Config;
+  /** As loadConfig read it; on PostgreSQL without JWT_SECRET the secret is read from the database. */
+  config: LoadedConfig;
   database: DatabaseHandle;
   /** Close the database with the app (default true). */
   closeDatabase?: boolean;
@@ -46,18 +50,22 @@ export interface BuildOptions {
  * Tests call this with a fresh database and use app.inject.
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
-  const { config } = options;
+  await migrateToLatest(options.database.db);
+  const config = await withJwtSecret(options.config, options.database.db);
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, serializers: { req: requestLogSerializer } },
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
+    genReqId: requestIdGenerator(config.trustProxy),
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
     // A path segment over the router's length limit or not decodable answers a catalogue key too.
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-
-  await migrateToLatest(options.database.db);
+  // Told back on every answer, refusals included, so a user's report can name the log lines.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
 
   // Body-less calls (POST /auth/test, /account/get) may still say application/json; read an
   // empty body as no body instead of refusing it.
@@ -91,6 +99,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(jobsPlugin);
   await app.register(mailerPlugin);
   await app.register(pushPlugin);
+  // Before the routes, so its timing hook sees every one of them.
+  await app.register(metricsPlugin, { pool: options.database.pool });
 
   await app.register(
     async (api) => {

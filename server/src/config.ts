@@ -83,6 +83,11 @@ export interface Config {
    * default 2); every other kind one at a time.
    */
   jobConcurrency: { push: number; mail: number };
+  /**
+   * The bearer token a Prometheus scrape of /metrics must send (METRICS_TOKEN). Unset: /metrics is
+   * not served and nothing is measured.
+   */
+  metricsToken: string | undefined;
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
   rates: RateLimits & { commentsPerWindow: number };
   /**
@@ -128,6 +133,12 @@ export function parseMediaStorage(env: NodeJS.ProcessEnv, problems: string[]): M
     forcePathStyle: pathStyle === 'true',
   };
 }
+
+/**
+ * The configuration as read from the environment: on PostgreSQL without JWT_SECRET the session
+ * secret is still to be read from the database, which buildApp does once it is migrated.
+ */
+export type LoadedConfig = Omit<Config, 'jwtSecret'> & { jwtSecret: string | undefined };
 
 /** The RATE_* variable of each abuse limit, so an instance can tune them without a code change. */
 export const RATE_VARIABLES = {
@@ -211,12 +222,21 @@ export function parseMediaUrl(raw: string | undefined): { url: string | undefine
   return { url: `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '') };
 }
 
-/** A secret kept beside the data so restarts keep sessions valid without configuration. */
+/** The shortest JWT_SECRET taken: HS256 wants a key at least as long as its hash. */
+export const JWT_SECRET_MIN_LENGTH = 32;
+
+/** A new random session secret (64 characters). */
+export const newJwtSecret = (): string => randomBytes(48).toString('base64url');
+
+/**
+ * SQLite (one machine): a secret kept beside the data so restarts keep sessions valid without
+ * configuration. PostgreSQL keeps it in the database instead (see modules/auth/session-secret.ts).
+ */
 function storedSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = newJwtSecret();
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
@@ -261,10 +281,22 @@ function parseTrustProxy(value: string | undefined): boolean | string {
   return value === 'true' ? true : value;
 }
 
+/**
+ * Reads the settings in `path` (a .env file) into process.env when the file is there; a variable
+ * already set in the environment keeps its value, so a deployment's own settings win over the
+ * file. Answers whether there was a file. (Node 22.9's --env-file-if-exists does this too; this
+ * works on every Node the project runs on.)
+ */
+export function loadDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
+}
+
 /** Reads and checks the environment; every problem is listed at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const problems: string[] = [];
-  const port = Number(env.PORT ?? 3000);
+  const port = Number(env.PORT || 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)');
@@ -276,7 +308,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isUrl(googleJwksUrl)) problems.push('GOOGLE_JWKS_URL must be a URL');
   const tenorUrl = (env.TENOR_URL || 'https://tenor.googleapis.com/v2').replace(/\/$/, '');
   if (!isUrl(tenorUrl)) problems.push('TENOR_URL must be a URL');
-  if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+  // Empty is unset, as an uncommented `JWT_SECRET=` line of .env.example leaves it.
+  if (env.JWT_SECRET && env.JWT_SECRET.length < JWT_SECRET_MIN_LENGTH) problems.push(`JWT_SECRET must be at least ${JWT_SECRET_MIN_LENGTH} characters`);
   const media = parseMediaUrl(env.MEDIA_URL);
   if ('problem' in media) problems.push(media.problem);
   const mediaStorage = parseMediaStorage(env, problems);
@@ -306,7 +339,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir,
     databaseUrl,
-    jwtSecret: env.JWT_SECRET || storedSecret(dataDir),
+    // PostgreSQL: every process must sign with the same secret, so buildApp reads it from the database.
+    jwtSecret: env.JWT_SECRET || (databaseUrl ? undefined : storedSecret(dataDir)),
     smtpUrl,
     mailFrom,
     publicUrl: publicUrl.replace(/\/$/, ''),
@@ -332,5 +366,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushTimeoutMs,
     pushMaxFailures,
     jobConcurrency,
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

@@ -1,12 +1,13 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { openDatabase } from './db/database.js';
 
-/** Reads the config, builds the app, listens, and closes cleanly on SIGTERM/SIGINT. */
+/** Reads the config (.env first, when there is one), builds the app, listens, and closes cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
   try {
+    loadDotEnv();
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -1,5 +1,5 @@
 import process from 'node:process';
-import { loadConfig } from '../config.js';
+import { loadConfig, loadDotEnv } from '../config.js';
 import { ADMIN_USAGE, parseAdminArgs, runAdminCommand } from '../modules/reports/admin.js';
 import { openDatabase } from './database.js';
 import { migrateToLatest } from './migrator.js';
@@ -10,6 +10,7 @@ if (!command) {
   console.error(ADMIN_USAGE);
   process.exit(2);
 }
+loadDotEnv();
 const config = loadConfig();
 const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
 try {

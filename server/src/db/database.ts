@@ -9,9 +9,18 @@ import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** What a PostgreSQL connection pool tells of itself (pg's Pool counts). */
+export interface PoolCounts {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+}
+
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL's connection pool, for its counts (SQLite has none). */
+  pool?: PoolCounts;
   close(): Promise<void>;
 }
 
@@ -48,7 +57,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }), ...queryLog(options.onQuery) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', pool, close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? 'kruh.sqlite';
   let path = file;

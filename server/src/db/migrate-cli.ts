@@ -1,8 +1,9 @@
-import { loadConfig } from '../config.js';
+import { loadConfig, loadDotEnv } from '../config.js';
 import { openDatabase } from './database.js';
 import { migrateToLatest } from './migrator.js';
 
 /** `npm run migrate`: brings the configured database to the latest schema and exits. */
+loadDotEnv();
 const config = loadConfig();
 const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
 try {

@@ -45,9 +45,14 @@ export function routeOf<const E extends Endpoint>(e: E, config: FastifyContextCo
  * not answering (503).
  */
 export function routeWithFaults<const E extends Endpoint, const S extends 413 | 502 | 503>(e: E, statuses: readonly S[]) {
-  const route = routeOf(e);
   const faults = Object.fromEntries(statuses.map((status) => [status, MessageReply])) as Record<S, typeof MessageReply>;
-  return { ...route, schema: { ...route.schema, response: { ...route.schema.response, ...faults } } };
+  return routeWithReplies(e, faults);
+}
+
+/** The route of `e` with more answers than its successes and refusals, each of its own shape (a 503 readiness report). */
+export function routeWithReplies<const E extends Endpoint, const R extends Record<number, TSchema>>(e: E, replies: R) {
+  const route = routeOf(e);
+  return { ...route, schema: { ...route.schema, response: { ...route.schema.response, ...replies } } };
 }
 
 /**

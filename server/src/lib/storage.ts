@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { constants, createWriteStream } from 'node:fs';
+import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -130,7 +130,9 @@ export class LocalMediaStorage implements MediaStorage {
     await Promise.all(keys.map((key) => rm(this.path(key), { force: true })));
   }
 
+  /** The folder is there (made if need be) and this process may write into it. */
   async ready(): Promise<void> {
     await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 }

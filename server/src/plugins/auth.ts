@@ -30,7 +30,8 @@ declare module 'fastify' {
 const ALG = 'HS256';
 const TOKEN_TTL = '30d';
 
-function bearer(request: FastifyRequest): string | undefined {
+/** The token of an `Authorization: Bearer ...` header, or undefined. */
+export function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(.+)$/i.exec(header);

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { TEST_DB } from '../helpers/test-app';
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, '../../..');
+const METRICS_TOKEN = 'from-the-env-file-0123456789';
 
 /**
  * Production runs the compiled server on Node alone: the build must give JavaScript that starts
@@ -42,6 +43,8 @@ describe.skipIf(TEST_DB !== 'sqlite')('compiled server', () => {
   it('builds, starts on Node alone with a fresh data folder, and answers health', async () => {
     await run(process.execPath, ['server/scripts/build.mjs', '--out-dir', out], { cwd: REPO });
     const port = await freePort();
+    // A .env in the working folder is read; the environment's own PORT wins over the file's.
+    writeFileSync(join(dir, '.env'), `PORT=1\nMETRICS_TOKEN=${METRICS_TOKEN}\n`);
     // Started from elsewhere than the repository, so nothing is found relative to the working folder by luck.
     const child = spawn(process.execPath, [join(out, 'server/src/server.js')], {
       cwd: dir,
@@ -62,6 +65,8 @@ describe.skipIf(TEST_DB !== 'sqlite')('compiled server', () => {
       const doc = await fetch(`http://127.0.0.1:${port}/api/openapi.json`);
       expect(doc.status).toBe(200);
       expect(((await doc.json()) as { info: { version: string } }).info.version).toMatch(/^\d+\.\d+\.\d+/);
+      const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(metrics.status).toBe(200);
     } finally {
       child.kill('SIGTERM');
     }

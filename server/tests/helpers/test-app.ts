@@ -30,6 +30,19 @@ export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve'
   onQuery?: (sql: string) => void;
 }
 
+/**
+ * A new empty PostgreSQL schema of this run, as the search path to open it with (public stays on
+ * the path for the pg_trgm functions installed there once by the global setup).
+ */
+export async function newTestSchema(url: string): Promise<string> {
+  const schema = `t_${process.env.KRUH_TEST_RUN ?? 'adhoc'}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return `${schema},public`;
+}
+
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { onQuery, ...build } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'kruh-test-'));
@@ -46,13 +59,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   if (TEST_DB === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is required for the PostgreSQL test project');
-    const schema = `t_${process.env.KRUH_TEST_RUN ?? 'adhoc'}_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    // public stays on the path for the pg_trgm functions installed there once (global setup).
-    database = openDatabase({ url, dataDir, schema: `${schema},public`, poolSize: 4, onQuery });
+    database = openDatabase({ url, dataDir, schema: await newTestSchema(url), poolSize: 4, onQuery });
     config.databaseUrl = url;
   } else {
     database = openDatabase({ dataDir, onQuery });
@@ -61,7 +68,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   await app.ready();
   return {
     app,
-    config,
+    config: app.config,
     database,
     async close() {
       const undeclared = [...new Set(app.undeclaredErrors)];

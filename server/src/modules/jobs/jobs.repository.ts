@@ -101,3 +101,25 @@ export async function failJob(db: Executor, id: number, attempts: number, error:
     .where('id', '=', id)
     .execute();
 }
+
+/** One kind's waiting jobs: how many, and the earliest run_at among those already due (null: none is due). */
+export interface QueueStats {
+  kind: string;
+  depth: number;
+  oldestDue: number | null;
+}
+
+/** Every kind's waiting jobs, due or scheduled for later (what the metrics report). */
+export async function queueStats(db: Executor, now: number): Promise<QueueStats[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'kind',
+      eb.fn.countAll<number>().as('depth'),
+      eb.fn.min<number | null>(eb.case().when('run_at', '<=', now).then(eb.ref('run_at')).end()).as('oldestDue'),
+    ])
+    .groupBy('kind')
+    .execute();
+  // Counts come back as text from some drivers; min as text from PostgreSQL's bigint.
+  return rows.map((row) => ({ kind: row.kind, depth: Number(row.depth), oldestDue: row.oldestDue === null ? null : Number(row.oldestDue) }));
+}

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { isPostgres } from '../../db/helpers.js';
-import { insertJob, insertJobs } from './jobs.repository.js';
+import { insertJob, insertJobs, queueStats } from './jobs.repository.js';
 import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
 
 /**
@@ -21,4 +21,21 @@ export async function enqueueJobs(db: Executor, kind: string, payloads: unknown[
   await insertJobs(db, kind, payloads.map((payload) => JSON.stringify(payload)), now, now);
   if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
   signalJobEnqueued();
+}
+
+/** One kind's backlog: jobs waiting, and how long the longest-waiting due one has been due. */
+export interface Backlog {
+  kind: string;
+  depth: number;
+  oldestAgeSeconds: number;
+}
+
+/** The queue's backlog of every kind in `kinds` (0 when none waits) and of any other kind found. */
+export async function queueBacklog(db: Executor, kinds: readonly string[], now: number = Date.now()): Promise<Backlog[]> {
+  const stats = new Map((await queueStats(db, now)).map((row) => [row.kind, row]));
+  return [...new Set([...kinds, ...stats.keys()])].map((kind) => {
+    const row = stats.get(kind);
+    const oldestAgeSeconds = row?.oldestDue == null ? 0 : Math.max(0, now - row.oldestDue) / 1000;
+    return { kind, depth: row?.depth ?? 0, oldestAgeSeconds };
+  });
 }

@@ -135,6 +135,11 @@ export class NotificationHub {
     this.byAddress.remove(owner.address, stream);
   }
 
+  /** How many streams this process holds open. */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
   async close(): Promise<void> {
     for (const stream of this.streams.keys()) stream.end();
     this.streams.clear();

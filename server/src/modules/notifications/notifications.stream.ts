@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { REQUEST_ID_HEADER } from '../../lib/request-id.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { sessionStillValid, unread } from './notifications.service.js';
@@ -19,6 +20,8 @@ export async function openUnreadStream(ctx: ServiceContext, viewer: Viewer, addr
     'Cache-Control': 'no-store, no-transform',
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
+    // A hijacked reply sends none of the headers set on it; this one matches the stream to its logs.
+    [REQUEST_ID_HEADER]: reply.request.id,
   });
   res.write('retry: 5000\n\n');
 

@@ -1,6 +1,7 @@
 import { createECDH } from 'node:crypto';
 import webpush from 'web-push';
 import type { Executor } from '../../db/schema.js';
+import { settleSetting } from '../../db/server-settings.js';
 
 /**
  * The VAPID key pair this instance signs its pushes with. Push services tie a subscription to the
@@ -51,14 +52,7 @@ function parseStored(value: string | undefined): VapidKeys | null {
 /** The configured pair, else the stored one, generating and storing it the first time. */
 export async function loadVapidKeys(db: Executor, configured: VapidKeys | undefined, now: number = Date.now()): Promise<VapidKeys> {
   if (configured) return configured;
-  const generated = webpush.generateVAPIDKeys();
-  await db
-    .insertInto('server_settings')
-    .values({ name: VAPID_SETTING, value: JSON.stringify(generated), created_at: now })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('server_settings').select('value').where('name', '=', VAPID_SETTING).executeTakeFirst();
-  const stored = parseStored(row?.value);
+  const stored = parseStored(await settleSetting(db, VAPID_SETTING, JSON.stringify(webpush.generateVAPIDKeys()), now));
   if (!stored) throw new Error(`the stored ${VAPID_SETTING} setting is not a VAPID key pair: delete the row to generate a new one, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY`);
   return stored;
 }
