@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -79,4 +80,12 @@ if (process.env.KRUH_E2E !== 'off') {
   }
 }
 
-export default defineConfig({ test: { projects, reporters: ['default', './tests/support/project-times.ts'] } });
+/**
+ * Test files run side by side, one per core. Vitest's own default is one worker fewer than the
+ * cores, which on the 2-core build machines is a single worker: the second core then idles while
+ * a file waits on PostgreSQL, on Chromium or on a server it started. Every file keeps its own
+ * database schema, data folder, ports and browser, so files may overlap. KRUH_TEST_WORKERS overrides.
+ */
+const maxWorkers = Number(process.env.KRUH_TEST_WORKERS) || Math.max(2, availableParallelism());
+
+export default defineConfig({ test: { projects, maxWorkers, reporters: ['default', './tests/support/project-times.ts'] } });
