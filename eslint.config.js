@@ -31,6 +31,12 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    // The Node version check runs on whatever Node is installed, before anything else: CommonJS.
+    files: ['scripts/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': ['error', { ignoreRestArgs: true }],
