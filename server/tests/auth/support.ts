@@ -43,7 +43,7 @@ export async function lastMail(t: TestApp, to: string): Promise<SentMail> {
 }
 
 /** The newest mail to `to` already in the outbox folder `dataDir/outbox`. */
-function readMail(dataDir: string, to: string): SentMail {
+export function readMail(dataDir: string, to: string): SentMail {
   const files = outboxFiles(dataDir, to);
   const file = files[files.length - 1];
   if (!file) throw new Error(`no mail to ${to}`);

@@ -1,10 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/free-port';
+import { startServerProcess } from '../helpers/server-process';
 import { TEST_DB } from '../helpers/test-app';
 
 const run = promisify(execFile);
@@ -42,33 +42,21 @@ describe.skipIf(TEST_DB !== 'sqlite')('compiled server', () => {
   // A whole TypeScript build: on a machine busy with the rest of the suite it takes minutes.
   it('builds, starts on Node alone with a fresh data folder, and answers health', async () => {
     await run(process.execPath, ['server/scripts/build.mjs', '--out-dir', out], { cwd: REPO });
-    const port = await freePort();
     // A .env in the working folder is read; the environment's own PORT wins over the file's.
     writeFileSync(join(dir, '.env'), `PORT=1\nMETRICS_TOKEN=${METRICS_TOKEN}\n`);
     // Started from elsewhere than the repository, so nothing is found relative to the working folder by luck.
-    const child = spawn(process.execPath, [join(out, 'server/src/server.js')], {
+    const server = await startServerProcess([join(out, 'server/src/server.js')], {
       cwd: dir,
-      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', WEB_DIR: join(dir, 'no-web') },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', WEB_DIR: join(dir, 'no-web') },
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      let health: Response | undefined;
-      for (let i = 0; i < 600 && child.exitCode === null; i++) {
-        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-        if (health) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(health?.status, output).toBe(200);
-      const doc = await fetch(`http://127.0.0.1:${port}/api/openapi.json`);
+      const doc = await fetch(`${server.url}/api/openapi.json`);
       expect(doc.status).toBe(200);
       expect(((await doc.json()) as { info: { version: string } }).info.version).toMatch(/^\d+\.\d+\.\d+/);
-      const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(metrics.status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
     }
   }, 300_000);
 });
