@@ -63,7 +63,9 @@ if (process.env.KRUH_E2E !== 'off') {
       ...(pg ? { globalSetup: ['./server/tests/helpers/pg-global-setup.ts'] } : {}),
       testTimeout: 120_000,
       hookTimeout: 240_000,
-      fileParallelism: false,
+      // Each file starts its own server (own data folder, database schema and port) and its own
+      // browser, so files of one project may run side by side like any other; the wait for pages
+      // and servers is most of their time.
       // A real browser on a shared machine: one more try before a journey counts as failed. The
       // first try's screenshots, console log and trace stay in test-results/ to look into.
       retry: 1,
