@@ -47,6 +47,10 @@ if (process.env.TEST_DATABASE_URL) {
       environment: 'node',
       env: { KRUH_TEST_DB: 'postgres' },
       globalSetup: ['./server/tests/helpers/pg-global-setup.ts'],
+      // One file at a time: each migrates a schema of its own, and Kysely's migrator reads every
+      // schema's tables, so a migration running in another file can fail it ("column … does not
+      // exist" while another schema's table is being altered).
+      fileParallelism: false,
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
@@ -60,7 +64,8 @@ if (process.env.KRUH_E2E !== 'off') {
       include,
       environment: 'node',
       env,
-      ...(pg ? { globalSetup: ['./server/tests/helpers/pg-global-setup.ts'] } : {}),
+      // On PostgreSQL one file at a time, for the reason the server-postgres project gives.
+      ...(pg ? { globalSetup: ['./server/tests/helpers/pg-global-setup.ts'], fileParallelism: false } : {}),
       testTimeout: 120_000,
       hookTimeout: 240_000,
       // Each file starts its own server (own data folder, database schema and port) and its own
