@@ -15,6 +15,10 @@ const projects: TestProjectInlineConfiguration[] = [
       include: serverTests,
       environment: 'node',
       env: { KRUH_TEST_DB: 'sqlite' },
+      // Files share a worker's modules: loading the server's (Fastify, the AWS SDK, sharp…) again
+      // for each file was most of a file's time. Each test app still has its own database, data
+      // folder and settings, which is all a file may change.
+      isolate: false,
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
@@ -47,10 +51,7 @@ if (process.env.TEST_DATABASE_URL) {
       environment: 'node',
       env: { KRUH_TEST_DB: 'postgres' },
       globalSetup: ['./server/tests/helpers/pg-global-setup.ts'],
-      // One file at a time: each migrates a schema of its own, and Kysely's migrator reads every
-      // schema's tables, so a migration running in another file can fail it ("column … does not
-      // exist" while another schema's table is being altered).
-      fileParallelism: false,
+      isolate: false,
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
@@ -64,27 +65,30 @@ if (process.env.KRUH_E2E !== 'off') {
       include,
       environment: 'node',
       env,
-      // On PostgreSQL one file at a time, for the reason the server-postgres project gives.
-      ...(pg ? { globalSetup: ['./server/tests/helpers/pg-global-setup.ts'], fileParallelism: false } : {}),
+      ...(pg ? { globalSetup: ['./server/tests/helpers/pg-global-setup.ts'] } : {}),
+      // As for the server tests: every file starts its own server, so they may share modules.
+      isolate: false,
       testTimeout: 120_000,
       hookTimeout: 240_000,
-      // Each file starts its own server (own data folder, database schema and port) and its own
-      // browser, so files of one project may run side by side like any other; the wait for pages
-      // and servers is most of their time.
+      // Each file starts its own server (own data folder, database and port) and its own browser,
+      // so files of one project may run side by side like any other.
       // A real browser on a shared machine: one more try before a journey counts as failed. The
-      // first try's screenshots, console log and trace stay in test-results/ to look into.
+      // first try's screenshots and console log, and the retry's trace, stay in test-results/.
       retry: 1,
     },
   });
-  // Every browser test on SQLite (journeys at phone size); the journeys again at desktop size, and
-  // on PostgreSQL at both sizes when there is one.
+  // Every browser test on SQLite at phone size, and the journeys again at desktop size: on
+  // PostgreSQL when there is one. KRUH_E2E_MATRIX=full (`npm run test:full`) adds the two other
+  // pairs, the journeys on SQLite at desktop size and on PostgreSQL at phone size: the app and the
+  // server are the same in each, and together the two default projects already cover both sizes
+  // and both databases, so the full matrix is for changes to the database layer or the layout.
   const journeys = ['tests/e2e/journeys/**/*.test.ts'];
+  const full = process.env.KRUH_E2E_MATRIX === 'full';
+  const pg = !!process.env.TEST_DATABASE_URL;
   projects.push(e2e('e2e', ['tests/e2e/**/*.test.ts'], { KRUH_E2E_VIEWPORT: 'phone' }, false));
-  projects.push(e2e('e2e-desktop', journeys, { KRUH_E2E_VIEWPORT: 'desktop' }, false));
-  if (process.env.TEST_DATABASE_URL) {
-    projects.push(e2e('e2e-postgres', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'phone' }, true));
-    projects.push(e2e('e2e-postgres-desktop', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'desktop' }, true));
-  }
+  if (pg) projects.push(e2e('e2e-postgres-desktop', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'desktop' }, true));
+  if (full || !pg) projects.push(e2e('e2e-desktop', journeys, { KRUH_E2E_VIEWPORT: 'desktop' }, false));
+  if (full && pg) projects.push(e2e('e2e-postgres', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'phone' }, true));
 }
 
 /**

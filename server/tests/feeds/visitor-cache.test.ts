@@ -325,7 +325,7 @@ describe('kept visitor pages', () => {
   it.runIf(TEST_DB === 'postgres')('signals a like and a new comment as counts, and any other write as content, naming the schema', async () => {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.app.db);
     const schema = rows[0]!.schema;
-    const listener = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const listener = new pg.Client({ connectionString: t.config.databaseUrl });
     const payloads: string[] = [];
     listener.on('notification', (message) => {
       if (message.payload?.startsWith(`${schema}:`)) payloads.push(message.payload);

@@ -1,35 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/db/database';
+import { migrateToLatest } from '../../src/db/migrator';
+import { TEMPLATE_ENV, createTestDatabase, runPrefix, withAdmin } from './pg-test-database';
 
 /**
- * Installs pg_trgm once in public, so per-test schemas can use it, and names this run so its
- * schemas can be dropped together at the end. Schemas are not dropped while tests run: Kysely's
- * migrator introspects every schema, and a schema vanishing mid-introspection fails another file.
+ * Names this run, and migrates one template database (with pg_trgm) that every test app's database
+ * is copied from; at the end drops every database the run made, the template last.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is required for the PostgreSQL test project');
-  const run = randomBytes(4).toString('hex');
-  // Workers are started after global setup and inherit this.
-  process.env.KRUH_TEST_RUN = run;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is required for the PostgreSQL test projects');
+  // Workers are started after global setup and inherit both.
+  process.env.KRUH_TEST_RUN = randomBytes(4).toString('hex');
+  delete process.env[TEMPLATE_ENV];
+  const templateUrl = await createTestDatabase(base);
+  const dataDir = mkdtempSync(join(tmpdir(), 'kruh-template-'));
+  const database = openDatabase({ url: templateUrl, dataDir, poolSize: 1 });
   try {
-    await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
+    await migrateToLatest(database.db);
   } finally {
-    await client.end();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
+  process.env[TEMPLATE_ENV] = new URL(templateUrl).pathname.slice(1);
+
   return async () => {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      const { rows } = await admin.query<{ nspname: string }>(
-        `SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`,
-        [`t\\_${run}\\_%`],
+    await withAdmin(base, async (client) => {
+      const { rows } = await client.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE $1 ORDER BY datname = $2`,
+        [`${runPrefix().replaceAll('_', '\\_')}%`, process.env[TEMPLATE_ENV]],
       );
-      for (const { nspname } of rows) await admin.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
-    } finally {
-      await admin.end();
-    }
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    });
   };
 }

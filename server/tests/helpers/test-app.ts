@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type BuildOptions, buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database';
+import { createTestDatabase, dropTestDatabase } from './pg-test-database';
 
 /** Which database the current Vitest project runs the server tests on. */
 export const TEST_DB = process.env.KRUH_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -21,26 +21,13 @@ export interface TestApp {
 }
 
 /**
- * A fresh app on a fresh database: a new SQLite file in a temp folder, or a new PostgreSQL schema
- * (dropped with the rest of the run's schemas by the global teardown), so test files run in
+ * A fresh app on a fresh database: a new SQLite file in a temp folder, or a new PostgreSQL database
+ * copied from the run's migrated template (dropped when the app closes), so test files run in
  * parallel without seeing each other's rows.
  */
 export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve'> {
   /** Told the SQL of every statement the app runs. */
   onQuery?: (sql: string) => void;
-}
-
-/**
- * A new empty PostgreSQL schema of this run, as the search path to open it with (public stays on
- * the path for the pg_trgm functions installed there once by the global setup).
- */
-export async function newTestSchema(url: string): Promise<string> {
-  const schema = `t_${process.env.KRUH_TEST_RUN ?? 'adhoc'}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  return `${schema},public`;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -56,11 +43,12 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...env,
   });
   let database: DatabaseHandle;
+  const base = process.env.TEST_DATABASE_URL;
   if (TEST_DB === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL;
-    if (!url) throw new Error('TEST_DATABASE_URL is required for the PostgreSQL test project');
-    database = openDatabase({ url, dataDir, schema: await newTestSchema(url), poolSize: 4, onQuery });
-    config.databaseUrl = url;
+    if (!base) throw new Error('TEST_DATABASE_URL is required for the PostgreSQL test project');
+    // Siblings (a second process on the same data) open config.databaseUrl.
+    config.databaseUrl = await createTestDatabase(base);
+    database = openDatabase({ url: config.databaseUrl, dataDir, poolSize: 4, onQuery });
   } else {
     database = openDatabase({ dataDir, onQuery });
   }
@@ -74,6 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       const undeclared = [...new Set(app.undeclaredErrors)];
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (base && TEST_DB === 'postgres' && config.databaseUrl) await dropTestDatabase(base, config.databaseUrl);
       // Every refusal a test provoked must be one the route's contract entry lists.
       if (undeclared.length > 0) throw new Error(`error keys missing from core/api:\n${undeclared.join('\n')}`);
     },

@@ -4,7 +4,7 @@ import { enqueueNotificationEvent } from '../../src/modules/notifications/events
 import { FANOUT_BATCH } from '../../src/modules/notifications/notifications.fanout';
 import { createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { createTestApp, TEST_DB, type TestApp, useTestApp } from '../helpers/test-app';
-import { currentSchema, notificationStats, openSibling, restart, seedMembers, typesFor } from './support';
+import { notificationStats, openSibling, restart, seedMembers, typesFor } from './support';
 
 const MEMBERS = 100_000;
 
@@ -61,7 +61,7 @@ describe('fan-out drained by several workers at once', () => {
       posts.push(post);
     }
     // PostgreSQL: another server process on the same database; SQLite: one process, two loops.
-    const sibling = TEST_DB === 'postgres' ? await openSibling(t, await currentSchema(t.app)) : t.app;
+    const sibling = TEST_DB === 'postgres' ? await openSibling(t) : t.app;
     try {
       await Promise.all([runDueJobs(t.app), runDueJobs(sibling), runDueJobs(t.app)]);
     } finally {

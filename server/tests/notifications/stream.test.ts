@@ -6,7 +6,7 @@ import { enqueueNotificationEvent } from '../../src/modules/notifications/events
 import { streamTiming } from '../../src/modules/notifications/notifications.stream';
 import { call, createFollow, createUser, type TestUser } from '../helpers/fixtures';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
-import { currentSchema, drain, openSibling } from './support';
+import { drain, openSibling } from './support';
 
 /** An open text/event-stream: its status, headers, and the `unread` counts received so far. */
 interface Stream {
@@ -112,7 +112,7 @@ describe('live unread stream', () => {
   });
 
   it.runIf(TEST_DB === 'postgres')('receives changes made by another server process on the same database', async () => {
-    const other = await openSibling(t, await currentSchema(t.app));
+    const other = await openSibling(t);
     try {
       const user = await createUser(t.app);
       const stream = await openStream(t.app, `/api/notification/stream?token=${user.token}`);
@@ -151,7 +151,7 @@ describe('live unread stream', () => {
   });
 
   it('ends open streams when the app closes', async () => {
-    const app = await openSibling(t, await currentSchema(t.app));
+    const app = await openSibling(t);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const user = await createUser(app);
     const stream = await openStream(app, `/api/notification/stream?token=${user.token}`);

@@ -1,6 +1,4 @@
-import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { buildApp } from '../../src/app';
 import { openDatabase } from '../../src/db/database';
 import { newId } from '../../src/lib/ids';
@@ -67,40 +65,29 @@ export async function createComment(
 
 /**
  * Closes the app and opens a fresh one on the same database, as after a server restart. The
- * returned close() also removes what createTestApp made (temp folder, PostgreSQL schema).
+ * returned close() also removes what createTestApp made (temp folder, PostgreSQL database).
  */
 export async function restart(t: TestApp): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
-  const schema = TEST_DB === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(t.app.db)).rows[0]!.s : '';
   await t.app.close();
-  const app = await openSibling(t, schema);
+  const app = await openSibling(t);
   return {
     app,
     async close() {
       await app.close();
-      await cleanup(t, schema);
+      await t.close();
     },
   };
 }
 
 /** A second app on the same database (another server process, in effect). */
-export async function openSibling(t: TestApp, schema: string): Promise<FastifyInstance> {
+export async function openSibling(t: TestApp): Promise<FastifyInstance> {
   const database =
     TEST_DB === 'postgres'
-      ? openDatabase({ url: process.env.TEST_DATABASE_URL, dataDir: t.config.dataDir, schema: `${schema},public`, poolSize: 4 })
+      ? openDatabase({ url: t.config.databaseUrl, dataDir: t.config.dataDir, poolSize: 4 })
       : openDatabase({ dataDir: t.config.dataDir });
   const app = await buildApp({ config: t.config, database, logger: false });
   await app.ready();
   return app;
-}
-
-export async function currentSchema(app: FastifyInstance): Promise<string> {
-  if (TEST_DB !== 'postgres') return '';
-  return (await sql<{ s: string }>`select current_schema() as s`.execute(app.db)).rows[0]!.s;
-}
-
-/** The PostgreSQL schema goes with the rest of the run's (global teardown). */
-export async function cleanup(t: TestApp, _schema: string): Promise<void> {
-  rmSync(t.config.dataDir, { recursive: true, force: true });
 }
 
 /** Adds `count` new users to a group straight in the database, in multi-row inserts. */

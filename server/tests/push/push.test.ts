@@ -8,7 +8,7 @@ import { runDueJobs } from '../../src/modules/jobs/worker';
 import { expectError, expectInfo } from '../helpers/expect';
 import { type TestUser, addMember, call, createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { createTestApp, useTestApp } from '../helpers/test-app';
-import { currentSchema, openSibling, setLevel, setSettings } from '../notifications/support';
+import { openSibling, setLevel, setSettings } from '../notifications/support';
 import { type FakePushService, PUBLIC_ADDRESS, type TestDevice, decryptPush, newDevice, pushJobs, rowsOf, startPushService, subscribe, verifyVapid } from './support';
 
 /**
@@ -45,7 +45,7 @@ describe('push: the public key', () => {
 
   it('keeps the generated pair in the database: another process on it (or a restart) signs with the same one', async () => {
     const { key } = (await t.app.inject({ method: 'GET', url: '/api/push/key' })).json() as { key: string };
-    const sibling = await openSibling(t, await currentSchema(t.app));
+    const sibling = await openSibling(t);
     try {
       expect((await sibling.inject({ method: 'GET', url: '/api/push/key' })).json()).toEqual({ key });
       expect(sibling.vapidKeys).toEqual(t.app.vapidKeys);

@@ -43,13 +43,15 @@ export interface PageLog {
 export interface Journey {
   context: BrowserContext;
   log: PageLog;
+  /** A trace is being recorded (saved if the journey fails). */
+  traced: boolean;
 }
 
 /**
  * A fresh browser context (its own storage, service worker and IndexedDB) whose pages' console
  * messages and uncaught errors are collected.
  */
-export async function openJourney(browser: Browser, options: BrowserContextOptions = {}): Promise<Journey> {
+export async function openJourney(browser: Browser, options: BrowserContextOptions = {}, trace = true): Promise<Journey> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
   const log: PageLog = { lines: [], pageErrors: [] };
   const watch = (page: Page) => {
@@ -61,10 +63,10 @@ export async function openJourney(browser: Browser, options: BrowserContextOptio
     });
   };
   context.on('page', watch);
-  // Recorded for every journey, kept only when it fails: each step, snapshot and request, to replay
-  // in `npx playwright show-trace`.
-  await context.tracing.start({ screenshots: true, snapshots: true });
-  return { context, log };
+  // Each step, snapshot and request, to replay in `npx playwright show-trace`; kept only when the
+  // journey fails. Recording costs a quarter of a journey's time, so only a retry records it.
+  if (trace) await context.tracing.start({ screenshots: true, snapshots: true });
+  return { context, log, traced: trace };
 }
 
 const fileSafe = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 120);
@@ -101,11 +103,14 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
       const logPath = join(RESULTS_DIR, `${base}.log`);
       writeFileSync(logPath, `${journey.log.lines.join('\n')}\n`);
       const tracePath = join(RESULTS_DIR, `${base}.trace.zip`);
-      try {
-        await within(20_000, journey.context.tracing.stop({ path: tracePath }), 'trace');
-        saved.push(tracePath);
-      } catch (err) {
-        saved.push(`${tracePath}: no trace (${String(err)})`);
+      if (!journey.traced) saved.push(`${tracePath}: recorded on the retry`);
+      else {
+        try {
+          await within(20_000, journey.context.tracing.stop({ path: tracePath }), 'trace');
+          saved.push(tracePath);
+        } catch (err) {
+          saved.push(`${tracePath}: no trace (${String(err)})`);
+        }
       }
       console.error(`e2e failure artefacts:\n  ${[...saved, logPath].join('\n  ')}`);
     }

@@ -3,15 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import type { CreatePostBody, Post } from '#core/api/posts';
 import { buildApp } from '../../../server/src/app';
 import { loadConfig } from '../../../server/src/config';
 import { openDatabase } from '../../../server/src/db/database';
+import { createTestDatabase, dropTestDatabase } from '../../../server/tests/helpers/pg-test-database';
 
 /**
  * Which database the browser tests run on: SQLite in the data folder, or (the e2e-postgres project)
- * a fresh schema of TEST_DATABASE_URL per server.
+ * a fresh database on TEST_DATABASE_URL per server.
  */
 export const E2E_DB = process.env.KRUH_E2E_DB === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -73,8 +73,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     // limit itself is tested against the API.
     RATE_SIGNUPS_PER_ADDRESS_PER_HOUR: '1000',
   });
-  const database = E2E_DB === 'postgres' ? await freshSchema(dataDir) : openDatabase({ dataDir });
-  if (E2E_DB === 'postgres') config.databaseUrl = process.env.TEST_DATABASE_URL;
+  const pg = E2E_DB === 'postgres' ? await freshDatabase(dataDir) : undefined;
+  const database = pg?.database ?? openDatabase({ dataDir });
+  if (pg) config.databaseUrl = pg.url;
   const app = await buildApp({ config, database, logger: false });
   const requests: ReceivedRequest[] = [];
   app.addHook('onRequest', async (request) => {
@@ -96,24 +97,17 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     async close() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (pg) await dropTestDatabase(process.env.TEST_DATABASE_URL ?? '', pg.url);
     },
   };
 }
 
-/** A new schema on the test PostgreSQL (dropped with the run's others when the project ends). */
-async function freshSchema(dataDir: string) {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is required for the e2e-postgres project');
-  const schema = `t_${process.env.KRUH_TEST_RUN ?? 'adhoc'}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`);
-  } finally {
-    await admin.end();
-  }
-  // public stays on the path for pg_trgm, installed there once by the project's global setup.
-  return openDatabase({ url, dataDir, schema: `${schema},public`, poolSize: 4 });
+/** A new database on the test PostgreSQL, copied from the run's migrated template. */
+async function freshDatabase(dataDir: string) {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is required for the e2e-postgres project');
+  const url = await createTestDatabase(base);
+  return { url, database: openDatabase({ url, dataDir, poolSize: 4 }) };
 }
 
 export interface ApiReply<T = unknown> {

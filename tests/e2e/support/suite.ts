@@ -1,5 +1,5 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type Journey, finishJourney, launchBrowser, openJourney } from './browser';
 import { type ServerOptions, type TestServer, type TestUser, sessionStorageState, startServer } from './server';
 
@@ -39,6 +39,12 @@ export function useE2eSuite(options: ServerOptions = {}): E2eSuite {
     browser = await launchBrowser();
   });
 
+  // Which try of the running test this is: a retry records a trace of its journey.
+  let attempt = 0;
+  beforeEach((test) => {
+    attempt = test.task.result?.retryCount ?? 0;
+  });
+
   afterEach(async (test) => {
     await finishJourney(journey, test);
     journey = undefined;
@@ -66,7 +72,7 @@ export function useE2eSuite(options: ServerOptions = {}): E2eSuite {
     },
     async open({ as, ...contextOptions } = {}) {
       const session = as ? { storageState: sessionStorageState(suite.server, as) } : {};
-      journey = await openJourney(suite.browser, { ...session, ...contextOptions });
+      journey = await openJourney(suite.browser, { ...session, ...contextOptions }, attempt > 0 || process.env.KRUH_E2E_TRACE === 'always');
       return journey;
     },
     async visit(path, journeyOptions) {
