@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { fullMatrixDue } from './tests/support/full-matrix';
 
 const serverTests = ['server/tests/**/*.test.ts', 'core/**/*.test.ts'];
 
@@ -78,12 +80,13 @@ if (process.env.KRUH_E2E !== 'off') {
     },
   });
   // Every browser test on SQLite at phone size, and the journeys again at desktop size: on
-  // PostgreSQL when there is one. KRUH_E2E_MATRIX=full (`npm run test:full`) adds the two other
-  // pairs, the journeys on SQLite at desktop size and on PostgreSQL at phone size: the app and the
-  // server are the same in each, and together the two default projects already cover both sizes
-  // and both databases, so the full matrix is for changes to the database layer or the layout.
+  // PostgreSQL when there is one. The full matrix adds the two other pairs, the journeys on SQLite
+  // at desktop size and on PostgreSQL at phone size: with KRUH_E2E_MATRIX=full (`npm run
+  // test:full`), and whenever the files that tell the pairs apart changed since a full run passed
+  // (tests/support/full-matrix.ts), so CI runs it for the changes it can catch.
   const journeys = ['tests/e2e/journeys/**/*.test.ts'];
-  const full = process.env.KRUH_E2E_MATRIX === 'full';
+  const full = process.env.KRUH_E2E_MATRIX === 'full' || (process.env.KRUH_E2E_MATRIX !== 'default' && fullMatrixDue(fileURLToPath(new URL('.', import.meta.url))));
+  if (full) console.log('Running the full browser matrix (KRUH_E2E_MATRIX=default skips it).');
   const pg = !!process.env.TEST_DATABASE_URL;
   projects.push(e2e('e2e', ['tests/e2e/**/*.test.ts'], { KRUH_E2E_VIEWPORT: 'phone' }, false));
   if (pg) projects.push(e2e('e2e-postgres-desktop', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'desktop' }, true));

@@ -26,6 +26,6 @@ export function firstScreenPreloadScript(files: readonly string[]): string {
     `if(${JSON.stringify(EXPLORE_PATHS)}.indexOf(p)<0)return;` +
     `requestAnimationFrame(function(){setTimeout(function(){${JSON.stringify(files)}.forEach(function(f){` +
     `var l=document.createElement("link");if(/\\.css$/.test(f)){l.rel="preload";l.setAttribute("as","style")}else l.rel="modulepreload";` +
-    `l.href=f;document.head.appendChild(l)})})})})();`
+    `l.crossOrigin="";l.href=f;document.head.appendChild(l)})})})})();`
   );
 }

@@ -45,6 +45,9 @@ describe('first visit to the feed', () => {
     await page.getByRole('main').getByText(words).waitFor();
 
     expect(requests.filter((r) => r.startsWith('/api/feed'))).toEqual([]);
+    // What the head asked for early is what the app then uses: no file of the build comes twice.
+    const assets = requests.filter((r) => r.startsWith('/assets/'));
+    expect(assets.filter((r, i) => assets.indexOf(r) !== i)).toEqual([]);
     const pictureAt = requests.indexOf(picture);
     const feedCode = requests.findIndex((r) => /\/assets\/FeedPage-.*\.js$/.test(r));
     expect(pictureAt).toBeGreaterThan(-1);

@@ -104,14 +104,9 @@ describe('layout', () => {
     const problems: string[] = [];
     for (const route of routes()) {
       const { context } = await e2e.open({ as: owner, viewport: { width: 1366, height: 850 } });
-      const t0 = Date.now();
       const page = await context.newPage();
-      const t1 = Date.now();
       await page.goto(`${e2e.server.baseUrl}${route.path}`);
-      const t2 = Date.now();
       await settle(page, route.ready);
-      const t3 = Date.now();
-      console.log('TIMING', route.name, t1 - t0, t2 - t1, t3 - t2);
       const look = await telltales(page);
       if (look.avatarLooksNative) problems.push(`${route.name}: the avatar looks like a native button`);
       if (look.listBullets !== null && look.listBullets !== 'none') problems.push(`${route.name}: the list has ${look.listBullets} bullets`);
