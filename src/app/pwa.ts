@@ -1,5 +1,4 @@
 import { registerSW } from 'virtual:pwa-register';
-import { toast } from '../lib/toast';
 import { setUpdateAvailable } from './pwa-state';
 
 /** How often an open app asks whether a new version was published. */
@@ -23,9 +22,6 @@ export function registerServiceWorker(): void {
       // An installed app may stay open for days: look for a new version now and then, not only
       // when it is started.
       if (registration) setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
-    },
-    onOfflineReady() {
-      toast.info('update.offlineReady');
     },
     onRegisterError(error: unknown) {
       console.warn('service worker registration failed', error);

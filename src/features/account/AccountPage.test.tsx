@@ -59,6 +59,24 @@ describe('AccountPage', () => {
     expectLinks({ 'Username, email and password': '/account/credentials', 'Notification settings': '/account/notification-settings' });
   });
 
+  it('says quietly that the app works offline once a service worker controls the page', async () => {
+    serve();
+    const container = new EventTarget() as EventTarget & { controller: object | null };
+    container.controller = null;
+    Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: container });
+    try {
+      render();
+      await screen.findByRole('heading', { name: 'me' });
+      expect(screen.queryByText('Kruh is ready to work offline.')).not.toBeInTheDocument();
+      container.controller = {};
+      container.dispatchEvent(new Event('controllerchange'));
+      expect(await screen.findByText('Kruh is ready to work offline.')).toBeInTheDocument();
+      expect(getToasts()).toEqual([]);
+    } finally {
+      delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+    }
+  });
+
   it('links the moderation page for a moderator only', async () => {
     serve();
     const { unmount } = render();

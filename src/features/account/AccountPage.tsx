@@ -22,6 +22,7 @@ import '../../components/danger-button.css';
 import './account.css';
 import { useObjectUrl } from '../../components/ImagePicker';
 import { Icon } from '../../components/Icon';
+import { useWorksOffline } from '../../lib/works-offline';
 
 type UploadState = 'idle' | 'uploading' | 'uploaded' | 'onlyImages' | { failed: string };
 
@@ -207,6 +208,7 @@ export default function AccountPage() {
   // The account delete, or a logout that would drop this many unsent items.
   const [confirming, setConfirming] = useState<{ kind: 'delete' } | { kind: 'logout'; pending: number } | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const worksOffline = useWorksOffline();
 
   const logout = async () => {
     setConfirming(null);
@@ -262,6 +264,7 @@ export default function AccountPage() {
       <BioEditor account={account} />
       <LanguageChoice />
       <ThemeChoiceField />
+      {worksOffline ? <p className="account-section account-note">{t('common:update.offlineReady')}</p> : null}
       <nav className="account-section account-links" aria-label={t('links')}>
         <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>
         <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>
