@@ -1,3 +1,4 @@
+import { globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -5,6 +6,26 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { fullMatrixDue } from './tests/support/full-matrix';
 
 const serverTests = ['server/tests/**/*.test.ts', 'core/**/*.test.ts'];
+
+/**
+ * Web test files share a worker's modules and jsdom, which spares each file seconds of loading
+ * them; fresh-page.ts gives each the app's modules anew and an empty IndexedDB. A module replaced
+ * with vi.mock stays replaced for the worker's later files, so a file that mocks runs on its own.
+ */
+const webTests = ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'];
+const mockingWebTests = globSync(webTests).filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8')));
+const webProject = (name: string, include: string[], exclude: string[], isolate: boolean): TestProjectInlineConfiguration => ({
+  extends: './vite.config.ts',
+  test: {
+    name,
+    include,
+    exclude,
+    environment: 'jsdom',
+    setupFiles: ['./src/test/fresh-page.ts', './src/test/setup.ts'],
+    isolate,
+    testTimeout: 20_000,
+  },
+});
 
 /**
  * One `npm test` for the repository: the pure rules, the server on SQLite (and on PostgreSQL when
@@ -25,16 +46,8 @@ const projects: TestProjectInlineConfiguration[] = [
       hookTimeout: 60_000,
     },
   },
-  {
-    extends: './vite.config.ts',
-    test: {
-      name: 'web',
-      include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'],
-      environment: 'jsdom',
-      setupFiles: ['./src/test/setup.ts'],
-      testTimeout: 20_000,
-    },
-  },
+  webProject('web', webTests, mockingWebTests, false),
+  webProject('web-mocking', mockingWebTests, [], true),
   {
     // Weighs the last `npm run build` (CI builds before testing); skipped when there is none.
     test: {
