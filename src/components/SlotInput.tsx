@@ -4,6 +4,7 @@ import { LIMITS } from '#core/limits';
 import type { NameResult } from '../lib/api/types';
 import type { Slot } from '../lib/db/db';
 import { searchNames } from '../lib/query/posts';
+import { useCombobox } from './useCombobox';
 import './SlotInput.css';
 
 interface Props {
@@ -14,10 +15,13 @@ interface Props {
   onRemove: () => void;
 }
 
+/** One empty list for every render: the combobox ties its highlight to the list it was made in. */
+const NONE: NameResult[] = [];
+
 /**
- * A mention or group slot: suggestions 300 ms after typing stops, picking one locks its
- * id, editing the text away from the picked name clears it, Backspace or Delete on an empty slot
- * removes the slot.
+ * A mention or group slot: suggestions 300 ms after typing stops, picked with a click or with the
+ * arrows and Enter (Enter in a slot never sends the post); picking one locks its id, editing the
+ * text away from the picked name clears it, Backspace or Delete on an empty slot removes the slot.
  */
 export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) {
   const { t } = useTranslation('common');
@@ -45,12 +49,20 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
     };
   }, [kind, slot.query, slot.id, slot.locked, picked]);
 
-  const results = !slot.locked && !slot.id && found.query === slot.query.trim() ? found.items : [];
+  const results = !slot.locked && !slot.id && found.query === slot.query.trim() ? found.items : NONE;
+  const combobox = useCombobox(results, {
+    onPick: (r) => {
+      setPicked(r.name);
+      setResults({ query: '', items: [] });
+      onChange({ ...slot, query: r.name, id: r._id });
+    },
+  });
   const label = kind === 'mention' ? t('slot.mention_placeholder') : t('slot.group_placeholder');
   return (
     <div className={`slot slot-${kind}${slot.id ? ' slot-resolved' : ''}`}>
       <span aria-hidden="true">{prefix}</span>
       <input
+        {...combobox.inputProps}
         ref={inputRef}
         value={slot.query}
         placeholder={label}
@@ -60,12 +72,13 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
         onChange={(e) => {
           const query = e.target.value.replace(prefix, '');
           onChange({ ...slot, query, id: slot.id && query === picked ? slot.id : null });
+          combobox.setOpen(true);
         }}
         onKeyDown={(e) => {
           if ((e.key === 'Backspace' || e.key === 'Delete') && slot.query === '' && !slot.locked) {
             e.preventDefault();
             onRemove();
-          }
+          } else combobox.inputProps.onKeyDown(e);
         }}
       />
       {!slot.locked && (
@@ -73,21 +86,12 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
           ×
         </button>
       )}
-      {results.length > 0 && (
-        <ul className="slot-suggestions" role="listbox" aria-label={t('slot.suggestions')}>
-          {results.map((r) => (
-            <li key={r._id} role="option" aria-selected={slot.id === r._id}>
-              <button
-                type="button"
-                onClick={() => {
-                  setPicked(r.name);
-                  setResults({ query: '', items: [] });
-                  onChange({ ...slot, query: r.name, id: r._id });
-                }}
-              >
-                {prefix}
-                {r.name}
-              </button>
+      {combobox.expanded && (
+        <ul className="slot-suggestions" {...combobox.listProps} aria-label={t('slot.suggestions')}>
+          {results.map((r, i) => (
+            <li key={r._id} {...combobox.optionProps(i)}>
+              {prefix}
+              {r.name}
             </li>
           ))}
         </ul>

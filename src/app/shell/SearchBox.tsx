@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
@@ -9,7 +9,11 @@ import { useSession } from '../../lib/session';
 import { useDebounced } from '../../lib/useDebounced';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
+import { useCombobox } from '../../components/useCombobox';
 import './SearchPanel.css';
+
+/** One empty list for every render: the combobox ties its highlight to the list it was made in. */
+const NONE: NameResult[] = [];
 
 /**
  * The shell's search box: user suggestions 300 ms after typing stops, only for
@@ -22,20 +26,14 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
   const [text, setText] = useState('');
   // Suggestions with the query they answer: a stale answer is never shown for newer text.
   const [result, setResult] = useState<{ query: string; list: NameResult[] }>({ query: '', list: [] });
-  const [open, setOpen] = useState(false);
-  const [highlight, setHighlight] = useState(-1);
   const query = useDebounced(text.trim(), LIMITS.debounceMs);
-  const listId = useId();
   const boxRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!query) return;
     const controller = new AbortController();
     callApi(searchApi.suggestUsers, { query: { query } }, { signal: controller.signal }).then(
-      (list) => {
-        setResult({ query, list: Array.isArray(list) ? list.slice(0, LIMITS.suggestionsMax) : [] });
-        setHighlight(-1);
-      },
+      (list) => setResult({ query, list: Array.isArray(list) ? list.slice(0, LIMITS.suggestionsMax) : [] }),
       // The suggestions are a convenience: a failure is only logged.
       (err: unknown) => {
         if (!controller.signal.aborted) console.warn('search suggestions failed', err);
@@ -44,10 +42,11 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
     return () => controller.abort();
   }, [query]);
 
-  const suggestions = query && result.query === query ? result.list : [];
+  // Blank text shows none, even while the debounced query still holds the last words.
+  const suggestions = text.trim() !== '' && query && result.query === query ? result.list : NONE;
 
   const finish = () => {
-    setOpen(false);
+    combobox.setOpen(false);
     setText('');
     onDone?.();
   };
@@ -66,32 +65,15 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
     finish();
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const showing = open && suggestions.length > 0 && text.trim() !== '';
-    if (event.key === 'ArrowDown' && showing) {
-      event.preventDefault();
-      setHighlight((h) => (h + 1) % suggestions.length);
-    } else if (event.key === 'ArrowUp' && showing) {
-      event.preventDefault();
-      setHighlight((h) => (h <= 0 ? suggestions.length - 1 : h - 1));
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      const chosen = showing && highlight >= 0 ? suggestions[highlight] : undefined;
-      if (chosen) chooseUser(chosen);
-      else submitText();
-    } else if (event.key === 'Escape' && open) {
-      setOpen(false);
-    }
-  };
-
-  const showList = open && text.trim() !== '' && suggestions.length > 0;
+  const combobox = useCombobox(suggestions, { onPick: chooseUser, onEnter: submitText });
+  const { highlight } = combobox;
 
   return (
     <div
       className="searchbox"
       ref={boxRef}
       onBlur={(event) => {
-        if (!boxRef.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
+        if (!boxRef.current?.contains(event.relatedTarget as Node | null)) combobox.setOpen(false);
       }}
     >
       <label className="searchbox__field">
@@ -100,35 +82,26 @@ export function SearchBox({ onDone, autoFocus = false }: { onDone?: () => void; 
         <input
           className="searchbox__input"
           type="search"
-          role="combobox"
-          aria-expanded={showList}
-          aria-controls={listId}
-          aria-autocomplete="list"
-          aria-activedescendant={showList && highlight >= 0 ? `${listId}-${highlight}` : undefined}
+          {...combobox.inputProps}
           placeholder={t('search.placeholder')}
           value={text}
           autoFocus={autoFocus}
           enterKeyHint="search"
           onChange={(event) => {
             setText(event.target.value);
-            setOpen(true);
+            combobox.setOpen(true);
           }}
-          onFocus={() => setOpen(true)}
-          onKeyDown={onKeyDown}
+          onFocus={() => combobox.setOpen(true)}
         />
       </label>
-      {showList ? (
-        <ul className="searchbox__list" id={listId} role="listbox" aria-label={t('search.suggestions')}>
+      {combobox.expanded ? (
+        <ul className="searchbox__list" {...combobox.listProps} aria-label={t('search.suggestions')}>
           {suggestions.map((user, index) => (
             <li
               key={user._id}
-              id={`${listId}-${index}`}
-              role="option"
-              aria-selected={index === highlight}
+              {...combobox.optionProps(index)}
               className={`searchbox__option${index === highlight ? ' searchbox__option--active' : ''}`}
               tabIndex={-1}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => chooseUser(user)}
             >
               <Avatar id={user._id} size={28} />
               <span>{user.name}</span>

@@ -1,12 +1,13 @@
 import '../../test/setup';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { getDb } from '../../lib/db/db';
 import { attachFiles, pngFile, useTestFiles } from '../../test/files';
-import { startOffline } from '../../test/local-first';
+import { mockFetch, startOffline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { Editor } from './Editor';
 import { type EditorContent, type EditorOptions, useEditor } from './useEditor';
@@ -78,8 +79,8 @@ describe('Editor', () => {
     fireEvent.change(text, { target: { value: 'hi @@&&' } });
     expect(text).toHaveValue('hi ');
     fireEvent.click(screen.getByRole('button', { name: /Add mention/ }));
-    expect(screen.getAllByRole('textbox', { name: 'Group name' })).toHaveLength(1);
-    const [first] = screen.getAllByRole('textbox', { name: 'Username' });
+    expect(screen.getAllByRole('combobox', { name: 'Group name' })).toHaveLength(1);
+    const [first] = screen.getAllByRole('combobox', { name: 'Username' });
     fireEvent.change(first!, { target: { value: ' bob ' } });
     fireEvent.keyDown(text, { key: 'Enter', ctrlKey: true });
     expect(checked).toHaveBeenLastCalledWith({ text: 'hi ', mentions: [{ query: ' bob ', id: null }], groups: [], images: [] });
@@ -92,14 +93,78 @@ describe('Editor', () => {
     expect(text).toHaveValue('a && b');
     expect(screen.queryByRole('group', { name: 'Groups' })).toBeNull();
     for (let i = 0; i < LIMITS.mentionsPerPost; i++) fireEvent.click(screen.getByRole('button', { name: /Add mention/ }));
-    expect(screen.getAllByRole('textbox', { name: 'Username' })).toHaveLength(LIMITS.mentionsPerPost);
+    expect(screen.getAllByRole('combobox', { name: 'Username' })).toHaveLength(LIMITS.mentionsPerPost);
     expect(alert()).toBeEmptyDOMElement();
     fireEvent.click(screen.getByRole('button', { name: /Add mention/ }));
-    expect(screen.getAllByRole('textbox', { name: 'Username' })).toHaveLength(LIMITS.mentionsPerPost);
+    expect(screen.getAllByRole('combobox', { name: 'Username' })).toHaveLength(LIMITS.mentionsPerPost);
     expect(alert()).toHaveTextContent('You can mention at most 10 users.');
     // Typing clears the message.
     fireEvent.change(text, { target: { value: 'a' } });
     expect(alert()).toBeEmptyDOMElement();
+  });
+
+  it('moves through a slot’s suggestions with the arrows, picks one on Enter without sending, and closes them on Escape', async () => {
+    mockFetch((call) =>
+      call.path === '/api/search/mygroups'
+        ? { body: [{ _id: 'g1', name: 'demo_garden' }, { _id: 'g2', name: 'demo_garage' }] }
+        : { status: 404, body: { message: 'error/not_found' } },
+    );
+    const checked = vi.fn();
+    const user = userEvent.setup();
+    const text = await render({ rules: 'post', addGroups: true, onChecked: checked });
+    await user.type(text, 'Tools to lend');
+    await user.click(screen.getByRole('button', { name: /Add group/ }));
+    const slot = screen.getByRole('combobox', { name: 'Group name' });
+    await user.type(slot, 'demo_gar');
+    const list = await screen.findByRole('listbox', { name: 'Suggestions' }, { timeout: 2000 });
+    const options = within(list).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['&demo_garden', '&demo_garage']);
+    expect(slot).toHaveAttribute('aria-expanded', 'true');
+    expect(slot).toHaveAttribute('aria-controls', list.id);
+    expect(slot).not.toHaveAttribute('aria-activedescendant');
+
+    // Nothing highlighted: Enter neither picks nor sends.
+    await user.keyboard('{Enter}');
+    expect(checked).not.toHaveBeenCalled();
+    expect(slot).toHaveValue('demo_gar');
+
+    await user.keyboard('{ArrowDown}');
+    expect(slot).toHaveAttribute('aria-activedescendant', options[0]!.id);
+    expect(options[0]).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{ArrowDown}');
+    expect(slot).toHaveAttribute('aria-activedescendant', options[1]!.id);
+    expect(options[0]).toHaveAttribute('aria-selected', 'false');
+    await user.keyboard('{ArrowDown}');
+    expect(slot).toHaveAttribute('aria-activedescendant', options[0]!.id);
+    await user.keyboard('{ArrowUp}');
+    expect(slot).toHaveAttribute('aria-activedescendant', options[1]!.id);
+
+    // The first Escape only closes the list; the next one is the page's (a dialog around the editor closes).
+    const pageKeys = vi.fn();
+    const onPageKey = (event: KeyboardEvent) => pageKeys(event.key);
+    document.addEventListener('keydown', onPageKey);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(slot).toHaveAttribute('aria-expanded', 'false');
+    expect(slot).not.toHaveAttribute('aria-activedescendant');
+    expect(pageKeys).not.toHaveBeenCalled();
+    await user.keyboard('{Escape}');
+    document.removeEventListener('keydown', onPageKey);
+    expect(pageKeys).toHaveBeenCalledWith('Escape');
+    // Down opens the list again, on its first suggestion.
+    await user.keyboard('{ArrowDown}');
+    expect(slot).toHaveAttribute('aria-activedescendant', screen.getAllByRole('option')[0]!.id);
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(checked).not.toHaveBeenCalled();
+    expect(slot).toHaveValue('demo_garage');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(slot).toHaveFocus();
+
+    // With the slot filled, Enter there still does not send; the text's Ctrl+Enter does, with the picked group.
+    await user.keyboard('{Enter}');
+    expect(checked).not.toHaveBeenCalled();
+    fireEvent.keyDown(text, { key: 'Enter', ctrlKey: true });
+    expect(checked).toHaveBeenLastCalledWith({ text: 'Tools to lend', mentions: [], groups: [{ query: 'demo_garage', id: 'g2' }], images: [] });
   });
 
   it('counts an image named like a picked GIF as any other where the editor has no GIFs', async () => {

@@ -113,9 +113,9 @@ describe('ComposePage', () => {
     await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
     fireEvent.change(textbox(), { target: { value: 'hi @@' } });
     expect(textbox()).toHaveValue('hi ');
-    const slot = await screen.findByRole('textbox', { name: 'Username' });
+    const slot = await screen.findByRole('combobox', { name: 'Username' });
     fireEvent.change(slot, { target: { value: 'bo' } });
-    const option = await screen.findByRole('button', { name: '@bob' }, { timeout: 2000 });
+    const option = await screen.findByRole('option', { name: '@bob' }, { timeout: 2000 });
     expect(calls.find((c) => c.path === '/api/search/users')?.url).toContain('query=bo');
     fireEvent.click(option);
     expect(slot).toHaveValue('bob');
@@ -131,9 +131,9 @@ describe('ComposePage', () => {
     render();
     await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
     fireEvent.click(screen.getByRole('button', { name: /Add group/ }));
-    const slot = await screen.findByRole('textbox', { name: 'Group name' });
+    const slot = await screen.findByRole('combobox', { name: 'Group name' });
     fireEvent.keyDown(slot, { key: 'Backspace' });
-    expect(screen.queryByRole('textbox', { name: 'Group name' })).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Group name' })).toBeNull();
   });
 
   it('takes images only, at most two for a post', async () => {
@@ -155,10 +155,10 @@ describe('ComposePage', () => {
     expect(screen.getByRole('heading', { name: 'Replying to alice' })).toBeInTheDocument();
     expect(screen.getByText('Replying from @me')).toBeInTheDocument();
     expect(await screen.findByText('the original')).toBeInTheDocument();
-    const group = await screen.findByRole('textbox', { name: 'Group name' });
+    const group = await screen.findByRole('combobox', { name: 'Group name' });
     expect(group).toHaveValue('dogs');
     expect(group).toHaveAttribute('readonly');
-    expect(screen.getAllByRole('textbox', { name: 'Group name' })).toHaveLength(1);
+    expect(screen.getAllByRole('combobox', { name: 'Group name' })).toHaveLength(1);
     expect(screen.queryByRole('button', { name: /Add group/ })).toBeNull();
     attachFiles([1, 2].map((i) => pngFile(`${i}.png`)));
     expect(screen.getByRole('alert')).toHaveTextContent('You can attach only 1 image.');
@@ -168,7 +168,7 @@ describe('ComposePage', () => {
     await getDb().meta.put({ key: 'post-groups:orig', value: ['dogs'] });
     mockFetch(() => new TypeError('Failed to fetch'));
     render('/post?rep=orig');
-    expect(await screen.findByRole('textbox', { name: 'Group name' })).toHaveValue('dogs');
+    expect(await screen.findByRole('combobox', { name: 'Group name' })).toHaveValue('dogs');
   });
 
   it('takes what another app shared into the draft, offline, after text already there, and keeps it', async () => {

@@ -2,8 +2,10 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { PostList } from '#core/api/posts';
+import type { Comment } from '#core/api/comments';
 import { JOURNEY_VIEWPORT, text } from '../support/journeys';
-import { api, createVerifiedUser, uniqueName } from '../support/server';
+import { outboxSize } from '../support/outbox';
+import { api, createPost, createVerifiedUser, uniqueName } from '../support/server';
 import { useE2eSuite } from '../support/suite';
 
 const photo = async (name: string, background: string) => ({
@@ -36,8 +38,8 @@ describe('journey: compose a rich post and find it everywhere', () => {
   async function pick(page: Page, addLabel: string, slotLabel: string, name: string): Promise<void> {
     const main = page.getByRole('main');
     await main.getByRole('button', { name: addLabel }).click();
-    await main.getByRole('textbox', { name: slotLabel }).last().fill(name);
-    await main.getByRole('option').filter({ hasText: name }).getByRole('button').click();
+    await main.getByRole('combobox', { name: slotLabel }).last().fill(name);
+    await main.getByRole('option').filter({ hasText: name }).click();
   }
 
   it('posts two photos with a mention, a group and a hashtag, finds the post, and browses the photos', async () => {
@@ -90,6 +92,59 @@ describe('journey: compose a rich post and find it everywhere', () => {
     await expect.poll(() => gallery.getByRole('button', { name: en('gallery:zoom_out') }).isEnabled()).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => gallery.count()).toBe(0);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
+
+  it('picks a slot’s suggestion with the keys, in the composer and the comment box, and sends only when asked', async () => {
+    const { ada, finn, group, words } = await setUp();
+    const { server } = e2e;
+    const en = (id: string) => text('en', id);
+    const page = await e2e.visit('/#/post', { as: ada, viewport: JOURNEY_VIEWPORT });
+    const main = page.getByRole('main');
+    // Posts and comments the server received since `mark` (its count of requests then).
+    const sentSince = (mark: number) => server.requests.slice(mark).filter((r) => r.method === 'POST' && /^\/api\/(post|comment)\/?$/.test(r.path));
+    const composing = server.requests.length;
+
+    // The composer: Enter with nothing highlighted does nothing, Down then Enter picks the group.
+    const textBox = main.getByRole('textbox', { name: en('compose:text_label') });
+    await textBox.fill(words);
+    await main.getByRole('button', { name: en('compose:add_group') }).click();
+    const groupSlot = main.getByRole('combobox', { name: en('common:slot.group_placeholder') });
+    await groupSlot.fill(group.slice(0, -3));
+    const groupOption = main.getByRole('option', { name: `&${group}` });
+    await groupOption.waitFor();
+    await groupSlot.press('Enter');
+    await groupSlot.press('ArrowDown');
+    expect(await groupSlot.getAttribute('aria-activedescendant')).toBe(await groupOption.getAttribute('id'));
+    await groupSlot.press('Enter');
+    await expect.poll(() => groupSlot.inputValue()).toBe(group);
+    expect(await groupSlot.getAttribute('aria-expanded')).toBe('false');
+    expect(page.url()).toMatch(/#\/post$/);
+    expect(await outboxSize(page, ada.id)).toBe(0);
+    expect(sentSince(composing)).toEqual([]);
+    await textBox.press('Control+Enter');
+    await page.waitForURL((url) => url.hash === '#/');
+    const stored = async () => (await api<PostList>(server, 'GET', `/group/${group}/posts`, { token: ada.token })).body.posts;
+    await expect.poll(async () => (await stored()).map((p) => [p.text, p.groups.map((g) => [g.name, !!g._id])])).toEqual([[words, [[group, true]]]]);
+
+    // The comment box: the same for a mention.
+    const post = await createPost(server, finn, { text: `Spare ladders ${Date.now()}` });
+    const commenting = server.requests.length;
+    await page.goto(`${server.baseUrl}/#/p/${post._id}`);
+    const commentBox = main.getByRole('textbox', { name: en('comments:box.label') });
+    await commentBox.fill('Ask the neighbour');
+    await main.getByRole('button', { name: en('comments:box.add_mention') }).click();
+    const mentionSlot = main.getByRole('combobox', { name: en('common:slot.mention_placeholder') });
+    await mentionSlot.fill(finn.username.slice(0, -1));
+    await main.getByRole('option', { name: `@${finn.username}` }).waitFor();
+    await mentionSlot.press('ArrowDown');
+    await mentionSlot.press('Enter');
+    await expect.poll(() => mentionSlot.inputValue()).toBe(finn.username);
+    expect(await outboxSize(page, ada.id)).toBe(0);
+    expect(sentSince(commenting)).toEqual([]);
+    await commentBox.press('Control+Enter');
+    const comments = async () => (await api<{ comments: Comment[] }>(server, 'GET', `/post/${post._id}/comments`, { token: ada.token })).body.comments;
+    await expect.poll(async () => (await comments()).map((c) => [c.text, c.mentions.map((m) => m._id)])).toEqual([['Ask the neighbour', [finn.id]]]);
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 });
