@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { nativeLookingControls } from './support/native-look';
 import { type TestUser, api, createVerifiedUser } from './support/server';
 import { waitForServiceWorker } from './support/browser';
 import { useE2eSuite } from './support/suite';
@@ -60,7 +62,10 @@ describe('layout', () => {
     await page.waitForFunction(() => document.querySelector('#main .page-loading, #main .spinner') === null);
   }
 
-  const routes = () => [
+  /** A screen by its link, and what shows once it is drawn. */
+  type Screen = { name: string; path: string; ready: string };
+
+  const routes = (): Screen[] => [
     { name: 'feed', path: '/#/feed', ready: '#main article' },
     { name: 'post', path: `/#/p/${postId}`, ready: '#main .comment' },
     { name: 'profile', path: `/#/u/${owner.username}`, ready: '#main .subject-header' },
@@ -119,6 +124,84 @@ describe('layout', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  /**
+   * Screens whose controls show only after a press or two, beside those of `routes()`: each step
+   * leaves more on screen, checked after it.
+   */
+  const editingScreens = (): (Screen & { steps?: ((page: Page) => Promise<void>)[] })[] => [
+    {
+      name: 'new post with a mention, a warning and an image',
+      path: '/#/post',
+      ready: '#main .compose textarea:enabled',
+      steps: [
+        async (page) => {
+          const main = page.getByRole('main');
+          await main.getByRole('button', { name: '@ Add mention' }).click();
+          await main.getByRole('button', { name: 'Content warning', exact: true }).click();
+          const buffer = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#7a5230' } }).png().toBuffer();
+          await main.locator('input[type=file]').setInputFiles([{ name: 'dot.png', mimeType: 'image/png', buffer }]);
+          await main.getByRole('textbox', { name: 'Image description' }).waitFor();
+        },
+      ],
+    },
+    { name: 'group post', path: `/#/post?g=${group}`, ready: '#main .compose .slot input' },
+    { name: 'reply post', path: `/#/post?rep=${postId}&author=${owner.username}`, ready: '#main .compose-from' },
+    { name: 'account with its bio', path: '/#/account', ready: '#main #account-bio' },
+    {
+      name: "own post's menu and edit dialog",
+      path: `/#/p/${postId}`,
+      ready: '#main .comment-box textarea:enabled',
+      steps: [
+        async (page) => {
+          const card = page.getByRole('main').getByRole('article').filter({ hasText: 'A post worth a long thread' }).first();
+          await card.getByRole('button', { name: 'More actions' }).click();
+          await card.getByRole('menuitem', { name: 'Edit' }).waitFor();
+        },
+        async (page) => {
+          await page.getByRole('main').getByRole('menuitem', { name: 'Edit' }).click();
+          const dialog = page.getByRole('dialog', { name: 'Edit post' });
+          await dialog.getByRole('button', { name: 'Content warning', exact: true }).click();
+          await dialog.getByRole('textbox', { name: 'Content warning' }).waitFor();
+        },
+      ],
+    },
+  ];
+
+  // Light at desktop size and dark on a phone: each layout's own controls, in one context each.
+  for (const [colorScheme, viewport] of [
+    ['light', { width: 1280, height: 900 }],
+    ['dark', { width: 390, height: 844 }],
+  ] as const) {
+    it(`draws every control of every screen in the app's look, none in the browser's (${colorScheme})`, async () => {
+      const { context } = await e2e.open({ as: owner, viewport, colorScheme });
+      const page = await context.newPage();
+      const seen = new Map<string, string[]>();
+      const screens: ReturnType<typeof editingScreens> = [...routes(), ...editingScreens()];
+      for (const screen of screens) {
+        // Through a screen of its own between two, so the next screen's `ready` cannot match what
+        // the last one left: the hash changes without a reload.
+        await page.goto(`${e2e.server.baseUrl}/#/between-screens`);
+        await page.locator('#main .status-page').waitFor();
+        await page.goto(`${e2e.server.baseUrl}${screen.path}`);
+        await page.locator('#main .status-page').waitFor({ state: 'detached' });
+        await settle(page, screen.ready);
+        const note = async () => {
+          for (const control of await nativeLookingControls(page)) {
+            const where = seen.get(control) ?? [];
+            if (!where.includes(screen.name)) seen.set(control, [...where, screen.name]);
+          }
+        };
+        await note();
+        for (const step of screen.steps ?? []) {
+          await step(page);
+          await note();
+        }
+      }
+      const problems = [...seen].map(([control, where]) => `${control} (${where.slice(0, 2).join(', ')}${where.length > 2 ? '…' : ''})`);
+      expect(problems).toEqual([]);
+    });
+  }
 
   for (const locale of ['en-US', 'cs-CZ']) {
     it(`fits every screen in a 390 px phone with a margin (${locale})`, async () => {

@@ -4,6 +4,8 @@ import { LIMITS } from '#core/limits';
 import { SlotInput } from '../SlotInput';
 import type { DraftImage } from '../../lib/db/db';
 import type { EditorState, SlotKind } from './useEditor';
+import '../FormField.css';
+import './editor.css';
 
 /** The editor's texts, translated by the screen. */
 export interface EditorLabels {
@@ -30,12 +32,10 @@ interface EditorProps {
   labels: EditorLabels;
   /**
    * The form's class, and the prefix of its parts' classes (`<name>-slots`, `-images`, `-image`,
-   * `-error`, `-toolbar`, `-attach`, and `-meta` or `-length`): each screen styles its editor.
+   * `-error`, `-toolbar`, `-attach`, and `-meta` or `-length`): each screen lays out its editor.
+   * The fields and buttons themselves wear the app's own classes on every screen.
    */
   className: string;
-  submitClassName?: string;
-  /** The class of the toolbar's mention and group buttons. */
-  toolClassName?: string;
   rows: number;
   /** A hint under the text (with the count beside it); without one the count sits in the toolbar. */
   hint?: string;
@@ -65,7 +65,7 @@ function Thumbnail({ image, className, removeLabel, onRemove, altId, altLabel, a
   return (
     <li className={className}>
       <img src={url} alt="" />
-      <button type="button" aria-label={removeLabel} onClick={onRemove}>
+      <button type="button" className="icon-button editor__remove-image" aria-label={removeLabel} onClick={onRemove}>
         ×
       </button>
       <label className={`${className}-alt-label`} htmlFor={altId}>
@@ -73,7 +73,7 @@ function Thumbnail({ image, className, removeLabel, onRemove, altId, altLabel, a
       </label>
       <textarea
         id={altId}
-        className={`${className}-alt`}
+        className={`field__input ${className}-alt`}
         rows={2}
         value={image.alt ?? ''}
         maxLength={LIMITS.imageAltMaxLength}
@@ -91,7 +91,7 @@ const SLOT_KINDS: Record<SlotKind, 'mention' | 'group'> = { mentions: 'mention',
  * attached images and the message under it. The state is `useEditor`'s; the screen says what
  * sending does.
  */
-export function Editor({ editor, textRef, labels, className: name, submitClassName, toolClassName, rows, hint, busy, onSubmit, tools }: EditorProps) {
+export function Editor({ editor, textRef, labels, className: name, rows, hint, busy, onSubmit, tools }: EditorProps) {
   const id = useId();
   // The only media downloaded after the pick are GIFs.
   const { t: tGifs } = useTranslation('gifs');
@@ -114,6 +114,7 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
           <input
             id={`${id}-warning`}
             type="text"
+            className="field__input"
             value={warning}
             maxLength={LIMITS.contentWarningMaxLength}
             placeholder={tEditor('content_warning_placeholder')}
@@ -127,6 +128,7 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
       <textarea
         id={`${id}-text`}
         ref={textRef}
+        className="field__input"
         value={draft.text}
         disabled={!ready}
         maxLength={LIMITS.textMaxLength}
@@ -192,17 +194,17 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
       </p>
       <div className={`${name}-toolbar`}>
         {hint === undefined && length}
-        <button type="button" className={toolClassName} onClick={() => editor.addSlot('mentions')}>
+        <button type="button" className="link-button" onClick={() => editor.addSlot('mentions')}>
           @ {labels.addMention}
         </button>
         {editor.canAddGroups && (
-          <button type="button" className={toolClassName} onClick={() => editor.addSlot('groups')}>
+          <button type="button" className="link-button" onClick={() => editor.addSlot('groups')}>
             &amp; {labels.addGroup}
           </button>
         )}
         {/* An editor that takes no images (a post's edit keeps the images it has) offers none. */}
         {editor.maxImages > 0 && (
-          <label className={`${name}-attach`}>
+          <label className={`link-button ${name}-attach`}>
             {labels.attach}
             <input
               type="file"
@@ -219,7 +221,7 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
         {editor.canWarn && (
           <button
             type="button"
-            className={toolClassName}
+            className="link-button"
             aria-pressed={warning !== undefined}
             onClick={() => editor.toggleContentWarning()}
           >
@@ -227,7 +229,7 @@ export function Editor({ editor, textRef, labels, className: name, submitClassNa
           </button>
         )}
         {tools}
-        <button type="submit" className={submitClassName} disabled={!ready || busy}>
+        <button type="submit" className="button button--primary" disabled={!ready || busy}>
           {labels.submit}
         </button>
       </div>

@@ -67,8 +67,6 @@ export function PostEditDialog({ post, onClose }: { post: Post; onClose: () => v
         editor={editor}
         textRef={textRef}
         className="post-edit"
-        submitClassName="button button--primary"
-        toolClassName="link-button"
         rows={5}
         busy={busy}
         onSubmit={() => void submit()}

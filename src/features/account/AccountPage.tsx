@@ -19,6 +19,7 @@ import { DataExport } from './DataExport';
 import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
 import '../../components/danger-button.css';
+import '../../components/FormField.css';
 import './account.css';
 import { useObjectUrl } from '../../components/ImagePicker';
 import { Icon } from '../../components/Icon';
@@ -131,7 +132,7 @@ function BioEditor({ account }: { account: StoredAccount }) {
       </label>
       <textarea
         id="account-bio"
-        className="account-bio__input"
+        className="field__input"
         value={bio}
         rows={4}
         placeholder={t('bio.placeholder')}

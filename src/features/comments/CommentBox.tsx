@@ -65,8 +65,6 @@ export function CommentBox({ parentId, postId, autoFocus, onQueued, inputRef }: 
       editor={editor}
       textRef={textRef}
       className="comment-box"
-      submitClassName="button button--primary"
-      toolClassName="link-button"
       rows={2}
       labels={{
         text: toPost ? t('label') : t('reply_label'),

@@ -122,7 +122,6 @@ function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
         editor={editor}
         textRef={textRef}
         className="compose"
-        submitClassName="primary"
         rows={5}
         hint={touch ? undefined : t('hint')}
         labels={{
@@ -139,7 +138,7 @@ function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
         }}
         busy={posting}
         onSubmit={() => void submit()}
-        tools={<GifButton disabled={!ready} onSelect={editor.attachGif} />}
+        tools={<GifButton className="link-button" disabled={!ready} onSelect={editor.attachGif} />}
       />
       {returned.length > 0 && (
         <aside className="returned-drafts">
@@ -148,7 +147,7 @@ function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
             {returned.map((d) => (
               <li key={d.key}>
                 <span>{d.text.slice(0, 80)}</span>
-                <button type="button" onClick={() => void adopt(d)}>
+                <button type="button" className="link-button" onClick={() => void adopt(d)}>
                   {t('restore')}
                 </button>
               </li>
