@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorKey } from '#core/errors';
-import { ApiError, NetworkError, errorKeyOf } from '../lib/api/client';
+import { ApiError, NetworkError, errorKeyOf, isSessionRefused } from '../lib/api/client';
 import { AppLink } from './AppLink';
 import './StatusPage.css';
 import { Skeleton } from './Skeleton';
@@ -32,6 +32,16 @@ export function NotFoundPage() {
   return <StatusPage title={t('notFound.title')} text={t('notFound.text')} />;
 }
 
+/**
+ * What to say, as a message id, of something this device has not stored when its load failed for
+ * want of an answer (offline) or of a session the server takes; null for other failures.
+ */
+export function notStoredMessage(error: unknown): string | null {
+  if (error instanceof NetworkError) return 'common:not_offline';
+  if (isSessionRefused(error)) return 'common:session.not_saved';
+  return null;
+}
+
 interface LoadStatusProps {
   /** The failure of the last load, if any. */
   error: unknown;
@@ -46,7 +56,8 @@ interface LoadStatusProps {
 export function LoadStatus({ error, ready, notFoundKey, loadingLabel }: LoadStatusProps) {
   const { t } = useTranslation('error');
   if (error && ready) {
-    if (error instanceof NetworkError) return <StatusPage title={t('not_offline', { ns: 'common' })} />;
+    const notStored = notStoredMessage(error);
+    if (notStored) return <StatusPage title={t(notStored)} />;
     const key = error instanceof ApiError && error.status === 404 ? notFoundKey : errorKeyOf(error, 'while_loading');
     return <StatusPage title={t(key)} />;
   }
@@ -55,13 +66,14 @@ export function LoadStatus({ error, ready, notFoundKey, loadingLabel }: LoadStat
 
 /**
  * In place of a list's "nothing here" when nothing of it is stored and it could not be loaded:
- * offline it is not on this device, which says nothing about whether it is empty.
+ * offline, or with the session refused, it is not on this device, which says nothing about
+ * whether it is empty.
  */
 export function NotStoredLine({ error }: { error: unknown }) {
   const { t } = useTranslation('error');
   return (
     <p className="list-status" role="status">
-      {error instanceof NetworkError ? t('not_offline', { ns: 'common' }) : t('while_loading')}
+      {t(notStoredMessage(error) ?? 'while_loading')}
     </p>
   );
 }

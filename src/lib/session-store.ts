@@ -7,9 +7,14 @@ export interface Session {
   token: string | null;
   username: string | null;
   id: string | null;
+  /**
+   * The server refused the token (a password changed elsewhere, say). The token and id stay, so
+   * the account's local database stays readable and its outbox waits, until the next login.
+   */
+  expired?: true;
 }
 
-const KEYS = { token: 'token', username: 'username', id: 'id' } as const;
+const KEYS = { token: 'token', username: 'username', id: 'id', expired: 'sessionExpired' } as const;
 const listeners = new Set<() => void>();
 let cached: Session | null = null;
 
@@ -18,10 +23,13 @@ let workerSession: Session | null = null;
 
 function read(): Session {
   if (typeof localStorage === 'undefined') return workerSession ?? { token: null, username: null, id: null };
+  const token = localStorage.getItem(KEYS.token);
   return {
-    token: localStorage.getItem(KEYS.token),
+    token,
     username: localStorage.getItem(KEYS.username),
     id: localStorage.getItem(KEYS.id),
+    // Kept with the token it was said of: a token stored by another tab meanwhile is not expired.
+    ...(token !== null && localStorage.getItem(KEYS.expired) === token ? { expired: true as const } : {}),
   };
 }
 
@@ -47,6 +55,20 @@ export function storeSession(token: string, username: string, id: string): void 
   localStorage.setItem(KEYS.token, token);
   localStorage.setItem(KEYS.username, username);
   localStorage.setItem(KEYS.id, id);
+  localStorage.removeItem(KEYS.expired);
+  changed();
+}
+
+/**
+ * The server refused `token`: when it is still the session's, the session is marked expired. A
+ * refusal of an earlier token (a call sent before the last login) says nothing of the current one.
+ * In the service worker (no localStorage) the page finds out for itself.
+ */
+export function markSessionExpired(token: string): void {
+  if (typeof localStorage === 'undefined') return;
+  const session = getSession();
+  if (session.token !== token || session.expired) return;
+  localStorage.setItem(KEYS.expired, token);
   changed();
 }
 

@@ -49,9 +49,10 @@ describe('console on a cold start', () => {
     }
     await page.reload();
     await page.locator('#main').waitFor();
-    // A screen that checks the session finds it refused and asks for a new login.
+    // A screen that checks the session finds it refused: the shell offers a new login.
     await page.goto(`${e2e.server.baseUrl}/#/notifications`);
     const main = page.getByRole('main');
+    await main.getByRole('status').filter({ hasText: 'Your session has ended.' }).getByRole('link', { name: 'Log in', exact: true }).click();
     await main.getByLabel('Username or email', { exact: true }).waitFor();
     // Kept for the next login.
     expect(await outboxSize(page, user.id)).toBe(1);

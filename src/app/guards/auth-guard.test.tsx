@@ -1,9 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MEDIA_CACHE } from '../../../sw/media-cache';
 import { getSession, storeSession } from '../../lib/session';
-import { FakeCacheStorage } from '../../test/fake-caches';
 import { renderRoutes, stubFetch } from '../../test/render';
+import { refuseSession } from '../../test/session';
 import { RequireAuth, resetAuthGuard } from './auth-guard';
 
 const routes = [
@@ -25,25 +24,24 @@ describe('RequireAuth', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('sends the user to /login and ends the session when the auth test fails', async () => {
+  it('keeps the page and the session, marked expired, when the server refuses the token', async () => {
     storeSession('expired', 'alice', 'a'.repeat(24));
     vi.stubGlobal('fetch', stubFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } })).fetchMock);
     const { router } = renderRoutes(routes, { route: '/account' });
-    expect(await screen.findByText('login page')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
-    expect(getSession().token).toBeNull();
+    expect(await screen.findByText('account page')).toBeInTheDocument();
+    await vi.waitFor(() => expect(getSession().expired).toBe(true));
+    expect(router.state.location.pathname).toBe('/account');
+    expect(getSession()).toMatchObject({ token: 'expired', username: 'alice', id: 'a'.repeat(24) });
   });
 
-  it('drops private-group images from the media cache when the server refuses the token', async () => {
-    const storage = new FakeCacheStorage();
-    const cache = await storage.open(MEDIA_CACHE);
-    await cache.put('/media/aaaaaaaaaaaaaaaaaaaaaaaa0.webp', new Response('img', { headers: { 'Cache-Control': 'private, max-age=600' } }));
-    vi.stubGlobal('caches', storage.asCacheStorage());
-    storeSession('revoked', 'alice', 'a'.repeat(24));
-    vi.stubGlobal('fetch', stubFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } })).fetchMock);
-    renderRoutes(routes, { route: '/account' });
-    expect(await screen.findByText('login page')).toBeInTheDocument();
-    await vi.waitFor(() => expect(storage.urls(MEDIA_CACHE)).toEqual([]));
+  it('does not ask the server again about a session it refused', async () => {
+    await refuseSession('expired', 'alice', 'a'.repeat(24));
+    const { fetchMock, calls } = stubFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    const { router } = renderRoutes(routes, { route: '/account' });
+    expect(await screen.findByText('account page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account');
+    expect(calls).toHaveLength(0);
   });
 
   it('shows the page when the auth test passes, testing each token once', async () => {

@@ -2,6 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cancelScheduledSend } from '../../lib/outbox/outbox';
 import { getDb } from '../../lib/db/db';
+import { getSession } from '../../lib/session';
+import { getToasts } from '../../lib/toast';
 import { apiComment as comment, apiPost, mockFetch, setOnline, startOnline, type FetchCall } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import PostPage from './PostPage';
@@ -147,6 +149,31 @@ describe('post page', () => {
     expect(await screen.findByRole('heading', { name: '2 comments' })).toBeInTheDocument();
     expect(await screen.findByText('You are offline, and this is not saved on this device.')).toBeInTheDocument();
     expect(screen.queryByText(/No comments yet/)).not.toBeInTheDocument();
+  });
+
+  it('keeps the stored post and comments when the server refuses the session, saying nothing went wrong', async () => {
+    server({
+      [`GET /api/post/${POST}`]: () => ({ body: apiPost(POST, { text: 'kept post', comments: 3 }) }),
+      [`GET /api/post/${POST}/comments`]: () => ({ body: { comments: [apiComment(1, { text: 'kept comment' })], hasMore: true } }),
+    });
+    const first = renderPost();
+    await screen.findByText('kept comment');
+    first.unmount();
+    const before = getToasts().length;
+    mockFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
+    renderPost();
+    await waitFor(() => expect(getSession().expired).toBe(true));
+    expect(await screen.findByText('kept post')).toBeInTheDocument();
+    expect(await screen.findByText('kept comment')).toBeInTheDocument();
+    expect(screen.queryByText('Post not found')).not.toBeInTheDocument();
+    expect(screen.queryByText(/went wrong/)).not.toBeInTheDocument();
+    expect(getToasts().slice(before)).toEqual([]);
+  });
+
+  it('says a post never stored needs a login, not that it is gone, once the server refuses the session', async () => {
+    mockFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
+    renderPost();
+    expect(await screen.findByRole('alert')).toHaveTextContent('This is not saved on this device. Log in again to see it.');
   });
 
   it('loads more comments by a button, five a page', async () => {

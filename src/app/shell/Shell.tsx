@@ -6,6 +6,7 @@ import { Overlay } from '../../components/Overlay';
 import { Tooltip } from '../../components/Tooltip';
 import { Logo } from './Logo';
 import { NavBar } from './NavBar';
+import { SessionNotice } from './SessionNotice';
 import { Toasts } from './Toasts';
 import { UpdatePrompt } from './UpdatePrompt';
 import './Shell.css';
@@ -66,6 +67,7 @@ export function Shell() {
       </header>
       <NavBar />
       <main id="main" className="shell__main" tabIndex={-1}>
+        <SessionNotice />
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>

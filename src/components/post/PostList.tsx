@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isSessionRefused } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
 import { useListingParams } from '../../lib/listing-params';
 import type { PendingPostRow } from '../../lib/outbox/useOutbox';
@@ -57,12 +58,14 @@ interface FeedPostListProps {
 
 /**
  * A listing's posts (useFeed), saying when it has none and, if asked, when it has ended. Offline it
- * says so, and says that nothing is saved rather than that there are no posts; any other failure
- * to load is reported once (useListingOffline).
+ * says so, and says that nothing is saved rather than that there are no posts; so it does when the
+ * server refused the session (the shell says the rest). Any other failure to load is reported
+ * once (useListingOffline).
  */
 export function FeedPostList({ feed, emptyLabel, endLabel, loading = feed.isLoading || feed.isLoadingMore }: FeedPostListProps) {
   const { t } = useTranslation('common');
   const offline = useListingOffline(feed.error);
+  const refused = isSessionRefused(feed.error);
   const none = !feed.isLoading && !feed.isFetching && feed.posts.length === 0;
   return (
     <>
@@ -72,7 +75,8 @@ export function FeedPostList({ feed, emptyLabel, endLabel, loading = feed.isLoad
         </p>
       )}
       <PostList posts={feed.posts} hasMore={feed.hasMore} loading={loading && !offline} onMore={feed.loadMore} />
-      {none && !offline && <p className="list-status">{emptyLabel}</p>}
+      {none && refused && <p className="list-status" role="status">{t('session.not_saved')}</p>}
+      {none && !offline && !refused && <p className="list-status">{emptyLabel}</p>}
       {endLabel && !offline && !feed.hasMore && feed.posts.length > 0 && <p className="list-status">{endLabel}</p>}
     </>
   );

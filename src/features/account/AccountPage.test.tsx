@@ -272,6 +272,18 @@ describe('AccountPage', () => {
     expect(getSession().token).toBeNull();
   });
 
+  it('keeps the stored account and the session, marked expired, when the server refuses the session', async () => {
+    await getDb().meta.put({ key: 'account', value: apiAccount({ username: 'stored-me' }) });
+    const before = getToasts().length;
+    mockFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
+    const { router } = render();
+    expect(await screen.findByRole('heading', { name: 'stored-me' })).toBeInTheDocument();
+    await waitFor(() => expect(getSession().expired).toBe(true));
+    expect(router.state.location.pathname).toBe('/account');
+    expect(getSession().token).toBe('tok');
+    expect(getToasts().slice(before)).toEqual([]);
+  });
+
   it('paints the stored account offline', async () => {
     await getDb().meta.put({ key: 'account', value: apiAccount({ username: 'stored-me' }) });
     mockFetch(() => new TypeError('Failed to fetch'));

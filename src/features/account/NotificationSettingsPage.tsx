@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
 import { NotStoredLine } from '../../components/StatusPage';
-import { NetworkError, errorMessageOf } from '../../lib/api/client';
+import { NetworkError, errorMessageOf, isSessionRefused } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
+import { useFailureToast } from '../../lib/load-failure';
 import { queryKeys } from '../../lib/query/keys';
 import { useStoredValue } from '../../lib/query/stored';
 import { toast } from '../../lib/toast';
@@ -36,16 +37,11 @@ export default function NotificationSettingsPage() {
   const [local, setLocal] = useState<boolean[] | null>(null);
   const [saving, setSaving] = useState(false);
   const settings = local ?? stored.value ?? null;
-  const offline = stored.error instanceof NetworkError;
+  // Nothing to show and nothing to report: the page says what it lacks.
+  const notStored = stored.error instanceof NetworkError || isSessionRefused(stored.error);
 
-  const reported = useRef<unknown>(null);
-  useEffect(() => {
-    // Offline is said on the page (or nothing is missing): no toast for it.
-    if (stored.error && !offline && reported.current !== stored.error) {
-      reported.current = stored.error;
-      toast.error(failureMessage(stored.error));
-    }
-  }, [stored.error, offline]);
+  // Offline is said on the page (or nothing is missing), a refused session by the shell: no toast for either.
+  useFailureToast(stored.error, failureMessage);
 
   const toggle = async (index: number) => {
     if (!settings) return;
@@ -67,7 +63,7 @@ export default function NotificationSettingsPage() {
     <AccountSubpage page="settings">
       <DevicePushSwitch />
       {!settings ? (
-        offline ? (
+        notStored ? (
           <NotStoredLine error={stored.error} />
         ) : !stored.error ? (
           <p className="list-status" role="status">

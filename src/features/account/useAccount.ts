@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ApiError } from '../../lib/api/client';
+import { ApiError, isSessionRefused } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
 import { queryKeys } from '../../lib/query/keys';
 import { clearSession } from '../../lib/session';
@@ -11,8 +11,9 @@ import { type StoredAccount, fetchAccount, readStoredAccount } from './account.a
 
 /**
  * The caller's account: the stored copy paints at once (also offline), POST /account/get refreshes
- * it. When the server refuses an error toast shows, the session ends and the user goes to
- * /login; when it cannot be reached the stored copy is kept.
+ * it. When the server refuses the session, the stored copy stays and the shell says the session
+ * ended; any other refusal shows an error toast, ends the session and sends the user to /login.
+ * When the server cannot be reached the stored copy is kept.
  */
 export function useAccount(): { account: StoredAccount | null; isLoading: boolean } {
   const db = useDb();
@@ -30,6 +31,7 @@ export function useAccount(): { account: StoredAccount | null; isLoading: boolea
     // Whether a copy is stored decides what an unreachable server means: wait for the answer.
     if (!error || reported.current === error || stored === undefined) return;
     reported.current = error;
+    if (isSessionRefused(error)) return;
     if (error instanceof ApiError && error.status < 500) {
       toast.error(error.key ? `error/${error.key}` : 'error/loading_failed');
       clearSession();

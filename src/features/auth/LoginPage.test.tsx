@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getSession, storeSession } from '../../lib/session';
 import { renderWithApp, stubFetch } from '../../test/render';
+import { refuseSession } from '../../test/session';
 import LoginPage from './LoginPage';
 
 const feedRoute = { path: '/feed', element: <p>feed page</p> };
@@ -37,6 +38,19 @@ describe('LoginPage', () => {
       username: 'alice@example.com',
       password: 'secret1',
     });
+  });
+
+  it('shows the form to a session the server refused, and logging in again ends the expiry', async () => {
+    await refuseSession('old-tok', 'alice', 'a'.repeat(24));
+    const { router } = renderLogin((url) =>
+      url.pathname === '/api/auth/login' ? { body: { token: 'tok-2', user: { _id: 'a'.repeat(24), username: 'alice' } } } : undefined,
+    );
+    expect(await screen.findByRole('heading', { name: 'Log in to Kruh' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    fill('alice', 'new-secret');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('feed page')).toBeInTheDocument();
+    expect(getSession()).toEqual({ token: 'tok-2', username: 'alice', id: 'a'.repeat(24) });
   });
 
   it('shows the server message translated', async () => {

@@ -70,7 +70,7 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
 /** Login: username or email plus password, a passkey, Google, and a link to sign-up. */
 export default function LoginPage() {
   const { t } = useTranslation('auth');
-  const { isLoggedIn } = useSession();
+  const { isLoggedIn, expired } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   // A login that succeeds leaves the page: the form stays busy until it goes.
@@ -79,7 +79,8 @@ export default function LoginPage() {
   // Sent here by "Log in to follow" and the like: the login goes back to that page.
   const returnTo = returnPathOf(useLocation().search);
 
-  if (isLoggedIn) return <Navigate to={returnTo} replace />;
+  // A session the server refused stays on this device until the next login: that login is made here.
+  if (isLoggedIn && !expired) return <Navigate to={returnTo} replace />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

@@ -39,7 +39,7 @@ export function validateSignup(values: Record<Fields, string>): FieldErrors {
 /** Sign-up: username, email, password twice, Google; a login link after a failure. */
 export default function SignupPage() {
   const { t, i18n } = useTranslation('auth');
-  const { isLoggedIn } = useSession();
+  const { isLoggedIn, expired } = useSession();
   const [errors, setErrors] = useState<FieldErrors>({});
   const { values, field } = useFormValues<Fields>({ username: '', email: '', password: '', repeat: '' }, (name) => {
     if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
@@ -47,7 +47,7 @@ export default function SignupPage() {
   const [done, setDone] = useState<string | null>(null);
   const { error: serverError, busy, submit } = useSubmit((err) => failureMessage(err, 'error/singup_failed'));
 
-  if (isLoggedIn) return <Navigate to="/feed" replace />;
+  if (isLoggedIn && !expired) return <Navigate to="/feed" replace />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

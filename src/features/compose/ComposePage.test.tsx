@@ -4,7 +4,7 @@ import { File as NodeFile } from 'node:buffer';
 import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '../../lib/db/db';
 import { draftKeys } from '../../lib/drafts/drafts';
-import { clearSession } from '../../lib/session';
+import { clearSession, getSession } from '../../lib/session';
 import { keepShare, takeShare } from '../../lib/share/shared-items';
 import { getToasts } from '../../lib/toast';
 import { attachFiles, pngFile } from '../../test/files';
@@ -40,10 +40,12 @@ describe('ComposePage', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
   });
 
-  it('redirects to /login when the server refuses the token', async () => {
+  it('stays on the composer when the server refuses the token: what is written waits for the next login', async () => {
     mockFetch((call) => (call.path === '/api/auth/test' ? { status: 401, body: { message: 'error/invalid_token' } } : answer(call)));
     const { router } = render();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(getSession().expired).toBe(true));
+    expect(await screen.findByRole('textbox', { name: 'What is on your mind?' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/post');
   });
 
   it('checks the token once, through the route guard only', async () => {

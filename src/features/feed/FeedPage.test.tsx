@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDb, clearLocalData } from '../../lib/db/db';
 import { cancelScheduledSend, queuePost } from '../../lib/outbox/outbox';
 import { feedKey } from '../../lib/query/feed';
-import { storeSession } from '../../lib/session';
+import { getSession, storeSession } from '../../lib/session';
+import { getToasts } from '../../lib/toast';
 import { apiPost, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import FeedPage from './FeedPage';
@@ -93,6 +94,26 @@ describe('FeedPage', () => {
     expect(within(card).getByRole('status')).toHaveTextContent('Waiting to send');
     // No page of the feed is stored: offline says so, rather than that there are no posts.
     expect(await screen.findByText('You are offline, and these posts are not saved on this device.')).toBeInTheDocument();
+    expect(screen.queryByText('No posts here yet.')).toBeNull();
+  });
+
+  it('keeps the stored posts when the server refuses the session, with no error toast', async () => {
+    storeSession('t1', 'alice', 'u1');
+    await getDb().posts.bulkPut(['s1', 's2'].map((id) => ({ ...apiPost(id, { text: `stored ${id}` }), cachedAt: 1 })));
+    await getDb().feedPages.put({ feedKey: feedKey({ feed: 'explore' }), page: 1, ids: ['s2', 's1'], hasMore: false, fetchedAt: 1 });
+    const before = getToasts().length;
+    mockFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
+    feedRoutes('/feed');
+    await waitFor(() => expect(getSession().expired).toBe(true));
+    await waitFor(() => expect(texts()).toEqual(['stored s2', 'stored s1']));
+    expect(getToasts().slice(before)).toEqual([]);
+  });
+
+  it('says a tab never stored needs a login, not that it has no posts, once the server refuses the session', async () => {
+    storeSession('t1', 'alice', 'u1');
+    mockFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
+    feedRoutes('/feed/following');
+    expect(await screen.findByText('This is not saved on this device. Log in again to see it.')).toBeInTheDocument();
     expect(screen.queryByText('No posts here yet.')).toBeNull();
   });
 

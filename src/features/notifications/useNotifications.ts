@@ -1,9 +1,9 @@
-import { useEffect, useRef } from 'react';
-import { NetworkError } from '../../lib/api/client';
+import { useFailureToast } from '../../lib/load-failure';
 import { queryKeys } from '../../lib/query/keys';
 import { usePaged } from '../../lib/query/paged';
-import { toast } from '../../lib/toast';
 import { type Notification, notificationSource, readStoredNotifications } from './notifications.api';
+
+const whileLoading = () => 'error/while_loading';
 
 export interface NotificationsState {
   /** What the local database holds, newest first: painted before (and without) the network. */
@@ -35,14 +35,9 @@ export function useNotifications(): NotificationsState {
   });
   const { error, items } = list;
 
-  // A failed page says so once; offline says nothing (the page says what it lacks, if anything).
-  const reported = useRef<unknown>(null);
-  useEffect(() => {
-    if (!error || reported.current === error) return;
-    reported.current = error;
-    if (error instanceof NetworkError) return;
-    toast.error('error/while_loading');
-  }, [error]);
+  // A failed page says so once; offline and a refused session say nothing here (the page says what
+  // it lacks, the shell that the session ended).
+  useFailureToast(error, whileLoading);
 
   return {
     items,

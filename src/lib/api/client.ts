@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type Endpoint, type ReplyOf, pathOf } from '#core/api/endpoint';
 import { type ErrorKey, parseErrorMessage } from '#core/errors';
-import { getSession } from '../session-store';
+import { getSession, markSessionExpired } from '../session-store';
 
 /** The server answered with an HTTP error; `key` is its catalogue key when it sent one. */
 export class ApiError extends Error {
@@ -44,11 +44,25 @@ function buildUrl(path: string, query: ApiOptions['query']): string {
   return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}${search ? `?${search}` : ''}`;
 }
 
+/** The session's bearer token for a call's headers, when there is a session. */
+function authorize(headers: Record<string, string>): string | null {
+  const { token } = getSession();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return token;
+}
+
+/** A 401 to a call that carried the session's token: the server no longer takes that session. */
+function noteRefusal(response: Response, token: string | null): void {
+  if (response.status === 401 && token) markSessionExpired(token);
+}
+
+/** Whether a call failed because the server refused the session (the shell then says so). */
+export const isSessionRefused = (err: unknown): boolean => err instanceof ApiError && err.status === 401;
+
 /** A call to the REST API with the session's bearer token; JSON in, JSON out. */
 async function apiFetch<T>(path: string, options: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  const { token } = getSession();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const token = authorize(headers);
   let body: BodyInit | undefined;
   if (options.formData) body = options.formData;
   else if (options.body !== undefined) {
@@ -68,6 +82,7 @@ async function apiFetch<T>(path: string, options: ApiOptions = {}): Promise<T> {
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new NetworkError((err as Error)?.message);
   }
+  noteRefusal(response, token);
 
   const text = await response.text().catch(() => '');
   let data: unknown = undefined;
@@ -167,8 +182,7 @@ export function fileNameOf(disposition: string | null): string | null {
 export async function downloadApi<const E extends Endpoint>(e: E, ...[input, options = {}]: CallArgs<E, DownloadOptions>): Promise<DownloadedFile> {
   const { params, query } = (input ?? {}) as LooseInput;
   const headers: Record<string, string> = {};
-  const { token } = getSession();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const token = authorize(headers);
   let response: Response;
   try {
     response = await fetch(buildUrl(pathOf(e, params), query), { method: e.method, headers, signal: options.signal });
@@ -176,6 +190,7 @@ export async function downloadApi<const E extends Endpoint>(e: E, ...[input, opt
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new NetworkError((err as Error)?.message);
   }
+  noteRefusal(response, token);
   if (!response.ok) {
     const text = await response.text().catch(() => '');
     let message: unknown;

@@ -1,9 +1,10 @@
 import '../../test/setup';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiComment, apiPost, installLocks, mockFetch, setOnline, useCloneableBlobs } from '../../test/local-first';
+import { refuseSession } from '../../test/session';
 import { type OutboxRow, getDb, clearLocalData, openDb } from '../db/db';
 import { draftKeys, loadDraft } from '../drafts/drafts';
-import { clearSession, storeSession } from '../session';
+import { clearSession, getSession, storeSession } from '../session';
 import { getToasts } from '../toast';
 import {
   BACKOFF_BASE_MS,
@@ -654,7 +655,7 @@ describe('sending', () => {
     logged.mockRestore();
   });
 
-  it('keeps an item when the session is missing, saying so', async () => {
+  it('keeps an item when the server refuses the session, leaving the word to the shell', async () => {
     mockFetch(() => ({ status: 401 }));
     const before = getToasts().length;
     setOnline(false);
@@ -662,7 +663,28 @@ describe('sending', () => {
     setOnline(true);
     await kickOutbox();
     expect(await getDb().outbox.get(row.seq!)).toMatchObject({ status: 'pending', error: 'no_token' });
-    expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/no_token' })]);
+    expect(getSession().expired).toBe(true);
+    expect(getToasts().slice(before)).toEqual([]);
+  });
+
+  it('sends nothing while the session is expired, and everything once the same user logs in again', async () => {
+    await refuseSession('token-1', 'alice', 'u1');
+    const { calls } = mockFetch(() => ({ status: 201, body: created() }));
+    setOnline(false);
+    const row = await queuePost(post('written meanwhile'));
+    setOnline(true);
+    await kickOutbox();
+    expect(calls).toHaveLength(0);
+    expect(await getDb().outbox.get(row.seq!)).toBeDefined();
+
+    const stop = startOutbox();
+    try {
+      storeSession('token-2', 'alice', 'u1');
+      await until(async () => (await getDb().outbox.count()) === 0, 'the item sent after the login');
+    } finally {
+      stop();
+    }
+    expect(calls.map((c) => c.headers.Authorization)).toEqual(['Bearer token-2']);
   });
 });
 

@@ -13,7 +13,7 @@ import {
 } from '../db/db';
 import { requestPersistence } from '../db/db';
 import { withRoom } from '../db/prune';
-import { subscribeSession } from '../session-store';
+import { getSession, subscribeSession } from '../session-store';
 import { toast } from '../toast';
 import { mirrorSessionForWorker, requestBackgroundSync } from './background-sync';
 import { handlerOf } from './handlers';
@@ -272,7 +272,8 @@ const databaseClosed = (err: unknown): boolean => (err as Error | undefined)?.na
 
 async function drainRows(db: KruhDb, { inWorker = false }: DrainOptions): Promise<void> {
   for (;;) {
-    if (!isOnline()) return;
+    // A session the server refused would only be refused again: the items wait for the next login.
+    if (!isOnline() || getSession().expired) return;
     const row = await db.outbox.orderBy('seq').first();
     if (!row) return;
     if (row.status === 'refused') {
@@ -306,7 +307,8 @@ async function drainRows(db: KruhDb, { inWorker = false }: DrainOptions): Promis
       if (err instanceof ApiError && err.status === 401) {
         // Not the item's fault: keep it for when the session is valid again.
         await db.outbox.update(row.seq!, { status: 'pending', error: errorKeyOf(err, 'no_token') });
-        toast.error(`error/${errorKeyOf(err, 'no_token')}`);
+        // A refused session is said once, by the shell's notice; a toast is left for a call sent without one.
+        if (!getSession().expired) toast.error(`error/${errorKeyOf(err, 'no_token')}`);
         return;
       }
       if (!(err instanceof ApiError)) {

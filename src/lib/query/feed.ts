@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { feedsApi } from '#core/api/feeds';
 import { groupsApi } from '#core/api/groups';
 import { profilesApi } from '#core/api/profiles';
@@ -8,7 +7,7 @@ import { FEED_DEFAULTS, type Sort, type TimeWindow } from '#core/listing';
 import { NetworkError } from '../api/client';
 import type { Post } from '../api/types';
 import type { CachedPost } from '../db/db';
-import { toast } from '../toast';
+import { useFailureToast } from '../load-failure';
 import { queryKeys } from './keys';
 import { type PagedSource, type PagedState, tableStore, usePaged } from './paged';
 
@@ -112,18 +111,13 @@ export function useFeed(params: FeedParams, enabled = true): FeedState {
   };
 }
 
+const whileLoading = () => 'error/while_loading';
+
 /**
  * Whether a listing's last call got no answer (offline: the stored pages stay shown); any other
- * failure is reported once by a toast.
+ * failure but a refused session (which the shell says) is reported once by a toast.
  */
 export function useListingOffline(error: unknown): boolean {
-  const offline = error instanceof NetworkError;
-  const reported = useRef<unknown>(null);
-  useEffect(() => {
-    if (error && !offline && reported.current !== error) {
-      reported.current = error;
-      toast.error('error/while_loading');
-    }
-  }, [error, offline]);
-  return offline;
+  useFailureToast(error, whileLoading);
+  return error instanceof NetworkError;
 }
