@@ -33,6 +33,21 @@ export async function launchBrowser(): Promise<Browser> {
   }
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for every test file a worker runs (the browser projects share a worker's modules):
+ * each journey has its own context, with its own storage, service worker and IndexedDB, so a new
+ * browser per file bought nothing but its start. One that crashed or was closed is started again.
+ * The worker's exit ends it.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const current = shared ? await shared.catch(() => undefined) : undefined;
+  if (current?.isConnected()) return current;
+  shared = launchBrowser();
+  return shared;
+}
+
 /** What the pages of one context said on the console and threw, for failure reports. */
 export interface PageLog {
   lines: string[];

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { type Journey, finishJourney, launchBrowser, openJourney } from './browser';
+import { type Journey, finishJourney, openJourney, sharedBrowser } from './browser';
 import { type ServerOptions, type TestServer, type TestUser, sessionStorageState, startServer } from './server';
 
 export interface JourneyOptions extends BrowserContextOptions {
@@ -36,7 +36,7 @@ export function useE2eSuite(options: ServerOptions = {}): E2eSuite {
 
   beforeAll(async () => {
     server = await startServer(options);
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
 
   // Which try of the running test this is: a retry records a trace of its journey.
@@ -51,7 +51,8 @@ export function useE2eSuite(options: ServerOptions = {}): E2eSuite {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    // Contexts a test left open go with it; the browser stays for the worker's next file.
+    await Promise.all((browser?.contexts() ?? []).map((context) => context.close().catch(() => undefined)));
     await server?.close();
   });
 
