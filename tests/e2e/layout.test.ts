@@ -48,6 +48,11 @@ describe('layout', () => {
       parent = comment.body._id;
     }
     // A reply of the owner's own, shown under their profile's replies.
+    // The friend's post, whose menu offers the owner report, mute and block, under a screenful of
+    // newer ones, so a scroll can bring it to the bottom of a phone.
+    for (const text of [`A friend's post with a long menu #${tag}`, ...[1, 2, 3, 4, 5, 6].map((n) => `A newer post, number ${n}`)]) {
+      expect((await api(server, 'POST', '/post', { token: friend.token, body: { text } })).status).toBe(201);
+    }
   });
 
   /** Waits for the route's own content, past the loading spinner. */
@@ -279,6 +284,49 @@ describe('layout', () => {
       expect(covered).toEqual([]);
     });
   }
+
+  it("opens a post's menu near the bottom of a phone above the bottom bar, uncovered by a toast, and closes it back to its button", async () => {
+    const page = await e2e.visit('/#/feed', { as: owner, viewport: { width: 390, height: 844 } });
+    await settle(page, '#main article');
+    const card = page.getByRole('main').getByRole('article').filter({ hasText: "A friend's post with a long menu" }).first();
+    await card.waitFor();
+    // A toast up while the menu is open.
+    await card.getByRole('button', { name: 'Share' }).click();
+    await page.locator('.toast').first().waitFor();
+    // The card's menu button just above the bottom bar, as after scrolling a feed.
+    await card.getByRole('button', { name: 'More actions' }).evaluate((button) => {
+      const barTop = document.querySelector('.navbar')!.getBoundingClientRect().top;
+      window.scrollBy(0, button.getBoundingClientRect().bottom - (barTop - 8));
+    });
+    const button = card.getByRole('button', { name: 'More actions' });
+    await button.press('Enter');
+    await card.getByRole('menuitem', { name: /^Block @/ }).waitFor();
+    await page.waitForFunction(() => document.querySelector('.toast:not(.toast--leaving)') !== null);
+    const problems = await card.getByRole('menu').evaluate((menu) => {
+      const barTop = document.querySelector('.navbar')!.getBoundingClientRect().top;
+      const toasts = [...document.querySelectorAll('.toast')].map((toast) => toast.getBoundingClientRect());
+      return [...menu.querySelectorAll<HTMLElement>('[role^=menuitem]')].flatMap((item) => {
+        const name = item.textContent ?? '';
+        const box = item.getBoundingClientRect();
+        const found: string[] = [];
+        if (box.top < 0 || box.left < 0 || box.right > innerWidth || box.bottom > innerHeight) found.push(`${name} is outside the screen`);
+        if (box.bottom > barTop) found.push(`${name} reaches under the bottom bar`);
+        const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (!item.contains(top)) found.push(`${name} is covered by ${top?.getAttribute('class') ?? top?.tagName ?? 'nothing'}`);
+        // Where a toast and the entry share a patch of screen, the entry is what shows there.
+        for (const t of toasts) {
+          const [left, right, top, bottom] = [Math.max(t.left, box.left), Math.min(t.right, box.right), Math.max(t.top, box.top), Math.min(t.bottom, box.bottom)];
+          if (left >= right || top >= bottom) continue;
+          if (!item.contains(document.elementFromPoint((left + right) / 2, (top + bottom) / 2))) found.push(`${name} is under a toast`);
+        }
+        return found;
+      });
+    });
+    expect(problems).toEqual([]);
+    await page.keyboard.press('Escape');
+    await card.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
+  });
 
   it('keeps the main column in place on desktop when the search column is not shown', async () => {
     const page = await e2e.visit('/#/feed', { as: owner, viewport: { width: 1366, height: 850 } });

@@ -1,4 +1,4 @@
-import { type RefObject, Suspense, lazy, useEffect, useState } from 'react';
+import { type RefObject, Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
 import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
@@ -7,6 +7,7 @@ import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf } from './admin-groups';
 import { usePostModeration } from './usePostModeration';
 import { useUserSafety } from '../safety/UserSafety';
+import { useMenu } from '../menu/useMenu';
 
 // The editor comes with the first edit, not with every card.
 const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
@@ -22,7 +23,7 @@ export interface PostMenuPanelProps {
   offersSafety: boolean;
   open: boolean;
   setOpen: (open: boolean) => void;
-  /** The menu's box (a press outside it closes the menu) and its button (Escape gives it the focus back). */
+  /** The menu's box and its button (see useMenu). */
   wrapper: RefObject<HTMLDivElement | null>;
   toggle: RefObject<HTMLButtonElement | null>;
 }
@@ -37,25 +38,7 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
   const { remove, togglePin, toggleBan } = usePostModeration(post);
   const authorSafety = useUserSafety(post.author.pfp, post.author.username);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
-  // An open menu closes as menus do: Escape (the focus goes back to its button) or a press outside.
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      setOpen(false);
-      toggle.current?.focus();
-    };
-    const onPointer = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open, setOpen, toggle, wrapper]);
+  const list = useMenu({ open, setOpen, wrapper, button: toggle });
   const adminGroups = adminGroupsOf(post);
 
   const run = (action: () => void) => () => {
@@ -66,7 +49,7 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
   return (
     <>
       {open && (
-        <ul role="menu" className="post-menu-list">
+        <ul ref={list} role="menu" className="post-menu-list">
           {post.canReply && (
             <li role="none">
               <AppLink role="menuitem" to={`/post?author=${encodeURIComponent(post.author.username)}&rep=${post._id}`}>

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
+import { useMenu } from '../menu/useMenu';
 import { useBlockState, useSafetyState } from './safety';
 import { useUserSafety } from './UserSafety';
 import './safety.css';
@@ -16,32 +17,19 @@ export function SafetyMenu({ userId, username }: { userId: string; username: str
   const { items, dialog } = useUserSafety(userId, username);
   const [open, setOpen] = useState(false);
   const wrapper = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useMenu({ open, setOpen, wrapper, button });
   const run = (action: () => void) => () => {
     setOpen(false);
     action();
   };
   return (
     <div className="safety-menu" ref={wrapper}>
-      <button type="button" className="button safety-menu__button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu', { username })} onClick={() => setOpen((o) => !o)}>
+      <button ref={button} type="button" className="button safety-menu__button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu', { username })} onClick={() => setOpen((o) => !o)}>
         <Icon name="more" size={20} />
       </button>
       {open && (
-        <ul role="menu" className="safety-menu__list">
+        <ul ref={list} role="menu" className="safety-menu__list">
           {items(run)}
         </ul>
       )}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useDb } from '../../lib/db/useDb';
@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session';
 import { type FollowState, type Profile, changeFollow, follow, followStateOf, patchStoredProfile, unfollow } from './profile.api';
 import './profile.css';
 import { useLoginLink } from '../../components/login-return';
+import { useMenu } from '../../components/menu/useMenu';
 
 /** The dropdown's choices while following: notified of every post (All) or not (Silent). */
 const NOTIFY_CHOICES = [
@@ -24,6 +25,9 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
   const { isLoggedIn } = useSession();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useMenu({ open, setOpen, wrapper, button });
   const base = followStateOf(profile, isLoggedIn);
   const state: FollowState = simple && (base === 'login' || base === 'me') ? 'hidden' : base;
 
@@ -70,12 +74,12 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
       );
     default:
       return (
-        <div className="follow-control follow-menu">
-          <button type="button" className="button" aria-haspopup="menu" aria-expanded={open} disabled={busy} onClick={() => setOpen((o) => !o)}>
+        <div className="follow-control follow-menu" ref={wrapper}>
+          <button ref={button} type="button" className="button" aria-haspopup="menu" aria-expanded={open} disabled={busy} onClick={() => setOpen((o) => !o)}>
             {t('follow.following')} · {state === 'notify' ? t('follow.all') : t('follow.silent')} ▾
           </button>
           {open && (
-            <ul className="follow-menu__list" role="menu">
+            <ul ref={list} className="follow-menu__list" role="menu">
               {NOTIFY_CHOICES.map((choice) => (
                 <li key={choice.state} role="none">
                   <button

@@ -107,6 +107,28 @@ describe('profile page', () => {
     expect(screen.getByRole('link', { name: '3 followers' })).toBeInTheDocument();
   });
 
+  it('keeps the follow menu under the keyboard: focus on its first choice, End and round arrows, Escape back to its button', async () => {
+    storeSession('token-1', 'alice', 'a'.repeat(24));
+    mockFetch((call) => {
+      if (call.path === '/api/profile/user/bob') return { body: { user: profile({ follows: true, notify: false }) } };
+      if (call.path === '/api/profile/posts/bob') return { body: { posts: [], hasMore: false } };
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    renderProfile();
+    const button = await screen.findByRole('button', { name: /Following · Silent/ });
+    button.focus();
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.getByRole('menuitemradio', { name: 'All' })).toHaveFocus());
+    const press = (key: string) => fireEvent.keyDown(document.activeElement ?? document.body, { key });
+    press('End');
+    expect(screen.getByRole('menuitem', { name: 'Unfollow' })).toHaveFocus();
+    press('ArrowDown');
+    expect(screen.getByRole('menuitemradio', { name: 'All' })).toHaveFocus();
+    press('Escape');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
   it('goes back when a follow call fails, only logging it', async () => {
     storeSession('token-1', 'alice', 'a'.repeat(24));
     mockFetch((call) => {
