@@ -68,6 +68,8 @@ export const ERROR_KEYS = [
   'edit_limit',
   // Too many reports to the moderators within the hour; too many likes and unlikes within the window.
   'report_limit', 'like_limit',
+  // Too many verification mails asked for, for one address or from one client.
+  'verification_limit',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -86,6 +88,8 @@ export const INFO_KEYS = [
   // Blocks and mutes of users and hashtags.
   'user_blocked', 'user_unblocked', 'user_muted', 'user_unmuted', 'tag_muted', 'tag_unmuted',
   'report_resolved', 'user_suspended', 'user_unsuspended',
+  // A verification mail asked for again (the same answer for any address).
+  'verification_sent',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

@@ -109,6 +109,12 @@ export const RATE_LIMIT_DEFAULTS = {
   postsPerHour: 30,
   /** Accounts one address may create per hour. */
   signupsPerAddressPerHour: 5,
+  /**
+   * Verification mails asked for again, per address and per client, per hour. The address count
+   * runs whether or not an account has the address, so being refused tells nothing about it.
+   */
+  verificationMailsPerAddressPerHour: 3,
+  verificationMailsPerClientPerHour: 10,
   /** Change-email mails one user may ask for per hour. */
   emailChangesPerHour: 3,
   /** Times one user may mention one stranger (someone who does not follow them) per hour. */

@@ -39,6 +39,9 @@ export const VerifyQuery = Type.Object({
 
 export const ForgotBody = Type.Object({ email: Type.String() });
 
+/** The address a sign-up's verification mail should go to again. */
+export const ResendVerificationBody = Type.Object({ email: Type.String() });
+
 export const ResetBody = Type.Object({
   token: Type.String(),
   email: Type.Optional(Type.String()),
@@ -112,6 +115,17 @@ export const authApi = {
     summary: "Check the caller's session",
     replies: { 200: AuthTestReply },
     errors: [],
+  }),
+  resendVerification: endpoint({
+    method: 'POST',
+    path: '/auth/resend-verification',
+    summary: "Mail an unverified account's verification link again (the same answer whether or not the address has one)",
+    description:
+      'Limited per address (counted whether or not an account has it) and per client within the hour (verification_limit).',
+    body: ResendVerificationBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_email',
+    errors: ['invalid_email', 'verification_limit'],
   }),
   forgot: endpoint({
     method: 'POST',

@@ -148,6 +148,8 @@ export const RATE_VARIABLES = {
   strangerMentionsPerHour: 'RATE_STRANGER_MENTIONS_PER_HOUR',
   groupActionsPerHour: 'RATE_GROUP_ACTIONS_PER_HOUR',
   exportsPerHour: 'RATE_EXPORTS_PER_HOUR',
+  verificationMailsPerAddressPerHour: 'RATE_VERIFICATION_MAILS_PER_ADDRESS_PER_HOUR',
+  verificationMailsPerClientPerHour: 'RATE_VERIFICATION_MAILS_PER_CLIENT_PER_HOUR',
   passkeyChallengesPerHour: 'RATE_PASSKEY_CHALLENGES_PER_HOUR',
   editsPerHour: 'RATE_EDITS_PER_HOUR',
   reportsPerHour: 'RATE_REPORTS_PER_HOUR',

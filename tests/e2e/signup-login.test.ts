@@ -14,6 +14,9 @@ const LANGUAGES = [
     repeat: 'Password again',
     signup: 'Sign up',
     signupSent: 'Almost done! We sent you an email to verify your address.',
+    sentTo: 'We sent it to',
+    resend: 'Send it again',
+    resent: 'If this address is waiting to be verified, we sent it a new link.',
     mailSubject: 'Confirm your email address for Kruh',
     verified: 'Your email is verified. You can log in now.',
     toLogin: 'Log in',
@@ -35,6 +38,9 @@ const LANGUAGES = [
     repeat: 'Heslo znovu',
     signup: 'Zaregistrovat se',
     signupSent: 'Skoro hotovo! Poslali jsme vám e-mail k ověření adresy.',
+    sentTo: 'Poslali jsme ho na',
+    resend: 'Poslat znovu',
+    resent: 'Pokud tato adresa čeká na ověření, poslali jsme na ni nový odkaz.',
     mailSubject: 'Potvrďte svou e-mailovou adresu pro Kruh',
     verified: 'Váš e-mail je ověřený. Teď se můžete přihlásit.',
     toLogin: 'Přihlásit se',
@@ -75,8 +81,15 @@ describe('sign-up, verification and login', () => {
       await main.getByRole('status').filter({ hasText: L.signupSent }).waitFor();
 
       // The email went out in the language the form was used in.
-      const link = await verificationLink(server, email);
+      await verificationLink(server, email);
       expect(mailsTo(server, email).map((m) => m.subject)).toEqual([L.mailSubject]);
+
+      // "Almost done" names the address, and sends the mail again on asking; the newer link works.
+      await main.getByText(`${L.sentTo} ${email}.`).waitFor();
+      await main.getByRole('button', { name: L.resend, exact: true }).click();
+      await main.getByRole('status').filter({ hasText: L.resent }).waitFor();
+      await expect.poll(() => mailsTo(server, email).map((m) => m.subject)).toEqual([L.mailSubject, L.mailSubject]);
+      const link = await verificationLink(server, email);
       expect(link).toMatch(/^\/#\/verify\?token=[^&]+&email=/);
 
       await page.goto(`${server.baseUrl}${link}`);

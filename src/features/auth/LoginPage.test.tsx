@@ -104,4 +104,39 @@ describe('LoginPage', () => {
       expect(calls.find((c) => c.url.pathname === '/api/auth/forgot')?.body).toEqual({ email: 'alice@example.com' }),
     );
   });
+
+  const resendCalls = (calls: Array<{ url: URL; body: unknown }>) =>
+    calls.filter((c) => c.url.pathname === '/api/auth/resend-verification').map((c) => c.body);
+  const unverified = (url: URL) =>
+    url.pathname === '/api/auth/login'
+      ? { status: 403, body: { message: 'error/verify_email' } }
+      : url.pathname === '/api/auth/resend-verification'
+        ? { body: { message: 'info/verification_sent' } }
+        : undefined;
+
+  it('offers to send the verification mail again to the address logged in with', async () => {
+    const { calls } = renderLogin(unverified);
+    fill('Alice@Example.com', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send it again' }));
+    expect(await screen.findByText('If this address is waiting to be verified, we sent it a new link.')).toBeInTheDocument();
+    expect(resendCalls(calls)).toEqual([{ email: 'alice@example.com' }]);
+  });
+
+  it('asks for the address when the login used a username', async () => {
+    const { calls } = renderLogin(unverified);
+    fill('alice', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'alice@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send it again' }));
+    expect(await screen.findByText('If this address is waiting to be verified, we sent it a new link.')).toBeInTheDocument();
+    expect(resendCalls(calls)).toEqual([{ email: 'alice@example.com' }]);
+  });
+
+  it('opens the forgotten-password form prefilled from the address', () => {
+    vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
+    renderWithApp(<LoginPage />, { route: '/login?forgot=alice%40example.com', path: '/login' });
+    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
+  });
 });

@@ -10,6 +10,7 @@ import { useSession } from '../../lib/session';
 import { failureMessage, forgotPassword, keepSession, login, passkeyLogin, replyMessage } from './auth.api';
 import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
 import { PasskeySignIn } from './PasskeySignIn';
+import { ResendVerification } from './ResendVerification';
 import './auth.css';
 import { returnPathOf } from '../../components/login-return';
 
@@ -22,9 +23,9 @@ function loginFailed(err: unknown): string {
 }
 
 /** "Forgot your password?": asks the server to mail a reset link. */
-function ForgotPassword({ onBack }: { onBack: () => void }) {
+function ForgotPassword({ onBack, initialEmail }: { onBack: () => void; initialEmail: string }) {
   const { t } = useTranslation('auth');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
   const [done, setDone] = useState<string | null>(null);
   const { error, busy, submit } = useSubmit(loadingFailed);
 
@@ -75,9 +76,12 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   // A login that succeeds leaves the page: the form stays busy until it goes.
   const { error, busy, submit } = useSubmit(loginFailed, { leaves: true });
-  const [forgot, setForgot] = useState(false);
+  const { search } = useLocation();
+  // A reset link that no longer works sends here with ?forgot=<its address>, for a new one.
+  const forgotEmail = new URLSearchParams(search).get('forgot');
+  const [forgot, setForgot] = useState(forgotEmail !== null);
   // Sent here by "Log in to follow" and the like: the login goes back to that page.
-  const returnTo = returnPathOf(useLocation().search);
+  const returnTo = returnPathOf(search);
 
   // A session the server refused stays on this device until the next login: that login is made here.
   if (isLoggedIn && !expired) return <Navigate to={returnTo} replace />;
@@ -97,7 +101,7 @@ export default function LoginPage() {
     <section className="auth">
       <h1 className="auth__title">{t('login.title')}</h1>
       {forgot ? (
-        <ForgotPassword onBack={() => setForgot(false)} />
+        <ForgotPassword onBack={() => setForgot(false)} initialEmail={forgotEmail ?? ''} />
       ) : (
         <form className="auth__form" onSubmit={onSubmit} noValidate>
           <AuthAlert message={error} />
@@ -127,6 +131,10 @@ export default function LoginPage() {
           <SubmitButton form="login" busy={busy} />
         </form>
       )}
+      {!forgot && error === 'error/verify_email' ? (
+        // Not a dead end: the mail can go again, to the address logged in with when it was one.
+        <ResendVerification email={username.includes('@') ? normalizeEmail(username) : undefined} />
+      ) : null}
       {forgot ? null : <PasskeySignIn busy={busy} onSignIn={onPasskey} />}
       <AuthFooter mode="signin" />
     </section>

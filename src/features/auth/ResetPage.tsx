@@ -38,6 +38,13 @@ export default function ResetPage() {
     });
   };
 
+  // A used or expired link: the forgotten-password form, already holding the link's address.
+  const newLink = (
+    <p className="auth__footer">
+      <AppLink to={`/login?${new URLSearchParams({ forgot: email ?? '' }).toString()}`}>{t('reset.newLink')}</AppLink>
+    </p>
+  );
+
   /** What an input of the form needs: its value, change and error. */
   const input = (name: 'password' | 'repeat') => ({ ...field(name), error: errors[name] ? translateMessage(t, `error/${errors[name]}`) : null });
 
@@ -45,7 +52,10 @@ export default function ResetPage() {
     <section className="auth">
       <h1 className="auth__title">{t('reset.title')}</h1>
       {!token ? (
-        <AuthAlert message="error/invalid_link" />
+        <>
+          <AuthAlert message="error/invalid_link" />
+          {newLink}
+        </>
       ) : done ? (
         <>
           <AuthNotice message={done} />
@@ -56,6 +66,7 @@ export default function ResetPage() {
       ) : (
         <form className="auth__form" onSubmit={onSubmit} noValidate>
           <AuthAlert message={serverError} />
+          {serverError === 'error/invalid_link' ? newLink : null}
           <PasswordField purpose="new" label={t('reset.password')} {...input('password')} required />
           <PasswordField purpose="new" label={t('reset.repeat')} {...input('repeat')} required />
           <SubmitButton form="reset" busy={busy} />

@@ -86,4 +86,22 @@ describe('SignupPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Zaregistrovat se' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Tento e-mail se už používá.');
   });
+
+  it('names the address on "Almost done" and sends the mail again, showing a refusal', async () => {
+    let refuse = false;
+    const { calls } = renderSignup((url) => {
+      if (url.pathname === '/api/auth/signup') return { status: 201, body: { message: 'info/signup_email' } };
+      if (url.pathname !== '/api/auth/resend-verification') return undefined;
+      return refuse ? { status: 429, body: { message: 'error/verification_limit' } } : { body: { message: 'info/verification_sent' } };
+    });
+    fill({ username: 'alice', email: 'Alice@Example.com', password: 'secret1', repeat: 'secret1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByText('We sent it to alice@example.com.')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Send it again' }));
+    expect(await screen.findByText('If this address is waiting to be verified, we sent it a new link.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.pathname === '/api/auth/resend-verification').map((c) => c.body)).toEqual([{ email: 'alice@example.com' }]);
+    refuse = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Send it again' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many verification emails were asked for.');
+  });
 });

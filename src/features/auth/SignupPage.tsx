@@ -17,6 +17,7 @@ import { currentLanguage, translateMessage } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import { failureMessage, replyMessage, signup } from './auth.api';
 import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
+import { ResendVerification } from './ResendVerification';
 import './auth.css';
 
 type Fields = 'username' | 'email' | 'password' | 'repeat';
@@ -44,7 +45,8 @@ export default function SignupPage() {
   const { values, field } = useFormValues<Fields>({ username: '', email: '', password: '', repeat: '' }, (name) => {
     if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
   });
-  const [done, setDone] = useState<string | null>(null);
+  // The server's message and the address the verification mail went to.
+  const [done, setDone] = useState<{ message: string; email: string } | null>(null);
   const { error: serverError, busy, submit } = useSubmit((err) => failureMessage(err, 'error/singup_failed'));
 
   if (isLoggedIn && !expired) return <Navigate to="/feed" replace />;
@@ -55,8 +57,9 @@ export default function SignupPage() {
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
     void submit(null, async () => {
-      const reply = await signup(values.username.trim(), normalizeEmail(values.email), values.password, currentLanguage(i18n));
-      setDone(replyMessage(reply, 'info/signup_email'));
+      const email = normalizeEmail(values.email);
+      const reply = await signup(values.username.trim(), email, values.password, currentLanguage(i18n));
+      setDone({ message: replyMessage(reply, 'info/signup_email'), email });
     });
   };
 
@@ -67,7 +70,8 @@ export default function SignupPage() {
     return (
       <section className="auth">
         <h1 className="auth__title">{t('signup.title')}</h1>
-        <AuthNotice message={done} />
+        <AuthNotice message={done.message} />
+        <ResendVerification email={done.email} />
         <p className="auth__footer">
           <AppLink to="/login">{t('signup.loginLink')}</AppLink>
         </p>

@@ -24,6 +24,8 @@ export const googleLogin = (token: string, language?: string) => callApi(authApi
 
 export const verifyEmail = (token: string, email: string | null) => callApi(authApi.verify, { query: { token, email: email ?? undefined } });
 
+export const resendVerification = (email: string) => callApi(authApi.resendVerification, { body: { email } });
+
 export const forgotPassword = (email: string) => callApi(authApi.forgot, { body: { email } });
 
 export const resetPassword = (token: string, email: string | null, password: string) =>

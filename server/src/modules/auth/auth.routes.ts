@@ -48,6 +48,14 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route(viewerRoute(authApi.test, (_request, viewer) => ({ ok: true, user: toSessionUser(viewer.user) })));
 
   app.route({
+    ...routeOf(authApi.resendVerification),
+    handler: async (request) => {
+      await service.resendVerification(ctx, { email: request.body.email, ip: request.ip });
+      return message('verification_sent');
+    },
+  });
+
+  app.route({
     ...routeOf(authApi.forgot),
     handler: async (request) => {
       await inNewTransaction(app, (ctx) => service.forgotPassword(ctx, request.body.email));

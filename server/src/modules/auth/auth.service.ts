@@ -304,6 +304,23 @@ export async function forgotPassword(ctx: ServiceContext, input: string): Promis
   if (await tryTakeSlot(ctx.db, resetMailRule(user.id))) await enqueueAccountMail(ctx.db, kind, user, email);
 }
 
+/**
+ * POST /auth/resend-verification: a fresh link for an account still waiting on its address, and
+ * the same answer for any other address. Both counts are taken before the account is looked up,
+ * so a refusal says nothing about who has the address either.
+ */
+export async function resendVerification(ctx: ServiceContext, input: { email: string; ip: string }): Promise<void> {
+  const { app } = ctx;
+  const email = checkEmail(input.email);
+  const { verificationMailsPerClientPerHour, verificationMailsPerAddressPerHour, windowMs } = app.config.rates;
+  await inTransaction(ctx.db, async (trx) => {
+    await takeSlot(trx, { key: `verify-resend:client:${input.ip}`, max: verificationMailsPerClientPerHour, windowMs }, 'verification_limit');
+    await takeSlot(trx, { key: `verify-resend:email:${email}`, max: verificationMailsPerAddressPerHour, windowMs }, 'verification_limit');
+    const user = await findUserByEmail(trx, email);
+    if (user && !user.verified) await enqueueAccountMail(trx, 'verify', user, email);
+  });
+}
+
 /** A new password ends every earlier session and every reset link still out. */
 export async function replacePassword(db: Executor, userId: string, hash: string, extra: UserChanges = {}): Promise<void> {
   await setPasswordHash(db, userId, hash, extra);
