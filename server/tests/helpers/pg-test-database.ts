@@ -54,9 +54,25 @@ export async function createTestDatabase(base: string): Promise<string> {
   return url;
 }
 
-/** Drops a database this run made, closing whatever is still connected to it. */
+/**
+ * Drops a database this run made once its app has closed. Not WITH (FORCE): a connection the
+ * server is still closing would be cut mid-goodbye, and its pool would raise the cut as an error
+ * nobody listens for. While something is still connected the drop is tried again for a while, then
+ * left to the global teardown, which forces it once every worker has gone.
+ */
 export async function dropTestDatabase(base: string, url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   if (!name.startsWith(runPrefix())) throw new Error(`not a database of this test run: ${name}`);
-  await withAdmin(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await withAdmin(base, async (client) => {
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name}`);
+        return;
+      } catch (err) {
+        // 55006: still in use.
+        if ((err as { code?: string }).code !== '55006') throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  });
 }
