@@ -17,6 +17,7 @@ import { egressPlugin } from './plugins/egress.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { mailerPlugin } from './plugins/mailer.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { syndicationRoutes } from './modules/syndication/syndication.routes.js';
 import { appShellRoutes } from './plugins/app-shell.js';
 import { securityPlugin } from './plugins/security.js';
 import { shareTargetRoutes } from './plugins/share-target.js';
@@ -112,6 +113,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   // Stored images: the route takes its full path (/media/*) from its contract entry.
   await app.register(mediaRoutes);
+  // Feeds to follow, robots.txt and the sitemap: what the world outside the app reads.
+  await app.register(syndicationRoutes);
 
   if (config.webDir && existsSync(config.webDir)) {
     await app.register(fastifyStatic, {

@@ -127,10 +127,18 @@ const probes: Probe[] = [
   // The quoting reply is public; for outsiders its replyingTo is the deleted marker, not the original's id.
   { name: 'GET /post/{quotingReply}', url: () => `/api/post/${s.quotingPostId}`, memberSees: () => `"replyingTo":"${s.postId}"` },
   { name: 'GET /profile/posts/{replier}', url: () => `/api/profile/posts/${s.member.username}`, memberSees: () => `"replyingTo":"${s.postId}"` },
+  // What the world outside the app reads: feeds to follow and the sitemap (a visitor's view, always).
+  { name: 'GET /rss/u/{author}', url: () => `/rss/u/${s.owner.username}` },
+  { name: 'GET /rss/u/{replier}', url: () => `/rss/u/${s.member.username}` },
+  { name: 'GET /rss/g/{name}', url: () => `/rss/g/${encodeURIComponent(s.group.name)}`, forbidden: () => [...privateIds(), encodeURIComponent(s.group.name)] },
+  // The feed names the tag it was asked for, so the post's own words and ids are what must not show.
+  { name: 'GET /rss/h/{tag}', url: () => `/rss/h/${SECRET}tag`, forbidden: () => [`${SECRET} plans`, s.postId, s.commentId, s.replyId] },
+  { name: 'GET /sitemap.xml', url: () => '/sitemap.xml', forbidden: () => [...privateIds(), encodeURIComponent(s.group.name)] },
 ];
 
 /** A route no module registered yet answers the not-found handler's 404 server_error. */
-const isMissing = (res: LightMyRequestResponse) => res.statusCode === 404 && res.json()?.message === 'error/server_error';
+const isMissing = (res: LightMyRequestResponse) =>
+  res.statusCode === 404 && String(res.headers['content-type']).startsWith('application/json') && res.json()?.message === 'error/server_error';
 
 const missing = new Set<string>();
 
