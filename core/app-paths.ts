@@ -19,6 +19,9 @@ export const appPaths = {
   search: () => '/search',
 } as const;
 
+/** The paths that open on the explore feed (the installed app's start, and a bare visit). */
+export const EXPLORE_PATHS: readonly string[] = ['/', '/feed'];
+
 /**
  * Feeds to follow (RSS 2.0) of what a visitor may read: a user's posts, a public group's posts and a
  * hashtag. Outside the screens' paths, so no screen and no feed can ever answer for the other.
@@ -38,10 +41,22 @@ export const feedPaths = {
  */
 export const SERVER_PATH_PREFIXES: readonly string[] = ['/api/', '/media/', '/.well-known/', '/rss/', '/share', '/metrics'];
 
+/** Files the server answers at the root, never screens. */
+const SERVER_FILES: readonly string[] = ['/robots.txt', '/sitemap.xml', '/sw.js', '/manifest.webmanifest'];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** The server's own paths as one pattern (for the service worker's navigation route). */
+export const serverPathPattern = () =>
+  new RegExp(
+    `^(?:${[
+      ...SERVER_PATH_PREFIXES.map((prefix) => `${escapeRegExp(prefix.replace(/\/$/, ''))}(?:/|$)`),
+      ...SERVER_FILES.map((file) => `${escapeRegExp(file)}$`),
+    ].join('|')})`,
+  );
+
 /** Whether a path is the server's own rather than one of the app's screens. */
-export const isServerPath = (path: string) =>
-  SERVER_PATH_PREFIXES.some((prefix) => path === prefix.replace(/\/$/, '') || path.startsWith(prefix)) ||
-  ['/robots.txt', '/sitemap.xml', '/sw.js', '/manifest.webmanifest'].includes(path);
+export const isServerPath = (path: string) => serverPathPattern().test(path);
 
 /**
  * Screens that are personal or private: not for search engines (the server marks them `noindex`).

@@ -7,6 +7,7 @@ import { createAppRouter } from './app/router';
 import { getI18n, loadLanguage } from './lib/i18n';
 import { queryClient } from './lib/query/client';
 import { preloadFirstPicture, takeFirstFeed } from './lib/query/first-feed';
+import { currentAddress, followOldHashAddresses, replaceOldHashAddress } from './lib/old-hash-address';
 import './app/styles.css';
 
 const root = document.getElementById('root');
@@ -14,16 +15,18 @@ if (!root) throw new Error('missing #root');
 
 // A first visit to the feed comes with its first page in the HTML: its first picture, the largest
 // paint on a phone, is asked for before anything else.
-const firstFeed = takeFirstFeed(window.location.hash);
+replaceOldHashAddress();
+const firstFeed = takeFirstFeed(currentAddress());
 if (firstFeed) preloadFirstPicture(firstFeed);
 
 const i18n = getI18n();
 // Creating the router starts fetching the first page's chunk; the language's texts come beside it.
 const router = createAppRouter();
+followOldHashAddresses((path) => router.navigate(path, { replace: true }));
 const language = loadLanguage(i18n.language, i18n).then((lng) => i18n.changeLanguage(lng));
 // Opening on the feed, its first page is asked for beside that code too (its pictures wait for it),
 // unless the HTML carried it.
-void import('./lib/query/feed-prefetch').then(({ prefetchFirstFeedPage }) => prefetchFirstFeedPage(queryClient, window.location.hash, firstFeed));
+void import('./lib/query/feed-prefetch').then(({ prefetchFirstFeedPage }) => prefetchFirstFeedPage(queryClient, currentAddress(), firstFeed));
 const firstPage = new Promise<void>((resolve) => {
   if (router.state.initialized) return resolve();
   const stop = router.subscribe((state) => {

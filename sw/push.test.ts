@@ -56,7 +56,7 @@ function fakeWorker(windows: FakeWindow[] = [], badge: { supported?: boolean } =
 
 describe('reading a push', () => {
   it("reads the server's message", () => {
-    const payload = { title: 'alice started following you', body: 'hi', url: '/#/u/alice', tag: 'kruh-1', badge: 3 };
+    const payload = { title: 'alice started following you', body: 'hi', url: '/u/alice', tag: 'kruh-1', badge: 3 };
     expect(readPushPayload(message(payload))).toEqual(payload);
   });
 
@@ -73,22 +73,22 @@ describe('reading a push', () => {
 
 describe('the page a notification opens', () => {
   it('is an app page of this origin, else the notification list', () => {
-    expect(appUrl('/#/p/p1?c=c1', ORIGIN)).toBe(`${ORIGIN}/#/p/p1?c=c1`);
-    expect(appUrl(`${ORIGIN}/#/g/group`, ORIGIN)).toBe(`${ORIGIN}/#/g/group`);
-    expect(appUrl('https://evil.example/#/p/1', ORIGIN)).toBe(`${ORIGIN}/#/notifications`);
-    expect(appUrl('//evil.example/x', ORIGIN)).toBe(`${ORIGIN}/#/notifications`);
-    expect(appUrl('http://[bad', ORIGIN)).toBe(`${ORIGIN}/#/notifications`);
+    expect(appUrl('/p/p1?c=c1', ORIGIN)).toBe(`${ORIGIN}/p/p1?c=c1`);
+    expect(appUrl(`${ORIGIN}/g/group`, ORIGIN)).toBe(`${ORIGIN}/g/group`);
+    expect(appUrl('https://evil.example/p/1', ORIGIN)).toBe(`${ORIGIN}/notifications`);
+    expect(appUrl('//evil.example/x', ORIGIN)).toBe(`${ORIGIN}/notifications`);
+    expect(appUrl('http://[bad', ORIGIN)).toBe(`${ORIGIN}/notifications`);
   });
 });
 
 describe('push event', () => {
   it('shows the notification with its title, text, icon, tag and the page to open', async () => {
     const { shown, dispatch } = fakeWorker();
-    await dispatch('push', { data: message({ title: 'bob commented on a post', body: 'Nice!', url: '/#/p/p1?c=c1', tag: 'kruh-n1' }) });
+    await dispatch('push', { data: message({ title: 'bob commented on a post', body: 'Nice!', url: '/p/p1?c=c1', tag: 'kruh-n1' }) });
     expect(shown).toEqual([
       {
         title: 'bob commented on a post',
-        options: { body: 'Nice!', icon: NOTIFICATION_ICON, badge: NOTIFICATION_ICON, tag: 'kruh-n1', data: { url: '/#/p/p1?c=c1' } },
+        options: { body: 'Nice!', icon: NOTIFICATION_ICON, badge: NOTIFICATION_ICON, tag: 'kruh-n1', data: { url: '/p/p1?c=c1' } },
       },
     ]);
   });
@@ -130,22 +130,22 @@ describe('notificationclick', () => {
   };
 
   it('focuses an open window of the app and takes it to the page', async () => {
-    const open = fakeWindow(`${ORIGIN}/#/feed`);
+    const open = fakeWindow(`${ORIGIN}/feed`);
     const { worker, dispatch } = fakeWorker([fakeWindow('https://elsewhere.example/'), open]);
-    const { event, close } = click('/#/p/p1?c=c1');
+    const { event, close } = click('/p/p1?c=c1');
     await dispatch('notificationclick', event);
     expect(close).toHaveBeenCalled();
     expect(open.focus).toHaveBeenCalled();
-    expect(open.navigate).toHaveBeenCalledWith(`${ORIGIN}/#/p/p1?c=c1`);
+    expect(open.navigate).toHaveBeenCalledWith(`${ORIGIN}/p/p1?c=c1`);
     // Focused before navigating: the click allows raising a window only at first.
     expect(open.focus.mock.invocationCallOrder[0]!).toBeLessThan(open.navigate.mock.invocationCallOrder[0]!);
     expect(worker.clients.openWindow).not.toHaveBeenCalled();
   });
 
   it('only focuses a window already on the page', async () => {
-    const open = fakeWindow(`${ORIGIN}/#/u/alice`);
+    const open = fakeWindow(`${ORIGIN}/u/alice`);
     const { worker, dispatch } = fakeWorker([open]);
-    await dispatch('notificationclick', click('/#/u/alice').event);
+    await dispatch('notificationclick', click('/u/alice').event);
     expect(open.focus).toHaveBeenCalled();
     expect(open.navigate).not.toHaveBeenCalled();
     expect(worker.clients.openWindow).not.toHaveBeenCalled();
@@ -153,29 +153,29 @@ describe('notificationclick', () => {
 
   it('opens a new window when no window of the app is open', async () => {
     const { worker, dispatch } = fakeWorker([fakeWindow('https://elsewhere.example/')]);
-    await dispatch('notificationclick', click('/#/g/walkers').event);
+    await dispatch('notificationclick', click('/g/walkers').event);
     expect(worker.clients.matchAll).toHaveBeenCalledWith({ type: 'window', includeUncontrolled: true });
-    expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/#/g/walkers`);
+    expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/g/walkers`);
   });
 
   it('opens a new window when the open one cannot be navigated from the worker', async () => {
-    const open = fakeWindow(`${ORIGIN}/#/feed`, { controlled: false });
+    const open = fakeWindow(`${ORIGIN}/feed`, { controlled: false });
     const { worker, dispatch } = fakeWorker([open]);
-    await dispatch('notificationclick', click('/#/p/p2').event);
-    expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/#/p/p2`);
+    await dispatch('notificationclick', click('/p/p2').event);
+    expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/p/p2`);
   });
 
   it('opens the notification list for a notification without a page of the app', async () => {
     for (const url of [undefined, 42, 'https://evil.example/']) {
       const { worker, dispatch } = fakeWorker();
       await dispatch('notificationclick', click(url).event);
-      expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/#/notifications`);
+      expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/notifications`);
     }
   });
 
   it('openApp can be called on its own', async () => {
     const { worker } = fakeWorker();
-    await openApp(worker as unknown as PushWorker, '/#/search');
-    expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/#/search`);
+    await openApp(worker as unknown as PushWorker, '/search');
+    expect(worker.clients.openWindow).toHaveBeenCalledWith(`${ORIGIN}/search`);
   });
 });

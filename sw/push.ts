@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import type { PushPayload } from '#core/api/push';
+import { appPaths } from '#core/app-paths';
 
 /**
  * Web Push in the service worker: a push from the server (see server/src/modules/push) shows a
@@ -10,7 +11,7 @@ import type { PushPayload } from '#core/api/push';
 /** The app's icon, shown beside the text (and as the small badge where the system uses one). */
 export const NOTIFICATION_ICON = '/icons/icon-192.png';
 /** Where a push that names no page (or a page elsewhere) leads. */
-export const FALLBACK_URL = '/#/notifications';
+export const FALLBACK_URL = appPaths.notifications();
 
 /** What of the worker's global scope push handling uses (tests hand in a stand-in). */
 export interface PushWorker {

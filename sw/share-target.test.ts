@@ -26,7 +26,7 @@ describe('the share target in the service worker', () => {
     const response = await receiveShare(await sharePost({ title: 'Garden', text: 'Look at the roses', url: 'https://example.com/roses' }, [photo]), SCOPE);
 
     expect(response.status).toBe(303);
-    expect(response.headers.get('Location')).toBe('https://kruh.test/#/post?shared=1');
+    expect(response.headers.get('Location')).toBe('https://kruh.test/post?shared=1');
     const item = await takeShare();
     expect(item?.text).toBe('Garden\nLook at the roses\nhttps://example.com/roses');
     expect(item?.images).toHaveLength(1);
@@ -38,7 +38,7 @@ describe('the share target in the service worker', () => {
   it('still opens the composer, with nothing waiting, when the post is not a form', async () => {
     const response = await receiveShare(new Request(`${SCOPE}share`, { method: 'POST', body: 'nonsense' }), SCOPE);
     expect(response.status).toBe(303);
-    expect(response.headers.get('Location')).toBe('https://kruh.test/#/post?shared=1');
+    expect(response.headers.get('Location')).toBe('https://kruh.test/post?shared=1');
     expect(await takeShare()).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { appPaths } from '#core/app-paths';
 import { SHARED_PARAM, keepShare, readShareForm } from '../src/lib/share/shared-items';
 
 /**
@@ -11,5 +12,5 @@ export async function receiveShare(request: Request, scope: string): Promise<Res
   } catch (err) {
     console.warn('share target', err);
   }
-  return Response.redirect(new URL(`./#/post?${SHARED_PARAM}=1`, scope).href, 303);
+  return Response.redirect(new URL(`.${appPaths.compose()}?${SHARED_PARAM}=1`, scope).href, 303);
 }

@@ -19,6 +19,9 @@ import { syncOutbox } from './outbox-sync';
 import { registerPush } from './push';
 import { receiveShare } from './share-target';
 import { SHARE_PATH } from '../src/lib/share/shared-items';
+import { serverPathPattern } from '#core/app-paths';
+
+const SERVER_PATHS = serverPathPattern();
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -26,10 +29,11 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Any navigation gets the precached index.html, so the app starts offline; routes are after the #.
+// Any navigation to one of the app's screens gets the precached index.html, so the app starts
+// offline on every path; the server's own paths (the API, media, feeds, well-known) are left to it.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/api\//, /^\/media\//],
+    denylist: [SERVER_PATHS],
   }),
 );
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { NOTIFICATION_TYPES, type NotificationType } from '../limits.js';
 import { Id, IdParams, MessageReplies, pageEntry } from './common.js';
+import { appPaths } from '../app-paths.js';
 import { endpoint } from './endpoint.js';
 
 /** A notification as the API sends it. */
@@ -176,7 +177,5 @@ export function labelOf(n: Labelled): NotificationLabel {
 
 /** The app route of the item's post (`/p/{postId}`), with `?c={commentId}` when it is about a comment. */
 export function postLink(n: { context: Pick<Notification['context'], 'post' | 'comment'> }): string | null {
-  if (!n.context.post) return null;
-  const base = `/p/${encodeURIComponent(n.context.post)}`;
-  return n.context.comment ? `${base}?c=${encodeURIComponent(n.context.comment)}` : base;
+  return n.context.post ? appPaths.post(n.context.post, n.context.comment) : null;
 }

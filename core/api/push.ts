@@ -38,7 +38,7 @@ export type PushUnsubscribeBody = Static<typeof PushUnsubscribeBody>;
 export interface PushPayload {
   title: string;
   body: string;
-  /** The page the notification opens, an app route after the `#` (`/#/p/<id>?c=<commentId>`). */
+  /** The page the notification opens, as the app's path (`/p/<id>?c=<commentId>`). */
   url: string;
   /** Names the notification on the device: a repeat of the same item replaces it. */
   tag: string;

@@ -1,5 +1,9 @@
-import { createHashRouter } from 'react-router-dom';
+import { createBrowserRouter } from 'react-router-dom';
 import { routes } from './routes';
 
-/** Hash routing: the route lives after the #, so any static host serves the app. */
-export const createAppRouter = () => createHashRouter(routes);
+/**
+ * Real paths (`/p/<id>`): the server sees the whole address, so a shared link can be previewed and
+ * the server answers every screen's path with the app (an old `/#/...` address is turned into its
+ * path before the router starts: see old-hash-address.ts).
+ */
+export const createAppRouter = () => createBrowserRouter(routes);

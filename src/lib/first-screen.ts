@@ -4,13 +4,18 @@
  * has run. Kept free of imports that touch the browser: the build reads it too.
  */
 
-/** The addresses (after the #) that open on the explore feed. */
-export const EXPLORE_PATHS: readonly string[] = ['/', '/feed'];
+import { EXPLORE_PATHS } from '#core/app-paths';
 
-/** Whether `hash` (`#/feed?sort=popular`) opens on the explore feed. */
-export function opensOnExplore(hash: string): boolean {
-  return EXPLORE_PATHS.includes(new URL(hash.replace(/^#/, '') || '/', 'http://app').pathname);
+/**
+ * Whether `address` (`/feed?sort=popular`) opens on the explore feed; an old hash address
+ * (`#/feed?sort=popular`) is read as the path it stands for.
+ */
+export function opensOnExplore(address: string): boolean {
+  return EXPLORE_PATHS.includes(parseAddress(address).pathname);
 }
+
+/** An address (a path with its query, or an old hash address) as a URL to read its parts from. */
+export const parseAddress = (address: string) => new URL(address.replace(/^#/, '') || '/', 'http://app');
 
 /**
  * The classic script the build puts in the page's head: when the address opens on the explore
@@ -18,11 +23,12 @@ export function opensOnExplore(hash: string): boolean {
  * app's entry script, instead of after the entry has downloaded and run, which on a phone is a
  * second wait of a second or more. It asks once the static shell has painted (a frame, then a
  * task), so those bytes do not hold back the first paint. It reads the path the way
- * opensOnExplore does for every address the app makes; the test holds the two together.
+ * opensOnExplore does for every address the app makes (an old hash address as its path, since the
+ * app replaces it by that path); the test holds the two together.
  */
 export function firstScreenPreloadScript(files: readonly string[]): string {
   return (
-    `(function(){var p=location.hash.replace(/^#/,"").split(/[?#]/)[0];if(p.charAt(0)!=="/")p="/"+p;` +
+    `(function(){var h=location.hash,p=(h.indexOf("#/")===0?h.slice(1):location.pathname).split(/[?#]/)[0];` +
     `if(${JSON.stringify(EXPLORE_PATHS)}.indexOf(p)<0)return;` +
     `requestAnimationFrame(function(){setTimeout(function(){${JSON.stringify(files)}.forEach(function(f){` +
     `var l=document.createElement("link");if(/\\.css$/.test(f)){l.rel="preload";l.setAttribute("as","style")}else l.rel="modulepreload";` +

@@ -14,7 +14,7 @@ describe('background sync', () => {
   it('sends a post written offline after the app was closed, once', async () => {
     const author = await createVerifiedUser(e2e.server);
     const origin = e2e.server.baseUrl;
-    const page = await e2e.visit('/#/post', { as: author });
+    const page = await e2e.visit('/post', { as: author });
     await waitForServiceWorker(page);
     const main = page.getByRole('main');
     await main.getByRole('heading', { name: 'New post' }).waitFor();
@@ -52,7 +52,7 @@ describe('background sync', () => {
 
     // The app opened again has nothing left to send, and shows the post as sent.
     const again = await e2e.journey.context.newPage();
-    await again.goto(`${origin}/#/u/${encodeURIComponent(author.username)}`);
+    await again.goto(`${origin}/u/${encodeURIComponent(author.username)}`);
     const card = again.getByRole('main').getByRole('article').filter({ hasText: text });
     await card.getByRole('button', { name: 'Like', exact: true }).waitFor({ timeout: 20_000 });
     expect(await onServer()).toBe(1);

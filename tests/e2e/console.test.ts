@@ -16,7 +16,7 @@ describe('console on a cold start', () => {
   const complaints = (lines: string[]) => lines.filter((line) => /\] (error|warning): /.test(line) && !/Failed to load resource/.test(line));
 
   it('warns of no missing hydration fallback when a screen is opened by its own link', async () => {
-    for (const path of ['/#/feed', `/#/u/${user.username}`, '/#/search']) {
+    for (const path of ['/feed', `/u/${user.username}`, '/search']) {
       const page = await e2e.visit(path, { as: user });
       await page.locator('#main h1, #main article, #main input').first().waitFor();
       await page.waitForTimeout(500);
@@ -28,7 +28,7 @@ describe('console on a cold start', () => {
   it('logs no outbox error when the stored session is no longer valid, and waits for a new login', async () => {
     const text = `Liked while the session lapses ${Date.now()}`;
     expect((await api(e2e.server, 'POST', '/post', { token: user.token, body: { text } })).status).toBe(201);
-    const page = await e2e.visit('/#/feed', { as: user });
+    const page = await e2e.visit('/feed', { as: user });
     await waitForServiceWorker(page);
     const card = page.getByRole('main').getByRole('article').filter({ hasText: text });
     await card.getByRole('button', { name: 'Like', exact: true }).waitFor();
@@ -50,7 +50,7 @@ describe('console on a cold start', () => {
     await page.reload();
     await page.locator('#main').waitFor();
     // A screen that checks the session finds it refused: the shell offers a new login.
-    await page.goto(`${e2e.server.baseUrl}/#/notifications`);
+    await page.goto(`${e2e.server.baseUrl}/notifications`);
     const main = page.getByRole('main');
     await main.getByRole('status').filter({ hasText: 'Your session has ended.' }).getByRole('link', { name: 'Log in', exact: true }).click();
     await main.getByLabel('Username or email', { exact: true }).waitFor();

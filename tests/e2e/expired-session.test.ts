@@ -38,13 +38,13 @@ describe('an expired session', () => {
     const page = await context.newPage();
     const main = page.getByRole('main');
 
-    await page.goto(`${server.baseUrl}/#/login`);
+    await page.goto(`${server.baseUrl}/login`);
     await main.getByLabel(text('en', 'auth:login.identifier'), { exact: true }).fill(reader.username);
     await main.getByLabel(text('en', 'auth:login.password'), { exact: true }).fill(reader.password);
     await main.getByRole('button', { name: text('en', 'auth:login.submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/feed');
+    await page.waitForURL((url) => url.pathname === '/feed');
     await main.getByRole('article').filter({ hasText: post.text }).waitFor();
-    await page.goto(`${server.baseUrl}/#/p/${post._id}`);
+    await page.goto(`${server.baseUrl}/p/${post._id}`);
     await main.getByRole('article').filter({ hasText: post.text }).waitFor();
 
     // Another device changes the password: every earlier token is refused from now on.
@@ -71,11 +71,11 @@ describe('an expired session', () => {
 
     await notice.getByRole('link', { name: text('en', 'common:session.login') }).click();
     await main.getByRole('heading', { name: text('en', 'auth:login.title') }).waitFor();
-    expect(page.url()).toContain('#/login');
+    expect(new URL(page.url()).pathname).toBe('/login');
     await main.getByLabel(text('en', 'auth:login.identifier'), { exact: true }).fill(reader.username);
     await main.getByLabel(text('en', 'auth:login.password'), { exact: true }).fill(NEW_PASSWORD);
     await main.getByRole('button', { name: text('en', 'auth:login.submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/feed');
+    await page.waitForURL((url) => url.pathname === '/feed');
     await main.getByRole('article').filter({ hasText: post.text }).waitFor();
     await notice.waitFor({ state: 'detached' });
     await expect.poll(async () => (await api<Post>(server, 'GET', `/post/${post._id}`)).body.likes, { timeout: 15_000 }).toBe(1);

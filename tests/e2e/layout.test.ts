@@ -71,21 +71,21 @@ describe('layout', () => {
   type Screen = { name: string; path: string; ready: string };
 
   const routes = (): Screen[] => [
-    { name: 'feed', path: '/#/feed', ready: '#main article' },
-    { name: 'post', path: `/#/p/${postId}`, ready: '#main .comment' },
-    { name: 'profile', path: `/#/u/${owner.username}`, ready: '#main .subject-header' },
-    { name: 'profile replies', path: `/#/u/${owner.username}/replies`, ready: '#main .profile-reply' },
-    { name: 'profile followers', path: `/#/u/${owner.username}/followers`, ready: '#main .entity-list__item' },
-    { name: 'profile groups', path: `/#/u/${owner.username}/groups`, ready: '#main .entity-list__item' },
-    { name: 'hashtag', path: `/#/h/${tag}`, ready: '#main article' },
-    { name: 'group', path: `/#/g/${group}`, ready: '#main .subject-header' },
-    { name: 'group members', path: `/#/g/${group}/members`, ready: '#main .entity-list__item' },
-    { name: 'create group', path: '/#/create-group', ready: '#main form' },
-    { name: 'group settings', path: `/#/g/${group}/settings`, ready: '#main form' },
-    { name: 'search', path: `/#/search?q=${tag}`, ready: '#main input' },
-    { name: 'notifications', path: '/#/notifications', ready: '#main .notification' },
-    { name: 'account', path: '/#/account', ready: '#main h1' },
-    { name: 'notification settings', path: '/#/account/notification-settings', ready: '#main h1' },
+    { name: 'feed', path: '/feed', ready: '#main article' },
+    { name: 'post', path: `/p/${postId}`, ready: '#main .comment' },
+    { name: 'profile', path: `/u/${owner.username}`, ready: '#main .subject-header' },
+    { name: 'profile replies', path: `/u/${owner.username}/replies`, ready: '#main .profile-reply' },
+    { name: 'profile followers', path: `/u/${owner.username}/followers`, ready: '#main .entity-list__item' },
+    { name: 'profile groups', path: `/u/${owner.username}/groups`, ready: '#main .entity-list__item' },
+    { name: 'hashtag', path: `/h/${tag}`, ready: '#main article' },
+    { name: 'group', path: `/g/${group}`, ready: '#main .subject-header' },
+    { name: 'group members', path: `/g/${group}/members`, ready: '#main .entity-list__item' },
+    { name: 'create group', path: '/create-group', ready: '#main form' },
+    { name: 'group settings', path: `/g/${group}/settings`, ready: '#main form' },
+    { name: 'search', path: `/search?q=${tag}`, ready: '#main input' },
+    { name: 'notifications', path: '/notifications', ready: '#main .notification' },
+    { name: 'account', path: '/account', ready: '#main h1' },
+    { name: 'notification settings', path: '/account/notification-settings', ready: '#main h1' },
   ];
 
   /** A few computed styles that tell a styled screen from a bare one. */
@@ -137,7 +137,7 @@ describe('layout', () => {
   const editingScreens = (): (Screen & { steps?: ((page: Page) => Promise<void>)[] })[] => [
     {
       name: 'new post with a mention, a warning and an image',
-      path: '/#/post',
+      path: '/post',
       ready: '#main .compose textarea:enabled',
       steps: [
         async (page) => {
@@ -150,12 +150,12 @@ describe('layout', () => {
         },
       ],
     },
-    { name: 'group post', path: `/#/post?g=${group}`, ready: '#main .compose .slot input' },
-    { name: 'reply post', path: `/#/post?rep=${postId}&author=${owner.username}`, ready: '#main .compose-from' },
-    { name: 'account with its bio', path: '/#/account', ready: '#main #account-bio' },
+    { name: 'group post', path: `/post?g=${group}`, ready: '#main .compose .slot input' },
+    { name: 'reply post', path: `/post?rep=${postId}&author=${owner.username}`, ready: '#main .compose-from' },
+    { name: 'account with its bio', path: '/account', ready: '#main #account-bio' },
     {
       name: "own post's menu and edit dialog",
-      path: `/#/p/${postId}`,
+      path: `/p/${postId}`,
       ready: '#main .comment-box textarea:enabled',
       steps: [
         async (page) => {
@@ -186,7 +186,7 @@ describe('layout', () => {
       for (const screen of screens) {
         // Through a screen of its own between two, so the next screen's `ready` cannot match what
         // the last one left: the hash changes without a reload.
-        await page.goto(`${e2e.server.baseUrl}/#/between-screens`);
+        await page.goto(`${e2e.server.baseUrl}/between-screens`);
         await page.locator('#main .status-page').waitFor();
         await page.goto(`${e2e.server.baseUrl}${screen.path}`);
         await page.locator('#main .status-page').waitFor({ state: 'detached' });
@@ -258,7 +258,7 @@ describe('layout', () => {
     { width: 390, height: 844 },
   ]) {
     it(`greets a first visit without a toast, and shows toasts where they cover none of the controls that stay on screen (${viewport.width} px)`, async () => {
-      const page = await e2e.visit('/#/feed', { as: owner, viewport });
+      const page = await e2e.visit('/feed', { as: owner, viewport });
       await settle(page, '#main article');
       // Ready for offline use is what the app is expected to be: nothing pops up to say so.
       await waitForServiceWorker(page);
@@ -286,7 +286,7 @@ describe('layout', () => {
   }
 
   it("opens a post's menu near the bottom of a phone above the bottom bar, uncovered by a toast, and closes it back to its button", async () => {
-    const page = await e2e.visit('/#/feed', { as: owner, viewport: { width: 390, height: 844 } });
+    const page = await e2e.visit('/feed', { as: owner, viewport: { width: 390, height: 844 } });
     await settle(page, '#main article');
     const card = page.getByRole('main').getByRole('article').filter({ hasText: "A friend's post with a long menu" }).first();
     await card.waitFor();
@@ -329,11 +329,11 @@ describe('layout', () => {
   });
 
   it('keeps the main column in place on desktop when the search column is not shown', async () => {
-    const page = await e2e.visit('/#/feed', { as: owner, viewport: { width: 1366, height: 850 } });
+    const page = await e2e.visit('/feed', { as: owner, viewport: { width: 1366, height: 850 } });
     await settle(page, '#main article');
     const mainLeft = () => page.locator('#main').evaluate((main) => main.getBoundingClientRect().left);
     const onFeed = await mainLeft();
-    await page.goto(`${e2e.server.baseUrl}/#/search?q=${tag}`);
+    await page.goto(`${e2e.server.baseUrl}/search?q=${tag}`);
     await settle(page, '#main input');
     expect(await mainLeft()).toBe(onFeed);
   });

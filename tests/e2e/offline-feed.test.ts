@@ -45,7 +45,7 @@ describe('offline feed', () => {
   });
 
   it('shows every stored page after an offline reload and keeps scrolling through them', async () => {
-    const page = await e2e.visit('/#/feed', { as: reader });
+    const page = await e2e.visit('/feed', { as: reader });
     const main = page.getByRole('main');
     await main.getByRole('article').filter({ hasText: texts[0] }).waitFor();
     await waitForServiceWorker(page);

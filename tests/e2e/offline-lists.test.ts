@@ -41,23 +41,23 @@ describe('offline lists and pending likes', () => {
     Promise.all(names.map((name) => page.getByRole('main').getByRole('link', { name, exact: true }).first().waitFor()));
 
   it("reads a profile's followers and a group's members offline after a reload", async () => {
-    const page = await e2e.visit(`/#/u/${owner.username}/followers`, { as: reader });
+    const page = await e2e.visit(`/u/${owner.username}/followers`, { as: reader });
     await waitForServiceWorker(page);
     await usersShown(page, fans.map((f) => f.username));
-    await page.goto(`${e2e.server.baseUrl}/#/g/${group}/members`);
+    await page.goto(`${e2e.server.baseUrl}/g/${group}/members`);
     await usersShown(page, [owner.username, ...fans.map((f) => f.username)]);
 
     await e2e.journey.context.setOffline(true);
     await page.reload();
     await usersShown(page, [owner.username, ...fans.map((f) => f.username)]);
-    await page.goto(`${e2e.server.baseUrl}/#/u/${owner.username}/followers`);
+    await page.goto(`${e2e.server.baseUrl}/u/${owner.username}/followers`);
     await page.reload();
     await usersShown(page, fans.map((f) => f.username));
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 
   it("says offline that a post's comments never loaded are not on this device, under the post's count", async () => {
-    const page = await e2e.visit(`/#/u/${owner.username}`, { as: reader });
+    const page = await e2e.visit(`/u/${owner.username}`, { as: reader });
     await waitForServiceWorker(page);
     const card = page.getByRole('main').getByRole('article').filter({ hasText: postText });
     await card.getByRole('link', { name: '2 comments' }).waitFor();
@@ -71,7 +71,7 @@ describe('offline lists and pending likes', () => {
   });
 
   it('marks a like made offline as waiting until it is sent', async () => {
-    const page = await e2e.visit(`/#/u/${owner.username}`, { as: reader });
+    const page = await e2e.visit(`/u/${owner.username}`, { as: reader });
     await waitForServiceWorker(page);
     const card = page.getByRole('main').getByRole('article').filter({ hasText: postText });
     await card.getByRole('button', { name: 'Like', exact: true }).waitFor();

@@ -25,7 +25,7 @@ describe('offline outbox', () => {
 
   /** A logged-in page on the feed, controlled by the service worker, with the seed post stored. */
   async function openFeed(user: TestUser): Promise<Page> {
-    const page = await e2e.visit('/#/feed', { as: user });
+    const page = await e2e.visit('/feed', { as: user });
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'New post', exact: true }).waitFor();
     await waitForServiceWorker(page);
     await page.getByRole('main').getByRole('article').filter({ hasText: seed.text }).waitFor();
@@ -68,7 +68,7 @@ describe('offline outbox', () => {
 
     // Back on the feed at once, shown as waiting to be sent.
     const mine = main.getByRole('article').filter({ hasText: text });
-    await page.waitForURL((url) => url.hash === '#/' || url.hash === '#/feed');
+    await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/feed');
     await mine.getByRole('status').filter({ hasText: 'Waiting to send' }).waitFor();
     expect(await serverPostsOf(author, text)).toEqual([]);
 

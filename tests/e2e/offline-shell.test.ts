@@ -25,7 +25,7 @@ describe('offline app shell', () => {
   });
 
   it('starts offline from the service worker and never answers the API from a cache', async () => {
-    const page = await e2e.visit('/#/feed');
+    const page = await e2e.visit('/feed');
     const { context, log } = e2e.journey;
 
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
@@ -34,7 +34,7 @@ describe('offline app shell', () => {
     expect(await page.evaluate(async () => (await fetch('/api/health')).status)).toBe(200);
 
     await context.setOffline(true);
-    await page.goto(`${e2e.server.baseUrl}/#/login`);
+    await page.goto(`${e2e.server.baseUrl}/login`);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await nav.waitFor({ timeout: 15_000 });
     await expect(nav.getByRole('link', { name: 'Feed' }).isVisible()).resolves.toBe(true);

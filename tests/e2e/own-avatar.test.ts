@@ -15,7 +15,7 @@ describe('own avatar', () => {
     expect((await api(e2e.server, 'POST', '/post', { token: user.token, body: { text } })).status).toBe(201);
 
     // The profile and its post are seen (and stored) with the old picture first.
-    const page = await e2e.visit(`/#/u/${user.username}`, { as: user });
+    const page = await e2e.visit(`/u/${user.username}`, { as: user });
     const card = page.getByRole('main').getByRole('article').filter({ hasText: text });
     await card.waitFor();
     const cardAvatar = card.getByRole('img', { name: new RegExp(user.username) }).first();

@@ -32,14 +32,14 @@ describe('passkeys', () => {
       },
     });
 
-    await page.goto(`${origin}/#/login`);
+    await page.goto(`${origin}/login`);
     const main = page.getByRole('main');
     await main.getByLabel(text('en', 'auth:login.identifier'), { exact: true }).fill(user.username);
     await main.getByLabel(text('en', 'auth:login.password'), { exact: true }).fill(user.password);
     await main.getByRole('button', { name: text('en', 'auth:login.submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/feed');
+    await page.waitForURL((url) => url.pathname === '/feed');
 
-    await page.goto(`${origin}/#/account/credentials`);
+    await page.goto(`${origin}/account/credentials`);
     const passkeys = main.getByRole('region', { name: text('en', 'account:credentials.passkeys.title') });
     await passkeys.getByText(text('en', 'account:credentials.passkeys.none')).waitFor();
     await passkeys.getByLabel(text('en', 'account:credentials.passkeys.name')).fill('This laptop');
@@ -56,13 +56,13 @@ describe('passkeys', () => {
       { name: 'This laptop', credential: Buffer.from(held.credentials[0]!.credentialId, 'base64').toString('base64url'), lastUsed: null },
     ]);
 
-    await page.goto(`${origin}/#/account`);
+    await page.goto(`${origin}/account`);
     await main.getByRole('button', { name: text('en', 'account:logout.button'), exact: true }).click();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
-    await page.goto(`${origin}/#/login`);
+    await page.goto(`${origin}/login`);
     await main.getByRole('button', { name: text('en', 'auth:passkey.signIn'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/feed');
+    await page.waitForURL((url) => url.pathname === '/feed');
     const nav = page.getByRole('navigation', { name: text('en', 'common:nav.label') });
     await nav.getByRole('link', { name: text('en', 'common:nav.newPost'), exact: true }).waitFor();
     expect(await page.evaluate(() => ({ username: localStorage.getItem('username'), id: localStorage.getItem('id') }))).toEqual({ username: user.username, id: user.id });

@@ -15,7 +15,7 @@ describe('editing a post', () => {
   });
 
   it('edits through the menu, shows "edited", and lists the earlier version', async () => {
-    const page = await e2e.visit('/#/feed', { as: author });
+    const page = await e2e.visit('/feed', { as: author });
     const main = page.getByRole('main');
     const card = main.getByRole('article').filter({ hasText: seed.text });
     await card.waitFor();

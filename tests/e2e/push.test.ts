@@ -34,7 +34,7 @@ describe('web push', () => {
     const bob = await createVerifiedUser(e2e.server);
     const alice = await createVerifiedUser(e2e.server);
     const origin = e2e.server.baseUrl;
-    const page = await e2e.visit('/#/feed', { as: bob });
+    const page = await e2e.visit('/feed', { as: bob });
     await e2e.journey.context.grantPermissions(['notifications'], { origin });
     await waitForServiceWorker(page);
     expect(await page.evaluate(() => Notification.permission)).toBe('granted');
@@ -48,7 +48,7 @@ describe('web push', () => {
     const id = (await notificationId())!;
     const notification = await findNotification(app, bob.id, id);
     const message = pushMessage(notification!, 'en', await unreadCount(app, bob.id));
-    expect(message).toMatchObject({ title: `${alice.username} started following you`, url: `/#/u/${alice.username}`, badge: 1 });
+    expect(message).toMatchObject({ title: `${alice.username} started following you`, url: `/u/${alice.username}`, badge: 1 });
 
     const cdp = await e2e.journey.context.newCDPSession(page);
     const registrationId = await registrationIdOf(cdp, origin);
@@ -62,13 +62,13 @@ describe('web push', () => {
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: 'not json' });
     await expect
       .poll(async () => (await shownNotifications(page)).find((n) => n.title === 'Kruh'), { timeout: 15_000 })
-      .toMatchObject({ data: { url: '/#/notifications' } });
+      .toMatchObject({ data: { url: '/notifications' } });
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 
   it('offers the switch for this device in the notification settings, and says when notifications are blocked', async () => {
     const bob = await createVerifiedUser(e2e.server);
-    const page = await e2e.visit('/#/account/notification-settings', { as: bob });
+    const page = await e2e.visit('/account/notification-settings', { as: bob });
     const device = page.getByRole('switch', { name: 'Notifications on this device' });
     // Push is there (a secure origin with a service worker): on a first visit too, once it is active.
     await expect.poll(() => device.isEnabled(), { timeout: 20_000 }).toBe(true);
@@ -77,7 +77,7 @@ describe('web push', () => {
 
     const blocked = await e2e.journey.context.newPage();
     await blocked.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
-    await blocked.goto(`${e2e.server.baseUrl}/#/account/notification-settings`);
+    await blocked.goto(`${e2e.server.baseUrl}/account/notification-settings`);
     await blocked.getByText(/Notifications are blocked for Kruh in this browser/).waitFor({ timeout: 20_000 });
     expect(await blocked.getByRole('switch', { name: 'Notifications on this device' }).isDisabled()).toBe(true);
   });

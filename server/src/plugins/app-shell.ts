@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { EXPLORE_PATHS, isServerPath } from '#core/app-paths';
 import { PAGE_SIZES } from '#core/limits';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
 /** The call whose answer the page carries: what a visitor's explore feed asks first. */
@@ -13,14 +14,24 @@ export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
  */
 export const FIRST_FEED_FRESH_MS = 2_000;
 
-interface Rendered {
-  at: number;
-  /** The visitor cache's generation it was read in: a write that forgets visitor pages forgets it too. */
-  generation: number;
+interface Encoded {
   html: Buffer;
   br: Buffer;
   gzip: Buffer;
 }
+
+interface Rendered extends Encoded {
+  at: number;
+  /** The visitor cache's generation it was read in: a write that forgets visitor pages forgets it too. */
+  generation: number;
+}
+
+/** The page with its brotli and gzip copies, made once per rendering. */
+const encoded = (html: Buffer): Encoded => ({
+  html,
+  br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: gzipSync(html),
+});
 
 /** JSON that cannot end the script element it sits in, nor open a comment there. */
 const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -47,13 +58,7 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
         : '';
     // A function replacement: a string one would expand `$&`, `$\`` and `$'` found in a post's text.
     const html = Buffer.from(template.replace('</body>', () => `${block}</body>`));
-    return {
-      at: Date.now(),
-      generation,
-      html,
-      br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-      gzip: gzipSync(html),
-    };
+    return { at: Date.now(), generation, ...encoded(html) };
   }
 
   /** One rendering at a time, shared by the requests that wait for it. */
@@ -66,11 +71,22 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
     return rendered;
   }
 
-  app.get('/', async (request, reply) => {
-    const page = await current();
+  const plain = encoded(Buffer.from(template));
+
+  function send(request: FastifyRequest, reply: FastifyReply, page: Encoded) {
     const accepts = String(request.headers['accept-encoding'] ?? '');
     const [encoding, body] = /\bbr\b/.test(accepts) ? ['br', page.br] : /\bgzip\b/.test(accepts) ? ['gzip', page.gzip] : [null, page.html];
     if (encoding) reply.header('Content-Encoding', encoding);
     return reply.header('Vary', 'Accept-Encoding').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
+  }
+
+  app.get('/', async (request, reply) => send(request, reply, await current()));
+
+  // Every other screen's path is the app too (the browser router draws it); the server's own paths
+  // that no route answered stay a 404.
+  app.get('/*', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (isServerPath(path)) return reply.callNotFound();
+    return send(request, reply, EXPLORE_PATHS.includes(path) ? await current() : plain);
   });
 };

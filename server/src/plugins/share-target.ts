@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { appPaths } from '#core/app-paths';
 
 /**
  * The installed app's share target when no service worker answered it (a first visit, or a
@@ -10,5 +11,5 @@ import type { FastifyPluginAsync } from 'fastify';
 export const shareTargetRoutes: FastifyPluginAsync = async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null));
-  app.post('/share', async (_request, reply) => reply.redirect('/#/post', 303));
+  app.post('/share', async (_request, reply) => reply.redirect(appPaths.compose(), 303));
 };

@@ -13,7 +13,7 @@ describe('mailer without SMTP', () => {
     const logged: unknown[] = [];
     const log = { info: (obj: unknown) => logged.push(obj) } as unknown as FastifyBaseLogger;
     const mailer = createMailer({ smtpUrl: undefined, from: 'Kruh <no-reply@kruh.test>', outboxDir: dir, log });
-    const link = `http://kruh.test/#/verify?token=${'t'.repeat(90)}&email=a%40example.test`;
+    const link = `http://kruh.test/verify?token=${'t'.repeat(90)}&email=a%40example.test`;
     await mailer.send({ to: 'A@Example.test', subject: 'Hello', text: `Open:\n\n${link}\n` });
     await mailer.send({ to: 'a@example.test', subject: 'Second', text: 'no link' });
 

@@ -63,13 +63,11 @@ export async function ageRateEvents(app: FastifyInstance, prefix: string, ms: nu
     .execute();
 }
 
-/** `{publicUrl}/#/{route}?token=..&email=..` -> its parts. */
+/** `{publicUrl}/{route}?token=..&email=..` -> its parts. */
 export function parseLink(link: string | undefined): { route: string; token: string; email: string } {
   if (!link) throw new Error('mail without a link');
-  const hash = new URL(link).hash; // #/verify?token=...
-  const [path = '', query = ''] = hash.slice(1).split('?');
-  const params = new URLSearchParams(query);
-  return { route: path, token: params.get('token') ?? '', email: params.get('email') ?? '' };
+  const url = new URL(link);
+  return { route: url.pathname, token: url.searchParams.get('token') ?? '', email: url.searchParams.get('email') ?? '' };
 }
 
 export async function countRows(app: FastifyInstance, table: keyof Database): Promise<number> {

@@ -290,7 +290,7 @@ describe.skipIf(TEST_DB !== 'postgres')('two server processes on one PostgreSQL 
       { timeout: 20_000, interval: 100 },
     );
     expect(delivered.map((message) => decryptPush(device, message))).toContainEqual(
-      expect.objectContaining({ title: `${ben.username} started following you`, url: `/#/u/${ben.username}` }),
+      expect.objectContaining({ title: `${ben.username} started following you`, url: `/u/${ben.username}` }),
     );
   });
 });

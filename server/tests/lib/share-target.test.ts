@@ -29,13 +29,13 @@ describe('the share target without a service worker', () => {
   it('sends the browser to the composer instead of failing', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/share', ...shareBody() });
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe('/#/post');
+    expect(res.headers.location).toBe('/post');
   });
 
   it('does the same for a post of any other kind', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/share', payload: 'text=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe('/#/post');
+    expect(res.headers.location).toBe('/post');
   });
 
   it('leaves the API to its own parsers', async () => {

@@ -232,7 +232,7 @@ describe('push: sending', () => {
     expect(decryptPush(device, push)).toEqual({
       title: `${alice.username} started following you`,
       body: '',
-      url: `/#/u/${alice.username}`,
+      url: `/u/${alice.username}`,
       tag: `kruh-${notification.id}`,
       badge: 1,
     });
@@ -251,7 +251,7 @@ describe('push: sending', () => {
     expect(decryptPush(device, push!)).toMatchObject({
       title: `Uživatel ${alice.username} přidal komentář k příspěvku`,
       body: 'Pěkná fotka!',
-      url: `/#/p/${post.id}?c=${commentId}`,
+      url: `/p/${post.id}?c=${commentId}`,
       badge: 1,
     });
   });
@@ -265,7 +265,7 @@ describe('push: sending', () => {
     await enqueueNotificationEvent(t.app.db, { kind: 'group_made_admin', groupId: group.id, actorId: alice.id, userId: bob.id });
     await runDueJobs(t.app);
     const [push] = receivedBy(device, from);
-    expect(decryptPush(device, push!)).toMatchObject({ title: `You are now an admin of ${group.name}`, url: `/#/g/${group.name}`, badge: 2 });
+    expect(decryptPush(device, push!)).toMatchObject({ title: `You are now an admin of ${group.name}`, url: `/g/${group.name}`, badge: 2 });
   });
 
   it('sends to every device of the recipient, and to no one else', async () => {
@@ -307,7 +307,7 @@ describe('push: sending', () => {
     await enqueueNotificationEvent(t.app.db, { kind: 'post_created', postId: loud.id });
     await runDueJobs(t.app);
     const [push] = receivedBy(device, from);
-    expect(decryptPush(device, push!)).toMatchObject({ title: `${alice.username} posted in ${group.name}`, body: 'hello group', url: `/#/p/${loud.id}` });
+    expect(decryptPush(device, push!)).toMatchObject({ title: `${alice.username} posted in ${group.name}`, body: 'hello group', url: `/p/${loud.id}` });
   });
 
   it('removes a subscription the push service says is gone (410, 404)', async () => {

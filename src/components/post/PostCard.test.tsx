@@ -130,7 +130,7 @@ describe('PostCard', () => {
     renderWithApp(<PostCard post={post()} />);
     const before = getToasts().length;
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
-    expect(writeText).toHaveBeenCalledWith(`${location.origin}/#/p/p1`);
+    expect(writeText).toHaveBeenCalledWith(`${location.origin}/p/p1`);
     expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'info', message: 'post:share_copied' })]);
 
     writeText.mockRejectedValueOnce(new Error('denied'));

@@ -5,9 +5,10 @@ import type { Post } from '../../lib/api/types';
 import { useDb } from '../../lib/db/useDb';
 import { deletePostHere } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
+import { appPaths } from '#core/app-paths';
 
 /** The link a share copies. */
-export const postLink = (id: string) => `${location.origin}/#/p/${id}`;
+export const postLink = (id: string) => new URL(appPaths.post(id), location.origin).href;
 
 export async function sharePost(id: string): Promise<void> {
   if (!navigator.clipboard?.writeText) {

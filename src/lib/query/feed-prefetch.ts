@@ -3,7 +3,7 @@ import { FEED_DEFAULTS } from '#core/listing';
 import { getDb } from '../db/db';
 import { readListing } from '../listing-params';
 import { feedName, feedSource } from './feed';
-import { opensOnExplore } from '../first-screen';
+import { opensOnExplore, parseAddress } from '../first-screen';
 import type { FirstFeed } from './first-feed';
 import { queryKeys } from './keys';
 import { fetchPage, storePage } from './paged';
@@ -13,13 +13,12 @@ import { fetchPage, storePage } from './paged';
  * of the feed screen's code instead of after its first render: on a first visit the feed's pictures
  * (a phone's largest paint) can only be requested once this page has answered. It goes under the
  * query key the screen reads (usePaged), so the screen joins this request rather than repeating it.
- * `hash` is the address's hash (`#/feed?sort=popular`); other screens fetch nothing here. `first`,
+ * `address` is the app's path and query (`/feed?sort=popular`); other screens fetch nothing here. `first`,
  * the page the app's HTML came with (see takeFirstFeed), is stored instead of asked for.
  */
-export function prefetchFirstFeedPage(queryClient: QueryClient, hash: string, first: FirstFeed | null = null): void {
-  if (!opensOnExplore(hash)) return;
-  const address = new URL(hash.replace(/^#/, '') || '/', 'http://app');
-  const { sort, time } = readListing(address.searchParams, FEED_DEFAULTS);
+export function prefetchFirstFeedPage(queryClient: QueryClient, address: string, first: FirstFeed | null = null): void {
+  if (!opensOnExplore(address)) return;
+  const { sort, time } = readListing(parseAddress(address).searchParams, FEED_DEFAULTS);
   const db = getDb();
   const source = feedSource({ feed: 'explore', sort, time });
   void queryClient.prefetchQuery({

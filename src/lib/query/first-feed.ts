@@ -1,12 +1,11 @@
 import type { ReplyOf } from '#core/api/endpoint';
 import type { feedsApi } from '#core/api/feeds';
 import { FEED_DEFAULTS, FIRST_FEED_ELEMENT_ID } from '#core/listing';
-import { opensOnExplore } from '../first-screen';
+import { opensOnExplore, parseAddress } from '../first-screen';
 import { readListing } from '../listing-params';
 import { mediaSrc } from '../media-url';
 import { isLoggedIn } from '../session-store';
 
-const addressOf = (hash: string) => new URL(hash.replace(/^#/, '') || '/', 'http://app');
 
 /** The answer of GET /feed (page 1) as the page at `/` carries it. */
 export type FirstFeed = ReplyOf<typeof feedsApi.explore>;
@@ -22,12 +21,12 @@ type FeedMedia = { posts: ReadonlyArray<Partial<Pick<FirstFeed['posts'][number],
  * explore feed in its default order (a session's feed holds more than a visitor's; another order
  * is another list). Taken once: the block leaves the page.
  */
-export function takeFirstFeed(hash: string, doc: Document = document): FirstFeed | null {
+export function takeFirstFeed(address: string, doc: Document = document): FirstFeed | null {
   const element = doc.getElementById(FIRST_FEED_ELEMENT_ID);
   if (!element) return null;
   element.remove();
-  const { sort, time } = readListing(addressOf(hash).searchParams, FEED_DEFAULTS);
-  if (!opensOnExplore(hash) || isLoggedIn() || sort !== FEED_DEFAULTS.sort || time !== FEED_DEFAULTS.time) return null;
+  const { sort, time } = readListing(parseAddress(address).searchParams, FEED_DEFAULTS);
+  if (!opensOnExplore(address) || isLoggedIn() || sort !== FEED_DEFAULTS.sort || time !== FEED_DEFAULTS.time) return null;
   try {
     const answer: unknown = JSON.parse(element.textContent ?? '');
     return answer && typeof answer === 'object' && Array.isArray((answer as Partial<FirstFeed>).posts) ? (answer as FirstFeed) : null;

@@ -18,7 +18,7 @@ describe('journey: an account from sign-up to a forgotten password', () => {
     const password = 'Kruh!2026first';
     const newPassword = 'Kruh!2026second';
 
-    const page = await e2e.visit('/#/signup', { viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/signup', { viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
     await main.getByRole('heading', { name: text('en', 'auth:signup.title') }).waitFor();
     await main.getByLabel(text('en', 'auth:signup.username'), { exact: true }).fill(username);
@@ -29,16 +29,16 @@ describe('journey: an account from sign-up to a forgotten password', () => {
 
     await page.goto(`${server.baseUrl}${await mailedLink(server, email, 'verify')}`);
     await main.getByRole('status').filter({ hasText: text('en', 'info:email_verified') }).waitFor();
-    await page.goto(`${server.baseUrl}/#/login`);
+    await page.goto(`${server.baseUrl}/login`);
     await main.getByLabel(text('en', 'auth:login.identifier'), { exact: true }).fill(email);
     await main.getByLabel(text('en', 'auth:login.password'), { exact: true }).fill(password);
     await main.getByRole('button', { name: text('en', 'auth:login.submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/feed');
+    await page.waitForURL((url) => url.pathname === '/feed');
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token).toBeTruthy();
 
     // Czech, at once on screen and remembered by the server (its emails follow).
-    await page.goto(`${server.baseUrl}/#/account`);
+    await page.goto(`${server.baseUrl}/account`);
     await main.getByRole('radio', { name: text('en', 'account:language.cs') }).click();
     const nav = page.getByRole('navigation', { name: text('cs', 'common:nav.label') });
     await nav.getByRole('link', { name: text('cs', 'common:nav.newPost'), exact: true }).waitFor();
@@ -52,7 +52,7 @@ describe('journey: an account from sign-up to a forgotten password', () => {
     await nav.getByRole('link', { name: text('cs', 'common:nav.login'), exact: true }).waitFor();
 
     // Forgotten password, in the language the person now uses.
-    await page.goto(`${server.baseUrl}/#/login`);
+    await page.goto(`${server.baseUrl}/login`);
     await main.getByRole('button', { name: text('cs', 'auth:login.forgot'), exact: true }).click();
     await main.getByLabel(text('cs', 'auth:forgot.email'), { exact: true }).fill(email);
     await main.getByRole('button', { name: text('cs', 'auth:forgot.submit'), exact: true }).click();
@@ -69,11 +69,11 @@ describe('journey: an account from sign-up to a forgotten password', () => {
 
     // The old password no longer opens the account; the new one does.
     expect((await api(server, 'POST', '/auth/login', { body: { username, password } })).status).toBe(400);
-    await page.goto(`${server.baseUrl}/#/login`);
+    await page.goto(`${server.baseUrl}/login`);
     await main.getByLabel(text('cs', 'auth:login.identifier'), { exact: true }).fill(username);
     await main.getByLabel(text('cs', 'auth:login.password'), { exact: true }).fill(newPassword);
     await main.getByRole('button', { name: text('cs', 'auth:login.submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/feed');
+    await page.waitForURL((url) => url.pathname === '/feed');
     expect(await page.evaluate(() => localStorage.getItem('username'))).toBe(username);
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });

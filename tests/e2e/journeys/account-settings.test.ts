@@ -32,14 +32,14 @@ describe('journey: an account changed in every way, then deleted', () => {
     const account = async () => (await api<{ user: Account }>(server, 'POST', '/account/get', { token })).body.user;
     const before = await account();
 
-    const page = await e2e.visit('/#/account', { as: lea, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/account', { as: lea, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
     const logIn = async (identifier: string, password: string) => {
-      await page.goto(`${server.baseUrl}/#/login`);
+      await page.goto(`${server.baseUrl}/login`);
       await main.getByLabel(en('auth:login.identifier'), { exact: true }).fill(identifier);
       await main.getByLabel(en('auth:login.password'), { exact: true }).fill(password);
       await main.getByRole('button', { name: en('auth:login.submit'), exact: true }).click();
-      await page.waitForURL((url) => url.hash === '#/feed');
+      await page.waitForURL((url) => url.pathname === '/feed');
       token = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
     };
 
@@ -55,7 +55,7 @@ describe('journey: an account changed in every way, then deleted', () => {
     // Username and email, each from its own form.
     const newName = uniqueName('leabees');
     const newEmail = `${newName}@example.org`;
-    await page.goto(`${server.baseUrl}/#/account/credentials`);
+    await page.goto(`${server.baseUrl}/account/credentials`);
     const nameForm = main.getByRole('form', { name: en('account:credentials.username.title') });
     await nameForm.getByLabel(en('account:credentials.username.label')).fill(newName);
     await nameForm.getByRole('button', { name: en('account:credentials.save'), exact: true }).click();
@@ -77,25 +77,25 @@ describe('journey: an account changed in every way, then deleted', () => {
     await logIn(newEmail, lea.password);
 
     // Notification settings.
-    await page.goto(`${server.baseUrl}/#/account/notification-settings`);
+    await page.goto(`${server.baseUrl}/account/notification-settings`);
     await main.getByRole('switch', { name: en('account:settings.follower') }).click();
     await expect.poll(async () => (await account()).notifications[NOTIFICATION_SETTINGS.indexOf('follower')]).toBe(false);
 
     // A new password ends this session: the app goes back to the login page.
     const newPassword = 'Kruh!2026bees';
-    await page.goto(`${server.baseUrl}/#/account/credentials`);
+    await page.goto(`${server.baseUrl}/account/credentials`);
     const passwordForm = main.getByRole('form', { name: en('account:credentials.password.title') });
     await passwordForm.getByLabel(en('account:credentials.password.old'), { exact: true }).fill(lea.password);
     await passwordForm.getByLabel(en('account:credentials.password.new'), { exact: true }).fill(newPassword);
     await passwordForm.getByLabel(en('account:credentials.password.repeat'), { exact: true }).fill(newPassword);
     await passwordForm.getByRole('button', { name: en('account:credentials.save'), exact: true }).click();
-    await page.waitForURL((url) => url.hash.startsWith('#/login'));
+    await page.waitForURL((url) => url.pathname.startsWith('/login'));
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     expect((await api(server, 'POST', '/auth/test', { token })).status).toBe(401);
 
     // Back in with the new password: the data is taken away as a zip, then the account is deleted.
     await logIn(newName, newPassword);
-    await page.goto(`${server.baseUrl}/#/account`);
+    await page.goto(`${server.baseUrl}/account`);
     const saving = page.waitForEvent('download');
     await main.getByRole('button', { name: en('account:export.button'), exact: true }).click();
     const download = await saving;

@@ -21,7 +21,7 @@ describe('journey: a described photo behind a content warning', () => {
     const en = (id: string, values?: Record<string, string | number>) => text('en', id, values);
     const words = `Found in the shed ${Date.now()}`;
     const description = 'A large brown spider on a wooden beam';
-    const page = await e2e.visit('/#/post', { as: ada, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/post', { as: ada, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
 
     await main.getByRole('textbox', { name: en('compose:text_label') }).fill(words);
@@ -34,7 +34,7 @@ describe('journey: a described photo behind a content warning', () => {
     await main.getByRole('button', { name: en('editor:content_warning'), exact: true }).click();
     await main.getByRole('textbox', { name: en('editor:content_warning') }).fill('Spiders');
     await main.getByRole('button', { name: en('compose:submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/');
+    await page.waitForURL((url) => url.pathname === '/');
 
     const stored = async () =>
       (await api<PostList>(server, 'GET', `/profile/posts/${ada.username}`, { token: finn.token })).body.posts ?? [];
@@ -43,7 +43,7 @@ describe('journey: a described photo behind a content warning', () => {
     const [post] = await stored();
 
     // The post's page, where a reader (the author too) meets the warning first.
-    await page.goto(`${server.baseUrl}/#/p/${post!._id}`);
+    await page.goto(`${server.baseUrl}/p/${post!._id}`);
     const reader = page;
     const card = reader.getByRole('main').locator(`article[data-post-id="${post!._id}"]`).first();
     const show = card.getByRole('button', { name: en('post:show_content_label', { warning: 'Spiders' }) });

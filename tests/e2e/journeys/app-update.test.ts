@@ -34,7 +34,7 @@ describe('journey: the app updates itself without losing what waits to be sent',
   it('shows the update prompt, reloads into the new release and keeps the outbox', async () => {
     await setUp();
     const { server } = e2e;
-    const page = await e2e.visit('/#/feed', { as: ivy, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/feed', { as: ivy, viewport: JOURNEY_VIEWPORT });
     await waitForServiceWorker(page);
     const context = e2e.journey.context;
 

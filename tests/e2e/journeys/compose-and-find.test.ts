@@ -46,7 +46,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
     const { ada, finn, group, words } = await setUp();
     const { server } = e2e;
     const en = (id: string, values?: Record<string, string | number>) => text('en', id, values);
-    const page = await e2e.visit('/#/post', { as: ada, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/post', { as: ada, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
 
     await main.getByRole('textbox', { name: en('compose:text_label') }).fill(words);
@@ -55,7 +55,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
     await main.locator('input[type=file]').setInputFiles([await photo('red.png', '#c0392b'), await photo('green.png', '#27ae60')]);
     await main.getByRole('button', { name: en('compose:remove_image', { index: 2 }) }).waitFor();
     await main.getByRole('button', { name: en('compose:submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#/');
+    await page.waitForURL((url) => url.pathname === '/');
 
     // Stored as written: both photos, the mention and the group resolved to their ids.
     const stored = async () => (await api<PostList>(server, 'GET', `/group/${group}/posts`, { token: ada.token })).body.posts;
@@ -67,13 +67,13 @@ describe('journey: compose a rich post and find it everywhere', () => {
     expect(post!.groups.map((g) => [g.name, !!g._id])).toEqual([[group, true]]);
 
     // Found in the feed, under the hashtag, in the group and by search.
-    for (const path of ['/#/feed', '/#/h/cider', `/#/g/${group}`, `/#/search?q=${encodeURIComponent('pressing apples')}`]) {
+    for (const path of ['/feed', '/h/cider', `/g/${group}`, `/search?q=${encodeURIComponent('pressing apples')}`]) {
       await page.goto(`${server.baseUrl}${path}`);
       await main.locator(`article[data-post-id="${post!._id}"]`).first().waitFor({ timeout: 15_000 });
     }
 
     // The photos: open the first, swipe to the second, zoom, close with Escape.
-    await page.goto(`${server.baseUrl}/#/p/${post!._id}`);
+    await page.goto(`${server.baseUrl}/p/${post!._id}`);
     const card = main.locator(`article[data-post-id="${post!._id}"]`).first();
     await card.getByRole('img', { name: en('post:image_alt', { index: 1 }) }).click();
     const gallery = page.getByRole('dialog');
@@ -99,7 +99,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
     const { ada, finn, group, words } = await setUp();
     const { server } = e2e;
     const en = (id: string) => text('en', id);
-    const page = await e2e.visit('/#/post', { as: ada, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/post', { as: ada, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
     // Posts and comments the server received since `mark` (its count of requests then).
     const sentSince = (mark: number) => server.requests.slice(mark).filter((r) => r.method === 'POST' && /^\/api\/(post|comment)\/?$/.test(r.path));
@@ -123,14 +123,14 @@ describe('journey: compose a rich post and find it everywhere', () => {
     expect(await outboxSize(page, ada.id)).toBe(0);
     expect(sentSince(composing)).toEqual([]);
     await textBox.press('Control+Enter');
-    await page.waitForURL((url) => url.hash === '#/');
+    await page.waitForURL((url) => url.pathname === '/');
     const stored = async () => (await api<PostList>(server, 'GET', `/group/${group}/posts`, { token: ada.token })).body.posts;
     await expect.poll(async () => (await stored()).map((p) => [p.text, p.groups.map((g) => [g.name, !!g._id])])).toEqual([[words, [[group, true]]]]);
 
     // The comment box: the same for a mention.
     const post = await createPost(server, finn, { text: `Spare ladders ${Date.now()}` });
     const commenting = server.requests.length;
-    await page.goto(`${server.baseUrl}/#/p/${post._id}`);
+    await page.goto(`${server.baseUrl}/p/${post._id}`);
     const commentBox = main.getByRole('textbox', { name: en('comments:box.label') });
     await commentBox.fill('Ask the neighbour');
     await main.getByRole('button', { name: en('comments:box.add_mention') }).click();

@@ -36,7 +36,7 @@ describe('journey: a conversation three levels deep, and its notification', () =
   it('comments, replies twice, likes, and opens the reply from the notification', async () => {
     await setUp();
     const { server } = e2e;
-    const page = await e2e.visit(`/#/p/${postId}`, { as: ben, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit(`/p/${postId}`, { as: ben, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
 
     // Level one, from the post page.
@@ -71,12 +71,12 @@ describe('journey: a conversation three levels deep, and its notification', () =
     const anaContext = await e2e.browser.newContext({ viewport: JOURNEY_VIEWPORT, storageState: sessionStorageState(server, ana) });
     try {
       const anaPage = await anaContext.newPage();
-      await anaPage.goto(`${server.baseUrl}/#/notifications`);
+      await anaPage.goto(`${server.baseUrl}/notifications`);
       const item = anaPage.locator('article.notification').filter({ hasText: 'Sunday works, thank you!' });
       await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
       expect(await item.getAttribute('data-type')).toBe('NEW_REPLY');
       await item.getByRole('link', { name: 'Sunday works, thank you!' }).click();
-      await anaPage.waitForURL((url) => url.hash === `#/p/${postId}?c=${third!._id}`);
+      await anaPage.waitForURL((url) => `${url.pathname}${url.search}` === `/p/${postId}?c=${third!._id}`);
       const highlighted = anaPage.locator('li.comment-highlighted');
       await highlighted.first().waitFor();
       expect(await highlighted.locator(`article[data-comment-id="${third!._id}"]`).count()).toBe(1);

@@ -39,11 +39,11 @@ describe('journey: offline writing, survived across a closed app, delivered once
     const { server } = e2e;
     const reysPosts = async () => (await api<PostList>(server, 'GET', `/profile/posts/${rey.username}`, { token: ava.token })).body.posts;
     const postNow = async (id: string) => (await api<Post>(server, 'GET', `/post/${id}`, { token: ava.token })).body;
-    const page = await e2e.visit('/#/feed', { as: rey, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/feed', { as: rey, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
     await main.getByText(posts[1]!.text).waitFor();
     await waitForServiceWorker(page);
-    await page.goto(`${server.baseUrl}/#/p/${posts[0]!._id}`);
+    await page.goto(`${server.baseUrl}/p/${posts[0]!._id}`);
     await main.getByText('Photos to follow.').waitFor();
 
     // Offline: the post page still reads after a reload.
@@ -65,10 +65,10 @@ describe('journey: offline writing, survived across a closed app, delivered once
       await card.getByRole('button', { name: text('en', 'post:unlike'), exact: true }).waitFor();
     };
     await likeIn(posts[0]!._id);
-    await page.goto(`${server.baseUrl}/#/feed`);
+    await page.goto(`${server.baseUrl}/feed`);
     await likeIn(posts[1]!._id);
     await composePost(page, server.baseUrl, said('Written on the train, sent at home'));
-    await composePost(page, server.baseUrl, said('A note for the pond group'), `/#/post?g=${pond}`);
+    await composePost(page, server.baseUrl, said('A note for the pond group'), `/post?g=${pond}`);
     expect(await outboxSize(page, rey.id)).toBe(5);
 
     // Meanwhile the group bans Rey.
@@ -77,7 +77,7 @@ describe('journey: offline writing, survived across a closed app, delivered once
     // The app is closed and opened again, still offline: everything still waits.
     await page.close();
     const reopened = await e2e.journey.context.newPage();
-    await reopened.goto(`${server.baseUrl}/#/feed`);
+    await reopened.goto(`${server.baseUrl}/feed`);
     await reopened.getByRole('main').getByText(said('Written on the train, sent at home')).waitFor();
     expect(await outboxSize(reopened, rey.id)).toBe(5);
 
@@ -91,7 +91,7 @@ describe('journey: offline writing, survived across a closed app, delivered once
     expect(comments.filter((c) => c.text === 'Saw a kingfisher too!')).toHaveLength(1);
 
     // The refused post is back in its composer, with the reason in the person's language.
-    await reopened.goto(`${server.baseUrl}/#/post?g=${pond}`);
+    await reopened.goto(`${server.baseUrl}/post?g=${pond}`);
     const again = reopened.getByRole('main');
     await expect.poll(() => again.getByRole('textbox', { name: text('en', 'compose:text_label') }).inputValue()).toBe(said('A note for the pond group'));
     await again.getByRole('alert').filter({ hasText: text('en', 'error:banned') }).waitFor();

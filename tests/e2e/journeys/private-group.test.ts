@@ -42,32 +42,32 @@ describe('journey: a private group, from the request to join to a new owner', ()
     const en = (id: string, values?: Record<string, string>) => text('en', id, values);
 
     // Olga creates the group from the form.
-    const page = await e2e.visit('/#/create-group', { as: olga, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/create-group', { as: olga, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
     await main.getByLabel(en('groups:form.name')).fill(group);
     await main.getByLabel(en('groups:form.description')).fill('Plots, tools and the gate code.');
     await main.getByRole('group', { name: en('groups:form.isPrivate') }).getByLabel(en('groups:form.yes')).check();
     await main.getByRole('group', { name: en('groups:form.requestJoin') }).getByLabel(en('groups:form.yes')).check();
     await main.getByRole('button', { name: en('groups:create.submit'), exact: true }).click();
-    await page.waitForURL((url) => url.hash === `#/g/${group}`);
+    await page.waitForURL((url) => url.pathname === `/g/${group}`);
     expect(await groupAs(olga)).toMatchObject({ owner: true, members: 1 });
 
     // Mia asks to join.
     const miaPage = await browserOf(mia);
-    await miaPage.goto(`${server.baseUrl}/#/g/${group}`);
+    await miaPage.goto(`${server.baseUrl}/g/${group}`);
     await miaPage.getByRole('main').getByText(en('groups:need_join')).waitFor();
     await miaPage.getByRole('main').getByRole('button', { name: en('groups:join.request'), exact: true }).click();
     await miaPage.getByRole('main').getByRole('button', { name: en('groups:join.requested'), exact: true }).waitFor();
 
     // Olga accepts from her notifications.
-    await page.goto(`${server.baseUrl}/#/notifications`);
+    await page.goto(`${server.baseUrl}/notifications`);
     const request = main.locator('article.notification').filter({ hasText: mia.username });
     await expect.poll(() => request.count(), { timeout: 15_000 }).toBe(1);
     await request.getByRole('button', { name: en('notifications:accept'), exact: true }).click();
     await expect.poll(async () => (await groupAs(mia)).member).toBe(true);
 
     // Mia posts into the group from its page.
-    await miaPage.goto(`${server.baseUrl}/#/post?g=${group}`);
+    await miaPage.goto(`${server.baseUrl}/post?g=${group}`);
     const box = miaPage.getByRole('main').getByRole('textbox', { name: en('compose:text_label') });
     await box.fill(secret);
     await box.press('Control+Enter');
@@ -75,7 +75,7 @@ describe('journey: a private group, from the request to join to a new owner', ()
     const postId = (await postsAs(olga)).body.posts[0]!._id;
 
     // Olga pins it, bans its author and lets her back, from the post's menu.
-    await page.goto(`${server.baseUrl}/#/p/${postId}`);
+    await page.goto(`${server.baseUrl}/p/${postId}`);
     const card = main.locator(`article[data-post-id="${postId}"]`).first();
     const menuItem = async (name: string) => {
       await card.getByRole('button', { name: en('post:menu') }).click();
@@ -92,7 +92,7 @@ describe('journey: a private group, from the request to join to a new owner', ()
     // Let back in, Mia asks again and is accepted; then Olga hands her the group.
     expect((await api(server, 'POST', `/group/${group}/request`, { token: mia.token })).status).toBeLessThan(300);
     expect((await api(server, 'POST', `/group/${group}/accept/${mia.id}`, { token: olga.token })).status).toBeLessThan(300);
-    await page.goto(`${server.baseUrl}/#/g/${group}/settings`);
+    await page.goto(`${server.baseUrl}/g/${group}/settings`);
     await main.getByRole('button', { name: en('groups:settings.transfer'), exact: true }).click();
     await main.getByRole('radio', { name: mia.username }).check();
     await main.getByRole('button', { name: en('groups:settings.transfer_submit'), exact: true }).click();
@@ -102,16 +102,16 @@ describe('journey: a private group, from the request to join to a new owner', ()
 
     // Otto, outside, sees none of it: not the post, not its text in search, online or offline.
     const ottoPage = await browserOf(otto);
-    await ottoPage.goto(`${server.baseUrl}/#/g/${group}`);
+    await ottoPage.goto(`${server.baseUrl}/g/${group}`);
     await waitForServiceWorker(ottoPage);
     await ottoPage.getByRole('main').getByText(en('groups:need_join')).waitFor();
-    await ottoPage.goto(`${server.baseUrl}/#/search?q=${encodeURIComponent('gate code')}`);
+    await ottoPage.goto(`${server.baseUrl}/search?q=${encodeURIComponent('gate code')}`);
     await ottoPage.getByRole('main').waitFor();
     await ottoPage.waitForTimeout(500);
     expect(await ottoPage.content()).not.toContain(secret);
     expect((await postsAs(otto)).status).toBe(403);
     await ottoPage.context().setOffline(true);
-    await ottoPage.goto(`${server.baseUrl}/#/g/${group}`);
+    await ottoPage.goto(`${server.baseUrl}/g/${group}`);
     await ottoPage.reload();
     await ottoPage.getByRole('main').waitFor();
     expect(await ottoPage.content()).not.toContain(secret);

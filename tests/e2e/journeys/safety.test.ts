@@ -34,7 +34,7 @@ describe('journey: report and block offline, then a moderator suspends the spamm
     expect(spam.status).toBe(201);
     const reason = 'Spam: he sells followers under every post';
 
-    const page = await e2e.visit('/#/feed', { as: ava, viewport: JOURNEY_VIEWPORT });
+    const page = await e2e.visit('/feed', { as: ava, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
     const card = main.locator(`article[data-post-id="${spam.body._id}"]`).first();
     await card.getByText(words).waitFor();
@@ -68,7 +68,7 @@ describe('journey: report and block offline, then a moderator suspends the spamm
     const context = await e2e.browser.newContext({ viewport: JOURNEY_VIEWPORT, storageState: sessionStorageState(server, mia) });
     contexts.push(context);
     const moderator = await context.newPage();
-    await moderator.goto(`${server.baseUrl}/#/account`);
+    await moderator.goto(`${server.baseUrl}/account`);
     await moderator.getByRole('main').getByRole('link', { name: en('moderation:link'), exact: true }).click();
     const queue = moderator.getByRole('main');
     await queue.getByText(reason).waitFor();

@@ -22,10 +22,10 @@ describe('journey: two tabs with a shared outbox', () => {
   it('sends what both tabs queued exactly once', async () => {
     await setUp();
     const { server } = e2e;
-    const first = await e2e.visit('/#/feed', { as: kim, viewport: JOURNEY_VIEWPORT });
+    const first = await e2e.visit('/feed', { as: kim, viewport: JOURNEY_VIEWPORT });
     await waitForServiceWorker(first);
     const second = await e2e.journey.context.newPage();
-    await second.goto(`${server.baseUrl}/#/feed`);
+    await second.goto(`${server.baseUrl}/feed`);
     await second.getByRole('main').waitFor();
 
     await e2e.journey.context.setOffline(true);

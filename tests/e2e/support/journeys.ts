@@ -27,13 +27,13 @@ export function text(language: 'en' | 'cs', id: string, values: Record<string, s
 }
 
 /**
- * Writes a post from the composer at `path` (`/#/post`, `/#/post?g=<group>`) and sends it with
+ * Writes a post from the composer at `path` (`/post`, `/post?g=<group>`) and sends it with
  * Ctrl+Enter, as a person does; resolves once the app has left for the feed (queued, maybe offline).
  */
-export async function composePost(page: Page, baseUrl: string, words: string, path = '/#/post'): Promise<void> {
+export async function composePost(page: Page, baseUrl: string, words: string, path = '/post'): Promise<void> {
   await page.goto(`${baseUrl}${path}`);
   const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
   await box.fill(words);
   await box.press('Control+Enter');
-  await page.waitForURL((url) => url.hash === '#/');
+  await page.waitForURL((url) => url.pathname === '/');
 }

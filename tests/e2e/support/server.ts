@@ -167,11 +167,11 @@ export function mailsTo(server: TestServer, to: string): Mail[] {
 /**
  * The newest link to `route` (verify, reset) mailed to `email`, as a path on the test server: the
  * server builds links from PUBLIC_URL, which here is not the address the browser uses, so only the
- * part from the path on is kept (`/#/verify?token=...&email=...`). Waits a little for the file.
+ * part from the path on is kept (`/verify?token=...&email=...`). Waits a little for the file.
  */
 export async function mailedLink(server: TestServer, email: string, route: 'verify' | 'reset', timeoutMs = 5_000): Promise<string> {
   const until = Date.now() + timeoutMs;
-  const pattern = new RegExp(`https?://\\S+/#/${route}\\?\\S+`);
+  const pattern = new RegExp(`https?://[^/\\s]+/${route}\\?\\S+`);
   for (;;) {
     for (const mail of mailsTo(server, email).reverse()) {
       const link = pattern.exec(mail.text)?.[0];
@@ -219,7 +219,7 @@ export async function createVerifiedUser(
   });
   if (signup.status !== 201) throw new Error(`signup ${signup.status}: ${JSON.stringify(signup.body)}`);
   const link = new URL(await verificationLink(server, email), server.baseUrl);
-  const query = new URLSearchParams(link.hash.slice(link.hash.indexOf('?') + 1));
+  const query = link.searchParams;
   const verify = await api(server, 'GET', `/auth/verify?${query.toString()}`);
   if (verify.status !== 200) throw new Error(`verify ${verify.status}: ${JSON.stringify(verify.body)}`);
   const login = await api<{ token: string; user: { _id: string; username: string } }>(server, 'POST', '/auth/login', {

@@ -20,7 +20,7 @@ export interface E2eSuite {
   readonly journey: Journey;
   /** Opens the running test's journey. */
   open(options?: JourneyOptions): Promise<Journey>;
-  /** Opens the running test's journey and a page in it at `path` on the server (`/`, `/#/feed`). */
+  /** Opens the running test's journey and a page in it at `path` on the server (`/`, `/feed`). */
   visit(path: string, options?: JourneyOptions): Promise<Page>;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { appPaths } from '#core/app-paths';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -14,10 +15,10 @@ export type MailLanguage = 'en' | 'cs';
 
 export const mailLanguage = (language: string | null | undefined): MailLanguage => (language === 'cs' ? 'cs' : 'en');
 
-/** Link into the web app (hash routing): `{publicUrl}/#/{route}?token=...&email=...`. */
+/** Link into the web app: `{publicUrl}/{route}?token=...&email=...`. */
 export function appLink(app: FastifyInstance, route: 'verify' | 'reset', token: string, email: string): string {
   const query = new URLSearchParams({ token, email });
-  return `${app.config.publicUrl}/#/${route}?${query.toString()}`;
+  return `${app.config.publicUrl}/${route}?${query.toString()}`;
 }
 
 type Template = (username: string, link: string) => { subject: string; text: string };
@@ -110,7 +111,7 @@ function stillWanted(mail: AccountMail, user: UserRecord): boolean {
 
 /** The mail's link, with a fresh token; null when a newer request's link was already sent. */
 async function linkFor(app: FastifyInstance, mail: AccountMail, now: number): Promise<string | null> {
-  if (mail.kind === 'google_account') return `${app.config.publicUrl}/#/login`;
+  if (mail.kind === 'google_account') return `${app.config.publicUrl}${appPaths.login()}`;
   const purpose = mail.kind;
   const token = await app.db.transaction().execute(async (trx) => {
     await lockRateKey(trx, `mail:${purpose}:${mail.userId}`);

@@ -1,5 +1,6 @@
 import { type Notification, labelOf, postLink } from '#core/api/notifications';
 import type { PushPayload } from '#core/api/push';
+import { appPaths } from '#core/app-paths';
 import { DELETED } from '#core/limits';
 import cs from '../../../../locales/cs/notifications.json' with { type: 'json' };
 import en from '../../../../locales/en/notifications.json' with { type: 'json' };
@@ -20,15 +21,15 @@ const present = (name: string | null | undefined): name is string => !!name && n
 /** The labels that are about a group, opening its page (a join request opens the list, where it is decided). */
 const ABOUT_GROUP = new Set(['join', 'accepted', 'denied', 'madeAdmin', 'revokedAdmin', 'madeOwner']);
 
-/** The app page the notification opens, as a route after the `#` (the app uses hash routing). */
+/** The app page the notification opens, as its path. */
 export function pushUrl(n: Notification): string {
   const post = postLink(n);
-  if (post) return `/#${post}`;
+  if (post) return post;
   const label = labelOf(n);
   const group = n.groupname ?? n.groups[0] ?? null;
-  if (label === 'follow' && present(n.username)) return `/#/u/${encodeURIComponent(n.username)}`;
-  if (ABOUT_GROUP.has(label) && present(group)) return `/#/g/${encodeURIComponent(group)}`;
-  return '/#/notifications';
+  if (label === 'follow' && present(n.username)) return appPaths.user(n.username);
+  if (ABOUT_GROUP.has(label) && present(group)) return appPaths.group(group);
+  return appPaths.notifications();
 }
 
 /**
