@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingSearchParams, timeWindowStart } from './listing';
 import {
-  extractHashtags, foldForSearch, hasHiddenCharacters, isBlank, lineCount, normalizeHashtag, normalizeName, skeleton, tokenizeText, trimText,
+  extractHashtags, foldForSearch, hasHiddenCharacters, isBlank, lineCount, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText,
 } from './text';
 import { relativeTime } from './time';
 
@@ -104,6 +104,10 @@ describe('text as a person reads it', () => {
     expect(trimText('\u200B \u3164 hello\u200Bworld \u2800\n\u2029')).toBe('hello\u200Bworld');
     // The variation selector after a final emoji decides how it is drawn, so it stays.
     expect(trimText(' ❤\uFE0F ')).toBe('❤\uFE0F');
+  });
+
+  it('measures a length in characters of the trimmed text', () => {
+    expect(storedLength(' 👍 ahoj\u200B ')).toBe(6);
   });
 
   it('normalises names with NFKC and trims them', () => {

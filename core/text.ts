@@ -91,6 +91,11 @@ export function trimText(text: string): string {
   return text.replace(EDGES, '');
 }
 
+/** The length a limit measures: characters (not UTF-16 units) of the text as stored. */
+export function storedLength(text: string): number {
+  return [...trimText(text)].length;
+}
+
 /** Whether the text shows nothing: only whitespace, invisible characters and combining marks (or nothing at all). */
 export function isBlank(text: string): boolean {
   return text.replace(EMPTY_LOOKING, '') === '';

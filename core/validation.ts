@@ -1,7 +1,7 @@
 import type { ErrorKey } from './errors.js';
 import { LIMITS } from './limits.js';
 import { containsProfanity } from './profanity.js';
-import { hasHiddenCharacters, isBlank, lineCount, normalizeName, trimText } from './text.js';
+import { hasHiddenCharacters, isBlank, lineCount, normalizeName, storedLength, trimText } from './text.js';
 
 export { lineCount };
 
@@ -104,7 +104,7 @@ type TextKeys = { blank?: ErrorKey; length: ErrorKey; lines: ErrorKey };
 function validateText(text: unknown, keys: TextKeys, maxLength: number = LIMITS.textMaxLength): Check {
   if (typeof text !== 'string') return keys.blank ?? keys.length;
   if (keys.blank && isBlank(text)) return keys.blank;
-  if ([...trimText(text)].length > maxLength) return keys.length;
+  if (storedLength(text) > maxLength) return keys.length;
   if (lineCount(text) > LIMITS.textMaxLines) return keys.lines;
   return null;
 }
@@ -151,7 +151,7 @@ export function normalizeContentWarning(warning: string | null | undefined): str
 /** Why something is reported: required (not blank), at most LIMITS.reportReasonMaxLength characters. */
 export function validateReportReason(reason: unknown): Check {
   if (typeof reason !== 'string' || isBlank(reason)) return 'report_reason_required';
-  return [...trimText(reason)].length > LIMITS.reportReasonMaxLength ? 'max_report_reason_length' : null;
+  return storedLength(reason) > LIMITS.reportReasonMaxLength ? 'max_report_reason_length' : null;
 }
 
 /** A post's content warning: optional, at most LIMITS.contentWarningMaxLength characters. */

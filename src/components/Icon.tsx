@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-export type IconName = 'feed' | 'search' | 'newPost' | 'notifications' | 'profile' | 'login' | 'signup' | 'close' | 'back' | 'like' | 'comment' | 'share' | 'more' | 'reply' | 'image';
+export type IconName = 'feed' | 'search' | 'newPost' | 'notifications' | 'profile' | 'login' | 'signup' | 'close' | 'back' | 'like' | 'comment' | 'share' | 'more' | 'reply' | 'image' | 'pending';
 
 const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 const solid = { fill: 'currentColor', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
@@ -103,6 +103,14 @@ const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
     ),
   },
   reply: drawn(<path d="M9.5 7 4 12l5.5 5M4.5 12H14a6 6 0 0 1 6 6v1" />, bold),
+  // A clock: waiting to be sent.
+  pending: drawn(
+    <>
+      <circle cx="12" cy="13" r="8" />
+      <path d="M12 9v4l2.5 2.5M10 2.5h4" />
+    </>,
+    bold,
+  ),
   image: drawn(
     <>
       <rect x="3" y="4" width="18" height="16" rx="2.5" />

@@ -60,7 +60,7 @@ export function LikeButton({ target, item }: LikeButtonProps) {
       {like.pending && (
         <Tooltip label={t(`${prefix}pending`)}>
           <span className="like-pending-mark" role="status">
-            <span aria-hidden="true">⏱</span>
+            <Icon name="pending" size={14} />
             <span className="visually-hidden">{t(`${prefix}pending`)}</span>
           </span>
         </Tooltip>

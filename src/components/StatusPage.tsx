@@ -52,15 +52,21 @@ interface LoadStatusProps {
   loadingLabel: string;
 }
 
+/**
+ * The page of an item (a user, a group, a post) whose load failed: not found, not on this device,
+ * or what went wrong, said alike whatever the item.
+ */
+export function LoadFailure({ error, notFoundKey }: Pick<LoadStatusProps, 'error' | 'notFoundKey'>) {
+  const { t } = useTranslation('error');
+  const notStored = notStoredMessage(error);
+  if (notStored) return <StatusPage title={t(notStored)} />;
+  const key = error instanceof ApiError && error.status === 404 ? notFoundKey : errorKeyOf(error, 'while_loading');
+  return <StatusPage title={t(key)} />;
+}
+
 /** A page's item that is not there (yet): a status line while it loads, its failure once known. */
 export function LoadStatus({ error, ready, notFoundKey, loadingLabel }: LoadStatusProps) {
-  const { t } = useTranslation('error');
-  if (error && ready) {
-    const notStored = notStoredMessage(error);
-    if (notStored) return <StatusPage title={t(notStored)} />;
-    const key = error instanceof ApiError && error.status === 404 ? notFoundKey : errorKeyOf(error, 'while_loading');
-    return <StatusPage title={t(key)} />;
-  }
+  if (error && ready) return <LoadFailure error={error} notFoundKey={notFoundKey} />;
   return <Skeleton kind="subject" count={1} label={loadingLabel} />;
 }
 

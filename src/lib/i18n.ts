@@ -92,6 +92,16 @@ export function getI18n(): I18n {
   return appInstance;
 }
 
+/**
+ * Switches to `lng` with its texts already there: a language changed to before its texts arrive
+ * stays resolved to the fallback, so the choice, the dates and whatever asks for the current
+ * language would keep the old one until a reload.
+ */
+export async function switchLanguage(instance: I18n, lng: Language): Promise<void> {
+  await loadLanguage(lng, instance);
+  await instance.changeLanguage(lng);
+}
+
 /** The current language reduced to a supported one. */
 export function currentLanguage(i18n: I18n): Language {
   return supportedLanguage(i18n.resolvedLanguage ?? i18n.language);

@@ -59,7 +59,7 @@ describe('an expired session', () => {
     await notice.waitFor();
     const card = main.getByRole('article').filter({ hasText: post.text });
     await card.waitFor();
-    expect(await main.getByText(text('en', 'post:not_found')).count()).toBe(0);
+    expect(await main.getByText(text('en', 'error:didnt_find_post')).count()).toBe(0);
     // A like given meanwhile waits in the outbox for the next login.
     await card.getByRole('button', { name: text('en', 'post:like'), exact: true }).click();
 

@@ -51,13 +51,13 @@ describe('post page', () => {
     expect(await getDb().comments.get(id(1))).toMatchObject({ text: 'comment 1', postId: POST });
   });
 
-  it('shows the deleted message for the deleted marker and Post not found on a failed load', async () => {
+  it('shows the deleted message for the deleted marker, and what went wrong on a failed load', async () => {
     server({ [`GET /api/post/${POST}`]: () => ({ status: 500, body: { message: 'error/server_error' } }) });
     const first = renderPost('/p/%3Cdeleted%3E');
     expect(await screen.findByRole('alert')).toHaveTextContent(/deleted/i);
     first.unmount();
     renderPost();
-    expect(await screen.findByText('Post not found')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Something went wrong on the server. Please try again.' })).toBeInTheDocument();
   });
 
   describe('deleting the post on its own page', () => {
@@ -115,17 +115,20 @@ describe('post page', () => {
     });
   });
 
-  it('says Post not found, not deleted, when the server answers 404 (gone or private)', async () => {
+  it('says Post not found, not deleted, when the server answers 404 (gone or private), as a user or group page does', async () => {
     server({ [`GET /api/post/${POST}`]: () => ({ status: 404, body: { message: 'error/didnt_find_post' } }) });
     renderPost();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Post not found');
+    // The page of its own, the only heading, with the way back to the feed.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Post not found.' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'Go to the feed' })).toHaveAttribute('href', '/feed');
     expect(screen.queryByText(/deleted/i)).not.toBeInTheDocument();
   });
 
   it('says a post never stored is not saved on this device when offline', async () => {
     mockFetch(() => new TypeError('Failed to fetch'));
     renderPost();
-    expect(await screen.findByRole('alert')).toHaveTextContent('This post is not saved on this device, and you are offline.');
+    expect(await screen.findByRole('heading', { level: 1, name: 'You are offline, and this is not saved on this device.' })).toBeInTheDocument();
   });
 
   it('paints the stored post and comments when the network is gone', async () => {
@@ -165,7 +168,7 @@ describe('post page', () => {
     await waitFor(() => expect(getSession().expired).toBe(true));
     expect(await screen.findByText('kept post')).toBeInTheDocument();
     expect(await screen.findByText('kept comment')).toBeInTheDocument();
-    expect(screen.queryByText('Post not found')).not.toBeInTheDocument();
+    expect(screen.queryByText('Post not found.')).not.toBeInTheDocument();
     expect(screen.queryByText(/went wrong/)).not.toBeInTheDocument();
     expect(getToasts().slice(before)).toEqual([]);
   });
@@ -173,7 +176,7 @@ describe('post page', () => {
   it('says a post never stored needs a login, not that it is gone, once the server refuses the session', async () => {
     mockFetch(() => ({ status: 401, body: { message: 'error/invalid_token' } }));
     renderPost();
-    expect(await screen.findByRole('alert')).toHaveTextContent('This is not saved on this device. Log in again to see it.');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This is not saved on this device. Log in again to see it.' })).toBeInTheDocument();
   });
 
   it('loads more comments by a button, five a page', async () => {

@@ -19,7 +19,9 @@ export default function PostPage() {
   const { t } = useTranslation('postPage');
   const { postId = '' } = useParams();
   const [searchParams] = useSearchParams();
-  const { post, deletedHere } = usePost(postId === DELETED ? null : postId);
+  const { post, cached, error, deletedHere } = usePost(postId === DELETED ? null : postId);
+  // A failed load's page has its own heading (PostView), as a user's or a group's has.
+  const failed = !post && !deletedHere && !!error && cached;
   // The pinned comment stays across a sort or time change; focus was a one-time request.
   const { sort, time, setListing } = useListingParams(POST_PAGE_DEFAULTS, KEPT);
   const pinned = searchParams.get('c');
@@ -27,7 +29,7 @@ export default function PostPage() {
 
   return (
     <div className="post-page-view">
-      <PageHeader title={t('title')} heading />
+      <PageHeader title={t('title')} heading={!failed} />
       <PostView />
       {post && postId !== DELETED && !deletedHere && (
         <CommentsSection post={post} sort={sort} time={time} onListing={setListing} focus={focus} pinnedCommentId={pinned} />

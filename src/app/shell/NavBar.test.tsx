@@ -53,11 +53,26 @@ describe('NavBar', () => {
     expect(unread).toBeDefined();
   });
 
+  it('gives each destination one name, shown and spoken alike in the bottom bar and the side rail', async () => {
+    vi.stubGlobal('fetch', stubFetch(() => ({ body: { count: 0 } })).fetchMock);
+    storeSession('tok', 'alice', 'aaaaaaaaaaaaaaaaaaaaaaaa');
+    renderWithApp(<NavBar />, { route: '/feed' });
+    const items = within(nav()).getAllByRole('listitem');
+    const labels = items.map((item) => item.querySelector('.navbar__label'));
+    expect(labels.map((label) => label?.textContent)).toEqual(['Feed', 'Search', 'New post', 'Alerts', 'Profile', 'alice']);
+    items.forEach((item, i) => {
+      // One text per label: none kept for one size and hidden at the other.
+      expect(labels[i]!.children).toHaveLength(0);
+      expect(within(item).getByRole('link', { name: labels[i]!.textContent! })).toBeInTheDocument();
+    });
+    await waitFor(() => expect(within(nav()).queryByText('0')).not.toBeInTheDocument());
+  });
+
   it('counts /account/notifications as the notifications item, not the account', async () => {
     vi.stubGlobal('fetch', stubFetch(() => ({ body: { count: 0 } })).fetchMock);
     storeSession('tok', 'alice', 'aaaaaaaaaaaaaaaaaaaaaaaa');
     renderWithApp(<NavBar />, { route: '/account/notifications' });
-    expect(link('Notifications')).toHaveAttribute('aria-current', 'page');
+    expect(link('Alerts')).toHaveAttribute('aria-current', 'page');
     expect(link('alice')).not.toHaveAttribute('aria-current');
     await waitFor(() => expect(within(nav()).queryByText('0')).not.toBeInTheDocument());
   });

@@ -12,9 +12,8 @@ import './NavBar.css';
 interface Item {
   key: string;
   to: string;
+  /** The one name of the destination, the same in the phone's bottom bar and the side rail. */
   label: string;
-  /** A shorter label for the phone's bottom bar, where the full one does not fit. */
-  short?: string;
   icon?: IconName;
   active: boolean;
   badge?: number;
@@ -48,7 +47,6 @@ export function NavBar() {
         key: 'notifications',
         to: '/notifications',
         label: t('nav.notifications'),
-        short: t('nav.short.notifications'),
         icon: 'notifications',
         active: isNotifications,
         badge: unread,
@@ -98,16 +96,7 @@ export function NavBar() {
                   </span>
                 ) : null}
               </span>
-              {item.short ? (
-                <span className="navbar__label">
-                  <span className="navbar__label-short" aria-hidden="true">
-                    {item.short}
-                  </span>
-                  <span className="navbar__label-full">{item.label}</span>
-                </span>
-              ) : (
-                <span className="navbar__label">{item.label}</span>
-              )}
+              <span className="navbar__label">{item.label}</span>
             </AppLink>
           </li>
         ))}

@@ -30,7 +30,7 @@ describe('the session notice', () => {
     expect(box).not.toBeNull();
     expect(within(box).getByRole('link', { name: 'Log in' })).toHaveAttribute('href', `/login?next=${encodeURIComponent(`/p/${POST}`)}`);
     expect(await screen.findByText('saved words')).toBeInTheDocument();
-    expect(screen.queryByText('Post not found')).toBeNull();
+    expect(screen.queryByText('Post not found.')).toBeNull();
     expect(getToasts().slice(before)).toEqual([]);
   });
 

@@ -103,8 +103,10 @@ describe('PostCard', () => {
     expect(screen.queryByRole('status')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Like' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Unlike' }).nextElementSibling).toHaveTextContent('3 likes'));
-    // Not sent yet (offline): marked as waiting.
+    // Not sent yet (offline): marked as waiting, by an icon drawn like the others (no font needed).
     expect(screen.getByRole('status')).toHaveTextContent('Waiting to send');
+    expect(screen.getByRole('status').querySelector('svg[data-icon="pending"]')).not.toBeNull();
+    expect(screen.getByRole('status')).not.toHaveTextContent('⏱');
     const rows = await getDb().outbox.toArray();
     expect(rows).toEqual([expect.objectContaining({ kind: 'like', target: 'post:p1', payload: expect.objectContaining({ liked: true }) })]);
     fireEvent.click(screen.getByRole('button', { name: 'Unlike' }));

@@ -8,6 +8,7 @@ import { useSession } from '../../lib/session';
 import { type FeedSource, type FeedState, useFeed, useListingOffline } from '../../lib/query/feed';
 import { ListingControls } from '../ListingControls';
 import { InfiniteList } from '../InfiniteList';
+import { NotStoredLine } from '../StatusPage';
 import { PendingPosts } from './PendingPosts';
 import { PostCard } from './PostCard';
 import { listingImagePriority } from './PostImages';
@@ -60,7 +61,8 @@ interface FeedPostListProps {
  * A listing's posts (useFeed), saying when it has none and, if asked, when it has ended. Offline it
  * says so, and says that nothing is saved rather than that there are no posts; so it does when the
  * server refused the session (the shell says the rest). Any other failure to load is reported
- * once (useListingOffline).
+ * once (useListingOffline), and a listing of which nothing is stored says it failed, not that it
+ * is empty.
  */
 export function FeedPostList({ feed, emptyLabel, endLabel, loading = feed.isLoading || feed.isLoadingMore }: FeedPostListProps) {
   const { t } = useTranslation('common');
@@ -76,7 +78,7 @@ export function FeedPostList({ feed, emptyLabel, endLabel, loading = feed.isLoad
       )}
       <PostList posts={feed.posts} hasMore={feed.hasMore} loading={loading && !offline} onMore={feed.loadMore} />
       {none && refused && <p className="list-status" role="status">{t('session.not_saved')}</p>}
-      {none && !offline && !refused && <p className="list-status">{emptyLabel}</p>}
+      {none && !offline && !refused && (feed.unavailable ? <NotStoredLine error={feed.error} /> : <p className="list-status">{emptyLabel}</p>)}
       {endLabel && !offline && !feed.hasMore && feed.posts.length > 0 && <p className="list-status">{endLabel}</p>}
     </>
   );

@@ -10,7 +10,7 @@ import { ApiError, errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { pendingOutboxCount } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 import { useSubmit } from '../../lib/forms';
-import { LANGUAGES, type Language, currentLanguage, translateMessage } from '../../lib/i18n';
+import { LANGUAGES, type Language, currentLanguage, switchLanguage, translateMessage } from '../../lib/i18n';
 import { formatMonthYearInPhrase } from '../../components/month-year';
 import { toast } from '../../lib/toast';
 import { THEMES, type ThemeChoice, chooseTheme, storedTheme } from '../../components/theme';
@@ -156,9 +156,18 @@ function BioEditor({ account }: { account: StoredAccount }) {
 function LanguageChoice() {
   const { i18n } = useTranslation('account');
   const db = useDb();
-  const current = currentLanguage(i18n);
+  // The choice shows while its texts are fetched, rather than the radio springing back meanwhile.
+  const [chosen, setChosen] = useState<Language | null>(null);
+  const current = chosen ?? currentLanguage(i18n);
   const choose = (lng: Language) => {
-    void i18n.changeLanguage(lng);
+    setChosen(lng);
+    switchLanguage(i18n, lng).then(
+      () => setChosen(null),
+      (err: unknown) => {
+        console.warn('language', err);
+        setChosen(null);
+      },
+    );
     changeLanguage(lng).then(
       () => patchStoredAccount(db, { language: lng }),
       (err: unknown) => console.error(err),

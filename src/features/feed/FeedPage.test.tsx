@@ -117,6 +117,13 @@ describe('FeedPage', () => {
     expect(screen.queryByText('No posts here yet.')).toBeNull();
   });
 
+  it('says a tab never stored failed to load when the server answers an error, not that it has no posts', async () => {
+    mockFetch(() => ({ status: 500, body: { message: 'error/server_error' } }));
+    feedRoutes('/feed');
+    expect(await screen.findByText('Something went wrong while loading.')).toBeInTheDocument();
+    expect(screen.queryByText('No posts here yet.')).toBeNull();
+  });
+
   it('changes sort through the URL and loads the next page when asked', async () => {
     const { calls } = mockFetch((call) => {
       const page = new URL(call.url, 'http://x').searchParams.get('page');

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
+import { storedLength } from '#core/text';
 import { validateDescription, validateGroupName } from '#core/validation';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/FormField';
@@ -34,8 +35,8 @@ interface GroupFormProps {
 }
 
 /**
- * The group form (create and settings): name (max 32), description (cut to 100
- * before sending, 32 lines), the private / everyoneCanPost / requestJoin choices and an avatar.
+ * The group form (create and settings): name (max 32), description (at most 100 characters, the
+ * counter turning red past them; 32 lines), the private / everyoneCanPost / requestJoin choices and an avatar.
  * Validation errors show as toasts; once the group is saved the chosen avatar is uploaded with its id.
  */
 export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = true, onSaved, currentPicture }: GroupFormProps) {
@@ -55,9 +56,12 @@ export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = tr
     problemToast.current = null;
   };
 
+  // The same rule the submit and the server apply: past it the counter warns, and the form refuses.
+  const descriptionTooLong = validateDescription(values.description) === 'max_desc_length';
+
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const input: GroupInput = { ...values, name: values.name.trim(), description: [...values.description].slice(0, LIMITS.descriptionMaxLength).join('') };
+    const input: GroupInput = { ...values, name: values.name.trim() };
     const problem = validateGroupName(input.name) ?? validateDescription(input.description);
     takeBackProblem();
     if (problem) {
@@ -114,10 +118,12 @@ export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = tr
           name="description"
           rows={3}
           value={values.description}
+          aria-invalid={descriptionTooLong ? true : undefined}
+          aria-describedby={`${fileId}-description-count`}
           onChange={(event) => setValues((v) => ({ ...v, description: event.target.value }))}
         />
-        <p className="field__hint">
-          {t('form.description_hint', { count: [...values.description].length, max: LIMITS.descriptionMaxLength })}
+        <p id={`${fileId}-description-count`} className={`field__hint${descriptionTooLong ? ' field__hint--over' : ''}`}>
+          {t('form.description_hint', { count: storedLength(values.description), max: LIMITS.descriptionMaxLength })}
         </p>
       </div>
       {FLAGS.map((flag) => (

@@ -61,6 +61,24 @@ describe('create group', () => {
     expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/created_group' });
   });
 
+  it('turns the description counter red past 100 characters and refuses to send, rather than cutting the text', async () => {
+    const { calls } = mockFetch(() => ({ status: 201, body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/created_group' } }));
+    renderWithApp(<CreateGroupPage />, { route: '/create-group', path: '/create-group', routes: [groupRoute] });
+    fireEvent.change(screen.getByLabelText('Group name'), { target: { value: 'birds' } });
+    const description = screen.getByLabelText('Description');
+    // Measured as stored: the spaces around do not count.
+    fireEvent.change(description, { target: { value: ` ${'x'.repeat(100)} ` } });
+    expect(screen.getByText('100 / 100')).not.toHaveClass('field__hint--over');
+    expect(description).not.toHaveAttribute('aria-invalid');
+    fireEvent.change(description, { target: { value: `${'x'.repeat(95)} words` } });
+    expect(screen.getByText('101 / 100')).toHaveClass('field__hint--over');
+    expect(description).toHaveAttribute('aria-invalid', 'true');
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/max_desc_length' });
+    expect(calls).toEqual([]);
+    expect(description).toHaveValue(`${'x'.repeat(95)} words`);
+  });
+
   it('creates the group, then uploads the avatar with its id, then opens it', async () => {
     const { calls } = mockFetch((call) => {
       if (call.path === '/api/group') return { status: 201, body: { group: { _id: GROUP_ID, name: 'birds' }, message: 'info/created_group' } };
@@ -70,7 +88,7 @@ describe('create group', () => {
     const { router } = renderWithApp(<CreateGroupPage />, { route: '/create-group', path: '/create-group', routes: [groupRoute] });
     expect(screen.getByLabelText('Group name')).toHaveAttribute('maxLength', '32');
     fireEvent.change(screen.getByLabelText('Group name'), { target: { value: ' birds ' } });
-    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'x'.repeat(150) } });
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'x'.repeat(100) } });
     const yes = screen.getAllByRole('radio', { name: 'Yes' });
     fireEvent.click(yes[0]!); // private
     fireEvent.click(yes[2]!); // request to join

@@ -85,7 +85,7 @@ export function feedSource(params: FeedParams): PagedSource<FeedEndpoint, 'posts
 /** A listing's paging state (see PagedState), its items as `posts`. */
 export type FeedState = Pick<
   PagedState<Post, unknown>,
-  'hasMore' | 'isLoading' | 'isFetching' | 'isLoadingMore' | 'error' | 'pages' | 'loadMore'
+  'hasMore' | 'isLoading' | 'isFetching' | 'isLoadingMore' | 'error' | 'pages' | 'loadMore' | 'unavailable'
 > & {
   /** Posts from the local database: painted before the network answers. */
   posts: Post[];
@@ -108,6 +108,7 @@ export function useFeed(params: FeedParams, enabled = true): FeedState {
     error: list.error,
     pages: list.pages,
     loadMore: list.loadMore,
+    unavailable: list.unavailable,
   };
 }
 
