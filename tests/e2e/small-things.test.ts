@@ -25,7 +25,7 @@ describe('small things', () => {
 
   /** The account screen seen once online (so the service worker keeps the app), then reloaded offline. */
   async function accountOffline(user: TestUser): Promise<Page> {
-    const page = await e2e.visit('/#/account', { as: user, ...PHONE });
+    const page = await e2e.visit('/account', { as: user, ...PHONE });
     await waitForServiceWorker(page);
     await page.getByRole('heading', { name: user.username, exact: true }).waitFor();
     await e2e.journey.context.setOffline(true);
@@ -36,7 +36,7 @@ describe('small things', () => {
 
   it('switches the language at once: the choice, the texts and the dates', async () => {
     const user = await createVerifiedUser(e2e.server);
-    const page = await e2e.visit('/#/account', { as: user, ...PHONE, locale: 'en-US' });
+    const page = await e2e.visit('/account', { as: user, ...PHONE, locale: 'en-US' });
     const main = page.getByRole('main');
     await main.getByText(joinedIn('en')).waitFor();
     await main.getByRole('radio', { name: 'Čeština' }).check();
@@ -73,7 +73,7 @@ describe('small things', () => {
     const text = `Me, offline ${Date.now()}`;
     expect((await api(e2e.server, 'POST', '/post', { token: user.token, body: { text } })).status).toBe(201);
 
-    const page = await e2e.visit(`/#/u/${user.username}`, { as: user, ...PHONE });
+    const page = await e2e.visit(`/u/${user.username}`, { as: user, ...PHONE });
     const card = page.getByRole('main').getByRole('article').filter({ hasText: text });
     const cardAvatar = card.getByRole('img', { name: new RegExp(user.username) }).first();
     const navAvatar = page.getByRole('navigation', { name: 'Main navigation' }).locator('[data-nav="account"] img');
@@ -95,16 +95,16 @@ describe('small things', () => {
   it('says a list failed to load, offline or on a server error, instead of calling it empty', async () => {
     const user = await createVerifiedUser(e2e.server);
     // The service worker stays out of it, so the page's own route answers the feed's call.
-    const page = await e2e.visit('/#/account', { as: user, ...PHONE, serviceWorkers: 'block' });
+    const page = await e2e.visit('/account', { as: user, ...PHONE, serviceWorkers: 'block' });
     await page.route('**/api/feed**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"error/server_error"}' }));
-    await page.goto(`${e2e.server.baseUrl}/#/feed`);
+    await page.goto(`${e2e.server.baseUrl}/feed`);
     const main = page.getByRole('main');
     await main.getByText('Something went wrong while loading.').waitFor();
     expect(await main.getByText('No posts here yet.').count()).toBe(0);
 
     await page.unroute('**/api/feed**');
     await e2e.journey.context.setOffline(true);
-    await page.goto(`${e2e.server.baseUrl}/#/feed/following`);
+    await page.goto(`${e2e.server.baseUrl}/feed/following`);
     await main.getByText('You are offline, and these posts are not saved on this device.').waitFor();
     expect(await main.getByText('No posts here yet.').count()).toBe(0);
     expect(e2e.journey.log.pageErrors).toEqual([]);
