@@ -2,6 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Icon } from '../../components/Icon';
+import { HistoryEntry } from '../../lib/kept-place/entry';
+import { useKeptPlace } from '../../lib/kept-place/useKeptPlace';
 import { Overlay } from '../../components/Overlay';
 import { Tooltip } from '../../components/Tooltip';
 import { Logo } from './Logo';
@@ -32,6 +34,7 @@ export function Shell() {
   const { t } = useTranslation('common');
   const { pathname } = useLocation();
   const [searchOpen, setSearchOpen] = useState(false);
+  const entry = useKeptPlace();
   const showSearch = pathname !== '/search';
 
   return (
@@ -69,7 +72,9 @@ export function Shell() {
       <main id="main" className="shell__main" tabIndex={-1}>
         <SessionNotice />
         <Suspense fallback={<PageLoading />}>
-          <Outlet />
+          <HistoryEntry value={entry}>
+            <Outlet />
+          </HistoryEntry>
         </Suspense>
       </main>
       {showSearch ? (

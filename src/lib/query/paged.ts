@@ -1,12 +1,14 @@
 import { type QueryKey, useQueries, useQueryClient } from '@tanstack/react-query';
 import type { Table } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Endpoint, QueryOf, ReplyOf } from '#core/api/endpoint';
 import { type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
 import { type CallInput, callApi } from '../api/client';
 import type { FeedPageRow, KruhDb } from '../db/db';
 import { useDb } from '../db/useDb';
+import { useHistoryEntry } from '../kept-place/entry';
+import { places } from '../kept-place/places';
 
 /**
  * The one paging engine of the web app. Every list shown page by page (feeds, comment threads,
@@ -226,6 +228,13 @@ export async function readPages<R>(
   };
 }
 
+/** Which list (and history entry) the shown page count belongs to. */
+interface PagingState {
+  id: string;
+  entry: string | undefined;
+  pages: number;
+}
+
 export interface PagedOptions<E extends Endpoint, F extends ItemsField<E>, R, S extends StoredPages<R>> {
   source: PagedSource<E, F, R>;
   /** The list's query key without the page, from queryKeys (so it holds the database's name). */
@@ -271,7 +280,8 @@ export interface PagedState<R, S> {
 
 /**
  * A list page by page from the local database, revalidated from the server. Starts again at its
- * first page when the list or the account changes.
+ * first page when the list or the account changes; back on a history entry (useKeptPlace), shows as
+ * many pages as it had there.
  */
 export function usePaged<E extends Endpoint, F extends ItemsField<E>, R, S extends StoredPages<R> = StoredPages<R>>(
   options: PagedOptions<E, F, R, S>,
@@ -281,8 +291,16 @@ export function usePaged<E extends Endpoint, F extends ItemsField<E>, R, S exten
   const queryClient = useQueryClient();
   const listQueryKey = options.queryKey(db.name);
   const id = `${db.name}\n${source.key}`;
-  const [paging, setPaging] = useState({ id, pages: firstPages as number });
-  const pages = paging.id === id ? paging.pages : firstPages;
+  const entry = useHistoryEntry();
+  // Come back to an entry, the list shows the pages it had loaded there; a new entry shows the
+  // list as it is (a fresh list from its first page).
+  const kept = entry === undefined ? undefined : places.pagesOf(entry, id);
+  const [paging, setPaging] = useState<PagingState>(() => ({ id, entry, pages: kept ?? firstPages }));
+  const pagesOf = (p: PagingState) => (p.id === id && p.entry === entry ? p.pages : (kept ?? (p.id === id ? p.pages : firstPages)));
+  const pages = pagesOf(paging);
+  useEffect(() => {
+    if (entry !== undefined) places.keepPages(entry, id, pages);
+  }, [entry, id, pages]);
 
   const queries = useQueries({
     queries: Array.from({ length: pages }, (_, i) => ({
@@ -326,7 +344,7 @@ export function usePaged<E extends Endpoint, F extends ItemsField<E>, R, S exten
     first: stored?.reply,
     stored,
     unavailable: pages > 0 && !!stored && stored.stored === 0 && stored.items.length === 0 && !!first?.error,
-    loadMore: () => setPaging((p) => ({ id, pages: (p.id === id ? p.pages : firstPages) + 1 })),
+    loadMore: () => setPaging((p) => ({ id, entry, pages: pagesOf(p) + 1 })),
     reload: () => queryClient.invalidateQueries({ queryKey: listQueryKey }),
   };
 }
