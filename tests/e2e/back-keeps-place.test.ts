@@ -58,7 +58,7 @@ describe('back keeps the place in a list', () => {
   }
 
   it("restores the feed's loaded posts and scroll after browser back, then the app's back arrow", async () => {
-    const page = await e2e.visit('/#/feed');
+    const page = await e2e.visit('/feed');
     const place = await scrollDown(page);
 
     await openPost(page, LOADED - 12);
@@ -76,7 +76,7 @@ describe('back keeps the place in a list', () => {
   });
 
   it("restores a profile's posts and scroll after back", async () => {
-    const page = await e2e.visit(`/#/u/${author.username}`);
+    const page = await e2e.visit(`/u/${author.username}`);
     const place = await scrollDown(page);
 
     await openPost(page, LOADED - 12);
