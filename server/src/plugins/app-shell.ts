@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { EXPLORE_PATHS, isServerPath } from '#core/app-paths';
+import { pageWithPreview, previewOf, previewTags } from '../modules/syndication/link-preview.js';
+import { preferredLanguage } from '../modules/syndication/link-texts.js';
 import { PAGE_SIZES } from '#core/limits';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
 /** The call whose answer the page carries: what a visitor's explore feed asks first. */
@@ -41,11 +43,14 @@ const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u00
  * on a first visit the feed then draws without waiting for its own request, and its first picture
  * is asked for as soon as the app's first script runs. The answer is the API's own (asked through
  * the router, so it is exactly what GET /api/feed answers a visitor); the app uses it only when it
- * opens on that feed without a session. Other paths, `/index.html` among them (the service worker's
- * copy), are the static file.
+ * opens on that feed without a session. Every other screen's path is the page with what a shared
+ * link to it shows (see link-preview.ts); `/index.html` (the service worker's copy) is the static file.
  */
 export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app, { webDir }) => {
-  const template = readFileSync(join(webDir, 'index.html'), 'utf8');
+  const file = readFileSync(join(webDir, 'index.html'), 'utf8');
+  const origin = app.config.publicUrl;
+  // The page at `/` is rendered once for every visitor, so its preview is the site's, in English.
+  const template = pageWithPreview(file, previewTags(await previewOf(app, '/', 'en'), origin, 'en'));
   let rendered: Rendered | null = null;
   let rendering: Promise<Rendered> | null = null;
 
@@ -71,13 +76,18 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
     return rendered;
   }
 
-  const plain = encoded(Buffer.from(template));
-
   function send(request: FastifyRequest, reply: FastifyReply, page: Encoded) {
     const accepts = String(request.headers['accept-encoding'] ?? '');
     const [encoding, body] = /\bbr\b/.test(accepts) ? ['br', page.br] : /\bgzip\b/.test(accepts) ? ['gzip', page.gzip] : [null, page.html];
     if (encoding) reply.header('Content-Encoding', encoding);
-    return reply.header('Vary', 'Accept-Encoding').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
+    return reply.header('Vary', 'Accept-Encoding, Accept-Language').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
+  }
+
+  /** A screen's page: the app, with what a shared link to it shows, in the visitor's language. */
+  async function screenPage(request: FastifyRequest, path: string): Promise<Encoded> {
+    const language = preferredLanguage(request.headers['accept-language']);
+    const preview = await previewOf(app, path, language);
+    return encoded(Buffer.from(pageWithPreview(file, previewTags(preview, origin, language))));
   }
 
   app.get('/', async (request, reply) => send(request, reply, await current()));
@@ -87,6 +97,6 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (isServerPath(path)) return reply.callNotFound();
-    return send(request, reply, EXPLORE_PATHS.includes(path) ? await current() : plain);
+    return send(request, reply, EXPLORE_PATHS.includes(path) ? await current() : await screenPage(request, path));
   });
 };

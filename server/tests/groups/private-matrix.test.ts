@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +19,12 @@ import { useTestApp } from '../helpers/test-app';
 
 const SECRET = 'zqsecret';
 
-const t = useTestApp();
+// The app's page is served too, so the link previews of its paths are probed like the API.
+const webDir = mkdtempSync(join(tmpdir(), 'kruh-web-'));
+writeFileSync(join(webDir, 'index.html'), '<!doctype html><html><head><title>Kruh</title></head><body><div id="root"></div></body></html>');
+afterAll(() => rmSync(webDir, { recursive: true, force: true }));
+
+const t = useTestApp({ WEB_DIR: webDir });
 
 interface Scenario {
   owner: TestUser;
@@ -133,6 +141,14 @@ const probes: Probe[] = [
   { name: 'GET /rss/g/{name}', url: () => `/rss/g/${encodeURIComponent(s.group.name)}`, forbidden: () => [...privateIds(), encodeURIComponent(s.group.name)] },
   // The feed names the tag it was asked for, so the post's own words and ids are what must not show.
   { name: 'GET /rss/h/{tag}', url: () => `/rss/h/${SECRET}tag`, forbidden: () => [`${SECRET} plans`, s.postId, s.commentId, s.replyId] },
+  // Link previews: the page of each path carries what a shared link shows.
+  { name: 'page /p/{id}', url: () => `/p/${s.postId}` },
+  { name: 'page /p/{id}?c={comment}', url: () => `/p/${s.postId}?c=${s.commentId}` },
+  { name: 'page /p/{quotingReply}', url: () => `/p/${s.quotingPostId}` },
+  { name: 'page /g/{name}', url: () => `/g/${encodeURIComponent(s.group.name)}` },
+  { name: 'page /g/{name}/members', url: () => `/g/${encodeURIComponent(s.group.name)}/members`, forbidden: () => [...privateIds(), s.member.username] },
+  { name: 'page /u/{author}', url: () => `/u/${s.owner.username}` },
+  { name: 'page /h/{tag}', url: () => `/h/${SECRET}tag`, forbidden: () => [`${SECRET} plans`, s.postId, s.commentId, s.replyId] },
   { name: 'GET /sitemap.xml', url: () => '/sitemap.xml', forbidden: () => [...privateIds(), encodeURIComponent(s.group.name)] },
 ];
 
