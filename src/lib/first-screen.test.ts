@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstScreenPreloadScript, opensOnExplore } from './first-screen';
+import { FEED_DEFAULTS, FIRST_FEED_ELEMENT_ID, SORTS, TIMES } from '#core/listing';
+import { FIRST_FEED_OFF_CLASS, firstFeedBootScript, firstScreenPreloadScript, opensOnExplore } from './first-screen';
+import { takeFirstFeed } from './query/first-feed';
+import { clearSession, storeSession } from './session-store';
 
 const HASHES = ['', '#', '#/', '#/feed', '#feed', '#/feed?sort=popular&time=all', '#?sort=popular', '#/feed/following', '#/feed/groups', '#/u/alice', '#/p/p1', '#/login', '#/g/garden', '#/feedback'];
 
@@ -35,5 +38,39 @@ describe('the screen a cold start opens on', () => {
           ]
         : [],
     );
+  });
+});
+
+describe("the head's script that hides the server's feed", () => {
+  const hashes = [...HASHES, '#/feed?sort=newest&time=week', '#/feed?time=month', '#/?sort=sideways', '#/feed?sort=popular&time=week'];
+
+  /** Whether the server's cards stay shown at `hash`, as the head's script decides. */
+  function shownAt(hash: string): boolean {
+    window.history.replaceState(null, '', `/${hash}`);
+    document.documentElement.classList.remove(FIRST_FEED_OFF_CLASS);
+    new Function(firstFeedBootScript(FEED_DEFAULTS, SORTS, TIMES))();
+    return !document.documentElement.classList.contains(FIRST_FEED_OFF_CLASS);
+  }
+
+  /** Whether the app opens on the page the HTML carried at `hash` (what the server drew). */
+  function appTakesItAt(hash: string): boolean {
+    const block = document.createElement('script');
+    block.type = 'application/json';
+    block.id = FIRST_FEED_ELEMENT_ID;
+    block.textContent = '{"posts":[],"hasMore":false}';
+    document.body.append(block);
+    return takeFirstFeed(hash) !== null;
+  }
+
+  afterEach(() => {
+    clearSession();
+    document.documentElement.classList.remove(FIRST_FEED_OFF_CLASS);
+  });
+
+  it.each(hashes)('shows them at %j exactly when the app opens on them, without a session and with one', (hash) => {
+    expect(shownAt(hash)).toBe(appTakesItAt(hash));
+    storeSession('token-1', 'alice', 'u1');
+    expect(shownAt(hash)).toBe(false);
+    expect(appTakesItAt(hash)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync } from 'fastify';
 import { PAGE_SIZES } from '#core/limits';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
+import { FIRST_FEED_FALLBACK_CLASS, type ShellLanguage, firstFeedHtml, shellLanguage } from './first-feed-cards.js';
 /** The call whose answer the page carries: what a visitor's explore feed asks first. */
 export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
 /**
@@ -13,14 +14,22 @@ export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
  */
 export const FIRST_FEED_FRESH_MS = 2_000;
 
-interface Rendered {
-  at: number;
-  /** The visitor cache's generation it was read in: a write that forgets visitor pages forgets it too. */
-  generation: number;
+interface Page {
   html: Buffer;
   br: Buffer;
   gzip: Buffer;
 }
+
+interface Rendered {
+  at: number;
+  /** The visitor cache's generation it was read in: a write that forgets visitor pages forgets it too. */
+  generation: number;
+  /** The page in a language, made once from this reading when first asked for. */
+  language(language: ShellLanguage): Page;
+}
+
+/** The static shell's main area, whose spinner the first page's cards take the place of. */
+const SHELL_MAIN = /(<main class="shell__main">)([\s\S]*?)(<\/main>)/;
 
 /** JSON that cannot end the script element it sits in, nor open a comment there. */
 const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -30,8 +39,10 @@ const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u00
  * on a first visit the feed then draws without waiting for its own request, and its first picture
  * is asked for as soon as the app's first script runs. The answer is the API's own (asked through
  * the router, so it is exactly what GET /api/feed answers a visitor); the app uses it only when it
- * opens on that feed without a session. Other paths, `/index.html` among them (the service worker's
- * copy), are the static file.
+ * opens on that feed without a session. The same page is also drawn as plain HTML cards in the
+ * static shell's main area (in the visitor's language), so the largest paint needs no script; when
+ * the app opens elsewhere, the head's script (firstFeedBootScript) shows the shell's spinner instead.
+ * Other paths, `/index.html` among them (the service worker's copy), are the static file.
  */
 export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app, { webDir }) => {
   const template = readFileSync(join(webDir, 'index.html'), 'utf8');
@@ -41,18 +52,28 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
   async function render(): Promise<Rendered> {
     const generation = app.visitorCacheGeneration();
     const answer = await app.inject({ method: 'GET', url: FIRST_FEED_URL });
-    const block =
-      answer.statusCode === 200
-        ? `<script type="application/json" id="${FIRST_FEED_ELEMENT_ID}" data-url="${FIRST_FEED_URL}">${inertJson(answer.json())}</script>`
-        : '';
-    // A function replacement: a string one would expand `$&`, `$\`` and `$'` found in a post's text.
-    const html = Buffer.from(template.replace('</body>', () => `${block}</body>`));
+    const feed = answer.statusCode === 200 ? (answer.json() as Parameters<typeof firstFeedHtml>[0]) : null;
+    const block = feed ? `<script type="application/json" id="${FIRST_FEED_ELEMENT_ID}" data-url="${FIRST_FEED_URL}">${inertJson(feed)}</script>` : '';
+    const at = Date.now();
+    const pages = new Map<ShellLanguage, Page>();
+    // Function replacements: a string one would expand `$&`, `$\`` and `$'` found in a post's text.
+    const make = (language: ShellLanguage): Page => {
+      const withCards = feed
+        ? template.replace(SHELL_MAIN, (_, open: string, spinner: string, close: string) =>
+            `${open}${firstFeedHtml(feed, language, at)}<div class="${FIRST_FEED_FALLBACK_CLASS}">${spinner}</div>${close}`,
+          )
+        : template;
+      const html = Buffer.from(withCards.replace('</body>', () => `${block}</body>`));
+      return { html, br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), gzip: gzipSync(html) };
+    };
     return {
-      at: Date.now(),
+      at,
       generation,
-      html,
-      br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-      gzip: gzipSync(html),
+      language(language) {
+        let page = pages.get(language);
+        if (!page) pages.set(language, (page = make(language)));
+        return page;
+      },
     };
   }
 
@@ -67,10 +88,10 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
   }
 
   app.get('/', async (request, reply) => {
-    const page = await current();
+    const page = (await current()).language(shellLanguage(request.headers['accept-language']));
     const accepts = String(request.headers['accept-encoding'] ?? '');
     const [encoding, body] = /\bbr\b/.test(accepts) ? ['br', page.br] : /\bgzip\b/.test(accepts) ? ['gzip', page.gzip] : [null, page.html];
     if (encoding) reply.header('Content-Encoding', encoding);
-    return reply.header('Vary', 'Accept-Encoding').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
+    return reply.header('Vary', 'Accept-Encoding, Accept-Language').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
   });
 };
