@@ -6,7 +6,8 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { THEME_COLORS, themeBootScript } from './src/components/theme';
-import { firstScreenPreloadScript } from './src/lib/first-screen';
+import { FEED_DEFAULTS, SORTS, TIMES } from './core/listing';
+import { firstFeedBootScript, firstScreenPreloadScript } from './src/lib/first-screen';
 import { SHARE_FIELDS, SHARE_PATH } from './src/lib/share/shared-items';
 
 const THEME = THEME_COLORS.light;
@@ -81,6 +82,12 @@ const inlineEntryCss = (): Plugin => ({
 const themeBoot = (): Plugin => ({
   name: 'kruh:theme-boot',
   transformIndexHtml: () => [{ tag: 'script', children: themeBootScript(), injectTo: 'head' }],
+});
+
+/** Hides the server's plain HTML feed (the page at `/`) before it paints when the app opens elsewhere. */
+const firstFeedBoot = (): Plugin => ({
+  name: 'kruh:first-feed-boot',
+  transformIndexHtml: () => [{ tag: 'script', children: firstFeedBootScript(FEED_DEFAULTS, SORTS, TIMES), injectTo: 'head' }],
 });
 
 /**
@@ -158,7 +165,7 @@ const preloadFirstScreen = (): Plugin => {
 
 export default defineConfig({
   // The test runner extends this file; it needs neither the manifest nor the service worker.
-  plugins: [react(), themeBoot(), inlineEntryCss(), preloadFirstScreen(), precompress(), process.env.VITEST ? null : pwa()],
+  plugins: [react(), themeBoot(), firstFeedBoot(), inlineEntryCss(), preloadFirstScreen(), precompress(), process.env.VITEST ? null : pwa()],
   server: { proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' } },
   build: {
     sourcemap: true,

@@ -9,6 +9,14 @@ import { queryClient } from './lib/query/client';
 import { preloadFirstPicture, takeFirstFeed } from './lib/query/first-feed';
 import { currentAddress, followOldHashAddresses, replaceOldHashAddress } from './lib/old-hash-address';
 import './app/styles.css';
+// What the feed's first screen is drawn with, in the stylesheet the page inlines: the server's plain
+// HTML cards of the page at `/` paint styled before any script (their own stylesheets would wait).
+import './features/feed/feed.css';
+import './components/ListingControls.css';
+import './components/post/post-card.css';
+import './components/Avatar.css';
+import './components/LikeButton.css';
+import './components/Tooltip.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');

@@ -35,3 +35,22 @@ export function firstScreenPreloadScript(files: readonly string[]): string {
     `l.crossOrigin="";l.href=f;document.head.appendChild(l)})})})})();`
   );
 }
+
+/** The class the head's script sets on <html> when the server's first-page cards are not what the app opens on. */
+export const FIRST_FEED_OFF_CLASS = 'first-feed-off';
+
+/**
+ * The classic script the page's head runs first: the server draws a visitor's explore feed as
+ * plain HTML in the page at `/`, and when the app will open elsewhere (another address, a session,
+ * another order) this hides those cards before they paint, showing the shell's spinner instead.
+ * Its test holds it to the app's own condition (takeFirstFeed). `sorts` and `times` are the valid
+ * values: an unknown one falls back to the default, as readListing does.
+ */
+export function firstFeedBootScript(defaults: { sort: string; time: string }, sorts: readonly string[], times: readonly string[]): string {
+  return (
+    `(function(){var off=true;try{var h=location.hash,a=new URL(h.indexOf("#/")===0?h.slice(1):location.pathname+location.search,"http://app"),q=a.searchParams,s=q.get("sort"),t=q.get("time");` +
+    `off=${JSON.stringify(EXPLORE_PATHS)}.indexOf(a.pathname)<0||!!localStorage.getItem("token")` +
+    `||(${JSON.stringify(sorts)}.indexOf(s)>=0&&s!==${JSON.stringify(defaults.sort)})||(${JSON.stringify(times)}.indexOf(t)>=0&&t!==${JSON.stringify(defaults.time)})}catch(e){}` +
+    `if(off)document.documentElement.classList.add(${JSON.stringify(FIRST_FEED_OFF_CLASS)})})();`
+  );
+}

@@ -5,10 +5,14 @@ import { JOURNEY_VIEWPORT } from './support/journeys';
 import { api, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';
 
+/** The app's own feed, not the server's plain cards it replaces. */
+const APP_FEED = 'main section.feed-page:not(.first-feed)';
+
 /**
- * A first visit to the feed: the page comes with the feed's first page, so the feed draws without
- * its own request; the page's head asks for the feed's code before the entry has run, and the
- * entry asks for the first picture before the feed has drawn.
+ * A first visit to the feed: the page comes with the feed's first page, drawn by the server as
+ * plain cards whose first picture is asked for with the HTML, and carried as data, so the app's
+ * feed draws without its own request; the page's head asks for the feed's code before the entry
+ * has run.
  */
 describe('first visit to the feed', () => {
   const e2e = useE2eSuite();
@@ -31,18 +35,18 @@ describe('first visit to the feed', () => {
     await new Promise((done) => setTimeout(done, FIRST_FEED_FRESH_MS + 100));
     const { context } = await e2e.open({ viewport: JOURNEY_VIEWPORT });
     const page = await context.newPage();
-    // When the first card appears, on the page's own clock (resource timings use the same one).
-    await page.addInitScript(() => {
+    // When the app's first card appears, on the page's own clock (resource timings use the same one).
+    await page.addInitScript((feed) => {
       new MutationObserver((_, observer) => {
-        if (!document.querySelector('article.post-card')) return;
+        if (!document.querySelector(`${feed} article.post-card`)) return;
         (window as unknown as { firstCardAt: number }).firstCardAt = performance.now();
         observer.disconnect();
       }).observe(document, { childList: true, subtree: true });
-    });
+    }, APP_FEED);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(new URL(request.url()).pathname + new URL(request.url()).search));
     await page.goto(`${e2e.server.baseUrl}/`);
-    await page.getByRole('main').getByText(words).waitFor();
+    await page.locator(APP_FEED).getByText(words).waitFor();
 
     expect(requests.filter((r) => r.startsWith('/api/feed'))).toEqual([]);
     // What the head asked for early is what the app then uses: no file of the build comes twice.
@@ -52,7 +56,8 @@ describe('first visit to the feed', () => {
     const feedCode = requests.findIndex((r) => /\/assets\/FeedPage-.*\.js$/.test(r));
     expect(pictureAt).toBeGreaterThan(-1);
     expect(feedCode).toBeGreaterThan(-1);
-    expect(feedCode).toBeLessThan(pictureAt);
+    // The picture comes with the HTML, before the app's code.
+    expect(pictureAt).toBeLessThan(feedCode);
     const { cardAt, pictureStart } = await page.evaluate((src) => {
       const entry = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname + new URL(e.name).search === src);
       return { cardAt: (window as unknown as { firstCardAt?: number }).firstCardAt, pictureStart: entry?.startTime };

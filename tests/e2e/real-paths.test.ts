@@ -45,7 +45,7 @@ describe('real paths', () => {
     await e2e.journey.context.setOffline(false);
 
     // An old hash address, loaded or pasted over the open app, opens the same screen at its path.
-    await page.goto(`${server.baseUrl}/#/p/${post._id}`);
+    await page.goto(`${server.baseUrl}/p/${post._id}`);
     await main.getByText('Walking the paths').first().waitFor();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/p/${post._id}`);
     await page.goto(`${server.baseUrl}/p/${post._id}#/u/${user.username}`);

@@ -7,6 +7,7 @@ import { pageWithPreview, previewOf, previewTags } from '../modules/syndication/
 import { preferredLanguage } from '../modules/syndication/link-texts.js';
 import { PAGE_SIZES } from '#core/limits';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
+import { FIRST_FEED_FALLBACK_CLASS, type ShellLanguage, firstFeedHtml } from './first-feed-cards.js';
 /** The call whose answer the page carries: what a visitor's explore feed asks first. */
 export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
 /**
@@ -16,24 +17,29 @@ export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
  */
 export const FIRST_FEED_FRESH_MS = 2_000;
 
-interface Encoded {
+interface Page {
   html: Buffer;
   br: Buffer;
   gzip: Buffer;
 }
 
-interface Rendered extends Encoded {
+interface Rendered {
   at: number;
   /** The visitor cache's generation it was read in: a write that forgets visitor pages forgets it too. */
   generation: number;
+  /** The page in a language, made once from this reading when first asked for. */
+  language(language: ShellLanguage): Page;
 }
 
 /** The page with its brotli and gzip copies, made once per rendering. */
-const encoded = (html: Buffer): Encoded => ({
+const encoded = (html: Buffer): Page => ({
   html,
   br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
   gzip: gzipSync(html),
 });
+
+/** The static shell's main area, whose spinner the first page's cards take the place of. */
+const SHELL_MAIN = /(<main class="shell__main">)([\s\S]*?)(<\/main>)/;
 
 /** JSON that cannot end the script element it sits in, nor open a comment there. */
 const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -43,27 +49,48 @@ const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u00
  * on a first visit the feed then draws without waiting for its own request, and its first picture
  * is asked for as soon as the app's first script runs. The answer is the API's own (asked through
  * the router, so it is exactly what GET /api/feed answers a visitor); the app uses it only when it
- * opens on that feed without a session. Every other screen's path is the page with what a shared
- * link to it shows (see link-preview.ts); `/index.html` (the service worker's copy) is the static file.
+ * opens on that feed without a session. The same page is also drawn as plain HTML cards in the
+ * static shell's main area (in the visitor's language), so the largest paint needs no script; when
+ * the app opens elsewhere, the head's script (firstFeedBootScript) shows the shell's spinner instead.
+ * Every other screen's path is the page with what a shared link to it shows (see link-preview.ts);
+ * `/index.html` (the service worker's copy) is the static file.
  */
 export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app, { webDir }) => {
   const file = readFileSync(join(webDir, 'index.html'), 'utf8');
   const origin = app.config.publicUrl;
   // The page at `/` is rendered once for every visitor, so its preview is the site's, in English.
-  const template = pageWithPreview(file, previewTags(await previewOf(app, '/', 'en'), origin, 'en'));
+  // The home page's preview is the site's own, in each language.
+  const home = { en: await previewOf(app, '/', 'en'), cs: await previewOf(app, '/', 'cs') };
+  const templateIn = (language: ShellLanguage) => pageWithPreview(file, previewTags(home[language], origin, language));
   let rendered: Rendered | null = null;
   let rendering: Promise<Rendered> | null = null;
 
   async function render(): Promise<Rendered> {
     const generation = app.visitorCacheGeneration();
     const answer = await app.inject({ method: 'GET', url: FIRST_FEED_URL });
-    const block =
-      answer.statusCode === 200
-        ? `<script type="application/json" id="${FIRST_FEED_ELEMENT_ID}" data-url="${FIRST_FEED_URL}">${inertJson(answer.json())}</script>`
-        : '';
-    // A function replacement: a string one would expand `$&`, `$\`` and `$'` found in a post's text.
-    const html = Buffer.from(template.replace('</body>', () => `${block}</body>`));
-    return { at: Date.now(), generation, ...encoded(html) };
+    const feed = answer.statusCode === 200 ? (answer.json() as Parameters<typeof firstFeedHtml>[0]) : null;
+    const block = feed ? `<script type="application/json" id="${FIRST_FEED_ELEMENT_ID}" data-url="${FIRST_FEED_URL}">${inertJson(feed)}</script>` : '';
+    const at = Date.now();
+    const pages = new Map<ShellLanguage, Page>();
+    // Function replacements: a string one would expand `$&`, `$\`` and `$'` found in a post's text.
+    const make = (language: ShellLanguage): Page => {
+      const template = templateIn(language);
+      const withCards = feed
+        ? template.replace(SHELL_MAIN, (_, open: string, spinner: string, close: string) =>
+            `${open}${firstFeedHtml(feed, language, at)}<div class="${FIRST_FEED_FALLBACK_CLASS}">${spinner}</div>${close}`,
+          )
+        : template;
+      return encoded(Buffer.from(withCards.replace('</body>', () => `${block}</body>`)));
+    };
+    return {
+      at,
+      generation,
+      language(language) {
+        let page = pages.get(language);
+        if (!page) pages.set(language, (page = make(language)));
+        return page;
+      },
+    };
   }
 
   /** One rendering at a time, shared by the requests that wait for it. */
@@ -76,7 +103,7 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
     return rendered;
   }
 
-  function send(request: FastifyRequest, reply: FastifyReply, page: Encoded) {
+  function send(request: FastifyRequest, reply: FastifyReply, page: Page) {
     const accepts = String(request.headers['accept-encoding'] ?? '');
     const [encoding, body] = /\bbr\b/.test(accepts) ? ['br', page.br] : /\bgzip\b/.test(accepts) ? ['gzip', page.gzip] : [null, page.html];
     if (encoding) reply.header('Content-Encoding', encoding);
@@ -84,19 +111,21 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
   }
 
   /** A screen's page: the app, with what a shared link to it shows, in the visitor's language. */
-  async function screenPage(request: FastifyRequest, path: string): Promise<Encoded> {
+  async function screenPage(request: FastifyRequest, path: string): Promise<Page> {
     const language = preferredLanguage(request.headers['accept-language']);
     const preview = await previewOf(app, path, language);
     return encoded(Buffer.from(pageWithPreview(file, previewTags(preview, origin, language))));
   }
 
-  app.get('/', async (request, reply) => send(request, reply, await current()));
+  const homePage = async (request: FastifyRequest) => (await current()).language(preferredLanguage(request.headers['accept-language']));
+
+  app.get('/', async (request, reply) => send(request, reply, await homePage(request)));
 
   // Every other screen's path is the app too (the browser router draws it); the server's own paths
   // that no route answered stay a 404.
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (isServerPath(path)) return reply.callNotFound();
-    return send(request, reply, EXPLORE_PATHS.includes(path) ? await current() : await screenPage(request, path));
+    return send(request, reply, EXPLORE_PATHS.includes(path) ? await homePage(request) : await screenPage(request, path));
   });
 };

@@ -12,6 +12,9 @@ const TEMPLATE = '<!doctype html><html><head><title>Kruh</title></head><body><di
 writeFileSync(join(webDir, 'index.html'), TEMPLATE);
 afterAll(() => rmSync(webDir, { recursive: true, force: true }));
 
+/** The page after its head (the head carries the site's link preview, see link-previews.test.ts). */
+const bodyOf = (html: string) => html.slice(html.indexOf('</head>'));
+
 const HOSTILE = 'Hello </script><script>alert(1)</script><!-- there';
 
 /** The JSON block the page carries, read as the app reads it. */
@@ -67,7 +70,7 @@ describe("the app's page at /", () => {
     expect(page.body).not.toContain('<!-- there');
     // One data block, and the page's own markup around it unchanged.
     expect(page.body.match(/<script/g)).toHaveLength(1);
-    expect(page.body.replace(/<script type="application\/json".*<\/script>/s, '')).toBe(TEMPLATE);
+    expect(bodyOf(page.body.replace(/<script type="application\/json".*<\/script>/s, ''))).toBe(bodyOf(TEMPLATE));
   });
 
   it("carries a post's text as written, whatever replacement patterns it holds", async () => {
@@ -81,7 +84,7 @@ describe("the app's page at /", () => {
     expect(carried.posts[0]?.text).toBe(text);
     // Nothing of the page copied into the block or after it: the template once, around one block.
     expect(page.body.match(/<!doctype/g)).toHaveLength(1);
-    expect(page.body.replace(/<script type="application\/json".*<\/script>/s, '')).toBe(TEMPLATE);
+    expect(bodyOf(page.body.replace(/<script type="application\/json".*<\/script>/s, ''))).toBe(bodyOf(TEMPLATE));
   });
 
   it('is compressed for browsers that accept it', async () => {
@@ -99,5 +102,54 @@ describe("the app's page at /", () => {
     const file = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(file.statusCode).toBe(200);
     expect(file.body).toBe(TEMPLATE);
+  });
+});
+
+describe("the app's page at / drawn for a visitor", () => {
+  const shellDir = mkdtempSync(join(tmpdir(), 'kruh-web-'));
+  const SPINNER = '<div class="page-loading"><span class="spinner"></span></div>';
+  writeFileSync(join(shellDir, 'index.html'), `<!doctype html><html><head></head><body><div id="root"><main class="shell__main">${SPINNER}</main></div></body></html>`);
+  afterAll(() => rmSync(shellDir, { recursive: true, force: true }));
+  const t = useTestApp({ WEB_DIR: shellDir });
+  let secret: string;
+  let words: string;
+
+  beforeAll(async () => {
+    const author = await createUser(t.app);
+    const club = await createGroup(t.app, author, { isPrivate: true });
+    secret = `members only ${Date.now()}`;
+    await createPost(t.app, author, { text: secret, groupIds: [club.id] });
+    await createPost(t.app, author, { text: HOSTILE });
+    words = `Painted before any script #lake ${Date.now()}`;
+    await createPost(t.app, author, { text: words });
+  });
+
+  /** The main area of the page, as the browser would parse it before any script runs. */
+  const mainOf = (html: string) => /<main class="shell__main">([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
+
+  it('shows the first page as cards in the main area, in the order the API answers', async () => {
+    const main = mainOf((await t.app.inject({ method: 'GET', url: '/' })).body);
+    const api = (await t.app.inject({ method: 'GET', url: '/api/feed?page=1&limit=4' })).json<{ posts: Array<{ _id: string }> }>();
+    expect([...main.matchAll(/<article class="post-card" data-post-id="([^"]+)"/g)].map((m) => m[1])).toEqual(api.posts.map((p) => p._id));
+    expect(main).toContain('<span>Painted before any script </span><a class="hashtag" href="/h/lake">#lake</a>');
+    // The spinner stays beside them, for an app that opens elsewhere.
+    expect(main).toContain(SPINNER);
+  });
+
+  it("renders a post's markup inert, as text", async () => {
+    const main = mainOf((await t.app.inject({ method: 'GET', url: '/' })).body);
+    expect(main).toContain('Hello &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!-- there');
+    expect(main).not.toMatch(/<script|<!--/);
+  });
+
+  it('never shows what a visitor may not see', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain(secret);
+  });
+
+  it("speaks the visitor's language", async () => {
+    const cs = mainOf((await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-language': 'de;q=1, cs;q=0.8, en;q=0.5' } })).body);
+    expect(cs).toContain('aria-label="Sdílet"');
+    const en = mainOf((await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-language': 'en-GB, cs;q=0.8' } })).body);
+    expect(en).toContain('aria-label="Share"');
   });
 });

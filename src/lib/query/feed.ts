@@ -8,6 +8,7 @@ import { NetworkError } from '../api/client';
 import type { Post } from '../api/types';
 import type { CachedPost } from '../db/db';
 import { useFailureToast } from '../load-failure';
+import { carriedFirstFeed, dropCarriedFirstFeed } from './first-feed';
 import { queryKeys } from './keys';
 import { type PagedSource, type PagedState, tableStore, usePaged } from './paged';
 
@@ -99,10 +100,17 @@ export function useFeed(params: FeedParams, enabled = true): FeedState {
   const source = feedSource(params);
   const name = feedName(params.feed);
   const list = usePaged({ source, queryKey: (dbName) => queryKeys.feed(dbName, name, source.key), enabled });
+  // On a first visit the page the HTML came with (drawn by the server as plain cards) shows until
+  // the stored copy has its posts, a moment later: the app's first drawing replaces the server's
+  // cards with the same cards, not with a loading skeleton (or, while the copy is being written,
+  // "no posts") in between.
+  const carried = params.feed === 'explore' && params.sort === FEED_DEFAULTS.sort && params.time === FEED_DEFAULTS.time ? carriedFirstFeed() : null;
+  if (carried && list.items.length > 0) dropCarriedFirstFeed();
+  const early = carried && carried.posts.length > 0 && list.items.length === 0 ? carried : null;
   return {
-    posts: list.items,
-    hasMore: list.hasMore,
-    isLoading: list.isLoading,
+    posts: early ? early.posts : list.items,
+    hasMore: early ? early.hasMore : list.hasMore,
+    isLoading: !early && list.isLoading,
     isFetching: list.isFetching,
     isLoadingMore: list.isLoadingMore,
     error: list.error,

@@ -16,6 +16,17 @@ export type FirstFeed = ReplyOf<typeof feedsApi.explore>;
  */
 type FeedMedia = { posts: ReadonlyArray<Partial<Pick<FirstFeed['posts'][number], 'media'>>> };
 
+/** The page taken from the HTML, until the feed has read its stored copy (see useFeed). */
+let carried: FirstFeed | null = null;
+
+/** The first page the HTML came with, while the feed has not read its own stored copy yet. */
+export const carriedFirstFeed = (): FirstFeed | null => carried;
+
+/** The feed has read its stored copy: the page the HTML came with is not shown again. */
+export function dropCarriedFirstFeed(): void {
+  carried = null;
+}
+
 /**
  * The explore feed's first page the page came with, when it is what this start shows: a visitor's
  * explore feed in its default order (a session's feed holds more than a visitor's; another order
@@ -29,7 +40,8 @@ export function takeFirstFeed(address: string, doc: Document = document): FirstF
   if (!opensOnExplore(address) || isLoggedIn() || sort !== FEED_DEFAULTS.sort || time !== FEED_DEFAULTS.time) return null;
   try {
     const answer: unknown = JSON.parse(element.textContent ?? '');
-    return answer && typeof answer === 'object' && Array.isArray((answer as Partial<FirstFeed>).posts) ? (answer as FirstFeed) : null;
+    carried = answer && typeof answer === 'object' && Array.isArray((answer as Partial<FirstFeed>).posts) ? (answer as FirstFeed) : null;
+    return carried;
   } catch {
     return null;
   }
