@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
@@ -90,27 +90,41 @@ const firstFeedBoot = (): Plugin => ({
   transformIndexHtml: () => [{ tag: 'script', children: firstFeedBootScript(FEED_DEFAULTS, SORTS, TIMES), injectTo: 'head' }],
 });
 
+/** Built files worth compressing: text of 1 KB or more (pictures are compressed already). */
+const PRECOMPRESSED = /\.(js|mjs|css|html|svg|webmanifest|json|txt)$/;
+const PRECOMPRESS_MIN_BYTES = 1024;
+
 /**
  * Brotli and gzip copies beside every built text file, made once at build time: the server sends
  * them (preCompressed) to browsers that accept them, so a phone downloads about a third of the bytes.
+ * Made when the build has closed, after the PWA plugin wrote the service worker and put the
+ * precache list into it, so sw.js gets its copies too and they hold the final list.
  */
-const precompress = (): Plugin => ({
-  name: 'kruh:precompress',
-  apply: 'build',
-  writeBundle: {
-    order: 'post',
-    handler(options, bundle) {
-      const dir = options.dir ?? 'dist';
-      for (const file of Object.keys(bundle)) {
-        if (!/\.(js|css|html|svg|webmanifest)$/.test(file)) continue;
-        const content = readFileSync(join(dir, file));
-        if (content.length < 1024) continue;
-        writeFileSync(join(dir, `${file}.br`), brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-        writeFileSync(join(dir, `${file}.gz`), gzipSync(content, { level: 9 }));
-      }
+const precompress = (): Plugin => {
+  let outDir = 'dist';
+  return {
+    name: 'kruh:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
     },
-  },
-});
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        if (!existsSync(outDir)) return;
+        for (const file of readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
+          if (!PRECOMPRESSED.test(file)) continue;
+          const path = join(outDir, file);
+          const content = readFileSync(path);
+          if (content.length < PRECOMPRESS_MIN_BYTES) continue;
+          writeFileSync(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+          writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }));
+        }
+      },
+    },
+  };
+};
 
 /** The modules a cold start on the explore feed needs after the entry: the screen, and its first page's prefetch. */
 const FIRST_SCREEN_MODULES = ['src/features/feed/FeedPage.tsx', 'src/lib/query/feed-prefetch.ts'];

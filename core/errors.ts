@@ -70,6 +70,8 @@ export const ERROR_KEYS = [
   'report_limit', 'like_limit',
   // Too many verification mails asked for, for one address or from one client.
   'verification_limit',
+  // The database was busy with other work for longer than a request waits (503 with Retry-After).
+  'server_busy',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

@@ -7,11 +7,13 @@ import type { LoadedConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { inlineScriptSources } from './lib/inline-scripts.js';
 import { requestLogSerializer } from './lib/log.js';
+import { OneLinePerRequest } from './lib/request-log.js';
 import type { Resolver } from './lib/egress/egress.js';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
 import type { MediaStorage } from './lib/storage.js';
 import { migrateToLatest } from './db/migrator.js';
 import { authPlugin } from './plugins/auth.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { databasePlugin } from './plugins/database.js';
 import { egressPlugin } from './plugins/egress.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
@@ -38,6 +40,8 @@ export interface BuildOptions {
   /** Close the database with the app (default true). */
   closeDatabase?: boolean;
   logger?: boolean;
+  /** Where the log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
   /** Media storage; the local folder in the data dir by default. */
   storage?: MediaStorage;
   /** The resolver outgoing requests use; the system's by default (tests answer for made-up names). */
@@ -54,7 +58,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await migrateToLatest(options.database.db);
   const config = await withJwtSecret(options.config, options.database.db);
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel, serializers: { req: requestLogSerializer } },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, serializers: { req: requestLogSerializer }, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logController: new OneLinePerRequest(),
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
     genReqId: requestIdGenerator(config.trustProxy),
@@ -94,6 +102,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(authPlugin);
   // After the security headers and before the routes: a kept answer leaves with the same headers.
   await app.register(visitorCachePlugin);
+  // After the visitor cache, which keeps the plain text; before the routes, which must see its hook.
+  await app.register(compressionPlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(notificationHubPlugin);
   await app.register(egressPlugin, options.resolve ? { resolve: options.resolve } : {});

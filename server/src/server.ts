@@ -2,21 +2,29 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { openDatabase } from './db/database.js';
+import { DatabaseInUseError } from './db/sqlite-lock.js';
 
-/** Reads the config (.env first, when there is one), builds the app, listens, and closes cleanly on SIGTERM/SIGINT. */
-async function main(): Promise<void> {
-  let config;
+/** What the operator must fix before a start can succeed: its message alone (no stack), and exit code 1. */
+function orExit<T>(step: () => T): T {
   try {
-    loadDotEnv();
-    config = loadConfig();
+    return step();
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof DatabaseInUseError) {
       console.error(err.message);
       process.exit(1);
     }
     throw err;
   }
-  const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+}
+
+/** Reads the config (.env first, when there is one), builds the app, listens, and closes cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = orExit(() => {
+    loadDotEnv();
+    return loadConfig();
+  });
+  // On SQLite, a second server on the same file is refused here, before it migrates or listens.
+  const database = orExit(() => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, soleServer: true }));
   const app = await buildApp({ config, database });
   closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

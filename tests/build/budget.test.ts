@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BUDGETS, MAX_FIRST_SCREEN_FILES, firstLoadScripts, headPreloads, kb, pageScripts, serviceWorker, packagesOf, total } from './budget';
 
@@ -50,6 +51,18 @@ describe.skipIf(!built)('build budget (gzip)', () => {
     for (const file of ['index.html', ...firstLoadScripts(DIST).filter((f) => f.bytes >= 1024).map((f) => f.file)]) {
       expect(existsSync(join(DIST, `${file}.br`)), `${file}.br`).toBe(true);
       expect(existsSync(join(DIST, `${file}.gz`)), `${file}.gz`).toBe(true);
+    }
+  });
+
+  it('ships brotli and gzip copies of every text file of 1 KB or more, the service worker included', () => {
+    const texts = readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(js|css|html|svg|webmanifest)$/.test(file));
+    expect(texts).toContain('sw.js');
+    for (const file of texts) {
+      const content = readFileSync(join(DIST, file));
+      if (content.length < 1024) continue;
+      // The copies hold the file as it was finally written (sw.js after its precache list went in).
+      expect(brotliDecompressSync(readFileSync(join(DIST, `${file}.br`))).equals(content), `${file}.br`).toBe(true);
+      expect(gunzipSync(readFileSync(join(DIST, `${file}.gz`))).equals(content), `${file}.gz`).toBe(true);
     }
   });
 

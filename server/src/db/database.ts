@@ -5,6 +5,7 @@ import { withPreparedStatements } from './pg-prepared.js';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './schema.js';
+import { holdSqliteFile } from './sqlite-lock.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,6 +37,11 @@ export interface DatabaseOptions {
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string | undefined;
   poolSize?: number | undefined;
+  /**
+   * SQLite: refuse to open (DatabaseInUseError) while another process that opened the file with
+   * this holds it, and hold it until close. The server sets it; tools and tests do not.
+   */
+  soleServer?: boolean | undefined;
   /** Told the SQL of every statement run, after it ran (tests count what a request costs). */
   onQuery?: ((sql: string) => void) | undefined;
 }
@@ -44,6 +50,8 @@ function queryLog(onQuery: DatabaseOptions['onQuery']) {
   if (!onQuery) return {};
   return { log: (event: LogEvent) => onQuery(event.query.sql) };
 }
+
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
@@ -65,11 +73,21 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     mkdirSync(options.dataDir, { recursive: true });
     path = join(options.dataDir, file);
   }
+  const hold = options.soleServer && file !== ':memory:' ? holdSqliteFile(path) : undefined;
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // A write waits this long for another connection's (the migrate or admin tool's) before it
+  // fails; a failure answers 503 server_busy (plugins/errors.ts).
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options.onQuery) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await db.destroy();
+      hold?.release();
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { preferredLanguage } from '../modules/syndication/link-texts.js';
 import { PAGE_SIZES } from '#core/limits';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
 import { FIRST_FEED_FALLBACK_CLASS, type ShellLanguage, firstFeedHtml } from './first-feed-cards.js';
+import { acceptedEncoding } from '../lib/accept-encoding.js';
 /** The call whose answer the page carries: what a visitor's explore feed asks first. */
 export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
 /**
@@ -104,8 +105,8 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
   }
 
   function send(request: FastifyRequest, reply: FastifyReply, page: Page) {
-    const accepts = String(request.headers['accept-encoding'] ?? '');
-    const [encoding, body] = /\bbr\b/.test(accepts) ? ['br', page.br] : /\bgzip\b/.test(accepts) ? ['gzip', page.gzip] : [null, page.html];
+    const encoding = acceptedEncoding(request.headers['accept-encoding']);
+    const body = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.html;
     if (encoding) reply.header('Content-Encoding', encoding);
     return reply.header('Vary', 'Accept-Encoding, Accept-Language').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
   }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { ErrorKey } from '#core/errors';
 import { AppError } from '../lib/app-error.js';
+import { isDatabaseBusy } from '../lib/database-busy.js';
 import { noStoreOnApi, someScalar } from './security.js';
 
 declare module 'fastify' {
@@ -91,6 +92,9 @@ function refuseNonFinite(request: FastifyRequest): void {
  */
 const ANY_CALL_ERRORS: readonly ErrorKey[] = ['no_token', 'invalid_token', 'invalid_characters', 'uri_too_long'];
 
+/** When a client is told to try again after the database was busy: a moment, not a backoff. */
+export const BUSY_RETRY_SECONDS = 2;
+
 /** The one place errors become `{message: "error/<key>"}`; 5xx details never leave the server. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
@@ -115,6 +119,10 @@ export const errorsPlugin = fp(
       if (status >= 400 && status < 500) {
         request.log.info({ err: error }, 'client error');
         return reply.status(status).send({ message: `error/${request.routeOptions.config.invalidKey ?? 'server_error'}` });
+      }
+      if (isDatabaseBusy(error)) {
+        request.log.warn({ err: error }, 'database busy');
+        return reply.status(503).header('Retry-After', String(BUSY_RETRY_SECONDS)).send({ message: 'error/server_busy' });
       }
       request.log.error({ err: error }, 'unexpected error');
       return reply.status(500).send({ message: 'error/server_error' });

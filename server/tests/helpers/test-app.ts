@@ -25,7 +25,7 @@ export interface TestApp {
  * copied from the run's migrated template (dropped when the app closes), so test files run in
  * parallel without seeing each other's rows.
  */
-export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve'> {
+export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve' | 'logStream'> {
   /** Told the SQL of every statement the app runs. */
   onQuery?: (sql: string) => void;
 }
@@ -52,7 +52,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   } else {
     database = openDatabase({ dataDir, onQuery });
   }
-  const app = await buildApp({ config, database, logger: false, ...build });
+  // Silent unless the test reads the log lines (with a LOG_LEVEL of its own).
+  const app = await buildApp({ config, database, logger: build.logStream !== undefined, ...build });
   await app.ready();
   return {
     app,

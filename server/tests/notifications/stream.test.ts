@@ -13,6 +13,7 @@ interface Stream {
   status: number;
   contentType: string | undefined;
   cacheControl: string | undefined;
+  contentEncoding: string | undefined;
   counts: number[];
   raw: string;
   next(predicate: (counts: number[]) => boolean): Promise<void>;
@@ -33,6 +34,7 @@ function openStream(app: FastifyInstance, path: string, headers: Record<string, 
         status: res.statusCode ?? 0,
         contentType: res.headers['content-type'],
         cacheControl: res.headers['cache-control'],
+        contentEncoding: res.headers['content-encoding'],
         counts: [],
         raw: '',
         next(predicate) {
@@ -99,6 +101,21 @@ describe('live unread stream', () => {
       await drain(t.app);
       await new Promise((r) => setTimeout(r, 200));
       expect(stream.counts).toEqual([1, 2, 0]);
+      expect(stream.raw.startsWith('retry: ')).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('goes out uncompressed and event by event to a client that accepts compression', async () => {
+    const user = await createUser(t.app);
+    const stream = await openStream(t.app, `/api/notification/stream?token=${user.token}`, { 'accept-encoding': 'br, gzip' });
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.contentEncoding).toBeUndefined();
+      // The first count arrives while the stream stays open: nothing holds it back to compress it.
+      await stream.next((counts) => counts.length === 1);
+      expect(stream.isEnded()).toBe(false);
       expect(stream.raw.startsWith('retry: ')).toBe(true);
     } finally {
       stream.close();
