@@ -70,6 +70,8 @@ export const ERROR_KEYS = [
   'report_limit', 'like_limit',
   // Too many verification mails asked for, for one address or from one client.
   'verification_limit',
+  // Deleting an account: the password given is not the account's; a Google account's typed name is not its own.
+  'wrong_password', 'wrong_username',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

@@ -15,7 +15,11 @@ export async function logOutAndForget(): Promise<void> {
   }
 }
 
-/** A full page reload (after an account delete, whatever its outcome: ). */
-export function reloadPage(): void {
+/**
+ * A full page reload, at `path` when given (after an account delete: nothing of the account stays
+ * in memory). The app routes after the #, so the new address is set at once, before the reload.
+ */
+export function reloadPage(path?: string): void {
+  if (path !== undefined) window.location.hash = path;
   window.location.reload();
 }
