@@ -72,6 +72,8 @@ export const ERROR_KEYS = [
   'verification_limit',
   // The database was busy with other work for longer than a request waits (503 with Retry-After).
   'server_busy',
+  // Deleting an account: the password given is not the account's; a Google account's typed name is not its own.
+  'wrong_password', 'wrong_username',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

@@ -37,6 +37,8 @@ export const LIMITS = {
   searchHistoryMax: 30,
   searchPreview: 3,
   suggestionsMax: 10,
+  /** Accounts and public groups suggested at once on an empty following or groups feed. */
+  followSuggestions: 5,
   debounceMs: 300,
   gifDebounceMs: 800,
   /** GIF picker layout: default size and the narrowest column of its grid, in px. */

@@ -23,6 +23,18 @@ export const PasswordBody = Type.Object({
   newPassword: Type.String(),
 });
 
+/**
+ * What proves the caller wants the account gone: its password, or for an account without one
+ * (signed up with Google) its username typed out.
+ */
+export const DeleteAccountFields = Type.Object({
+  password: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+});
+/** Optional (as LikeBody), so a call without a session is answered no_token, not refused for its body. */
+export const DeleteAccountBody = Type.Optional(Type.Union([DeleteAccountFields, Type.Null()]));
+export type DeleteAccountBody = Static<typeof DeleteAccountFields>;
+
 export const LanguageBody = Type.Object({ language: Language });
 
 /** One switch per type, in the order of NOTIFICATION_SETTINGS. */
@@ -173,7 +185,12 @@ export const accountApi = {
     method: 'DELETE',
     path: '/account/delete',
     summary: "Delete the caller's account (owned groups pass to a successor or go)",
+    description:
+      'An account with a password sends it as `password` (`wrong_password` otherwise); an account ' +
+      'without one (signed up with Google) sends its username as `username`, in any case (`wrong_username` otherwise).',
+    body: DeleteAccountBody,
     replies: MessageReplies,
-    errors: [],
+    invalidKey: 'wrong_password',
+    errors: ['wrong_password', 'wrong_username'],
   }),
 } as const;

@@ -16,6 +16,7 @@ import { postsApi } from './posts.js';
 import { profilesApi } from './profiles.js';
 import { pushApi } from './push.js';
 import { searchApi } from './search.js';
+import { suggestionsApi } from './suggestions.js';
 import type { Endpoint } from './endpoint.js';
 
 /**
@@ -30,6 +31,7 @@ export const api = {
   profiles: profilesApi,
   follows: followsApi,
   search: searchApi,
+  suggestions: suggestionsApi,
   posts: postsApi,
   feeds: feedsApi,
   comments: commentsApi,

@@ -6,6 +6,7 @@ import { accountRoutes } from './modules/account/account.routes.js';
 import { profileRoutes } from './modules/profiles/profiles.routes.js';
 import { followRoutes } from './modules/follows/follows.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
+import { suggestionRoutes } from './modules/suggestions/suggestions.routes.js';
 import { postRoutes } from './modules/posts/posts.routes.js';
 import { feedRoutes } from './modules/feeds/feeds.routes.js';
 import { commentRoutes } from './modules/comments/comments.routes.js';
@@ -27,6 +28,7 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   profileRoutes,
   followRoutes,
   searchRoutes,
+  suggestionRoutes,
   postRoutes,
   feedRoutes,
   commentRoutes,

@@ -1,8 +1,8 @@
 import { DELETED } from '#core/limits';
 import { describe, expect, it } from 'vitest';
-import { addMember, call, createGroup, createPost, createUser } from '../helpers/fixtures';
+import { addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
-import { countRows, expectError, expectInfo } from '../auth/support';
+import { countRows, createPasswordUser, expectError, expectInfo } from '../auth/support';
 
 describe('account deletion', () => {
   const t = useTestApp();
@@ -39,7 +39,7 @@ describe('account deletion', () => {
     await t.app.storage.put(`gp/${owned.id}.jpeg`, Buffer.from('group avatar'));
     await t.app.storage.put(`pfp/${other.id}.jpeg`, Buffer.from('other avatar'));
 
-    const res = await call(t.app, leaving, { method: 'DELETE', url: '/api/account/delete' });
+    const res = await deleteOwnAccount(t.app, leaving);
     expectInfo(res, 'account_deleted');
 
     expect(await db.selectFrom('users').select('id').where('id', '=', leaving.id).executeTakeFirst()).toBeUndefined();
@@ -62,7 +62,7 @@ describe('account deletion', () => {
 
     // The old token no longer works.
     expectError(await call(t.app, leaving, { method: 'POST', url: '/api/auth/test' }), 401, 'invalid_token');
-    expectError(await call(t.app, leaving, { method: 'DELETE', url: '/api/account/delete' }), 401, 'invalid_token');
+    expectError(await deleteOwnAccount(t.app, leaving), 401, 'invalid_token');
     // The name is free again.
     const again = await t.app.inject({
       method: 'POST',
@@ -75,9 +75,36 @@ describe('account deletion', () => {
   it('shows the deleted marker as the author of the remaining post', async () => {
     const author = await createUser(t.app);
     const post = await createPost(t.app, author);
-    await call(t.app, author, { method: 'DELETE', url: '/api/account/delete' });
+    await deleteOwnAccount(t.app, author);
     const res = await t.app.inject({ method: 'GET', url: `/api/post/${post.id}` });
     expect(res.statusCode).toBe(200);
     expect(res.json().author.username).toBe(DELETED);
+  });
+
+  describe('asks the caller to prove they mean it', () => {
+    const deleteWith = (user: { auth: { authorization: string } }, payload?: object) =>
+      t.app.inject({ method: 'DELETE', url: '/api/account/delete', headers: user.auth, ...(payload ? { payload } : {}) });
+    const stillThere = async (id: string) => (await t.app.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+
+    it('refuses an account with a password unless the right one comes with the call', async () => {
+      const user = await createPasswordUser(t.app, 'right!pass');
+      expectError(await deleteWith(user), 400, 'wrong_password');
+      expectError(await deleteWith(user, { password: 'wrong!pass' }), 400, 'wrong_password');
+      // The username is no proof for an account that has a password.
+      expectError(await deleteWith(user, { username: user.username }), 400, 'wrong_password');
+      expect(await stillThere(user.id)).toBe(true);
+      expectInfo(await deleteWith(user, { password: 'right!pass' }), 'account_deleted');
+      expect(await stillThere(user.id)).toBe(false);
+    });
+
+    it('asks an account signed up with Google for its username, in any case', async () => {
+      const user = await createUser(t.app, { username: 'GoogleLeaver', googleSub: `sub-${Date.now()}` });
+      expectError(await deleteWith(user), 400, 'wrong_username');
+      expectError(await deleteWith(user, { username: 'GoogleLeave' }), 400, 'wrong_username');
+      expectError(await deleteWith(user, { password: 'anything' }), 400, 'wrong_username');
+      expect(await stillThere(user.id)).toBe(true);
+      expectInfo(await deleteWith(user, { username: ' googleleaver ' }), 'account_deleted');
+      expect(await stillThere(user.id)).toBe(false);
+    });
   });
 });

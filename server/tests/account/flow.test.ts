@@ -49,7 +49,8 @@ describe('an account from sign-up to deletion, through the API only', () => {
     const again = await login(app, 'moved@example.test', 'second#pass');
     expect(again.json().user).toEqual({ _id: user._id, username: 'Traveller' });
     const fresh = { authorization: `Bearer ${again.json().token}` };
-    const deleted = await app.inject({ method: 'DELETE', url: '/api/account/delete', headers: fresh });
+    expectError(await app.inject({ method: 'DELETE', url: '/api/account/delete', headers: fresh, payload: { password: 'first!pass' } }), 400, 'wrong_password');
+    const deleted = await app.inject({ method: 'DELETE', url: '/api/account/delete', headers: fresh, payload: { password: 'second#pass' } });
     expect(deleted.json()).toEqual({ message: 'info/account_deleted' });
     expectError(await app.inject({ method: 'POST', url: '/api/auth/test', headers: fresh }), 401, 'invalid_token');
     expectError(await login(app, 'Traveller', 'second#pass'), 400, 'invalid_credentials');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { addMember, call, createGroup, createPost, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { expectError, expectInfo } from '../helpers/expect';
 import { useTestApp } from '../helpers/test-app';
 
@@ -179,7 +179,7 @@ describe('what a block ends and refuses', () => {
     await call(t.app, a, { method: 'PUT', url: `/api/mute/${b.id}` });
     await call(t.app, b, { method: 'PUT', url: `/api/mute/${a.id}` });
     await call(t.app, a, { method: 'PUT', url: '/api/mute/tag/gone' });
-    expectInfo(await call(t.app, a, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
+    expectInfo(await deleteOwnAccount(t.app, a), 'account_deleted');
     const naming = async (table: 'user_blocks' | 'user_mutes') =>
       (await t.app.db.selectFrom(table).selectAll().execute()).filter((row) => Object.values(row).includes(a.id));
     expect(await naming('user_blocks')).toEqual([]);

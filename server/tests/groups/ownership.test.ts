@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { imageKey } from '../../src/modules/media/media-urls';
-import { addMember, call, createGroup, createUser, type TestUser, createGroupWith } from '../helpers/fixtures';
+import { addMember, call, createGroup, createGroupWith, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
 import { useTestApp } from '../helpers/test-app';
 import { enqueuedEvents, expectCountsConsistent, expectError, expectInfo, groupState } from './helpers';
@@ -135,7 +135,7 @@ describe('an owner deletes their account', () => {
     const content = await writePrivateContent(group, owner, oldMember, 'zqheirs');
     await t.app.db.deleteFrom('jobs').execute();
 
-    expectInfo(await call(t.app, owner, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
+    expectInfo(await deleteOwnAccount(t.app, owner), 'account_deleted');
 
     const state = await groupState(t.app, group.id);
     expect(state.group).toMatchObject({ owner_id: firstAdmin.id, is_private: 1 });
@@ -167,7 +167,7 @@ describe('an owner deletes their account', () => {
       await t.app.db.updateTable('group_members').set({ created_at: at }).where('group_id', '=', group.id).where('user_id', '=', user.id).execute();
     }
     await joinedAgo(t.app, group.id, late, 'member', 1_000);
-    expectInfo(await call(t.app, owner, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
+    expectInfo(await deleteOwnAccount(t.app, owner), 'account_deleted');
     const first = [a.id, b.id].sort()[0];
     expect((await groupState(t.app, group.id)).group?.owner_id).toBe(first);
   });
@@ -181,7 +181,7 @@ describe('an owner deletes their account', () => {
     // A banned user is nobody to hand the group to.
     expectInfo(await call(t.app, owner, { method: 'PUT', url: `/api/group/${group.name}/ban/${bystander.id}` }), 'user_banned');
 
-    expectInfo(await call(t.app, owner, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
+    expectInfo(await deleteOwnAccount(t.app, owner), 'account_deleted');
 
     expect((await groupState(t.app, group.id)).group).toBeUndefined();
     const left = await t.app.db.selectFrom('posts').select('id').where('id', 'in', content.postIds).execute();

@@ -131,6 +131,8 @@ const probes: Probe[] = [
   { name: 'GET /profile/comments/{userId}', url: () => `/api/profile/comments/${s.member.id}?time=all`, memberSees: () => s.commentId },
   { name: 'GET /search/for/posts', url: () => `/api/search/for/posts?query=${SECRET}&time=all`, memberSees: () => s.postId },
   { name: 'GET /search/for/replies', url: () => `/api/search/for/replies?query=${SECRET}&time=all`, memberSees: () => s.commentId },
+  // A private group is never suggested, not even by name.
+  { name: 'GET /suggestions/groups', url: () => '/api/suggestions/groups', forbidden: () => [...privateIds(), s.group.id, s.group.name] },
   { name: 'GET /notification/', url: () => '/api/notification/' },
   // The quoting reply is public; for outsiders its replyingTo is the deleted marker, not the original's id.
   { name: 'GET /post/{quotingReply}', url: () => `/api/post/${s.quotingPostId}`, memberSees: () => `"replyingTo":"${s.postId}"` },

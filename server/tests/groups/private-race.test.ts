@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, createGroupWith, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { call, createGroupWith, createPost, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { newTransaction } from '../../src/db/helpers';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
 import { expectError, groupState } from './helpers';
@@ -62,7 +62,7 @@ describe('a private group whose owner changes while a member leaves the site', (
       const scene = await privateScene(round);
       const results = await Promise.all([
         call(t.app, scene.owner, { method: 'PATCH', url: `/api/group/${scene.group.name}/owner/${scene.member.id}` }),
-        call(t.app, scene.member, { method: 'DELETE', url: '/api/account/delete' }),
+        deleteOwnAccount(t.app, scene.member),
       ]);
       expectNo5xx(results);
       expect(await leaksOf(scene, outsider)).toEqual([]);
@@ -79,8 +79,8 @@ describe('a private group whose owner changes while a member leaves the site', (
     for (let round = 0; round < ROUNDS; round++) {
       const scene = await privateScene(round);
       const results = await Promise.all([
-        call(t.app, scene.owner, { method: 'DELETE', url: '/api/account/delete' }),
-        call(t.app, scene.member, { method: 'DELETE', url: '/api/account/delete' }),
+        deleteOwnAccount(t.app, scene.owner),
+        deleteOwnAccount(t.app, scene.member),
       ]);
       expectNo5xx(results);
       expect(await leaksOf(scene, outsider)).toEqual([]);
@@ -105,8 +105,8 @@ describe('a private group going away never publishes its posts', () => {
   it('the last one out (the owner deleting their account after the member did) takes the posts along', async () => {
     const outsider = await createUser(t.app);
     const scene = await privateScene(0);
-    expect((await call(t.app, scene.member, { method: 'DELETE', url: '/api/account/delete' })).statusCode).toBe(200);
-    expect((await call(t.app, scene.owner, { method: 'DELETE', url: '/api/account/delete' })).statusCode).toBe(200);
+    expect((await deleteOwnAccount(t.app, scene.member)).statusCode).toBe(200);
+    expect((await deleteOwnAccount(t.app, scene.owner)).statusCode).toBe(200);
     expect((await groupState(t.app, scene.group.id)).group).toBeUndefined();
     expect(await t.app.db.selectFrom('posts').select('id').where('id', 'in', scene.postIds).execute()).toEqual([]);
     expect(await leaksOf(scene, outsider)).toEqual([]);
@@ -124,7 +124,7 @@ describe('a private group going away never publishes its posts', () => {
 
   it('the member losing the race to a hand-over is told they are no member', async () => {
     const scene = await privateScene(0);
-    expect((await call(t.app, scene.member, { method: 'DELETE', url: '/api/account/delete' })).statusCode).toBe(200);
+    expect((await deleteOwnAccount(t.app, scene.member)).statusCode).toBe(200);
     const res = await call(t.app, scene.owner, { method: 'PATCH', url: `/api/group/${scene.group.name}/owner/${scene.member.id}` });
     expectError(res, 404, 'didnt_find_user');
   });

@@ -179,3 +179,8 @@ export async function createGroupWith<const R extends readonly ('member' | 'admi
   }
   return { owner, group, members: members as { -readonly [K in keyof R]: TestUser } };
 }
+
+/** The user deletes their own account, confirming as an account without a password does: by typing its username. */
+export function deleteOwnAccount(app: FastifyInstance, user: TestUser) {
+  return call(app, user, { method: 'DELETE', url: '/api/account/delete', payload: { username: user.username } });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { type TestUser, call, createUser } from '../helpers/fixtures';
+import { call, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { expectError, expectInfo } from '../helpers/expect';
 import { useTestApp } from '../helpers/test-app';
 import { type CreationOptionsLike, type RequestOptionsLike, SoftAuthenticator, strangerKey } from './authenticator';
@@ -236,7 +236,7 @@ describe('passkeys', () => {
   it('goes with the account when it is deleted', async () => {
     const user = await createUser(t.app);
     const { authenticator } = await addPasskey(user);
-    expectInfo(await call(t.app, user, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
+    expectInfo(await deleteOwnAccount(t.app, user), 'account_deleted');
     expect(await t.app.db.selectFrom('passkeys').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     const { challengeId, options } = await loginOptions();
     expectError(await login({ challengeId, response: authenticator.get(options) }), 400, 'passkey_not_found');

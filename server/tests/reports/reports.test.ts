@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { expectError, expectInfo } from '../helpers/expect';
-import { call, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
+import { call, createGroup, createPost, createUser, deleteOwnAccount, type TestUser, useUsers } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
 describe('reports', () => {
@@ -84,7 +84,7 @@ describe('reports', () => {
 
   it('goes with the reporter when their account is deleted', async () => {
     expect((await stored()).some((r) => r.reporter_id === carol.id)).toBe(true);
-    expectInfo(await call(t.app, carol, { method: 'DELETE', url: '/api/account/delete' }), 'account_deleted');
+    expectInfo(await deleteOwnAccount(t.app, carol), 'account_deleted');
     expect((await stored()).some((r) => r.reporter_id === carol.id)).toBe(false);
   });
 });

@@ -196,14 +196,15 @@ describe('AccountPage', () => {
     expect(await screen.findByText('Upload failed')).toBeInTheDocument();
   });
 
-  it('asks before deleting the account; cancelling makes no call', async () => {
+  it('asks before deleting the account, saying what goes; cancelling makes no call', async () => {
     const { calls } = serve();
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
     const dialog = screen.getByRole('alertdialog');
     expect(dialog).toHaveTextContent('Do you really want to delete this account?');
-    const [cancel] = within(dialog).getAllByRole('button');
-    fireEvent.click(cancel!);
+    expect(dialog).toHaveTextContent('Your posts and comments stay');
+    expect(within(dialog).getByRole('button', { name: 'Download my data' })).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
     fireEvent.keyDown(document, { key: 'Escape' });
@@ -213,27 +214,46 @@ describe('AccountPage', () => {
     expect(getSession().token).toBe('tok');
   });
 
-  it('deletes the account, logs out and reloads', async () => {
-    const { calls } = serve();
+  it('deletes the account with its password, logs out and starts again on the screen that says so', async () => {
+    const { calls } = serve((call) => (call.path === '/api/account/delete' ? { body: { message: 'info/account_deleted' } } : undefined));
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
-    const buttons = within(screen.getByRole('alertdialog')).getAllByRole('button');
-    fireEvent.click(buttons[buttons.length - 1]!);
-    await waitFor(() => expect(reloadPage).toHaveBeenCalled());
-    expect(calls.map(pathOf)).toContain('DELETE /api/account/delete');
+    const dialog = screen.getByRole('alertdialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Delete my account' });
+    expect(confirm).toBeDisabled();
+    fireEvent.change(within(dialog).getByLabelText('Your password'), { target: { value: 'my secret' } });
+    fireEvent.click(confirm);
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledWith('/account-deleted'));
+    expect(calls.find((call) => call.path === '/api/account/delete')).toMatchObject({ method: 'DELETE', body: { password: 'my secret' } });
     expect(getSession().token).toBeNull();
   });
 
-  it('reloads after a failed delete too, only logging the message and staying logged in', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    serve((call) => (call.path === '/api/account/delete' ? { status: 500, body: { message: 'error/server_error' } } : undefined));
+  it('says a wrong password in the dialog and stays logged in', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    serve((call) => (call.path === '/api/account/delete' ? { status: 400, body: { message: 'error/wrong_password' } } : undefined));
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
-    const buttons = within(screen.getByRole('alertdialog')).getAllByRole('button');
-    fireEvent.click(buttons[buttons.length - 1]!);
-    await waitFor(() => expect(reloadPage).toHaveBeenCalled());
-    expect(log).toHaveBeenCalledWith('Something went wrong on the server. Please try again.');
+    const dialog = screen.getByRole('alertdialog');
+    fireEvent.change(within(dialog).getByLabelText('Your password'), { target: { value: 'not it' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await within(dialog).findByText('That is not your password.')).toBeInTheDocument();
+    expect(reloadPage).not.toHaveBeenCalled();
     expect(getSession().token).toBe('tok');
+  });
+
+  it('asks an account signed up with Google for its username instead', async () => {
+    const { calls } = serve((call) => {
+      if (call.path === '/api/account/get') return { body: { user: apiAccount({ isGoogle: true }) } };
+      return call.path === '/api/account/delete' ? { body: { message: 'info/account_deleted' } } : undefined;
+    });
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(within(dialog).queryByLabelText('Your password')).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('Type your username (me) to confirm'), { target: { value: 'me' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledWith('/account-deleted'));
+    expect(calls.find((call) => call.path === '/api/account/delete')).toMatchObject({ body: { username: 'me' } });
   });
 
   it('logs out to /feed, clearing the local database', async () => {

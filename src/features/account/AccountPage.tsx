@@ -5,8 +5,8 @@ import { validateBio } from '#core/validation';
 import { AppLink } from '../../components/AppLink';
 import { avatarUrl } from '../../components/Avatar';
 import { MediaImg } from '../../components/MediaImg';
-import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
-import { ApiError, errorMessageOf, uploadErrorOf } from '../../lib/api/client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { pendingOutboxCount } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
 import { useSubmit } from '../../lib/forms';
@@ -14,7 +14,9 @@ import { LANGUAGES, type Language, currentLanguage, switchLanguage, translateMes
 import { formatMonthYearInPhrase } from '../../components/month-year';
 import { toast } from '../../lib/toast';
 import { THEMES, type ThemeChoice, chooseTheme, storedTheme } from '../../components/theme';
-import { type StoredAccount, changeBio, changeLanguage, deleteAccount, patchStoredAccount, uploadProfilePicture } from './account.api';
+import { type StoredAccount, changeBio, changeLanguage, patchStoredAccount, uploadProfilePicture } from './account.api';
+import { ACCOUNT_DELETED_PATH } from './AccountDeletedPage';
+import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { DataExport } from './DataExport';
 import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
@@ -232,16 +234,16 @@ export default function AccountPage() {
     else await logout();
   };
 
-  const onDelete = async () => {
+  // The server deleted the account: this device forgets it, and the app starts again on the
+  // screen that says so (a full load, so nothing of the account stays in memory).
+  const onDeleted = async () => {
     setConfirming(null);
     setDeleting(true);
     try {
-      await deleteAccount();
       await logOutAndForget();
-    } catch (err) {
-      console.error(translateMessage(t, err instanceof ApiError ? err.message : 'error/server_error'));
+    } finally {
+      reloadPage(ACCOUNT_DELETED_PATH);
     }
-    reloadPage();
   };
 
   if (!account) {
@@ -291,7 +293,7 @@ export default function AccountPage() {
         </button>
       </div>
       {confirming?.kind === 'delete' ? (
-        <ConfirmDialog question={deleteQuestion(t, 'account')} onConfirm={() => void onDelete()} onCancel={() => setConfirming(null)} />
+        <DeleteAccountDialog account={account} onDeleted={() => void onDeleted()} onCancel={() => setConfirming(null)} />
       ) : null}
       {confirming?.kind === 'logout' ? (
         <ConfirmDialog

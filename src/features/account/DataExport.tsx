@@ -34,10 +34,9 @@ function saveFile(blob: Blob, fileName: string): void {
 /**
  * "Download my data": the account's data as a zip (GET /account/export), read with the session's
  * token while it streams in, so the bytes received show as they come; then saved as a file. Needs
- * the server, so it waits for a connection.
+ * the server, so it waits for a connection. Shared by the account page and the delete dialog.
  */
-export function DataExport() {
-  const { t, i18n } = useTranslation('account');
+export function useDataExport() {
   const online = useOnline();
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const running = useRef(false);
@@ -57,15 +56,17 @@ export function DataExport() {
       running.current = false;
     }
   };
+  return { state, online, start: () => void start() };
+}
 
+/** The "Download my data" button and what it says while it downloads, once done or failed. */
+export function DataExportButton({ exporter }: { exporter: ReturnType<typeof useDataExport> }) {
+  const { t, i18n } = useTranslation('account');
+  const { state, online, start } = exporter;
   const downloading = state.kind === 'downloading';
   return (
-    <section className="account-section account-export" aria-labelledby="account-export-title">
-      <h2 id="account-export-title" className="account-section__title">
-        {t('export.title')}
-      </h2>
-      <p className="account-export__hint">{t('export.description')}</p>
-      <button type="button" className="button" disabled={!online || downloading} onClick={() => void start()}>
+    <>
+      <button type="button" className="button" disabled={!online || downloading} onClick={start}>
         {t('export.button')}
       </button>
       {!online ? <p className="account-export__hint">{t('export.offline')}</p> : null}
@@ -87,6 +88,21 @@ export function DataExport() {
           {translateMessage(t, state.message)}
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** The account page's section holding the download of the account's data. */
+export function DataExport() {
+  const { t } = useTranslation('account');
+  const exporter = useDataExport();
+  return (
+    <section className="account-section account-export" aria-labelledby="account-export-title">
+      <h2 id="account-export-title" className="account-section__title">
+        {t('export.title')}
+      </h2>
+      <p className="account-export__hint">{t('export.description')}</p>
+      <DataExportButton exporter={exporter} />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { type Account, accountApi } from '#core/api/account';
+import { type Account, type DeleteAccountBody, accountApi } from '#core/api/account';
 import { mediaApi } from '#core/api/media';
 import { type DownloadedFile, callApi, downloadApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
@@ -33,7 +33,8 @@ export const changePassword = (oldPassword: string, newPassword: string) =>
 
 export const changeLanguage = (language: Language) => callApi(accountApi.changeLanguage, { body: { language } });
 
-export const deleteAccount = () => callApi(accountApi.delete);
+/** DELETE /account/delete, proved by the password, or for an account without one (Google's) by the username typed out. */
+export const deleteAccount = (proof: DeleteAccountBody) => callApi(accountApi.delete, { body: proof });
 
 /** GET /account/export: the zip of the account's data, `onProgress` told the bytes received as they arrive. */
 export const downloadAccountData = (onProgress: (received: number, total: number | null) => void): Promise<DownloadedFile> =>

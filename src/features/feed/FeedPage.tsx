@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { AppLink } from '../../components/AppLink';
@@ -13,9 +13,17 @@ import { MediaImg } from '../../components/MediaImg';
 import { PendingPosts } from '../../components/post/PendingPosts';
 import { ListingControls } from '../../components/ListingControls';
 import { FeedPostList } from '../../components/post/PostList';
+import { FollowSuggestions, GroupSuggestions } from './Suggestions';
 import './feed.css';
 
 type Tab = 'explore' | 'following' | 'groups';
+
+/** What an empty tab offers a new account: people to follow, groups to join. */
+const EMPTY_TAB_SUGGESTIONS: Record<Tab, ReactNode> = {
+  explore: null,
+  following: <FollowSuggestions />,
+  groups: <GroupSuggestions />,
+};
 
 function tabOf(pathname: string): Tab {
   if (pathname.startsWith('/feed/following')) return 'following';
@@ -84,7 +92,7 @@ export default function FeedPage() {
       {tab === 'groups' && username && <GroupStrip username={username} />}
       <ListingControls sort={sort} time={time} onChange={setListing} />
       {tab === 'explore' && <PendingPosts />}
-      <FeedPostList feed={feed} emptyLabel={t('empty')} endLabel={t('end')} />
+      <FeedPostList feed={feed} emptyLabel={t('empty')} endLabel={t('end')} whenEmpty={EMPTY_TAB_SUGGESTIONS[tab]} />
     </section>
   );
 }

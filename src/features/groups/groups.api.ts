@@ -21,7 +21,7 @@ export function useGroup(name: string) {
   return { group, ...state };
 }
 
-export const joinGroup = (name: string) => callApi(groupsApi.join, { params: { name } });
+export { joinGroup } from '../../lib/api/memberships';
 export const leaveGroup = (name: string) => callApi(groupsApi.leave, { params: { name } });
 export const requestToJoin = (name: string) => callApi(groupsApi.request, { params: { name } });
 

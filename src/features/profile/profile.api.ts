@@ -33,6 +33,6 @@ export function followStateOf(profile: Pick<Profile, 'itsme' | 'follows' | 'noti
   return profile.notify ? 'notify' : 'silent';
 }
 
-export const follow = (userId: string) => callApi(followsApi.follow, { body: { following: userId } });
+export { follow } from '../../lib/api/memberships';
 export const changeFollow = (userId: string, notify: boolean) => callApi(followsApi.change, { body: { following: userId, notify } });
 export const unfollow = (userId: string) => callApi(followsApi.unfollow, { body: { following: userId } });

@@ -31,6 +31,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   publicConfig: [],
   historyName: ['user', 'u1'],
   gifCategories: ['en'],
+  suggestions: ['users'],
 };
 
 const keyOf = (name: keyof typeof queryKeys, dbName: string) =>

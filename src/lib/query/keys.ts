@@ -47,6 +47,8 @@ export const queryKeys = {
   /** The current name of a user or group in the search history (a text entry is its own name). */
   historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,
   gifCategories: (dbName: string, locale: string) => ['gifs', dbName, 'categories', locale] as const,
+  /** Accounts to follow or groups to join, offered on an empty following or groups feed. */
+  suggestions: (dbName: string, kind: 'users' | 'groups') => ['suggestions', dbName, kind] as const,
 } satisfies Record<string, (dbName: string, ...rest: never[]) => QueryKey>;
 
 /** A list of usePagedList, named without the database: its query key and its stored key come from it. */

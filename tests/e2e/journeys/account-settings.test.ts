@@ -19,7 +19,7 @@ interface Account {
 /**
  * Everything a person changes about their account: picture, bio, username, email (confirmed from
  * the mail to the new address), notification settings, a new password that ends the session,
- * then their data downloaded as a zip, and finally the account's deletion after a confirmation.
+ * then their data downloaded as a zip, and finally the account's deletion with the password.
  */
 describe('journey: an account changed in every way, then deleted', () => {
   const e2e = useE2eSuite();
@@ -107,7 +107,9 @@ describe('journey: an account changed in every way, then deleted', () => {
     await main.getByRole('button', { name: en('account:delete.button'), exact: true }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText(`${en('common:conf.delete')} ${en('common:conf.item.account')}?`).waitFor();
-    await dialog.getByRole('button', { name: en('common:conf.yes'), exact: true }).click();
+    await dialog.getByLabel(en('account:delete.password'), { exact: true }).fill(newPassword);
+    await dialog.getByRole('button', { name: en('account:delete.confirm'), exact: true }).click();
+    await page.getByRole('heading', { name: en('account:deleted.title'), exact: true }).waitFor();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     expect((await api(server, 'POST', '/auth/login', { body: { username: newName, password: newPassword } })).status).toBe(400);
     expect((await api(server, 'GET', `/profile/user/${newName}`)).status).toBe(404);

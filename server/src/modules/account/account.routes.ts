@@ -82,7 +82,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.route(
-    actionRoute(accountApi.delete, 'account_deleted', async (_request, viewer) => {
+    actionRoute(accountApi.delete, 'account_deleted', async (request, viewer) => {
+      await service.confirmDeletion(ctx, viewer, request.body);
       const groupKeys = await inNewTransaction(app, (ctx) => service.deleteAccount(ctx, viewer));
       await service.removeAccountFiles(ctx, viewer, groupKeys);
     }),

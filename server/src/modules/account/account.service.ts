@@ -1,4 +1,4 @@
-import type { Language } from '#core/api/account';
+import type { DeleteAccountBody, Language } from '#core/api/account';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
 import { foldForSearch, skeleton, trimText } from '#core/text';
 import { validateBio } from '#core/validation';
@@ -160,6 +160,21 @@ export async function gatherExport(ctx: ServiceContext, viewer: Viewer): Promise
     pushDevices,
     safety,
   };
+}
+
+/**
+ * Whether the request to delete the account proves the caller means it: the account's password,
+ * or, for an account without one (Google's), its username typed out (in any case). Checked before
+ * the deletion's transaction, as changeEmail, so a slow hash never holds the database.
+ */
+export async function confirmDeletion(_ctx: ServiceContext, viewer: Viewer, input: DeleteAccountBody | null | undefined): Promise<void> {
+  const { password = '', username = '' } = input ?? {};
+  const user = viewer.user;
+  if (isGoogleAccount(user) || !user.password_hash) {
+    if (username.trim().toLowerCase() !== user.username.toLowerCase()) throw badRequest('wrong_username');
+    return;
+  }
+  if (!(await verifyPassword(user.password_hash, password))) throw badRequest('wrong_password');
 }
 
 /**
