@@ -15,14 +15,14 @@ export function PostText({ text, mentions = [] }: { text: string; mentions?: rea
       {tokenizeText(text, mentions.map((m) => m.username)).map((token, i) => {
         if (token.kind === 'hashtag') {
           return (
-            <AppLink key={i} to={`/h/${encodeURIComponent(token.tag)}`} className="hashtag text-link text-link--accent">
+            <AppLink key={i} to={`/h/${encodeURIComponent(token.tag)}`} className="hashtag text-link text-link--accent text-link--in-text">
               {token.value}
             </AppLink>
           );
         }
         if (token.kind === 'mention' && ids.get(token.username)) {
           return (
-            <AppLink key={i} to={profilePath(token.username)} className="mention text-link text-link--accent">
+            <AppLink key={i} to={profilePath(token.username)} className="mention text-link text-link--accent text-link--in-text">
               {token.value}
             </AppLink>
           );
