@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright';
+import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Group, GroupUserListReply } from '#core/api/groups';
 import { type TestUser, api, createPost, createVerifiedUser, uniqueName } from './support/server';
