@@ -103,7 +103,7 @@ describe('group requests and quiet links', () => {
     const ban = page.getByRole('button', { name: `Ban ${outsider.username}` });
     await ban.click();
     const dialog = page.getByRole('alertdialog');
-    await dialog.getByText(`Ban ${outsider.username} from this group?`).waitFor();
+    await dialog.getByText(`Ban ${outsider.username} from &${name}?`).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect((await groupAs(outsider, name)).member).toBe(true);

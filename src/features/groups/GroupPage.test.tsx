@@ -102,7 +102,7 @@ describe('group page', () => {
     renderGroup();
     expect(await screen.findByText(/Joining needs an admin's approval/)).toBeInTheDocument();
     fireEvent.click(await screen.findByRole('button', { name: 'Request to join' }));
-    expect(await screen.findByText('Request sent')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Request sent' })).toBeDisabled();
     expect(calls.find((c) => c.path === '/api/group/birds/request')?.method).toBe('POST');
     expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/request_send' });
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw request' }));
@@ -218,7 +218,7 @@ describe('members view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.path.includes('/ban/'))).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Ban carol' }));
-    expect(screen.getByText('Ban carol from this group?')).toBeInTheDocument();
+    expect(screen.getByText('Ban carol from &birds?')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'carol' })).not.toBeInTheDocument());
     expect(calls.find((c) => c.path.includes('/ban/'))?.method).toBe('PUT');

@@ -82,7 +82,9 @@ export function JoinControl({ group, onChanged }: { group: Group; onChanged: () 
     case 'requested':
       return (
         <>
-          <span className="badge group-requested">{t('join.requested')}</span>
+          <button type="button" className="button" disabled>
+            {t('join.requested')}
+          </button>
           <button type="button" className="button" disabled={busy} onClick={() => void run(actions.withdraw)}>
             {t('join.withdraw')}
           </button>

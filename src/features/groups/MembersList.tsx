@@ -125,7 +125,7 @@ export function MembersList({ groupName, which, isAdmin }: { groupName: string; 
       />
       {banning && (
         <ConfirmDialog
-          question={t('moderation.ban_confirm', { username: banning.username })}
+          question={t('common:conf.ban_user', { username: banning.username, name: groupName })}
           onCancel={() => setBanning(null)}
           onConfirm={() => {
             setBanning(null);
