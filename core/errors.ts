@@ -33,6 +33,8 @@ export const ERROR_KEYS = [
   'already_member', 'already_requested', 'admin_accept', 'user_banned', 'user_member',
   'hasnt_requested', 'admin_admin', 'isnt_member', 'already_admin', 'isnt_admin', 'admin_pin',
   'admin_ban', 'ban_owner', 'didnt_find_user', 'already_banned', 'not_banned', 'owner_delete',
+  // Withdrawing a join request the caller never sent (or that was already answered).
+  'no_pending_request',
   // Client-side
   'while_loading', 'original_post', 'posting_failed', 'wait_media', 'loading_failed',
   'singup_failed', 'post_deleted', 'no_group',
@@ -82,7 +84,7 @@ export const INFO_KEYS = [
   'account_updated', 'email_send', 'bio_updated', 'account_deleted', 'signup_email', 'email_verified',
   'comment_deleted', 'created_group', 'group_updated', 'post_removed', 'you_left', 'joined_group',
   'request_send', 'request_accepted', 'request_denied', 'made_admin', 'revoked_admin', 'post_pinned',
-  'post_unpinned', 'user_banned', 'user_unbanned', 'group_deleted',
+  'post_unpinned', 'user_banned', 'user_unbanned', 'group_deleted', 'request_withdrawn',
   // The forgotten-password flow, and confirmations of deletes, follows and settings.
   'password_reset_sent', 'password_changed', 'post_deleted', 'unfollowed', 'followed',
   'notification_deleted', 'notifications_cleared', 'settings_updated', 'left_group',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingSearchParams, timeWindowStart } from './listing';
 import {
-  extractHashtags, foldForSearch, hasHiddenCharacters, isBlank, lineCount, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText,
+  extractHashtags, foldForSearch, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText,
 } from './text';
 import { relativeTime } from './time';
 
@@ -157,6 +157,32 @@ describe('text as a person reads it', () => {
     expect(skeleton('bob')).not.toBe(skeleton('rob'));
     expect(skeleton('anna1')).not.toBe(skeleton('anna2'));
     expect(skeleton('日本')).not.toBe(skeleton('日本語'));
+  });
+});
+
+describe('mentions in text', () => {
+  it('splits out the @names of the mentioned users, as they are named, beside hashtags', () => {
+    expect(tokenizeText('hi @Ann Lee and @bob, see #Praha', ['ann lee', 'bob'])).toEqual([
+      { kind: 'text', value: 'hi ' },
+      { kind: 'mention', value: '@Ann Lee', username: 'ann lee' },
+      { kind: 'text', value: ' and ' },
+      { kind: 'mention', value: '@bob', username: 'bob' },
+      { kind: 'text', value: ', see ' },
+      { kind: 'hashtag', value: '#Praha', tag: 'praha' },
+    ]);
+  });
+
+  it('leaves alone names nobody mentions, longer words and addresses', () => {
+    expect(tokenizeText('@carol and @bobby wrote to x@bob', ['bob'])).toEqual([{ kind: 'text', value: '@carol and @bobby wrote to x@bob' }]);
+    expect(tokenizeText('@a.b (c)', ['a.b'])).toEqual([
+      { kind: 'mention', value: '@a.b', username: 'a.b' },
+      { kind: 'text', value: ' (c)' },
+    ]);
+  });
+
+  it('names the mentioned users the text holds', () => {
+    expect([...mentionsInText('thanks @ANN', ['ann', 'bob'])]).toEqual(['ann']);
+    expect(mentionsInText('no names', ['ann']).size).toBe(0);
   });
 });
 

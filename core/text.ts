@@ -19,11 +19,25 @@ export function extractHashtags(text: string): string[] {
 
 export type TextToken =
   | { kind: 'text'; value: string }
-  | { kind: 'hashtag'; value: string; tag: string };
+  | { kind: 'hashtag'; value: string; tag: string }
+  | { kind: 'mention'; value: string; username: string };
 
-/** Splits text into plain runs and hashtag tokens, for rendering links to /h/{hashtag}. */
-export function tokenizeText(text: string): TextToken[] {
-  const tokens: TextToken[] = [];
+/** A letter, digit or underscore: what may not touch a tag on either side. */
+const WORD_CHAR = '[\\p{L}\\p{N}_]';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Where the text names one of these users as @name: names may hold spaces and punctuation, so only
+ * the names a post mentions are looked for (the longest first, so "@ann lee" wins over "@ann").
+ */
+function mentionPattern(usernames: readonly string[]): RegExp | null {
+  const names = [...new Set(usernames.filter((n) => n !== ''))].sort((a, b) => b.length - a.length);
+  if (names.length === 0) return null;
+  return new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@(${names.map(escapeRegExp).join('|')})(?!${WORD_CHAR})`, 'giu');
+}
+
+function tokenizeHashtags(text: string, tokens: TextToken[]): void {
   let last = 0;
   for (const match of text.matchAll(HASHTAG)) {
     const tag = match[2]!;
@@ -34,7 +48,33 @@ export function tokenizeText(text: string): TextToken[] {
     last = start + tag.length + 1;
   }
   if (last < text.length) tokens.push({ kind: 'text', value: text.slice(last) });
+}
+
+/**
+ * Splits text into plain runs, hashtag tokens (for links to /h/{hashtag}) and @mentions of the
+ * given users (for links to their profiles); a mention token carries the name as given.
+ */
+export function tokenizeText(text: string, mentions: readonly string[] = []): TextToken[] {
+  const tokens: TextToken[] = [];
+  const pattern = mentionPattern(mentions);
+  let last = 0;
+  for (const match of pattern ? text.matchAll(pattern) : []) {
+    const start = match.index + match[1]!.length;
+    const typed = match[2]!;
+    tokenizeHashtags(text.slice(last, start), tokens);
+    const username = mentions.find((n) => n.toLowerCase() === typed.toLowerCase()) ?? typed;
+    tokens.push({ kind: 'mention', value: `@${typed}`, username });
+    last = start + typed.length + 1;
+  }
+  tokenizeHashtags(text.slice(last), tokens);
   return tokens;
+}
+
+/** The given usernames the text names as @name (compared case-insensitively), as given. */
+export function mentionsInText(text: string, usernames: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  for (const token of tokenizeText(text, usernames)) if (token.kind === 'mention') found.add(token.username);
+  return found;
 }
 
 /**

@@ -89,11 +89,11 @@ const GROUP_BODY_ERRORS = [
   'max_desc_lines',
 ] as const;
 
-/** A call on the group named in the path that answers its message (join, leave, request, unpin). */
+/** A call on the group named in the path that answers its message (join, leave, request, withdraw, unpin). */
 const onGroup = { params: GroupNameParams, replies: MessageReplies } as const;
 /** An admin's or owner's call on one user of the group, answering its message. */
 const onGroupUser = { params: GroupUserParams, replies: MessageReplies } as const;
-/** A page of the group's users (members, banned), with the caller's rights there. */
+/** A page of the group's users (members, banned, requests), with the caller's rights there. */
 const groupUsersEntry = { params: GroupNameParams, ...pageEntry(GroupUserListReply) } as const;
 
 /** Refusals of a call on a user's join request (accept, deny). */
@@ -186,6 +186,13 @@ export const groupsApi = {
     ...groupUsersEntry,
     errors: ['didnt_find_group', 'need_admin', 'not_member'],
   }),
+  requests: endpoint({
+    method: 'GET',
+    path: '/group/:name/requests',
+    summary: "A page of the users asking to join the group, oldest request first (admins)",
+    ...groupUsersEntry,
+    errors: ['didnt_find_group', 'need_admin', 'not_member'],
+  }),
   join: endpoint({
     method: 'PUT',
     path: '/group/:name/join',
@@ -206,6 +213,13 @@ export const groupsApi = {
     summary: 'Ask to join a group that admits by request',
     ...onGroup,
     errors: ['didnt_find_group', 'banned', 'already_member', 'no_request', 'already_requested', 'group_action_limit'],
+  }),
+  withdraw: endpoint({
+    method: 'DELETE',
+    path: '/group/:name/request',
+    summary: "Withdraw the caller's own pending join request",
+    ...onGroup,
+    errors: ['didnt_find_group', 'no_pending_request', 'group_action_limit'],
   }),
   accept: endpoint({
     method: 'POST',

@@ -44,7 +44,7 @@ export function SubjectHeader({ avatar, openAvatarLabel, name, nameExtra, text, 
         <ul className="subject-header__counts">
           {counts.map((count) => (
             <li key={count.key}>
-              <AppLink to={count.to}>{count.label}</AppLink>
+              <AppLink className="text-link" to={count.to}>{count.label}</AppLink>
             </li>
           ))}
         </ul>

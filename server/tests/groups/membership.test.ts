@@ -124,6 +124,36 @@ describe('join requests', () => {
     await refused(w.outsider, 'POST', url, w.group.id, 403, 'banned');
   });
 
+  it('the requester withdraws a pending request, once', async () => {
+    const w = await world({ requestJoin: true });
+    const url = `/api/group/${w.group.name}/request`;
+    expectInfo(await call(t.app, w.outsider, { method: 'POST', url }), 'request_send');
+    expectInfo(await call(t.app, w.outsider, { method: 'DELETE', url }), 'request_withdrawn');
+    expect((await groupState(t.app, w.group.id)).requests).toEqual([]);
+    expect((await call(t.app, w.outsider, { method: 'GET', url: `/api/group/${w.group.name}` })).json().group.requested).toBe(false);
+    await refused(w.outsider, 'DELETE', url, w.group.id, 404, 'no_pending_request');
+    await refused(w.member, 'DELETE', url, w.group.id, 404, 'no_pending_request');
+    await refused(null, 'DELETE', url, w.group.id, 401, 'no_token');
+    await refused(w.outsider, 'DELETE', `/api/group/nosuchgroup/request`, w.group.id, 404, 'didnt_find_group');
+    // Withdrawn, the request may be sent again.
+    expectInfo(await call(t.app, w.outsider, { method: 'POST', url }), 'request_send');
+  });
+
+  it('lists pending requests to admins only, oldest first', async () => {
+    const w = await world({ requestJoin: true });
+    const second = await createUser(t.app);
+    const url = `/api/group/${w.group.name}/requests`;
+    expectInfo(await call(t.app, w.outsider, { method: 'POST', url: `/api/group/${w.group.name}/request` }), 'request_send');
+    expectInfo(await call(t.app, second, { method: 'POST', url: `/api/group/${w.group.name}/request` }), 'request_send');
+    const reply = (await call(t.app, w.admin, { method: 'GET', url })).json();
+    expect(reply.userList.map((u: { _id: string }) => u._id)).toEqual([w.outsider.id, second.id]);
+    expect(reply.group.admin).toBe(true);
+    expectError(await call(t.app, w.member, { method: 'GET', url }), 403, 'need_admin');
+    expectError(await call(t.app, w.outsider, { method: 'GET', url }), 403, 'need_admin');
+    expectInfo(await call(t.app, w.owner, { method: 'POST', url: `/api/group/${w.group.name}/accept/${second.id}` }), 'request_accepted');
+    expect((await call(t.app, w.owner, { method: 'GET', url })).json().userList.map((u: { _id: string }) => u._id)).toEqual([w.outsider.id]);
+  });
+
   it('refuses bad accept and deny calls', async () => {
     const w = await world({ requestJoin: true });
     const requester = await createUser(t.app);

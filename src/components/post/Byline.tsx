@@ -5,7 +5,7 @@ import { RelativeTime } from '../RelativeTime';
 export function Byline({ username, time, prefix }: { username: string; time: number; prefix: 'comment' | 'search-reply' }) {
   return (
     <>
-      <AppLink className={`${prefix}-author`} to={`/u/${encodeURIComponent(username)}`}>
+      <AppLink className={`${prefix}-author text-link`} to={`/u/${encodeURIComponent(username)}`}>
         {username}
       </AppLink>
       <span className={`${prefix}-time`}>

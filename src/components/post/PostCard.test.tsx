@@ -310,6 +310,10 @@ describe('PostCard', () => {
       const before = getToasts().length;
       openMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Ban alice in the group' }));
+      // A ban asks first; an unban does not.
+      expect(screen.getByText('Ban alice from &cats?')).toBeInTheDocument();
+      expect(calls).toEqual([]);
+      fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/ban/u1', 'GET /api/post/p1']));
       openMenu();
       fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Unban alice in the group' }));
@@ -333,6 +337,7 @@ describe('PostCard', () => {
       const before = getToasts().length;
       openMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Ban alice in the group' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/ban_owner' })]));
       expect(calls[0]).toEqual(expect.objectContaining({ method: 'PUT', path: '/api/group/cats/ban/u1' }));
     });

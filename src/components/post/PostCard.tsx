@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
 import { AppLink } from '../AppLink';
 import { DELETED, LIMITS } from '#core/limits';
-import type { Post } from '../../lib/api/types';
+import type { MentionTag, Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
 import { useCommentCount } from '../../lib/query/comment-count';
 import { Avatar } from '../Avatar';
@@ -43,7 +43,7 @@ function useObjectUrls(blobs: Blob[] | undefined): string[] {
   return urls;
 }
 
-function CollapsibleText({ text }: { text: string }) {
+function CollapsibleText({ text, mentions }: { text: string; mentions: MentionTag[] }) {
   const { t } = useTranslation('post');
   const ref = useRef<HTMLDivElement>(null);
   const [long, setLong] = useState(false);
@@ -60,7 +60,7 @@ function CollapsibleText({ text }: { text: string }) {
         className={`post-text${collapsed ? ' collapsed' : ''}`}
         style={collapsed ? { maxHeight: `${LIMITS.collapsedPostPx}px`, overflow: 'hidden' } : undefined}
       >
-        <PostText text={text} />
+        <PostText text={text} mentions={mentions} />
       </div>
       {long && (
         <button type="button" className="link-button" onClick={() => setExpanded((e) => !e)} aria-expanded={expanded}>
@@ -108,7 +108,7 @@ function AuthorName({ username }: { username: string }) {
   const { t } = useTranslation('post');
   if (username === DELETED) return <span className="post-author">{t('deleted_user')}</span>;
   return (
-    <AppLink className="post-author" to={`/u/${encodeURIComponent(username)}`}>
+    <AppLink className="post-author text-link" to={`/u/${encodeURIComponent(username)}`}>
       {username}
     </AppLink>
   );
@@ -152,7 +152,7 @@ export function PostCard({ post: stored, pending, pinned, quoted, pictures = 'la
         <AuthorName username={post.author.username} />
         <span className="post-time">
           {quoted || pending ? <RelativeTime time={post.createdAt} /> : (
-            <AppLink to={`/p/${post._id}`}>
+            <AppLink className="text-link" to={`/p/${post._id}`}>
               <RelativeTime time={post.createdAt} />
             </AppLink>
           )}
@@ -164,15 +164,15 @@ export function PostCard({ post: stored, pending, pinned, quoted, pictures = 'la
           </span>
         )}
       </header>
-      <Tags groups={post.groups} mentions={post.mentions} />
+      <Tags groups={post.groups} mentions={post.mentions} text={post.text} />
       {post.contentWarning?.trim() ? (
         <BehindWarning warning={post.contentWarning.trim()}>
-          <CollapsibleText text={post.text} />
+          <CollapsibleText text={post.text} mentions={post.mentions} />
           <PostImages urls={images} alts={post.alts} priority={pictures} />
         </BehindWarning>
       ) : (
         <>
-          <CollapsibleText text={post.text} />
+          <CollapsibleText text={post.text} mentions={post.mentions} />
           <PostImages urls={images} alts={post.alts} priority={pictures} />
         </>
       )}

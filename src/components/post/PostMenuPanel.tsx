@@ -12,7 +12,7 @@ import { useMenu } from '../menu/useMenu';
 // The editor comes with the first edit, not with every card.
 const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
 
-type Confirming = { kind: 'delete' } | { kind: 'remove'; group: AdminGroup } | { kind: 'edit' } | { kind: 'report' };
+type Confirming = { kind: 'delete' } | { kind: 'remove' | 'ban'; group: AdminGroup } | { kind: 'edit' } | { kind: 'report' };
 
 export interface PostMenuPanelProps {
   post: Post;
@@ -96,7 +96,7 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
                 </li>
                 {group.canBan && (
                   <li role="none">
-                    <button type="button" role="menuitem" onClick={run(() => void toggleBan(group))}>
+                    <button type="button" role="menuitem" onClick={run(() => (group.authorBanned ? void toggleBan(group) : setConfirming({ kind: 'ban', group })))}>
                       {group.authorBanned
                         ? t('admin.unban', { username: post.author.username })
                         : t('admin.ban', { username: post.author.username })}
@@ -136,6 +136,17 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
             const { group } = confirming;
             setConfirming(null);
             void remove(group);
+          }}
+        />
+      )}
+      {confirming?.kind === 'ban' && (
+        <ConfirmDialog
+          question={t('common:conf.ban_user', { username: post.author.username, name: confirming.group.name })}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const { group } = confirming;
+            setConfirming(null);
+            void toggleBan(group);
           }}
         />
       )}

@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { setSafety, useSafetyState } from './safety';
+import { setMute, setSafety, useSafetyState } from './safety';
 
 /**
  * Mute and block of one user, for any menu: `items(run)` gives the menu's entries (`run` closes
@@ -16,7 +16,7 @@ export function useUserSafety(userId: string, username: string): { items: (run: 
   const items = (run: (action: () => void) => () => void) => (
     <>
       <li role="none">
-        <button type="button" role="menuitem" onClick={run(() => void setSafety('mute', userId, !muted, { label: username }))}>
+        <button type="button" role="menuitem" onClick={run(() => void setMute(userId, username, !muted))}>
           {t(muted ? 'unmute_user' : 'mute_user', { username })}
         </button>
       </li>

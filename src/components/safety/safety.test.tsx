@@ -78,6 +78,7 @@ describe("a post's menu: muting and blocking its author", () => {
     renderWithApp(<PostCard post={bobsPost} />);
     openPostMenu();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Mute @bob' }));
+    await waitFor(() => expect(getToasts()).toContainEqual(expect.objectContaining({ kind: 'info', message: 'safety:muted_toast', values: { username: 'bob' } })));
     await waitFor(async () => expect(await idsOf('explore')).toEqual(['p2']));
     expect(await idsOf('profile:bob')).toEqual(['p1']);
     expect(await idsOf('hash:cats')).toEqual([]);
@@ -144,5 +145,15 @@ describe("the profile's menu", () => {
     fireEvent.click(screen.getByRole('button', { name: 'More about @bob' }));
     expect(await screen.findByRole('menuitem', { name: 'Unmute @bob' })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Block @bob' })).toBeInTheDocument();
+  });
+
+  it('shows a muted user as muted, with an unmute that says it worked', async () => {
+    setOnline(true);
+    mockFetch((call) => (call.path === '/api/block/u2' ? { body: { blocking: false, blockedBy: false, muting: true } } : { body: {} }));
+    renderWithApp(<SafetyMenu userId="u2" username="bob" />);
+    expect(await screen.findByText('Muted')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Unmute @bob' }));
+    await waitFor(() => expect(screen.queryByText('Muted')).not.toBeInTheDocument());
+    expect(getToasts()).toContainEqual(expect.objectContaining({ kind: 'info', message: 'safety:unmuted_toast', values: { username: 'bob' } }));
   });
 });

@@ -7,6 +7,7 @@ import { useDb } from '../../lib/db/useDb';
 import { queueSafety } from '../../lib/outbox/outbox';
 import { safetyStateKey, setSafetyState } from '../../lib/outbox/kinds/safety';
 import { queryKeys } from '../../lib/query/keys';
+import { toast } from '../../lib/toast';
 
 /** The account's own state of a block or mute as stored: undefined while this device has not learnt it. */
 export function useStoredSafetyState(action: SafetyAction, subject: string): boolean | undefined {
@@ -48,3 +49,12 @@ export function useBlockState(userId: string | null, enabled = true): boolean {
 /** Sets a block, a mute or a muted hashtag through the outbox (sent when online, once). */
 export const setSafety = (action: SafetyAction, subject: string, on: boolean, options: { label?: string; from?: boolean } = {}) =>
   queueSafety(action, subject, on, options);
+
+/**
+ * Mutes or unmutes a user and says so: a mute changes nothing the screen shows at once (their
+ * posts only leave later lists), so without the toast the click would look lost.
+ */
+export async function setMute(userId: string, username: string, on: boolean): Promise<void> {
+  await setSafety('mute', userId, on, { label: username });
+  toast.info(on ? 'safety:muted_toast' : 'safety:unmuted_toast', { username });
+}

@@ -184,9 +184,9 @@ export function CommentItem({ comment: listed, pending, preset, highlighted, dep
                 </span>
               )}
             </header>
-            <Tags groups={[]} mentions={comment.mentions} />
+            <Tags groups={[]} mentions={comment.mentions} text={comment.text} />
             <p className="comment-text">
-              <PostText text={comment.text} />
+              <PostText text={comment.text} mentions={comment.mentions} />
             </p>
             <CommentImage url={comment.media?.[0]} blob={pending?.image} alt={comment.alts?.[0]} />
           </>

@@ -92,14 +92,23 @@ describe('group page', () => {
     expect(calls.filter((c) => c.path === '/api/group/birds').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('sends a request to join with an info toast', async () => {
+  it('says joining needs approval, sends a request to join with an info toast, and withdraws it', async () => {
     storeSession('token-1', 'alice', ME);
-    const { calls } = serve(() => group({ requestJoin: true }), accepted('/api/group/birds/request', 'info/request_send').answer);
+    const withdrawn = accepted('/api/group/birds/request', 'info/request_withdrawn');
+    const { calls } = serve(
+      () => group({ requestJoin: true }),
+      (call) => (call.method === 'DELETE' ? withdrawn.answer(call) : accepted('/api/group/birds/request', 'info/request_send').answer(call)),
+    );
     renderGroup();
+    expect(await screen.findByText(/Joining needs an admin's approval/)).toBeInTheDocument();
     fireEvent.click(await screen.findByRole('button', { name: 'Request to join' }));
     expect(await screen.findByRole('button', { name: 'Request sent' })).toBeDisabled();
     expect(calls.find((c) => c.path === '/api/group/birds/request')?.method).toBe('POST');
     expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/request_send' });
+    fireEvent.click(screen.getByRole('button', { name: 'Withdraw request' }));
+    expect(await screen.findByRole('button', { name: 'Request to join' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/group/birds/request').map((c) => c.method)).toEqual(['POST', 'DELETE']);
+    expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/request_withdrawn' });
   });
 
   it('shows a banned user a label and a visitor a login link', async () => {
@@ -205,6 +214,12 @@ describe('members view', () => {
     expect(lastToast()).toMatchObject({ message: 'info/revoked_admin' });
 
     fireEvent.click(screen.getByRole('button', { name: 'Ban carol' }));
+    // A ban asks first: cancelled, nothing is sent.
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.path.includes('/ban/'))).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Ban carol' }));
+    expect(screen.getByText('Ban carol from &birds?')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'carol' })).not.toBeInTheDocument());
     expect(calls.find((c) => c.path.includes('/ban/'))?.method).toBe('PUT');
     expect(lastToast()).toMatchObject({ message: 'info/user_banned' });
@@ -253,6 +268,7 @@ describe('members view', () => {
     });
     renderGroup(`/g/birds/${view}`);
     fireEvent.click(await screen.findByRole('button', { name: button }));
+    if (action === 'ban') fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message }));
     expect(screen.getByRole('link', { name })).toBeInTheDocument();
   });

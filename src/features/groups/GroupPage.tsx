@@ -14,7 +14,7 @@ import { queryKeys } from '../../lib/query/keys';
 import { usePinnedPost } from '../../lib/query/posts';
 import { ListingPosts } from '../../components/post/PostList';
 import { PostCard } from '../../components/post/PostCard';
-import { type Group, setNotificationLevel, useGroup } from './groups.api';
+import { type Group, joinNeedsApproval, setNotificationLevel, useGroup } from './groups.api';
 import { JoinControl } from './JoinControl';
 import { MembersList } from './MembersList';
 import './groups.css';
@@ -74,7 +74,7 @@ function GroupHeader({ group, onChanged }: { group: Group; onChanged: () => void
       openAvatarLabel={t('open_avatar')}
       name={group.name}
       nameExtra={
-        group.owner && (
+        group.admin && (
           <Tooltip label={t('settings.title')}>
             <AppLink className="icon-button group-settings-link" to={groupPath(group.name, 'settings')} aria-label={t('settings.title')}>
               ⚙
@@ -83,7 +83,14 @@ function GroupHeader({ group, onChanged }: { group: Group; onChanged: () => void
         )
       }
       text={group.description}
-      meta={`${t('created', { date: formatMonthYearInPhrase(group.createdAt, i18n.language) })}${group.private ? ` · ${t('private')}` : ''}`}
+      meta={[
+        t('created', { date: formatMonthYearInPhrase(group.createdAt, i18n.language) }),
+        group.private && t('private'),
+        // Said before the button, so nobody expects to be in at once.
+        !group.member && joinNeedsApproval(group) && t('join.needs_approval'),
+      ]
+        .filter(Boolean)
+        .join(' · ')}
       counts={counts}
     >
       <JoinControl group={group} onChanged={onChanged} />

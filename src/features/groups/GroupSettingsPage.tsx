@@ -7,8 +7,9 @@ import { LoadStatus, StatusPage } from '../../components/StatusPage';
 import { ApiError } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
 import { translateMessage } from '../../lib/i18n';
-import { deleteGroup, useGroup } from './groups.api';
+import { deleteGroup, joinNeedsApproval, useGroup } from './groups.api';
 import { GroupForm } from './GroupForm';
+import { MembersList } from './MembersList';
 import { TransferOwnership } from './TransferOwnership';
 import '../../components/danger-button.css';
 import './groups.css';
@@ -18,7 +19,8 @@ import { avatarUrl } from '../../components/Avatar';
 /**
  * /g/{groupname}/settings: the creation form filled in (privacy is the owner's to change), group
  * delete behind the confirm dialog (success or not, the user goes to the feed; a failure is only
- * written to the console) and the owner's transfer of ownership to a member.
+ * written to the console), the owner's transfer of ownership to a member and, for a group that
+ * admits by request, the requests waiting for an answer.
  */
 export default function GroupSettingsPage() {
   const { t } = useTranslation('groups');
@@ -65,6 +67,14 @@ export default function GroupSettingsPage() {
           void navigate(`/g/${encodeURIComponent(saved.name)}`);
         }}
       />
+      {joinNeedsApproval(group) && (
+        <section className="group-requests" aria-labelledby="group-requests-title">
+          <h2 id="group-requests-title" className="group-list-title">
+            {t('settings.requests')}
+          </h2>
+          <MembersList groupName={group.name} which="requests" isAdmin />
+        </section>
+      )}
       <AppLink className="group-reports-link" to={`/g/${encodeURIComponent(group.name)}/reports`}>
         {t('moderation:group_link')}
       </AppLink>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
-import { type Group, joinGroup, leaveGroup, requestToJoin } from './groups.api';
+import { type Group, joinGroup, joinNeedsApproval, leaveGroup, requestToJoin, withdrawRequest } from './groups.api';
 import './groups.css';
 import { useLoginLink } from '../../components/login-return';
 
@@ -14,22 +14,24 @@ export function joinStateOf(group: Group, loggedIn: boolean): JoinState {
   if (group.member) return 'leave';
   if (group.banned) return 'banned';
   if (!loggedIn) return 'login';
-  if (group.requestJoin || group.private) return group.requested ? 'requested' : 'request';
+  if (joinNeedsApproval(group)) return group.requested ? 'requested' : 'request';
   return 'join';
 }
 
 /**
  * The join control: the owner sees nothing, a member leave, a banned user a label, a
- * request-to-join group a request button (info toast once sent), otherwise join. Join and leave
- * load the group again; failures are only logged.
+ * request-to-join group a request button (info toast once sent) and, once sent, a way to withdraw
+ * it; otherwise join. Join, leave and a withdrawal load the group again; failures are only logged.
  */
 export function JoinControl({ group, onChanged }: { group: Group; onChanged: () => void }) {
   const { t } = useTranslation('groups');
   const loginLink = useLoginLink();
   const { isLoggedIn } = useSession();
   const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
-  const state = sent ? 'requested' : joinStateOf(group, isLoggedIn);
+  // What this screen last did to the request, until the group loaded again says the same.
+  const [requested, setRequested] = useState<boolean | null>(null);
+  const stored = joinStateOf(group, isLoggedIn);
+  const state = requested === null || (stored !== 'request' && stored !== 'requested') ? stored : requested ? 'requested' : 'request';
 
   // What the buttons that call the server do, and whether each is the page's main action.
   const actions = {
@@ -38,10 +40,19 @@ export function JoinControl({ group, onChanged }: { group: Group; onChanged: () 
     request: {
       call: () => requestToJoin(group.name),
       after: () => {
-        setSent(true);
+        setRequested(true);
         toast.info('info/request_send');
       },
       primary: true,
+    },
+    withdraw: {
+      call: () => withdrawRequest(group.name),
+      after: () => {
+        setRequested(false);
+        toast.info('info/request_withdrawn');
+        onChanged();
+      },
+      primary: false,
     },
   };
 
@@ -70,9 +81,14 @@ export function JoinControl({ group, onChanged }: { group: Group; onChanged: () 
       );
     case 'requested':
       return (
-        <button type="button" className="button" disabled>
-          {t('join.requested')}
-        </button>
+        <>
+          <button type="button" className="button" disabled>
+            {t('join.requested')}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => void run(actions.withdraw)}>
+            {t('join.withdraw')}
+          </button>
+        </>
       );
     default: {
       const action = actions[state];

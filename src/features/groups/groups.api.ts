@@ -24,6 +24,15 @@ export function useGroup(name: string) {
 export { joinGroup } from '../../lib/api/memberships';
 export const leaveGroup = (name: string) => callApi(groupsApi.leave, { params: { name } });
 export const requestToJoin = (name: string) => callApi(groupsApi.request, { params: { name } });
+export const withdrawRequest = (name: string) => callApi(groupsApi.withdraw, { params: { name } });
+
+/** Whether a newcomer waits for an admin: a private group or one that admits by request. */
+export const joinNeedsApproval = (group: Group) => group.requestJoin || group.private;
+
+/** An admin's answer to a join request: the name of its entry in the contract. */
+export type RequestAnswer = 'accept' | 'deny';
+
+export const answerRequest = (name: string, answer: RequestAnswer, pfp: string) => callApi(groupsApi[answer], { params: { name, pfp } });
 
 /** An admin's action on a member or a banned user: the name of its entry in the contract. */
 export type ModerationAction = 'admin' | 'deadmin' | 'ban' | 'unban';

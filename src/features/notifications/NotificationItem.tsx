@@ -41,14 +41,14 @@ export function NotificationItem({ notification: n, now, busy, onDelete, onDecid
   const groupname = n.groupname ?? n.groups[0] ?? null;
   const group = present(groupname) ? groupname : null;
   const user = actor ? (
-    <AppLink to={`/u/${encodeURIComponent(actor)}`} className="notification__name">
+    <AppLink to={`/u/${encodeURIComponent(actor)}`} className="notification__name text-link">
       {actor}
     </AppLink>
   ) : (
     <span className="notification__name notification__name--deleted">{t('deletedUser')}</span>
   );
   const groupNode = group ? (
-    <AppLink to={`/g/${encodeURIComponent(group)}`} className="notification__name">
+    <AppLink to={`/g/${encodeURIComponent(group)}`} className="notification__name text-link">
       {group}
     </AppLink>
   ) : (

@@ -60,11 +60,11 @@ function ProfileReplies({ profile }: { profile: Profile }) {
           <article className="profile-reply">
             <header className="profile-reply__header">
               {c.parent && <span>{t('replying_to', { username: c.parent.author.username })}</span>}
-              <AppLink to={`/p/${encodeURIComponent(c.postId)}?c=${encodeURIComponent(c._id)}`}>
+              <AppLink className="text-link" to={`/p/${encodeURIComponent(c.postId)}?c=${encodeURIComponent(c._id)}`}>
                 <RelativeTime time={c.createdAt} />
               </AppLink>
             </header>
-            {c.deleted ? <p className="profile-reply__deleted">{t('reply_deleted')}</p> : <p><PostText text={c.text} /></p>}
+            {c.deleted ? <p className="profile-reply__deleted">{t('reply_deleted')}</p> : <p><PostText text={c.text} mentions={c.mentions} /></p>}
           </article>
         )}
       />

@@ -19,7 +19,7 @@ export function ReplyRow({ comment }: { comment: Comment }) {
         <p className="search-reply-to">{t('reply.to', { username: comment.parent.author.username })}</p>
       )}
       <p className="search-reply-text">
-        <PostText text={comment.text} />
+        <PostText text={comment.text} mentions={comment.mentions} />
       </p>
       <AppLink className="search-reply-open" to={`/p/${encodeURIComponent(comment.postId)}?c=${encodeURIComponent(comment._id)}`}>
         {t('reply.open')}

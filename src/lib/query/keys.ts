@@ -64,7 +64,7 @@ export const listKeys = {
   /** The caller's blocked users, muted users and muted hashtags. */
   safety: (which: 'blocked' | 'muted' | 'tags'): ListKey => ['safety', which],
   // Under one prefix, so queryKeys.groupUsers reaches all of a group's member lists.
-  groupUsers: (name: string, which: 'members' | 'banned'): ListKey => ['group-users', name, which],
+  groupUsers: (name: string, which: GroupUsersShown): ListKey => ['group-users', name, which],
   transferCandidates: (name: string, query: string): ListKey => ['group-users', name, 'members', 'transfer', query],
   // Under one prefix, so queryKeys.moderationAll reaches every queue and log.
   /** A moderation queue or log: 'all' for the instance moderators', `group:<name>` for a group's. */
@@ -91,6 +91,9 @@ const sameName = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCa
  * are compared without case, as the server compares them (a post's groups may be spelt otherwise
  * than the address of the group's page).
  */
+/** The lists of a group's users: its members, the banned, those asking to join. */
+export type GroupUsersShown = 'members' | 'banned' | 'requests';
+
 export function isGroupQuery(queryKey: QueryKey, dbName: string, name: string): boolean {
   const [what, db, first, second] = queryKey;
   if (db !== dbName) return false;

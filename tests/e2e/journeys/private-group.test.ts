@@ -84,6 +84,7 @@ describe('journey: a private group, from the request to join to a new owner', ()
     await menuItem(en('post:admin.pin'));
     await expect.poll(async () => (await api<{ _id: string }>(server, 'GET', `/group/${group}/pinned`, { token: olga.token })).body._id).toBe(postId);
     await menuItem(en('post:admin.ban', { username: mia.username }));
+    await page.getByRole('alertdialog').getByRole('button', { name: en('common:conf.yes'), exact: true }).click();
     await expect.poll(async () => (await groupAs(mia)).member).toBe(false);
     expect((await api(server, 'POST', '/post', { token: mia.token, body: { text: 'Let me back in', groups: [group] } })).status).toBe(403);
     await menuItem(en('post:admin.unban', { username: mia.username }));

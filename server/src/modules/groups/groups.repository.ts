@@ -333,6 +333,23 @@ export async function listBanned(db: Executor, groupId: string, filter: ListFilt
   return q.orderBy('group_bans.created_at', 'desc').orderBy('group_bans.user_id').limit(window.fetch).offset(window.offset).execute();
 }
 
+/**
+ * One page of the users asking to join, oldest request first (the one waiting longest is answered
+ * first); suspended accounts are left out as in the members list.
+ */
+export async function listRequests(db: Executor, groupId: string, filter: ListFilter, window: PageWindow): Promise<ListedUser[]> {
+  let q = db
+    .selectFrom('group_requests')
+    .innerJoin('users', 'users.id', 'group_requests.user_id')
+    .select(['users.id', 'users.username', 'users.pfp_version', sql<GroupRole | null>`null`.as('role')])
+    .where('group_requests.group_id', '=', groupId)
+    .where(accountNotSuspended());
+  const text = filter.query?.trim();
+  if (text) q = q.where(searchMatches('users', text));
+  if (filter.before !== undefined) q = q.where('group_requests.created_at', '<=', filter.before);
+  return q.orderBy('group_requests.created_at').orderBy('group_requests.user_id').limit(window.fetch).offset(window.offset).execute();
+}
+
 export async function setPinned(db: Executor, groupId: string, postId: string | null): Promise<void> {
   await db.updateTable('groups').set({ pinned_post_id: postId }).where('id', '=', groupId).execute();
 }

@@ -83,11 +83,12 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  // A group's members and its banned list are one listing (same params and reply), told apart by `which`.
-  const groupUsers = (which: 'members' | 'banned') => async (request: RequestOf<typeof groupsApi.members>) =>
+  // A group's members, its banned list and its join requests are one listing (same params and reply), told apart by `which`.
+  const groupUsers = (which: service.GroupUsersQuery['which']) => async (request: RequestOf<typeof groupsApi.members>) =>
     service.listGroupUsers(contextOf(app), await request.viewer(), { nameOrId: request.params.name, which, query: request.query });
   app.route({ ...routeOf(groupsApi.members), handler: groupUsers('members') });
   app.route({ ...routeOf(groupsApi.banned), handler: groupUsers('banned') });
+  app.route({ ...routeOf(groupsApi.requests), handler: groupUsers('requests') });
 
   app.route({
     ...routeOf(groupsApi.posts),
@@ -102,6 +103,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route(actionRoute(groupsApi.join, 'joined_group', (request, viewer) => inNewTransaction(app, (ctx) => service.joinGroup(ctx, viewer, request.params.name))));
   app.route(actionRoute(groupsApi.leave, 'you_left', (request, viewer) => inNewTransaction(app, (ctx) => service.leaveGroup(ctx, viewer, request.params.name))));
   app.route(actionRoute(groupsApi.request, 'request_send', (request, viewer) => inNewTransaction(app, (ctx) => service.requestJoin(ctx, viewer, request.params.name))));
+  app.route(
+    actionRoute(groupsApi.withdraw, 'request_withdrawn', (request, viewer) => inNewTransaction(app, (ctx) => service.withdrawRequest(ctx, viewer, request.params.name))),
+  );
 
   app.route(userActionRoute(groupsApi.accept, 'request_accepted', (ctx, viewer, call) => service.resolveRequest(ctx, viewer, { ...call, accept: true })));
   app.route(userActionRoute(groupsApi.deny, 'request_denied', (ctx, viewer, call) => service.resolveRequest(ctx, viewer, { ...call, accept: false })));

@@ -305,7 +305,8 @@ export async function groupName(ctx: ServiceContext, _viewer: Viewer | null, gro
 /** Which of a group's lists, and the page of it. */
 export interface GroupUsersQuery {
   nameOrId: string;
-  which: 'members' | 'banned';
+  /** Members are listed to whoever may see the group; the banned and the requests to its admins only. */
+  which: 'members' | 'banned' | 'requests';
   query: PageQuery;
 }
 
@@ -314,13 +315,11 @@ export async function listGroupUsers(ctx: ServiceContext, viewer: Viewer | null,
   const viewerId = viewer?.id ?? null;
   const group = await loadGroup(db, nameOrId);
   const membership = await membershipOf(db, group.id, viewerId);
-  if (which === 'banned' && !isAdminRole(membership.role)) throw forbidden('need_admin');
+  if (which !== 'members' && !isAdminRole(membership.role)) throw forbidden('need_admin');
   if (!canSeeGroupContent(group, membership)) throw forbidden('not_member');
   const window = pageWindow(query, PAGE_SIZES.users);
-  const rows =
-    which === 'members'
-      ? await repo.listMembers(db, group.id, query, window)
-      : await repo.listBanned(db, group.id, query, window);
+  const list = { members: repo.listMembers, banned: repo.listBanned, requests: repo.listRequests }[which];
+  const rows = await list(db, group.id, query, window);
   const page = toPage(rows, window);
   return {
     userList: page.items.map((u) => toListedUser(u, which === 'banned')),
@@ -386,6 +385,16 @@ export function requestJoin(ctx: ServiceContext, viewer: Viewer, nameOrId: strin
     await takeGroupActionSlot(ctx, group.id, userId);
     if (!(await repo.insertUserRow(trx, 'group_requests', group.id, userId, Date.now()))) throw conflict('already_requested');
     await enqueueNotificationEvent(trx, { kind: 'group_join_request', groupId: group.id, actorId: userId });
+  });
+}
+
+/** The requester takes back a request nobody has answered yet; the group's admins are not told. */
+export function withdrawRequest(ctx: ServiceContext, viewer: Viewer, nameOrId: string): Promise<void> {
+  const userId = viewer.id;
+  return changeOwnMembership(ctx, nameOrId, userId, async (trx, group, membership) => {
+    if (!membership.requested) throw notFound('no_pending_request');
+    await takeGroupActionSlot(ctx, group.id, userId);
+    if (!(await repo.deleteUserRow(trx, 'group_requests', group.id, userId))) throw notFound('no_pending_request');
   });
 }
 
