@@ -7,7 +7,7 @@ import { TEST_DB, useTestApp } from '../helpers/test-app';
  * runs: its checks (the post visible to the liker, a ban in its groups, a block with its author,
  * the liker's like) are read in one statement, and the new count comes back from the update.
  */
-describe('statements per like', () => {
+describe('statements per like and per comment', () => {
   let statements: string[] | undefined;
   const t = useTestApp({}, { onQuery: (sql) => statements?.push(sql) });
   const { alice, bob } = useUsers(t, 'alice', 'bob');
@@ -40,5 +40,15 @@ describe('statements per like', () => {
       });
       expect(seen, seen.join('\n')).toHaveLength(expected);
     }
+  });
+
+  it('a comment on a post reads the post once', async () => {
+    const post = await createPost(t.app, alice);
+    const seen = await statementsOf(async () => {
+      const res = await call(t.app, bob, { method: 'POST', url: '/api/comment/', payload: { text: 'hello', parent: post.id } });
+      expect(res.statusCode, res.body).toBe(201);
+    });
+    const postReads = seen.filter((sql) => /^select "posts"\."id", "posts"\."author_id" from "posts"/.test(sql));
+    expect(postReads, seen.join('\n')).toHaveLength(1);
   });
 });
