@@ -31,7 +31,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kyse
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { type DatabaseHandle, isPostgresUrl } from '../src/db/database';
+import { type DatabaseHandle, PAGE_READ_SETTINGS, isPostgresUrl } from '../src/db/database';
 import type { Database } from '../src/db/schema';
 import { freePort } from '../tests/helpers/free-port';
 import { SEED_NAMES } from './seed-data';
@@ -238,7 +238,8 @@ function openLogged(url: string | undefined, dataDir: string, captured: { sql: s
     if (event.level === 'query') captured.push({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis });
   };
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    // The server's own connection settings, so the plans captured are the ones it runs.
+    const pool = new pg.Pool({ connectionString: url, max: 4, options: PAGE_READ_SETTINGS.join(' ') });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const explain = async (q: string, p: readonly unknown[]) => (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q}`, [...p])).rows.map((r) => r['QUERY PLAN']);
     return { handle: { db, dialect: 'postgres', close: () => db.destroy() } as DatabaseHandle, explain };

@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error.js';
 import type { UserRow } from '../db/schema.js';
 import type { UserRecord } from '../modules/auth/auth.records.js';
 import { findAccount } from '../modules/auth/auth.service.js';
+import { type TokenClaims, VerifiedTokens } from '../lib/verified-tokens.js';
 
 export interface Viewer {
   id: string;
@@ -65,13 +66,23 @@ export const authPlugin = fp(
       return token ? viewerFromToken(token) : null;
     }
 
+    const verified = new VerifiedTokens();
+
+    /** The token's claims once its signature and expiry hold; the signature is checked once per token. */
+    async function claimsOf(token: string): Promise<TokenClaims> {
+      const known = verified.get(token);
+      if (known) return known;
+      const { payload } = await jwtVerify(token, secret, { algorithms: [ALG] });
+      const claims = { sub: payload.sub, ver: payload.ver, exp: payload.exp };
+      verified.set(token, claims);
+      return claims;
+    }
+
     async function viewerFromToken(token: string): Promise<Viewer> {
       let sub: string | undefined;
       let ver: unknown;
       try {
-        const { payload } = await jwtVerify(token, secret, { algorithms: [ALG] });
-        sub = payload.sub;
-        ver = payload.ver;
+        ({ sub, ver } = await claimsOf(token));
       } catch {
         throw new AppError(401, 'invalid_token');
       }

@@ -58,9 +58,16 @@ async function resolveMentions(db: Executor, raw: string[]): Promise<{ user_id: 
  * Refuses (403 blocked) when a block stands between the caller and the author of the post or of
  * the comment they would answer or like: neither of the two may take part in the other's threads.
  */
-async function refuseBlocked(db: Executor, viewerId: string, postId: string, commentAuthorId: string | null): Promise<void> {
-  const post = await repo.findVisiblePost(db, postId, viewerId);
-  for (const authorId of [post?.author_id ?? null, commentAuthorId]) {
+async function refuseBlocked(
+  db: Executor,
+  viewerId: string,
+  postId: string,
+  commentAuthorId: string | null,
+  post?: { author_id: string | null },
+): Promise<void> {
+  // The post as the caller already read it, when they did: it is not read a second time.
+  const postAuthorId = (post ?? (await repo.findVisiblePost(db, postId, viewerId)))?.author_id ?? null;
+  for (const authorId of [postAuthorId, commentAuthorId]) {
     if (await isBlockedBetween(db, viewerId, authorId)) throw forbidden('blocked');
   }
 }
@@ -90,7 +97,7 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
     parentAuthorId = parent.author_id;
   }
   if (await isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
-  await refuseBlocked(trx, viewer.id, postId, parentAuthorId);
+  await refuseBlocked(trx, viewer.id, postId, parentAuthorId, post);
 
   const mentions = await resolveMentions(trx, mentionsRaw);
   await takeCommentSlot(trx, rates, viewer.id);

@@ -342,13 +342,13 @@ export async function likePost(
 ): Promise<{ likes: number; liked: boolean }> {
   const trx = ctx.db;
   const userId = viewer.id;
-  if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
-  if (await isBannedFromPost(trx, postId, userId)) throw forbidden('banned');
-  await refuseBlocked(trx, postId, userId);
+  const post = await repo.findLikeTarget(trx, postId, userId);
+  if (!post) throw notFound('didnt_find_post');
+  if (post.banned) throw forbidden('banned');
+  if (post.blocked) throw forbidden('blocked');
   await takeLikeSlot(trx, ctx.app.config.rates, userId);
-  const target = liked ?? !(await repo.hasLiked(trx, postId, userId));
-  await repo.setLike(trx, postId, userId, target, Date.now());
-  return { likes: await repo.likeCount(trx, postId), liked: target };
+  const target = liked ?? !post.liked;
+  return { likes: await repo.setLike(trx, postId, userId, target, Date.now()), liked: target };
 }
 
 /**
