@@ -1,6 +1,8 @@
+import type { ReactElement } from 'react';
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getSession, storeSession } from '../../lib/session';
+import { clearSession } from '../../lib/session-store';
 import { renderRoutes, stubFetch } from '../../test/render';
 import { refuseSession } from '../../test/session';
 import { RequireAuth, resetAuthGuard } from './auth-guard';
@@ -22,6 +24,24 @@ describe('RequireAuth', () => {
     expect(await screen.findByText('feed page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/feed');
     expect(calls).toHaveLength(0);
+  });
+
+  it('lets a page that ends the session go where it is going, while that page still loads', async () => {
+    storeSession('token-1', 'alice', 'a'.repeat(24));
+    vi.stubGlobal('fetch', stubFetch(() => ({ status: 200, body: { message: 'ok' } })).fetchMock);
+    let loaded: () => void = () => undefined;
+    const slowLogin = { path: '/login', lazy: () => new Promise<{ Component: () => ReactElement }>((resolve) => (loaded = () => resolve({ Component: () => <p>login page</p> }))) };
+    const { router } = renderRoutes([routes[0]!, routes[1]!, slowLogin], { route: '/account' });
+    expect(await screen.findByText('account page')).toBeInTheDocument();
+    // As the password form does: on the way out first (drawn at once), then without the session.
+    const going = router.navigate('/login', { replace: true, flushSync: true });
+    clearSession();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    loaded();
+    await going;
+    expect(router.state.location.pathname).toBe('/login');
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
   });
 
   it('keeps the page and the session, marked expired, when the server refuses the token', async () => {

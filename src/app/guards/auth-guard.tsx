@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useNavigation } from 'react-router-dom';
 import { authApi } from '#core/api/auth';
 import { callApi } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
@@ -18,11 +18,14 @@ export type GuardState = 'checking' | 'ok' | 'redirecting';
 export function useAuthGuard(): { isLoggedIn: boolean; state: GuardState } {
   const { token, expired } = useSession();
   const navigate = useNavigate();
+  // Leaving already (a password change ends the session and goes to the login page, whose code may
+  // still be loading): the guard does not send the visitor elsewhere meanwhile.
+  const leaving = useNavigation().state !== 'idle';
   const [checked, setChecked] = useState<string | null>(null);
 
   useEffect(() => {
     if (!token) {
-      void navigate('/feed', { replace: true });
+      if (!leaving) void navigate('/feed', { replace: true });
       return;
     }
     // A session the server refused is not asked about again: only a new login can change that.
@@ -37,7 +40,7 @@ export function useAuthGuard(): { isLoggedIn: boolean; state: GuardState } {
       () => undefined,
     );
     return () => controller.abort();
-  }, [token, expired, navigate]);
+  }, [token, expired, navigate, leaving]);
 
   if (!token) return { isLoggedIn: false, state: 'redirecting' };
   return { isLoggedIn: true, state: accepted.has(token) || checked === token ? 'ok' : 'checking' };

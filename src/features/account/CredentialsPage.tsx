@@ -171,10 +171,12 @@ function PasswordForm({ google }: { google: boolean }) {
     return save(invalid && `error/${invalid}`, async () => {
       const reply = await changePassword(values.old, values.next);
       toast.info(reply?.message ?? 'info/account_updated');
-      // The local database stays: logging in again as the same person finds the drafts and the
-      // unsent posts where they were.
+      // On the way to the login page first, drawn at once, so the guard of this page, seeing the
+      // session end, lets it go there rather than to the feed. The local database stays: logging in
+      // again as the same person finds the drafts and the unsent posts where they were.
+      const going = navigate('/login', { replace: true, flushSync: true });
       clearSession();
-      void navigate('/login', { replace: true });
+      await going;
     });
   };
 

@@ -48,6 +48,8 @@ describe('journey: the app updates itself without losing what waits to be sent',
 
     // The next release is published; the app finds it and offers it.
     appendFileSync(join(release, 'sw.js'), `\n// next release ${Date.now()}\n`);
+    // The build's compressed copies would still be the old release: a new release writes its own.
+    for (const copy of ['sw.js.br', 'sw.js.gz']) rmSync(join(release, copy), { force: true });
     await page.evaluate(() => {
       (window as unknown as { beforeUpdate: boolean }).beforeUpdate = true;
     });
