@@ -152,6 +152,19 @@ describe('federation discovery', () => {
     expect((await t.app.inject({ method: 'GET', url: `/ap/actors/${secret.id}`, headers: browser })).statusCode).toBe(404);
   });
 
+  it("answers a fediverse server asking for a profile's or group's page with the actor's address", async () => {
+    const ask = (url: string, accept: string) => t.app.inject({ method: 'GET', url, headers: { accept, 'accept-encoding': 'identity' } });
+    const mastodon = 'application/activity+json, application/ld+json';
+    expect((await ask('/u/alice', mastodon)).headers.location).toBe(`${ORIGIN}/ap/actors/${alice.id}`);
+    expect((await ask('/u/Alice', mastodon)).statusCode).toBe(302);
+    expect((await ask('/g/garden', mastodon)).headers.location).toBe(`${ORIGIN}/ap/actors/${garden.id}`);
+    for (const url of ['/g/hideout', '/u/gone', '/u/nobody', '/u/garden', '/g/alice']) expect((await ask(url, mastodon)).statusCode, url).toBe(404);
+    const page = await ask('/u/alice', 'text/html,application/xhtml+xml,*/*;q=0.8');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    expect((await ask('/u/alice', 'text/html, application/activity+json;q=0.5')).statusCode).toBe(200);
+  });
+
   it('keeps each actor\'s keys in the database: the same on every request and in another process', async () => {
     const first = await actorOf('acct:alice@kruh.example');
     const again = await actorOf('acct:alice@kruh.example');

@@ -1,6 +1,8 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { actorById } from './federation.repository.js';
-import { NODEINFO_PATH, buildFederation, pageOf } from './federation.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { prefersActivityJson } from './accept.js';
+import { actorById, groupNamed, userNamed } from './federation.repository.js';
+import { NODEINFO_PATH, actorUrl, buildFederation, pageOf } from './federation.js';
 
 /** The paths Fedify answers; everything else never reaches it. */
 const FEDERATION_ROUTES = [
@@ -21,7 +23,7 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'Cont
  * Response is sent as it is. A browser asking for an actor or one of its collections is sent to
  * the actor's page in the app.
  */
-export const federationRoutes: FastifyPluginAsync = async (app) => {
+const federationRoutes: FastifyPluginAsync = async (app) => {
   const federation = buildFederation(app);
   const origin = app.config.publicUrl;
 
@@ -64,3 +66,34 @@ export const federationRoutes: FastifyPluginAsync = async (app) => {
     });
   }
 };
+
+/** A profile's or group's page address: `/u/<name>` or `/g/<name>`. */
+const PAGE_PATH = /^\/(u|g)\/([^/?#]+)\/?(?:\?.*)?$/;
+
+/**
+ * A page's address asked for as an ActivityPub document (a fediverse user pasted a profile's link
+ * into their server's search) is sent to the actor's address; a browser gets the page as always.
+ */
+async function pageToActor(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  if (request.method !== 'GET' || !prefersActivityJson(request.headers.accept)) return;
+  const match = PAGE_PATH.exec(request.url);
+  if (!match) return;
+  let name: string;
+  try {
+    name = decodeURIComponent(match[2]!);
+  } catch {
+    return;
+  }
+  const actor = match[1] === 'u' ? await userNamed(app.db, name) : await groupNamed(app.db, name);
+  if (!actor) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  return reply.header('Vary', 'Accept').redirect(actorUrl(app.config.publicUrl, actor.id), 302);
+}
+
+/** The federation's routes, and the pages' addresses answering fediverse servers with their actor. */
+export const federationPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => pageToActor(app, request, reply));
+    await app.register(federationRoutes);
+  },
+  { name: 'federation' },
+);

@@ -36,13 +36,21 @@ export async function actorById(db: Executor, id: string): Promise<LocalActor | 
   return group ? groupActor(group) : null;
 }
 
-/** A handle's actor: the public user of that name, else the public group of that name (names match in any case). */
-export async function actorByName(db: Executor, name: string): Promise<LocalActor | null> {
-  const lower = name.toLowerCase();
-  const user = await publicUsers(db).where('users.username_lower', '=', lower).executeTakeFirst();
-  if (user) return userActor(user);
-  const group = await publicGroups(db).where('groups.name_lower', '=', lower).executeTakeFirst();
+/** The public user of this name (names match in any case). */
+export async function userNamed(db: Executor, name: string): Promise<LocalActor | null> {
+  const user = await publicUsers(db).where('users.username_lower', '=', name.toLowerCase()).executeTakeFirst();
+  return user ? userActor(user) : null;
+}
+
+/** The public group of this name (names match in any case). */
+export async function groupNamed(db: Executor, name: string): Promise<LocalActor | null> {
+  const group = await publicGroups(db).where('groups.name_lower', '=', name.toLowerCase()).executeTakeFirst();
   return group ? groupActor(group) : null;
+}
+
+/** A handle's actor: the public user of that name, else the public group of that name. */
+export async function actorByName(db: Executor, name: string): Promise<LocalActor | null> {
+  return (await userNamed(db, name)) ?? (await groupNamed(db, name));
 }
 
 /** A post of the outer query's `postIdColumn` is in no private group. */

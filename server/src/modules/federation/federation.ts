@@ -20,6 +20,9 @@ export const ACTOR_PATH = '/ap/actors/{identifier}';
 export const SHARED_INBOX_PATH = '/ap/inbox';
 export const NODEINFO_PATH = '/nodeinfo/2.1';
 
+/** The address of the actor of a user's or group's id (what ACTOR_PATH makes of it). */
+export const actorUrl = (origin: string, id: string) => new URL(ACTOR_PATH.replace('{identifier}', encodeURIComponent(id)), origin).href;
+
 export const SOFTWARE = { name: 'kruh', version: packageJson.version } as const;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
