@@ -39,7 +39,7 @@ export const feedPaths = {
  * Paths that are the server's own, never a screen: the service worker leaves navigations to them to
  * the network, and the server never answers them with the app's page.
  */
-export const SERVER_PATH_PREFIXES: readonly string[] = ['/api/', '/media/', '/.well-known/', '/rss/', '/share', '/metrics'];
+export const SERVER_PATH_PREFIXES: readonly string[] = ['/api/', '/media/', '/.well-known/', '/rss/', '/share', '/metrics', '/ap/', '/nodeinfo/'];
 
 /** Files the server answers at the root, never screens. */
 const SERVER_FILES: readonly string[] = ['/robots.txt', '/sitemap.xml', '/sw.js', '/manifest.webmanifest'];

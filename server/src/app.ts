@@ -32,6 +32,7 @@ import { mediaRoutes } from './modules/media/media.routes.js';
 import { pushPlugin } from './modules/push/push.plugin.js';
 import { withJwtSecret } from './modules/auth/session-secret.js';
 import { metricsPlugin } from './modules/metrics/metrics.plugin.js';
+import { federationPlugin } from './modules/federation/federation.plugin.js';
 
 export interface BuildOptions {
   /** As loadConfig read it; on PostgreSQL without JWT_SECRET the secret is read from the database. */
@@ -125,6 +126,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(mediaRoutes);
   // Feeds to follow, robots.txt and the sitemap: what the world outside the app reads.
   await app.register(syndicationRoutes);
+  // WebFinger, NodeInfo and the ActivityPub actors, only on an instance that federates.
+  if (config.federation) await app.register(federationPlugin);
 
   if (config.webDir && existsSync(config.webDir)) {
     await app.register(fastifyStatic, {

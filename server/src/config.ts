@@ -103,6 +103,13 @@ export interface Config {
    * short: other requests wait for one page of each export in flight at most.
    */
   exportPageSize: number;
+  /**
+   * Whether the instance speaks to the fediverse (FEDERATION, default false): WebFinger, NodeInfo
+   * and ActivityPub actors (modules/federation). Off, none of their paths answer. Off by default
+   * because an actor's address is permanent once another server has seen it: an instance turns it
+   * on when PUBLIC_URL is its real https address for good.
+   */
+  federation: boolean;
 }
 
 export type MediaStorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
@@ -333,6 +340,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     push: parseCount(env, 'JOBS_PUSH_CONCURRENCY', 8, problems),
     mail: parseCount(env, 'JOBS_MAIL_CONCURRENCY', 2, problems),
   };
+  const federation = env.FEDERATION || 'false';
+  if (federation !== 'true' && federation !== 'false') problems.push(`FEDERATION must be true or false, got "${federation}"`);
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -369,5 +378,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     pushMaxFailures,
     jobConcurrency,
     metricsToken: env.METRICS_TOKEN || undefined,
+    federation: federation === 'true',
   };
 }

@@ -23,6 +23,7 @@ import * as groupTagsRestrict from './migrations/20261127_10_group_tags_restrict
 import * as skeletonsFoldLatinLookAlikes from './migrations/20261127_20_skeletons_fold_latin_look_alikes.js';
 import * as exportLikeIndexes from './migrations/20261127_30_export_like_indexes.js';
 import * as pushFailuresAndJobLanes from './migrations/20261127_40_push_failures_and_job_lanes.js';
+import * as federationKeys from './migrations/20261127_50_federation_keys.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127_20_skeletons_fold_latin_look_alikes': skeletonsFoldLatinLookAlikes,
   '20261127_30_export_like_indexes': exportLikeIndexes,
   '20261127_40_push_failures_and_job_lanes': pushFailuresAndJobLanes,
+  '20261127_50_federation_keys': federationKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -260,6 +260,16 @@ export interface ServerSettingsTable {
   created_at: number;
 }
 
+/** An actor's key pair for one algorithm, as JWK text (see the federation_keys migration). */
+export interface FederationKeysTable {
+  actor_id: string;
+  /** 'RSASSA-PKCS1-v1_5' or 'Ed25519'. */
+  algorithm: string;
+  public_key: string;
+  private_key: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -291,6 +301,7 @@ export interface Database {
   tag_mutes: TagMutesTable;
   moderation_actions: ModerationActionsTable;
   post_edits: PostEditsTable;
+  federation_keys: FederationKeysTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */

@@ -1,0 +1,38 @@
+import { exportJwk, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
+import type { Executor } from '../../db/schema.js';
+import { actorKeys, addActorKey } from './federation.repository.js';
+
+type KeyPair = Awaited<ReturnType<typeof generateCryptoKeyPair>>;
+type Jwk = Parameters<typeof importJwk>[0];
+
+/**
+ * RSA first: Mastodon and most servers verify HTTP Signatures with the first key (publicKey);
+ * Ed25519 is for object proofs (assertionMethod) and newer signature schemes.
+ */
+export const KEY_ALGORITHMS = ['RSASSA-PKCS1-v1_5', 'Ed25519'] as const;
+
+/**
+ * An actor's key pairs, made and stored the first time they are asked for. Two processes asking at
+ * once may both make a pair; the first stored wins and both read it back, so the instance never
+ * shows two different keys for one actor.
+ */
+export async function keyPairsOf(db: Executor, actorId: string): Promise<KeyPair[]> {
+  let stored = await actorKeys(db, actorId);
+  const missing = KEY_ALGORITHMS.filter((algorithm) => !stored.some((key) => key.algorithm === algorithm));
+  if (missing.length > 0) {
+    for (const algorithm of missing) {
+      const pair = await generateCryptoKeyPair(algorithm);
+      const [publicKey, privateKey] = await Promise.all([exportJwk(pair.publicKey), exportJwk(pair.privateKey)]);
+      await addActorKey(db, actorId, { algorithm, public_key: JSON.stringify(publicKey), private_key: JSON.stringify(privateKey) }, Date.now());
+    }
+    stored = await actorKeys(db, actorId);
+  }
+  return Promise.all(
+    KEY_ALGORITHMS.map(async (algorithm) => {
+      const key = stored.find((row) => row.algorithm === algorithm);
+      if (!key) throw new Error(`federation key ${algorithm} of ${actorId} was not stored`);
+      const [publicKey, privateKey] = await Promise.all([importJwk(JSON.parse(key.public_key) as Jwk, 'public'), importJwk(JSON.parse(key.private_key) as Jwk, 'private')]);
+      return { publicKey, privateKey };
+    }),
+  );
+}

@@ -1,0 +1,42 @@
+import { type DocumentLoader, FetchError, preloadedContexts } from '@fedify/fedify';
+import type { Egress, EgressRules } from '../../lib/egress/egress.js';
+
+/** Remote servers are reached over https at public addresses only, as every other outgoing request. */
+export const FEDERATION_EGRESS: EgressRules = { allowLoopbackHttp: false };
+
+const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+const TIMEOUT_MS = 10_000;
+const MAX_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 5;
+
+/**
+ * Fedify's loader of remote JSON-LD (actors, keys, contexts), through the app's outgoing-request
+ * guard instead of the global fetch: every hop of a redirect is checked again, so a remote server
+ * can never lead the instance to its own network. The common contexts are answered from Fedify's
+ * copies without a request.
+ */
+export function egressDocumentLoader(egress: Egress, userAgent: string): DocumentLoader {
+  return async (url) => {
+    if (url in preloadedContexts) return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
+    let current = url;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const response = await egress.request(
+        current,
+        { method: 'GET', headers: { Accept: ACCEPT, 'User-Agent': userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES },
+        FEDERATION_EGRESS,
+      );
+      const location = response.headers.location;
+      if (response.status >= 300 && response.status < 400 && location) {
+        current = new URL(location, current).href;
+        continue;
+      }
+      if (response.status < 200 || response.status >= 300) throw new FetchError(current, `HTTP ${response.status}`);
+      try {
+        return { contextUrl: null, document: JSON.parse(response.body.toString('utf8')) as unknown, documentUrl: current };
+      } catch {
+        throw new FetchError(current, 'not JSON');
+      }
+    }
+    throw new FetchError(url, 'too many redirects');
+  };
+}

@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { prefersActivityJson } from './accept.js';
+import { actorById, groupNamed, userNamed } from './federation.repository.js';
+import { NODEINFO_PATH, actorUrl, buildFederation, pageOf } from './federation.js';
+
+/** The paths Fedify answers; everything else never reaches it. */
+const FEDERATION_ROUTES = [
+  { method: ['GET'], url: '/.well-known/webfinger' },
+  { method: ['GET'], url: '/.well-known/nodeinfo' },
+  { method: ['GET'], url: NODEINFO_PATH },
+  { method: ['GET', 'POST'], url: '/ap/*' },
+] as const;
+
+/** Bodies of activities posted to an inbox: kept as bytes, since their signature covers them as sent. */
+const ACTIVITY_TYPES = ['application/activity+json', 'application/ld+json'];
+
+const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+
+/**
+ * Hands the federation's requests to Fedify and writes its answer back: the request is rebuilt as
+ * a fetch Request on the instance's public address (the one every actor URL is made of), and the
+ * Response is sent as it is. A browser asking for an actor or one of its collections is sent to
+ * the actor's page in the app.
+ */
+const federationRoutes: FastifyPluginAsync = async (app) => {
+  const federation = buildFederation(app);
+  const origin = app.config.publicUrl;
+
+  for (const type of ACTIVITY_TYPES) {
+    app.addContentTypeParser(type, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  }
+
+  /** An actor's page, for a browser that asked for the actor's (or a collection's) address. */
+  async function toPage(request: Request): Promise<Response> {
+    const parsed = federation.createContext(request, undefined).parseUri(new URL(request.url));
+    const identifier = parsed && 'identifier' in parsed ? parsed.identifier : undefined;
+    const actor = identifier ? await actorById(app.db, identifier) : null;
+    return actor ? new Response(null, { status: 302, headers: { Location: new URL(pageOf(actor), origin).href, Vary: 'Accept' } }) : notFound();
+  }
+
+  function toRequest(request: FastifyRequest): Request {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+    }
+    const body = request.method === 'POST' && Buffer.isBuffer(request.body) ? request.body : undefined;
+    return new Request(new URL(request.url, origin), { method: request.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) });
+  }
+
+  async function send(reply: FastifyReply, response: Response) {
+    reply.code(response.status);
+    response.headers.forEach((value, name) => {
+      reply.header(name, value);
+    });
+    return reply.send(Buffer.from(await response.arrayBuffer()));
+  }
+
+  for (const route of FEDERATION_ROUTES) {
+    app.route({
+      method: [...route.method],
+      url: route.url,
+      handler: async (request, reply) =>
+        send(reply, await federation.fetch(toRequest(request), { contextData: undefined, onNotFound: notFound, onNotAcceptable: toPage })),
+    });
+  }
+};
+
+/** A profile's or group's page address: `/u/<name>` or `/g/<name>`. */
+const PAGE_PATH = /^\/(u|g)\/([^/?#]+)\/?(?:\?.*)?$/;
+
+/**
+ * A page's address asked for as an ActivityPub document (a fediverse user pasted a profile's link
+ * into their server's search) is sent to the actor's address; a browser gets the page as always.
+ */
+async function pageToActor(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  if (request.method !== 'GET' || !prefersActivityJson(request.headers.accept)) return;
+  const match = PAGE_PATH.exec(request.url);
+  if (!match) return;
+  let name: string;
+  try {
+    name = decodeURIComponent(match[2]!);
+  } catch {
+    return;
+  }
+  const actor = match[1] === 'u' ? await userNamed(app.db, name) : await groupNamed(app.db, name);
+  if (!actor) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  return reply.header('Vary', 'Accept').redirect(actorUrl(app.config.publicUrl, actor.id), 302);
+}
+
+/** The federation's routes, and the pages' addresses answering fediverse servers with their actor. */
+export const federationPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => pageToActor(app, request, reply));
+    await app.register(federationRoutes);
+  },
+  { name: 'federation' },
+);

@@ -1,0 +1,110 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema.js';
+import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../moderation/suspension.js';
+
+/**
+ * What the fediverse may see of the instance: the same public profiles and groups the sitemap
+ * lists (accounts that verified their address and are not suspended; groups that are not private),
+ * so a private group or a suspended account is never even named to another server.
+ */
+
+export type LocalActor =
+  | { kind: 'user'; id: string; name: string; about: string; pictureVersion: number }
+  | { kind: 'group'; id: string; name: string; about: string; pictureVersion: number };
+
+const publicUsers = (db: Executor) =>
+  db
+    .selectFrom('users')
+    .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version'])
+    .where('users.verified', '=', 1)
+    .where(accountNotSuspended());
+
+const publicGroups = (db: Executor) =>
+  db.selectFrom('groups').select(['groups.id', 'groups.name', 'groups.description', 'groups.gp_version']).where('groups.is_private', '=', 0);
+
+type UserRow = { id: string; username: string; bio: string; pfp_version: number };
+type GroupRow = { id: string; name: string; description: string; gp_version: number };
+
+const userActor = (row: UserRow): LocalActor => ({ kind: 'user', id: row.id, name: row.username, about: row.bio, pictureVersion: Number(row.pfp_version) });
+const groupActor = (row: GroupRow): LocalActor => ({ kind: 'group', id: row.id, name: row.name, about: row.description, pictureVersion: Number(row.gp_version) });
+
+/** The public user or group with this id (an actor's address carries its id, which never changes). */
+export async function actorById(db: Executor, id: string): Promise<LocalActor | null> {
+  const user = await publicUsers(db).where('users.id', '=', id).executeTakeFirst();
+  if (user) return userActor(user);
+  const group = await publicGroups(db).where('groups.id', '=', id).executeTakeFirst();
+  return group ? groupActor(group) : null;
+}
+
+/** The public user of this name (names match in any case). */
+export async function userNamed(db: Executor, name: string): Promise<LocalActor | null> {
+  const user = await publicUsers(db).where('users.username_lower', '=', name.toLowerCase()).executeTakeFirst();
+  return user ? userActor(user) : null;
+}
+
+/** The public group of this name (names match in any case). */
+export async function groupNamed(db: Executor, name: string): Promise<LocalActor | null> {
+  const group = await publicGroups(db).where('groups.name_lower', '=', name.toLowerCase()).executeTakeFirst();
+  return group ? groupActor(group) : null;
+}
+
+/** A handle's actor: the public user of that name, else the public group of that name. */
+export async function actorByName(db: Executor, name: string): Promise<LocalActor | null> {
+  return (await userNamed(db, name)) ?? (await groupNamed(db, name));
+}
+
+/** A post of the outer query's `postIdColumn` is in no private group. */
+const inNoPrivateGroup = (postIdColumn: string) =>
+  sql<boolean>`not exists (select 1 from post_groups fed_pg join groups fed_g on fed_g.id = fed_pg.group_id where fed_pg.post_id = ${sql.ref(postIdColumn)} and fed_g.is_private = 1)`;
+
+const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: string | number | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
+
+/**
+ * NodeInfo's usage: public accounts, and the posts and comments a visitor may read (none in a
+ * private group, none by a suspended author).
+ */
+export async function usageCounts(db: Executor): Promise<{ users: number; posts: number; comments: number }> {
+  const users = count(
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('users.verified', '=', 1)
+      .where(accountNotSuspended()),
+  );
+  const posts = count(
+    db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(userNotSuspended('posts.author_id'))
+      .where(inNoPrivateGroup('posts.id')),
+  );
+  const comments = count(
+    db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('comments.deleted', '=', 0)
+      .where(userNotSuspended('comments.author_id'))
+      .where(postAuthorNotSuspended('comments.post_id'))
+      .where(inNoPrivateGroup('comments.post_id')),
+  );
+  return { users: await users, posts: await posts, comments: await comments };
+}
+
+export interface StoredKey {
+  algorithm: string;
+  public_key: string;
+  private_key: string;
+}
+
+export async function actorKeys(db: Executor, actorId: string): Promise<StoredKey[]> {
+  return db.selectFrom('federation_keys').select(['algorithm', 'public_key', 'private_key']).where('actor_id', '=', actorId).execute();
+}
+
+/** Stores a key pair unless one of that algorithm is there already (another process made it first). */
+export async function addActorKey(db: Executor, actorId: string, key: StoredKey, now: number): Promise<void> {
+  await db
+    .insertInto('federation_keys')
+    .values({ actor_id: actorId, ...key, created_at: now })
+    .onConflict((oc) => oc.columns(['actor_id', 'algorithm']).doNothing())
+    .execute();
+}
