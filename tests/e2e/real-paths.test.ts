@@ -35,11 +35,17 @@ describe('real paths', () => {
       expect(`${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe(path);
     }
 
-    // Offline, a screen's path opened for the first time still starts the app.
+    // Offline, every screen's path starts the app from the service worker, a path never opened too.
     await waitForServiceWorker(page);
     await e2e.journey.context.setOffline(true);
-    await page.goto(`${server.baseUrl}/u/${user.username}/followers`);
-    await page.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+    for (const path of [...screens.map(([visited]) => visited), `/u/${user.username}/followers`]) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await page.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+      expect(`${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe(path);
+    }
+    // What this device saved is read there too: the post opened online shows offline.
+    await page.goto(`${server.baseUrl}/p/${post._id}`);
+    await main.getByText('Walking the paths').first().waitFor({ timeout: 15_000 });
     // ...but the server's own paths are not the app's: offline, they fail as the network does.
     await expect(page.goto(`${server.baseUrl}/rss/u/${user.username}`)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
     await e2e.journey.context.setOffline(false);
