@@ -5,7 +5,9 @@ import { LIMITS } from '#core/limits';
 
 // Links are on every screen, the first one included: the data layer comes with the first hover.
 function prefetchLater(queryClient: QueryClient, pathname: string): void {
-  void import('../lib/query/prefetch').then(({ prefetchForAccount }) => prefetchForAccount(queryClient, pathname));
+  // Only a head start: offline before the service worker holds the code, the import fails and the
+  // page loads its data when it opens, as without the hover.
+  import('../lib/query/prefetch').then(({ prefetchForAccount }) => prefetchForAccount(queryClient, pathname)).catch(() => undefined);
 }
 
 /** True when the click asks the browser for a new tab or window (middle, ctrl, meta, shift). */

@@ -1,13 +1,16 @@
-import { fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { renderWithApp } from '../test/render';
 import { RelativeTime } from './RelativeTime';
 import { Tooltip } from './Tooltip';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The hover delay counted on a fake clock: on a busy machine real sleeps overrun it. */
+const pass = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 
 describe('Tooltip', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('shows an icon button\u2019s label after the hover delay, describing the button, and hides when left', async () => {
     renderWithApp(
       <Tooltip label="Delete">
@@ -15,10 +18,12 @@ describe('Tooltip', () => {
       </Tooltip>,
     );
     const button = screen.getByRole('button', { name: 'Delete' });
+    vi.useFakeTimers();
     fireEvent.mouseEnter(button);
-    await sleep(LIMITS.tooltipDelayMs - 150);
+    pass(LIMITS.tooltipDelayMs - 150);
     expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
-    expect(await screen.findByRole('tooltip', {}, { timeout: 1000 })).toHaveTextContent('Delete');
+    pass(150);
+    expect(screen.getByRole('tooltip')).toHaveTextContent('Delete');
     expect(button).toHaveAccessibleDescription('Delete');
     fireEvent.mouseLeave(button);
     expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
@@ -31,13 +36,15 @@ describe('Tooltip', () => {
       </Tooltip>,
     );
     const button = screen.getByRole('button', { name: 'Search' });
+    vi.useFakeTimers();
     fireEvent.mouseEnter(button);
-    await sleep(100);
+    pass(100);
     fireEvent.mouseLeave(button);
-    await sleep(LIMITS.tooltipDelayMs);
+    pass(LIMITS.tooltipDelayMs);
     expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
     fireEvent.focus(button);
-    expect(await screen.findByRole('tooltip', {}, { timeout: 1000 })).toBeInTheDocument();
+    pass(LIMITS.tooltipDelayMs);
+    expect(screen.getByRole('tooltip')).toBeInTheDocument();
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
   });
