@@ -127,7 +127,9 @@ describe('journey: compose a rich post and find it everywhere', () => {
     const stored = async () => (await api<PostList>(server, 'GET', `/group/${group}/posts`, { token: ada.token })).body.posts;
     await expect.poll(async () => (await stored()).map((p) => [p.text, p.groups.map((g) => [g.name, !!g._id])])).toEqual([[words, [[group, true]]]]);
 
-    // The comment box: the same for a mention.
+    // The comment box: the same for a mention. The post's send is settled first: leaving the page
+    // while its answer is on the way would send it again on the next page (applied once, by its key).
+    await expect.poll(() => outboxSize(page, ada.id)).toBe(0);
     const post = await createPost(server, finn, { text: `Spare ladders ${Date.now()}` });
     const commenting = server.requests.length;
     await page.goto(`${server.baseUrl}/p/${post._id}`);
