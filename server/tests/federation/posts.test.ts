@@ -107,6 +107,7 @@ describe('posts as ActivityPub objects', () => {
     expect(note.content).toContain(`<a href="${ORIGIN}/h/garden" class="mention hashtag" rel="tag">#<span>Garden</span></a>`);
     expect(note.content).toContain('&#60;b&#62;now&#60;/b&#62;');
     expect(note.content).not.toContain('<b>');
+    expect(note.content).toMatch(/^<p>Beans .*<br>.*<\/p>$/);
   });
 
   it("never lets a post's text through as markup", async () => {

@@ -130,7 +130,10 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
       if (!Number.isInteger(page) || page < 1) return null;
       const list = await readAsVisitor(app, profilesApi.posts, { username: actor.name }, { page, limit: OUTBOX_PAGE, sort: 'newest' });
       if (!list) return null;
-      const items = list.posts.map((post) => createOf(noteOf(post, addressesOf(ctx, post)), post, addressesOf(ctx, post)));
+      const items = list.posts.map((post) => {
+        const at = addressesOf(ctx, post);
+        return createOf(noteOf(post, at), post, at);
+      });
       return { items, nextCursor: list.hasMore ? String(page + 1) : null, prevCursor: page > 1 ? String(page - 1) : null };
     })
     .setCounter(async (_ctx, identifier) => {

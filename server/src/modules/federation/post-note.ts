@@ -35,7 +35,7 @@ export function noteContent(origin: string, post: Pick<Post, 'text' | 'mentions'
     })
     .join('');
   return html
-    .split(/\r?\n{2,}/)
+    .split(/(?:\r?\n){2,}/)
     .map((paragraph) => `<p>${paragraph.replace(/\r?\n/g, '<br>')}</p>`)
     .join('');
 }
