@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import fp from 'fastify-plugin';
 import { prefersActivityJson } from './accept.js';
 import { actorById, groupNamed, userNamed } from './federation.repository.js';
-import { NODEINFO_PATH, actorUrl, buildFederation, pageOf } from './federation.js';
+import { NODEINFO_PATH, actorUrl, buildFederation, pageOf, visiblePost } from './federation.js';
+import { NOTE_PATH } from './post-note.js';
+import { appPaths } from '#core/app-paths';
 
 /** The paths Fedify answers; everything else never reaches it. */
 const FEDERATION_ROUTES = [
@@ -31,12 +33,22 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
     app.addContentTypeParser(type, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   }
 
-  /** An actor's page, for a browser that asked for the actor's (or a collection's) address. */
-  async function toPage(request: Request): Promise<Response> {
+  /** The app's page of an actor (or one of its collections) or of a post's Note. */
+  async function pageOfUri(request: Request): Promise<string | null> {
     const parsed = federation.createContext(request, undefined).parseUri(new URL(request.url));
+    if (parsed?.type === 'object') {
+      const id = parsed.values.id;
+      return id && (await visiblePost(app, id)) ? appPaths.post(id) : null;
+    }
     const identifier = parsed && 'identifier' in parsed ? parsed.identifier : undefined;
     const actor = identifier ? await actorById(app.db, identifier) : null;
-    return actor ? new Response(null, { status: 302, headers: { Location: new URL(pageOf(actor), origin).href, Vary: 'Accept' } }) : notFound();
+    return actor ? pageOf(actor) : null;
+  }
+
+  /** The page, for a browser that asked for an ActivityPub address. */
+  async function toPage(request: Request): Promise<Response> {
+    const page = await pageOfUri(request);
+    return page ? new Response(null, { status: 302, headers: { Location: new URL(page, origin).href, Vary: 'Accept' } }) : notFound();
   }
 
   function toRequest(request: FastifyRequest): Request {
@@ -67,12 +79,21 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
   }
 };
 
-/** A profile's or group's page address: `/u/<name>` or `/g/<name>`. */
-const PAGE_PATH = /^\/(u|g)\/([^/?#]+)\/?(?:\?.*)?$/;
+/** A profile's, group's or post's page address: `/u/<name>`, `/g/<name>` or `/p/<id>`. */
+const PAGE_PATH = /^\/(u|g|p)\/([^/?#]+)\/?(?:\?.*)?$/;
+
+/** The ActivityPub address of a page's user, group or post, when a visitor may read it. */
+async function activityUrlOf(app: FastifyInstance, kind: string, name: string): Promise<string | null> {
+  const origin = app.config.publicUrl;
+  if (kind === 'p') return (await visiblePost(app, name)) ? new URL(NOTE_PATH.replace('{id}', encodeURIComponent(name)), origin).href : null;
+  const actor = kind === 'u' ? await userNamed(app.db, name) : await groupNamed(app.db, name);
+  return actor ? actorUrl(origin, actor.id) : null;
+}
 
 /**
- * A page's address asked for as an ActivityPub document (a fediverse user pasted a profile's link
- * into their server's search) is sent to the actor's address; a browser gets the page as always.
+ * A page's address asked for as an ActivityPub document (a fediverse user pasted a profile's or a
+ * post's link into their server's search) is sent to the actor's or the Note's address; a browser
+ * gets the page as always.
  */
 async function pageToActor(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
   if (request.method !== 'GET' || !prefersActivityJson(request.headers.accept)) return;
@@ -84,9 +105,9 @@ async function pageToActor(app: FastifyInstance, request: FastifyRequest, reply:
   } catch {
     return;
   }
-  const actor = match[1] === 'u' ? await userNamed(app.db, name) : await groupNamed(app.db, name);
-  if (!actor) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-  return reply.header('Vary', 'Accept').redirect(actorUrl(app.config.publicUrl, actor.id), 302);
+  const target = await activityUrlOf(app, match[1]!, name);
+  if (!target) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  return reply.header('Vary', 'Accept').redirect(target, 302);
 }
 
 /** The federation's routes, and the pages' addresses answering fediverse servers with their actor. */

@@ -59,6 +59,18 @@ const inNoPrivateGroup = (postIdColumn: string) =>
 
 const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: string | number | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
 
+/** The posts a visitor may read: in no private group, by an author who is not suspended. */
+const visiblePosts = (db: Executor) => db.selectFrom('posts').where(userNotSuspended('posts.author_id')).where(inNoPrivateGroup('posts.id'));
+
+/** How many of a user's posts a visitor may read (their outbox's size). */
+export async function visiblePostCount(db: Executor, authorId: string): Promise<number> {
+  return count(
+    visiblePosts(db)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('posts.author_id', '=', authorId),
+  );
+}
+
 /**
  * NodeInfo's usage: public accounts, and the posts and comments a visitor may read (none in a
  * private group, none by a suspended author).
@@ -71,13 +83,7 @@ export async function usageCounts(db: Executor): Promise<{ users: number; posts:
       .where('users.verified', '=', 1)
       .where(accountNotSuspended()),
   );
-  const posts = count(
-    db
-      .selectFrom('posts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(userNotSuspended('posts.author_id'))
-      .where(inNoPrivateGroup('posts.id')),
-  );
+  const posts = count(visiblePosts(db).select((eb) => eb.fn.countAll<number>().as('n')));
   const comments = count(
     db
       .selectFrom('comments')

@@ -1,12 +1,17 @@
 import { type Context, type Federation, MemoryKvStore, createFederation } from '@fedify/fedify';
-import { Endpoints, Group, Image, Person } from '@fedify/fedify/vocab';
+import { Endpoints, Group, Image, Note, Person } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
+import { type Post, postsApi } from '#core/api/posts';
+import { profilesApi } from '#core/api/profiles';
 import { appPaths } from '#core/app-paths';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { avatarUrl } from '../media/media-urls.js';
 import { keyPairsOf } from './actor-keys.js';
+import { escapeHtml } from './html.js';
 import { egressDocumentLoader } from './document-loader.js';
-import { type LocalActor, actorById, actorByName, usageCounts } from './federation.repository.js';
+import { readAsVisitor } from '../syndication/visitor-read.js';
+import { type LocalActor, actorById, actorByName, usageCounts, visiblePostCount } from './federation.repository.js';
+import { NOTE_PATH, type NoteAddresses, createOf, noteOf } from './post-note.js';
 
 /**
  * The instance's ActivityPub side, built on Fedify: WebFinger, NodeInfo, and an actor per public
@@ -23,9 +28,10 @@ export const NODEINFO_PATH = '/nodeinfo/2.1';
 /** The address of the actor of a user's or group's id (what ACTOR_PATH makes of it). */
 export const actorUrl = (origin: string, id: string) => new URL(ACTOR_PATH.replace('{identifier}', encodeURIComponent(id)), origin).href;
 
-export const SOFTWARE = { name: 'kruh', version: packageJson.version } as const;
+/** How many activities a page of an outbox holds. */
+export const OUTBOX_PAGE = 20;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const SOFTWARE = { name: 'kruh', version: packageJson.version } as const;
 
 /** A bio or description as the HTML an actor's summary is read as, line breaks kept. */
 const summaryOf = (text: string) => (text.trim() ? escapeHtml(text).replace(/\r?\n/g, '<br>') : null);
@@ -43,6 +49,15 @@ function handleName(raw: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A post the fediverse may read: the API's answer to a visitor, by an author whose actor is public
+ * (a Note's author must be an actor another server can fetch).
+ */
+export async function visiblePost(app: FastifyInstance, id: string): Promise<Post | null> {
+  const post = await readAsVisitor(app, postsApi.get, { postId: id });
+  return post && (await actorById(app.db, post.author.pfp))?.kind === 'user' ? post : null;
 }
 
 export function buildFederation(app: FastifyInstance): Federation<void> {
@@ -86,9 +101,50 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? keyPairsOf(app.db, identifier) : []));
 
-  // Nothing is delivered or received yet: the collections are there, valid and empty.
+  function addressesOf(ctx: Context<void>, post: Post): NoteAddresses {
+    const author = post.author.pfp;
+    return {
+      origin,
+      note: ctx.getObjectUri(Note, { id: post._id }),
+      author: ctx.getActorUri(author),
+      followers: ctx.getFollowersUri(author),
+      actor: (id) => ctx.getActorUri(id),
+    };
+  }
+
+  // A post is read as a visitor reads it from the API, so the fediverse never sees more than a
+  // visitor could: a private group's post, a suspended author's or a deleted one is not there.
+  federation.setObjectDispatcher(Note, NOTE_PATH, async (ctx, { id }) => {
+    const post = await visiblePost(app, id);
+    return post ? noteOf(post, addressesOf(ctx, post)) : null;
+  });
+
+  // A user's outbox is their posts a visitor may read, newest first, a page of the profile's list
+  // per page of the collection. A group's stays empty: its posts are its members'.
+  federation
+    .setOutboxDispatcher(`${ACTOR_PATH}/outbox`, async (ctx, identifier, cursor) => {
+      const actor = await actorById(app.db, identifier);
+      if (!actor) return null;
+      if (actor.kind === 'group' || cursor === null) return { items: [] };
+      const page = Number(cursor);
+      if (!Number.isInteger(page) || page < 1) return null;
+      const list = await readAsVisitor(app, profilesApi.posts, { username: actor.name }, { page, limit: OUTBOX_PAGE, sort: 'newest' });
+      if (!list) return null;
+      const items = list.posts.map((post) => {
+        const at = addressesOf(ctx, post);
+        return createOf(noteOf(post, at), post, at);
+      });
+      return { items, nextCursor: list.hasMore ? String(page + 1) : null, prevCursor: page > 1 ? String(page - 1) : null };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const actor = await actorById(app.db, identifier);
+      return actor?.kind === 'user' ? visiblePostCount(app.db, actor.id) : 0;
+    })
+    // Only a user's outbox is paged; an unknown actor's falls through to the dispatcher's 404.
+    .setFirstCursor(async (_ctx, identifier) => ((await actorById(app.db, identifier))?.kind === 'user' ? '1' : null));
+
+  // Nothing is received yet: the followers and following collections are there, valid and empty.
   const empty = async (_ctx: unknown, identifier: string) => ((await actorById(app.db, identifier)) ? { items: [] } : null);
-  federation.setOutboxDispatcher(`${ACTOR_PATH}/outbox`, empty).setCounter(() => 0);
   federation.setFollowersDispatcher(`${ACTOR_PATH}/followers`, empty).setCounter(() => 0);
   federation.setFollowingDispatcher(`${ACTOR_PATH}/following`, empty).setCounter(() => 0);
   federation.setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH);
