@@ -180,6 +180,22 @@ describe('mentions in text', () => {
     ]);
   });
 
+  it('takes the longest name that fits, skips blank names, and matches none when none is given', () => {
+    // "ann" is listed first: only the longest-first order finds "@ann lee" whole.
+    expect(tokenizeText('@ann lee waves', ['', 'ann', 'ann lee'])).toEqual([
+      { kind: 'mention', value: '@ann lee', username: 'ann lee' },
+      { kind: 'text', value: ' waves' },
+    ]);
+    expect(tokenizeText('@ann', ['ann', 'ann'])).toEqual([{ kind: 'mention', value: '@ann', username: 'ann' }]);
+    expect(tokenizeText('@ waves @', [''])).toEqual([{ kind: 'text', value: '@ waves @' }]);
+    expect(tokenizeText('@ann', [])).toEqual([{ kind: 'text', value: '@ann' }]);
+    // Not inside a word, a tag or another mention, and not running into a longer word.
+    expect(tokenizeText('a@ann #@ann &@ann @@ann @ann_x @ann2', ['ann'])).toEqual([{ kind: 'text', value: 'a@ann #@ann &@ann @@ann @ann_x @ann2' }]);
+    expect(tokenizeText('(@ann) @ann.', ['ann']).filter((t) => t.kind === 'mention')).toHaveLength(2);
+    // A name with characters special in patterns is matched as written.
+    expect(tokenizeText('@a+b and @axb', ['a+b']).filter((t) => t.kind === 'mention')).toEqual([{ kind: 'mention', value: '@a+b', username: 'a+b' }]);
+  });
+
   it('names the mentioned users the text holds', () => {
     expect([...mentionsInText('thanks @ANN', ['ann', 'bob'])]).toEqual(['ann']);
     expect(mentionsInText('no names', ['ann']).size).toBe(0);
