@@ -41,7 +41,8 @@ describe("the app's paths", () => {
   it('lists every server prefix and the personal screens', () => {
     expect(SERVER_PATH_PREFIXES).toEqual(expect.arrayContaining(['/api/', '/media/', '/.well-known/', '/rss/']));
     for (const prefix of SERVER_PATH_PREFIXES) expect(isServerPath(`${prefix.replace(/\/$/, '')}/x`)).toBe(true);
-    expect(UNINDEXED_SCREENS).toEqual(expect.arrayContaining(['account', 'notifications', 'search', 'post', 'login']));
+    // Personal, private or a form: never for search engines.
+    expect([...UNINDEXED_SCREENS].sort()).toEqual(['account', 'create-group', 'login', 'moderation', 'notifications', 'post', 'reset', 'search', 'signup', 'verify']);
     expect(UNINDEXED_SCREENS).not.toContain('p');
   });
 
