@@ -110,6 +110,12 @@ export interface Config {
    * on when PUBLIC_URL is its real https address for good.
    */
   federation: boolean;
+  /**
+   * Deliveries to and fetches from remote servers may be plain http:// to this machine's loopback
+   * addresses (FEDERATION_ALLOW_HTTP=true): for tests and local development with a fake remote
+   * server. Otherwise only https:// servers whose every address is public are reached (lib/egress).
+   */
+  federationAllowHttp: boolean;
 }
 
 export type MediaStorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
@@ -374,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     vapid,
     vapidSubject,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',
+    federationAllowHttp: env.FEDERATION_ALLOW_HTTP === 'true',
     pushTimeoutMs,
     pushMaxFailures,
     jobConcurrency,

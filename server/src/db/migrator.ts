@@ -24,6 +24,7 @@ import * as skeletonsFoldLatinLookAlikes from './migrations/20261127_20_skeleton
 import * as exportLikeIndexes from './migrations/20261127_30_export_like_indexes.js';
 import * as pushFailuresAndJobLanes from './migrations/20261127_40_push_failures_and_job_lanes.js';
 import * as federationKeys from './migrations/20261127_50_federation_keys.js';
+import * as remoteFollows from './migrations/20261127_60_remote_follows.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127_30_export_like_indexes': exportLikeIndexes,
   '20261127_40_push_failures_and_job_lanes': pushFailuresAndJobLanes,
   '20261127_50_federation_keys': federationKeys,
+  '20261127_60_remote_follows': remoteFollows,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

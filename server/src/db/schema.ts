@@ -270,6 +270,23 @@ export interface FederationKeysTable {
   created_at: number;
 }
 
+/** A remote (fediverse) actor the instance has heard from: its IRI and where it takes deliveries. */
+export interface RemoteActorsTable {
+  id: string;
+  inbox: string;
+  shared_inbox: string | null;
+  /** `@name@host`, when the actor names itself. */
+  handle: string | null;
+  fetched_at: number;
+}
+
+/** A remote actor following a local user or public group (by its id). */
+export interface RemoteFollowsTable {
+  remote_actor_id: string;
+  local_id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -302,6 +319,8 @@ export interface Database {
   moderation_actions: ModerationActionsTable;
   post_edits: PostEditsTable;
   federation_keys: FederationKeysTable;
+  remote_actors: RemoteActorsTable;
+  remote_follows: RemoteFollowsTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */

@@ -1,8 +1,12 @@
 import { type DocumentLoader, FetchError, preloadedContexts } from '@fedify/fedify';
+import type { Config } from '../../config.js';
 import type { Egress, EgressRules } from '../../lib/egress/egress.js';
 
 /** Remote servers are reached over https at public addresses only, as every other outgoing request. */
 export const FEDERATION_EGRESS: EgressRules = { allowLoopbackHttp: false };
+
+/** The instance's rules for remote servers: plain http to this machine too when FEDERATION_ALLOW_HTTP is on (tests). */
+export const federationRules = (config: Config): EgressRules => ({ allowLoopbackHttp: config.federationAllowHttp });
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 const TIMEOUT_MS = 10_000;
@@ -15,7 +19,7 @@ const MAX_REDIRECTS = 5;
  * can never lead the instance to its own network. The common contexts are answered from Fedify's
  * copies without a request.
  */
-export function egressDocumentLoader(egress: Egress, userAgent: string): DocumentLoader {
+export function egressDocumentLoader(egress: Egress, userAgent: string, rules: EgressRules = FEDERATION_EGRESS): DocumentLoader {
   return async (url) => {
     if (url in preloadedContexts) return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
     let current = url;
@@ -23,7 +27,7 @@ export function egressDocumentLoader(egress: Egress, userAgent: string): Documen
       const response = await egress.request(
         current,
         { method: 'GET', headers: { Accept: ACCEPT, 'User-Agent': userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES },
-        FEDERATION_EGRESS,
+        rules,
       );
       const location = response.headers.location;
       if (response.status >= 300 && response.status < 400 && location) {

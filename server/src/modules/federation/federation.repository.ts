@@ -114,3 +114,44 @@ export async function addActorKey(db: Executor, actorId: string, key: StoredKey,
     .onConflict((oc) => oc.columns(['actor_id', 'algorithm']).doNothing())
     .execute();
 }
+
+export interface RemoteActor {
+  id: string;
+  inbox: string;
+  shared_inbox: string | null;
+  handle: string | null;
+}
+
+/** Stores a remote actor as last read, replacing what was known of it. */
+export async function saveRemoteActor(db: Executor, actor: RemoteActor, now: number): Promise<void> {
+  await db
+    .insertInto('remote_actors')
+    .values({ ...actor, fetched_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ inbox: actor.inbox, shared_inbox: actor.shared_inbox, handle: actor.handle, fetched_at: now }))
+    .execute();
+}
+
+/** A remote actor follows a local user or group; a repeated Follow keeps the first. */
+export async function addRemoteFollow(db: Executor, remoteActorId: string, localId: string, now: number): Promise<void> {
+  await db
+    .insertInto('remote_follows')
+    .values({ remote_actor_id: remoteActorId, local_id: localId, created_at: now })
+    .onConflict((oc) => oc.columns(['remote_actor_id', 'local_id']).doNothing())
+    .execute();
+}
+
+export async function removeRemoteFollow(db: Executor, remoteActorId: string, localId: string): Promise<void> {
+  await db.deleteFrom('remote_follows').where('remote_actor_id', '=', remoteActorId).where('local_id', '=', localId).execute();
+}
+
+/** The remote actors following a local user or group, the earliest first. */
+export async function remoteFollowersOf(db: Executor, localId: string): Promise<RemoteActor[]> {
+  return db
+    .selectFrom('remote_follows')
+    .innerJoin('remote_actors', 'remote_actors.id', 'remote_follows.remote_actor_id')
+    .select(['remote_actors.id', 'remote_actors.inbox', 'remote_actors.shared_inbox', 'remote_actors.handle'])
+    .where('remote_follows.local_id', '=', localId)
+    .orderBy('remote_follows.created_at')
+    .orderBy('remote_actors.id')
+    .execute();
+}

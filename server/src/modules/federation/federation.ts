@@ -1,5 +1,5 @@
 import { type Context, type Federation, MemoryKvStore, createFederation } from '@fedify/fedify';
-import { Endpoints, Group, Image, Note, Person } from '@fedify/fedify/vocab';
+import { Endpoints, Follow, Group, Image, Note, Person, Undo } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
@@ -8,9 +8,10 @@ import packageJson from '../../../../package.json' with { type: 'json' };
 import { avatarUrl } from '../media/media-urls.js';
 import { keyPairsOf } from './actor-keys.js';
 import { escapeHtml } from './html.js';
-import { egressDocumentLoader } from './document-loader.js';
+import { egressDocumentLoader, federationRules } from './document-loader.js';
+import { acceptFollow, undoFollow } from './follows.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { type LocalActor, actorById, actorByName, usageCounts, visiblePostCount } from './federation.repository.js';
+import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf } from './post-note.js';
 
 /**
@@ -63,10 +64,14 @@ export async function visiblePost(app: FastifyInstance, id: string): Promise<Pos
 export function buildFederation(app: FastifyInstance): Federation<void> {
   const origin = app.config.publicUrl;
   const absolute = (path: string) => new URL(path, origin);
+  const loader = () => egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`, federationRules(app.config));
   const federation = createFederation<void>({
     kv: new MemoryKvStore(),
     origin,
-    documentLoaderFactory: () => egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`),
+    documentLoaderFactory: loader,
+    // Fedify reads with this one what is fetched on a local actor's behalf (a signer's key at a
+    // personal inbox); its own would use the global fetch, so it goes through the guard too.
+    authenticatedDocumentLoaderFactory: loader,
   });
 
   async function actorDocument(ctx: Context<void>, actor: LocalActor) {
@@ -143,11 +148,27 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     // Only a user's outbox is paged; an unknown actor's falls through to the dispatcher's 404.
     .setFirstCursor(async (_ctx, identifier) => ((await actorById(app.db, identifier))?.kind === 'user' ? '1' : null));
 
-  // Nothing is received yet: the followers and following collections are there, valid and empty.
-  const empty = async (_ctx: unknown, identifier: string) => ((await actorById(app.db, identifier)) ? { items: [] } : null);
-  federation.setFollowersDispatcher(`${ACTOR_PATH}/followers`, empty).setCounter(() => 0);
-  federation.setFollowingDispatcher(`${ACTOR_PATH}/following`, empty).setCounter(() => 0);
-  federation.setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH);
+  // The followers are the remote actors whose Follow was accepted; nothing is followed yet.
+  federation
+    .setFollowersDispatcher(`${ACTOR_PATH}/followers`, async (_ctx, identifier) => {
+      if (!(await actorById(app.db, identifier))) return null;
+      const followers = await remoteFollowersOf(app.db, identifier);
+      return {
+        items: followers.map((follower) => ({
+          id: new URL(follower.id),
+          inboxId: new URL(follower.inbox),
+          endpoints: { sharedInbox: follower.shared_inbox ? new URL(follower.shared_inbox) : null },
+        })),
+      };
+    })
+    .setCounter(async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? (await remoteFollowersOf(app.db, identifier)).length : 0));
+  federation
+    .setFollowingDispatcher(`${ACTOR_PATH}/following`, async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? { items: [] } : null))
+    .setCounter(() => 0);
+  federation
+    .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)
+    .on(Follow, (ctx, follow) => acceptFollow(app, ctx, follow))
+    .on(Undo, (ctx, undo) => undoFollow(app, ctx, undo));
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async () => {
     const usage = await usageCounts(app.db);

@@ -1,4 +1,5 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails.js';
+import { FEDERATION_DELIVERY_JOB, federationDeliveryJob } from '../federation/delivery.js';
 import { NOTIFICATION_JOB } from '../notifications/events.js';
 import { notificationJobStep } from '../notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from '../push/push.job.js';
@@ -12,6 +13,7 @@ export const JOB_HANDLERS: JobHandlers = {
   [ACCOUNT_MAIL_JOB]: accountMailJob,
   [MAINTENANCE_JOB]: maintenanceStep,
   [PUSH_JOB]: pushJob,
+  [FEDERATION_DELIVERY_JOB]: federationDeliveryJob,
 };
 
 /**

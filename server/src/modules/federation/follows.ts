@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { InboxContext } from '@fedify/fedify';
+import { Accept, Follow, type Undo, isActor } from '@fedify/fedify/vocab';
+import type { FastifyInstance } from 'fastify';
+import { enqueueDelivery } from './delivery.js';
+import { actorById, addRemoteFollow, removeRemoteFollow, saveRemoteActor } from './federation.repository.js';
+
+/**
+ * Remote actors following local users and public groups. Fedify has verified the inbox request's
+ * signature and that its key belongs to the activity's actor before any of this runs; what is
+ * followed must be an actor a visitor may see (a private group, a suspended or unknown account is
+ * not even named to another server, so its Follow is ignored without an answer).
+ */
+
+/** The local user's or public group's id an activity's object names, when it is one of ours. */
+function localIdOf(ctx: InboxContext<void>, object: URL | null): string | null {
+  const parsed = object ? ctx.parseUri(object) : null;
+  return parsed?.type === 'actor' ? parsed.identifier : null;
+}
+
+/** Stores the follower and the follow, and queues the Accept to the follower's inbox, in one transaction. */
+export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>, follow: Follow): Promise<void> {
+  const localId = localIdOf(ctx, follow.objectId);
+  if (!localId || !follow.id || !follow.actorId) return;
+  if (!(await actorById(app.db, localId))) return;
+  const follower = await follow.getActor(ctx);
+  if (!follower || !isActor(follower) || follower.id?.href !== follow.actorId.href || !follower.inboxId) return;
+  const handle = follower.preferredUsername ? `@${follower.preferredUsername.toString()}@${follower.id.host}` : null;
+  const actorUri = ctx.getActorUri(localId);
+  const [rsa] = await ctx.getActorKeyPairs(localId);
+  if (!rsa) return;
+  const accept = new Accept({
+    id: new URL(`${actorUri.href}#accepts/${randomUUID()}`),
+    actor: actorUri,
+    to: follow.actorId,
+    // The Follow as it was sent, by address only: the follower's server matches it by its id.
+    object: new Follow({ id: follow.id, actor: follow.actorId, object: follow.objectId }),
+  });
+  const activity = await accept.toJsonLd({ contextLoader: ctx.contextLoader });
+  const now = Date.now();
+  await app.db.transaction().execute(async (trx) => {
+    await saveRemoteActor(
+      trx,
+      { id: follower.id!.href, inbox: follower.inboxId!.href, shared_inbox: follower.endpoints?.sharedInbox?.href ?? null, handle },
+      now,
+    );
+    await addRemoteFollow(trx, follower.id!.href, localId, now);
+    await enqueueDelivery(trx, { actorId: localId, keyId: rsa.keyId.href, inbox: follower.inboxId!.href, activity }, now);
+  });
+}
+
+/** An Undo of a Follow by the actor who sent it ends the follow. */
+export async function undoFollow(app: FastifyInstance, ctx: InboxContext<void>, undo: Undo): Promise<void> {
+  if (!undo.actorId) return;
+  const object = await undo.getObject(ctx);
+  if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId.href) return;
+  const localId = localIdOf(ctx, object.objectId);
+  if (localId) await removeRemoteFollow(app.db, undo.actorId.href, localId);
+}
