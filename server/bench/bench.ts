@@ -34,7 +34,7 @@ import { loadConfig } from '../src/config';
 import { type DatabaseHandle, PAGE_READ_SETTINGS, isPostgresUrl } from '../src/db/database';
 import type { Database } from '../src/db/schema';
 import { freePort } from '../tests/helpers/free-port';
-import { SEED_NAMES } from './seed-data';
+import { SEED_NAMES, writeTargets } from './seed-data';
 import { shellArgs } from './shell-args';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -316,15 +316,7 @@ async function main(): Promise<void> {
     .orderBy('n', 'desc')
     .limit(1)
     .executeTakeFirstOrThrow();
-  const writerRows = await db.selectFrom('users').select('id').where('username_lower', '!=', SEED_NAMES.heavyFollower).orderBy('id').limit(50).execute();
-  const publicPosts = await db
-    .selectFrom('posts')
-    .leftJoin('post_groups', 'post_groups.post_id', 'posts.id')
-    .select('posts.id')
-    .where('post_groups.post_id', 'is', null)
-    .orderBy('posts.created_at', 'desc')
-    .limit(1000)
-    .execute();
+  const { writers: writerIds, posts: publicPosts } = await writeTargets(db);
   await look.handle.close();
 
   // Tokens as the server signs them (HS256 with the secret it is given).
@@ -333,7 +325,7 @@ async function main(): Promise<void> {
   const token = (id: string) => new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(id).setIssuedAt().setExpirationTime('1d').sign(key);
   const heavyToken = await token(heavy.id);
   const noticedToken = await token(noticed.user_id);
-  const writers = await Promise.all(writerRows.map(async (u) => ({ token: await token(u.id) })));
+  const writers = await Promise.all(writerIds.map(async (id) => ({ token: await token(id) })));
 
   let scenarios: Scenario[] = [
     { name: 'feed_newest', title: 'feed, newest', path: '/api/feed?sort=newest' },
@@ -411,7 +403,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) results.push(await measure(bases, scenario));
     if (!args['no-writes']) {
       console.log('Feed reads while likes and comments are written:');
-      mixed = await measureMixed(bases[0]!, scenarios[0]!, writers, publicPosts.map((p) => p.id), servers[0]!);
+      mixed = await measureMixed(bases[0]!, scenarios[0]!, writers, publicPosts, servers[0]!);
     }
   } finally {
     for (const server of servers) await server.stop();

@@ -653,3 +653,20 @@ export async function isEmpty(db: Db): Promise<boolean> {
 export function newSecret(): string {
   return randomBytes(32).toString('hex');
 }
+
+/**
+ * Who writes and what they write on in the write benchmarks: 50 seeded users (not the heavy
+ * follower, whose feed is read) and the 1,000 newest posts in no group, ids only.
+ */
+export async function writeTargets(db: Db): Promise<{ writers: string[]; posts: string[] }> {
+  const writers = await db.selectFrom('users').select('id').where('username_lower', '!=', SEED_NAMES.heavyFollower).orderBy('id').limit(50).execute();
+  const posts = await db
+    .selectFrom('posts')
+    .leftJoin('post_groups', 'post_groups.post_id', 'posts.id')
+    .select('posts.id')
+    .where('post_groups.post_id', 'is', null)
+    .orderBy('posts.created_at', 'desc')
+    .limit(1000)
+    .execute();
+  return { writers: writers.map((row) => row.id), posts: posts.map((row) => row.id) };
+}

@@ -19,7 +19,7 @@ import { loadConfig } from '../src/config';
 import { isPostgresUrl, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrator';
 import { runDueJobs } from '../src/modules/jobs/worker';
-import { SEED_NAMES, isEmpty, seedDatabase, seedOptions } from './seed-data';
+import { isEmpty, seedDatabase, seedOptions, writeTargets } from './seed-data';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,16 +76,8 @@ async function main(): Promise<void> {
   await app.ready();
   try {
     const db = app.db;
-    const writers = await db.selectFrom('users').select('id').where('username_lower', '!=', SEED_NAMES.heavyFollower).orderBy('id').limit(50).execute();
-    const posts = await db
-      .selectFrom('posts')
-      .leftJoin('post_groups', 'post_groups.post_id', 'posts.id')
-      .select('posts.id')
-      .where('post_groups.post_id', 'is', null)
-      .orderBy('posts.created_at', 'desc')
-      .limit(1000)
-      .execute();
-    const tokens = await Promise.all(writers.map((w) => app.signToken({ id: w.id, token_version: 0 })));
+    const { writers, posts } = await writeTargets(db);
+    const tokens = await Promise.all(writers.map((id) => app.signToken({ id, token_version: 0 })));
     // Drain what the seed left queued, so the jobs measured are the writes' own.
     while ((await runDueJobs(app)) > 0);
 
@@ -95,7 +87,7 @@ async function main(): Promise<void> {
       const statuses: Record<string, number> = {};
       for (let i = 0; i < n; i++) {
         const token = tokens[i % tokens.length]!;
-        const post = posts[(i * 7) % posts.length]!.id;
+        const post = posts[(i * 7) % posts.length]!;
         const request = kind === 'like'
           ? { method: 'PATCH' as const, url: `/api/post/${post}/like`, payload: {} }
           : { method: 'POST' as const, url: '/api/comment/', payload: { text: `Benchmark comment ${i}`, parent: post } };
