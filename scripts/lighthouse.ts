@@ -19,6 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
+import { appPaths } from '../core/app-paths';
 import { freePort } from '../server/tests/helpers/free-port';
 import { BUDGETS, firstLoadScripts, kb, serviceWorker, total } from '../tests/build/budget';
 
@@ -180,10 +181,10 @@ async function main(): Promise<void> {
     // The screens, on the seeded data: the demo user's profile and group, the newest post.
     const newest = (await (await fetch(`${origin}/api/feed`)).json()) as { posts: Array<{ _id: string }> };
     const PAGES: Record<string, string> = {
-      feed: '/#/feed',
-      post: `/#/p/${newest.posts[0]?._id ?? ''}`,
-      profile: '/#/u/alice',
-      group: '/#/g/demo_garden',
+      feed: appPaths.home(),
+      post: appPaths.post(newest.posts[0]?._id ?? ''),
+      profile: appPaths.user('alice'),
+      group: appPaths.group('demo_garden'),
     };
     const pages = args.pages.split(',').map((name) => {
       const path = PAGES[name];

@@ -25,6 +25,7 @@ import * as exportLikeIndexes from './migrations/20261127_30_export_like_indexes
 import * as pushFailuresAndJobLanes from './migrations/20261127_40_push_failures_and_job_lanes.js';
 import * as federationKeys from './migrations/20261127_50_federation_keys.js';
 import * as remoteFollows from './migrations/20261127_60_remote_follows.js';
+import * as remoteAccounts from './migrations/20261127_70_remote_accounts.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127_40_push_failures_and_job_lanes': pushFailuresAndJobLanes,
   '20261127_50_federation_keys': federationKeys,
   '20261127_60_remote_follows': remoteFollows,
+  '20261127_70_remote_accounts': remoteAccounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

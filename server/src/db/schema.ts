@@ -102,6 +102,12 @@ export interface PostsTable {
   created_at: number;
   /** When the author last changed the text; null for a post never edited. */
   edited_at: number | null;
+  /** A remote post's object IRI; null for a post written here. */
+  ap_id: Generated<string | null>;
+  /** A remote post's page on its own server. */
+  ap_url: Generated<string | null>;
+  /** A remote post's pictures, JSON of `{url, alt}` (they stay on its server); null for a local post. */
+  remote_media: Generated<string | null>;
 }
 
 /** A version of a post that an edit replaced. */
@@ -157,6 +163,10 @@ export interface CommentsTable {
   deleted: Generated<number>;
   search_text: string;
   created_at: number;
+  /** A remote comment's object IRI; null for a comment written here. */
+  ap_id: Generated<string | null>;
+  /** A remote comment's page on its own server. */
+  ap_url: Generated<string | null>;
 }
 
 export interface CommentMentionsTable {
@@ -278,6 +288,12 @@ export interface RemoteActorsTable {
   /** `@name@host`, when the actor names itself. */
   handle: string | null;
   fetched_at: number;
+  /** The local account standing for the actor (its posts, comments and likes); null for one only known as a follower. */
+  user_id: Generated<string | null>;
+  /** The actor's page on its own server. */
+  url: Generated<string | null>;
+  /** The actor's host, lower case: what a domain block matches. */
+  domain: Generated<string | null>;
 }
 
 /** A remote actor following a local user or public group (by its id). */
@@ -285,6 +301,13 @@ export interface RemoteFollowsTable {
   remote_actor_id: string;
   local_id: string;
   created_at: number;
+}
+
+/** Fedify's key-value store: a JSON value under a key (the key's parts joined), until it expires. */
+export interface FederationKvTable {
+  key: string;
+  value: string;
+  expires_at: number | null;
 }
 
 export interface Database {
@@ -321,6 +344,7 @@ export interface Database {
   federation_keys: FederationKeysTable;
   remote_actors: RemoteActorsTable;
   remote_follows: RemoteFollowsTable;
+  federation_kv: FederationKvTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */

@@ -1,4 +1,4 @@
-import { type Context, type Federation, MemoryKvStore, createFederation } from '@fedify/fedify';
+import { type Context, type Federation, createFederation } from '@fedify/fedify';
 import { Endpoints, Follow, Group, Image, Note, Person, Undo } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
@@ -7,6 +7,7 @@ import { appPaths } from '#core/app-paths';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { avatarUrl } from '../media/media-urls.js';
 import { keyPairsOf } from './actor-keys.js';
+import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { acceptFollow, undoFollow } from './follows.js';
@@ -66,7 +67,7 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
   const absolute = (path: string) => new URL(path, origin);
   const loader = () => egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`, federationRules(app.config));
   const federation = createFederation<void>({
-    kv: new MemoryKvStore(),
+    kv: new DatabaseKvStore(app.db),
     origin,
     documentLoaderFactory: loader,
     // Fedify reads with this one what is fetched on a local actor's behalf (a signer's key at a
