@@ -130,7 +130,7 @@ export const accountApi = {
     body: EmailBody,
     replies: MessageReplies,
     invalidKey: 'invalid_email',
-    errors: ['login_google', 'invalid_email', 'using_email', 'invalid_credentials', 'email_used', 'email_limit'],
+    errors: ['login_google', 'invalid_email', 'using_email', 'invalid_credentials', 'login_timeout', 'email_used', 'email_limit'],
   }),
   changePassword: endpoint({
     method: 'PATCH',
@@ -139,7 +139,7 @@ export const accountApi = {
     body: PasswordBody,
     replies: MessageReplies,
     invalidKey: 'new_password',
-    errors: ['login_google', ...PASSWORD_ERRORS, 'invalid_credentials'],
+    errors: ['login_google', ...PASSWORD_ERRORS, 'invalid_credentials', 'login_timeout'],
   }),
   changeLanguage: endpoint({
     method: 'PATCH',
@@ -191,6 +191,6 @@ export const accountApi = {
     body: DeleteAccountBody,
     replies: MessageReplies,
     invalidKey: 'wrong_password',
-    errors: ['wrong_password', 'wrong_username'],
+    errors: ['wrong_password', 'wrong_username', 'login_timeout'],
   }),
 } as const;

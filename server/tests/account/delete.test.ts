@@ -1,4 +1,4 @@
-import { DELETED } from '#core/limits';
+import { DELETED, LIMITS } from '#core/limits';
 import { describe, expect, it } from 'vitest';
 import { addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
@@ -95,6 +95,17 @@ describe('account deletion', () => {
       expect(await stillThere(user.id)).toBe(true);
       expectInfo(await deleteWith(user, { password: 'right!pass' }), 'account_deleted');
       expect(await stillThere(user.id)).toBe(false);
+    });
+
+    it("locks out guessing: after the lockout's failures even the right password waits", async () => {
+      const user = await createPasswordUser(t.app, 'right!pass');
+      for (let i = 0; i < LIMITS.loginMaxFailures - 1; i++) expectError(await deleteWith(user, { password: `guess-${i}` }), 400, 'wrong_password');
+      expectError(await deleteWith(user, { password: 'last-guess' }), 429, 'login_timeout');
+      expectError(await deleteWith(user, { password: 'right!pass' }), 429, 'login_timeout');
+      expect(await stillThere(user.id)).toBe(true);
+      // Changing the password counts on the same account: it is locked there too.
+      const change = await t.app.inject({ method: 'PATCH', url: '/api/account/changepassword', headers: user.auth, payload: { oldPassword: 'right!pass', newPassword: 'other!pass1' } });
+      expectError(change, 429, 'login_timeout');
     });
 
     it('asks an account signed up with Google for its username, in any case', async () => {

@@ -6,7 +6,7 @@ import { inTransaction } from '../../db/helpers.js';
 import { badRequest, conflict } from '../../lib/app-error.js';
 import { keysetPages } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
-import { verifyPassword, hashPassword } from '../../lib/passwords.js';
+import { hashPassword } from '../../lib/passwords.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueAccountMail } from '../auth/auth.emails.js';
@@ -23,7 +23,7 @@ import {
   takenError,
   updateAccount,
 } from '../auth/auth.service.js';
-import { accountKey } from '../auth/login-lockout.js';
+import { accountKey, checkOwnPassword } from '../auth/login-lockout.js';
 import { commentImagesOfAuthor, commentsLikedBy, commentsWrittenBy } from '../comments/comments.service.js';
 import { followEdgesOf } from '../follows/follows.service.js';
 import { membershipsOf } from '../groups/memberships.js';
@@ -80,7 +80,7 @@ export async function changeEmail(ctx: ServiceContext, viewer: Viewer, input: { 
   if (isGoogleAccount(user) || !user.password_hash) throw badRequest('login_google');
   const email = checkEmail(input.email);
   if (email === user.email) throw badRequest('using_email');
-  if (!(await verifyPassword(user.password_hash, input.password))) throw badRequest('invalid_credentials');
+  if (!(await checkOwnPassword(ctx.db, user.id, user.password_hash, input.password))) throw badRequest('invalid_credentials');
   // Each request mails a stranger's address, so a user may ask only a few times an hour. One
   // answered email_used counts too: it tells that the address has an account here, and a free
   // answer would let anyone with an account test addresses by the thousand.
@@ -102,7 +102,7 @@ export async function changePassword(ctx: ServiceContext, viewer: Viewer, input:
   const user = viewer.user;
   if (isGoogleAccount(user) || !user.password_hash) throw badRequest('login_google');
   checkPassword(input.newPassword);
-  if (!(await verifyPassword(user.password_hash, input.oldPassword))) throw badRequest('invalid_credentials');
+  if (!(await checkOwnPassword(ctx.db, user.id, user.password_hash, input.oldPassword))) throw badRequest('invalid_credentials');
   const hash = await hashPassword(input.newPassword);
   await inTransaction(ctx.db, (trx) => replacePassword(trx, user.id, hash));
 }
@@ -167,14 +167,14 @@ export async function gatherExport(ctx: ServiceContext, viewer: Viewer): Promise
  * or, for an account without one (Google's), its username typed out (in any case). Checked before
  * the deletion's transaction, as changeEmail, so a slow hash never holds the database.
  */
-export async function confirmDeletion(_ctx: ServiceContext, viewer: Viewer, input: DeleteAccountBody | null | undefined): Promise<void> {
+export async function confirmDeletion(ctx: ServiceContext, viewer: Viewer, input: DeleteAccountBody | null | undefined): Promise<void> {
   const { password = '', username = '' } = input ?? {};
   const user = viewer.user;
   if (isGoogleAccount(user) || !user.password_hash) {
     if (username.trim().toLowerCase() !== user.username.toLowerCase()) throw badRequest('wrong_username');
     return;
   }
-  if (!(await verifyPassword(user.password_hash, password))) throw badRequest('wrong_password');
+  if (!(await checkOwnPassword(ctx.db, user.id, user.password_hash, password))) throw badRequest('wrong_password');
 }
 
 /**

@@ -1,5 +1,7 @@
 import { LIMITS } from '#core/limits';
 import type { Executor } from '../../db/schema.js';
+import { tooMany } from '../../lib/app-error.js';
+import { verifyPassword } from '../../lib/passwords.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
 import { deleteFailureRows, deleteFailures, deleteFailuresBefore, insertFailures, recentFailures } from './auth.repository.js';
 
@@ -59,4 +61,21 @@ export async function forgiveAttempt(db: Executor, attempt: Attempt): Promise<vo
 
 export async function clearFailures(db: Executor, key: string): Promise<void> {
   await deleteFailures(db, key);
+}
+
+/**
+ * A signed-in user proving it is them again with their password (changing it, deleting the
+ * account): counted against the account's lockout like a login, so a stolen session cannot guess
+ * the password at will there either. Whether the password was right; a locked account is refused
+ * with login_timeout before its password is checked.
+ */
+export async function checkOwnPassword(db: Executor, userId: string, hash: string, password: string): Promise<boolean> {
+  const attempt = await beginAttempt(db, [accountKey(userId)]);
+  if (!attempt) throw tooMany('login_timeout');
+  if (!(await verifyPassword(hash, password))) {
+    if (await isLocked(db, accountKey(userId))) throw tooMany('login_timeout');
+    return false;
+  }
+  await forgiveAttempt(db, attempt);
+  return true;
 }
