@@ -15,3 +15,11 @@ export async function readStoredAccount(db: KruhDb): Promise<StoredAccount | nul
 export async function storeAccount(db: KruhDb, account: StoredAccount): Promise<void> {
   await db.meta.put({ key: ACCOUNT_META_KEY, value: account });
 }
+
+/** Changes a few fields of the stored account (a call the server accepted, or a change queued to it). */
+export async function patchStoredAccount(db: KruhDb, change: Partial<Account>): Promise<void> {
+  await db.transaction('rw', db.meta, async () => {
+    const current = await readStoredAccount(db);
+    if (current) await storeAccount(db, { ...current, ...change });
+  });
+}

@@ -14,7 +14,8 @@ import { LANGUAGES, type Language, currentLanguage, switchLanguage, translateMes
 import { formatMonthYearInPhrase } from '../../components/month-year';
 import { toast } from '../../lib/toast';
 import { THEMES, type ThemeChoice, chooseTheme, storedTheme } from '../../components/theme';
-import { type StoredAccount, changeBio, changeLanguage, patchStoredAccount, uploadProfilePicture } from './account.api';
+import { type StoredAccount, changeBio, patchStoredAccount, uploadProfilePicture } from './account.api';
+import { queueLanguage } from '../../lib/outbox/outbox';
 import { ACCOUNT_DELETED_PATH } from './AccountDeletedPage';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { DataExport } from './DataExport';
@@ -170,10 +171,7 @@ function LanguageChoice() {
         setChosen(null);
       },
     );
-    changeLanguage(lng).then(
-      () => patchStoredAccount(db, { language: lng }),
-      (err: unknown) => console.error(err),
-    );
+    void queueLanguage(lng, db);
   };
   return <ChoiceField name="language" values={LANGUAGES} current={current} onChoose={choose} />;
 }

@@ -2,19 +2,11 @@ import { type Account, type DeleteAccountBody, accountApi } from '#core/api/acco
 import { mediaApi } from '#core/api/media';
 import { type DownloadedFile, callApi, downloadApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
-import type { Language } from '../../lib/i18n';
-import { type StoredAccount, readStoredAccount, storeAccount } from '../../lib/stored-account';
+import { type StoredAccount, patchStoredAccount, readStoredAccount, storeAccount } from '../../lib/stored-account';
 
 export type { Account, StoredAccount };
-export { readStoredAccount };
+export { patchStoredAccount, readStoredAccount };
 
-/** Changes a few fields of the stored account after a call the server accepted. */
-export async function patchStoredAccount(db: KruhDb, change: Partial<Account>): Promise<void> {
-  await db.transaction('rw', db.meta, async () => {
-    const current = await readStoredAccount(db);
-    if (current) await storeAccount(db, { ...current, ...change });
-  });
-}
 
 export async function fetchAccount(db: KruhDb, signal?: AbortSignal): Promise<Account> {
   const { user } = await callApi(accountApi.get, {}, { signal });
@@ -30,8 +22,6 @@ export const changeEmail = (email: string, password: string) => callApi(accountA
 
 export const changePassword = (oldPassword: string, newPassword: string) =>
   callApi(accountApi.changePassword, { body: { oldPassword, newPassword } });
-
-export const changeLanguage = (language: Language) => callApi(accountApi.changeLanguage, { body: { language } });
 
 /** DELETE /account/delete, proved by the password, or for an account without one (Google's) by the username typed out. */
 export const deleteAccount = (proof: DeleteAccountBody) => callApi(accountApi.delete, { body: proof });

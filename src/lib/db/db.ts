@@ -1,4 +1,5 @@
 import Dexie, { type Table } from 'dexie';
+import type { Language } from '#core/api/account';
 import type { ErrorKey } from '#core/errors';
 import type { Comment, Post } from '../api/types';
 import { forgetPrivateMedia } from '../../../sw/media-cache';
@@ -141,6 +142,13 @@ export interface SafetyPayload {
   label?: string;
 }
 
+/** The language the server writes the account's emails and notifications in. */
+export interface LanguagePayload {
+  language: Language;
+  /** The server's language when the first change was made (a refusal goes back to it). */
+  from: Language;
+}
+
 /** A report to the moderators: what is reported and the reporter's reason. */
 export interface ReportPayload {
   kind: 'post' | 'comment' | 'user';
@@ -172,6 +180,7 @@ export type OutboxRow =
   | (OutboxBase & { kind: 'like'; payload: LikePayload; images: DraftImage[]; target: string })
   | (OutboxBase & { kind: 'safety'; payload: SafetyPayload; images: DraftImage[]; target: string })
   | (OutboxBase & { kind: 'report'; payload: ReportPayload; images: DraftImage[]; target: string })
+  | (OutboxBase & { kind: 'language'; payload: LanguagePayload; images: DraftImage[]; target: string })
   | (OutboxBase & { kind: 'edit'; payload: EditPayload; images: DraftImage[]; target: string });
 
 export interface MetaRow {

@@ -46,7 +46,7 @@ async function giveBack(item: OutboxRow) {
 
 describe('outbox handlers', () => {
   it('has one handler for each kind of item, found by the kind of the row', () => {
-    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'edit', 'like', 'post', 'report', 'safety']);
+    expect(Object.keys(outboxHandlers).sort()).toEqual(['comment', 'edit', 'language', 'like', 'post', 'report', 'safety']);
     expect(handlerOf(edit())).toBe(outboxHandlers.edit);
     expect(handlerOf(post())).toBe(outboxHandlers.post);
     expect(handlerOf(comment())).toBe(outboxHandlers.comment);

@@ -2,6 +2,7 @@ import type { OutboxRow } from '../db/db';
 import { commentHandler } from './kinds/comment';
 import { editHandler } from './kinds/edit';
 import type { OutboxHandler, OutboxHandlers } from './kinds/handler';
+import { languageHandler } from './kinds/language';
 import { likeHandler } from './kinds/like';
 import { postHandler } from './kinds/post';
 import { safetyHandler } from './kinds/safety';
@@ -15,6 +16,7 @@ export const outboxHandlers: OutboxHandlers = {
   safety: safetyHandler,
   report: reportHandler,
   edit: editHandler,
+  language: languageHandler,
 };
 
 /** The handler of a row's kind. */

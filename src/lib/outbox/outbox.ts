@@ -22,6 +22,8 @@ import { editMentions, editTarget } from './kinds/edit';
 import { postDraftKey } from './kinds/post';
 import { safetyStateKey, setSafetyState } from './kinds/safety';
 import { hideOnStoredPages } from '../query/safety-pages';
+import { patchStoredAccount, readStoredAccount } from '../stored-account';
+import type { Language } from '#core/api/account';
 
 /**
  * The outbox: posts, comments and likes are written here first, shown at once as pending, and
@@ -150,19 +152,20 @@ export async function queueLike(
   kickOutbox();
 }
 
-/** The rows that hold an on/off state (a like, a block...). */
-type ToggleRow = OutboxRowOf<'like' | 'safety'>;
+/** The rows that set one state, where only the last wanted state matters (a like, a block, the language). */
+type ToggleRow = OutboxRowOf<'like' | 'safety' | 'language'>;
+type StateOf<R extends ToggleRow> = R['payload']['from'];
 
-/** A change of one on/off state and how its rows hold it. */
+/** A change of one state and how its rows hold it. */
 interface Toggle<R extends ToggleRow> {
   kind: R['kind'];
   target: string;
-  wanted: boolean;
+  wanted: StateOf<R>;
   /** The server's state as last seen, when no row of the target exists. */
-  known: boolean;
-  stateOf: (row: R) => boolean;
+  known: StateOf<R>;
+  stateOf: (row: R) => StateOf<R>;
   /** A new row setting `wanted`, the server holding `serverState`. */
-  create: (serverState: boolean) => R;
+  create: (serverState: StateOf<R>) => R;
 }
 
 /**
@@ -220,6 +223,30 @@ export async function queueSafety(
   if (on) await hideOnStoredPages(db, action, subject);
   void kickOutbox();
 }
+
+/**
+ * Sets the language the server writes the account's emails and notifications in. Changes not sent
+ * yet fold into one row, and going back to the server's language removes it; the stored account
+ * takes the language at once, so the account screen shows the choice offline.
+ */
+export async function queueLanguage(language: Language, db: KruhDb = getDb()): Promise<void> {
+  await withRoom(db, () => db.transaction('rw', db.outbox, db.meta, async () => {
+    // The account's language is one the server accepted, so one of the app's languages.
+    const known = ((await readStoredAccount(db))?.language ?? language) as Language;
+    await patchStoredAccount(db, { language });
+    await foldToggle<OutboxRowOf<'language'>>(db, {
+      kind: 'language',
+      target: LANGUAGE_TARGET,
+      wanted: language,
+      known,
+      stateOf: (row) => row.payload.language,
+      create: (serverState) => ({ ...base(), kind: 'language', target: LANGUAGE_TARGET, payload: { language, from: serverState }, images: [] }),
+    });
+  }));
+  void kickOutbox();
+}
+
+const LANGUAGE_TARGET = 'account:language';
 
 /** The server refused the item: say why, and give it back to its author as its kind does. */
 async function reject(db: KruhDb, row: OutboxRow, err: unknown): Promise<void> {
