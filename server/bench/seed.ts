@@ -14,6 +14,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import pg from 'pg';
@@ -123,12 +124,23 @@ async function main(): Promise<void> {
       `Seeding ${postgres ? `PostgreSQL ${new URL(databaseUrl).pathname.slice(1)}` : `SQLite in ${dataDir}`}: ` +
         `${options.users} users, ${options.posts} posts, ${options.likes} likes, ${options.comments} comments, ${options.groups} groups`,
     );
+    // The wall time says little without the machine's load beside it: a shared machine's other
+    // work can stretch it several times over (the CPU figures move far less).
+    const before = { load: loadavg(), cpu: process.cpuUsage() };
     const summary = await seedDatabase(database.db, database.dialect, options, process.stdout.isTTY ? progressBar() : lineProgress());
     printSummary(summary);
+    const cpu = process.cpuUsage(before.cpu);
+    const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(', ');
+    const machine = { cpus: availableParallelism(), loadBefore: before.load, loadAfter: loadavg(), cpuSeconds: { user: cpu.user / 1e6, system: cpu.system / 1e6 } };
+    console.log(
+      `This process used ${machine.cpuSeconds.user.toFixed(0)} s user + ${machine.cpuSeconds.system.toFixed(0)} s system CPU` +
+        `${postgres ? " (PostgreSQL's own work is in its processes)" : ''}; load average ${load(machine.loadBefore)} before, ` +
+        `${load(machine.loadAfter)} after, on ${machine.cpus} cores.`,
+    );
     // What the benchmark quotes about the data it measures.
     const command = `npm run seed -- ${shellArgs(process.argv.slice(2))}`.trim();
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(join(dataDir, 'seed.json'), `${JSON.stringify({ command, date: new Date().toISOString(), options, summary }, null, 2)}\n`);
+    writeFileSync(join(dataDir, 'seed.json'), `${JSON.stringify({ command, date: new Date().toISOString(), options, summary, machine }, null, 2)}\n`);
     if (args.demo) await seedDemo(database, dataDir, databaseUrl);
   } finally {
     await database.close();

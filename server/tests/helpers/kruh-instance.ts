@@ -1,0 +1,34 @@
+import { runDueJobs } from '../../src/modules/jobs/worker';
+import { freePort } from './free-port';
+import { type TestApp, createTestApp } from './test-app';
+
+/**
+ * A whole Kruh instance for federation tests: its own database and its own port on this machine,
+ * federation on, its public address that port (`http://127.0.0.1:<port>`). Two of them talk to
+ * each other over real HTTP, signed as between any two servers; plain http to this machine is
+ * allowed only because FEDERATION_ALLOW_HTTP says so.
+ */
+export interface KruhInstance extends TestApp {
+  origin: string;
+  /** The host as handles name it (`127.0.0.1:<port>`). */
+  host: string;
+  /** Runs the queued jobs (deliveries among them) until none is due. */
+  runJobs(): Promise<number>;
+}
+
+export async function startInstance(env: Record<string, string> = {}): Promise<KruhInstance> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const instance = await createTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: origin, ...env });
+  await instance.app.listen({ port, host: '127.0.0.1' });
+  return { ...instance, origin, host: `127.0.0.1:${port}`, runJobs: () => runDueJobs(instance.app) };
+}
+
+/** Runs both instances' jobs until neither has any left (a delivery may cause an answer). */
+export async function settle(...instances: KruhInstance[]): Promise<void> {
+  for (let round = 0; round < 10; round++) {
+    let ran = 0;
+    for (const instance of instances) ran += await instance.runJobs();
+    if (ran === 0) return;
+  }
+}
