@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { shownMediaUrls } from './keep-shown-media';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { askAgain, shownMediaUrls } from './keep-shown-media';
 
 const ORIGIN = window.location.origin;
 
@@ -24,5 +24,27 @@ describe('shownMediaUrls', () => {
       `${ORIGIN}/media/pfp/bbbbbbbbbbbbbbbbbbbbbbbb.jpeg?v=3`,
       'https://cdn.example.org/kruh/posts/p1.webp',
     ]);
+  });
+});
+
+describe('askAgain', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('asks for one picture after another, and a failed one does not stop the rest', async () => {
+    const started: string[] = [];
+    const finish: Array<() => void> = [];
+    vi.stubGlobal('fetch', (url: string) => {
+      started.push(url);
+      return new Promise<Response>((resolve, reject) => finish.push(url === 'b' ? () => reject(new Error('offline')) : () => resolve(new Response())));
+    });
+    const done = askAgain(['a', 'b', 'c']);
+    await Promise.resolve();
+    expect(started).toEqual(['a']);
+    finish[0]!();
+    await vi.waitFor(() => expect(started).toEqual(['a', 'b']));
+    finish[1]!();
+    await vi.waitFor(() => expect(started).toEqual(['a', 'b', 'c']));
+    finish[2]!();
+    await done;
   });
 });

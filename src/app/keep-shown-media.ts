@@ -17,6 +17,17 @@ export function shownMediaUrls(doc: Document, appOrigin: string, mediaBase: stri
 }
 
 /**
+ * One picture after another: a feed's worth of requests made at once held a slow phone's main thread
+ * for a quarter of a second right after the page had loaded.
+ */
+export async function askAgain(urls: string[]): Promise<void> {
+  for (const url of urls) {
+    // The content host answers the worker's own request (it asks with CORS); the page's may stay opaque.
+    await fetch(url, { mode: 'no-cors' }).catch(() => undefined);
+  }
+}
+
+/**
  * A first visit's pictures (the own avatar in the navigation first of all) arrive before the
  * service worker controls the page, past the media cache: offline they would be missing until seen
  * online again. The moment the worker takes over they are asked for once more, through it (mostly
@@ -27,12 +38,7 @@ export function keepShownMediaOnceControlled(): void {
   if (!container || container.controller) return;
   container.addEventListener(
     'controllerchange',
-    () => {
-      for (const url of shownMediaUrls(document, window.location.origin, getMediaBase())) {
-        // The content host answers the worker's own request (it asks with CORS); the page's may stay opaque.
-        fetch(url, { mode: 'no-cors' }).catch(() => undefined);
-      }
-    },
+    () => void askAgain(shownMediaUrls(document, window.location.origin, getMediaBase())),
     { once: true },
   );
 }

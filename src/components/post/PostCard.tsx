@@ -17,6 +17,7 @@ import { RelativeTime } from '../RelativeTime';
 import { Tags } from './Tags';
 import { usePostActions } from './usePostActions';
 import { usePendingEdit } from '../../lib/outbox/useOutbox';
+import { watchOverflow } from './text-overflow';
 import './post-card.css';
 
 export interface PendingInfo {
@@ -48,17 +49,20 @@ function CollapsibleText({ text, mentions }: { text: string; mentions: MentionTa
   const ref = useRef<HTMLDivElement>(null);
   const [long, setLong] = useState(false);
   const [expanded, setExpanded] = useState(false);
+  // Subscribed as the text is mounted (not after the paint), so the first paint already knows.
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el) setLong(el.scrollHeight > LIMITS.collapsedPostPx);
+    return el ? watchOverflow(el, LIMITS.collapsedPostPx, setLong) : undefined;
   }, [text]);
   const collapsed = long && !expanded;
+  // Folded until expanded, long or not (a short text never reaches the fold): the fold is there from
+  // the first paint, as on the server's cards, before the observer has said whether it cuts anything.
   return (
     <>
       <div
         ref={ref}
         className={`post-text${collapsed ? ' collapsed' : ''}`}
-        style={collapsed ? { maxHeight: `${LIMITS.collapsedPostPx}px`, overflow: 'hidden' } : undefined}
+        style={expanded ? undefined : { maxHeight: `${LIMITS.collapsedPostPx}px`, overflow: 'hidden' }}
       >
         <PostText text={text} mentions={mentions} />
       </div>
