@@ -155,3 +155,8 @@ export async function remoteFollowersOf(db: Executor, localId: string): Promise<
     .orderBy('remote_actors.id')
     .execute();
 }
+
+/** Forgets every remote follower of a local user or group that stops being an actor. */
+export async function removeRemoteFollowers(db: Executor, localId: string): Promise<void> {
+  await db.deleteFrom('remote_follows').where('local_id', '=', localId).execute();
+}
