@@ -185,7 +185,7 @@ describe('outgoing activities', () => {
     expect(localLike).toEqual({ one: [], two: [] });
   });
 
-  it("replies to a remote post with a Note in reply to it, mentioning and delivered to its author, readable at the comment's address", async () => {
+  it("replies to a remote post with a Note in reply to it, to its author, readable at the comment's address, and deletes it there too", async () => {
     const bobAccount = await accountOf(bob);
     const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'what do you grow?' });
     const apId = `${bob.id}/statuses/${randomUUID()}`;
@@ -212,6 +212,11 @@ describe('outgoing activities', () => {
     const page = await t.app.inject({ method: 'GET', url: `/ap/comments/${commentId}`, headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(302);
     expect(page.headers.location).toBe(`${ORIGIN}/p/${postId}`);
+
+    const deleted = await deliveredBy(() => call(t.app, alice, { method: 'DELETE', url: `/api/comment/${commentId}` }).then((res) => ok(res)));
+    expect(deleted.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    expect(deleted.one[0]!.signer).toBe(actor(alice.id));
+    expect(deleted.one[0]!.activity).toMatchObject({ type: 'Delete', actor: actor(alice.id), object: { type: 'Tombstone', id: commentNote } });
 
     // A comment on a local post goes to nobody.
     const { id: local } = await createPost(t.app, alice);

@@ -134,6 +134,9 @@ export async function likeComment(ctx: ServiceContext, viewer: Viewer, { comment
  * Runs on the route's transaction; answers the media keys to remove once it commits.
  */
 export async function deleteComment(ctx: ServiceContext, viewer: Viewer, commentId: string): Promise<string[]> {
+  // Read first, while the comment is there; removeComment refuses anyone but its author, and the
+  // queued job goes with the refused transaction.
+  await federation.commentDeleting(ctx, commentId);
   return (await removeComment(ctx.db, viewer, commentId)) ? [imageKey(commentId, 0)] : [];
 }
 

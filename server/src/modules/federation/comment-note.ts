@@ -47,7 +47,7 @@ async function repliedTo(db: Executor, origin: string, comment: Comment) {
 }
 
 /** The remote actors of these accounts, once each. */
-async function remoteAuthors(db: Executor, accountIds: (string | null)[]): Promise<Recipient[]> {
+export async function remoteAuthors(db: Executor, accountIds: (string | null)[]): Promise<Recipient[]> {
   const found = new Map<string, Recipient>();
   for (const id of new Set(accountIds)) {
     const actor = id ? await remoteActorOfAccount(db, id) : undefined;

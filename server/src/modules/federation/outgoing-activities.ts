@@ -3,7 +3,7 @@ import { type Activity, Announce, Create, Delete, Follow, Like, PUBLIC_COLLECTIO
 import type { FastifyInstance } from 'fastify';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { enqueueJobs } from '../jobs/queue.js';
-import { commentNote } from './comment-note.js';
+import { commentNote, commentNoteUrl, postNoteUrl } from './comment-note.js';
 import { type Delivery, FEDERATION_DELIVERY_JOB } from './delivery.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
@@ -11,7 +11,6 @@ import { type RemoteActor, actorById, remoteFollowersOf } from './federation.rep
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
-import { postNoteUrl } from './comment-note.js';
 
 /**
  * The `federation_outgoing` job: turns what happened into activities and queues their deliveries.
@@ -141,6 +140,14 @@ async function sendComment(app: FastifyInstance, commentId: string): Promise<voi
   await send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
 }
 
+/** A deleted comment's Note, gone, to the remote authors it answered. */
+async function sendCommentDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'comment_deleted' }>): Promise<void> {
+  const note = commentNoteUrl(app.config.publicUrl, event.commentId);
+  const actor = actorOf(app, event.authorId);
+  const activity = new Delete({ id: new URL(`${note.href}#delete`), actor, object: new Tombstone({ id: note }), to: PUBLIC_COLLECTION });
+  await send(app, event.authorId, event.inboxes, activity);
+}
+
 /** A deleted account's actor, gone: signed with its key, which outlives the account for this. */
 async function sendActorDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'actor_deleted' }>): Promise<void> {
   const actor = actorOf(app, event.actorId);
@@ -160,6 +167,8 @@ async function handle(app: FastifyInstance, event: OutgoingEvent): Promise<void>
       return sendFollow(app, event);
     case 'comment':
       return sendComment(app, event.commentId);
+    case 'comment_deleted':
+      return sendCommentDeletion(app, event);
     case 'actor_deleted':
       return sendActorDeletion(app, event);
   }

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { actorById, remoteFollowersOf, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
+import { remoteAuthors } from './comment-note.js';
 
 /**
  * What the rest of the server tells the fediverse, as the services call it: each call is made in
@@ -20,6 +21,8 @@ export type OutgoingEvent =
   | { kind: 'like'; postId: string; userId: string; liked: boolean; since: number }
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
   | { kind: 'comment'; commentId: string }
+  /** The inboxes of the remote authors the comment answered, read before it went. */
+  | { kind: 'comment_deleted'; commentId: string; authorId: string; inboxes: string[] }
   /** The inboxes of the deleted account's followers, read before they were forgotten. */
   | { kind: 'actor_deleted'; actorId: string; inboxes: string[] };
 
@@ -102,6 +105,24 @@ export async function commentPublished(ctx: ServiceContext, commentId: string): 
     .where('comments.id', '=', commentId)
     .executeTakeFirst();
   if (row?.ap_id) await queue(ctx, { kind: 'comment', commentId });
+}
+
+/**
+ * A comment about to be deleted by its author: the remote authors its Note went to are told, when
+ * it went to any (a public author's comment under another server's post).
+ */
+export async function commentDeleting(ctx: ServiceContext, commentId: string): Promise<void> {
+  if (!on(ctx)) return;
+  const row = await ctx.db
+    .selectFrom('comments')
+    .innerJoin('posts', 'posts.id', 'comments.post_id')
+    .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
+    .select(['comments.author_id', 'comments.ap_id', 'posts.ap_id as post_ap_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
+    .where('comments.id', '=', commentId)
+    .executeTakeFirst();
+  if (!row?.post_ap_id || !row.author_id || row.ap_id !== null || (await actorById(ctx.db, row.author_id))?.kind !== 'user') return;
+  const inboxes = [...new Set((await remoteAuthors(ctx.db, [row.post_author, row.parent_author])).map((author) => author.inbox))];
+  if (inboxes.length > 0) await queue(ctx, { kind: 'comment_deleted', commentId, authorId: row.author_id, inboxes });
 }
 
 /**
