@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { runDueJobs } from '../../src/modules/jobs/worker';
+import { newId } from '../../src/lib/ids';
 import { type FakeActor, type FakeServer, type Received, injectSigned, signerOf, startFakeServer } from '../helpers/fake-fediverse';
 import { type TestUser, addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
@@ -222,6 +223,24 @@ describe('outgoing activities', () => {
     const { id: local } = await createPost(t.app, alice);
     const localComment = await deliveredBy(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: local, text: 'here only' } }));
     expect(localComment).toEqual({ one: [], two: [] });
+  });
+
+  it('sends a reply to a remote comment under a local post to that comment\'s author, in reply to its id', async () => {
+    const bobAccount = await accountOf(bob);
+    const { id: postId } = await createPost(t.app, alice, { text: 'what do you grow?' });
+    const remoteCommentId = newId();
+    const apId = `${bob.id}/statuses/${randomUUID()}`;
+    await t.app.db
+      .insertInto('comments')
+      .values({ id: remoteCommentId, post_id: postId, parent_comment_id: null, author_id: bobAccount, text: 'Peas', search_text: 'peas', created_at: Date.now(), ap_id: apId })
+      .execute();
+    await t.app.db.updateTable('posts').set({ comments: 1 }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+    const got = await deliveredBy(() =>
+      call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: remoteCommentId, text: 'Good choice' } }).then((res) => ok(res, 201)),
+    );
+    expect(got.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    expect(got.one[0]!.activity.object).toMatchObject({ type: 'Note', inReplyTo: apId, cc: bob.id });
   });
 
   it('follows a remote account with a Follow, ends it on a Reject, keeps it on an Accept, and takes it back with an Undo', async () => {

@@ -7,7 +7,7 @@ import type { Executor } from '../../db/schema.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { actorById } from './federation.repository.js';
 import { NOTE_PATH, noteContent } from './post-note.js';
-import { remoteActorOfAccount } from './remote-accounts.js';
+import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
 
 /**
  * A local comment as the Note another server reads: a reply (`inReplyTo`) to the post's Note, or to
@@ -85,7 +85,7 @@ export async function commentNote(
     tags: [
       ...recipients.map((recipient) => new Mention({ href: new URL(recipient.id), name: recipient.handle })),
       ...comment.mentions.flatMap((mention) =>
-        mention._id && !mention.username.includes('@') ? [new Mention({ href: actor(mention._id), name: `@${mention.username}@${host}` })] : [],
+        mention._id && !isRemoteAccountName(mention.username) ? [new Mention({ href: actor(mention._id), name: `@${mention.username}@${host}` })] : [],
       ),
     ],
     attachments: comment.media.map(

@@ -29,18 +29,18 @@ const followersOf = (app: FastifyInstance, id: string) => new URL(`${actorOf(app
 /** One inbox per server that offers a shared one, else each follower's own. */
 const inboxesOf = (followers: RemoteActor[]) => [...new Set(followers.map((follower) => follower.shared_inbox ?? follower.inbox))];
 
-async function send(app: FastifyInstance, actorId: string, inboxes: string[], activity: Activity): Promise<void> {
-  if (inboxes.length === 0) return;
+/** The deliveries of an activity, signed by the actor, one per inbox. */
+async function send(app: FastifyInstance, actorId: string, inboxes: string[], activity: Activity): Promise<Delivery[]> {
+  if (inboxes.length === 0) return [];
   const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config));
   const json = await activity.toJsonLd({ contextLoader: loader });
   const keyId = keyIdOf(app, actorId);
-  const deliveries: Delivery[] = inboxes.map((inbox) => ({ actorId, keyId, inbox, activity: json }));
-  await enqueueJobs(app.db, FEDERATION_DELIVERY_JOB, deliveries);
+  return inboxes.map((inbox) => ({ actorId, keyId, inbox, activity: json }));
 }
 
 /** To the author's remote followers, and announced by each public group named to their followers. */
-async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string): Promise<void> {
-  await send(app, authorId, inboxesOf(await remoteFollowersOf(app.db, authorId)), activity);
+async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string): Promise<Delivery[]> {
+  const deliveries = await send(app, authorId, inboxesOf(await remoteFollowersOf(app.db, authorId)), activity);
   for (const groupId of new Set(groupIds)) {
     if ((await actorById(app.db, groupId))?.kind !== 'group') continue;
     const followers = await remoteFollowersOf(app.db, groupId);
@@ -53,8 +53,9 @@ async function toAudience(app: FastifyInstance, authorId: string, groupIds: stri
       to: PUBLIC_COLLECTION,
       ccs: [followersOf(app, groupId)],
     });
-    await send(app, groupId, inboxesOf(followers), announce);
+    deliveries.push(...(await send(app, groupId, inboxesOf(followers), announce)));
   }
+  return deliveries;
 }
 
 function addresses(app: FastifyInstance, postId: string, authorId: string): NoteAddresses {
@@ -67,9 +68,9 @@ function addresses(app: FastifyInstance, postId: string, authorId: string): Note
   };
 }
 
-async function sendPost(app: FastifyInstance, postId: string, change: 'create' | 'update'): Promise<void> {
+async function sendPost(app: FastifyInstance, postId: string, change: 'create' | 'update'): Promise<Delivery[]> {
   const post = await visiblePost(app, postId);
-  if (!post) return;
+  if (!post) return [];
   const at = addresses(app, post._id, post.author.pfp);
   const note = noteOf(post, at);
   const version = post.editedAt ?? post.createdAt;
@@ -86,10 +87,10 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
           ccs: [at.followers!],
         });
   const groupIds = post.groups.flatMap((group) => (group._id ? [group._id] : []));
-  await toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`);
+  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`);
 }
 
-async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'post_deleted' }>): Promise<void> {
+async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'post_deleted' }>): Promise<Delivery[]> {
   const at = addresses(app, event.postId, event.authorId);
   const activity = new Delete({
     id: new URL(`${at.note.href}#delete`),
@@ -98,36 +99,36 @@ async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEve
     to: PUBLIC_COLLECTION,
     ccs: [at.followers!],
   });
-  await toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`);
+  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`);
 }
 
 /** A local user's like of another server's post, or its Undo, to that post's author. */
-async function sendLike(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'like' }>): Promise<void> {
+async function sendLike(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'like' }>): Promise<Delivery[]> {
   const post = await app.db.selectFrom('posts').select(['ap_id', 'author_id']).where('id', '=', event.postId).executeTakeFirst();
-  if (!post?.ap_id || !post.author_id || (await actorById(app.db, event.userId))?.kind !== 'user') return;
+  if (!post?.ap_id || !post.author_id || (await actorById(app.db, event.userId))?.kind !== 'user') return [];
   const author = await remoteActorOfAccount(app.db, post.author_id);
-  if (!author) return;
+  if (!author) return [];
   const actor = actorOf(app, event.userId);
   const like = new Like({ id: new URL(`${actor.href}#likes/${event.postId}/${event.since}`), actor, object: new URL(post.ap_id), to: new URL(author.id) });
   const activity = event.liked ? like : new Undo({ id: new URL(`${like.id!.href}/undo`), actor, object: like, to: new URL(author.id) });
-  await send(app, event.userId, [author.inbox], activity);
+  return send(app, event.userId, [author.inbox], activity);
 }
 
 /** A local user's Follow of a remote account, or its Undo, to that account's actor. */
-async function sendFollow(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'follow' }>): Promise<void> {
-  if ((await actorById(app.db, event.followerId))?.kind !== 'user') return;
+async function sendFollow(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'follow' }>): Promise<Delivery[]> {
+  if ((await actorById(app.db, event.followerId))?.kind !== 'user') return [];
   const target = await remoteActorOfAccount(app.db, event.targetId);
-  if (!target) return;
+  if (!target) return [];
   const actor = actorOf(app, event.followerId);
   const follow = new Follow({ id: new URL(`${actor.href}#follows/${event.targetId}/${event.since}`), actor, object: new URL(target.id), to: new URL(target.id) });
   const activity = event.following ? follow : new Undo({ id: new URL(`${follow.id!.href}/undo`), actor, object: follow, to: new URL(target.id) });
-  await send(app, event.followerId, [target.inbox], activity);
+  return send(app, event.followerId, [target.inbox], activity);
 }
 
 /** A local comment under another server's post, to the remote authors it answers. */
-async function sendComment(app: FastifyInstance, commentId: string): Promise<void> {
+async function sendComment(app: FastifyInstance, commentId: string): Promise<Delivery[]> {
   const found = await commentNote(app, commentId, (id) => actorOf(app, id));
-  if (!found || found.recipients.length === 0) return;
+  if (!found || found.recipients.length === 0) return [];
   const { note } = found;
   const create = new Create({
     id: new URL(`${note.id!.href}#create`),
@@ -137,25 +138,25 @@ async function sendComment(app: FastifyInstance, commentId: string): Promise<voi
     to: PUBLIC_COLLECTION,
     ccs: note.ccIds,
   });
-  await send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
+  return send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
 }
 
 /** A deleted comment's Note, gone, to the remote authors it answered. */
-async function sendCommentDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'comment_deleted' }>): Promise<void> {
+async function sendCommentDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'comment_deleted' }>): Promise<Delivery[]> {
   const note = commentNoteUrl(app.config.publicUrl, event.commentId);
   const actor = actorOf(app, event.authorId);
   const activity = new Delete({ id: new URL(`${note.href}#delete`), actor, object: new Tombstone({ id: note }), to: PUBLIC_COLLECTION });
-  await send(app, event.authorId, event.inboxes, activity);
+  return send(app, event.authorId, event.inboxes, activity);
 }
 
 /** A deleted account's actor, gone: signed with its key, which outlives the account for this. */
-async function sendActorDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'actor_deleted' }>): Promise<void> {
+async function sendActorDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'actor_deleted' }>): Promise<Delivery[]> {
   const actor = actorOf(app, event.actorId);
   const activity = new Delete({ id: new URL(`${actor.href}#delete`), actor, object: actor, to: PUBLIC_COLLECTION });
-  await send(app, event.actorId, event.inboxes, activity);
+  return send(app, event.actorId, event.inboxes, activity);
 }
 
-async function handle(app: FastifyInstance, event: OutgoingEvent): Promise<void> {
+async function deliveriesOf(app: FastifyInstance, event: OutgoingEvent): Promise<Delivery[]> {
   switch (event.kind) {
     case 'post':
       return sendPost(app, event.postId, event.change);
@@ -175,11 +176,12 @@ async function handle(app: FastifyInstance, event: OutgoingEvent): Promise<void>
 }
 
 /**
- * Reading is all it does before queuing, so a crash before the deliveries are queued just runs it
+ * Reading is all it does before queuing every delivery at once, so a crash before that just runs it
  * again. Federation turned off meanwhile sends nothing.
  */
 export const federationOutgoingJob: OutsideJob = {
   outside: async (app, payload) => {
-    if (app.config.federation) await handle(app, payload as OutgoingEvent);
+    if (!app.config.federation) return;
+    await enqueueJobs(app.db, FEDERATION_DELIVERY_JOB, await deliveriesOf(app, payload as OutgoingEvent));
   },
 };

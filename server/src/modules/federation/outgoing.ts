@@ -95,34 +95,37 @@ export async function followChanging(ctx: ServiceContext, change: { followerId: 
   await queue(ctx, { ...change, kind: 'follow', since: Number(row.created_at) });
 }
 
-/** A new comment: only one under another server's post is sent (to that post's author). */
-export async function commentPublished(ctx: ServiceContext, commentId: string): Promise<void> {
-  if (!on(ctx)) return;
-  const row = await ctx.db
+/**
+ * The comment's author, and the inboxes of the remote authors it answers (of the post, and of the
+ * comment it replies to): a comment answering no one from another server is sent nowhere.
+ */
+async function commentAudience(db: Executor, commentId: string) {
+  const row = await db
     .selectFrom('comments')
     .innerJoin('posts', 'posts.id', 'comments.post_id')
-    .select('posts.ap_id')
+    .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
+    .select(['comments.author_id', 'comments.ap_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
     .where('comments.id', '=', commentId)
     .executeTakeFirst();
-  if (row?.ap_id) await queue(ctx, { kind: 'comment', commentId });
+  if (!row?.author_id || row.ap_id !== null) return null;
+  const inboxes = [...new Set((await remoteAuthors(db, [row.post_author, row.parent_author])).map((author) => author.inbox))];
+  return inboxes.length > 0 ? { authorId: row.author_id, inboxes } : null;
+}
+
+/** A new comment: sent to the remote authors it answers, when there are any. */
+export async function commentPublished(ctx: ServiceContext, commentId: string): Promise<void> {
+  if (on(ctx) && (await commentAudience(ctx.db, commentId))) await queue(ctx, { kind: 'comment', commentId });
 }
 
 /**
  * A comment about to be deleted by its author: the remote authors its Note went to are told, when
- * it went to any (a public author's comment under another server's post).
+ * it went to any (a public author's comment answering another server's post or comment).
  */
 export async function commentDeleting(ctx: ServiceContext, commentId: string): Promise<void> {
   if (!on(ctx)) return;
-  const row = await ctx.db
-    .selectFrom('comments')
-    .innerJoin('posts', 'posts.id', 'comments.post_id')
-    .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
-    .select(['comments.author_id', 'comments.ap_id', 'posts.ap_id as post_ap_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
-    .where('comments.id', '=', commentId)
-    .executeTakeFirst();
-  if (!row?.post_ap_id || !row.author_id || row.ap_id !== null || (await actorById(ctx.db, row.author_id))?.kind !== 'user') return;
-  const inboxes = [...new Set((await remoteAuthors(ctx.db, [row.post_author, row.parent_author])).map((author) => author.inbox))];
-  if (inboxes.length > 0) await queue(ctx, { kind: 'comment_deleted', commentId, authorId: row.author_id, inboxes });
+  const audience = await commentAudience(ctx.db, commentId);
+  if (!audience || (await actorById(ctx.db, audience.authorId))?.kind !== 'user') return;
+  await queue(ctx, { kind: 'comment_deleted', commentId, ...audience });
 }
 
 /**
