@@ -7,7 +7,7 @@ import { commentNote, commentNoteUrl, postNoteUrl } from './comment-note.js';
 import { type Delivery, FEDERATION_DELIVERY_JOB } from './delivery.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
-import { type RemoteActor, actorById, remoteFollowersOf } from './federation.repository.js';
+import { actorById, followerInboxes } from './federation.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
@@ -26,9 +26,6 @@ const actorOf = (app: FastifyInstance, id: string) => new URL(actorUrl(app.confi
 const keyIdOf = (app: FastifyInstance, id: string) => `${actorOf(app, id).href}#main-key`;
 const followersOf = (app: FastifyInstance, id: string) => new URL(`${actorOf(app, id).href}/followers`);
 
-/** One inbox per server that offers a shared one, else each follower's own. */
-const inboxesOf = (followers: RemoteActor[]) => [...new Set(followers.map((follower) => follower.shared_inbox ?? follower.inbox))];
-
 /** The deliveries of an activity, signed by the actor, one per inbox. */
 async function send(app: FastifyInstance, actorId: string, inboxes: string[], activity: Activity): Promise<Delivery[]> {
   if (inboxes.length === 0) return [];
@@ -40,11 +37,11 @@ async function send(app: FastifyInstance, actorId: string, inboxes: string[], ac
 
 /** To the author's remote followers, and announced by each public group named to their followers. */
 async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string): Promise<Delivery[]> {
-  const deliveries = await send(app, authorId, inboxesOf(await remoteFollowersOf(app.db, authorId)), activity);
+  const deliveries = await send(app, authorId, await followerInboxes(app.db, authorId), activity);
   for (const groupId of new Set(groupIds)) {
     if ((await actorById(app.db, groupId))?.kind !== 'group') continue;
-    const followers = await remoteFollowersOf(app.db, groupId);
-    if (followers.length === 0) continue;
+    const inboxes = await followerInboxes(app.db, groupId);
+    if (inboxes.length === 0) continue;
     const group = actorOf(app, groupId);
     const announce = new Announce({
       id: new URL(`${group.href}#announces/${suffix}`),
@@ -53,7 +50,7 @@ async function toAudience(app: FastifyInstance, authorId: string, groupIds: stri
       to: PUBLIC_COLLECTION,
       ccs: [followersOf(app, groupId)],
     });
-    deliveries.push(...(await send(app, groupId, inboxesOf(followers), announce)));
+    deliveries.push(...(await send(app, groupId, inboxes, announce)));
   }
   return deliveries;
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { actorById, remoteFollowersOf, removeRemoteFollowers } from './federation.repository.js';
+import { actorById, followerInboxes, inNoPrivateGroup, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { remoteAuthors } from './comment-note.js';
 
@@ -97,7 +97,8 @@ export async function followChanging(ctx: ServiceContext, change: { followerId: 
 
 /**
  * The comment's author, and the inboxes of the remote authors it answers (of the post, and of the
- * comment it replies to): a comment answering no one from another server is sent nowhere.
+ * comment it replies to): a comment answering no one from another server, or under a private
+ * group's post, is sent nowhere.
  */
 async function commentAudience(db: Executor, commentId: string) {
   const row = await db
@@ -106,6 +107,7 @@ async function commentAudience(db: Executor, commentId: string) {
     .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
     .select(['comments.author_id', 'comments.ap_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
     .where('comments.id', '=', commentId)
+    .where(inNoPrivateGroup('comments.post_id'))
     .executeTakeFirst();
   if (!row?.author_id || row.ap_id !== null) return null;
   const inboxes = [...new Set((await remoteAuthors(db, [row.post_author, row.parent_author])).map((author) => author.inbox))];
@@ -142,7 +144,7 @@ export async function actorGone(db: Executor, localId: string): Promise<void> {
  */
 export async function accountDeleting(ctx: ServiceContext, userId: string): Promise<void> {
   if (on(ctx) && (await actorById(ctx.db, userId))?.kind === 'user') {
-    const inboxes = [...new Set((await remoteFollowersOf(ctx.db, userId)).map((follower) => follower.shared_inbox ?? follower.inbox))];
+    const inboxes = await followerInboxes(ctx.db, userId);
     if (inboxes.length > 0) await queue(ctx, { kind: 'actor_deleted', actorId: userId, inboxes });
   }
   await actorGone(ctx.db, userId);
