@@ -163,6 +163,24 @@ describe('outgoing activities', () => {
     expect(got).toEqual({ one: [], two: [] });
   });
 
+  it('delivers nothing of a post in a private group among public ones, nor of a suspended author\'s post', async () => {
+    await remoteFollows(dave, garden.id);
+    const mixed = await deliveredBy(() =>
+      call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'for some eyes', groups: [garden.name, hideout.name] } }).then((res) => ok(res, 201)),
+    );
+    expect(mixed).toEqual({ one: [], two: [] });
+
+    const frank = await createUser(t.app);
+    await remoteFollows(bob, frank.id);
+    // Suspended after writing, before the queue runs: what goes out is read when it is sent.
+    const suspended = await deliveredBy(async () => {
+      ok(await call(t.app, frank, { method: 'POST', url: '/api/post', payload: { text: 'just before the suspension' } }), 201);
+      await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', frank.id).execute();
+      t.app.invalidateVisitorCache();
+    });
+    expect(suspended).toEqual({ one: [], two: [] });
+  });
+
   it("sends a like of a remote post to its author's inbox, and an Undo of that Like when taken back", async () => {
     const bobAccount = await accountOf(bob);
     const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'a post from elsewhere' });
