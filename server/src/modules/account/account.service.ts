@@ -35,6 +35,7 @@ import { avatarKey } from '../media/media-urls.js';
 import type { AccountData } from './account.export.js';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
 import { deleteUserCascade, setNotificationSettings } from './account.repository.js';
+import * as federation from '../federation/outgoing.js';
 
 /** Account management: every call acts on the caller's own account. */
 
@@ -185,6 +186,7 @@ export async function confirmDeletion(ctx: ServiceContext, viewer: Viewer, input
  */
 export async function deleteAccount(ctx: ServiceContext, viewer: Viewer): Promise<string[]> {
   const groupKeys = await handOverGroupsOf(ctx.db, viewer.id);
+  await federation.accountDeleting(ctx, viewer.id);
   await deleteUserCascade(ctx.db, viewer.id, accountKey(viewer.id));
   return groupKeys;
 }

@@ -20,6 +20,7 @@ import { imageKey } from '../media/media-urls.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './comments.repository.js';
 import { type CommentView, toComments } from './comments.mapper.js';
+import * as federation from '../federation/outgoing.js';
 
 /** The comment rules. */
 
@@ -112,6 +113,7 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   await repo.addToPostComments(trx, postId, 1);
   if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
   await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
+  await federation.commentPublished(ctx, id);
   return (await mapOne(ctx, id, viewer.id))!;
 }
 
@@ -132,6 +134,9 @@ export async function likeComment(ctx: ServiceContext, viewer: Viewer, { comment
  * Runs on the route's transaction; answers the media keys to remove once it commits.
  */
 export async function deleteComment(ctx: ServiceContext, viewer: Viewer, commentId: string): Promise<string[]> {
+  // Read first, while the comment is there; removeComment refuses anyone but its author, and the
+  // queued job goes with the refused transaction.
+  await federation.commentDeleting(ctx, commentId);
   return (await removeComment(ctx.db, viewer, commentId)) ? [imageKey(commentId, 0)] : [];
 }
 

@@ -2,8 +2,10 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import fp from 'fastify-plugin';
 import { prefersActivityJson } from './accept.js';
 import { actorById, groupNamed, userNamed } from './federation.repository.js';
-import { NODEINFO_PATH, actorUrl, buildFederation, pageOf, visiblePost } from './federation.js';
+import { NODEINFO_PATH, SOFTWARE, actorUrl, buildFederation, pageOf, visiblePost } from './federation.js';
 import { NOTE_PATH } from './post-note.js';
+import { COMMENT_PATH, commentNote } from './comment-note.js';
+import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { appPaths } from '#core/app-paths';
 
 /** The paths Fedify answers; everything else never reaches it. */
@@ -68,6 +70,17 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
     });
     return reply.send(Buffer.from(await response.arrayBuffer()));
   }
+
+  // A comment's Note is served here, not by Fedify, which takes one object dispatcher per type
+  // (the posts' Notes have it). Read as a visitor reads the comment, as a post's is.
+  app.get<{ Params: { id: string } }>(COMMENT_PATH.replace('{id}', ':id'), async (request, reply) => {
+    const found = await commentNote(app, request.params.id, (id) => new URL(actorUrl(origin, id)));
+    if (!found) return send(reply, notFound());
+    reply.header('Vary', 'Accept');
+    if (!prefersActivityJson(request.headers.accept)) return reply.redirect(new URL(appPaths.post(found.postId), origin).href, 302);
+    const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`, federationRules(app.config));
+    return reply.type('application/activity+json').send(JSON.stringify(await found.note.toJsonLd({ contextLoader: loader })));
+  });
 
   for (const route of FEDERATION_ROUTES) {
     app.route({

@@ -54,7 +54,7 @@ export async function actorByName(db: Executor, name: string): Promise<LocalActo
 }
 
 /** A post of the outer query's `postIdColumn` is in no private group. */
-const inNoPrivateGroup = (postIdColumn: string) =>
+export const inNoPrivateGroup = (postIdColumn: string) =>
   sql<boolean>`not exists (select 1 from post_groups fed_pg join groups fed_g on fed_g.id = fed_pg.group_id where fed_pg.post_id = ${sql.ref(postIdColumn)} and fed_g.is_private = 1)`;
 
 const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: string | number | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
@@ -154,4 +154,17 @@ export async function remoteFollowersOf(db: Executor, localId: string): Promise<
     .orderBy('remote_follows.created_at')
     .orderBy('remote_actors.id')
     .execute();
+}
+
+/**
+ * Where an activity for a local actor's remote followers goes: one inbox per server that offers a
+ * shared one, else each follower's own.
+ */
+export async function followerInboxes(db: Executor, localId: string): Promise<string[]> {
+  return [...new Set((await remoteFollowersOf(db, localId)).map((follower) => follower.shared_inbox ?? follower.inbox))];
+}
+
+/** Forgets every remote follower of a local user or group that stops being an actor. */
+export async function removeRemoteFollowers(db: Executor, localId: string): Promise<void> {
+  await db.deleteFrom('remote_follows').where('local_id', '=', localId).execute();
 }

@@ -1,5 +1,5 @@
 import { type Context, type Federation, createFederation } from '@fedify/fedify';
-import { Endpoints, Follow, Group, Image, Note, Person, Undo } from '@fedify/fedify/vocab';
+import { Accept, Endpoints, Follow, Group, Image, Note, Person, Reject, Undo } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
@@ -11,6 +11,7 @@ import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { acceptFollow, undoFollow } from './follows.js';
+import { followAccepted, followRejected } from './outgoing-follows.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf } from './post-note.js';
@@ -169,7 +170,9 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
   federation
     .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)
     .on(Follow, (ctx, follow) => acceptFollow(app, ctx, follow))
-    .on(Undo, (ctx, undo) => undoFollow(app, ctx, undo));
+    .on(Undo, (ctx, undo) => undoFollow(app, ctx, undo))
+    .on(Accept, (ctx, accept) => followAccepted(app, ctx, accept))
+    .on(Reject, (ctx, reject) => followRejected(app, ctx, reject));
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async () => {
     const usage = await usageCounts(app.db);

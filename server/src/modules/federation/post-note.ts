@@ -4,6 +4,7 @@ import type { Post } from '#core/api/posts';
 import { appPaths } from '#core/app-paths';
 import { extractHashtags, tokenizeText } from '#core/text';
 import { escapeHtml } from './html.js';
+import { isRemoteAccountName } from './remote-accounts.js';
 
 /** Where a post's Note lives; its id is the post's, so the address never changes with an edit. */
 export const NOTE_PATH = '/ap/posts/{id}';
@@ -60,7 +61,10 @@ export function noteOf(post: Post, at: NoteAddresses): Note {
     to: PUBLIC_COLLECTION,
     ccs: at.followers ? [at.followers] : [],
     tags: [
-      ...post.mentions.flatMap((mention) => (mention._id ? [new Mention({ href: at.actor(mention._id), name: `@${mention.username}@${host}` })] : [])),
+      // A remote account has no actor here; naming ours for it would point at nothing.
+      ...post.mentions.flatMap((mention) =>
+        mention._id && !isRemoteAccountName(mention.username) ? [new Mention({ href: at.actor(mention._id), name: `@${mention.username}@${host}` })] : [],
+      ),
       ...extractHashtags(post.text).map((tag) => new Hashtag({ href: new URL(appPaths.hashtag(tag), at.origin), name: `#${tag}` })),
     ],
     attachments: post.media.map(

@@ -6,6 +6,7 @@ import { userExists } from '../../db/users.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import * as repo from './follows.repository.js';
+import * as federation from '../federation/outgoing.js';
 
 /** What other modules read of follows: the follow states of a user list, and the data export's edges. */
 export { followEdgesOf, followStates, NOT_FOLLOWING, type FollowEdge, type FollowState } from './follows.repository.js';
@@ -37,6 +38,7 @@ export async function follow(ctx: ServiceContext, viewer: Viewer, followingId: s
   // A new follow starts silent: the user opts into notifications with the dropdown.
   if (!(await repo.insertFollow(ctx.db, viewer.id, followingId, now))) throw conflict('trying_to_follow');
   await enqueueNotificationEvent(ctx.db, { kind: 'follow', actorId: viewer.id, userId: followingId }, now);
+  await federation.followChanging(ctx, { followerId: viewer.id, targetId: followingId, following: true });
   return { follows: true, notify: false };
 }
 
@@ -49,5 +51,6 @@ export async function changeNotify(ctx: ServiceContext, viewer: Viewer, input: {
 
 export async function unfollow(ctx: ServiceContext, viewer: Viewer, followingId: string): Promise<void> {
   await requireOtherUser(ctx, viewer, followingId);
+  await federation.followChanging(ctx, { followerId: viewer.id, targetId: followingId, following: false });
   if (!(await repo.deleteFollow(ctx.db, viewer.id, followingId))) throw badRequest('invalid_following_id');
 }

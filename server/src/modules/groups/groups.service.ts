@@ -19,6 +19,7 @@ import { type GroupView, toGroupRef, toGroupView, toListedUser } from './groups.
 import * as repo from './groups.repository.js';
 import type { PageQuery } from '#core/api/common';
 import type { GroupBody, GroupSavedReply, GroupUserListReply } from '#core/api/groups';
+import * as federation from '../federation/outgoing.js';
 
 /**
  * The group rules. Every change runs on the transaction its route opened (`ctx.db`) and first
@@ -169,6 +170,8 @@ export async function updateGroup(ctx: ServiceContext, viewer: Viewer, { groupId
     if (clean.fields.is_private !== group.is_private && actor.role !== 'owner') throw forbidden('need_owner');
     if (await repo.nameTaken(db, clean.nameLower, clean.fields.name_skeleton, group.id)) throw conflict('groupname_taken');
     await repo.updateGroup(db, group.id, clean.fields);
+    // A group made private is no actor any more: its remote followers must hear nothing of it.
+    if (clean.fields.is_private && !group.is_private) await federation.actorGone(db, group.id);
     return toGroupRef({ id: group.id, name: clean.fields.name });
   });
 }
@@ -192,6 +195,7 @@ async function removeGroup(trx: Executor, group: repo.GroupRecord): Promise<stri
   await untagGroup(trx, group.id);
   await forgetGroupNotifications(trx, group.id);
   await repo.deleteGroup(trx, group.id);
+  await federation.actorGone(trx, group.id);
   return keys;
 }
 

@@ -1,5 +1,7 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails.js';
 import { FEDERATION_DELIVERY_JOB, federationDeliveryJob } from '../federation/delivery.js';
+import { FEDERATION_OUTGOING_JOB } from '../federation/outgoing.js';
+import { federationOutgoingJob } from '../federation/outgoing-activities.js';
 import { NOTIFICATION_JOB } from '../notifications/events.js';
 import { notificationJobStep } from '../notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from '../push/push.job.js';
@@ -14,6 +16,7 @@ export const JOB_HANDLERS: JobHandlers = {
   [MAINTENANCE_JOB]: maintenanceStep,
   [PUSH_JOB]: pushJob,
   [FEDERATION_DELIVERY_JOB]: federationDeliveryJob,
+  [FEDERATION_OUTGOING_JOB]: federationOutgoingJob,
 };
 
 /**

@@ -22,6 +22,7 @@ import { takeSlot } from '../../lib/rate-limit.js';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
+import * as federation from '../federation/outgoing.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
 export type { PostScope } from './posts.repository.js';
@@ -238,6 +239,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
     hashtags: extractHashtags(text),
   });
   await enqueueNotificationEvent(trx, { kind: 'post_created', postId: id }, now);
+  await federation.postPublished(ctx, id);
   return getPostForViewer(ctx, viewer, id);
 }
 
@@ -316,6 +318,7 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
       : undefined,
   });
   if (newlyMentioned.length > 0) await enqueueNotificationEvent(trx, { kind: 'post_edited', postId, mentioned: newlyMentioned }, now);
+  if (changed) await federation.postEdited(ctx, postId);
   return getPostForViewer(ctx, viewer, postId);
 }
 
@@ -348,7 +351,9 @@ export async function likePost(
   if (post.blocked) throw forbidden('blocked');
   await takeLikeSlot(trx, ctx.app.config.rates, userId);
   const target = liked ?? !post.liked;
-  return { likes: await repo.setLike(trx, postId, userId, target, Date.now()), liked: target };
+  const now = Date.now();
+  if (target !== Boolean(post.liked)) await federation.likeChanging(ctx, { postId, userId, liked: target, now });
+  return { likes: await repo.setLike(trx, postId, userId, target, now), liked: target };
 }
 
 /**
@@ -364,6 +369,7 @@ export async function deletePost(ctx: ServiceContext, viewer: Viewer, postId: st
     if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
     throw forbidden('not_author');
   }
+  await federation.postDeleting(ctx, postId);
   return deletePostsWithMedia(trx, [postId]);
 }
 

@@ -1,0 +1,96 @@
+import { Temporal } from '@js-temporal/polyfill';
+import { Document, Mention, Note, PUBLIC_COLLECTION } from '@fedify/fedify/vocab';
+import type { FastifyInstance } from 'fastify';
+import { type Comment, type CommentNode, commentsApi } from '#core/api/comments';
+import { appPaths } from '#core/app-paths';
+import type { Executor } from '../../db/schema.js';
+import { readAsVisitor } from '../syndication/visitor-read.js';
+import { actorById } from './federation.repository.js';
+import { NOTE_PATH, noteContent } from './post-note.js';
+import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
+
+/**
+ * A local comment as the Note another server reads: a reply (`inReplyTo`) to the post's Note, or to
+ * the comment it answers, each by the id its own server gave it. The remote authors of the post and
+ * of the comment answered are mentioned, as Mastodon expects of a reply it is to show them.
+ */
+
+/** Where a local comment's Note lives. */
+export const COMMENT_PATH = '/ap/comments/{id}';
+
+export const commentNoteUrl = (origin: string, id: string) => new URL(COMMENT_PATH.replace('{id}', encodeURIComponent(id)), origin);
+export const postNoteUrl = (origin: string, id: string) => new URL(NOTE_PATH.replace('{id}', encodeURIComponent(id)), origin);
+
+/** A remote actor a comment answers: where its reply is delivered. */
+export interface Recipient {
+  id: string;
+  inbox: string;
+  handle: string | null;
+}
+
+/** The comment as a visitor reads it from the API (the pinned node of its tree), or null. */
+async function visibleComment(app: FastifyInstance, id: string): Promise<Comment | null> {
+  const answer = await readAsVisitor(app, commentsApi.tree, { commentId: id }, { limit: 1 });
+  let node: CommentNode | undefined = answer?.pinnedTree;
+  while (node && !node.pinned) node = node.children[0];
+  return node && !node.deleted ? node : null;
+}
+
+/** The Note id of a post or comment: its remote id when another server wrote it, else our own address. */
+async function repliedTo(db: Executor, origin: string, comment: Comment) {
+  const parentId = comment.parent.directParent ? null : comment.parent._id;
+  const row = parentId
+    ? await db.selectFrom('comments').select(['ap_id', 'author_id']).where('id', '=', parentId).executeTakeFirst()
+    : await db.selectFrom('posts').select(['ap_id', 'author_id']).where('id', '=', comment.postId).executeTakeFirst();
+  const inReplyTo = row?.ap_id ? new URL(row.ap_id) : parentId ? commentNoteUrl(origin, parentId) : postNoteUrl(origin, comment.postId);
+  return { inReplyTo, authorId: row?.author_id ?? null };
+}
+
+/** The remote actors of these accounts, once each. */
+export async function remoteAuthors(db: Executor, accountIds: (string | null)[]): Promise<Recipient[]> {
+  const found = new Map<string, Recipient>();
+  for (const id of new Set(accountIds)) {
+    const actor = id ? await remoteActorOfAccount(db, id) : undefined;
+    if (actor) found.set(actor.id, { id: actor.id, inbox: actor.inbox, handle: actor.handle });
+  }
+  return [...found.values()];
+}
+
+/**
+ * A comment a visitor may read, by a public local author, as its Note, with the remote actors it
+ * answers; null for any other.
+ */
+export async function commentNote(
+  app: FastifyInstance,
+  id: string,
+  actor: (id: string) => URL,
+): Promise<{ note: Note; author: string; postId: string; recipients: Recipient[] } | null> {
+  const origin = app.config.publicUrl;
+  const comment = await visibleComment(app, id);
+  if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
+  const replied = await repliedTo(app.db, origin, comment);
+  const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
+  const recipients = await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]);
+  const host = new URL(origin).host;
+  const alts = comment.alts ?? [];
+  const note = new Note({
+    id: commentNoteUrl(origin, comment._id),
+    attribution: actor(comment.author.pfp),
+    content: noteContent(origin, comment),
+    published: Temporal.Instant.fromEpochMilliseconds(comment.createdAt),
+    url: new URL(appPaths.post(comment.postId), origin),
+    replyTarget: replied.inReplyTo,
+    to: PUBLIC_COLLECTION,
+    ccs: recipients.map((recipient) => new URL(recipient.id)),
+    tags: [
+      ...recipients.map((recipient) => new Mention({ href: new URL(recipient.id), name: recipient.handle })),
+      ...comment.mentions.flatMap((mention) =>
+        mention._id && !isRemoteAccountName(mention.username) ? [new Mention({ href: actor(mention._id), name: `@${mention.username}@${host}` })] : [],
+      ),
+    ],
+    attachments: comment.media.map(
+      (path, index) => new Document({ url: new URL(path, origin), mediaType: 'image/webp', name: alts[index] ? alts[index] : null }),
+    ),
+  });
+  return { note, author: comment.author.pfp, postId: comment.postId, recipients };
+}

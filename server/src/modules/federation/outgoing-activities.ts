@@ -1,0 +1,184 @@
+import { Temporal } from '@js-temporal/polyfill';
+import { type Activity, Announce, Create, Delete, Follow, Like, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
+import type { FastifyInstance } from 'fastify';
+import type { OutsideJob } from '../jobs/job-handler.js';
+import { enqueueJobs } from '../jobs/queue.js';
+import { commentNote, commentNoteUrl, postNoteUrl } from './comment-note.js';
+import { type Delivery, FEDERATION_DELIVERY_JOB } from './delivery.js';
+import { egressDocumentLoader, federationRules } from './document-loader.js';
+import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
+import { actorById, followerInboxes } from './federation.repository.js';
+import type { OutgoingEvent } from './outgoing.js';
+import { type NoteAddresses, createOf, noteOf } from './post-note.js';
+import { remoteActorOfAccount } from './remote-accounts.js';
+
+/**
+ * The `federation_outgoing` job: turns what happened into activities and queues their deliveries.
+ * It runs once the change has committed, and reads posts and comments as a visitor reads them, so
+ * what goes out is what the fediverse may fetch at the same address. A post reaches its author's
+ * remote followers, and, through each public group it is in, the group's: the group passes the
+ * author's activity on (an Announce of it, signed by the group), as group servers of the fediverse
+ * do. Each inbox gets one delivery, a server's shared inbox standing for all its followers.
+ */
+
+const actorOf = (app: FastifyInstance, id: string) => new URL(actorUrl(app.config.publicUrl, id));
+/** The id Fedify gives an actor's first (RSA) key, the one that signs. */
+const keyIdOf = (app: FastifyInstance, id: string) => `${actorOf(app, id).href}#main-key`;
+const followersOf = (app: FastifyInstance, id: string) => new URL(`${actorOf(app, id).href}/followers`);
+
+/** The deliveries of an activity, signed by the actor, one per inbox. */
+async function send(app: FastifyInstance, actorId: string, inboxes: string[], activity: Activity): Promise<Delivery[]> {
+  if (inboxes.length === 0) return [];
+  const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config));
+  const json = await activity.toJsonLd({ contextLoader: loader });
+  const keyId = keyIdOf(app, actorId);
+  return inboxes.map((inbox) => ({ actorId, keyId, inbox, activity: json }));
+}
+
+/** To the author's remote followers, and announced by each public group named to their followers. */
+async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string): Promise<Delivery[]> {
+  const deliveries = await send(app, authorId, await followerInboxes(app.db, authorId), activity);
+  for (const groupId of new Set(groupIds)) {
+    if ((await actorById(app.db, groupId))?.kind !== 'group') continue;
+    const inboxes = await followerInboxes(app.db, groupId);
+    if (inboxes.length === 0) continue;
+    const group = actorOf(app, groupId);
+    const announce = new Announce({
+      id: new URL(`${group.href}#announces/${suffix}`),
+      actor: group,
+      object: activity,
+      to: PUBLIC_COLLECTION,
+      ccs: [followersOf(app, groupId)],
+    });
+    deliveries.push(...(await send(app, groupId, inboxes, announce)));
+  }
+  return deliveries;
+}
+
+function addresses(app: FastifyInstance, postId: string, authorId: string): NoteAddresses {
+  return {
+    origin: app.config.publicUrl,
+    note: postNoteUrl(app.config.publicUrl, postId),
+    author: actorOf(app, authorId),
+    followers: followersOf(app, authorId),
+    actor: (id) => actorOf(app, id),
+  };
+}
+
+async function sendPost(app: FastifyInstance, postId: string, change: 'create' | 'update'): Promise<Delivery[]> {
+  const post = await visiblePost(app, postId);
+  if (!post) return [];
+  const at = addresses(app, post._id, post.author.pfp);
+  const note = noteOf(post, at);
+  const version = post.editedAt ?? post.createdAt;
+  const activity =
+    change === 'create'
+      ? createOf(note, post, at)
+      : new Update({
+          // One id per version, so a server that saw an earlier edit takes this one too.
+          id: new URL(`${at.note.href}#updates/${version}`),
+          actor: at.author,
+          object: note,
+          published: Temporal.Instant.fromEpochMilliseconds(version),
+          to: PUBLIC_COLLECTION,
+          ccs: [at.followers!],
+        });
+  const groupIds = post.groups.flatMap((group) => (group._id ? [group._id] : []));
+  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`);
+}
+
+async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'post_deleted' }>): Promise<Delivery[]> {
+  const at = addresses(app, event.postId, event.authorId);
+  const activity = new Delete({
+    id: new URL(`${at.note.href}#delete`),
+    actor: at.author,
+    object: new Tombstone({ id: at.note }),
+    to: PUBLIC_COLLECTION,
+    ccs: [at.followers!],
+  });
+  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`);
+}
+
+/** A local user's like of another server's post, or its Undo, to that post's author. */
+async function sendLike(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'like' }>): Promise<Delivery[]> {
+  const post = await app.db.selectFrom('posts').select(['ap_id', 'author_id']).where('id', '=', event.postId).executeTakeFirst();
+  if (!post?.ap_id || !post.author_id || (await actorById(app.db, event.userId))?.kind !== 'user') return [];
+  const author = await remoteActorOfAccount(app.db, post.author_id);
+  if (!author) return [];
+  const actor = actorOf(app, event.userId);
+  const like = new Like({ id: new URL(`${actor.href}#likes/${event.postId}/${event.since}`), actor, object: new URL(post.ap_id), to: new URL(author.id) });
+  const activity = event.liked ? like : new Undo({ id: new URL(`${like.id!.href}/undo`), actor, object: like, to: new URL(author.id) });
+  return send(app, event.userId, [author.inbox], activity);
+}
+
+/** A local user's Follow of a remote account, or its Undo, to that account's actor. */
+async function sendFollow(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'follow' }>): Promise<Delivery[]> {
+  if ((await actorById(app.db, event.followerId))?.kind !== 'user') return [];
+  const target = await remoteActorOfAccount(app.db, event.targetId);
+  if (!target) return [];
+  const actor = actorOf(app, event.followerId);
+  const follow = new Follow({ id: new URL(`${actor.href}#follows/${event.targetId}/${event.since}`), actor, object: new URL(target.id), to: new URL(target.id) });
+  const activity = event.following ? follow : new Undo({ id: new URL(`${follow.id!.href}/undo`), actor, object: follow, to: new URL(target.id) });
+  return send(app, event.followerId, [target.inbox], activity);
+}
+
+/** A local comment under another server's post, to the remote authors it answers. */
+async function sendComment(app: FastifyInstance, commentId: string): Promise<Delivery[]> {
+  const found = await commentNote(app, commentId, (id) => actorOf(app, id));
+  if (!found || found.recipients.length === 0) return [];
+  const { note } = found;
+  const create = new Create({
+    id: new URL(`${note.id!.href}#create`),
+    actor: note.attributionId,
+    object: note,
+    published: note.published,
+    to: PUBLIC_COLLECTION,
+    ccs: note.ccIds,
+  });
+  return send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
+}
+
+/** A deleted comment's Note, gone, to the remote authors it answered. */
+async function sendCommentDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'comment_deleted' }>): Promise<Delivery[]> {
+  const note = commentNoteUrl(app.config.publicUrl, event.commentId);
+  const actor = actorOf(app, event.authorId);
+  const activity = new Delete({ id: new URL(`${note.href}#delete`), actor, object: new Tombstone({ id: note }), to: PUBLIC_COLLECTION });
+  return send(app, event.authorId, event.inboxes, activity);
+}
+
+/** A deleted account's actor, gone: signed with its key, which outlives the account for this. */
+async function sendActorDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'actor_deleted' }>): Promise<Delivery[]> {
+  const actor = actorOf(app, event.actorId);
+  const activity = new Delete({ id: new URL(`${actor.href}#delete`), actor, object: actor, to: PUBLIC_COLLECTION });
+  return send(app, event.actorId, event.inboxes, activity);
+}
+
+async function deliveriesOf(app: FastifyInstance, event: OutgoingEvent): Promise<Delivery[]> {
+  switch (event.kind) {
+    case 'post':
+      return sendPost(app, event.postId, event.change);
+    case 'post_deleted':
+      return sendPostDeletion(app, event);
+    case 'like':
+      return sendLike(app, event);
+    case 'follow':
+      return sendFollow(app, event);
+    case 'comment':
+      return sendComment(app, event.commentId);
+    case 'comment_deleted':
+      return sendCommentDeletion(app, event);
+    case 'actor_deleted':
+      return sendActorDeletion(app, event);
+  }
+}
+
+/**
+ * Reading is all it does before queuing every delivery at once, so a crash before that just runs it
+ * again. Federation turned off meanwhile sends nothing.
+ */
+export const federationOutgoingJob: OutsideJob = {
+  outside: async (app, payload) => {
+    if (!app.config.federation) return;
+    await enqueueJobs(app.db, FEDERATION_DELIVERY_JOB, await deliveriesOf(app, payload as OutgoingEvent));
+  },
+};

@@ -1,0 +1,151 @@
+import type { Executor } from '../../db/schema.js';
+import type { ServiceContext } from '../../lib/service-context.js';
+import { enqueueJob } from '../jobs/queue.js';
+import { actorById, followerInboxes, inNoPrivateGroup, removeRemoteFollowers } from './federation.repository.js';
+import { remoteActorOfAccount } from './remote-accounts.js';
+import { remoteAuthors } from './comment-note.js';
+
+/**
+ * What the rest of the server tells the fediverse, as the services call it: each call is made in
+ * the transaction of the change and only queues a job there (`federation_outgoing`), which builds
+ * the activities once the change has committed and queues one signed delivery per inbox. Nothing is
+ * queued while federation is off, nor for anything a visitor may not read (a private group's post,
+ * an account that is not public), so the services need not know any of the rules.
+ */
+export const FEDERATION_OUTGOING_JOB = 'federation_outgoing';
+
+export type OutgoingEvent =
+  | { kind: 'post'; postId: string; change: 'create' | 'update' }
+  | { kind: 'post_deleted'; postId: string; authorId: string; groupIds: string[] }
+  /** `since`: when the like was given (it names the Like, so an Undo names the same one). */
+  | { kind: 'like'; postId: string; userId: string; liked: boolean; since: number }
+  | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
+  | { kind: 'comment'; commentId: string }
+  /** The inboxes of the remote authors the comment answered, read before it went. */
+  | { kind: 'comment_deleted'; commentId: string; authorId: string; inboxes: string[] }
+  /** The inboxes of the deleted account's followers, read before they were forgotten. */
+  | { kind: 'actor_deleted'; actorId: string; inboxes: string[] };
+
+const on = (ctx: ServiceContext) => ctx.app.config.federation;
+const queue = (ctx: ServiceContext, event: OutgoingEvent) => enqueueJob(ctx.db, FEDERATION_OUTGOING_JOB, event);
+
+/** A new post: the job reads it as a visitor would, so one in a private group goes nowhere. */
+export async function postPublished(ctx: ServiceContext, postId: string): Promise<void> {
+  if (on(ctx)) await queue(ctx, { kind: 'post', postId, change: 'create' });
+}
+
+export async function postEdited(ctx: ServiceContext, postId: string): Promise<void> {
+  if (on(ctx)) await queue(ctx, { kind: 'post', postId, change: 'update' });
+}
+
+/**
+ * A post about to be deleted: what the Delete needs is read now, while the post and its groups are
+ * still there. A post another server wrote, one in a private group, or one by an author who is not
+ * public was never sent, so its deletion is not either.
+ */
+export async function postDeleting(ctx: ServiceContext, postId: string): Promise<void> {
+  if (!on(ctx)) return;
+  const post = await ctx.db.selectFrom('posts').select(['author_id', 'ap_id']).where('id', '=', postId).executeTakeFirst();
+  if (!post?.author_id || post.ap_id !== null) return;
+  const groups = await ctx.db
+    .selectFrom('post_groups')
+    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
+    .select(['groups.id', 'groups.is_private'])
+    .where('post_groups.post_id', '=', postId)
+    .execute();
+  if (groups.some((group) => Number(group.is_private) !== 0)) return;
+  if ((await actorById(ctx.db, post.author_id))?.kind !== 'user') return;
+  await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id) });
+}
+
+/** Whether the post came from another server. */
+async function remotePost(db: Executor, postId: string): Promise<boolean> {
+  const post = await db.selectFrom('posts').select('ap_id').where('id', '=', postId).executeTakeFirst();
+  return Boolean(post?.ap_id);
+}
+
+/**
+ * A like of a post is about to be given or taken back (`now` is the time it is given); only one of
+ * another server's posts is told to it. Called before the change, so a like taken back is still
+ * there to say when it was given.
+ */
+export async function likeChanging(ctx: ServiceContext, change: { postId: string; userId: string; liked: boolean; now: number }): Promise<void> {
+  if (!on(ctx) || !(await remotePost(ctx.db, change.postId))) return;
+  const since = change.liked
+    ? change.now
+    : (await ctx.db.selectFrom('post_likes').select('created_at').where('post_id', '=', change.postId).where('user_id', '=', change.userId).executeTakeFirst())
+        ?.created_at;
+  if (since === undefined) return;
+  await queue(ctx, { kind: 'like', postId: change.postId, userId: change.userId, liked: change.liked, since: Number(since) });
+}
+
+/**
+ * A follow of a remote account was just made, or is about to end (called before the row goes, so
+ * its time names the Follow the Undo takes back).
+ */
+export async function followChanging(ctx: ServiceContext, change: { followerId: string; targetId: string; following: boolean }): Promise<void> {
+  if (!on(ctx) || !(await remoteActorOfAccount(ctx.db, change.targetId))) return;
+  const row = await ctx.db
+    .selectFrom('follows')
+    .select('created_at')
+    .where('follower_id', '=', change.followerId)
+    .where('following_id', '=', change.targetId)
+    .executeTakeFirst();
+  if (!row) return;
+  await queue(ctx, { ...change, kind: 'follow', since: Number(row.created_at) });
+}
+
+/**
+ * The comment's author, and the inboxes of the remote authors it answers (of the post, and of the
+ * comment it replies to): a comment answering no one from another server, or under a private
+ * group's post, is sent nowhere.
+ */
+async function commentAudience(db: Executor, commentId: string) {
+  const row = await db
+    .selectFrom('comments')
+    .innerJoin('posts', 'posts.id', 'comments.post_id')
+    .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
+    .select(['comments.author_id', 'comments.ap_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
+    .where('comments.id', '=', commentId)
+    .where(inNoPrivateGroup('comments.post_id'))
+    .executeTakeFirst();
+  if (!row?.author_id || row.ap_id !== null) return null;
+  const inboxes = [...new Set((await remoteAuthors(db, [row.post_author, row.parent_author])).map((author) => author.inbox))];
+  return inboxes.length > 0 ? { authorId: row.author_id, inboxes } : null;
+}
+
+/** A new comment: sent to the remote authors it answers, when there are any. */
+export async function commentPublished(ctx: ServiceContext, commentId: string): Promise<void> {
+  if (on(ctx) && (await commentAudience(ctx.db, commentId))) await queue(ctx, { kind: 'comment', commentId });
+}
+
+/**
+ * A comment about to be deleted by its author: the remote authors its Note went to are told, when
+ * it went to any (a public author's comment answering another server's post or comment).
+ */
+export async function commentDeleting(ctx: ServiceContext, commentId: string): Promise<void> {
+  if (!on(ctx)) return;
+  const audience = await commentAudience(ctx.db, commentId);
+  if (!audience || (await actorById(ctx.db, audience.authorId))?.kind !== 'user') return;
+  await queue(ctx, { kind: 'comment_deleted', commentId, ...audience });
+}
+
+/**
+ * A local user or group stops being an actor (deleted, or a group made private): its remote
+ * followers are forgotten, whether federation is on or not, so none outlives it.
+ */
+export async function actorGone(db: Executor, localId: string): Promise<void> {
+  await removeRemoteFollowers(db, localId);
+}
+
+/**
+ * An account about to be deleted: its remote followers are told the actor is gone (while its
+ * followers are still known), then forgotten.
+ */
+export async function accountDeleting(ctx: ServiceContext, userId: string): Promise<void> {
+  if (on(ctx) && (await actorById(ctx.db, userId))?.kind === 'user') {
+    const inboxes = await followerInboxes(ctx.db, userId);
+    if (inboxes.length > 0) await queue(ctx, { kind: 'actor_deleted', actorId: userId, inboxes });
+  }
+  await actorGone(ctx.db, userId);
+}

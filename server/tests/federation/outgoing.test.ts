@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
+import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { runDueJobs } from '../../src/modules/jobs/worker';
+import { newId } from '../../src/lib/ids';
+import { type FakeActor, type FakeServer, type Received, injectSigned, signerOf, startFakeServer } from '../helpers/fake-fediverse';
+import { type TestUser, addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+
+/**
+ * What the instance sends the fediverse when its users write, edit, delete, like, follow and
+ * comment: fake remote servers record what their inboxes receive, and each delivery's signature is
+ * checked against the local actor's published key.
+ */
+
+const ORIGIN = 'https://kruh.example';
+// Fedify compacts the public address to its JSON-LD short form, which Mastodon and the others read too.
+const PUBLIC = /^(as:Public|https:\/\/www\.w3\.org\/ns\/activitystreams#Public)$/;
+
+/** JSON-LD compaction writes a list of one as the one value. */
+const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+type Json = Record<string, unknown> & { type: string; id: string; actor: string; to?: string | string[]; cc?: string | string[] };
+
+const actor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
+const noteUrl = (postId: string) => `${ORIGIN}/ap/posts/${postId}`;
+
+describe('outgoing activities', () => {
+  const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
+  let one: FakeServer;
+  let two: FakeServer;
+  let bob: FakeActor;
+  let carol: FakeActor;
+  let dave: FakeActor;
+  let alice: TestUser;
+  let garden: { id: string; name: string };
+  let hideout: { id: string; name: string };
+
+  /** Makes `remote` follow a local user or group, as an accepted Follow leaves it. */
+  async function remoteFollows(remote: FakeActor, localId: string) {
+    const now = Date.now();
+    await saveRemoteActor(t.app.db, { id: remote.id, inbox: remote.inbox, shared_inbox: remote.sharedInbox, handle: remote.handle }, now);
+    await addRemoteFollow(t.app.db, remote.id, localId, now);
+  }
+
+  /** The local account standing for a remote actor. */
+  const accountOf = (remote: FakeActor) =>
+    remoteAccountFor(t.app.db, { id: remote.id, inbox: remote.inbox, sharedInbox: remote.sharedInbox, handle: remote.handle, url: null, bio: '' }, Date.now());
+
+  /** Runs the queue and answers what each fake server received meanwhile, its signature checked. */
+  async function deliveredBy(run: () => Promise<unknown>) {
+    const from = [one.received.length, two.received.length];
+    await run();
+    await runDueJobs(t.app);
+    const take = async (server: FakeServer, since: number) =>
+      Promise.all(
+        server.received.slice(since).map(async (delivery: Received) => ({
+          path: delivery.path,
+          // A deleted actor's key can no longer be read here: no signer then.
+          signer: await signerOf(t.app, server, delivery).catch(() => null),
+          activity: JSON.parse(delivery.body) as Json,
+        })),
+      );
+    return { one: await take(one, from[0]!), two: await take(two, from[1]!) };
+  }
+
+  const ok = <R extends { statusCode: number; body: string }>(res: R, status = 200): R => {
+    expect(res.statusCode, res.body).toBe(status);
+    return res;
+  };
+
+  beforeAll(async () => {
+    one = await startFakeServer();
+    two = await startFakeServer();
+    bob = await one.addActor('bob');
+    carol = await one.addActor('carol');
+    dave = await two.addActor('dave', { shared: false });
+    alice = await createUser(t.app, { username: 'alice' });
+    garden = await createGroup(t.app, alice, { name: 'garden' });
+    hideout = await createGroup(t.app, alice, { name: 'hideout', isPrivate: true });
+    // Two followers on one server with a shared inbox, one on a server without.
+    await remoteFollows(bob, alice.id);
+    await remoteFollows(carol, alice.id);
+    await remoteFollows(dave, alice.id);
+  });
+  afterAll(async () => {
+    await one.close();
+    await two.close();
+  });
+
+  it("sends a public post's Create to each of the author's follower inboxes once, signed by the author", async () => {
+    let postId = '';
+    const got = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Hello #fediverse' } }), 201);
+      postId = (res.json() as { _id: string })._id;
+    });
+    expect(got.one.map((d) => d.path)).toEqual(['/shared-inbox']);
+    expect(got.two.map((d) => d.path)).toEqual(['/users/dave/inbox']);
+    for (const delivery of [...got.one, ...got.two]) {
+      expect(delivery.signer).toBe(actor(alice.id));
+      const create = delivery.activity;
+      expect(create).toMatchObject({ type: 'Create', actor: actor(alice.id), cc: `${actor(alice.id)}/followers` });
+      expect(list(create.to)).toEqual([expect.stringMatching(PUBLIC)]);
+      expect(create.object).toMatchObject({ type: 'Note', id: noteUrl(postId), attributedTo: actor(alice.id) });
+      expect(list((create.object as { tag: unknown }).tag)).toEqual([expect.objectContaining({ type: 'Hashtag', name: '#fediverse' })]);
+    }
+  });
+
+  it('has a public group announce its posts to its own followers, signed by the group', async () => {
+    await remoteFollows(dave, garden.id);
+    const member = await createUser(t.app);
+    await addMember(t.app, garden.id, member);
+    let postId = '';
+    const got = await deliveredBy(async () => {
+      const res = ok(await call(t.app, member, { method: 'POST', url: '/api/post', payload: { text: 'In the garden', groups: [garden.name] } }), 201);
+      postId = (res.json() as { _id: string })._id;
+    });
+    // The member has no remote followers: only the group's hear of it.
+    expect(got.one).toEqual([]);
+    expect(got.two).toHaveLength(1);
+    const [announce] = got.two;
+    expect(announce!.signer).toBe(actor(garden.id));
+    expect(announce!.activity).toMatchObject({ type: 'Announce', actor: actor(garden.id), cc: `${actor(garden.id)}/followers` });
+    expect(list(announce!.activity.to)).toEqual([expect.stringMatching(PUBLIC)]);
+    expect(announce!.activity.object).toMatchObject({ type: 'Create', actor: actor(member.id), object: { type: 'Note', id: noteUrl(postId) } });
+  });
+
+  it("sends an edit as an Update and a deletion as a Delete of a Tombstone, to the post's audience", async () => {
+    const { id: postId } = await createPost(t.app, alice, { text: 'first words', groupIds: [garden.id] });
+    const edited = await deliveredBy(() =>
+      call(t.app, alice, { method: 'PATCH', url: `/api/post/${postId}`, payload: { text: 'second words' } }).then((res) => ok(res)),
+    );
+    expect(edited.one.map((d) => d.activity.type)).toEqual(['Update']);
+    const update = edited.one[0]!.activity;
+    expect(update).toMatchObject({ actor: actor(alice.id), object: { type: 'Note', id: noteUrl(postId) } });
+    expect((update.object as { content: string }).content).toContain('second words');
+    // dave follows both alice and the group: the Update, and the group's Announce of it.
+    expect(edited.two.map((d) => [d.activity.type, d.signer])).toEqual([
+      ['Update', actor(alice.id)],
+      ['Announce', actor(garden.id)],
+    ]);
+
+    const deleted = await deliveredBy(() => call(t.app, alice, { method: 'DELETE', url: `/api/post/${postId}` }).then((res) => ok(res)));
+    expect(deleted.one).toHaveLength(1);
+    const del = deleted.one[0]!;
+    expect(del.signer).toBe(actor(alice.id));
+    expect(del.activity).toMatchObject({ type: 'Delete', actor: actor(alice.id), object: { type: 'Tombstone', id: noteUrl(postId) } });
+    expect(list(del.activity.to)).toEqual([expect.stringMatching(PUBLIC)]);
+    expect(deleted.two.map((d) => d.activity.type)).toEqual(['Delete', 'Announce']);
+    expect(deleted.two[1]!.activity.object).toMatchObject({ type: 'Delete', object: { type: 'Tombstone', id: noteUrl(postId) } });
+  });
+
+  it("delivers nothing of a private group's post, its edit, deletion or comments", async () => {
+    await remoteFollows(bob, hideout.id);
+    const got = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'members only', groups: [hideout.name] } }), 201);
+      const postId = (res.json() as { _id: string })._id;
+      ok(await call(t.app, alice, { method: 'PATCH', url: `/api/post/${postId}`, payload: { text: 'still members only' } }));
+      ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'a members-only comment' } }), 201);
+      ok(await call(t.app, alice, { method: 'DELETE', url: `/api/post/${postId}` }));
+    });
+    expect(got).toEqual({ one: [], two: [] });
+  });
+
+  it('delivers nothing of a post in a private group among public ones, nor of a suspended author\'s post', async () => {
+    await remoteFollows(dave, garden.id);
+    const mixed = await deliveredBy(() =>
+      call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'for some eyes', groups: [garden.name, hideout.name] } }).then((res) => ok(res, 201)),
+    );
+    expect(mixed).toEqual({ one: [], two: [] });
+
+    const frank = await createUser(t.app);
+    await remoteFollows(bob, frank.id);
+    // Suspended after writing, before the queue runs: what goes out is read when it is sent.
+    const suspended = await deliveredBy(async () => {
+      ok(await call(t.app, frank, { method: 'POST', url: '/api/post', payload: { text: 'just before the suspension' } }), 201);
+      await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', frank.id).execute();
+      t.app.invalidateVisitorCache();
+    });
+    expect(suspended).toEqual({ one: [], two: [] });
+  });
+
+  it("sends a like of a remote post to its author's inbox, and an Undo of that Like when taken back", async () => {
+    const bobAccount = await accountOf(bob);
+    const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'a post from elsewhere' });
+    const apId = `${bob.id}/statuses/${randomUUID()}`;
+    await t.app.db.updateTable('posts').set({ ap_id: apId }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+
+    const liked = await deliveredBy(() => call(t.app, alice, { method: 'PATCH', url: `/api/post/${postId}/like`, payload: { liked: true } }).then((res) => ok(res)));
+    expect(liked.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    const like = liked.one[0]!;
+    expect(like.signer).toBe(actor(alice.id));
+    expect(like.activity).toMatchObject({ type: 'Like', actor: actor(alice.id), object: apId });
+
+    const unliked = await deliveredBy(() => call(t.app, alice, { method: 'PATCH', url: `/api/post/${postId}/like`, payload: { liked: false } }).then((res) => ok(res)));
+    expect(unliked.one).toHaveLength(1);
+    expect(unliked.one[0]!.activity).toMatchObject({ type: 'Undo', actor: actor(alice.id), object: { type: 'Like', id: like.activity.id, object: apId } });
+
+    // A like of a local post stays here.
+    const { id: local } = await createPost(t.app, alice);
+    const localLike = await deliveredBy(() => call(t.app, alice, { method: 'PATCH', url: `/api/post/${local}/like`, payload: { liked: true } }).then((res) => ok(res)));
+    expect(localLike).toEqual({ one: [], two: [] });
+  });
+
+  it("replies to a remote post with a Note in reply to it, to its author, readable at the comment's address, and deletes it there too", async () => {
+    const bobAccount = await accountOf(bob);
+    const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'what do you grow?' });
+    const apId = `${bob.id}/statuses/${randomUUID()}`;
+    await t.app.db.updateTable('posts').set({ ap_id: apId }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+
+    let commentId = '';
+    const got = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'Beans, mostly' } }), 201);
+      commentId = (res.json() as { _id: string })._id;
+    });
+    expect(got.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    const create = got.one[0]!;
+    expect(create.signer).toBe(actor(alice.id));
+    const commentNote = `${ORIGIN}/ap/comments/${commentId}`;
+    expect(create.activity).toMatchObject({ type: 'Create', actor: actor(alice.id), cc: bob.id });
+    expect(list(create.activity.to)).toEqual([expect.stringMatching(PUBLIC)]);
+    expect(create.activity.object).toMatchObject({ type: 'Note', id: commentNote, inReplyTo: apId, attributedTo: actor(alice.id), cc: bob.id });
+    expect(list((create.activity.object as { tag: unknown }).tag)).toEqual([{ type: 'Mention', href: bob.id, name: bob.handle }]);
+
+    const fetched = ok(await t.app.inject({ method: 'GET', url: `/ap/comments/${commentId}`, headers: { accept: 'application/activity+json' } }));
+    expect(fetched.headers['content-type']).toMatch(/^application\/activity\+json/);
+    expect(fetched.json()).toMatchObject({ id: commentNote, type: 'Note', inReplyTo: apId });
+    const page = await t.app.inject({ method: 'GET', url: `/ap/comments/${commentId}`, headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe(`${ORIGIN}/p/${postId}`);
+
+    const deleted = await deliveredBy(() => call(t.app, alice, { method: 'DELETE', url: `/api/comment/${commentId}` }).then((res) => ok(res)));
+    expect(deleted.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    expect(deleted.one[0]!.signer).toBe(actor(alice.id));
+    expect(deleted.one[0]!.activity).toMatchObject({ type: 'Delete', actor: actor(alice.id), object: { type: 'Tombstone', id: commentNote } });
+
+    // A comment on a local post goes to nobody.
+    const { id: local } = await createPost(t.app, alice);
+    const localComment = await deliveredBy(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: local, text: 'here only' } }));
+    expect(localComment).toEqual({ one: [], two: [] });
+  });
+
+  it('sends a reply to a remote comment under a local post to that comment\'s author, in reply to its id', async () => {
+    const bobAccount = await accountOf(bob);
+    const { id: postId } = await createPost(t.app, alice, { text: 'what do you grow?' });
+    const remoteCommentId = newId();
+    const apId = `${bob.id}/statuses/${randomUUID()}`;
+    await t.app.db
+      .insertInto('comments')
+      .values({ id: remoteCommentId, post_id: postId, parent_comment_id: null, author_id: bobAccount, text: 'Peas', search_text: 'peas', created_at: Date.now(), ap_id: apId })
+      .execute();
+    await t.app.db.updateTable('posts').set({ comments: 1 }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+    const got = await deliveredBy(() =>
+      call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: remoteCommentId, text: 'Good choice' } }).then((res) => ok(res, 201)),
+    );
+    expect(got.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    expect(got.one[0]!.activity.object).toMatchObject({ type: 'Note', inReplyTo: apId, cc: bob.id });
+  });
+
+  it('follows a remote account with a Follow, ends it on a Reject, keeps it on an Accept, and takes it back with an Undo', async () => {
+    const carolAccount = await accountOf(carol);
+    const follows = () => t.app.db.selectFrom('follows').select('follower_id').where('following_id', '=', carolAccount).execute();
+    const follow = () => call(t.app, alice, { method: 'POST', url: '/api/follow', payload: { following: carolAccount } });
+
+    const sent = await deliveredBy(() => follow().then((res) => ok(res, 201)));
+    expect(sent.one.map((d) => d.path)).toEqual(['/users/carol/inbox']);
+    const first = sent.one[0]!;
+    expect(first.signer).toBe(actor(alice.id));
+    expect(first.activity).toMatchObject({ type: 'Follow', actor: actor(alice.id), object: carol.id });
+
+    // Only the account followed may answer: bob's Reject of it changes nothing.
+    const answer = (who: FakeActor, type: string, object: unknown) =>
+      one.sign(who, `${ORIGIN}/ap/actors/${alice.id}/inbox`, { id: `${who.id}/answers/${randomUUID()}`, type, actor: who.id, object });
+    expect((await injectSigned(t.app, await answer(bob, 'Reject', first.activity))).statusCode).toBe(202);
+    expect(await follows()).toEqual([{ follower_id: alice.id }]);
+    expect((await injectSigned(t.app, await answer(carol, 'Reject', first.activity))).statusCode).toBe(202);
+    expect(await follows()).toEqual([]);
+
+    const again = await deliveredBy(() => follow().then((res) => ok(res, 201)));
+    const second = again.one[0]!.activity;
+    expect(second.id).not.toBe(first.activity.id);
+    expect((await injectSigned(t.app, await answer(carol, 'Accept', second.id))).statusCode).toBe(202);
+    expect(await follows()).toEqual([{ follower_id: alice.id }]);
+
+    const undone = await deliveredBy(() =>
+      call(t.app, alice, { method: 'DELETE', url: '/api/follow/delete', payload: { following: carolAccount } }).then((res) => ok(res)),
+    );
+    expect(undone.one).toHaveLength(1);
+    expect(undone.one[0]!.activity).toMatchObject({ type: 'Undo', actor: actor(alice.id), object: { type: 'Follow', id: second.id, object: carol.id } });
+  });
+
+  it("forgets a group's remote followers when it is made private or deleted", async () => {
+    const followersOf = (id: string) => t.app.db.selectFrom('remote_follows').select('remote_actor_id').where('local_id', '=', id).execute();
+    const closing = await createGroup(t.app, alice);
+    const going = await createGroup(t.app, alice);
+    await remoteFollows(bob, closing.id);
+    await remoteFollows(bob, going.id);
+    ok(await call(t.app, alice, { method: 'PATCH', url: `/api/group/${closing.id}/update`, payload: { name: closing.name, isPrivate: true } }));
+    expect(await followersOf(closing.id)).toEqual([]);
+    ok(await call(t.app, alice, { method: 'DELETE', url: `/api/group/${going.id}` }));
+    expect(await followersOf(going.id)).toEqual([]);
+  });
+
+  it("tells a deleted account's remote followers its actor is gone, and forgets them", async () => {
+    const erin = await createUser(t.app);
+    await remoteFollows(dave, erin.id);
+    const got = await deliveredBy(() => deleteOwnAccount(t.app, erin).then((res) => ok(res)));
+    expect(got.two).toHaveLength(1);
+    expect(got.two[0]!.activity).toMatchObject({ type: 'Delete', actor: actor(erin.id), object: actor(erin.id) });
+    expect(await t.app.db.selectFrom('remote_follows').selectAll().where('local_id', '=', erin.id).execute()).toEqual([]);
+  });
+});
+
+describe('outgoing activities with federation off', () => {
+  const t = useTestApp({ FEDERATION: 'false', PUBLIC_URL: ORIGIN });
+
+  it('queues nothing for the fediverse', async () => {
+    const alice = await createUser(t.app);
+    const now = Date.now();
+    await saveRemoteActor(t.app.db, { id: 'https://remote.example/users/bob', inbox: 'https://remote.example/inbox', shared_inbox: null, handle: '@bob@remote.example' }, now);
+    await addRemoteFollow(t.app.db, 'https://remote.example/users/bob', alice.id, now);
+    ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'nobody out there hears this' } }), 201);
+    const jobs = await t.app.db.selectFrom('jobs').select('kind').where('kind', 'like', 'federation%').execute();
+    expect(jobs).toEqual([]);
+  });
+
+  function ok<R extends { statusCode: number; body: string }>(res: R, status = 200): R {
+    expect(res.statusCode, res.body).toBe(status);
+    return res;
+  }
+});
