@@ -122,12 +122,13 @@ export interface RemoteActor {
   handle: string | null;
 }
 
-/** Stores a remote actor as last read, replacing what was known of it. */
+/** Stores a remote actor as last read, replacing what was known of it; its host is what a domain block matches. */
 export async function saveRemoteActor(db: Executor, actor: RemoteActor, now: number): Promise<void> {
+  const domain = new URL(actor.id).hostname.toLowerCase();
   await db
     .insertInto('remote_actors')
-    .values({ ...actor, fetched_at: now })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ inbox: actor.inbox, shared_inbox: actor.shared_inbox, handle: actor.handle, fetched_at: now }))
+    .values({ ...actor, domain, fetched_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ inbox: actor.inbox, shared_inbox: actor.shared_inbox, handle: actor.handle, domain, fetched_at: now }))
     .execute();
 }
 

@@ -17,6 +17,7 @@ import { deleteComment } from '../comments/comments.service.js';
 import { isAdminRole, membershipOf } from '../groups/group-access.js';
 import { loadGroup, removePost, setBan } from '../groups/groups.service.js';
 import { deletePost } from '../posts/posts.service.js';
+import { requireModerator } from '../moderation/moderators.js';
 import * as repo from './reports.repository.js';
 
 /**
@@ -28,11 +29,6 @@ import * as repo from './reports.repository.js';
  * service, exactly as its author's or an admin's own action would.
  */
 
-const isModerator = (viewer: Viewer): boolean => viewer.user.role === 'moderator';
-
-function requireModerator(viewer: Viewer): void {
-  if (!isModerator(viewer)) throw forbidden('moderators_only');
-}
 
 /** The group named in the path, when the caller is its owner or an admin. */
 async function adminGroup(ctx: ServiceContext, viewer: Viewer, name: string) {
