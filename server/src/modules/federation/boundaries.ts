@@ -37,6 +37,10 @@ export function normalizeDomain(raw: string): string | null {
   } catch {
     return null;
   }
+  // An ASCII name must come out as it went in: the URL parser reads `42` or `0x7f.1` as an IPv4
+  // address and rewrites it, which is not what the moderator typed.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range itself
+  if (/^[\x00-\x7f]*$/.test(trimmed) && host !== trimmed) return null;
   const labels = host.split('.');
   return labels.length >= 2 && host.length <= DOMAIN_MAX && labels.every((label) => LABEL.test(label)) ? host : null;
 }
