@@ -181,10 +181,14 @@ describe('federation boundaries', () => {
   });
 
   describe('a local user’s block of a remote account', () => {
-    it('goes through the block endpoints, and the blocked account’s Follow is not accepted', async () => {
+    it('goes through the block endpoints, ends its follow, and the blocked account’s Follow is not accepted', async () => {
       await clearFollows();
       const carol = await createUser(t.app, { username: 'carol' });
+      expect((await follow(carol.id)).statusCode).toBe(202);
+      expect(await storedFollows(carol.id)).toHaveLength(1);
       expectInfo(await call(t.app, carol, { method: 'PUT', url: `/api/block/${remoteAccount}` }), 'user_blocked');
+      // The block ends the remote account's follow, as it ends a local one.
+      expect(await storedFollows(carol.id)).toEqual([]);
       const state = await call(t.app, carol, { method: 'GET', url: `/api/block/${remoteAccount}` });
       expect(state.json()).toEqual({ blocking: true, blockedBy: false, muting: false });
       const ignored = await deliveredAfter(async () => {

@@ -145,6 +145,15 @@ export async function removeRemoteFollow(db: Executor, remoteActorId: string, lo
   await db.deleteFrom('remote_follows').where('remote_actor_id', '=', remoteActorId).where('local_id', '=', localId).execute();
 }
 
+/** Ends the follows of a local user or group by the remote actor an account stands for (a block between them). */
+export async function removeRemoteFollowsByAccount(db: Executor, accountId: string, localId: string): Promise<void> {
+  await db
+    .deleteFrom('remote_follows')
+    .where('local_id', '=', localId)
+    .where('remote_actor_id', 'in', db.selectFrom('remote_actors').select('id').where('user_id', '=', accountId))
+    .execute();
+}
+
 /** The remote actors following a local user or group, the earliest first. */
 export async function remoteFollowersOf(db: Executor, localId: string): Promise<RemoteActor[]> {
   return db
