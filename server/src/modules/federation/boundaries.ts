@@ -8,8 +8,9 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
 import { requireModerator } from '../moderation/moderators.js';
-import { logAction } from '../reports/reports.repository.js';
+import { logModeratorAction } from '../reports/moderation.service.js';
 import * as repo from './boundaries.repository.js';
+import { removeRemoteFollowsByAccount } from './federation.repository.js';
 import { accountOfRemoteActor } from './remote-accounts.js';
 
 /**
@@ -39,7 +40,7 @@ export function normalizeDomain(raw: string): string | null {
   }
   // An ASCII name must come out as it went in: the URL parser reads `42` or `0x7f.1` as an IPv4
   // address and rewrites it, which is not what the moderator typed.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range itself
+  // eslint-disable-next-line no-control-regex -- the ASCII range itself
   if (/^[\x00-\x7f]*$/.test(trimmed) && host !== trimmed) return null;
   const labels = host.split('.');
   return labels.length >= 2 && host.length <= DOMAIN_MAX && labels.every((label) => LABEL.test(label)) ? host : null;
@@ -88,6 +89,11 @@ export async function isBlockedByLocal(db: Executor, actorId: string, localUserI
   return account !== null && (await isBlockedBetween(db, localUserId, account));
 }
 
+/** A local user's block of a remote account ends its actor's follow of them, as it ends a local follow. */
+export function endRemoteFollowOnBlock(db: Executor, accountId: string, localUserId: string): Promise<void> {
+  return removeRemoteFollowsByAccount(db, accountId, localUserId);
+}
+
 function domainOrRefuse(ctx: ServiceContext, raw: string): string {
   const domain = normalizeDomain(raw);
   // The instance's own host is local accounts, which suspension covers; blocking it would mean nothing.
@@ -114,7 +120,7 @@ export async function blockDomain(ctx: ServiceContext, viewer: Viewer, raw: stri
   if (!(await repo.addBlock(ctx.db, domain, viewer.id, now))) return;
   await repo.removeFollowsFrom(ctx.db, domain);
   await repo.suspendAccountsOn(ctx.db, domain, now);
-  await logAction(ctx.db, { actorId: viewer.id, groupId: null, action: 'block_domain', targetKind: 'domain', targetId: domain, reportId: null });
+  await logModeratorAction(ctx, viewer, 'block_domain', { kind: 'domain', id: domain });
 }
 
 /**
@@ -132,5 +138,5 @@ export async function unblockDomain(ctx: ServiceContext, viewer: Viewer, raw: st
   const restored: string[] = [];
   for (const account of suspended) if (!(await isHostBlocked(ctx.db, account.domain))) restored.push(account.id);
   await repo.unsuspend(ctx.db, restored);
-  await logAction(ctx.db, { actorId: viewer.id, groupId: null, action: 'unblock_domain', targetKind: 'domain', targetId: domain, reportId: null });
+  await logModeratorAction(ctx, viewer, 'unblock_domain', { kind: 'domain', id: domain });
 }

@@ -185,6 +185,11 @@ export async function moderatorAct(ctx: ServiceContext, viewer: Viewer, { report
   }
 }
 
+/** Writes an instance moderator's action taken outside a report (a domain block) to the moderation log. */
+export async function logModeratorAction(ctx: ServiceContext, viewer: Viewer, action: string, target: { kind: string; id: string }): Promise<void> {
+  await repo.logAction(ctx.db, { actorId: viewer.id, groupId: null, action, targetKind: target.kind, targetId: target.id, reportId: null });
+}
+
 /** PUT and DELETE /reports/suspended/{userId} (instance moderators), on the route's transaction. */
 export async function setSuspension(ctx: ServiceContext, viewer: Viewer, { userId, suspend }: { userId: string; suspend: boolean }): Promise<void> {
   requireModerator(viewer);
