@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { runAdminCommand } from '../../src/modules/reports/admin';
 import { domainsCovering, isHostBlocked, isRemoteActorAllowed, normalizeDomain } from '../../src/modules/federation/boundaries';
+import { documentLoaderOf } from '../../src/modules/federation/federation';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { expectError, expectInfo } from '../helpers/expect';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
@@ -143,6 +144,8 @@ describe('federation boundaries', () => {
 
       expectError(await follow(alice.id), 403, 'remote_blocked');
       expect(await storedFollows(alice.id)).toEqual([]);
+      // Nor is anything on it read, whatever names it.
+      await expect(documentLoaderOf(t.app)(remote.actorId)).rejects.toThrow(/blocked domain/);
       expect(await deliveredAfter(async () => undefined)).toEqual([]);
     });
 
@@ -150,6 +153,7 @@ describe('federation boundaries', () => {
       expectInfo(await unblock(mod, REMOTE_HOST), 'domain_unblocked');
       expect(await suspendedAt(remoteAccount)).toBeNull();
       expect((await call(t.app, null, { method: 'GET', url: `/api/post/${remotePost}` })).statusCode).toBe(200);
+      expect((await documentLoaderOf(t.app)(remote.actorId)).documentUrl).toBe(remote.actorId);
       const delivered = await deliveredAfter(async () => {
         expect((await follow(alice.id)).statusCode).toBe(202);
       });

@@ -26,14 +26,19 @@ function keyIdOf(request: FastifyRequest): string | null {
   return null;
 }
 
-/** The actor an activity names, as an IRI: a string, or an object with an id (the first, when it names several). */
+/**
+ * The actor an activity names, as an IRI: a string, or an object with an id (the first, when it
+ * names several). The body is bytes for the activity types; a sender calling it plain JSON gets it
+ * parsed by Fastify's own parser.
+ */
 function actorOf(body: unknown): string | null {
-  if (!Buffer.isBuffer(body)) return null;
-  let activity: unknown;
-  try {
-    activity = JSON.parse(body.toString('utf8'));
-  } catch {
-    return null;
+  let activity: unknown = body;
+  if (Buffer.isBuffer(body)) {
+    try {
+      activity = JSON.parse(body.toString('utf8'));
+    } catch {
+      return null;
+    }
   }
   let actor = typeof activity === 'object' && activity !== null ? (activity as { actor?: unknown }).actor : undefined;
   if (Array.isArray(actor)) actor = actor[0];
