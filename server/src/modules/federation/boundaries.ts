@@ -1,5 +1,4 @@
-import type { DomainBlocksReply } from '#core/api/moderation';
-import { DOMAIN_BLOCKS_PAGE_SIZE, DOMAIN_MAX } from '#core/api/moderation';
+import { DOMAIN_BLOCKS_PAGE_SIZE, DOMAIN_MAX, type DomainBlocksReply } from '#core/api/moderation';
 import type { PageQuery } from '#core/api/common';
 import type { Executor } from '../../db/schema.js';
 import { badRequest } from '../../lib/app-error.js';

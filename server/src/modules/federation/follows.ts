@@ -55,7 +55,7 @@ export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>
 
 /** An Undo of a Follow by the actor who sent it ends the follow. */
 export async function undoFollow(app: FastifyInstance, ctx: InboxContext<void>, undo: Undo): Promise<void> {
-  if (!undo.actorId) return;
+  if (!undo.actorId || !(await isRemoteActorAllowed(app.db, undo.actorId.href))) return;
   const object = await undo.getObject(ctx);
   if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId.href) return;
   const localId = localIdOf(ctx, object.objectId);
