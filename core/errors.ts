@@ -76,6 +76,10 @@ export const ERROR_KEYS = [
   'server_busy',
   // Deleting an account: the password given is not the account's; a Google account's typed name is not its own.
   'wrong_password', 'wrong_username',
+  // Federation's boundaries: a domain to block that is not a host name (or is the instance's own);
+  // an inbox request from a blocked domain or a suspended remote account; too many inbox requests
+  // from one server or address.
+  'invalid_domain', 'remote_blocked', 'inbox_limit',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -96,6 +100,8 @@ export const INFO_KEYS = [
   'report_resolved', 'user_suspended', 'user_unsuspended',
   // A verification mail asked for again (the same answer for any address).
   'verification_sent',
+  // A domain blocked from federating, or no longer.
+  'domain_blocked', 'domain_unblocked',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

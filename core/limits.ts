@@ -137,6 +137,13 @@ export const RATE_LIMIT_DEFAULTS = {
   likesPerWindow: 300,
   /** Passkey challenges one address (signing in) or one user (adding a key) may ask for per hour. */
   passkeyChallengesPerHour: 60,
+  /**
+   * Activities one remote server (by the host of its signing key) may post to the inboxes per hour,
+   * and any one network address: a busy server delivering its users' posts, likes and follows stays
+   * well under it, a flood does not.
+   */
+  inboxPostsPerHostPerHour: 3600,
+  inboxPostsPerAddressPerHour: 7200,
   /** Notifications of one type between the same two people and group collapse into one within this. */
   notificationCollapseMs: HOUR_MS,
   windowMs: HOUR_MS,

@@ -9,6 +9,7 @@ import { gifsApi } from './gifs.js';
 import { groupsApi } from './groups.js';
 import { healthApi } from './health.js';
 import { mediaApi } from './media.js';
+import { moderationApi } from './moderation.js';
 import { notificationsApi } from './notifications.js';
 import { passkeysApi } from './passkeys.js';
 import { reportsApi } from './reports.js';
@@ -43,6 +44,7 @@ export const api = {
   passkeys: passkeysApi,
   reports: reportsApi,
   blocks: blocksApi,
+  moderation: moderationApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -167,6 +167,8 @@ export const RATE_VARIABLES = {
   editsPerHour: 'RATE_EDITS_PER_HOUR',
   reportsPerHour: 'RATE_REPORTS_PER_HOUR',
   likesPerWindow: 'RATE_LIKES_PER_10_MIN',
+  inboxPostsPerHostPerHour: 'RATE_INBOX_POSTS_PER_HOST_PER_HOUR',
+  inboxPostsPerAddressPerHour: 'RATE_INBOX_POSTS_PER_ADDRESS_PER_HOUR',
   notificationCollapseMs: 'RATE_NOTIFICATION_COLLAPSE_MS',
   windowMs: 'RATE_WINDOW_MS',
   commentsPerWindow: 'RATE_COMMENTS_PER_30_MIN',

@@ -18,6 +18,7 @@ import { pushRoutes } from './modules/push/push.routes.js';
 import { passkeyRoutes } from './modules/passkeys/passkeys.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { blockRoutes } from './modules/blocks/blocks.routes.js';
+import { domainBlockRoutes } from './modules/federation/domain-blocks.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [
@@ -40,4 +41,5 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   passkeyRoutes,
   reportRoutes,
   blockRoutes,
+  domainBlockRoutes,
 ];

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Endpoint } from '#core/api/endpoint';
 import { groupsApi } from '#core/api/groups';
+import { DOMAIN_BLOCKS_PAGE_SIZE, moderationApi } from '#core/api/moderation';
 import { type GroupAdminAction, type ModeratorAction, REPORTS_PAGE_SIZE, reportsApi } from '#core/api/reports';
 import { callApi } from './api/client';
 import { useDb } from './db/useDb';
@@ -56,7 +57,22 @@ export function actOnReport(scope: ModerationScope, reportId: string, action: Re
 export const setSuspended = (userId: string, suspended: boolean) =>
   callApi(suspended ? reportsApi.suspend : reportsApi.unsuspend, { params: { userId } });
 
-/** After an action: the queue and the log of every scope are read again. */
+/** The domains blocked from federating (instance moderators), latest first, page by page. */
+export const useDomainBlocks = () =>
+  usePagedList({
+    list: listKeys.moderation('domains', 'all'),
+    endpoint: moderationApi.domainBlocks,
+    field: 'domains',
+    idOf: (item) => item.domain,
+    limit: DOMAIN_BLOCKS_PAGE_SIZE,
+    staleTime: 0,
+  });
+
+/** Blocks a domain or lifts its block (instance moderators, online only). */
+export const setDomainBlocked = (domain: string, blocked: boolean) =>
+  blocked ? callApi(moderationApi.blockDomain, { body: { domain } }) : callApi(moderationApi.unblockDomain, { params: { domain } });
+
+/** After an action: the queue, the log and the blocked domains of every scope are read again. */
 export function useRefreshModeration() {
   const db = useDb();
   const queryClient = useQueryClient();

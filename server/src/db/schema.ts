@@ -303,6 +303,15 @@ export interface RemoteFollowsTable {
   created_at: number;
 }
 
+/** A domain (and its subdomains) the instance moderators cut off from federation. */
+export interface FederationDomainBlocksTable {
+  /** The host, lower case. */
+  domain: string;
+  created_at: number;
+  /** The moderator who blocked it; null once their account is gone. */
+  created_by: string | null;
+}
+
 /** Fedify's key-value store: a JSON value under a key (the key's parts joined), until it expires. */
 export interface FederationKvTable {
   key: string;
@@ -345,6 +354,7 @@ export interface Database {
   remote_actors: RemoteActorsTable;
   remote_follows: RemoteFollowsTable;
   federation_kv: FederationKvTable;
+  federation_domain_blocks: FederationDomainBlocksTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */

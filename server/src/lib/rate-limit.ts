@@ -54,6 +54,18 @@ export async function takeSlot(db: Executor, rule: RateRule, refusal: ErrorKey, 
   if (!(await tryTakeSlot(db, rule, now))) throw tooMany(refusal);
 }
 
+/** Seconds until the key's oldest action in the window leaves it, freeing a slot (at least 1): a 429's Retry-After. */
+export async function secondsUntilSlot(db: Executor, rule: RateRule, now: number = Date.now()): Promise<number> {
+  const row = await db
+    .selectFrom('rate_events')
+    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .where('key', '=', rule.key)
+    .where('created_at', '>', now - rule.windowMs)
+    .executeTakeFirst();
+  const oldest = row?.oldest === null || row?.oldest === undefined ? now : Number(row.oldest);
+  return Math.max(1, Math.ceil((oldest + rule.windowMs - now) / 1000));
+}
+
 /** Forgets actions older than `maxWindowMs` (the longest window in use). */
 export async function purgeRateEvents(db: Executor, maxWindowMs: number, now: number = Date.now()): Promise<void> {
   await db.deleteFrom('rate_events').where('created_at', '<', now - maxWindowMs).execute();

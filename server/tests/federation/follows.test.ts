@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type DocumentLoader, exportJwk, generateCryptoKeyPair, importJwk, preloadedContexts, signRequest, verifyRequest } from '@fedify/fedify';
-import { CryptographicKey, Endpoints, Person } from '@fedify/fedify/vocab';
+import { type DocumentLoader, preloadedContexts, verifyRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { type TestUser, createGroup, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
+import { ORIGIN, type RemoteServer, postToInbox, startRemote } from './remote-server';
 
 /**
  * A remote server following local actors: a fake fediverse server in the test (a local http server
@@ -15,59 +13,7 @@ import { useTestApp } from '../helpers/test-app';
  * outgoing-request guard, which the test verifies against the local actor's published key.
  */
 
-const ORIGIN = 'https://kruh.example';
 const AP = { accept: 'application/activity+json' };
-const AS = 'https://www.w3.org/ns/activitystreams';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-interface RemoteServer {
-  origin: string;
-  actorId: string;
-  keyId: URL;
-  privateKey: Awaited<ReturnType<typeof importJwk>>;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-async function startRemote(): Promise<RemoteServer> {
-  const pair = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
-  // Kept and read back as JWK, as a real server stores its keys.
-  const privateKey = await importJwk(await exportJwk(pair.privateKey), 'private');
-  const received: Received[] = [];
-  let actorDocument = '';
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.method === 'GET' && request.url === '/actor') {
-        response.setHeader('Content-Type', 'application/activity+json');
-        response.end(actorDocument);
-        return;
-      }
-      received.push({ path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.statusCode = 202;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const actorId = `${origin}/actor`;
-  const keyId = new URL(`${actorId}#main-key`);
-  const person = new Person({
-    id: new URL(actorId),
-    preferredUsername: 'bob',
-    inbox: new URL(`${origin}/inbox`),
-    endpoints: new Endpoints({ sharedInbox: new URL(`${origin}/shared-inbox`) }),
-    publicKey: new CryptographicKey({ id: keyId, owner: new URL(actorId), publicKey: pair.publicKey }),
-  });
-  actorDocument = JSON.stringify(await person.toJsonLd());
-  return { origin, actorId, keyId, privateKey, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('remote follows', () => {
   const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
@@ -88,17 +34,7 @@ describe('remote follows', () => {
 
   const actor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
 
-  /** Posts an activity to a local inbox, signed by the remote actor's key unless `signed` is false. */
-  async function post(inboxPath: string, activity: object, signed = true) {
-    const body = JSON.stringify({ '@context': AS, ...activity });
-    let request = new Request(new URL(inboxPath, ORIGIN), { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body });
-    if (signed) request = await signRequest(request, remote.privateKey, remote.keyId);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    return t.app.inject({ method: 'POST', url: inboxPath, headers, payload: body });
-  }
+  const post = (inboxPath: string, activity: object, signed = true) => postToInbox(t.app, remote, inboxPath, activity, { signed });
 
   const followOf = (localId: string) => ({ id: `${remote.actorId}/follows/${randomUUID()}`, type: 'Follow', actor: remote.actorId, object: actor(localId) });
 

@@ -29,7 +29,7 @@ function ListStatus({ error, ready, empty }: { error: unknown; ready: boolean; e
 }
 
 /** A list read page by page: its items, else why there are none, then a button for the next page. */
-function PagedList<T>({ list, empty, children }: { list: ListPages<T>; empty: string; children: (items: T[]) => ReactNode }) {
+export function PagedList<T>({ list, empty, children }: { list: ListPages<T>; empty: string; children: (items: T[]) => ReactNode }) {
   const { t } = useTranslation('moderation');
   return (
     <>
@@ -51,6 +51,29 @@ function PagedList<T>({ list, empty, children }: { list: ListPages<T>; empty: st
 function OfflineNote() {
   const { t } = useTranslation('moderation');
   return useOnline() ? null : <p className="moderation-offline" role="status">{t('offline')}</p>;
+}
+
+/**
+ * A moderation call: busy while it runs, its message (or its refusal) shown, then every queue, log
+ * and list read again, whatever happened.
+ */
+export function useModerationCall() {
+  const refresh = useRefreshModeration();
+  const [busy, setBusy] = useState(false);
+  async function run(call: () => Promise<{ message: string }>): Promise<boolean> {
+    setBusy(true);
+    try {
+      toast.info((await call()).message);
+      return true;
+    } catch (err) {
+      toast.error(`error/${errorKeyOf(err)}`);
+      return false;
+    } finally {
+      setBusy(false);
+      await refresh();
+    }
+  }
+  return { busy, run };
 }
 
 interface Confirming {
@@ -118,21 +141,8 @@ function ReportCard({ report, actions, scope, onAct, onSuspension, busy }: {
 export function ReportQueue({ scope, actions }: { scope: ModerationScope; actions: readonly ReportAction[] }) {
   const { t } = useTranslation('moderation');
   const queue = useReportQueue(scope);
-  const refresh = useRefreshModeration();
   const [confirming, setConfirming] = useState<Confirming | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function run(call: () => Promise<{ message: string }>) {
-    setBusy(true);
-    try {
-      toast.info((await call()).message);
-    } catch (err) {
-      toast.error(`error/${errorKeyOf(err)}`);
-    } finally {
-      setBusy(false);
-      await refresh();
-    }
-  }
+  const { busy, run } = useModerationCall();
 
   return (
     <section className="moderation-section" aria-labelledby="moderation-reports">
@@ -175,7 +185,12 @@ export function ModerationLog({ scope }: { scope: ModerationScope }) {
   const { t } = useTranslation('moderation');
   const log = useModerationLog(scope);
   const describe = (entry: ModerationLogItem) =>
-    t(`log.${entry.action}`, { actor: entry.actor ?? t('gone'), kind: t(`kind.${entry.targetKind}`, { defaultValue: entry.targetKind }), group: entry.group ?? '' });
+    t(`log.${entry.action}`, {
+      actor: entry.actor ?? t('gone'),
+      kind: t(`kind.${entry.targetKind}`, { defaultValue: entry.targetKind }),
+      group: entry.group ?? '',
+      target: entry.targetId,
+    });
   return (
     <section className="moderation-section" aria-labelledby="moderation-log">
       <h2 id="moderation-log">{t('log.title')}</h2>

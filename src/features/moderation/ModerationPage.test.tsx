@@ -80,7 +80,8 @@ describe('the moderation page', () => {
   it("tells someone who is not a moderator the server's refusal", async () => {
     mockFetch(() => ({ status: 403, body: { message: 'error/moderators_only' } }));
     render();
-    await waitFor(() => expect(screen.getAllByText('Only the moderators can do this.')).toHaveLength(2));
+    // The queue, the log and the blocked domains each say so.
+    await waitFor(() => expect(screen.getAllByText('Only the moderators can do this.')).toHaveLength(3));
   });
 
   it('loads the next page of the queue and of the log when asked', async () => {
@@ -127,5 +128,88 @@ describe('the moderation page', () => {
     expect(screen.getByRole('heading', { name: 'Moderace' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Zamítnout' })).toBeInTheDocument();
     expect(screen.getByText('Zatím žádné moderátorské akce.')).toBeInTheDocument();
+  });
+
+  describe('the blocked domains', () => {
+    const blocked = { domain: 'spam.example', createdAt: Date.now() - 60_000, createdBy: 'mod' };
+    const DOMAINS = '/api/moderation/domain-blocks';
+    /** The reports and the log are empty; the domains are `domains()` at each read. */
+    const answer = (domains: () => (typeof blocked)[], extra?: (call: { method: string; path: string }) => object | undefined) =>
+      mockFetch((call) => {
+        const special = extra?.(call);
+        if (special) return special;
+        if (call.path === DOMAINS) return { body: { domains: domains(), hasMore: false } };
+        if (call.path === '/api/reports') return { body: { reports: [], hasMore: false } };
+        return { body: { actions: [], hasMore: false } };
+      });
+
+    it('lists them, blocks one more once confirmed and reads the list again', async () => {
+      let domains = [blocked];
+      const { calls } = answer(
+        () => domains,
+        (call) => {
+          if (call.method !== 'POST') return undefined;
+          domains = [{ ...blocked, domain: 'bad.example' }, blocked];
+          return { body: { message: 'info/domain_blocked' } };
+        },
+      );
+      render();
+      const section = screen.getByRole('region', { name: 'Blocked domains' });
+      expect(await within(section).findByText('spam.example')).toBeInTheDocument();
+      expect(within(section).getByText(/blocked by mod/)).toBeInTheDocument();
+      fireEvent.change(within(section).getByLabelText('Domain'), { target: { value: ' bad.example ' } });
+      fireEvent.click(within(section).getByRole('button', { name: 'Block domain' }));
+      const dialog = screen.getByRole('alertdialog');
+      expect(dialog).toHaveTextContent('Block bad.example and its subdomains?');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+      await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: DOMAINS, body: { domain: 'bad.example' } }));
+      expect(await within(section).findByText('bad.example')).toBeInTheDocument();
+      expect(within(section).getByLabelText('Domain')).toHaveValue('');
+      expect(getToasts().at(-1)).toMatchObject({ kind: 'info', message: 'info/domain_blocked' });
+    });
+
+    it('sends nothing when the block is not confirmed, and lifts a block at once', async () => {
+      let domains = [blocked];
+      const { calls } = answer(
+        () => domains,
+        (call) => {
+          if (call.method !== 'DELETE') return undefined;
+          domains = [];
+          return { body: { message: 'info/domain_unblocked' } };
+        },
+      );
+      render();
+      const section = screen.getByRole('region', { name: 'Blocked domains' });
+      fireEvent.change(await within(section).findByLabelText('Domain'), { target: { value: 'other.example' } });
+      fireEvent.click(within(section).getByRole('button', { name: 'Block domain' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+      fireEvent.click(await within(section).findByRole('button', { name: 'Unblock spam.example' }));
+      await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.path).toBe(`${DOMAINS}/spam.example`));
+      expect(await within(section).findByText('No blocked domains.')).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    });
+
+    it("shows the server's refusal of what is not a domain, keeping what was typed", async () => {
+      answer(
+        () => [],
+        (call) => (call.method === 'POST' ? { status: 400, body: { message: 'error/invalid_domain' } } : undefined),
+      );
+      render();
+      const section = screen.getByRole('region', { name: 'Blocked domains' });
+      fireEvent.change(await within(section).findByLabelText('Domain'), { target: { value: 'not a domain' } });
+      fireEvent.click(within(section).getByRole('button', { name: 'Block domain' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+      await waitFor(() => expect(getToasts().at(-1)).toMatchObject({ kind: 'error', message: 'error/invalid_domain' }));
+      expect(within(section).getByLabelText('Domain')).toHaveValue('not a domain');
+    });
+
+    it('holds the buttons back offline, and speaks Czech', async () => {
+      setOnline(false);
+      mockFetch(() => new Error('offline'));
+      render('cs');
+      const section = screen.getByRole('region', { name: 'Blokované domény' });
+      fireEvent.change(within(section).getByLabelText('Doména'), { target: { value: 'spam.example' } });
+      expect(within(section).getByRole('button', { name: 'Zablokovat doménu' })).toBeDisabled();
+    });
   });
 });

@@ -1,13 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { MODERATOR_ACTIONS } from '#core/api/reports';
 import { PageHeader } from '../../components/PageHeader';
+import { DomainBlocks } from '../../components/moderation/DomainBlocks';
 import { ModerationLog, ReportQueue } from '../../components/moderation/ModerationLists';
 
 const SCOPE = { kind: 'all' } as const;
 
 /**
  * /moderation: the instance moderators' screen, every open report with its actions (delete,
- * suspend, dismiss) and the log. The account page links here for moderators only; anyone else who
+ * suspend, dismiss), the log and the domains blocked from federating. The account page links here for moderators only; anyone else who
  * opens it is told by the server's refusal.
  */
 export default function ModerationPage() {
@@ -17,6 +18,7 @@ export default function ModerationPage() {
       <PageHeader title={t('title')} heading fallback="/account" />
       <ReportQueue scope={SCOPE} actions={MODERATOR_ACTIONS} />
       <ModerationLog scope={SCOPE} />
+      <DomainBlocks />
     </section>
   );
 }

@@ -67,8 +67,11 @@ export const listKeys = {
   groupUsers: (name: string, which: GroupUsersShown): ListKey => ['group-users', name, which],
   transferCandidates: (name: string, query: string): ListKey => ['group-users', name, 'members', 'transfer', query],
   // Under one prefix, so queryKeys.moderationAll reaches every queue and log.
-  /** A moderation queue or log: 'all' for the instance moderators', `group:<name>` for a group's. */
-  moderation: (what: 'reports' | 'log', scope: string): ListKey => ['moderation', what, scope],
+  /**
+   * A moderation queue or log: 'all' for the instance moderators', `group:<name>` for a group's; and
+   * the instance moderators' blocked domains ('domains', 'all').
+   */
+  moderation: (what: 'reports' | 'log' | 'domains', scope: string): ListKey => ['moderation', what, scope],
   /** Trending GIFs (term null) or the results of a search. */
   gifResults: (term: string | null, locale: string): ListKey => ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
   search: (kind: string, size: number, query: string, listing: { sort?: Sort; time?: TimeWindow }): ListKey => [

@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../lib/app-error.js';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
+import { endRemoteFollowOnBlock } from '../federation/boundaries.js';
 import { endFollow } from '../follows/follows.service.js';
 import { toUserListReply } from '../profiles/profiles.mapper.js';
 import * as repo from './blocks.repository.js';
@@ -23,12 +24,16 @@ async function requireOther(ctx: ServiceContext, viewer: Viewer, userId: string,
   if (!(await userExists(ctx.db, userId))) throw notFound('user_not_found');
 }
 
-/** Blocks the user and ends the follows between the two, both ways, on the route's transaction. */
+/**
+ * Blocks the user and ends the follows between the two, both ways, on the route's transaction; a
+ * remote account's follow of the caller is its actor's (remote_follows).
+ */
 export async function block(ctx: ServiceContext, viewer: Viewer, userId: string): Promise<void> {
   await requireOther(ctx, viewer, userId, 'block');
   await repo.addToList(ctx.db, 'block', viewer.id, userId, Date.now());
   await endFollow(ctx.db, viewer.id, userId);
   await endFollow(ctx.db, userId, viewer.id);
+  await endRemoteFollowOnBlock(ctx.db, userId, viewer.id);
 }
 
 /** Follows ended by a block are not restored: each side may follow again. */

@@ -6,6 +6,7 @@ import type { OutsideJob } from '../jobs/job-handler.js';
 import { enqueueJob } from '../jobs/queue.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { keyPairsOf } from './actor-keys.js';
+import { isUrlBlocked } from './boundaries.js';
 import { federationRules } from './document-loader.js';
 
 /**
@@ -13,7 +14,8 @@ import { federationRules } from './document-loader.js';
  * then signed with the local actor's stored RSA key (HTTP Signatures, as Mastodon verifies) and
  * posted through the outgoing-request guard, never by Fedify's own sender, which uses the global
  * fetch. A failure is tried again after the queue's growing delay; an inbox the guard refuses is
- * given up at once, since it will not become reachable.
+ * given up at once, since it will not become reachable. An inbox on a domain blocked by the time
+ * the delivery is due is dropped without a request: a block applies to what was queued before it.
  */
 export const FEDERATION_DELIVERY_JOB = 'federation_delivery';
 
@@ -66,6 +68,11 @@ async function deliver(app: FastifyInstance, delivery: Delivery): Promise<void> 
 export const federationDeliveryJob: OutsideJob = {
   maxAttempts: MAX_ATTEMPTS,
   outside: async (app, payload) => {
+    const { inbox } = payload as Delivery;
+    if (await isUrlBlocked(app.db, inbox)) {
+      app.log.info({ inbox }, 'federation delivery to a blocked domain dropped');
+      return;
+    }
     try {
       await deliver(app, payload as Delivery);
     } catch (err) {

@@ -19,11 +19,18 @@ const MAX_REDIRECTS = 5;
  * can never lead the instance to its own network. The common contexts are answered from Fedify's
  * copies without a request.
  */
-export function egressDocumentLoader(egress: Egress, userAgent: string, rules: EgressRules = FEDERATION_EGRESS): DocumentLoader {
+export function egressDocumentLoader(
+  egress: Egress,
+  userAgent: string,
+  rules: EgressRules = FEDERATION_EGRESS,
+  /** Addresses never to be read (a blocked domain's), each hop checked. */
+  refused: (url: string) => Promise<boolean> = async () => false,
+): DocumentLoader {
   return async (url) => {
     if (url in preloadedContexts) return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      if (await refused(current)) throw new FetchError(current, 'blocked domain');
       const response = await egress.request(
         current,
         { method: 'GET', headers: { Accept: ACCEPT, 'User-Agent': userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES },

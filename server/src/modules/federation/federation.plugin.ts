@@ -6,6 +6,7 @@ import { NODEINFO_PATH, SOFTWARE, actorUrl, buildFederation, pageOf, visiblePost
 import { NOTE_PATH } from './post-note.js';
 import { COMMENT_PATH, commentNote } from './comment-note.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
+import { INBOX_BODY_LIMIT, guardInbox } from './inbox-guard.js';
 import { appPaths } from '#core/app-paths';
 
 /** The paths Fedify answers; everything else never reaches it. */
@@ -13,7 +14,9 @@ const FEDERATION_ROUTES = [
   { method: ['GET'], url: '/.well-known/webfinger' },
   { method: ['GET'], url: '/.well-known/nodeinfo' },
   { method: ['GET'], url: NODEINFO_PATH },
-  { method: ['GET', 'POST'], url: '/ap/*' },
+  { method: ['GET'], url: '/ap/*' },
+  // Only the inboxes take a POST: bounded in size and passed through the federation's boundaries first.
+  { method: ['POST'], url: '/ap/*', inbox: true },
 ] as const;
 
 /** Bodies of activities posted to an inbox: kept as bytes, since their signature covers them as sent. */
@@ -86,6 +89,7 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
     app.route({
       method: [...route.method],
       url: route.url,
+      ...('inbox' in route ? { bodyLimit: INBOX_BODY_LIMIT, preHandler: (request, reply) => guardInbox(app, request, reply) } : {}),
       handler: async (request, reply) =>
         send(reply, await federation.fetch(toRequest(request), { contextData: undefined, onNotFound: notFound, onNotAcceptable: toPage })),
     });

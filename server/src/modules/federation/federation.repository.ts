@@ -122,12 +122,13 @@ export interface RemoteActor {
   handle: string | null;
 }
 
-/** Stores a remote actor as last read, replacing what was known of it. */
+/** Stores a remote actor as last read, replacing what was known of it; its host is what a domain block matches. */
 export async function saveRemoteActor(db: Executor, actor: RemoteActor, now: number): Promise<void> {
+  const domain = new URL(actor.id).hostname.toLowerCase();
   await db
     .insertInto('remote_actors')
-    .values({ ...actor, fetched_at: now })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ inbox: actor.inbox, shared_inbox: actor.shared_inbox, handle: actor.handle, fetched_at: now }))
+    .values({ ...actor, domain, fetched_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ inbox: actor.inbox, shared_inbox: actor.shared_inbox, handle: actor.handle, domain, fetched_at: now }))
     .execute();
 }
 
@@ -142,6 +143,15 @@ export async function addRemoteFollow(db: Executor, remoteActorId: string, local
 
 export async function removeRemoteFollow(db: Executor, remoteActorId: string, localId: string): Promise<void> {
   await db.deleteFrom('remote_follows').where('remote_actor_id', '=', remoteActorId).where('local_id', '=', localId).execute();
+}
+
+/** Ends the follows of a local user or group by the remote actor an account stands for (a block between them). */
+export async function removeRemoteFollowsByAccount(db: Executor, accountId: string, localId: string): Promise<void> {
+  await db
+    .deleteFrom('remote_follows')
+    .where('local_id', '=', localId)
+    .where('remote_actor_id', 'in', db.selectFrom('remote_actors').select('id').where('user_id', '=', accountId))
+    .execute();
 }
 
 /** The remote actors following a local user or group, the earliest first. */

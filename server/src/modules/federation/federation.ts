@@ -10,6 +10,7 @@ import { keyPairsOf } from './actor-keys.js';
 import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
+import { isUrlBlocked } from './boundaries.js';
 import { acceptFollow, undoFollow } from './follows.js';
 import { followAccepted, followRejected } from './outgoing-follows.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
@@ -63,10 +64,19 @@ export async function visiblePost(app: FastifyInstance, id: string): Promise<Pos
   return post && (await actorById(app.db, post.author.pfp))?.kind === 'user' ? post : null;
 }
 
+/**
+ * What Fedify reads other servers with: through the outgoing-request guard, and never from a
+ * blocked domain, so a document there (a key, an actor, an object an activity names) is not even read.
+ */
+export const documentLoaderOf = (app: FastifyInstance) =>
+  egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config), (url) =>
+    isUrlBlocked(app.db, url),
+  );
+
 export function buildFederation(app: FastifyInstance): Federation<void> {
   const origin = app.config.publicUrl;
   const absolute = (path: string) => new URL(path, origin);
-  const loader = () => egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`, federationRules(app.config));
+  const loader = () => documentLoaderOf(app);
   const federation = createFederation<void>({
     kv: new DatabaseKvStore(app.db),
     origin,

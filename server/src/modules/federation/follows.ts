@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InboxContext } from '@fedify/fedify';
 import { Accept, Follow, type Undo, isActor } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
+import { isBlockedByLocal, isRemoteActorAllowed } from './boundaries.js';
 import { enqueueDelivery } from './delivery.js';
 import { actorById, addRemoteFollow, removeRemoteFollow, saveRemoteActor } from './federation.repository.js';
 
@@ -9,7 +10,9 @@ import { actorById, addRemoteFollow, removeRemoteFollow, saveRemoteActor } from 
  * Remote actors following local users and public groups. Fedify has verified the inbox request's
  * signature and that its key belongs to the activity's actor before any of this runs; what is
  * followed must be an actor a visitor may see (a private group, a suspended or unknown account is
- * not even named to another server, so its Follow is ignored without an answer).
+ * not even named to another server, so its Follow is ignored without an answer). A follower on a
+ * blocked domain, a suspended remote account, or one the followed user blocked (or was blocked by)
+ * is ignored the same way.
  */
 
 /** The local user's or public group's id an activity's object names, when it is one of ours. */
@@ -23,6 +26,7 @@ export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>
   const localId = localIdOf(ctx, follow.objectId);
   if (!localId || !follow.id || !follow.actorId) return;
   if (!(await actorById(app.db, localId))) return;
+  if (!(await isRemoteActorAllowed(app.db, follow.actorId.href)) || (await isBlockedByLocal(app.db, follow.actorId.href, localId))) return;
   const follower = await follow.getActor(ctx);
   if (!follower || !isActor(follower) || follower.id?.href !== follow.actorId.href || !follower.inboxId) return;
   const handle = follower.preferredUsername ? `@${follower.preferredUsername.toString()}@${follower.id.host}` : null;
@@ -51,7 +55,7 @@ export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>
 
 /** An Undo of a Follow by the actor who sent it ends the follow. */
 export async function undoFollow(app: FastifyInstance, ctx: InboxContext<void>, undo: Undo): Promise<void> {
-  if (!undo.actorId) return;
+  if (!undo.actorId || !(await isRemoteActorAllowed(app.db, undo.actorId.href))) return;
   const object = await undo.getObject(ctx);
   if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId.href) return;
   const localId = localIdOf(ctx, object.objectId);

@@ -17,6 +17,7 @@ import { deleteComment } from '../comments/comments.service.js';
 import { isAdminRole, membershipOf } from '../groups/group-access.js';
 import { loadGroup, removePost, setBan } from '../groups/groups.service.js';
 import { deletePost } from '../posts/posts.service.js';
+import { requireModerator } from '../moderation/moderators.js';
 import * as repo from './reports.repository.js';
 
 /**
@@ -28,11 +29,6 @@ import * as repo from './reports.repository.js';
  * service, exactly as its author's or an admin's own action would.
  */
 
-const isModerator = (viewer: Viewer): boolean => viewer.user.role === 'moderator';
-
-function requireModerator(viewer: Viewer): void {
-  if (!isModerator(viewer)) throw forbidden('moderators_only');
-}
 
 /** The group named in the path, when the caller is its owner or an admin. */
 async function adminGroup(ctx: ServiceContext, viewer: Viewer, name: string) {
@@ -187,6 +183,11 @@ export async function moderatorAct(ctx: ServiceContext, viewer: Viewer, { report
       return done('report_resolved', await remove(ctx, asAuthor, report.target_id));
     }
   }
+}
+
+/** Writes an instance moderator's action taken outside a report (a domain block) to the moderation log. */
+export async function logModeratorAction(ctx: ServiceContext, viewer: Viewer, action: string, target: { kind: string; id: string }): Promise<void> {
+  await repo.logAction(ctx.db, { actorId: viewer.id, groupId: null, action, targetKind: target.kind, targetId: target.id, reportId: null });
 }
 
 /** PUT and DELETE /reports/suspended/{userId} (instance moderators), on the route's transaction. */

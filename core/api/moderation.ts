@@ -1,0 +1,58 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { MessageReplies, PageQuery, PathText } from './common.js';
+import { endpoint } from './endpoint.js';
+
+/** Blocked domains listed per page of the moderation screen's section. */
+export const DOMAIN_BLOCKS_PAGE_SIZE = 20;
+
+/** The longest host name there is. */
+export const DOMAIN_MAX = 253;
+
+/** A host name, e.g. `spam.example`; case, surrounding spaces and a final dot are ignored. */
+export const DomainBody = Type.Object({ domain: Type.String({ minLength: 1, maxLength: DOMAIN_MAX }) });
+export type DomainBody = Static<typeof DomainBody>;
+export const DomainParams = Type.Object({ domain: PathText });
+
+/** One blocked domain: when, and by whom (null once that account is gone). */
+export const DomainBlockItem = Type.Object({ domain: Type.String(), createdAt: Type.Number(), createdBy: Type.Union([Type.String(), Type.Null()]) });
+export type DomainBlockItem = Static<typeof DomainBlockItem>;
+export const DomainBlocksReply = Type.Object({ domains: Type.Array(DomainBlockItem), hasMore: Type.Boolean() });
+export type DomainBlocksReply = Static<typeof DomainBlocksReply>;
+
+const DOMAIN_BLOCK_RULE =
+  'A blocked domain, and every subdomain of it, is cut off from federation: nothing is delivered to it, its servers\' ' +
+  'activities are refused, its follows of local users and groups end, and its accounts are suspended (their content ' +
+  'hidden). Lifting the block lifts the suspensions it made; ended follows stay ended. Setting a state that is already ' +
+  'set changes nothing and succeeds.';
+
+/** The instance moderators' boundaries of federation. */
+export const moderationApi = {
+  domainBlocks: endpoint({
+    method: 'GET',
+    path: '/moderation/domain-blocks',
+    summary: 'The blocked domains, latest first (instance moderators)',
+    query: PageQuery,
+    replies: { 200: DomainBlocksReply },
+    errors: ['moderators_only'],
+  }),
+  blockDomain: endpoint({
+    method: 'POST',
+    path: '/moderation/domain-blocks',
+    summary: 'Block a domain and its subdomains from federating with the instance (instance moderators)',
+    description: DOMAIN_BLOCK_RULE,
+    body: DomainBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_domain',
+    errors: ['moderators_only', 'invalid_domain'],
+  }),
+  unblockDomain: endpoint({
+    method: 'DELETE',
+    path: '/moderation/domain-blocks/:domain',
+    summary: 'Lift the block of a domain (instance moderators)',
+    description: DOMAIN_BLOCK_RULE,
+    params: DomainParams,
+    replies: MessageReplies,
+    invalidKey: 'invalid_domain',
+    errors: ['moderators_only', 'invalid_domain'],
+  }),
+} as const;

@@ -1,0 +1,141 @@
+import { DOMAIN_BLOCKS_PAGE_SIZE, DOMAIN_MAX, type DomainBlocksReply } from '#core/api/moderation';
+import type { PageQuery } from '#core/api/common';
+import type { Executor } from '../../db/schema.js';
+import { badRequest } from '../../lib/app-error.js';
+import { pageWindow, toPage } from '../../lib/paging.js';
+import type { ServiceContext } from '../../lib/service-context.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { isBlockedBetween } from '../blocks/block-filters.js';
+import { requireModerator } from '../moderation/moderators.js';
+import { logModeratorAction } from '../reports/moderation.service.js';
+import * as repo from './boundaries.repository.js';
+import { removeRemoteFollowsByAccount } from './federation.repository.js';
+import { accountOfRemoteActor } from './remote-accounts.js';
+
+/**
+ * Where federation stops: domains the instance moderators blocked (with every subdomain) and remote
+ * accounts they suspended. A blocked domain gets nothing (deliveries to it are dropped when they
+ * are due) and is heard from no more (the inboxes refuse it before any handler runs); blocking it
+ * ends its follows here and suspends its accounts, so the existing suspension hides what they
+ * wrote. Inbox handlers call isRemoteActorAllowed on the actor an activity names, whatever reached
+ * them, so the rule holds in one place.
+ */
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A domain as blocks store it: lower case, no final dot, international names in their ASCII
+ * (punycode) form, at least two labels (blocking a whole top-level domain is too wide to be meant);
+ * null for anything else (a URL, a port, a path, a wildcard).
+ */
+export function normalizeDomain(raw: string): string | null {
+  const trimmed = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (!trimmed || trimmed.length > DOMAIN_MAX || /[/:@?#*\s]/.test(trimmed)) return null;
+  let host: string;
+  try {
+    host = new URL(`http://${trimmed}`).hostname;
+  } catch {
+    return null;
+  }
+  // An ASCII name must come out as it went in: the URL parser reads `42` or `0x7f.1` as an IPv4
+  // address and rewrites it, which is not what the moderator typed.
+  // eslint-disable-next-line no-control-regex -- the ASCII range itself
+  if (/^[\x00-\x7f]*$/.test(trimmed) && host !== trimmed) return null;
+  const labels = host.split('.');
+  return labels.length >= 2 && host.length <= DOMAIN_MAX && labels.every((label) => LABEL.test(label)) ? host : null;
+}
+
+/** The host and every parent domain of it with two labels or more: what a block of any of them covers. */
+export function domainsCovering(host: string): string[] {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  const domains: string[] = [];
+  for (let i = 0; i <= labels.length - 2; i++) domains.push(labels.slice(i).join('.'));
+  return domains;
+}
+
+/** The host of a URL or IRI, lower case; null when it is not one. */
+export function hostOf(iri: string): string | null {
+  try {
+    return new URL(iri).hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the host is on a blocked domain (the domain itself or a subdomain of it). */
+export function isHostBlocked(db: Executor, host: string): Promise<boolean> {
+  return repo.anyBlocked(db, domainsCovering(host));
+}
+
+/** Whether the URL's host is on a blocked domain; an address that is no URL is refused as blocked. */
+export async function isUrlBlocked(db: Executor, url: string): Promise<boolean> {
+  const host = hostOf(url);
+  return host === null || (await isHostBlocked(db, host));
+}
+
+/**
+ * Whether the instance takes activities from this remote actor: its domain is not blocked and its
+ * account, if it has one, is not suspended. Every inbox handler asks before acting.
+ */
+export async function isRemoteActorAllowed(db: Executor, actorId: string): Promise<boolean> {
+  if (await isUrlBlocked(db, actorId)) return false;
+  return !(await repo.remoteActorStanding(db, actorId))?.suspended;
+}
+
+/** Whether a local user blocked the remote actor's account (or it them): such an actor may not follow them. */
+export async function isBlockedByLocal(db: Executor, actorId: string, localUserId: string): Promise<boolean> {
+  const account = await accountOfRemoteActor(db, actorId);
+  return account !== null && (await isBlockedBetween(db, localUserId, account));
+}
+
+/** A local user's block of a remote account ends its actor's follow of them, as it ends a local follow. */
+export function endRemoteFollowOnBlock(db: Executor, accountId: string, localUserId: string): Promise<void> {
+  return removeRemoteFollowsByAccount(db, accountId, localUserId);
+}
+
+function domainOrRefuse(ctx: ServiceContext, raw: string): string {
+  const domain = normalizeDomain(raw);
+  // The instance's own host is local accounts, which suspension covers; blocking it would mean nothing.
+  if (!domain || domainsCovering(new URL(ctx.app.config.publicUrl).hostname).includes(domain)) throw badRequest('invalid_domain');
+  return domain;
+}
+
+/** GET /moderation/domain-blocks (instance moderators). */
+export async function listDomainBlocks(ctx: ServiceContext, viewer: Viewer, query: PageQuery): Promise<DomainBlocksReply> {
+  requireModerator(viewer);
+  const window = pageWindow(query, DOMAIN_BLOCKS_PAGE_SIZE);
+  const { items, hasMore } = toPage(await repo.blocksPage(ctx.db, window), window);
+  return { domains: items, hasMore };
+}
+
+/**
+ * POST /moderation/domain-blocks (instance moderators), on the route's transaction: the block, the
+ * end of the domain's follows and the suspension of its accounts, logged as one action.
+ */
+export async function blockDomain(ctx: ServiceContext, viewer: Viewer, raw: string): Promise<void> {
+  requireModerator(viewer);
+  const domain = domainOrRefuse(ctx, raw);
+  const now = Date.now();
+  if (!(await repo.addBlock(ctx.db, domain, viewer.id, now))) return;
+  await repo.removeFollowsFrom(ctx.db, domain);
+  await repo.suspendAccountsOn(ctx.db, domain, now);
+  await logModeratorAction(ctx, viewer, 'block_domain', { kind: 'domain', id: domain });
+}
+
+/**
+ * DELETE /moderation/domain-blocks/{domain} (instance moderators), on the route's transaction: the
+ * accounts the block suspended are restored, unless another block (of a parent domain) still covers
+ * them; a suspension a moderator made on its own stays. Ended follows stay ended: the remote
+ * side follows again if it wants to.
+ */
+export async function unblockDomain(ctx: ServiceContext, viewer: Viewer, raw: string): Promise<void> {
+  requireModerator(viewer);
+  const domain = domainOrRefuse(ctx, raw);
+  const blockedAt = await repo.removeBlock(ctx.db, domain);
+  if (blockedAt === null) return;
+  const suspended = await repo.accountsSuspendedAt(ctx.db, domain, blockedAt);
+  const restored: string[] = [];
+  for (const account of suspended) if (!(await isHostBlocked(ctx.db, account.domain))) restored.push(account.id);
+  await repo.unsuspend(ctx.db, restored);
+  await logModeratorAction(ctx, viewer, 'unblock_domain', { kind: 'domain', id: domain });
+}
