@@ -11,6 +11,7 @@ import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { acceptFollow, undoFollow } from './follows.js';
+import { userAgentOf } from './remote-lookup.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf } from './post-note.js';
@@ -65,7 +66,7 @@ export async function visiblePost(app: FastifyInstance, id: string): Promise<Pos
 export function buildFederation(app: FastifyInstance): Federation<void> {
   const origin = app.config.publicUrl;
   const absolute = (path: string) => new URL(path, origin);
-  const loader = () => egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`, federationRules(app.config));
+  const loader = () => egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config));
   const federation = createFederation<void>({
     kv: new DatabaseKvStore(app.db),
     origin,
