@@ -1,4 +1,5 @@
 import { type DocumentLoader, FetchError, preloadedContexts } from '@fedify/fedify';
+import packageJson from '../../../../package.json' with { type: 'json' };
 import type { Config } from '../../config.js';
 import type { Egress, EgressRules } from '../../lib/egress/egress.js';
 
@@ -7,6 +8,9 @@ export const FEDERATION_EGRESS: EgressRules = { allowLoopbackHttp: false };
 
 /** The instance's rules for remote servers: plain http to this machine too when FEDERATION_ALLOW_HTTP is on (tests). */
 export const federationRules = (config: Config): EgressRules => ({ allowLoopbackHttp: config.federationAllowHttp });
+
+/** How the instance names itself to the servers it asks. */
+export const userAgentOf = (config: Config) => `Kruh/${packageJson.version} (+${config.publicUrl})`;
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 const TIMEOUT_MS = 10_000;

@@ -1,12 +1,11 @@
 import { type Actor, Link, isActor, lookupObject } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
-import packageJson from '../../../../package.json' with { type: 'json' };
 import type { Config } from '../../config.js';
 import { isLoopbackAddress } from '../../lib/egress/address.js';
 import { tryTakeSlot } from '../../lib/rate-limit.js';
 import { storeAvatar } from '../media/avatars.js';
-import { egressDocumentLoader, federationRules, fetchRemoteJson } from './document-loader.js';
+import { egressDocumentLoader, federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
 import { htmlToText } from './html.js';
 import { remoteAccountFor, remoteAccountName } from './remote-accounts.js';
 
@@ -42,9 +41,6 @@ export function parseHandle(query: string): Handle | null {
 
 const JRD_ACCEPT = 'application/jrd+json, application/json';
 const ACTIVITY_TYPES = new Set(['application/activity+json', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"']);
-
-/** How the instance names itself to the servers it asks. */
-export const userAgentOf = (config: Config) => `Kruh/${packageJson.version} (+${config.publicUrl})`;
 
 /**
  * The scheme a server is asked over: https, or plain http for this machine when the instance
