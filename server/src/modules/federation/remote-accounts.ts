@@ -80,7 +80,8 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
 export function remoteOriginOf(apId: string | null, url: string | null): RemoteOrigin | null {
   if (!apId) return null;
   try {
-    return { host: new URL(apId).host, url };
+    // Only a web page is offered as the original: any other scheme a remote server wrote is dropped.
+    return { host: new URL(apId).host, url: url && /^https?:\/\//i.test(url) ? url : null };
   } catch {
     return null;
   }
