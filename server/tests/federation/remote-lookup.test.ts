@@ -128,6 +128,12 @@ describe('looking up remote accounts', () => {
     expect(stored).toEqual([]);
   });
 
+  it("finds this instance's own handles here, asking no server", async () => {
+    const asked = remote.asked.length;
+    expect(await names(alice, '@alice@kruh.example')).toEqual(['alice']);
+    expect(remote.asked.length).toBe(asked);
+  });
+
   it('never asks another server for a visitor', async () => {
     const asked = webfingers();
     expect(await names(null, `@visitor@${remote.host}`)).toEqual([]);
@@ -158,6 +164,8 @@ describe('looking up remote accounts', () => {
     const read = async (id: string) => (await call(t.app, alice, { method: 'GET', url: `/api/post/${id}` })).json();
     expect(await read(remotePost.id)).toMatchObject({ author: { username: `bob@${remote.host}` }, remote: { host: remote.host, url: `${remote.origin}/@bob/42` } });
     expect((await read(localPost.id)).remote).toBeNull();
+    const profilePosts = await call(t.app, null, { method: 'GET', url: `/api/profile/posts/${encodeURIComponent(`bob@${remote.host}`)}` });
+    expect(profilePosts.json().posts).toEqual([expect.objectContaining({ _id: remotePost.id, remote: { host: remote.host, url: `${remote.origin}/@bob/42` } })]);
 
     const created = await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: 'a reply', parent: remotePost.id } });
     expect(created.statusCode).toBe(201);

@@ -114,18 +114,22 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
 const lookupRule = (config: Config, userId: string) => ({ key: `remote-lookup:${userId}`, max: config.rates.remoteLookupsPerHour, windowMs: config.rates.windowMs });
 
 /**
- * The name here of the account a search for a fediverse handle finds on another server, made the
- * first time; null when federation is off, the searcher is a visitor or out of lookups, or the
- * server names no actor. An account already known is answered without asking its server again.
+ * The name here of the account a search for a fediverse handle finds: a local account for this
+ * instance's own handles; a remote account already known, without asking its server again; else
+ * the one its server names, made here the first time. Null when federation is off, there is no
+ * searcher (a visitor, or a later page of the list) or they are out of lookups, or the server names
+ * no actor.
  */
 export async function lookUpHandle(app: FastifyInstance, searcherId: string | null, handle: Handle): Promise<string | null> {
-  if (!app.config.federation || !searcherId) return null;
+  // Never asked of ourselves: our own actor would come back as a remote copy of a local account.
+  if (handle.host === new URL(app.config.publicUrl).host) return handle.name;
   const known = await app.db
     .selectFrom('users')
     .select('username')
     .where('username_lower', '=', `${handle.name}@${handle.host}`.toLowerCase())
     .executeTakeFirst();
   if (known) return known.username;
+  if (!app.config.federation || !searcherId) return null;
   if (!(await tryTakeSlot(app.db, lookupRule(app.config, searcherId)))) return null;
   try {
     return await resolveHandle(app, handle);

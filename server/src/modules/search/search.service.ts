@@ -30,7 +30,8 @@ export async function suggestPostableGroups(ctx: ServiceContext, viewer: Viewer,
 export async function searchUsers(ctx: ServiceContext, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
   const handle = query.query ? parseHandle(query.query) : null;
   if (handle) {
-    const found = (query.page ?? 1) <= 1 ? await lookUpHandle(ctx.app, viewer?.id ?? null, handle) : null;
+    const searcher = (query.page ?? 1) <= 1 ? (viewer?.id ?? null) : null;
+    const found = await lookUpHandle(ctx.app, searcher, handle);
     query = { ...query, query: found ?? `${handle.name}@${handle.host}` };
   }
   const window = pageWindow(query, PAGE_SIZES.users);
