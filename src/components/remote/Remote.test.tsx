@@ -2,7 +2,7 @@ import '../../test/setup';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Post } from '../../lib/api/types';
-import { remoteNameOf, webUrlOf } from '../../lib/remote';
+import { remoteNameOf, webUrlOf } from '#core/remote-names';
 import { apiPost, mockFetch, setUpLocalFirst, startOffline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
 import { UserRow } from '../EntityRow';

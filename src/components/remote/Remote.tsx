@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { remoteNameOf, webUrlOf } from '../../lib/remote';
+import { remoteNameOf, webUrlOf } from '#core/remote-names';
 import './remote.css';
 
 /** The small "on other.example" after a remote account's name. */

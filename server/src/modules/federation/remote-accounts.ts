@@ -1,4 +1,5 @@
 import type { RemoteOrigin } from '#core/api/common';
+import { webUrlOf } from '#core/remote-names';
 import { foldForSearch } from '#core/text';
 import type { Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
@@ -80,8 +81,7 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
 export function remoteOriginOf(apId: string | null, url: string | null): RemoteOrigin | null {
   if (!apId) return null;
   try {
-    // Only a web page is offered as the original: any other scheme a remote server wrote is dropped.
-    return { host: new URL(apId).host, url: url && /^https?:\/\//i.test(url) ? url : null };
+    return { host: new URL(apId).host, url: webUrlOf(url) };
   } catch {
     return null;
   }

@@ -31,9 +31,8 @@ export function parseHandle(query: string): Handle | null {
   const match = HANDLE.exec(query.trim());
   if (!match) return null;
   try {
-    const url = new URL(`https://${match[2]}`);
-    if (url.host !== match[2]!.toLowerCase()) return null;
-    return { name: match[1]!, host: url.host };
+    // The host as a URL holds it: lower case, an international name in its ASCII form.
+    return { name: match[1]!, host: new URL(`https://${match[2]}`).host };
   } catch {
     return null;
   }

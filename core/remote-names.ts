@@ -11,5 +11,5 @@ export function remoteNameOf(username: string): { name: string; host: string } |
   return { name: username.slice(0, at), host: username.slice(at + 1) };
 }
 
-/** The original's page, when it is a web address (another scheme a remote server wrote is never a link). */
+/** The original's page, when it is a web address: another scheme a remote server wrote is never offered as a link. */
 export const webUrlOf = (url: string | null | undefined): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
