@@ -135,6 +135,12 @@ export const RATE_LIMIT_DEFAULTS = {
    * client replays from its outbox on reconnecting, yet it stops a script liking everything in sight.
    */
   likesPerWindow: 300,
+  /**
+   * Fediverse handles (`name@host`) one user may have the server look up on other servers per hour:
+   * each costs the instance requests to a server it does not know. Past it the search shows only
+   * what is already known here.
+   */
+  remoteLookupsPerHour: 20,
   /** Passkey challenges one address (signing in) or one user (adding a key) may ask for per hour. */
   passkeyChallengesPerHour: 60,
   /**

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
-import { CommentIdParams, Id, ListingQuery, MessageReplies, likeEntry } from './common.js';
+import { CommentIdParams, Id, ListingQuery, MessageReplies, RemoteOrigin, likeEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
@@ -43,6 +43,8 @@ export const Comment = Type.Object({
   /** Always sent; optional for posts and comments a client cached before descriptions existed. */
   alts: Type.Optional(Type.Array(Type.String())),
   deleted: Type.Boolean(),
+  /** A remote account's comment: its server and the original's page (see RemoteOrigin). */
+  remote: Type.Optional(RemoteOrigin),
 });
 export type Comment = Static<typeof Comment>;
 

@@ -51,6 +51,14 @@ export const NameReply = Type.Object({ name: Type.String() });
 /** A group as a post tag or a saved group's answer: id and current name. */
 export const GroupRef = Type.Object({ _id: Type.String(), name: Type.String() });
 
+/**
+ * Where a remote account's post, comment or profile comes from: the server's host (`other.example`)
+ * and the original's page there (null when it names none). Null for everything made here. Optional
+ * in the replies that carry it only for what a client cached before federation; always sent.
+ */
+export const RemoteOrigin = Type.Union([Type.Object({ host: Type.String(), url: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]);
+export type RemoteOrigin = Static<typeof RemoteOrigin>;
+
 /** What every user list item carries: pfp is the user id (the avatar key), pfpUrl the avatar at its version. */
 const UserRefProperties = { _id: Type.String(), pfp: Type.String(), pfpUrl: Type.String(), username: Type.String() };
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
 import { CommentList, ThreadQuery } from './comments.js';
-import { MessageReplies, PostIdParams, likeEntry } from './common.js';
+import { MessageReplies, PostIdParams, RemoteOrigin, likeEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
@@ -51,6 +51,8 @@ export const Post = Type.Object({
   contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   /** Always sent; optional like `alts`, for posts cached before edits existed. */
   editedAt: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  /** A remote account's post: its server and the original's page (see RemoteOrigin). */
+  remote: Type.Optional(RemoteOrigin),
 });
 export type Post = Static<typeof Post>;
 

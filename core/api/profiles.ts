@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CommentList } from './comments.js';
-import { GroupListReply, NO_GROUP, NameReply, PathText, UserIdParams, UserListReply, listingEntry, pageEntry } from './common.js';
+import { GroupListReply, NO_GROUP, NameReply, PathText, RemoteOrigin, UserIdParams, UserListReply, listingEntry, pageEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 import { postListEntry } from './feeds.js';
 
@@ -38,6 +38,8 @@ export const Profile = Type.Object({
   owner: Type.Boolean(),
   banned: Type.Boolean(),
   email: Type.Optional(Type.String()),
+  /** A remote account (`name@host`): its server and its page there (see RemoteOrigin). */
+  remote: Type.Optional(RemoteOrigin),
 });
 export type Profile = Static<typeof Profile>;
 

@@ -164,6 +164,7 @@ export const RATE_VARIABLES = {
   verificationMailsPerAddressPerHour: 'RATE_VERIFICATION_MAILS_PER_ADDRESS_PER_HOUR',
   verificationMailsPerClientPerHour: 'RATE_VERIFICATION_MAILS_PER_CLIENT_PER_HOUR',
   passkeyChallengesPerHour: 'RATE_PASSKEY_CHALLENGES_PER_HOUR',
+  remoteLookupsPerHour: 'RATE_REMOTE_LOOKUPS_PER_HOUR',
   editsPerHour: 'RATE_EDITS_PER_HOUR',
   reportsPerHour: 'RATE_REPORTS_PER_HOUR',
   likesPerWindow: 'RATE_LIKES_PER_10_MIN',

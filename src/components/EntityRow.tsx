@@ -1,5 +1,7 @@
 import { AppLink } from './AppLink';
+import type { ReactNode } from 'react';
 import { Avatar } from './Avatar';
+import { UserName } from './remote/Remote';
 import './EntityList.css';
 
 interface RowLook {
@@ -15,7 +17,7 @@ function EntityRow({ kind, to, id, url, label, className = 'entity-list__item', 
   to: string;
   id: string;
   url: string | null | undefined;
-  label: string;
+  label: ReactNode;
 }) {
   return (
     <AppLink className={className} to={to} onClick={onOpen}>
@@ -27,7 +29,7 @@ function EntityRow({ kind, to, id, url, label, className = 'entity-list__item', 
 
 /** A user as a list row: avatar and name, leading to the profile. */
 export function UserRow({ user, ...look }: RowLook & { user: { username: string; pfp: string; pfpUrl?: string | null } }) {
-  return <EntityRow kind="pfp" to={`/u/${encodeURIComponent(user.username)}`} id={user.pfp} url={user.pfpUrl} label={user.username} {...look} />;
+  return <EntityRow kind="pfp" to={`/u/${encodeURIComponent(user.username)}`} id={user.pfp} url={user.pfpUrl} label={<UserName username={user.username} />} {...look} />;
 }
 
 /** A group as a list row: avatar and name (after `prefix`), leading to the group. */

@@ -3,6 +3,7 @@ import type { feedsApi } from '#core/api/feeds';
 import { DELETED, LIMITS } from '#core/limits';
 import { SORTS } from '#core/listing';
 import { appPaths } from '#core/app-paths';
+import { remoteNameOf, webUrlOf } from '#core/remote-names';
 import { CARD_IMAGES, IMAGE_BOX, listingImagePriority } from '#core/post-layout';
 import { tokenizeText } from '#core/text';
 import { relativeTime } from '#core/time';
@@ -60,18 +61,32 @@ const icon = (name: keyof typeof ICON_PATHS) =>
   `<g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="${ICON_PATHS[name]}"></path></g></svg>`;
 
 
+/** A name as the app's UserName draws it: a remote account's as its name and then its server. */
+function nameOf(username: string, t: Translate): string {
+  const remote = remoteNameOf(username);
+  return remote ? `${escapeHtml(remote.name)} <span class="remote-host">${t('common', 'remote.on_host', { host: remote.host })}</span>` : escapeHtml(username);
+}
+
+/** The app's OpenOriginal: a remote post's page on its own server, in a new tab. */
+function original(post: FeedPost, t: Translate): string {
+  const url = webUrlOf(post.remote?.url);
+  if (!post.remote || !url) return '';
+  const label = t('common', 'remote.open_original_label', { host: post.remote.host });
+  return `<a class="text-link remote-original" href="${escapeHtml(url)}" target="_blank" rel="noopener nofollow ugc" aria-label="${label}">${t('common', 'remote.open_original')}</a>`;
+}
+
 function header(post: FeedPost, t: Translate, now: number): string {
   const { username, pfp, pfpUrl } = post.author;
   const avatar = pfpUrl || `/media/pfp/${pfp || 'default'}.jpeg`;
   const author =
     username === DELETED
       ? `<span class="post-author">${t('post', 'deleted_user')}</span>`
-      : `<a class="post-author" href="${escapeHtml(appPaths.user(username))}">${escapeHtml(username)}</a>`;
+      : `<a class="post-author" href="${escapeHtml(appPaths.user(username))}">${nameOf(username, t)}</a>`;
   const { unit, value } = relativeTime(post.createdAt, now);
   const time = `<time datetime="${new Date(post.createdAt).toISOString()}">${t('common', `time.${unit}`, { count: value })}</time>`;
   return (
     `<header class="post-header"><img class="avatar" width="40" height="40" loading="lazy" decoding="async" alt="${t('post', 'avatar_alt', { username })}" src="${escapeHtml(avatar)}">` +
-    `${author}<span class="post-time"><a class="" href="${escapeHtml(appPaths.post(post._id))}"><span class="tooltip-anchor">${time}</span></a></span></header>`
+    `${author}<span class="post-time"><a class="" href="${escapeHtml(appPaths.post(post._id))}"><span class="tooltip-anchor">${time}</span></a></span>${original(post, t)}</header>`
   );
 }
 

@@ -47,6 +47,7 @@ describe('profiles', () => {
           admin: false,
           owner: false,
           banned: false,
+          remote: null,
         },
       });
     });

@@ -11,6 +11,7 @@ import { LikeButton } from '../LikeButton';
 import { type ImagePriority, PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
 import { EditedMark } from './EditedMark';
+import { OpenOriginal, UserName } from '../remote/Remote';
 import { PostText } from './PostText';
 import { QuotedPost } from './QuotedPost';
 import { RelativeTime } from '../RelativeTime';
@@ -113,7 +114,7 @@ function AuthorName({ username }: { username: string }) {
   if (username === DELETED) return <span className="post-author">{t('deleted_user')}</span>;
   return (
     <AppLink className="post-author text-link" to={`/u/${encodeURIComponent(username)}`}>
-      {username}
+      <UserName username={username} />
     </AppLink>
   );
 }
@@ -162,6 +163,7 @@ export function PostCard({ post: stored, pending, pinned, quoted, pictures = 'la
           )}
         </span>
         {post.editedAt && !pending ? <EditedMark post={post} /> : null}
+        {!pending && !quoted && <OpenOriginal remote={post.remote} />}
         {pending && (
           <span className={`badge badge-pending badge-${pending.status}`} role="status">
             {pending.status === 'sending' ? t('sending') : pending.status === 'failed' ? t('retrying') : t('pending')}

@@ -10,6 +10,7 @@ import { useSession } from '../../lib/session';
 import { LikeButton } from '../../components/LikeButton';
 import { NotStoredLine } from '../../components/StatusPage';
 import { Byline } from '../../components/post/Byline';
+import { OpenOriginal } from '../../components/remote/Remote';
 import { errorKeyOf } from '../../lib/api/client';
 import type { Comment } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
@@ -178,6 +179,7 @@ export function CommentItem({ comment: listed, pending, preset, highlighted, dep
               <Avatar id={comment.author.pfp} url={comment.author.pfpUrl} size={32} />
               <Byline username={comment.author.username} time={comment.createdAt} prefix="comment" />
               {answers !== null && <span className="comment-reply-to">{t('item.reply_to', { username: answers })}</span>}
+              {!pending && <OpenOriginal remote={comment.remote} />}
               {pending && (
                 <span className={`badge badge-pending badge-${pending.status}`} role="status">
                   {pending.status === 'sending' ? t('item.sending') : pending.status === 'failed' ? t('item.retrying') : t('item.pending')}

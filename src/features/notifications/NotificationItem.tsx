@@ -7,6 +7,7 @@ import { AppLink } from '../../components/AppLink';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
 import { Tooltip } from '../../components/Tooltip';
+import { UserName } from '../../components/remote/Remote';
 import { formatRelativeTime } from '../../lib/i18n';
 import type { JoinDecision, Notification } from './notifications.api';
 import './notifications.css';
@@ -42,7 +43,7 @@ export function NotificationItem({ notification: n, now, busy, onDelete, onDecid
   const group = present(groupname) ? groupname : null;
   const user = actor ? (
     <AppLink to={`/u/${encodeURIComponent(actor)}`} className="notification__name text-link">
-      {actor}
+      <UserName username={actor} />
     </AppLink>
   ) : (
     <span className="notification__name notification__name--deleted">{t('deletedUser')}</span>

@@ -67,6 +67,30 @@ describe('profile page', () => {
     expect(screen.getByRole('link', { name: 'Replies' })).toHaveAttribute('href', '/u/bob/replies');
   });
 
+  it("shows a remote person's full name, server, bio, follow button, original and posts, and keeps them on the device", async () => {
+    storeSession('token-1', 'alice', 'a'.repeat(24));
+    const name = 'bob@other.example';
+    const remote = { host: 'other.example', url: 'https://other.example/@bob' };
+    const path = encodeURIComponent(name);
+    mockFetch((call) => {
+      if (call.path === `/api/profile/user/${path}`) return { body: { user: apiProfile(BOB_ID, name, { bio: 'Far away', createdAt: CREATED, remote }) } };
+      if (call.path === `/api/profile/posts/${path}`) {
+        const post = apiPost('p'.repeat(24), { text: 'hello from afar', author: { username: name, pfp: BOB_ID }, remote: { host: 'other.example', url: 'https://other.example/@bob/1' } });
+        return { body: { posts: [post], hasMore: false } };
+      }
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    renderProfile(`/u/${path}`);
+    const heading = await screen.findByRole('heading', { name });
+    const title = heading.parentElement!;
+    expect(within(title).getByText('on other.example')).toBeInTheDocument();
+    expect(within(title).getByRole('link', { name: 'Open the original on other.example (in a new tab)' })).toHaveAttribute('href', remote.url);
+    expect(screen.getByText('Far away')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeInTheDocument();
+    expect(await screen.findByText('hello from afar')).toBeInTheDocument();
+    expect((await getDb().profiles.get(name))?.data).toMatchObject({ username: name, remote });
+  });
+
   it('shows the month in Czech, declined after "od"', async () => {
     mockFetch((call) => (call.path === '/api/profile/user/bob' ? { body: { user: profile({ logged: false }) } } : { body: { posts: [], hasMore: false } }));
     renderProfile('/u/bob', 'cs');

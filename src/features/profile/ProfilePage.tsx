@@ -18,6 +18,7 @@ import { PostText } from '../../components/post/PostText';
 import { formatMonthYearInPhrase } from '../../components/month-year';
 import { RelativeTime } from '../../components/RelativeTime';
 import { SubjectHeader } from '../../components/SubjectHeader';
+import { OpenOriginal, RemoteHost } from '../../components/remote/Remote';
 import { FollowControl } from './FollowControl';
 import { SafetyMenu } from '../../components/safety/SafetyMenu';
 import { useBlockState, useSafetyState } from '../../components/safety/safety';
@@ -145,6 +146,13 @@ function ProfileHeader({ profile }: { profile: Profile }) {
       avatar={{ kind: 'pfp', id: profile.pfp, url: profile.pfpUrl, alt: t('avatar_alt', { username: profile.username }) }}
       openAvatarLabel={t('open_avatar')}
       name={profile.username}
+      nameExtra={
+        profile.remote ? (
+          <>
+            <RemoteHost host={profile.remote.host} /> <OpenOriginal remote={profile.remote} />
+          </>
+        ) : undefined
+      }
       text={profile.bio}
       meta={t('member_since', { date: formatMonthYearInPhrase(profile.createdAt, i18n.language) })}
       counts={counts.map(({ show, count }) => ({ key: show, to: userPath(profile.username, show), label: t(`counts.${show}`, { count }) }))}

@@ -4,6 +4,7 @@ import type { Comment } from '#core/api/comments';
 import { readImageAlts } from '../media/image-alts.js';
 import { avatarUrl, imageUrls } from '../media/media-urls.js';
 import { type CommentViewRow, mentionsOf } from './comments.repository.js';
+import { remoteOriginOf } from '../federation/remote-accounts.js';
 
 /** The comment, as the contract describes it. */
 export type CommentView = Comment;
@@ -68,5 +69,6 @@ function toComment(
       }),
     alts: deleted ? [] : readImageAlts(row.image_alts, Math.min(row.images, 1)),
     deleted,
+    remote: deleted ? null : remoteOriginOf(row.ap_id, row.ap_url),
   };
 }

@@ -169,6 +169,8 @@ function commentView(db: Executor, viewerId: string | null) {
       'comments.image_alts',
       'comments.deleted',
       'comments.created_at',
+      'comments.ap_id',
+      'comments.ap_url',
       'author.username as author_username',
       'author.pfp_version as author_pfp_version',
       'post_author.username as post_author_username',

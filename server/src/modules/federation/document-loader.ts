@@ -1,4 +1,5 @@
 import { type DocumentLoader, FetchError, preloadedContexts } from '@fedify/fedify';
+import packageJson from '../../../../package.json' with { type: 'json' };
 import type { Config } from '../../config.js';
 import type { Egress, EgressRules } from '../../lib/egress/egress.js';
 
@@ -8,16 +9,55 @@ export const FEDERATION_EGRESS: EgressRules = { allowLoopbackHttp: false };
 /** The instance's rules for remote servers: plain http to this machine too when FEDERATION_ALLOW_HTTP is on (tests). */
 export const federationRules = (config: Config): EgressRules => ({ allowLoopbackHttp: config.federationAllowHttp });
 
+/** How the instance names itself to the servers it asks. */
+export const userAgentOf = (config: Config) => `Kruh/${packageJson.version} (+${config.publicUrl})`;
+
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
+/** How a remote JSON document is asked for: what it is to be, and who asks. */
+export interface RemoteJsonRequest {
+  accept: string;
+  userAgent: string;
+  rules: EgressRules;
+  /** Addresses never to be read (a blocked domain's), each hop checked. */
+  refused?: (url: string) => Promise<boolean>;
+}
+
 /**
- * Fedify's loader of remote JSON-LD (actors, keys, contexts), through the app's outgoing-request
- * guard instead of the global fetch: every hop of a redirect is checked again, so a remote server
- * can never lead the instance to its own network. The common contexts are answered from Fedify's
- * copies without a request.
+ * A remote server's JSON document, through the app's outgoing-request guard instead of the global
+ * fetch: every hop of a redirect is checked again, so a remote server can never lead the instance
+ * to its own network. Fails with Fedify's FetchError on any answer that is not JSON.
+ */
+export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJsonRequest): Promise<{ document: unknown; documentUrl: string }> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (await how.refused?.(current)) throw new FetchError(current, 'blocked domain');
+    const response = await egress.request(
+      current,
+      { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES },
+      how.rules,
+    );
+    const location = response.headers.location;
+    if (response.status >= 300 && response.status < 400 && location) {
+      current = new URL(location, current).href;
+      continue;
+    }
+    if (response.status < 200 || response.status >= 300) throw new FetchError(current, `HTTP ${response.status}`);
+    try {
+      return { document: JSON.parse(response.body.toString('utf8')) as unknown, documentUrl: current };
+    } catch {
+      throw new FetchError(current, 'not JSON');
+    }
+  }
+  throw new FetchError(url, 'too many redirects');
+}
+
+/**
+ * Fedify's loader of remote JSON-LD (actors, keys, contexts), through the guard (fetchRemoteJson).
+ * The common contexts are answered from Fedify's copies without a request.
  */
 export function egressDocumentLoader(
   egress: Egress,
@@ -28,26 +68,6 @@ export function egressDocumentLoader(
 ): DocumentLoader {
   return async (url) => {
     if (url in preloadedContexts) return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
-    let current = url;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      if (await refused(current)) throw new FetchError(current, 'blocked domain');
-      const response = await egress.request(
-        current,
-        { method: 'GET', headers: { Accept: ACCEPT, 'User-Agent': userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES },
-        rules,
-      );
-      const location = response.headers.location;
-      if (response.status >= 300 && response.status < 400 && location) {
-        current = new URL(location, current).href;
-        continue;
-      }
-      if (response.status < 200 || response.status >= 300) throw new FetchError(current, `HTTP ${response.status}`);
-      try {
-        return { contextUrl: null, document: JSON.parse(response.body.toString('utf8')) as unknown, documentUrl: current };
-      } catch {
-        throw new FetchError(current, 'not JSON');
-      }
-    }
-    throw new FetchError(url, 'too many redirects');
+    return { contextUrl: null, ...(await fetchRemoteJson(egress, url, { accept: ACCEPT, userAgent, rules, refused })) };
   };
 }

@@ -9,7 +9,7 @@ import { avatarUrl } from '../media/media-urls.js';
 import { keyPairsOf } from './actor-keys.js';
 import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
-import { egressDocumentLoader, federationRules } from './document-loader.js';
+import { egressDocumentLoader, federationRules, userAgentOf } from './document-loader.js';
 import { isUrlBlocked } from './boundaries.js';
 import { acceptFollow, undoFollow } from './follows.js';
 import { followAccepted, followRejected } from './outgoing-follows.js';
@@ -69,9 +69,7 @@ export async function visiblePost(app: FastifyInstance, id: string): Promise<Pos
  * blocked domain, so a document there (a key, an actor, an object an activity names) is not even read.
  */
 export const documentLoaderOf = (app: FastifyInstance) =>
-  egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config), (url) =>
-    isUrlBlocked(app.db, url),
-  );
+  egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config), (url) => isUrlBlocked(app.db, url));
 
 export function buildFederation(app: FastifyInstance): Federation<void> {
   const origin = app.config.publicUrl;

@@ -1,3 +1,5 @@
+import type { RemoteOrigin } from '#core/api/common';
+import { webUrlOf } from '#core/remote-names';
 import { foldForSearch } from '#core/text';
 import type { Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
@@ -70,6 +72,19 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
   return userId;
+}
+
+/**
+ * Where remote content comes from, as replies carry it: the host of its ActivityPub id (the server
+ * that holds it) and its page there. Null for what was made here, which has no such id.
+ */
+export function remoteOriginOf(apId: string | null, url: string | null): RemoteOrigin | null {
+  if (!apId) return null;
+  try {
+    return { host: new URL(apId).host, url: webUrlOf(url) };
+  } catch {
+    return null;
+  }
 }
 
 /** The remote actor an account stands for, when it is a remote account. */

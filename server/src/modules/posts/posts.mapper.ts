@@ -2,6 +2,7 @@ import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
 import { canPostIn, isAdminRole } from '../groups/group-access.js';
 import { readImageAlts } from '../media/image-alts.js';
+import { remoteOriginOf } from '../federation/remote-accounts.js';
 import { avatarUrl, imageUrls } from '../media/media-urls.js';
 import type { PostBaseRow, PostGroupStandingRow, PostMentionRow } from './posts.repository.js';
 
@@ -87,5 +88,6 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     alts: readImageAlts(row.image_alts, Number(row.images)),
     contentWarning: row.content_warning,
     editedAt: row.edited_at === null ? null : Number(row.edited_at),
+    remote: remoteOriginOf(row.ap_id, row.ap_url),
   };
 }

@@ -28,6 +28,9 @@ export interface PostBaseRow {
   content_warning: string | null;
   created_at: number;
   edited_at: number | null;
+  /** A remote post's ActivityPub id and its original's page; null for a local post. */
+  ap_id: string | null;
+  ap_url: string | null;
   /** In a private group: its images get signed URLs. */
   is_private: boolean;
   liked: boolean;
@@ -81,6 +84,8 @@ export function visiblePostsQuery(db: Executor, ids: string[], viewerId: string 
       'posts.content_warning',
       'posts.created_at',
       'posts.edited_at',
+      'posts.ap_id',
+      'posts.ap_url',
     ])
     .select(postIsPrivate('posts.id').as('is_private'))
     .select(likedBy(viewerId, 'post_likes', 'posts.id').as('liked'))

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/schema.js';
 import { followStates, NOT_FOLLOWING } from '../follows/follows.service.js';
+import { remoteOriginOf } from '../federation/remote-accounts.js';
 import { avatarUrl } from '../media/media-urls.js';
 import type { GroupListRow, UserListRow } from './profiles.records.js';
 import type { ProfileRow } from './profiles.repository.js';
@@ -29,6 +30,7 @@ export function toProfile(
     isGoogle: row.google_sub !== null,
     ...standing,
     ...(itsme && row.email !== null ? { email: row.email } : {}),
+    remote: remoteOriginOf(row.actor_id, row.actor_url),
   };
 }
 

@@ -19,13 +19,18 @@ export interface ProfileRow {
   followers: number;
   following: number;
   groups: number;
+  /** A remote account's actor id and its page on its server; null for a local account. */
+  actor_id: string | null;
+  actor_url: string | null;
 }
 
 /** The user by name, any case, with its counts (each a count over an index on the user's id). */
 export async function findProfile(db: Executor, username: string): Promise<ProfileRow | undefined> {
   const row = await db
     .selectFrom('users')
+    .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
     .select(['users.id', 'users.username', 'users.bio', 'users.email', 'users.google_sub', 'users.pfp_version', 'users.created_at'])
+    .select(['remote_actors.id as actor_id', 'remote_actors.url as actor_url'])
     .select((eb) => [
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),

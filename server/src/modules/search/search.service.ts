@@ -5,6 +5,7 @@ import type { Viewer } from '../../plugins/auth.js';
 import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
 import * as repo from './search.repository.js';
+import { lookUpHandle, parseHandle } from '../federation/remote-lookup.js';
 import type { NameResult } from '#core/api/search';
 
 /** Suggestions under the search box and in mention slots: only for non-blank input. */
@@ -21,7 +22,18 @@ export async function suggestPostableGroups(ctx: ServiceContext, viewer: Viewer,
   return rows.map((r) => ({ _id: r.id, name: r.name }));
 }
 
+/**
+ * A fediverse handle (`@bob@other.example`) on the first page is looked up on its server when the
+ * account is not known here yet (federation/remote-lookup); the list then searches by the name the
+ * account has here, so it comes first like any name typed in full.
+ */
 export async function searchUsers(ctx: ServiceContext, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
+  const handle = query.query ? parseHandle(query.query) : null;
+  if (handle) {
+    const searcher = (query.page ?? 1) <= 1 ? (viewer?.id ?? null) : null;
+    const found = await lookUpHandle(ctx.app, searcher, handle);
+    query = { ...query, query: found ?? `${handle.name}@${handle.host}` };
+  }
   const window = pageWindow(query, PAGE_SIZES.users);
   const page = toPage(await repo.usersPage(ctx.db, query, window, viewer?.id ?? null), window);
   return toUserListReply(ctx.db, page, viewer?.id ?? null);

@@ -1,0 +1,139 @@
+import { type Actor, Link, isActor, lookupObject } from '@fedify/fedify/vocab';
+import type { FastifyInstance } from 'fastify';
+import { LIMITS } from '#core/limits';
+import type { Config } from '../../config.js';
+import { isLoopbackAddress } from '../../lib/egress/address.js';
+import { tryTakeSlot } from '../../lib/rate-limit.js';
+import { storeAvatar } from '../media/avatars.js';
+import { egressDocumentLoader, federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
+import { htmlToText } from './html.js';
+import { remoteAccountFor, remoteAccountName } from './remote-accounts.js';
+
+/**
+ * Finding someone on another server by their handle, typed into the user search: the handle's
+ * server is asked who it is (WebFinger), the actor it names is read, and the account standing for
+ * it here is made or brought up to date, so it is found, shown and followed like anyone. Every
+ * request goes through the outgoing-request guard, and each lookup is counted against the one who
+ * searched (it costs the instance requests to a server it does not know). A server that cannot be
+ * reached, refuses, or names no actor simply finds nobody.
+ */
+
+export interface Handle {
+  name: string;
+  /** The server's host, its port included when it names one. */
+  host: string;
+}
+
+const HANDLE = /^@?([^\s@/?#:]+)@([^\s@/?#]+)$/;
+
+/** `@name@host` or `name@host` as typed (spaces around it aside); null for anything else. */
+export function parseHandle(query: string): Handle | null {
+  const match = HANDLE.exec(query.trim());
+  if (!match) return null;
+  try {
+    // The host as a URL holds it: lower case, an international name in its ASCII form.
+    return { name: match[1]!, host: new URL(`https://${match[2]}`).host };
+  } catch {
+    return null;
+  }
+}
+
+const JRD_ACCEPT = 'application/jrd+json, application/json';
+const ACTIVITY_TYPES = new Set(['application/activity+json', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"']);
+
+/**
+ * The scheme a server is asked over: https, or plain http for this machine when the instance
+ * allows it (FEDERATION_ALLOW_HTTP, tests with a fake remote server); the guard decides the rest.
+ */
+function schemeOf(config: Config, host: string): 'http' | 'https' {
+  const hostname = new URL(`https://${host}`).hostname.replace(/^\[|\]$/g, '');
+  const local = hostname === 'localhost' || isLoopbackAddress(hostname);
+  return config.federationAllowHttp && local ? 'http' : 'https';
+}
+
+/** The actor's address the handle's server names (its `self` link of an ActivityPub type). */
+async function webFinger(app: FastifyInstance, handle: Handle): Promise<string | null> {
+  const resource = `acct:${handle.name}@${handle.host}`;
+  const url = `${schemeOf(app.config, handle.host)}://${handle.host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
+  const { document } = await fetchRemoteJson(app.egress, url, { accept: JRD_ACCEPT, userAgent: userAgentOf(app.config), rules: federationRules(app.config) });
+  const links = (document as { links?: unknown }).links;
+  if (!Array.isArray(links)) return null;
+  for (const link of links as Array<{ rel?: unknown; type?: unknown; href?: unknown }>) {
+    if (link.rel === 'self' && typeof link.type === 'string' && ACTIVITY_TYPES.has(link.type) && typeof link.href === 'string') return link.href;
+  }
+  return null;
+}
+
+/** The actor's picture, re-encoded as every avatar is; left as the default when it cannot be had. */
+async function storeRemoteAvatar(app: FastifyInstance, actor: Actor, userId: string, loader: ReturnType<typeof egressDocumentLoader>) {
+  try {
+    const icon = await actor.getIcon({ documentLoader: loader, contextLoader: loader });
+    const url = icon?.url instanceof Link ? icon.url.href : icon?.url;
+    if (!url) return;
+    const response = await app.egress.request(
+      url.href,
+      { method: 'GET', headers: { Accept: 'image/*', 'User-Agent': userAgentOf(app.config) }, timeoutMs: 10_000, maxResponseBytes: LIMITS.imageMaxBytes },
+      federationRules(app.config),
+    );
+    if (response.status !== 200) return;
+    await storeAvatar(app, 'pfp', userId, response.body);
+  } catch (error) {
+    app.log.debug({ err: error, userId }, 'remote avatar not stored');
+  }
+}
+
+/** Reads the handle's actor and stores it; the name of the account standing for it, or null. */
+async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<string | null> {
+  const actorUrl = await webFinger(app, typed);
+  if (!actorUrl) return null;
+  const loader = egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config));
+  const actor = await lookupObject(actorUrl, { documentLoader: loader, contextLoader: loader });
+  if (!actor || !isActor(actor) || !actor.id || !actor.inboxId || !actor.preferredUsername) return null;
+  const name = actor.preferredUsername.toString();
+  if (name.includes('@') || /\s/.test(name)) return null;
+  const summary = actor.summary ? htmlToText(actor.summary.toString()) : '';
+  const handle = `@${name}@${actor.id.host}`;
+  const userId = await remoteAccountFor(
+    app.db,
+    {
+      id: actor.id.href,
+      inbox: actor.inboxId.href,
+      sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
+      handle,
+      url: actor.url instanceof Link ? (actor.url.href?.href ?? null) : (actor.url?.href ?? null),
+      bio: [...summary].slice(0, LIMITS.bioMaxLength).join(''),
+    },
+    Date.now(),
+  );
+  await storeRemoteAvatar(app, actor, userId, loader);
+  return remoteAccountName(handle);
+}
+
+/** The one who searched may have one more handle looked up (RATE_REMOTE_LOOKUPS_PER_HOUR). */
+const lookupRule = (config: Config, userId: string) => ({ key: `remote-lookup:${userId}`, max: config.rates.remoteLookupsPerHour, windowMs: config.rates.windowMs });
+
+/**
+ * The name here of the account a search for a fediverse handle finds: a local account for this
+ * instance's own handles; a remote account already known, without asking its server again; else
+ * the one its server names, made here the first time. Null when federation is off, there is no
+ * searcher (a visitor, or a later page of the list) or they are out of lookups, or the server names
+ * no actor.
+ */
+export async function lookUpHandle(app: FastifyInstance, searcherId: string | null, handle: Handle): Promise<string | null> {
+  // Never asked of ourselves: our own actor would come back as a remote copy of a local account.
+  if (handle.host === new URL(app.config.publicUrl).host) return handle.name;
+  const known = await app.db
+    .selectFrom('users')
+    .select('username')
+    .where('username_lower', '=', `${handle.name}@${handle.host}`.toLowerCase())
+    .executeTakeFirst();
+  if (known) return known.username;
+  if (!app.config.federation || !searcherId) return null;
+  if (!(await tryTakeSlot(app.db, lookupRule(app.config, searcherId)))) return null;
+  try {
+    return await resolveHandle(app, handle);
+  } catch (error) {
+    app.log.info({ err: error, handle: `${handle.name}@${handle.host}` }, 'remote handle not resolved');
+    return null;
+  }
+}

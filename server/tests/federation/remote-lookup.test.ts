@@ -1,0 +1,206 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Endpoints, Image, Note, Person } from '@fedify/fedify/vocab';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+
+/**
+ * Finding people on other servers from the user search: a fake fediverse server in the test answers
+ * WebFinger and serves its actors' documents and a picture over plain http on 127.0.0.1 (which the
+ * guard lets through only because the test instance allows loopback http); the search looks a
+ * handle up there once and then answers the account like any other, with where it comes from.
+ */
+
+const ORIGIN = 'https://kruh.example';
+const LOOKUPS = 4;
+
+interface FakeServer {
+  origin: string;
+  host: string;
+  /** The paths asked for, in order. */
+  asked: string[];
+  close(): Promise<void>;
+}
+
+async function startFakeServer(): Promise<FakeServer> {
+  const asked: string[] = [];
+  const documents = new Map<string, { type: string; body: Buffer | string }>();
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    asked.push(url.pathname + url.search);
+    const key = url.pathname === '/.well-known/webfinger' ? `webfinger:${url.searchParams.get('resource')}` : url.pathname;
+    const found = documents.get(key);
+    if (!found) {
+      response.statusCode = 404;
+      response.end();
+      return;
+    }
+    response.setHeader('Content-Type', found.type);
+    response.end(found.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://${host}`;
+
+  const webfinger = (name: string, self: string) =>
+    documents.set(`webfinger:acct:${name}@${host}`, {
+      type: 'application/jrd+json',
+      body: JSON.stringify({ subject: `acct:${name}@${host}`, links: [{ rel: 'self', type: 'application/activity+json', href: self }] }),
+    });
+  const activity = async (path: string, object: Person | Note) =>
+    documents.set(path, { type: 'application/activity+json', body: JSON.stringify(await object.toJsonLd()) });
+
+  webfinger('bob', `${origin}/users/bob`);
+  await activity(
+    '/users/bob',
+    new Person({
+      id: new URL(`${origin}/users/bob`),
+      preferredUsername: 'bob',
+      summary: '<p>Gardener &amp; cook</p><p>Prague<br>Brno</p>',
+      url: new URL(`${origin}/@bob`),
+      icon: new Image({ url: new URL(`${origin}/bob.png`), mediaType: 'image/png' }),
+      inbox: new URL(`${origin}/users/bob/inbox`),
+      endpoints: new Endpoints({ sharedInbox: new URL(`${origin}/inbox`) }),
+    }),
+  );
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer();
+  documents.set('/bob.png', { type: 'image/png', body: png });
+  // A handle whose server names a post, not an actor.
+  webfinger('notes', `${origin}/notes/1`);
+  await activity('/notes/1', new Note({ id: new URL(`${origin}/notes/1`), content: 'hi' }));
+  return { origin, host, asked, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('looking up remote accounts', () => {
+  const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN, RATE_REMOTE_LOOKUPS_PER_HOUR: String(LOOKUPS) });
+  let remote: FakeServer;
+  let alice: TestUser;
+
+  beforeAll(async () => {
+    remote = await startFakeServer();
+    alice = await createUser(t.app, { username: 'alice' });
+  });
+  afterAll(async () => {
+    await remote.close();
+  });
+
+  const search = (user: TestUser | null, query: string) =>
+    call(t.app, user, { method: 'GET', url: `/api/search/for/users?query=${encodeURIComponent(query)}` });
+  const names = async (user: TestUser | null, query: string) => {
+    const res = await search(user, query);
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { userList: Array<{ username: string }> }).userList.map((u) => u.username);
+  };
+  const webfingers = () => remote.asked.filter((path) => path.startsWith('/.well-known/webfinger')).length;
+
+  it('finds a handle on its server, stores the account with its picture, and asks only once', async () => {
+    const bob = `bob@${remote.host}`;
+    expect(await names(alice, `@${bob}`)).toEqual([bob]);
+    const account = await t.app.db.selectFrom('users').selectAll().where('username', '=', bob).executeTakeFirstOrThrow();
+    expect(account).toMatchObject({ bio: 'Gardener & cook\n\nPrague\nBrno', email: null, password_hash: null });
+    expect(Number(account.pfp_version)).toBeGreaterThan(0);
+    expect(remote.asked).toContain('/bob.png');
+    const actor = await t.app.db.selectFrom('remote_actors').selectAll().where('user_id', '=', account.id).executeTakeFirstOrThrow();
+    expect(actor).toMatchObject({ id: `${remote.origin}/users/bob`, url: `${remote.origin}/@bob`, handle: `@${bob}` });
+
+    const asked = webfingers();
+    expect(await names(alice, bob)).toEqual([bob]);
+    expect(webfingers()).toBe(asked);
+  });
+
+  it("reads a known remote account's profile by its name, with where it comes from", async () => {
+    const bob = `bob@${remote.host}`;
+    const res = await call(t.app, null, { method: 'GET', url: `/api/profile/user/${encodeURIComponent(bob)}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ username: bob, bio: 'Gardener & cook\n\nPrague\nBrno', remote: { host: remote.host, url: `${remote.origin}/@bob` } });
+    const local = await call(t.app, null, { method: 'GET', url: '/api/profile/user/alice' });
+    expect(local.json().user.remote).toBeNull();
+  });
+
+  it('finds nobody, without an error, for a handle whose server names no actor, is unknown to it, or cannot be reached', async () => {
+    const carol = await createUser(t.app);
+    expect(await names(carol, `@notes@${remote.host}`)).toEqual([]);
+    expect(await names(carol, `@nobody@${remote.host}`)).toEqual([]);
+    expect(await names(carol, '@bob@127.0.0.1:1')).toEqual([]);
+    const stored = await t.app.db.selectFrom('users').select('username').where('username', 'in', [`notes@${remote.host}`, `nobody@${remote.host}`, 'bob@127.0.0.1:1']).execute();
+    expect(stored).toEqual([]);
+  });
+
+  it("finds this instance's own handles here, asking no server", async () => {
+    const asked = remote.asked.length;
+    expect(await names(alice, '@alice@kruh.example')).toEqual(['alice']);
+    expect(remote.asked.length).toBe(asked);
+  });
+
+  it('never asks another server for a visitor', async () => {
+    const asked = webfingers();
+    expect(await names(null, `@visitor@${remote.host}`)).toEqual([]);
+    expect(webfingers()).toBe(asked);
+  });
+
+  it("stops asking other servers for one user past their lookups, and still searches what is known", async () => {
+    const dave = await createUser(t.app);
+    for (let i = 0; i < LOOKUPS; i++) await names(dave, `@unknown${i}@${remote.host}`);
+    const asked = webfingers();
+    expect(await names(dave, `@one-more@${remote.host}`)).toEqual([]);
+    expect(webfingers()).toBe(asked);
+    expect(await names(dave, `@bob@${remote.host}`)).toEqual([`bob@${remote.host}`]);
+    // Another user still has theirs.
+    expect(await names(await createUser(t.app), `@one-more@${remote.host}`)).toEqual([]);
+    expect(webfingers()).toBe(asked + 1);
+  });
+
+  it("tells a remote account's posts and comments apart from local ones", async () => {
+    const bobId = (await t.app.db.selectFrom('users').select('id').where('username', '=', `bob@${remote.host}`).executeTakeFirstOrThrow()).id;
+    const bob = { id: bobId } as TestUser;
+    const remotePost = await createPost(t.app, bob, { text: 'from afar' });
+    const noteId = `${remote.origin}/notes/42`;
+    await t.app.db.updateTable('posts').set({ ap_id: noteId, ap_url: `${remote.origin}/@bob/42` }).where('id', '=', remotePost.id).execute();
+    const localPost = await createPost(t.app, alice, { text: 'from here' });
+    t.app.invalidateVisitorCache();
+
+    const read = async (id: string) => (await call(t.app, alice, { method: 'GET', url: `/api/post/${id}` })).json();
+    expect(await read(remotePost.id)).toMatchObject({ author: { username: `bob@${remote.host}` }, remote: { host: remote.host, url: `${remote.origin}/@bob/42` } });
+    expect((await read(localPost.id)).remote).toBeNull();
+    const profilePosts = await call(t.app, null, { method: 'GET', url: `/api/profile/posts/${encodeURIComponent(`bob@${remote.host}`)}` });
+    expect(profilePosts.json().posts).toEqual([expect.objectContaining({ _id: remotePost.id, remote: { host: remote.host, url: `${remote.origin}/@bob/42` } })]);
+
+    const created = await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: 'a reply', parent: remotePost.id } });
+    expect(created.statusCode).toBe(201);
+    const local = await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: 'mine', parent: remotePost.id } });
+    const commentId = created.json()._id as string;
+    await t.app.db
+      .updateTable('comments')
+      .set({ author_id: bobId, ap_id: `${remote.origin}/notes/43`, ap_url: null })
+      .where('id', '=', commentId)
+      .execute();
+    t.app.invalidateVisitorCache();
+    const list = await call(t.app, alice, { method: 'GET', url: `/api/post/${remotePost.id}/comments` });
+    expect(list.statusCode).toBe(200);
+    const comments = (list.json() as { comments: Array<{ _id: string; remote: unknown; author: { username: string } }> }).comments;
+    expect(comments.find((c) => c._id === commentId)).toMatchObject({ author: { username: `bob@${remote.host}` }, remote: { host: remote.host, url: null } });
+    expect(comments.find((c) => c._id === local.json()._id)?.remote).toBeNull();
+  });
+});
+
+describe('looking up remote accounts with federation off', () => {
+  const t = useTestApp({ FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
+  let remote: FakeServer;
+
+  beforeAll(async () => {
+    remote = await startFakeServer();
+  });
+  afterAll(async () => {
+    await remote.close();
+  });
+
+  it('asks no other server', async () => {
+    const erin = await createUser(t.app);
+    const res = await call(t.app, erin, { method: 'GET', url: `/api/search/for/users?query=${encodeURIComponent(`@bob@${remote.host}`)}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().userList).toEqual([]);
+    expect(remote.asked).toEqual([]);
+  });
+});

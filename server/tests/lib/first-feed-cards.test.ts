@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Post } from '#core/api/posts';
+import { firstFeedHtml } from '../../src/plugins/first-feed-cards';
+
+/** The server's first feed cards draw a remote account's post as the app's card does. */
+describe('first feed cards of remote posts', () => {
+  const now = Date.UTC(2026, 10, 27, 12);
+  const post = (username: string, remote: Post['remote']): Post => ({
+    _id: 'p'.repeat(24),
+    text: 'From afar',
+    author: { username, pfp: 'u'.repeat(24), pfpUrl: '/media/pfp/u.jpeg?v=1' },
+    createdAt: now - 60_000,
+    likes: 0,
+    liked: false,
+    comments: 0,
+    replyingTo: null,
+    groups: [],
+    mentions: [],
+    itsme: false,
+    adminGroups: [],
+    pinnedGroups: [],
+    ownedGroups: [],
+    bannedGroups: [],
+    canReply: false,
+    images: 0,
+    media: [],
+    alts: [],
+    contentWarning: null,
+    editedAt: null,
+    remote,
+  });
+
+  it("shows the server after a remote author's name and links the original in a new tab", () => {
+    const html = firstFeedHtml({ posts: [post('bob@other.example', { host: 'other.example', url: 'https://other.example/@bob/1?a=1&b="2"' })], hasMore: false }, 'cs', now);
+    expect(html).toContain('>bob <span class="remote-host">na other.example</span></a>');
+    expect(html).toContain(
+      '<a class="text-link remote-original" href="https://other.example/@bob/1?a=1&amp;b=&quot;2&quot;" target="_blank" rel="noopener nofollow ugc" aria-label="Otevřít originál na other.example (v nové kartě)">Otevřít originál</a>',
+    );
+  });
+
+  it('draws a local post, and a remote one without a web page, with no original', () => {
+    const html = firstFeedHtml({ posts: [post('alice', null), post('bob@other.example', { host: 'other.example', url: 'javascript:alert(1)' })], hasMore: false }, 'en', now);
+    expect(html).toContain('>alice</a>');
+    expect(html).toContain('>bob <span class="remote-host">on other.example</span></a>');
+    expect(html).not.toContain('remote-original');
+  });
+});

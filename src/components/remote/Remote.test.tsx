@@ -1,0 +1,63 @@
+import '../../test/setup';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Post } from '../../lib/api/types';
+import { remoteNameOf, webUrlOf } from '#core/remote-names';
+import { apiPost, mockFetch, setUpLocalFirst, startOffline } from '../../test/local-first';
+import { renderWithApp } from '../../test/render';
+import { UserRow } from '../EntityRow';
+import { PostCard } from '../post/PostCard';
+
+setUpLocalFirst(() => startOffline('me', 'u9'));
+
+const remotePost = (remote: Post['remote']) =>
+  apiPost('p1', { text: 'From afar', author: { username: 'bob@other.example', pfp: 'u2' }, createdAt: Date.now(), remote }) as Post;
+
+describe('remote accounts and posts', () => {
+  it('splits a remote name into its name and server, and leaves a local name alone', () => {
+    expect(remoteNameOf('bob@other.example')).toEqual({ name: 'bob', host: 'other.example' });
+    expect(remoteNameOf('alice')).toBeNull();
+    expect(webUrlOf('https://other.example/@bob/1')).toBe('https://other.example/@bob/1');
+    expect(webUrlOf('javascript:alert(1)')).toBeNull();
+  });
+
+  it("shows a remote post's server after its author and links its original in a new tab", () => {
+    mockFetch(() => ({ body: {} }));
+    renderWithApp(<PostCard post={remotePost({ host: 'other.example', url: 'https://other.example/@bob/1' })} />);
+    const author = screen.getByRole('link', { name: 'bob on other.example' });
+    expect(author).toHaveAttribute('href', '/u/bob%40other.example');
+    const original = screen.getByRole('link', { name: 'Open the original on other.example (in a new tab)' });
+    expect(original).toHaveTextContent('Open original');
+    expect(original).toHaveAttribute('href', 'https://other.example/@bob/1');
+    expect(original).toHaveAttribute('target', '_blank');
+    expect(original).toHaveAttribute('rel', 'noopener nofollow ugc');
+  });
+
+  it('offers no original for a local post, nor one whose address is no web page', () => {
+    mockFetch(() => ({ body: {} }));
+    const local = apiPost('p2', { text: 'Here', author: { username: 'alice', pfp: 'u1' }, createdAt: Date.now(), remote: null }) as Post;
+    const { unmount } = renderWithApp(<PostCard post={local} />);
+    expect(screen.getByRole('link', { name: 'alice' })).toBeInTheDocument();
+    expect(screen.queryByText(/^on /)).toBeNull();
+    expect(screen.queryByText('Open original')).toBeNull();
+    unmount();
+    renderWithApp(<PostCard post={remotePost({ host: 'other.example', url: 'javascript:alert(1)' })} />);
+    expect(screen.getByText('on other.example')).toBeInTheDocument();
+    expect(screen.queryByText('Open original')).toBeNull();
+  });
+
+  it('labels a remote person in a list with their server, in Czech too', () => {
+    mockFetch(() => ({ body: {} }));
+    renderWithApp(
+      <ul>
+        <li>
+          <UserRow user={{ username: 'bob@other.example', pfp: 'u2' }} />
+        </li>
+      </ul>,
+      { lng: 'cs' },
+    );
+    const row = screen.getByRole('link');
+    expect(row).toHaveAttribute('href', '/u/bob%40other.example');
+    expect(within(row).getByText('na other.example')).toHaveClass('remote-host');
+  });
+});
