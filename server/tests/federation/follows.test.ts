@@ -1,106 +1,46 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type DocumentLoader, exportJwk, generateCryptoKeyPair, importJwk, preloadedContexts, signRequest, verifyRequest } from '@fedify/fedify';
-import { CryptographicKey, Endpoints, Person } from '@fedify/fedify/vocab';
+import { type DocumentLoader, preloadedContexts, verifyRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
+import { type FakeActor, type FakeFediverse, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, createGroup, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
 /**
- * A remote server following local actors: a fake fediverse server in the test (a local http server
- * serving its actor's document and taking what is delivered to its inbox) signs a Follow with its
- * own key; the instance verifies it, keeps the follow and delivers a signed Accept through the
- * outgoing-request guard, which the test verifies against the local actor's published key.
+ * A remote server following local actors: a fake fediverse server in the test (serving its
+ * actor's document and taking what is delivered to its inbox) signs a Follow with its own key; the
+ * instance verifies it, keeps the follow and delivers a signed Accept through the outgoing-request
+ * guard, which the test verifies against the local actor's published key.
  */
 
 const ORIGIN = 'https://kruh.example';
 const AP = { accept: 'application/activity+json' };
-const AS = 'https://www.w3.org/ns/activitystreams';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-interface RemoteServer {
-  origin: string;
-  actorId: string;
-  keyId: URL;
-  privateKey: Awaited<ReturnType<typeof importJwk>>;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-async function startRemote(): Promise<RemoteServer> {
-  const pair = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
-  // Kept and read back as JWK, as a real server stores its keys.
-  const privateKey = await importJwk(await exportJwk(pair.privateKey), 'private');
-  const received: Received[] = [];
-  let actorDocument = '';
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.method === 'GET' && request.url === '/actor') {
-        response.setHeader('Content-Type', 'application/activity+json');
-        response.end(actorDocument);
-        return;
-      }
-      received.push({ path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.statusCode = 202;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const actorId = `${origin}/actor`;
-  const keyId = new URL(`${actorId}#main-key`);
-  const person = new Person({
-    id: new URL(actorId),
-    preferredUsername: 'bob',
-    inbox: new URL(`${origin}/inbox`),
-    endpoints: new Endpoints({ sharedInbox: new URL(`${origin}/shared-inbox`) }),
-    publicKey: new CryptographicKey({ id: keyId, owner: new URL(actorId), publicKey: pair.publicKey }),
-  });
-  actorDocument = JSON.stringify(await person.toJsonLd());
-  return { origin, actorId, keyId, privateKey, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('remote follows', () => {
   const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
-  let remote: RemoteServer;
+  let fediverse: FakeFediverse;
+  let remote: FakeActor;
   let alice: TestUser;
   let garden: { id: string; name: string };
   let secret: { id: string; name: string };
 
   beforeAll(async () => {
-    remote = await startRemote();
+    fediverse = await startFakeFediverse();
+    remote = await fediverse.actor('bob');
     alice = await createUser(t.app, { username: 'alice' });
     garden = await createGroup(t.app, alice, { name: 'garden' });
     secret = await createGroup(t.app, alice, { name: 'hideout', isPrivate: true });
   });
   afterAll(async () => {
-    await remote.close();
+    await fediverse.close();
   });
 
   const actor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
 
   /** Posts an activity to a local inbox, signed by the remote actor's key unless `signed` is false. */
-  async function post(inboxPath: string, activity: object, signed = true) {
-    const body = JSON.stringify({ '@context': AS, ...activity });
-    let request = new Request(new URL(inboxPath, ORIGIN), { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body });
-    if (signed) request = await signRequest(request, remote.privateKey, remote.keyId);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    return t.app.inject({ method: 'POST', url: inboxPath, headers, payload: body });
-  }
+  const post = (inboxPath: string, activity: object, signed = true) => deliverToInbox(t.app, inboxPath, activity, signed ? remote : null);
 
-  const followOf = (localId: string) => ({ id: `${remote.actorId}/follows/${randomUUID()}`, type: 'Follow', actor: remote.actorId, object: actor(localId) });
+  const followOf = (localId: string) => ({ id: `${remote.id}/follows/${randomUUID()}`, type: 'Follow', actor: remote.id, object: actor(localId) });
 
   const followers = async (localId: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/ap/actors/${localId}/followers`, headers: AP });
@@ -119,36 +59,36 @@ describe('remote follows', () => {
 
   it('keeps a signed Follow of a user and delivers a signed Accept of it to the follower', async () => {
     const follow = followOf(alice.id);
-    const from = remote.received.length;
+    const from = fediverse.received.length;
     expect((await post(`/ap/actors/${alice.id}/inbox`, follow)).statusCode).toBe(202);
-    expect(await storedFollows(alice.id)).toEqual([expect.objectContaining({ remote_actor_id: remote.actorId })]);
-    const stored = await t.app.db.selectFrom('remote_actors').selectAll().where('id', '=', remote.actorId).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ inbox: `${remote.origin}/inbox`, shared_inbox: `${remote.origin}/shared-inbox`, handle: `@bob@${new URL(remote.origin).host}` });
+    expect(await storedFollows(alice.id)).toEqual([expect.objectContaining({ remote_actor_id: remote.id })]);
+    const stored = await t.app.db.selectFrom('remote_actors').selectAll().where('id', '=', remote.id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ inbox: remote.inbox, shared_inbox: fediverse.url('/shared-inbox'), handle: `@bob@${fediverse.host}` });
 
     await runDueJobs(t.app);
-    const delivered = remote.received.slice(from);
+    const delivered = fediverse.received.slice(from);
     expect(delivered).toHaveLength(1);
     const [accept] = delivered;
-    expect(accept!.path).toBe('/inbox');
+    expect(accept!.path).toBe(new URL(remote.inbox).pathname);
     const activity = JSON.parse(accept!.body) as { type: string; actor: string; object: { id: string; type: string; actor: string; object: string } };
     expect(activity.type).toBe('Accept');
     expect(activity.actor).toBe(actor(alice.id));
-    expect(activity.object).toMatchObject({ id: follow.id, type: 'Follow', actor: remote.actorId, object: actor(alice.id) });
+    expect(activity.object).toMatchObject({ id: follow.id, type: 'Follow', actor: remote.id, object: actor(alice.id) });
 
     const headers = new Headers();
     for (const [name, value] of Object.entries(accept!.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(`${remote.origin}/inbox`, { method: 'POST', headers, body: accept!.body });
+    const request = new Request(remote.inbox, { method: 'POST', headers, body: accept!.body });
     const key = await verifyRequest(request, { documentLoader: localLoader, contextLoader: localLoader });
     expect(key?.ownerId?.href).toBe(actor(alice.id));
 
-    expect(await followers(alice.id)).toMatchObject({ totalItems: 1, orderedItems: [remote.actorId] });
+    expect(await followers(alice.id)).toMatchObject({ totalItems: 1, orderedItems: [remote.id] });
   });
 
   it('ends the follow on an Undo of it by the same actor', async () => {
     const follow = followOf(garden.id);
     expect((await post('/ap/inbox', follow)).statusCode).toBe(202);
     expect(await followers(garden.id)).toMatchObject({ totalItems: 1 });
-    const undo = { id: `${remote.actorId}/undos/${randomUUID()}`, type: 'Undo', actor: remote.actorId, object: follow };
+    const undo = { id: `${remote.id}/undos/${randomUUID()}`, type: 'Undo', actor: remote.id, object: follow };
     expect((await post(`/ap/actors/${garden.id}/inbox`, undo)).statusCode).toBe(202);
     expect(await storedFollows(garden.id)).toEqual([]);
     expect(await followers(garden.id)).toMatchObject({ totalItems: 0 });
@@ -164,12 +104,12 @@ describe('remote follows', () => {
     const suspended = await createUser(t.app);
     await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', suspended.id).execute();
     await runDueJobs(t.app);
-    const from = remote.received.length;
+    const from = fediverse.received.length;
     for (const id of [secret.id, suspended.id]) {
       expect((await post('/ap/inbox', followOf(id))).statusCode).toBe(202);
       expect(await storedFollows(id)).toEqual([]);
     }
     await runDueJobs(t.app);
-    expect(remote.received.slice(from)).toEqual([]);
+    expect(fediverse.received.slice(from)).toEqual([]);
   });
 });

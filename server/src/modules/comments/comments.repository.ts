@@ -1,3 +1,4 @@
+import { foldForSearch } from '#core/text';
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type KeysetPage, addToCounters, afterKeyset, changedRows, likedBy, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
@@ -85,6 +86,11 @@ export function addToPostComments(db: Executor, postId: string, delta: number): 
 /** comments.replies counts the direct children rows (markers included). */
 export function addToReplies(db: Executor, commentId: string, delta: number): Promise<void> {
   return addToCounters(db, 'comments', commentId, { replies: delta });
+}
+
+/** A comment's new text (a remote author's edit of it on their server). */
+export async function updateCommentText(db: Executor, commentId: string, text: string): Promise<void> {
+  await db.updateTable('comments').set({ text, search_text: foldForSearch(text) }).where('id', '=', commentId).where('deleted', '=', 0).execute();
 }
 
 /** Turns a comment with replies into a marker: no text, author, mentions, likes or image. */

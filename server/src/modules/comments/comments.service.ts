@@ -72,8 +72,17 @@ async function refuseBlocked(
   }
 }
 
-/** POST /comment/: a comment on a post or a reply to a comment, at any depth. */
-export async function createComment(ctx: ServiceContext, viewer: Viewer, body: CreateCommentBody): Promise<CommentView> {
+/** Where a comment that came from another server lives there (its object's IRI and its page). */
+export interface RemoteOrigin {
+  apId: string;
+  apUrl: string | null;
+}
+
+/**
+ * POST /comment/: a comment on a post or a reply to a comment, at any depth. A remote account's
+ * reply arriving from its server passes through the same rules, with `remote` saying where it lives.
+ */
+export async function createComment(ctx: ServiceContext, viewer: Viewer, body: CreateCommentBody, remote?: RemoteOrigin): Promise<CommentView> {
   const invalid = validateCommentText(body.text);
   if (invalid) throw badRequest(invalid);
   const mentionsRaw = body.mentions ?? [];
@@ -106,7 +115,16 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   const id = newId(now);
   await repo.insertComment(
     trx,
-    { id, post_id: postId, parent_comment_id: parentCommentId, author_id: viewer.id, text, search_text: foldForSearch(text), created_at: now },
+    {
+      id,
+      post_id: postId,
+      parent_comment_id: parentCommentId,
+      author_id: viewer.id,
+      text,
+      search_text: foldForSearch(text),
+      created_at: now,
+      ...(remote ? { ap_id: remote.apId, ap_url: remote.apUrl } : {}),
+    },
     mentions,
   );
   await repo.addToPostComments(trx, postId, 1);

@@ -1,5 +1,5 @@
 import { type Context, type Federation, createFederation } from '@fedify/fedify';
-import { Endpoints, Follow, Group, Image, Note, Person, Undo } from '@fedify/fedify/vocab';
+import { Announce, Create, Delete, Endpoints, Follow, Group, Image, Like, Note, Person, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
@@ -10,7 +10,8 @@ import { keyPairsOf } from './actor-keys.js';
 import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
-import { acceptFollow, undoFollow } from './follows.js';
+import { acceptFollow } from './follows.js';
+import { onAnnounce, onCreate, onDelete, onLike, onUndo, onUpdate } from './inbox.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf } from './post-note.js';
@@ -169,7 +170,12 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
   federation
     .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)
     .on(Follow, (ctx, follow) => acceptFollow(app, ctx, follow))
-    .on(Undo, (ctx, undo) => undoFollow(app, ctx, undo));
+    .on(Undo, (ctx, undo) => onUndo(app, ctx, undo))
+    .on(Create, (ctx, create) => onCreate(app, ctx, create))
+    .on(Update, (ctx, update) => onUpdate(app, ctx, update))
+    .on(Delete, (ctx, activity) => onDelete(app, ctx, activity))
+    .on(Like, (ctx, like) => onLike(app, ctx, like))
+    .on(Announce, (ctx, announce) => onAnnounce(app, ctx, announce));
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async () => {
     const usage = await usageCounts(app.db);

@@ -393,6 +393,8 @@ export interface NewPost {
   mentions: { userId: string | null; username: string }[];
   groups: { groupId: string | null; name: string }[];
   hashtags: string[];
+  /** A remote post's Note IRI, its page and its pictures' JSON (`{url, alt}[]`), which stay on its server. */
+  remote?: { apId: string; apUrl: string | null; media: string | null };
 }
 
 export async function insertPost(db: Executor, post: NewPost): Promise<void> {
@@ -406,6 +408,7 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
       search_text: post.searchText,
       created_at: post.createdAt,
       content_warning: post.contentWarning,
+      ...(post.remote ? { ap_id: post.remote.apId, ap_url: post.remote.apUrl, remote_media: post.remote.media } : {}),
     })
     .execute();
   await insertMentions(db, post.id, post.mentions);
