@@ -71,7 +71,11 @@ describe('incoming activities', () => {
 
   beforeAll(async () => {
     fedi = await startFakeFediverse();
-    [bob, carol, dave, erin, eve] = await Promise.all(['bob', 'carol', 'dave', 'erin', 'eve'].map((name) => fedi.actor(name)));
+    bob = await fedi.actor('bob');
+    carol = await fedi.actor('carol');
+    dave = await fedi.actor('dave');
+    erin = await fedi.actor('erin');
+    eve = await fedi.actor('eve');
     cooking = await fedi.actor('cooking', { type: 'Group' });
     alice = await createUser(t.app, { username: 'alice' });
     fan = await createUser(t.app, { username: 'fan' });

@@ -1,4 +1,3 @@
-import { foldForSearch } from '#core/text';
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type KeysetPage, addToCounters, afterKeyset, changedRows, likedBy, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
@@ -89,8 +88,8 @@ export function addToReplies(db: Executor, commentId: string, delta: number): Pr
 }
 
 /** A comment's new text (a remote author's edit of it on their server). */
-export async function updateCommentText(db: Executor, commentId: string, text: string): Promise<void> {
-  await db.updateTable('comments').set({ text, search_text: foldForSearch(text) }).where('id', '=', commentId).where('deleted', '=', 0).execute();
+export async function updateCommentText(db: Executor, commentId: string, text: string, searchText: string): Promise<void> {
+  await db.updateTable('comments').set({ text, search_text: searchText }).where('id', '=', commentId).where('deleted', '=', 0).execute();
 }
 
 /** Turns a comment with replies into a marker: no text, author, mentions, likes or image. */

@@ -133,6 +133,20 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   return (await mapOne(ctx, id, viewer.id))!;
 }
 
+/**
+ * A remote author's edit of their comment on their server: Kruh's own users cannot edit comments,
+ * so only the text changes, within the comment limits; another's comment is refused.
+ */
+export async function replaceRemoteCommentText(ctx: ServiceContext, viewer: Viewer, commentId: string, text: string): Promise<void> {
+  const invalid = validateCommentText(text);
+  if (invalid) throw badRequest(invalid);
+  const comment = await repo.findCommentForUpdate(ctx.db, commentId);
+  if (!comment || comment.deleted) throw notFound('comment_not_found');
+  if (comment.author_id !== viewer.id) throw forbidden('not_author');
+  const trimmed = trimText(text);
+  await repo.updateCommentText(ctx.db, commentId, trimmed, foldForSearch(trimmed));
+}
+
 /** PATCH /comment/{id}/like: toggles, or sets `liked` when given; counted as likePost is. */
 export async function likeComment(ctx: ServiceContext, viewer: Viewer, { commentId, liked }: { commentId: string; liked: boolean | undefined }) {
   const trx = ctx.db;

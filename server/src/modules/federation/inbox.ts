@@ -23,21 +23,16 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { postsApi } from '#core/api/posts';
 import { LIMITS } from '#core/limits';
-import { extractHashtags, foldForSearch } from '#core/text';
 import { newTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { newId } from '../../lib/ids.js';
 import { type ServiceContext, contextOf } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { deleteAccount } from '../account/account.service.js';
 import { findAccount } from '../auth/auth.service.js';
-import { createComment, deleteComment, likeComment } from '../comments/comments.service.js';
-import { updateCommentText } from '../comments/comments.repository.js';
-import { enqueueNotificationEvent } from '../notifications/events.js';
+import { createComment, deleteComment, likeComment, replaceRemoteCommentText } from '../comments/comments.service.js';
 import { deletePostsWithMedia } from '../posts/group-posts.js';
-import { insertPost } from '../posts/posts.repository.js';
-import { deletePost, editPost, likePost, removePostMedia } from '../posts/posts.service.js';
+import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { actorById, commentByApId, isFollowedHere, isSuspended, postByApId, postIdsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
@@ -149,6 +144,8 @@ interface ReadNote {
   isPublic: boolean;
 }
 
+const mediaJson = (media: ReadNote['media']) => (media.length ? JSON.stringify(media) : null);
+
 const isHttp = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
 
 async function readNote(app: FastifyInstance, ctx: Ctx, note: Writing): Promise<ReadNote> {
@@ -231,23 +228,14 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
   if (!wanted || (read.text === '' && read.media.length === 0)) return;
   const viewer = await accountFor(app, ctx, authorId);
   if (!viewer) return;
-  await asAccount(app, async ({ db }) => {
-    const now = Date.now();
-    const id = newId(read.published);
-    await insertPost(db, {
-      id,
-      authorId: viewer.id,
+  await asAccount(app, async (tx) => {
+    await storeRemotePost(tx, viewer, {
       text: read.text,
-      replyTo: null,
-      searchText: foldForSearch(read.text),
-      createdAt: read.published,
       contentWarning: read.contentWarning,
+      createdAt: read.published,
       mentions: read.mentions,
-      groups: [],
-      hashtags: extractHashtags(read.text),
-      remote: { apId: read.id, apUrl: read.url, media: read.media.length ? JSON.stringify(read.media) : null },
+      remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
     });
-    await enqueueNotificationEvent(db, { kind: 'post_created', postId: id }, now);
   });
 }
 
@@ -305,16 +293,9 @@ export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): 
   if (!viewer) return;
   const read = await readNote(app, ctx, object);
   await asAccount(app, async (tx) => {
-    if (stored.kind === 'comment') {
-      if (read.text !== '') await updateCommentText(tx.db, stored.id, read.text);
-      return;
-    }
+    if (stored.kind === 'comment') return replaceRemoteCommentText(tx, viewer, stored.id, read.text);
     await editPost(tx, viewer, { postId: stored.id, text: read.text, contentWarning: read.contentWarning, mentions: read.mentions.map((m) => m.userId) });
-    await tx.db
-      .updateTable('posts')
-      .set({ remote_media: read.media.length ? JSON.stringify(read.media) : null })
-      .where('id', '=', stored.id)
-      .execute();
+    await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));
   });
 }
 

@@ -594,6 +594,11 @@ export async function setLike(db: Executor, postId: string, userId: string, like
   return row.likes;
 }
 
+/** A remote post's pictures (JSON of `{url, alt}`), changed by its author only. */
+export async function setRemoteMedia(db: Executor, postId: string, authorId: string, media: string | null): Promise<void> {
+  await db.updateTable('posts').set({ remote_media: media }).where('id', '=', postId).where('author_id', '=', authorId).execute();
+}
+
 export async function likeCount(db: Executor, postId: string): Promise<number> {
   const row = await db.selectFrom('posts').select('likes').where('id', '=', postId).executeTakeFirstOrThrow();
   return row.likes;
