@@ -130,6 +130,31 @@ describe('incoming activities', () => {
     expect(await postByAp(unsolicited.id)).toBeUndefined();
   });
 
+  it('stores a Note delivered twice at once a single time', async () => {
+    const note = noteBy(bob);
+    const reply = noteBy(carol, { inReplyTo: localPost((await createPost(t.app, alice)).id) });
+    const statuses = await Promise.all([
+      send(activity('Create', bob, note), bob),
+      send(activity('Create', bob, note), bob),
+      send(activity('Create', carol, reply), carol),
+      send(activity('Create', carol, reply), carol),
+    ]);
+    expect(statuses).toEqual([202, 202, 202, 202]);
+    expect(await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).execute()).toHaveLength(1);
+    expect(await t.app.db.selectFrom('comments').select('id').where('ap_id', '=', reply.id).execute()).toHaveLength(1);
+  });
+
+  it('makes one account of a new actor whose first activities come at once', async () => {
+    const newcomer = await fedi.actor('newcomer');
+    const [first, second] = [await createPost(t.app, alice), await createPost(t.app, alice)];
+    const statuses = await Promise.all([first, second].map((post) => send(activity('Like', newcomer, localPost(post.id)), newcomer)));
+    expect(statuses).toEqual([202, 202]);
+    const accounts = await t.app.db.selectFrom('users').select('id').where('username', '=', newcomer.account).execute();
+    expect(accounts).toHaveLength(1);
+    const likes = await t.app.db.selectFrom('post_likes').select('user_id').where('post_id', 'in', [first.id, second.id]).execute();
+    expect(likes).toEqual([{ user_id: accounts[0]!.id }, { user_id: accounts[0]!.id }]);
+  });
+
   it('keeps no Note that is not public, even one naming a local user', async () => {
     const direct = noteBy(bob, { to: [localActor(alice.id)], cc: [], tag: [{ type: 'Mention', href: localActor(alice.id), name: '@alice@kruh.example' }] });
     expect(await send(activity('Create', bob, direct), bob)).toBe(202);

@@ -23,7 +23,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { postsApi } from '#core/api/posts';
 import { LIMITS } from '#core/limits';
-import { newTransaction } from '../../db/helpers.js';
+import { isUniqueViolation, newTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { type ServiceContext, contextOf } from '../../lib/service-context.js';
@@ -63,12 +63,15 @@ type Ctx = InboxContext<void>;
 type Writing = Note | Article | Page;
 const isWriting = (object: unknown): object is Writing => object instanceof Note || object instanceof Article || object instanceof Page;
 
-/** A refusal by the services (hidden post, block, ban, limit): the activity is dropped. */
+/**
+ * A refusal by the services (hidden post, block, ban, limit) drops the activity; so does a Note
+ * another delivery of it stored meanwhile (its address is a unique key).
+ */
 async function unlessRefused(work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
+    if (!(err instanceof AppError) && !isUniqueViolation(err)) throw err;
   }
 }
 
@@ -86,18 +89,22 @@ async function accountFor(app: FastifyInstance, ctx: Ctx, actorId: URL): Promise
     if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
     const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
     if (!name) return null;
-    userId = await remoteAccountFor(
-      app.db,
-      {
-        id: actorId.href,
-        inbox: actor.inboxId.href,
-        sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
-        handle: `@${name}@${actorId.host}`,
-        url: href(actor.url),
-        bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
-      },
-      Date.now(),
-    );
+    const info = {
+      id: actorId.href,
+      inbox: actor.inboxId.href,
+      sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
+      handle: `@${name}@${actorId.host}`,
+      url: href(actor.url),
+      bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
+    };
+    try {
+      userId = await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
+    } catch (err) {
+      // Another delivery made the account meanwhile (or another actor holds the name: then none).
+      if (!isUniqueViolation(err)) throw err;
+      userId = await accountOfRemoteActor(app.db, actorId.href);
+      if (!userId) return null;
+    }
   }
   if (await isSuspended(app.db, userId)) return null;
   const user = await findAccount(app.db, userId);
