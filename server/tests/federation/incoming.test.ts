@@ -230,6 +230,17 @@ describe('incoming activities', () => {
     expect(await commentByAp(reply.id)).toBeUndefined();
   });
 
+  it("refreshes an account's bio on an Update of its actor by itself only", async () => {
+    const account = await accountOf(carol);
+    const person = (await (await fetch(carol.id)).json()) as Record<string, unknown>;
+    const renewed = { ...person, summary: '<p>I grow <b>beans</b> now</p>' };
+    const user = () => t.app.db.selectFrom('users').select(['bio', 'username']).where('id', '=', account).executeTakeFirstOrThrow();
+    expect(await send(activity('Update', eve, renewed), eve)).toBe(202);
+    expect(await user()).toEqual({ bio: '', username: carol.account });
+    expect(await send(activity('Update', carol, renewed), carol)).toBe(202);
+    expect(await user()).toEqual({ bio: 'I grow beans now', username: carol.account });
+  });
+
   it('counts a like of a local post and of a stored comment, and takes it back on Undo', async () => {
     const post = await createPost(t.app, alice);
     const like = activity('Like', carol, localPost(post.id));

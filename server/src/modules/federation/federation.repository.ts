@@ -172,12 +172,6 @@ export async function isFollowedHere(db: Executor, userId: string): Promise<bool
   return row !== undefined;
 }
 
-/** Whether the account is suspended (a suspended remote account's activities are ignored). */
-export async function isSuspended(db: Executor, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('suspended_at').where('id', '=', userId).executeTakeFirst();
-  return row?.suspended_at != null;
-}
-
 /** The ids of the posts an account wrote. */
 export async function postIdsBy(db: Executor, userId: string): Promise<string[]> {
   return (await db.selectFrom('posts').select('id').where('author_id', '=', userId).execute()).map((row) => row.id);

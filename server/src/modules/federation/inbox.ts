@@ -34,9 +34,9 @@ import { createComment, deleteComment, likeComment, replaceRemoteCommentText } f
 import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { actorById, commentByApId, isFollowedHere, isSuspended, postByApId, postIdsBy } from './federation.repository.js';
+import { actorById, commentByApId, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
-import { accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
+import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
 /**
@@ -81,41 +81,50 @@ const loadQuietly = (ctx: Ctx) => ({ documentLoader: ctx.documentLoader, context
 const href = (value: URL | Link | null | undefined): string | null => (value instanceof URL ? value.href : (value?.href?.href ?? null));
 const text = (value: { toString(): string } | null | undefined) => (value == null ? '' : value.toString());
 
+/** What an account keeps of an actor's document; null for a document that is not the actor's own. */
+function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null {
+  if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
+  const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
+  if (!name) return null;
+  return {
+    id: actorId.href,
+    inbox: actor.inboxId.href,
+    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
+    handle: `@${name}@${actorId.host}`,
+    url: href(actor.url),
+    bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
+  };
+}
+
+/** Stores what was read of an actor; null when another actor holds its name. */
+async function saveAccount(app: FastifyInstance, info: RemoteActorInfo): Promise<string | null> {
+  try {
+    return await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
+  } catch (err) {
+    // Another delivery made the account meanwhile (or another actor holds the name: then none).
+    if (!isUniqueViolation(err)) throw err;
+    return accountOfRemoteActor(app.db, info.id);
+  }
+}
+
+/** The account with this id as the caller of a service, unless suspended or gone. */
+async function viewerOf(db: Executor, userId: string | null): Promise<Viewer | null> {
+  const user = userId ? await findAccount(db, userId) : undefined;
+  return user && !user.suspended_at ? { id: user.id, username: user.username, user } : null;
+}
+
 /** The account standing for an actor, made the first time from its document; null for no actor or a suspended one. */
 async function accountFor(app: FastifyInstance, ctx: Ctx, actorId: URL): Promise<Viewer | null> {
   let userId = await accountOfRemoteActor(app.db, actorId.href);
   if (!userId) {
-    const actor = await ctx.lookupObject(actorId);
-    if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
-    const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
-    if (!name) return null;
-    const info = {
-      id: actorId.href,
-      inbox: actor.inboxId.href,
-      sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
-      handle: `@${name}@${actorId.host}`,
-      url: href(actor.url),
-      bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
-    };
-    try {
-      userId = await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
-    } catch (err) {
-      // Another delivery made the account meanwhile (or another actor holds the name: then none).
-      if (!isUniqueViolation(err)) throw err;
-      userId = await accountOfRemoteActor(app.db, actorId.href);
-      if (!userId) return null;
-    }
+    const info = actorInfo(await ctx.lookupObject(actorId), actorId);
+    userId = info ? await saveAccount(app, info) : null;
   }
-  if (await isSuspended(app.db, userId)) return null;
-  const user = await findAccount(app.db, userId);
-  return user ? { id: user.id, username: user.username, user } : null;
+  return viewerOf(app.db, userId);
 }
 
 /** The existing, not suspended account of an actor, without reading anything remote. */
-async function knownAccount(db: Executor, actorId: URL | null): Promise<string | null> {
-  const userId = actorId ? await accountOfRemoteActor(db, actorId.href) : null;
-  return userId && !(await isSuspended(db, userId)) ? userId : null;
-}
+const knownViewer = async (app: FastifyInstance, actorId: URL | null) => viewerOf(app.db, actorId ? await accountOfRemoteActor(app.db, actorId.href) : null);
 
 /** Whether the actor wrote the object, and the object comes from the actor's server. */
 const isAuthor = (object: APObject, actorId: URL | null): actorId is URL =>
@@ -230,8 +239,8 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
     });
     return;
   }
-  const known = await knownAccount(app.db, authorId);
-  const wanted = shared || read.addressesLocal || (known !== null && (await isFollowedHere(app.db, known)));
+  const known = await knownViewer(app, authorId);
+  const wanted = shared || read.addressesLocal || (known !== null && (await isFollowedHere(app.db, known.id)));
   if (!wanted || (read.text === '' && read.media.length === 0)) return;
   const viewer = await accountFor(app, ctx, authorId);
   if (!viewer) return;
@@ -266,8 +275,8 @@ export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): 
  * follows passes on its members' posts this way, though: those are stored as the posts they are.
  */
 export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Announce): Promise<void> {
-  const group = await knownAccount(app.db, announce.actorId);
-  if (!group || !(await isFollowedHere(app.db, group))) return;
+  const group = await knownViewer(app, announce.actorId);
+  if (!group || !(await isFollowedHere(app.db, group.id))) return;
   const actor = await announce.getActor(ctx);
   if (!(actor instanceof Group)) return;
   let object = await announce.getObject(ctx);
@@ -290,14 +299,22 @@ async function ownStored(db: Executor, apId: URL | null, userId: string) {
   return comment && comment.author_id === userId ? { kind: 'comment' as const, id: comment.id } : null;
 }
 
+/**
+ * An Update of a stored post or comment by its author edits it; of an actor by itself (a new name
+ * or bio), refreshes its account.
+ */
 export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): Promise<void> {
+  const viewer = await knownViewer(app, update.actorId);
+  if (!viewer || !update.actorId) return;
   const object = await update.getObject(ctx);
+  if (isActor(object)) {
+    const info = actorInfo(object, update.actorId);
+    if (info) await saveAccount(app, info);
+    return;
+  }
   if (!isWriting(object) || !isAuthor(object, update.actorId)) return;
-  const userId = await knownAccount(app.db, update.actorId);
-  const stored = userId ? await ownStored(app.db, object.id, userId) : null;
+  const stored = await ownStored(app.db, object.id, viewer.id);
   if (!stored) return;
-  const viewer = await accountFor(app, ctx, update.actorId);
-  if (!viewer) return;
   const read = await readNote(app, ctx, object);
   await asAccount(app, async (tx) => {
     if (stored.kind === 'comment') return replaceRemoteCommentText(tx, viewer, stored.id, read.text);
@@ -309,19 +326,16 @@ export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): 
 /** A Delete of a post or comment by its author removes it; of an actor by itself, its account and posts. */
 export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete): Promise<void> {
   const actorId = activity.actorId;
-  const userId = await knownAccount(app.db, actorId);
-  if (!actorId || !userId) return;
-  const user = await findAccount(app.db, userId);
-  if (!user) return;
-  const viewer: Viewer = { id: user.id, username: user.username, user };
+  const viewer = await knownViewer(app, actorId);
+  if (!actorId || !viewer) return;
   let mediaKeys: string[] = [];
   if (activity.objectId?.href === actorId.href) {
     await asAccount(app, async (tx) => {
-      mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, userId));
+      mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, viewer.id));
       mediaKeys.push(...(await deleteAccount(tx, viewer)));
     });
   } else {
-    const stored = await ownStored(app.db, activity.objectId, userId);
+    const stored = await ownStored(app.db, activity.objectId, viewer.id);
     if (!stored) return;
     await asAccount(app, async (tx) => {
       mediaKeys = stored.kind === 'post' ? await deletePost(tx, viewer, stored.id) : await deleteComment(tx, viewer, stored.id);
@@ -352,12 +366,6 @@ async function setLike(app: FastifyInstance, ctx: Ctx, like: Like, liked: boolea
     if (target.kind === 'post') await likePost(tx, viewer, { postId: target.id, liked });
     else await likeComment(tx, viewer, { commentId: target.id, liked });
   });
-}
-
-async function knownViewer(app: FastifyInstance, actorId: URL): Promise<Viewer | null> {
-  const userId = await knownAccount(app.db, actorId);
-  const user = userId ? await findAccount(app.db, userId) : undefined;
-  return user ? { id: user.id, username: user.username, user } : null;
 }
 
 export const onLike = (app: FastifyInstance, ctx: Ctx, like: Like) => setLike(app, ctx, like, true);
