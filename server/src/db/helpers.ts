@@ -189,3 +189,9 @@ export async function addToCounters<T extends keyof Counters>(
   if (sets.length === 0) return;
   await sql`update ${sql.table(table)} set ${sql.join(sets)} where id = ${id}`.execute(db);
 }
+
+/** Whether a statement failed on a unique key: the row is there already (made by another request meanwhile). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -87,6 +87,11 @@ export function addToReplies(db: Executor, commentId: string, delta: number): Pr
   return addToCounters(db, 'comments', commentId, { replies: delta });
 }
 
+/** A comment's new text (a remote author's edit of it on their server). */
+export async function updateCommentText(db: Executor, commentId: string, text: string, searchText: string): Promise<void> {
+  await db.updateTable('comments').set({ text, search_text: searchText }).where('id', '=', commentId).where('deleted', '=', 0).execute();
+}
+
 /** Turns a comment with replies into a marker: no text, author, mentions, likes or image. */
 export async function markDeleted(db: Executor, commentId: string): Promise<void> {
   await db

@@ -73,8 +73,17 @@ async function refuseBlocked(
   }
 }
 
-/** POST /comment/: a comment on a post or a reply to a comment, at any depth. */
-export async function createComment(ctx: ServiceContext, viewer: Viewer, body: CreateCommentBody): Promise<CommentView> {
+/** Where a comment that came from another server lives there (its object's IRI and its page). */
+export interface RemoteOrigin {
+  apId: string;
+  apUrl: string | null;
+}
+
+/**
+ * POST /comment/: a comment on a post or a reply to a comment, at any depth. A remote account's
+ * reply arriving from its server passes through the same rules, with `remote` saying where it lives.
+ */
+export async function createComment(ctx: ServiceContext, viewer: Viewer, body: CreateCommentBody, remote?: RemoteOrigin): Promise<CommentView> {
   const invalid = validateCommentText(body.text);
   if (invalid) throw badRequest(invalid);
   const mentionsRaw = body.mentions ?? [];
@@ -107,7 +116,16 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   const id = newId(now);
   await repo.insertComment(
     trx,
-    { id, post_id: postId, parent_comment_id: parentCommentId, author_id: viewer.id, text, search_text: foldForSearch(text), created_at: now },
+    {
+      id,
+      post_id: postId,
+      parent_comment_id: parentCommentId,
+      author_id: viewer.id,
+      text,
+      search_text: foldForSearch(text),
+      created_at: now,
+      ...(remote ? { ap_id: remote.apId, ap_url: remote.apUrl } : {}),
+    },
     mentions,
   );
   await repo.addToPostComments(trx, postId, 1);
@@ -115,6 +133,20 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
   await federation.commentPublished(ctx, id);
   return (await mapOne(ctx, id, viewer.id))!;
+}
+
+/**
+ * A remote author's edit of their comment on their server: Kruh's own users cannot edit comments,
+ * so only the text changes, within the comment limits; another's comment is refused.
+ */
+export async function replaceRemoteCommentText(ctx: ServiceContext, viewer: Viewer, commentId: string, text: string): Promise<void> {
+  const invalid = validateCommentText(text);
+  if (invalid) throw badRequest(invalid);
+  const comment = await repo.findCommentForUpdate(ctx.db, commentId);
+  if (!comment || comment.deleted) throw notFound('comment_not_found');
+  if (comment.author_id !== viewer.id) throw forbidden('not_author');
+  const trimmed = trimText(text);
+  await repo.updateCommentText(ctx.db, commentId, trimmed, foldForSearch(trimmed));
 }
 
 /** PATCH /comment/{id}/like: toggles, or sets `liked` when given; counted as likePost is. */

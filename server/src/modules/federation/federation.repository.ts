@@ -178,3 +178,24 @@ export async function followerInboxes(db: Executor, localId: string): Promise<st
 export async function removeRemoteFollowers(db: Executor, localId: string): Promise<void> {
   await db.deleteFrom('remote_follows').where('local_id', '=', localId).execute();
 }
+
+/** A post stored from another server, by its Note's IRI. */
+export async function postByApId(db: Executor, apId: string) {
+  return db.selectFrom('posts').select(['id', 'author_id']).where('ap_id', '=', apId).executeTakeFirst();
+}
+
+/** A comment stored from another server, by its object's IRI. */
+export async function commentByApId(db: Executor, apId: string) {
+  return db.selectFrom('comments').select(['id', 'post_id', 'author_id', 'deleted']).where('ap_id', '=', apId).executeTakeFirst();
+}
+
+/** Whether some local user follows this account (a remote account someone here chose to read). */
+export async function isFollowedHere(db: Executor, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('follows').select('follower_id').where('following_id', '=', userId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The ids of the posts an account wrote. */
+export async function postIdsBy(db: Executor, userId: string): Promise<string[]> {
+  return (await db.selectFrom('posts').select('id').where('author_id', '=', userId).execute()).map((row) => row.id);
+}

@@ -1,5 +1,5 @@
 import { type Context, type Federation, createFederation } from '@fedify/fedify';
-import { Accept, Endpoints, Follow, Group, Image, Note, Person, Reject, Undo } from '@fedify/fedify/vocab';
+import { Accept, Announce, Create, Delete, Endpoints, Follow, Group, Image, Like, Note, Person, Reject, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
@@ -11,7 +11,8 @@ import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
 import { egressDocumentLoader, federationRules, userAgentOf } from './document-loader.js';
 import { isUrlBlocked } from './boundaries.js';
-import { acceptFollow, undoFollow } from './follows.js';
+import { acceptFollow } from './follows.js';
+import { onAnnounce, onCreate, onDelete, onLike, onUndo, onUpdate } from './inbox.js';
 import { followAccepted, followRejected } from './outgoing-follows.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
@@ -178,7 +179,12 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
   federation
     .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)
     .on(Follow, (ctx, follow) => acceptFollow(app, ctx, follow))
-    .on(Undo, (ctx, undo) => undoFollow(app, ctx, undo))
+    .on(Undo, (ctx, undo) => onUndo(app, ctx, undo))
+    .on(Create, (ctx, create) => onCreate(app, ctx, create))
+    .on(Update, (ctx, update) => onUpdate(app, ctx, update))
+    .on(Delete, (ctx, activity) => onDelete(app, ctx, activity))
+    .on(Like, (ctx, like) => onLike(app, ctx, like))
+    .on(Announce, (ctx, announce) => onAnnounce(app, ctx, announce))
     .on(Accept, (ctx, accept) => followAccepted(app, ctx, accept))
     .on(Reject, (ctx, reject) => followRejected(app, ctx, reject));
 

@@ -2,6 +2,7 @@ import { infoMessage } from '#core/errors';
 import { LIMITS, PAGE_SIZES } from '#core/limits';
 import { foldForSearch, normalizeName, skeleton, trimText } from '#core/text';
 import { validateDescription, validateGroupName } from '#core/validation';
+import { isUniqueViolation } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
 import { isId, newId } from '../../lib/ids.js';
@@ -119,10 +120,6 @@ function cleanGroupBody(body: GroupBody, current: repo.GroupRecord | null): Clea
   };
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 /** Two concurrent saves of one name: the unique index decides, the loser gets groupname_taken. */
 async function withNameGuard<T>(run: () => Promise<T>): Promise<T> {

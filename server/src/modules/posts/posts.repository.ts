@@ -398,6 +398,8 @@ export interface NewPost {
   mentions: { userId: string | null; username: string }[];
   groups: { groupId: string | null; name: string }[];
   hashtags: string[];
+  /** A remote post's Note IRI, its page and its pictures' JSON (`{url, alt}[]`), which stay on its server. */
+  remote?: { apId: string; apUrl: string | null; media: string | null };
 }
 
 export async function insertPost(db: Executor, post: NewPost): Promise<void> {
@@ -411,6 +413,7 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
       search_text: post.searchText,
       created_at: post.createdAt,
       content_warning: post.contentWarning,
+      ...(post.remote ? { ap_id: post.remote.apId, ap_url: post.remote.apUrl, remote_media: post.remote.media } : {}),
     })
     .execute();
   await insertMentions(db, post.id, post.mentions);
@@ -594,6 +597,11 @@ export async function setLike(db: Executor, postId: string, userId: string, like
     .returning('likes')
     .executeTakeFirstOrThrow();
   return row.likes;
+}
+
+/** A remote post's pictures (JSON of `{url, alt}`), changed by its author only. */
+export async function setRemoteMedia(db: Executor, postId: string, authorId: string, media: string | null): Promise<void> {
+  await db.updateTable('posts').set({ remote_media: media }).where('id', '=', postId).where('author_id', '=', authorId).execute();
 }
 
 export async function likeCount(db: Executor, postId: string): Promise<number> {

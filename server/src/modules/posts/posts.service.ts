@@ -243,6 +243,47 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
   return getPostForViewer(ctx, viewer, id);
 }
 
+/** A post that came from another server, as its remote author's account wrote it there. */
+export interface RemotePostInput {
+  text: string;
+  contentWarning: string | null;
+  /** When it was published there (never later than now). */
+  createdAt: number;
+  /** The local users it mentions. */
+  mentions: Mention[];
+  remote: NonNullable<repo.NewPost['remote']>;
+}
+
+/**
+ * Stores a remote account's post as its server sent it (already read into text within the limits):
+ * the same rows and notifications as a local post, with no groups (Kruh's groups are its own) and
+ * none of the sending limits, which are the remote server's to keep.
+ */
+export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input: RemotePostInput): Promise<string> {
+  const now = Date.now();
+  const id = newId(input.createdAt);
+  await repo.insertPost(ctx.db, {
+    id,
+    authorId: author.id,
+    text: input.text,
+    replyTo: null,
+    searchText: foldForSearch(input.text),
+    createdAt: input.createdAt,
+    contentWarning: input.contentWarning,
+    mentions: input.mentions,
+    groups: [],
+    hashtags: extractHashtags(input.text),
+    remote: input.remote,
+  });
+  await enqueueNotificationEvent(ctx.db, { kind: 'post_created', postId: id }, now);
+  return id;
+}
+
+/** A remote post's pictures as its author's latest edit lists them. */
+export async function setRemoteMedia(ctx: ServiceContext, author: Viewer, postId: string, media: string | null): Promise<void> {
+  await repo.setRemoteMedia(ctx.db, postId, author.id, media);
+}
+
 /** Refuses (403 blocked) to let the user reply to or like the post of someone a block stands between. */
 async function refuseBlocked(trx: Executor, postId: string, userId: string): Promise<void> {
   const post = await repo.findPostAuthor(trx, postId);

@@ -1,0 +1,378 @@
+import type { InboxContext } from '@fedify/fedify';
+import {
+  type Activity,
+  Announce,
+  Article,
+  Create,
+  type Delete,
+  Document,
+  Follow,
+  Group,
+  Image,
+  Like,
+  Link,
+  Mention,
+  Note,
+  type Object as APObject,
+  Page,
+  PUBLIC_COLLECTION,
+  type Undo,
+  type Update,
+  isActor,
+} from '@fedify/fedify/vocab';
+import type { FastifyInstance } from 'fastify';
+import { postsApi } from '#core/api/posts';
+import { LIMITS } from '#core/limits';
+import { isUniqueViolation, newTransaction } from '../../db/helpers.js';
+import type { Executor } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import { type ServiceContext, contextOf } from '../../lib/service-context.js';
+import type { Viewer } from '../../plugins/auth.js';
+import { deleteAccount } from '../account/account.service.js';
+import { findAccount } from '../auth/auth.service.js';
+import { createComment, deleteComment, likeComment, replaceRemoteCommentText } from '../comments/comments.service.js';
+import { deletePostsWithMedia } from '../posts/group-posts.js';
+import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
+import { readAsVisitor } from '../syndication/visitor-read.js';
+import { actorById, commentByApId, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
+import { undoFollow } from './follows.js';
+import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
+import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
+
+/**
+ * What other servers send to the instance's inboxes, beyond follows. Fedify has checked the
+ * request's signature and that the key is the activity's actor's before a listener runs; the rules
+ * here are Kruh's own:
+ *
+ * - Only the author acts on their content: a Create, Update or Delete counts when its actor is the
+ *   object's author, and a Note is taken only from the server its author lives on (Fedify fetches
+ *   an object embedded from another server again from its own).
+ * - A remote person is a local account (see remote-accounts.ts), so a reply or a like goes through
+ *   the very services a local user's does: the same visibility, bans, blocks, limits and
+ *   notifications. What they refuse is dropped, nothing stored.
+ * - Nothing unsolicited is kept: a Note becomes a post only when someone here follows its author,
+ *   a followed community (Lemmy) shares it, or it names someone here; a reply only when it
+ *   answers something stored here. Only public Notes are taken, since everything in Kruh outside
+ *   private groups is public: a followers-only or direct Note is never published here.
+ * - A suspended remote account's activities are ignored.
+ */
+
+type Ctx = InboxContext<void>;
+
+/** The kinds of object Kruh reads as a post or a comment (Lemmy sends posts as Pages). */
+type Writing = Note | Article | Page;
+const isWriting = (object: unknown): object is Writing => object instanceof Note || object instanceof Article || object instanceof Page;
+
+/**
+ * A refusal by the services (hidden post, block, ban, limit) drops the activity; so does a Note
+ * another delivery of it stored meanwhile (its address is a unique key).
+ */
+async function unlessRefused(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (!(err instanceof AppError) && !isUniqueViolation(err)) throw err;
+  }
+}
+
+/** Loading what an object links to (attachments, tags) as the inbox does; a failure leaves the item out. */
+const loadQuietly = (ctx: Ctx) => ({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, suppressError: true });
+
+const href = (value: URL | Link | null | undefined): string | null => (value instanceof URL ? value.href : (value?.href?.href ?? null));
+const text = (value: { toString(): string } | null | undefined) => (value == null ? '' : value.toString());
+
+/** What an account keeps of an actor's document; null for a document that is not the actor's own. */
+function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null {
+  if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
+  const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
+  if (!name) return null;
+  return {
+    id: actorId.href,
+    inbox: actor.inboxId.href,
+    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
+    handle: `@${name}@${actorId.host}`,
+    url: href(actor.url),
+    bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
+  };
+}
+
+/** Stores what was read of an actor; null when another actor holds its name. */
+async function saveAccount(app: FastifyInstance, info: RemoteActorInfo): Promise<string | null> {
+  try {
+    return await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
+  } catch (err) {
+    // Another delivery made the account meanwhile (or another actor holds the name: then none).
+    if (!isUniqueViolation(err)) throw err;
+    return accountOfRemoteActor(app.db, info.id);
+  }
+}
+
+/** The account with this id as the caller of a service, unless suspended or gone. */
+async function viewerOf(db: Executor, userId: string | null): Promise<Viewer | null> {
+  const user = userId ? await findAccount(db, userId) : undefined;
+  return user && !user.suspended_at ? { id: user.id, username: user.username, user } : null;
+}
+
+/** The account standing for an actor, made the first time from its document; null for no actor or a suspended one. */
+async function accountFor(app: FastifyInstance, ctx: Ctx, actorId: URL): Promise<Viewer | null> {
+  let userId = await accountOfRemoteActor(app.db, actorId.href);
+  if (!userId) {
+    const info = actorInfo(await ctx.lookupObject(actorId), actorId);
+    userId = info ? await saveAccount(app, info) : null;
+  }
+  return viewerOf(app.db, userId);
+}
+
+/** The existing, not suspended account of an actor, without reading anything remote. */
+const knownViewer = async (app: FastifyInstance, actorId: URL | null) => viewerOf(app.db, actorId ? await accountOfRemoteActor(app.db, actorId.href) : null);
+
+/** Whether the actor wrote the object, and the object comes from the actor's server. */
+const isAuthor = (object: APObject, actorId: URL | null): actorId is URL =>
+  actorId !== null && object.id?.origin === actorId.origin && object.attributionIds.some((id) => id.href === actorId.href);
+
+/** The local post a URI of ours names (`/ap/posts/:id`). */
+function localPostId(ctx: Ctx, uri: URL | null): string | null {
+  const parsed = uri ? ctx.parseUri(uri) : null;
+  return parsed?.type === 'object' && parsed.class === Note && parsed.values.id ? parsed.values.id : null;
+}
+
+/** A local actor a URI of ours names, when it is a public user. */
+async function localUser(app: FastifyInstance, ctx: Ctx, uri: URL | null) {
+  const parsed = uri ? ctx.parseUri(uri) : null;
+  if (parsed?.type !== 'actor') return null;
+  const actor = await actorById(app.db, parsed.identifier);
+  return actor?.kind === 'user' ? actor : null;
+}
+
+/** Everything Kruh keeps of a Note. */
+interface ReadNote {
+  id: string;
+  url: string | null;
+  text: string;
+  contentWarning: string | null;
+  published: number;
+  media: { url: string; alt: string }[];
+  /** Local users it mentions: id and name. */
+  mentions: { userId: string; username: string }[];
+  /** Whether it names a local user (a mention, or an address). */
+  addressesLocal: boolean;
+  replyTo: URL | null;
+  isPublic: boolean;
+}
+
+const mediaJson = (media: ReadNote['media']) => (media.length ? JSON.stringify(media) : null);
+
+const isHttp = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
+
+async function readNote(app: FastifyInstance, ctx: Ctx, note: Writing): Promise<ReadNote> {
+  const origin = app.config.publicUrl;
+  let body = remoteText(text(note.content), origin);
+  // A Lemmy post is a titled Page (an Article elsewhere): the title is its first line.
+  if (!(note instanceof Note) && note.name) body = `${text(note.name)}\n\n${body}`.trim();
+  const media: ReadNote['media'] = [];
+  const links: string[] = [];
+  for await (const attachment of note.getAttachments(loadQuietly(ctx))) {
+    if (attachment instanceof Document || attachment instanceof Image) {
+      const url = href(attachment.url);
+      const type = attachment.mediaType ?? 'image/';
+      if (isHttp(url) && type.startsWith('image/')) media.push({ url, alt: remoteAlt(text(attachment.name)) });
+    } else if (attachment instanceof Link && isHttp(attachment.href?.href ?? null)) {
+      links.push(attachment.href!.href);
+    }
+  }
+  // A quoted post (Misskey, Fedibird) and a shared link (Lemmy) are not in Kruh's model; their address is.
+  const quote = note instanceof Page ? undefined : note.quoteUrl?.href;
+  for (const link of [...links, ...(quote ? [quote] : [])]) if (!body.includes(link)) body = `${body}\n\n${link}`.trim();
+  const mentions: ReadNote['mentions'] = [];
+  for await (const tag of note.getTags(loadQuietly(ctx))) {
+    if (!(tag instanceof Mention)) continue;
+    const user = await localUser(app, ctx, tag.href);
+    if (user && !mentions.some((m) => m.userId === user.id)) mentions.push({ userId: user.id, username: user.name });
+  }
+  const addressees = [...note.toIds, ...note.ccIds];
+  let addressesLocal = mentions.length > 0;
+  for (const uri of addressees) if (!addressesLocal && (await localUser(app, ctx, uri))) addressesLocal = true;
+  const published = note.published?.epochMilliseconds ?? Date.now();
+  return {
+    id: note.id!.href,
+    url: href(note.url),
+    text: clipText(body),
+    contentWarning: remoteContentWarning(text(note.summary)),
+    // A date in the future would keep the post on top of every feed.
+    published: Math.min(published, Date.now()),
+    media: media.slice(0, LIMITS.imagesPerPost),
+    mentions: mentions.slice(0, LIMITS.mentionsPerPost),
+    addressesLocal,
+    replyTo: note.replyTargetId,
+    isPublic: addressees.some((uri) => uri.href === PUBLIC_COLLECTION.href),
+  };
+}
+
+/** Whether a visitor may read the post: a reply to anything else is refused. */
+const visitorReads = async (app: FastifyInstance, postId: string) => (await readAsVisitor(app, postsApi.get, { postId })) !== null;
+
+/** Runs a change as the remote account, on a new transaction. */
+const asAccount = (app: FastifyInstance, change: (ctx: ServiceContext) => Promise<void>) =>
+  unlessRefused(() => newTransaction(app.db, (trx) => change(contextOf(app, trx))));
+
+/**
+ * Stores a Note written by `authorId`: a reply to something stored here becomes a comment, any
+ * other a post when it is wanted here (`shared` says a followed community passed it on).
+ */
+async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId: URL, shared: boolean): Promise<void> {
+  if (!note.id) return;
+  if ((await postByApId(app.db, note.id.href)) || (await commentByApId(app.db, note.id.href))) return;
+  const read = await readNote(app, ctx, note);
+  if (!read.isPublic) return;
+  if (read.replyTo) {
+    const parent = await replyParent(app, ctx, read.replyTo);
+    if (!parent || !(await visitorReads(app, parent.postId))) return;
+    const viewer = await accountFor(app, ctx, authorId);
+    if (!viewer) return;
+    await asAccount(app, async (tx) => {
+      await createComment(
+        tx,
+        viewer,
+        { parent: parent.id, text: read.text, mentions: read.mentions.map((m) => m.userId) },
+        { apId: read.id, apUrl: read.url },
+      );
+    });
+    return;
+  }
+  const known = await knownViewer(app, authorId);
+  const wanted = shared || read.addressesLocal || (known !== null && (await isFollowedHere(app.db, known.id)));
+  if (!wanted || (read.text === '' && read.media.length === 0)) return;
+  const viewer = await accountFor(app, ctx, authorId);
+  if (!viewer) return;
+  await asAccount(app, async (tx) => {
+    await storeRemotePost(tx, viewer, {
+      text: read.text,
+      contentWarning: read.contentWarning,
+      createdAt: read.published,
+      mentions: read.mentions,
+      remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
+    });
+  });
+}
+
+/** What a reply answers: a local post, or a post or comment stored here; `id` is the comment's parent. */
+async function replyParent(app: FastifyInstance, ctx: Ctx, uri: URL): Promise<{ id: string; postId: string } | null> {
+  const local = localPostId(ctx, uri);
+  if (local) return { id: local, postId: local };
+  const post = await postByApId(app.db, uri.href);
+  if (post) return { id: post.id, postId: post.id };
+  const comment = await commentByApId(app.db, uri.href);
+  return comment && !comment.deleted ? { id: comment.id, postId: comment.post_id } : null;
+}
+
+export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): Promise<void> {
+  const object = await create.getObject(ctx);
+  if (isWriting(object) && isAuthor(object, create.actorId)) await storeNote(app, ctx, object, create.actorId, false);
+}
+
+/**
+ * Kruh has no reposts, so a boost of a post is not kept. A community (a Lemmy Group) someone here
+ * follows passes on its members' posts this way, though: those are stored as the posts they are.
+ */
+export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Announce): Promise<void> {
+  const group = await knownViewer(app, announce.actorId);
+  if (!group || !(await isFollowedHere(app.db, group.id))) return;
+  const actor = await announce.getActor(ctx);
+  if (!(actor instanceof Group)) return;
+  let object = await announce.getObject(ctx);
+  let authorId: URL | null = null;
+  if (object instanceof Create) {
+    authorId = object.actorId;
+    object = await object.getObject(ctx);
+  } else if (isWriting(object)) {
+    authorId = object.attributionId;
+  }
+  if (isWriting(object) && isAuthor(object, authorId)) await storeNote(app, ctx, object, authorId, true);
+}
+
+/** The stored post or comment an object's IRI names, when the actor's account wrote it. */
+async function ownStored(db: Executor, apId: URL | null, userId: string) {
+  if (!apId) return null;
+  const post = await postByApId(db, apId.href);
+  if (post) return post.author_id === userId ? { kind: 'post' as const, id: post.id } : null;
+  const comment = await commentByApId(db, apId.href);
+  return comment && comment.author_id === userId ? { kind: 'comment' as const, id: comment.id } : null;
+}
+
+/**
+ * An Update of a stored post or comment by its author edits it; of an actor by itself (a new name
+ * or bio), refreshes its account.
+ */
+export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): Promise<void> {
+  const viewer = await knownViewer(app, update.actorId);
+  if (!viewer || !update.actorId) return;
+  const object = await update.getObject(ctx);
+  if (isActor(object)) {
+    const info = actorInfo(object, update.actorId);
+    if (info) await saveAccount(app, info);
+    return;
+  }
+  if (!isWriting(object) || !isAuthor(object, update.actorId)) return;
+  const stored = await ownStored(app.db, object.id, viewer.id);
+  if (!stored) return;
+  const read = await readNote(app, ctx, object);
+  await asAccount(app, async (tx) => {
+    if (stored.kind === 'comment') return replaceRemoteCommentText(tx, viewer, stored.id, read.text);
+    await editPost(tx, viewer, { postId: stored.id, text: read.text, contentWarning: read.contentWarning, mentions: read.mentions.map((m) => m.userId) });
+    await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));
+  });
+}
+
+/** A Delete of a post or comment by its author removes it; of an actor by itself, its account and posts. */
+export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete): Promise<void> {
+  const actorId = activity.actorId;
+  const viewer = await knownViewer(app, actorId);
+  if (!actorId || !viewer) return;
+  let mediaKeys: string[] = [];
+  if (activity.objectId?.href === actorId.href) {
+    await asAccount(app, async (tx) => {
+      mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, viewer.id));
+      mediaKeys.push(...(await deleteAccount(tx, viewer)));
+    });
+  } else {
+    const stored = await ownStored(app.db, activity.objectId, viewer.id);
+    if (!stored) return;
+    await asAccount(app, async (tx) => {
+      mediaKeys = stored.kind === 'post' ? await deletePost(tx, viewer, stored.id) : await deleteComment(tx, viewer, stored.id);
+    });
+  }
+  if (mediaKeys.length) await removePostMedia(app.storage, mediaKeys, app.log);
+}
+
+/** A like's target: a local post, or a post or comment stored here. */
+async function likeTarget(app: FastifyInstance, ctx: Ctx, uri: URL | null): Promise<{ kind: 'post' | 'comment'; id: string; postId: string } | null> {
+  if (!uri) return null;
+  const local = localPostId(ctx, uri);
+  if (local) return { kind: 'post', id: local, postId: local };
+  const post = await postByApId(app.db, uri.href);
+  if (post) return { kind: 'post', id: post.id, postId: post.id };
+  const comment = await commentByApId(app.db, uri.href);
+  return comment ? { kind: 'comment', id: comment.id, postId: comment.post_id } : null;
+}
+
+async function setLike(app: FastifyInstance, ctx: Ctx, like: Like, liked: boolean): Promise<void> {
+  if (!like.actorId) return;
+  const target = await likeTarget(app, ctx, like.objectId);
+  if (!target) return;
+  if (liked && !(await visitorReads(app, target.postId))) return;
+  const viewer = liked ? await accountFor(app, ctx, like.actorId) : await knownViewer(app, like.actorId);
+  if (!viewer) return;
+  await asAccount(app, async (tx) => {
+    if (target.kind === 'post') await likePost(tx, viewer, { postId: target.id, liked });
+    else await likeComment(tx, viewer, { commentId: target.id, liked });
+  });
+}
+
+export const onLike = (app: FastifyInstance, ctx: Ctx, like: Like) => setLike(app, ctx, like, true);
+
+/** An Undo by the actor of what it undoes: a Follow ends, a Like is taken back. */
+export async function onUndo(app: FastifyInstance, ctx: Ctx, undo: Undo): Promise<void> {
+  const object: Activity | APObject | null = await undo.getObject(ctx);
+  if (object instanceof Follow) return undoFollow(app, ctx, undo);
+  if (object instanceof Like && undo.actorId && object.actorId?.href === undo.actorId.href) await setLike(app, ctx, object, false);
+}

@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueJobs } from '../../src/modules/jobs/worker';
+import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse-incoming';
+import { type TestUser, call, createGroup, createPost, createUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+
+/**
+ * What remote servers send to the instance's inboxes: a fake fediverse server in the test serves
+ * its actors and signs their activities; the instance keeps what it wants (replies to what is here,
+ * posts of followed or addressing actors), acts only on an author's own content, and sends every
+ * reply and like through the rules a local user's goes through. Payloads shaped as Mastodon,
+ * Misskey and Lemmy send them are in fixtures/.
+ */
+
+const ORIGIN = 'https://kruh.example';
+const INBOX = '/ap/inbox';
+
+describe('incoming activities', () => {
+  const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
+  let fedi: FakeFediverse;
+  let bob: FakeActor;
+  let carol: FakeActor;
+  let dave: FakeActor;
+  let erin: FakeActor;
+  let eve: FakeActor;
+  let cooking: FakeActor;
+  let alice: TestUser;
+  let fan: TestUser;
+
+  /** A fixture with the fake server's address and the local ids put in. */
+  function fixture(name: string): Record<string, unknown> {
+    const raw = readFileSync(join(__dirname, 'fixtures', name), 'utf8');
+    return JSON.parse(raw.replaceAll('https://remote.example', fedi.origin).replaceAll('{{alice}}', alice.id)) as Record<string, unknown>;
+  }
+
+  /** The account standing for an actor, made as following it from here would make it. */
+  const accountOf = (actor: FakeActor) =>
+    remoteAccountFor(t.app.db, { id: actor.id, inbox: actor.inbox, sharedInbox: null, handle: `@${actor.account}`, url: null, bio: '' }, Date.now());
+
+  async function follow(user: TestUser, actor: FakeActor) {
+    await t.app.db.insertInto('follows').values({ follower_id: user.id, following_id: await accountOf(actor), created_at: Date.now() }).execute();
+  }
+
+  const localActor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
+  const localPost = (id: string) => `${ORIGIN}/ap/posts/${id}`;
+
+  /** A public Note by the actor; `extra` adds or replaces fields. */
+  const noteBy = (actor: FakeActor, extra: Record<string, unknown> = {}) => ({
+    id: `${actor.id}/notes/${randomUUID()}`,
+    type: 'Note',
+    attributedTo: actor.id,
+    to: [PUBLIC],
+    cc: [actor.followers],
+    content: '<p>hello from afar</p>',
+    published: '2026-11-25T09:00:00Z',
+    ...extra,
+  });
+  const activity = (type: string, actor: FakeActor, object: unknown) => ({ id: `${actor.id}/activities/${randomUUID()}`, type, actor: actor.id, to: [PUBLIC], object });
+  const send = async (body: object, signer: FakeActor | null) => (await deliverToInbox(t.app, INBOX, body, signer)).statusCode;
+
+  const postByAp = (apId: string) => t.app.db.selectFrom('posts').selectAll().where('ap_id', '=', apId).executeTakeFirst();
+  const commentByAp = (apId: string) => t.app.db.selectFrom('comments').selectAll().where('ap_id', '=', apId).executeTakeFirst();
+  const notificationsOf = async (userId: string) => {
+    await runDueJobs(t.app);
+    return t.app.db.selectFrom('notifications').select(['type', 'actor_id', 'post_id', 'comment_id']).where('user_id', '=', userId).execute();
+  };
+
+  beforeAll(async () => {
+    fedi = await startFakeFediverse();
+    bob = await fedi.actor('bob');
+    carol = await fedi.actor('carol');
+    dave = await fedi.actor('dave');
+    erin = await fedi.actor('erin');
+    eve = await fedi.actor('eve');
+    cooking = await fedi.actor('cooking', { type: 'Group' });
+    alice = await createUser(t.app, { username: 'alice' });
+    fan = await createUser(t.app, { username: 'fan' });
+    await follow(fan, bob);
+  });
+  afterAll(async () => {
+    await fedi.close();
+  });
+
+  it("stores a followed actor's Mastodon Note as a post with its mention, hashtag, warning and picture, once", async () => {
+    const create = fixture('mastodon-create-note.json');
+    const note = create.object as { id: string; url: string };
+    expect(await send(create, bob)).toBe(202);
+    const post = await postByAp(note.id);
+    const bobAccount = await accountOf(bob);
+    expect(post).toMatchObject({
+      author_id: bobAccount,
+      ap_url: note.url,
+      text: 'Hello @alice, the tomatoes are in! #garden\n\nPictures: https://photos.example/albums/2026/tomatoes',
+      content_warning: 'Garden spoilers',
+      created_at: Date.parse('2026-11-20T10:15:30Z'),
+    });
+    expect(JSON.parse(post!.remote_media!)).toEqual([
+      { url: `${fedi.origin}/system/media_attachments/files/110/000/000/original/tomatoes.jpg`, alt: 'Red tomatoes on the vine' },
+    ]);
+    const mentions = await t.app.db.selectFrom('post_mentions').select(['user_id', 'username']).where('post_id', '=', post!.id).execute();
+    expect(mentions).toEqual([{ user_id: alice.id, username: 'alice' }]);
+    const tags = await t.app.db.selectFrom('post_hashtags').select('tag').where('post_id', '=', post!.id).execute();
+    expect(tags.map((tag) => tag.tag)).toEqual(['garden']);
+    expect(await notificationsOf(alice.id)).toContainEqual(expect.objectContaining({ type: 'MENTION', actor_id: bobAccount, post_id: post!.id }));
+
+    const feed = await call(t.app, fan, { method: 'GET', url: '/api/feed/following' });
+    expect((feed.json() as { posts: { _id: string }[] }).posts.map((p) => p._id)).toContain(post!.id);
+
+    // The same Note again, in another activity: still one post.
+    expect(await send({ ...create, id: `${String(create.id)}-again` }, bob)).toBe(202);
+    expect(await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).execute()).toHaveLength(1);
+  });
+
+  it('stores a Misskey Note addressed to a local user, quote included, and ignores one nobody here wants', async () => {
+    const create = fixture('misskey-create-note.json');
+    expect(await send(create, carol)).toBe(202);
+    const post = await postByAp((create.object as { id: string }).id);
+    expect(post).toMatchObject({
+      text: `Thanks for the seeds, @alice\nThey sprouted overnight!\n\nRE: ${fedi.origin}/notes/9xkq2m1a0000`,
+      content_warning: 'seedlings',
+      author_id: await accountOf(carol),
+    });
+
+    const unsolicited = noteBy(eve);
+    expect(await send(activity('Create', eve, unsolicited), eve)).toBe(202);
+    expect(await postByAp(unsolicited.id)).toBeUndefined();
+  });
+
+  it('stores a Note delivered twice at once a single time', async () => {
+    const note = noteBy(bob);
+    const reply = noteBy(carol, { inReplyTo: localPost((await createPost(t.app, alice)).id) });
+    const statuses = await Promise.all([
+      send(activity('Create', bob, note), bob),
+      send(activity('Create', bob, note), bob),
+      send(activity('Create', carol, reply), carol),
+      send(activity('Create', carol, reply), carol),
+    ]);
+    expect(statuses).toEqual([202, 202, 202, 202]);
+    expect(await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).execute()).toHaveLength(1);
+    expect(await t.app.db.selectFrom('comments').select('id').where('ap_id', '=', reply.id).execute()).toHaveLength(1);
+  });
+
+  it('makes one account of a new actor whose first activities come at once', async () => {
+    const newcomer = await fedi.actor('newcomer');
+    const [first, second] = [await createPost(t.app, alice), await createPost(t.app, alice)];
+    const statuses = await Promise.all([first, second].map((post) => send(activity('Like', newcomer, localPost(post.id)), newcomer)));
+    expect(statuses).toEqual([202, 202]);
+    const accounts = await t.app.db.selectFrom('users').select('id').where('username', '=', newcomer.account).execute();
+    expect(accounts).toHaveLength(1);
+    const likes = await t.app.db.selectFrom('post_likes').select('user_id').where('post_id', 'in', [first.id, second.id]).execute();
+    expect(likes).toEqual([{ user_id: accounts[0]!.id }, { user_id: accounts[0]!.id }]);
+  });
+
+  it('keeps no Note that is not public, even one naming a local user', async () => {
+    const direct = noteBy(bob, { to: [localActor(alice.id)], cc: [], tag: [{ type: 'Mention', href: localActor(alice.id), name: '@alice@kruh.example' }] });
+    expect(await send(activity('Create', bob, direct), bob)).toBe(202);
+    expect(await postByAp(direct.id)).toBeUndefined();
+  });
+
+  it('makes a reply to a local post a comment, and a reply to that comment a nested one, telling the authors', async () => {
+    const post = await createPost(t.app, alice, { text: 'my tomatoes' });
+    const reply = noteBy(dave, { inReplyTo: localPost(post.id), content: '<p>lovely <b>crop</b></p>' });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    const comment = await commentByAp(reply.id);
+    const daveAccount = await accountOf(dave);
+    expect(comment).toMatchObject({ post_id: post.id, parent_comment_id: null, author_id: daveAccount, text: 'lovely crop' });
+    const stored = await t.app.db.selectFrom('posts').select('comments').where('id', '=', post.id).executeTakeFirstOrThrow();
+    expect(Number(stored.comments)).toBe(1);
+    expect(await notificationsOf(alice.id)).toContainEqual(expect.objectContaining({ type: 'NEW_REPLY', actor_id: daveAccount, comment_id: comment!.id }));
+
+    const nested = noteBy(erin, { inReplyTo: reply.id, content: '<p>agreed</p>' });
+    expect(await send(activity('Create', erin, nested), erin)).toBe(202);
+    expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'agreed' });
+  });
+
+  it('refuses a reply to a post of a private group, and one by an actor the author blocked', async () => {
+    const group = await createGroup(t.app, alice, { isPrivate: true });
+    const hidden = await createPost(t.app, alice, { text: 'members only', groupIds: [group.id] });
+    const toHidden = noteBy(dave, { inReplyTo: localPost(hidden.id) });
+    expect(await send(activity('Create', dave, toHidden), dave)).toBe(202);
+    expect(await commentByAp(toHidden.id)).toBeUndefined();
+
+    const post = await createPost(t.app, alice, { text: 'no eve here' });
+    await t.app.db.insertInto('user_blocks').values({ blocker_id: alice.id, blocked_id: await accountOf(eve), created_at: Date.now() }).execute();
+    const blocked = noteBy(eve, { inReplyTo: localPost(post.id) });
+    expect(await send(activity('Create', eve, blocked), eve)).toBe(202);
+    expect(await commentByAp(blocked.id)).toBeUndefined();
+    expect(await send(activity('Like', eve, localPost(post.id)), eve)).toBe(202);
+    expect(await t.app.db.selectFrom('post_likes').selectAll().where('post_id', '=', post.id).execute()).toEqual([]);
+  });
+
+  it("refuses an unsigned Create, one signed by someone else, and a Note forged in another's name", async () => {
+    const post = await createPost(t.app, alice);
+    const reply = noteBy(bob, { inReplyTo: localPost(post.id) });
+    expect(await send(activity('Create', bob, reply), null)).toBe(401);
+    expect(await send(activity('Create', bob, reply), eve)).toBeGreaterThanOrEqual(400);
+    // Eve's own activity carrying a Note said to be Bob's.
+    expect(await send(activity('Create', eve, reply), eve)).toBe(202);
+    expect(await commentByAp(reply.id)).toBeUndefined();
+  });
+
+  it('edits and deletes a post or comment for its author only', async () => {
+    const note = noteBy(bob, { content: '<p>first words</p>' });
+    expect(await send(activity('Create', bob, note), bob)).toBe(202);
+    const post = (await postByAp(note.id))!;
+    const edited = { ...note, content: '<p>second words</p>', summary: 'now warned', updated: '2026-11-25T10:00:00Z' };
+    expect(await send(activity('Update', eve, { ...edited, content: '<p>forged</p>' }), eve)).toBe(202);
+    expect((await postByAp(note.id))!.text).toBe('first words');
+    expect(await send(activity('Update', bob, edited), bob)).toBe(202);
+    expect(await postByAp(note.id)).toMatchObject({ text: 'second words', content_warning: 'now warned' });
+    const versions = await t.app.db.selectFrom('post_edits').select('text').where('post_id', '=', post.id).execute();
+    expect(versions).toEqual([{ text: 'first words' }]);
+
+    const mine = await createPost(t.app, alice);
+    const reply = noteBy(bob, { inReplyTo: localPost(mine.id), content: '<p>typo</p>' });
+    expect(await send(activity('Create', bob, reply), bob)).toBe(202);
+    expect(await send(activity('Update', bob, { ...reply, content: '<p>fixed</p>' }), bob)).toBe(202);
+    expect((await commentByAp(reply.id))!.text).toBe('fixed');
+
+    const tombstone = (id: string) => ({ id, type: 'Tombstone' });
+    expect(await send(activity('Delete', eve, tombstone(note.id)), eve)).toBe(202);
+    expect(await postByAp(note.id)).toBeDefined();
+    expect(await send(activity('Delete', bob, tombstone(note.id)), bob)).toBe(202);
+    expect(await postByAp(note.id)).toBeUndefined();
+    expect(await send(activity('Delete', bob, reply.id), bob)).toBe(202);
+    expect(await commentByAp(reply.id)).toBeUndefined();
+  });
+
+  it("refreshes an account's bio on an Update of its actor by itself only", async () => {
+    const account = await accountOf(carol);
+    const person = (await (await fetch(carol.id)).json()) as Record<string, unknown>;
+    const renewed = { ...person, summary: '<p>I grow <b>beans</b> now</p>' };
+    const user = () => t.app.db.selectFrom('users').select(['bio', 'username']).where('id', '=', account).executeTakeFirstOrThrow();
+    expect(await send(activity('Update', eve, renewed), eve)).toBe(202);
+    expect(await user()).toEqual({ bio: '', username: carol.account });
+    expect(await send(activity('Update', carol, renewed), carol)).toBe(202);
+    expect(await user()).toEqual({ bio: 'I grow beans now', username: carol.account });
+  });
+
+  it('counts a like of a local post and of a stored comment, and takes it back on Undo', async () => {
+    const post = await createPost(t.app, alice);
+    const like = activity('Like', carol, localPost(post.id));
+    expect(await send(like, carol)).toBe(202);
+    const likes = async () => Number((await t.app.db.selectFrom('posts').select('likes').where('id', '=', post.id).executeTakeFirstOrThrow()).likes);
+    expect(await likes()).toBe(1);
+    expect(await t.app.db.selectFrom('post_likes').select('user_id').where('post_id', '=', post.id).execute()).toEqual([{ user_id: await accountOf(carol) }]);
+    // Again, under another id: still one like.
+    expect(await send({ ...like, id: `${like.id}-again` }, carol)).toBe(202);
+    expect(await likes()).toBe(1);
+    expect(await send(activity('Undo', eve, like), eve)).toBe(202);
+    expect(await likes()).toBe(1);
+    expect(await send(activity('Undo', carol, like), carol)).toBe(202);
+    expect(await likes()).toBe(0);
+
+    const reply = noteBy(dave, { inReplyTo: localPost(post.id) });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    expect(await send(activity('Like', carol, reply.id), carol)).toBe(202);
+    expect((await commentByAp(reply.id))!.likes).toBe(1);
+  });
+
+  it('ignores a boost of a local post, and ignores everything from a suspended account', async () => {
+    const post = await createPost(t.app, alice);
+    const before = await t.app.db.selectFrom('posts').select('id').execute();
+    expect(await send(activity('Announce', carol, localPost(post.id)), carol)).toBe(202);
+    expect(await t.app.db.selectFrom('posts').select('id').execute()).toEqual(before);
+
+    const frank = await fedi.actor('frank');
+    await follow(fan, frank);
+    await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', await accountOf(frank)).execute();
+    const note = noteBy(frank);
+    expect(await send(activity('Create', frank, note), frank)).toBe(202);
+    expect(await send(activity('Like', frank, localPost(post.id)), frank)).toBe(202);
+    expect(await postByAp(note.id)).toBeUndefined();
+    expect(await t.app.db.selectFrom('post_likes').selectAll().where('post_id', '=', post.id).execute()).toEqual([]);
+  });
+
+  it("stores a followed Lemmy community's post and a Lemmy comment on it", async () => {
+    const outsider = fixture('lemmy-announce-page.json');
+    // Nobody follows the community yet: its post is not wanted.
+    expect(await send(outsider, cooking)).toBe(202);
+    const page = (outsider.object as { object: { id: string } }).object;
+    expect(await postByAp(page.id)).toBeUndefined();
+
+    await follow(fan, cooking);
+    expect(await send({ ...outsider, id: `${String(outsider.id)}-followed` }, cooking)).toBe(202);
+    const post = await postByAp(page.id);
+    expect(post).toMatchObject({
+      author_id: await accountOf(dave),
+      text: 'Best way to dry tomatoes?\n\nI have far too many tomatoes.\n\nSun or oven?\n\nhttps://recipes.example/dried-tomatoes',
+      created_at: Date.parse('2026-11-22T12:00:00Z'),
+    });
+
+    const comment = fixture('lemmy-create-comment.json');
+    expect(await send(comment, erin)).toBe(202);
+    expect(await commentByAp((comment.object as { id: string }).id)).toMatchObject({
+      post_id: post!.id,
+      author_id: await accountOf(erin),
+      text: "Oven, 90 °C, & patience. @dave@remote.example",
+    });
+  });
+
+  it('removes an actor that deleted itself, with its posts', async () => {
+    const gone = await fedi.actor('gone');
+    await follow(fan, gone);
+    const note = noteBy(gone);
+    expect(await send(activity('Create', gone, note), gone)).toBe(202);
+    expect(await postByAp(note.id)).toBeDefined();
+    const account = await accountOf(gone);
+    expect(await send(activity('Delete', eve, gone.id), eve)).toBe(202);
+    expect(await t.app.db.selectFrom('users').select('id').where('id', '=', account).execute()).toHaveLength(1);
+    expect(await send(activity('Delete', gone, gone.id), gone)).toBe(202);
+    expect(await t.app.db.selectFrom('users').select('id').where('id', '=', account).execute()).toEqual([]);
+    expect(await postByAp(note.id)).toBeUndefined();
+    expect(await t.app.db.selectFrom('remote_actors').select('id').where('id', '=', gone.id).execute()).toEqual([]);
+  });
+});
