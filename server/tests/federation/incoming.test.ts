@@ -262,7 +262,7 @@ describe('incoming activities', () => {
     expect((await commentByAp(reply.id))!.likes).toBe(1);
   });
 
-  it('ignores a boost of a local post, and ignores everything from a suspended account', async () => {
+  it('ignores a boost of a local post, and refuses everything from a suspended account', async () => {
     const post = await createPost(t.app, alice);
     const before = await t.app.db.selectFrom('posts').select('id').execute();
     expect(await send(activity('Announce', carol, localPost(post.id)), carol)).toBe(202);
@@ -272,8 +272,9 @@ describe('incoming activities', () => {
     await follow(fan, frank);
     await t.app.db.updateTable('users').set({ suspended_at: Date.now() }).where('id', '=', await accountOf(frank)).execute();
     const note = noteBy(frank);
-    expect(await send(activity('Create', frank, note), frank)).toBe(202);
-    expect(await send(activity('Like', frank, localPost(post.id)), frank)).toBe(202);
+    // The inbox's boundary refuses a suspended account's activities before any handler sees them.
+    expect(await send(activity('Create', frank, note), frank)).toBe(403);
+    expect(await send(activity('Like', frank, localPost(post.id)), frank)).toBe(403);
     expect(await postByAp(note.id)).toBeUndefined();
     expect(await t.app.db.selectFrom('post_likes').selectAll().where('post_id', '=', post.id).execute()).toEqual([]);
   });
