@@ -57,6 +57,11 @@ describe('small things', () => {
     await main.getByRole('group', { name: 'Jazyk' }).waitFor();
     expect(await main.getByRole('radio', { name: 'Čeština' }).isChecked()).toBe(true);
     await main.getByRole('button', { name: 'Odhlásit se' }).click();
+    // The language chosen offline waits in the outbox for the server: logging out would drop it, so
+    // the app asks first.
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText(/1 položka ještě čeká na odeslání/).waitFor();
+    await confirm.getByRole('button', { name: 'Ano' }).click();
     const nav = page.getByRole('navigation', { name: 'Hlavní navigace' });
     await nav.getByRole('link', { name: 'Přihlásit se' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
