@@ -259,6 +259,17 @@ describe('notification generation', () => {
       expect((await listFor(app(), other)).notifications[0]).toMatchObject({ type: 'GROUP_JOIN_ACCEPT', author: admin.username, gp: group.id, groupname: group.name });
     });
 
+    it("clears the admins' GROUP_JOIN_REQUEST once the requester withdraws it", async () => {
+      const { group, members: [admin] } = await createGroupWith(app(), ['admin'], { owner: author, requestJoin: true });
+      await app().db.insertInto('group_requests').values({ group_id: group.id, user_id: other.id, created_at: Date.now() }).execute();
+      await deliver({ kind: 'group_join_request', groupId: group.id, actorId: other.id });
+      expect(await typesOfEach(app(), { author, admin })).toEqual({ author: ['GROUP_JOIN_REQUEST'], admin: ['GROUP_JOIN_REQUEST'] });
+      const withdrawn = await app().inject({ method: 'DELETE', url: `/api/group/${encodeURIComponent(group.name)}/request`, headers: other.auth });
+      expect(withdrawn.statusCode).toBe(200);
+      await drain(app());
+      expect(await typesOfEach(app(), { author, admin })).toEqual({ author: [], admin: [] });
+    });
+
     it('sends nothing for a request withdrawn before delivery; GROUP_JOIN_DENY to a denied requester', async () => {
       const group = await createGroup(app(), author, { requestJoin: true });
       await deliver(

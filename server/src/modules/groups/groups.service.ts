@@ -389,13 +389,14 @@ export function requestJoin(ctx: ServiceContext, viewer: Viewer, nameOrId: strin
   });
 }
 
-/** The requester takes back a request nobody has answered yet; the group's admins are not told. */
+/** The requester takes back a request nobody has answered yet; the admins' items about it go, and nothing else tells them. */
 export function withdrawRequest(ctx: ServiceContext, viewer: Viewer, nameOrId: string): Promise<void> {
   const userId = viewer.id;
   return changeOwnMembership(ctx, nameOrId, userId, async (trx, group, membership) => {
     if (!membership.requested) throw notFound('no_pending_request');
     await takeGroupActionSlot(ctx, group.id, userId);
     if (!(await repo.deleteUserRow(trx, 'group_requests', group.id, userId))) throw notFound('no_pending_request');
+    await enqueueNotificationEvent(trx, { kind: 'group_join_withdrawn', groupId: group.id, userId });
   });
 }
 

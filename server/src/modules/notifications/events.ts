@@ -15,6 +15,7 @@ export type NotificationEvent =
   | { kind: 'group_join_request'; groupId: string; actorId: string }
   | { kind: 'group_join_accepted'; groupId: string; actorId: string; userId: string }
   | { kind: 'group_join_denied'; groupId: string; actorId: string; userId: string }
+  | { kind: 'group_join_withdrawn'; groupId: string; userId: string }
   | { kind: 'group_new_member'; groupId: string; userId: string }
   | { kind: 'group_made_admin'; groupId: string; actorId: string; userId: string }
   | { kind: 'group_revoked_admin'; groupId: string; actorId: string; userId: string }

@@ -161,6 +161,9 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
       const actor = (await repo.userExists(trx, event.actorId)) ? event.actorId : null;
       return done(app, trx, [note(event.userId, type, now, { actor, group: event.groupId })], changed);
     }
+    case 'group_join_withdrawn':
+      // The requester took the request back: the admins' items about it have nothing left to act on.
+      return done(app, trx, [], await repo.deleteJoinRequestNotifications(trx, event.groupId, event.userId));
     case 'group_new_member': {
       if (!(await repo.groupExists(trx, event.groupId)) || !(await repo.userExists(trx, event.userId))) return { next: null };
       const staff = await repo.groupStaff(trx, event.groupId);
