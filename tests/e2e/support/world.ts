@@ -18,7 +18,7 @@ export interface World {
 export interface Screen {
   /** A short name for reports and file names. */
   name: string;
-  /** The path the browser opens (hash routes). */
+  /** The path the browser opens (a real path, as a link outside the app opens it). */
   path: string;
   /** Only for a logged-in user (the route's guard sends others away). */
   guarded?: boolean;
