@@ -1,0 +1,215 @@
+import type { RouteOptions } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestUser, call, createGroup, createUser } from '../helpers/fixtures';
+import { type KruhInstance, settle, startInstance } from '../helpers/kruh-instance';
+import { multipartBody } from '../helpers/multipart';
+
+/**
+ * Two whole Kruh instances on this machine talking to each other: each user acts through their own
+ * instance's API, and everything between the two travels as signed deliveries over real HTTP,
+ * run by each instance's job queue. Nothing is faked on either side. The steps build on each other
+ * (a follow, then a post, then answers to it), so they run in order and share what they made.
+ */
+
+type Res = { statusCode: number; json(): unknown; body: string };
+
+function ok<T = Record<string, unknown>>(res: Res, status = 200): T {
+  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
+  return res.json() as T;
+}
+
+interface PostView {
+  _id: string;
+  text: string;
+  likes: number;
+  author: { username: string };
+  remote?: { host: string; url: string | null } | null;
+}
+
+const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 120, b: 60 } } }).png().toBuffer();
+
+describe('two Kruh instances federating', () => {
+  let a: KruhInstance;
+  let b: KruhInstance;
+  /** POSTs B's ActivityPub paths (its inboxes) have been sent, counted as they arrive. */
+  let postsToB = 0;
+
+  // A's people.
+  let alice: TestUser;
+  // B's people.
+  let bob: TestUser;
+  let carol: TestUser;
+  let dan: TestUser;
+  let erin: TestUser;
+
+  /** The post bob writes on B, and its copy on A. */
+  let bobPost: string;
+  let copyOnA: string;
+
+  beforeAll(async () => {
+    a = await startInstance();
+    b = await startInstance(
+      {},
+      {
+        onRoute(route: RouteOptions) {
+          const methods = Array.isArray(route.method) ? route.method : [route.method];
+          if (!methods.includes('POST') || !route.url.startsWith('/ap/')) return;
+          const counting = async () => {
+            postsToB++;
+          };
+          route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), counting];
+        },
+      },
+    );
+    alice = await createUser(a.app, { username: 'alice' });
+    bob = await createUser(b.app, { username: 'bob' });
+    carol = await createUser(b.app, { username: 'carol' });
+    dan = await createUser(b.app, { username: 'dan' });
+    erin = await createUser(b.app, { username: 'erin' });
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  /** What a user of `on` finds searching for a handle: the account's id there, or undefined. */
+  async function find(on: KruhInstance, user: TestUser, handle: string): Promise<string | undefined> {
+    const res = await call(on.app, user, { method: 'GET', url: `/api/search/for/users?query=${encodeURIComponent(handle)}` });
+    const list = ok<{ userList: Array<{ _id: string; username: string }> }>(res).userList;
+    return list.find((u) => u.username === handle.replace(/^@/, ''))?._id;
+  }
+
+  const follow = async (on: KruhInstance, user: TestUser, accountId: string) =>
+    ok(await call(on.app, user, { method: 'POST', url: '/api/follow', payload: { following: accountId } }), 201);
+
+  const apId = (on: KruhInstance, postId: string) => `${on.origin}/ap/posts/${postId}`;
+  const actorOf = (on: KruhInstance, id: string) => `${on.origin}/ap/actors/${id}`;
+
+  /** The posts B keeps that came from A. */
+  const postsFromA = () => b.app.db.selectFrom('posts').select(['id', 'author_id', 'text', 'ap_id']).where('ap_id', 'like', `${a.origin}/%`).execute();
+
+  it("alice on A finds bob on B by his handle and follows him; B lists her as his follower", async () => {
+    const bobOnA = await find(a, alice, `@bob@${b.host}`);
+    expect(bobOnA).toBeDefined();
+    await follow(a, alice, bobOnA!);
+    await settle(a, b);
+
+    const follows = await b.app.db.selectFrom('remote_follows').select('remote_actor_id').where('local_id', '=', bob.id).execute();
+    expect(follows).toEqual([{ remote_actor_id: actorOf(a, alice.id) }]);
+    const followers = await b.app.inject({ method: 'GET', url: `/ap/actors/${bob.id}/followers`, headers: { accept: 'application/activity+json' } });
+    expect(ok<{ totalItems: number }>(followers).totalItems).toBe(1);
+    expect(followers.body).toContain(actorOf(a, alice.id));
+  });
+
+  it("bob's public post with a picture, a mention and a hashtag reaches alice's following feed on A", async () => {
+    const created = await call(b.app, bob, {
+      method: 'POST',
+      url: '/api/post',
+      payload: { text: `Fresh beans, ask @carol #beans`, mentions: [carol.username] },
+    });
+    bobPost = ok<{ _id: string }>(created, 201)._id;
+    const body = multipartBody({ id: bobPost, index: '0', alt: 'A green square' }, [{ field: 'image', filename: 'beans.png', contentType: 'image/png', data: await png() }]);
+    ok(await call(b.app, bob, { method: 'POST', url: '/api/upload/image', payload: body.payload, headers: body.headers }), 201);
+    await settle(a, b);
+
+    const stored = await a.app.db.selectFrom('posts').select(['id', 'remote_media']).where('ap_id', '=', apId(b, bobPost)).executeTakeFirstOrThrow();
+    copyOnA = stored.id;
+    const feed = ok<{ posts: PostView[] }>(await call(a.app, alice, { method: 'GET', url: '/api/feed/following' }));
+    const shown = feed.posts.find((p) => p._id === copyOnA);
+    expect(shown).toMatchObject({ author: { username: `bob@${b.host}` }, remote: { host: b.host } });
+    expect(shown!.text).toContain('Fresh beans');
+    expect(shown!.text).toContain(`@carol@${b.host}`);
+    expect(shown!.text).toContain('#beans');
+    // The hashtag is one of A's hashtags now: its page lists the post.
+    const tagged = ok<{ posts: PostView[] }>(await call(a.app, alice, { method: 'GET', url: '/api/feed/hash/beans' }));
+    expect(tagged.posts.map((p) => p._id)).toContain(copyOnA);
+    // The picture stays on B: A keeps its address and its description.
+    const media = JSON.parse(stored.remote_media ?? '[]') as Array<{ url: string; alt: string }>;
+    expect(media).toHaveLength(1);
+    expect(media[0]!.url.startsWith(`${b.origin}/media/${bobPost}0.webp`)).toBe(true);
+    expect(media[0]!.alt).toBe('A green square');
+  });
+
+  it("alice's comment on A becomes a comment on bob's post on B, and bob is told", async () => {
+    ok(await call(a.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: 'Looks tasty', parent: copyOnA } }), 201);
+    await settle(a, b);
+
+    const thread = ok<{ comments: Array<{ text: string; author: string | { username: string } }> }>(
+      await call(b.app, bob, { method: 'GET', url: `/api/post/${bobPost}/comments` }),
+    );
+    expect(thread.comments.map((c) => c.text)).toEqual(['Looks tasty']);
+    const notifications = ok<{ notifications: Array<{ type: string; username: string; context: { post: string | null } }> }>(
+      await call(b.app, bob, { method: 'GET', url: '/api/notification/' }),
+    );
+    expect(notifications.notifications).toContainEqual(expect.objectContaining({ username: `alice@${a.host}`, context: expect.objectContaining({ post: bobPost }) }));
+  });
+
+  it("alice's like on A counts on B, and taking it back uncounts it", async () => {
+    const likesOnB = async () => ok<PostView>(await call(b.app, bob, { method: 'GET', url: `/api/post/${bobPost}` })).likes;
+    ok(await call(a.app, alice, { method: 'PATCH', url: `/api/post/${copyOnA}/like`, payload: { liked: true } }));
+    await settle(a, b);
+    expect(await likesOnB()).toBe(1);
+    ok(await call(a.app, alice, { method: 'PATCH', url: `/api/post/${copyOnA}/like`, payload: { liked: false } }));
+    await settle(a, b);
+    expect(await likesOnB()).toBe(0);
+  });
+
+  it("bob's edit on B changes A's copy, and his deletion removes it", async () => {
+    ok(await call(b.app, bob, { method: 'PATCH', url: `/api/post/${bobPost}`, payload: { text: 'Roasted beans now #beans' } }));
+    await settle(a, b);
+    expect(ok<PostView>(await call(a.app, alice, { method: 'GET', url: `/api/post/${copyOnA}` })).text).toBe('Roasted beans now #beans');
+
+    ok(await call(b.app, bob, { method: 'DELETE', url: `/api/post/${bobPost}` }));
+    await settle(a, b);
+    expect((await call(a.app, alice, { method: 'GET', url: `/api/post/${copyOnA}` })).statusCode).toBe(404);
+    expect(await a.app.db.selectFrom('posts').select('id').where('ap_id', '=', apId(b, bobPost)).execute()).toEqual([]);
+  });
+
+  it("dan on B follows a public group of A; the group announces its members' posts to B", async () => {
+    const group = await createGroup(a.app, alice, { name: 'beangrowers' });
+    // The handle search finds a group's actor as it finds a person's.
+    const groupOnB = await find(b, dan, `@${group.name}@${a.host}`);
+    expect(groupOnB).toBeDefined();
+    await follow(b, dan, groupOnB!);
+    await settle(a, b);
+    const follows = await a.app.db.selectFrom('remote_follows').select('remote_actor_id').where('local_id', '=', group.id).execute();
+    expect(follows).toEqual([{ remote_actor_id: actorOf(b, dan.id) }]);
+
+    const before = await postsFromA();
+    const created = ok<{ _id: string }>(await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Sowing day in the group', groups: [group.name] } }), 201);
+    await settle(a, b);
+    const after = await postsFromA();
+    expect(after.length).toBe(before.length + 1);
+    const stored = after.find((p) => p.ap_id === apId(a, created._id));
+    expect(stored).toMatchObject({ text: 'Sowing day in the group' });
+    // Kept as alice's post (the group only passed it on), the account B keeps for her.
+    const author = await b.app.db.selectFrom('users').select('username').where('id', '=', stored!.author_id).executeTakeFirstOrThrow();
+    expect(author.username).toBe(`alice@${a.host}`);
+  });
+
+  it('a post in a private group of A sends B nothing, though its author has a follower there', async () => {
+    const aliceOnB = await find(b, erin, `@alice@${a.host}`);
+    expect(aliceOnB).toBeDefined();
+    await follow(b, erin, aliceOnB!);
+    await settle(a, b);
+    expect(await a.app.db.selectFrom('remote_follows').select('remote_actor_id').where('local_id', '=', alice.id).execute()).toContainEqual({
+      remote_actor_id: actorOf(b, erin.id),
+    });
+    // A public post of hers does reach B, so the silence below is the private group's.
+    const arrivals = postsToB;
+    ok(await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Out in the open' } }), 201);
+    await settle(a, b);
+    expect(postsToB).toBeGreaterThan(arrivals);
+    expect((await postsFromA()).map((p) => p.text)).toContain('Out in the open');
+
+    const hideout = await createGroup(a.app, alice, { name: 'hideout', isPrivate: true });
+    const before = await postsFromA();
+    const quiet = postsToB;
+    ok(await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Members only', groups: [hideout.name] } }), 201);
+    await settle(a, b);
+    expect(postsToB).toBe(quiet);
+    expect(await postsFromA()).toEqual(before);
+  });
+});
