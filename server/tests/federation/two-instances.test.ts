@@ -153,6 +153,20 @@ describe('two Kruh instances federating', () => {
     expect(notifications.notifications).toContainEqual(expect.objectContaining({ username: `alice@${a.host}`, context: expect.objectContaining({ post: bobPost }) }));
   });
 
+  it("bob's answer on B to alice's comment reaches A under her comment, and she is told", async () => {
+    const onB = await b.app.db.selectFrom('comments').select('id').where('post_id', '=', bobPost).executeTakeFirstOrThrow();
+    ok(await call(b.app, bob, { method: 'POST', url: '/api/comment/', payload: { text: 'Thank you!', parent: onB.id } }), 201);
+    await settle(a, b);
+
+    const hers = await a.app.db.selectFrom('comments').select('id').where('post_id', '=', copyOnA).where('ap_id', 'is', null).executeTakeFirstOrThrow();
+    const tree = ok<{ pinnedTree: { children: unknown[] } }>(await call(a.app, alice, { method: 'GET', url: `/api/comment/${hers.id}/tree` }));
+    expect(tree.pinnedTree.children).toEqual([expect.objectContaining({ text: 'Thank you!', author: expect.objectContaining({ username: `bob@${b.host}` }) })]);
+    const notifications = ok<{ notifications: Array<{ username: string; context: { post: string | null } }> }>(
+      await call(a.app, alice, { method: 'GET', url: '/api/notification/' }),
+    );
+    expect(notifications.notifications).toContainEqual(expect.objectContaining({ username: `bob@${b.host}`, context: expect.objectContaining({ post: copyOnA }) }));
+  });
+
   it("alice's like on A counts on B, and taking it back uncounts it", async () => {
     const likesOnB = async () => ok<PostView>(await call(b.app, bob, { method: 'GET', url: `/api/post/${bobPost}` })).likes;
     ok(await call(a.app, alice, { method: 'PATCH', url: `/api/post/${copyOnA}/like`, payload: { liked: true } }));

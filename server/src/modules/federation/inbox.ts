@@ -34,7 +34,8 @@ import { createComment, deleteComment, likeComment, replaceRemoteCommentText } f
 import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { actorById, commentByApId, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
+import { localCommentId } from './comment-note.js';
+import { actorById, commentByApId, isFollowedHere, localCommentById, postByApId, postIdsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
 import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
@@ -255,10 +256,16 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
   });
 }
 
-/** What a reply answers: a local post, or a post or comment stored here; `id` is the comment's parent. */
+/** What a reply answers: a local post or comment, or a post or comment stored here; `id` is the comment's parent. */
 async function replyParent(app: FastifyInstance, ctx: Ctx, uri: URL): Promise<{ id: string; postId: string } | null> {
   const local = localPostId(ctx, uri);
   if (local) return { id: local, postId: local };
+  // Local comments are sent with an address of their own, so an answer to one names it.
+  const localComment = localCommentId(app.config.publicUrl, uri);
+  if (localComment) {
+    const comment = await localCommentById(app.db, localComment);
+    return comment && !comment.deleted ? { id: comment.id, postId: comment.post_id } : null;
+  }
   const post = await postByApId(app.db, uri.href);
   if (post) return { id: post.id, postId: post.id };
   const comment = await commentByApId(app.db, uri.href);
