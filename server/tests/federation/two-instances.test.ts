@@ -177,6 +177,18 @@ describe('two Kruh instances federating', () => {
     expect(await likesOnB()).toBe(0);
   });
 
+  it("alice's deletion of her comment on A deletes it on B (kept as a marker, since bob answered it)", async () => {
+    const hers = await a.app.db.selectFrom('comments').select('id').where('post_id', '=', copyOnA).where('ap_id', 'is', null).executeTakeFirstOrThrow();
+    ok(await call(a.app, alice, { method: 'DELETE', url: `/api/comment/${hers.id}` }));
+    await settle(a, b);
+    const onB = await b.app.db.selectFrom('comments').select(['text', 'deleted']).where('ap_id', '=', `${a.origin}/ap/comments/${hers.id}`).execute();
+    expect(onB).toEqual([{ text: '', deleted: 1 }]);
+    const thread = ok<{ comments: unknown[] }>(await call(b.app, bob, { method: 'GET', url: `/api/post/${bobPost}/comments` }));
+    expect(thread.comments).toEqual([expect.objectContaining({ deleted: true, comments: 1 })]);
+  });
+
+  it.todo("a post naming a remote account tells it (B's Note carries no Mention of a remote account, and only followers are sent it)");
+
   it("bob's edit on B changes A's copy, and his deletion removes it", async () => {
     ok(await call(b.app, bob, { method: 'PATCH', url: `/api/post/${bobPost}`, payload: { text: 'Roasted beans now #beans' } }));
     await settle(a, b);
@@ -237,5 +249,12 @@ describe('two Kruh instances federating', () => {
     await settle(a, b);
     expect(postsToB).toBe(quiet);
     expect(await postsFromA()).toEqual(before);
+  });
+
+  it('alice stops following bob on A: B forgets her as his follower', async () => {
+    const bobOnA = await find(a, alice, `@bob@${b.host}`);
+    ok(await call(a.app, alice, { method: 'DELETE', url: '/api/follow/delete', payload: { following: bobOnA } }));
+    await settle(a, b);
+    expect(await b.app.db.selectFrom('remote_follows').select('remote_actor_id').where('local_id', '=', bob.id).execute()).toEqual([]);
   });
 });
