@@ -223,6 +223,14 @@ describe('two Kruh instances federating', () => {
     // B knows the group only as an account dan follows; the post is read where everyone's is.
     const everyone = ok<{ posts: PostView[] }>(await call(b.app, dan, { method: 'GET', url: '/api/feed' }));
     expect(everyone.posts.find((p) => p._id === stored!.id)).toMatchObject({ author: { username: `alice@${a.host}` }, remote: { host: a.host } });
+
+    // Her edit and her deletion are announced by the group as well (B has no follower of hers).
+    ok(await call(a.app, alice, { method: 'PATCH', url: `/api/post/${created._id}`, payload: { text: 'Sowing day moved to Sunday' } }));
+    await settle(a, b);
+    expect((await postsFromA()).find((p) => p.ap_id === apId(a, created._id))?.text).toBe('Sowing day moved to Sunday');
+    ok(await call(a.app, alice, { method: 'DELETE', url: `/api/post/${created._id}` }));
+    await settle(a, b);
+    expect((await postsFromA()).find((p) => p.ap_id === apId(a, created._id))).toBeUndefined();
   });
 
   it.todo("a remote group's announced posts show in its followers' following feed (B keeps the group as an account, and a post as its author's only)");

@@ -4,7 +4,7 @@ import {
   Announce,
   Article,
   Create,
-  type Delete,
+  Delete,
   Document,
   Follow,
   Group,
@@ -17,7 +17,7 @@ import {
   Page,
   PUBLIC_COLLECTION,
   type Undo,
-  type Update,
+  Update,
   isActor,
 } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
@@ -278,8 +278,9 @@ export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): 
 }
 
 /**
- * Kruh has no reposts, so a boost of a post is not kept. A community (a Lemmy Group) someone here
- * follows passes on its members' posts this way, though: those are stored as the posts they are.
+ * Kruh has no reposts, so a boost of a post is not kept. A community (a Lemmy Group, a Kruh group)
+ * someone here follows passes on its members' posts this way, though, and their edits and
+ * deletions: those are taken as the activities they are.
  */
 export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Announce): Promise<void> {
   const group = await knownViewer(app, announce.actorId);
@@ -287,6 +288,11 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   const actor = await announce.getActor(ctx);
   if (!(actor instanceof Group)) return;
   let object = await announce.getObject(ctx);
+  // A community passes on its members' edits and deletions as it passes on their posts: each is
+  // taken as if its author had sent it, so only the author's own content changes. One embedded from
+  // another server than the community's was fetched again from its own.
+  if (object instanceof Update) return onUpdate(app, ctx, object);
+  if (object instanceof Delete) return onDelete(app, ctx, object);
   let authorId: URL | null = null;
   if (object instanceof Create) {
     authorId = object.actorId;
