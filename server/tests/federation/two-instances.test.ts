@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestUser, call, createGroup, createUser } from '../helpers/fixtures';
+import { type TestUser, call, createGroup, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { type KruhInstance, settle, startInstance } from '../helpers/kruh-instance';
 import { multipartBody } from '../helpers/multipart';
 
@@ -264,5 +264,29 @@ describe('two Kruh instances federating', () => {
     ok(await call(a.app, alice, { method: 'DELETE', url: '/api/follow/delete', payload: { following: bobOnA } }));
     await settle(a, b);
     expect(await b.app.db.selectFrom('remote_follows').select('remote_actor_id').where('local_id', '=', bob.id).execute()).toEqual([]);
+  });
+
+  it("erin's comment on B reaches gina's post on A; gina's account deletion on A removes her account and posts on B", async () => {
+    const gina = await createUser(a.app, { username: 'gina' });
+    const ginaOnB = await find(b, erin, `@gina@${a.host}`);
+    expect(ginaOnB).toBeDefined();
+    await follow(b, erin, ginaOnB!);
+    await settle(a, b);
+    const written = ok<{ _id: string }>(await call(a.app, gina, { method: 'POST', url: '/api/post', payload: { text: 'Seeds to give away', contentWarning: 'long list' } }), 201);
+    await settle(a, b);
+    const copy = await b.app.db.selectFrom('posts').select(['id', 'text', 'content_warning']).where('ap_id', '=', apId(a, written._id)).executeTakeFirstOrThrow();
+    expect(copy).toMatchObject({ text: 'Seeds to give away', content_warning: 'long list' });
+
+    ok(await call(b.app, erin, { method: 'POST', url: '/api/comment/', payload: { text: 'I would love some', parent: copy.id } }), 201);
+    await settle(a, b);
+    const thread = ok<{ comments: unknown[] }>(await call(a.app, gina, { method: 'GET', url: `/api/post/${written._id}/comments` }));
+    expect(thread.comments).toEqual([expect.objectContaining({ text: 'I would love some', author: expect.objectContaining({ username: `erin@${b.host}` }) })]);
+    const told = ok<{ notifications: Array<{ username: string }> }>(await call(a.app, gina, { method: 'GET', url: '/api/notification/' }));
+    expect(told.notifications.map((n) => n.username)).toContain(`erin@${b.host}`);
+
+    ok(await deleteOwnAccount(a.app, gina));
+    await settle(a, b);
+    expect(await b.app.db.selectFrom('users').select('id').where('id', '=', ginaOnB!).execute()).toEqual([]);
+    expect(await b.app.db.selectFrom('posts').select('id').where('id', '=', copy.id).execute()).toEqual([]);
   });
 });
