@@ -304,6 +304,26 @@ describe('incoming activities', () => {
     });
   });
 
+  it("takes a followed community's announced Update and Delete as its member's own, and no one else's", async () => {
+    // The community is followed here since the test above.
+    const note = noteBy(bob, { content: '<p>community words</p>' });
+    expect(await send(activity('Announce', cooking, activity('Create', bob, note)), cooking)).toBe(202);
+    expect((await postByAp(note.id))!.text).toBe('community words');
+
+    const edited = { ...note, content: '<p>edited words</p>', updated: '2026-11-25T10:00:00Z' };
+    // Another member cannot change bob's post by having the community pass it on.
+    expect(await send(activity('Announce', cooking, activity('Update', eve, { ...edited, attributedTo: eve.id })), cooking)).toBe(202);
+    expect(await send(activity('Announce', cooking, activity('Update', eve, edited)), cooking)).toBe(202);
+    expect((await postByAp(note.id))!.text).toBe('community words');
+    expect(await send(activity('Announce', cooking, activity('Update', bob, edited)), cooking)).toBe(202);
+    expect((await postByAp(note.id))!.text).toBe('edited words');
+
+    expect(await send(activity('Announce', cooking, activity('Delete', eve, note.id)), cooking)).toBe(202);
+    expect(await postByAp(note.id)).toBeDefined();
+    expect(await send(activity('Announce', cooking, activity('Delete', bob, { id: note.id, type: 'Tombstone' })), cooking)).toBe(202);
+    expect(await postByAp(note.id)).toBeUndefined();
+  });
+
   it('removes an actor that deleted itself, with its posts', async () => {
     const gone = await fedi.actor('gone');
     await follow(fan, gone);
