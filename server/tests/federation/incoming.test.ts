@@ -177,6 +177,22 @@ describe('incoming activities', () => {
     expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'agreed' });
   });
 
+  it("makes a reply to a local comment's Note a comment under it, telling its author", async () => {
+    const post = await createPost(t.app, alice, { text: 'ask me anything' });
+    const res = await call(t.app, fan, { method: 'POST', url: '/api/comment/', payload: { text: 'a question', parent: post.id } });
+    expect(res.statusCode).toBe(201);
+    const question = (res.json() as { _id: string })._id;
+    const answer = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/${question}`, content: '<p>an answer</p>' });
+    expect(await send(activity('Create', dave, answer), dave)).toBe(202);
+    const stored = await commentByAp(answer.id);
+    expect(stored).toMatchObject({ post_id: post.id, parent_comment_id: question, text: 'an answer' });
+    expect(await notificationsOf(fan.id)).toContainEqual(expect.objectContaining({ actor_id: await accountOf(dave), comment_id: stored!.id }));
+    // An address of no comment here answers nothing.
+    const astray = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/nothing-here` });
+    expect(await send(activity('Create', dave, astray), dave)).toBe(202);
+    expect(await commentByAp(astray.id)).toBeUndefined();
+  });
+
   it('refuses a reply to a post of a private group, and one by an actor the author blocked', async () => {
     const group = await createGroup(t.app, alice, { isPrivate: true });
     const hidden = await createPost(t.app, alice, { text: 'members only', groupIds: [group.id] });
