@@ -70,8 +70,10 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
   if (!post) return [];
   const at = addresses(app, post._id, post.author.pfp);
   const note = noteOf(post, at);
-  // A new picture is a new version as much as new words are: its Update needs an id of its own.
-  const version = Math.max(post.editedAt ?? post.createdAt, await postMediaVersion(app.db, post._id));
+  // A new picture is a new version as much as new words are: its Update needs an id of its own
+  // (the Create keeps the one it always had).
+  const written = post.editedAt ?? post.createdAt;
+  const version = change === 'create' ? written : Math.max(written, await postMediaVersion(app.db, post._id));
   const activity =
     change === 'create'
       ? createOf(note, post, at)
