@@ -177,6 +177,22 @@ describe('incoming activities', () => {
     expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'agreed' });
   });
 
+  it("makes a reply to a local comment's Note a comment under it, telling its author", async () => {
+    const post = await createPost(t.app, alice, { text: 'ask me anything' });
+    const res = await call(t.app, fan, { method: 'POST', url: '/api/comment/', payload: { text: 'a question', parent: post.id } });
+    expect(res.statusCode).toBe(201);
+    const question = (res.json() as { _id: string })._id;
+    const answer = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/${question}`, content: '<p>an answer</p>' });
+    expect(await send(activity('Create', dave, answer), dave)).toBe(202);
+    const stored = await commentByAp(answer.id);
+    expect(stored).toMatchObject({ post_id: post.id, parent_comment_id: question, text: 'an answer' });
+    expect(await notificationsOf(fan.id)).toContainEqual(expect.objectContaining({ actor_id: await accountOf(dave), comment_id: stored!.id }));
+    // An address of no comment here answers nothing.
+    const astray = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/nothing-here` });
+    expect(await send(activity('Create', dave, astray), dave)).toBe(202);
+    expect(await commentByAp(astray.id)).toBeUndefined();
+  });
+
   it('refuses a reply to a post of a private group, and one by an actor the author blocked', async () => {
     const group = await createGroup(t.app, alice, { isPrivate: true });
     const hidden = await createPost(t.app, alice, { text: 'members only', groupIds: [group.id] });
@@ -302,6 +318,26 @@ describe('incoming activities', () => {
       author_id: await accountOf(erin),
       text: "Oven, 90 °C, & patience. @dave@remote.example",
     });
+  });
+
+  it("takes a followed community's announced Update and Delete as its member's own, and no one else's", async () => {
+    // The community is followed here since the test above.
+    const note = noteBy(bob, { content: '<p>community words</p>' });
+    expect(await send(activity('Announce', cooking, activity('Create', bob, note)), cooking)).toBe(202);
+    expect((await postByAp(note.id))!.text).toBe('community words');
+
+    const edited = { ...note, content: '<p>edited words</p>', updated: '2026-11-25T10:00:00Z' };
+    // Another member cannot change bob's post by having the community pass it on.
+    expect(await send(activity('Announce', cooking, activity('Update', eve, { ...edited, attributedTo: eve.id })), cooking)).toBe(202);
+    expect(await send(activity('Announce', cooking, activity('Update', eve, edited)), cooking)).toBe(202);
+    expect((await postByAp(note.id))!.text).toBe('community words');
+    expect(await send(activity('Announce', cooking, activity('Update', bob, edited)), cooking)).toBe(202);
+    expect((await postByAp(note.id))!.text).toBe('edited words');
+
+    expect(await send(activity('Announce', cooking, activity('Delete', eve, note.id)), cooking)).toBe(202);
+    expect(await postByAp(note.id)).toBeDefined();
+    expect(await send(activity('Announce', cooking, activity('Delete', bob, { id: note.id, type: 'Tombstone' })), cooking)).toBe(202);
+    expect(await postByAp(note.id)).toBeUndefined();
   });
 
   it('removes an actor that deleted itself, with its posts', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
@@ -6,6 +7,7 @@ import { runDueJobs } from '../../src/modules/jobs/worker';
 import { newId } from '../../src/lib/ids';
 import { type FakeActor, type FakeServer, type Received, injectSigned, signerOf, startFakeServer } from '../helpers/fake-fediverse';
 import { type TestUser, addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';
+import { multipartBody } from '../helpers/multipart';
 import { useTestApp } from '../helpers/test-app';
 
 /**
@@ -22,6 +24,8 @@ const PUBLIC = /^(as:Public|https:\/\/www\.w3\.org\/ns\/activitystreams#Public)$
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 type Json = Record<string, unknown> & { type: string; id: string; actor: string; to?: string | string[]; cc?: string | string[] };
+
+const png = () => sharp({ create: { width: 20, height: 20, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
 
 const actor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
 const noteUrl = (postId: string) => `${ORIGIN}/ap/posts/${postId}`;
@@ -149,6 +153,27 @@ describe('outgoing activities', () => {
     expect(list(del.activity.to)).toEqual([expect.stringMatching(PUBLIC)]);
     expect(deleted.two.map((d) => d.activity.type)).toEqual(['Delete', 'Announce']);
     expect(deleted.two[1]!.activity.object).toMatchObject({ type: 'Delete', object: { type: 'Tombstone', id: noteUrl(postId) } });
+  });
+
+  it('sends a picture added to a post already sent as an Update carrying it, a new id per picture; none for a private group', async () => {
+    const upload = async (postId: string, index: number) => {
+      const body = multipartBody({ id: postId, index: String(index), alt: `picture ${index}` }, [{ field: 'image', filename: 'p.png', contentType: 'image/png', data: await png() }]);
+      ok(await call(t.app, alice, { method: 'POST', url: '/api/upload/image', payload: body.payload, headers: body.headers }), 201);
+    };
+    const { id: postId } = await createPost(t.app, alice, { text: 'pictures follow' });
+    const first = await deliveredBy(() => upload(postId, 0));
+    const second = await deliveredBy(() => upload(postId, 1));
+    const updates = [first.one[0]!.activity, second.one[0]!.activity];
+    expect(updates.map((u) => u.type)).toEqual(['Update', 'Update']);
+    expect(updates[0]!.id).not.toBe(updates[1]!.id);
+    expect(list((updates[1]!.object as { attachment?: unknown }).attachment)).toEqual([
+      expect.objectContaining({ type: 'Document', name: 'picture 0' }),
+      expect.objectContaining({ type: 'Document', name: 'picture 1' }),
+    ]);
+
+    await remoteFollows(bob, hideout.id);
+    const { id: hidden } = await createPost(t.app, alice, { text: 'members only', groupIds: [hideout.id] });
+    expect(await deliveredBy(() => upload(hidden, 0))).toEqual({ one: [], two: [] });
   });
 
   it("delivers nothing of a private group's post, its edit, deletion or comments", async () => {

@@ -1,6 +1,6 @@
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { freePort } from './free-port';
-import { type TestApp, createTestApp } from './test-app';
+import { type TestApp, type TestAppOptions, createTestApp } from './test-app';
 
 /**
  * A whole Kruh instance for federation tests: its own database and its own port on this machine,
@@ -16,10 +16,10 @@ export interface KruhInstance extends TestApp {
   runJobs(): Promise<number>;
 }
 
-export async function startInstance(env: Record<string, string> = {}): Promise<KruhInstance> {
+export async function startInstance(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<KruhInstance> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const instance = await createTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: origin, ...env });
+  const instance = await createTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: origin, ...env }, options);
   await instance.app.listen({ port, host: '127.0.0.1' });
   return { ...instance, origin, host: `127.0.0.1:${port}`, runJobs: () => runDueJobs(instance.app) };
 }

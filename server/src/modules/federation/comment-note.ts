@@ -21,6 +21,18 @@ export const COMMENT_PATH = '/ap/comments/{id}';
 export const commentNoteUrl = (origin: string, id: string) => new URL(COMMENT_PATH.replace('{id}', encodeURIComponent(id)), origin);
 export const postNoteUrl = (origin: string, id: string) => new URL(NOTE_PATH.replace('{id}', encodeURIComponent(id)), origin);
 
+/** The local comment a URI of this instance names (`/ap/comments/:id`), or null. */
+export function localCommentId(origin: string, uri: URL): string | null {
+  if (uri.origin !== new URL(origin).origin || uri.search || uri.hash) return null;
+  const match = /^\/ap\/comments\/([^/]+)$/.exec(uri.pathname);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
 /** A remote actor a comment answers: where its reply is delivered. */
 export interface Recipient {
   id: string;

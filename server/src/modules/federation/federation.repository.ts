@@ -184,6 +184,17 @@ export async function postByApId(db: Executor, apId: string) {
   return db.selectFrom('posts').select(['id', 'author_id']).where('ap_id', '=', apId).executeTakeFirst();
 }
 
+/** When a post's pictures last changed (epoch ms, 0 for none ever uploaded). */
+export async function postMediaVersion(db: Executor, postId: string): Promise<number> {
+  const row = await db.selectFrom('posts').select('media_version').where('id', '=', postId).executeTakeFirst();
+  return Number(row?.media_version ?? 0);
+}
+
+/** A comment written here (one with no address elsewhere), by its id. */
+export async function localCommentById(db: Executor, id: string) {
+  return db.selectFrom('comments').select(['id', 'post_id', 'deleted']).where('id', '=', id).where('ap_id', 'is', null).executeTakeFirst();
+}
+
 /** A comment stored from another server, by its object's IRI. */
 export async function commentByApId(db: Executor, apId: string) {
   return db.selectFrom('comments').select(['id', 'post_id', 'author_id', 'deleted']).where('ap_id', '=', apId).executeTakeFirst();

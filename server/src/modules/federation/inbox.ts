@@ -4,7 +4,7 @@ import {
   Announce,
   Article,
   Create,
-  type Delete,
+  Delete,
   Document,
   Follow,
   Group,
@@ -17,7 +17,7 @@ import {
   Page,
   PUBLIC_COLLECTION,
   type Undo,
-  type Update,
+  Update,
   isActor,
 } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
@@ -34,7 +34,8 @@ import { createComment, deleteComment, likeComment, replaceRemoteCommentText } f
 import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { actorById, commentByApId, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
+import { localCommentId } from './comment-note.js';
+import { actorById, commentByApId, isFollowedHere, localCommentById, postByApId, postIdsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
 import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
@@ -255,10 +256,16 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
   });
 }
 
-/** What a reply answers: a local post, or a post or comment stored here; `id` is the comment's parent. */
+/** What a reply answers: a local post or comment, or a post or comment stored here; `id` is the comment's parent. */
 async function replyParent(app: FastifyInstance, ctx: Ctx, uri: URL): Promise<{ id: string; postId: string } | null> {
   const local = localPostId(ctx, uri);
   if (local) return { id: local, postId: local };
+  // Local comments are sent with an address of their own, so an answer to one names it.
+  const localComment = localCommentId(app.config.publicUrl, uri);
+  if (localComment) {
+    const comment = await localCommentById(app.db, localComment);
+    return comment && !comment.deleted ? { id: comment.id, postId: comment.post_id } : null;
+  }
   const post = await postByApId(app.db, uri.href);
   if (post) return { id: post.id, postId: post.id };
   const comment = await commentByApId(app.db, uri.href);
@@ -271,8 +278,9 @@ export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): 
 }
 
 /**
- * Kruh has no reposts, so a boost of a post is not kept. A community (a Lemmy Group) someone here
- * follows passes on its members' posts this way, though: those are stored as the posts they are.
+ * Kruh has no reposts, so a boost of a post is not kept. A community (a Lemmy Group, a Kruh group)
+ * someone here follows passes on its members' posts this way, though, and their edits and
+ * deletions: those are taken as the activities they are.
  */
 export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Announce): Promise<void> {
   const group = await knownViewer(app, announce.actorId);
@@ -280,6 +288,11 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   const actor = await announce.getActor(ctx);
   if (!(actor instanceof Group)) return;
   let object = await announce.getObject(ctx);
+  // A community passes on its members' edits and deletions as it passes on their posts: each is
+  // taken as if its author had sent it, so only the author's own content changes. One embedded from
+  // another server than the community's was fetched again from its own.
+  if (object instanceof Update) return onUpdate(app, ctx, object);
+  if (object instanceof Delete) return onDelete(app, ctx, object);
   let authorId: URL | null = null;
   if (object instanceof Create) {
     authorId = object.actorId;

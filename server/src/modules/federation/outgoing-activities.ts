@@ -7,7 +7,7 @@ import { commentNote, commentNoteUrl, postNoteUrl } from './comment-note.js';
 import { type Delivery, FEDERATION_DELIVERY_JOB } from './delivery.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
-import { actorById, followerInboxes } from './federation.repository.js';
+import { actorById, followerInboxes, postMediaVersion } from './federation.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
@@ -70,7 +70,10 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
   if (!post) return [];
   const at = addresses(app, post._id, post.author.pfp);
   const note = noteOf(post, at);
-  const version = post.editedAt ?? post.createdAt;
+  // A new picture is a new version as much as new words are: its Update needs an id of its own
+  // (the Create keeps the one it always had).
+  const written = post.editedAt ?? post.createdAt;
+  const version = change === 'create' ? written : Math.max(written, await postMediaVersion(app.db, post._id));
   const activity =
     change === 'create'
       ? createOf(note, post, at)

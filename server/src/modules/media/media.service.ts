@@ -2,10 +2,12 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
 import { normalizeImageAlt, validateImageAlt } from '#core/validation';
+import { inTransaction } from '../../db/helpers.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { isId } from '../../lib/ids.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
+import * as federation from '../federation/outgoing.js';
 import { storeAvatar } from './avatars.js';
 import { renderDefaultAvatar, toContentImage } from './images.js';
 import type { StoredObject } from '../../lib/storage.js';
@@ -37,7 +39,13 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
   const key = imageKey(owner.id, index);
   await app.storage.put(key, webp, 'image/webp');
   // Recorded after the bytes are in place, so no reply names a version before it can be served.
-  const version = await recordImage(db, owner, index, alt);
+  const version = await inTransaction(db, async (trx) => {
+    const recorded = await recordImage(trx, owner, index, alt);
+    // The app sends a post's pictures after the post, which may already have gone out to other
+    // servers without them: they are told of the post again, as of an edit.
+    if (owner.kind === 'post') await federation.postEdited({ app, db: trx }, owner.id);
+    return recorded;
+  });
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });
 }
 
