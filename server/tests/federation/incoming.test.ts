@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
-import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse-incoming';
+import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 

@@ -4,7 +4,7 @@ import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/f
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { newId } from '../../src/lib/ids';
-import { type FakeActor, type FakeServer, type Received, injectSigned, signerOf, startFakeServer } from '../helpers/fake-fediverse';
+import { type FakeActor, type FakeFediverse, type Received, injectSigned, signActivity, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
@@ -28,8 +28,8 @@ const noteUrl = (postId: string) => `${ORIGIN}/ap/posts/${postId}`;
 
 describe('outgoing activities', () => {
   const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
-  let one: FakeServer;
-  let two: FakeServer;
+  let one: FakeFediverse;
+  let two: FakeFediverse;
   let bob: FakeActor;
   let carol: FakeActor;
   let dave: FakeActor;
@@ -53,7 +53,7 @@ describe('outgoing activities', () => {
     const from = [one.received.length, two.received.length];
     await run();
     await runDueJobs(t.app);
-    const take = async (server: FakeServer, since: number) =>
+    const take = async (server: FakeFediverse, since: number) =>
       Promise.all(
         server.received.slice(since).map(async (delivery: Received) => ({
           path: delivery.path,
@@ -71,11 +71,11 @@ describe('outgoing activities', () => {
   };
 
   beforeAll(async () => {
-    one = await startFakeServer();
-    two = await startFakeServer();
-    bob = await one.addActor('bob');
-    carol = await one.addActor('carol');
-    dave = await two.addActor('dave', { shared: false });
+    one = await startFakeFediverse();
+    two = await startFakeFediverse();
+    bob = await one.actor('bob');
+    carol = await one.actor('carol');
+    dave = await two.actor('dave', { shared: false });
     alice = await createUser(t.app, { username: 'alice' });
     garden = await createGroup(t.app, alice, { name: 'garden' });
     hideout = await createGroup(t.app, alice, { name: 'hideout', isPrivate: true });
@@ -274,7 +274,7 @@ describe('outgoing activities', () => {
 
     // Only the account followed may answer: bob's Reject of it changes nothing.
     const answer = (who: FakeActor, type: string, object: unknown) =>
-      one.sign(who, `${ORIGIN}/ap/actors/${alice.id}/inbox`, { id: `${who.id}/answers/${randomUUID()}`, type, actor: who.id, object });
+      signActivity(who, `${ORIGIN}/ap/actors/${alice.id}/inbox`, { id: `${who.id}/answers/${randomUUID()}`, type, actor: who.id, object });
     expect((await injectSigned(t.app, await answer(bob, 'Reject', first.activity))).statusCode).toBe(202);
     expect(await follows()).toEqual([{ follower_id: alice.id }]);
     expect((await injectSigned(t.app, await answer(carol, 'Reject', first.activity))).statusCode).toBe(202);
