@@ -177,6 +177,29 @@ describe('incoming activities', () => {
     expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'agreed' });
   });
 
+  it("takes a local comment's Note address as what a reply answers and a like likes", async () => {
+    const post = await createPost(t.app, alice, { text: 'my beans' });
+    const created = await call(t.app, fan, { method: 'POST', url: '/api/comment/', payload: { parent: post.id, text: 'nice beans' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const commentId = (created.json() as { _id: string })._id;
+    const commentNote = `${ORIGIN}/ap/comments/${commentId}`;
+
+    const reply = noteBy(dave, { inReplyTo: commentNote, content: '<p>they are</p>' });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    expect(await commentByAp(reply.id)).toMatchObject({ post_id: post.id, parent_comment_id: commentId, author_id: await accountOf(dave), text: 'they are' });
+
+    expect(await send(activity('Like', carol, commentNote), carol)).toBe(202);
+    const liked = () => t.app.db.selectFrom('comment_likes').select('user_id').where('comment_id', '=', commentId).execute();
+    expect(await liked()).toEqual([{ user_id: await accountOf(carol) }]);
+    expect(await send(activity('Undo', carol, activity('Like', carol, commentNote)), carol)).toBe(202);
+    expect(await liked()).toEqual([]);
+
+    // An address of ours naming no comment answers nothing.
+    const stray = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/nope` });
+    expect(await send(activity('Create', dave, stray), dave)).toBe(202);
+    expect(await commentByAp(stray.id)).toBeUndefined();
+  });
+
   it('refuses a reply to a post of a private group, and one by an actor the author blocked', async () => {
     const group = await createGroup(t.app, alice, { isPrivate: true });
     const hidden = await createPost(t.app, alice, { text: 'members only', groupIds: [group.id] });

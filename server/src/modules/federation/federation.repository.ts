@@ -185,6 +185,10 @@ export async function postByApId(db: Executor, apId: string) {
 }
 
 /** A comment stored from another server, by its object's IRI. */
+export async function commentById(db: Executor, id: string) {
+  return db.selectFrom('comments').select(['id', 'post_id', 'author_id', 'deleted']).where('id', '=', id).executeTakeFirst();
+}
+
 export async function commentByApId(db: Executor, apId: string) {
   return db.selectFrom('comments').select(['id', 'post_id', 'author_id', 'deleted']).where('ap_id', '=', apId).executeTakeFirst();
 }

@@ -34,7 +34,8 @@ import { createComment, deleteComment, likeComment, replaceRemoteCommentText } f
 import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { actorById, commentByApId, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
+import { COMMENT_PATH } from './comment-note.js';
+import { actorById, commentByApId, commentById, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
 import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
@@ -58,6 +59,8 @@ import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } fro
  */
 
 type Ctx = InboxContext<void>;
+
+const COMMENT_PATH_PATTERN = new RegExp(`^${COMMENT_PATH.replace('{id}', '([^/]+)')}$`);
 
 /** The kinds of object Kruh reads as a post or a comment (Lemmy sends posts as Pages). */
 type Writing = Note | Article | Page;
@@ -134,6 +137,22 @@ const isAuthor = (object: APObject, actorId: URL | null): actorId is URL =>
 function localPostId(ctx: Ctx, uri: URL | null): string | null {
   const parsed = uri ? ctx.parseUri(uri) : null;
   return parsed?.type === 'object' && parsed.class === Note && parsed.values.id ? parsed.values.id : null;
+}
+
+/**
+ * The local comment a URI of ours names (`/ap/comments/:id`). Fedify does not route that address
+ * (its Note is served beside it), so it is read here.
+ */
+function localCommentId(app: FastifyInstance, uri: URL): string | null {
+  const origin = new URL(app.config.publicUrl).origin;
+  if (uri.origin !== origin) return null;
+  const match = COMMENT_PATH_PATTERN.exec(uri.pathname);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
 }
 
 /** A local actor a URI of ours names, when it is a public user. */
@@ -255,14 +274,10 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
   });
 }
 
-/** What a reply answers: a local post, or a post or comment stored here; `id` is the comment's parent. */
+/** What a reply answers: a local post or comment, or a post or comment stored here; `id` is the comment's parent. */
 async function replyParent(app: FastifyInstance, ctx: Ctx, uri: URL): Promise<{ id: string; postId: string } | null> {
-  const local = localPostId(ctx, uri);
-  if (local) return { id: local, postId: local };
-  const post = await postByApId(app.db, uri.href);
-  if (post) return { id: post.id, postId: post.id };
-  const comment = await commentByApId(app.db, uri.href);
-  return comment && !comment.deleted ? { id: comment.id, postId: comment.post_id } : null;
+  const target = await targetOf(app, ctx, uri);
+  return target && !target.deleted ? target : null;
 }
 
 export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): Promise<void> {
@@ -344,20 +359,24 @@ export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete)
   if (mediaKeys.length) await removePostMedia(app.storage, mediaKeys, app.log);
 }
 
-/** A like's target: a local post, or a post or comment stored here. */
-async function likeTarget(app: FastifyInstance, ctx: Ctx, uri: URL | null): Promise<{ kind: 'post' | 'comment'; id: string; postId: string } | null> {
+/**
+ * The post or comment a URI names: a local post's or comment's Note address, or the id of a post or
+ * comment stored from another server.
+ */
+async function targetOf(app: FastifyInstance, ctx: Ctx, uri: URL | null): Promise<{ kind: 'post' | 'comment'; id: string; postId: string; deleted: boolean } | null> {
   if (!uri) return null;
   const local = localPostId(ctx, uri);
-  if (local) return { kind: 'post', id: local, postId: local };
+  if (local) return { kind: 'post', id: local, postId: local, deleted: false };
   const post = await postByApId(app.db, uri.href);
-  if (post) return { kind: 'post', id: post.id, postId: post.id };
-  const comment = await commentByApId(app.db, uri.href);
-  return comment ? { kind: 'comment', id: comment.id, postId: comment.post_id } : null;
+  if (post) return { kind: 'post', id: post.id, postId: post.id, deleted: false };
+  const localComment = localCommentId(app, uri);
+  const comment = localComment ? await commentById(app.db, localComment) : await commentByApId(app.db, uri.href);
+  return comment ? { kind: 'comment', id: comment.id, postId: comment.post_id, deleted: Boolean(comment.deleted) } : null;
 }
 
 async function setLike(app: FastifyInstance, ctx: Ctx, like: Like, liked: boolean): Promise<void> {
   if (!like.actorId) return;
-  const target = await likeTarget(app, ctx, like.objectId);
+  const target = await targetOf(app, ctx, like.objectId);
   if (!target) return;
   if (liked && !(await visitorReads(app, target.postId))) return;
   const viewer = liked ? await accountFor(app, ctx, like.actorId) : await knownViewer(app, like.actorId);
