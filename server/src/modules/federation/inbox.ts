@@ -35,7 +35,7 @@ import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { COMMENT_PATH } from './comment-note.js';
-import { actorById, commentByApId, commentById, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
+import { actorById, commentByApId, commentById, groupsFollowedBy, isFollowedHere, postByApId, postIdsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
 import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
@@ -234,11 +234,29 @@ const visitorReads = async (app: FastifyInstance, postId: string) => (await read
 const asAccount = (app: FastifyInstance, change: (ctx: ServiceContext) => Promise<void>) =>
   unlessRefused(() => newTransaction(app.db, (trx) => change(contextOf(app, trx))));
 
+/** The addresses a Note or its Create names: its recipients and its audience (a Lemmy community). */
+const addressed = (object: APObject | Activity) => [...object.toIds, ...object.ccIds, ...object.audienceIds];
+
+/**
+ * The local groups a remote author posts into: those its Note or Create names (as a recipient or
+ * the audience, as Lemmy and Mastodon do) and that the author follows from its server, which stands
+ * for joining. The group's own rules are the posts service's to apply.
+ */
+async function groupsPostedTo(app: FastifyInstance, ctx: Ctx, addresses: URL[], authorId: URL): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const uri of addresses) {
+    const parsed = ctx.parseUri(uri);
+    if (parsed?.type === 'actor') ids.add(parsed.identifier);
+  }
+  return (await groupsFollowedBy(app.db, authorId.href, [...ids])).slice(0, LIMITS.groupsPerPost);
+}
+
 /**
  * Stores a Note written by `authorId`: a reply to something stored here becomes a comment, any
- * other a post when it is wanted here (`shared` says a followed community passed it on).
+ * other a post when it is wanted here (`shared` says a followed community passed it on), in the
+ * local groups it was posted into (`create`, the activity that brought it, may name them too).
  */
-async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId: URL, shared: boolean): Promise<void> {
+async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId: URL, shared: boolean, create?: Create): Promise<void> {
   if (!note.id) return;
   if ((await postByApId(app.db, note.id.href)) || (await commentByApId(app.db, note.id.href))) return;
   const read = await readNote(app, ctx, note);
@@ -258,8 +276,9 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
     });
     return;
   }
+  const groupIds = await groupsPostedTo(app, ctx, [...addressed(note), ...(create ? addressed(create) : [])], authorId);
   const known = await knownViewer(app, authorId);
-  const wanted = shared || read.addressesLocal || (known !== null && (await isFollowedHere(app.db, known.id)));
+  const wanted = shared || read.addressesLocal || groupIds.length > 0 || (known !== null && (await isFollowedHere(app.db, known.id)));
   if (!wanted || (read.text === '' && read.media.length === 0)) return;
   const viewer = await accountFor(app, ctx, authorId);
   if (!viewer) return;
@@ -269,6 +288,7 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
       contentWarning: read.contentWarning,
       createdAt: read.published,
       mentions: read.mentions,
+      groupIds,
       remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
     });
   });
@@ -282,7 +302,7 @@ async function replyParent(app: FastifyInstance, ctx: Ctx, uri: URL): Promise<{ 
 
 export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): Promise<void> {
   const object = await create.getObject(ctx);
-  if (isWriting(object) && isAuthor(object, create.actorId)) await storeNote(app, ctx, object, create.actorId, false);
+  if (isWriting(object) && isAuthor(object, create.actorId)) await storeNote(app, ctx, object, create.actorId, false, create);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible, standingsIn } from '../groups/group-access.js';
-import { groupsNamed } from '../groups/groups.service.js';
+import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
@@ -190,6 +190,24 @@ async function checkPostingRights(trx: Executor, authorId: string, groups: { id:
 }
 
 /**
+ * A remote account's standing in the groups its post is addressed to. It is no member: following a
+ * group from its server stands for joining, which the inbox checks. So only a group anyone may join
+ * and read (public, no request to join) where every member may post takes it, and a ban holds as
+ * for anyone.
+ */
+async function checkRemotePostingRights(trx: Executor, authorId: string, groupIds: string[]) {
+  await holdGroupsForPosting(trx, groupIds);
+  const [rows, { bans }] = await Promise.all([groupsPostingRules(trx, groupIds), standingsIn(trx, null, groupIds, [authorId])]);
+  for (const id of groupIds) {
+    const group = rows.find((row) => row.id === id);
+    if (!group || group.is_private || group.request_join) throw forbidden('not_member');
+    if (bans.has(`${id}:${authorId}`)) throw forbidden('banned');
+    if (!group.everyone_can_post) throw forbidden('need_admin');
+  }
+  return rows.map((group) => ({ groupId: group.id, name: group.name }));
+}
+
+/**
  * Creates the caller's post with its mentions, group tags and hashtags, and queues its
  * notifications, all in the route's transaction.
  */
@@ -251,15 +269,20 @@ export interface RemotePostInput {
   createdAt: number;
   /** The local users it mentions. */
   mentions: Mention[];
+  /** The local groups it was posted into (their ids), each announcing it to its remote followers. */
+  groupIds?: string[];
   remote: NonNullable<repo.NewPost['remote']>;
 }
 
 /**
  * Stores a remote account's post as its server sent it (already read into text within the limits):
- * the same rows and notifications as a local post, with no groups (Kruh's groups are its own) and
- * none of the sending limits, which are the remote server's to keep.
+ * the same rows and notifications as a local post, in the public groups it was posted into when
+ * their rules let it in (else refused whole, as a local post is), and none of the sending limits,
+ * which are the remote server's to keep.
  */
 export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input: RemotePostInput): Promise<string> {
+  const groupIds = [...new Set(input.groupIds ?? [])];
+  const groups = groupIds.length > 0 ? await checkRemotePostingRights(ctx.db, author.id, groupIds) : [];
   const now = Date.now();
   const id = newId(input.createdAt);
   await repo.insertPost(ctx.db, {
@@ -271,11 +294,12 @@ export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input
     createdAt: input.createdAt,
     contentWarning: input.contentWarning,
     mentions: input.mentions,
-    groups: [],
+    groups,
     hashtags: extractHashtags(input.text),
     remote: input.remote,
   });
   await enqueueNotificationEvent(ctx.db, { kind: 'post_created', postId: id }, now);
+  if (groups.length > 0) await federation.postPublished(ctx, id);
   return id;
 }
 
