@@ -89,6 +89,33 @@ describe('outgoing activities', () => {
     await two.close();
   });
 
+  it('makes a typed @name@host a mention of the remote account, tagged in the Note and delivered to its inbox', async () => {
+    // Bob is known here; Erin is not yet, and is looked up on her server as the post is written.
+    await accountOf(bob);
+    const erin = await two.actor('erin', { shared: false });
+    let postId = '';
+    const got = await deliveredBy(async () => {
+      const text = `hi ${bob.handle} and ${erin.handle}!`;
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text } }), 201);
+      postId = (res.json() as { _id: string })._id;
+    });
+    const mentioned = await t.app.db.selectFrom('post_mentions').select('username').where('post_id', '=', postId).execute();
+    expect(mentioned.map((m) => m.username).sort()).toEqual([bob.account, erin.account].sort());
+
+    // Bob's server has his followers' shared inbox already; Erin's inbox is her own.
+    expect(got.one.map((d) => d.path)).toEqual(['/shared-inbox']);
+    expect(got.two.map((d) => d.path).sort()).toEqual(['/users/dave/inbox', '/users/erin/inbox']);
+    const note = got.two[0]!.activity.object as Json & { tag: unknown; cc: unknown; content: string };
+    expect(list(note.tag)).toEqual(
+      expect.arrayContaining([
+        { type: 'Mention', href: bob.id, name: bob.handle },
+        { type: 'Mention', href: erin.id, name: erin.handle },
+      ]),
+    );
+    expect(list(note.cc)).toEqual(expect.arrayContaining([bob.id, erin.id]));
+    expect(note.content).toContain(`href="${erin.id}"`);
+  });
+
   it("sends a public post's Create to each of the author's follower inboxes once, signed by the author", async () => {
     let postId = '';
     const got = await deliveredBy(async () => {

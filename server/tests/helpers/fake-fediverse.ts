@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 /**
  * A remote fediverse server inside a test: a local http server (reached over plain http, which
  * FEDERATION_ALLOW_HTTP lets the instance do) serving its actors' documents and whatever objects
- * the test puts up, and keeping every request posted to it. Its actors sign activities with keys of
+ * the test puts up (and WebFinger for its actors), and keeping every request posted to it. Its actors sign activities with keys of
  * their own, as a real server does, so the instance checks them as it checks anyone's; and what the
  * instance delivered can be checked against the local actor's published key (`signerOf`).
  */
@@ -68,7 +68,9 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
     request.on('end', () => {
       const path = request.url ?? '/';
       if (request.method === 'GET') {
-        const document = documents.get(path);
+        const url = new URL(path, origin);
+        // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
+        const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
         response.statusCode = document === undefined ? 404 : 200;
         response.setHeader('Content-Type', 'application/activity+json');
         response.end(document ?? '{}');
@@ -107,6 +109,7 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
     };
     const document = options.type === 'Group' ? new Group(values) : new Person(values);
     serve(path, await document.toJsonLd());
+    serve(`webfinger:acct:${name}@${host}`, { subject: `acct:${name}@${host}`, links: [{ rel: 'self', type: 'application/activity+json', href: id }] });
     return { id, name, account: `${name}@${host}`, handle: `@${name}@${host}`, inbox: `${id}/inbox`, sharedInbox, followers: `${id}/followers`, keyId, privateKey };
   }
 

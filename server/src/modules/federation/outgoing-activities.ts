@@ -11,7 +11,7 @@ import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
 import { actorById, followerInboxes } from './federation.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
-import { type NoteAddresses, createOf, noteOf } from './post-note.js';
+import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 
 /**
@@ -57,9 +57,12 @@ async function announcedBy(app: FastifyInstance, groupIds: string[], object: Act
   return deliveries;
 }
 
-/** To the author's remote followers, and announced by each public group named to their followers. */
-async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string): Promise<Delivery[]> {
-  const deliveries = await send(app, authorId, await followerInboxes(app.db, authorId), activity);
+/**
+ * To the author's remote followers and the other inboxes named (the mentioned remote actors'), and
+ * announced by each public group named to their followers.
+ */
+async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string, inboxes: string[] = []): Promise<Delivery[]> {
+  const deliveries = await send(app, authorId, [...new Set([...(await followerInboxes(app.db, authorId)), ...inboxes])], activity);
   deliveries.push(...(await announcedBy(app, groupIds, activity, suffix)));
   return deliveries;
 }
@@ -91,7 +94,7 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
   const post = await visiblePost(app, postId);
   if (!post) return [];
   const groupIds = groupIdsOf(post);
-  const at = addresses(app, post._id, post.author.pfp);
+  const at = { ...addresses(app, post._id, post.author.pfp), remoteMentions: await remoteMentionsOf(app.db, post) };
   const note = noteOf(post, at);
   const version = post.editedAt ?? post.createdAt;
   const activity =
@@ -106,7 +109,8 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
           to: PUBLIC_COLLECTION,
           ccs: [at.followers!],
         });
-  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`);
+  const mentioned = [...at.remoteMentions.values()].map((actor) => actor.inbox);
+  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`, mentioned);
 }
 
 async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'post_deleted' }>): Promise<Delivery[]> {

@@ -1,6 +1,7 @@
 import type { PostHistory } from '#core/api/posts';
 import type { Sort } from '#core/listing';
-import { extractHashtags, foldForSearch, trimText } from '#core/text';
+import { LIMITS } from '#core/limits';
+import { extractHashtags, foldForSearch, handlesInText, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
 import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
@@ -23,6 +24,7 @@ import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
 import * as federation from '../federation/outgoing.js';
+import { lookUpTypedHandles } from '../federation/remote-lookup.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
 export type { PostScope } from './posts.repository.js';
@@ -174,6 +176,33 @@ async function resolveMentions(trx: Executor, entries: string[]): Promise<Mentio
 }
 
 /**
+ * The chosen mentions, and after them the accounts the text names by their fediverse handle
+ * (`@bob@other.example`, found here by `lookUpTypedHandles` before the post is written), within
+ * the limit of mentions.
+ */
+async function withTypedMentions(trx: Executor, text: string, chosen: Mention[]): Promise<Mention[]> {
+  const handles = handlesInText(text);
+  if (handles.length === 0) return chosen;
+  const rows = await findUsersByIdOrName(trx, [], handles.map((handle) => handle.toLowerCase()));
+  const mentions = [...chosen];
+  for (const handle of handles) {
+    const row = rows.find((user) => user.username_lower === handle.toLowerCase());
+    if (!row || mentions.some((m) => m.userId === row.id) || mentions.length >= LIMITS.mentionsPerPost) continue;
+    mentions.push({ userId: row.id, username: row.username });
+  }
+  return mentions;
+}
+
+/**
+ * Makes the accounts of the fediverse handles a text names known here, asking their servers (as
+ * the user search does, counted against the author), so the post mentions them. Done before the
+ * post's transaction: the servers may take a while to answer.
+ */
+export async function prepareTypedMentions(app: ServiceContext['app'], viewer: Viewer, text: unknown): Promise<void> {
+  if (typeof text === 'string') await lookUpTypedHandles(app, viewer.id, handlesInText(text).slice(0, LIMITS.mentionsPerPost));
+}
+
+/**
  * The author's standing in every group the post goes to (banned, not a member, not allowed to
  * post there), in two queries whatever the count.
  */
@@ -224,7 +253,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
   if (slotsError) throw badRequest(slotsError);
 
   const [mentions, groupRows] = await Promise.all([
-    resolveMentions(trx, mentionEntries),
+    resolveMentions(trx, mentionEntries).then((chosen) => withTypedMentions(trx, text, chosen)),
     groupsNamed(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
   ]);
   const groups = resolveEntries(groupEntries, groupRows, (g) => g.name_lower);
@@ -358,7 +387,7 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
     const entries = distinctEntries(input.mentions);
     const slotsError = validateSlots(entries, []);
     if (slotsError) throw badRequest(slotsError);
-    mentions = await resolveMentions(trx, entries);
+    mentions = await withTypedMentions(trx, text, await resolveMentions(trx, entries));
     const before = new Set((await repo.findPostMentions(trx, [postId])).map((m) => m.user_id));
     newlyMentioned = [...new Set(mentions.flatMap((m) => (m.userId && !before.has(m.userId) ? [m.userId] : [])))];
     await takeStrangerMentionSlots(trx, rates, authorId, newlyMentioned);
