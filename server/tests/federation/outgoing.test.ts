@@ -114,6 +114,10 @@ describe('outgoing activities', () => {
     );
     expect(list(note.cc)).toEqual(expect.arrayContaining([bob.id, erin.id]));
     expect(note.content).toContain(`href="${erin.id}"`);
+
+    // Its deletion reaches them too.
+    const deleted = await deliveredBy(() => call(t.app, alice, { method: 'DELETE', url: `/api/post/${postId}` }).then((res) => ok(res)));
+    expect(deleted.two.filter((d) => d.activity.type === 'Delete').map((d) => d.path).sort()).toEqual(['/users/dave/inbox', '/users/erin/inbox']);
   });
 
   it("sends a public post's Create to each of the author's follower inboxes once, signed by the author", async () => {

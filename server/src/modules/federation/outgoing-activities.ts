@@ -122,7 +122,7 @@ async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEve
     to: PUBLIC_COLLECTION,
     ccs: [at.followers!],
   });
-  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`);
+  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`, event.mentioned);
 }
 
 /** A local user's like of another server's post, or its Undo, to that post's author. */
