@@ -54,13 +54,15 @@ export interface FakeFediverse {
   actor(name: string, options?: ActorOptions): Promise<FakeActor>;
   /** Serves a JSON document (a Note, an activity) at the path, with the ActivityPub type. */
   serve(path: string, document: unknown): void;
+  /** Serves bytes (a picture) at the path, with their type. */
+  serveFile(path: string, type: string, body: Buffer): void;
   /** An address on this server. */
   url(path: string): string;
   close(): Promise<void>;
 }
 
 export async function startFakeFediverse(): Promise<FakeFediverse> {
-  const documents = new Map<string, string>();
+  const documents = new Map<string, { type: string; body: string | Buffer }>();
   const received: Received[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -72,8 +74,8 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
         // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
         const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
         response.statusCode = document === undefined ? 404 : 200;
-        response.setHeader('Content-Type', 'application/activity+json');
-        response.end(document ?? '{}');
+        response.setHeader('Content-Type', document?.type ?? 'application/activity+json');
+        response.end(document?.body ?? '{}');
         return;
       }
       received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
@@ -86,7 +88,10 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
   const host = new URL(origin).host;
   const url = (path: string) => new URL(path, origin).href;
   const serve = (path: string, document: unknown) => {
-    documents.set(path, JSON.stringify(document));
+    documents.set(path, { type: 'application/activity+json', body: JSON.stringify(document) });
+  };
+  const serveFile = (path: string, type: string, body: Buffer) => {
+    documents.set(path, { type, body });
   };
 
   async function actor(name: string, options: ActorOptions = {}): Promise<FakeActor> {
@@ -113,7 +118,7 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
     return { id, name, account: `${name}@${host}`, handle: `@${name}@${host}`, inbox: `${id}/inbox`, sharedInbox, followers: `${id}/followers`, keyId, privateKey };
   }
 
-  return { origin, host, received, actor, serve, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { origin, host, received, actor, serve, serveFile, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** An activity signed by the actor's key, as the request the instance's inbox at `url` is to receive. */

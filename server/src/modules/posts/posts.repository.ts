@@ -31,6 +31,8 @@ export interface PostBaseRow {
   /** A remote post's ActivityPub id and its original's page; null for a local post. */
   ap_id: string | null;
   ap_url: string | null;
+  /** A remote post's pictures on its server, JSON `[{url, alt}]`; null for a local post. */
+  remote_media: string | null;
   /** In a private group: its images get signed URLs. */
   is_private: boolean;
   liked: boolean;
@@ -86,6 +88,7 @@ export function visiblePostsQuery(db: Executor, ids: string[], viewerId: string 
       'posts.edited_at',
       'posts.ap_id',
       'posts.ap_url',
+      'posts.remote_media',
     ])
     .select(postIsPrivate('posts.id').as('is_private'))
     .select(likedBy(viewerId, 'post_likes', 'posts.id').as('liked'))
