@@ -1,7 +1,7 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DocumentLoader, exportJwk, generateCryptoKeyPair, importJwk, preloadedContexts, signRequest, verifyRequest } from '@fedify/fedify';
-import { CryptographicKey, Endpoints, Group, Person } from '@fedify/fedify/vocab';
+import { CryptographicKey, Endpoints, Group, Image, Person } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -43,6 +43,8 @@ export interface ActorOptions {
   summary?: string;
   /** false: the actor names no shared inbox. */
   shared?: boolean;
+  /** The path of its picture (a PNG the test serves there). */
+  icon?: string;
 }
 
 export interface FakeFediverse {
@@ -50,12 +52,16 @@ export interface FakeFediverse {
   host: string;
   /** Every request posted to the server, in order. */
   received: Received[];
+  /** The path (and query) of every document asked for, in order. */
+  asked: string[];
   /** Publishes an actor at `/users/<name>` with a key of its own. */
   actor(name: string, options?: ActorOptions): Promise<FakeActor>;
   /** Serves a JSON document (a Note, an activity) at the path, with the ActivityPub type. */
   serve(path: string, document: unknown): void;
   /** Serves bytes (a picture) at the path, with their type. */
   serveFile(path: string, type: string, body: Buffer): void;
+  /** Answers WebFinger for `acct:name@host` with this address as its ActivityPub `self` (each actor gets its own). */
+  webfinger(name: string, self: string): void;
   /** An address on this server. */
   url(path: string): string;
   close(): Promise<void>;
@@ -64,12 +70,14 @@ export interface FakeFediverse {
 export async function startFakeFediverse(): Promise<FakeFediverse> {
   const documents = new Map<string, { type: string; body: string | Buffer }>();
   const received: Received[] = [];
+  const asked: string[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
       if (request.method === 'GET') {
+        asked.push(path);
         const url = new URL(path, origin);
         // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
         const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
@@ -93,6 +101,13 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
   const serveFile = (path: string, type: string, body: Buffer) => {
     documents.set(path, { type, body });
   };
+  const webfinger = (name: string, self: string) => {
+    const subject = `acct:${name}@${host}`;
+    documents.set(`webfinger:${subject}`, {
+      type: 'application/jrd+json',
+      body: JSON.stringify({ subject, links: [{ rel: 'self', type: 'application/activity+json', href: self }] }),
+    });
+  };
 
   async function actor(name: string, options: ActorOptions = {}): Promise<FakeActor> {
     const pair = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
@@ -110,15 +125,16 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
       inbox: new URL(`${id}/inbox`),
       followers: new URL(`${id}/followers`),
       endpoints: sharedInbox ? new Endpoints({ sharedInbox: new URL(sharedInbox) }) : null,
+      icon: options.icon ? new Image({ url: new URL(url(options.icon)), mediaType: 'image/png' }) : null,
       publicKey: new CryptographicKey({ id: keyId, owner: new URL(id), publicKey: pair.publicKey }),
     };
     const document = options.type === 'Group' ? new Group(values) : new Person(values);
     serve(path, await document.toJsonLd());
-    serve(`webfinger:acct:${name}@${host}`, { subject: `acct:${name}@${host}`, links: [{ rel: 'self', type: 'application/activity+json', href: id }] });
+    webfinger(name, id);
     return { id, name, account: `${name}@${host}`, handle: `@${name}@${host}`, inbox: `${id}/inbox`, sharedInbox, followers: `${id}/followers`, keyId, privateKey };
   }
 
-  return { origin, host, received, actor, serve, serveFile, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { origin, host, received, asked, actor, serve, serveFile, webfinger, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** An activity signed by the actor's key, as the request the instance's inbox at `url` is to receive. */
