@@ -364,6 +364,13 @@ describe('incoming activities', () => {
     const soup = await postByAp(page.id);
     expect(soup).toMatchObject({ text: 'Soup?\n\nwith the carrots' });
     expect(await groupsOf(soup!.id)).toEqual([veggies.id]);
+
+    // Its author edits it there, under the group's rules for remote people; a ban stops that.
+    expect(await send(activity('Update', helen, { ...note, content: '<p>carrots and beans are up</p>' }), helen)).toBe(202);
+    expect(await postByAp(note.id)).toMatchObject({ text: 'carrots and beans are up' });
+    await t.app.db.insertInto('group_bans').values({ group_id: veggies.id, user_id: await accountOf(helen), created_at: Date.now() }).execute();
+    expect(await send(activity('Update', helen, { ...note, content: '<p>spam</p>' }), helen)).toBe(202);
+    expect(await postByAp(note.id)).toMatchObject({ text: 'carrots and beans are up' });
   });
 
   it('keeps no remote post to a private, request-join or admins-only group, nor by a banned or not following actor', async () => {

@@ -465,12 +465,14 @@ export interface EditablePostRow {
   content_warning: string | null;
   created_at: number;
   edited_at: number | null;
+  /** Set for a remote account's post: its Note's id. */
+  ap_id: string | null;
 }
 
 export async function findEditablePost(db: Executor, id: string): Promise<EditablePostRow | undefined> {
   const row = await db
     .selectFrom('posts')
-    .select(['id', 'author_id', 'text', 'content_warning', 'created_at', 'edited_at'])
+    .select(['id', 'author_id', 'text', 'content_warning', 'created_at', 'edited_at', 'ap_id'])
     .where('id', '=', id)
     .executeTakeFirst();
   return row && { ...row, created_at: Number(row.created_at), edited_at: row.edited_at === null ? null : Number(row.edited_at) };

@@ -374,7 +374,12 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
   const groups = (await repo.findPostGroups(trx, [postId])).flatMap((g) =>
     g.group_id !== null && g.everyone_can_post !== null ? [{ id: g.group_id, everyone_can_post: g.everyone_can_post }] : [],
   );
-  await checkPostingRights(trx, authorId, groups);
+  // A remote account's post in a group here stands under the rules it was let in by.
+  if (post.ap_id !== null) {
+    if (groups.length > 0) await checkRemotePostingRights(trx, authorId, groups.map((group) => group.id));
+  } else {
+    await checkPostingRights(trx, authorId, groups);
+  }
 
   const textError = validatePostText(input.text) ?? validateContentWarning(input.contentWarning);
   if (textError) throw badRequest(textError);
