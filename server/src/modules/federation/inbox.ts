@@ -52,7 +52,8 @@ import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } fro
  *   the very services a local user's does: the same visibility, bans, blocks, limits and
  *   notifications. What they refuse is dropped, nothing stored.
  * - Nothing unsolicited is kept: a Note becomes a post only when someone here follows its author,
- *   a followed community (Lemmy) shares it, or it names someone here; a reply only when it
+ *   a followed community (Lemmy) shares it, it names someone here, or its author posts it into a
+ *   public group here they follow (the group then announces it); a reply only when it
  *   answers something stored here. Only public Notes are taken, since everything in Kruh outside
  *   private groups is public: a followers-only or direct Note is never published here.
  * - A suspended remote account's activities are ignored.
