@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingSearchParams, timeWindowStart } from './listing';
 import {
-  extractHashtags, foldForSearch, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText,
+  extractHashtags, foldForSearch, handlesInText, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText,
 } from './text';
 import { relativeTime } from './time';
 
@@ -196,9 +196,37 @@ describe('mentions in text', () => {
     expect(tokenizeText('@a+b and @axb', ['a+b']).filter((t) => t.kind === 'mention')).toEqual([{ kind: 'mention', value: '@a+b', username: 'a+b' }]);
   });
 
+  it('does not take a local name for the start of a handle on another server', () => {
+    expect(tokenizeText('@bob@other.example and @bob@1.2', ['bob'])).toEqual([{ kind: 'text', value: '@bob@other.example and @bob@1.2' }]);
+    expect(tokenizeText('@bob@other.example, @bob@ and @bob', ['bob', 'bob@other.example'])).toEqual([
+      { kind: 'mention', value: '@bob@other.example', username: 'bob@other.example' },
+      { kind: 'text', value: ', ' },
+      { kind: 'mention', value: '@bob', username: 'bob' },
+      { kind: 'text', value: '@ and ' },
+      { kind: 'mention', value: '@bob', username: 'bob' },
+    ]);
+  });
+
   it('names the mentioned users the text holds', () => {
     expect([...mentionsInText('thanks @ANN', ['ann', 'bob'])]).toEqual(['ann']);
     expect(mentionsInText('no names', ['ann']).size).toBe(0);
+  });
+});
+
+describe('fediverse handles in text', () => {
+  it('finds each @name@host once, in any case, as first written', () => {
+    expect(handlesInText('@Bob@Other.example hi @bob@other.EXAMPLE, @ann_b.c-d@x-y.social.')).toEqual(['Bob@Other.example', 'ann_b.c-d@x-y.social']);
+    expect(handlesInText('to (@bob@a.b.c)\n@eve@čaj.cz')).toEqual(['bob@a.b.c', 'eve@čaj.cz']);
+  });
+
+  it('keeps a port, and needs a host of two labels or more', () => {
+    expect(handlesInText('@bob@127.0.0.1:8080 @ann@localhost @eve@host:12')).toEqual(['bob@127.0.0.1:8080']);
+    expect(handlesInText('@bob@a.b:x')).toEqual(['bob@a.b']);
+  });
+
+  it('finds none inside a word, a tag, an address or a longer handle', () => {
+    expect(handlesInText('x@bob@a.b #@bob@a.b &@bob@a.b @@bob@a.b @bob@a.b_c @bob@a.b@c.d @@a.b bob@a.b @bob@.b @bob@a.')).toEqual([]);
+    expect(handlesInText('')).toEqual([]);
   });
 });
 

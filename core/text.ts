@@ -34,7 +34,24 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 function mentionPattern(usernames: readonly string[]): RegExp | null {
   const names = [...new Set(usernames.filter((n) => n !== ''))].sort((a, b) => b.length - a.length);
   if (names.length === 0) return null;
-  return new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@(${names.map(escapeRegExp).join('|')})(?!${WORD_CHAR})`, 'giu');
+  // Not running into a longer word, nor into a host: "@bob@other.example" is not the local "@bob".
+  return new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@(${names.map(escapeRegExp).join('|')})(?!${WORD_CHAR}|@${WORD_CHAR})`, 'giu');
+}
+
+/**
+ * A fediverse handle written into a text, `@name@host`: the host is a domain of two labels or
+ * more, with a port when it names one, and neither end runs into a word or another handle.
+ */
+const HANDLE = /(^|[^\p{L}\p{N}_&#@])@([\p{L}\p{N}_.-]+)@([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?::\d+)?)(?![\p{L}\p{N}_@])/gu;
+
+/** The distinct handles a text names as `@name@host` (compared in any case), as `name@host` first written. */
+export function handlesInText(text: string): string[] {
+  const found = new Map<string, string>();
+  for (const match of text.matchAll(HANDLE)) {
+    const handle = `${match[2]}@${match[3]}`;
+    if (!found.has(handle.toLowerCase())) found.set(handle.toLowerCase(), handle);
+  }
+  return [...found.values()];
 }
 
 function tokenizeHashtags(text: string, tokens: TextToken[]): void {

@@ -59,6 +59,8 @@ export const MediaFileQuery = Type.Object({
   v: Type.Optional(Type.String()),
   exp: Type.Optional(Type.String()),
   sig: Type.Optional(Type.String()),
+  /** A remote post's picture (`/media/remote/{hash}`): its address on its server. */
+  u: Type.Optional(Type.String({ maxLength: 2048 })),
 });
 export type MediaFileQuery = Static<typeof MediaFileQuery>;
 

@@ -8,7 +8,7 @@ import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { expectError, expectInfo } from '../helpers/expect';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
-import { ORIGIN, type RemoteServer, postToInbox, startRemote } from './remote-server';
+import { type FakeActor, type FakeFediverse, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 
 /**
  * Where federation stops: domains the moderators block, remote accounts they suspend, a local
@@ -16,6 +16,7 @@ import { ORIGIN, type RemoteServer, postToInbox, startRemote } from './remote-se
  * listens on 127.0.0.1, so that is the domain blocked here.
  */
 
+const ORIGIN = 'https://kruh.example';
 const FEDERATED = { FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN };
 const REMOTE_HOST = '127.0.0.1';
 
@@ -23,7 +24,8 @@ const actor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
 
 describe('federation boundaries', () => {
   const t = useTestApp(FEDERATED);
-  let remote: RemoteServer;
+  let remote: FakeFediverse;
+  let bob: FakeActor;
   let alice: TestUser;
   let mod: TestUser;
   let eve: TestUser;
@@ -32,25 +34,21 @@ describe('federation boundaries', () => {
   let remotePost: string;
 
   beforeAll(async () => {
-    remote = await startRemote();
+    remote = await startFakeFediverse();
+    bob = await remote.actor('bob');
     alice = await createUser(t.app, { username: 'alice' });
     mod = await createUser(t.app, { username: 'mod' });
     eve = await createUser(t.app, { username: 'eve' });
     await runAdminCommand(t.app.db, { grant: mod.username });
-    const host = new URL(remote.origin).host;
-    remoteAccount = await remoteAccountFor(
-      t.app.db,
-      { id: remote.actorId, inbox: `${remote.origin}/inbox`, sharedInbox: null, handle: `@bob@${host}`, url: null, bio: '' },
-      Date.now(),
-    );
+    remoteAccount = await remoteAccountFor(t.app.db, { id: bob.id, inbox: bob.inbox, sharedInbox: null, handle: bob.handle, url: null, bio: '' }, Date.now());
     remotePost = (await createPost(t.app, { id: remoteAccount } as TestUser, { text: 'a post from afar' })).id;
   });
   afterAll(async () => {
     await remote.close();
   });
 
-  const followOf = (localId: string) => ({ id: `${remote.actorId}/follows/${randomUUID()}`, type: 'Follow', actor: remote.actorId, object: actor(localId) });
-  const follow = (localId: string) => postToInbox(t.app, remote, `/ap/actors/${localId}/inbox`, followOf(localId));
+  const followOf = (localId: string) => ({ id: `${bob.id}/follows/${randomUUID()}`, type: 'Follow', actor: bob.id, object: actor(localId) });
+  const follow = (localId: string) => deliverToInbox(t.app, `/ap/actors/${localId}/inbox`, followOf(localId), bob);
   const storedFollows = (localId: string) => t.app.db.selectFrom('remote_follows').selectAll().where('local_id', '=', localId).execute();
   const clearFollows = () => t.app.db.deleteFrom('remote_follows').execute();
   const block = (user: TestUser, domain: unknown) => call(t.app, user, { method: 'POST', url: '/api/moderation/domain-blocks', payload: { domain } });
@@ -134,7 +132,7 @@ describe('federation boundaries', () => {
       expect(await storedFollows(alice.id)).toEqual([]);
       expect(await suspendedAt(remoteAccount)).not.toBeNull();
       expect((await call(t.app, null, { method: 'GET', url: `/api/post/${remotePost}` })).statusCode).toBe(404);
-      expect(await isRemoteActorAllowed(t.app.db, remote.actorId)).toBe(false);
+      expect(await isRemoteActorAllowed(t.app.db, bob.id)).toBe(false);
 
       // The queued Accept is dropped when due, not retried.
       await runDueJobs(t.app);
@@ -145,7 +143,7 @@ describe('federation boundaries', () => {
       expectError(await follow(alice.id), 403, 'remote_blocked');
       expect(await storedFollows(alice.id)).toEqual([]);
       // Nor is anything on it read, whatever names it.
-      await expect(documentLoaderOf(t.app)(remote.actorId)).rejects.toThrow(/blocked domain/);
+      await expect(documentLoaderOf(t.app)(bob.id)).rejects.toThrow(/blocked domain/);
       expect(await deliveredAfter(async () => undefined)).toEqual([]);
     });
 
@@ -153,7 +151,7 @@ describe('federation boundaries', () => {
       expectInfo(await unblock(mod, REMOTE_HOST), 'domain_unblocked');
       expect(await suspendedAt(remoteAccount)).toBeNull();
       expect((await call(t.app, null, { method: 'GET', url: `/api/post/${remotePost}` })).statusCode).toBe(200);
-      expect((await documentLoaderOf(t.app)(remote.actorId)).documentUrl).toBe(remote.actorId);
+      expect((await documentLoaderOf(t.app)(bob.id)).documentUrl).toBe(bob.id);
       const delivered = await deliveredAfter(async () => {
         expect((await follow(alice.id)).statusCode).toBe(202);
       });
@@ -166,7 +164,7 @@ describe('federation boundaries', () => {
     it('is suspended by the moderators as any account, and its activities are refused', async () => {
       await clearFollows();
       expectInfo(await call(t.app, mod, { method: 'PUT', url: `/api/reports/suspended/${remoteAccount}` }), 'user_suspended');
-      expect(await isRemoteActorAllowed(t.app.db, remote.actorId)).toBe(false);
+      expect(await isRemoteActorAllowed(t.app.db, bob.id)).toBe(false);
       const delivered = await deliveredAfter(async () => {
         expectError(await follow(alice.id), 403, 'remote_blocked');
       });
@@ -180,7 +178,7 @@ describe('federation boundaries', () => {
       expectInfo(await unblock(mod, REMOTE_HOST), 'domain_unblocked');
       expect(await suspendedAt(remoteAccount)).toBe(before);
       expectInfo(await call(t.app, mod, { method: 'DELETE', url: `/api/reports/suspended/${remoteAccount}` }), 'user_unsuspended');
-      expect(await isRemoteActorAllowed(t.app.db, remote.actorId)).toBe(true);
+      expect(await isRemoteActorAllowed(t.app.db, bob.id)).toBe(true);
     });
   });
 
@@ -216,20 +214,22 @@ describe('federation boundaries', () => {
   describe('inbox requests', () => {
     it('refuses a body over the inbox limit, and takes one over the API’s', async () => {
       const huge = { ...followOf(alice.id), summary: 'x'.repeat(300 * 1024) };
-      expectError(await postToInbox(t.app, remote, '/ap/inbox', huge), 413, 'request_too_large');
+      expectError(await deliverToInbox(t.app, '/ap/inbox', huge, bob), 413, 'request_too_large');
       const large = { ...followOf(alice.id), summary: 'x'.repeat(100 * 1024) };
-      expect((await postToInbox(t.app, remote, '/ap/inbox', large)).statusCode).toBe(202);
+      expect((await deliverToInbox(t.app, '/ap/inbox', large, bob)).statusCode).toBe(202);
     });
   });
 });
 
 describe('inbox rate limits', () => {
   const t = useTestApp({ ...FEDERATED, RATE_INBOX_POSTS_PER_HOST_PER_HOUR: '2', RATE_INBOX_POSTS_PER_ADDRESS_PER_HOUR: '3' });
-  let remote: RemoteServer;
+  let remote: FakeFediverse;
+  let bob: FakeActor;
   let alice: TestUser;
 
   beforeAll(async () => {
-    remote = await startRemote();
+    remote = await startFakeFediverse();
+    bob = await remote.actor('bob');
     alice = await createUser(t.app, { username: 'alice' });
   });
   afterAll(async () => {
@@ -239,8 +239,8 @@ describe('inbox rate limits', () => {
   const followFrom = (actorId: string) => ({ id: `${actorId}/follows/${randomUUID()}`, type: 'Follow', actor: actorId, object: actor(alice.id) });
 
   it('counts a remote server’s posts to the inboxes, answering 429 with when to come back', async () => {
-    for (let i = 0; i < 2; i++) expect((await postToInbox(t.app, remote, '/ap/inbox', followFrom(remote.actorId))).statusCode).toBe(202);
-    const refused = await postToInbox(t.app, remote, '/ap/inbox', followFrom(remote.actorId));
+    for (let i = 0; i < 2; i++) expect((await deliverToInbox(t.app, '/ap/inbox', followFrom(bob.id), bob)).statusCode).toBe(202);
+    const refused = await deliverToInbox(t.app, '/ap/inbox', followFrom(bob.id), bob);
     expectError(refused, 429, 'inbox_limit');
     const retryAfter = Number(refused.headers['retry-after']);
     expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 3600).toBe(true);
@@ -249,13 +249,13 @@ describe('inbox rate limits', () => {
   });
 
   it('counts each network address, whatever servers it speaks for', async () => {
-    const from = { signed: false, remoteAddress: '10.9.8.7' };
+    const from = { remoteAddress: '10.9.8.7' };
     // Unsigned, so Fedify refuses each after the count; the address is what runs out.
     for (let i = 0; i < 3; i++) {
-      expect((await postToInbox(t.app, remote, '/ap/inbox', followFrom(`https://h${i}.example/actor`), from)).statusCode).toBe(401);
+      expect((await deliverToInbox(t.app, '/ap/inbox', followFrom(`https://h${i}.example/actor`), null, from)).statusCode).toBe(401);
     }
-    expectError(await postToInbox(t.app, remote, '/ap/inbox', followFrom('https://h9.example/actor'), from), 429, 'inbox_limit');
+    expectError(await deliverToInbox(t.app, '/ap/inbox', followFrom('https://h9.example/actor'), null, from), 429, 'inbox_limit');
     // Another address is not held back by it.
-    expect((await postToInbox(t.app, remote, '/ap/inbox', followFrom('https://h9.example/actor'), { signed: false, remoteAddress: '10.9.8.6' })).statusCode).toBe(401);
+    expect((await deliverToInbox(t.app, '/ap/inbox', followFrom('https://h9.example/actor'), null, { remoteAddress: '10.9.8.6' })).statusCode).toBe(401);
   });
 });

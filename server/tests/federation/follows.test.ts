@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type DocumentLoader, preloadedContexts, verifyRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { type TestUser, createGroup, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
-import { ORIGIN, type RemoteServer, postToInbox, startRemote } from './remote-server';
+import { type FakeActor, type FakeFediverse, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 
 /**
  * A remote server following local actors: a fake fediverse server in the test (a local http server
@@ -13,17 +12,20 @@ import { ORIGIN, type RemoteServer, postToInbox, startRemote } from './remote-se
  * outgoing-request guard, which the test verifies against the local actor's published key.
  */
 
+const ORIGIN = 'https://kruh.example';
 const AP = { accept: 'application/activity+json' };
 
 describe('remote follows', () => {
   const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
-  let remote: RemoteServer;
+  let remote: FakeFediverse;
+  let bob: FakeActor;
   let alice: TestUser;
   let garden: { id: string; name: string };
   let secret: { id: string; name: string };
 
   beforeAll(async () => {
-    remote = await startRemote();
+    remote = await startFakeFediverse();
+    bob = await remote.actor('bob');
     alice = await createUser(t.app, { username: 'alice' });
     garden = await createGroup(t.app, alice, { name: 'garden' });
     secret = await createGroup(t.app, alice, { name: 'hideout', isPrivate: true });
@@ -34,9 +36,9 @@ describe('remote follows', () => {
 
   const actor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
 
-  const post = (inboxPath: string, activity: object, signed = true) => postToInbox(t.app, remote, inboxPath, activity, { signed });
+  const post = (inboxPath: string, activity: object, signed = true) => deliverToInbox(t.app, inboxPath, activity, signed ? bob : null);
 
-  const followOf = (localId: string) => ({ id: `${remote.actorId}/follows/${randomUUID()}`, type: 'Follow', actor: remote.actorId, object: actor(localId) });
+  const followOf = (localId: string) => ({ id: `${bob.id}/follows/${randomUUID()}`, type: 'Follow', actor: bob.id, object: actor(localId) });
 
   const followers = async (localId: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/ap/actors/${localId}/followers`, headers: AP });
@@ -46,45 +48,34 @@ describe('remote follows', () => {
 
   const storedFollows = (localId: string) => t.app.db.selectFrom('remote_follows').selectAll().where('local_id', '=', localId).execute();
 
-  /** Kruh's own documents, read from the app, so the Accept's signature is checked against its published key. */
-  const localLoader: DocumentLoader = async (url) => {
-    if (url in preloadedContexts) return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
-    const res = await t.app.inject({ method: 'GET', url: new URL(url).pathname, headers: AP });
-    return { contextUrl: null, document: res.json() as unknown, documentUrl: url };
-  };
-
   it('keeps a signed Follow of a user and delivers a signed Accept of it to the follower', async () => {
     const follow = followOf(alice.id);
     const from = remote.received.length;
     expect((await post(`/ap/actors/${alice.id}/inbox`, follow)).statusCode).toBe(202);
-    expect(await storedFollows(alice.id)).toEqual([expect.objectContaining({ remote_actor_id: remote.actorId })]);
-    const stored = await t.app.db.selectFrom('remote_actors').selectAll().where('id', '=', remote.actorId).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ inbox: `${remote.origin}/inbox`, shared_inbox: `${remote.origin}/shared-inbox`, handle: `@bob@${new URL(remote.origin).host}` });
+    expect(await storedFollows(alice.id)).toEqual([expect.objectContaining({ remote_actor_id: bob.id })]);
+    const stored = await t.app.db.selectFrom('remote_actors').selectAll().where('id', '=', bob.id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ inbox: bob.inbox, shared_inbox: remote.url('/shared-inbox'), handle: `@bob@${remote.host}` });
 
     await runDueJobs(t.app);
     const delivered = remote.received.slice(from);
     expect(delivered).toHaveLength(1);
     const [accept] = delivered;
-    expect(accept!.path).toBe('/inbox');
+    expect(accept!.path).toBe(new URL(bob.inbox).pathname);
     const activity = JSON.parse(accept!.body) as { type: string; actor: string; object: { id: string; type: string; actor: string; object: string } };
     expect(activity.type).toBe('Accept');
     expect(activity.actor).toBe(actor(alice.id));
-    expect(activity.object).toMatchObject({ id: follow.id, type: 'Follow', actor: remote.actorId, object: actor(alice.id) });
+    expect(activity.object).toMatchObject({ id: follow.id, type: 'Follow', actor: bob.id, object: actor(alice.id) });
 
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(accept!.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(`${remote.origin}/inbox`, { method: 'POST', headers, body: accept!.body });
-    const key = await verifyRequest(request, { documentLoader: localLoader, contextLoader: localLoader });
-    expect(key?.ownerId?.href).toBe(actor(alice.id));
+    expect(await signerOf(t.app, remote, accept!)).toBe(actor(alice.id));
 
-    expect(await followers(alice.id)).toMatchObject({ totalItems: 1, orderedItems: [remote.actorId] });
+    expect(await followers(alice.id)).toMatchObject({ totalItems: 1, orderedItems: [bob.id] });
   });
 
   it('ends the follow on an Undo of it by the same actor', async () => {
     const follow = followOf(garden.id);
     expect((await post('/ap/inbox', follow)).statusCode).toBe(202);
     expect(await followers(garden.id)).toMatchObject({ totalItems: 1 });
-    const undo = { id: `${remote.actorId}/undos/${randomUUID()}`, type: 'Undo', actor: remote.actorId, object: follow };
+    const undo = { id: `${bob.id}/undos/${randomUUID()}`, type: 'Undo', actor: bob.id, object: follow };
     expect((await post(`/ap/actors/${garden.id}/inbox`, undo)).statusCode).toBe(202);
     expect(await storedFollows(garden.id)).toEqual([]);
     expect(await followers(garden.id)).toMatchObject({ totalItems: 0 });

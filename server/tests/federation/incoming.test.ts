@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
+import { addRemoteFollow } from '../../src/modules/federation/federation.repository';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
-import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse-incoming';
+import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
@@ -44,6 +45,15 @@ describe('incoming activities', () => {
   async function follow(user: TestUser, actor: FakeActor) {
     await t.app.db.insertInto('follows').values({ follower_id: user.id, following_id: await accountOf(actor), created_at: Date.now() }).execute();
   }
+
+  /** The actor follows a local group from its server, as an accepted Follow leaves it. */
+  async function remoteFollow(actor: FakeActor, groupId: string) {
+    await accountOf(actor);
+    await addRemoteFollow(t.app.db, actor.id, groupId, Date.now());
+  }
+
+  const groupsOf = async (postId: string) =>
+    (await t.app.db.selectFrom('post_groups').select('group_id').where('post_id', '=', postId).execute()).map((row) => row.group_id);
 
   const localActor = (id: string) => `${ORIGIN}/ap/actors/${id}`;
   const localPost = (id: string) => `${ORIGIN}/ap/posts/${id}`;
@@ -177,20 +187,30 @@ describe('incoming activities', () => {
     expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'agreed' });
   });
 
-  it("makes a reply to a local comment's Note a comment under it, telling its author", async () => {
-    const post = await createPost(t.app, alice, { text: 'ask me anything' });
-    const res = await call(t.app, fan, { method: 'POST', url: '/api/comment/', payload: { text: 'a question', parent: post.id } });
-    expect(res.statusCode).toBe(201);
-    const question = (res.json() as { _id: string })._id;
-    const answer = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/${question}`, content: '<p>an answer</p>' });
-    expect(await send(activity('Create', dave, answer), dave)).toBe(202);
-    const stored = await commentByAp(answer.id);
-    expect(stored).toMatchObject({ post_id: post.id, parent_comment_id: question, text: 'an answer' });
+  it("takes a local comment's Note address as what a reply answers and a like likes", async () => {
+    const post = await createPost(t.app, alice, { text: 'my beans' });
+    const created = await call(t.app, fan, { method: 'POST', url: '/api/comment/', payload: { parent: post.id, text: 'nice beans' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const commentId = (created.json() as { _id: string })._id;
+    const commentNote = `${ORIGIN}/ap/comments/${commentId}`;
+
+    const reply = noteBy(dave, { inReplyTo: commentNote, content: '<p>they are</p>' });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    const stored = await commentByAp(reply.id);
+    expect(stored).toMatchObject({ post_id: post.id, parent_comment_id: commentId, author_id: await accountOf(dave), text: 'they are' });
+    // Its author hears of it as of any answer.
     expect(await notificationsOf(fan.id)).toContainEqual(expect.objectContaining({ actor_id: await accountOf(dave), comment_id: stored!.id }));
-    // An address of no comment here answers nothing.
-    const astray = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/nothing-here` });
-    expect(await send(activity('Create', dave, astray), dave)).toBe(202);
-    expect(await commentByAp(astray.id)).toBeUndefined();
+
+    expect(await send(activity('Like', carol, commentNote), carol)).toBe(202);
+    const liked = () => t.app.db.selectFrom('comment_likes').select('user_id').where('comment_id', '=', commentId).execute();
+    expect(await liked()).toEqual([{ user_id: await accountOf(carol) }]);
+    expect(await send(activity('Undo', carol, activity('Like', carol, commentNote)), carol)).toBe(202);
+    expect(await liked()).toEqual([]);
+
+    // An address of ours naming no comment answers nothing.
+    const stray = noteBy(dave, { inReplyTo: `${ORIGIN}/ap/comments/nope` });
+    expect(await send(activity('Create', dave, stray), dave)).toBe(202);
+    expect(await commentByAp(stray.id)).toBeUndefined();
   });
 
   it('refuses a reply to a post of a private group, and one by an actor the author blocked', async () => {
@@ -338,6 +358,69 @@ describe('incoming activities', () => {
     expect(await postByAp(note.id)).toBeDefined();
     expect(await send(activity('Announce', cooking, activity('Delete', bob, { id: note.id, type: 'Tombstone' })), cooking)).toBe(202);
     expect(await postByAp(note.id)).toBeUndefined();
+  });
+
+  it("stores a following actor's post addressed to a public group in it, and the group announces it to its followers", async () => {
+    const veggies = await createGroup(t.app, alice, { name: 'veggies' });
+    const helen = await fedi.actor('helen');
+    await remoteFollow(helen, veggies.id);
+    await remoteFollow(erin, veggies.id);
+    await runDueJobs(t.app);
+    const from = fedi.received.length;
+
+    // Mastodon style: the group's actor among the addressees.
+    const note = noteBy(helen, { to: [PUBLIC, localActor(veggies.id)], content: '<p>carrots are up</p>' });
+    expect(await send(activity('Create', helen, note), helen)).toBe(202);
+    const post = await postByAp(note.id);
+    expect(post).toMatchObject({ author_id: await accountOf(helen), text: 'carrots are up' });
+    expect(await groupsOf(post!.id)).toEqual([veggies.id]);
+
+    await runDueJobs(t.app);
+    const announces = fedi.received.slice(from).filter((r) => (JSON.parse(r.body) as { type: string }).type === 'Announce');
+    expect(announces.map((r) => r.path).sort()).toEqual([new URL(erin.inbox).pathname, new URL(helen.inbox).pathname]);
+    expect(JSON.parse(announces[0]!.body)).toMatchObject({ actor: localActor(veggies.id), object: note.id });
+    expect(await signerOf(t.app, fedi, announces[0]!)).toBe(localActor(veggies.id));
+
+    // Lemmy style: a titled Page naming the group as its audience.
+    const page = noteBy(erin, { type: 'Page', name: 'Soup?', content: '<p>with the carrots</p>', audience: localActor(veggies.id) });
+    expect(await send({ ...activity('Create', erin, page), audience: localActor(veggies.id) }, erin)).toBe(202);
+    const soup = await postByAp(page.id);
+    expect(soup).toMatchObject({ text: 'Soup?\n\nwith the carrots' });
+    expect(await groupsOf(soup!.id)).toEqual([veggies.id]);
+
+    // Its author edits it there, under the group's rules for remote people; a ban stops that.
+    expect(await send(activity('Update', helen, { ...note, content: '<p>carrots and beans are up</p>' }), helen)).toBe(202);
+    expect(await postByAp(note.id)).toMatchObject({ text: 'carrots and beans are up' });
+    await t.app.db.insertInto('group_bans').values({ group_id: veggies.id, user_id: await accountOf(helen), created_at: Date.now() }).execute();
+    expect(await send(activity('Update', helen, { ...note, content: '<p>spam</p>' }), helen)).toBe(202);
+    expect(await postByAp(note.id)).toMatchObject({ text: 'carrots and beans are up' });
+  });
+
+  it('keeps no remote post to a private, request-join or admins-only group, nor by a banned or not following actor', async () => {
+    const ida = await fedi.actor('ida');
+    const groups = {
+      hidden: await createGroup(t.app, alice, { isPrivate: true }),
+      door: await createGroup(t.app, alice, { requestJoin: true }),
+      admins: await createGroup(t.app, alice, { everyoneCanPost: false }),
+      banned: await createGroup(t.app, alice),
+    };
+    for (const group of Object.values(groups)) await remoteFollow(ida, group.id);
+    await t.app.db.insertInto('group_bans').values({ group_id: groups.banned.id, user_id: await accountOf(ida), created_at: Date.now() }).execute();
+    for (const group of Object.values(groups)) {
+      const note = noteBy(ida, { to: [PUBLIC, localActor(group.id)] });
+      expect(await send(activity('Create', ida, note), ida)).toBe(202);
+      expect(await postByAp(note.id)).toBeUndefined();
+    }
+
+    const open = await createGroup(t.app, alice);
+    const stranger = noteBy(ida, { to: [PUBLIC, localActor(open.id)] });
+    expect(await send(activity('Create', ida, stranger), ida)).toBe(202);
+    expect(await postByAp(stranger.id)).toBeUndefined();
+    // Once following the open group, the same actor's post goes in.
+    await remoteFollow(ida, open.id);
+    const member = noteBy(ida, { to: [PUBLIC, localActor(open.id)] });
+    expect(await send(activity('Create', ida, member), ida)).toBe(202);
+    expect(await groupsOf((await postByAp(member.id))!.id)).toEqual([open.id]);
   });
 
   it('removes an actor that deleted itself, with its posts', async () => {

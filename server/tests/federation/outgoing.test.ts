@@ -5,7 +5,7 @@ import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/f
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { newId } from '../../src/lib/ids';
-import { type FakeActor, type FakeServer, type Received, injectSigned, signerOf, startFakeServer } from '../helpers/fake-fediverse';
+import { type FakeActor, type FakeFediverse, type Received, injectSigned, signActivity, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
 import { useTestApp } from '../helpers/test-app';
@@ -32,8 +32,8 @@ const noteUrl = (postId: string) => `${ORIGIN}/ap/posts/${postId}`;
 
 describe('outgoing activities', () => {
   const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
-  let one: FakeServer;
-  let two: FakeServer;
+  let one: FakeFediverse;
+  let two: FakeFediverse;
   let bob: FakeActor;
   let carol: FakeActor;
   let dave: FakeActor;
@@ -57,7 +57,7 @@ describe('outgoing activities', () => {
     const from = [one.received.length, two.received.length];
     await run();
     await runDueJobs(t.app);
-    const take = async (server: FakeServer, since: number) =>
+    const take = async (server: FakeFediverse, since: number) =>
       Promise.all(
         server.received.slice(since).map(async (delivery: Received) => ({
           path: delivery.path,
@@ -75,11 +75,11 @@ describe('outgoing activities', () => {
   };
 
   beforeAll(async () => {
-    one = await startFakeServer();
-    two = await startFakeServer();
-    bob = await one.addActor('bob');
-    carol = await one.addActor('carol');
-    dave = await two.addActor('dave', { shared: false });
+    one = await startFakeFediverse();
+    two = await startFakeFediverse();
+    bob = await one.actor('bob');
+    carol = await one.actor('carol');
+    dave = await two.actor('dave', { shared: false });
     alice = await createUser(t.app, { username: 'alice' });
     garden = await createGroup(t.app, alice, { name: 'garden' });
     hideout = await createGroup(t.app, alice, { name: 'hideout', isPrivate: true });
@@ -91,6 +91,37 @@ describe('outgoing activities', () => {
   afterAll(async () => {
     await one.close();
     await two.close();
+  });
+
+  it('makes a typed @name@host a mention of the remote account, tagged in the Note and delivered to its inbox', async () => {
+    // Bob is known here; Erin is not yet, and is looked up on her server as the post is written.
+    await accountOf(bob);
+    const erin = await two.actor('erin', { shared: false });
+    let postId = '';
+    const got = await deliveredBy(async () => {
+      const text = `hi ${bob.handle} and ${erin.handle}!`;
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text } }), 201);
+      postId = (res.json() as { _id: string })._id;
+    });
+    const mentioned = await t.app.db.selectFrom('post_mentions').select('username').where('post_id', '=', postId).execute();
+    expect(mentioned.map((m) => m.username).sort()).toEqual([bob.account, erin.account].sort());
+
+    // Bob's server has his followers' shared inbox already; Erin's inbox is her own.
+    expect(got.one.map((d) => d.path)).toEqual(['/shared-inbox']);
+    expect(got.two.map((d) => d.path).sort()).toEqual(['/users/dave/inbox', '/users/erin/inbox']);
+    const note = got.two[0]!.activity.object as Json & { tag: unknown; cc: unknown; content: string };
+    expect(list(note.tag)).toEqual(
+      expect.arrayContaining([
+        { type: 'Mention', href: bob.id, name: bob.handle },
+        { type: 'Mention', href: erin.id, name: erin.handle },
+      ]),
+    );
+    expect(list(note.cc)).toEqual(expect.arrayContaining([bob.id, erin.id]));
+    expect(note.content).toContain(`href="${erin.id}"`);
+
+    // Its deletion reaches them too.
+    const deleted = await deliveredBy(() => call(t.app, alice, { method: 'DELETE', url: `/api/post/${postId}` }).then((res) => ok(res)));
+    expect(deleted.two.filter((d) => d.activity.type === 'Delete').map((d) => d.path).sort()).toEqual(['/users/dave/inbox', '/users/erin/inbox']);
   });
 
   it("sends a public post's Create to each of the author's follower inboxes once, signed by the author", async () => {
@@ -299,7 +330,7 @@ describe('outgoing activities', () => {
 
     // Only the account followed may answer: bob's Reject of it changes nothing.
     const answer = (who: FakeActor, type: string, object: unknown) =>
-      one.sign(who, `${ORIGIN}/ap/actors/${alice.id}/inbox`, { id: `${who.id}/answers/${randomUUID()}`, type, actor: who.id, object });
+      signActivity(who, `${ORIGIN}/ap/actors/${alice.id}/inbox`, { id: `${who.id}/answers/${randomUUID()}`, type, actor: who.id, object });
     expect((await injectSigned(t.app, await answer(bob, 'Reject', first.activity))).statusCode).toBe(202);
     expect(await follows()).toEqual([{ follower_id: alice.id }]);
     expect((await injectSigned(t.app, await answer(carol, 'Reject', first.activity))).statusCode).toBe(202);

@@ -1,8 +1,7 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Endpoints, Image, Note, Person } from '@fedify/fedify/vocab';
+import { Note } from '@fedify/fedify/vocab';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeFediverse, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
@@ -16,70 +15,23 @@ import { useTestApp } from '../helpers/test-app';
 const ORIGIN = 'https://kruh.example';
 const LOOKUPS = 4;
 
-interface FakeServer {
-  origin: string;
-  host: string;
-  /** The paths asked for, in order. */
-  asked: string[];
-  close(): Promise<void>;
-}
-
-async function startFakeServer(): Promise<FakeServer> {
-  const asked: string[] = [];
-  const documents = new Map<string, { type: string; body: Buffer | string }>();
-  const server: Server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://fake');
-    asked.push(url.pathname + url.search);
-    const key = url.pathname === '/.well-known/webfinger' ? `webfinger:${url.searchParams.get('resource')}` : url.pathname;
-    const found = documents.get(key);
-    if (!found) {
-      response.statusCode = 404;
-      response.end();
-      return;
-    }
-    response.setHeader('Content-Type', found.type);
-    response.end(found.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const origin = `http://${host}`;
-
-  const webfinger = (name: string, self: string) =>
-    documents.set(`webfinger:acct:${name}@${host}`, {
-      type: 'application/jrd+json',
-      body: JSON.stringify({ subject: `acct:${name}@${host}`, links: [{ rel: 'self', type: 'application/activity+json', href: self }] }),
-    });
-  const activity = async (path: string, object: Person | Note) =>
-    documents.set(path, { type: 'application/activity+json', body: JSON.stringify(await object.toJsonLd()) });
-
-  webfinger('bob', `${origin}/users/bob`);
-  await activity(
-    '/users/bob',
-    new Person({
-      id: new URL(`${origin}/users/bob`),
-      preferredUsername: 'bob',
-      summary: '<p>Gardener &amp; cook</p><p>Prague<br>Brno</p>',
-      url: new URL(`${origin}/@bob`),
-      icon: new Image({ url: new URL(`${origin}/bob.png`), mediaType: 'image/png' }),
-      inbox: new URL(`${origin}/users/bob/inbox`),
-      endpoints: new Endpoints({ sharedInbox: new URL(`${origin}/inbox`) }),
-    }),
-  );
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer();
-  documents.set('/bob.png', { type: 'image/png', body: png });
-  // A handle whose server names a post, not an actor.
-  webfinger('notes', `${origin}/notes/1`);
-  await activity('/notes/1', new Note({ id: new URL(`${origin}/notes/1`), content: 'hi' }));
-  return { origin, host, asked, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+/** A server with Bob (a bio and a picture), and a handle that names a post, not an actor. */
+async function startRemote(): Promise<FakeFediverse> {
+  const remote = await startFakeFediverse();
+  await remote.actor('bob', { summary: '<p>Gardener &amp; cook</p><p>Prague<br>Brno</p>', icon: '/bob.png' });
+  remote.serveFile('/bob.png', 'image/png', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer());
+  remote.webfinger('notes', remote.url('/notes/1'));
+  remote.serve('/notes/1', await new Note({ id: new URL(remote.url('/notes/1')), content: 'hi' }).toJsonLd());
+  return remote;
 }
 
 describe('looking up remote accounts', () => {
   const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN, RATE_REMOTE_LOOKUPS_PER_HOUR: String(LOOKUPS) });
-  let remote: FakeServer;
+  let remote: FakeFediverse;
   let alice: TestUser;
 
   beforeAll(async () => {
-    remote = await startFakeServer();
+    remote = await startRemote();
     alice = await createUser(t.app, { username: 'alice' });
   });
   afterAll(async () => {
@@ -187,10 +139,10 @@ describe('looking up remote accounts', () => {
 
 describe('looking up remote accounts with federation off', () => {
   const t = useTestApp({ FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
-  let remote: FakeServer;
+  let remote: FakeFediverse;
 
   beforeAll(async () => {
-    remote = await startFakeServer();
+    remote = await startRemote();
   });
   afterAll(async () => {
     await remote.close();

@@ -1,16 +1,19 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { type DocumentLoader, exportJwk, generateCryptoKeyPair, importJwk, preloadedContexts, signRequest, verifyRequest } from '@fedify/fedify';
-import { CryptographicKey, Endpoints, Person } from '@fedify/fedify/vocab';
+import { CryptographicKey, Endpoints, Group, Image, Person } from '@fedify/fedify/vocab';
+import type { FastifyInstance } from 'fastify';
 
 /**
- * A fake fediverse server for tests: a local http server publishing its actors' documents (each
- * with the server's one key) and recording every request posted to it, so a test can read what the
- * instance delivered, verify its signature against the local actor's published key, and sign
- * activities of its own to the instance's inboxes. Tests run with FEDERATION_ALLOW_HTTP, so the
- * instance reaches it over http://127.0.0.1.
+ * A remote fediverse server inside a test: a local http server (reached over plain http, which
+ * FEDERATION_ALLOW_HTTP lets the instance do) serving its actors' documents and whatever objects
+ * the test puts up (and WebFinger for its actors), and keeping every request posted to it. Its actors sign activities with keys of
+ * their own, as a real server does, so the instance checks them as it checks anyone's; and what the
+ * instance delivered can be checked against the local actor's published key (`signerOf`).
  */
+
+export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
+export const PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 
 export interface Received {
   path: string;
@@ -19,77 +22,147 @@ export interface Received {
 }
 
 export interface FakeActor {
+  /** The actor's IRI, `<origin>/users/<name>`. */
   id: string;
   name: string;
-  /** `@name@host`. */
+  /** `name@host`, the name of its account on the instance. */
+  account: string;
+  /** `@name@host`, the handle kept in `remote_actors`. */
   handle: string;
   inbox: string;
+  /** The server's shared inbox, unless the actor was made without one. */
   sharedInbox: string | null;
+  followers: string;
   keyId: URL;
+  privateKey: Awaited<ReturnType<typeof importJwk>>;
 }
 
-export interface FakeServer {
+export interface ActorOptions {
+  /** A Group is a Lemmy community. */
+  type?: 'Person' | 'Group';
+  summary?: string;
+  /** false: the actor names no shared inbox. */
+  shared?: boolean;
+  /** The path of its picture (a PNG the test serves there). */
+  icon?: string;
+}
+
+export interface FakeFediverse {
   origin: string;
+  host: string;
+  /** Every request posted to the server, in order. */
   received: Received[];
-  /** Publishes an actor at `/users/<name>`, with its own inbox and the server's shared one unless `shared` is false. */
-  addActor(name: string, options?: { shared?: boolean }): Promise<FakeActor>;
-  /** An activity signed by the actor's key, as the request the instance's inbox is to receive. */
-  sign(actor: FakeActor, url: string, activity: object): Promise<Request>;
+  /** The path (and query) of every document asked for, in order. */
+  asked: string[];
+  /** Publishes an actor at `/users/<name>` with a key of its own. */
+  actor(name: string, options?: ActorOptions): Promise<FakeActor>;
+  /** Serves a JSON document (a Note, an activity) at the path, with the ActivityPub type. */
+  serve(path: string, document: unknown): void;
+  /** Serves bytes (a picture) at the path, with their type. */
+  serveFile(path: string, type: string, body: Buffer): void;
+  /** Answers WebFinger for `acct:name@host` with this address as its ActivityPub `self` (each actor gets its own). */
+  webfinger(name: string, self: string): void;
+  /** An address on this server. */
+  url(path: string): string;
   close(): Promise<void>;
 }
 
-export async function startFakeServer(): Promise<FakeServer> {
-  const pair = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
-  // Kept and read back as JWK, as a real server stores its keys.
-  const privateKey = await importJwk(await exportJwk(pair.privateKey), 'private');
+export async function startFakeFediverse(): Promise<FakeFediverse> {
+  const documents = new Map<string, { type: string; body: string | Buffer }>();
   const received: Received[] = [];
-  const documents = new Map<string, string>();
+  const asked: string[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const document = request.method === 'GET' ? documents.get(request.url ?? '') : undefined;
-      if (document !== undefined) {
-        response.setHeader('Content-Type', 'application/activity+json');
-        response.end(document);
+      const path = request.url ?? '/';
+      if (request.method === 'GET') {
+        asked.push(path);
+        const url = new URL(path, origin);
+        // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
+        const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
+        response.statusCode = document === undefined ? 404 : 200;
+        response.setHeader('Content-Type', document?.type ?? 'application/activity+json');
+        response.end(document?.body ?? '{}');
         return;
       }
-      received.push({ path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       response.statusCode = 202;
       response.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = new URL(origin).host;
+  const url = (path: string) => new URL(path, origin).href;
+  const serve = (path: string, document: unknown) => {
+    documents.set(path, { type: 'application/activity+json', body: JSON.stringify(document) });
+  };
+  const serveFile = (path: string, type: string, body: Buffer) => {
+    documents.set(path, { type, body });
+  };
+  const webfinger = (name: string, self: string) => {
+    const subject = `acct:${name}@${host}`;
+    documents.set(`webfinger:${subject}`, {
+      type: 'application/jrd+json',
+      body: JSON.stringify({ subject, links: [{ rel: 'self', type: 'application/activity+json', href: self }] }),
+    });
+  };
 
-  async function addActor(name: string, { shared = true } = {}): Promise<FakeActor> {
-    const id = `${origin}/users/${name}`;
+  async function actor(name: string, options: ActorOptions = {}): Promise<FakeActor> {
+    const pair = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    // Kept and read back as JWK, as a real server stores its keys.
+    const privateKey = await importJwk(await exportJwk(pair.privateKey), 'private');
+    const path = `/users/${name}`;
+    const id = url(path);
     const keyId = new URL(`${id}#main-key`);
-    const actor: FakeActor = {
-      id,
-      name,
-      handle: `@${name}@${new URL(origin).host}`,
-      inbox: `${id}/inbox`,
-      sharedInbox: shared ? `${origin}/shared-inbox` : null,
-      keyId,
-    };
-    const person = new Person({
+    const sharedInbox = options.shared === false ? null : url('/shared-inbox');
+    const values = {
       id: new URL(id),
       preferredUsername: name,
-      inbox: new URL(actor.inbox),
-      endpoints: actor.sharedInbox ? new Endpoints({ sharedInbox: new URL(actor.sharedInbox) }) : null,
+      summary: options.summary ?? null,
+      url: new URL(url(`/@${name}`)),
+      inbox: new URL(`${id}/inbox`),
+      followers: new URL(`${id}/followers`),
+      endpoints: sharedInbox ? new Endpoints({ sharedInbox: new URL(sharedInbox) }) : null,
+      icon: options.icon ? new Image({ url: new URL(url(options.icon)), mediaType: 'image/png' }) : null,
       publicKey: new CryptographicKey({ id: keyId, owner: new URL(id), publicKey: pair.publicKey }),
-    });
-    documents.set(`/users/${name}`, JSON.stringify(await person.toJsonLd()));
-    return actor;
+    };
+    const document = options.type === 'Group' ? new Group(values) : new Person(values);
+    serve(path, await document.toJsonLd());
+    webfinger(name, id);
+    return { id, name, account: `${name}@${host}`, handle: `@${name}@${host}`, inbox: `${id}/inbox`, sharedInbox, followers: `${id}/followers`, keyId, privateKey };
   }
 
-  async function sign(actor: FakeActor, url: string, activity: object): Promise<Request> {
-    const body = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', ...activity });
-    return signRequest(new Request(url, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body }), privateKey, actor.keyId);
-  }
+  return { origin, host, received, asked, actor, serve, serveFile, webfinger, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
-  return { origin, received, addActor, sign, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+/** An activity signed by the actor's key, as the request the instance's inbox at `url` is to receive. */
+export async function signActivity(actor: FakeActor, url: string, activity: object): Promise<Request> {
+  const body = JSON.stringify({ '@context': AS_CONTEXT, ...activity });
+  return signRequest(new Request(url, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body }), actor.privateKey, actor.keyId);
+}
+
+/** Posts a request (signed or not) to the app, as it arrived from the network at `remoteAddress`. */
+export async function injectSigned(app: FastifyInstance, request: Request, { remoteAddress }: { remoteAddress?: string } = {}) {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const url = new URL(request.url);
+  return app.inject({ method: 'POST', url: url.pathname, headers, payload: await request.text(), ...(remoteAddress ? { remoteAddress } : {}) });
+}
+
+/**
+ * Posts an activity to one of the app's inboxes as a remote server would: signed with the
+ * `signer`'s key (an activity's own actor, or someone else forging it), or unsigned for null.
+ */
+export async function deliverToInbox(app: FastifyInstance, inboxPath: string, activity: object, signer: FakeActor | null, options: { remoteAddress?: string } = {}) {
+  const url = new URL(inboxPath, app.config.publicUrl).href;
+  const request = signer
+    ? await signActivity(signer, url, activity)
+    : new Request(url, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body: JSON.stringify({ '@context': AS_CONTEXT, ...activity }) });
+  return injectSigned(app, request, options);
 }
 
 /** The instance's own documents, read from the app (contexts from Fedify's copies). */
@@ -101,22 +174,12 @@ export function localLoader(app: FastifyInstance): DocumentLoader {
   };
 }
 
-/** The id of the actor whose published key signed a delivery the fake server received, or null. */
-export async function signerOf(app: FastifyInstance, server: FakeServer, delivery: Received): Promise<string | null> {
+/** The id of the local actor whose published key signed a delivery the fake server received, or null. */
+export async function signerOf(app: FastifyInstance, fediverse: FakeFediverse, delivery: Received): Promise<string | null> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(delivery.headers)) if (typeof value === 'string') headers.set(name, value);
-  const request = new Request(`${server.origin}${delivery.path}`, { method: 'POST', headers, body: delivery.body });
+  const request = new Request(`${fediverse.origin}${delivery.path}`, { method: 'POST', headers, body: delivery.body });
   const loader = localLoader(app);
   const key = await verifyRequest(request, { documentLoader: loader, contextLoader: loader });
   return key?.ownerId?.href ?? null;
-}
-
-/** Posts a signed request (from `FakeServer.sign`) to the app, as it arrived from the network. */
-export async function injectSigned(app: FastifyInstance, request: Request) {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const url = new URL(request.url);
-  return app.inject({ method: 'POST', url: url.pathname, headers, payload: await request.text() });
 }

@@ -179,6 +179,19 @@ export async function removeRemoteFollowers(db: Executor, localId: string): Prom
   await db.deleteFrom('remote_follows').where('local_id', '=', localId).execute();
 }
 
+/** Which of these local ids are groups the remote actor follows. */
+export async function groupsFollowedBy(db: Executor, remoteActorId: string, localIds: string[]): Promise<string[]> {
+  if (localIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('remote_follows')
+    .innerJoin('groups', 'groups.id', 'remote_follows.local_id')
+    .select('groups.id')
+    .where('remote_follows.remote_actor_id', '=', remoteActorId)
+    .where('remote_follows.local_id', 'in', localIds)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** A post stored from another server, by its Note's IRI. */
 export async function postByApId(db: Executor, apId: string) {
   return db.selectFrom('posts').select(['id', 'author_id']).where('ap_id', '=', apId).executeTakeFirst();

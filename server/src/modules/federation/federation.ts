@@ -16,7 +16,7 @@ import { onAnnounce, onCreate, onDelete, onLike, onUndo, onUpdate } from './inbo
 import { followAccepted, followRejected } from './outgoing-follows.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
-import { NOTE_PATH, type NoteAddresses, createOf, noteOf } from './post-note.js';
+import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 
 /**
  * The instance's ActivityPub side, built on Fedify: WebFinger, NodeInfo, and an actor per public
@@ -117,7 +117,7 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? keyPairsOf(app.db, identifier) : []));
 
-  function addressesOf(ctx: Context<void>, post: Post): NoteAddresses {
+  async function addressesOf(ctx: Context<void>, post: Post): Promise<NoteAddresses> {
     const author = post.author.pfp;
     return {
       origin,
@@ -125,6 +125,7 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
       author: ctx.getActorUri(author),
       followers: ctx.getFollowersUri(author),
       actor: (id) => ctx.getActorUri(id),
+      remoteMentions: await remoteMentionsOf(app.db, post),
     };
   }
 
@@ -132,7 +133,7 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
   // visitor could: a private group's post, a suspended author's or a deleted one is not there.
   federation.setObjectDispatcher(Note, NOTE_PATH, async (ctx, { id }) => {
     const post = await visiblePost(app, id);
-    return post ? noteOf(post, addressesOf(ctx, post)) : null;
+    return post ? noteOf(post, await addressesOf(ctx, post)) : null;
   });
 
   // A user's outbox is their posts a visitor may read, newest first, a page of the profile's list
@@ -146,10 +147,12 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
       if (!Number.isInteger(page) || page < 1) return null;
       const list = await readAsVisitor(app, profilesApi.posts, { username: actor.name }, { page, limit: OUTBOX_PAGE, sort: 'newest' });
       if (!list) return null;
-      const items = list.posts.map((post) => {
-        const at = addressesOf(ctx, post);
-        return createOf(noteOf(post, at), post, at);
-      });
+      const items = await Promise.all(
+        list.posts.map(async (post) => {
+          const at = await addressesOf(ctx, post);
+          return createOf(noteOf(post, at), post, at);
+        }),
+      );
       return { items, nextCursor: list.hasMore ? String(page + 1) : null, prevCursor: page > 1 ? String(page - 1) : null };
     })
     .setCounter(async (_ctx, identifier) => {

@@ -35,7 +35,7 @@ import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
-import { actorById, commentByApId, isFollowedHere, localCommentById, postByApId, postIdsBy } from './federation.repository.js';
+import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
 import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
@@ -52,13 +52,15 @@ import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } fro
  *   the very services a local user's does: the same visibility, bans, blocks, limits and
  *   notifications. What they refuse is dropped, nothing stored.
  * - Nothing unsolicited is kept: a Note becomes a post only when someone here follows its author,
- *   a followed community (Lemmy) shares it, or it names someone here; a reply only when it
+ *   a followed community (Lemmy) shares it, it names someone here, or its author posts it into a
+ *   public group here they follow (the group then announces it); a reply only when it
  *   answers something stored here. Only public Notes are taken, since everything in Kruh outside
  *   private groups is public: a followers-only or direct Note is never published here.
  * - A suspended remote account's activities are ignored.
  */
 
 type Ctx = InboxContext<void>;
+
 
 /** The kinds of object Kruh reads as a post or a comment (Lemmy sends posts as Pages). */
 type Writing = Note | Article | Page;
@@ -216,11 +218,29 @@ const visitorReads = async (app: FastifyInstance, postId: string) => (await read
 const asAccount = (app: FastifyInstance, change: (ctx: ServiceContext) => Promise<void>) =>
   unlessRefused(() => newTransaction(app.db, (trx) => change(contextOf(app, trx))));
 
+/** The addresses a Note or its Create names: its recipients and its audience (a Lemmy community). */
+const addressed = (object: APObject | Activity) => [...object.toIds, ...object.ccIds, ...object.audienceIds];
+
+/**
+ * The local groups a remote author posts into: those its Note or Create names (as a recipient or
+ * the audience, as Lemmy and Mastodon do) and that the author follows from its server, which stands
+ * for joining. The group's own rules are the posts service's to apply.
+ */
+async function groupsPostedTo(app: FastifyInstance, ctx: Ctx, addresses: URL[], authorId: URL): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const uri of addresses) {
+    const parsed = ctx.parseUri(uri);
+    if (parsed?.type === 'actor') ids.add(parsed.identifier);
+  }
+  return (await groupsFollowedBy(app.db, authorId.href, [...ids])).slice(0, LIMITS.groupsPerPost);
+}
+
 /**
  * Stores a Note written by `authorId`: a reply to something stored here becomes a comment, any
- * other a post when it is wanted here (`shared` says a followed community passed it on).
+ * other a post when it is wanted here (`shared` says a followed community passed it on), in the
+ * local groups it was posted into (`create`, the activity that brought it, may name them too).
  */
-async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId: URL, shared: boolean): Promise<void> {
+async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId: URL, shared: boolean, create?: Create): Promise<void> {
   if (!note.id) return;
   if ((await postByApId(app.db, note.id.href)) || (await commentByApId(app.db, note.id.href))) return;
   const read = await readNote(app, ctx, note);
@@ -240,8 +260,9 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
     });
     return;
   }
+  const groupIds = await groupsPostedTo(app, ctx, [...addressed(note), ...(create ? addressed(create) : [])], authorId);
   const known = await knownViewer(app, authorId);
-  const wanted = shared || read.addressesLocal || (known !== null && (await isFollowedHere(app.db, known.id)));
+  const wanted = shared || read.addressesLocal || groupIds.length > 0 || (known !== null && (await isFollowedHere(app.db, known.id)));
   if (!wanted || (read.text === '' && read.media.length === 0)) return;
   const viewer = await accountFor(app, ctx, authorId);
   if (!viewer) return;
@@ -251,6 +272,7 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
       contentWarning: read.contentWarning,
       createdAt: read.published,
       mentions: read.mentions,
+      groupIds,
       remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
     });
   });
@@ -258,23 +280,13 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
 
 /** What a reply answers: a local post or comment, or a post or comment stored here; `id` is the comment's parent. */
 async function replyParent(app: FastifyInstance, ctx: Ctx, uri: URL): Promise<{ id: string; postId: string } | null> {
-  const local = localPostId(ctx, uri);
-  if (local) return { id: local, postId: local };
-  // Local comments are sent with an address of their own, so an answer to one names it.
-  const localComment = localCommentId(app.config.publicUrl, uri);
-  if (localComment) {
-    const comment = await localCommentById(app.db, localComment);
-    return comment && !comment.deleted ? { id: comment.id, postId: comment.post_id } : null;
-  }
-  const post = await postByApId(app.db, uri.href);
-  if (post) return { id: post.id, postId: post.id };
-  const comment = await commentByApId(app.db, uri.href);
-  return comment && !comment.deleted ? { id: comment.id, postId: comment.post_id } : null;
+  const target = await targetOf(app, ctx, uri);
+  return target && !target.deleted ? target : null;
 }
 
 export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): Promise<void> {
   const object = await create.getObject(ctx);
-  if (isWriting(object) && isAuthor(object, create.actorId)) await storeNote(app, ctx, object, create.actorId, false);
+  if (isWriting(object) && isAuthor(object, create.actorId)) await storeNote(app, ctx, object, create.actorId, false, create);
 }
 
 /**
@@ -357,20 +369,25 @@ export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete)
   if (mediaKeys.length) await removePostMedia(app.storage, mediaKeys, app.log);
 }
 
-/** A like's target: a local post, or a post or comment stored here. */
-async function likeTarget(app: FastifyInstance, ctx: Ctx, uri: URL | null): Promise<{ kind: 'post' | 'comment'; id: string; postId: string } | null> {
+/**
+ * The post or comment a URI names: a local post's or comment's Note address, or the id of a post or
+ * comment stored from another server.
+ */
+async function targetOf(app: FastifyInstance, ctx: Ctx, uri: URL | null): Promise<{ kind: 'post' | 'comment'; id: string; postId: string; deleted: boolean } | null> {
   if (!uri) return null;
   const local = localPostId(ctx, uri);
-  if (local) return { kind: 'post', id: local, postId: local };
+  if (local) return { kind: 'post', id: local, postId: local, deleted: false };
   const post = await postByApId(app.db, uri.href);
-  if (post) return { kind: 'post', id: post.id, postId: post.id };
-  const comment = await commentByApId(app.db, uri.href);
-  return comment ? { kind: 'comment', id: comment.id, postId: comment.post_id } : null;
+  if (post) return { kind: 'post', id: post.id, postId: post.id, deleted: false };
+  // Local comments are sent with an address of their own, so an answer to one or a like of it names it.
+  const localComment = localCommentId(app.config.publicUrl, uri);
+  const comment = localComment ? await localCommentById(app.db, localComment) : await commentByApId(app.db, uri.href);
+  return comment ? { kind: 'comment', id: comment.id, postId: comment.post_id, deleted: Boolean(comment.deleted) } : null;
 }
 
 async function setLike(app: FastifyInstance, ctx: Ctx, like: Like, liked: boolean): Promise<void> {
   if (!like.actorId) return;
-  const target = await likeTarget(app, ctx, like.objectId);
+  const target = await targetOf(app, ctx, like.objectId);
   if (!target) return;
   if (liked && !(await visitorReads(app, target.postId))) return;
   const viewer = liked ? await accountFor(app, ctx, like.actorId) : await knownViewer(app, like.actorId);

@@ -1,6 +1,8 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { type Activity, Announce, Create, Delete, Follow, Like, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
+import { type Post, postsApi } from '#core/api/posts';
+import { readAsVisitor } from '../syndication/visitor-read.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { enqueueJobs } from '../jobs/queue.js';
 import { commentNote, commentNoteUrl, postNoteUrl } from './comment-note.js';
@@ -9,7 +11,7 @@ import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
 import { actorById, followerInboxes, postMediaVersion } from './federation.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
-import { type NoteAddresses, createOf, noteOf } from './post-note.js';
+import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 
 /**
@@ -35,9 +37,9 @@ async function send(app: FastifyInstance, actorId: string, inboxes: string[], ac
   return inboxes.map((inbox) => ({ actorId, keyId, inbox, activity: json }));
 }
 
-/** To the author's remote followers, and announced by each public group named to their followers. */
-async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string): Promise<Delivery[]> {
-  const deliveries = await send(app, authorId, await followerInboxes(app.db, authorId), activity);
+/** An activity (or a Note by its id) announced by each public group named, to the group's remote followers. */
+async function announcedBy(app: FastifyInstance, groupIds: string[], object: Activity | URL, suffix: string): Promise<Delivery[]> {
+  const deliveries: Delivery[] = [];
   for (const groupId of new Set(groupIds)) {
     if ((await actorById(app.db, groupId))?.kind !== 'group') continue;
     const inboxes = await followerInboxes(app.db, groupId);
@@ -46,12 +48,22 @@ async function toAudience(app: FastifyInstance, authorId: string, groupIds: stri
     const announce = new Announce({
       id: new URL(`${group.href}#announces/${suffix}`),
       actor: group,
-      object: activity,
+      object,
       to: PUBLIC_COLLECTION,
       ccs: [followersOf(app, groupId)],
     });
     deliveries.push(...(await send(app, groupId, inboxes, announce)));
   }
+  return deliveries;
+}
+
+/**
+ * To the author's remote followers and the other inboxes named (the mentioned remote actors'), and
+ * announced by each public group named to their followers.
+ */
+async function toAudience(app: FastifyInstance, authorId: string, groupIds: string[], activity: Activity, suffix: string, inboxes: string[] = []): Promise<Delivery[]> {
+  const deliveries = await send(app, authorId, [...new Set([...(await followerInboxes(app.db, authorId)), ...inboxes])], activity);
+  deliveries.push(...(await announcedBy(app, groupIds, activity, suffix)));
   return deliveries;
 }
 
@@ -65,10 +77,24 @@ function addresses(app: FastifyInstance, postId: string, authorId: string): Note
   };
 }
 
+const groupIdsOf = (post: Post) => post.groups.flatMap((group) => (group._id ? [group._id] : []));
+
+/**
+ * A remote person's post in groups here, as a visitor reads it: the groups pass the Note on by its
+ * own id, which its server answers for (and its edits reach the groups' followers from there).
+ */
+async function announceRemotePost(app: FastifyInstance, postId: string, apId: string): Promise<Delivery[]> {
+  const post = await readAsVisitor(app, postsApi.get, { postId });
+  return post ? announcedBy(app, groupIdsOf(post), new URL(apId), `${postId}/create`) : [];
+}
+
 async function sendPost(app: FastifyInstance, postId: string, change: 'create' | 'update'): Promise<Delivery[]> {
+  const stored = await app.db.selectFrom('posts').select('ap_id').where('id', '=', postId).executeTakeFirst();
+  if (stored?.ap_id) return change === 'create' ? announceRemotePost(app, postId, stored.ap_id) : [];
   const post = await visiblePost(app, postId);
   if (!post) return [];
-  const at = addresses(app, post._id, post.author.pfp);
+  const groupIds = groupIdsOf(post);
+  const at = { ...addresses(app, post._id, post.author.pfp), remoteMentions: await remoteMentionsOf(app.db, post) };
   const note = noteOf(post, at);
   // A new picture is a new version as much as new words are: its Update needs an id of its own
   // (the Create keeps the one it always had).
@@ -86,8 +112,8 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
           to: PUBLIC_COLLECTION,
           ccs: [at.followers!],
         });
-  const groupIds = post.groups.flatMap((group) => (group._id ? [group._id] : []));
-  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`);
+  const mentioned = [...at.remoteMentions.values()].map((actor) => actor.inbox);
+  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`, mentioned);
 }
 
 async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'post_deleted' }>): Promise<Delivery[]> {
@@ -99,7 +125,7 @@ async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEve
     to: PUBLIC_COLLECTION,
     ccs: [at.followers!],
   });
-  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`);
+  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`, event.mentioned);
 }
 
 /** A local user's like of another server's post, or its Undo, to that post's author. */

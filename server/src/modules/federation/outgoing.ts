@@ -4,6 +4,7 @@ import { enqueueJob } from '../jobs/queue.js';
 import { actorById, followerInboxes, inNoPrivateGroup, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { remoteAuthors } from './comment-note.js';
+import { remoteMentionsOf } from './post-note.js';
 
 /**
  * What the rest of the server tells the fediverse, as the services call it: each call is made in
@@ -16,7 +17,8 @@ export const FEDERATION_OUTGOING_JOB = 'federation_outgoing';
 
 export type OutgoingEvent =
   | { kind: 'post'; postId: string; change: 'create' | 'update' }
-  | { kind: 'post_deleted'; postId: string; authorId: string; groupIds: string[] }
+  /** `mentioned`: the inboxes of the remote actors it mentions, read before it went. */
+  | { kind: 'post_deleted'; postId: string; authorId: string; groupIds: string[]; mentioned?: string[] }
   /** `since`: when the like was given (it names the Like, so an Undo names the same one). */
   | { kind: 'like'; postId: string; userId: string; liked: boolean; since: number }
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
@@ -55,7 +57,9 @@ export async function postDeleting(ctx: ServiceContext, postId: string): Promise
     .execute();
   if (groups.some((group) => Number(group.is_private) !== 0)) return;
   if ((await actorById(ctx.db, post.author_id))?.kind !== 'user') return;
-  await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id) });
+  const mentions = await ctx.db.selectFrom('post_mentions').select(['user_id as _id', 'username']).where('post_id', '=', postId).execute();
+  const mentioned = [...(await remoteMentionsOf(ctx.db, { mentions })).values()].map((actor) => actor.inbox);
+  await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id), mentioned });
 }
 
 /** Whether the post came from another server. */

@@ -4,7 +4,8 @@ import type { Post } from '#core/api/posts';
 import { appPaths } from '#core/app-paths';
 import { extractHashtags, tokenizeText } from '#core/text';
 import { escapeHtml } from './html.js';
-import { isRemoteAccountName } from './remote-accounts.js';
+import type { Executor } from '../../db/schema.js';
+import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
 
 /** Where a post's Note lives; its id is the post's, so the address never changes with an edit. */
 export const NOTE_PATH = '/ap/posts/{id}';
@@ -16,6 +17,27 @@ export interface NoteAddresses {
   followers: URL | null;
   /** A mentioned local user's actor, by id. */
   actor: (id: string) => URL;
+  /** The remote actors of the mentioned remote accounts, by account id. */
+  remoteMentions?: Map<string, MentionedActor>;
+}
+
+/** A remote actor a post mentions: named in its Note and sent it. */
+export interface MentionedActor {
+  id: string;
+  /** Where it is sent: its server's shared inbox, else its own. */
+  inbox: string;
+  handle: string | null;
+}
+
+/** The remote actors of the remote accounts a post mentions, by account id. */
+export async function remoteMentionsOf(db: Executor, post: Pick<Post, 'mentions'>): Promise<Map<string, MentionedActor>> {
+  const found = new Map<string, MentionedActor>();
+  for (const mention of post.mentions) {
+    if (!mention._id || !isRemoteAccountName(mention.username) || found.has(mention._id)) continue;
+    const actor = await remoteActorOfAccount(db, mention._id);
+    if (actor) found.set(mention._id, { id: actor.id, inbox: actor.shared_inbox ?? actor.inbox, handle: actor.handle });
+  }
+  return found;
 }
 
 const instant = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms);
@@ -25,13 +47,15 @@ const instant = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms);
  * hashtags linked to their page and the mentions to the profile, lines kept. No markup of the
  * author's ever gets through, whatever the text holds.
  */
-export function noteContent(origin: string, post: Pick<Post, 'text' | 'mentions'>): string {
+export function noteContent(origin: string, post: Pick<Post, 'text' | 'mentions'>, remote: Map<string, MentionedActor> = new Map()): string {
   const link = (path: string, attributes: string, inner: string) => `<a href="${escapeHtml(new URL(path, origin).href)}" ${attributes}>${inner}</a>`;
+  // A remote account's mention links to its actor on its own server.
+  const remoteActors = new Map(post.mentions.flatMap((mention) => (mention._id && remote.has(mention._id) ? [[mention.username, remote.get(mention._id)!.id]] : [])));
   const html = tokenizeText(post.text, post.mentions.map((mention) => mention.username))
     .map((token) => {
       if (token.kind === 'hashtag') return link(appPaths.hashtag(token.tag), 'class="mention hashtag" rel="tag"', `#<span>${escapeHtml(token.value.slice(1))}</span>`);
       if (token.kind === 'mention')
-        return `<span class="h-card">${link(appPaths.user(token.username), 'class="u-url mention"', `@<span>${escapeHtml(token.value.slice(1))}</span>`)}</span>`;
+        return `<span class="h-card">${link(remoteActors.get(token.username) ?? appPaths.user(token.username), 'class="u-url mention"', `@<span>${escapeHtml(token.value.slice(1))}</span>`)}</span>`;
       return escapeHtml(token.value);
     })
     .join('');
@@ -49,22 +73,27 @@ export function noteContent(origin: string, post: Pick<Post, 'text' | 'mentions'
 export function noteOf(post: Post, at: NoteAddresses): Note {
   const host = new URL(at.origin).host;
   const alts = post.alts ?? [];
+  const remote = at.remoteMentions ?? new Map<string, MentionedActor>();
+  const mentionedRemote = [...remote.values()].map((actor) => new URL(actor.id));
   return new Note({
     id: at.note,
     attribution: at.author,
-    content: noteContent(at.origin, post),
+    content: noteContent(at.origin, post, remote),
     summary: post.contentWarning ?? null,
     sensitive: Boolean(post.contentWarning),
     published: instant(post.createdAt),
     updated: post.editedAt ? instant(post.editedAt) : null,
     url: new URL(appPaths.post(post._id), at.origin),
     to: PUBLIC_COLLECTION,
-    ccs: at.followers ? [at.followers] : [],
+    ccs: [...(at.followers ? [at.followers] : []), ...mentionedRemote],
     tags: [
-      // A remote account has no actor here; naming ours for it would point at nothing.
-      ...post.mentions.flatMap((mention) =>
-        mention._id && !isRemoteAccountName(mention.username) ? [new Mention({ href: at.actor(mention._id), name: `@${mention.username}@${host}` })] : [],
-      ),
+      // A remote account is named by its actor on its own server; it has none here.
+      ...post.mentions.flatMap((mention) => {
+        if (!mention._id) return [];
+        const actor = remote.get(mention._id);
+        if (actor) return [new Mention({ href: new URL(actor.id), name: actor.handle ?? `@${mention.username}` })];
+        return isRemoteAccountName(mention.username) ? [] : [new Mention({ href: at.actor(mention._id), name: `@${mention.username}@${host}` })];
+      }),
       ...extractHashtags(post.text).map((tag) => new Hashtag({ href: new URL(appPaths.hashtag(tag), at.origin), name: `#${tag}` })),
     ],
     attachments: post.media.map(
@@ -81,6 +110,6 @@ export function createOf(note: Note, post: Post, at: NoteAddresses): Create {
     object: note,
     published: instant(post.createdAt),
     to: PUBLIC_COLLECTION,
-    ccs: at.followers ? [at.followers] : [],
+    ccs: note.ccIds,
   });
 }

@@ -137,3 +137,14 @@ export async function lookUpHandle(app: FastifyInstance, searcherId: string | nu
     return null;
   }
 }
+
+/**
+ * Looks up the handles (`name@host`) typed into a post by its author, so the post can mention
+ * them: each one counts as a search of the author's would.
+ */
+export async function lookUpTypedHandles(app: FastifyInstance, authorId: string, handles: string[]): Promise<void> {
+  for (const typed of handles) {
+    const handle = parseHandle(typed);
+    if (handle) await lookUpHandle(app, authorId, handle);
+  }
+}

@@ -68,6 +68,21 @@ export async function findGroupsByIdOrName(
   return rows.map((row) => ({ ...row, everyone_can_post: toBool(row.everyone_can_post) }));
 }
 
+/** The groups of these ids with whom they let in and who may post there. */
+export async function findGroupsPostingRules(
+  db: Executor,
+  ids: string[],
+): Promise<Array<Pick<GroupRecord, 'id' | 'name' | 'everyone_can_post'> & { is_private: boolean; request_join: boolean }>> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('groups').select(['id', 'name', 'is_private', 'request_join', 'everyone_can_post']).where('id', 'in', ids).execute();
+  return rows.map((row) => ({
+    ...row,
+    is_private: toBool(row.is_private),
+    request_join: toBool(row.request_join),
+    everyone_can_post: toBool(row.everyone_can_post),
+  }));
+}
+
 /** The user's role in each of the groups where they are a member. */
 export async function findRoles(db: Executor, userId: string, groupIds: string[]): Promise<Map<string, GroupRole>> {
   const rows = await rowsAmong(db, 'group_members', ['group_id', 'role'], { user_id: userId }, 'group_id', groupIds);

@@ -544,3 +544,7 @@ export async function groupForAvatar(ctx: ServiceContext, viewer: Viewer, groupI
 export function groupsNamed(db: Executor, ids: string[], namesLower: string[]) {
   return repo.findGroupsByIdOrName(db, ids, namesLower);
 }
+
+export function groupsPostingRules(db: Executor, ids: string[]) {
+  return repo.findGroupsPostingRules(db, ids);
+}

@@ -68,6 +68,29 @@ export function verifyMediaSignature(
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/**
+ * A remote post's picture is shown through this server, never straight from its server (the page
+ * loads images from its own origin only): `/media/remote/{hash}?u={url}`, the hash an HMAC of the
+ * address, so only addresses this server named are ever fetched, and it names the copy kept here.
+ */
+function remoteHash(source: SecretSource, url: string): string {
+  return createHmac('sha256', secretOf(source)).update(`remote-media:${url}`).digest('base64url');
+}
+
+export const remoteMediaKey = (hash: string) => `remote/${hash}`;
+
+export function remoteMediaUrl(source: SecretSource, url: string): string {
+  return `${MEDIA_PREFIX}${remoteMediaKey(remoteHash(source, url))}?${new URLSearchParams({ u: url }).toString()}`;
+}
+
+/** Whether the hash names this address. */
+export function verifyRemoteMedia(source: SecretSource, hash: string, url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  const expected = Buffer.from(remoteHash(source, url));
+  const given = Buffer.from(hash);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
 /** Storage key of image `index` of a post or comment: `{id}{index}`, webp. */
 export const imageKey = (ownerId: string, index: number) => `${ownerId}${index}.webp`;
 

@@ -13,6 +13,7 @@ import { renderDefaultAvatar, toContentImage } from './images.js';
 import type { StoredObject } from '../../lib/storage.js';
 import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from './media-urls.js';
 import { findAvatarVersion, findImageOwner, recordImage } from './media.repository.js';
+import { readRemotePicture } from './remote-media.js';
 import type { Upload } from './uploads.js';
 
 /**
@@ -57,6 +58,7 @@ export async function uploadProfilePicture(ctx: ServiceContext, viewer: Viewer, 
 
 const CONTENT_KEY = /^([0-9a-f]{24})(\d)\.webp$/;
 const AVATAR_KEY = /^(pfp|gp)\/([0-9a-f]{24}|default)\.jpeg$/;
+const REMOTE_KEY = /^remote\/([A-Za-z0-9_-]{43})$/;
 const DEFAULT_AVATAR_KEY = avatarKey('pfp', DEFAULT_AVATAR_ID);
 
 export interface MediaObject {
@@ -81,6 +83,7 @@ export interface MediaQuery {
   v?: unknown;
   exp?: unknown;
   sig?: unknown;
+  u?: unknown;
 }
 
 /** The default avatar, rendered once and then kept in storage like any other object. */
@@ -113,6 +116,12 @@ export async function readMedia(ctx: ServiceContext, input: { key: string; query
     const stored = await app.storage.get(key);
     if (!stored) return { ...(await defaultAvatar(app)), contentType: 'image/jpeg', caching: 'revalidate' };
     return { ...stored, contentType: 'image/jpeg', caching: isCurrent(query.v, version) ? 'immutable' : 'revalidate' };
+  }
+  const remote = REMOTE_KEY.exec(key);
+  if (remote) {
+    const picture = await readRemotePicture(app, remote[1]!, query.u);
+    // The address's bytes never change: its hash names them.
+    return picture ? { ...picture, contentType: 'image/webp', caching: 'immutable' } : null;
   }
   const content = CONTENT_KEY.exec(key);
   if (!content) return null;

@@ -3,7 +3,7 @@ import { DELETED } from '#core/limits';
 import { canPostIn, isAdminRole } from '../groups/group-access.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { remoteOriginOf } from '../federation/remote-accounts.js';
-import { avatarUrl, imageUrls } from '../media/media-urls.js';
+import { avatarUrl, imageUrls, remoteMediaUrl } from '../media/media-urls.js';
 import type { PostBaseRow, PostGroupStandingRow, PostMentionRow } from './posts.repository.js';
 
 /** The post card, as the contract describes it. */
@@ -21,6 +21,23 @@ export function postMediaUrls(
   signer: MediaSigner | undefined,
 ): string[] {
   return imageUrls(signer ?? '', { ...post, isPrivate: post.isPrivate && signer !== undefined });
+}
+
+/**
+ * A remote post's pictures, shown through this server's proxy (see media/remote-media): their URLs
+ * name the address with the secret, so without a signer there are none to show.
+ */
+function remotePictures(stored: string | null, signer: MediaSigner | undefined): { media: string[]; alts: string[] } | null {
+  if (stored === null) return null;
+  let pictures: unknown;
+  try {
+    pictures = JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(pictures) || signer === undefined) return { media: [], alts: [] };
+  const valid = pictures.filter((p): p is { url: string; alt?: unknown } => typeof (p as { url?: unknown })?.url === 'string');
+  return { media: valid.map((p) => remoteMediaUrl(signer, p.url)), alts: valid.map((p) => (typeof p.alt === 'string' ? p.alt : '')) };
 }
 
 /** Everything loaded for one page of posts, keyed for the mapper. */
@@ -55,6 +72,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     ? { username: row.author_username, pfp: row.author_id, pfpUrl: avatarUrl('pfp', row.author_id, Number(row.author_pfp_version ?? 0)) }
     : { username: DELETED, pfp: 'default', pfpUrl: avatarUrl('pfp', null, 0) };
 
+  const remote = remotePictures(row.remote_media, ctx.signer);
   let replyingTo: string | null = null;
   if (row.reply_to) replyingTo = row.original_readable ? row.reply_to : DELETED;
 
@@ -75,17 +93,19 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     ownedGroups: indexesWhere(groupRows, (g) => viewerId !== null && g.group_id !== null && g.owner_id === viewerId),
     bannedGroups: indexesWhere(groupRows, (g) => g.author_banned),
     canReply,
-    images: Number(row.images),
-    media: postMediaUrls(
-      {
-        id: row.id,
-        images: Number(row.images),
-        isPrivate: row.is_private,
-        version: Number(row.media_version),
-      },
-      ctx.signer,
-    ),
-    alts: readImageAlts(row.image_alts, Number(row.images)),
+    images: remote ? remote.media.length : Number(row.images),
+    media: remote
+      ? remote.media
+      : postMediaUrls(
+          {
+            id: row.id,
+            images: Number(row.images),
+            isPrivate: row.is_private,
+            version: Number(row.media_version),
+          },
+          ctx.signer,
+        ),
+    alts: remote ? remote.alts : readImageAlts(row.image_alts, Number(row.images)),
     contentWarning: row.content_warning,
     editedAt: row.edited_at === null ? null : Number(row.edited_at),
     remote: remoteOriginOf(row.ap_id, row.ap_url),

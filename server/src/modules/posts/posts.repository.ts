@@ -31,6 +31,8 @@ export interface PostBaseRow {
   /** A remote post's ActivityPub id and its original's page; null for a local post. */
   ap_id: string | null;
   ap_url: string | null;
+  /** A remote post's pictures on its server, JSON `[{url, alt}]`; null for a local post. */
+  remote_media: string | null;
   /** In a private group: its images get signed URLs. */
   is_private: boolean;
   liked: boolean;
@@ -86,6 +88,7 @@ export function visiblePostsQuery(db: Executor, ids: string[], viewerId: string 
       'posts.edited_at',
       'posts.ap_id',
       'posts.ap_url',
+      'posts.remote_media',
     ])
     .select(postIsPrivate('posts.id').as('is_private'))
     .select(likedBy(viewerId, 'post_likes', 'posts.id').as('liked'))
@@ -462,12 +465,14 @@ export interface EditablePostRow {
   content_warning: string | null;
   created_at: number;
   edited_at: number | null;
+  /** Set for a remote account's post: its Note's id. */
+  ap_id: string | null;
 }
 
 export async function findEditablePost(db: Executor, id: string): Promise<EditablePostRow | undefined> {
   const row = await db
     .selectFrom('posts')
-    .select(['id', 'author_id', 'text', 'content_warning', 'created_at', 'edited_at'])
+    .select(['id', 'author_id', 'text', 'content_warning', 'created_at', 'edited_at', 'ap_id'])
     .where('id', '=', id)
     .executeTakeFirst();
   return row && { ...row, created_at: Number(row.created_at), edited_at: row.edited_at === null ? null : Number(row.edited_at) };

@@ -14,6 +14,7 @@ import {
   getPostGroupNames,
   getPostHistory,
   likePost,
+  prepareTypedMentions,
   removePostMedia,
 } from './posts.service.js';
 
@@ -23,6 +24,7 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(postsApi.create),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
+      await prepareTypedMentions(app, viewer, request.body.text);
       const result = await runOnce<PostView & { post: PostView }>(app.db, viewer.id, idempotentRequest(request), async (trx) => {
         const post = await createPost(contextOf(app, trx), viewer, request.body);
         return { status: 201, body: { ...post, post } };
@@ -40,6 +42,7 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(postsApi.edit),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
+      await prepareTypedMentions(app, viewer, request.body.text);
       const result = await runOnce<PostView>(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
         status: 200,
         body: await editPost(contextOf(app, trx), viewer, { ...request.body, postId: request.params.postId }),

@@ -1,6 +1,7 @@
 import type { PostHistory } from '#core/api/posts';
 import type { Sort } from '#core/listing';
-import { extractHashtags, foldForSearch, trimText } from '#core/text';
+import { LIMITS } from '#core/limits';
+import { extractHashtags, foldForSearch, handlesInText, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
 import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
@@ -14,7 +15,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible, standingsIn } from '../groups/group-access.js';
-import { groupsNamed } from '../groups/groups.service.js';
+import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
@@ -23,6 +24,7 @@ import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
 import * as federation from '../federation/outgoing.js';
+import { lookUpTypedHandles } from '../federation/remote-lookup.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
 export type { PostScope } from './posts.repository.js';
@@ -174,6 +176,33 @@ async function resolveMentions(trx: Executor, entries: string[]): Promise<Mentio
 }
 
 /**
+ * The chosen mentions, and after them the accounts the text names by their fediverse handle
+ * (`@bob@other.example`, found here by `lookUpTypedHandles` before the post is written), within
+ * the limit of mentions.
+ */
+async function withTypedMentions(trx: Executor, text: string, chosen: Mention[]): Promise<Mention[]> {
+  const handles = handlesInText(text);
+  if (handles.length === 0) return chosen;
+  const rows = await findUsersByIdOrName(trx, [], handles.map((handle) => handle.toLowerCase()));
+  const mentions = [...chosen];
+  for (const handle of handles) {
+    const row = rows.find((user) => user.username_lower === handle.toLowerCase());
+    if (!row || mentions.some((m) => m.userId === row.id) || mentions.length >= LIMITS.mentionsPerPost) continue;
+    mentions.push({ userId: row.id, username: row.username });
+  }
+  return mentions;
+}
+
+/**
+ * Makes the accounts of the fediverse handles a text names known here, asking their servers (as
+ * the user search does, counted against the author), so the post mentions them. Done before the
+ * post's transaction: the servers may take a while to answer.
+ */
+export async function prepareTypedMentions(app: ServiceContext['app'], viewer: Viewer, text: unknown): Promise<void> {
+  if (typeof text === 'string') await lookUpTypedHandles(app, viewer.id, handlesInText(text).slice(0, LIMITS.mentionsPerPost));
+}
+
+/**
  * The author's standing in every group the post goes to (banned, not a member, not allowed to
  * post there), in two queries whatever the count.
  */
@@ -187,6 +216,24 @@ async function checkPostingRights(trx: Executor, authorId: string, groups: { id:
     if (!membership.role) throw forbidden('not_member');
     if (!canPostIn(group, membership)) throw forbidden('need_admin');
   }
+}
+
+/**
+ * A remote account's standing in the groups its post is addressed to. It is no member: following a
+ * group from its server stands for joining, which the inbox checks. So only a group anyone may join
+ * and read (public, no request to join) where every member may post takes it, and a ban holds as
+ * for anyone.
+ */
+async function checkRemotePostingRights(trx: Executor, authorId: string, groupIds: string[]) {
+  await holdGroupsForPosting(trx, groupIds);
+  const [rows, { bans }] = await Promise.all([groupsPostingRules(trx, groupIds), standingsIn(trx, null, groupIds, [authorId])]);
+  for (const id of groupIds) {
+    const group = rows.find((row) => row.id === id);
+    if (!group || group.is_private || group.request_join) throw forbidden('not_member');
+    if (bans.has(`${id}:${authorId}`)) throw forbidden('banned');
+    if (!group.everyone_can_post) throw forbidden('need_admin');
+  }
+  return rows.map((group) => ({ groupId: group.id, name: group.name }));
 }
 
 /**
@@ -206,7 +253,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
   if (slotsError) throw badRequest(slotsError);
 
   const [mentions, groupRows] = await Promise.all([
-    resolveMentions(trx, mentionEntries),
+    resolveMentions(trx, mentionEntries).then((chosen) => withTypedMentions(trx, text, chosen)),
     groupsNamed(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
   ]);
   const groups = resolveEntries(groupEntries, groupRows, (g) => g.name_lower);
@@ -251,15 +298,20 @@ export interface RemotePostInput {
   createdAt: number;
   /** The local users it mentions. */
   mentions: Mention[];
+  /** The local groups it was posted into (their ids), each announcing it to its remote followers. */
+  groupIds?: string[];
   remote: NonNullable<repo.NewPost['remote']>;
 }
 
 /**
  * Stores a remote account's post as its server sent it (already read into text within the limits):
- * the same rows and notifications as a local post, with no groups (Kruh's groups are its own) and
- * none of the sending limits, which are the remote server's to keep.
+ * the same rows and notifications as a local post, in the public groups it was posted into when
+ * their rules let it in (else refused whole, as a local post is), and none of the sending limits,
+ * which are the remote server's to keep.
  */
 export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input: RemotePostInput): Promise<string> {
+  const groupIds = [...new Set(input.groupIds ?? [])];
+  const groups = groupIds.length > 0 ? await checkRemotePostingRights(ctx.db, author.id, groupIds) : [];
   const now = Date.now();
   const id = newId(input.createdAt);
   await repo.insertPost(ctx.db, {
@@ -271,11 +323,12 @@ export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input
     createdAt: input.createdAt,
     contentWarning: input.contentWarning,
     mentions: input.mentions,
-    groups: [],
+    groups,
     hashtags: extractHashtags(input.text),
     remote: input.remote,
   });
   await enqueueNotificationEvent(ctx.db, { kind: 'post_created', postId: id }, now);
+  if (groups.length > 0) await federation.postPublished(ctx, id);
   return id;
 }
 
@@ -321,7 +374,12 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
   const groups = (await repo.findPostGroups(trx, [postId])).flatMap((g) =>
     g.group_id !== null && g.everyone_can_post !== null ? [{ id: g.group_id, everyone_can_post: g.everyone_can_post }] : [],
   );
-  await checkPostingRights(trx, authorId, groups);
+  // A remote account's post in a group here stands under the rules it was let in by.
+  if (post.ap_id !== null) {
+    if (groups.length > 0) await checkRemotePostingRights(trx, authorId, groups.map((group) => group.id));
+  } else {
+    await checkPostingRights(trx, authorId, groups);
+  }
 
   const textError = validatePostText(input.text) ?? validateContentWarning(input.contentWarning);
   if (textError) throw badRequest(textError);
@@ -334,7 +392,7 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
     const entries = distinctEntries(input.mentions);
     const slotsError = validateSlots(entries, []);
     if (slotsError) throw badRequest(slotsError);
-    mentions = await resolveMentions(trx, entries);
+    mentions = await withTypedMentions(trx, text, await resolveMentions(trx, entries));
     const before = new Set((await repo.findPostMentions(trx, [postId])).map((m) => m.user_id));
     newlyMentioned = [...new Set(mentions.flatMap((m) => (m.userId && !before.has(m.userId) ? [m.userId] : [])))];
     await takeStrangerMentionSlots(trx, rates, authorId, newlyMentioned);

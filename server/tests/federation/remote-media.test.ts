@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { remoteMediaUrl } from '../../src/modules/media/media-urls';
+import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
+import { type TestUser, call, createUser } from '../helpers/fixtures';
+import { useTestApp } from '../helpers/test-app';
+
+/**
+ * A remote post's pictures in the app: the post lists them as this server's own addresses, whose
+ * hash names the picture's address on its server; the first read fetches it from there through the
+ * guard, re-encodes it as an upload and keeps it, and nothing but a picture this server named is
+ * ever fetched.
+ */
+
+const ORIGIN = 'https://kruh.example';
+
+describe('remote pictures', () => {
+  const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
+  let fedi: FakeFediverse;
+  let bob: FakeActor;
+  let fan: TestUser;
+
+  beforeAll(async () => {
+    fedi = await startFakeFediverse();
+    bob = await fedi.actor('bob');
+    fan = await createUser(t.app, { username: 'fan' });
+    const account = await remoteAccountFor(t.app.db, { id: bob.id, inbox: bob.inbox, sharedInbox: null, handle: bob.handle, url: null, bio: '' }, Date.now());
+    await t.app.db.insertInto('follows').values({ follower_id: fan.id, following_id: account, created_at: Date.now() }).execute();
+    fedi.serveFile('/beans.png', 'image/png', await sharp({ create: { width: 30, height: 20, channels: 3, background: '#336699' } }).png().toBuffer());
+    fedi.serveFile('/page.html', 'image/png', Buffer.from('<html><script>alert(1)</script></html>'));
+  });
+  afterAll(async () => {
+    await fedi.close();
+  });
+
+  /** A followed actor's post with these pictures, as the app lists it. */
+  async function postWith(pictures: { path: string; alt: string }[]) {
+    const note = {
+      id: `${bob.id}/notes/${randomUUID()}`,
+      type: 'Note',
+      attributedTo: bob.id,
+      to: [PUBLIC],
+      content: '<p>look</p>',
+      attachment: pictures.map((p) => ({ type: 'Document', mediaType: 'image/png', url: fedi.url(p.path), name: p.alt })),
+    };
+    const create = { id: `${note.id}/create`, type: 'Create', actor: bob.id, to: [PUBLIC], object: note };
+    expect((await deliverToInbox(t.app, '/ap/inbox', create, bob)).statusCode).toBe(202);
+    const row = await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).executeTakeFirstOrThrow();
+    const res = await call(t.app, fan, { method: 'GET', url: `/api/post/${row.id}` });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { images: number; media: string[]; alts: string[] };
+  }
+
+  it("lists a remote post's pictures at this server's addresses, and serves each as a re-encoded copy kept here", async () => {
+    const post = await postWith([{ path: '/beans.png', alt: 'blue beans' }]);
+    expect(post).toMatchObject({ images: 1, alts: ['blue beans'] });
+    const [address] = post.media;
+    expect(address).toBe(remoteMediaUrl(t.app, fedi.url('/beans.png')));
+    expect(address!.startsWith('/media/remote/')).toBe(true);
+
+    const res = await t.app.inject({ method: 'GET', url: address! });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 30, height: 20 });
+
+    // Kept: served again when its server no longer has it.
+    fedi.serveFile('/beans.png', 'text/plain', Buffer.from('gone'));
+    const again = await t.app.inject({ method: 'GET', url: address! });
+    expect(again.statusCode).toBe(200);
+    expect(again.rawPayload.equals(res.rawPayload)).toBe(true);
+  });
+
+  it('fetches no address this server did not name, and keeps nothing that is not a picture', async () => {
+    const named = remoteMediaUrl(t.app, fedi.url('/beans.png'));
+    const hash = named.split('?')[0]!.slice('/media/remote/'.length);
+    const other = `/media/remote/${hash}x?u=${encodeURIComponent(fedi.url('/other.png'))}`;
+    const forged = `/media/remote/${remoteMediaUrl('not the secret', fedi.url('/other.png')).split('?')[0]!.slice('/media/remote/'.length)}?u=${encodeURIComponent(fedi.url('/other.png'))}`;
+    for (const url of [other, forged]) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+
+    const page = remoteMediaUrl(t.app, fedi.url('/page.html'));
+    expect((await t.app.inject({ method: 'GET', url: page })).statusCode).toBe(404);
+    const missing = remoteMediaUrl(t.app, fedi.url('/nothing.png'));
+    expect((await t.app.inject({ method: 'GET', url: missing })).statusCode).toBe(404);
+    const kept = await t.app.storage.head(page.split('?')[0]!.slice('/media/'.length));
+    expect(kept).toBeNull();
+  });
+});
