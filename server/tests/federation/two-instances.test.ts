@@ -141,7 +141,20 @@ describe('two Kruh instances federating', () => {
     expect(ok<{ versions: unknown[] }>(await call(a.app, alice, { method: 'GET', url: `/api/post/${copyOnA}/history` })).versions).toEqual([]);
   });
 
-  it.todo("A's API shows a remote post's pictures (kept in remote_media, but the post view answers images 0 and no media; showing them needs a decision on loading other servers' images)");
+  it("A's API shows the remote post's pictures through A, fetched from B once and kept", async () => {
+    const view = ok<PostView & { images: number; media: string[]; alts: string[] }>(await call(a.app, alice, { method: 'GET', url: `/api/post/${copyOnA}` }));
+    expect(view.images).toBe(2);
+    expect(view.alts).toEqual(['A green square', 'Another one']);
+    // Same-origin addresses: the page's policy never has to allow another server's pictures.
+    expect(view.media.every((url) => url.startsWith('/media/remote/'))).toBe(true);
+    const picture = await fetch(`${a.origin}${view.media[0]}`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toMatch(/^image\//);
+    expect((await sharp(Buffer.from(await picture.arrayBuffer())).metadata()).width).toBe(40);
+    // An address A did not name is not fetched for anyone.
+    const forged = view.media[0]!.replace(/\?u=.*/, `?u=${encodeURIComponent(`${b.origin}/media/elsewhere.webp`)}`);
+    expect((await fetch(`${a.origin}${forged}`)).status).toBe(404);
+  });
 
   it("alice's comment on A becomes a comment on bob's post on B, and bob is told", async () => {
     ok(await call(a.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: 'Looks tasty', parent: copyOnA } }), 201);
@@ -189,7 +202,13 @@ describe('two Kruh instances federating', () => {
     expect(thread.comments).toEqual([expect.objectContaining({ deleted: true, comments: 1 })]);
   });
 
-  it.todo("a post naming a remote account tells it (B's Note carries no Mention of a remote account, and only followers are sent it)");
+  it("bob's post on B naming @alice of A tells her she is mentioned", async () => {
+    const text = `Thanks for the visit @alice@${a.host}`;
+    ok(await call(b.app, bob, { method: 'POST', url: '/api/post', payload: { text } }), 201);
+    await settle(a, b);
+    const notifications = ok<{ notifications: Array<{ type: string; username: string }> }>(await call(a.app, alice, { method: 'GET', url: '/api/notification/' }));
+    expect(notifications.notifications).toContainEqual(expect.objectContaining({ type: 'MENTION', username: `bob@${b.host}` }));
+  });
 
   it("bob's edit on B changes A's copy, and his deletion removes it", async () => {
     ok(await call(b.app, bob, { method: 'PATCH', url: `/api/post/${bobPost}`, payload: { text: 'Roasted beans now #beans' } }));
