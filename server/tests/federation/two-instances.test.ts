@@ -151,8 +151,10 @@ describe('two Kruh instances federating', () => {
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toMatch(/^image\//);
     expect((await sharp(Buffer.from(await picture.arrayBuffer())).metadata()).width).toBe(40);
-    // An address A did not name is not fetched for anyone.
-    const forged = view.media[0]!.replace(/\?u=.*/, `?u=${encodeURIComponent(`${b.origin}/media/elsewhere.webp`)}`);
+    // A real picture's address under a signature that is not its own is not fetched for anyone.
+    const [path] = view.media[0]!.split('?');
+    const [, otherAddress] = view.media[1]!.split('?');
+    const forged = `${path!.slice(0, -1)}${path!.endsWith('0') ? '1' : '0'}?${otherAddress}`;
     expect((await fetch(`${a.origin}${forged}`)).status).toBe(404);
   });
 
