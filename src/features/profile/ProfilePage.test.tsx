@@ -42,7 +42,8 @@ describe('profile page', () => {
     renderProfile();
     expect(await screen.findByRole('heading', { name: 'bob' })).toBeInTheDocument();
     expect(await screen.findByText('You have blocked @bob.')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull();
+    // The follow state and the block state arrive by separate reads: the button goes once both are in.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'More about @bob' }));
     expect(screen.getByRole('menuitem', { name: 'Unblock @bob' })).toBeInTheDocument();
   });
