@@ -1,7 +1,8 @@
 import { Note } from '@fedify/fedify/vocab';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeFediverse, startFakeFediverse } from '../helpers/fake-fediverse';
+import { runDueJobs } from '../../src/modules/jobs/worker';
+import { AS_CONTEXT, type FakeFediverse, PUBLIC, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
@@ -102,6 +103,60 @@ describe('looking up remote accounts', () => {
     // Another user still has theirs.
     expect(await names(await createUser(t.app), `@one-more@${remote.host}`)).toEqual([]);
     expect(webfingers()).toBe(asked + 1);
+  });
+
+  it("stores the public posts on the first page of a looked-up actor's outbox, without telling anyone", async () => {
+    const outbox = '/users/carol/outbox';
+    const carol = await remote.actor('carol', { outbox });
+    const erin = await createUser(t.app);
+    const local = await createPost(t.app, erin, { text: 'a local post' });
+    const noteOf = (n: number, extra: object) => ({
+      id: remote.url(`/notes/carol-${n}`),
+      type: 'Note',
+      attributedTo: carol.id,
+      content: `<p>note ${n}</p>`,
+      published: `2026-01-0${n}T10:00:00Z`,
+      to: [PUBLIC],
+      cc: [carol.followers],
+      ...extra,
+    });
+    const notes = [
+      noteOf(1, { tag: [{ type: 'Mention', href: `${ORIGIN}/ap/actors/${erin.id}`, name: '@erin@kruh.example' }] }),
+      noteOf(2, {}),
+      noteOf(3, { inReplyTo: `${ORIGIN}/ap/posts/${local.id}` }),
+      noteOf(4, { to: [carol.followers], cc: [] }),
+    ];
+    const creates = notes.map((note) => ({ id: `${note.id}/activity`, type: 'Create', actor: carol.id, to: note.to, cc: note.cc, object: note }));
+    remote.serve(outbox, { '@context': AS_CONTEXT, id: remote.url(outbox), type: 'OrderedCollection', totalItems: creates.length, first: remote.url(`${outbox}/page`) });
+    remote.serve(`${outbox}/page`, { '@context': AS_CONTEXT, id: remote.url(`${outbox}/page`), type: 'OrderedCollectionPage', partOf: remote.url(outbox), orderedItems: creates });
+
+    const lucy = await createUser(t.app);
+    expect(await names(lucy, carol.handle)).toEqual([carol.account]);
+    await runDueJobs(t.app);
+    t.app.invalidateVisitorCache();
+    const res = await call(t.app, null, { method: 'GET', url: `/api/profile/posts/${encodeURIComponent(carol.account)}` });
+    expect(res.statusCode).toBe(200);
+    const posts = res.json().posts as Array<{ text: string; author: { username: string } }>;
+    expect(posts.map((p) => p.text).sort()).toEqual(['note 1', 'note 2']);
+    expect(posts.every((p) => p.author.username === carol.account)).toBe(true);
+    const comments = await t.app.db.selectFrom('comments').select('id').where('ap_id', 'in', notes.map((n) => n.id)).execute();
+    expect(comments).toEqual([]);
+    // Old posts tell nobody, not even the one they mention.
+    await runDueJobs(t.app);
+    expect(await t.app.db.selectFrom('notifications').select('type').where('user_id', '=', erin.id).execute()).toEqual([]);
+  });
+
+  it('still finds an actor whose outbox cannot be read', async () => {
+    const outbox = '/users/dan/outbox';
+    const dan = await remote.actor('dan', { outbox });
+    remote.fail(outbox, 500);
+    expect(await names(await createUser(t.app), dan.handle)).toEqual([dan.account]);
+    await runDueJobs(t.app);
+    expect(remote.asked).toContain(outbox);
+    // Given up at once, not tried again later.
+    expect(await t.app.db.selectFrom('jobs').select('id').where('kind', '=', 'federation_backfill').execute()).toEqual([]);
+    const account = await t.app.db.selectFrom('users').select('id').where('username', '=', dan.account).executeTakeFirstOrThrow();
+    expect(await t.app.db.selectFrom('posts').select('id').where('author_id', '=', account.id).execute()).toEqual([]);
   });
 
   it("tells a remote account's posts and comments apart from local ones", async () => {

@@ -45,6 +45,8 @@ export interface ActorOptions {
   shared?: boolean;
   /** The path of its picture (a PNG the test serves there). */
   icon?: string;
+  /** The path of its outbox (whatever the test serves there). */
+  outbox?: string;
 }
 
 export interface FakeFediverse {
@@ -60,6 +62,8 @@ export interface FakeFediverse {
   serve(path: string, document: unknown): void;
   /** Serves bytes (a picture) at the path, with their type. */
   serveFile(path: string, type: string, body: Buffer): void;
+  /** Answers the path with an error status, as a failing server does. */
+  fail(path: string, status: number): void;
   /** Answers WebFinger for `acct:name@host` with this address as its ActivityPub `self` (each actor gets its own). */
   webfinger(name: string, self: string): void;
   /** An address on this server. */
@@ -68,7 +72,7 @@ export interface FakeFediverse {
 }
 
 export async function startFakeFediverse(): Promise<FakeFediverse> {
-  const documents = new Map<string, { type: string; body: string | Buffer }>();
+  const documents = new Map<string, { type: string; body: string | Buffer; status?: number }>();
   const received: Received[] = [];
   const asked: string[] = [];
   const server: Server = createServer((request, response) => {
@@ -81,7 +85,7 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
         const url = new URL(path, origin);
         // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
         const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
-        response.statusCode = document === undefined ? 404 : 200;
+        response.statusCode = document === undefined ? 404 : (document.status ?? 200);
         response.setHeader('Content-Type', document?.type ?? 'application/activity+json');
         response.end(document?.body ?? '{}');
         return;
@@ -100,6 +104,9 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
   };
   const serveFile = (path: string, type: string, body: Buffer) => {
     documents.set(path, { type, body });
+  };
+  const fail = (path: string, status: number) => {
+    documents.set(path, { type: 'application/activity+json', body: '{}', status });
   };
   const webfinger = (name: string, self: string) => {
     const subject = `acct:${name}@${host}`;
@@ -124,6 +131,7 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
       url: new URL(url(`/@${name}`)),
       inbox: new URL(`${id}/inbox`),
       followers: new URL(`${id}/followers`),
+      outbox: options.outbox ? new URL(url(options.outbox)) : null,
       endpoints: sharedInbox ? new Endpoints({ sharedInbox: new URL(sharedInbox) }) : null,
       icon: options.icon ? new Image({ url: new URL(url(options.icon)), mediaType: 'image/png' }) : null,
       publicKey: new CryptographicKey({ id: keyId, owner: new URL(id), publicKey: pair.publicKey }),
@@ -134,7 +142,7 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
     return { id, name, account: `${name}@${host}`, handle: `@${name}@${host}`, inbox: `${id}/inbox`, sharedInbox, followers: `${id}/followers`, keyId, privateKey };
   }
 
-  return { origin, host, received, asked, actor, serve, serveFile, webfinger, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { origin, host, received, asked, actor, serve, serveFile, fail, webfinger, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** An activity signed by the actor's key, as the request the instance's inbox at `url` is to receive. */

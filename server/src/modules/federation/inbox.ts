@@ -1,6 +1,7 @@
-import type { InboxContext } from '@fedify/fedify';
+import type { Context, InboxContext } from '@fedify/fedify';
 import {
   type Activity,
+  type Actor,
   Announce,
   Article,
   Create,
@@ -14,6 +15,7 @@ import {
   Mention,
   Note,
   type Object as APObject,
+  OrderedCollectionPage,
   Page,
   PUBLIC_COLLECTION,
   type Undo,
@@ -61,6 +63,12 @@ import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } fro
 
 type Ctx = InboxContext<void>;
 
+/**
+ * What storing a Note needs of Fedify: reading what it links to (through the guarded loader) and
+ * telling this instance's own addresses apart. An inbox's context has it, and so has a plain one,
+ * for Notes read from an outbox rather than delivered.
+ */
+export type NoteContext = Pick<Context<void>, 'parseUri' | 'documentLoader' | 'contextLoader' | 'lookupObject'>;
 
 /** The kinds of object Kruh reads as a post or a comment (Lemmy sends posts as Pages). */
 type Writing = Note | Article | Page;
@@ -79,7 +87,7 @@ async function unlessRefused(work: () => Promise<void>): Promise<void> {
 }
 
 /** Loading what an object links to (attachments, tags) as the inbox does; a failure leaves the item out. */
-const loadQuietly = (ctx: Ctx) => ({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, suppressError: true });
+const loadQuietly = (ctx: NoteContext) => ({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, suppressError: true });
 
 const href = (value: URL | Link | null | undefined): string | null => (value instanceof URL ? value.href : (value?.href?.href ?? null));
 const text = (value: { toString(): string } | null | undefined) => (value == null ? '' : value.toString());
@@ -117,7 +125,7 @@ async function viewerOf(db: Executor, userId: string | null): Promise<Viewer | n
 }
 
 /** The account standing for an actor, made the first time from its document; null for no actor or a suspended one. */
-async function accountFor(app: FastifyInstance, ctx: Ctx, actorId: URL): Promise<Viewer | null> {
+async function accountFor(app: FastifyInstance, ctx: NoteContext, actorId: URL): Promise<Viewer | null> {
   let userId = await accountOfRemoteActor(app.db, actorId.href);
   if (!userId) {
     const info = actorInfo(await ctx.lookupObject(actorId), actorId);
@@ -134,13 +142,13 @@ const isAuthor = (object: APObject, actorId: URL | null): actorId is URL =>
   actorId !== null && object.id?.origin === actorId.origin && object.attributionIds.some((id) => id.href === actorId.href);
 
 /** The local post a URI of ours names (`/ap/posts/:id`). */
-function localPostId(ctx: Ctx, uri: URL | null): string | null {
+function localPostId(ctx: NoteContext, uri: URL | null): string | null {
   const parsed = uri ? ctx.parseUri(uri) : null;
   return parsed?.type === 'object' && parsed.class === Note && parsed.values.id ? parsed.values.id : null;
 }
 
 /** A local actor a URI of ours names, when it is a public user. */
-async function localUser(app: FastifyInstance, ctx: Ctx, uri: URL | null) {
+async function localUser(app: FastifyInstance, ctx: NoteContext, uri: URL | null) {
   const parsed = uri ? ctx.parseUri(uri) : null;
   if (parsed?.type !== 'actor') return null;
   const actor = await actorById(app.db, parsed.identifier);
@@ -167,7 +175,7 @@ const mediaJson = (media: ReadNote['media']) => (media.length ? JSON.stringify(m
 
 const isHttp = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
 
-async function readNote(app: FastifyInstance, ctx: Ctx, note: Writing): Promise<ReadNote> {
+async function readNote(app: FastifyInstance, ctx: NoteContext, note: Writing): Promise<ReadNote> {
   const origin = app.config.publicUrl;
   let body = remoteText(text(note.content), origin);
   // A Lemmy post is a titled Page (an Article elsewhere): the title is its first line.
@@ -226,7 +234,7 @@ const addressed = (object: APObject | Activity) => [...object.toIds, ...object.c
  * the audience, as Lemmy and Mastodon do) and that the author follows from its server, which stands
  * for joining. The group's own rules are the posts service's to apply.
  */
-async function groupsPostedTo(app: FastifyInstance, ctx: Ctx, addresses: URL[], authorId: URL): Promise<string[]> {
+async function groupsPostedTo(app: FastifyInstance, ctx: NoteContext, addresses: URL[], authorId: URL): Promise<string[]> {
   const ids = new Set<string>();
   for (const uri of addresses) {
     const parsed = ctx.parseUri(uri);
@@ -236,15 +244,23 @@ async function groupsPostedTo(app: FastifyInstance, ctx: Ctx, addresses: URL[], 
 }
 
 /**
- * Stores a Note written by `authorId`: a reply to something stored here becomes a comment, any
- * other a post when it is wanted here (`shared` says a followed community passed it on), in the
- * local groups it was posted into (`create`, the activity that brought it, may name them too).
+ * How a Note came: delivered to an inbox, passed on by a followed community, or read from its
+ * author's outbox when someone here looked the author up (an old post: wanted, as the profile
+ * shows it, but no news to anyone, and put in no group here).
  */
-async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId: URL, shared: boolean, create?: Create): Promise<void> {
+type Arrival = 'delivered' | 'shared' | 'backfill';
+
+/**
+ * Stores a Note written by `authorId`: a reply to something stored here becomes a comment, any
+ * other a post when it is wanted here (see `Arrival`), in the local groups it was posted into
+ * (`create`, the activity that brought it, may name them too).
+ */
+async function storeNote(app: FastifyInstance, ctx: NoteContext, note: Writing, authorId: URL, arrival: Arrival, create?: Create): Promise<void> {
   if (!note.id) return;
   if ((await postByApId(app.db, note.id.href)) || (await commentByApId(app.db, note.id.href))) return;
   const read = await readNote(app, ctx, note);
   if (!read.isPublic) return;
+  if (read.replyTo && arrival === 'backfill') return;
   if (read.replyTo) {
     const parent = await replyParent(app, ctx, read.replyTo);
     if (!parent || !(await visitorReads(app, parent.postId))) return;
@@ -260,9 +276,10 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
     });
     return;
   }
-  const groupIds = await groupsPostedTo(app, ctx, [...addressed(note), ...(create ? addressed(create) : [])], authorId);
+  const backfill = arrival === 'backfill';
+  const groupIds = backfill ? [] : await groupsPostedTo(app, ctx, [...addressed(note), ...(create ? addressed(create) : [])], authorId);
   const known = await knownViewer(app, authorId);
-  const wanted = shared || read.addressesLocal || groupIds.length > 0 || (known !== null && (await isFollowedHere(app.db, known.id)));
+  const wanted = arrival !== 'delivered' || read.addressesLocal || groupIds.length > 0 || (known !== null && (await isFollowedHere(app.db, known.id)));
   if (!wanted || (read.text === '' && read.media.length === 0)) return;
   const viewer = await accountFor(app, ctx, authorId);
   if (!viewer) return;
@@ -274,19 +291,46 @@ async function storeNote(app: FastifyInstance, ctx: Ctx, note: Writing, authorId
       mentions: read.mentions,
       groupIds,
       remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
+      quiet: backfill,
     });
   });
 }
 
 /** What a reply answers: a local post or comment, or a post or comment stored here; `id` is the comment's parent. */
-async function replyParent(app: FastifyInstance, ctx: Ctx, uri: URL): Promise<{ id: string; postId: string } | null> {
+async function replyParent(app: FastifyInstance, ctx: NoteContext, uri: URL): Promise<{ id: string; postId: string } | null> {
   const target = await targetOf(app, ctx, uri);
   return target && !target.deleted ? target : null;
 }
 
+/** Outbox items read when an actor is first looked up (the first page holds the newest). */
+const BACKFILL_ITEMS = 20;
+
+/**
+ * Stores the recent public posts on the first page of a remote actor's outbox, as posts of its
+ * account, so a profile found by a search is not empty. Only the actor's own Creates of public,
+ * top-level Notes are taken (what a follower would have been sent); nobody is told of them.
+ */
+export async function backfillOutbox(app: FastifyInstance, ctx: NoteContext, actor: Actor): Promise<void> {
+  const actorId = actor.id;
+  if (!actorId) return;
+  const load = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader };
+  const outbox = await actor.getOutbox(load);
+  if (!outbox) return;
+  // Some servers put the items in the collection itself, most on pages.
+  const page = outbox instanceof OrderedCollectionPage ? outbox : ((await outbox.getFirst(load)) ?? outbox);
+  let seen = 0;
+  for await (const item of page.getItems({ ...load, suppressError: true })) {
+    if (++seen > BACKFILL_ITEMS) break;
+    if (!(item instanceof Create) || item.actorId?.href !== actorId.href) continue;
+    const object = await item.getObject({ ...load, suppressError: true });
+    if (!isWriting(object) || !isAuthor(object, actorId)) continue;
+    await storeNote(app, ctx, object, actorId, 'backfill', item);
+  }
+}
+
 export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): Promise<void> {
   const object = await create.getObject(ctx);
-  if (isWriting(object) && isAuthor(object, create.actorId)) await storeNote(app, ctx, object, create.actorId, false, create);
+  if (isWriting(object) && isAuthor(object, create.actorId)) await storeNote(app, ctx, object, create.actorId, 'delivered', create);
 }
 
 /**
@@ -312,7 +356,7 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   } else if (isWriting(object)) {
     authorId = object.attributionId;
   }
-  if (isWriting(object) && isAuthor(object, authorId)) await storeNote(app, ctx, object, authorId, true);
+  if (isWriting(object) && isAuthor(object, authorId)) await storeNote(app, ctx, object, authorId, 'shared');
 }
 
 /** The stored post or comment an object's IRI names, when the actor's account wrote it. */
@@ -373,7 +417,7 @@ export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete)
  * The post or comment a URI names: a local post's or comment's Note address, or the id of a post or
  * comment stored from another server.
  */
-async function targetOf(app: FastifyInstance, ctx: Ctx, uri: URL | null): Promise<{ kind: 'post' | 'comment'; id: string; postId: string; deleted: boolean } | null> {
+async function targetOf(app: FastifyInstance, ctx: NoteContext, uri: URL | null): Promise<{ kind: 'post' | 'comment'; id: string; postId: string; deleted: boolean } | null> {
   if (!uri) return null;
   const local = localPostId(ctx, uri);
   if (local) return { kind: 'post', id: local, postId: local, deleted: false };

@@ -6,6 +6,7 @@ import { isLoopbackAddress } from '../../lib/egress/address.js';
 import { tryTakeSlot } from '../../lib/rate-limit.js';
 import { storeAvatar } from '../media/avatars.js';
 import { egressDocumentLoader, federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
+import { enqueueJob } from '../jobs/queue.js';
 import { htmlToText } from './html.js';
 import { remoteAccountFor, remoteAccountName } from './remote-accounts.js';
 
@@ -106,7 +107,17 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
     Date.now(),
   );
   await storeRemoteAvatar(app, actor, userId, loader);
+  await enqueueJob(app.db, FEDERATION_BACKFILL_JOB, { actorId: actor.id.href } satisfies BackfillPayload);
   return remoteAccountName(handle);
+}
+
+/**
+ * Reading a newly found actor's recent posts from its outbox (backfill.ts), so its profile shows
+ * something: a job, so the search does not wait on it and a failure there never fails the lookup.
+ */
+export const FEDERATION_BACKFILL_JOB = 'federation_backfill';
+export interface BackfillPayload {
+  actorId: string;
 }
 
 /** The one who searched may have one more handle looked up (RATE_REMOTE_LOOKUPS_PER_HOUR). */

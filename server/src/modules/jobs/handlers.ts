@@ -1,7 +1,9 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails.js';
+import { federationBackfillJob } from '../federation/backfill.js';
 import { FEDERATION_DELIVERY_JOB, federationDeliveryJob } from '../federation/delivery.js';
 import { FEDERATION_OUTGOING_JOB } from '../federation/outgoing.js';
 import { federationOutgoingJob } from '../federation/outgoing-activities.js';
+import { FEDERATION_BACKFILL_JOB } from '../federation/remote-lookup.js';
 import { NOTIFICATION_JOB } from '../notifications/events.js';
 import { notificationJobStep } from '../notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from '../push/push.job.js';
@@ -17,6 +19,7 @@ export const JOB_HANDLERS: JobHandlers = {
   [PUSH_JOB]: pushJob,
   [FEDERATION_DELIVERY_JOB]: federationDeliveryJob,
   [FEDERATION_OUTGOING_JOB]: federationOutgoingJob,
+  [FEDERATION_BACKFILL_JOB]: federationBackfillJob,
 };
 
 /**

@@ -301,6 +301,8 @@ export interface RemotePostInput {
   /** The local groups it was posted into (their ids), each announcing it to its remote followers. */
   groupIds?: string[];
   remote: NonNullable<repo.NewPost['remote']>;
+  /** An old post read from its author's outbox: stored without telling anyone of it. */
+  quiet?: boolean;
 }
 
 /**
@@ -327,7 +329,7 @@ export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input
     hashtags: extractHashtags(input.text),
     remote: input.remote,
   });
-  await enqueueNotificationEvent(ctx.db, { kind: 'post_created', postId: id }, now);
+  if (!input.quiet) await enqueueNotificationEvent(ctx.db, { kind: 'post_created', postId: id }, now);
   if (groups.length > 0) await federation.postPublished(ctx, id);
   return id;
 }
