@@ -260,6 +260,42 @@ describe('outgoing activities', () => {
     expect(localLike).toEqual({ one: [], two: [] });
   });
 
+  it("sends a like of a remote comment to its author's inbox, a toggle too, and an Undo of that Like when taken back", async () => {
+    const bobAccount = await accountOf(bob);
+    const { id: postId } = await createPost(t.app, alice, { text: 'what do you grow?' });
+    const commentId = newId();
+    const apId = `${bob.id}/statuses/${randomUUID()}`;
+    await t.app.db
+      .insertInto('comments')
+      .values({ id: commentId, post_id: postId, parent_comment_id: null, author_id: bobAccount, text: 'Peas', search_text: 'peas', created_at: Date.now(), ap_id: apId })
+      .execute();
+    await t.app.db.updateTable('posts').set({ comments: 1 }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+    const likeIt = (payload: { liked?: boolean }) =>
+      call(t.app, alice, { method: 'PATCH', url: `/api/comment/${commentId}/like`, payload }).then((res) => ok(res));
+
+    const liked = await deliveredBy(() => likeIt({ liked: true }));
+    expect(liked.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    const like = liked.one[0]!;
+    expect(like.signer).toBe(actor(alice.id));
+    expect(like.activity).toMatchObject({ type: 'Like', actor: actor(alice.id), object: apId });
+    // Liked already: nothing new to say.
+    expect(await deliveredBy(() => likeIt({ liked: true }))).toEqual({ one: [], two: [] });
+
+    // A toggle takes it back, naming the very Like given.
+    const unliked = await deliveredBy(() => likeIt({}));
+    expect(unliked.one).toHaveLength(1);
+    expect(unliked.one[0]!.activity).toMatchObject({ type: 'Undo', actor: actor(alice.id), object: { type: 'Like', id: like.activity.id, object: apId } });
+    expect(await deliveredBy(() => likeIt({ liked: false }))).toEqual({ one: [], two: [] });
+
+    // A like of a local comment stays here.
+    const local = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'Beans' } }), 201).json() as { _id: string };
+    const localLike = await deliveredBy(() =>
+      call(t.app, alice, { method: 'PATCH', url: `/api/comment/${local._id}/like`, payload: { liked: true } }).then((res) => ok(res)),
+    );
+    expect(localLike).toEqual({ one: [], two: [] });
+  });
+
   it("replies to a remote post with a Note in reply to it, to its author, readable at the comment's address, and deletes it there too", async () => {
     const bobAccount = await accountOf(bob);
     const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'what do you grow?' });

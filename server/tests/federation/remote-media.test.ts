@@ -35,22 +35,22 @@ describe('remote pictures', () => {
     await fedi.close();
   });
 
-  /** A followed actor's post with these pictures, as the app lists it. */
-  async function postWith(pictures: { path: string; alt: string }[]) {
+  /** A followed actor's post with these pictures, as the app lists it (`apId`: its Note's id). */
+  async function postWith(pictures: { path: string; alt: string }[], author: FakeActor = bob) {
     const note = {
-      id: `${bob.id}/notes/${randomUUID()}`,
+      id: `${author.id}/notes/${randomUUID()}`,
       type: 'Note',
-      attributedTo: bob.id,
+      attributedTo: author.id,
       to: [PUBLIC],
       content: '<p>look</p>',
       attachment: pictures.map((p) => ({ type: 'Document', mediaType: 'image/png', url: fedi.url(p.path), name: p.alt })),
     };
-    const create = { id: `${note.id}/create`, type: 'Create', actor: bob.id, to: [PUBLIC], object: note };
-    expect((await deliverToInbox(t.app, '/ap/inbox', create, bob)).statusCode).toBe(202);
+    const create = { id: `${note.id}/create`, type: 'Create', actor: author.id, to: [PUBLIC], object: note };
+    expect((await deliverToInbox(t.app, '/ap/inbox', create, author)).statusCode).toBe(202);
     const row = await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).executeTakeFirstOrThrow();
     const res = await call(t.app, fan, { method: 'GET', url: `/api/post/${row.id}` });
     expect(res.statusCode).toBe(200);
-    return res.json() as { images: number; media: string[]; alts: string[] };
+    return { ...(res.json() as { images: number; media: string[]; alts: string[] }), apId: note.id };
   }
 
   it("lists a remote post's pictures at this server's addresses, and serves each as a re-encoded copy kept here", async () => {
@@ -85,5 +85,33 @@ describe('remote pictures', () => {
     expect((await t.app.inject({ method: 'GET', url: missing })).statusCode).toBe(404);
     const kept = await t.app.storage.head(page.split('?')[0]!.slice('/media/'.length));
     expect(kept).toBeNull();
+  });
+
+  it("removes the kept copies of a remote post's pictures when the post is deleted, or its author's account", async () => {
+    /** The storage key of a listed picture, once a read has kept its copy. */
+    const keptCopy = async (address: string) => {
+      expect((await t.app.inject({ method: 'GET', url: address })).statusCode).toBe(200);
+      const key = address.split('?')[0]!.slice('/media/'.length);
+      expect(await t.app.storage.head(key)).not.toBeNull();
+      return key;
+    };
+    const deleteBy = (author: FakeActor, object: string) =>
+      deliverToInbox(t.app, '/ap/inbox', { id: `${author.id}/activities/${randomUUID()}`, type: 'Delete', actor: author.id, to: [PUBLIC], object }, author);
+    fedi.serveFile('/peas.png', 'image/png', await sharp({ create: { width: 20, height: 20, channels: 3, background: '#33aa33' } }).png().toBuffer());
+
+    const post = await postWith([{ path: '/peas.png', alt: 'peas' }]);
+    const key = await keptCopy(post.media[0]!);
+    expect((await deleteBy(bob, post.apId)).statusCode).toBe(202);
+    expect(await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', post.apId).execute()).toEqual([]);
+    expect(await t.app.storage.head(key)).toBeNull();
+
+    const gone = await fedi.actor('gone');
+    const account = await remoteAccountFor(t.app.db, { id: gone.id, inbox: gone.inbox, sharedInbox: null, handle: gone.handle, url: null, bio: '' }, Date.now());
+    await t.app.db.insertInto('follows').values({ follower_id: fan.id, following_id: account, created_at: Date.now() }).execute();
+    fedi.serveFile('/corn.png', 'image/png', await sharp({ create: { width: 20, height: 20, channels: 3, background: '#aaaa33' } }).png().toBuffer());
+    const theirs = await postWith([{ path: '/corn.png', alt: 'corn' }], gone);
+    const theirKey = await keptCopy(theirs.media[0]!);
+    expect((await deleteBy(gone, gone.id)).statusCode).toBe(202);
+    expect(await t.app.storage.head(theirKey)).toBeNull();
   });
 });

@@ -185,7 +185,7 @@ export async function confirmDeletion(ctx: ServiceContext, viewer: Viewer, input
  * transaction committed (removeAccountFiles), since files cannot roll back.
  */
 export async function deleteAccount(ctx: ServiceContext, viewer: Viewer): Promise<string[]> {
-  const groupKeys = await handOverGroupsOf(ctx.db, viewer.id);
+  const groupKeys = await handOverGroupsOf(ctx.db, viewer.id, ctx.app);
   await federation.accountDeleting(ctx, viewer.id);
   await deleteUserCascade(ctx.db, viewer.id, accountKey(viewer.id));
   return groupKeys;

@@ -157,7 +157,9 @@ export async function likeComment(ctx: ServiceContext, viewer: Viewer, { comment
   if (await isBannedFromPost(trx, comment.post_id, viewer.id)) throw forbidden('banned');
   await refuseBlocked(trx, viewer.id, comment.post_id, comment.author_id);
   await takeLikeSlot(trx, ctx.app.config.rates, viewer.id);
-  return repo.setCommentLike(trx, commentId, viewer.id, liked, Date.now());
+  const now = Date.now();
+  await federation.likeChanging(ctx, { commentId, userId: viewer.id, liked, now });
+  return repo.setCommentLike(trx, commentId, viewer.id, liked, now);
 }
 
 /**

@@ -223,3 +223,24 @@ export async function isFollowedHere(db: Executor, userId: string): Promise<bool
 export async function postIdsBy(db: Executor, userId: string): Promise<string[]> {
   return (await db.selectFrom('posts').select('id').where('author_id', '=', userId).execute()).map((row) => row.id);
 }
+
+/** What a like is of: a post, or a comment. */
+export type LikeTarget = { postId: string; commentId?: undefined } | { commentId: string; postId?: undefined };
+
+/** The liked post's or comment's own address and author, when another server wrote it. */
+export async function remoteLiked(db: Executor, target: LikeTarget): Promise<{ apId: string; authorId: string | null } | null> {
+  const row =
+    target.commentId === undefined
+      ? await db.selectFrom('posts').select(['ap_id', 'author_id']).where('id', '=', target.postId).executeTakeFirst()
+      : await db.selectFrom('comments').select(['ap_id', 'author_id']).where('id', '=', target.commentId).executeTakeFirst();
+  return row?.ap_id ? { apId: row.ap_id, authorId: row.author_id } : null;
+}
+
+/** When the user's like of the post or comment was given, if it is there. */
+export async function likeGivenAt(db: Executor, target: LikeTarget, userId: string): Promise<number | undefined> {
+  const row =
+    target.commentId === undefined
+      ? await db.selectFrom('post_likes').select('created_at').where('post_id', '=', target.postId).where('user_id', '=', userId).executeTakeFirst()
+      : await db.selectFrom('comment_likes').select('created_at').where('comment_id', '=', target.commentId).where('user_id', '=', userId).executeTakeFirst();
+  return row ? Number(row.created_at) : undefined;
+}

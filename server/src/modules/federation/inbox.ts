@@ -400,7 +400,7 @@ export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete)
   let mediaKeys: string[] = [];
   if (activity.objectId?.href === actorId.href) {
     await asAccount(app, async (tx) => {
-      mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, viewer.id));
+      mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, viewer.id), app);
       mediaKeys.push(...(await deleteAccount(tx, viewer)));
     });
   } else {

@@ -9,7 +9,7 @@ import { commentNote, commentNoteUrl, postNoteUrl } from './comment-note.js';
 import { type Delivery, FEDERATION_DELIVERY_JOB } from './delivery.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
-import { actorById, followerInboxes, postMediaVersion } from './federation.repository.js';
+import { actorById, followerInboxes, postMediaVersion, remoteLiked } from './federation.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
@@ -128,14 +128,16 @@ async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEve
   return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`, event.mentioned);
 }
 
-/** A local user's like of another server's post, or its Undo, to that post's author. */
+/** A local user's like of another server's post or comment, or its Undo, to its author. */
 async function sendLike(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'like' }>): Promise<Delivery[]> {
-  const post = await app.db.selectFrom('posts').select(['ap_id', 'author_id']).where('id', '=', event.postId).executeTakeFirst();
-  if (!post?.ap_id || !post.author_id || (await actorById(app.db, event.userId))?.kind !== 'user') return [];
-  const author = await remoteActorOfAccount(app.db, post.author_id);
+  const liked = await remoteLiked(app.db, event);
+  if (!liked?.authorId || (await actorById(app.db, event.userId))?.kind !== 'user') return [];
+  const author = await remoteActorOfAccount(app.db, liked.authorId);
   if (!author) return [];
   const actor = actorOf(app, event.userId);
-  const like = new Like({ id: new URL(`${actor.href}#likes/${event.postId}/${event.since}`), actor, object: new URL(post.ap_id), to: new URL(author.id) });
+  // A post's like keeps the id it always had; a comment's is told apart from it.
+  const of = event.commentId === undefined ? event.postId : `comments/${event.commentId}`;
+  const like = new Like({ id: new URL(`${actor.href}#likes/${of}/${event.since}`), actor, object: new URL(liked.apId), to: new URL(author.id) });
   const activity = event.liked ? like : new Undo({ id: new URL(`${like.id!.href}/undo`), actor, object: like, to: new URL(author.id) });
   return send(app, event.userId, [author.inbox], activity);
 }

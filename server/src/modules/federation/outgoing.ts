@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { actorById, followerInboxes, inNoPrivateGroup, removeRemoteFollowers } from './federation.repository.js';
+import { type LikeTarget, actorById, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { remoteAuthors } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
@@ -20,7 +20,7 @@ export type OutgoingEvent =
   /** `mentioned`: the inboxes of the remote actors it mentions, read before it went. */
   | { kind: 'post_deleted'; postId: string; authorId: string; groupIds: string[]; mentioned?: string[] }
   /** `since`: when the like was given (it names the Like, so an Undo names the same one). */
-  | { kind: 'like'; postId: string; userId: string; liked: boolean; since: number }
+  | ({ kind: 'like'; userId: string; liked: boolean; since: number } & LikeTarget)
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
   | { kind: 'comment'; commentId: string }
   /** The inboxes of the remote authors the comment answered, read before it went. */
@@ -62,25 +62,19 @@ export async function postDeleting(ctx: ServiceContext, postId: string): Promise
   await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id), mentioned });
 }
 
-/** Whether the post came from another server. */
-async function remotePost(db: Executor, postId: string): Promise<boolean> {
-  const post = await db.selectFrom('posts').select('ap_id').where('id', '=', postId).executeTakeFirst();
-  return Boolean(post?.ap_id);
-}
-
 /**
- * A like of a post is about to be given or taken back (`now` is the time it is given); only one of
- * another server's posts is told to it. Called before the change, so a like taken back is still
- * there to say when it was given.
+ * A like of a post or a comment is about to be given or taken back (`now` is the time it is given;
+ * `liked` left out toggles it); only one of another server's is told to it. Called before the
+ * change, so a like taken back is still there to say when it was given, and one that changes
+ * nothing says nothing.
  */
-export async function likeChanging(ctx: ServiceContext, change: { postId: string; userId: string; liked: boolean; now: number }): Promise<void> {
-  if (!on(ctx) || !(await remotePost(ctx.db, change.postId))) return;
-  const since = change.liked
-    ? change.now
-    : (await ctx.db.selectFrom('post_likes').select('created_at').where('post_id', '=', change.postId).where('user_id', '=', change.userId).executeTakeFirst())
-        ?.created_at;
-  if (since === undefined) return;
-  await queue(ctx, { kind: 'like', postId: change.postId, userId: change.userId, liked: change.liked, since: Number(since) });
+export async function likeChanging(ctx: ServiceContext, change: LikeTarget & { userId: string; liked: boolean | undefined; now: number }): Promise<void> {
+  if (!on(ctx) || !(await remoteLiked(ctx.db, change))) return;
+  const given = await likeGivenAt(ctx.db, change, change.userId);
+  const liked = change.liked ?? given === undefined;
+  if (liked === (given !== undefined)) return;
+  const target: LikeTarget = change.commentId === undefined ? { postId: change.postId } : { commentId: change.commentId };
+  await queue(ctx, { kind: 'like', ...target, userId: change.userId, liked, since: liked ? change.now : given! });
 }
 
 /**

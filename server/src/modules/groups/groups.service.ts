@@ -10,7 +10,7 @@ import { pageWindow, toPage } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { avatarKey } from '../media/media-urls.js';
+import { type SecretSource, avatarKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { forgetGroupNotifications } from '../notifications/notifications.service.js';
 import { deletePostsWithMedia, isPostInGroup, postExists, postIdsInGroup, untagGroup, untagPostFromGroup } from '../posts/group-posts.js';
@@ -182,13 +182,13 @@ export async function updateGroup(ctx: ServiceContext, viewer: Viewer, { groupId
 export async function deleteGroup(ctx: ServiceContext, viewer: Viewer, groupId: string): Promise<string[]> {
   const group = await loadGroupByIdForChange(ctx.db, groupId);
   if (group.owner_id !== viewer.id) throw forbidden('owner_delete');
-  return removeGroup(ctx.db, group);
+  return removeGroup(ctx.db, group, ctx.app);
 }
 
 /** The deletion itself, for a group already locked; answers the media keys to remove once committed. */
-async function removeGroup(trx: Executor, group: repo.GroupRecord): Promise<string[]> {
+async function removeGroup(trx: Executor, group: repo.GroupRecord, secret: SecretSource): Promise<string[]> {
   const keys = [avatarKey('gp', group.id)];
-  if (group.is_private) keys.push(...(await deletePostsWithMedia(trx, await postIdsInGroup(trx, group.id))));
+  if (group.is_private) keys.push(...(await deletePostsWithMedia(trx, await postIdsInGroup(trx, group.id), secret)));
   await untagGroup(trx, group.id);
   await forgetGroupNotifications(trx, group.id);
   await repo.deleteGroup(trx, group.id);
@@ -209,7 +209,7 @@ async function removeGroup(trx: Executor, group: repo.GroupRecord): Promise<stri
  * their own row, which keeps them from joining or being given anything else, and only then is the
  * list of groups they own read.
  */
-export async function handOverGroupsOf(trx: Executor, userId: string): Promise<string[]> {
+export async function handOverGroupsOf(trx: Executor, userId: string, secret: SecretSource): Promise<string[]> {
   const locked = new Set<string>();
   await lockGroupsOfUser(trx, userId, locked);
   await repo.lockUser(trx, userId);
@@ -222,7 +222,7 @@ export async function handOverGroupsOf(trx: Executor, userId: string): Promise<s
     if (!group) continue;
     const successor = await repo.findSuccessor(trx, group.id, userId);
     if (successor) await passOwnership(trx, group, successor, userId);
-    else keys.push(...(await removeGroup(trx, group)));
+    else keys.push(...(await removeGroup(trx, group, secret)));
   }
   return keys;
 }
@@ -530,7 +530,7 @@ export async function removePost(ctx: ServiceContext, viewer: Viewer, { groupId,
   if (!(await untagPostFromGroup(trx, group.id, postId))) throw notFound('didnt_find_post');
   // A private group's post is deleted: untagged it would be readable by a wider audience than its
   // author wrote it for.
-  return group.is_private ? deletePostsWithMedia(trx, [postId]) : [];
+  return group.is_private ? deletePostsWithMedia(trx, [postId], ctx.app) : [];
 }
 
 /** POST /upload/gp/{groupId}: who may replace the avatar (admins). */

@@ -19,7 +19,7 @@ export const SIGNED_STEP_MS = 5 * 60 * 1000;
 
 export const MEDIA_PREFIX = '/media/';
 
-type SecretSource = string | { config: { jwtSecret: string } };
+export type SecretSource = string | { config: { jwtSecret: string } };
 
 const secretOf = (source: SecretSource) => (typeof source === 'string' ? source : source.config.jwtSecret);
 
@@ -79,8 +79,11 @@ function remoteHash(source: SecretSource, url: string): string {
 
 export const remoteMediaKey = (hash: string) => `remote/${hash}`;
 
+/** The storage key of the copy kept here of the remote picture at the address. */
+export const keptRemoteMediaKey = (source: SecretSource, url: string) => remoteMediaKey(remoteHash(source, url));
+
 export function remoteMediaUrl(source: SecretSource, url: string): string {
-  return `${MEDIA_PREFIX}${remoteMediaKey(remoteHash(source, url))}?${new URLSearchParams({ u: url }).toString()}`;
+  return `${MEDIA_PREFIX}${keptRemoteMediaKey(source, url)}?${new URLSearchParams({ u: url }).toString()}`;
 }
 
 /** Whether the hash names this address. */

@@ -3,7 +3,8 @@ import type { Executor } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import { commentImagesOf } from '../comments/comments.service.js';
 import { unpinIfPinned, unpinPosts } from '../groups/group-pins.js';
-import { imageKey } from '../media/media-urls.js';
+import { type SecretSource, imageKey, keptRemoteMediaKey } from '../media/media-urls.js';
+import { storedRemotePictures } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 
 /**
@@ -41,16 +42,19 @@ export function untagGroup(db: Executor, groupId: string): Promise<void> {
  * Deletes the posts with their likes, comments, tags and notifications (by foreign key) and any
  * group's pin on them; answers the media keys of the posts and their comments, to remove once the
  * transaction has committed. Every image slot of a post is named: an upload may have filled a
- * slot beyond the count the post row holds.
+ * slot beyond the count the post row holds. A remote post's pictures kept here go too (their keys
+ * are named with the secret, as their addresses are).
  */
-export async function deletePostsWithMedia(db: Executor, postIds: string[]): Promise<string[]> {
+export async function deletePostsWithMedia(db: Executor, postIds: string[], secret: SecretSource): Promise<string[]> {
   if (postIds.length === 0) return [];
   const comments = await commentImagesOf(db, postIds);
+  const remote = (await repo.findRemoteMedia(db, postIds)).flatMap((stored) => storedRemotePictures(stored) ?? []);
   await unpinPosts(db, postIds);
   await repo.deletePostRows(db, postIds);
   const keys = postIds.flatMap((postId) => Array.from({ length: LIMITS.imagesPerPost }, (_, index) => imageKey(postId, index)));
   for (const comment of comments) {
     for (let index = 0; index < Math.max(comment.images, LIMITS.imagesPerComment); index++) keys.push(imageKey(comment.id, index));
   }
+  for (const picture of remote) keys.push(keptRemoteMediaKey(secret, picture.url));
   return keys;
 }

@@ -23,11 +23,8 @@ export function postMediaUrls(
   return imageUrls(signer ?? '', { ...post, isPrivate: post.isPrivate && signer !== undefined });
 }
 
-/**
- * A remote post's pictures, shown through this server's proxy (see media/remote-media): their URLs
- * name the address with the secret, so without a signer there are none to show.
- */
-function remotePictures(stored: string | null, signer: MediaSigner | undefined): { media: string[]; alts: string[] } | null {
+/** The pictures a remote post's row keeps (JSON of `{url, alt}`); null when it keeps none readable. */
+export function storedRemotePictures(stored: string | null): { url: string; alt?: unknown }[] | null {
   if (stored === null) return null;
   let pictures: unknown;
   try {
@@ -35,8 +32,18 @@ function remotePictures(stored: string | null, signer: MediaSigner | undefined):
   } catch {
     return null;
   }
-  if (!Array.isArray(pictures) || signer === undefined) return { media: [], alts: [] };
-  const valid = pictures.filter((p): p is { url: string; alt?: unknown } => typeof (p as { url?: unknown })?.url === 'string');
+  if (!Array.isArray(pictures)) return [];
+  return pictures.filter((p): p is { url: string; alt?: unknown } => typeof (p as { url?: unknown })?.url === 'string');
+}
+
+/**
+ * A remote post's pictures, shown through this server's proxy (see media/remote-media): their URLs
+ * name the address with the secret, so without a signer there are none to show.
+ */
+function remotePictures(stored: string | null, signer: MediaSigner | undefined): { media: string[]; alts: string[] } | null {
+  const valid = storedRemotePictures(stored);
+  if (valid === null) return null;
+  if (signer === undefined) return { media: [], alts: [] };
   return { media: valid.map((p) => remoteMediaUrl(signer, p.url)), alts: valid.map((p) => (typeof p.alt === 'string' ? p.alt : '')) };
 }
 

@@ -614,6 +614,12 @@ export async function likeCount(db: Executor, postId: string): Promise<number> {
   return row.likes;
 }
 
+/** The stored pictures (`remote_media`) of those of the posts another server wrote. */
+export async function findRemoteMedia(db: Executor, postIds: string[]): Promise<string[]> {
+  const rows = await db.selectFrom('posts').select('remote_media').where('id', 'in', postIds).where('remote_media', 'is not', null).execute();
+  return rows.flatMap((row) => (row.remote_media === null ? [] : [row.remote_media]));
+}
+
 /** Deletes the posts; their likes, comments, tags and notifications go with them by foreign key. */
 export async function deletePostRows(db: Executor, postIds: string[]): Promise<void> {
   await db.deleteFrom('posts').where('id', 'in', postIds).execute();

@@ -471,7 +471,7 @@ export async function deletePost(ctx: ServiceContext, viewer: Viewer, postId: st
     throw forbidden('not_author');
   }
   await federation.postDeleting(ctx, postId);
-  return deletePostsWithMedia(trx, [postId]);
+  return deletePostsWithMedia(trx, [postId], ctx.app);
 }
 
 /** Removes media of a deleted post; a storage failure must not undo the delete. */
