@@ -87,6 +87,16 @@ describe('looking up remote accounts', () => {
     expect(remote.asked.length).toBe(asked);
   });
 
+  it('asks nothing of a blocked domain, and finds nobody there', async () => {
+    const erin = await createUser(t.app);
+    const host = new URL(remote.origin).hostname;
+    await t.app.db.insertInto('federation_domain_blocks').values({ domain: host, created_at: Date.now(), created_by: erin.id }).execute();
+    const asked = remote.asked.length;
+    expect(await names(erin, `@blocked-one@${remote.host}`)).toEqual([]);
+    expect(remote.asked.length).toBe(asked);
+    await t.app.db.deleteFrom('federation_domain_blocks').where('domain', '=', host).execute();
+  });
+
   it('never asks another server for a visitor', async () => {
     const asked = webfingers();
     expect(await names(null, `@visitor@${remote.host}`)).toEqual([]);

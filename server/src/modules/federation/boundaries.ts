@@ -9,6 +9,9 @@ import { isBlockedBetween } from '../blocks/block-filters.js';
 import { requireModerator } from '../moderation/moderators.js';
 import { logModeratorAction } from '../reports/moderation.service.js';
 import * as repo from './boundaries.repository.js';
+import { domainsCovering, hostOf, isHostBlocked, isUrlBlocked } from './blocked-domains.js';
+
+export { domainsCovering, hostOf, isHostBlocked, isUrlBlocked };
 import { removeRemoteFollowsByAccount } from './federation.repository.js';
 import { accountOfRemoteActor } from './remote-accounts.js';
 
@@ -45,33 +48,6 @@ export function normalizeDomain(raw: string): string | null {
   return labels.length >= 2 && host.length <= DOMAIN_MAX && labels.every((label) => LABEL.test(label)) ? host : null;
 }
 
-/** The host and every parent domain of it with two labels or more: what a block of any of them covers. */
-export function domainsCovering(host: string): string[] {
-  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
-  const domains: string[] = [];
-  for (let i = 0; i <= labels.length - 2; i++) domains.push(labels.slice(i).join('.'));
-  return domains;
-}
-
-/** The host of a URL or IRI, lower case; null when it is not one. */
-export function hostOf(iri: string): string | null {
-  try {
-    return new URL(iri).hostname.toLowerCase() || null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether the host is on a blocked domain (the domain itself or a subdomain of it). */
-export function isHostBlocked(db: Executor, host: string): Promise<boolean> {
-  return repo.anyBlocked(db, domainsCovering(host));
-}
-
-/** Whether the URL's host is on a blocked domain; an address that is no URL is refused as blocked. */
-export async function isUrlBlocked(db: Executor, url: string): Promise<boolean> {
-  const host = hostOf(url);
-  return host === null || (await isHostBlocked(db, host));
-}
 
 /**
  * Whether the instance takes activities from this remote actor: its domain is not blocked and its

@@ -7,6 +7,7 @@ import { tryTakeSlot } from '../../lib/rate-limit.js';
 import { storeAvatar } from '../media/avatars.js';
 import { egressDocumentLoader, federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { isUrlBlocked } from './blocked-domains.js';
 import { htmlToText } from './html.js';
 import { remoteAccountFor, remoteAccountName } from './remote-accounts.js';
 
@@ -56,7 +57,12 @@ function schemeOf(config: Config, host: string): 'http' | 'https' {
 async function webFinger(app: FastifyInstance, handle: Handle): Promise<string | null> {
   const resource = `acct:${handle.name}@${handle.host}`;
   const url = `${schemeOf(app.config, handle.host)}://${handle.host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
-  const { document } = await fetchRemoteJson(app.egress, url, { accept: JRD_ACCEPT, userAgent: userAgentOf(app.config), rules: federationRules(app.config) });
+  const { document } = await fetchRemoteJson(app.egress, url, {
+    accept: JRD_ACCEPT,
+    userAgent: userAgentOf(app.config),
+    rules: federationRules(app.config),
+    refused: (address) => isUrlBlocked(app.db, address),
+  });
   const links = (document as { links?: unknown }).links;
   if (!Array.isArray(links)) return null;
   for (const link of links as Array<{ rel?: unknown; type?: unknown; href?: unknown }>) {
@@ -87,7 +93,8 @@ async function storeRemoteAvatar(app: FastifyInstance, actor: Actor, userId: str
 async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<string | null> {
   const actorUrl = await webFinger(app, typed);
   if (!actorUrl) return null;
-  const loader = egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config));
+  // A blocked domain is never asked, however the handle or a redirect leads there.
+  const loader = egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config), (address) => isUrlBlocked(app.db, address));
   const actor = await lookupObject(actorUrl, { documentLoader: loader, contextLoader: loader });
   if (!actor || !isActor(actor) || !actor.id || !actor.inboxId || !actor.preferredUsername) return null;
   const name = actor.preferredUsername.toString();
