@@ -74,7 +74,9 @@ export function verifyMediaSignature(
  * address, so only addresses this server named are ever fetched, and it names the copy kept here.
  */
 function remoteHash(source: SecretSource, url: string): string {
-  return createHmac('sha256', secretOf(source)).update(`remote-media:${url}`).digest('base64url');
+  // Hex, not base64url: a storage key's segment may not begin with `-` or `_`, which one hash in
+  // thirty-two would.
+  return createHmac('sha256', secretOf(source)).update(`remote-media:${url}`).digest('hex');
 }
 
 export const remoteMediaKey = (hash: string) => `remote/${hash}`;

@@ -58,7 +58,7 @@ export async function uploadProfilePicture(ctx: ServiceContext, viewer: Viewer, 
 
 const CONTENT_KEY = /^([0-9a-f]{24})(\d)\.webp$/;
 const AVATAR_KEY = /^(pfp|gp)\/([0-9a-f]{24}|default)\.jpeg$/;
-const REMOTE_KEY = /^remote\/([A-Za-z0-9_-]{43})$/;
+const REMOTE_KEY = /^remote\/([0-9a-f]{64})$/;
 const DEFAULT_AVATAR_KEY = avatarKey('pfp', DEFAULT_AVATAR_ID);
 
 export interface MediaObject {
