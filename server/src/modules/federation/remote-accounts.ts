@@ -1,5 +1,5 @@
 import type { RemoteOrigin } from '#core/api/common';
-import { webUrlOf } from '#core/remote-names';
+import { remoteNameOf, webUrlOf } from '#core/remote-names';
 import { foldForSearch } from '#core/text';
 import type { Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
@@ -30,7 +30,7 @@ export interface RemoteActorInfo {
 export const remoteAccountName = (handle: string) => handle.replace(/^@/, '');
 
 /** Whether a username is a remote account's (`name@host`). */
-export const isRemoteAccountName = (username: string) => username.includes('@');
+export const isRemoteAccountName = (username: string) => remoteNameOf(username) !== null;
 
 /**
  * Stores what was read of a remote actor and returns the id of the account standing for it, made
