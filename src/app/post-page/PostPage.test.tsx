@@ -81,8 +81,9 @@ describe('post page', () => {
     async function confirmDelete() {
       await screen.findByText('comment 1');
       fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-      fireEvent.click(screen.getByRole('menuitem', { name: 'Delete post' }));
-      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+      // The menu's panel is its own chunk: it may still be on its way when the button is pressed.
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete post' }));
+      fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     }
 
     it('says at once that the post was deleted, before the server answers, and still after the reload', async () => {
