@@ -312,6 +312,13 @@ export interface FederationDomainBlocksTable {
   created_by: string | null;
 }
 
+/** A post passed on by an account other than its author (a remote community's announce). */
+export interface PostSharesTable {
+  sharer_id: string;
+  post_id: string;
+  created_at: number;
+}
+
 /** Fedify's key-value store: a JSON value under a key (the key's parts joined), until it expires. */
 export interface FederationKvTable {
   key: string;
@@ -329,6 +336,7 @@ export interface Database {
   group_bans: GroupUserTable;
   group_requests: GroupUserTable;
   posts: PostsTable;
+  post_shares: PostSharesTable;
   post_mentions: PostMentionsTable;
   post_groups: PostGroupsTable;
   post_hashtags: PostHashtagsTable;

@@ -330,6 +330,12 @@ describe('incoming activities', () => {
       text: 'Best way to dry tomatoes?\n\nI have far too many tomatoes.\n\nSun or oven?\n\nhttps://recipes.example/dried-tomatoes',
       created_at: Date.parse('2026-11-22T12:00:00Z'),
     });
+    // fan follows the community, not dave: the post is in fan's following feed, as dave's, once,
+    // however often the community passes it on.
+    expect(await send({ ...outsider, id: `${String(outsider.id)}-again` }, cooking)).toBe(202);
+    expect(await t.app.db.selectFrom('post_shares').select(['sharer_id', 'post_id']).execute()).toEqual([{ sharer_id: await accountOf(cooking), post_id: post!.id }]);
+    const following = (await call(t.app, fan, { method: 'GET', url: '/api/feed/following' })).json<{ posts: Array<{ _id: string; author: { username: string } }> }>();
+    expect(following.posts.filter((p) => p._id === post!.id)).toEqual([expect.objectContaining({ author: expect.objectContaining({ username: `dave@${fedi.host}` }) })]);
 
     const comment = fixture('lemmy-create-comment.json');
     expect(await send(comment, erin)).toBe(202);

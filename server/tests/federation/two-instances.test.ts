@@ -256,7 +256,21 @@ describe('two Kruh instances federating', () => {
     expect((await postsFromA()).find((p) => p.ap_id === apId(a, created._id))).toBeUndefined();
   });
 
-  it.todo("a remote group's announced posts show in its followers' following feed (B keeps the group as an account, and a post as its author's only)");
+  it("the group's announced posts show in dan's following feed on B, as their author's, while he follows the group", async () => {
+    const groupOnB = await find(b, dan, `@beangrowers@${a.host}`);
+    expect(groupOnB).toBeDefined();
+    const followingOnB = async () => ok<{ posts: PostView[] }>(await call(b.app, dan, { method: 'GET', url: '/api/feed/following' })).posts;
+    const created = ok<{ _id: string }>(await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Seedlings are up', groups: ['beangrowers'] } }), 201);
+    await settle(a, b);
+    const stored = (await postsFromA()).find((p) => p.ap_id === apId(a, created._id));
+    expect(stored).toBeDefined();
+    // dan follows the group, not alice: the post is hers, and is in his feed once.
+    expect((await followingOnB()).filter((p) => p._id === stored!.id)).toEqual([
+      expect.objectContaining({ text: 'Seedlings are up', author: expect.objectContaining({ username: `alice@${a.host}` }) }),
+    ]);
+    ok(await call(b.app, dan, { method: 'DELETE', url: '/api/follow/delete', payload: { following: groupOnB } }));
+    expect((await followingOnB()).map((p) => p._id)).not.toContain(stored!.id);
+  });
 
   it('a post in a private group of A sends B nothing, though its author has a follower there', async () => {
     const aliceOnB = await find(b, erin, `@alice@${a.host}`);

@@ -197,6 +197,15 @@ export async function postByApId(db: Executor, apId: string) {
   return db.selectFrom('posts').select(['id', 'author_id']).where('ap_id', '=', apId).executeTakeFirst();
 }
 
+/** Keeps that an account passed on a post (once, however often it is announced again). */
+export async function recordShare(db: Executor, sharerId: string, postId: string, at: number): Promise<void> {
+  await db
+    .insertInto('post_shares')
+    .values({ sharer_id: sharerId, post_id: postId, created_at: at })
+    .onConflict((oc) => oc.columns(['sharer_id', 'post_id']).doNothing())
+    .execute();
+}
+
 /** When a post's pictures last changed (epoch ms, 0 for none ever uploaded). */
 export async function postMediaVersion(db: Executor, postId: string): Promise<number> {
   const row = await db.selectFrom('posts').select('media_version').where('id', '=', postId).executeTakeFirst();

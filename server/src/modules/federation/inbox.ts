@@ -37,7 +37,7 @@ import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
-import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy } from './federation.repository.js';
+import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare } from './federation.repository.js';
 import { undoFollow } from './follows.js';
 import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
@@ -356,7 +356,13 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   } else if (isWriting(object)) {
     authorId = object.attributionId;
   }
-  if (isWriting(object) && isAuthor(object, authorId)) await storeNote(app, ctx, object, authorId, 'shared');
+  if (!isWriting(object) || !isAuthor(object, authorId) || !object.id) return;
+  await storeNote(app, ctx, object, authorId, 'shared');
+  // The community's followers here read what it passes on in their following feed: the post is
+  // kept as its author's, and the share says whose followers see it (once per community, however
+  // often it is announced, and whether it was stored just now or came earlier another way).
+  const stored = await postByApId(app.db, object.id.href);
+  if (stored && stored.author_id !== group.id) await recordShare(app.db, group.id, stored.id, Date.now());
 }
 
 /** The stored post or comment an object's IRI names, when the actor's account wrote it. */

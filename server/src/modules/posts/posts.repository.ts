@@ -216,7 +216,12 @@ export async function findPostGroupNames(db: Executor, postId: string): Promise<
 /** Which posts a listing covers. */
 export type PostScope =
   | { kind: 'all' }
-  | { kind: 'following'; userId: string }
+  /**
+   * `shares`: whether to list the posts the followed accounts passed on too (a followed community's
+   * announces). Left out, the listing asks the database; only someone following such an account
+   * needs the longer statement.
+   */
+  | { kind: 'following'; userId: string; shares?: boolean }
   | { kind: 'memberGroups'; userId: string }
   | { kind: 'group'; groupId: string }
   | { kind: 'hashtag'; tag: string }
@@ -256,9 +261,24 @@ export type ListingPlan = 'walk' | 'sort';
  * PostgreSQL the planner makes that choice from its statistics.
  */
 export async function listPostIds(db: Executor, params: ListPostIdsParams): Promise<string[]> {
-  const plan = await choosePlan(db, params);
-  const rows = await postIdsQuery(db, params, plan).execute();
+  const { scope } = params;
+  const listing = scope.kind === 'following' && scope.shares === undefined
+    ? { ...params, scope: { ...scope, shares: await followsASharer(db, scope.userId) } }
+    : params;
+  const plan = await choosePlan(db, listing);
+  const rows = await postIdsQuery(db, listing, plan).execute();
   return rows.map((r) => r.id);
+}
+
+/** Whether the user follows an account that passed a post on (a community of another server). */
+export async function followsASharer(db: Executor, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('post_shares')
+    .select(sql<number>`1`.as('one'))
+    .where('post_shares.sharer_id', 'in', (eb) => eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** How listPostIds reaches the page (see ListingPlan); exported so tests can read the plan it leads to. */
@@ -332,16 +352,8 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
     case 'all':
       break;
     case 'following':
-      // Walking: one lookup in the viewer's follows per post read. Sorting: the authors' own posts.
-      query = plan === 'walk'
-        ? query.where((eb) => eb.exists(
-          eb.selectFrom('follows')
-            .select(sql<number>`1`.as('one'))
-            .where('follows.follower_id', '=', scope.userId)
-            .whereRef('follows.following_id', '=', 'posts.author_id'),
-        ))
-        : query.where('posts.author_id', 'in', (eb) =>
-          eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId));
+      if (scope.shares) return followingWithShares(db, params, scope.userId, plan);
+      query = query.where(byFollowedAuthor(scope.userId, plan));
       break;
     case 'memberGroups':
       query = query.where('posts.id', 'in', (eb) =>
@@ -370,9 +382,48 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       query = query.where(plan === 'walk' ? searchTextContains('posts', scope.query) : searchMatches('posts', scope.query));
       break;
   }
-  query = inWindow(query, params);
-  if (params.sort === 'popular') query = query.orderBy('posts.likes', 'desc');
-  return query.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(params.fetch).offset(params.offset);
+  return inListingOrder(inWindow(query, params), params.sort, 'posts').limit(params.fetch).offset(params.offset);
+}
+
+/**
+ * The following feed's condition on a post's author. Walking: one lookup in the viewer's follows per
+ * post read. Sorting: the followed authors' own posts, by their index.
+ */
+function byFollowedAuthor(userId: string, plan: ListingPlan) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) => {
+    const followed = eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId);
+    return plan === 'walk'
+      ? eb.exists(followed.clearSelect().select(sql<number>`1`.as('one')).whereRef('follows.following_id', '=', 'posts.author_id'))
+      : eb('posts.author_id', 'in', followed);
+  };
+}
+
+/** Posts an account the viewer follows passed on (a followed community's announces), by their index. */
+function sharedByFollowed(userId: string) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) =>
+    eb('posts.id', 'in', eb.selectFrom('post_shares').select('post_shares.post_id').where('post_shares.sharer_id', 'in', (inner) =>
+      inner.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId)));
+}
+
+/**
+ * The following feed of someone who follows a community: the page of the followed authors' posts
+ * and the page of the shared ones, each read by its own plan, merged (a post in both once). One OR of
+ * the two conditions would cost PostgreSQL its semi-join on the followed authors: it would walk every
+ * post newest first to find a few authors' posts.
+ */
+function followingWithShares(db: Executor, params: ListPostIdsParams, userId: string, plan: ListingPlan): PostIdsQuery {
+  const page = (condition: ReturnType<typeof sharedByFollowed>) => {
+    const candidates = inWindow(hiddenLeftOut(db.selectFrom('posts').select(['posts.id', 'posts.created_at', 'posts.likes']).where(postVisibleTo(params.viewerId)), params).where(condition), params);
+    return db.selectFrom(inListingOrder(candidates, params.sort, 'posts').limit(params.offset + params.fetch).as('page')).selectAll();
+  };
+  const merged = db.selectFrom(page(byFollowedAuthor(userId, plan)).union(page(sharedByFollowed(userId))).as('merged')).select('merged.id');
+  return inListingOrder(merged, params.sort, 'merged').limit(params.fetch).offset(params.offset) as unknown as PostIdsQuery;
+}
+
+/** A listing's order, total (ties broken by id) so offset pages of one snapshot never repeat a post. */
+function inListingOrder<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, sort: ListPostIdsParams['sort'], table: 'posts' | 'merged'): Q {
+  const q = sort === 'popular' ? query.orderBy(`${table}.likes`, 'desc') : query;
+  return q.orderBy(`${table}.created_at`, 'desc').orderBy(`${table}.id`, 'desc');
 }
 
 /** Scopes that are feeds: a mute hides its posts there, not on a profile or in a search. */
