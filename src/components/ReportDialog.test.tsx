@@ -7,6 +7,7 @@ import { getDb } from '../lib/db/db';
 import { cancelScheduledSend } from '../lib/outbox/outbox';
 import { getToasts } from '../lib/toast';
 import { apiPost, mockFetch, setOnline, startOffline, startOnline } from '../test/local-first';
+import { chooseFromMenu, openMenu } from '../test/menu';
 import { renderWithApp } from '../test/render';
 import { PostCard } from './post/PostCard';
 import { ReportDialog } from './ReportDialog';
@@ -18,9 +19,8 @@ afterEach(() => cancelScheduledSend());
 
 const outbox = () => getDb().outbox.toArray();
 
-function openFromMenu() {
-  fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Report post' }));
+async function openFromMenu() {
+  await chooseFromMenu('More actions', 'Report post');
   return screen.getByRole('dialog', { name: 'Report this post' });
 }
 
@@ -40,17 +40,17 @@ describe('reporting a post from its menu', () => {
   it("is offered on someone else's post, not on one's own", async () => {
     mockFetch(() => ({ body: {} }));
     const { unmount } = renderWithApp(<PostCard post={{ ...bobsPost, itsme: true }} />);
-    fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+    await openMenu('More actions');
     expect(screen.queryByRole('menuitem', { name: 'Report post' })).toBeNull();
     unmount();
     renderWithApp(<PostCard post={bobsPost} />);
-    expect(openFromMenu()).toBeInTheDocument();
+    expect(await openFromMenu()).toBeInTheDocument();
   });
 
   it('needs a reason within the shared limit and queues nothing without one', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={bobsPost} />);
-    openFromMenu();
+    await openFromMenu();
     send('  \n ');
     expect(await screen.findByText('Say why you are reporting this.')).toBeInTheDocument();
     send('x'.repeat(LIMITS.reportReasonMaxLength + 1));
@@ -62,11 +62,11 @@ describe('reporting a post from its menu', () => {
   it('is kept in the outbox while offline, once per target, and says it will be sent later', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={bobsPost} />);
-    openFromMenu();
+    await openFromMenu();
     send('x'.repeat(LIMITS.reportReasonMaxLength));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(getToasts().at(-1)).toMatchObject({ kind: 'info', message: 'moderation:report.queued' });
-    openFromMenu();
+    await openFromMenu();
     send('again');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const rows = await outbox();
@@ -74,11 +74,10 @@ describe('reporting a post from its menu', () => {
     expect(rows[0]).toMatchObject({ kind: 'report', status: 'pending', payload: { kind: 'post', id: 'p1', reason: 'x'.repeat(LIMITS.reportReasonMaxLength) } });
   });
 
-  it('speaks Czech', () => {
+  it('speaks Czech', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={bobsPost} />, { lng: 'cs' });
-    fireEvent.click(screen.getByRole('button', { name: 'Další akce' }));
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Nahlásit příspěvek' }));
+    await chooseFromMenu('Další akce', 'Nahlásit příspěvek');
     expect(screen.getByRole('dialog', { name: 'Nahlásit tento příspěvek' })).toBeInTheDocument();
     expect(screen.getByLabelText('Proč to nahlašujete?')).toBeInTheDocument();
   });

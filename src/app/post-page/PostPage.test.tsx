@@ -5,6 +5,7 @@ import { getDb } from '../../lib/db/db';
 import { getSession } from '../../lib/session';
 import { getToasts } from '../../lib/toast';
 import { apiComment as comment, apiPost, mockFetch, setOnline, startOnline, type FetchCall } from '../../test/local-first';
+import { chooseFromMenu } from '../../test/menu';
 import { renderWithApp } from '../../test/render';
 import PostPage from './PostPage';
 
@@ -80,9 +81,7 @@ describe('post page', () => {
 
     async function confirmDelete() {
       await screen.findByText('comment 1');
-      fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-      // The menu's panel is its own chunk: it may still be on its way when the button is pressed.
-      fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete post' }));
+      await chooseFromMenu('More actions', 'Delete post');
       fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     }
 

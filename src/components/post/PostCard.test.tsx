@@ -9,6 +9,7 @@ import { getToasts } from '../../lib/toast';
 import { queueComment } from '../../lib/outbox/outbox';
 import { queryKeys } from '../../lib/query/keys';
 import { apiComment, apiPost, mockFetch, setOnline, setUpLocalFirst, startOffline } from '../../test/local-first';
+import { chooseFromMenu, openMenu } from '../../test/menu';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
 import type { ImagePriority } from './PostImages';
@@ -147,49 +148,46 @@ describe('PostCard', () => {
     );
     await getDb().posts.put({ ...post({ itsme: true }), cachedAt: 1 });
     renderWithApp(<PostCard post={post({ itsme: true })} />);
-    fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    await chooseFromMenu('More actions', 'Delete post');
     const dialog = screen.getByRole('alertdialog', { name: 'Are you sure?' });
     expect(dialog).toHaveTextContent('Do you really want to delete this post?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(calls).toHaveLength(0);
 
-    fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    await chooseFromMenu('More actions', 'Delete post');
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     // Reloaded whatever the outcome: the post is asked for again.
     await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/post/p1', 'GET /api/post/p1']));
     await waitFor(async () => expect(await getDb().posts.get('p1')).toBeUndefined());
   });
 
-  it('has no delete for other people’s posts', () => {
+  it('has no delete for other people’s posts', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={post({ itsme: false, canReply: true })} />);
-    fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+    await openMenu('More actions');
     expect(screen.queryByRole('menuitem', { name: 'Delete post' })).toBeNull();
     expect(screen.getByRole('menuitem', { name: 'Reply with a post' })).toHaveAttribute('href', '/post?author=alice&rep=p1');
   });
 
-  it('closes the menu with Escape, giving the focus back to its button, and with a click elsewhere', () => {
+  it('closes the menu with Escape, giving the focus back to its button, and with a click elsewhere', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={post({ itsme: true })} />);
     const button = screen.getByRole('button', { name: 'More actions' });
-    fireEvent.click(button);
-    fireEvent.keyDown(screen.getByRole('menuitem', { name: 'Delete post' }), { key: 'Escape' });
+    const menu = await openMenu(button);
+    fireEvent.keyDown(within(menu).getByRole('menuitem', { name: 'Delete post' }), { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
     expect(button).toHaveFocus();
     expect(button).toHaveAttribute('aria-expanded', 'false');
 
-    fireEvent.click(button);
-    expect(screen.getByRole('menu')).toBeInTheDocument();
+    expect(await openMenu(button)).toBeInTheDocument();
     fireEvent.pointerDown(document.body);
     expect(screen.queryByRole('menu')).toBeNull();
   });
 
   describe('group-admin actions', () => {
     const groups = [{ _id: 'g1', name: 'cats' }, { _id: 'g2', name: 'dogs' }, { _id: null, name: 'gone' }];
-    const openMenu = () => fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+    const openPostMenu = () => openMenu('More actions');
     const inGroup = (name: string) => within(screen.getByRole('group', { name: `Admin actions in &${name}` }));
     const ok = (message: string) => ({ body: { message } });
     const fresh = (extra: Partial<Post> = {}) => post({ groups, canReply: false, ...extra });
@@ -201,10 +199,10 @@ describe('PostCard', () => {
     });
     afterEach(() => errors.mockRestore());
 
-    it('appear only for the groups where the caller is an admin', () => {
+    it('appear only for the groups where the caller is an admin', async () => {
       mockFetch(() => ({ body: {} }));
       const { unmount } = renderWithApp(<PostCard post={fresh({ adminGroups: [1] })} />);
-      openMenu();
+      await openPostMenu();
       expect(screen.queryByRole('group', { name: 'Admin actions in &cats' })).toBeNull();
       expect(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' })).toBeInTheDocument();
       expect(inGroup('dogs').getByRole('menuitem', { name: 'Pin in the group' })).toBeInTheDocument();
@@ -213,14 +211,14 @@ describe('PostCard', () => {
 
       // Without admin groups, someone else's post offers the report, muting and blocking its author.
       renderWithApp(<PostCard post={fresh({ adminGroups: [] })} />);
-      openMenu();
+      await openPostMenu();
       expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Report post', 'Mute @alice', 'Block @alice']);
     });
 
-    it('are grouped per group, with unpin and unban where the post is pinned or the author banned', () => {
+    it('are grouped per group, with unpin and unban where the post is pinned or the author banned', async () => {
       mockFetch(() => ({ body: {} }));
       renderWithApp(<PostCard post={fresh({ adminGroups: [0, 1], pinnedGroups: [0], bannedGroups: [1] })} />);
-      openMenu();
+      await openPostMenu();
       expect(screen.getAllByRole('group').map((g) => g.getAttribute('aria-label'))).toEqual(['Admin actions in &cats', 'Admin actions in &dogs']);
       expect(inGroup('cats').getAllByRole('menuitem').map((b) => b.textContent)).toEqual([
         'Remove from the group',
@@ -240,7 +238,7 @@ describe('PostCard', () => {
       );
       await getDb().posts.put({ ...fresh({ adminGroups: [1] }), cachedAt: 1 });
       renderWithApp(<PostCard post={fresh({ adminGroups: [1] })} />);
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' }));
       const dialog = screen.getByRole('alertdialog');
       expect(dialog).toHaveTextContent('Remove the post from &dogs?');
@@ -249,7 +247,7 @@ describe('PostCard', () => {
       expect(calls).toHaveLength(0);
 
       const before = getToasts().length;
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' }));
       fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g2/p/p1', 'GET /api/post/p1']));
@@ -264,7 +262,7 @@ describe('PostCard', () => {
       );
       renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
       const before = getToasts().length;
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Remove from the group' }));
       fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g1/p/p1', 'GET /api/post/p1']));
@@ -277,7 +275,7 @@ describe('PostCard', () => {
       const { queryClient } = renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
       const groupKey = queryKeys.group(getDb().name, 'Cats');
       queryClient.setQueryData(groupKey, { pinnedPost: null });
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Pin in the group' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/pin/p1', 'GET /api/post/p1']));
       await waitFor(async () => expect((await getDb().posts.get('p1'))?.pinnedGroups).toEqual([0]));
@@ -286,7 +284,7 @@ describe('PostCard', () => {
 
       calls.length = 0;
       renderWithApp(<PostCard post={fresh({ _id: 'p2', adminGroups: [0], pinnedGroups: [0] })} />);
-      fireEvent.click(screen.getAllByRole('button', { name: 'More actions' })[1]!);
+      await openMenu(screen.getAllByRole('button', { name: 'More actions' })[1]!);
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Unpin in the group' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/unpin', 'GET /api/post/p2']));
     });
@@ -295,7 +293,7 @@ describe('PostCard', () => {
       const { calls } = mockFetch((call) => (call.method === 'PUT' ? { status: 403, body: { message: 'error/admin_pin' } } : { body: fresh() }));
       renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
       const before = getToasts().length;
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Pin in the group' }));
       await waitFor(() => expect(calls).toHaveLength(2));
       expect(errors).toHaveBeenCalledWith(expect.any(String), 'Only an admin can pin posts.');
@@ -308,14 +306,14 @@ describe('PostCard', () => {
       );
       renderWithApp(<PostCard post={fresh({ adminGroups: [0, 1], bannedGroups: [1] })} />);
       const before = getToasts().length;
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Ban alice in the group' }));
       // A ban asks first; an unban does not.
       expect(screen.getByText('Ban alice from &cats?')).toBeInTheDocument();
       expect(calls).toEqual([]);
       fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/ban/u1', 'GET /api/post/p1']));
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Unban alice in the group' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`).slice(2)).toEqual(['PUT /api/group/dogs/unban/u1', 'GET /api/post/p1']));
       expect(getToasts().slice(before)).toEqual([
@@ -327,7 +325,7 @@ describe('PostCard', () => {
     it('offers no ban on a post of the group owner, and shows the refusal when the server knows better', async () => {
       mockFetch(() => ({ body: {} }));
       const { unmount } = renderWithApp(<PostCard post={fresh({ itsme: true, adminGroups: [0], ownedGroups: [0] })} />);
-      openMenu();
+      await openPostMenu();
       expect(inGroup('cats').getAllByRole('menuitem').map((b) => b.textContent)).toEqual(['Remove from the group', 'Pin in the group']);
       unmount();
 
@@ -335,17 +333,17 @@ describe('PostCard', () => {
       const { calls } = mockFetch((call) => (call.method === 'PUT' ? { status: 403, body: { message: 'error/ban_owner' } } : { body: fresh() }));
       renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />);
       const before = getToasts().length;
-      openMenu();
+      await openPostMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Ban alice in the group' }));
       fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/ban_owner' })]));
       expect(calls[0]).toEqual(expect.objectContaining({ method: 'PUT', path: '/api/group/cats/ban/u1' }));
     });
 
-    it('speaks Czech', () => {
+    it('speaks Czech', async () => {
       mockFetch(() => ({ body: {} }));
       renderWithApp(<PostCard post={fresh({ adminGroups: [0] })} />, { lng: 'cs' });
-      fireEvent.click(screen.getByRole('button', { name: 'Další akce' }));
+      await openMenu('Další akce');
       const group = within(screen.getByRole('group', { name: 'Správa ve skupině &cats' }));
       expect(group.getAllByRole('menuitem').map((b) => b.textContent)).toEqual([
         'Odebrat ze skupiny',

@@ -8,6 +8,7 @@ import { draftKeys, loadDraft } from '../../lib/drafts/store';
 import { kickOutbox, makeFailedDue } from '../../lib/outbox/outbox';
 import { getToasts } from '../../lib/toast';
 import { type FetchCall, apiPost, mockFetch, setOnline, setUpLocalFirst, startOnline } from '../../test/local-first';
+import { chooseFromMenu, openMenu } from '../../test/menu';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from './PostCard';
 import { loadPostMenuPanel } from './PostMenu';
@@ -43,8 +44,7 @@ function server(refuse?: { status: number; key: string }) {
 }
 
 async function editTo(text: string) {
-  fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
+  await chooseFromMenu('More actions', 'Edit');
   const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
   const box = within(dialog).getByRole('textbox', { name: 'Text of the post' });
   await waitFor(() => expect(box).not.toBeDisabled());
@@ -80,7 +80,7 @@ describe('editing a post', () => {
   it('is offered to the author only', async () => {
     server();
     await renderStored(mine({ itsme: false }));
-    fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+    await openMenu('More actions');
     expect(screen.queryByRole('menuitem', { name: 'Edit' })).toBeNull();
   });
 
@@ -121,8 +121,7 @@ describe('editing a post', () => {
     expect(await loadDraft(draftKeys.edit(ID))).toMatchObject({ text: 'Too\nmany\nlines', returnedError: 'max_post_lines' });
 
     // Opening the editor again gives the refused text back with the reason.
-    fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    await chooseFromMenu('More actions', 'Edit');
     const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
     await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'Text of the post' })).toHaveValue('Too\nmany\nlines'));
     expect(within(dialog).getByRole('alert')).toHaveTextContent(/This edit was not saved/);
@@ -131,8 +130,7 @@ describe('editing a post', () => {
   it('checks the text by the rules of a post before queueing anything', async () => {
     const { calls } = server();
     await renderStored(mine());
-    fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    await chooseFromMenu('More actions', 'Edit');
     const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
     const box = within(dialog).getByRole('textbox', { name: 'Text of the post' });
     await waitFor(() => expect(box).not.toBeDisabled());

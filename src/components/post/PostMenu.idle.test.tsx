@@ -16,6 +16,7 @@ describe('the post menu', () => {
     renderWithApp(<PostCard post={bobsPost} />);
     await waitFor(() => expect(postMenuPanelLoaded()).toBe(true), { timeout: 10_000 });
     fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+    // Read at once, not awaited (unlike the other menu tests): drawing without waiting is what this checks.
     expect(screen.getByRole('menuitem', { name: 'Mute @bob' })).toBeInTheDocument();
   });
 });

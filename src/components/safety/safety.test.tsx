@@ -6,6 +6,7 @@ import { cancelScheduledSend, kickOutbox, queueSafety } from '../../lib/outbox/o
 import { getToasts } from '../../lib/toast';
 import type { Post } from '../../lib/api/types';
 import { apiComment, apiPost, mockFetch, setOnline, startOffline } from '../../test/local-first';
+import { chooseFromMenu, openMenu } from '../../test/menu';
 import { renderWithApp } from '../../test/render';
 import { PostCard } from '../post/PostCard';
 import { MuteTagButton } from './MuteTagButton';
@@ -32,7 +33,7 @@ async function storePages(db: KruhDb) {
 
 const idsOf = async (feedKey: string) => (await getDb().feedPages.get([`${feedKey}|sort=newest|time=all`, 1]))?.ids;
 
-const openPostMenu = () => fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+const openPostMenu = () => openMenu('More actions');
 
 // The menu's entries come in their own chunk, which a page loads once idle after its first cards.
 beforeAll(async () => {
@@ -49,8 +50,7 @@ describe("a post's menu: muting and blocking its author", () => {
   it('blocks after a confirmation, offline: queued once, and the author leaves every stored page at once', async () => {
     const { calls } = mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={bobsPost} />);
-    openPostMenu();
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Block @bob' }));
+    await chooseFromMenu('More actions', 'Block @bob');
     expect(screen.getByText('Block @bob?')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     await waitFor(async () => expect(await idsOf('explore')).toEqual(['p2']));
@@ -66,8 +66,7 @@ describe("a post's menu: muting and blocking its author", () => {
   it('cancelling the confirmation blocks nobody', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={bobsPost} />);
-    openPostMenu();
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Block @bob' }));
+    await chooseFromMenu('More actions', 'Block @bob');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await getDb().outbox.count()).toBe(0);
     expect(await idsOf('explore')).toEqual(['p1', 'p2']);
@@ -76,20 +75,19 @@ describe("a post's menu: muting and blocking its author", () => {
   it('mutes without asking: the author leaves the feeds, not their profile; the menu then offers unmuting', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={bobsPost} />);
-    openPostMenu();
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Mute @bob' }));
+    await chooseFromMenu('More actions', 'Mute @bob');
     await waitFor(() => expect(getToasts()).toContainEqual(expect.objectContaining({ kind: 'info', message: 'safety:muted_toast', values: { username: 'bob' } })));
     await waitFor(async () => expect(await idsOf('explore')).toEqual(['p2']));
     expect(await idsOf('profile:bob')).toEqual(['p1']);
     expect(await idsOf('hash:cats')).toEqual([]);
-    openPostMenu();
+    await openPostMenu();
     expect(await screen.findByRole('menuitem', { name: 'Unmute @bob' })).toBeInTheDocument();
   });
 
-  it('offers neither on the reader\'s own post', () => {
+  it('offers neither on the reader\'s own post', async () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={{ ...bobsPost, itsme: true, author: { username: 'me', pfp: 'u9', pfpUrl: '' } }} />);
-    openPostMenu();
+    await openPostMenu();
     expect(screen.queryByRole('menuitem', { name: /Mute|Block/ })).toBeNull();
   });
 });
