@@ -429,6 +429,62 @@ describe('incoming activities', () => {
     expect(await groupsOf((await postByAp(member.id))!.id)).toEqual([open.id]);
   });
 
+  it("makes a remote reply to a public group's post a comment, which the group announces to its followers; a ban refuses it", async () => {
+    const orchard = await createGroup(t.app, alice, { name: 'orchard' });
+    await remoteFollow(dave, orchard.id);
+    await remoteFollow(carol, orchard.id);
+    const post = await createPost(t.app, alice, { text: 'apples are ripe', groupIds: [orchard.id] });
+    await runDueJobs(t.app);
+    const announced = async (run: () => Promise<unknown>) => {
+      const from = fedi.received.length;
+      await run();
+      await runDueJobs(t.app);
+      return fedi.received.slice(from).filter((r) => (JSON.parse(r.body) as { type: string }).type === 'Announce');
+    };
+
+    // Mastodon style: a reply to the post's Note, from someone following the group.
+    const reply = noteBy(dave, { inReplyTo: localPost(post.id), content: '<p>save me a basket</p>' });
+    const first = await announced(async () => expect(await send(activity('Create', dave, reply), dave)).toBe(202));
+    const comment = await commentByAp(reply.id);
+    expect(comment).toMatchObject({ post_id: post.id, author_id: await accountOf(dave), text: 'save me a basket' });
+    // The group passes it on by its own id to every follower, its author's server too.
+    expect(first.map((r) => r.path).sort()).toEqual([new URL(dave.inbox).pathname, new URL(carol.inbox).pathname].sort());
+    expect(JSON.parse(first[0]!.body)).toMatchObject({ type: 'Announce', actor: localActor(orchard.id), object: reply.id });
+    expect(await signerOf(t.app, fedi, first[0]!)).toBe(localActor(orchard.id));
+
+    // Lemmy style: an answer to that comment, naming the group as its audience.
+    const nested = noteBy(carol, { inReplyTo: reply.id, content: '<p>two baskets</p>', audience: localActor(orchard.id) });
+    const second = await announced(async () => expect(await send(activity('Create', carol, nested), carol)).toBe(202));
+    expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'two baskets' });
+    expect(second.map((r) => JSON.parse(r.body) as { object: string }).map((a) => a.object)).toEqual([nested.id, nested.id]);
+
+    // A ban from the group refuses a comment on its posts, as it does a local user's; nothing is announced.
+    await t.app.db.insertInto('group_bans').values({ group_id: orchard.id, user_id: await accountOf(carol), created_at: Date.now() }).execute();
+    const banned = noteBy(carol, { inReplyTo: localPost(post.id) });
+    expect(await announced(async () => expect(await send(activity('Create', carol, banned), carol)).toBe(202))).toEqual([]);
+    expect(await commentByAp(banned.id)).toBeUndefined();
+  });
+
+  it("takes a reply to a public group's post from anyone, as it takes a local user's comment, and none to a private group's post", async () => {
+    const door = await createGroup(t.app, alice, { requestJoin: true });
+    const hidden = await createGroup(t.app, alice, { isPrivate: true });
+    // A private group has no remote followers; one written in anyway must hear nothing.
+    await remoteFollow(bob, hidden.id);
+    // Commenting on a group's posts takes no membership in Kruh: nor does it take following the group.
+    const asked = await createPost(t.app, alice, { text: 'who wants pears?', groupIds: [door.id] });
+    const reply = noteBy(bob, { inReplyTo: localPost(asked.id) });
+    expect(await send(activity('Create', bob, reply), bob)).toBe(202);
+    expect(await commentByAp(reply.id)).toMatchObject({ post_id: asked.id });
+
+    const secret = await createPost(t.app, alice, { text: 'members only', groupIds: [hidden.id] });
+    const from = fedi.received.length;
+    const toSecret = noteBy(bob, { inReplyTo: localPost(secret.id), audience: localActor(hidden.id) });
+    expect(await send(activity('Create', bob, toSecret), bob)).toBe(202);
+    await runDueJobs(t.app);
+    expect(await commentByAp(toSecret.id)).toBeUndefined();
+    expect(fedi.received.slice(from)).toEqual([]);
+  });
+
   it('removes an actor that deleted itself, with its posts', async () => {
     const gone = await fedi.actor('gone');
     await follow(fan, gone);

@@ -335,6 +335,40 @@ describe('outgoing activities', () => {
     expect(localComment).toEqual({ one: [], two: [] });
   });
 
+  it("has a public group announce a comment on its post, and the comment's deletion, to its followers, signed by the group", async () => {
+    await remoteFollows(dave, garden.id);
+    const neighbour = await createUser(t.app);
+    const { id: postId } = await createPost(t.app, alice, { text: 'Who wants rhubarb?', groupIds: [garden.id] });
+    let commentId = '';
+    const got = await deliveredBy(async () => {
+      const res = ok(await call(t.app, neighbour, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'Me, please' } }), 201);
+      commentId = (res.json() as { _id: string })._id;
+    });
+    // The post's author is local and the commenter has no remote followers: only the group's followers hear of it.
+    expect(got.one).toEqual([]);
+    expect(got.two).toHaveLength(1);
+    const commentNote = `${ORIGIN}/ap/comments/${commentId}`;
+    const [announce] = got.two;
+    expect(announce!.signer).toBe(actor(garden.id));
+    expect(announce!.activity).toMatchObject({ type: 'Announce', actor: actor(garden.id), cc: `${actor(garden.id)}/followers` });
+    expect(list(announce!.activity.to)).toEqual([expect.stringMatching(PUBLIC)]);
+    expect(announce!.activity.object).toMatchObject({
+      type: 'Create',
+      actor: actor(neighbour.id),
+      object: { type: 'Note', id: commentNote, inReplyTo: noteUrl(postId), attributedTo: actor(neighbour.id) },
+    });
+
+    const deleted = await deliveredBy(() => call(t.app, neighbour, { method: 'DELETE', url: `/api/comment/${commentId}` }).then((res) => ok(res)));
+    expect(deleted.one).toEqual([]);
+    expect(deleted.two.map((d) => [d.activity.type, d.signer])).toEqual([['Announce', actor(garden.id)]]);
+    expect(deleted.two[0]!.activity.object).toMatchObject({ type: 'Delete', actor: actor(neighbour.id), object: { type: 'Tombstone', id: commentNote } });
+
+    // Under a post that is in a private group as well, nothing goes anywhere.
+    const { id: mixed } = await createPost(t.app, alice, { text: 'for some eyes', groupIds: [garden.id, hideout.id] });
+    const quiet = await deliveredBy(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: mixed, text: 'hush' } }).then((res) => ok(res, 201)));
+    expect(quiet).toEqual({ one: [], two: [] });
+  });
+
   it('sends a reply to a remote comment under a local post to that comment\'s author, in reply to its id', async () => {
     const bobAccount = await accountOf(bob);
     const { id: postId } = await createPost(t.app, alice, { text: 'what do you grow?' });

@@ -256,6 +256,33 @@ describe('two Kruh instances federating', () => {
     expect((await postsFromA()).find((p) => p.ap_id === apId(a, created._id))).toBeUndefined();
   });
 
+  it("comments under a group's post travel through the group: dan's from B is kept on A, and alice's on A reaches B", async () => {
+    const created = ok<{ _id: string }>(await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Which beans climb best?', groups: ['beangrowers'] } }), 201);
+    await settle(a, b);
+    const copy = (await postsFromA()).find((p) => p.ap_id === apId(a, created._id));
+    expect(copy).toBeDefined();
+    const threadOn = async (on: KruhInstance, user: TestUser, postId: string) =>
+      ok<{ comments: Array<{ text: string; author: { username: string } }> }>(await call(on.app, user, { method: 'GET', url: `/api/post/${postId}/comments` })).comments;
+
+    ok(await call(b.app, dan, { method: 'POST', url: '/api/comment/', payload: { text: 'Runner beans', parent: copy!.id } }), 201);
+    await settle(a, b);
+    expect(await threadOn(a, alice, created._id)).toEqual([expect.objectContaining({ text: 'Runner beans', author: expect.objectContaining({ username: `dan@${b.host}` }) })]);
+    // The group passes dan's comment on to its followers, B among them: B keeps it once, as dan's own.
+    expect(await threadOn(b, dan, copy!.id)).toEqual([expect.objectContaining({ text: 'Runner beans', author: expect.objectContaining({ username: 'dan' }) })]);
+    expect(await b.app.db.selectFrom('users').select('id').where('username', '=', `dan@${b.host}`).execute()).toEqual([]);
+
+    // Alice has no follower on B and answers nobody there: her comment reaches B through the group alone.
+    ok(await call(a.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: 'Runners it is', parent: created._id } }), 201);
+    await settle(a, b);
+    expect((await threadOn(b, dan, copy!.id)).map((c) => [c.text, c.author.username])).toEqual(
+      expect.arrayContaining([
+        ['Runner beans', 'dan'],
+        ['Runners it is', `alice@${a.host}`],
+      ]),
+    );
+    expect(await threadOn(b, dan, copy!.id)).toHaveLength(2);
+  });
+
   it("the group's announced posts show in dan's following feed on B, as their author's, while he follows the group", async () => {
     const groupOnB = await find(b, dan, `@beangrowers@${a.host}`);
     expect(groupOnB).toBeDefined();

@@ -41,7 +41,7 @@ export interface Recipient {
 }
 
 /** The comment as a visitor reads it from the API (the pinned node of its tree), or null. */
-async function visibleComment(app: FastifyInstance, id: string): Promise<Comment | null> {
+export async function visibleComment(app: FastifyInstance, id: string): Promise<Comment | null> {
   const answer = await readAsVisitor(app, commentsApi.tree, { commentId: id }, { limit: 1 });
   let node: CommentNode | undefined = answer?.pinnedTree;
   while (node && !node.pinned) node = node.children[0];

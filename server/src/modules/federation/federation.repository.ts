@@ -179,6 +179,24 @@ export async function removeRemoteFollowers(db: Executor, localId: string): Prom
   await db.deleteFrom('remote_follows').where('local_id', '=', localId).execute();
 }
 
+/**
+ * The public groups a post is in that have remote followers: those that pass on what is written
+ * under it. None for a post in any private group.
+ */
+export async function followedGroupsOf(db: Executor, postId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('post_groups')
+    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
+    .select('groups.id')
+    .where('post_groups.post_id', '=', postId)
+    .where('groups.is_private', '=', 0)
+    .where(inNoPrivateGroup('post_groups.post_id'))
+    .where((eb) => eb.exists(eb.selectFrom('remote_follows').select('remote_follows.local_id').whereRef('remote_follows.local_id', '=', 'groups.id')))
+    .orderBy('post_groups.position')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** Which of these local ids are groups the remote actor follows. */
 export async function groupsFollowedBy(db: Executor, remoteActorId: string, localIds: string[]): Promise<string[]> {
   if (localIds.length === 0) return [];

@@ -256,7 +256,9 @@ type Arrival = 'delivered' | 'shared' | 'backfill';
  * (`create`, the activity that brought it, may name them too).
  */
 async function storeNote(app: FastifyInstance, ctx: NoteContext, note: Writing, authorId: URL, arrival: Arrival, create?: Create): Promise<void> {
-  if (!note.id) return;
+  // A group elsewhere passes on what is written under its posts, what users here wrote too: that
+  // is here already, as what it is, never to be stored again as another server's.
+  if (!note.id || note.id.origin === new URL(app.config.publicUrl).origin) return;
   if ((await postByApId(app.db, note.id.href)) || (await commentByApId(app.db, note.id.href))) return;
   const read = await readNote(app, ctx, note);
   if (!read.isPublic) return;

@@ -5,7 +5,7 @@ import { type Post, postsApi } from '#core/api/posts';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { enqueueJobs } from '../jobs/queue.js';
-import { commentNote, commentNoteUrl, postNoteUrl } from './comment-note.js';
+import { commentNote, commentNoteUrl, postNoteUrl, visibleComment } from './comment-note.js';
 import { type Delivery, FEDERATION_DELIVERY_JOB } from './delivery.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
@@ -20,7 +20,8 @@ import { remoteActorOfAccount } from './remote-accounts.js';
  * what goes out is what the fediverse may fetch at the same address. A post reaches its author's
  * remote followers, and, through each public group it is in, the group's: the group passes the
  * author's activity on (an Announce of it, signed by the group), as group servers of the fediverse
- * do. Each inbox gets one delivery, a server's shared inbox standing for all its followers.
+ * do; so does a comment under a post of a public group, whoever wrote it. Each inbox gets one
+ * delivery, a server's shared inbox standing for all its followers.
  */
 
 const actorOf = (app: FastifyInstance, id: string) => new URL(actorUrl(app.config.publicUrl, id));
@@ -153,10 +154,27 @@ async function sendFollow(app: FastifyInstance, event: Extract<OutgoingEvent, { 
   return send(app, event.followerId, [target.inbox], activity);
 }
 
-/** A local comment under another server's post, to the remote authors it answers. */
+/** The public groups of a post a visitor may read; none for any other. */
+async function groupsOfVisiblePost(app: FastifyInstance, postId: string): Promise<string[]> {
+  const post = await readAsVisitor(app, postsApi.get, { postId });
+  return post ? groupIdsOf(post) : [];
+}
+
+/**
+ * A comment, as a visitor reads it: a local one to the remote authors it answers, and, whoever
+ * wrote it, passed on by each public group its post is in to the group's followers (a local
+ * comment's Create; a remote person's Note by its own id, which its server answers for).
+ */
 async function sendComment(app: FastifyInstance, commentId: string): Promise<Delivery[]> {
+  const stored = await app.db.selectFrom('comments').select(['ap_id', 'post_id']).where('id', '=', commentId).executeTakeFirst();
+  if (!stored) return [];
+  const suffix = `comments/${commentId}/create`;
+  if (stored.ap_id) {
+    if (!(await visibleComment(app, commentId))) return [];
+    return announcedBy(app, await groupsOfVisiblePost(app, stored.post_id), new URL(stored.ap_id), suffix);
+  }
   const found = await commentNote(app, commentId, (id) => actorOf(app, id));
-  if (!found || found.recipients.length === 0) return [];
+  if (!found) return [];
   const { note } = found;
   const create = new Create({
     id: new URL(`${note.id!.href}#create`),
@@ -166,15 +184,19 @@ async function sendComment(app: FastifyInstance, commentId: string): Promise<Del
     to: PUBLIC_COLLECTION,
     ccs: note.ccIds,
   });
-  return send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
+  const deliveries = await send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
+  deliveries.push(...(await announcedBy(app, await groupsOfVisiblePost(app, found.postId), create, suffix)));
+  return deliveries;
 }
 
-/** A deleted comment's Note, gone, to the remote authors it answered. */
+/** A deleted comment's Note, gone, to the remote authors it answered, and passed on by the groups that passed it on. */
 async function sendCommentDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'comment_deleted' }>): Promise<Delivery[]> {
   const note = commentNoteUrl(app.config.publicUrl, event.commentId);
   const actor = actorOf(app, event.authorId);
   const activity = new Delete({ id: new URL(`${note.href}#delete`), actor, object: new Tombstone({ id: note }), to: PUBLIC_COLLECTION });
-  return send(app, event.authorId, event.inboxes, activity);
+  const deliveries = await send(app, event.authorId, event.inboxes, activity);
+  deliveries.push(...(await announcedBy(app, event.groupIds ?? [], activity, `comments/${event.commentId}/delete`)));
+  return deliveries;
 }
 
 /** A deleted account's actor, gone: signed with its key, which outlives the account for this. */

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { type LikeTarget, actorById, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
+import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { remoteAuthors } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
@@ -23,8 +23,11 @@ export type OutgoingEvent =
   | ({ kind: 'like'; userId: string; liked: boolean; since: number } & LikeTarget)
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
   | { kind: 'comment'; commentId: string }
-  /** The inboxes of the remote authors the comment answered, read before it went. */
-  | { kind: 'comment_deleted'; commentId: string; authorId: string; inboxes: string[] }
+  /**
+   * The inboxes of the remote authors the comment answered, and the public groups with remote
+   * followers its post was in (they pass the deletion on), read before it went.
+   */
+  | { kind: 'comment_deleted'; commentId: string; authorId: string; inboxes: string[]; groupIds?: string[] }
   /** The inboxes of the deleted account's followers, read before they were forgotten. */
   | { kind: 'actor_deleted'; actorId: string; inboxes: string[] };
 
@@ -94,38 +97,46 @@ export async function followChanging(ctx: ServiceContext, change: { followerId: 
 }
 
 /**
- * The comment's author, and the inboxes of the remote authors it answers (of the post, and of the
- * comment it replies to): a comment answering no one from another server, or under a private
- * group's post, is sent nowhere.
+ * Who hears of a comment: the remote authors it answers (of the post, and of the comment it
+ * replies to), when a local user wrote it, and the followers of each public group its post is in,
+ * through the group, whoever wrote it (a remote person's comment too: the group passes on what is
+ * said under its posts, as it does its posts). A comment under a private group's post, or heard of
+ * by nobody, is sent nowhere.
  */
 async function commentAudience(db: Executor, commentId: string) {
   const row = await db
     .selectFrom('comments')
     .innerJoin('posts', 'posts.id', 'comments.post_id')
     .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
-    .select(['comments.author_id', 'comments.ap_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
+    .select(['comments.author_id', 'comments.ap_id', 'comments.post_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
     .where('comments.id', '=', commentId)
     .where(inNoPrivateGroup('comments.post_id'))
     .executeTakeFirst();
-  if (!row?.author_id || row.ap_id !== null) return null;
-  const inboxes = [...new Set((await remoteAuthors(db, [row.post_author, row.parent_author])).map((author) => author.inbox))];
-  return inboxes.length > 0 ? { authorId: row.author_id, inboxes } : null;
+  if (!row?.author_id) return null;
+  const local = row.ap_id === null;
+  // A remote person's own server sent their comment to whom they answered.
+  const inboxes = local ? [...new Set((await remoteAuthors(db, [row.post_author, row.parent_author])).map((author) => author.inbox))] : [];
+  const groupIds = await followedGroupsOf(db, row.post_id);
+  return inboxes.length > 0 || groupIds.length > 0 ? { authorId: row.author_id, local, inboxes, groupIds } : null;
 }
 
-/** A new comment: sent to the remote authors it answers, when there are any. */
+/** A new comment: sent to the remote authors it answers, and passed on by its post's public groups. */
 export async function commentPublished(ctx: ServiceContext, commentId: string): Promise<void> {
   if (on(ctx) && (await commentAudience(ctx.db, commentId))) await queue(ctx, { kind: 'comment', commentId });
 }
 
 /**
- * A comment about to be deleted by its author: the remote authors its Note went to are told, when
- * it went to any (a public author's comment answering another server's post or comment).
+ * A comment about to be deleted by its author: whoever its Note went to is told, when it went
+ * anywhere (a public author's comment answering another server's post or comment, or under a
+ * public group's post the group passed it on from). A remote person's deletion is their server's
+ * to tell.
  */
 export async function commentDeleting(ctx: ServiceContext, commentId: string): Promise<void> {
   if (!on(ctx)) return;
   const audience = await commentAudience(ctx.db, commentId);
-  if (!audience || (await actorById(ctx.db, audience.authorId))?.kind !== 'user') return;
-  await queue(ctx, { kind: 'comment_deleted', commentId, ...audience });
+  if (!audience?.local || (await actorById(ctx.db, audience.authorId))?.kind !== 'user') return;
+  const { authorId, inboxes, groupIds } = audience;
+  await queue(ctx, { kind: 'comment_deleted', commentId, authorId, inboxes, groupIds });
 }
 
 /**
