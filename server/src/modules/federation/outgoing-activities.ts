@@ -153,7 +153,7 @@ async function sendFollow(app: FastifyInstance, event: Extract<OutgoingEvent, { 
   return send(app, event.followerId, [target.inbox], activity);
 }
 
-/** A local comment under another server's post, to the remote authors it answers. */
+/** A local comment, to the remote authors it answers and the remote accounts it mentions. */
 async function sendComment(app: FastifyInstance, commentId: string): Promise<Delivery[]> {
   const found = await commentNote(app, commentId, (id) => actorOf(app, id));
   if (!found || found.recipients.length === 0) return [];
@@ -169,7 +169,7 @@ async function sendComment(app: FastifyInstance, commentId: string): Promise<Del
   return send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
 }
 
-/** A deleted comment's Note, gone, to the remote authors it answered. */
+/** A deleted comment's Note, gone, to the remote actors it went to. */
 async function sendCommentDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'comment_deleted' }>): Promise<Delivery[]> {
   const note = commentNoteUrl(app.config.publicUrl, event.commentId);
   const actor = actorOf(app, event.authorId);

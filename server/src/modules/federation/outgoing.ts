@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { type LikeTarget, actorById, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
-import { remoteAuthors } from './comment-note.js';
+import { remoteAuthors, withMentioned } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
 
 /**
@@ -23,7 +23,7 @@ export type OutgoingEvent =
   | ({ kind: 'like'; userId: string; liked: boolean; since: number } & LikeTarget)
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
   | { kind: 'comment'; commentId: string }
-  /** The inboxes of the remote authors the comment answered, read before it went. */
+  /** The inboxes of the remote authors the comment answered and the remote accounts it mentioned, read before it went. */
   | { kind: 'comment_deleted'; commentId: string; authorId: string; inboxes: string[] }
   /** The inboxes of the deleted account's followers, read before they were forgotten. */
   | { kind: 'actor_deleted'; actorId: string; inboxes: string[] };
@@ -95,8 +95,8 @@ export async function followChanging(ctx: ServiceContext, change: { followerId: 
 
 /**
  * The comment's author, and the inboxes of the remote authors it answers (of the post, and of the
- * comment it replies to): a comment answering no one from another server, or under a private
- * group's post, is sent nowhere.
+ * comment it replies to) and of the remote accounts it mentions: a comment naming no one from
+ * another server, or under a private group's post, is sent nowhere.
  */
 async function commentAudience(db: Executor, commentId: string) {
   const row = await db
@@ -108,18 +108,20 @@ async function commentAudience(db: Executor, commentId: string) {
     .where(inNoPrivateGroup('comments.post_id'))
     .executeTakeFirst();
   if (!row?.author_id || row.ap_id !== null) return null;
-  const inboxes = [...new Set((await remoteAuthors(db, [row.post_author, row.parent_author])).map((author) => author.inbox))];
+  const mentions = await db.selectFrom('comment_mentions').select(['user_id as _id', 'username']).where('comment_id', '=', commentId).execute();
+  const recipients = withMentioned(await remoteAuthors(db, [row.post_author, row.parent_author]), await remoteMentionsOf(db, { mentions }));
+  const inboxes = [...new Set(recipients.map((recipient) => recipient.inbox))];
   return inboxes.length > 0 ? { authorId: row.author_id, inboxes } : null;
 }
 
-/** A new comment: sent to the remote authors it answers, when there are any. */
+/** A new comment: sent to the remote authors it answers and the remote accounts it mentions, when there are any. */
 export async function commentPublished(ctx: ServiceContext, commentId: string): Promise<void> {
   if (on(ctx) && (await commentAudience(ctx.db, commentId))) await queue(ctx, { kind: 'comment', commentId });
 }
 
 /**
- * A comment about to be deleted by its author: the remote authors its Note went to are told, when
- * it went to any (a public author's comment answering another server's post or comment).
+ * A comment about to be deleted by its author: the remote actors its Note went to are told, when
+ * it went to any (a public author's comment answering or mentioning someone of another server).
  */
 export async function commentDeleting(ctx: ServiceContext, commentId: string): Promise<void> {
   if (!on(ctx)) return;
