@@ -187,6 +187,22 @@ describe('incoming activities', () => {
     expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'agreed' });
   });
 
+  it("makes the local users a reply's Mention tags name mentions of its comment, and tells them; its text's handles add no one", async () => {
+    const post = await createPost(t.app, alice, { text: 'who grows peas?' });
+    // Bob's account is known here (fan follows him): a handle in a remote text is no mention of it.
+    const content = `<p><span class="h-card"><a href="${ORIGIN}/u/fan" class="u-url mention">@<span>fan</span></a></span> does, ask @${bob.account}</p>`;
+    const tag = [{ type: 'Mention', href: localActor(fan.id), name: '@fan@kruh.example' }];
+    const reply = noteBy(dave, { inReplyTo: localPost(post.id), content, tag });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    const comment = await commentByAp(reply.id);
+    expect(comment).toMatchObject({ post_id: post.id, author_id: await accountOf(dave) });
+    const mentions = await t.app.db.selectFrom('comment_mentions').select(['user_id', 'username']).where('comment_id', '=', comment!.id).execute();
+    expect(mentions).toEqual([{ user_id: fan.id, username: 'fan' }]);
+    expect(await notificationsOf(fan.id)).toContainEqual(
+      expect.objectContaining({ type: 'COMMENT_MENTION', actor_id: await accountOf(dave), post_id: post.id, comment_id: comment!.id }),
+    );
+  });
+
   it("takes a local comment's Note address as what a reply answers and a like likes", async () => {
     const post = await createPost(t.app, alice, { text: 'my beans' });
     const created = await call(t.app, fan, { method: 'POST', url: '/api/comment/', payload: { parent: post.id, text: 'nice beans' } });

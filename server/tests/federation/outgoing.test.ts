@@ -213,7 +213,12 @@ describe('outgoing activities', () => {
       const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'members only', groups: [hideout.name] } }), 201);
       const postId = (res.json() as { _id: string })._id;
       ok(await call(t.app, alice, { method: 'PATCH', url: `/api/post/${postId}`, payload: { text: 'still members only' } }));
-      ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'a members-only comment' } }), 201);
+      // Not even to a remote account it names.
+      await accountOf(bob);
+      const comment = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: `a members-only comment for ${bob.handle}` } }), 201);
+      const commentId = (comment.json() as { _id: string; mentions: { username: string }[] })._id;
+      expect((comment.json() as { mentions: { username: string }[] }).mentions.map((m) => m.username)).toEqual([bob.account]);
+      ok(await call(t.app, alice, { method: 'DELETE', url: `/api/comment/${commentId}` }));
       ok(await call(t.app, alice, { method: 'DELETE', url: `/api/post/${postId}` }));
     });
     expect(got).toEqual({ one: [], two: [] });
@@ -385,6 +390,66 @@ describe('outgoing activities', () => {
     );
     expect(got.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
     expect(got.one[0]!.activity.object).toMatchObject({ type: 'Note', inReplyTo: apId, cc: bob.id });
+  });
+
+  it("makes a typed @name@host in a comment a mention of the remote account, tagged, linked and sent its Create and Delete", async () => {
+    // Bob is known here; Fern is not yet, and is looked up on her server as the comment is written
+    // (a server of her own, which nothing here has talked to yet).
+    await accountOf(bob);
+    const three = await startFakeFediverse();
+    const fern = await three.actor('fern', { shared: false });
+    const { id: postId } = await createPost(t.app, alice, { text: 'who grows peas?' });
+    let commentId = '';
+    const got = await deliveredBy(async () => {
+      const text = `ask ${bob.handle} and ${fern.handle}`;
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text } }), 201);
+      commentId = (res.json() as { _id: string })._id;
+    });
+    const mentioned = await t.app.db.selectFrom('comment_mentions').select('username').where('comment_id', '=', commentId).execute();
+    expect(mentioned.map((m) => m.username).sort()).toEqual([bob.account, fern.account].sort());
+
+    // Only the mentioned hear of a comment on a local post: Bob through his server's shared inbox.
+    expect(got.one.map((d) => d.path)).toEqual(['/shared-inbox']);
+    expect(got.two).toEqual([]);
+    expect(three.received.map((d) => d.path)).toEqual(['/users/fern/inbox']);
+    const create = { signer: await signerOf(t.app, three, three.received[0]!), activity: JSON.parse(three.received[0]!.body) as Json };
+    expect(create.signer).toBe(actor(alice.id));
+    expect(create.activity).toMatchObject({ type: 'Create', actor: actor(alice.id) });
+    expect(list(create.activity.cc)).toEqual(expect.arrayContaining([bob.id, fern.id]));
+    const note = create.activity.object as Json & { tag: unknown; cc: unknown; content: string };
+    expect(note).toMatchObject({ type: 'Note', id: `${ORIGIN}/ap/comments/${commentId}`, inReplyTo: noteUrl(postId) });
+    expect(list(note.tag)).toEqual(
+      expect.arrayContaining([
+        { type: 'Mention', href: bob.id, name: bob.handle },
+        { type: 'Mention', href: fern.id, name: fern.handle },
+      ]),
+    );
+    expect(list(note.tag)).toHaveLength(2);
+    expect(list(note.cc).sort()).toEqual([bob.id, fern.id].sort());
+    expect(note.content).toContain(`href="${bob.id}"`);
+    expect(note.content).toContain(`href="${fern.id}"`);
+
+    const deleted = await deliveredBy(() => call(t.app, alice, { method: 'DELETE', url: `/api/comment/${commentId}` }).then((res) => ok(res)));
+    expect(deleted.one.map((d) => [d.path, d.activity.type])).toEqual([['/shared-inbox', 'Delete']]);
+    expect(three.received.slice(1).map((d) => [d.path, (JSON.parse(d.body) as Json).type])).toEqual([['/users/fern/inbox', 'Delete']]);
+    await three.close();
+  });
+
+  it("names typed remote handles in a comment only within the mentions' limit, after the chosen ones", async () => {
+    await accountOf(bob);
+    await accountOf(carol);
+    const { id: postId } = await createPost(t.app, alice, { text: 'name ten friends' });
+    const chosen = Array.from({ length: 9 }, (_, i) => `friend${i}`);
+    let commentId = '';
+    const got = await deliveredBy(async () => {
+      const payload = { parent: postId, text: `and ${bob.handle} and ${carol.handle}`, mentions: chosen };
+      commentId = (ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload }), 201).json() as { _id: string })._id;
+    });
+    const mentioned = await t.app.db.selectFrom('comment_mentions').select('username').where('comment_id', '=', commentId).orderBy('position').execute();
+    expect(mentioned.map((m) => m.username)).toEqual([...chosen, bob.account]);
+    expect(got.one.map((d) => d.path)).toEqual(['/shared-inbox']);
+    expect(list((got.one[0]!.activity.object as { tag: unknown }).tag)).toEqual([{ type: 'Mention', href: bob.id, name: bob.handle }]);
+    expect(got.two).toEqual([]);
   });
 
   it('follows a remote account with a Follow, ends it on a Reject, keeps it on an Accept, and takes it back with an Undo', async () => {

@@ -204,6 +204,19 @@ describe('two Kruh instances federating', () => {
     expect(thread.comments).toEqual([expect.objectContaining({ deleted: true, comments: 1 })]);
   });
 
+  it("alice's comment on A naming @carol of B reaches B with carol mentioned in it, and she is told", async () => {
+    const text = `@carol@${b.host} grows them too`;
+    ok(await call(a.app, alice, { method: 'POST', url: '/api/comment/', payload: { text, parent: copyOnA } }), 201);
+    await settle(a, b);
+
+    const onB = await b.app.db.selectFrom('comments').select('id').where('post_id', '=', bobPost).where('text', 'like', '%grows them too').executeTakeFirstOrThrow();
+    const mentions = await b.app.db.selectFrom('comment_mentions').select('user_id').where('comment_id', '=', onB.id).execute();
+    // Bob is named too, as the author the reply answers (he is told of it as its post's author).
+    expect(mentions.map((m) => m.user_id).sort()).toEqual([bob.id, carol.id].sort());
+    const notifications = ok<{ notifications: Array<{ type: string; username: string }> }>(await call(b.app, carol, { method: 'GET', url: '/api/notification/' }));
+    expect(notifications.notifications).toContainEqual(expect.objectContaining({ type: 'COMMENT_MENTION', username: `alice@${a.host}` }));
+  });
+
   it("bob's post on B naming @alice of A tells her she is mentioned", async () => {
     const text = `Thanks for the visit @alice@${a.host}`;
     ok(await call(b.app, bob, { method: 'POST', url: '/api/post', payload: { text } }), 201);

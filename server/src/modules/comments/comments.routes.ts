@@ -5,6 +5,7 @@ import { actionRoute } from '../../lib/handlers.js';
 import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './comments.service.js';
+import { prepareTypedMentions } from '../federation/typed-mentions.js';
 
 /**
  * Comments: create, like, delete and the pinned tree. A post's thread (under /post/{postId}), a
@@ -17,6 +18,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(commentsApi.create, { visitorCacheWrite: 'counts' }),
     handler: async (request, reply) => {
       const viewer = await request.requireViewer();
+      await prepareTypedMentions(app, viewer, request.body.text);
       const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
         status: 201,
         body: await service.createComment(contextOf(app, trx), viewer, request.body),

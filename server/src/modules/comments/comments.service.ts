@@ -21,6 +21,7 @@ import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './comments.repository.js';
 import { type CommentView, toComments } from './comments.mapper.js';
 import * as federation from '../federation/outgoing.js';
+import { typedMentionAccounts } from '../federation/typed-mentions.js';
 
 /** The comment rules. */
 
@@ -80,8 +81,10 @@ export interface RemoteOrigin {
 }
 
 /**
- * POST /comment/: a comment on a post or a reply to a comment, at any depth. A remote account's
- * reply arriving from its server passes through the same rules, with `remote` saying where it lives.
+ * POST /comment/: a comment on a post or a reply to a comment, at any depth, mentioning the chosen
+ * accounts and then those its text names by fediverse handle (looked up by `prepareTypedMentions`
+ * before the transaction), as a post does. A remote account's reply arriving from its server passes
+ * through the same rules, with `remote` saying where it lives.
  */
 export async function createComment(ctx: ServiceContext, viewer: Viewer, body: CreateCommentBody, remote?: RemoteOrigin): Promise<CommentView> {
   const invalid = validateCommentText(body.text);
@@ -109,7 +112,10 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   if (await isBannedFromPost(trx, postId, viewer.id)) throw forbidden('banned');
   await refuseBlocked(trx, viewer.id, postId, parentAuthorId, post);
 
-  const mentions = await resolveMentions(trx, mentionsRaw);
+  const chosen = await resolveMentions(trx, mentionsRaw);
+  // A remote reply names whom it mentions in its own tags; only a local author's text adds handles.
+  const typed = remote ? [] : await typedMentionAccounts(trx, text, chosen.map((m) => m.user_id));
+  const mentions = [...chosen, ...typed.map((user) => ({ user_id: user.id, username: user.username }))];
   await takeCommentSlot(trx, rates, viewer.id);
   await takeStrangerMentionSlots(trx, rates, viewer.id, mentions.map((m) => m.user_id));
   const now = Date.now();

@@ -6,13 +6,14 @@ import { appPaths } from '#core/app-paths';
 import type { Executor } from '../../db/schema.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { actorById } from './federation.repository.js';
-import { NOTE_PATH, noteContent } from './post-note.js';
+import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
 import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
 
 /**
  * A local comment as the Note another server reads: a reply (`inReplyTo`) to the post's Note, or to
  * the comment it answers, each by the id its own server gave it. The remote authors of the post and
- * of the comment answered are mentioned, as Mastodon expects of a reply it is to show them.
+ * of the comment answered are mentioned, as Mastodon expects of a reply it is to show them, and so
+ * are the remote accounts the comment mentions (chosen, or typed as `@name@host`).
  */
 
 /** Where a local comment's Note lives. */
@@ -33,7 +34,7 @@ export function localCommentId(origin: string, uri: URL): string | null {
   }
 }
 
-/** A remote actor a comment answers: where its reply is delivered. */
+/** A remote actor a comment answers or mentions: where its Note is delivered. */
 export interface Recipient {
   id: string;
   inbox: string;
@@ -69,8 +70,18 @@ export async function remoteAuthors(db: Executor, accountIds: (string | null)[])
 }
 
 /**
+ * The remote authors answered, then the remote actors mentioned that are not among them, once each:
+ * everyone the comment's Note names and goes to.
+ */
+export function withMentioned(authors: Recipient[], mentioned: Map<string, MentionedActor>): Recipient[] {
+  const recipients = [...authors];
+  for (const actor of mentioned.values()) if (!recipients.some((known) => known.id === actor.id)) recipients.push(actor);
+  return recipients;
+}
+
+/**
  * A comment a visitor may read, by a public local author, as its Note, with the remote actors it
- * answers; null for any other.
+ * answers or mentions; null for any other.
  */
 export async function commentNote(
   app: FastifyInstance,
@@ -82,13 +93,14 @@ export async function commentNote(
   if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
   const replied = await repliedTo(app.db, origin, comment);
   const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
-  const recipients = await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]);
+  const mentioned = await remoteMentionsOf(app.db, comment);
+  const recipients = withMentioned(await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]), mentioned);
   const host = new URL(origin).host;
   const alts = comment.alts ?? [];
   const note = new Note({
     id: commentNoteUrl(origin, comment._id),
     attribution: actor(comment.author.pfp),
-    content: noteContent(origin, comment),
+    content: noteContent(origin, comment, mentioned),
     published: Temporal.Instant.fromEpochMilliseconds(comment.createdAt),
     url: new URL(appPaths.post(comment.postId), origin),
     replyTarget: replied.inReplyTo,

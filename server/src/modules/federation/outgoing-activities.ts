@@ -161,9 +161,10 @@ async function groupsOfVisiblePost(app: FastifyInstance, postId: string): Promis
 }
 
 /**
- * A comment, as a visitor reads it: a local one to the remote authors it answers, and, whoever
- * wrote it, passed on by each public group its post is in to the group's followers (a local
- * comment's Create; a remote person's Note by its own id, which its server answers for).
+ * A comment, as a visitor reads it: a local one to the remote authors it answers and the remote
+ * accounts it mentions, and, whoever wrote it, passed on by each public group its post is in to the
+ * group's followers (a local comment's Create; a remote person's Note by its own id, which its
+ * server answers for).
  */
 async function sendComment(app: FastifyInstance, commentId: string): Promise<Delivery[]> {
   const stored = await app.db.selectFrom('comments').select(['ap_id', 'post_id']).where('id', '=', commentId).executeTakeFirst();
@@ -189,7 +190,7 @@ async function sendComment(app: FastifyInstance, commentId: string): Promise<Del
   return deliveries;
 }
 
-/** A deleted comment's Note, gone, to the remote authors it answered, and passed on by the groups that passed it on. */
+/** A deleted comment's Note, gone, to the remote actors it went to, and passed on by the groups that passed it on. */
 async function sendCommentDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'comment_deleted' }>): Promise<Delivery[]> {
   const note = commentNoteUrl(app.config.publicUrl, event.commentId);
   const actor = actorOf(app, event.authorId);

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
-import { remoteAuthors } from './comment-note.js';
+import { remoteAuthors, withMentioned } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
 
 /**
@@ -24,8 +24,9 @@ export type OutgoingEvent =
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
   | { kind: 'comment'; commentId: string }
   /**
-   * The inboxes of the remote authors the comment answered, and the public groups with remote
-   * followers its post was in (they pass the deletion on), read before it went.
+   * The inboxes of the remote authors the comment answered and the remote accounts it mentioned,
+   * and the public groups with remote followers its post was in (they pass the deletion on), read
+   * before it went.
    */
   | { kind: 'comment_deleted'; commentId: string; authorId: string; inboxes: string[]; groupIds?: string[] }
   /** The inboxes of the deleted account's followers, read before they were forgotten. */
@@ -97,11 +98,11 @@ export async function followChanging(ctx: ServiceContext, change: { followerId: 
 }
 
 /**
- * Who hears of a comment: the remote authors it answers (of the post, and of the comment it
- * replies to), when a local user wrote it, and the followers of each public group its post is in,
- * through the group, whoever wrote it (a remote person's comment too: the group passes on what is
- * said under its posts, as it does its posts). A comment under a private group's post, or heard of
- * by nobody, is sent nowhere.
+ * Who hears of a comment: when a local user wrote it, the remote authors it answers (of the post,
+ * and of the comment it replies to) and the remote accounts it mentions; and the followers of each
+ * public group its post is in, through the group, whoever wrote it (a remote person's comment too:
+ * the group passes on what is said under its posts, as it does its posts). A comment under a
+ * private group's post, or heard of by nobody, is sent nowhere.
  */
 async function commentAudience(db: Executor, commentId: string) {
   const row = await db
@@ -114,20 +115,27 @@ async function commentAudience(db: Executor, commentId: string) {
     .executeTakeFirst();
   if (!row?.author_id) return null;
   const local = row.ap_id === null;
-  // A remote person's own server sent their comment to whom they answered.
-  const inboxes = local ? [...new Set((await remoteAuthors(db, [row.post_author, row.parent_author])).map((author) => author.inbox))] : [];
+  // A remote person's own server sent their comment to whom they answered and named.
+  const inboxes = local ? await commentRecipientInboxes(db, commentId, [row.post_author, row.parent_author]) : [];
   const groupIds = await followedGroupsOf(db, row.post_id);
   return inboxes.length > 0 || groupIds.length > 0 ? { authorId: row.author_id, local, inboxes, groupIds } : null;
 }
 
-/** A new comment: sent to the remote authors it answers, and passed on by its post's public groups. */
+/** The inboxes of the remote authors a local comment answers and of the remote accounts it mentions, once each. */
+async function commentRecipientInboxes(db: Executor, commentId: string, answered: (string | null)[]): Promise<string[]> {
+  const mentions = await db.selectFrom('comment_mentions').select(['user_id as _id', 'username']).where('comment_id', '=', commentId).execute();
+  const recipients = withMentioned(await remoteAuthors(db, answered), await remoteMentionsOf(db, { mentions }));
+  return [...new Set(recipients.map((recipient) => recipient.inbox))];
+}
+
+/** A new comment: sent to the remote authors it answers and the remote accounts it mentions, and passed on by its post's public groups. */
 export async function commentPublished(ctx: ServiceContext, commentId: string): Promise<void> {
   if (on(ctx) && (await commentAudience(ctx.db, commentId))) await queue(ctx, { kind: 'comment', commentId });
 }
 
 /**
  * A comment about to be deleted by its author: whoever its Note went to is told, when it went
- * anywhere (a public author's comment answering another server's post or comment, or under a
+ * anywhere (a public author's comment answering or mentioning someone of another server, or under a
  * public group's post the group passed it on from). A remote person's deletion is their server's
  * to tell.
  */

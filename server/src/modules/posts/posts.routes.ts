@@ -14,9 +14,9 @@ import {
   getPostGroupNames,
   getPostHistory,
   likePost,
-  prepareTypedMentions,
   removePostMedia,
 } from './posts.service.js';
+import { prepareTypedMentions } from '../federation/typed-mentions.js';
 
 /** Posts: create, read, edit (with its history), like, delete, and a post's comments. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,7 +1,6 @@
 import type { PostHistory } from '#core/api/posts';
 import type { Sort } from '#core/listing';
-import { LIMITS } from '#core/limits';
-import { extractHashtags, foldForSearch, handlesInText, trimText } from '#core/text';
+import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
 import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
@@ -24,7 +23,7 @@ import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
 import * as federation from '../federation/outgoing.js';
-import { lookUpTypedHandles } from '../federation/remote-lookup.js';
+import { typedMentionAccounts } from '../federation/typed-mentions.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
 export type { PostScope } from './posts.repository.js';
@@ -177,29 +176,12 @@ async function resolveMentions(trx: Executor, entries: string[]): Promise<Mentio
 
 /**
  * The chosen mentions, and after them the accounts the text names by their fediverse handle
- * (`@bob@other.example`, found here by `lookUpTypedHandles` before the post is written), within
- * the limit of mentions.
+ * (`@bob@other.example`, found by `prepareTypedMentions` before the post is written), within the
+ * limit of mentions.
  */
 async function withTypedMentions(trx: Executor, text: string, chosen: Mention[]): Promise<Mention[]> {
-  const handles = handlesInText(text);
-  if (handles.length === 0) return chosen;
-  const rows = await findUsersByIdOrName(trx, [], handles.map((handle) => handle.toLowerCase()));
-  const mentions = [...chosen];
-  for (const handle of handles) {
-    const row = rows.find((user) => user.username_lower === handle.toLowerCase());
-    if (!row || mentions.some((m) => m.userId === row.id) || mentions.length >= LIMITS.mentionsPerPost) continue;
-    mentions.push({ userId: row.id, username: row.username });
-  }
-  return mentions;
-}
-
-/**
- * Makes the accounts of the fediverse handles a text names known here, asking their servers (as
- * the user search does, counted against the author), so the post mentions them. Done before the
- * post's transaction: the servers may take a while to answer.
- */
-export async function prepareTypedMentions(app: ServiceContext['app'], viewer: Viewer, text: unknown): Promise<void> {
-  if (typeof text === 'string') await lookUpTypedHandles(app, viewer.id, handlesInText(text).slice(0, LIMITS.mentionsPerPost));
+  const typed = await typedMentionAccounts(trx, text, chosen.map((m) => m.userId));
+  return [...chosen, ...typed.map((user) => ({ userId: user.id, username: user.username }))];
 }
 
 /**
