@@ -413,11 +413,14 @@ export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): 
   const stored = await ownStored(app.db, object.id, viewer.id);
   if (!stored) return;
   const read = await readNote(app, ctx, object);
+  let droppedMedia: string[] = [];
   await asAccount(app, async (tx) => {
     if (stored.kind === 'comment') return replaceRemoteCommentText(tx, viewer, stored.id, read.text);
     await editPost(tx, viewer, { postId: stored.id, text: read.text, contentWarning: read.contentWarning, mentions: read.mentions.map((m) => m.userId) });
-    await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));
+    droppedMedia = await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));
   });
+  // Only once the edit is committed: one refused and rolled back still shows those pictures.
+  if (droppedMedia.length) await removePostMedia(app.storage, droppedMedia, app.log);
 }
 
 /** A Delete of a post or comment by its author removes it; of an actor by itself, its account and posts. */
