@@ -219,7 +219,7 @@ describe('looking up remote accounts', () => {
 
   it('stops at a bounded number of pages on an endless chain of them, and keeps what a failing page came after', async () => {
     const gina = await remote.actor('gina', { outbox: '/users/gina/outbox' });
-    const pages = Array.from({ length: BACKFILL_PAGES + 2 }, (_, i) => [boostOf(gina, 2 * i), boostOf(gina, 2 * i + 1)]);
+    const pages: object[][] = Array.from({ length: BACKFILL_PAGES + 2 }, (_, i) => [boostOf(gina, 2 * i), boostOf(gina, 2 * i + 1)]);
     pages[0]!.push(createOf(gina, 1));
     const paths = servePagedOutbox('gina', pages, { loop: true });
     expect(await backfilled(gina)).toEqual(['gina 1']);

@@ -336,7 +336,8 @@ export async function backfillOutbox(app: FastifyInstance, ctx: NoteContext, act
       if (++read > BACKFILL_READ) return;
       if ((await backfillItem(app, ctx, item, actorId)) && ++kept >= BACKFILL_ITEMS) return;
     }
-    const next: URL | null = page instanceof CollectionPage ? page.nextId : null;
+    if (!(page instanceof CollectionPage)) return;
+    const next = page.nextId;
     if (pages >= BACKFILL_PAGES || !next || next.origin !== actorId.origin || visited.has(next.href)) return;
     try {
       page = await page.getNext(load);
