@@ -612,7 +612,8 @@ export async function findRemoteMediaOf(db: Executor, postId: string, authorId: 
 
 /**
  * The stored pictures (`remote_media`) of the posts that may list one of these addresses: those
- * whose JSON holds it as JSON writes it. The caller reads them to tell an address from a longer one.
+ * whose JSON holds it as JSON writes it. The caller reads them, since the text may match elsewhere
+ * (an alt that is the address; SQLite's LIKE ignores case).
  */
 export async function findRemoteMediaNaming(db: Executor, urls: string[]): Promise<string[]> {
   if (urls.length === 0) return [];
