@@ -1,6 +1,7 @@
 import { Note } from '@fedify/fedify/vocab';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKFILL_ITEMS, BACKFILL_PAGES } from '../../src/modules/federation/inbox';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { AS_CONTEXT, type FakeFediverse, PUBLIC, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
@@ -154,6 +155,103 @@ describe('looking up remote accounts', () => {
     // Old posts tell nobody, not even the one they mention.
     await runDueJobs(t.app);
     expect(await t.app.db.selectFrom('notifications').select('type').where('user_id', '=', erin.id).execute()).toEqual([]);
+  });
+
+  /**
+   * Serves an outbox at `/users/<name>/outbox` whose pages hold these items, each page leading to
+   * the next (`loop`: the last back to the first, an endless chain); answers the pages' paths.
+   */
+  function servePagedOutbox(name: string, pages: object[][], { loop = false } = {}) {
+    const outbox = `/users/${name}/outbox`;
+    const paths = pages.map((_, index) => `${outbox}?page=${index + 1}`);
+    remote.serve(outbox, { '@context': AS_CONTEXT, id: remote.url(outbox), type: 'OrderedCollection', first: remote.url(paths[0]!) });
+    pages.forEach((items, index) => {
+      const next = index + 1 < paths.length ? paths[index + 1]! : loop ? paths[0]! : null;
+      remote.serve(paths[index]!, {
+        '@context': AS_CONTEXT,
+        id: remote.url(paths[index]!),
+        type: 'OrderedCollectionPage',
+        partOf: remote.url(outbox),
+        orderedItems: items,
+        ...(next ? { next: remote.url(next) } : {}),
+      });
+    });
+    return paths;
+  }
+
+  /** A public Note of the actor and its Create, as an outbox lists it; `extra` changes the Note. */
+  function createOf(actor: { id: string; name: string; followers: string }, n: number, extra: object = {}) {
+    const note = { id: remote.url(`/notes/${actor.name}-${n}`), type: 'Note', attributedTo: actor.id, content: `<p>${actor.name} ${n}</p>`, to: [PUBLIC], cc: [actor.followers], ...extra };
+    return { id: `${note.id}/activity`, type: 'Create', actor: actor.id, to: note.to, cc: note.cc, object: note };
+  }
+
+  /** A boost by the actor of a post elsewhere: an outbox item that is no post of its own. */
+  const boostOf = (actor: { id: string; name: string }, n: number) => ({
+    id: remote.url(`/boosts/${actor.name}-${n}`),
+    type: 'Announce',
+    actor: actor.id,
+    to: [PUBLIC],
+    object: `https://elsewhere.example/notes/${n}`,
+  });
+
+  /** Looks the actor up as a new user would, runs the backfill, and answers the texts of its account's posts. */
+  async function backfilled(actor: { handle: string; account: string }): Promise<string[]> {
+    expect(await names(await createUser(t.app), actor.handle)).toEqual([actor.account]);
+    await runDueJobs(t.app);
+    const account = await t.app.db.selectFrom('users').select('id').where('username', '=', actor.account).executeTakeFirstOrThrow();
+    const rows = await t.app.db.selectFrom('posts').select('text').where('author_id', '=', account.id).execute();
+    return rows.map((row) => row.text).sort();
+  }
+
+  it('follows the outbox to its next pages while a page gives few posts, up to the posts a profile wants', async () => {
+    const frank = await remote.actor('frank', { outbox: '/users/frank/outbox' });
+    // The newest page is mostly boosts and a reply; the next one holds more posts than are wanted.
+    const first = [boostOf(frank, 1), createOf(frank, 1), boostOf(frank, 2), createOf(frank, 2, { inReplyTo: 'https://elsewhere.example/notes/9' }), createOf(frank, 3)];
+    const second = Array.from({ length: BACKFILL_ITEMS }, (_, i) => createOf(frank, 10 + i));
+    const third = [createOf(frank, 100)];
+    const paths = servePagedOutbox('frank', [first, second, third]);
+
+    const wanted = [1, 3, ...Array.from({ length: BACKFILL_ITEMS - 2 }, (_, i) => 10 + i)].map((n) => `frank ${n}`).sort();
+    expect(await backfilled(frank)).toEqual(wanted);
+    expect(remote.asked).toContain(paths[1]);
+    expect(remote.asked).not.toContain(paths[2]);
+  });
+
+  it('stops at a bounded number of pages on an endless chain of them, and keeps what a failing page came after', async () => {
+    const gina = await remote.actor('gina', { outbox: '/users/gina/outbox' });
+    const pages: object[][] = Array.from({ length: BACKFILL_PAGES + 2 }, (_, i) => [boostOf(gina, 2 * i), boostOf(gina, 2 * i + 1)]);
+    pages[0]!.push(createOf(gina, 1));
+    const paths = servePagedOutbox('gina', pages, { loop: true });
+    expect(await backfilled(gina)).toEqual(['gina 1']);
+    expect(paths.filter((path) => remote.asked.includes(path))).toEqual(paths.slice(0, BACKFILL_PAGES));
+
+    const hugo = await remote.actor('hugo', { outbox: '/users/hugo/outbox' });
+    const hugoPaths = servePagedOutbox('hugo', [[createOf(hugo, 1), boostOf(hugo, 1)], [createOf(hugo, 2)], [createOf(hugo, 3)]]);
+    remote.fail(hugoPaths[1]!, 500);
+    expect(await backfilled(hugo)).toEqual(['hugo 1']);
+    expect(remote.asked).toContain(hugoPaths[1]);
+    expect(remote.asked).not.toContain(hugoPaths[2]);
+  });
+
+  it('reads no next page of an outbox from another server', async () => {
+    const ivan = await remote.actor('ivan', { outbox: '/users/ivan/outbox' });
+    const other = await startFakeFediverse();
+    try {
+      const outbox = '/users/ivan/outbox';
+      remote.serve(outbox, { '@context': AS_CONTEXT, id: remote.url(outbox), type: 'OrderedCollection', first: remote.url(`${outbox}?page=1`) });
+      remote.serve(`${outbox}?page=1`, {
+        '@context': AS_CONTEXT,
+        id: remote.url(`${outbox}?page=1`),
+        type: 'OrderedCollectionPage',
+        orderedItems: [createOf(ivan, 1)],
+        next: other.url('/pages/2'),
+      });
+      other.serve('/pages/2', { '@context': AS_CONTEXT, id: other.url('/pages/2'), type: 'OrderedCollectionPage', orderedItems: [createOf(ivan, 2)] });
+      expect(await backfilled(ivan)).toEqual(['ivan 1']);
+      expect(other.asked).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('still finds an actor whose outbox cannot be read', async () => {

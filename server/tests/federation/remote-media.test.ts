@@ -62,7 +62,7 @@ describe('remote pictures', () => {
     const row = await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).executeTakeFirstOrThrow();
     const res = await call(t.app, fan, { method: 'GET', url: `/api/post/${row.id}` });
     expect(res.statusCode).toBe(200);
-    return { ...(res.json() as { images: number; media: string[]; alts: string[] }), apId: note.id };
+    return { ...(res.json() as { images: number; media: string[]; alts: string[] }), apId: note.id, note, postId: row.id };
   }
 
   it("lists a remote post's pictures at this server's addresses, and serves each as a re-encoded copy kept here", async () => {
@@ -99,14 +99,15 @@ describe('remote pictures', () => {
     expect(kept).toBeNull();
   });
 
+  /** The storage key of a listed picture, once a read has kept its copy. */
+  const keptCopy = async (address: string) => {
+    expect((await t.app.inject({ method: 'GET', url: address })).statusCode).toBe(200);
+    const key = address.split('?')[0]!.slice('/media/'.length);
+    expect(await t.app.storage.head(key)).not.toBeNull();
+    return key;
+  };
+
   it("removes the kept copies of a remote post's pictures when the post is deleted, or its author's account", async () => {
-    /** The storage key of a listed picture, once a read has kept its copy. */
-    const keptCopy = async (address: string) => {
-      expect((await t.app.inject({ method: 'GET', url: address })).statusCode).toBe(200);
-      const key = address.split('?')[0]!.slice('/media/'.length);
-      expect(await t.app.storage.head(key)).not.toBeNull();
-      return key;
-    };
     const deleteBy = (author: FakeActor, object: string) =>
       deliverToInbox(t.app, '/ap/inbox', { id: `${author.id}/activities/${randomUUID()}`, type: 'Delete', actor: author.id, to: [PUBLIC], object }, author);
     fedi.serveFile('/peas.png', 'image/png', await sharp({ create: { width: 20, height: 20, channels: 3, background: '#33aa33' } }).png().toBuffer());
@@ -125,5 +126,32 @@ describe('remote pictures', () => {
     const theirKey = await keptCopy(theirs.media[0]!);
     expect((await deleteBy(gone, gone.id)).statusCode).toBe(202);
     expect(await t.app.storage.head(theirKey)).toBeNull();
+  });
+  it('removes the kept copy of a picture an edit drops from a remote post, once no post lists it', async () => {
+    const square = (background: string) => sharp({ create: { width: 16, height: 16, channels: 3, background } }).png().toBuffer();
+    fedi.serveFile('/figs.png', 'image/png', await square('#663366'));
+    fedi.serveFile('/plums.png', 'image/png', await square('#442266'));
+    const post = await postWith([
+      { path: '/figs.png', alt: 'figs' },
+      { path: '/plums.png', alt: 'plums' },
+    ]);
+    const [figs, plums] = await Promise.all(post.media.map((address) => keptCopy(address)));
+    const edit = async (content: string, attachment: unknown[]) => {
+      const object = { ...post.note, content, attachment };
+      const update = { id: `${post.apId}/update/${randomUUID()}`, type: 'Update', actor: bob.id, to: [PUBLIC], object };
+      expect((await deliverToInbox(t.app, '/ap/inbox', update, bob)).statusCode).toBe(202);
+      return (await call(t.app, fan, { method: 'GET', url: `/api/post/${post.postId}` })).json() as { text: string; media: string[] };
+    };
+
+    expect(await edit('<p>only plums now</p>', [post.note.attachment[1]])).toMatchObject({ text: 'only plums now', media: [post.media[1]] });
+    expect(await t.app.storage.head(figs!)).toBeNull();
+    expect(await t.app.storage.head(plums!)).not.toBeNull();
+
+    // Another post shows the plums too: the copy, kept under the address alone, is that post's as well.
+    const other = await postWith([{ path: '/plums.png', alt: 'plums again' }]);
+    expect(other.media).toEqual([post.media[1]]);
+    expect(await edit('<p>no pictures</p>', [])).toMatchObject({ text: 'no pictures', media: [] });
+    expect(await t.app.storage.head(plums!)).not.toBeNull();
+    expect((await t.app.inject({ method: 'GET', url: other.media[0]! })).statusCode).toBe(200);
   });
 });

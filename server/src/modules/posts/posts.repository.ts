@@ -1,7 +1,7 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { type KeysetPage, afterKeyset, changedRows, hasRow, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
-import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
+import { escapeLike, indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { bannedIn, postIsPrivate, postVisibleTo, roleIn } from '../groups/group-access.js';
 import { notBlockedBetween, notMutedPost } from '../blocks/block-filters.js';
 
@@ -653,6 +653,31 @@ export async function setLike(db: Executor, postId: string, userId: string, like
     .returning('likes')
     .executeTakeFirstOrThrow();
   return row.likes;
+}
+
+/** A remote post's stored pictures (`remote_media`), when the account wrote it; undefined when it did not. */
+export async function findRemoteMediaOf(db: Executor, postId: string, authorId: string): Promise<string | null | undefined> {
+  const row = await db.selectFrom('posts').select('remote_media').where('id', '=', postId).where('author_id', '=', authorId).executeTakeFirst();
+  return row?.remote_media;
+}
+
+/**
+ * The stored pictures (`remote_media`) of the author's posts that may list one of these addresses:
+ * those whose JSON holds it as JSON writes it. The caller reads them, since the text may match
+ * elsewhere (an alt that is the address; SQLite's LIKE ignores case). Only the author's posts are
+ * read (by their index, never every post): a picture's address is its author's post's, and a copy
+ * another author's post shows is fetched again by its next read.
+ */
+export async function findRemoteMediaNaming(db: Executor, authorId: string, urls: string[]): Promise<string[]> {
+  if (urls.length === 0) return [];
+  const rows = await db
+    .selectFrom('posts')
+    .select('remote_media')
+    .where('author_id', '=', authorId)
+    .where('remote_media', 'is not', null)
+    .where((eb) => eb.or(urls.map((url) => sql<SqlBool>`${eb.ref('remote_media')} LIKE ${`%${escapeLike(JSON.stringify(url))}%`} ESCAPE '\\'`)))
+    .execute();
+  return rows.flatMap((row) => (row.remote_media === null ? [] : [row.remote_media]));
 }
 
 /** A remote post's pictures (JSON of `{url, alt}`), changed by its author only. */

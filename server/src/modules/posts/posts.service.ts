@@ -17,9 +17,10 @@ import { canPostIn, holdGroupsForPosting, isBannedFromPost, isPostVisible, stand
 import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
 import { readImageAlts } from '../media/image-alts.js';
+import { keptRemoteMediaKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
-import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
+import { type MediaSigner, type PostView, storedRemotePictures, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
 import * as federation from '../federation/outgoing.js';
@@ -316,9 +317,21 @@ export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input
   return id;
 }
 
-/** A remote post's pictures as its author's latest edit lists them. */
-export async function setRemoteMedia(ctx: ServiceContext, author: Viewer, postId: string, media: string | null): Promise<void> {
+/**
+ * A remote post's pictures as its author's latest edit lists them. Answers the media keys of the
+ * copies kept here of the pictures it no longer lists, to remove once the transaction has
+ * committed. A copy is kept under its address alone, so one a post of the author's still lists
+ * (this one, or another showing the same picture) stays.
+ */
+export async function setRemoteMedia(ctx: ServiceContext, author: Viewer, postId: string, media: string | null): Promise<string[]> {
+  const before = await repo.findRemoteMediaOf(ctx.db, postId, author.id);
+  if (before === undefined) return [];
   await repo.setRemoteMedia(ctx.db, postId, author.id, media);
+  const addresses = (stored: string | null) => new Set((storedRemotePictures(stored) ?? []).map((picture) => picture.url));
+  const listed = addresses(media);
+  const dropped = [...addresses(before)].filter((url) => !listed.has(url));
+  const stillListed = new Set((await repo.findRemoteMediaNaming(ctx.db, author.id, dropped)).flatMap((stored) => [...addresses(stored)]));
+  return dropped.filter((url) => !stillListed.has(url)).map((url) => keptRemoteMediaKey(ctx.app, url));
 }
 
 /** Refuses (403 blocked) to let the user reply to or like the post of someone a block stands between. */
