@@ -53,6 +53,11 @@ export const Post = Type.Object({
   editedAt: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   /** A remote account's post: its server and the original's page (see RemoteOrigin). */
   remote: Type.Optional(RemoteOrigin),
+  /**
+   * A remote post a community of another server passed on to its followers (a Lemmy community,
+   * another Kruh's group): the first such community here, which its followers read it through.
+   */
+  sharedBy: Type.Optional(Type.Object({ _id: Type.String(), username: Type.String() })),
 });
 export type Post = Static<typeof Post>;
 

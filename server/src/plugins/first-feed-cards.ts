@@ -139,9 +139,16 @@ function actions(post: FeedPost, t: Translate): string {
   );
 }
 
+/** The app's SharedBy: the community of another server that passed a remote post on. */
+function sharedBy(post: FeedPost, t: Translate): string {
+  if (!post.sharedBy) return '';
+  const { username } = post.sharedBy;
+  return `<div class="post-shared">${t('common', 'remote.shared_by')} <a class="text-link" href="${escapeHtml(appPaths.user(username))}">${nameOf(username, t)}</a></div>`;
+}
+
 function card(post: FeedPost, priority: ReturnType<typeof listingImagePriority>, t: Translate, now: number): string {
   const body = post.contentWarning?.trim() ? warning(post, t) : `${text(post)}${images(post, priority, t)}`;
-  return `<li><article class="post-card" data-post-id="${escapeHtml(post._id)}">${header(post, t, now)}${tags(post)}${body}${actions(post, t)}</article></li>`;
+  return `<li><article class="post-card" data-post-id="${escapeHtml(post._id)}">${sharedBy(post, t)}${header(post, t, now)}${tags(post)}${body}${actions(post, t)}</article></li>`;
 }
 
 /** The class of the server's feed, and of what shows in its place when the app opens elsewhere. */

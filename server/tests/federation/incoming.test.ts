@@ -351,7 +351,13 @@ describe('incoming activities', () => {
     expect(await send({ ...outsider, id: `${String(outsider.id)}-again` }, cooking)).toBe(202);
     expect(await t.app.db.selectFrom('post_shares').select(['sharer_id', 'post_id']).execute()).toEqual([{ sharer_id: await accountOf(cooking), post_id: post!.id }]);
     const following = (await call(t.app, fan, { method: 'GET', url: '/api/feed/following' })).json<{ posts: Array<{ _id: string; author: { username: string } }> }>();
-    expect(following.posts.filter((p) => p._id === post!.id)).toEqual([expect.objectContaining({ author: expect.objectContaining({ username: `dave@${fedi.host}` }) })]);
+    const community = { _id: await accountOf(cooking), username: `cooking@${fedi.host}` };
+    expect(following.posts.filter((p) => p._id === post!.id)).toEqual([
+      expect.objectContaining({ author: expect.objectContaining({ username: `dave@${fedi.host}` }), sharedBy: community }),
+    ]);
+    // The card says which community passed it on wherever it is read.
+    const read = (await call(t.app, alice, { method: 'GET', url: `/api/post/${post!.id}` })).json<{ sharedBy?: unknown }>();
+    expect(read.sharedBy).toEqual(community);
 
     const comment = fixture('lemmy-create-comment.json');
     expect(await send(comment, erin)).toBe(202);

@@ -43,5 +43,15 @@ describe('first feed cards of remote posts', () => {
     expect(html).toContain('>alice</a>');
     expect(html).toContain('>bob <span class="remote-host">on other.example</span></a>');
     expect(html).not.toContain('remote-original');
+    expect(html).not.toContain('post-shared');
+  });
+
+  it('says which community passed a remote post on, above its header, linked to its profile', () => {
+    const shared = { ...post('dave@lemmy.example', { host: 'lemmy.example', url: null }), sharedBy: { _id: 'c'.repeat(24), username: 'garden<3@lemmy.example' } };
+    const html = firstFeedHtml({ posts: [shared], hasMore: false }, 'en', now);
+    expect(html).toContain(
+      '<article class="post-card" data-post-id="pppppppppppppppppppppppp"><div class="post-shared">Shared by <a class="text-link" href="/u/garden%3C3%40lemmy.example">garden&lt;3 <span class="remote-host">on lemmy.example</span></a></div><header',
+    );
+    expect(firstFeedHtml({ posts: [shared], hasMore: false }, 'cs', now)).toContain('<div class="post-shared">Sdílí <a');
   });
 });

@@ -11,7 +11,7 @@ import { LikeButton } from '../LikeButton';
 import { type ImagePriority, PostImages } from './PostImages';
 import { PostMenu } from './PostMenu';
 import { EditedMark } from './EditedMark';
-import { OpenOriginal, UserName } from '../remote/Remote';
+import { OpenOriginal, SharedBy, UserName } from '../remote/Remote';
 import { PostText } from './PostText';
 import { QuotedPost } from './QuotedPost';
 import { RelativeTime } from '../RelativeTime';
@@ -152,6 +152,7 @@ export function PostCard({ post: stored, pending, pinned, quoted, pictures = 'la
   return (
     <article className={`post-card${pending ? ' post-pending' : ''}${quoted ? ' post-card-quoted' : ''}`} data-post-id={post._id}>
       {pinned && <div className="post-pinned">{t('pinned')}</div>}
+      {!quoted && <SharedBy sharer={post.sharedBy} />}
       <header className="post-header">
         <Avatar id={post.author.pfp} url={post.author.pfpUrl} size={40} alt={t('avatar_alt', { username: post.author.username })} />
         <AuthorName username={post.author.username} />

@@ -46,6 +46,18 @@ describe('remote accounts and posts', () => {
     expect(screen.queryByText('Open original')).toBeNull();
   });
 
+  it('says which community passed a remote post on, linking its profile, and nothing for another post', () => {
+    mockFetch(() => ({ body: {} }));
+    const shared = { ...remotePost({ host: 'other.example', url: null }), sharedBy: { _id: 'c1', username: 'garden@lemmy.example' } };
+    const { unmount } = renderWithApp(<PostCard post={shared} />);
+    const community = screen.getByRole('link', { name: 'garden on lemmy.example' });
+    expect(community).toHaveAttribute('href', '/u/garden%40lemmy.example');
+    expect(community.closest('.post-shared')).toHaveTextContent('Shared by garden on lemmy.example');
+    unmount();
+    renderWithApp(<PostCard post={remotePost({ host: 'other.example', url: null })} />);
+    expect(screen.queryByText(/Shared by/)).toBeNull();
+  });
+
   it('labels a remote person in a list with their server, in Czech too', () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { appPaths } from '#core/app-paths';
 import { remoteNameOf, webUrlOf } from '#core/remote-names';
+import { AppLink } from '../AppLink';
 import './remote.css';
 
 /** The small "on other.example" after a remote account's name. */
@@ -31,5 +33,22 @@ export function OpenOriginal({ remote }: { remote: { host: string; url: string |
     <a className="text-link remote-original" href={url} target="_blank" rel="noopener nofollow ugc" aria-label={t('remote.open_original_label', { host: remote.host })}>
       {t('remote.open_original')}
     </a>
+  );
+}
+
+/**
+ * "Shared by garden on lemmy.example" above a remote post a community of another server passed on:
+ * why it is in the Following feed of someone who does not follow its author.
+ */
+export function SharedBy({ sharer }: { sharer: { username: string } | undefined }) {
+  const { t } = useTranslation('common');
+  if (!sharer) return null;
+  return (
+    <div className="post-shared">
+      {t('remote.shared_by')}{' '}
+      <AppLink className="text-link" to={appPaths.user(sharer.username)}>
+        <UserName username={sharer.username} />
+      </AppLink>
+    </div>
   );
 }

@@ -52,6 +52,8 @@ export interface PostViewContext {
   viewerId: string | null;
   groupsByPost: Map<string, PostGroupStandingRow[]>;
   mentionsByPost: Map<string, PostMentionRow[]>;
+  /** The community that passed each remote post on, where one did. */
+  sharersByPost?: Map<string, { _id: string; username: string }>;
   signer: MediaSigner | undefined;
 }
 
@@ -116,5 +118,6 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     contentWarning: row.content_warning,
     editedAt: row.edited_at === null ? null : Number(row.edited_at),
     remote: remoteOriginOf(row.ap_id, row.ap_url),
+    sharedBy: ctx.sharersByPost?.get(row.id),
   };
 }

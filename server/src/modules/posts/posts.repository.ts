@@ -202,6 +202,20 @@ export async function findPostMentions(db: Executor, postIds: string[]): Promise
     .execute();
 }
 
+/** The accounts that passed these posts on (a community's announces), each post's first first. */
+export async function findPostSharers(db: Executor, postIds: string[]): Promise<{ post_id: string; sharer_id: string; username: string }[]> {
+  if (postIds.length === 0) return [];
+  return db
+    .selectFrom('post_shares')
+    .innerJoin('users', 'users.id', 'post_shares.sharer_id')
+    .select(['post_shares.post_id', 'post_shares.sharer_id', 'users.username'])
+    .where('post_shares.post_id', 'in', postIds)
+    .orderBy('post_shares.post_id')
+    .orderBy('post_shares.created_at')
+    .orderBy('post_shares.sharer_id')
+    .execute();
+}
+
 export async function findPostAuthor(db: Executor, id: string): Promise<{ id: string; author_id: string | null } | undefined> {
   return db.selectFrom('posts').select(['id', 'author_id']).where('id', '=', id).executeTakeFirst();
 }

@@ -44,14 +44,19 @@ export async function getPostsForViewer(
   const rows = await repo.findVisiblePosts(db, ids, viewerId);
   if (rows.length === 0) return [];
   const visibleIds = rows.map((r) => r.id);
-  const [groupRows, mentionRows] = await Promise.all([
+  // Only a post from another server can have been passed on by a community.
+  const remoteIds = rows.filter((r) => r.ap_id !== null).map((r) => r.id);
+  const [groupRows, mentionRows, sharerRows] = await Promise.all([
     repo.findPostGroupsSeenBy(db, visibleIds, viewerId),
     repo.findPostMentions(db, visibleIds),
+    repo.findPostSharers(db, remoteIds),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
+  const sharersByPost = new Map<string, { _id: string; username: string }>();
+  for (const row of sharerRows) if (!sharersByPost.has(row.post_id)) sharersByPost.set(row.post_id, { _id: row.sharer_id, username: row.username });
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const ctx = { viewerId, groupsByPost, mentionsByPost, signer };
+  const ctx = { viewerId, groupsByPost, mentionsByPost, sharersByPost, signer };
   return postIds.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
