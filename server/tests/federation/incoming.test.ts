@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { addRemoteFollow } from '../../src/modules/federation/federation.repository';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
-import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
+import { AS_CONTEXT, type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
@@ -485,6 +485,95 @@ describe('incoming activities', () => {
     const banned = noteBy(carol, { inReplyTo: localPost(post.id) });
     expect(await announced(async () => expect(await send(activity('Create', carol, banned), carol)).toBe(202))).toEqual([]);
     expect(await commentByAp(banned.id)).toBeUndefined();
+  });
+
+  it("passes on a remote member's edit and deletion of their post and comment in a public group, signed by the group, and nothing else", async () => {
+    const beans = await createGroup(t.app, alice, { name: 'beans' });
+    const jan = await fedi.actor('jan');
+    const kim = await fedi.actor('kim');
+    await remoteFollow(jan, beans.id);
+    await remoteFollow(kim, beans.id);
+    const note = noteBy(jan, { to: [PUBLIC, localActor(beans.id)], content: '<p>beans sprouted</p>' });
+    expect(await send(activity('Create', jan, note), jan)).toBe(202);
+    const soup = await createPost(t.app, alice, { text: 'bean soup tonight', groupIds: [beans.id] });
+    const reply = noteBy(jan, { inReplyTo: localPost(soup.id), content: '<p>count me in</p>' });
+    expect(await send(activity('Create', jan, reply), jan)).toBe(202);
+    await runDueJobs(t.app);
+    const announced = async (body: object, signer: FakeActor = jan) => {
+      const from = fedi.received.length;
+      expect(await send(body, signer)).toBe(202);
+      await runDueJobs(t.app);
+      return fedi.received.slice(from).filter((r) => (JSON.parse(r.body) as { type: string }).type === 'Announce');
+    };
+    const followers = [new URL(jan.inbox).pathname, new URL(kim.inbox).pathname].sort();
+    /** Each follower got the group's Announce of the activity, signed by the group. */
+    const expectPassedOn = async (announces: Awaited<ReturnType<typeof announced>>, passed: { id: string; type: string }) => {
+      expect(announces.map((r) => r.path).sort()).toEqual(followers);
+      for (const delivery of announces) {
+        expect(JSON.parse(delivery.body)).toMatchObject({ type: 'Announce', actor: localActor(beans.id), object: { id: passed.id, type: passed.type, actor: jan.id } });
+        expect(await signerOf(t.app, fedi, delivery)).toBe(localActor(beans.id));
+      }
+    };
+
+    const postEdit = activity('Update', jan, { ...note, content: '<p>beans flowering</p>' });
+    await expectPassedOn(await announced(postEdit), postEdit);
+    expect((await postByAp(note.id))!.text).toBe('beans flowering');
+    const commentEdit = activity('Update', jan, { ...reply, content: '<p>count me in twice</p>' });
+    await expectPassedOn(await announced(commentEdit), commentEdit);
+    expect((await commentByAp(reply.id))!.text).toBe('count me in twice');
+
+    // A deletion is passed on too, though the post or comment is gone by the time it goes out.
+    const commentGone = activity('Delete', jan, reply.id);
+    await expectPassedOn(await announced(commentGone), commentGone);
+    expect(await commentByAp(reply.id)).toBeUndefined();
+    const postGone = activity('Delete', jan, { id: note.id, type: 'Tombstone' });
+    await expectPassedOn(await announced(postGone), postGone);
+    expect(await postByAp(note.id)).toBeUndefined();
+
+    // A post in no group here was passed on by none: its edit is not either.
+    const own = noteBy(bob);
+    expect(await send(activity('Create', bob, own), bob)).toBe(202);
+    expect(await announced(activity('Update', bob, { ...own, content: '<p>edited alone</p>' }), bob)).toEqual([]);
+    expect((await postByAp(own.id))!.text).toBe('edited alone');
+    // Nor does a group made private pass on anything (its followers are forgotten as it goes, and
+    // one still listed must hear nothing either).
+    const kept = noteBy(jan, { to: [PUBLIC, localActor(beans.id)] });
+    expect(await send(activity('Create', jan, kept), jan)).toBe(202);
+    await runDueJobs(t.app);
+    await t.app.db.updateTable('groups').set({ is_private: 1 }).where('id', '=', beans.id).execute();
+    expect(await announced(activity('Delete', jan, kept.id))).toEqual([]);
+    expect(await postByAp(kept.id)).toBeUndefined();
+  });
+
+  it("takes a group's passing on of its member's Update and Delete from another server only as that server shows them", async () => {
+    const other = await startFakeFediverse();
+    try {
+      const hall = await other.actor('hall', { type: 'Group' });
+      await follow(fan, hall);
+      const note = noteBy(bob, { content: '<p>hall words</p>' });
+      const path = new URL(note.id).pathname;
+      fedi.serve(path, { '@context': AS_CONTEXT, ...note });
+      expect(await send(activity('Announce', hall, note.id), hall)).toBe(202);
+      expect((await postByAp(note.id))!.text).toBe('hall words');
+
+      // The group cannot vouch for what another server's member wrote: the Note is read again from there.
+      const forged = { ...note, content: '<p>forged words</p>' };
+      expect(await send(activity('Announce', hall, activity('Update', bob, forged)), hall)).toBe(202);
+      expect((await postByAp(note.id))!.text).toBe('hall words');
+      const edited = { ...note, content: '<p>hall edited</p>', updated: '2026-11-25T10:00:00Z' };
+      fedi.serve(path, { '@context': AS_CONTEXT, ...edited });
+      expect(await send(activity('Announce', hall, activity('Update', bob, edited)), hall)).toBe(202);
+      expect((await postByAp(note.id))!.text).toBe('hall edited');
+
+      // A deletion counts once its server no longer has the Note.
+      expect(await send(activity('Announce', hall, activity('Delete', bob, note.id)), hall)).toBe(202);
+      expect(await postByAp(note.id)).toBeDefined();
+      fedi.fail(path, 410);
+      expect(await send(activity('Announce', hall, activity('Delete', bob, { id: note.id, type: 'Tombstone' })), hall)).toBe(202);
+      expect(await postByAp(note.id)).toBeUndefined();
+    } finally {
+      await other.close();
+    }
   });
 
   it("takes a reply to a public group's post from anyone, as it takes a local user's comment, and none to a private group's post", async () => {

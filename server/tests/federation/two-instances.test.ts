@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { RouteOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AS_CONTEXT, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createGroup, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { type KruhInstance, settle, startInstance } from '../helpers/kruh-instance';
 import { multipartBody } from '../helpers/multipart';
@@ -294,6 +296,47 @@ describe('two Kruh instances federating', () => {
       ]),
     );
     expect(await threadOn(b, dan, copy!.id)).toHaveLength(2);
+  });
+
+  it("a member of a third server posts into A's group: her edit and deletion reach B through the group, as her server shows them", async () => {
+    const fedi = await startFakeFediverse();
+    try {
+      const mia = await fedi.actor('mia');
+      const group = await a.app.db.selectFrom('groups').select('id').where('name', '=', 'beangrowers').executeTakeFirstOrThrow();
+      const toA = async (type: string, object: unknown) =>
+        (await deliverToInbox(a.app, '/ap/inbox', { id: fedi.url(`/users/mia/activities/${randomUUID()}`), type, actor: mia.id, to: [PUBLIC], object }, mia)).statusCode;
+      // Following the group from her server makes her a member who may post into it.
+      expect(await toA('Follow', actorOf(a, group.id))).toBe(202);
+      await settle(a, b);
+      const note = {
+        id: fedi.url('/users/mia/notes/1'),
+        type: 'Note',
+        attributedTo: mia.id,
+        to: [PUBLIC, actorOf(a, group.id)],
+        cc: [mia.followers],
+        content: '<p>Pole beans from seed</p>',
+        published: '2026-11-25T09:00:00Z',
+      };
+      const path = new URL(note.id).pathname;
+      fedi.serve(path, { '@context': AS_CONTEXT, ...note });
+      const onB = () => b.app.db.selectFrom('posts').select('text').where('ap_id', '=', note.id).executeTakeFirst();
+      expect(await toA('Create', note)).toBe(202);
+      await settle(a, b);
+      expect(await onB()).toEqual({ text: 'Pole beans from seed' });
+
+      const edited = { ...note, content: '<p>Pole beans from seed, sown in May</p>', updated: '2026-11-25T10:00:00Z' };
+      fedi.serve(path, { '@context': AS_CONTEXT, ...edited });
+      expect(await toA('Update', edited)).toBe(202);
+      await settle(a, b);
+      expect(await onB()).toEqual({ text: 'Pole beans from seed, sown in May' });
+
+      fedi.fail(path, 410);
+      expect(await toA('Delete', { id: note.id, type: 'Tombstone' })).toBe(202);
+      await settle(a, b);
+      expect(await onB()).toBeUndefined();
+    } finally {
+      await fedi.close();
+    }
   });
 
   it("the group's announced posts show in dan's following feed on B, as their author's, while he follows the group", async () => {

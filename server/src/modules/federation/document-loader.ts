@@ -45,7 +45,8 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
       current = new URL(location, current).href;
       continue;
     }
-    if (response.status < 200 || response.status >= 300) throw new FetchError(current, `HTTP ${response.status}`);
+    // The status goes with the error: a 404 or 410 says the document is gone (see `isGone`).
+    if (response.status < 200 || response.status >= 300) throw new FetchError(current, `HTTP ${response.status}`, response.status >= 400 && response.status <= 599 ? new Response(null, { status: response.status }) : undefined);
     try {
       return { document: JSON.parse(response.body.toString('utf8')) as unknown, documentUrl: current };
     } catch {
@@ -54,6 +55,9 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
   }
   throw new FetchError(url, 'too many redirects');
 }
+
+/** Whether a fetch failed because the server no longer has the document. */
+export const isGone = (error: unknown) => error instanceof FetchError && (error.response?.status === 404 || error.response?.status === 410);
 
 /**
  * Fedify's loader of remote JSON-LD (actors, keys, contexts), through the guard (fetchRemoteJson).

@@ -1,4 +1,4 @@
-import type { Context, InboxContext } from '@fedify/fedify';
+import type { Context, DocumentLoader, InboxContext } from '@fedify/fedify';
 import {
   type Activity,
   type Actor,
@@ -38,8 +38,10 @@ import { deletePostsWithMedia } from '../posts/group-posts.js';
 import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
+import { isGone } from './document-loader.js';
 import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare } from './federation.repository.js';
 import { undoFollow } from './follows.js';
+import { remoteChanging } from './outgoing.js';
 import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
 import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
@@ -374,10 +376,12 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   if (!group || !(await isFollowedHere(app.db, group.id))) return;
   const actor = await announce.getActor(ctx);
   if (!(actor instanceof Group)) return;
+  const elsewhere = await embeddedFromElsewhere(ctx, announce);
+  if (elsewhere instanceof Update) return passedOnUpdate(app, ctx, elsewhere);
+  if (elsewhere instanceof Delete) return passedOnDelete(app, ctx, elsewhere);
   let object = await announce.getObject(ctx);
   // A community passes on its members' edits and deletions as it passes on their posts: each is
-  // taken as if its author had sent it, so only the author's own content changes. One embedded from
-  // another server than the community's was fetched again from its own.
+  // taken as if its author had sent it, so only the author's own content changes.
   if (object instanceof Update) return onUpdate(app, ctx, object);
   if (object instanceof Delete) return onDelete(app, ctx, object);
   let authorId: URL | null = null;
@@ -394,6 +398,62 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   // often it is announced, and whether it was stored just now or came earlier another way).
   const stored = await postByApId(app.db, object.id.href);
   if (stored && stored.author_id !== group.id) await recordShare(app.db, group.id, stored.id, Date.now());
+}
+
+/** A loader that loads nothing: what is read with it is only what a document embeds. */
+const embeddedOnly: DocumentLoader = (url) => Promise.reject(new Error(`not fetched: ${url}`));
+
+/**
+ * The Update or Delete an Announce embeds when another server than the announcer's wrote it (a
+ * group passing on the edit or deletion of a member of another server, as Kruh groups do): the
+ * group cannot sign it in its author's name, so it says only what to check at the author's server.
+ * Null for anything else, which is read as always.
+ */
+async function embeddedFromElsewhere(ctx: Ctx, announce: Announce): Promise<Update | Delete | null> {
+  const objectId = announce.objectId;
+  if (!announce.id || !objectId || objectId.origin === announce.id.origin) return null;
+  const object = await announce.getObject({ crossOrigin: 'trust', documentLoader: embeddedOnly, contextLoader: ctx.contextLoader, suppressError: true });
+  return object instanceof Update || object instanceof Delete ? object : null;
+}
+
+/**
+ * A passed-on Update of a stored post or comment: the Note is read again from its author's own
+ * server, and that version is taken as the author's edit (whatever the group embedded).
+ */
+async function passedOnUpdate(app: FastifyInstance, ctx: Ctx, update: Update): Promise<void> {
+  const actorId = update.actorId;
+  const noteId = update.objectId;
+  const viewer = await knownViewer(app, actorId);
+  if (!viewer || !actorId || !noteId || noteId.origin !== actorId.origin) return;
+  const stored = await ownStored(app.db, noteId, viewer.id);
+  if (!stored) return;
+  const note = await ctx.lookupObject(noteId).catch(() => null);
+  if (!isWriting(note) || note.id?.href !== noteId.href || !isAuthor(note, actorId)) return;
+  await editStored(app, ctx, viewer, stored, note, await update.toJsonLd({ contextLoader: ctx.contextLoader }), update.id);
+}
+
+/**
+ * A passed-on Delete of a stored post or comment counts once the author's server no longer has it
+ * (it answers 404 or 410, or shows a Tombstone); an account's deletion is its own to send.
+ */
+async function passedOnDelete(app: FastifyInstance, ctx: Ctx, activity: Delete): Promise<void> {
+  const actorId = activity.actorId;
+  const objectId = activity.objectId;
+  const viewer = await knownViewer(app, actorId);
+  if (!viewer || !actorId || !objectId || objectId.origin !== actorId.origin || objectId.href === actorId.href) return;
+  const stored = await ownStored(app.db, objectId, viewer.id);
+  if (!stored || !(await goneAt(ctx, objectId))) return;
+  await deleteStored(app, viewer, stored, await activity.toJsonLd({ contextLoader: ctx.contextLoader }), activity.id);
+}
+
+/** Whether the server an object comes from says it is gone. */
+async function goneAt(ctx: Ctx, uri: URL): Promise<boolean> {
+  try {
+    const { document } = await ctx.documentLoader(uri.href);
+    return typeof document === 'object' && document !== null && (document as { type?: unknown }).type === 'Tombstone';
+  } catch (error) {
+    return isGone(error);
+  }
 }
 
 /** The stored post or comment an object's IRI names, when the actor's account wrote it. */
@@ -421,15 +481,41 @@ export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): 
   if (!isWriting(object) || !isAuthor(object, update.actorId)) return;
   const stored = await ownStored(app.db, object.id, viewer.id);
   if (!stored) return;
-  const read = await readNote(app, ctx, object);
+  await editStored(app, ctx, viewer, stored, object, await update.toJsonLd({ contextLoader: ctx.contextLoader }), update.id);
+}
+
+type Stored = NonNullable<Awaited<ReturnType<typeof ownStored>>>;
+
+/**
+ * Edits a stored post or comment as its author, to the Note's version; the groups here that
+ * passed it on pass the author's Update on (`activity`, with its id).
+ */
+async function editStored(app: FastifyInstance, ctx: Ctx, viewer: Viewer, stored: Stored, note: Writing, activity: unknown, activityId: URL | null) {
+  const read = await readNote(app, ctx, note);
   let droppedMedia: string[] = [];
   await asAccount(app, async (tx) => {
-    if (stored.kind === 'comment') return replaceRemoteCommentText(tx, viewer, stored.id, read.text);
-    await editPost(tx, viewer, { postId: stored.id, text: read.text, contentWarning: read.contentWarning, mentions: read.mentions.map((m) => m.userId) });
-    droppedMedia = await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));
+    if (stored.kind === 'comment') await replaceRemoteCommentText(tx, viewer, stored.id, read.text);
+    else {
+      await editPost(tx, viewer, { postId: stored.id, text: read.text, contentWarning: read.contentWarning, mentions: read.mentions.map((m) => m.userId) });
+      droppedMedia = await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));
+    }
+    await remoteChanging(tx, { of: stored.kind, id: stored.id, change: 'update', activity, activityId: activityId?.href ?? null });
   });
   // Only once the edit is committed: one refused and rolled back still shows those pictures.
   if (droppedMedia.length) await removePostMedia(app.storage, droppedMedia, app.log);
+}
+
+/**
+ * Deletes a stored post or comment as its author; the groups here that passed it on pass the
+ * author's Delete on (`activity`), told before the rows go.
+ */
+async function deleteStored(app: FastifyInstance, viewer: Viewer, stored: Stored, activity: unknown, activityId: URL | null) {
+  let mediaKeys: string[] = [];
+  await asAccount(app, async (tx) => {
+    await remoteChanging(tx, { of: stored.kind, id: stored.id, change: 'delete', activity, activityId: activityId?.href ?? null });
+    mediaKeys = stored.kind === 'post' ? await deletePost(tx, viewer, stored.id) : await deleteComment(tx, viewer, stored.id);
+  });
+  if (mediaKeys.length) await removePostMedia(app.storage, mediaKeys, app.log);
 }
 
 /** A Delete of a post or comment by its author removes it; of an actor by itself, its account and posts. */
@@ -437,19 +523,16 @@ export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete)
   const actorId = activity.actorId;
   const viewer = await knownViewer(app, actorId);
   if (!actorId || !viewer) return;
-  let mediaKeys: string[] = [];
-  if (activity.objectId?.href === actorId.href) {
-    await asAccount(app, async (tx) => {
-      mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, viewer.id), app);
-      mediaKeys.push(...(await deleteAccount(tx, viewer)));
-    });
-  } else {
+  if (activity.objectId?.href !== actorId.href) {
     const stored = await ownStored(app.db, activity.objectId, viewer.id);
-    if (!stored) return;
-    await asAccount(app, async (tx) => {
-      mediaKeys = stored.kind === 'post' ? await deletePost(tx, viewer, stored.id) : await deleteComment(tx, viewer, stored.id);
-    });
+    if (stored) await deleteStored(app, viewer, stored, await activity.toJsonLd({ contextLoader: ctx.contextLoader }), activity.id);
+    return;
   }
+  let mediaKeys: string[] = [];
+  await asAccount(app, async (tx) => {
+    mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, viewer.id), app);
+    mediaKeys.push(...(await deleteAccount(tx, viewer)));
+  });
   if (mediaKeys.length) await removePostMedia(app.storage, mediaKeys, app.log);
 }
 

@@ -1,5 +1,5 @@
 import { Temporal } from '@js-temporal/polyfill';
-import { type Activity, Announce, Create, Delete, Follow, Like, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
+import { Activity, Announce, Create, Delete, Follow, Like, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { readAsVisitor } from '../syndication/visitor-read.js';
@@ -82,7 +82,8 @@ const groupIdsOf = (post: Post) => post.groups.flatMap((group) => (group._id ? [
 
 /**
  * A remote person's post in groups here, as a visitor reads it: the groups pass the Note on by its
- * own id, which its server answers for (and its edits reach the groups' followers from there).
+ * own id, which its server answers for (its edits and deletion they pass on as they come, see
+ * `sendRemoteChange`).
  */
 async function announceRemotePost(app: FastifyInstance, postId: string, apId: string): Promise<Delivery[]> {
   const post = await readAsVisitor(app, postsApi.get, { postId });
@@ -200,6 +201,21 @@ async function sendCommentDeletion(app: FastifyInstance, event: Extract<Outgoing
   return deliveries;
 }
 
+/**
+ * A remote person's edit or deletion, passed on by the groups that passed on what it changes: the
+ * Announce embeds the author's activity as it came (one signed by its author could not be made
+ * here), so a receiver takes it as the group's word and checks it at the author's server.
+ */
+async function sendRemoteChange(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'remote_change' }>): Promise<Delivery[]> {
+  // An edit of what a visitor may no longer read (hidden, or its author suspended) goes nowhere, as its Note would not.
+  if (event.change === 'update' && !(event.of === 'post' ? await readAsVisitor(app, postsApi.get, { postId: event.id }) : await visibleComment(app, event.id))) return [];
+  const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config));
+  const activity = await Activity.fromJsonLd(event.activity, { documentLoader: loader, contextLoader: loader });
+  const of = event.of === 'post' ? event.id : `comments/${event.id}`;
+  const suffix = event.change === 'update' ? `${of}/update/${event.version}` : `${of}/delete`;
+  return announcedBy(app, event.groupIds, activity, suffix);
+}
+
 /** A deleted account's actor, gone: signed with its key, which outlives the account for this. */
 async function sendActorDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'actor_deleted' }>): Promise<Delivery[]> {
   const actor = actorOf(app, event.actorId);
@@ -221,6 +237,8 @@ async function deliveriesOf(app: FastifyInstance, event: OutgoingEvent): Promise
       return sendComment(app, event.commentId);
     case 'comment_deleted':
       return sendCommentDeletion(app, event);
+    case 'remote_change':
+      return sendRemoteChange(app, event);
     case 'actor_deleted':
       return sendActorDeletion(app, event);
   }

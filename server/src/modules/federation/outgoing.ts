@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/schema.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -29,6 +30,12 @@ export type OutgoingEvent =
    * before it went.
    */
   | { kind: 'comment_deleted'; commentId: string; authorId: string; inboxes: string[]; groupIds?: string[] }
+  /**
+   * A remote person's edit or deletion of their post or comment, which public groups here passed
+   * on: they pass it on too. `activity`: the author's own, as JSON-LD; `groupIds`: read before a
+   * deletion took the rows; `version`: tells the Announces of one post's edits apart.
+   */
+  | { kind: 'remote_change'; of: 'post' | 'comment'; id: string; change: 'update' | 'delete'; activity: unknown; groupIds: string[]; version: string }
   /** The inboxes of the deleted account's followers, read before they were forgotten. */
   | { kind: 'actor_deleted'; actorId: string; inboxes: string[] };
 
@@ -145,6 +152,29 @@ export async function commentDeleting(ctx: ServiceContext, commentId: string): P
   if (!audience?.local || (await actorById(ctx.db, audience.authorId))?.kind !== 'user') return;
   const { authorId, inboxes, groupIds } = audience;
   await queue(ctx, { kind: 'comment_deleted', commentId, authorId, inboxes, groupIds });
+}
+
+/**
+ * A remote person's edit or deletion of their post or comment, about to be made (a deletion still
+ * has the rows to read): each public group with remote followers that the post, or the comment's
+ * post, is in passed it on when it came, and passes this on the same way, as the author's own
+ * activity. Nothing for a post in no group here, or in a private one.
+ */
+export async function remoteChanging(
+  ctx: ServiceContext,
+  change: { of: 'post' | 'comment'; id: string; change: 'update' | 'delete'; activity: unknown; activityId: string | null },
+): Promise<void> {
+  if (!on(ctx)) return;
+  const postId =
+    change.of === 'post' ? change.id : (await ctx.db.selectFrom('comments').select('post_id').where('id', '=', change.id).executeTakeFirst())?.post_id;
+  const groupIds = postId ? await followedGroupsOf(ctx.db, postId) : [];
+  if (groupIds.length === 0) return;
+  // The author's activity (its id when it has one) is new for each edit, and may be long: a digest names the edit.
+  const version = createHash('sha256')
+    .update(change.activityId ?? JSON.stringify(change.activity))
+    .digest('hex')
+    .slice(0, 16);
+  await queue(ctx, { kind: 'remote_change', of: change.of, id: change.id, change: change.change, activity: change.activity, groupIds, version });
 }
 
 /**
