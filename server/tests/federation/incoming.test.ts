@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { addRemoteFollow } from '../../src/modules/federation/federation.repository';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
-import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
+import { AS_CONTEXT, type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
@@ -201,6 +201,69 @@ describe('incoming activities', () => {
     expect(await notificationsOf(fan.id)).toContainEqual(
       expect.objectContaining({ type: 'COMMENT_MENTION', actor_id: await accountOf(dave), post_id: post.id, comment_id: comment!.id }),
     );
+  });
+
+  /** Puts a Note up on the fake server at its own address, as its author's server serves it. */
+  const publish = (note: { id: string }) => fedi.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
+  const mentionOf = (user: TestUser) => ({ cc: [localActor(user.id)], tag: [{ type: 'Mention', href: localActor(user.id), name: `@${user.username}@kruh.example` }] });
+
+  it('fetches the unknown thread of a reply naming a local user: its root a post, the answers between comments, told to nobody; the reply tells her', async () => {
+    const root = noteBy(bob, { content: '<p>what is up in your garden?</p>' });
+    const middle = noteBy(carol, { inReplyTo: root.id, content: '<p>leeks</p>' });
+    publish(root);
+    publish(middle);
+    const reply = noteBy(dave, { inReplyTo: middle.id, content: '<p>alice has some too</p>', ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+
+    const post = await postByAp(root.id);
+    expect(post).toMatchObject({ author_id: await accountOf(bob), text: 'what is up in your garden?' });
+    const between = await commentByAp(middle.id);
+    expect(between).toMatchObject({ post_id: post!.id, parent_comment_id: null, author_id: await accountOf(carol), text: 'leeks' });
+    const comment = await commentByAp(reply.id);
+    expect(comment).toMatchObject({ post_id: post!.id, parent_comment_id: between!.id, author_id: await accountOf(dave), text: 'alice has some too' });
+    const mentions = await t.app.db.selectFrom('comment_mentions').select('user_id').where('comment_id', '=', comment!.id).execute();
+    expect(mentions).toEqual([{ user_id: alice.id }]);
+    expect(await notificationsOf(alice.id)).toContainEqual(expect.objectContaining({ type: 'COMMENT_MENTION', comment_id: comment!.id, post_id: post!.id }));
+    // Fan follows bob, yet hears nothing of the post fetched as context, as of an old post read from an outbox.
+    expect((await notificationsOf(fan.id)).filter((n) => n.post_id === post!.id)).toEqual([]);
+    // Carol's account is told of dave's answer as any author is; nobody of the fetched answer.
+    expect((await t.app.db.selectFrom('notifications').select('comment_id').where('comment_id', '=', between!.id).execute())).toEqual([]);
+  });
+
+  it('fetches no thread for a reply nobody here wants, and drops one whose thread is not public, unreadable or too long', async () => {
+    const root = noteBy(bob, { content: '<p>a root</p>' });
+    publish(root);
+    const unwanted = noteBy(eve, { inReplyTo: root.id });
+    const asked = fedi.asked.length;
+    expect(await send(activity('Create', eve, unwanted), eve)).toBe(202);
+    expect(await commentByAp(unwanted.id)).toBeUndefined();
+    expect(fedi.asked.slice(asked)).not.toContain(new URL(root.id).pathname);
+
+    const hidden = noteBy(carol, { inReplyTo: root.id, to: [carol.followers], cc: [] });
+    publish(hidden);
+    const underHidden = noteBy(dave, { inReplyTo: hidden.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, underHidden), dave)).toBe(202);
+
+    const failing = noteBy(carol, { inReplyTo: root.id });
+    fedi.fail(new URL(failing.id).pathname, 500);
+    const underFailing = noteBy(dave, { inReplyTo: failing.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, underFailing), dave)).toBe(202);
+
+    // Six answers above the reply, the topmost answering the root: one level more than is walked.
+    let above: { id: string } = root;
+    for (let level = 0; level < 6; level++) {
+      above = noteBy(carol, { inReplyTo: above.id, content: `<p>level ${level}</p>` });
+      publish(above);
+    }
+    const deep = noteBy(dave, { inReplyTo: above.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, deep), dave)).toBe(202);
+
+    for (const dropped of [hidden, underHidden, failing, underFailing, above, deep]) expect(await commentByAp(dropped.id)).toBeUndefined();
+    expect(await postByAp(root.id)).toBeUndefined();
+    // The same root under a wanted reply of its own is fetched: what kept the others out was their thread.
+    const direct = noteBy(dave, { inReplyTo: root.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, direct), dave)).toBe(202);
+    expect(await commentByAp(direct.id)).toMatchObject({ post_id: (await postByAp(root.id))!.id, parent_comment_id: null });
   });
 
   it("takes a local comment's Note address as what a reply answers and a like likes", async () => {

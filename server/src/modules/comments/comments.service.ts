@@ -78,6 +78,8 @@ async function refuseBlocked(
 export interface RemoteOrigin {
   apId: string;
   apUrl: string | null;
+  /** Fetched as the context of a reply rather than sent: stored without telling anyone of it. */
+  quiet?: boolean;
 }
 
 /**
@@ -136,7 +138,7 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   );
   await repo.addToPostComments(trx, postId, 1);
   if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
-  await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
+  if (!remote?.quiet) await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
   await federation.commentPublished(ctx, id);
   return (await mapOne(ctx, id, viewer.id))!;
 }
