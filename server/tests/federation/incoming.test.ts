@@ -345,6 +345,35 @@ describe('incoming activities', () => {
     expect(await commentByAp(reply.id)).toBeUndefined();
   });
 
+  it("takes the Mention tags of a remote comment's edit as its mentions, telling those newly named once", async () => {
+    const post = await createPost(t.app, alice, { text: 'any onions?' });
+    const reply = noteBy(dave, { inReplyTo: localPost(post.id), content: '<p>ask around</p>' });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    const comment = (await commentByAp(reply.id))!;
+    const mentioned = async () =>
+      (await t.app.db.selectFrom('comment_mentions').select('user_id').where('comment_id', '=', comment.id).orderBy('position').execute()).map((m) => m.user_id);
+    const told = async () => (await notificationsOf(fan.id)).filter((n) => n.comment_id === comment.id && n.type === 'COMMENT_MENTION');
+    expect(await mentioned()).toEqual([]);
+
+    const edit = (content: string, users: TestUser[]) => ({
+      ...reply,
+      content,
+      cc: users.map((user) => localActor(user.id)),
+      tag: users.map((user) => ({ type: 'Mention', href: localActor(user.id), name: `@${user.username}@kruh.example` })),
+      updated: '2026-11-25T10:00:00Z',
+    });
+    expect(await send(activity('Update', dave, edit('<p>ask fan</p>', [fan])), dave)).toBe(202);
+    expect(await commentByAp(reply.id)).toMatchObject({ text: 'ask fan' });
+    expect(await mentioned()).toEqual([fan.id]);
+    expect(await told()).toEqual([expect.objectContaining({ actor_id: await accountOf(dave), post_id: post.id })]);
+
+    // Edited again, fan still named: no second item; dropped from the tags, no longer a mention.
+    expect(await send(activity('Update', dave, edit('<p>ask fan, really</p>', [fan])), dave)).toBe(202);
+    expect(await told()).toHaveLength(1);
+    expect(await send(activity('Update', dave, edit('<p>never mind</p>', [])), dave)).toBe(202);
+    expect(await mentioned()).toEqual([]);
+  });
+
   it("refreshes an account's bio on an Update of its actor by itself only", async () => {
     const account = await accountOf(carol);
     const person = (await (await fetch(carol.id)).json()) as Record<string, unknown>;

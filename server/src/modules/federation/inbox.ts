@@ -482,8 +482,8 @@ async function ownStored(db: Executor, apId: URL | null, userId: string) {
 }
 
 /**
- * An Update of a stored post or comment by its author edits it; of an actor by itself (a new name
- * or bio), refreshes its account.
+ * An Update of a stored post or comment by its author edits it, its mentions too (those newly named
+ * are told); of an actor by itself (a new name or bio), refreshes its account.
  */
 export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): Promise<void> {
   const viewer = await knownViewer(app, update.actorId);
@@ -500,7 +500,7 @@ export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): 
   const read = await readNote(app, ctx, object);
   let droppedMedia: string[] = [];
   await asAccount(app, async (tx) => {
-    if (stored.kind === 'comment') return replaceRemoteCommentText(tx, viewer, stored.id, read.text);
+    if (stored.kind === 'comment') return replaceRemoteCommentText(tx, viewer, stored.id, read.text, read.mentions.map((m) => m.userId));
     await editPost(tx, viewer, { postId: stored.id, text: read.text, contentWarning: read.contentWarning, mentions: read.mentions.map((m) => m.userId) });
     droppedMedia = await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));
   });
