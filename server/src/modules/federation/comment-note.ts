@@ -37,6 +37,7 @@ export function localCommentId(origin: string, uri: URL): string | null {
 /** A remote actor a comment answers or mentions: where its Note is delivered. */
 export interface Recipient {
   id: string;
+  /** Its server's shared inbox, else its own: the actors of one server get the Note once. */
   inbox: string;
   handle: string | null;
 }
@@ -59,12 +60,16 @@ async function repliedTo(db: Executor, origin: string, comment: Comment) {
   return { inReplyTo, authorId: row?.author_id ?? null };
 }
 
-/** The remote actors of these accounts, once each. */
+/**
+ * The remote actors of these accounts, once each, with where they are sent as a mention's actor is
+ * (its server's shared inbox, else its own), so an author answered and someone mentioned on one
+ * server make one delivery.
+ */
 export async function remoteAuthors(db: Executor, accountIds: (string | null)[]): Promise<Recipient[]> {
   const found = new Map<string, Recipient>();
   for (const id of new Set(accountIds)) {
     const actor = id ? await remoteActorOfAccount(db, id) : undefined;
-    if (actor) found.set(actor.id, { id: actor.id, inbox: actor.inbox, handle: actor.handle });
+    if (actor) found.set(actor.id, { id: actor.id, inbox: actor.shared_inbox ?? actor.inbox, handle: actor.handle });
   }
   return [...found.values()];
 }
