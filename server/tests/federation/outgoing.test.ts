@@ -161,6 +161,23 @@ describe('outgoing activities', () => {
     expect(announce!.activity.object).toMatchObject({ type: 'Create', actor: actor(member.id), object: { type: 'Note', id: noteUrl(postId) } });
   });
 
+  it("names the first public group a post is in as its Note's audience, and its comments', and none for a post in no group", async () => {
+    const orchard = await createGroup(t.app, alice, { name: 'orchard' });
+    const read = async (path: string) => ok(await t.app.inject({ method: 'GET', url: path, headers: { accept: 'application/activity+json' } })).json<Json>();
+    const { id: postId } = await createPost(t.app, alice, { text: 'pears or plums?', groupIds: [orchard.id, garden.id] });
+    expect(await read(`/ap/posts/${postId}`)).toMatchObject({ id: noteUrl(postId), audience: actor(orchard.id) });
+    const sent = await deliveredBy(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'plums' } }).then((res) => ok(res, 201)));
+    const commentId = (await t.app.db.selectFrom('comments').select('id').where('post_id', '=', postId).executeTakeFirstOrThrow()).id;
+    expect(await read(`/ap/comments/${commentId}`)).toMatchObject({ audience: actor(orchard.id) });
+    // The groups pass the comment on with its audience in it.
+    const announced = [...sent.one, ...sent.two].filter((d) => d.activity.type === 'Announce');
+    expect(announced.length).toBeGreaterThan(0);
+    for (const announce of announced) expect(announce.activity.object).toMatchObject({ object: { audience: actor(orchard.id) } });
+
+    const { id: plain } = await createPost(t.app, alice, { text: 'no group here' });
+    expect(await read(`/ap/posts/${plain}`)).not.toHaveProperty('audience');
+  });
+
   it("sends an edit as an Update and a deletion as a Delete of a Tombstone, to the post's audience", async () => {
     const { id: postId } = await createPost(t.app, alice, { text: 'first words', groupIds: [garden.id] });
     const edited = await deliveredBy(() =>

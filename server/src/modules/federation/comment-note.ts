@@ -5,7 +5,7 @@ import { type Comment, type CommentNode, commentsApi } from '#core/api/comments'
 import { appPaths } from '#core/app-paths';
 import type { Executor } from '../../db/schema.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { actorById } from './federation.repository.js';
+import { actorById, firstPublicGroupOf } from './federation.repository.js';
 import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
 import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
 
@@ -98,6 +98,7 @@ export async function commentNote(
   if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
   const replied = await repliedTo(app.db, origin, comment);
   const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
+  const group = await firstPublicGroupOf(app.db, comment.postId);
   const mentioned = await remoteMentionsOf(app.db, comment);
   const recipients = withMentioned(await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]), mentioned);
   const host = new URL(origin).host;
@@ -109,6 +110,8 @@ export async function commentNote(
     published: Temporal.Instant.fromEpochMilliseconds(comment.createdAt),
     url: new URL(appPaths.post(comment.postId), origin),
     replyTarget: replied.inReplyTo,
+    // Filed under its post's group, as the post is (see audienceOf).
+    audience: group ? actor(group) : null,
     to: PUBLIC_COLLECTION,
     ccs: recipients.map((recipient) => new URL(recipient.id)),
     tags: [
