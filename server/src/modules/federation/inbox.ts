@@ -58,8 +58,9 @@ import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } fro
  *   a followed community (Lemmy) shares it, it names someone here, or its author posts it into a
  *   public group here they follow (the group then announces it); a reply only when it
  *   answers something stored here, or names someone here or is by someone followed here (its
- *   thread is then fetched as context, see fetchThread). Only public Notes are taken, since everything in Kruh outside
- *   private groups is public: a followers-only or direct Note is never published here.
+ *   thread is then fetched as context, see fetchThread). Only public Notes are taken, since
+ *   everything in Kruh outside private groups is public: a followers-only or direct Note is never
+ *   published here.
  * - A suspended remote account's activities are ignored.
  */
 
