@@ -203,6 +203,69 @@ describe('incoming activities', () => {
     );
   });
 
+  /** Puts a Note up on the fake server at its own address, as its author's server serves it. */
+  const publish = (note: { id: string }) => fedi.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
+  const mentionOf = (user: TestUser) => ({ cc: [localActor(user.id)], tag: [{ type: 'Mention', href: localActor(user.id), name: `@${user.username}@kruh.example` }] });
+
+  it('fetches the unknown thread of a reply naming a local user: its root a post, the answers between comments, told to nobody; the reply tells her', async () => {
+    const root = noteBy(bob, { content: '<p>what is up in your garden?</p>' });
+    const middle = noteBy(carol, { inReplyTo: root.id, content: '<p>leeks</p>' });
+    publish(root);
+    publish(middle);
+    const reply = noteBy(dave, { inReplyTo: middle.id, content: '<p>alice has some too</p>', ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+
+    const post = await postByAp(root.id);
+    expect(post).toMatchObject({ author_id: await accountOf(bob), text: 'what is up in your garden?' });
+    const between = await commentByAp(middle.id);
+    expect(between).toMatchObject({ post_id: post!.id, parent_comment_id: null, author_id: await accountOf(carol), text: 'leeks' });
+    const comment = await commentByAp(reply.id);
+    expect(comment).toMatchObject({ post_id: post!.id, parent_comment_id: between!.id, author_id: await accountOf(dave), text: 'alice has some too' });
+    const mentions = await t.app.db.selectFrom('comment_mentions').select('user_id').where('comment_id', '=', comment!.id).execute();
+    expect(mentions).toEqual([{ user_id: alice.id }]);
+    expect(await notificationsOf(alice.id)).toContainEqual(expect.objectContaining({ type: 'COMMENT_MENTION', comment_id: comment!.id, post_id: post!.id }));
+    // Fan follows bob, yet hears nothing of the post fetched as context, as of an old post read from an outbox.
+    expect((await notificationsOf(fan.id)).filter((n) => n.post_id === post!.id)).toEqual([]);
+    // Carol's account is told of dave's answer as any author is; nobody of the fetched answer.
+    expect((await t.app.db.selectFrom('notifications').select('comment_id').where('comment_id', '=', between!.id).execute())).toEqual([]);
+  });
+
+  it('fetches no thread for a reply nobody here wants, and drops one whose thread is not public, unreadable or too long', async () => {
+    const root = noteBy(bob, { content: '<p>a root</p>' });
+    publish(root);
+    const unwanted = noteBy(eve, { inReplyTo: root.id });
+    const asked = fedi.asked.length;
+    expect(await send(activity('Create', eve, unwanted), eve)).toBe(202);
+    expect(await commentByAp(unwanted.id)).toBeUndefined();
+    expect(fedi.asked.slice(asked)).not.toContain(new URL(root.id).pathname);
+
+    const hidden = noteBy(carol, { inReplyTo: root.id, to: [carol.followers], cc: [] });
+    publish(hidden);
+    const underHidden = noteBy(dave, { inReplyTo: hidden.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, underHidden), dave)).toBe(202);
+
+    const failing = noteBy(carol, { inReplyTo: root.id });
+    fedi.fail(new URL(failing.id).pathname, 500);
+    const underFailing = noteBy(dave, { inReplyTo: failing.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, underFailing), dave)).toBe(202);
+
+    // Six answers above the reply, the topmost answering the root: one level more than is walked.
+    let above: { id: string } = root;
+    for (let level = 0; level < 6; level++) {
+      above = noteBy(carol, { inReplyTo: above.id, content: `<p>level ${level}</p>` });
+      publish(above);
+    }
+    const deep = noteBy(dave, { inReplyTo: above.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, deep), dave)).toBe(202);
+
+    for (const dropped of [hidden, underHidden, failing, underFailing, above, deep]) expect(await commentByAp(dropped.id)).toBeUndefined();
+    expect(await postByAp(root.id)).toBeUndefined();
+    // The same root under a wanted reply of its own is fetched: what kept the others out was their thread.
+    const direct = noteBy(dave, { inReplyTo: root.id, ...mentionOf(alice) });
+    expect(await send(activity('Create', dave, direct), dave)).toBe(202);
+    expect(await commentByAp(direct.id)).toMatchObject({ post_id: (await postByAp(root.id))!.id, parent_comment_id: null });
+  });
+
   it("takes a local comment's Note address as what a reply answers and a like likes", async () => {
     const post = await createPost(t.app, alice, { text: 'my beans' });
     const created = await call(t.app, fan, { method: 'POST', url: '/api/comment/', payload: { parent: post.id, text: 'nice beans' } });
@@ -280,6 +343,35 @@ describe('incoming activities', () => {
     expect(await postByAp(note.id)).toBeUndefined();
     expect(await send(activity('Delete', bob, reply.id), bob)).toBe(202);
     expect(await commentByAp(reply.id)).toBeUndefined();
+  });
+
+  it("takes the Mention tags of a remote comment's edit as its mentions, telling those newly named once", async () => {
+    const post = await createPost(t.app, alice, { text: 'any onions?' });
+    const reply = noteBy(dave, { inReplyTo: localPost(post.id), content: '<p>ask around</p>' });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    const comment = (await commentByAp(reply.id))!;
+    const mentioned = async () =>
+      (await t.app.db.selectFrom('comment_mentions').select('user_id').where('comment_id', '=', comment.id).orderBy('position').execute()).map((m) => m.user_id);
+    const told = async () => (await notificationsOf(fan.id)).filter((n) => n.comment_id === comment.id && n.type === 'COMMENT_MENTION');
+    expect(await mentioned()).toEqual([]);
+
+    const edit = (content: string, users: TestUser[]) => ({
+      ...reply,
+      content,
+      cc: users.map((user) => localActor(user.id)),
+      tag: users.map((user) => ({ type: 'Mention', href: localActor(user.id), name: `@${user.username}@kruh.example` })),
+      updated: '2026-11-25T10:00:00Z',
+    });
+    expect(await send(activity('Update', dave, edit('<p>ask fan</p>', [fan])), dave)).toBe(202);
+    expect(await commentByAp(reply.id)).toMatchObject({ text: 'ask fan' });
+    expect(await mentioned()).toEqual([fan.id]);
+    expect(await told()).toEqual([expect.objectContaining({ actor_id: await accountOf(dave), post_id: post.id })]);
+
+    // Edited again, fan still named: no second item; dropped from the tags, no longer a mention.
+    expect(await send(activity('Update', dave, edit('<p>ask fan, really</p>', [fan])), dave)).toBe(202);
+    expect(await told()).toHaveLength(1);
+    expect(await send(activity('Update', dave, edit('<p>never mind</p>', [])), dave)).toBe(202);
+    expect(await mentioned()).toEqual([]);
   });
 
   it("refreshes an account's bio on an Update of its actor by itself only", async () => {

@@ -161,6 +161,23 @@ describe('outgoing activities', () => {
     expect(announce!.activity.object).toMatchObject({ type: 'Create', actor: actor(member.id), object: { type: 'Note', id: noteUrl(postId) } });
   });
 
+  it("names the first public group a post is in as its Note's audience, and its comments', and none for a post in no group", async () => {
+    const orchard = await createGroup(t.app, alice, { name: 'orchard' });
+    const read = async (path: string) => ok(await t.app.inject({ method: 'GET', url: path, headers: { accept: 'application/activity+json' } })).json<Json>();
+    const { id: postId } = await createPost(t.app, alice, { text: 'pears or plums?', groupIds: [orchard.id, garden.id] });
+    expect(await read(`/ap/posts/${postId}`)).toMatchObject({ id: noteUrl(postId), audience: actor(orchard.id) });
+    const sent = await deliveredBy(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'plums' } }).then((res) => ok(res, 201)));
+    const commentId = (await t.app.db.selectFrom('comments').select('id').where('post_id', '=', postId).executeTakeFirstOrThrow()).id;
+    expect(await read(`/ap/comments/${commentId}`)).toMatchObject({ audience: actor(orchard.id) });
+    // The groups pass the comment on with its audience in it.
+    const announced = [...sent.one, ...sent.two].filter((d) => d.activity.type === 'Announce');
+    expect(announced.length).toBeGreaterThan(0);
+    for (const announce of announced) expect(announce.activity.object).toMatchObject({ object: { audience: actor(orchard.id) } });
+
+    const { id: plain } = await createPost(t.app, alice, { text: 'no group here' });
+    expect(await read(`/ap/posts/${plain}`)).not.toHaveProperty('audience');
+  });
+
   it("sends an edit as an Update and a deletion as a Delete of a Tombstone, to the post's audience", async () => {
     const { id: postId } = await createPost(t.app, alice, { text: 'first words', groupIds: [garden.id] });
     const edited = await deliveredBy(() =>
@@ -301,7 +318,7 @@ describe('outgoing activities', () => {
     expect(localLike).toEqual({ one: [], two: [] });
   });
 
-  it("replies to a remote post with a Note in reply to it, to its author, readable at the comment's address, and deletes it there too", async () => {
+  it("replies to a remote post with a Note in reply to it, to its author's server, readable at the comment's address, and deletes it there too", async () => {
     const bobAccount = await accountOf(bob);
     const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'what do you grow?' });
     const apId = `${bob.id}/statuses/${randomUUID()}`;
@@ -313,7 +330,8 @@ describe('outgoing activities', () => {
       const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'Beans, mostly' } }), 201);
       commentId = (res.json() as { _id: string })._id;
     });
-    expect(got.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    // Bob's server names a shared inbox: an answer to him goes there, as a mention of him would.
+    expect(got.one.map((d) => d.path)).toEqual(['/shared-inbox']);
     const create = got.one[0]!;
     expect(create.signer).toBe(actor(alice.id));
     const commentNote = `${ORIGIN}/ap/comments/${commentId}`;
@@ -330,7 +348,7 @@ describe('outgoing activities', () => {
     expect(page.headers.location).toBe(`${ORIGIN}/p/${postId}`);
 
     const deleted = await deliveredBy(() => call(t.app, alice, { method: 'DELETE', url: `/api/comment/${commentId}` }).then((res) => ok(res)));
-    expect(deleted.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    expect(deleted.one.map((d) => d.path)).toEqual(['/shared-inbox']);
     expect(deleted.one[0]!.signer).toBe(actor(alice.id));
     expect(deleted.one[0]!.activity).toMatchObject({ type: 'Delete', actor: actor(alice.id), object: { type: 'Tombstone', id: commentNote } });
 
@@ -338,6 +356,23 @@ describe('outgoing activities', () => {
     const { id: local } = await createPost(t.app, alice);
     const localComment = await deliveredBy(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: local, text: 'here only' } }));
     expect(localComment).toEqual({ one: [], two: [] });
+  });
+
+  it("sends a comment answering one actor and mentioning another of the same server once, to the server's shared inbox", async () => {
+    const bobAccount = await accountOf(bob);
+    const carolAccount = await accountOf(carol);
+    const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'who else grows kale?' });
+    const apId = `${bob.id}/statuses/${randomUUID()}`;
+    await t.app.db.updateTable('posts').set({ ap_id: apId }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+
+    const got = await deliveredBy(() =>
+      call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'Carol does', mentions: [carolAccount] } }).then((res) => ok(res, 201)),
+    );
+    expect(got.one.map((d) => [d.path, d.activity.type])).toEqual([['/shared-inbox', 'Create']]);
+    const object = got.one[0]!.activity.object as { cc: unknown; tag: unknown };
+    expect(list(object.cc).sort()).toEqual([bob.id, carol.id].sort());
+    expect(list(object.tag).map((tag) => (tag as { href: string }).href).sort()).toEqual([bob.id, carol.id].sort());
   });
 
   it("has a public group announce a comment on its post, and the comment's deletion, to its followers, signed by the group", async () => {
@@ -374,7 +409,7 @@ describe('outgoing activities', () => {
     expect(quiet).toEqual({ one: [], two: [] });
   });
 
-  it('sends a reply to a remote comment under a local post to that comment\'s author, in reply to its id', async () => {
+  it("sends a reply to a remote comment under a local post to that comment's author's server, in reply to its id", async () => {
     const bobAccount = await accountOf(bob);
     const { id: postId } = await createPost(t.app, alice, { text: 'what do you grow?' });
     const remoteCommentId = newId();
@@ -388,7 +423,7 @@ describe('outgoing activities', () => {
     const got = await deliveredBy(() =>
       call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: remoteCommentId, text: 'Good choice' } }).then((res) => ok(res, 201)),
     );
-    expect(got.one.map((d) => d.path)).toEqual(['/users/bob/inbox']);
+    expect(got.one.map((d) => d.path)).toEqual(['/shared-inbox']);
     expect(got.one[0]!.activity.object).toMatchObject({ type: 'Note', inReplyTo: apId, cc: bob.id });
   });
 

@@ -219,6 +219,24 @@ describe('two Kruh instances federating', () => {
     expect(notifications.notifications).toContainEqual(expect.objectContaining({ type: 'COMMENT_MENTION', username: `alice@${a.host}` }));
   });
 
+  it("alice's comment on her own post on A, which B does not hold, naming @carol of B brings the post to B and tells carol", async () => {
+    const own = ok<{ _id: string }>(await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Our first pumpkins' } }), 201)._id;
+    await settle(a, b);
+    expect(await b.app.db.selectFrom('posts').select('id').where('ap_id', '=', apId(a, own)).execute()).toEqual([]);
+
+    ok(await call(a.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: `@carol@${b.host} come and see`, parent: own } }), 201);
+    await settle(a, b);
+
+    const post = await b.app.db.selectFrom('posts').select(['id', 'text']).where('ap_id', '=', apId(a, own)).executeTakeFirstOrThrow();
+    expect(post.text).toBe('Our first pumpkins');
+    const comment = await b.app.db.selectFrom('comments').select(['id', 'post_id']).where('text', 'like', '%come and see').executeTakeFirstOrThrow();
+    expect(comment.post_id).toBe(post.id);
+    const notifications = ok<{ notifications: Array<{ type: string; username: string; context: { post: string | null } }> }>(
+      await call(b.app, carol, { method: 'GET', url: '/api/notification/' }),
+    );
+    expect(notifications.notifications).toContainEqual(expect.objectContaining({ type: 'COMMENT_MENTION', username: `alice@${a.host}`, context: expect.objectContaining({ post: post.id }) }));
+  });
+
   it("bob's post on B naming @alice of A tells her she is mentioned", async () => {
     const text = `Thanks for the visit @alice@${a.host}`;
     ok(await call(b.app, bob, { method: 'POST', url: '/api/post', payload: { text } }), 201);

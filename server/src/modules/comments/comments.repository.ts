@@ -92,6 +92,17 @@ export async function updateCommentText(db: Executor, commentId: string, text: s
   await db.updateTable('comments').set({ text, search_text: searchText }).where('id', '=', commentId).where('deleted', '=', 0).execute();
 }
 
+/** A comment's mentions replaced by these, in this order (a remote author's edit naming others). */
+export async function replaceCommentMentions(db: Executor, commentId: string, mentions: { user_id: string | null; username: string }[]): Promise<void> {
+  await db.deleteFrom('comment_mentions').where('comment_id', '=', commentId).execute();
+  if (mentions.length) {
+    await db
+      .insertInto('comment_mentions')
+      .values(mentions.map((m, position) => ({ comment_id: commentId, position, ...m })))
+      .execute();
+  }
+}
+
 /** Turns a comment with replies into a marker: no text, author, mentions, likes or image. */
 export async function markDeleted(db: Executor, commentId: string): Promise<void> {
   await db

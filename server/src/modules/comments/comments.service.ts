@@ -78,6 +78,8 @@ async function refuseBlocked(
 export interface RemoteOrigin {
   apId: string;
   apUrl: string | null;
+  /** Fetched as the context of a reply rather than sent: stored without telling anyone of it. */
+  quiet?: boolean;
 }
 
 /**
@@ -136,23 +138,31 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   );
   await repo.addToPostComments(trx, postId, 1);
   if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
-  await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
+  if (!remote?.quiet) await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
   await federation.commentPublished(ctx, id);
   return (await mapOne(ctx, id, viewer.id))!;
 }
 
 /**
  * A remote author's edit of their comment on their server: Kruh's own users cannot edit comments,
- * so only the text changes, within the comment limits; another's comment is refused.
+ * so only the text changes, within the comment limits, and whom it mentions (the accounts its Note
+ * names now); those it newly mentions are told, as of a post's edit. Another's comment is refused.
  */
-export async function replaceRemoteCommentText(ctx: ServiceContext, viewer: Viewer, commentId: string, text: string): Promise<void> {
+export async function replaceRemoteCommentText(ctx: ServiceContext, viewer: Viewer, commentId: string, text: string, mentionIds: string[] = []): Promise<void> {
   const invalid = validateCommentText(text);
   if (invalid) throw badRequest(invalid);
+  if (mentionIds.length > LIMITS.mentionsPerPost) throw badRequest('mentions_up_to');
   const comment = await repo.findCommentForUpdate(ctx.db, commentId);
   if (!comment || comment.deleted) throw notFound('comment_not_found');
   if (comment.author_id !== viewer.id) throw forbidden('not_author');
   const trimmed = trimText(text);
   await repo.updateCommentText(ctx.db, commentId, trimmed, foldForSearch(trimmed));
+  const mentions = await resolveMentions(ctx.db, mentionIds);
+  const before = new Set((await repo.mentionsOf(ctx.db, [commentId])).map((m) => m.user_id));
+  const newlyMentioned = [...new Set(mentions.flatMap((m) => (m.user_id && !before.has(m.user_id) ? [m.user_id] : [])))];
+  await takeStrangerMentionSlots(ctx.db, ctx.app.config.rates, viewer.id, newlyMentioned);
+  await repo.replaceCommentMentions(ctx.db, commentId, mentions);
+  if (newlyMentioned.length > 0) await enqueueNotificationEvent(ctx.db, { kind: 'comment_edited', commentId, mentioned: newlyMentioned });
 }
 
 /** PATCH /comment/{id}/like: toggles, or sets `liked` when given; counted as likePost is. */

@@ -5,7 +5,7 @@ import { type Comment, type CommentNode, commentsApi } from '#core/api/comments'
 import { appPaths } from '#core/app-paths';
 import type { Executor } from '../../db/schema.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { actorById } from './federation.repository.js';
+import { actorById, firstPublicGroupOf } from './federation.repository.js';
 import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
 import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
 
@@ -37,6 +37,7 @@ export function localCommentId(origin: string, uri: URL): string | null {
 /** A remote actor a comment answers or mentions: where its Note is delivered. */
 export interface Recipient {
   id: string;
+  /** Its server's shared inbox, else its own: the actors of one server get the Note once. */
   inbox: string;
   handle: string | null;
 }
@@ -59,12 +60,16 @@ async function repliedTo(db: Executor, origin: string, comment: Comment) {
   return { inReplyTo, authorId: row?.author_id ?? null };
 }
 
-/** The remote actors of these accounts, once each. */
+/**
+ * The remote actors of these accounts, once each, with where they are sent as a mention's actor is
+ * (its server's shared inbox, else its own), so an author answered and someone mentioned on one
+ * server make one delivery.
+ */
 export async function remoteAuthors(db: Executor, accountIds: (string | null)[]): Promise<Recipient[]> {
   const found = new Map<string, Recipient>();
   for (const id of new Set(accountIds)) {
     const actor = id ? await remoteActorOfAccount(db, id) : undefined;
-    if (actor) found.set(actor.id, { id: actor.id, inbox: actor.inbox, handle: actor.handle });
+    if (actor) found.set(actor.id, { id: actor.id, inbox: actor.shared_inbox ?? actor.inbox, handle: actor.handle });
   }
   return [...found.values()];
 }
@@ -93,6 +98,7 @@ export async function commentNote(
   if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
   const replied = await repliedTo(app.db, origin, comment);
   const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
+  const group = await firstPublicGroupOf(app.db, comment.postId);
   const mentioned = await remoteMentionsOf(app.db, comment);
   const recipients = withMentioned(await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]), mentioned);
   const host = new URL(origin).host;
@@ -104,6 +110,8 @@ export async function commentNote(
     published: Temporal.Instant.fromEpochMilliseconds(comment.createdAt),
     url: new URL(appPaths.post(comment.postId), origin),
     replyTarget: replied.inReplyTo,
+    // Filed under its post's group, as the post is (see audienceOf).
+    audience: group ? actor(group) : null,
     to: PUBLIC_COLLECTION,
     ccs: recipients.map((recipient) => new URL(recipient.id)),
     tags: [

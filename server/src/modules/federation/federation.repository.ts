@@ -197,6 +197,21 @@ export async function followedGroupsOf(db: Executor, postId: string): Promise<st
   return rows.map((row) => row.id);
 }
 
+/** The first group of a post, when every group it is in is public; null for none. */
+export async function firstPublicGroupOf(db: Executor, postId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('post_groups')
+    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
+    .select('groups.id')
+    .where('post_groups.post_id', '=', postId)
+    .where('groups.is_private', '=', 0)
+    .where(inNoPrivateGroup('post_groups.post_id'))
+    .orderBy('post_groups.position')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
 /** Which of these local ids are groups the remote actor follows. */
 export async function groupsFollowedBy(db: Executor, remoteActorId: string, localIds: string[]): Promise<string[]> {
   if (localIds.length === 0) return [];

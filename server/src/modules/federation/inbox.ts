@@ -16,7 +16,7 @@ import {
   Link,
   Mention,
   Note,
-  type Object as APObject,
+  Object as APObject,
   Page,
   PUBLIC_COLLECTION,
   type Undo,
@@ -59,8 +59,10 @@ import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } fro
  * - Nothing unsolicited is kept: a Note becomes a post only when someone here follows its author,
  *   a followed community (Lemmy) shares it, it names someone here, or its author posts it into a
  *   public group here they follow (the group then announces it); a reply only when it
- *   answers something stored here. Only public Notes are taken, since everything in Kruh outside
- *   private groups is public: a followers-only or direct Note is never published here.
+ *   answers something stored here, or names someone here or is by someone followed here (its
+ *   thread is then fetched as context, see fetchThread). Only public Notes are taken, since
+ *   everything in Kruh outside private groups is public: a followers-only or direct Note is never
+ *   published here.
  * - A suspended remote account's activities are ignored.
  */
 
@@ -267,24 +269,17 @@ async function storeNote(app: FastifyInstance, ctx: NoteContext, note: Writing, 
   if (!read.isPublic) return;
   if (read.replyTo && arrival === 'backfill') return;
   if (read.replyTo) {
-    const parent = await replyParent(app, ctx, read.replyTo);
+    let parent = await replyParent(app, ctx, read.replyTo);
+    // A reply that names someone here or whose author is followed here is wanted though the thread
+    // it answers is not here: the thread is fetched first, as context.
+    if (!parent && (read.addressesLocal || (await followedHere(app, authorId)))) parent = await fetchThread(app, ctx, read.replyTo, THREAD_FETCHES);
     if (!parent || !(await visitorReads(app, parent.postId))) return;
-    const viewer = await accountFor(app, ctx, authorId);
-    if (!viewer) return;
-    await asAccount(app, async (tx) => {
-      await createComment(
-        tx,
-        viewer,
-        { parent: parent.id, text: read.text, mentions: read.mentions.map((m) => m.userId) },
-        { apId: read.id, apUrl: read.url },
-      );
-    });
+    await storeComment(app, ctx, read, authorId, parent.id, false);
     return;
   }
   const backfill = arrival === 'backfill';
   const groupIds = backfill ? [] : await groupsPostedTo(app, ctx, [...addressed(note), ...(create ? addressed(create) : [])], authorId);
-  const known = await knownViewer(app, authorId);
-  const wanted = arrival !== 'delivered' || read.addressesLocal || groupIds.length > 0 || (known !== null && (await isFollowedHere(app.db, known.id)));
+  const wanted = arrival !== 'delivered' || read.addressesLocal || groupIds.length > 0 || (await followedHere(app, authorId));
   if (!wanted || (read.text === '' && read.media.length === 0)) return;
   const viewer = await accountFor(app, ctx, authorId);
   if (!viewer) return;
@@ -299,6 +294,89 @@ async function storeNote(app: FastifyInstance, ctx: NoteContext, note: Writing, 
       quiet: backfill,
     });
   });
+}
+
+/** Whether someone here follows the actor's existing account. */
+async function followedHere(app: FastifyInstance, actorId: URL): Promise<boolean> {
+  const known = await knownViewer(app, actorId);
+  return known !== null && (await isFollowedHere(app.db, known.id));
+}
+
+/** Stores a read reply as a comment of its author's account under `parentId`; quiet tells nobody of it. */
+async function storeComment(app: FastifyInstance, ctx: NoteContext, read: ReadNote, authorId: URL, parentId: string, quiet: boolean): Promise<void> {
+  const viewer = await accountFor(app, ctx, authorId);
+  if (!viewer) return;
+  await asAccount(app, async (tx) => {
+    await createComment(
+      tx,
+      viewer,
+      { parent: parentId, text: read.text, mentions: read.mentions.map((m) => m.userId) },
+      { apId: read.id, apUrl: read.url, quiet },
+    );
+  });
+}
+
+/**
+ * Notes fetched at most above a wanted reply whose thread is not here: enough for the threads
+ * people answer, and a bound on what one reply can make the instance read.
+ */
+export const THREAD_FETCHES = 5;
+
+/**
+ * A Note another server serves at its own address, read through the guarded loader (a blocked
+ * domain or a private address is never read), with the author it names on that same server; null
+ * for anything else, or when it cannot be read.
+ */
+async function fetchWriting(app: FastifyInstance, ctx: NoteContext, uri: URL): Promise<{ note: Writing; authorId: URL } | null> {
+  try {
+    const { document, documentUrl } = await ctx.documentLoader(uri.href);
+    const object = await APObject.fromJsonLd(document, { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, baseUrl: new URL(documentUrl) });
+    const authorId = isWriting(object) ? object.attributionId : null;
+    if (!isWriting(object) || object.id?.href !== uri.href || new URL(documentUrl).origin !== uri.origin || !isAuthor(object, authorId)) return null;
+    return { note: object, authorId };
+  } catch (error) {
+    app.log.info({ err: error, uri: uri.href }, 'thread context not read');
+    return null;
+  }
+}
+
+/**
+ * What a wanted reply answers, fetching the part of its thread that is not here: walking up its
+ * answers to the root, at most `fetches` Notes, it stores the root as a post of its author and the
+ * answers between as comments, all without telling anyone (context, as an old post read from an
+ * outbox is). Null, and nothing stored, when an ancestor is not public, cannot be read, is gone
+ * here, or the root is further up than the bound.
+ */
+async function fetchThread(app: FastifyInstance, ctx: NoteContext, uri: URL, fetches: number): Promise<{ id: string; postId: string } | null> {
+  const target = await targetOf(app, ctx, uri);
+  if (target) return target.deleted ? null : target;
+  if (fetches <= 0 || uri.origin === new URL(app.config.publicUrl).origin) return null;
+  const fetched = await fetchWriting(app, ctx, uri);
+  if (!fetched) return null;
+  const read = await readNote(app, ctx, fetched.note);
+  if (!read.isPublic) return null;
+  if (read.replyTo) {
+    const parent = await fetchThread(app, ctx, read.replyTo, fetches - 1);
+    if (!parent || !(await visitorReads(app, parent.postId))) return null;
+    await storeComment(app, ctx, read, fetched.authorId, parent.id, true);
+  } else {
+    if (read.text === '' && read.media.length === 0) return null;
+    const viewer = await accountFor(app, ctx, fetched.authorId);
+    if (!viewer) return null;
+    await asAccount(app, async (tx) => {
+      await storeRemotePost(tx, viewer, {
+        text: read.text,
+        contentWarning: read.contentWarning,
+        createdAt: read.published,
+        mentions: read.mentions,
+        remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
+        quiet: true,
+      });
+    });
+  }
+  // Stored now, by this walk or meanwhile by another delivery; or refused (a block, a limit).
+  const stored = await targetOf(app, ctx, uri);
+  return stored && !stored.deleted ? stored : null;
 }
 
 /** What a reply answers: a local post or comment, or a post or comment stored here; `id` is the comment's parent. */
@@ -466,8 +544,8 @@ async function ownStored(db: Executor, apId: URL | null, userId: string) {
 }
 
 /**
- * An Update of a stored post or comment by its author edits it; of an actor by itself (a new name
- * or bio), refreshes its account.
+ * An Update of a stored post or comment by its author edits it, its mentions too (those newly named
+ * are told); of an actor by itself (a new name or bio), refreshes its account.
  */
 export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): Promise<void> {
   const viewer = await knownViewer(app, update.actorId);
@@ -494,7 +572,7 @@ async function editStored(app: FastifyInstance, ctx: Ctx, viewer: Viewer, stored
   const read = await readNote(app, ctx, note);
   let droppedMedia: string[] = [];
   await asAccount(app, async (tx) => {
-    if (stored.kind === 'comment') await replaceRemoteCommentText(tx, viewer, stored.id, read.text);
+    if (stored.kind === 'comment') await replaceRemoteCommentText(tx, viewer, stored.id, read.text, read.mentions.map((m) => m.userId));
     else {
       await editPost(tx, viewer, { postId: stored.id, text: read.text, contentWarning: read.contentWarning, mentions: read.mentions.map((m) => m.userId) });
       droppedMedia = await setRemoteMedia(tx, viewer, stored.id, mediaJson(read.media));

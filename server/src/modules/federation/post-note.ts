@@ -66,6 +66,16 @@ export function noteContent(origin: string, post: Pick<Post, 'text' | 'mentions'
 }
 
 /**
+ * The group a post is in, named as its Note's audience so a server that files posts under
+ * communities (Lemmy) files it there: the first of its groups. A visitor reads no post of a private
+ * group, so every group of a post that is sent at all is public.
+ */
+export function audienceOf(post: Pick<Post, 'groups'>, actor: (id: string) => URL): URL | null {
+  const group = post.groups.find((entry) => entry._id);
+  return group?._id ? actor(group._id) : null;
+}
+
+/**
  * A post, as a visitor reads it from the API, as the Note Mastodon and the others read: a content
  * warning is the `summary` with `sensitive`, which hides the text and pictures behind it; every
  * picture is a Document with its description as `name`.
@@ -84,6 +94,7 @@ export function noteOf(post: Post, at: NoteAddresses): Note {
     published: instant(post.createdAt),
     updated: post.editedAt ? instant(post.editedAt) : null,
     url: new URL(appPaths.post(post._id), at.origin),
+    audience: audienceOf(post, at.actor),
     to: PUBLIC_COLLECTION,
     ccs: [...(at.followers ? [at.followers] : []), ...mentionedRemote],
     tags: [

@@ -12,6 +12,8 @@ export type NotificationEvent =
   /** The author changed the post's text and newly mentioned these users. */
   | { kind: 'post_edited'; postId: string; mentioned: string[] }
   | { kind: 'comment_created'; commentId: string }
+  /** A remote author changed their comment and newly mentioned these users. */
+  | { kind: 'comment_edited'; commentId: string; mentioned: string[] }
   | { kind: 'group_join_request'; groupId: string; actorId: string }
   | { kind: 'group_join_accepted'; groupId: string; actorId: string; userId: string }
   | { kind: 'group_join_denied'; groupId: string; actorId: string; userId: string }

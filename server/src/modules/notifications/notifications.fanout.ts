@@ -133,6 +133,8 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
       return postEdited(app, trx, event, now);
     case 'comment_created':
       return commentCreated(app, trx, event.commentId, now);
+    case 'comment_edited':
+      return commentEdited(app, trx, event, now);
     case 'follow': {
       if (!(await repo.followExists(trx, event.actorId, event.userId))) return { next: null };
       const settings = await settingsOf(trx, [event.userId]);
@@ -295,6 +297,27 @@ async function commentCreated(app: FastifyInstance, trx: Executor, commentId: st
     if (!(await isPostVisible(trx, comment.post_id, mention.userId))) continue;
     rows.push(note(mention.userId, 'COMMENT_MENTION', now, { ...target, count: mention.count }));
     taken.add(mention.userId);
+  }
+  return done(app, trx, rows);
+}
+
+/**
+ * A remote comment's edit tells only the people it newly mentions, as a post's edit does: those
+ * still mentioned when the job runs, who may see the post and want mentions, and who have no item
+ * about the comment yet.
+ */
+async function commentEdited(app: FastifyInstance, trx: Executor, event: Extract<Payload, { kind: 'comment_edited' }>, now: number): Promise<JobStep> {
+  const comment = await repo.findComment(trx, event.commentId);
+  if (!comment?.author_id) return { next: null };
+  const wanted = new Set(event.mentioned);
+  const mentions = (await repo.mentionCounts(trx, { commentId: comment.id })).filter((m) => wanted.has(m.userId));
+  const ids = mentions.map((m) => m.userId);
+  const [settings, told] = await Promise.all([settingsOf(trx, ids), repo.usersToldAboutComment(trx, comment.id, ids, ['COMMENT_MENTION', 'NEW_REPLY'])]);
+  const rows: repo.NewNotification[] = [];
+  for (const mention of mentions) {
+    if (told.has(mention.userId) || !wants(settings.get(mention.userId), 'commentMention')) continue;
+    if (!(await isPostVisible(trx, comment.post_id, mention.userId))) continue;
+    rows.push(note(mention.userId, 'COMMENT_MENTION', now, { actor: comment.author_id, post: comment.post_id, comment: comment.id, count: mention.count }));
   }
   return done(app, trx, rows);
 }

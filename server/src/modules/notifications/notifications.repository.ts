@@ -128,6 +128,19 @@ export async function usersToldAboutPost(db: Executor, postId: string, userIds: 
   return new Set(rows.map((row) => row.user_id));
 }
 
+/** Which of these users have an item of these types about the comment. */
+export async function usersToldAboutComment(db: Executor, commentId: string, userIds: string[], types: NotificationType[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('notifications')
+    .select('user_id')
+    .where('comment_id', '=', commentId)
+    .where('user_id', 'in', userIds)
+    .where('type', 'in', types)
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}
+
 /** The owner and admins of a group with their level in it. */
 export async function groupStaff(db: Executor, groupId: string) {
   const rows = await db
