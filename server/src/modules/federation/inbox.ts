@@ -135,6 +135,16 @@ async function accountFor(app: FastifyInstance, ctx: NoteContext, actorId: URL):
   return viewerOf(app.db, userId);
 }
 
+/**
+ * Stores an actor's document read from its server as the account standing for it (a new name or
+ * bio): what an Update of the actor by itself does, and a refresh of a known one (remote-refresh.ts).
+ * Null for a document that is not that actor's, or whose name another actor holds.
+ */
+export async function saveActorDocument(app: FastifyInstance, document: unknown, actorId: URL): Promise<string | null> {
+  const info = actorInfo(document, actorId);
+  return info ? saveAccount(app, info) : null;
+}
+
 /** The existing, not suspended account of an actor, without reading anything remote. */
 const knownViewer = async (app: FastifyInstance, actorId: URL | null) => viewerOf(app.db, actorId ? await accountOfRemoteActor(app.db, actorId.href) : null);
 
@@ -414,8 +424,7 @@ export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): 
   if (!viewer || !update.actorId) return;
   const object = await update.getObject(ctx);
   if (isActor(object)) {
-    const info = actorInfo(object, update.actorId);
-    if (info) await saveAccount(app, info);
+    await saveActorDocument(app, object, update.actorId);
     return;
   }
   if (!isWriting(object) || !isAuthor(object, update.actorId)) return;
