@@ -144,7 +144,7 @@ describe('looking up remote accounts', () => {
     expect((await profile()).json().user.bio).toBe('After');
   });
 
-  it('never reads again an actor on a blocked domain', async () => {
+  it('never reads again an actor on a blocked domain, and does once the block is lifted', async () => {
     const sam = await remote.actor('sam');
     const searcher = await createUser(t.app);
     expect(await names(searcher, sam.handle)).toEqual([sam.account]);
@@ -161,6 +161,9 @@ describe('looking up remote accounts', () => {
     } finally {
       await t.app.db.deleteFrom('federation_domain_blocks').where('domain', '=', host).execute();
     }
+    await names(searcher, sam.handle);
+    await runDueJobs(t.app);
+    expect(remote.asked.at(-1)).toBe('/users/sam');
   });
 
   it("reads a known remote account's profile by its name, with where it comes from", async () => {

@@ -40,8 +40,8 @@ import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
 import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare } from './federation.repository.js';
 import { undoFollow } from './follows.js';
-import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
-import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
+import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
+import { clipText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
 /**
  * What other servers send to the instance's inboxes, beyond follows. Fedify has checked the
@@ -93,32 +93,6 @@ const loadQuietly = (ctx: NoteContext) => ({ documentLoader: ctx.documentLoader,
 const href = (value: URL | Link | null | undefined): string | null => (value instanceof URL ? value.href : (value?.href?.href ?? null));
 const text = (value: { toString(): string } | null | undefined) => (value == null ? '' : value.toString());
 
-/** What an account keeps of an actor's document; null for a document that is not the actor's own. */
-function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null {
-  if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
-  const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
-  if (!name) return null;
-  return {
-    id: actorId.href,
-    inbox: actor.inboxId.href,
-    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
-    handle: `@${name}@${actorId.host}`,
-    url: href(actor.url),
-    bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
-  };
-}
-
-/** Stores what was read of an actor; null when another actor holds its name. */
-async function saveAccount(app: FastifyInstance, info: RemoteActorInfo): Promise<string | null> {
-  try {
-    return await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
-  } catch (err) {
-    // Another delivery made the account meanwhile (or another actor holds the name: then none).
-    if (!isUniqueViolation(err)) throw err;
-    return accountOfRemoteActor(app.db, info.id);
-  }
-}
-
 /** The account with this id as the caller of a service, unless suspended or gone. */
 async function viewerOf(db: Executor, userId: string | null): Promise<Viewer | null> {
   const user = userId ? await findAccount(db, userId) : undefined;
@@ -129,20 +103,9 @@ async function viewerOf(db: Executor, userId: string | null): Promise<Viewer | n
 async function accountFor(app: FastifyInstance, ctx: NoteContext, actorId: URL): Promise<Viewer | null> {
   let userId = await accountOfRemoteActor(app.db, actorId.href);
   if (!userId) {
-    const info = actorInfo(await ctx.lookupObject(actorId), actorId);
-    userId = info ? await saveAccount(app, info) : null;
+    userId = await saveActorDocument(app, await ctx.lookupObject(actorId), actorId);
   }
   return viewerOf(app.db, userId);
-}
-
-/**
- * Stores an actor's document read from its server as the account standing for it (a new name or
- * bio): what an Update of the actor by itself does, and a refresh of a known one (remote-refresh.ts).
- * Null for a document that is not that actor's, or whose name another actor holds.
- */
-export async function saveActorDocument(app: FastifyInstance, document: unknown, actorId: URL): Promise<string | null> {
-  const info = actorInfo(document, actorId);
-  return info ? saveAccount(app, info) : null;
 }
 
 /** The existing, not suspended account of an actor, without reading anything remote. */

@@ -9,7 +9,7 @@ import { storeAvatar } from '../media/avatars.js';
 import { isUrlBlocked } from './blocked-domains.js';
 import { remoteActorStanding } from './boundaries.repository.js';
 import { egressDocumentLoader, federationRules, userAgentOf } from './document-loader.js';
-import { saveActorDocument } from './inbox.js';
+import { saveActorDocument } from './remote-accounts.js';
 
 /**
  * Keeping a remote account's picture, name and bio up to date without making anyone wait on its
