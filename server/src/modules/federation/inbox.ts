@@ -40,7 +40,9 @@ import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
 import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare } from './federation.repository.js';
 import { undoFollow } from './follows.js';
+import { enqueueJob } from '../jobs/queue.js';
 import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
+import { type AvatarPayload, FEDERATION_AVATAR_JOB, iconUrlOf } from './remote-refresh.js';
 import { clipText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
 /**
@@ -379,15 +381,18 @@ async function ownStored(db: Executor, apId: URL | null, userId: string) {
 }
 
 /**
- * An Update of a stored post or comment by its author edits it; of an actor by itself (a new name
- * or bio), refreshes its account.
+ * An Update of a stored post or comment by its author edits it; of an actor by itself (a new name,
+ * bio or picture), refreshes its account.
  */
 export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): Promise<void> {
   const viewer = await knownViewer(app, update.actorId);
   if (!viewer || !update.actorId) return;
   const object = await update.getObject(ctx);
   if (isActor(object)) {
-    await saveActorDocument(app, object, update.actorId);
+    const userId = await saveActorDocument(app, object, update.actorId);
+    // Its picture may be new too: fetched by a job, so the sending server is answered at once.
+    const icon = userId ? await iconUrlOf(object, ctx.documentLoader) : null;
+    if (userId && icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon } satisfies AvatarPayload);
     return;
   }
   if (!isWriting(object) || !isAuthor(object, update.actorId)) return;
