@@ -116,6 +116,12 @@ export interface Config {
    * server. Otherwise only https:// servers whose every address is public are reached (lib/egress).
    */
   federationAllowHttp: boolean;
+  /**
+   * How long a search for a fediverse handle may spend asking its server, WebFinger and the actor
+   * together (FEDERATION_LOOKUP_TIMEOUT_MS, default 8000): the search waits on it, so a slow or
+   * silent server costs the one searching a few seconds, never a request's worth of timeouts each.
+   */
+  federationLookupTimeoutMs: number;
 }
 
 export type MediaStorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
@@ -193,6 +199,12 @@ function parseRates(env: NodeJS.ProcessEnv, problems: string[]): Config['rates']
   }
   return rates;
 }
+
+/**
+ * See Config.federationLookupTimeoutMs: long enough for a distant, busy server to answer two small
+ * documents, short enough that the one searching still sees an answer rather than a hung page.
+ */
+export const FEDERATION_LOOKUP_TIMEOUT_MS = 8_000;
 
 /** See Config.streams: a few tabs and devices per account, a shared office or home per address. */
 export const STREAM_DEFAULTS = { perAccount: 8, perAddress: 32 } as const;
@@ -349,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     push: parseCount(env, 'JOBS_PUSH_CONCURRENCY', 8, problems),
     mail: parseCount(env, 'JOBS_MAIL_CONCURRENCY', 2, problems),
   };
+  const federationLookupTimeoutMs = parseCount(env, 'FEDERATION_LOOKUP_TIMEOUT_MS', FEDERATION_LOOKUP_TIMEOUT_MS, problems);
   const federation = env.FEDERATION || 'false';
   if (federation !== 'true' && federation !== 'false') problems.push(`FEDERATION must be true or false, got "${federation}"`);
   if (problems.length) throw new ConfigError(problems);
@@ -384,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     vapidSubject,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',
     federationAllowHttp: env.FEDERATION_ALLOW_HTTP === 'true',
+    federationLookupTimeoutMs,
     pushTimeoutMs,
     pushMaxFailures,
     jobConcurrency,

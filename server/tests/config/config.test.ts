@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { COUNTS_STALE_MS, ConfigError, STREAM_DEFAULTS, loadConfig, parseMediaUrl } from '../../src/config';
+import { COUNTS_STALE_MS, ConfigError, FEDERATION_LOOKUP_TIMEOUT_MS, STREAM_DEFAULTS, loadConfig, parseMediaUrl } from '../../src/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('GET /api/config', () => {
@@ -107,6 +107,21 @@ describe('STREAMS_PER_ACCOUNT and STREAMS_PER_ADDRESS, the caps on open notifica
     for (const bad of ['0', '-1', '1.5', 'many']) {
       expect(() => load({ STREAMS_PER_ACCOUNT: bad })).toThrow(`STREAMS_PER_ACCOUNT must be a whole number of at least 1, got "${bad}"`);
       expect(() => load({ STREAMS_PER_ADDRESS: bad })).toThrow(`STREAMS_PER_ADDRESS must be a whole number of at least 1, got "${bad}"`);
+    }
+  });
+});
+
+describe("FEDERATION_LOOKUP_TIMEOUT_MS, how long a search waits on a handle's server", () => {
+  const load = (env: Record<string, string>) => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env });
+
+  it('defaults to a few seconds and takes any whole number of milliseconds of at least 1', () => {
+    expect(load({}).federationLookupTimeoutMs).toBe(FEDERATION_LOOKUP_TIMEOUT_MS);
+    expect(load({ FEDERATION_LOOKUP_TIMEOUT_MS: '250' }).federationLookupTimeoutMs).toBe(250);
+  });
+
+  it('refuses anything else, naming the variable', () => {
+    for (const bad of ['0', '-1', '1.5', 'long']) {
+      expect(() => load({ FEDERATION_LOOKUP_TIMEOUT_MS: bad })).toThrow(`FEDERATION_LOOKUP_TIMEOUT_MS must be a whole number of at least 1, got "${bad}"`);
     }
   });
 });

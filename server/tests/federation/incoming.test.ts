@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { addRemoteFollow } from '../../src/modules/federation/federation.repository';
@@ -374,15 +375,22 @@ describe('incoming activities', () => {
     expect(await mentioned()).toEqual([]);
   });
 
-  it("refreshes an account's bio on an Update of its actor by itself only", async () => {
+  it("refreshes an account's bio and picture on an Update of its actor by itself only", async () => {
     const account = await accountOf(carol);
     const person = (await (await fetch(carol.id)).json()) as Record<string, unknown>;
-    const renewed = { ...person, summary: '<p>I grow <b>beans</b> now</p>' };
-    const user = () => t.app.db.selectFrom('users').select(['bio', 'username']).where('id', '=', account).executeTakeFirstOrThrow();
+    fedi.serveFile('/carol.png', 'image/png', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer());
+    const renewed = { ...person, summary: '<p>I grow <b>beans</b> now</p>', icon: { type: 'Image', mediaType: 'image/png', url: fedi.url('/carol.png') } };
+    const user = async () => {
+      const row = await t.app.db.selectFrom('users').select(['bio', 'username', 'pfp_version']).where('id', '=', account).executeTakeFirstOrThrow();
+      return { ...row, pfp_version: Number(row.pfp_version) };
+    };
     expect(await send(activity('Update', eve, renewed), eve)).toBe(202);
-    expect(await user()).toEqual({ bio: '', username: carol.account });
+    await runDueJobs(t.app);
+    expect(await user()).toEqual({ bio: '', username: carol.account, pfp_version: 0 });
     expect(await send(activity('Update', carol, renewed), carol)).toBe(202);
-    expect(await user()).toEqual({ bio: 'I grow beans now', username: carol.account });
+    expect(await user()).toMatchObject({ bio: 'I grow beans now', username: carol.account });
+    await runDueJobs(t.app);
+    expect((await user()).pfp_version).toBeGreaterThan(0);
   });
 
   it('counts a like of a local post and of a stored comment, and takes it back on Undo', async () => {

@@ -2,6 +2,7 @@ import { Note } from '@fedify/fedify/vocab';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKFILL_ITEMS, BACKFILL_PAGES } from '../../src/modules/federation/inbox';
+import { REMOTE_ACTOR_STALE_MS } from '../../src/modules/federation/remote-refresh';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { AS_CONTEXT, type FakeFediverse, PUBLIC, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
@@ -49,12 +50,16 @@ describe('looking up remote accounts', () => {
   };
   const webfingers = () => remote.asked.filter((path) => path.startsWith('/.well-known/webfinger')).length;
 
+  const pfpVersion = async (username: string) =>
+    Number((await t.app.db.selectFrom('users').select('pfp_version').where('username', '=', username).executeTakeFirstOrThrow()).pfp_version);
+
   it('finds a handle on its server, stores the account with its picture, and asks only once', async () => {
     const bob = `bob@${remote.host}`;
     expect(await names(alice, `@${bob}`)).toEqual([bob]);
     const account = await t.app.db.selectFrom('users').selectAll().where('username', '=', bob).executeTakeFirstOrThrow();
     expect(account).toMatchObject({ bio: 'Gardener & cook\n\nPrague\nBrno', email: null, password_hash: null });
-    expect(Number(account.pfp_version)).toBeGreaterThan(0);
+    await runDueJobs(t.app);
+    expect(await pfpVersion(bob)).toBeGreaterThan(0);
     expect(remote.asked).toContain('/bob.png');
     const actor = await t.app.db.selectFrom('remote_actors').selectAll().where('user_id', '=', account.id).executeTakeFirstOrThrow();
     expect(actor).toMatchObject({ id: `${remote.origin}/users/bob`, url: `${remote.origin}/@bob`, handle: `@${bob}` });
@@ -62,6 +67,103 @@ describe('looking up remote accounts', () => {
     const asked = webfingers();
     expect(await names(alice, bob)).toEqual([bob]);
     expect(webfingers()).toBe(asked);
+  });
+
+  it('answers the search without waiting on the picture, which a job stores once its server answers', async () => {
+    await remote.actor('paula', { icon: '/paula.png' });
+    remote.serveFile('/paula.png', 'image/png', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#993366' } }).png().toBuffer());
+    remote.stall('/paula.png');
+    const paula = `paula@${remote.host}`;
+    expect(await names(await createUser(t.app), `@${paula}`)).toEqual([paula]);
+    expect(await pfpVersion(paula)).toBe(0);
+    expect(remote.asked).not.toContain('/paula.png');
+
+    remote.release('/paula.png');
+    await runDueJobs(t.app);
+    expect(remote.asked).toContain('/paula.png');
+    expect(await pfpVersion(paula)).toBeGreaterThan(0);
+  });
+
+  /** Makes what is kept of the actor this old, as if it were last read then. */
+  const ageActor = (actorId: string, ms: number) => t.app.db.updateTable('remote_actors').set({ fetched_at: Date.now() - ms }).where('id', '=', actorId).execute();
+  const refreshJobs = async () => (await t.app.db.selectFrom('jobs').select('id').where('kind', '=', 'federation_actor_refresh').execute()).length;
+
+  it("reads a known account's actor again, after the search, once what is kept of it is over a day old", async () => {
+    const quinn = await remote.actor('quinn', { summary: 'Old bio' });
+    const searcher = await createUser(t.app);
+    expect(await names(searcher, quinn.handle)).toEqual([quinn.account]);
+    await runDueJobs(t.app);
+    const actorPath = '/users/quinn';
+    const reads = () => remote.asked.filter((path) => path === actorPath).length;
+    const before = reads();
+
+    // Fresh: found without asking its server again.
+    expect(await names(searcher, quinn.handle)).toEqual([quinn.account]);
+    await runDueJobs(t.app);
+    expect(reads()).toBe(before);
+
+    // Renamed on its server, with a new bio and picture, and last read over a day ago.
+    await remote.actor('quinn', { summary: 'New bio', icon: '/quinn.png' });
+    remote.serveFile('/quinn.png', 'image/png', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#669933' } }).png().toBuffer());
+    await ageActor(quinn.id, REMOTE_ACTOR_STALE_MS + 60_000);
+    remote.stall(actorPath);
+    // The search answers what is kept, without waiting on the actor (held until released).
+    expect(await names(searcher, quinn.handle)).toEqual([quinn.account]);
+    expect(await names(searcher, quinn.handle)).toEqual([quinn.account]);
+    expect(await refreshJobs()).toBe(1);
+    remote.release(actorPath);
+    await runDueJobs(t.app);
+    expect(reads()).toBe(before + 1);
+    const account = await t.app.db.selectFrom('users').select(['bio', 'pfp_version']).where('username', '=', quinn.account).executeTakeFirstOrThrow();
+    expect(account.bio).toBe('New bio');
+    expect(Number(account.pfp_version)).toBeGreaterThan(0);
+
+    // Read now: not again for a day, however often it is found.
+    expect(await names(searcher, quinn.handle)).toEqual([quinn.account]);
+    await runDueJobs(t.app);
+    expect(reads()).toBe(before + 1);
+  });
+
+  it("reads a remote account's actor again when its profile is opened and it is over a day old", async () => {
+    const rita = await remote.actor('rita', { summary: 'Before' });
+    expect(await names(await createUser(t.app), rita.handle)).toEqual([rita.account]);
+    await runDueJobs(t.app);
+    const reads = () => remote.asked.filter((path) => path === '/users/rita').length;
+    const before = reads();
+    const profile = () => call(t.app, null, { method: 'GET', url: `/api/profile/user/${encodeURIComponent(rita.account)}` });
+
+    await remote.actor('rita', { summary: 'After' });
+    expect((await profile()).statusCode).toBe(200);
+    await runDueJobs(t.app);
+    expect(reads()).toBe(before);
+
+    await ageActor(rita.id, REMOTE_ACTOR_STALE_MS + 60_000);
+    expect((await profile()).json().user.bio).toBe('Before');
+    await runDueJobs(t.app);
+    expect(reads()).toBe(before + 1);
+    expect((await profile()).json().user.bio).toBe('After');
+  });
+
+  it('never reads again an actor on a blocked domain, and does once the block is lifted', async () => {
+    const sam = await remote.actor('sam');
+    const searcher = await createUser(t.app);
+    expect(await names(searcher, sam.handle)).toEqual([sam.account]);
+    await runDueJobs(t.app);
+    const host = new URL(remote.origin).hostname;
+    await t.app.db.insertInto('federation_domain_blocks').values({ domain: host, created_at: Date.now(), created_by: searcher.id }).execute();
+    try {
+      await ageActor(sam.id, REMOTE_ACTOR_STALE_MS + 60_000);
+      const asked = remote.asked.length;
+      await names(searcher, sam.handle);
+      expect(await refreshJobs()).toBe(0);
+      await runDueJobs(t.app);
+      expect(remote.asked.length).toBe(asked);
+    } finally {
+      await t.app.db.deleteFrom('federation_domain_blocks').where('domain', '=', host).execute();
+    }
+    await names(searcher, sam.handle);
+    await runDueJobs(t.app);
+    expect(remote.asked.at(-1)).toBe('/users/sam');
   });
 
   it("reads a known remote account's profile by its name, with where it comes from", async () => {
@@ -297,6 +399,50 @@ describe('looking up remote accounts', () => {
     const comments = (list.json() as { comments: Array<{ _id: string; remote: unknown; author: { username: string } }> }).comments;
     expect(comments.find((c) => c._id === commentId)).toMatchObject({ author: { username: `bob@${remote.host}` }, remote: { host: remote.host, url: null } });
     expect(comments.find((c) => c._id === local.json()._id)?.remote).toBeNull();
+  });
+});
+
+describe('looking up remote accounts on a slow server', () => {
+  /** Short, so a test shows the look-up giving up without waiting the default deadline. */
+  const DEADLINE_MS = 1_000;
+  const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN, FEDERATION_LOOKUP_TIMEOUT_MS: String(DEADLINE_MS) });
+  let remote: FakeFediverse;
+
+  beforeAll(async () => {
+    remote = await startFakeFediverse();
+  });
+  afterAll(async () => {
+    await remote.close();
+  });
+
+  const names = async (query: string) => {
+    const res = await call(t.app, await createUser(t.app), { method: 'GET', url: `/api/search/for/users?query=${encodeURIComponent(query)}` });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { userList: Array<{ username: string }> }).userList.map((u) => u.username);
+  };
+
+  it('gives up on a server whose actor never answers within the deadline, and finds nobody', async () => {
+    const stalled = await remote.actor('stalled');
+    remote.stall('/users/stalled');
+    const started = Date.now();
+    expect(await names(stalled.handle)).toEqual([]);
+    // Well past the deadline, well short of one request's own timeout (10 s).
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(remote.asked).toContain('/users/stalled');
+    expect(await t.app.db.selectFrom('users').select('id').where('username', '=', stalled.account).execute()).toEqual([]);
+  });
+
+  it('counts WebFinger and the actor against one deadline, not one each', async () => {
+    // Each answers within the deadline, the two together do not.
+    const slow = await remote.actor('slow');
+    remote.stall('/.well-known/webfinger', DEADLINE_MS * 0.6);
+    remote.stall('/users/slow', DEADLINE_MS * 0.6);
+    expect(await names(slow.handle)).toEqual([]);
+    expect(remote.asked).toContain('/users/slow');
+
+    remote.release('/.well-known/webfinger');
+    remote.release('/users/slow');
+    expect(await names(slow.handle)).toEqual([slow.account]);
   });
 });
 

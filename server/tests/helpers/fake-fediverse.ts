@@ -1,4 +1,4 @@
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import { type IncomingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DocumentLoader, exportJwk, generateCryptoKeyPair, importJwk, preloadedContexts, signRequest, verifyRequest } from '@fedify/fedify';
 import { CryptographicKey, Endpoints, Group, Image, Person } from '@fedify/fedify/vocab';
@@ -64,6 +64,13 @@ export interface FakeFediverse {
   serveFile(path: string, type: string, body: Buffer): void;
   /** Answers the path with an error status, as a failing server does. */
   fail(path: string, status: number): void;
+  /**
+   * Holds every answer at the path (its pathname, any query) as a silent or slow server does: for
+   * `ms` milliseconds, or without `ms` until `release` (still counted in `asked` when asked).
+   */
+  stall(path: string, ms?: number): void;
+  /** Answers the stalled path's held requests, and later ones at once. */
+  release(path: string): void;
   /** Answers WebFinger for `acct:name@host` with this address as its ActivityPub `self` (each actor gets its own). */
   webfinger(name: string, self: string): void;
   /** An address on this server. */
@@ -75,6 +82,7 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
   const documents = new Map<string, { type: string; body: string | Buffer; status?: number }>();
   const received: Received[] = [];
   const asked: string[] = [];
+  const stalls = new Map<string, { ms?: number; held: Array<() => void> }>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -83,11 +91,14 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
       if (request.method === 'GET') {
         asked.push(path);
         const url = new URL(path, origin);
-        // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
-        const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
-        response.statusCode = document === undefined ? 404 : (document.status ?? 200);
-        response.setHeader('Content-Type', document?.type ?? 'application/activity+json');
-        response.end(document?.body ?? '{}');
+        const stalled = stalls.get(url.pathname);
+        if (stalled) {
+          const answer = () => answerGet(url, path, response);
+          if (stalled.ms === undefined) stalled.held.push(answer);
+          else setTimeout(answer, stalled.ms);
+          return;
+        }
+        answerGet(url, path, response);
         return;
       }
       received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
@@ -95,6 +106,13 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
       response.end();
     });
   });
+  function answerGet(url: URL, path: string, response: ServerResponse) {
+    // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
+    const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
+    response.statusCode = document === undefined ? 404 : (document.status ?? 200);
+    response.setHeader('Content-Type', document?.type ?? 'application/activity+json');
+    response.end(document?.body ?? '{}');
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const host = new URL(origin).host;
@@ -142,7 +160,22 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
     return { id, name, account: `${name}@${host}`, handle: `@${name}@${host}`, inbox: `${id}/inbox`, sharedInbox, followers: `${id}/followers`, keyId, privateKey };
   }
 
-  return { origin, host, received, asked, actor, serve, serveFile, fail, webfinger, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const stall = (path: string, ms?: number) => {
+    stalls.set(path, { ms, held: [] });
+  };
+  const release = (path: string) => {
+    const held = stalls.get(path)?.held ?? [];
+    stalls.delete(path);
+    for (const answer of held) answer();
+  };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Requests still held would keep it open.
+      server.closeAllConnections();
+    });
+
+  return { origin, host, received, asked, actor, serve, serveFile, fail, stall, release, webfinger, url, close };
 }
 
 /** An activity signed by the actor's key, as the request the instance's inbox at `url` is to receive. */

@@ -44,6 +44,8 @@ export interface EgressRequest {
   body?: Buffer;
   /** The whole exchange, connecting included, is given up after this long. */
   timeoutMs: number;
+  /** Gives the exchange up early too: a deadline shared by several requests (a handle's look-up). */
+  signal?: AbortSignal;
   /** Bytes of the answer kept at most; a longer answer fails the request. */
   maxResponseBytes?: number;
 }
@@ -101,7 +103,9 @@ export class Egress {
     const secure = target.url.protocol === 'https:';
     const max = request.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     return new Promise((resolve, reject) => {
-      const options = { method: request.method, headers: request.headers, signal: AbortSignal.timeout(request.timeoutMs) };
+      const timeout = AbortSignal.timeout(request.timeoutMs);
+      const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+      const options = { method: request.method, headers: request.headers, signal };
       const sent = secure
         ? https.request(target.url, { ...options, agent: this.agents.https })
         : http.request(target.url, { ...options, agent: this.agents.http });

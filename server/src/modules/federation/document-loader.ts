@@ -24,6 +24,8 @@ export interface RemoteJsonRequest {
   rules: EgressRules;
   /** Addresses never to be read (a blocked domain's), each hop checked. */
   refused?: (url: string) => Promise<boolean>;
+  /** Gives the reading up early, every hop included (a deadline shared by several documents). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -35,9 +37,10 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (await how.refused?.(current)) throw new FetchError(current, 'blocked domain');
+    how.signal?.throwIfAborted();
     const response = await egress.request(
       current,
-      { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES },
+      { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES, signal: how.signal },
       how.rules,
     );
     const location = response.headers.location;
@@ -69,9 +72,11 @@ export function egressDocumentLoader(
   rules: EgressRules = FEDERATION_EGRESS,
   /** Addresses never to be read (a blocked domain's), each hop checked. */
   refused: (url: string) => Promise<boolean> = async () => false,
+  /** Every document this loader reads is given up once it aborts. */
+  signal?: AbortSignal,
 ): DocumentLoader {
   return async (url) => {
     if (url in preloadedContexts) return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
-    return { contextUrl: null, ...(await fetchRemoteJson(egress, url, { accept: ACCEPT, userAgent, rules, refused })) };
+    return { contextUrl: null, ...(await fetchRemoteJson(egress, url, { accept: ACCEPT, userAgent, rules, refused, signal })) };
   };
 }

@@ -41,9 +41,11 @@ import { localCommentId } from './comment-note.js';
 import { isGone } from './document-loader.js';
 import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare } from './federation.repository.js';
 import { undoFollow } from './follows.js';
+import { enqueueJob } from '../jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
-import { type RemoteActorInfo, accountOfRemoteActor, remoteAccountFor } from './remote-accounts.js';
-import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
+import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
+import { type AvatarPayload, FEDERATION_AVATAR_JOB, iconUrlOf } from './remote-refresh.js';
+import { clipText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
 /**
  * What other servers send to the instance's inboxes, beyond follows. Fedify has checked the
@@ -97,32 +99,6 @@ const loadQuietly = (ctx: NoteContext) => ({ documentLoader: ctx.documentLoader,
 const href = (value: URL | Link | null | undefined): string | null => (value instanceof URL ? value.href : (value?.href?.href ?? null));
 const text = (value: { toString(): string } | null | undefined) => (value == null ? '' : value.toString());
 
-/** What an account keeps of an actor's document; null for a document that is not the actor's own. */
-function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null {
-  if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
-  const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
-  if (!name) return null;
-  return {
-    id: actorId.href,
-    inbox: actor.inboxId.href,
-    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
-    handle: `@${name}@${actorId.host}`,
-    url: href(actor.url),
-    bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
-  };
-}
-
-/** Stores what was read of an actor; null when another actor holds its name. */
-async function saveAccount(app: FastifyInstance, info: RemoteActorInfo): Promise<string | null> {
-  try {
-    return await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
-  } catch (err) {
-    // Another delivery made the account meanwhile (or another actor holds the name: then none).
-    if (!isUniqueViolation(err)) throw err;
-    return accountOfRemoteActor(app.db, info.id);
-  }
-}
-
 /** The account with this id as the caller of a service, unless suspended or gone. */
 async function viewerOf(db: Executor, userId: string | null): Promise<Viewer | null> {
   const user = userId ? await findAccount(db, userId) : undefined;
@@ -133,8 +109,7 @@ async function viewerOf(db: Executor, userId: string | null): Promise<Viewer | n
 async function accountFor(app: FastifyInstance, ctx: NoteContext, actorId: URL): Promise<Viewer | null> {
   let userId = await accountOfRemoteActor(app.db, actorId.href);
   if (!userId) {
-    const info = actorInfo(await ctx.lookupObject(actorId), actorId);
-    userId = info ? await saveAccount(app, info) : null;
+    userId = await saveActorDocument(app, await ctx.lookupObject(actorId), actorId);
   }
   return viewerOf(app.db, userId);
 }
@@ -545,15 +520,17 @@ async function ownStored(db: Executor, apId: URL | null, userId: string) {
 
 /**
  * An Update of a stored post or comment by its author edits it, its mentions too (those newly named
- * are told); of an actor by itself (a new name or bio), refreshes its account.
+ * are told); of an actor by itself (a new name, bio or picture), refreshes its account.
  */
 export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): Promise<void> {
   const viewer = await knownViewer(app, update.actorId);
   if (!viewer || !update.actorId) return;
   const object = await update.getObject(ctx);
   if (isActor(object)) {
-    const info = actorInfo(object, update.actorId);
-    if (info) await saveAccount(app, info);
+    const userId = await saveActorDocument(app, object, update.actorId);
+    // Its picture may be new too: fetched by a job, so the sending server is answered at once.
+    const icon = userId ? await iconUrlOf(object, ctx.documentLoader) : null;
+    if (userId && icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon } satisfies AvatarPayload);
     return;
   }
   if (!isWriting(object) || !isAuthor(object, update.actorId)) return;

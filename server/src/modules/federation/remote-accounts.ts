@@ -1,8 +1,13 @@
+import { Link, isActor } from '@fedify/fedify/vocab';
+import type { FastifyInstance } from 'fastify';
 import type { RemoteOrigin } from '#core/api/common';
+import { LIMITS } from '#core/limits';
 import { remoteNameOf, webUrlOf } from '#core/remote-names';
 import { foldForSearch } from '#core/text';
+import { isUniqueViolation, newTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { clipText, htmlToText } from './remote-text.js';
 
 /**
  * The local account a remote actor is shown as: its posts, comments and likes are rows by this
@@ -72,6 +77,42 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
   return userId;
+}
+
+const href = (value: URL | Link | null | undefined): string | null => (value instanceof URL ? value.href : (value?.href?.href ?? null));
+const text = (value: { toString(): string } | null | undefined) => (value == null ? '' : value.toString());
+
+/** What an account keeps of an actor's document; null for a document that is not the actor's own. */
+function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null {
+  if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
+  const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
+  if (!name) return null;
+  return {
+    id: actorId.href,
+    inbox: actor.inboxId.href,
+    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
+    handle: `@${name}@${actorId.host}`,
+    url: href(actor.url),
+    bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
+  };
+}
+
+/**
+ * Stores an actor's document read from its server as the account standing for it, made the first
+ * time: what an incoming activity of an unknown actor, an Update of an actor by itself and a
+ * refresh of a known one (remote-refresh.ts) all do. Null for a document that is not that actor's
+ * own, or whose name another actor holds.
+ */
+export async function saveActorDocument(app: FastifyInstance, document: unknown, actorId: URL): Promise<string | null> {
+  const info = actorInfo(document, actorId);
+  if (!info) return null;
+  try {
+    return await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
+  } catch (err) {
+    // Another delivery made the account meanwhile (or another actor holds the name: then none).
+    if (!isUniqueViolation(err)) throw err;
+    return accountOfRemoteActor(app.db, info.id);
+  }
 }
 
 /**

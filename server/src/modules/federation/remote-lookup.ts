@@ -1,15 +1,15 @@
-import { type Actor, Link, isActor, lookupObject } from '@fedify/fedify/vocab';
+import { Link, isActor, lookupObject } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
 import type { Config } from '../../config.js';
 import { isLoopbackAddress } from '../../lib/egress/address.js';
 import { tryTakeSlot } from '../../lib/rate-limit.js';
-import { storeAvatar } from '../media/avatars.js';
-import { egressDocumentLoader, federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
+import { federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { isUrlBlocked } from './blocked-domains.js';
 import { htmlToText } from './html.js';
 import { remoteAccountFor, remoteAccountName } from './remote-accounts.js';
+import { type AvatarPayload, FEDERATION_AVATAR_JOB, guardedLoader, iconUrlOf, refreshIfStale } from './remote-refresh.js';
 
 /**
  * Finding someone on another server by their handle, typed into the user search: the handle's
@@ -54,7 +54,7 @@ function schemeOf(config: Config, host: string): 'http' | 'https' {
 }
 
 /** The actor's address the handle's server names (its `self` link of an ActivityPub type). */
-async function webFinger(app: FastifyInstance, handle: Handle): Promise<string | null> {
+async function webFinger(app: FastifyInstance, handle: Handle, signal: AbortSignal): Promise<string | null> {
   const resource = `acct:${handle.name}@${handle.host}`;
   const url = `${schemeOf(app.config, handle.host)}://${handle.host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
   const { document } = await fetchRemoteJson(app.egress, url, {
@@ -62,6 +62,7 @@ async function webFinger(app: FastifyInstance, handle: Handle): Promise<string |
     userAgent: userAgentOf(app.config),
     rules: federationRules(app.config),
     refused: (address) => isUrlBlocked(app.db, address),
+    signal,
   });
   const links = (document as { links?: unknown }).links;
   if (!Array.isArray(links)) return null;
@@ -71,36 +72,26 @@ async function webFinger(app: FastifyInstance, handle: Handle): Promise<string |
   return null;
 }
 
-/** The actor's picture, re-encoded as every avatar is; left as the default when it cannot be had. */
-async function storeRemoteAvatar(app: FastifyInstance, actor: Actor, userId: string, loader: ReturnType<typeof egressDocumentLoader>) {
-  try {
-    const icon = await actor.getIcon({ documentLoader: loader, contextLoader: loader });
-    const url = icon?.url instanceof Link ? icon.url.href : icon?.url;
-    if (!url) return;
-    const response = await app.egress.request(
-      url.href,
-      { method: 'GET', headers: { Accept: 'image/*', 'User-Agent': userAgentOf(app.config) }, timeoutMs: 10_000, maxResponseBytes: LIMITS.imageMaxBytes },
-      federationRules(app.config),
-    );
-    if (response.status !== 200) return;
-    await storeAvatar(app, 'pfp', userId, response.body);
-  } catch (error) {
-    app.log.debug({ err: error, userId }, 'remote avatar not stored');
-  }
-}
-
-/** Reads the handle's actor and stores it; the name of the account standing for it, or null. */
+/**
+ * Reads the handle's actor and stores it; the name of the account standing for it, or null. The
+ * search waits on WebFinger and the actor only, both within one deadline
+ * (FEDERATION_LOOKUP_TIMEOUT_MS); the picture and the posts are fetched by jobs once it has answered.
+ */
 async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<string | null> {
-  const actorUrl = await webFinger(app, typed);
+  const deadline = AbortSignal.timeout(app.config.federationLookupTimeoutMs);
+  const actorUrl = await webFinger(app, typed, deadline);
   if (!actorUrl) return null;
   // A blocked domain is never asked, however the handle or a redirect leads there.
-  const loader = egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config), (address) => isUrlBlocked(app.db, address));
+  const loader = guardedLoader(app, deadline);
   const actor = await lookupObject(actorUrl, { documentLoader: loader, contextLoader: loader });
+  // Fedify may answer null for a document given up on: the deadline still finds nobody.
+  deadline.throwIfAborted();
   if (!actor || !isActor(actor) || !actor.id || !actor.inboxId || !actor.preferredUsername) return null;
   const name = actor.preferredUsername.toString();
   if (name.includes('@') || /\s/.test(name)) return null;
   const summary = actor.summary ? htmlToText(actor.summary.toString()) : '';
   const handle = `@${name}@${actor.id.host}`;
+  const icon = await iconUrlOf(actor, loader);
   const userId = await remoteAccountFor(
     app.db,
     {
@@ -113,7 +104,7 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
     },
     Date.now(),
   );
-  await storeRemoteAvatar(app, actor, userId, loader);
+  if (icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon } satisfies AvatarPayload);
   await enqueueJob(app.db, FEDERATION_BACKFILL_JOB, { actorId: actor.id.href } satisfies BackfillPayload);
   return remoteAccountName(handle);
 }
@@ -133,7 +124,8 @@ const lookupRule = (config: Config, userId: string) => ({ key: `remote-lookup:${
 /**
  * The name here of the account a search for a fediverse handle finds: a local account for this
  * instance's own handles; a remote account already known, without asking its server again; else
- * the one its server names, made here the first time. Null when federation is off, there is no
+ * the one its server names, made here the first time (one read over a day ago is read again by a
+ * job, see remote-refresh.ts). Null when federation is off, there is no
  * searcher (a visitor, or a later page of the list) or they are out of lookups, or the server names
  * no actor.
  */
@@ -142,10 +134,15 @@ export async function lookUpHandle(app: FastifyInstance, searcherId: string | nu
   if (handle.host === new URL(app.config.publicUrl).host) return handle.name;
   const known = await app.db
     .selectFrom('users')
-    .select('username')
-    .where('username_lower', '=', `${handle.name}@${handle.host}`.toLowerCase())
+    .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
+    .select(['users.username', 'remote_actors.id as actor_id', 'remote_actors.fetched_at'])
+    .where('users.username_lower', '=', `${handle.name}@${handle.host}`.toLowerCase())
     .executeTakeFirst();
-  if (known) return known.username;
+  if (known) {
+    // Found by a search: read again once what is kept of it is old (a job; the search does not wait).
+    if (known.actor_id && known.fetched_at != null) await refreshIfStale(app, { id: known.actor_id, fetchedAt: Number(known.fetched_at) });
+    return known.username;
+  }
   if (!app.config.federation || !searcherId) return null;
   if (!(await tryTakeSlot(app.db, lookupRule(app.config, searcherId)))) return null;
   try {

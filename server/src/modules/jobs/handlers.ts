@@ -4,6 +4,7 @@ import { FEDERATION_DELIVERY_JOB, federationDeliveryJob } from '../federation/de
 import { FEDERATION_OUTGOING_JOB } from '../federation/outgoing.js';
 import { federationOutgoingJob } from '../federation/outgoing-activities.js';
 import { FEDERATION_BACKFILL_JOB } from '../federation/remote-lookup.js';
+import { FEDERATION_ACTOR_REFRESH_JOB, FEDERATION_AVATAR_JOB, federationActorRefreshJob, federationAvatarJob } from '../federation/remote-refresh.js';
 import { NOTIFICATION_JOB } from '../notifications/events.js';
 import { notificationJobStep } from '../notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from '../push/push.job.js';
@@ -20,6 +21,8 @@ export const JOB_HANDLERS: JobHandlers = {
   [FEDERATION_DELIVERY_JOB]: federationDeliveryJob,
   [FEDERATION_OUTGOING_JOB]: federationOutgoingJob,
   [FEDERATION_BACKFILL_JOB]: federationBackfillJob,
+  [FEDERATION_AVATAR_JOB]: federationAvatarJob,
+  [FEDERATION_ACTOR_REFRESH_JOB]: federationActorRefreshJob,
 };
 
 /**

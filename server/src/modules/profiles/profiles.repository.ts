@@ -22,6 +22,8 @@ export interface ProfileRow {
   /** A remote account's actor id and its page on its server; null for a local account. */
   actor_id: string | null;
   actor_url: string | null;
+  /** When the remote actor was last read from its server; null for a local account. */
+  actor_fetched_at: number | null;
 }
 
 /** The user by name, any case, with its counts (each a count over an index on the user's id). */
@@ -30,7 +32,7 @@ export async function findProfile(db: Executor, username: string): Promise<Profi
     .selectFrom('users')
     .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
     .select(['users.id', 'users.username', 'users.bio', 'users.email', 'users.google_sub', 'users.pfp_version', 'users.created_at'])
-    .select(['remote_actors.id as actor_id', 'remote_actors.url as actor_url'])
+    .select(['remote_actors.id as actor_id', 'remote_actors.url as actor_url', 'remote_actors.fetched_at as actor_fetched_at'])
     .select((eb) => [
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
@@ -43,6 +45,7 @@ export async function findProfile(db: Executor, username: string): Promise<Profi
   return {
     ...row,
     created_at: Number(row.created_at),
+    actor_fetched_at: row.actor_fetched_at == null ? null : Number(row.actor_fetched_at),
     followers: Number(row.followers ?? 0),
     following: Number(row.following ?? 0),
     groups: Number(row.groups ?? 0),

@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { NO_STANDING, standingSeenBy } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
+import { refreshIfStale } from '../federation/remote-refresh.js';
 import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper.js';
 import * as repo from './profiles.repository.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
@@ -22,6 +23,8 @@ export async function getProfile(ctx: ServiceContext, viewer: Viewer | null, inp
   const group = input.group;
   const row = await repo.findProfile(db, input.username);
   if (!row) throw notFound('user_not_found');
+  // A remote account's profile, opened: its actor is read again once what is kept of it is old (a job).
+  if (row.actor_id && row.actor_fetched_at != null) await refreshIfStale(ctx.app, { id: row.actor_id, fetchedAt: row.actor_fetched_at });
   const edges = viewer && viewer.id !== row.id ? await repo.followEdges(db, viewer.id, row.id) : NO_RELATION;
   const standing = group?.trim() ? await standingSeenBy(db, group.trim(), row.id, viewer?.id ?? null) : NO_STANDING;
   return toProfile(row, viewer?.id ?? null, edges, standing);
