@@ -179,36 +179,32 @@ export async function removeRemoteFollowers(db: Executor, localId: string): Prom
   await db.deleteFrom('remote_follows').where('local_id', '=', localId).execute();
 }
 
-/**
- * The public groups a post is in that have remote followers: those that pass on what is written
- * under it. None for a post in any private group.
- */
-export async function followedGroupsOf(db: Executor, postId: string): Promise<string[]> {
-  const rows = await db
+/** The groups of a post in its order, when every group it is in is public; none for a post in any private group. */
+function publicGroupsOfPost(db: Executor, postId: string) {
+  return db
     .selectFrom('post_groups')
     .innerJoin('groups', 'groups.id', 'post_groups.group_id')
     .select('groups.id')
     .where('post_groups.post_id', '=', postId)
     .where('groups.is_private', '=', 0)
     .where(inNoPrivateGroup('post_groups.post_id'))
+    .orderBy('post_groups.position');
+}
+
+/**
+ * The public groups a post is in that have remote followers: those that pass on what is written
+ * under it. None for a post in any private group.
+ */
+export async function followedGroupsOf(db: Executor, postId: string): Promise<string[]> {
+  const rows = await publicGroupsOfPost(db, postId)
     .where((eb) => eb.exists(eb.selectFrom('remote_follows').select('remote_follows.local_id').whereRef('remote_follows.local_id', '=', 'groups.id')))
-    .orderBy('post_groups.position')
     .execute();
   return rows.map((row) => row.id);
 }
 
 /** The first group of a post, when every group it is in is public; null for none. */
 export async function firstPublicGroupOf(db: Executor, postId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('post_groups')
-    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select('groups.id')
-    .where('post_groups.post_id', '=', postId)
-    .where('groups.is_private', '=', 0)
-    .where(inNoPrivateGroup('post_groups.post_id'))
-    .orderBy('post_groups.position')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await publicGroupsOfPost(db, postId).limit(1).executeTakeFirst();
   return row?.id ?? null;
 }
 

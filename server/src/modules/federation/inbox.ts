@@ -256,19 +256,25 @@ async function storeNote(app: FastifyInstance, ctx: NoteContext, note: Writing, 
   const groupIds = backfill ? [] : await groupsPostedTo(app, ctx, [...addressed(note), ...(create ? addressed(create) : [])], authorId);
   const wanted = arrival !== 'delivered' || read.addressesLocal || groupIds.length > 0 || (await followedHere(app, authorId));
   if (!wanted || (read.text === '' && read.media.length === 0)) return;
+  await storeReadPost(app, ctx, read, authorId, { groupIds, quiet: backfill });
+}
+
+/** A read Note as a post of its author's account (made here if need be); false when there is none. */
+async function storeReadPost(app: FastifyInstance, ctx: NoteContext, read: ReadNote, authorId: URL, options: { groupIds?: string[]; quiet: boolean }): Promise<boolean> {
   const viewer = await accountFor(app, ctx, authorId);
-  if (!viewer) return;
+  if (!viewer) return false;
   await asAccount(app, async (tx) => {
     await storeRemotePost(tx, viewer, {
       text: read.text,
       contentWarning: read.contentWarning,
       createdAt: read.published,
       mentions: read.mentions,
-      groupIds,
+      ...(options.groupIds ? { groupIds: options.groupIds } : {}),
       remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
-      quiet: backfill,
+      quiet: options.quiet,
     });
   });
+  return true;
 }
 
 /** Whether someone here follows the actor's existing account. */
@@ -336,18 +342,7 @@ async function fetchThread(app: FastifyInstance, ctx: NoteContext, uri: URL, fet
     await storeComment(app, ctx, read, fetched.authorId, parent.id, true);
   } else {
     if (read.text === '' && read.media.length === 0) return null;
-    const viewer = await accountFor(app, ctx, fetched.authorId);
-    if (!viewer) return null;
-    await asAccount(app, async (tx) => {
-      await storeRemotePost(tx, viewer, {
-        text: read.text,
-        contentWarning: read.contentWarning,
-        createdAt: read.published,
-        mentions: read.mentions,
-        remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
-        quiet: true,
-      });
-    });
+    if (!(await storeReadPost(app, ctx, read, fetched.authorId, { quiet: true }))) return null;
   }
   // Stored now, by this walk or meanwhile by another delivery; or refused (a block, a limit).
   const stored = await targetOf(app, ctx, uri);
