@@ -262,17 +262,37 @@ async function postEdited(app: FastifyInstance, trx: Executor, event: Extract<Pa
   const post = await repo.findPost(trx, event.postId);
   if (!post?.author_id) return { next: null };
   const authorId = post.author_id;
-  const wanted = new Set(event.mentioned);
-  const mentions = (await repo.mentionCounts(trx, { postId: post.id })).filter((m) => wanted.has(m.userId));
+  const mentions = await repo.mentionCounts(trx, { postId: post.id });
+  const rows = await newlyMentioned(trx, post.id, mentions, event.mentioned, {
+    setting: 'postMention',
+    told: (ids) => repo.usersToldAboutPost(trx, post.id, ids, ['MENTION', 'NEW_REPLY']),
+    item: (mention) => note(mention.userId, 'MENTION', now, { actor: authorId, post: post.id, count: mention.count }),
+  });
+  return done(app, trx, rows);
+}
+
+/**
+ * The items of those an edit newly names (`mentioned`): still mentioned by the time the job runs,
+ * with no item about it yet, wanting such items and able to see the post.
+ */
+async function newlyMentioned(
+  trx: Executor,
+  postId: string,
+  current: { userId: string; count: number }[],
+  mentioned: string[],
+  how: { setting: 'postMention' | 'commentMention'; told: (ids: string[]) => Promise<Set<string>>; item: (mention: { userId: string; count: number }) => repo.NewNotification },
+): Promise<repo.NewNotification[]> {
+  const wanted = new Set(mentioned);
+  const mentions = current.filter((m) => wanted.has(m.userId));
   const ids = mentions.map((m) => m.userId);
-  const [settings, told] = await Promise.all([settingsOf(trx, ids), repo.usersToldAboutPost(trx, post.id, ids, ['MENTION', 'NEW_REPLY'])]);
+  const [settings, told] = await Promise.all([settingsOf(trx, ids), how.told(ids)]);
   const rows: repo.NewNotification[] = [];
   for (const mention of mentions) {
-    if (told.has(mention.userId) || !wants(settings.get(mention.userId), 'postMention')) continue;
-    if (!(await isPostVisible(trx, post.id, mention.userId))) continue;
-    rows.push(note(mention.userId, 'MENTION', now, { actor: authorId, post: post.id, count: mention.count }));
+    if (told.has(mention.userId) || !wants(settings.get(mention.userId), how.setting)) continue;
+    if (!(await isPostVisible(trx, postId, mention.userId))) continue;
+    rows.push(how.item(mention));
   }
-  return done(app, trx, rows);
+  return rows;
 }
 
 async function commentCreated(app: FastifyInstance, trx: Executor, commentId: string, now: number): Promise<JobStep> {
@@ -309,16 +329,13 @@ async function commentCreated(app: FastifyInstance, trx: Executor, commentId: st
 async function commentEdited(app: FastifyInstance, trx: Executor, event: Extract<Payload, { kind: 'comment_edited' }>, now: number): Promise<JobStep> {
   const comment = await repo.findComment(trx, event.commentId);
   if (!comment?.author_id) return { next: null };
-  const wanted = new Set(event.mentioned);
-  const mentions = (await repo.mentionCounts(trx, { commentId: comment.id })).filter((m) => wanted.has(m.userId));
-  const ids = mentions.map((m) => m.userId);
-  const [settings, told] = await Promise.all([settingsOf(trx, ids), repo.usersToldAboutComment(trx, comment.id, ids, ['COMMENT_MENTION', 'NEW_REPLY'])]);
-  const rows: repo.NewNotification[] = [];
-  for (const mention of mentions) {
-    if (told.has(mention.userId) || !wants(settings.get(mention.userId), 'commentMention')) continue;
-    if (!(await isPostVisible(trx, comment.post_id, mention.userId))) continue;
-    rows.push(note(mention.userId, 'COMMENT_MENTION', now, { actor: comment.author_id, post: comment.post_id, comment: comment.id, count: mention.count }));
-  }
+  const authorId = comment.author_id;
+  const mentions = await repo.mentionCounts(trx, { commentId: comment.id });
+  const rows = await newlyMentioned(trx, comment.post_id, mentions, event.mentioned, {
+    setting: 'commentMention',
+    told: (ids) => repo.usersToldAboutComment(trx, comment.id, ids, ['COMMENT_MENTION', 'NEW_REPLY']),
+    item: (mention) => note(mention.userId, 'COMMENT_MENTION', now, { actor: authorId, post: comment.post_id, comment: comment.id, count: mention.count }),
+  });
   return done(app, trx, rows);
 }
 
