@@ -265,7 +265,7 @@ async function postEdited(app: FastifyInstance, trx: Executor, event: Extract<Pa
   const mentions = await repo.mentionCounts(trx, { postId: post.id });
   const rows = await newlyMentioned(trx, post.id, mentions, event.mentioned, {
     setting: 'postMention',
-    told: (ids) => repo.usersToldAboutPost(trx, post.id, ids, ['MENTION', 'NEW_REPLY']),
+    told: (ids) => repo.usersToldAbout(trx, { postId: post.id }, ids, ['MENTION', 'NEW_REPLY']),
     item: (mention) => note(mention.userId, 'MENTION', now, { actor: authorId, post: post.id, count: mention.count }),
   });
   return done(app, trx, rows);
@@ -333,7 +333,7 @@ async function commentEdited(app: FastifyInstance, trx: Executor, event: Extract
   const mentions = await repo.mentionCounts(trx, { commentId: comment.id });
   const rows = await newlyMentioned(trx, comment.post_id, mentions, event.mentioned, {
     setting: 'commentMention',
-    told: (ids) => repo.usersToldAboutComment(trx, comment.id, ids, ['COMMENT_MENTION', 'NEW_REPLY']),
+    told: (ids) => repo.usersToldAbout(trx, { commentId: comment.id }, ids, ['COMMENT_MENTION', 'NEW_REPLY']),
     item: (mention) => note(mention.userId, 'COMMENT_MENTION', now, { actor: authorId, post: comment.post_id, comment: comment.id, count: mention.count }),
   });
   return done(app, trx, rows);

@@ -115,29 +115,16 @@ export async function mentionCounts(db: Executor, target: { postId: string } | {
   return rows.map((row) => ({ userId: row.user_id as string, count: Number(row.count) }));
 }
 
-/** Those among `userIds` who already have an item of one of `types` about the post. */
-export async function usersToldAboutPost(db: Executor, postId: string, userIds: string[], types: NotificationType[]): Promise<Set<string>> {
+/** Those among `userIds` who already have an item of one of `types` about the post or the comment. */
+export async function usersToldAbout(
+  db: Executor,
+  target: { postId: string } | { commentId: string },
+  userIds: string[],
+  types: NotificationType[],
+): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('notifications')
-    .select('user_id')
-    .where('post_id', '=', postId)
-    .where('user_id', 'in', userIds)
-    .where('type', 'in', types)
-    .execute();
-  return new Set(rows.map((row) => row.user_id));
-}
-
-/** Which of these users have an item of these types about the comment. */
-export async function usersToldAboutComment(db: Executor, commentId: string, userIds: string[], types: NotificationType[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('notifications')
-    .select('user_id')
-    .where('comment_id', '=', commentId)
-    .where('user_id', 'in', userIds)
-    .where('type', 'in', types)
-    .execute();
+  const about = db.selectFrom('notifications').select('user_id').where('user_id', 'in', userIds).where('type', 'in', types);
+  const rows = await ('postId' in target ? about.where('post_id', '=', target.postId) : about.where('comment_id', '=', target.commentId)).execute();
   return new Set(rows.map((row) => row.user_id));
 }
 
