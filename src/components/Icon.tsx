@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { CARD_ICON_PATHS } from '#core/ui/icon-paths';
 
 export type IconName = 'feed' | 'search' | 'newPost' | 'notifications' | 'profile' | 'login' | 'signup' | 'close' | 'back' | 'like' | 'comment' | 'share' | 'more' | 'reply' | 'image' | 'pending';
 
@@ -83,9 +84,9 @@ const ICONS: Record<IconName, { outline: ReactNode; filled: ReactNode }> = {
   },
   close: drawn(<path d="M6 6l12 12M18 6 6 18" />, bold),
   back: drawn(<path d="M15 5l-7 7 7 7" />, bold),
-  like: drawn(<path d="M12 20.5s-7.5-4.6-9.2-9.3C1.6 7.8 3.7 4.5 7.1 4.5c2 0 3.6 1.1 4.9 3 1.3-1.9 2.9-3 4.9-3 3.4 0 5.5 3.3 4.3 6.7-1.7 4.7-9.2 9.3-9.2 9.3z" />),
-  comment: drawn(<path d="M4 5.5A1.5 1.5 0 0 1 5.5 4h13A1.5 1.5 0 0 1 20 5.5v10a1.5 1.5 0 0 1-1.5 1.5H10l-4.5 3.5V17h0A1.5 1.5 0 0 1 4 15.5z" />),
-  share: drawn(<path d="M12 15V3.5M7.5 8 12 3.5 16.5 8M5 12.5v6A1.5 1.5 0 0 0 6.5 20h11a1.5 1.5 0 0 0 1.5-1.5v-6" />, bold),
+  like: drawn(<path d={CARD_ICON_PATHS.like} />),
+  comment: drawn(<path d={CARD_ICON_PATHS.comment} />),
+  share: drawn(<path d={CARD_ICON_PATHS.share} />, bold),
   more: {
     outline: (
       <g fill="currentColor">

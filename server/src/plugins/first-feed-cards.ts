@@ -6,6 +6,7 @@ import { appPaths } from '#core/app-paths';
 import { remoteNameOf, webUrlOf } from '#core/remote-names';
 import { CARD_IMAGES, IMAGE_BOX, listingImagePriority } from '#core/post-layout';
 import { tokenizeText } from '#core/text';
+import { CARD_ICON_PATHS, type CardIconName } from '#core/ui/icon-paths';
 import { relativeTime } from '#core/time';
 import csCommon from '../../../locales/cs/common.json' with { type: 'json' };
 import csFeed from '../../../locales/cs/feed.json' with { type: 'json' };
@@ -49,16 +50,11 @@ function translator(language: ShellLanguage) {
 }
 type Translate = ReturnType<typeof translator>;
 
-// The outline icons of the app's card actions (src/components/Icon.tsx), in the same drawing.
-const ICON_PATHS = {
-  like: 'M12 20.5s-7.5-4.6-9.2-9.3C1.6 7.8 3.7 4.5 7.1 4.5c2 0 3.6 1.1 4.9 3 1.3-1.9 2.9-3 4.9-3 3.4 0 5.5 3.3 4.3 6.7-1.7 4.7-9.2 9.3-9.2 9.3z',
-  comment: 'M4 5.5A1.5 1.5 0 0 1 5.5 4h13A1.5 1.5 0 0 1 20 5.5v10a1.5 1.5 0 0 1-1.5 1.5H10l-4.5 3.5V17h0A1.5 1.5 0 0 1 4 15.5z',
-  share: 'M12 15V3.5M7.5 8 12 3.5 16.5 8M5 12.5v6A1.5 1.5 0 0 0 6.5 20h11a1.5 1.5 0 0 0 1.5-1.5v-6',
-} as const;
 
-const icon = (name: keyof typeof ICON_PATHS) =>
+// The card's action icons, drawn as the app draws them in their outline form.
+const icon = (name: CardIconName) =>
   `<svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false" data-icon="${name}" data-filled="false">` +
-  `<g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="${ICON_PATHS[name]}"></path></g></svg>`;
+  `<g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="${CARD_ICON_PATHS[name]}"></path></g></svg>`;
 
 
 /** A name as the app's UserName draws it: a remote account's as its name and then its server. */
