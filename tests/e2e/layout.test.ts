@@ -67,6 +67,9 @@ describe('layout', () => {
     await page.waitForFunction(() => document.querySelector('#main .page-loading, #main .spinner') === null);
   }
 
+  const DESKTOP = { width: 1366, height: 850 };
+  const PHONE = { width: 390, height: 844 };
+
   /** A screen by its link, and what shows once it is drawn. */
   type Screen = { name: string; path: string; ready: string };
 
@@ -111,24 +114,53 @@ describe('layout', () => {
     });
   }
 
-  it('styles every screen opened cold by its own link', async () => {
+  /** What tells a screen drawn without its styles: native-looking bits, bullets, underlines, overflow. */
+  async function unstyled(page: Page, name: string, viewportWidth: number): Promise<string[]> {
+    const look = await telltales(page);
     const problems: string[] = [];
-    for (const route of routes()) {
-      const { context } = await e2e.open({ as: owner, viewport: { width: 1366, height: 850 } });
-      const page = await context.newPage();
-      await page.goto(`${e2e.server.baseUrl}${route.path}`);
-      await settle(page, route.ready);
-      const look = await telltales(page);
-      if (look.avatarLooksNative) problems.push(`${route.name}: the avatar looks like a native button`);
-      if (look.listBullets !== null && look.listBullets !== 'none') problems.push(`${route.name}: the list has ${look.listBullets} bullets`);
-      if (look.rowUnderline !== null && look.rowUnderline !== 'none') problems.push(`${route.name}: list rows are underlined`);
-      if (look.dangerBackground !== null && look.dangerBackground !== 'rgb(220, 38, 38)') problems.push(`${route.name}: a danger button is ${look.dangerBackground}`);
-      if (look.tabsDisplay !== null && look.tabsDisplay !== 'flex') problems.push(`${route.name}: the tabs are not laid out`);
-      if (look.width > 1366) problems.push(`${route.name}: ${look.width} px wide`);
-      await context.close();
-    }
-    expect(problems).toEqual([]);
-  });
+    if (look.avatarLooksNative) problems.push(`${name}: the avatar looks like a native button`);
+    if (look.listBullets !== null && look.listBullets !== 'none') problems.push(`${name}: the list has ${look.listBullets} bullets`);
+    if (look.rowUnderline !== null && look.rowUnderline !== 'none') problems.push(`${name}: list rows are underlined`);
+    if (look.dangerBackground !== null && look.dangerBackground !== 'rgb(220, 38, 38)') problems.push(`${name}: a danger button is ${look.dangerBackground}`);
+    if (look.tabsDisplay !== null && look.tabsDisplay !== 'flex') problems.push(`${name}: the tabs are not laid out`);
+    if (look.width > viewportWidth) problems.push(`${name}: ${look.width} px wide`);
+    return problems;
+  }
+
+  /** What does not fit a phone: a page wider than the screen, text at its very edge, bottom-bar labels cut short. */
+  async function unfitOnPhone(page: Page, name: string): Promise<string[]> {
+    const found = await page.evaluate(() => {
+      const width = document.documentElement.scrollWidth;
+      // Text and controls in the page that touch the screen's left edge (where the text itself
+      // starts, not its box: a centred line in a full-width box is not at the edge).
+      const atEdge: string[] = [];
+      const range = document.createRange();
+      for (const element of document.querySelectorAll<HTMLElement>('#main *')) {
+        if (element.closest('.visually-hidden')) continue;
+        let left = Infinity;
+        if (/^(IMG|INPUT|SELECT|TEXTAREA|BUTTON)$/.test(element.tagName)) {
+          const rect = element.getBoundingClientRect();
+          if (rect.width > 1 && rect.height > 1) left = rect.left;
+        }
+        for (const node of element.childNodes) {
+          if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
+          range.selectNodeContents(node);
+          for (const rect of range.getClientRects()) if (rect.width > 0) left = Math.min(left, rect.left);
+        }
+        if (left < 4) atEdge.push(`${element.tagName.toLowerCase()}.${element.className} "${element.textContent?.trim().slice(0, 30)}"`);
+      }
+      // Labels of the bottom bar cut short (the account's item is a username, which may be long).
+      const cut = [...document.querySelectorAll<HTMLElement>('.navbar__item:not([data-nav="account"]) .navbar__label')]
+        .filter((label) => label.scrollWidth > label.clientWidth + 1)
+        .map((label) => label.textContent ?? '');
+      return { width, atEdge: atEdge.slice(0, 3), cut };
+    });
+    const problems: string[] = [];
+    if (found.width > PHONE.width) problems.push(`${name}: ${found.width} px wide`);
+    if (found.atEdge.length > 0) problems.push(`${name}: at the edge: ${found.atEdge.join(', ')}`);
+    if (found.cut.length > 0) problems.push(`${name}: cut labels: ${found.cut.join(', ')}`);
+    return problems;
+  }
 
   /**
    * Screens whose controls show only after a press or two, beside those of `routes()`: each step
@@ -173,15 +205,21 @@ describe('layout', () => {
     },
   ];
 
-  // Light at desktop size and dark on a phone: each layout's own controls, in one context each.
-  for (const [colorScheme, viewport] of [
-    ['light', { width: 1280, height: 900 }],
-    ['dark', { width: 390, height: 844 }],
+  /**
+   * Light at desktop size and dark on a phone: each layout's own controls, in one context each.
+   * Every screen is a new document opened by its link, so on the way each is also checked for what
+   * a screen missing its lazily loaded styles shows (at desktop size), or for fitting the phone.
+   */
+  for (const pass of [
+    { colorScheme: 'light', viewport: DESKTOP, check: (page: Page, name: string) => unstyled(page, name, DESKTOP.width) },
+    { colorScheme: 'dark', viewport: PHONE, isMobile: true, hasTouch: true, check: unfitOnPhone },
   ] as const) {
-    it(`draws every control of every screen in the app's look, none in the browser's (${colorScheme})`, async () => {
-      const { context } = await e2e.open({ as: owner, viewport, colorScheme });
+    const { colorScheme, check, ...device } = pass;
+    it(`draws every control of every screen in the app's look, none in the browser's, ${colorScheme === 'light' ? 'each styled when opened by its own link (light, desktop)' : 'each fitting a 390 px phone with a margin (dark, en-US)'}`, async () => {
+      const { context } = await e2e.open({ as: owner, colorScheme, ...device });
       const page = await context.newPage();
       const seen = new Map<string, string[]>();
+      const problems: string[] = [];
       const screens: ReturnType<typeof editingScreens> = [...routes(), ...editingScreens()];
       for (const screen of screens) {
         // Through a screen of its own between two, so the next screen's `ready` cannot match what
@@ -191,6 +229,7 @@ describe('layout', () => {
         await page.goto(`${e2e.server.baseUrl}${screen.path}`);
         await page.locator('#main .status-page').waitFor({ state: 'detached' });
         await settle(page, screen.ready);
+        problems.push(...(await check(page, screen.name)));
         const note = async () => {
           for (const control of await nativeLookingControls(page)) {
             const where = seen.get(control) ?? [];
@@ -203,60 +242,28 @@ describe('layout', () => {
           await note();
         }
       }
-      const problems = [...seen].map(([control, where]) => `${control} (${where.slice(0, 2).join(', ')}${where.length > 2 ? '…' : ''})`);
+      problems.push(...[...seen].map(([control, where]) => `${control} (${where.slice(0, 2).join(', ')}${where.length > 2 ? '…' : ''})`));
       expect(problems).toEqual([]);
     });
   }
 
-  for (const locale of ['en-US', 'cs-CZ']) {
-    it(`fits every screen in a 390 px phone with a margin (${locale})`, async () => {
-      const problems: string[] = [];
-      const { context } = await e2e.open({ as: owner, viewport: { width: 390, height: 844 }, locale, isMobile: true, hasTouch: true });
-      const page = await context.newPage();
-      for (const route of routes()) {
-        // Each screen loaded afresh, as a link opens it: a change of the hash alone would leave the
-        // last screen's elements in place while the next one loads.
-        await page.goto('about:blank');
-        await page.goto(`${e2e.server.baseUrl}${route.path}`);
-        await settle(page, route.ready);
-        const found = await page.evaluate(() => {
-          const width = document.documentElement.scrollWidth;
-          // Text and controls in the page that touch the screen's left edge (where the text itself
-          // starts, not its box: a centred line in a full-width box is not at the edge).
-          const atEdge: string[] = [];
-          const range = document.createRange();
-          for (const element of document.querySelectorAll<HTMLElement>('#main *')) {
-            if (element.closest('.visually-hidden')) continue;
-            let left = Infinity;
-            if (/^(IMG|INPUT|SELECT|TEXTAREA|BUTTON)$/.test(element.tagName)) {
-              const rect = element.getBoundingClientRect();
-              if (rect.width > 1 && rect.height > 1) left = rect.left;
-            }
-            for (const node of element.childNodes) {
-              if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
-              range.selectNodeContents(node);
-              for (const rect of range.getClientRects()) if (rect.width > 0) left = Math.min(left, rect.left);
-            }
-            if (left < 4) atEdge.push(`${element.tagName.toLowerCase()}.${element.className} "${element.textContent?.trim().slice(0, 30)}"`);
-          }
-          // Labels of the bottom bar cut short (the account's item is a username, which may be long).
-          const cut = [...document.querySelectorAll<HTMLElement>('.navbar__item:not([data-nav="account"]) .navbar__label')]
-            .filter((label) => label.scrollWidth > label.clientWidth + 1)
-            .map((label) => label.textContent ?? '');
-          return { width, atEdge: atEdge.slice(0, 3), cut };
-        });
-        if (found.width > 390) problems.push(`${route.name}: ${found.width} px wide`);
-        if (found.atEdge.length > 0) problems.push(`${route.name}: at the edge: ${found.atEdge.join(', ')}`);
-        if (found.cut.length > 0) problems.push(`${route.name}: cut labels: ${found.cut.join(', ')}`);
-      }
-      expect(problems).toEqual([]);
-    });
-  }
+  // English on a phone is checked by the dark pass above, on the way through every screen.
+  it('fits every screen in a 390 px phone with a margin (cs-CZ)', async () => {
+    const problems: string[] = [];
+    const { context } = await e2e.open({ as: owner, viewport: PHONE, locale: 'cs-CZ', isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    for (const route of routes()) {
+      // Each screen loaded afresh, as a link opens it: a change of the hash alone would leave the
+      // last screen's elements in place while the next one loads.
+      await page.goto('about:blank');
+      await page.goto(`${e2e.server.baseUrl}${route.path}`);
+      await settle(page, route.ready);
+      problems.push(...(await unfitOnPhone(page, route.name)));
+    }
+    expect(problems).toEqual([]);
+  });
 
-  for (const viewport of [
-    { width: 1366, height: 850 },
-    { width: 390, height: 844 },
-  ]) {
+  for (const viewport of [DESKTOP, PHONE]) {
     it(`greets a first visit without a toast, and shows toasts where they cover none of the controls that stay on screen (${viewport.width} px)`, async () => {
       const page = await e2e.visit('/feed', { as: owner, viewport });
       await settle(page, '#main article');
@@ -286,7 +293,7 @@ describe('layout', () => {
   }
 
   it("opens a post's menu near the bottom of a phone above the bottom bar, uncovered by a toast, and closes it back to its button", async () => {
-    const page = await e2e.visit('/feed', { as: owner, viewport: { width: 390, height: 844 } });
+    const page = await e2e.visit('/feed', { as: owner, viewport: PHONE });
     await settle(page, '#main article');
     const card = page.getByRole('main').getByRole('article').filter({ hasText: "A friend's post with a long menu" }).first();
     await card.waitFor();
@@ -329,7 +336,7 @@ describe('layout', () => {
   });
 
   it('keeps the main column in place on desktop when the search column is not shown', async () => {
-    const page = await e2e.visit('/feed', { as: owner, viewport: { width: 1366, height: 850 } });
+    const page = await e2e.visit('/feed', { as: owner, viewport: DESKTOP });
     await settle(page, '#main article');
     const mainLeft = () => page.locator('#main').evaluate((main) => main.getBoundingClientRect().left);
     const onFeed = await mainLeft();
