@@ -12,6 +12,7 @@ import type { Resolver } from './lib/egress/egress.js';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
 import type { MediaStorage } from './lib/storage.js';
 import { migrateToLatest } from './db/migrator.js';
+import { processWideCompilers } from './lib/schema-compilers.js';
 import { authPlugin } from './plugins/auth.js';
 import { compressionPlugin } from './plugins/compression.js';
 import { databasePlugin } from './plugins/database.js';
@@ -68,6 +69,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     genReqId: requestIdGenerator(config.trustProxy),
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+    schemaController: { compilersFactory: processWideCompilers },
     // A path segment over the router's length limit or not decodable answers a catalogue key too.
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
