@@ -1,111 +1,13 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { sessionStorageState } from './support/server';
-import { useE2eSuite } from './support/suite';
-import { type Screen, VIEWPORTS, type World, screensOf, seedWorld } from './support/world';
-
-/** What a person relying on a screen reader or a keyboard cannot get past. */
-const BLOCKING = new Set(['serious', 'critical']);
-
-/** The page background (`--color-bg`) of each scheme. */
-const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
-const DARK_BACKGROUND = 'rgb(11, 16, 32)';
-
-interface Pass {
-  name: string;
-  viewport: keyof typeof VIEWPORTS;
-  language: 'en' | 'cs';
-  loggedIn: boolean;
-  /** The device asks for the dark theme. */
-  dark?: boolean;
-}
+import { describeAccessibility } from './support/accessibility';
 
 /**
  * Every screen, checked by axe in a real browser, in both viewports, both languages and both
  * themes, logged in and out. Each dimension is covered at least once without running every
  * combination: every screen is checked in the dark theme once (the logged-in desktop pass in
- * Czech) and in the light theme three times.
+ * Czech) and in the light theme three times. The logged-out passes are in
+ * accessibility-visitor.test.ts.
  */
-const PASSES: Pass[] = [
+describeAccessibility('accessibility of every screen, logged in', [
   { name: 'phone, English, logged in', viewport: 'phone', language: 'en', loggedIn: true },
   { name: 'desktop, Czech, logged in, dark', viewport: 'desktop', language: 'cs', loggedIn: true, dark: true },
-  { name: 'desktop, English, logged out', viewport: 'desktop', language: 'en', loggedIn: false },
-  { name: 'phone, Czech, logged out', viewport: 'phone', language: 'cs', loggedIn: false },
-];
-
-/** Waits until the screen has drawn its content (no skeleton or spinner left, the main landmark there). */
-async function settled(page: Page, screen: Screen): Promise<void> {
-  await page
-    .locator('main')
-    .first()
-    .waitFor({ timeout: 10_000 })
-    .catch((err: unknown) => {
-      throw new Error(`${screen.name}: no main landmark (${String(err)})`);
-    });
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), undefined, { timeout: 10_000 }).catch(() => undefined);
-  await page.waitForTimeout(300);
-}
-
-interface Violation {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: Array<{ target: unknown; failureSummary?: string }>;
-}
-
-function describeViolations(screen: Screen, violations: Violation[]) {
-  return violations.map(
-    (v) => `${screen.name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join('; ')}`,
-  );
-}
-
-describe('accessibility of every screen', () => {
-  const e2e = useE2eSuite();
-  let world: World;
-
-  beforeAll(async () => {
-    world = await seedWorld(e2e.server);
-  });
-
-  for (const pass of PASSES) {
-    it(`has no serious or critical axe violation (${pass.name})`, { timeout: 240_000 }, async () => {
-      const session = pass.loggedIn ? sessionStorageState(e2e.server, world.owner) : { cookies: [], origins: [] };
-      const storageState = {
-        ...session,
-        origins: [
-          {
-            origin: e2e.server.baseUrl,
-            localStorage: [...(session.origins[0]?.localStorage ?? []), { name: 'lng', value: pass.language }],
-          },
-        ],
-      };
-      const { context } = await e2e.open({ viewport: VIEWPORTS[pass.viewport], storageState,
-        bypassCSP: true,
-        locale: pass.language,
-        colorScheme: pass.dark ? 'dark' : 'light',
-        // Toasts appear and leave without fading, so contrast is measured on their final colours.
-        reducedMotion: 'reduce',
-      });
-      const page = await context.newPage();
-      const found: string[] = [];
-      const screens = screensOf(world).filter((screen) => pass.loggedIn || !screen.guarded);
-      for (const screen of screens) {
-        await page.goto(`${e2e.server.baseUrl}${screen.path}`);
-        await settled(page, screen);
-        expect(await page.evaluate(() => document.documentElement.lang), screen.name).toBe(pass.language);
-        // The theme really follows the device: the page paints the background of the scheme asked for.
-        expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), screen.name).toBe(
-          pass.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND,
-        );
-        // axe.run in the page itself: the default runs each frame apart and joins the results in a
-        // new blank page, which doubled each screen's time, and this app has no frame of another origin.
-        // Only the violations are wanted; the passing nodes need not be described.
-        const result = await new AxeBuilder({ page }).setLegacyMode(true).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
-        found.push(...describeViolations(screen, result.violations.filter((v) => BLOCKING.has(v.impact ?? ''))));
-      }
-      expect(found).toEqual([]);
-      expect(e2e.journey.log.pageErrors).toEqual([]);
-    });
-  }
-});
+]);
