@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { IDEMPOTENCY_TTL_MS } from '../../src/lib/idempotency';
-import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
+import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
+import { FEDERATION_DELIVERY_JOB } from '../../src/modules/federation/delivery';
+import { PARKED } from '../../src/modules/jobs/queue';
 import { JobWorker, runDueJobs } from '../../src/modules/jobs/worker';
-import { createUser, type TestUser } from '../helpers/fixtures';
+import { createGroup, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
 describe('maintenance job', () => {
@@ -59,5 +61,29 @@ describe('maintenance job', () => {
     const left = await t.app.db.selectFrom('rate_events').select('key').where('key', '=', 'post:old').execute();
     expect(left).toEqual([]);
     expect(await maintenanceJobs()).toHaveLength(1);
+  });
+
+  it('forgets the keys of deleted actors once no queued delivery still needs them', async () => {
+    const gone = await createUser(t.app);
+    const group = await createGroup(t.app, user);
+    const now = Date.now();
+    const keyOf = (actorId: string) => ({ actor_id: actorId, algorithm: 'Ed25519', public_key: '{}', private_key: '{}', created_at: now });
+    await t.app.db.insertInto('federation_keys').values([keyOf(user.id), keyOf(group.id), keyOf(gone.id)]).execute();
+    expect(await deleteOwnAccount(t.app, gone).then((res) => res.statusCode)).toBe(200);
+    // The actor's Delete, still to be tried again, is signed with its key.
+    await t.app.db
+      .insertInto('jobs')
+      .values({ kind: FEDERATION_DELIVERY_JOB, payload: JSON.stringify({ actorId: gone.id, inbox: 'https://remote.example/inbox' }), run_at: now + 60_000, locked_until: null, last_error: null, created_at: now })
+      .execute();
+    const keptFor = () => t.app.db.selectFrom('federation_keys').select('actor_id').where('actor_id', 'in', [user.id, group.id, gone.id]).execute();
+    const maintain = (at: number) => maintenanceStep(t.app, t.app.db, { lastRunAt: null }, at);
+
+    await maintain(now);
+    expect((await keptFor()).map((row) => row.actor_id).sort()).toEqual([user.id, group.id, gone.id].sort());
+
+    // Given up on (parked), it needs the key no more.
+    await t.app.db.updateTable('jobs').set({ run_at: PARKED }).where('kind', '=', FEDERATION_DELIVERY_JOB).execute();
+    await maintain(now + 1000);
+    expect((await keptFor()).map((row) => row.actor_id).sort()).toEqual([user.id, group.id].sort());
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
+import { PARKED } from '../jobs/queue.js';
 import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../moderation/suspension.js';
 
 /**
@@ -112,6 +113,31 @@ export async function addActorKey(db: Executor, actorId: string, key: StoredKey,
     .insertInto('federation_keys')
     .values({ actor_id: actorId, ...key, created_at: now })
     .onConflict((oc) => oc.columns(['actor_id', 'algorithm']).doNothing())
+    .execute();
+}
+
+/**
+ * Forgets the keys of actors that are gone (a deleted account or group) once nothing waiting in the
+ * queue, to be tried again, still names them: the actor's Delete is signed with its own key after
+ * the account has gone, and a retry may come an hour later. A job that gave up (parked) holds none.
+ * The payload is JSON text; an id found anywhere in it counts, which can only keep a key longer.
+ */
+export async function purgeKeysOfGoneActors(db: Executor, jobKinds: readonly string[]): Promise<void> {
+  await db
+    .deleteFrom('federation_keys')
+    .where('actor_id', 'not in', db.selectFrom('users').select('id'))
+    .where('actor_id', 'not in', db.selectFrom('groups').select('id'))
+    .where(({ not, exists, selectFrom, ref }) =>
+      not(
+        exists(
+          selectFrom('jobs')
+            .select('jobs.id')
+            .where('jobs.kind', 'in', jobKinds)
+            .where('jobs.run_at', '<', PARKED)
+            .where('jobs.payload', 'like', sql<string>`'%' || ${ref('federation_keys.actor_id')} || '%'`),
+        ),
+      ),
+    )
     .execute();
 }
 

@@ -4,6 +4,9 @@ import { isPostgres } from '../../db/helpers.js';
 import { insertJob, insertJobs, queueStats } from './jobs.repository.js';
 import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
 
+/** Where a job that failed MAX_ATTEMPTS times is parked: kept for inspection, never claimed again. */
+export const PARKED = Number.MAX_SAFE_INTEGER;
+
 /**
  * Adds a job, in the caller's transaction when given one. On PostgreSQL a NOTIFY in the same
  * transaction wakes every process's worker when (and only if) the transaction commits.

@@ -4,6 +4,7 @@ import { type JobRow, type KindFilter, claimDueJobs, failJob, finishJob, release
 import { scheduleMaintenance } from './maintenance.js';
 import type { PgListener } from './pg-listener.js';
 import { JOBS_CHANNEL, onJobEnqueued } from './signal.js';
+import { PARKED } from './queue.js';
 
 export const LEASE_MS = 30_000;
 export const POLL_MS = 500;
@@ -13,8 +14,6 @@ const DEFAULT_CONCURRENCY = 1;
 const STEPS_PER_CLAIM = 20;
 const MAX_ATTEMPTS = 10;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
-/** Where a job that failed MAX_ATTEMPTS times is parked: kept for inspection, never claimed again. */
-const PARKED = Number.MAX_SAFE_INTEGER;
 
 class LostLease extends Error {}
 
