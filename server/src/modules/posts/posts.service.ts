@@ -474,12 +474,15 @@ export async function deletePost(ctx: ServiceContext, viewer: Viewer, postId: st
   return deletePostsWithMedia(trx, [postId], ctx.app);
 }
 
-/** Removes media of a deleted post; a storage failure must not undo the delete. */
+/**
+ * Removes the files of media a post no longer shows (the post deleted, or pictures an edit dropped);
+ * a storage failure must not undo the change that already committed.
+ */
 export async function removePostMedia(storage: MediaStorage, keys: string[], log: { warn(obj: unknown, msg: string): void }) {
   try {
     await storage.remove(keys);
   } catch (err) {
-    log.warn({ err, keys }, 'could not remove media of a deleted post');
+    log.warn({ err, keys }, 'could not remove media files a post no longer shows');
   }
 }
 
