@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrator';
-import { TEMPLATE_ENV, createTestDatabase, runPrefix, withAdmin } from './pg-test-database';
+import { FINGERPRINT_ENV, TEMPLATE_ENV, createTestDatabase, runPrefix, schemaFingerprint, withAdmin } from './pg-test-database';
 
 /**
  * Names this run, and migrates one template database (with pg_trgm) that every test app's database
@@ -16,6 +16,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   // Workers are started after global setup and inherit both.
   process.env.KRUH_TEST_RUN = randomBytes(4).toString('hex');
   delete process.env[TEMPLATE_ENV];
+  delete process.env[FINGERPRINT_ENV];
   const templateUrl = await createTestDatabase(base);
   const dataDir = mkdtempSync(join(tmpdir(), 'kruh-template-'));
   const database = openDatabase({ url: templateUrl, dataDir, poolSize: 1 });
@@ -25,6 +26,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  process.env[FINGERPRINT_ENV] = await withAdmin(templateUrl, schemaFingerprint);
   process.env[TEMPLATE_ENV] = new URL(templateUrl).pathname.slice(1);
 
   return async () => {

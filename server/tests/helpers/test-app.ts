@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { type BuildOptions, buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database';
-import { createTestDatabase, dropTestDatabase } from './pg-test-database';
+import { createTestDatabase, releaseTestDatabase } from './pg-test-database';
 
 /** Which database the current Vitest project runs the server tests on. */
 export const TEST_DB = process.env.KRUH_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -63,7 +63,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       const undeclared = [...new Set(app.undeclaredErrors)];
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
-      if (base && TEST_DB === 'postgres' && config.databaseUrl) await dropTestDatabase(base, config.databaseUrl);
+      if (base && TEST_DB === 'postgres' && config.databaseUrl) await releaseTestDatabase(base, config.databaseUrl);
       // Every refusal a test provoked must be one the route's contract entry lists.
       if (undeclared.length > 0) throw new Error(`error keys missing from core/api:\n${undeclared.join('\n')}`);
     },
