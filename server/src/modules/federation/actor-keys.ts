@@ -1,6 +1,6 @@
 import { exportJwk, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
 import type { Executor } from '../../db/schema.js';
-import { actorKeys, addActorKey, purgeKeysOfGoneActors } from './federation.repository.js';
+import { actorKeys, addActorKey } from './federation.repository.js';
 
 type KeyPair = Awaited<ReturnType<typeof generateCryptoKeyPair>>;
 type Jwk = Parameters<typeof importJwk>[0];
@@ -36,9 +36,3 @@ export async function keyPairsOf(db: Executor, actorId: string): Promise<KeyPair
     }),
   );
 }
-
-/**
- * A deleted account's or group's keys outlive it only while a job of `signingKinds` that is still to
- * run names it: its last activities (the actor's Delete) are signed with them, retries included.
- */
-export const forgetKeysOfGoneActors = (db: Executor, signingKinds: readonly string[]): Promise<void> => purgeKeysOfGoneActors(db, signingKinds);

@@ -7,6 +7,8 @@ import { enqueueJob } from '../jobs/queue.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { keyPairsOf } from './actor-keys.js';
 import { isUrlBlocked } from './boundaries.js';
+import { purgeKeysOfGoneActors } from './federation.repository.js';
+import { FEDERATION_OUTGOING_JOB } from './outgoing.js';
 import { federationRules } from './document-loader.js';
 
 /**
@@ -84,3 +86,12 @@ export const federationDeliveryJob: OutsideJob = {
     }
   },
 };
+
+/**
+ * A deleted account's or group's keys outlive it only while a delivery still to be tried, or the
+ * job that queues deliveries, names it: its last activities (the actor's Delete) are signed with
+ * them after it is gone. The maintenance job calls this.
+ */
+export async function forgetKeysOfGoneActors(db: Executor): Promise<void> {
+  await purgeKeysOfGoneActors(db, [FEDERATION_DELIVERY_JOB, FEDERATION_OUTGOING_JOB]);
+}

@@ -3,18 +3,16 @@ import type { Executor } from '../../db/schema.js';
 import { longestRateWindow } from '../../lib/content-limits.js';
 import { purgeIdempotencyKeys } from '../../lib/idempotency.js';
 import { purgeRateEvents } from '../../lib/rate-limit.js';
-import { FEDERATION_DELIVERY_JOB } from '../federation/delivery.js';
-import { forgetKeysOfGoneActors } from '../federation/actor-keys.js';
-import { FEDERATION_OUTGOING_JOB } from '../federation/outgoing.js';
+import { forgetKeysOfGoneActors } from '../federation/delivery.js';
 import { insertJobUnlessPresent } from './jobs.repository.js';
 import type { JobStep } from './job-handler.js';
 
 /**
  * Housekeeping as one recurring job in the durable queue: it forgets idempotency keys past their
  * lifetime, rate events older than any limit's window and the signing keys of deleted actors that
- * nothing queued needs any more, then waits MAINTENANCE_EVERY_MS for its
- * next run. Being a leased job, it runs in one process at a time however many workers there are;
- * a unique index keeps it single when several workers seed it at start.
+ * nothing queued needs any more, then waits MAINTENANCE_EVERY_MS for its next run. Being a leased
+ * job, it runs in one process at a time however many workers there are; a unique index keeps it
+ * single when several workers seed it at start.
  */
 export const MAINTENANCE_JOB = 'maintenance';
 export const MAINTENANCE_EVERY_MS = 10 * 60 * 1000;
@@ -27,7 +25,7 @@ export async function scheduleMaintenance(db: Executor, now: number = Date.now()
 export async function maintenanceStep(app: FastifyInstance, trx: Executor, _payload: unknown, now: number): Promise<JobStep> {
   await purgeIdempotencyKeys(trx, now);
   await purgeRateEvents(trx, longestRateWindow(app.config.rates), now);
-  await forgetKeysOfGoneActors(trx, [FEDERATION_DELIVERY_JOB, FEDERATION_OUTGOING_JOB]);
+  await forgetKeysOfGoneActors(trx);
   // The payload changes each run, so the lease guard (which compares payloads) tells runs apart.
   return { next: { lastRunAt: now }, runAt: now + MAINTENANCE_EVERY_MS };
 }
