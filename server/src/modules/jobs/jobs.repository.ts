@@ -52,7 +52,16 @@ export async function claimDueJobs(db: Db, now: number, leaseMs: number, limit: 
   if (typeof kinds === 'string') due = due.where('kind', '=', kinds);
   else if (kinds?.except.length) due = due.where('kind', 'not in', kinds.except);
   if (isPostgres(db)) due = due.forUpdate().skipLocked();
-  const rows = await db.updateTable('jobs').set({ locked_until: now + leaseMs }).where('id', 'in', due).returningAll().execute();
+  // The due rows are chosen once, in a materialized CTE. As a subquery of the UPDATE, PostgreSQL may
+  // run them again for every row it updates, and each run skips the rows this statement already
+  // updated and takes the next ones: LIMIT would then bound nothing.
+  const rows = await db
+    .with((cte) => cte('due').materialized(), () => due)
+    .updateTable('jobs')
+    .set({ locked_until: now + leaseMs })
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
+    .returningAll()
+    .execute();
   return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
 }
 
