@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { UnreadReply } from '#core/api/notifications';
 import { API_BASE, callApi } from '../../lib/api/client';
+import { announceNotificationsArrived, onNotificationsChanged } from '../../lib/notification-signals';
 
 // The contract (with its schemas) comes with the first logged-in render, not with every visitor's
 // first paint.
@@ -30,7 +31,14 @@ export function useUnreadCount(token: string | null): number {
 
   useEffect(() => {
     if (!token) return;
-    const setCount = (count: number) => setState({ token, count });
+    let last: number | null = null;
+    const setCount = (count: number) => {
+      // A rise is a notification that arrived while the app is open: an open list fetches it. The
+      // first count rises from nothing, since the list may have been fetched just before it.
+      if (count > (last ?? 0)) announceNotificationsArrived();
+      last = count;
+      setState({ token, count });
+    };
     let active = true;
     const controller = new AbortController();
     const refresh = () => {
@@ -65,13 +73,13 @@ export function useUnreadCount(token: string | null): number {
     loadContract().then((api) => listen(api.stream.path), () => undefined);
     const onFocus = () => refresh();
     window.addEventListener('focus', onFocus);
-    window.addEventListener('kruh:notifications-changed', onFocus);
+    const offChanged = onNotificationsChanged(refresh);
     return () => {
       active = false;
       controller.abort();
       source?.close();
       window.removeEventListener('focus', onFocus);
-      window.removeEventListener('kruh:notifications-changed', onFocus);
+      offChanged();
     };
   }, [token]);
 

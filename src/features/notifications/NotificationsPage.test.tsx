@@ -2,6 +2,7 @@ import '../../test/setup';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDb, logoutAndClear } from '../../lib/db/db';
+import { announceNotificationsArrived } from '../../lib/notification-signals';
 import { storeSession } from '../../lib/session';
 import { getToasts, dismissToast } from '../../lib/toast';
 import { type FetchCall, mockFetch } from '../../test/local-first';
@@ -98,6 +99,19 @@ describe('NotificationsPage', () => {
     await waitFor(() => expect(calls.map(pathOf)).toContain('PATCH /api/notification/seen'));
     await waitFor(() => expect(events).toHaveBeenCalled());
     window.removeEventListener('kruh:notifications-changed', events);
+  });
+
+  it('shows what arrives while it is open, and marks it seen', async () => {
+    const pages: Notification[][] = [[]];
+    const { calls } = serve(pages);
+    render();
+    await screen.findByText('No notifications yet.');
+    const seen = () => calls.filter((call) => pathOf(call) === 'PATCH /api/notification/seen').length;
+    await waitFor(() => expect(seen()).toBe(1));
+    pages[0] = [note(1)];
+    announceNotificationsArrived();
+    await waitFor(() => expect(texts()).toEqual(['alice started following you']));
+    await waitFor(() => expect(seen()).toBe(2));
   });
 
   it('labels the group and account types, a single mention and a deleted actor', async () => {

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { InfiniteList } from '../../components/InfiniteList';
 import { NotStoredLine } from '../../components/StatusPage';
 import { errorMessageOf } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
+import { onNotificationsArrived } from '../../lib/notification-signals';
 import { toast } from '../../lib/toast';
 import { NotificationItem } from './NotificationItem';
 import {
@@ -35,6 +36,15 @@ export default function NotificationsPage() {
   useEffect(() => {
     markAllSeen().catch(() => undefined);
   }, [db]);
+
+  // What arrives while the list is open shows up in it, and is seen.
+  const onArrival = useEffectEvent(() => {
+    list
+      .reload()
+      .then(markAllSeen)
+      .catch(() => undefined);
+  });
+  useEffect(() => onNotificationsArrived(onArrival), []);
 
   const onDelete = async (n: Notification) => {
     setBusy(n._id);

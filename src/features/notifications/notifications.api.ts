@@ -3,6 +3,7 @@ import { type Notification, notificationsApi } from '#core/api/notifications';
 import { PAGE_SIZES } from '#core/limits';
 import { callApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
+import { announceNotificationsChanged } from '../../lib/notification-signals';
 import type { ItemStore, PagedSource } from '../../lib/query/paged';
 
 /**
@@ -10,13 +11,6 @@ import type { ItemStore, PagedSource } from '../../lib/query/paged';
  * gpUrl lack them; the avatar falls back to the plain address of the id then.
  */
 export type { Notification };
-
-/** Tells the shell's unread badge to ask the server again. */
-export const NOTIFICATIONS_CHANGED_EVENT = 'kruh:notifications-changed';
-
-export function announceChange(): void {
-  window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED_EVENT));
-}
 
 /** Newest first; the id (time-ordered) breaks ties. */
 export function byNewest(a: Notification, b: Notification): number {
@@ -69,19 +63,19 @@ export const notificationSource: PagedSource<typeof notificationsApi.list, 'noti
 /** PATCH /notification/seen: everything listed counts as seen, the badge drops to zero. */
 export async function markAllSeen(): Promise<void> {
   await callApi(notificationsApi.seen);
-  announceChange();
+  announceNotificationsChanged();
 }
 
 export async function deleteNotification(db: KruhDb, id: string): Promise<void> {
   await callApi(notificationsApi.delete, { params: { id } });
   await db.notifications.delete(id);
-  announceChange();
+  announceNotificationsChanged();
 }
 
 export async function clearNotifications(db: KruhDb): Promise<void> {
   await callApi(notificationsApi.deleteAll);
   await db.notifications.clear();
-  announceChange();
+  announceNotificationsChanged();
 }
 
 export type JoinDecision = 'accept' | 'deny';
