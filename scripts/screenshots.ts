@@ -64,7 +64,8 @@ async function take(page: Page, server: TestServer, scene: Pick<Scene, 'path' | 
 }
 
 const server = await startServer();
-const browser = await launchBrowser();
+// The full browser: the pictures show what people's Chromium draws.
+const browser = await launchBrowser('full');
 let taken = 0;
 try {
   const world = await seedWorld(server);

@@ -9,7 +9,7 @@ import { useE2eSuite } from './support/suite';
  * with every tab of the app closed, exactly once, and the app opened later sends nothing again.
  */
 describe('background sync', () => {
-  const e2e = useE2eSuite();
+  const e2e = useE2eSuite({ browser: 'full' });
 
   it('sends a post written offline after the app was closed, once', async () => {
     const author = await createVerifiedUser(e2e.server);

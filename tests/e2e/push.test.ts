@@ -28,7 +28,7 @@ const shownNotifications = (page: Page): Promise<Shown[]> =>
  * notification with its text, the app's icon and the page to open.
  */
 describe('web push', () => {
-  const e2e = useE2eSuite();
+  const e2e = useE2eSuite({ browser: 'full' });
 
   it('shows the notification the server writes for a new follower', async () => {
     const bob = await createVerifiedUser(e2e.server);

@@ -1,10 +1,24 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page, chromium } from 'playwright-core';
 import type { TestContext } from 'vitest';
 
 /** Debian's Chromium (playwright-core brings no browser of its own). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Debian's headless shell of the same Chromium (package chromium-headless-shell): the same Blink
+ * and V8 without the full browser's layers, which took a third of the browser tests' CPU. It has
+ * no notification permission, push or Background Sync, and it does not judge installability (it
+ * reports no error at all), so files that test those ask for the full browser. Where it is not
+ * installed, every file runs in the full browser.
+ */
+const CHROMIUM_SHELL = process.env.CHROMIUM_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
+
+/** Which Chromium a file runs in: the headless shell, or the full browser for what only it has. */
+export type BrowserKind = 'shell' | 'full';
+
+const executableOf = (kind: BrowserKind) => (kind === 'shell' && existsSync(CHROMIUM_SHELL) ? CHROMIUM_SHELL : CHROMIUM);
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -23,8 +37,8 @@ export const RESULTS_DIR = resolve('test-results');
  * Starts Chromium, trying once more when the first start fails: on a loaded machine a start now
  * and then dies before its first page, and a file's hooks get no retry of their own.
  */
-export async function launchBrowser(): Promise<Browser> {
-  const launch = () => chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+export async function launchBrowser(kind: BrowserKind): Promise<Browser> {
+  const launch = () => chromium.launch({ executablePath: executableOf(kind), args: CHROMIUM_ARGS });
   try {
     return await launch();
   } catch (error) {
@@ -33,19 +47,21 @@ export async function launchBrowser(): Promise<Browser> {
   }
 }
 
-let shared: Promise<Browser> | undefined;
+const shared = new Map<BrowserKind, Promise<Browser>>();
 
 /**
- * One Chromium for every test file a worker runs (the browser projects share a worker's modules):
- * each journey has its own context, with its own storage, service worker and IndexedDB, so a new
- * browser per file bought nothing but its start. One that crashed or was closed is started again.
- * The worker's exit ends it.
+ * One Chromium of each kind for every test file a worker runs (the browser projects share a
+ * worker's modules): each journey has its own context, with its own storage, service worker and
+ * IndexedDB, so a new browser per file bought nothing but its start. One that crashed or was
+ * closed is started again. The worker's exit ends it.
  */
-export async function sharedBrowser(): Promise<Browser> {
-  const current = shared ? await shared.catch(() => undefined) : undefined;
+export async function sharedBrowser(kind: BrowserKind): Promise<Browser> {
+  const started = shared.get(kind);
+  const current = started ? await started.catch(() => undefined) : undefined;
   if (current?.isConnected()) return current;
-  shared = launchBrowser();
-  return shared;
+  const launching = launchBrowser(kind);
+  shared.set(kind, launching);
+  return launching;
 }
 
 /** What the pages of one context said on the console and threw, for failure reports. */

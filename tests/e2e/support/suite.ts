@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { type Journey, finishJourney, openJourney, sharedBrowser } from './browser';
+import { type BrowserKind, type Journey, finishJourney, openJourney, sharedBrowser } from './browser';
 import { type ServerOptions, type TestServer, type TestUser, sessionStorageState, startServer } from './server';
 
 export interface JourneyOptions extends BrowserContextOptions {
@@ -24,19 +24,24 @@ export interface E2eSuite {
   visit(path: string, options?: JourneyOptions): Promise<Page>;
 }
 
+export interface SuiteOptions extends ServerOptions {
+  /** 'full': the file tests what only the full browser has (push, Background Sync, installability). */
+  browser?: BrowserKind;
+}
+
 /**
  * Registers the hooks of an e2e file (call it once, in its `describe`). The server and browser
  * exist from the file's first `beforeAll` on: a `beforeAll` registered after this call may seed
  * data through `suite.server`.
  */
-export function useE2eSuite(options: ServerOptions = {}): E2eSuite {
+export function useE2eSuite({ browser: kind = 'shell', ...options }: SuiteOptions = {}): E2eSuite {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   let journey: Journey | undefined;
 
   beforeAll(async () => {
     server = await startServer(options);
-    browser = await sharedBrowser();
+    browser = await sharedBrowser(kind);
   });
 
   // Which try of the running test this is: a retry records a trace of its journey.
