@@ -357,6 +357,42 @@ describe('two Kruh instances federating', () => {
     }
   });
 
+  it("a member of a third server deletes her account: what A's group passed on of hers goes from B too, though B never followed her", async () => {
+    const fedi = await startFakeFediverse();
+    try {
+      const nina = await fedi.actor('nina');
+      const group = await a.app.db.selectFrom('groups').select('id').where('name', '=', 'beangrowers').executeTakeFirstOrThrow();
+      const toA = async (type: string, object: unknown) =>
+        (await deliverToInbox(a.app, '/ap/inbox', { id: fedi.url(`/users/nina/activities/${randomUUID()}`), type, actor: nina.id, to: [PUBLIC], object }, nina)).statusCode;
+      expect(await toA('Follow', actorOf(a, group.id))).toBe(202);
+      await settle(a, b);
+      const note = {
+        id: fedi.url('/users/nina/notes/1'),
+        type: 'Note',
+        attributedTo: nina.id,
+        to: [PUBLIC, actorOf(a, group.id)],
+        cc: [nina.followers],
+        content: '<p>Runner beans climb anything</p>',
+        published: '2026-11-25T11:00:00Z',
+      };
+      fedi.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
+      const onB = () => b.app.db.selectFrom('posts').select('text').where('ap_id', '=', note.id).executeTakeFirst();
+      expect(await toA('Create', note)).toBe(202);
+      await settle(a, b);
+      expect(await onB()).toEqual({ text: 'Runner beans climb anything' });
+
+      // Her server deletes her and all she wrote, and tells those who follow her: A, not B.
+      fedi.fail(new URL(note.id).pathname, 410);
+      fedi.fail(new URL(nina.id).pathname, 410);
+      expect(await toA('Delete', nina.id)).toBe(202);
+      await settle(a, b);
+      expect(await a.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).executeTakeFirst()).toBeUndefined();
+      expect(await onB()).toBeUndefined();
+    } finally {
+      await fedi.close();
+    }
+  });
+
   it("the group's announced posts show in dan's following feed on B, as their author's, while he follows the group", async () => {
     const groupOnB = await find(b, dan, `@beangrowers@${a.host}`);
     expect(groupOnB).toBeDefined();

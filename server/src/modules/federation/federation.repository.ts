@@ -288,6 +288,16 @@ export async function postIdsBy(db: Executor, userId: string): Promise<string[]>
   return (await db.selectFrom('posts').select('id').where('author_id', '=', userId).execute()).map((row) => row.id);
 }
 
+/** The posts and comments a remote account wrote that are kept here, with their own addresses. */
+export async function remoteWritingsBy(db: Executor, userId: string): Promise<Array<{ of: 'post' | 'comment'; id: string; apId: string }>> {
+  const posts = await db.selectFrom('posts').select(['id', 'ap_id']).where('author_id', '=', userId).where('ap_id', 'is not', null).execute();
+  const comments = await db.selectFrom('comments').select(['id', 'ap_id']).where('author_id', '=', userId).where('ap_id', 'is not', null).where('deleted', '=', 0).execute();
+  return [
+    ...posts.map((row) => ({ of: 'post' as const, id: row.id, apId: row.ap_id! })),
+    ...comments.map((row) => ({ of: 'comment' as const, id: row.id, apId: row.ap_id! })),
+  ];
+}
+
 /** What a like is of: a post, or a comment. */
 export type LikeTarget = { postId: string; commentId?: undefined } | { commentId: string; postId?: undefined };
 

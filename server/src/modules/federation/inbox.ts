@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Context, DocumentLoader, InboxContext } from '@fedify/fedify';
 import {
   type Activity,
@@ -39,7 +40,7 @@ import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeR
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
 import { isGone } from './document-loader.js';
-import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare } from './federation.repository.js';
+import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare, remoteWritingsBy } from './federation.repository.js';
 import { undoFollow } from './follows.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
@@ -580,10 +581,27 @@ export async function onDelete(app: FastifyInstance, ctx: Ctx, activity: Delete)
   }
   let mediaKeys: string[] = [];
   await asAccount(app, async (tx) => {
+    await passOnAccountGone(tx, actorId, await remoteWritingsBy(tx.db, viewer.id));
     mediaKeys = await deletePostsWithMedia(tx.db, await postIdsBy(tx.db, viewer.id), app);
     mediaKeys.push(...(await deleteAccount(tx, viewer)));
   });
   if (mediaKeys.length) await removePostMedia(app.storage, mediaKeys, app.log);
+}
+
+/**
+ * A remote account that deleted itself: the groups here that passed on what it wrote tell their
+ * followers each writing is gone, as they pass on a deletion of one, since those servers may not
+ * follow the account and so hear nothing of it. The group cannot sign in the author's name, so each
+ * is a Delete of one writing, for the receiver to check at the author's server, which no longer has it.
+ */
+async function passOnAccountGone(tx: ServiceContext, actorId: URL, writings: Array<{ of: 'post' | 'comment'; id: string; apId: string }>): Promise<void> {
+  for (const writing of writings) {
+    const object = new URL(writing.apId);
+    // Made up here, so named here: under the author's address, one for each writing.
+    const id = new URL(`${actorId.href}#gone-${createHash('sha256').update(object.href).digest('hex').slice(0, 16)}`);
+    const activity = new Delete({ id, actor: actorId, object, to: PUBLIC_COLLECTION });
+    await remoteChanging(tx, { of: writing.of, id: writing.id, change: 'delete', activity: await activity.toJsonLd(), activityId: id.href });
+  }
 }
 
 /**
