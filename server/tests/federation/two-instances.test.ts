@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RouteOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AS_CONTEXT, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
+import { AS_CONTEXT, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createGroup, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { type KruhInstance, settle, startInstance } from '../helpers/kruh-instance';
 import { multipartBody } from '../helpers/multipart';
@@ -316,28 +316,37 @@ describe('two Kruh instances federating', () => {
     expect(await threadOn(b, dan, copy!.id)).toHaveLength(2);
   });
 
+  /**
+   * A member of a third (fake) server: she follows A's group from there, which makes her a member
+   * who may post into it, and her Note into the group is served by her server. Answers what sends
+   * her activities to A, her Note, and what B keeps of it.
+   */
+  async function thirdServerMember(fedi: FakeFediverse, name: string, content: string) {
+    const member = await fedi.actor(name);
+    const group = await a.app.db.selectFrom('groups').select('id').where('name', '=', 'beangrowers').executeTakeFirstOrThrow();
+    const toA = async (type: string, object: unknown) =>
+      (await deliverToInbox(a.app, '/ap/inbox', { id: fedi.url(`/users/${name}/activities/${randomUUID()}`), type, actor: member.id, to: [PUBLIC], object }, member)).statusCode;
+    expect(await toA('Follow', actorOf(a, group.id))).toBe(202);
+    await settle(a, b);
+    const note = {
+      id: fedi.url(`/users/${name}/notes/1`),
+      type: 'Note',
+      attributedTo: member.id,
+      to: [PUBLIC, actorOf(a, group.id)],
+      cc: [member.followers],
+      content,
+      published: '2026-11-25T09:00:00Z',
+    };
+    const path = new URL(note.id).pathname;
+    fedi.serve(path, { '@context': AS_CONTEXT, ...note });
+    const onB = () => b.app.db.selectFrom('posts').select('text').where('ap_id', '=', note.id).executeTakeFirst();
+    return { member, toA, note, path, onB };
+  }
+
   it("a member of a third server posts into A's group: her edit and deletion reach B through the group, as her server shows them", async () => {
     const fedi = await startFakeFediverse();
     try {
-      const mia = await fedi.actor('mia');
-      const group = await a.app.db.selectFrom('groups').select('id').where('name', '=', 'beangrowers').executeTakeFirstOrThrow();
-      const toA = async (type: string, object: unknown) =>
-        (await deliverToInbox(a.app, '/ap/inbox', { id: fedi.url(`/users/mia/activities/${randomUUID()}`), type, actor: mia.id, to: [PUBLIC], object }, mia)).statusCode;
-      // Following the group from her server makes her a member who may post into it.
-      expect(await toA('Follow', actorOf(a, group.id))).toBe(202);
-      await settle(a, b);
-      const note = {
-        id: fedi.url('/users/mia/notes/1'),
-        type: 'Note',
-        attributedTo: mia.id,
-        to: [PUBLIC, actorOf(a, group.id)],
-        cc: [mia.followers],
-        content: '<p>Pole beans from seed</p>',
-        published: '2026-11-25T09:00:00Z',
-      };
-      const path = new URL(note.id).pathname;
-      fedi.serve(path, { '@context': AS_CONTEXT, ...note });
-      const onB = () => b.app.db.selectFrom('posts').select('text').where('ap_id', '=', note.id).executeTakeFirst();
+      const { toA, note, path, onB } = await thirdServerMember(fedi, 'mia', '<p>Pole beans from seed</p>');
       expect(await toA('Create', note)).toBe(202);
       await settle(a, b);
       expect(await onB()).toEqual({ text: 'Pole beans from seed' });
@@ -360,29 +369,13 @@ describe('two Kruh instances federating', () => {
   it("a member of a third server deletes her account: what A's group passed on of hers goes from B too, though B never followed her", async () => {
     const fedi = await startFakeFediverse();
     try {
-      const nina = await fedi.actor('nina');
-      const group = await a.app.db.selectFrom('groups').select('id').where('name', '=', 'beangrowers').executeTakeFirstOrThrow();
-      const toA = async (type: string, object: unknown) =>
-        (await deliverToInbox(a.app, '/ap/inbox', { id: fedi.url(`/users/nina/activities/${randomUUID()}`), type, actor: nina.id, to: [PUBLIC], object }, nina)).statusCode;
-      expect(await toA('Follow', actorOf(a, group.id))).toBe(202);
-      await settle(a, b);
-      const note = {
-        id: fedi.url('/users/nina/notes/1'),
-        type: 'Note',
-        attributedTo: nina.id,
-        to: [PUBLIC, actorOf(a, group.id)],
-        cc: [nina.followers],
-        content: '<p>Runner beans climb anything</p>',
-        published: '2026-11-25T11:00:00Z',
-      };
-      fedi.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
-      const onB = () => b.app.db.selectFrom('posts').select('text').where('ap_id', '=', note.id).executeTakeFirst();
+      const { member: nina, toA, note, path, onB } = await thirdServerMember(fedi, 'nina', '<p>Runner beans climb anything</p>');
       expect(await toA('Create', note)).toBe(202);
       await settle(a, b);
       expect(await onB()).toEqual({ text: 'Runner beans climb anything' });
 
       // Her server deletes her and all she wrote, and tells those who follow her: A, not B.
-      fedi.fail(new URL(note.id).pathname, 410);
+      fedi.fail(path, 410);
       fedi.fail(new URL(nina.id).pathname, 410);
       expect(await toA('Delete', nina.id)).toBe(202);
       await settle(a, b);
