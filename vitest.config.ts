@@ -74,10 +74,11 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 if (process.env.KRUH_E2E !== 'off') {
-  const e2e = (name: string, include: string[], env: Record<string, string>, pg: boolean): TestProjectInlineConfiguration => ({
+  const e2e = (name: string, include: string[], env: Record<string, string>, pg: boolean, exclude: string[] = []): TestProjectInlineConfiguration => ({
     test: {
       name,
       include,
+      exclude,
       environment: 'node',
       env,
       ...(pg ? { globalSetup: ['./server/tests/helpers/pg-global-setup.ts'] } : {}),
@@ -92,18 +93,21 @@ if (process.env.KRUH_E2E !== 'off') {
       retry: 1,
     },
   });
-  // Every browser test on SQLite at phone size, and the journeys again at desktop size: on
-  // PostgreSQL when there is one. The full matrix adds the two other pairs, the journeys on SQLite
-  // at desktop size and on PostgreSQL at phone size: with KRUH_E2E_MATRIX=full (`npm run
-  // test:full`), and whenever the files that tell the pairs apart changed since a full run passed
-  // (tests/support/full-matrix.ts), so CI runs it for the changes it can catch.
+  // Every browser test on SQLite at phone size, but for half the journeys, which run at desktop
+  // size instead: on PostgreSQL when there is one. The journeys alternate between the two pairs by
+  // name, so each runs once and both pairs walk through half of them. The full matrix runs every
+  // journey in all four pairs (adding desktop on SQLite and phone on PostgreSQL): with
+  // KRUH_E2E_MATRIX=full (`npm run test:full`), and whenever the files that tell the pairs apart
+  // changed since a full run passed (tests/support/full-matrix.ts), so CI runs it for the changes
+  // it can catch.
   const journeys = ['tests/e2e/journeys/**/*.test.ts'];
   const full = process.env.KRUH_E2E_MATRIX === 'full' || (process.env.KRUH_E2E_MATRIX !== 'default' && fullMatrixDue(fileURLToPath(new URL('.', import.meta.url))));
   if (full) console.log('Running the full browser matrix (KRUH_E2E_MATRIX=default skips it).');
+  const atDesktop = full ? journeys : globSync(journeys).sort().filter((_, i) => i % 2 === 1);
   const pg = !!process.env.TEST_DATABASE_URL;
-  projects.push(e2e('e2e', ['tests/e2e/**/*.test.ts'], { KRUH_E2E_VIEWPORT: 'phone' }, false));
-  if (pg) projects.push(e2e('e2e-postgres-desktop', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'desktop' }, true));
-  if (full || !pg) projects.push(e2e('e2e-desktop', journeys, { KRUH_E2E_VIEWPORT: 'desktop' }, false));
+  projects.push(e2e('e2e', ['tests/e2e/**/*.test.ts'], { KRUH_E2E_VIEWPORT: 'phone' }, false, full ? [] : atDesktop));
+  if (pg) projects.push(e2e('e2e-postgres-desktop', atDesktop, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'desktop' }, true));
+  if (full || !pg) projects.push(e2e('e2e-desktop', atDesktop, { KRUH_E2E_VIEWPORT: 'desktop' }, false));
   if (full && pg) projects.push(e2e('e2e-postgres', journeys, { KRUH_E2E_DB: 'postgres', KRUH_E2E_VIEWPORT: 'phone' }, true));
 }
 

@@ -4,8 +4,9 @@ import { join, relative, sep } from 'node:path';
 
 /**
  * The browser journeys run at two sizes and on two databases. `npm test` runs two of the four pairs
- * (phone on SQLite, desktop on PostgreSQL), which between them cover each size and each database;
- * the other two pairs can only fail differently after a change to what tells the pairs apart: the
+ * (phone on SQLite, desktop on PostgreSQL), which between them cover each size and each database,
+ * each journey in one of them (vitest.config.ts alternates them by name); every journey in every
+ * pair can only fail differently after a change to what tells the pairs apart: the
  * database layer, the stylesheets, or the journeys and their support. So `npm test` runs the full
  * matrix whenever those files differ from the ones the last full run passed with, whose digest
  * `npm run test:full` records in RECORD (committed with the change).
