@@ -2,7 +2,7 @@ import '../../test/setup';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDb, logoutAndClear } from '../../lib/db/db';
-import { announceNotificationsArrived } from '../../lib/notification-signals';
+import { announceNotificationsArrived, onNotificationsChanged } from '../../lib/notification-signals';
 import { storeSession } from '../../lib/session';
 import { getToasts, dismissToast } from '../../lib/toast';
 import { type FetchCall, mockFetch } from '../../test/local-first';
@@ -73,7 +73,7 @@ describe('NotificationsPage', () => {
     ];
     const { calls } = serve([items]);
     const events = vi.fn();
-    window.addEventListener('kruh:notifications-changed', events);
+    const offChanged = onNotificationsChanged(events);
     render();
     await waitFor(() =>
       expect(texts()).toEqual([
@@ -98,7 +98,7 @@ describe('NotificationsPage', () => {
     expect(within(follow!).queryByRole('button', { name: 'Accept' })).toBeNull();
     await waitFor(() => expect(calls.map(pathOf)).toContain('PATCH /api/notification/seen'));
     await waitFor(() => expect(events).toHaveBeenCalled());
-    window.removeEventListener('kruh:notifications-changed', events);
+    offChanged();
   });
 
   it('shows what arrives while it is open, and marks it seen', async () => {
