@@ -128,6 +128,9 @@ const probes: Probe[] = [
   { name: 'GET /post/{id}/comments', url: () => `/api/post/${s.postId}/comments`, memberSees: () => s.commentId },
   { name: 'GET /comment/{id}/tree', url: () => `/api/comment/${s.commentId}/tree`, memberSees: () => s.commentId },
   { name: 'GET /comment/{replyId}/tree', url: () => `/api/comment/${s.replyId}/tree`, memberSees: () => s.replyId },
+  // Who belongs to a private group is the members' to know: a profile lists it only to them.
+  { name: 'GET /profile/user/{member}/groups', url: () => `/api/profile/user/${s.member.username}/groups`, forbidden: () => [s.group.id, s.group.name], memberSees: () => s.group.name },
+  { name: 'GET /profile/user/{owner}/groups?query', url: () => `/api/profile/user/${s.owner.username}/groups?query=hidden`, forbidden: () => [s.group.id, s.group.name], memberSees: () => s.group.name },
   { name: 'GET /profile/comments/{userId}', url: () => `/api/profile/comments/${s.member.id}?time=all`, memberSees: () => s.commentId },
   { name: 'GET /search/for/posts', url: () => `/api/search/for/posts?query=${SECRET}&time=all`, memberSees: () => s.postId },
   { name: 'GET /search/for/replies', url: () => `/api/search/for/replies?query=${SECRET}&time=all`, memberSees: () => s.commentId },
@@ -150,6 +153,7 @@ const probes: Probe[] = [
   { name: 'page /g/{name}', url: () => `/g/${encodeURIComponent(s.group.name)}` },
   { name: 'page /g/{name}/members', url: () => `/g/${encodeURIComponent(s.group.name)}/members`, forbidden: () => [...privateIds(), s.member.username] },
   { name: 'page /u/{author}', url: () => `/u/${s.owner.username}` },
+  { name: 'page /u/{member}/groups', url: () => `/u/${s.member.username}/groups`, forbidden: () => [...privateIds(), s.group.id, s.group.name] },
   { name: 'page /h/{tag}', url: () => `/h/${SECRET}tag`, forbidden: () => [`${SECRET} plans`, s.postId, s.commentId, s.replyId] },
   { name: 'GET /sitemap.xml', url: () => '/sitemap.xml', forbidden: () => [...privateIds(), encodeURIComponent(s.group.name)] },
 ];
@@ -182,6 +186,17 @@ describe('private group: outsiders see nothing', () => {
       }
     }
     expect(leaks).toEqual([]);
+  });
+
+  it("a profile's group count counts only the groups its list shows the viewer", async () => {
+    for (const viewer of [null, s.nonMember, s.banned, s.member]) {
+      for (const user of [s.owner, s.member]) {
+        const profile = (await call(t.app, viewer, { method: 'GET', url: `/api/profile/user/${user.username}` })).json().user;
+        const list = (await call(t.app, viewer, { method: 'GET', url: `/api/profile/user/${user.username}/groups?limit=50` })).json();
+        expect(profile.groups, `${user.username} seen by ${viewer?.username ?? 'a visitor'}`).toBe(list.groupList.length);
+        expect(profile.groups).toBe(viewer === s.member ? 1 : 0);
+      }
+    }
   });
 
   it('direct reads of private content are refused', async () => {

@@ -14,7 +14,8 @@ describe('profiles', () => {
     owner = await createUser(t.app, { username: 'Marta_K', createdAt: created });
     fan = await createUser(t.app);
     stranger = await createUser(t.app);
-    // owner: 2 followers (fan with notifications, stranger), follows 1 (fan), member of 2 groups.
+    // owner: 2 followers (fan with notifications, stranger), follows 1 (fan), member of 2 groups,
+    // one of them private (fan's).
     await createFollow(t.app, fan, owner, { notify: true });
     await createFollow(t.app, stranger, owner);
     await createFollow(t.app, owner, fan);
@@ -37,7 +38,8 @@ describe('profiles', () => {
           createdAt: created,
           followers: 2,
           following: 1,
-          groups: 2,
+          // The private group is counted only for its members.
+          groups: 1,
           itsme: false,
           logged: false,
           follows: false,
@@ -62,13 +64,15 @@ describe('profiles', () => {
 
     it('shows the owner itsme and the email', async () => {
       const { user } = (await profile(owner, 'marta_k')).json();
-      expect(user).toMatchObject({ itsme: true, logged: true, follows: false, notify: false, logFollows: false, email: owner.email });
+      expect(user).toMatchObject({ itsme: true, logged: true, follows: false, notify: false, logFollows: false, email: owner.email, groups: 2 });
     });
 
     it('shows a follower with notifications follows, notify and that they are followed back', async () => {
       const { user } = (await profile(fan, 'Marta_K')).json();
-      expect(user).toMatchObject({ itsme: false, logged: true, follows: true, notify: true, logFollows: true });
+      expect(user).toMatchObject({ itsme: false, logged: true, follows: true, notify: true, logFollows: true, groups: 2 });
       expect(user).not.toHaveProperty('email');
+      // A stranger is no member of the private group.
+      expect((await profile(stranger, 'Marta_K')).json().user.groups).toBe(1);
     });
 
     it('shows a silent follower follows without notify', async () => {
@@ -285,7 +289,7 @@ describe('profiles', () => {
     const list = (user: TestUser | null, qs = '') =>
       call(t.app, user, { method: 'GET', url: `/api/profile/user/${member.username}/groups${qs}` });
 
-    it('lists the groups the user belongs to, private ones included, latest joined first', async () => {
+    it('lists the groups the user belongs to, private ones included for a member, latest joined first', async () => {
       const body = (await list(member)).json();
       expect(body.logged).toBe(true);
       expect(body.hasMore).toBe(true);
@@ -297,12 +301,26 @@ describe('profiles', () => {
     it('pages through every group exactly once', async () => {
       const seen: string[] = [];
       for (let page = 1; page <= 3; page++) {
-        const body = (await list(null, `?page=${page}&limit=2`)).json();
-        expect(body.logged).toBe(false);
+        const body = (await list(member, `?page=${page}&limit=2`)).json();
         expect(body.hasMore).toBe(page < 3);
         seen.push(...body.groupList.map((g: { _id: string }) => g._id));
       }
       expect(seen).toEqual([...groups].reverse().map((g) => g.id));
+    });
+
+    it('leaves the private group out for a visitor and a non-member, pages and all', async () => {
+      const publicOnes = [...groups].reverse().filter((g) => g.name !== 'Tajná').map((g) => g.id);
+      for (const viewer of [null, await createUser(t.app)]) {
+        const seen: string[] = [];
+        for (let page = 1; page <= 3; page++) {
+          const body = (await list(viewer, `?page=${page}&limit=2`)).json();
+          expect(body.logged).toBe(viewer !== null);
+          expect(body.hasMore).toBe(page < 3);
+          seen.push(...body.groupList.map((g: { _id: string }) => g._id));
+        }
+        expect(seen).toEqual(publicOnes);
+        expect((await list(viewer, '?query=tajna')).json().groupList).toEqual([]);
+      }
     });
 
     it('filters by name, ignoring accents and case', async () => {

@@ -213,6 +213,27 @@ export function canSeeGroupContent(group: { is_private: boolean }, membership: M
 }
 
 /**
+ * canSeeGroupContent as an SQL condition on the outer query's `groups` row: a public group, or a
+ * private one the viewer is a member of (never for a visitor). Who belongs to a private group is
+ * part of what its members keep to themselves, so a list of someone's groups (and its count) asks
+ * this too; the list's owner is a member of each of their groups and so always sees them all.
+ */
+export function groupVisibleTo(viewerId: string | null) {
+  return (eb: ExpressionBuilder<Database, 'groups'>) => {
+    const isPublic = eb('groups.is_private', '=', toFlag(false));
+    if (viewerId === null) return isPublic;
+    const viewerIsMember = eb.exists(
+      eb
+        .selectFrom('group_members as seen_m')
+        .select(sql<number>`1`.as('one'))
+        .whereRef('seen_m.group_id', '=', 'groups.id')
+        .where('seen_m.user_id', '=', viewerId),
+    );
+    return eb.or([isPublic, viewerIsMember]);
+  };
+}
+
+/**
  * Holds the groups steady while a post is being added to them: a shared lock on each group's row
  * (in id order), so a ban, which locks the row for update, waits for the post or the post waits
  * for the ban, and the author's standing read next is the one that decides.

@@ -5,6 +5,7 @@ import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import { notBlockedBetween } from '../blocks/block-filters.js';
 import { accountNotSuspended } from '../moderation/suspension.js';
+import { groupVisibleTo } from '../groups/group-access.js';
 
 /** Profiles, the lists on a profile, and the id -> username lookup. */
 
@@ -26,8 +27,11 @@ export interface ProfileRow {
   actor_fetched_at: number | null;
 }
 
-/** The user by name, any case, with its counts (each a count over an index on the user's id). */
-export async function findProfile(db: Executor, username: string): Promise<ProfileRow | undefined> {
+/**
+ * The user by name, any case, with its counts (each a count over an index on the user's id); the
+ * groups counted are those the viewer may see in the user's list of groups (memberGroupsPage).
+ */
+export async function findProfile(db: Executor, username: string, viewerId: string | null): Promise<ProfileRow | undefined> {
   const row = await db
     .selectFrom('users')
     .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
@@ -36,7 +40,13 @@ export async function findProfile(db: Executor, username: string): Promise<Profi
     .select((eb) => [
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
       eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
-      eb.selectFrom('group_members').select((s) => s.fn.countAll<number>().as('n')).whereRef('group_members.user_id', '=', 'users.id').as('groups'),
+      eb
+        .selectFrom('group_members')
+        .innerJoin('groups', 'groups.id', 'group_members.group_id')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('group_members.user_id', '=', 'users.id')
+        .where(groupVisibleTo(viewerId))
+        .as('groups'),
     ])
     .where('users.username_lower', '=', username.toLowerCase())
     .where(accountNotSuspended())
@@ -99,13 +109,23 @@ export async function followListPage(
     .execute();
 }
 
-/** One page of the groups a user is a member of (any role), latest joined first. */
-export async function memberGroupsPage(db: Executor, userId: string, filter: ListFilter, window: PageWindow): Promise<GroupListRow[]> {
+/**
+ * One page of the groups a user is a member of (any role) that the viewer may see, latest joined
+ * first: a private group only for its members.
+ */
+export async function memberGroupsPage(
+  db: Executor,
+  userId: string,
+  viewerId: string | null,
+  filter: ListFilter,
+  window: PageWindow,
+): Promise<GroupListRow[]> {
   let query = db
     .selectFrom('group_members')
     .innerJoin('groups', 'groups.id', 'group_members.group_id')
     .select(['groups.id', 'groups.name', 'groups.gp_version'])
-    .where('group_members.user_id', '=', userId);
+    .where('group_members.user_id', '=', userId)
+    .where(groupVisibleTo(viewerId));
   const text = filter.query?.trim();
   if (text) query = query.where(searchMatches('groups', text));
   if (filter.before !== undefined) query = query.where('group_members.created_at', '<=', filter.before);

@@ -21,7 +21,7 @@ const NO_RELATION = { follows: false, notify: false, logFollows: false };
 export async function getProfile(ctx: ServiceContext, viewer: Viewer | null, input: { username: string; group?: string | undefined }): Promise<Profile> {
   const { db } = ctx;
   const group = input.group;
-  const row = await repo.findProfile(db, input.username);
+  const row = await repo.findProfile(db, input.username, viewer?.id ?? null);
   if (!row) throw notFound('user_not_found');
   // A remote account's profile, opened: its actor is read again once what is kept of it is old (a job).
   if (row.actor_id && row.actor_fetched_at != null) await refreshIfStale(ctx.app, { id: row.actor_id, fetchedAt: row.actor_fetched_at });
@@ -52,12 +52,15 @@ export async function followList(
   return toUserListReply(db, page, viewerId);
 }
 
-/** The groups a user belongs to. Group names are public, so private groups are listed too. */
+/**
+ * The groups a user belongs to. A private group's name is public, but who belongs to it is not: it
+ * is listed only to its members (the user themself among them).
+ */
 export async function groupsOf(ctx: ServiceContext, viewer: Viewer | null, input: { username: string; query: PageQuery }): Promise<GroupListReply> {
   const { query } = input;
   const userId = await requireUserId(ctx, input.username);
   const window = pageWindow(query, PAGE_SIZES.groups);
-  const page = toPage(await repo.memberGroupsPage(ctx.db, userId, query, window), window);
+  const page = toPage(await repo.memberGroupsPage(ctx.db, userId, viewer?.id ?? null, query, window), window);
   return toGroupListReply(page, viewer?.id ?? null);
 }
 
