@@ -65,14 +65,35 @@ export const Account = Type.Object({
   pfpUrl: Type.String(),
   /** Epoch milliseconds. */
   createdAt: Type.Number(),
-  /** Signs in through Google and manages neither email nor password here. */
+  /** Has no password: signs in through Google only and manages neither email nor password here. */
   isGoogle: Type.Boolean(),
   language: Type.String(),
   notifications: NotificationSettings,
   /** An instance moderator: the app shows the moderation screen. */
   moderator: Type.Optional(Type.Boolean()),
+  /**
+   * Whether fediverse servers may list the account in their directories (`discoverable`) and put
+   * its posts in their search (`indexable`), see Discovery. Always sent; optional for an account a
+   * client stored before they existed (both were on then).
+   */
+  discoverable: Type.Optional(Type.Boolean()),
+  indexable: Type.Optional(Type.Boolean()),
 });
 export type Account = Static<typeof Account>;
+
+/**
+ * How the account shows on other fediverse servers (its actor's `discoverable` and `indexable`):
+ * listed in their directories, its posts in their search. Both on for a new account, since all it
+ * writes outside a private group is public anyway; a field left out keeps its value.
+ */
+export const DiscoveryBody = Type.Object({
+  discoverable: Type.Optional(Type.Boolean()),
+  indexable: Type.Optional(Type.Boolean()),
+});
+export type DiscoveryBody = Static<typeof DiscoveryBody>;
+
+export const DiscoveryReply = messageWith({ discoverable: Type.Boolean(), indexable: Type.Boolean() });
+export type DiscoveryReply = Static<typeof DiscoveryReply>;
 
 export const AccountReply = Type.Object({ user: Account });
 export type AccountReply = Static<typeof AccountReply>;
@@ -147,6 +168,15 @@ export const accountApi = {
     summary: "Change the language of the caller's emails and notifications",
     body: LanguageBody,
     replies: { 200: LanguageReply },
+    invalidKey: 'invalid_settings',
+    errors: [],
+  }),
+  changeDiscovery: endpoint({
+    method: 'PATCH',
+    path: '/account/discovery',
+    summary: 'Change whether fediverse servers may list the caller and search their posts',
+    body: DiscoveryBody,
+    replies: { 200: DiscoveryReply },
     invalidKey: 'invalid_settings',
     errors: [],
   }),

@@ -4,7 +4,7 @@ import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../helpers/fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { countRows, createPasswordUser, expectError, login } from './support';
+import { countRows, createPasswordUser, expectError, expectInfo, lastMail, login, parseLink, signup } from './support';
 
 const CLIENT_ID = 'kruh-test.apps.googleusercontent.com';
 const KID = 'test-key';
@@ -123,6 +123,39 @@ describe('Google sign-in', () => {
     expect(res.json().user).toEqual({ _id: user.id, username: 'Linked' });
     const row = await t.app.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.google_sub).toBe('linked-sub');
+  });
+
+  it("keeps a linked account's password in charge: it still changes the password and the address, and gets the reset mail", async () => {
+    expect((await signup(t.app, { username: 'Keeper', email: 'keeper@gmail.test', password: 'secret12' })).statusCode).toBe(201);
+    const link = parseLink((await lastMail(t, 'keeper@gmail.test')).link);
+    expect((await t.app.inject({ method: 'GET', url: `/api/auth/verify?token=${link.token}&email=${encodeURIComponent(link.email)}` })).statusCode).toBe(200);
+    const linked = await google(await idToken({ sub: 'keeper-sub', email: 'keeper@gmail.test', name: 'Keeper' }));
+    expect(linked.statusCode).toBe(200);
+    const auth = { authorization: `Bearer ${linked.json().token}` };
+    const account = async () => (await t.app.inject({ method: 'POST', url: '/api/account/get', headers: auth })).json().user;
+    expect(await account()).toMatchObject({ username: 'Keeper', isGoogle: false });
+
+    // The reset mail is the ordinary one, with a link that sets a new password.
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/forgot', payload: { email: 'keeper@gmail.test' } })).statusCode).toBe(200);
+    const reset = await lastMail(t, 'keeper@gmail.test');
+    expect(reset.link).toMatch(/^http:\/\/kruh\.test\/reset\?token=/);
+
+    // The password still changes (so a leaked one can be replaced), and both ways in still work.
+    const change = await t.app.inject({ method: 'PATCH', url: '/api/account/changepassword', headers: auth, payload: { oldPassword: 'secret12', newPassword: 'fresh!pass' } });
+    expect(change.statusCode).toBe(200);
+    expectError(await login(t.app, 'Keeper', 'secret12'), 400, 'invalid_credentials');
+    const again = await login(t.app, 'Keeper', 'fresh!pass');
+    expect(again.statusCode).toBe(200);
+    expect((await google(await idToken({ sub: 'keeper-sub', email: 'keeper@gmail.test' }))).json().user.username).toBe('Keeper');
+
+    // And so does the address.
+    const email = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/account/changeemail',
+      headers: { authorization: `Bearer ${again.json().token}` },
+      payload: { email: 'keeper.moved@example.test', password: 'fresh!pass' },
+    });
+    expectInfo(email, 'email_send');
   });
 
   it('takes over an unverified account of that address, dropping the unproven password', async () => {

@@ -80,11 +80,20 @@ describe('forgotten password', () => {
     expect(await t.app.db.selectFrom('email_tokens').selectAll().where('purpose', '=', 'reset_password').where('email', '=', 'googler@example.test').execute()).toHaveLength(0);
   });
 
-  it('answers login_google when a reset link meets an account that became a Google account', async () => {
+  it('answers login_google when a reset link meets an account that lost its password to a Google sign-in', async () => {
     const user = await createPasswordUser(t.app, 'secret12', { email: 'became@example.test' });
     await forgot('became@example.test');
     const link = parseLink((await lastMail(t, 'became@example.test')).link);
-    await t.app.db.updateTable('users').set({ google_sub: 'became-sub' }).where('id', '=', user.id).execute();
+    // What Google's sign-in does to an unverified account of its address.
+    await t.app.db.updateTable('users').set({ google_sub: 'became-sub', password_hash: null }).where('id', '=', user.id).execute();
     expectError(await reset({ token: link.token, email: link.email, password: 'newpass12' }), 400, 'login_google');
+  });
+
+  it('resets the password of an account linked to Google that has one', async () => {
+    await createPasswordUser(t.app, 'secret12', { username: 'LinkedResetter', email: 'linked-reset@example.test', googleSub: 'linked-reset-sub' });
+    await forgot('linked-reset@example.test');
+    const link = parseLink((await lastMail(t, 'linked-reset@example.test')).link);
+    expectInfo(await reset({ token: link.token, email: link.email, password: 'newpass12' }), 'password_changed');
+    expect((await login(t.app, 'LinkedResetter', 'newpass12')).statusCode).toBe(200);
   });
 });

@@ -8,7 +8,6 @@ import type { FollowEdge } from '../follows/follows.service.js';
 import type { MembershipRow } from '../groups/memberships.js';
 import { avatarKey, imageKey } from '../media/media-urls.js';
 import type { AuthoredPost, LikedPost } from '../posts/posts.service.js';
-import { isGoogleAccount } from '../auth/auth.mapper.js';
 import type { UserRecord } from '../auth/auth.records.js';
 import { notificationSettingsOf } from './account.mapper.js';
 
@@ -158,7 +157,7 @@ function jsonFiles(data: AccountData, written: Set<string>): Record<string, unkn
       bio: user.bio,
       language: user.language,
       createdAt: iso(Number(user.created_at)),
-      signsInWithGoogle: isGoogleAccount(user),
+      signsInWithGoogle: user.google_sub !== null,
       avatar: written.has(AVATAR_PATH) ? AVATAR_PATH : null,
     },
     'posts.json': new PagedList(data.posts, (post) => ({

@@ -2,7 +2,7 @@ import type { Account } from '#core/api/account';
 import type { NotificationSettings } from '#core/limits';
 import type { UserRow } from '../../db/schema.js';
 import type { UserRecord } from '../auth/auth.records.js';
-import { isGoogleAccount } from '../auth/auth.mapper.js';
+import { isGoogleOnlyAccount } from '../auth/auth.mapper.js';
 import { avatarUrl } from '../media/media-urls.js';
 import { parseNotificationSettings } from '../notifications/notification-prefs.js';
 
@@ -23,9 +23,11 @@ export function toAccount(row: UserRecord): AccountView {
     pfp: row.id,
     pfpUrl: avatarUrl('pfp', row.id, Number(row.pfp_version)),
     createdAt: Number(row.created_at),
-    isGoogle: isGoogleAccount(row),
+    isGoogle: isGoogleOnlyAccount(row),
     language: row.language,
     notifications: notificationSettingsOf(row),
     moderator: row.role === 'moderator',
+    discoverable: Number(row.discoverable) !== 0,
+    indexable: Number(row.indexable) !== 0,
   };
 }

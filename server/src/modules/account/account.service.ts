@@ -1,8 +1,8 @@
-import type { DeleteAccountBody, Language } from '#core/api/account';
+import type { DeleteAccountBody, DiscoveryBody, Language } from '#core/api/account';
 import { NOTIFICATION_SETTINGS } from '#core/limits';
 import { foldForSearch, skeleton, trimText } from '#core/text';
 import { validateBio } from '#core/validation';
-import { inTransaction } from '../../db/helpers.js';
+import { inTransaction, toFlag } from '../../db/helpers.js';
 import { badRequest, conflict } from '../../lib/app-error.js';
 import { keysetPages } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
@@ -10,7 +10,6 @@ import { hashPassword } from '../../lib/passwords.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueAccountMail } from '../auth/auth.emails.js';
-import { isGoogleAccount } from '../auth/auth.mapper.js';
 import { safetyListsOf } from '../blocks/blocks.service.js';
 import {
   checkEmail,
@@ -78,7 +77,7 @@ export async function changeUsername(ctx: ServiceContext, viewer: Viewer, input:
  */
 export async function changeEmail(ctx: ServiceContext, viewer: Viewer, input: { email: string; password: string }): Promise<void> {
   const user = viewer.user;
-  if (isGoogleAccount(user) || !user.password_hash) throw badRequest('login_google');
+  if (!user.password_hash) throw badRequest('login_google');
   const email = checkEmail(input.email);
   if (email === user.email) throw badRequest('using_email');
   if (!(await checkOwnPassword(ctx.db, user.id, user.password_hash, input.password))) throw badRequest('invalid_credentials');
@@ -101,7 +100,7 @@ export async function changeEmail(ctx: ServiceContext, viewer: Viewer, input: { 
  */
 export async function changePassword(ctx: ServiceContext, viewer: Viewer, input: { oldPassword: string; newPassword: string }): Promise<void> {
   const user = viewer.user;
-  if (isGoogleAccount(user) || !user.password_hash) throw badRequest('login_google');
+  if (!user.password_hash) throw badRequest('login_google');
   checkPassword(input.newPassword);
   if (!(await checkOwnPassword(ctx.db, user.id, user.password_hash, input.oldPassword))) throw badRequest('invalid_credentials');
   const hash = await hashPassword(input.newPassword);
@@ -110,6 +109,14 @@ export async function changePassword(ctx: ServiceContext, viewer: Viewer, input:
 
 export async function changeLanguage(ctx: ServiceContext, viewer: Viewer, language: Language): Promise<void> {
   await updateAccount(ctx.db, viewer.id, { language });
+}
+
+/** Whether fediverse servers may list the caller and search their posts; what is left out stays. */
+export async function changeDiscovery(ctx: ServiceContext, viewer: Viewer, input: DiscoveryBody): Promise<{ discoverable: boolean; indexable: boolean }> {
+  const current = toAccount(viewer.user);
+  const chosen = { discoverable: input.discoverable ?? current.discoverable ?? true, indexable: input.indexable ?? current.indexable ?? true };
+  await updateAccount(ctx.db, viewer.id, { discoverable: toFlag(chosen.discoverable), indexable: toFlag(chosen.indexable) });
+  return chosen;
 }
 
 export function getNotificationSettings(_ctx: ServiceContext, viewer: Viewer): boolean[] {
@@ -171,7 +178,7 @@ export async function gatherExport(ctx: ServiceContext, viewer: Viewer): Promise
 export async function confirmDeletion(ctx: ServiceContext, viewer: Viewer, input: DeleteAccountBody | null | undefined): Promise<void> {
   const { password = '', username = '' } = input ?? {};
   const user = viewer.user;
-  if (isGoogleAccount(user) || !user.password_hash) {
+  if (!user.password_hash) {
     if (username.trim().toLowerCase() !== user.username.toLowerCase()) throw badRequest('wrong_username');
     return;
   }

@@ -4,7 +4,7 @@ import type { Executor, UserRow } from '../../db/schema.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
-import { isGoogleAccount } from './auth.mapper.js';
+import { isGoogleOnlyAccount } from './auth.mapper.js';
 import type { UserRecord } from './auth.records.js';
 import { findUserById, latestEmailTokenAt } from './auth.repository.js';
 import { issueEmailToken } from './email-tokens.js';
@@ -101,11 +101,11 @@ function stillWanted(mail: AccountMail, user: UserRecord): boolean {
     case 'verify':
       return user.email === mail.email && !user.verified;
     case 'change_email':
-      return user.email !== mail.email && !isGoogleAccount(user);
+      return user.email !== mail.email && !isGoogleOnlyAccount(user);
     case 'reset_password':
-      return user.email === mail.email && !isGoogleAccount(user) && Number(user.token_version) === mail.tokenVersion;
+      return user.email === mail.email && !isGoogleOnlyAccount(user) && Number(user.token_version) === mail.tokenVersion;
     case 'google_account':
-      return user.email === mail.email && isGoogleAccount(user);
+      return user.email === mail.email && isGoogleOnlyAccount(user);
   }
 }
 

@@ -3,5 +3,10 @@ import type { UserRow } from '../../db/schema.js';
 
 export const toSessionUser = (row: Pick<UserRow, 'id' | 'username'>): SessionUser => ({ _id: row.id, username: row.username });
 
-/** A Google account signs in through Google and manages neither email nor password here. */
-export const isGoogleAccount = (row: Pick<UserRow, 'google_sub' | 'password_hash'>) => row.google_sub !== null || row.password_hash === null;
+/**
+ * An account without a password signs in through Google only, and manages neither email nor
+ * password here. One linked to Google later keeps its password, and with it the right to change the
+ * password and the address and to get the ordinary reset mail: Google is one more way in, and a
+ * leaked password must stay replaceable.
+ */
+export const isGoogleOnlyAccount = (row: Pick<UserRow, 'password_hash'>) => row.password_hash === null;

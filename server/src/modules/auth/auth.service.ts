@@ -11,7 +11,7 @@ import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rat
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { type ServiceContext, contextOf } from '../../lib/service-context.js';
 import { enqueueAccountMail } from './auth.emails.js';
-import { isGoogleAccount, toSessionUser } from './auth.mapper.js';
+import { isGoogleOnlyAccount, toSessionUser } from './auth.mapper.js';
 import {
   deleteUserEmailTokens,
   findUserByEmail,
@@ -300,7 +300,7 @@ export async function forgotPassword(ctx: ServiceContext, input: string): Promis
   const email = checkEmail(input);
   const user = await findUserByEmail(ctx.db, email);
   if (!user) return;
-  const kind = isGoogleAccount(user) ? 'google_account' : 'reset_password';
+  const kind = isGoogleOnlyAccount(user) ? 'google_account' : 'reset_password';
   if (await tryTakeSlot(ctx.db, resetMailRule(user.id))) await enqueueAccountMail(ctx.db, kind, user, email);
 }
 
@@ -340,7 +340,7 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
     if (!used) throw badRequest('invalid_link');
     const user = await findUserById(trx, used.user_id);
     if (!user) throw badRequest('invalid_link');
-    if (isGoogleAccount(user)) throw badRequest('login_google');
+    if (isGoogleOnlyAccount(user)) throw badRequest('login_google');
     // A link sent to an address the account no longer has proves nothing.
     if (user.email !== used.email) throw badRequest('invalid_link');
     // Opening the link proved the address, so an unverified account becomes verified.
