@@ -4,13 +4,15 @@ import { longestRateWindow } from '../../lib/content-limits.js';
 import { purgeIdempotencyKeys } from '../../lib/idempotency.js';
 import { purgeRateEvents } from '../../lib/rate-limit.js';
 import { forgetKeysOfGoneActors } from '../federation/delivery.js';
+import { purgeExpiredKv } from '../federation/kv-store.js';
 import { insertJobUnlessPresent } from './jobs.repository.js';
 import type { JobStep } from './job-handler.js';
 
 /**
  * Housekeeping as one recurring job in the durable queue: it forgets idempotency keys past their
- * lifetime, rate events older than any limit's window and the signing keys of deleted actors that
- * nothing queued needs any more, then waits MAINTENANCE_EVERY_MS for its next run. Being a leased
+ * lifetime, rate events older than any limit's window, the signing keys of deleted actors that
+ * nothing queued needs any more and the federation's cached entries (remote keys) past their
+ * lifetime, then waits MAINTENANCE_EVERY_MS for its next run. Being a leased
  * job, it runs in one process at a time however many workers there are; a unique index keeps it
  * single when several workers seed it at start.
  */
@@ -26,6 +28,8 @@ export async function maintenanceStep(app: FastifyInstance, trx: Executor, _payl
   await purgeIdempotencyKeys(trx, now);
   await purgeRateEvents(trx, longestRateWindow(app.config.rates), now);
   await forgetKeysOfGoneActors(trx);
+  const expired = await purgeExpiredKv(trx, now);
+  if (expired > 0) app.log.info({ expired }, 'expired federation cache entries deleted');
   // The payload changes each run, so the lease guard (which compares payloads) tells runs apart.
   return { next: { lastRunAt: now }, runAt: now + MAINTENANCE_EVERY_MS };
 }
