@@ -317,7 +317,7 @@ async function fetchWriting(app: FastifyInstance, ctx: NoteContext, uri: URL): P
     if (!isWriting(object) || object.id?.href !== uri.href || new URL(documentUrl).origin !== uri.origin || !isAuthor(object, authorId)) return null;
     return { note: object, authorId };
   } catch (error) {
-    app.log.info({ err: error, uri: uri.href }, 'thread context not read');
+    app.log.info({ err: error, uri: uri.href }, 'note not read at its server');
     return null;
   }
 }
@@ -418,34 +418,31 @@ export async function onCreate(app: FastifyInstance, ctx: Ctx, create: Create): 
 /**
  * Kruh has no reposts, so a boost of a post is not kept. A community (a Lemmy Group, a Kruh group)
  * someone here follows passes on its members' posts this way, though, and their edits and
- * deletions: those are taken as the activities they are.
+ * deletions. The group's server speaks only for its own actors: what it embeds in their name is
+ * taken as the activity it is, anything in the name of someone on another server is read again
+ * from that server (whatever ids the group gave the activities, which it may make up).
  */
 export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Announce): Promise<void> {
-  const group = await knownViewer(app, announce.actorId);
-  if (!group || !(await isFollowedHere(app.db, group.id))) return;
+  const groupId = announce.actorId;
+  const group = await knownViewer(app, groupId);
+  if (!groupId || !group || !(await isFollowedHere(app.db, group.id))) return;
   const actor = await announce.getActor(ctx);
   if (!(actor instanceof Group)) return;
-  const elsewhere = await embeddedFromElsewhere(ctx, announce);
-  if (elsewhere instanceof Update) return passedOnUpdate(app, ctx, elsewhere);
-  if (elsewhere instanceof Delete) return passedOnDelete(app, ctx, elsewhere);
-  let object = await announce.getObject(ctx);
-  // A community passes on its members' edits and deletions as it passes on their posts: each is
-  // taken as if its author had sent it, so only the author's own content changes.
-  if (object instanceof Update) return onUpdate(app, ctx, object);
-  if (object instanceof Delete) return onDelete(app, ctx, object);
-  let authorId: URL | null = null;
-  if (object instanceof Create) {
-    authorId = object.actorId;
-    object = await object.getObject(ctx);
-  } else if (isWriting(object)) {
-    authorId = object.attributionId;
+  const passed = await passedOn(ctx, announce, groupId);
+  if (!passed) return;
+  const { object, vouchedBy } = passed;
+  if (object instanceof Update || object instanceof Delete) {
+    const vouched = object.actorId?.origin === vouchedBy;
+    if (object instanceof Update) return vouched ? onUpdate(app, ctx, object) : passedOnUpdate(app, ctx, object);
+    return vouched ? onDelete(app, ctx, object) : passedOnDelete(app, ctx, object);
   }
-  if (!isWriting(object) || !isAuthor(object, authorId) || !object.id) return;
-  await storeNote(app, ctx, object, authorId, 'shared');
+  const shared = await sharedWriting(app, ctx, object, vouchedBy);
+  if (!shared?.note.id) return;
+  await storeNote(app, ctx, shared.note, shared.authorId, 'shared');
   // The community's followers here read what it passes on in their following feed: the post is
   // kept as its author's, and the share says whose followers see it (once per community, however
   // often it is announced, and whether it was stored just now or came earlier another way).
-  const stored = await postByApId(app.db, object.id.href);
+  const stored = await postByApId(app.db, shared.note.id.href);
   if (stored && stored.author_id !== group.id) await recordShare(app.db, group.id, stored.id, Date.now());
 }
 
@@ -453,16 +450,34 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
 const embeddedOnly: DocumentLoader = (url) => Promise.reject(new Error(`not fetched: ${url}`));
 
 /**
- * The Update or Delete an Announce embeds when another server than the announcer's wrote it (a
- * group passing on the edit or deletion of a member of another server, as Kruh groups do): the
- * group cannot sign it in its author's name, so it says only what to check at the author's server.
- * Null for anything else, which is read as always.
+ * What an Announce passes on, and the origin of the server that vouches for it: the group's for
+ * what the group embeds, the server it was read from for what the Announce names by address only
+ * (Fedify takes a fetched document only when it is served at its own id's origin).
  */
-async function embeddedFromElsewhere(ctx: Ctx, announce: Announce): Promise<Update | Delete | null> {
-  const objectId = announce.objectId;
-  if (!announce.id || !objectId || objectId.origin === announce.id.origin) return null;
-  const object = await announce.getObject({ crossOrigin: 'trust', documentLoader: embeddedOnly, contextLoader: ctx.contextLoader, suppressError: true });
-  return object instanceof Update || object instanceof Delete ? object : null;
+async function passedOn(ctx: Ctx, announce: Announce, groupId: URL): Promise<{ object: unknown; vouchedBy: string } | null> {
+  const embedded = await announce.getObject({ crossOrigin: 'trust', documentLoader: embeddedOnly, contextLoader: ctx.contextLoader, suppressError: true });
+  if (embedded) return { object: embedded, vouchedBy: groupId.origin };
+  const fetched = await announce.getObject(ctx);
+  return fetched?.id ? { object: fetched, vouchedBy: fetched.id.origin } : null;
+}
+
+/**
+ * The post a group passes on (a Note, or a Create of one) and its author: as passed on when the
+ * vouching server is the author's own, else as the author's server serves it now.
+ */
+async function sharedWriting(app: FastifyInstance, ctx: Ctx, object: unknown, vouchedBy: string): Promise<{ note: Writing; authorId: URL } | null> {
+  let authorId: URL | null = null;
+  let note: unknown = null;
+  if (object instanceof Create) {
+    authorId = object.actorId;
+    if (authorId?.origin !== vouchedBy) return object.objectId ? fetchWriting(app, ctx, object.objectId) : null;
+    note = await object.getObject({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, suppressError: true });
+  } else if (isWriting(object)) {
+    authorId = object.attributionId;
+    if (authorId?.origin !== vouchedBy) return object.id ? fetchWriting(app, ctx, object.id) : null;
+    note = object;
+  }
+  return isWriting(note) && isAuthor(note, authorId) ? { note, authorId } : null;
 }
 
 /**
