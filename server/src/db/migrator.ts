@@ -28,6 +28,7 @@ import * as remoteFollows from './migrations/20261127_60_remote_follows.js';
 import * as remoteAccounts from './migrations/20261127_70_remote_accounts.js';
 import * as domainBlocks from './migrations/20261127_80_domain_blocks.js';
 import * as postShares from './migrations/20261127_90_post_shares.js';
+import * as federationPresence from './migrations/20261128_60_federation_presence.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127_70_remote_accounts': remoteAccounts,
   '20261127_80_domain_blocks': domainBlocks,
   '20261127_90_post_shares': postShares,
+  '20261128_60_federation_presence': federationPresence,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -24,6 +24,10 @@ export interface UsersTable {
   role: Generated<string>;
   /** Epoch ms the account was suspended; null for an account in good standing. */
   suspended_at: number | null;
+  /** 1 when fediverse servers may list the account in their directories (its actor's `discoverable`). */
+  discoverable: Generated<number>;
+  /** 1 when fediverse servers may put its posts in their search (its actor's `indexable`). */
+  indexable: Generated<number>;
 }
 
 export interface EmailTokensTable {
@@ -108,6 +112,8 @@ export interface PostsTable {
   ap_url: Generated<string | null>;
   /** A remote post's pictures, JSON of `{url, alt}` (they stay on its server); null for a local post. */
   remote_media: Generated<string | null>;
+  /** How many pictures the post's first sending to other servers still waits for; 0 when none. */
+  awaiting_pictures: Generated<number>;
 }
 
 /** A version of a post that an edit replaced. */
@@ -303,6 +309,13 @@ export interface RemoteFollowsTable {
   created_at: number;
 }
 
+/** A deleted post's or comment's Note that a visitor could read: its address answers 410 Gone. */
+export interface NoteTombstonesTable {
+  kind: 'post' | 'comment';
+  id: string;
+  deleted_at: number;
+}
+
 /** A domain (and its subdomains) the instance moderators cut off from federation. */
 export interface FederationDomainBlocksTable {
   /** The host, lower case. */
@@ -363,6 +376,7 @@ export interface Database {
   remote_follows: RemoteFollowsTable;
   federation_kv: FederationKvTable;
   federation_domain_blocks: FederationDomainBlocksTable;
+  note_tombstones: NoteTombstonesTable;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */

@@ -54,6 +54,8 @@ describe('account management', () => {
         language: 'en',
         notifications: [true, true, true, true, true, true],
         moderator: false,
+        discoverable: true,
+        indexable: true,
       },
     });
     const googler = await createUser(t.app, { googleSub: 'acc-google' });

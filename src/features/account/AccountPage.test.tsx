@@ -304,6 +304,40 @@ describe('AccountPage', () => {
     expect(getToasts().slice(before)).toEqual([]);
   });
 
+  it('lets the account stay out of other servers\' directories and search, one checkbox each, kept on the server', async () => {
+    const { calls } = serve((call) =>
+      call.path === '/api/account/discovery'
+        ? { body: { message: 'info/settings_updated', discoverable: false, indexable: true } }
+        : undefined,
+    );
+    render();
+    const listed = await screen.findByRole('checkbox', { name: 'List me in the directories of other fediverse servers' });
+    const searched = screen.getByRole('checkbox', { name: 'Let other fediverse servers search my posts' });
+    // Both on for an account that never chose, as the server defaults them.
+    expect(listed).toBeChecked();
+    expect(searched).toBeChecked();
+    expect(listed).toHaveAccessibleDescription(/suggest your profile/);
+    fireEvent.click(listed);
+    expect(listed).not.toBeChecked();
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/account/discovery')).toMatchObject({ method: 'PATCH', body: { discoverable: false } }));
+    await waitFor(async () => expect(((await getDb().meta.get('account'))?.value as { discoverable?: boolean }).discoverable).toBe(false));
+    expect(searched).toBeChecked();
+  });
+
+  it('shows the stored choice, and turns a checkbox back when the server refuses the change', async () => {
+    serve((call) => {
+      if (call.path === '/api/account/get') return { body: { user: apiAccount({ discoverable: true, indexable: false }) } };
+      if (call.path === '/api/account/discovery') return { status: 500, body: { message: 'error/server_error' } };
+      return undefined;
+    });
+    render('cs');
+    const searched = await screen.findByRole('checkbox', { name: 'Dovolit jiným serverům fediverza vyhledávat v mých příspěvcích' });
+    await waitFor(() => expect(searched).not.toBeChecked());
+    fireEvent.click(searched);
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('error/server_error'));
+    expect(searched).not.toBeChecked();
+  });
+
   it('paints the stored account offline', async () => {
     await getDb().meta.put({ key: 'account', value: apiAccount({ username: 'stored-me' }) });
     mockFetch(() => new TypeError('Failed to fetch'));

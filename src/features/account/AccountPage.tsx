@@ -19,6 +19,7 @@ import { queueLanguage } from '../../lib/outbox/outbox';
 import { ACCOUNT_DELETED_PATH } from './AccountDeletedPage';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { DataExport } from './DataExport';
+import { DiscoverySettings } from './DiscoverySettings';
 import { logOutAndForget, reloadPage } from './session-actions';
 import { useAccount } from './useAccount';
 import '../../components/danger-button.css';
@@ -208,8 +209,9 @@ function ThemeChoiceField() {
 }
 
 /**
- * /account: picture, bio, language, links to credentials, notification settings and
- * logout, email, join date, the download of the account's data and the account delete.
+ * /account: picture, bio, language, theme, presence on other servers, links to credentials,
+ * notification settings and logout, email, join date, the download of the account's data and the
+ * account delete.
  */
 export default function AccountPage() {
   const { t, i18n } = useTranslation('account');
@@ -274,6 +276,7 @@ export default function AccountPage() {
       <BioEditor account={account} />
       <LanguageChoice />
       <ThemeChoiceField />
+      <DiscoverySettings account={account} />
       {worksOffline ? <p className="account-section account-note">{t('common:update.offlineReady')}</p> : null}
       <nav className="account-section account-links" aria-label={t('links')}>
         <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>

@@ -1,4 +1,4 @@
-import { type Account, type DeleteAccountBody, accountApi } from '#core/api/account';
+import { type Account, type DeleteAccountBody, type DiscoveryBody, accountApi } from '#core/api/account';
 import { mediaApi } from '#core/api/media';
 import { type DownloadedFile, callApi, downloadApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
@@ -19,6 +19,9 @@ export const changeBio = (bio: string) => callApi(accountApi.changeBio, { body: 
 export const changeUsername = (newUsername: string) => callApi(accountApi.changeUsername, { body: { newUsername } });
 
 export const changeEmail = (email: string, password: string) => callApi(accountApi.changeEmail, { body: { email, password } });
+
+/** PATCH /account/discovery: whether fediverse servers may list the account and search its posts. */
+export const changeDiscovery = (body: DiscoveryBody) => callApi(accountApi.changeDiscovery, { body });
 
 export const changePassword = (oldPassword: string, newPassword: string) =>
   callApi(accountApi.changePassword, { body: { oldPassword, newPassword } });

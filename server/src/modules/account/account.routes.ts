@@ -44,6 +44,13 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
   );
 
+  app.route(
+    viewerRoute(accountApi.changeDiscovery, async (request, viewer) => ({
+      ...message('settings_updated'),
+      ...(await service.changeDiscovery(ctx, viewer, request.body)),
+    })),
+  );
+
   app.route(viewerRoute(accountApi.notificationSettings, (_request, viewer) => ({ notifications: service.getNotificationSettings(ctx, viewer) })));
 
   app.route(

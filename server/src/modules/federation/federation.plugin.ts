@@ -7,6 +7,7 @@ import { NOTE_PATH } from './post-note.js';
 import { COMMENT_PATH, commentNote } from './comment-note.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { INBOX_BODY_LIMIT, guardInbox } from './inbox-guard.js';
+import { type NoteKind, goneResponse } from './tombstones.js';
 import { appPaths } from '#core/app-paths';
 
 /** The paths Fedify answers; everything else never reaches it. */
@@ -74,16 +75,26 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
     return reply.send(Buffer.from(await response.arrayBuffer()));
   }
 
+  /** A deleted post's or comment's Note answers 410 with its Tombstone (see tombstones.ts). */
+  const goneNote = (kind: NoteKind, id: string) => goneResponse(app.db, origin, kind, id);
+
   // A comment's Note is served here, not by Fedify, which takes one object dispatcher per type
   // (the posts' Notes have it). Read as a visitor reads the comment, as a post's is.
   app.get<{ Params: { id: string } }>(COMMENT_PATH.replace('{id}', ':id'), async (request, reply) => {
     const found = await commentNote(app, request.params.id, (id) => new URL(actorUrl(origin, id)));
-    if (!found) return send(reply, notFound());
+    if (!found) return send(reply, (prefersActivityJson(request.headers.accept) && (await goneNote('comment', request.params.id))) || notFound());
     reply.header('Vary', 'Accept');
     if (!prefersActivityJson(request.headers.accept)) return reply.redirect(new URL(appPaths.post(found.postId), origin).href, 302);
     const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`, federationRules(app.config));
     return reply.type('application/activity+json').send(JSON.stringify(await found.note.toJsonLd({ contextLoader: loader })));
   });
+
+  /** Fedify finds no post: a deleted one's address says it is gone. */
+  async function goneOrNotFound(request: Request): Promise<Response> {
+    const parsed = federation.createContext(request, undefined).parseUri(new URL(request.url));
+    const id = parsed?.type === 'object' ? parsed.values.id : undefined;
+    return (id && (await goneNote('post', id))) || notFound();
+  }
 
   for (const route of FEDERATION_ROUTES) {
     app.route({
@@ -91,7 +102,7 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
       url: route.url,
       ...('inbox' in route ? { bodyLimit: INBOX_BODY_LIMIT, preHandler: (request, reply) => guardInbox(app, request, reply) } : {}),
       handler: async (request, reply) =>
-        send(reply, await federation.fetch(toRequest(request), { contextData: undefined, onNotFound: notFound, onNotAcceptable: toPage })),
+        send(reply, await federation.fetch(toRequest(request), { contextData: undefined, onNotFound: goneOrNotFound, onNotAcceptable: toPage })),
     });
   }
 };

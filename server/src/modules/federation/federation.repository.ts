@@ -9,25 +9,51 @@ import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '.
  * so a private group or a suspended account is never even named to another server.
  */
 
-export type LocalActor =
-  | { kind: 'user'; id: string; name: string; about: string; pictureVersion: number }
-  | { kind: 'group'; id: string; name: string; about: string; pictureVersion: number };
+/**
+ * `since`: when the account or group was made. `discoverable`: other servers may list it in their
+ * directories; `indexable`: they may put a user's posts in their search (both the user's own
+ * choices; a public group is always listed, and its posts are its members').
+ */
+export type LocalActor = { id: string; name: string; about: string; pictureVersion: number; since: number; discoverable: boolean } & (
+  | { kind: 'user'; indexable: boolean }
+  | { kind: 'group' }
+);
 
 const publicUsers = (db: Executor) =>
   db
     .selectFrom('users')
-    .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version'])
+    .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version', 'users.created_at', 'users.discoverable', 'users.indexable'])
     .where('users.verified', '=', 1)
     .where(accountNotSuspended());
 
 const publicGroups = (db: Executor) =>
-  db.selectFrom('groups').select(['groups.id', 'groups.name', 'groups.description', 'groups.gp_version']).where('groups.is_private', '=', 0);
+  db
+    .selectFrom('groups')
+    .select(['groups.id', 'groups.name', 'groups.description', 'groups.gp_version', 'groups.created_at'])
+    .where('groups.is_private', '=', 0);
 
-type UserRow = { id: string; username: string; bio: string; pfp_version: number };
-type GroupRow = { id: string; name: string; description: string; gp_version: number };
+type UserRow = { id: string; username: string; bio: string; pfp_version: number; created_at: number; discoverable: number; indexable: number };
+type GroupRow = { id: string; name: string; description: string; gp_version: number; created_at: number };
 
-const userActor = (row: UserRow): LocalActor => ({ kind: 'user', id: row.id, name: row.username, about: row.bio, pictureVersion: Number(row.pfp_version) });
-const groupActor = (row: GroupRow): LocalActor => ({ kind: 'group', id: row.id, name: row.name, about: row.description, pictureVersion: Number(row.gp_version) });
+const userActor = (row: UserRow): LocalActor => ({
+  kind: 'user',
+  id: row.id,
+  name: row.username,
+  about: row.bio,
+  pictureVersion: Number(row.pfp_version),
+  since: Number(row.created_at),
+  discoverable: Number(row.discoverable) !== 0,
+  indexable: Number(row.indexable) !== 0,
+});
+const groupActor = (row: GroupRow): LocalActor => ({
+  kind: 'group',
+  id: row.id,
+  name: row.name,
+  about: row.description,
+  pictureVersion: Number(row.gp_version),
+  since: Number(row.created_at),
+  discoverable: true,
+});
 
 /** The public user or group with this id (an actor's address carries its id, which never changes). */
 export async function actorById(db: Executor, id: string): Promise<LocalActor | null> {

@@ -1,4 +1,5 @@
 import { type Context, type Federation, createFederation } from '@fedify/fedify';
+import { Temporal } from '@js-temporal/polyfill';
 import { Accept, Announce, Create, Delete, Endpoints, Follow, Group, Image, Like, Note, Person, Reject, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
@@ -102,6 +103,10 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
       manuallyApprovesFollowers: false,
       publicKey: keys[0]?.cryptographicKey ?? null,
       assertionMethods: keys.map((key) => key.multikey),
+      // Mastodon reads a missing `discoverable` or `indexable` as no: said outright, as each chose.
+      discoverable: actor.discoverable,
+      indexable: actor.kind === 'user' ? actor.indexable : null,
+      published: Temporal.Instant.fromEpochMilliseconds(actor.since),
     };
     return actor.kind === 'user' ? new Person(values) : new Group(values);
   }

@@ -6,6 +6,7 @@ import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, inNoPriv
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { remoteAuthors, withMentioned } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
+import { recordTombstone } from './tombstones.js';
 
 /**
  * What the rest of the server tells the fediverse, as the services call it: each call is made in
@@ -54,7 +55,8 @@ export async function postEdited(ctx: ServiceContext, postId: string): Promise<v
 /**
  * A post about to be deleted: what the Delete needs is read now, while the post and its groups are
  * still there. A post another server wrote, one in a private group, or one by an author who is not
- * public was never sent, so its deletion is not either.
+ * public was never sent, so its deletion is not either. A post that was sent leaves a tombstone
+ * behind: its Note's address answers that it is gone.
  */
 export async function postDeleting(ctx: ServiceContext, postId: string): Promise<void> {
   if (!on(ctx)) return;
@@ -68,6 +70,7 @@ export async function postDeleting(ctx: ServiceContext, postId: string): Promise
     .execute();
   if (groups.some((group) => Number(group.is_private) !== 0)) return;
   if ((await actorById(ctx.db, post.author_id))?.kind !== 'user') return;
+  await recordTombstone(ctx.db, 'post', postId);
   const mentions = await ctx.db.selectFrom('post_mentions').select(['user_id as _id', 'username']).where('post_id', '=', postId).execute();
   const mentioned = [...(await remoteMentionsOf(ctx.db, { mentions })).values()].map((actor) => actor.inbox);
   await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id), mentioned });
@@ -144,12 +147,22 @@ export async function commentPublished(ctx: ServiceContext, commentId: string): 
  * A comment about to be deleted by its author: whoever its Note went to is told, when it went
  * anywhere (a public author's comment answering or mentioning someone of another server, or under a
  * public group's post the group passed it on from). A remote person's deletion is their server's
- * to tell.
+ * to tell. A public author's comment under a post in no private group could be read at its Note's
+ * address, sent or not: that address answers that it is gone.
  */
 export async function commentDeleting(ctx: ServiceContext, commentId: string): Promise<void> {
   if (!on(ctx)) return;
+  const comment = await ctx.db
+    .selectFrom('comments')
+    .select(['author_id', 'ap_id'])
+    .where('id', '=', commentId)
+    .where('deleted', '=', 0)
+    .where(inNoPrivateGroup('comments.post_id'))
+    .executeTakeFirst();
+  if (!comment?.author_id || comment.ap_id !== null || (await actorById(ctx.db, comment.author_id))?.kind !== 'user') return;
+  await recordTombstone(ctx.db, 'comment', commentId);
   const audience = await commentAudience(ctx.db, commentId);
-  if (!audience?.local || (await actorById(ctx.db, audience.authorId))?.kind !== 'user') return;
+  if (!audience) return;
   const { authorId, inboxes, groupIds } = audience;
   await queue(ctx, { kind: 'comment_deleted', commentId, authorId, inboxes, groupIds });
 }
