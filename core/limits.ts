@@ -29,9 +29,20 @@ export const LIMITS = {
   commentWindowMs: 30 * 60 * 1000,
   /** The window of the likes limit (RATE_LIMIT_DEFAULTS.likesPerWindow). */
   likeWindowMs: 10 * 60 * 1000,
+  /** The login lockout's window, and how long a lock lasts after the last failure. */
   loginLockoutMs: 3 * 60 * 1000,
-  /** Failed logins on one account, or from one address, before the lockout starts. */
+  /** Failed logins on one account (or one name no account has) from one address before that pair is locked. */
   loginMaxFailures: 5,
+  /**
+   * Failed logins on one account (or name) from all addresses together before the account is locked
+   * everywhere: guessing spread over many addresses, well above one person's mistakes.
+   */
+  loginMaxFailuresPerAccount: 20,
+  /**
+   * Failed logins from one address on any names before the address is locked: far above one
+   * person's mistakes, so a school or office behind one address is not locked out by one of them.
+   */
+  loginMaxFailuresPerAddress: 50,
   gifQueryMax: 500,
   gifPageSize: 50,
   searchHistoryMax: 30,

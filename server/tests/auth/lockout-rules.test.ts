@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked, unknownNameKey } from '../../src/modules/auth/login-lockout';
+import {
+  accountKey,
+  addressKey,
+  beginAttempt,
+  clearFailures,
+  forgiveAttempt,
+  fromAddressKey,
+  isLocked,
+  loginKeys,
+  unknownNameKey,
+} from '../../src/modules/auth/login-lockout';
 import { useTestApp } from '../helpers/test-app';
 
 const MAX = LIMITS.loginMaxFailures;
@@ -11,6 +21,7 @@ describe('login lockout rules', () => {
   const t = useTestApp();
   let n = 0;
   const freshKey = () => `test:${n++}`;
+  const lock = (key: string, max: number = MAX) => ({ key, max });
 
   const fail = (key: string, ...times: number[]) =>
     t.app.db.insertInto('login_failures').values(times.map((created_at) => ({ key, created_at }))).execute();
@@ -26,15 +37,36 @@ describe('login lockout rules', () => {
     expect(accountKey('abc')).toBe('user:abc');
     expect(unknownNameKey('abc')).toBe('name:abc');
     expect(addressKey('10.0.0.1')).toBe('ip:10.0.0.1');
+    expect(fromAddressKey('user:abc', '10.0.0.1')).toBe('user:abc|ip:10.0.0.1');
+  });
+
+  it('counts a login on the name from its address, the name everywhere and the address, each with its own count', () => {
+    const keys = loginKeys(accountKey('abc'), '10.0.0.1');
+    expect(keys).toEqual([
+      { key: 'user:abc|ip:10.0.0.1', max: MAX },
+      { key: 'user:abc', max: LIMITS.loginMaxFailuresPerAccount },
+      { key: 'ip:10.0.0.1', max: LIMITS.loginMaxFailuresPerAddress },
+    ]);
+    // Each wider key stands well above one person's mistakes.
+    expect(LIMITS.loginMaxFailuresPerAccount).toBeGreaterThan(2 * MAX);
+    expect(LIMITS.loginMaxFailuresPerAddress).toBeGreaterThan(LIMITS.loginMaxFailuresPerAccount);
+  });
+
+  it('locks a key at its own count', async () => {
+    const key = freshKey();
+    const start = 5_000_000;
+    await fail(key, ...Array.from({ length: 12 }, (_, i) => start + i));
+    expect(await isLocked(t.app.db, lock(key, 12), start + 20)).toBe(true);
+    expect(await isLocked(t.app.db, lock(key, 13), start + 20)).toBe(false);
   });
 
   it('locks at the Nth failure, not before', async () => {
     const key = freshKey();
     const start = 10_000_000;
     await fail(key, ...failures(start, 10).slice(0, MAX - 1));
-    expect(await isLocked(t.app.db, key, start + 20)).toBe(false);
+    expect(await isLocked(t.app.db, lock(key), start + 20)).toBe(false);
     await fail(key, start + 10);
-    expect(await isLocked(t.app.db, key, start + 20)).toBe(true);
+    expect(await isLocked(t.app.db, lock(key), start + 20)).toBe(true);
   });
 
   it('counts N failures as a lock only when they fall within one window', async () => {
@@ -43,8 +75,8 @@ describe('login lockout rules', () => {
     const start = 20_000_000;
     await fail(within, ...failures(start, WINDOW));
     await fail(spread, ...failures(start, WINDOW + 1));
-    expect(await isLocked(t.app.db, within, start + WINDOW)).toBe(true);
-    expect(await isLocked(t.app.db, spread, start + WINDOW + 1)).toBe(false);
+    expect(await isLocked(t.app.db, lock(within), start + WINDOW)).toBe(true);
+    expect(await isLocked(t.app.db, lock(spread), start + WINDOW + 1)).toBe(false);
   });
 
   it('looks at the latest N failures only: older ones do not stretch the window', async () => {
@@ -52,7 +84,7 @@ describe('login lockout rules', () => {
     const start = 30_000_000;
     // One old failure long before, then N close together: locked by the newest N.
     await fail(key, start - 10 * WINDOW, ...failures(start, 100));
-    expect(await isLocked(t.app.db, key, start + 200)).toBe(true);
+    expect(await isLocked(t.app.db, lock(key), start + 200)).toBe(true);
   });
 
   it('lasts one window from the last failure, then ends on time', async () => {
@@ -60,20 +92,20 @@ describe('login lockout rules', () => {
     const start = 40_000_000;
     await fail(key, ...failures(start, 50));
     const last = start + 50;
-    expect(await isLocked(t.app.db, key, last + WINDOW - 1)).toBe(true);
-    expect(await isLocked(t.app.db, key, last + WINDOW)).toBe(false);
+    expect(await isLocked(t.app.db, lock(key), last + WINDOW - 1)).toBe(true);
+    expect(await isLocked(t.app.db, lock(key), last + WINDOW)).toBe(false);
   });
 
   it('records a failure on every key of an attempt and refuses the attempt while any key is locked', async () => {
     const [account, address] = [freshKey(), freshKey()];
     const now = 50_000_000;
-    const attempt = await beginAttempt(t.app.db, [account, address], now);
+    const attempt = await beginAttempt(t.app.db, [lock(account), lock(address)], now);
     expect(attempt?.failureIds).toHaveLength(2);
     expect(await failureTimes(account)).toEqual([now]);
     expect(await failureTimes(address)).toEqual([now]);
 
     await fail(address, ...failures(now + 1, 10));
-    expect(await beginAttempt(t.app.db, [account, address], now + 20)).toBeNull();
+    expect(await beginAttempt(t.app.db, [lock(account), lock(address)], now + 20)).toBeNull();
     // A refused attempt is not recorded, on either key.
     expect(await failureTimes(account)).toEqual([now]);
   });
@@ -82,7 +114,7 @@ describe('login lockout rules', () => {
     const key = freshKey();
     const now = 60_000_000;
     await fail(key, now - 5);
-    const attempt = await beginAttempt(t.app.db, [key], now);
+    const attempt = await beginAttempt(t.app.db, [lock(key)], now);
     expect(await failureTimes(key)).toEqual([now - 5, now]);
     await forgiveAttempt(t.app.db, attempt!);
     expect(await failureTimes(key)).toEqual([now - 5]);
@@ -92,7 +124,7 @@ describe('login lockout rules', () => {
     const key = freshKey();
     const now = 70_000_000;
     await fail(key, now - 2 * WINDOW - 1, now - 2 * WINDOW);
-    await beginAttempt(t.app.db, [freshKey()], now);
+    await beginAttempt(t.app.db, [lock(freshKey())], now);
     expect(await failureTimes(key)).toEqual([now - 2 * WINDOW]);
   });
 
@@ -101,7 +133,7 @@ describe('login lockout rules', () => {
     await t.app.db
       .transaction()
       .execute(async (trx) => {
-        expect(await beginAttempt(trx, [key], 80_000_000)).not.toBeNull();
+        expect(await beginAttempt(trx, [lock(key)], 80_000_000)).not.toBeNull();
         throw new Error('rolled back');
       })
       .catch(() => undefined);

@@ -28,7 +28,7 @@ import {
 import type { UserChanges, UserRecord } from './auth.records.js';
 import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
-import { accountKey, addressKey, beginAttempt, clearFailures, forgiveAttempt, isLocked, unknownNameKey } from './login-lockout.js';
+import { accountKey, beginAttempt, clearAccountFailures, forgiveAttempt, isLocked, loginKeys, unknownNameKey } from './login-lockout.js';
 
 /** A username as stored: NFKC-normalised, surrounding spaces dropped, then the shared rules. */
 export function checkUsername(input: string): string {
@@ -184,7 +184,7 @@ export async function login(ctx: ServiceContext, input: { username: string; pass
   const user = isEmail ? await findUserByEmail(db, lookup) : lookup ? await findUserByUsernameLower(db, lookup) : undefined;
   // A name nobody has is locked like an account (same failures, same answers, a dummy hash to
   // check), so the lockout cannot tell which names are registered.
-  const keys = [user ? accountKey(user.id) : unknownNameKey(lookup), addressKey(ip)];
+  const keys = loginKeys(user ? accountKey(user.id) : unknownNameKey(lookup), ip);
   const attempt = await beginAttempt(db, keys);
   if (!attempt) throw tooMany('login_timeout');
   const wrong = async () => {
@@ -202,15 +202,16 @@ export async function login(ctx: ServiceContext, input: { username: string; pass
   }
   if (!(await verifyPassword(user.password_hash, input.password))) throw await wrong();
   await forgiveAttempt(db, attempt);
-  return admitUser(contextOf(app, db), user);
+  return admitUser(contextOf(app, db), user, ip);
 }
 
 /**
  * The end of every sign-in that proved who the user is (a password, a passkey): an unverified
  * account gets verify_email (and a fresh link for whoever lost the first one, at most every few
- * minutes), any other a session, and the account's failed logins are forgotten.
+ * minutes), any other a session, and the account's failed logins are forgotten (see
+ * clearAccountFailures; `ip` is where a password was typed).
  */
-export async function admitUser(ctx: ServiceContext, user: UserRecord): Promise<Session> {
+export async function admitUser(ctx: ServiceContext, user: UserRecord, ip?: string): Promise<Session> {
   const { app, db } = ctx;
   if (!user.verified) {
     if (user.email) {
@@ -221,7 +222,7 @@ export async function admitUser(ctx: ServiceContext, user: UserRecord): Promise<
     }
     throw forbidden('verify_email');
   }
-  await clearFailures(db, accountKey(user.id));
+  await clearAccountFailures(db, user.id, ip);
   return issueSession(app, user);
 }
 
@@ -345,7 +346,7 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
     if (user.email !== used.email) throw badRequest('invalid_link');
     // Opening the link proved the address, so an unverified account becomes verified.
     await replacePassword(trx, user.id, hash, { verified: true });
-    await clearFailures(trx, accountKey(user.id));
+    await clearAccountFailures(trx, user.id);
   });
 }
 
