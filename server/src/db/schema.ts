@@ -307,6 +307,8 @@ export interface RemoteFollowsTable {
   remote_actor_id: string;
   local_id: string;
   created_at: number;
+  /** The id of the Follow that made it (the last one sent); null for a follow kept before ids were. */
+  follow_id: Generated<string | null>;
 }
 
 /** A deleted post's or comment's Note that a visitor could read: its address answers 410 Gone. */

@@ -81,6 +81,32 @@ describe('remote follows', () => {
     expect(await followers(garden.id)).toMatchObject({ totalItems: 0 });
   });
 
+  it("ends the follow on an Undo whose Follow names no actor or is named by its id alone, and no one else's follow", async () => {
+    const tomatoes = await createGroup(t.app, alice, { name: 'tomatoes' });
+    const eve = await remote.actor('eve');
+    const undoBy = (actor: FakeActor, object: unknown) => ({ id: `${actor.id}/undos/${randomUUID()}`, type: 'Undo', actor: actor.id, object });
+    const undo = async (actor: FakeActor, object: unknown) => (await deliverToInbox(t.app, '/ap/inbox', undoBy(actor, object), actor)).statusCode;
+    const follows = async () => (await storedFollows(tomatoes.id)).map((row) => row.remote_actor_id);
+
+    const follow = followOf(tomatoes.id);
+    expect((await post('/ap/inbox', follow)).statusCode).toBe(202);
+    const { actor: _actor, ...actorless } = follow;
+    // Another actor undoing bob's Follow, however it names it, undoes nothing of bob's.
+    for (const object of [follow, actorless, follow.id]) expect(await undo(eve, object)).toBe(202);
+    expect(await follows()).toEqual([bob.id]);
+    // The Follow's actor, when it names none, is the Undo's own.
+    expect(await undo(bob, actorless)).toBe(202);
+    expect(await follows()).toEqual([]);
+
+    // A Follow named by its id alone (its server does not serve it): the follow kept here under that id ends.
+    const again = followOf(tomatoes.id);
+    expect((await post('/ap/inbox', again)).statusCode).toBe(202);
+    expect(await undo(bob, follow.id)).toBe(202);
+    expect(await follows()).toEqual([bob.id]);
+    expect(await undo(bob, again.id)).toBe(202);
+    expect(await follows()).toEqual([]);
+  });
+
   it('refuses an unsigned Follow', async () => {
     const bystander = await createUser(t.app);
     expect((await post(`/ap/actors/${bystander.id}/inbox`, followOf(bystander.id), false)).statusCode).toBe(401);

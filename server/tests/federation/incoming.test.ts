@@ -414,6 +414,27 @@ describe('incoming activities', () => {
     expect((await commentByAp(reply.id))!.likes).toBe(1);
   });
 
+  it("takes back a like on an Undo whose Like names no actor, or names it by an id its server serves, and no one else's like", async () => {
+    const post = await createPost(t.app, alice);
+    const likes = async () => Number((await t.app.db.selectFrom('posts').select('likes').where('id', '=', post.id).executeTakeFirstOrThrow()).likes);
+    const like = activity('Like', carol, localPost(post.id));
+    expect(await send(like, carol)).toBe(202);
+    const { actor: _actor, ...actorless } = like;
+    expect(await send(activity('Undo', eve, actorless), eve)).toBe(202);
+    expect(await likes()).toBe(1);
+    // The Like's actor, when it names none, is the Undo's own.
+    expect(await send(activity('Undo', carol, actorless), carol)).toBe(202);
+    expect(await likes()).toBe(0);
+
+    const again = activity('Like', carol, localPost(post.id));
+    expect(await send(again, carol)).toBe(202);
+    fedi.serve(new URL(again.id).pathname, { '@context': AS_CONTEXT, ...again });
+    expect(await send(activity('Undo', eve, again.id), eve)).toBe(202);
+    expect(await likes()).toBe(1);
+    expect(await send(activity('Undo', carol, again.id), carol)).toBe(202);
+    expect(await likes()).toBe(0);
+  });
+
   it('ignores a boost of a local post, and refuses everything from a suspended account', async () => {
     const post = await createPost(t.app, alice);
     const before = await t.app.db.selectFrom('posts').select('id').execute();

@@ -197,6 +197,22 @@ export async function removeRemoteFollow(db: Executor, remoteActorId: string, lo
   await db.deleteFrom('remote_follows').where('remote_actor_id', '=', remoteActorId).where('local_id', '=', localId).execute();
 }
 
+/** Keeps the id of the Follow that made (or repeated) a remote follow, by which an Undo may name it. */
+export async function setRemoteFollowId(db: Executor, remoteActorId: string, localId: string, followId: string): Promise<void> {
+  await db.updateTable('remote_follows').set({ follow_id: followId }).where('remote_actor_id', '=', remoteActorId).where('local_id', '=', localId).execute();
+}
+
+/** The local user or group the remote actor follows by its Follow of this id, when that follow is kept. */
+export async function localIdOfRemoteFollow(db: Executor, remoteActorId: string, followId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('remote_follows')
+    .select('local_id')
+    .where('remote_actor_id', '=', remoteActorId)
+    .where('follow_id', '=', followId)
+    .executeTakeFirst();
+  return row?.local_id ?? null;
+}
+
 /** Ends the follows of a local user or group by the remote actor an account stands for (a block between them). */
 export async function removeRemoteFollowsByAccount(db: Executor, accountId: string, localId: string): Promise<void> {
   await db

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { InboxContext } from '@fedify/fedify';
-import { Accept, Follow, type Undo, isActor } from '@fedify/fedify/vocab';
+import { Accept, Follow, isActor } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { isBlockedByLocal, isRemoteActorAllowed } from './boundaries.js';
 import { enqueueDelivery } from './delivery.js';
-import { actorById, addRemoteFollow, removeRemoteFollow, saveRemoteActor } from './federation.repository.js';
+import { actorById, addRemoteFollow, localIdOfRemoteFollow, removeRemoteFollow, saveRemoteActor, setRemoteFollowId } from './federation.repository.js';
 
 /**
  * Remote actors following local users and public groups. Fedify has verified the inbox request's
@@ -49,15 +49,23 @@ export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>
       now,
     );
     await addRemoteFollow(trx, follower.id!.href, localId, now);
+    await setRemoteFollowId(trx, follower.id!.href, localId, follow.id!.href);
     await enqueueDelivery(trx, { actorId: localId, keyId: rsa.keyId.href, inbox: follower.inboxId!.href, activity }, now);
   });
 }
 
-/** An Undo of a Follow by the actor who sent it ends the follow. */
-export async function undoFollow(app: FastifyInstance, ctx: InboxContext<void>, undo: Undo): Promise<void> {
-  if (!undo.actorId || !(await isRemoteActorAllowed(app.db, undo.actorId.href))) return;
-  const object = await undo.getObject(ctx);
-  if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId.href) return;
-  const localId = localIdOf(ctx, object.objectId);
-  if (localId) await removeRemoteFollow(app.db, undo.actorId.href, localId);
+/** Ends a remote actor's follow of a local one, on the actor's Undo; whether there was one to end. */
+async function endFollow(app: FastifyInstance, actorId: URL, localId: string | null): Promise<boolean> {
+  if (!localId || !(await isRemoteActorAllowed(app.db, actorId.href))) return false;
+  await removeRemoteFollow(app.db, actorId.href, localId);
+  return true;
 }
+
+/** An Undo by the actor of its Follow of `followed` ends that follow. */
+export async function undoFollow(app: FastifyInstance, ctx: InboxContext<void>, actorId: URL, followed: URL | null): Promise<void> {
+  await endFollow(app, actorId, localIdOf(ctx, followed));
+}
+
+/** An Undo by the actor naming its Follow by id alone ends the follow kept under that id; whether one was. */
+export const undoFollowById = async (app: FastifyInstance, actorId: URL, followId: URL): Promise<boolean> =>
+  endFollow(app, actorId, await localIdOfRemoteFollow(app.db, actorId.href, followId.href));

@@ -41,7 +41,7 @@ import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
 import { isGone } from './document-loader.js';
 import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare, remoteWritingsBy } from './federation.repository.js';
-import { undoFollow } from './follows.js';
+import { undoFollow, undoFollowById } from './follows.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
 import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
@@ -635,12 +635,12 @@ async function targetOf(app: FastifyInstance, ctx: NoteContext, uri: URL | null)
   return comment ? { kind: 'comment', id: comment.id, postId: comment.post_id, deleted: Boolean(comment.deleted) } : null;
 }
 
-async function setLike(app: FastifyInstance, ctx: Ctx, like: Like, liked: boolean): Promise<void> {
-  if (!like.actorId) return;
-  const target = await targetOf(app, ctx, like.objectId);
+/** The actor likes, or no longer likes, the post or comment `objectId` names. */
+async function setLike(app: FastifyInstance, ctx: Ctx, actorId: URL, objectId: URL | null, liked: boolean): Promise<void> {
+  const target = await targetOf(app, ctx, objectId);
   if (!target) return;
   if (liked && !(await visitorReads(app, target.postId))) return;
-  const viewer = liked ? await accountFor(app, ctx, like.actorId) : await knownViewer(app, like.actorId);
+  const viewer = liked ? await accountFor(app, ctx, actorId) : await knownViewer(app, actorId);
   if (!viewer) return;
   await asAccount(app, async (tx) => {
     if (target.kind === 'post') await likePost(tx, viewer, { postId: target.id, liked });
@@ -648,11 +648,22 @@ async function setLike(app: FastifyInstance, ctx: Ctx, like: Like, liked: boolea
   });
 }
 
-export const onLike = (app: FastifyInstance, ctx: Ctx, like: Like) => setLike(app, ctx, like, true);
+export const onLike = async (app: FastifyInstance, ctx: Ctx, like: Like) => {
+  if (like.actorId) await setLike(app, ctx, like.actorId, like.objectId, true);
+};
 
-/** An Undo by the actor of what it undoes: a Follow ends, a Like is taken back. */
+/**
+ * An Undo by the actor of what it undoes: a Follow ends, a Like is taken back. The undone
+ * activity's actor, when it names none, is the Undo's own (so Mastodon reads it too); one naming
+ * another actor is not the Undo's to take back. A Follow named by its id alone is looked up among
+ * the follows kept here, anything else so named is read from its server.
+ */
 export async function onUndo(app: FastifyInstance, ctx: Ctx, undo: Undo): Promise<void> {
-  const object: Activity | APObject | null = await undo.getObject(ctx);
-  if (object instanceof Follow) return undoFollow(app, ctx, undo);
-  if (object instanceof Like && undo.actorId && object.actorId?.href === undo.actorId.href) await setLike(app, ctx, object, false);
+  const actorId = undo.actorId;
+  if (!actorId) return;
+  if (undo.objectId && (await undoFollowById(app, actorId, undo.objectId))) return;
+  const object = await undo.getObject({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, suppressError: true });
+  if (!(object instanceof Follow || object instanceof Like) || (object.actorId && object.actorId.href !== actorId.href)) return;
+  if (object instanceof Follow) await undoFollow(app, ctx, actorId, object.objectId);
+  else await setLike(app, ctx, actorId, object.objectId, false);
 }
