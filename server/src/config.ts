@@ -122,6 +122,12 @@ export interface Config {
    * silent server costs the one searching a few seconds, never a request's worth of timeouts each.
    */
   federationLookupTimeoutMs: number;
+  /**
+   * How long reading one remote document may take, every redirect included
+   * (FEDERATION_FETCH_TIMEOUT_MS, default 5000): a signer's key is read while its inbox request
+   * waits, so a server answering slowly, or through a chain of slow redirects, holds it this long at most.
+   */
+  federationFetchTimeoutMs: number;
 }
 
 export type MediaStorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
@@ -205,6 +211,12 @@ function parseRates(env: NodeJS.ProcessEnv, problems: string[]): Config['rates']
  * documents, short enough that the one searching still sees an answer rather than a hung page.
  */
 export const FEDERATION_LOOKUP_TIMEOUT_MS = 8_000;
+
+/**
+ * See Config.federationFetchTimeoutMs: a small document from a distant, busy server comes within a
+ * second or two; an inbox request should not wait on one much longer than that.
+ */
+export const FEDERATION_FETCH_TIMEOUT_MS = 5_000;
 
 /** See Config.streams: a few tabs and devices per account, a shared office or home per address. */
 export const STREAM_DEFAULTS = { perAccount: 8, perAddress: 32 } as const;
@@ -362,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     mail: parseCount(env, 'JOBS_MAIL_CONCURRENCY', 2, problems),
   };
   const federationLookupTimeoutMs = parseCount(env, 'FEDERATION_LOOKUP_TIMEOUT_MS', FEDERATION_LOOKUP_TIMEOUT_MS, problems);
+  const federationFetchTimeoutMs = parseCount(env, 'FEDERATION_FETCH_TIMEOUT_MS', FEDERATION_FETCH_TIMEOUT_MS, problems);
   const federation = env.FEDERATION || 'false';
   if (federation !== 'true' && federation !== 'false') problems.push(`FEDERATION must be true or false, got "${federation}"`);
   if (problems.length) throw new ConfigError(problems);
@@ -398,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     pushAllowHttp: env.PUSH_ALLOW_HTTP === 'true',
     federationAllowHttp: env.FEDERATION_ALLOW_HTTP === 'true',
     federationLookupTimeoutMs,
+    federationFetchTimeoutMs,
     pushTimeoutMs,
     pushMaxFailures,
     jobConcurrency,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { COUNTS_STALE_MS, ConfigError, FEDERATION_LOOKUP_TIMEOUT_MS, STREAM_DEFAULTS, loadConfig, parseMediaUrl } from '../../src/config';
+import { COUNTS_STALE_MS, ConfigError, FEDERATION_FETCH_TIMEOUT_MS, FEDERATION_LOOKUP_TIMEOUT_MS, STREAM_DEFAULTS, loadConfig, parseMediaUrl } from '../../src/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('GET /api/config', () => {
@@ -111,17 +111,20 @@ describe('STREAMS_PER_ACCOUNT and STREAMS_PER_ADDRESS, the caps on open notifica
   });
 });
 
-describe("FEDERATION_LOOKUP_TIMEOUT_MS, how long a search waits on a handle's server", () => {
+describe.each([
+  ['FEDERATION_LOOKUP_TIMEOUT_MS', "how long a search waits on a handle's server", 'federationLookupTimeoutMs', FEDERATION_LOOKUP_TIMEOUT_MS],
+  ['FEDERATION_FETCH_TIMEOUT_MS', 'how long one remote document may take, redirects included', 'federationFetchTimeoutMs', FEDERATION_FETCH_TIMEOUT_MS],
+] as const)('%s, %s', (variable, _what, field, fallback) => {
   const load = (env: Record<string, string>) => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env });
 
   it('defaults to a few seconds and takes any whole number of milliseconds of at least 1', () => {
-    expect(load({}).federationLookupTimeoutMs).toBe(FEDERATION_LOOKUP_TIMEOUT_MS);
-    expect(load({ FEDERATION_LOOKUP_TIMEOUT_MS: '250' }).federationLookupTimeoutMs).toBe(250);
+    expect(load({})[field]).toBe(fallback);
+    expect(load({ [variable]: '250' })[field]).toBe(250);
   });
 
   it('refuses anything else, naming the variable', () => {
     for (const bad of ['0', '-1', '1.5', 'long']) {
-      expect(() => load({ FEDERATION_LOOKUP_TIMEOUT_MS: bad })).toThrow(`FEDERATION_LOOKUP_TIMEOUT_MS must be a whole number of at least 1, got "${bad}"`);
+      expect(() => load({ [variable]: bad })).toThrow(`${variable} must be a whole number of at least 1, got "${bad}"`);
     }
   });
 });

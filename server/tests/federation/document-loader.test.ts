@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Egress, EgressRefused } from '../../src/lib/egress/egress';
-import { egressDocumentLoader } from '../../src/modules/federation/document-loader';
+import { MAX_REDIRECTS, egressDocumentLoader, knownContextLoader } from '../../src/modules/federation/document-loader';
+import { type RedirectChain, startRedirectChain } from '../helpers/redirect-chain';
 
 /** What Fedify fetches of other servers (actors, keys) goes through the outgoing-request guard. */
 describe('the federation document loader', () => {
@@ -23,5 +24,43 @@ describe('the federation document loader', () => {
     expect(document.documentUrl).toBe('https://www.w3.org/ns/activitystreams');
     expect(document.document).toHaveProperty('@context');
     expect(resolved).toEqual([]);
+  });
+});
+
+const chains: RedirectChain[] = [];
+afterAll(async () => {
+  await Promise.all(chains.map((chain) => chain.close()));
+});
+const chain = async (hops: number, delayMs?: number) => {
+  const started = await startRedirectChain(hops, delayMs);
+  chains.push(started);
+  return started;
+};
+
+describe('a remote document behind redirects', () => {
+  const loaderWithin = (documentTimeoutMs?: number) => egressDocumentLoader(new Egress(), 'Kruh/test', { allowLoopbackHttp: true, documentTimeoutMs });
+
+  it(`is read through at most ${MAX_REDIRECTS} redirects`, async () => {
+    const near = await chain(MAX_REDIRECTS);
+    expect((await loaderWithin()(near.start)).documentUrl).toMatch(new RegExp(`/hop/${MAX_REDIRECTS}$`));
+    const far = await chain(5);
+    await expect(loaderWithin()(far.start)).rejects.toThrow(/too many redirects/);
+    expect(far.asked).toHaveLength(MAX_REDIRECTS + 1);
+  });
+
+  it('is given up at one deadline for all its hops, however quickly each answers', async () => {
+    // Each hop well within the deadline, the third past it together.
+    const slow = await chain(MAX_REDIRECTS, 300);
+    await expect(loaderWithin(700)(slow.start)).rejects.toThrow();
+    expect(slow.asked).toEqual(['/hop/0', '/hop/1', '/hop/2']);
+  });
+});
+
+describe('the JSON-LD context loader', () => {
+  it('answers the known contexts and fails on any other, without a request', async () => {
+    const server = await chain(0);
+    expect((await knownContextLoader('https://join-lemmy.org/context.json')).document).toHaveProperty('@context');
+    await expect(knownContextLoader(server.start)).rejects.toThrow(/unknown JSON-LD context/);
+    expect(server.asked).toEqual([]);
   });
 });

@@ -1,27 +1,39 @@
 import { type DocumentLoader, FetchError, preloadedContexts } from '@fedify/fedify';
 import packageJson from '../../../../package.json' with { type: 'json' };
-import type { Config } from '../../config.js';
+import { type Config, FEDERATION_FETCH_TIMEOUT_MS } from '../../config.js';
 import type { Egress, EgressRules } from '../../lib/egress/egress.js';
 
+/** The guard's rules for remote servers, and how long one of their documents may take to read. */
+export interface FederationRules extends EgressRules {
+  /** One document's whole reading, every redirect included (FEDERATION_FETCH_TIMEOUT_MS). */
+  documentTimeoutMs?: number;
+}
+
 /** Remote servers are reached over https at public addresses only, as every other outgoing request. */
-export const FEDERATION_EGRESS: EgressRules = { allowLoopbackHttp: false };
+export const FEDERATION_EGRESS: FederationRules = { allowLoopbackHttp: false };
 
 /** The instance's rules for remote servers: plain http to this machine too when FEDERATION_ALLOW_HTTP is on (tests). */
-export const federationRules = (config: Config): EgressRules => ({ allowLoopbackHttp: config.federationAllowHttp });
+export const federationRules = (config: Config): FederationRules => ({
+  allowLoopbackHttp: config.federationAllowHttp,
+  documentTimeoutMs: config.federationFetchTimeoutMs,
+});
 
 /** How the instance names itself to the servers it asks. */
 export const userAgentOf = (config: Config) => `Kruh/${packageJson.version} (+${config.publicUrl})`;
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
-const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 1024 * 1024;
-const MAX_REDIRECTS = 5;
+/**
+ * Redirects followed for one document: a server that moved says so once or twice (http to https,
+ * an old address to a new one); each hop more is the sender's time spent at the instance's cost.
+ */
+export const MAX_REDIRECTS = 3;
 
 /** How a remote JSON document is asked for: what it is to be, and who asks. */
 export interface RemoteJsonRequest {
   accept: string;
   userAgent: string;
-  rules: EgressRules;
+  rules: FederationRules;
   /** Addresses never to be read (a blocked domain's), each hop checked. */
   refused?: (url: string) => Promise<boolean>;
   /** Gives the reading up early, every hop included (a deadline shared by several documents). */
@@ -31,16 +43,21 @@ export interface RemoteJsonRequest {
 /**
  * A remote server's JSON document, through the app's outgoing-request guard instead of the global
  * fetch: every hop of a redirect is checked again, so a remote server can never lead the instance
- * to its own network. Fails with Fedify's FetchError on any answer that is not JSON.
+ * to its own network. One deadline covers all the hops, so a server answering each slowly holds
+ * the request (an inbox's, waiting on a signer's key) no longer than one. Fails with Fedify's
+ * FetchError on any answer that is not JSON.
  */
 export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJsonRequest): Promise<{ document: unknown; documentUrl: string }> {
+  const timeoutMs = how.rules.documentTimeoutMs ?? FEDERATION_FETCH_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = how.signal ? AbortSignal.any([deadline, how.signal]) : deadline;
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (await how.refused?.(current)) throw new FetchError(current, 'blocked domain');
-    how.signal?.throwIfAborted();
+    signal.throwIfAborted();
     const response = await egress.request(
       current,
-      { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent }, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_BYTES, signal: how.signal },
+      { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent }, timeoutMs, maxResponseBytes: MAX_BYTES, signal },
       how.rules,
     );
     const location = response.headers.location;
@@ -62,14 +79,27 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
 /** Whether a fetch failed because the server no longer has the document. */
 export const isGone = (error: unknown) => error instanceof FetchError && (error.response?.status === 404 || error.response?.status === 410);
 
+/** Whether the JSON-LD context is one the instance knows: Fedify's copies of the common ones. */
+export const isKnownContext = (url: string): boolean => Object.hasOwn(preloadedContexts, url);
+
 /**
- * Fedify's loader of remote JSON-LD (actors, keys, contexts), through the guard (fetchRemoteJson).
+ * Where JSON-LD contexts come from: the known ones only, never the network. A context is named by
+ * whoever wrote the document, so fetching it would have the instance request what and where a
+ * sender chooses, before anything about them is verified; an unknown one fails the reading.
+ */
+export const knownContextLoader: DocumentLoader = async (url) => {
+  if (!isKnownContext(url)) throw new FetchError(url, 'unknown JSON-LD context');
+  return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
+};
+
+/**
+ * Fedify's loader of remote JSON-LD (actors, keys, objects), through the guard (fetchRemoteJson).
  * The common contexts are answered from Fedify's copies without a request.
  */
 export function egressDocumentLoader(
   egress: Egress,
   userAgent: string,
-  rules: EgressRules = FEDERATION_EGRESS,
+  rules: FederationRules = FEDERATION_EGRESS,
   /** Addresses never to be read (a blocked domain's), each hop checked. */
   refused: (url: string) => Promise<boolean> = async () => false,
   /** Every document this loader reads is given up once it aborts. */

@@ -2,11 +2,13 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import fp from 'fastify-plugin';
 import { prefersActivityJson } from './accept.js';
 import { actorById, groupNamed, userNamed } from './federation.repository.js';
-import { NODEINFO_PATH, SOFTWARE, actorUrl, buildFederation, pageOf, visiblePost } from './federation.js';
+import { NODEINFO_PATH, actorUrl, buildFederation, pageOf, visiblePost } from './federation.js';
 import { NOTE_PATH } from './post-note.js';
+import { makeInstanceKeys } from './instance-actor.js';
 import { COMMENT_PATH, commentNote } from './comment-note.js';
-import { egressDocumentLoader, federationRules } from './document-loader.js';
-import { INBOX_BODY_LIMIT, guardInbox } from './inbox-guard.js';
+import { knownContextLoader } from './document-loader.js';
+import { INBOX_BODY_LIMIT, answerInbox, guardInbox } from './inbox-guard.js';
+import { guardFetch } from './fetch-guard.js';
 import { type NoteKind, goneResponse } from './tombstones.js';
 import { appPaths } from '#core/app-paths';
 
@@ -80,13 +82,13 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
 
   // A comment's Note is served here, not by Fedify, which takes one object dispatcher per type
   // (the posts' Notes have it). Read as a visitor reads the comment, as a post's is.
-  app.get<{ Params: { id: string } }>(COMMENT_PATH.replace('{id}', ':id'), async (request, reply) => {
+  const fetchGuard = { preHandler: (request: FastifyRequest) => guardFetch(app, request) };
+  app.get<{ Params: { id: string } }>(COMMENT_PATH.replace('{id}', ':id'), fetchGuard, async (request, reply) => {
     const found = await commentNote(app, request.params.id, (id) => new URL(actorUrl(origin, id)));
     if (!found) return send(reply, (prefersActivityJson(request.headers.accept) && (await goneNote('comment', request.params.id))) || notFound());
     reply.header('Vary', 'Accept');
     if (!prefersActivityJson(request.headers.accept)) return reply.redirect(new URL(appPaths.post(found.postId), origin).href, 302);
-    const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${origin})`, federationRules(app.config));
-    return reply.type('application/activity+json').send(JSON.stringify(await found.note.toJsonLd({ contextLoader: loader })));
+    return reply.type('application/activity+json').send(JSON.stringify(await found.note.toJsonLd({ contextLoader: knownContextLoader })));
   });
 
   /** Fedify finds no post: a deleted one's address says it is gone. */
@@ -96,13 +98,19 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
     return (id && (await goneNote('post', id))) || notFound();
   }
 
+  const answer = (request: FastifyRequest) =>
+    federation.fetch(toRequest(request), { contextData: undefined, onNotFound: goneOrNotFound, onNotAcceptable: toPage });
   for (const route of FEDERATION_ROUTES) {
     app.route({
       method: [...route.method],
       url: route.url,
-      ...('inbox' in route ? { bodyLimit: INBOX_BODY_LIMIT, preHandler: (request, reply) => guardInbox(app, request, reply) } : {}),
-      handler: async (request, reply) =>
-        send(reply, await federation.fetch(toRequest(request), { contextData: undefined, onNotFound: goneOrNotFound, onNotAcceptable: toPage })),
+      ...('inbox' in route
+        ? {
+            bodyLimit: INBOX_BODY_LIMIT,
+            preHandler: (request, reply) => guardInbox(app, request, reply),
+            handler: async (request, reply) => send(reply, await answerInbox(reply, () => answer(request))),
+          }
+        : { ...fetchGuard, handler: async (request, reply) => send(reply, await answer(request)) }),
     });
   }
 };
@@ -141,6 +149,8 @@ async function pageToActor(app: FastifyInstance, request: FastifyRequest, reply:
 /** The federation's routes, and the pages' addresses answering fediverse servers with their actor. */
 export const federationPlugin = fp(
   async (app: FastifyInstance) => {
+    // The instance actor's keys exist before its first signed fetch, which need not wait on making them.
+    app.addHook('onReady', () => makeInstanceKeys(app));
     app.addHook('onRequest', async (request, reply) => pageToActor(app, request, reply));
     await app.register(federationRoutes);
   },

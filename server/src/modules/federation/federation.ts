@@ -10,7 +10,8 @@ import { avatarUrl } from '../media/media-urls.js';
 import { keyPairsOf } from './actor-keys.js';
 import { DatabaseKvStore } from './kv-store.js';
 import { escapeHtml } from './html.js';
-import { egressDocumentLoader, federationRules, userAgentOf } from './document-loader.js';
+import { egressDocumentLoader, federationRules, knownContextLoader, userAgentOf } from './document-loader.js';
+import { chargeSenders } from './inbox-guard.js';
 import { isUrlBlocked } from './boundaries.js';
 import { acceptFollow } from './follows.js';
 import { onAnnounce, onCreate, onDelete, onLike, onUndo, onUpdate } from './inbox.js';
@@ -84,6 +85,8 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     // Fedify reads with this one what is fetched on a local actor's behalf (a signer's key at a
     // personal inbox); its own would use the global fetch, so it goes through the guard too.
     authenticatedDocumentLoaderFactory: loader,
+    // JSON-LD contexts are never fetched, only the known ones read (see knownContextLoader).
+    contextLoaderFactory: () => knownContextLoader,
   });
 
   async function actorDocument(ctx: Context<void>, actor: LocalActor) {
@@ -184,8 +187,8 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
   federation
     .setFollowingDispatcher(`${ACTOR_PATH}/following`, async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? { items: [] } : null))
     .setCounter(() => 0);
-  federation
-    .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)
+  // A sender's server is charged for each activity once Fedify has verified who sent it.
+  chargeSenders(app, federation.setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH))
     .on(Follow, (ctx, follow) => acceptFollow(app, ctx, follow))
     .on(Undo, (ctx, undo) => onUndo(app, ctx, undo))
     .on(Create, (ctx, create) => onCreate(app, ctx, create))
