@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 import { newId } from '../../src/lib/ids';
+import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { loadConfig } from '../../src/config';
 import { openSibling } from '../notifications/support';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -214,6 +215,27 @@ describe('federation discovery', () => {
     expect(info.usage.users.total).toBe(1);
     expect(info.usage.localPosts).toBe(2);
     expect(info.usage.localComments).toBe(1);
+  });
+
+  it("counts in NodeInfo's local posts and comments only what local people wrote, not what remote accounts did", async () => {
+    const usage = async () => ((await t.app.inject({ method: 'GET', url: '/nodeinfo/2.1' })).json() as { usage: { localPosts: number; localComments: number } }).usage;
+    const before = await usage();
+    const remote = await remoteAccountFor(
+      t.app.db,
+      { id: 'https://remote.example/users/rita', inbox: 'https://remote.example/users/rita/inbox', sharedInbox: null, handle: '@rita@remote.example', url: null, bio: '' },
+      Date.now(),
+    );
+    const remotePost = await createPost(t.app, { id: remote } as TestUser, { text: 'from afar' });
+    await t.app.db.updateTable('posts').set({ ap_id: 'https://remote.example/notes/1' }).where('id', '=', remotePost.id).execute();
+    const alicePost = (await t.app.db.selectFrom('posts').select('id').where('author_id', '=', alice.id).executeTakeFirstOrThrow()).id;
+    await t.app.db
+      .insertInto('comments')
+      .values({ id: newId(), post_id: alicePost, parent_comment_id: null, author_id: remote, text: 'a reply from afar', search_text: 'a reply from afar', created_at: Date.now(), ap_id: 'https://remote.example/notes/2' })
+      .execute();
+    expect(await usage()).toMatchObject({ localPosts: before.localPosts, localComments: before.localComments });
+
+    await createPost(t.app, alice, { text: 'one more from here' });
+    expect(await usage()).toMatchObject({ localPosts: before.localPosts + 1, localComments: before.localComments });
   });
 });
 

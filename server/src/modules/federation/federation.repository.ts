@@ -98,9 +98,14 @@ export async function visiblePostCount(db: Executor, authorId: string): Promise<
   );
 }
 
+/** The author a column of the outer query names is local: a remote account is a user a remote actor stands for. */
+const byLocalAuthor = (authorIdColumn: string) =>
+  sql<boolean>`not exists (select 1 from remote_actors fed_ra where fed_ra.user_id = ${sql.ref(authorIdColumn)})`;
+
 /**
- * NodeInfo's usage: public accounts, and the posts and comments a visitor may read (none in a
- * private group, none by a suspended author).
+ * NodeInfo's usage: public accounts, and the posts and comments of local authors a visitor may
+ * read (none in a private group, none by a suspended author). What remote accounts wrote is their
+ * servers' to count.
  */
 export async function usageCounts(db: Executor): Promise<{ users: number; posts: number; comments: number }> {
   const users = count(
@@ -110,12 +115,13 @@ export async function usageCounts(db: Executor): Promise<{ users: number; posts:
       .where('users.verified', '=', 1)
       .where(accountNotSuspended()),
   );
-  const posts = count(visiblePosts(db).select((eb) => eb.fn.countAll<number>().as('n')));
+  const posts = count(visiblePosts(db).select((eb) => eb.fn.countAll<number>().as('n')).where(byLocalAuthor('posts.author_id')));
   const comments = count(
     db
       .selectFrom('comments')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('comments.deleted', '=', 0)
+      .where(byLocalAuthor('comments.author_id'))
       .where(userNotSuspended('comments.author_id'))
       .where(postAuthorNotSuspended('comments.post_id'))
       .where(inNoPrivateGroup('comments.post_id')),
