@@ -78,7 +78,16 @@ export interface FakeFediverse {
   close(): Promise<void>;
 }
 
-export async function startFakeFediverse(): Promise<FakeFediverse> {
+export interface FakeFediverseOptions {
+  /**
+   * A server in authorized-fetch (secure) mode, as GoToSocial is by default: every ActivityPub
+   * document is answered only to a GET this check passes (the request as it arrived), else 401.
+   * WebFinger and files (pictures) stay public, as they do there.
+   */
+  authorizedFetch?: (request: Request) => Promise<boolean>;
+}
+
+export async function startFakeFediverse(options: FakeFediverseOptions = {}): Promise<FakeFediverse> {
   const documents = new Map<string, { type: string; body: string | Buffer; status?: number }>();
   const received: Received[] = [];
   const asked: string[] = [];
@@ -91,14 +100,21 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
       if (request.method === 'GET') {
         asked.push(path);
         const url = new URL(path, origin);
-        const stalled = stalls.get(url.pathname);
-        if (stalled) {
-          const answer = () => answerGet(url, path, response);
-          if (stalled.ms === undefined) stalled.held.push(answer);
-          else setTimeout(answer, stalled.ms);
-          return;
-        }
-        answerGet(url, path, response);
+        void authorized(url, path, request.headers).then((passed) => {
+          if (!passed) {
+            response.statusCode = 401;
+            response.end();
+            return;
+          }
+          const stalled = stalls.get(url.pathname);
+          if (stalled) {
+            const answer = () => answerGet(url, path, response);
+            if (stalled.ms === undefined) stalled.held.push(answer);
+            else setTimeout(answer, stalled.ms);
+            return;
+          }
+          answerGet(url, path, response);
+        });
         return;
       }
       received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
@@ -106,6 +122,18 @@ export async function startFakeFediverse(): Promise<FakeFediverse> {
       response.end();
     });
   });
+  async function authorized(url: URL, path: string, headers: IncomingHttpHeaders): Promise<boolean> {
+    const check = options.authorizedFetch;
+    const document = documents.get(path);
+    if (!check || url.pathname === '/.well-known/webfinger' || (document && document.type !== 'application/activity+json')) return true;
+    const asked = new Headers();
+    for (const [name, value] of Object.entries(headers)) if (typeof value === 'string') asked.set(name, value);
+    try {
+      return await check(new Request(url, { headers: asked }));
+    } catch {
+      return false;
+    }
+  }
   function answerGet(url: URL, path: string, response: ServerResponse) {
     // WebFinger answers for each actor by its `acct:` resource, as a handle's look-up asks.
     const document = url.pathname === '/.well-known/webfinger' ? documents.get(`webfinger:${url.searchParams.get('resource')}`) : documents.get(path);
@@ -220,6 +248,13 @@ export async function signerOf(app: FastifyInstance, fediverse: FakeFediverse, d
   const headers = new Headers();
   for (const [name, value] of Object.entries(delivery.headers)) if (typeof value === 'string') headers.set(name, value);
   const request = new Request(`${fediverse.origin}${delivery.path}`, { method: 'POST', headers, body: delivery.body });
+  const loader = localLoader(app);
+  const key = await verifyRequest(request, { documentLoader: loader, contextLoader: loader });
+  return key?.ownerId?.href ?? null;
+}
+
+/** The id of the local actor whose published key signed a GET the fake server received, or null when unsigned or not verified. */
+export async function fetchSignerOf(app: FastifyInstance, request: Request): Promise<string | null> {
   const loader = localLoader(app);
   const key = await verifyRequest(request, { documentLoader: loader, contextLoader: loader });
   return key?.ownerId?.href ?? null;

@@ -1,4 +1,4 @@
-import { type DocumentLoader, FetchError, preloadedContexts } from '@fedify/fedify';
+import { type DocumentLoader, FetchError, preloadedContexts, signRequest } from '@fedify/fedify';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { type Config, FEDERATION_FETCH_TIMEOUT_MS } from '../../config.js';
 import type { Egress, EgressRules } from '../../lib/egress/egress.js';
@@ -38,6 +38,25 @@ export interface RemoteJsonRequest {
   refused?: (url: string) => Promise<boolean>;
   /** Gives the reading up early, every hop included (a deadline shared by several documents). */
   signal?: AbortSignal;
+  /** The local actor's key each hop's GET is signed with; unsigned without one (WebFinger). */
+  signer?: Signer;
+}
+
+/** A local actor's key that signs GETs: the key's id (the address it is published at) and its private half. */
+export interface SigningKey {
+  keyId: URL;
+  privateKey: Parameters<typeof signRequest>[1];
+}
+export type Signer = () => Promise<SigningKey>;
+
+/**
+ * The headers that sign a GET of the URL with the key: HTTP Signatures (the draft every fediverse
+ * server checks) over the request line, host, date and what is accepted, as Mastodon signs its own.
+ * Servers in authorized-fetch mode answer only such GETs.
+ */
+async function signatureHeaders(url: string, accept: string, key: SigningKey): Promise<Record<string, string>> {
+  const signed = await signRequest(new Request(url, { headers: { Accept: accept } }), key.privateKey, key.keyId);
+  return Object.fromEntries(['host', 'date', 'signature'].map((name) => [name, signed.headers.get(name) ?? '']));
 }
 
 /**
@@ -55,9 +74,11 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (await how.refused?.(current)) throw new FetchError(current, 'blocked domain');
     signal.throwIfAborted();
+    // Each hop signed for its own address: a signature names the host and path it was made for.
+    const signature = how.signer ? await signatureHeaders(current, how.accept, await how.signer()) : {};
     const response = await egress.request(
       current,
-      { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent }, timeoutMs, maxResponseBytes: MAX_BYTES, signal },
+      { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent, ...signature }, timeoutMs, maxResponseBytes: MAX_BYTES, signal },
       how.rules,
     );
     const location = response.headers.location;
@@ -104,9 +125,11 @@ export function egressDocumentLoader(
   refused: (url: string) => Promise<boolean> = async () => false,
   /** Every document this loader reads is given up once it aborts. */
   signal?: AbortSignal,
+  /** Signs each GET (see RemoteJsonRequest). */
+  signer?: Signer,
 ): DocumentLoader {
   return async (url) => {
     if (url in preloadedContexts) return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
-    return { contextUrl: null, ...(await fetchRemoteJson(egress, url, { accept: ACCEPT, userAgent, rules, refused, signal })) };
+    return { contextUrl: null, ...(await fetchRemoteJson(egress, url, { accept: ACCEPT, userAgent, rules, refused, signal, signer })) };
   };
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { PARKED } from '../jobs/queue.js';
 import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../moderation/suspension.js';
+import { INSTANCE_ACTOR_ID } from './actor-path.js';
 
 /**
  * What the fediverse may see of the instance: the same public profiles and groups the sitemap
@@ -157,6 +158,8 @@ export async function addActorKey(db: Executor, actorId: string, key: StoredKey,
 export async function purgeKeysOfGoneActors(db: Executor, jobKinds: readonly string[]): Promise<void> {
   await db
     .deleteFrom('federation_keys')
+    // The instance's own actor is neither, and never gone.
+    .where('actor_id', '!=', INSTANCE_ACTOR_ID)
     .where('actor_id', 'not in', db.selectFrom('users').select('id'))
     .where('actor_id', 'not in', db.selectFrom('groups').select('id'))
     .where(({ not, exists, selectFrom, ref }) =>

@@ -8,11 +8,13 @@ import { appPaths } from '#core/app-paths';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { avatarUrl } from '../media/media-urls.js';
 import { keyPairsOf } from './actor-keys.js';
-import { DatabaseKvStore } from './kv-store.js';
+import { DatabaseKvStore, KEY_CACHE_PREFIX } from './kv-store.js';
+import { ACTOR_PATH, INSTANCE_ACTOR_ID } from './actor-path.js';
+import { instanceActor, isInstanceName } from './instance-actor.js';
+import { guardedLoader } from './remote-refresh.js';
 import { escapeHtml } from './html.js';
-import { egressDocumentLoader, federationRules, knownContextLoader, userAgentOf } from './document-loader.js';
+import { knownContextLoader } from './document-loader.js';
 import { chargeSenders } from './inbox-guard.js';
-import { isUrlBlocked } from './boundaries.js';
 import { acceptFollow } from './follows.js';
 import { onAnnounce, onCreate, onDelete, onLike, onUndo, onUpdate } from './inbox.js';
 import { followAccepted, followRejected } from './outgoing-follows.js';
@@ -27,13 +29,9 @@ import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } fro
  * group's own (`url`), where a browser asking for the actor's address is sent.
  */
 
-/** Where the actors and their collections live; one pattern for users and groups (ids never collide). */
-export const ACTOR_PATH = '/ap/actors/{identifier}';
+export { ACTOR_PATH, actorUrl } from './actor-path.js';
 export const SHARED_INBOX_PATH = '/ap/inbox';
 export const NODEINFO_PATH = '/nodeinfo/2.1';
-
-/** The address of the actor of a user's or group's id (what ACTOR_PATH makes of it). */
-export const actorUrl = (origin: string, id: string) => new URL(ACTOR_PATH.replace('{identifier}', encodeURIComponent(id)), origin).href;
 
 /** How many activities a page of an outbox holds. */
 export const OUTBOX_PAGE = 20;
@@ -69,22 +67,23 @@ export async function visiblePost(app: FastifyInstance, id: string): Promise<Pos
 
 /**
  * What Fedify reads other servers with: through the outgoing-request guard, and never from a
- * blocked domain, so a document there (a key, an actor, an object an activity names) is not even read.
+ * blocked domain, so a document there (a key, an actor, an object an activity names) is not even
+ * read; each GET signed by the instance actor, as servers in authorized-fetch mode require.
  */
-export const documentLoaderOf = (app: FastifyInstance) =>
-  egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config), (url) => isUrlBlocked(app.db, url));
+export const documentLoaderOf = (app: FastifyInstance) => guardedLoader(app);
 
 export function buildFederation(app: FastifyInstance): Federation<void> {
   const origin = app.config.publicUrl;
   const absolute = (path: string) => new URL(path, origin);
-  const loader = () => documentLoaderOf(app);
   const federation = createFederation<void>({
     kv: new DatabaseKvStore(app.db),
+    // Named here so the store gives the keys it caches their lifetime (kv-store.ts).
+    kvPrefixes: { publicKey: KEY_CACHE_PREFIX },
     origin,
-    documentLoaderFactory: loader,
+    documentLoaderFactory: () => documentLoaderOf(app),
     // Fedify reads with this one what is fetched on a local actor's behalf (a signer's key at a
-    // personal inbox); its own would use the global fetch, so it goes through the guard too.
-    authenticatedDocumentLoaderFactory: loader,
+    // personal inbox), signed with that actor's key; its own would use the global fetch.
+    authenticatedDocumentLoaderFactory: (identity) => guardedLoader(app, undefined, async () => identity),
     // JSON-LD contexts are never fetched, only the known ones read (see knownContextLoader).
     contextLoaderFactory: () => knownContextLoader,
   });
@@ -116,14 +115,18 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
 
   federation
     .setActorDispatcher(ACTOR_PATH, async (ctx, identifier) => {
+      if (identifier === INSTANCE_ACTOR_ID) return instanceActor(ctx, app.config);
       const actor = await actorById(app.db, identifier);
       return actor ? actorDocument(ctx, actor) : null;
     })
     .mapHandle(async (_ctx, handle) => {
+      if (isInstanceName(app.config, handle)) return INSTANCE_ACTOR_ID;
       const name = handleName(handle);
       return name ? ((await actorByName(app.db, name))?.id ?? null) : null;
     })
-    .setKeyPairsDispatcher(async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? keyPairsOf(app.db, identifier) : []));
+    .setKeyPairsDispatcher(async (_ctx, identifier) =>
+      identifier === INSTANCE_ACTOR_ID || (await actorById(app.db, identifier)) ? keyPairsOf(app.db, identifier) : [],
+    );
 
   async function addressesOf(ctx: Context<void>, post: Post): Promise<NoteAddresses> {
     const author = post.author.pfp;

@@ -8,7 +8,8 @@ import { enqueueJob } from '../jobs/queue.js';
 import { storeAvatar } from '../media/avatars.js';
 import { isUrlBlocked } from './blocked-domains.js';
 import { remoteActorStanding } from './boundaries.repository.js';
-import { egressDocumentLoader, federationRules, userAgentOf } from './document-loader.js';
+import { type Signer, egressDocumentLoader, federationRules, userAgentOf } from './document-loader.js';
+import { instanceSigner } from './instance-actor.js';
 import { saveActorDocument } from './remote-accounts.js';
 
 /**
@@ -18,9 +19,12 @@ import { saveActorDocument } from './remote-accounts.js';
  * profile. Every request goes through the outgoing-request guard and never to a blocked domain.
  */
 
-/** The guarded loader of remote documents that never reads a blocked domain's; `signal` gives it up early. */
-export const guardedLoader = (app: FastifyInstance, signal?: AbortSignal): DocumentLoader =>
-  egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config), (address) => isUrlBlocked(app.db, address), signal);
+/**
+ * The guarded loader of remote documents that never reads a blocked domain's, each GET signed by
+ * the instance actor unless `signer` is another local actor's key; `signal` gives it up early.
+ */
+export const guardedLoader = (app: FastifyInstance, signal?: AbortSignal, signer: Signer = instanceSigner(app)): DocumentLoader =>
+  egressDocumentLoader(app.egress, userAgentOf(app.config), federationRules(app.config), (address) => isUrlBlocked(app.db, address), signal, signer);
 
 /** The address of an actor's picture, null when it names none or it cannot be read. */
 export async function iconUrlOf(actor: Actor, loader: DocumentLoader): Promise<string | null> {
