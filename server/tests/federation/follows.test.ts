@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/modules/jobs/worker';
-import { type TestUser, createGroup, createUser } from '../helpers/fixtures';
+import { runAdminCommand } from '../../src/modules/reports/admin';
+import { type TestUser, call, createGroup, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 import { type FakeActor, type FakeFediverse, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 
@@ -111,6 +112,49 @@ describe('remote follows', () => {
     const bystander = await createUser(t.app);
     expect((await post(`/ap/actors/${bystander.id}/inbox`, followOf(bystander.id), false)).statusCode).toBe(401);
     expect(await storedFollows(bystander.id)).toEqual([]);
+  });
+
+  it('shows a remote follower to the person followed as any follower: listed by handle, counted, and told of', async () => {
+    const carol = await createUser(t.app);
+    const dan = await remote.actor('dan');
+    const danAccount = `dan@${remote.host}`;
+    const profile = async () => (await call(t.app, carol, { method: 'GET', url: `/api/profile/user/${carol.username}` })).json<{ user: { followers: number } }>().user;
+    const listed = async () =>
+      (await call(t.app, carol, { method: 'GET', url: `/api/profile/user/${carol.username}/followers` })).json<{ userList: { username: string }[] }>().userList;
+    const told = async () =>
+      (await call(t.app, carol, { method: 'GET', url: '/api/notification/' })).json<{ notifications: { type: string; username: string }[] }>().notifications;
+
+    const follow = { id: `${dan.id}/follows/${randomUUID()}`, type: 'Follow', actor: dan.id, object: actor(carol.id) };
+    expect((await deliverToInbox(t.app, `/ap/actors/${carol.id}/inbox`, follow, dan)).statusCode).toBe(202);
+    // Sent again, as servers do: still one follower, told once.
+    expect((await deliverToInbox(t.app, '/ap/inbox', { ...follow, id: `${dan.id}/follows/${randomUUID()}` }, dan)).statusCode).toBe(202);
+    await runDueJobs(t.app);
+    expect((await profile()).followers).toBe(1);
+    expect((await listed()).map((user) => user.username)).toEqual([danAccount]);
+    expect((await told()).filter((n) => n.type === 'NEW_FOLLOWER').map((n) => n.username)).toEqual([danAccount]);
+
+    const undo = { id: `${dan.id}/undos/${randomUUID()}`, type: 'Undo', actor: dan.id, object: follow };
+    expect((await deliverToInbox(t.app, '/ap/inbox', undo, dan)).statusCode).toBe(202);
+    expect((await profile()).followers).toBe(0);
+    expect(await listed()).toEqual([]);
+    expect(await storedFollows(carol.id)).toEqual([]);
+  });
+
+  it("ends a remote follower's follow, in the list and the count too, when its domain is blocked", async () => {
+    const fay = await createUser(t.app);
+    const mod = await createUser(t.app);
+    await runAdminCommand(t.app.db, { grant: mod.username });
+    const gil = await remote.actor('gil');
+    const follow = { id: `${gil.id}/follows/${randomUUID()}`, type: 'Follow', actor: gil.id, object: actor(fay.id) };
+    expect((await deliverToInbox(t.app, '/ap/inbox', follow, gil)).statusCode).toBe(202);
+    const followers = async () => (await call(t.app, fay, { method: 'GET', url: `/api/profile/user/${fay.username}` })).json<{ user: { followers: number } }>().user.followers;
+    expect(await followers()).toBe(1);
+    // Every fake server is on this machine's address: gil alone is put on a domain of his own to block.
+    await t.app.db.updateTable('remote_actors').set({ domain: 'far.example' }).where('id', '=', gil.id).execute();
+    const blocked = await call(t.app, mod, { method: 'POST', url: '/api/moderation/domain-blocks', payload: { domain: 'far.example' } });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect(await followers()).toBe(0);
+    expect(await storedFollows(fay.id)).toEqual([]);
   });
 
   it('answers no Follow of a private group or a suspended user, and keeps nothing of it', async () => {

@@ -42,6 +42,12 @@ export async function removeFollowsFrom(db: Executor, domain: string): Promise<v
     .execute();
 }
 
+/** The accounts standing for the domain's actors. */
+export async function accountIdsOn(db: Executor, domain: string): Promise<string[]> {
+  const rows = await onDomain(db, domain).select('remote_actors.user_id').where('remote_actors.user_id', 'is not', null).execute();
+  return rows.flatMap((row) => (row.user_id ? [row.user_id] : []));
+}
+
 /**
  * Suspends the accounts of the domain's actors that are not suspended already, at `at` (the
  * block's own time, which tells these suspensions apart from a moderator's own).

@@ -6,6 +6,7 @@ import { pageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { isBlockedBetween } from '../blocks/block-filters.js';
+import { remoteFollowsEnded } from '../follows/follows.service.js';
 import { requireModerator } from '../moderation/moderators.js';
 import { logModeratorAction } from '../reports/moderation.service.js';
 import * as repo from './boundaries.repository.js';
@@ -94,6 +95,8 @@ export async function blockDomain(ctx: ServiceContext, viewer: Viewer, raw: stri
   const now = Date.now();
   if (!(await repo.addBlock(ctx.db, domain, viewer.id, now))) return;
   await repo.removeFollowsFrom(ctx.db, domain);
+  // Their accounts' follows of local users, which the profiles list and count, end with them.
+  await remoteFollowsEnded(ctx.db, await repo.accountIdsOn(ctx.db, domain));
   await repo.suspendAccountsOn(ctx.db, domain, now);
   await logModeratorAction(ctx, viewer, 'block_domain', { kind: 'domain', id: domain });
 }

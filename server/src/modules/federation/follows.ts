@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { isBlockedByLocal, isRemoteActorAllowed } from './boundaries.js';
 import { enqueueDelivery } from './delivery.js';
 import { actorById, addRemoteFollow, localIdOfRemoteFollow, removeRemoteFollow, saveRemoteActor, setRemoteFollowId } from './federation.repository.js';
+import { accountOfRemoteActor, handleOf, saveActorDocument } from './remote-accounts.js';
+import { remoteFollowEnded, remoteFollowStarted } from '../follows/follows.service.js';
 
 /**
  * Remote actors following local users and public groups. Fedify has verified the inbox request's
@@ -25,11 +27,14 @@ function localIdOf(ctx: InboxContext<void>, object: URL | null): string | null {
 export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>, follow: Follow): Promise<void> {
   const localId = localIdOf(ctx, follow.objectId);
   if (!localId || !follow.id || !follow.actorId) return;
-  if (!(await actorById(app.db, localId))) return;
+  const followed = await actorById(app.db, localId);
+  if (!followed) return;
   if (!(await isRemoteActorAllowed(app.db, follow.actorId.href)) || (await isBlockedByLocal(app.db, follow.actorId.href, localId))) return;
   const follower = await follow.getActor(ctx);
   if (!follower || !isActor(follower) || follower.id?.href !== follow.actorId.href || !follower.inboxId) return;
-  const handle = follower.preferredUsername ? `@${follower.preferredUsername.toString()}@${follower.id.host}` : null;
+  const handle = handleOf(follower);
+  // A name against the rules of remote names is refused here as from any actor (remote-accounts.ts).
+  if (follower.preferredUsername && !handle) return;
   const actorUri = ctx.getActorUri(localId);
   const [rsa] = await ctx.getActorKeyPairs(localId);
   if (!rsa) return;
@@ -41,6 +46,9 @@ export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>
     object: new Follow({ id: follow.id, actor: follow.actorId, object: follow.objectId }),
   });
   const activity = await accept.toJsonLd({ contextLoader: ctx.contextLoader });
+  // A user's follower is an account here, as anyone writing from elsewhere is, so its follow is
+  // listed, counted and told of as any follow; a group's followers stand for its remote members.
+  const accountId = followed.kind === 'user' ? await saveActorDocument(app, follower, follow.actorId) : null;
   const now = Date.now();
   await app.db.transaction().execute(async (trx) => {
     await saveRemoteActor(
@@ -49,15 +57,25 @@ export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>
       now,
     );
     await addRemoteFollow(trx, follower.id!.href, localId, now);
+    if (accountId) await remoteFollowStarted(trx, accountId, localId, now);
     await setRemoteFollowId(trx, follower.id!.href, localId, follow.id!.href);
     await enqueueDelivery(trx, { actorId: localId, keyId: rsa.keyId.href, inbox: follower.inboxId!.href, activity }, now);
+  });
+}
+
+/** Forgets a remote actor's follow of a local user or group, and its account's follow of the user. */
+async function forgetFollow(app: FastifyInstance, actorId: string, localId: string): Promise<void> {
+  const accountId = await accountOfRemoteActor(app.db, actorId);
+  await app.db.transaction().execute(async (trx) => {
+    await removeRemoteFollow(trx, actorId, localId);
+    if (accountId) await remoteFollowEnded(trx, accountId, localId);
   });
 }
 
 /** Ends a remote actor's follow of a local one, on the actor's Undo; whether there was one to end. */
 async function endFollow(app: FastifyInstance, actorId: URL, localId: string | null): Promise<boolean> {
   if (!localId || !(await isRemoteActorAllowed(app.db, actorId.href))) return false;
-  await removeRemoteFollow(app.db, actorId.href, localId);
+  await forgetFollow(app, actorId.href, localId);
   return true;
 }
 

@@ -33,6 +33,11 @@ export async function deleteFollow(db: Executor, followerId: string, followingId
   return changedRows(result);
 }
 
+/** Removes every follow the users made. */
+export async function deleteFollowsBy(db: Executor, followerIds: string[]): Promise<void> {
+  if (followerIds.length > 0) await db.deleteFrom('follows').where('follower_id', 'in', followerIds).execute();
+}
+
 /** The caller's follow of a user, as the follow calls and every user list answer it. */
 export type FollowState = FollowStateReply;
 

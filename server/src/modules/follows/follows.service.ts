@@ -42,6 +42,25 @@ export async function follow(ctx: ServiceContext, viewer: Viewer, followingId: s
   return { follows: true, notify: false };
 }
 
+/**
+ * A remote account follows a local user: its actor's Follow was accepted. It is a follow like a
+ * local one, listed and counted on the user's profile, and the user is told of it the same way
+ * (once: a Follow sent again changes nothing). The follow starts silent, as every follow does.
+ */
+export async function remoteFollowStarted(db: Executor, accountId: string, userId: string, now: number): Promise<void> {
+  if (await repo.insertFollow(db, accountId, userId, now)) await enqueueNotificationEvent(db, { kind: 'follow', actorId: accountId, userId }, now);
+}
+
+/** A remote account's follow of a local user ended (its actor's Undo). */
+export async function remoteFollowEnded(db: Executor, accountId: string, userId: string): Promise<void> {
+  await repo.deleteFollow(db, accountId, userId);
+}
+
+/** The follows of these remote accounts end: their domain was blocked. */
+export async function remoteFollowsEnded(db: Executor, accountIds: string[]): Promise<void> {
+  await repo.deleteFollowsBy(db, accountIds);
+}
+
 export async function changeNotify(ctx: ServiceContext, viewer: Viewer, input: { following: string; notify: boolean }): Promise<repo.FollowState> {
   const { following: followingId, notify } = input;
   await requireOtherUser(ctx, viewer, followingId);
