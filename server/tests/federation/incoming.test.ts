@@ -204,6 +204,33 @@ describe('incoming activities', () => {
     );
   });
 
+  it('takes a Mention or an address naming a local user by profile page or acct: URI as naming her, as by her actor', async () => {
+    const mentioned = async (note: { id: string }) => {
+      const post = await postByAp(note.id);
+      expect(post).toBeDefined();
+      return (await t.app.db.selectFrom('post_mentions').select('user_id').where('post_id', '=', post!.id).execute()).map((m) => m.user_id);
+    };
+    // eve is followed by no one here: the Note is kept only because it names alice, or fan.
+    const byPage = noteBy(eve, { tag: [{ type: 'Mention', href: `${ORIGIN}/u/alice`, name: '@alice@kruh.example' }] });
+    expect(await send(activity('Create', eve, byPage), eve)).toBe(202);
+    expect(await mentioned(byPage)).toEqual([alice.id]);
+    const post = (await postByAp(byPage.id))!;
+    expect(await notificationsOf(alice.id)).toContainEqual(expect.objectContaining({ type: 'MENTION', actor_id: await accountOf(eve), post_id: post.id }));
+
+    const byAcct = noteBy(eve, { tag: [{ type: 'Mention', href: 'acct:FAN@kruh.example', name: '@fan@kruh.example' }] });
+    expect(await send(activity('Create', eve, byAcct), eve)).toBe(202);
+    expect(await mentioned(byAcct)).toEqual([fan.id]);
+
+    const addressed = noteBy(eve, { cc: [`${ORIGIN}/u/alice/`] });
+    expect(await send(activity('Create', eve, addressed), eve)).toBe(202);
+    expect(await mentioned(addressed)).toEqual([]);
+
+    // Another server's page of the same name, or a page of ours naming nobody, names no one here.
+    const elsewhere = noteBy(eve, { cc: [fedi.url('/u/alice')], tag: [{ type: 'Mention', href: 'acct:alice@elsewhere.example' }, { type: 'Mention', href: `${ORIGIN}/u/nobody` }] });
+    expect(await send(activity('Create', eve, elsewhere), eve)).toBe(202);
+    expect(await postByAp(elsewhere.id)).toBeUndefined();
+  });
+
   /** Puts a Note up on the fake server at its own address, as its author's server serves it. */
   const publish = (note: { id: string }) => fedi.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
   const mentionOf = (user: TestUser) => ({ cc: [localActor(user.id)], tag: [{ type: 'Mention', href: localActor(user.id), name: `@${user.username}@kruh.example` }] });

@@ -40,8 +40,9 @@ import { deletePost, editPost, likePost, removePostMedia, setRemoteMedia, storeR
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
 import { isGone } from './document-loader.js';
-import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare, remoteWritingsBy } from './federation.repository.js';
+import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare, remoteWritingsBy, userNamed } from './federation.repository.js';
 import { undoFollow, undoFollowById } from './follows.js';
+import { localUserNameIn } from './local-names.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
 import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
@@ -128,11 +129,15 @@ function localPostId(ctx: NoteContext, uri: URL | null): string | null {
   return parsed?.type === 'object' && parsed.class === Note && parsed.values.id ? parsed.values.id : null;
 }
 
-/** A local actor a URI of ours names, when it is a public user. */
+/**
+ * The public local user a URI names: by its actor's address, its profile's page or its handle (see
+ * local-names.ts), as Mentions and addressees name people.
+ */
 async function localUser(app: FastifyInstance, ctx: NoteContext, uri: URL | null) {
-  const parsed = uri ? ctx.parseUri(uri) : null;
-  if (parsed?.type !== 'actor') return null;
-  const actor = await actorById(app.db, parsed.identifier);
+  if (!uri) return null;
+  const parsed = ctx.parseUri(uri);
+  const name = parsed ? null : localUserNameIn(app.config.publicUrl, uri);
+  const actor = parsed?.type === 'actor' ? await actorById(app.db, parsed.identifier) : name ? await userNamed(app.db, name) : null;
   return actor?.kind === 'user' ? actor : null;
 }
 
