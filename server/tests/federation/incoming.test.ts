@@ -231,6 +231,19 @@ describe('incoming activities', () => {
     expect(await postByAp(elsewhere.id)).toBeUndefined();
   });
 
+  it('links a remote post or comment that has no web page of its own to its id', async () => {
+    const note = noteBy(eve, mentionOf(alice));
+    expect(await send(activity('Create', eve, note), eve)).toBe(202);
+    const post = (await postByAp(note.id))!;
+    expect(post.ap_url).toBe(note.id);
+    const read = (await call(t.app, fan, { method: 'GET', url: `/api/post/${post.id}` })).json<{ remote?: { url: string | null } }>();
+    expect(read.remote?.url).toBe(note.id);
+
+    const reply = noteBy(dave, { inReplyTo: localPost((await createPost(t.app, alice)).id), url: 'ftp://files.example/reply' });
+    expect(await send(activity('Create', dave, reply), dave)).toBe(202);
+    expect((await commentByAp(reply.id))?.ap_url).toBe(reply.id);
+  });
+
   /** Puts a Note up on the fake server at its own address, as its author's server serves it. */
   const publish = (note: { id: string }) => fedi.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
   const mentionOf = (user: TestUser) => ({ cc: [localActor(user.id)], tag: [{ type: 'Mention', href: localActor(user.id), name: `@${user.username}@kruh.example` }] });

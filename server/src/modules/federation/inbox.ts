@@ -144,7 +144,8 @@ async function localUser(app: FastifyInstance, ctx: NoteContext, uri: URL | null
 /** Everything Kruh keeps of a Note. */
 interface ReadNote {
   id: string;
-  url: string | null;
+  /** Where the original is read on the web. */
+  url: string;
   text: string;
   contentWarning: string | null;
   published: number;
@@ -190,9 +191,11 @@ async function readNote(app: FastifyInstance, ctx: NoteContext, note: Writing): 
   let addressesLocal = mentions.length > 0;
   for (const uri of addressees) if (!addressesLocal && (await localUser(app, ctx, uri))) addressesLocal = true;
   const published = note.published?.epochMilliseconds ?? Date.now();
+  const page = href(note.url);
   return {
     id: note.id!.href,
-    url: href(note.url),
+    // Without a web page of its own, the original is opened at its id, which its server answers.
+    url: isHttp(page) ? page : note.id!.href,
     text: clipText(body),
     contentWarning: remoteContentWarning(text(note.summary)),
     // A date in the future would keep the post on top of every feed.
