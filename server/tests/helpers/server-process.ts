@@ -11,6 +11,8 @@ export interface ServerProcess {
   output(): string;
   /** Ends it with SIGTERM (SIGKILL if it has not gone in 15 s) and waits until it has. */
   stop(): Promise<void>;
+  /** The process itself: its IPC channel when started with `ipc`. */
+  child: ChildProcess;
 }
 
 export interface ServerProcessOptions {
@@ -20,6 +22,8 @@ export interface ServerProcessOptions {
   /** What must answer 200 before the server counts as started. */
   readyPath?: string;
   timeoutMs?: number;
+  /** Opens an IPC channel to the process (`child.send`, its `process.send`). */
+  ipc?: boolean;
 }
 
 /**
@@ -39,12 +43,12 @@ export async function startServerProcess(args: string[], options: ServerProcessO
   const child = spawn(process.execPath, args, {
     cwd: options.cwd,
     env: { ...options.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const server: ServerProcess = { url, output: () => output, stop: () => stopProcess(child) };
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const server: ServerProcess = { url, output: () => output, stop: () => stopProcess(child), child };
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (child.exitCode === null && Date.now() < deadline) {
     const res = await fetch(`${url}${options.readyPath ?? '/api/health'}`).catch(() => undefined);
