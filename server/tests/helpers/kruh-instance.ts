@@ -16,10 +16,17 @@ export interface KruhInstance extends TestApp {
   runJobs(): Promise<number>;
 }
 
+/**
+ * Both instances run in the test's one process, on a machine other tests keep busy: the first read
+ * of an actor makes its keys (RSA 4096, seconds of CPU there), so a document may take longer than
+ * a remote server's should.
+ */
+const INSTANCE_ENV = { FEDERATION_FETCH_TIMEOUT_MS: '30000' };
+
 export async function startInstance(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<KruhInstance> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const instance = await createTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: origin, ...env }, options);
+  const instance = await createTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: origin, ...INSTANCE_ENV, ...env }, options);
   await instance.app.listen({ port, host: '127.0.0.1' });
   return { ...instance, origin, host: `127.0.0.1:${port}`, runJobs: () => runDueJobs(instance.app) };
 }
