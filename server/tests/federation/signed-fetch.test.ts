@@ -35,6 +35,8 @@ describe('signed fetches', () => {
       },
     });
     alice = await createUser(t.app, { username: 'alice' });
+    // Its keys made, as they are moments after a new instance starts (until then it reads unsigned).
+    expect((await t.app.inject({ method: 'GET', url: '/ap/actors/instance', headers: AP })).statusCode).toBe(200);
   });
   afterAll(async () => {
     await secure.close();

@@ -11,6 +11,7 @@ import { requireModerator } from '../moderation/moderators.js';
 import { logModeratorAction } from '../reports/moderation.service.js';
 import * as repo from './boundaries.repository.js';
 import { domainsCovering, hostOf, isHostBlocked, isUrlBlocked } from './blocked-domains.js';
+import { normalizeHost } from './hosts.js';
 
 export { domainsCovering, hostOf, isHostBlocked, isUrlBlocked };
 import { removeRemoteFollowsByAccount } from './federation.repository.js';
@@ -28,27 +29,22 @@ import { accountOfRemoteActor } from './remote-accounts.js';
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
- * A domain as blocks store it: lower case, no final dot, international names in their ASCII
- * (punycode) form, at least two labels (blocking a whole top-level domain is too wide to be meant);
- * null for anything else (a URL, a port, a path, a wildcard).
+ * A domain as blocks store it: the host's one spelling (normalizeHost), at least two labels
+ * (blocking a whole top-level domain is too wide to be meant); null for anything else (a URL, a
+ * port, a path, a wildcard).
  */
 export function normalizeDomain(raw: string): string | null {
-  const trimmed = raw.trim().toLowerCase().replace(/\.$/, '');
+  const trimmed = raw.trim();
   if (!trimmed || trimmed.length > DOMAIN_MAX || /[/:@?#*\s]/.test(trimmed)) return null;
-  let host: string;
-  try {
-    host = new URL(`http://${trimmed}`).hostname;
-  } catch {
-    return null;
-  }
-  // An ASCII name must come out as it went in: the URL parser reads `42` or `0x7f.1` as an IPv4
-  // address and rewrites it, which is not what the moderator typed.
+  const host = normalizeHost(trimmed);
+  if (!host) return null;
+  // An ASCII name must come out as it went in, case and final dot aside: the host parser reads
+  // `42` or `0x7f.1` as an IPv4 address and rewrites it, which is not what the moderator typed.
   // eslint-disable-next-line no-control-regex -- the ASCII range itself
-  if (/^[\x00-\x7f]*$/.test(trimmed) && host !== trimmed) return null;
+  if (/^[\x00-\x7f]*$/.test(trimmed) && host !== trimmed.toLowerCase().replace(/\.+$/, '')) return null;
   const labels = host.split('.');
   return labels.length >= 2 && host.length <= DOMAIN_MAX && labels.every((label) => LABEL.test(label)) ? host : null;
 }
-
 
 /**
  * Whether the instance takes activities from this remote actor: its domain is not blocked and its

@@ -38,7 +38,7 @@ export interface RemoteJsonRequest {
   refused?: (url: string) => Promise<boolean>;
   /** Gives the reading up early, every hop included (a deadline shared by several documents). */
   signal?: AbortSignal;
-  /** The local actor's key each hop's GET is signed with; unsigned without one (WebFinger). */
+  /** The local actor's key each hop's GET is signed with; unsigned without one (WebFinger), or when it answers none. */
   signer?: Signer;
 }
 
@@ -47,7 +47,7 @@ export interface SigningKey {
   keyId: URL;
   privateKey: Parameters<typeof signRequest>[1];
 }
-export type Signer = () => Promise<SigningKey>;
+export type Signer = () => Promise<SigningKey | null>;
 
 /**
  * The headers that sign a GET of the URL with the key: HTTP Signatures (the draft every fediverse
@@ -75,7 +75,8 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
     if (await how.refused?.(current)) throw new FetchError(current, 'blocked domain');
     signal.throwIfAborted();
     // Each hop signed for its own address: a signature names the host and path it was made for.
-    const signature = how.signer ? await signatureHeaders(current, how.accept, await how.signer()) : {};
+    const key = how.signer ? await how.signer() : null;
+    const signature = key ? await signatureHeaders(current, how.accept, key) : {};
     const response = await egress.request(
       current,
       { method: 'GET', headers: { Accept: how.accept, 'User-Agent': how.userAgent, ...signature }, timeoutMs, maxResponseBytes: MAX_BYTES, signal },

@@ -149,8 +149,8 @@ async function pageToActor(app: FastifyInstance, request: FastifyRequest, reply:
 /** The federation's routes, and the pages' addresses answering fediverse servers with their actor. */
 export const federationPlugin = fp(
   async (app: FastifyInstance) => {
-    // The instance actor's keys exist before its first signed fetch, which need not wait on making them.
-    app.addHook('onReady', () => makeInstanceKeys(app));
+    // The instance actor's keys, made from the start in the background, for the signed fetches.
+    app.addHook('onReady', async () => makeInstanceKeys(app));
     app.addHook('onRequest', async (request, reply) => pageToActor(app, request, reply));
     await app.register(federationRoutes);
   },
