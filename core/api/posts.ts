@@ -72,6 +72,9 @@ const SlotEntries = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 4 * 
  * `text` is checked by the server's content rules (so a non-string answers blank_post, not a schema
  * error). `contentWarning` is kept on one line and trimmed; one showing nothing (or null) is none,
  * and one over LIMITS.contentWarningMaxLength characters answers max_content_warning_length.
+ * `images`: how many pictures the client uploads next (POST /upload/image, index 0 up): the post
+ * goes to other fediverse servers once they are in, so it arrives there with them (or after a
+ * while without those that never came); left out, it goes at once.
  */
 export const CreatePostBody = Type.Object({
   text: Type.Optional(Type.Unknown()),
@@ -79,6 +82,7 @@ export const CreatePostBody = Type.Object({
   groups: Type.Optional(SlotEntries),
   replyingTo: Type.Optional(NullableId),
   contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  images: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.imagesPerPost })),
 });
 export type CreatePostBody = Static<typeof CreatePostBody>;
 

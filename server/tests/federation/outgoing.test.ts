@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
+import { PICTURES_WAIT_MS } from '../../src/modules/federation/outgoing';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { newId } from '../../src/lib/ids';
@@ -214,6 +215,10 @@ describe('outgoing activities', () => {
     const updates = [first.one[0]!.activity, second.one[0]!.activity];
     expect(updates.map((u) => u.type)).toEqual(['Update', 'Update']);
     expect(updates[0]!.id).not.toBe(updates[1]!.id);
+    // Mastodon applies an Update of a Note only when its `updated` is newer than what it holds.
+    const times = updates.map((u) => u.object as { published: string; updated?: string });
+    for (const note of times) expect(Date.parse(note.updated!)).toBeGreaterThan(Date.parse(note.published));
+    expect(Date.parse(times[1]!.updated!)).toBeGreaterThan(Date.parse(times[0]!.updated!));
     expect(list((updates[1]!.object as { attachment?: unknown }).attachment)).toEqual([
       expect.objectContaining({ type: 'Document', name: 'picture 0' }),
       expect.objectContaining({ type: 'Document', name: 'picture 1' }),
@@ -222,6 +227,46 @@ describe('outgoing activities', () => {
     await remoteFollows(bob, hideout.id);
     const { id: hidden } = await createPost(t.app, alice, { text: 'members only', groupIds: [hideout.id] });
     expect(await deliveredBy(() => upload(hidden, 0))).toEqual({ one: [], two: [] });
+  });
+
+  it('sends a post written with pictures to follow once they are in place: its first Create carries them, described', async () => {
+    const upload = async (postId: string, index: number) => {
+      const body = multipartBody({ id: postId, index: String(index), alt: `picture ${index}` }, [{ field: 'image', filename: 'p.png', contentType: 'image/png', data: await png() }]);
+      ok(await call(t.app, alice, { method: 'POST', url: '/api/upload/image', payload: body.payload, headers: body.headers }), 201);
+    };
+    let postId = '';
+    // The app says how many pictures it uploads after the post; nothing goes out before the last.
+    const written = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'two pictures', images: 2 } }), 201);
+      postId = (res.json() as { _id: string })._id;
+    });
+    expect(written).toEqual({ one: [], two: [] });
+    expect(await deliveredBy(() => upload(postId, 0))).toEqual({ one: [], two: [] });
+    const got = await deliveredBy(() => upload(postId, 1));
+    expect(got.one.map((d) => d.activity.type)).toEqual(['Create']);
+    expect(got.two.map((d) => d.activity.type)).toEqual(['Create']);
+    const note = got.one[0]!.activity.object as { id: string; attachment: unknown; updated?: string };
+    expect(note.id).toBe(noteUrl(postId));
+    expect(note).not.toHaveProperty('updated');
+    expect(list(note.attachment)).toEqual([
+      { type: 'Document', mediaType: 'image/webp', url: expect.stringMatching(new RegExp(`^${ORIGIN}/media/${postId}0\\.webp`)), name: 'picture 0' },
+      { type: 'Document', mediaType: 'image/webp', url: expect.stringMatching(new RegExp(`^${ORIGIN}/media/${postId}1\\.webp`)), name: 'picture 1' },
+    ]);
+    // Once the wait for the pictures is over, nothing more goes: the Create went.
+    const later = () => Date.now() + PICTURES_WAIT_MS + 1000;
+    expect(await deliveredBy(() => runDueJobs(t.app, { clock: later }))).toEqual({ one: [], two: [] });
+  });
+
+  it('sends a post whose pictures never come once the wait for them is over, with those that came', async () => {
+    let postId = '';
+    const written = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'pictures lost on the way', images: 2 } }), 201);
+      postId = (res.json() as { _id: string })._id;
+    });
+    expect(written).toEqual({ one: [], two: [] });
+    const late = await deliveredBy(() => runDueJobs(t.app, { clock: () => Date.now() + PICTURES_WAIT_MS + 1000 }));
+    expect(late.one.map((d) => d.activity.type)).toEqual(['Create']);
+    expect(late.one[0]!.activity.object).toMatchObject({ id: noteUrl(postId), content: '<p>pictures lost on the way</p>' });
   });
 
   it("delivers nothing of a private group's post, its edit, deletion or comments", async () => {

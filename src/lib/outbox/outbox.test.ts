@@ -509,6 +509,18 @@ describe('sending', () => {
     expect(await ids('user:alice|sort=new|time=all', 1)).toEqual(['e']);
   });
 
+  it('tells the server how many images follow the post, so it goes to other servers with them; none for a post without', async () => {
+    const createdPost = created();
+    const { calls } = mockFetch((call) => ({ status: 201, body: call.path === '/api/upload/image' ? { message: 'info/image_uploaded' } : createdPost }));
+    const image = () => ({ blob: new Blob(['png'], { type: 'image/png' }), name: 'a.png' });
+    await queuePost({ ...post('two images'), images: [image(), image()] });
+    await kickOutbox();
+    await queuePost(post('no images'));
+    await kickOutbox();
+    const creates = calls.filter((c) => c.method === 'POST' && c.path === '/api/post').map((c) => c.body as { text: string; images?: number });
+    expect(creates).toEqual([expect.objectContaining({ text: 'two images', images: 2 }), expect.not.objectContaining({ images: expect.anything() })]);
+  });
+
   it('names each uploaded image, falling back to its position when it has no name', async () => {
     const createdPost = created();
     const { calls } = mockFetch((call) => ({ status: 201, body: call.path === '/api/upload/image' ? { message: 'info/image_uploaded' } : createdPost }));

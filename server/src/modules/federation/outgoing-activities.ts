@@ -13,6 +13,7 @@ import { actorById, followerInboxes, postMediaVersion, remoteLiked } from './fed
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
+import { endPictureWait } from '../posts/picture-wait.js';
 
 /**
  * The `federation_outgoing` job: turns what happened into activities and queues their deliveries.
@@ -99,9 +100,10 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
   const at = { ...addresses(app, post._id, post.author.pfp), remoteMentions: await remoteMentionsOf(app.db, post) };
   const note = noteOf(post, at);
   // A new picture is a new version as much as new words are: its Update needs an id of its own
-  // (the Create keeps the one it always had).
+  // (the Create keeps the one it always had), and its Note an `updated` later than its
+  // `published`, which is what Mastodon compares before it takes an Update at all.
   const written = post.editedAt ?? post.createdAt;
-  const version = change === 'create' ? written : Math.max(written, await postMediaVersion(app.db, post._id));
+  const version = change === 'create' ? written : Math.max(written, await postMediaVersion(app.db, post._id), post.createdAt + 1);
   const activity =
     change === 'create'
       ? createOf(note, post, at)
@@ -109,7 +111,7 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
           // One id per version, so a server that saw an earlier edit takes this one too.
           id: new URL(`${at.note.href}#updates/${version}`),
           actor: at.author,
-          object: note,
+          object: note.clone({ updated: Temporal.Instant.fromEpochMilliseconds(version) }),
           published: Temporal.Instant.fromEpochMilliseconds(version),
           to: PUBLIC_COLLECTION,
           ccs: [at.followers!],
@@ -251,6 +253,16 @@ async function deliveriesOf(app: FastifyInstance, event: OutgoingEvent): Promise
 export const federationOutgoingJob: OutsideJob = {
   outside: async (app, payload) => {
     if (!app.config.federation) return;
-    await enqueueJobs(app.db, FEDERATION_DELIVERY_JOB, await deliveriesOf(app, payload as OutgoingEvent));
+    const event = payload as OutgoingEvent;
+    const deliveries = await deliveriesOf(app, event);
+    if (event.kind === 'post' && event.held) return sendHeld(app, event.postId, deliveries);
+    await enqueueJobs(app.db, FEDERATION_DELIVERY_JOB, deliveries);
   },
 };
+
+/** A post's Create, once its wait for pictures is over: sent unless its last picture sent it already. */
+async function sendHeld(app: FastifyInstance, postId: string, deliveries: Delivery[]): Promise<void> {
+  await app.db.transaction().execute(async (trx) => {
+    if (await endPictureWait(trx, postId, false)) await enqueueJobs(trx, FEDERATION_DELIVERY_JOB, deliveries);
+  });
+}

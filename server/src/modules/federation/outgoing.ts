@@ -7,6 +7,7 @@ import { remoteActorOfAccount } from './remote-accounts.js';
 import { remoteAuthors, withMentioned } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
 import { recordTombstone } from './tombstones.js';
+import { awaitPictures, endPictureWait, isAwaitingPictures } from '../posts/picture-wait.js';
 
 /**
  * What the rest of the server tells the fediverse, as the services call it: each call is made in
@@ -18,7 +19,8 @@ import { recordTombstone } from './tombstones.js';
 export const FEDERATION_OUTGOING_JOB = 'federation_outgoing';
 
 export type OutgoingEvent =
-  | { kind: 'post'; postId: string; change: 'create' | 'update' }
+  /** `held`: the Create of a post that waited for its pictures, due once the wait is over (see postPublished). */
+  | { kind: 'post'; postId: string; change: 'create' | 'update'; held?: boolean }
   /** `mentioned`: the inboxes of the remote actors it mentions, read before it went. */
   | { kind: 'post_deleted'; postId: string; authorId: string; groupIds: string[]; mentioned?: string[] }
   /** `since`: when the like was given (it names the Like, so an Undo names the same one). */
@@ -43,13 +45,34 @@ export type OutgoingEvent =
 const on = (ctx: ServiceContext) => ctx.app.config.federation;
 const queue = (ctx: ServiceContext, event: OutgoingEvent) => enqueueJob(ctx.db, FEDERATION_OUTGOING_JOB, event);
 
-/** A new post: the job reads it as a visitor would, so one in a private group goes nowhere. */
-export async function postPublished(ctx: ServiceContext, postId: string): Promise<void> {
-  if (on(ctx)) await queue(ctx, { kind: 'post', postId, change: 'create' });
+/**
+ * How long a post written with pictures to follow waits for them: past it, the post goes with the
+ * pictures that came (the app may have given up an upload), and any later one as an edit.
+ */
+export const PICTURES_WAIT_MS = 10 * 60_000;
+
+/**
+ * A new post: the job reads it as a visitor would, so one in a private group goes nowhere. One the
+ * app uploads `pictures` for after it waits for them, so its Create carries them: the last one
+ * sends it (postPictureAdded), or else a job due once the wait is over.
+ */
+export async function postPublished(ctx: ServiceContext, postId: string, pictures = 0): Promise<void> {
+  if (!on(ctx)) return;
+  if (pictures <= 0) return queue(ctx, { kind: 'post', postId, change: 'create' });
+  await awaitPictures(ctx.db, postId, pictures);
+  await enqueueJob(ctx.db, FEDERATION_OUTGOING_JOB, { kind: 'post', postId, change: 'create', held: true } satisfies OutgoingEvent, Date.now() + PICTURES_WAIT_MS);
 }
 
+/** A post's text changed; one still waiting for its pictures has not gone out, and goes as it then is. */
 export async function postEdited(ctx: ServiceContext, postId: string): Promise<void> {
-  if (on(ctx)) await queue(ctx, { kind: 'post', postId, change: 'update' });
+  if (on(ctx) && !(await isAwaitingPictures(ctx.db, postId))) await queue(ctx, { kind: 'post', postId, change: 'update' });
+}
+
+/** A picture of a post was stored: the last one the post waited for sends it, one added later is an edit. */
+export async function postPictureAdded(ctx: ServiceContext, postId: string): Promise<void> {
+  if (!on(ctx)) return;
+  if (await endPictureWait(ctx.db, postId, true)) await queue(ctx, { kind: 'post', postId, change: 'create' });
+  else await postEdited(ctx, postId);
 }
 
 /**
@@ -71,6 +94,8 @@ export async function postDeleting(ctx: ServiceContext, postId: string): Promise
   if (groups.some((group) => Number(group.is_private) !== 0)) return;
   if ((await actorById(ctx.db, post.author_id))?.kind !== 'user') return;
   await recordTombstone(ctx.db, 'post', postId);
+  // Still waiting for its pictures, it went nowhere.
+  if (await isAwaitingPictures(ctx.db, postId)) return;
   const mentions = await ctx.db.selectFrom('post_mentions').select(['user_id as _id', 'username']).where('post_id', '=', postId).execute();
   const mentioned = [...(await remoteMentionsOf(ctx.db, { mentions })).values()].map((actor) => actor.inbox);
   await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id), mentioned });

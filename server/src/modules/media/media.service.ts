@@ -42,9 +42,9 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
   // Recorded after the bytes are in place, so no reply names a version before it can be served.
   const version = await inTransaction(db, async (trx) => {
     const recorded = await recordImage(trx, owner, index, alt);
-    // The app sends a post's pictures after the post, which may already have gone out to other
-    // servers without them: they are told of the post again, as of an edit.
-    if (owner.kind === 'post') await federation.postEdited({ app, db: trx }, owner.id);
+    // The app sends a post's pictures after the post: the last one the post waited for sends it
+    // to other servers, and one added to a post that went out already is told as an edit.
+    if (owner.kind === 'post') await federation.postPictureAdded({ app, db: trx }, owner.id);
     return recorded;
   });
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });

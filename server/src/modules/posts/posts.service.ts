@@ -130,6 +130,8 @@ export interface CreatePostInput {
   groups?: string[] | undefined;
   replyingTo?: string | null | undefined;
   contentWarning?: string | null | undefined;
+  /** How many pictures the app uploads after the post (see picture-wait.ts). */
+  images?: number | undefined;
 }
 
 /** Trimmed, non-empty entries, first occurrence kept (duplicates compare case-insensitively). */
@@ -274,7 +276,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
     hashtags: extractHashtags(text),
   });
   await enqueueNotificationEvent(trx, { kind: 'post_created', postId: id }, now);
-  await federation.postPublished(ctx, id);
+  await federation.postPublished(ctx, id, input.images ?? 0);
   return getPostForViewer(ctx, viewer, id);
 }
 

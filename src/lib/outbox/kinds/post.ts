@@ -24,6 +24,8 @@ export const postHandler: OutboxHandler<OutboxRowOf<'post'>> = {
             groups: slotValues(row.payload.groups),
             ...(row.payload.replyingTo ? { replyingTo: row.payload.replyingTo } : {}),
             ...(row.payload.contentWarning?.trim() ? { contentWarning: row.payload.contentWarning } : {}),
+            // The server sends the post to other fediverse servers once these are uploaded.
+            ...(row.images.length > 0 ? { images: row.images.length } : {}),
           },
         },
         idempotent(row),
