@@ -2,6 +2,11 @@
 export const LIMITS = {
   usernameMin: 3,
   usernameMax: 32,
+  /**
+   * The longest name of an account on another server this instance keeps (an actor's
+   * preferredUsername): servers set their own lengths, so only a bound against abuse.
+   */
+  remoteUsernameMax: 100,
   groupNameMin: 3,
   groupNameMax: 32,
   passwordMin: 6,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingSearchParams, timeWindowStart } from './listing';
 import {
-  extractHashtags, foldForSearch, handlesInText, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText,
+  extractHashtags, foldForSearch, handlesInText, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText, withoutHidingCharacters,
 } from './text';
 import { relativeTime } from './time';
 
@@ -104,6 +104,11 @@ describe('text as a person reads it', () => {
     expect(trimText('\u200B \u3164 hello\u200Bworld \u2800\n\u2029')).toBe('hello\u200Bworld');
     // The variation selector after a final emoji decides how it is drawn, so it stays.
     expect(trimText(' ❤\uFE0F ')).toBe('❤\uFE0F');
+  });
+
+  it('drops what hides or turns text around from a text, keeping the joiners of emoji and scripts and the direction marks', () => {
+    expect(withoutHidingCharacters(' I grow \u202Ebeans\u202C and \u2067peas\u200B\u2069\uFEFF\u2060 ')).toBe('I grow beans and peas');
+    expect(withoutHidingCharacters('🧑\u200D🌾 \u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645 \u200Fok\u200E.')).toBe('🧑\u200D🌾 \u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645 \u200Fok\u200E.');
   });
 
   it('measures a length in characters of the trimmed text', () => {

@@ -38,11 +38,19 @@ function mentionPattern(usernames: readonly string[]): RegExp | null {
   return new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@(${names.map(escapeRegExp).join('|')})(?!${WORD_CHAR}|@${WORD_CHAR})`, 'giu');
 }
 
+/** The characters of the name in a fediverse handle. */
+const HANDLE_NAME_CHARS = '\\p{L}\\p{N}_.-';
+
 /**
  * A fediverse handle written into a text, `@name@host`: the host is a domain of two labels or
  * more, with a port when it names one, and neither end runs into a word or another handle.
  */
-const HANDLE = /(^|[^\p{L}\p{N}_&#@])@([\p{L}\p{N}_.-]+)@([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?::\d+)?)(?![\p{L}\p{N}_@])/gu;
+const HANDLE = new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@([${HANDLE_NAME_CHARS}]+)@([\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)+(?::\\d+)?)(?![\\p{L}\\p{N}_@])`, 'gu');
+
+/** Whether a name can be written in a handle as a text names one: letters, digits, `_`, `.` and `-`. */
+export function isHandleName(name: string): boolean {
+  return new RegExp(`^[${HANDLE_NAME_CHARS}]+$`, 'u').test(name);
+}
 
 /** The distinct handles a text names as `@name@host` (compared in any case), as `name@host` first written. */
 export function handlesInText(text: string): string[] {
@@ -169,6 +177,19 @@ export function normalizeName(name: string): string {
 /** Whether a name holds a character a reader cannot see or that reorders what they see. */
 export function hasHiddenCharacters(name: string): boolean {
   return NAME_REFUSED.test(name);
+}
+
+/**
+ * Characters that reorder or hide the text around them without showing themselves: direction
+ * embeddings, overrides and isolates, zero-width spaces, word joiners and invisible operators, the
+ * byte-order mark. The zero-width joiners and the direction marks stay: emoji sequences and
+ * scripts such as Persian need them, and they turn no text around.
+ */
+const HIDING = /[\u200B\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/gu;
+
+/** A text without the characters that reorder or hide what is around it, trimmed as stored (trimText). */
+export function withoutHidingCharacters(text: string): string {
+  return trimText(text.replace(HIDING, ''));
 }
 
 /**

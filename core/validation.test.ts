@@ -4,7 +4,7 @@ import { containsProfanity } from './profanity';
 import {
   isIdShaped, lineCount, normalizeContentWarning, normalizeEmail, validateBio, validateCommentText, validateContentWarning, validateReportReason,
   validateDescription, validateEmail, validateGroupName, validateImageAlt, validatePassword, validatePasswordRepeat,
-  validatePostText, validateSlots, validateUsername,
+  validatePostText, validateRemoteUsername, validateSlots, validateUsername,
 } from './validation';
 
 describe('username', () => {
@@ -39,6 +39,33 @@ describe('username', () => {
   ])('%j -> %s', (input, expected) => expect(validateUsername(input)).toBe(expected));
 
   it('refuses a non-string', () => expect(validateUsername(42)).toBe('new_username'));
+});
+
+describe('remote username', () => {
+  it.each([
+    // As Mastodon, Misskey and Lemmy name accounts, one letter and rude words included: their rules, not a sign-up's here.
+    ['a', null],
+    ['Zoe_van-Dyk.2', null],
+    ['fuck_you', null],
+    ['Žofie', null],
+    ['x'.repeat(LIMITS.remoteUsernameMax), null],
+    ['x'.repeat(LIMITS.remoteUsernameMax + 1), 'max_username_length'],
+    ['', 'new_username'],
+    ['\u200B', 'new_username'],
+    // What hides or turns text around, as in a local name.
+    ['admin\u202E@host \u200B', 'username_characters'],
+    ['adm\u202Ein', 'username_characters'],
+    ['bo\u200Bb', 'username_characters'],
+    ['bob\u2067', 'username_characters'],
+    // No more than a handle in a text can name, spelled as NFKC leaves it: the name is not changed here.
+    ['ann@home', 'username_characters'],
+    ['ann smith', 'username_characters'],
+    [' bob', 'username_characters'],
+    ['bob/../x', 'username_characters'],
+    ['ｂｏｂ', 'username_characters'],
+  ])('%j -> %s', (input, expected) => expect(validateRemoteUsername(input)).toBe(expected));
+
+  it('refuses a non-string', () => expect(validateRemoteUsername(null)).toBe('new_username'));
 });
 
 describe('group name', () => {

@@ -1,7 +1,7 @@
 import type { ErrorKey } from './errors.js';
 import { LIMITS } from './limits.js';
 import { containsProfanity } from './profanity.js';
-import { hasHiddenCharacters, isBlank, lineCount, normalizeName, storedLength, trimText } from './text.js';
+import { hasHiddenCharacters, isBlank, isHandleName, lineCount, normalizeName, storedLength, trimText } from './text.js';
 
 export { lineCount };
 
@@ -49,6 +49,20 @@ export function validateUsername(username: unknown): Check {
     if (containsProfanity(name)) return 'username_profanity';
     return null;
   });
+}
+
+/**
+ * The name of an account on another server (its actor's preferredUsername), which its handle
+ * carries and which is not changed here: the rules every name keeps (not blank, no character that
+ * hides or reorders text), no more than a handle in a text can name (letters, digits, `_`, `.`, `-`:
+ * no `@`, no space), and spelled as NFKC leaves it (a full-width look-alike of a name is not that
+ * name). A sign-up's own rules (a least length, no rude words) are this instance's, not other
+ * servers'; only an upper bound on the length is kept.
+ */
+export function validateRemoteUsername(name: unknown): Check {
+  return checkName(name, USERNAME_KEYS, 1, LIMITS.remoteUsernameMax, (normalized) =>
+    normalized === name && isHandleName(normalized) ? null : 'username_characters',
+  );
 }
 
 const GROUP_NAME_KEYS = { blank: 'new_groupname', characters: 'groupname_characters', min: 'min_groupname_length', max: 'max_groupname_length' } as const;

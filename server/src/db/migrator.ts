@@ -30,6 +30,7 @@ import * as domainBlocks from './migrations/20261127_80_domain_blocks.js';
 import * as postShares from './migrations/20261127_90_post_shares.js';
 import * as federationPresence from './migrations/20261128_60_federation_presence.js';
 import * as remoteFollowIds from './migrations/20261128_95_remote_follow_ids.js';
+import * as remoteHostsNormalized from './migrations/20261129_10_remote_hosts_normalized.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127_90_post_shares': postShares,
   '20261128_60_federation_presence': federationPresence,
   '20261128_95_remote_follow_ids': remoteFollowIds,
+  '20261129_10_remote_hosts_normalized': remoteHostsNormalized,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { PARKED } from '../jobs/queue.js';
 import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../moderation/suspension.js';
+import { hostOf, normalizeHandle } from './hosts.js';
 import { INSTANCE_ACTOR_ID } from './actor-path.js';
 
 /**
@@ -185,11 +186,12 @@ export interface RemoteActor {
 
 /** Stores a remote actor as last read, replacing what was known of it; its host is what a domain block matches. */
 export async function saveRemoteActor(db: Executor, actor: RemoteActor, now: number): Promise<void> {
-  const domain = new URL(actor.id).hostname.toLowerCase();
+  const domain = hostOf(actor.id);
+  const handle = actor.handle && normalizeHandle(actor.handle);
   await db
     .insertInto('remote_actors')
-    .values({ ...actor, domain, fetched_at: now })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ inbox: actor.inbox, shared_inbox: actor.shared_inbox, handle: actor.handle, domain, fetched_at: now }))
+    .values({ ...actor, handle, domain, fetched_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ inbox: actor.inbox, shared_inbox: actor.shared_inbox, handle, domain, fetched_at: now }))
     .execute();
 }
 

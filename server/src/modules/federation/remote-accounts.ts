@@ -1,13 +1,17 @@
-import { Link, isActor } from '@fedify/fedify/vocab';
+import { createHash } from 'node:crypto';
+import { type Actor, Link, isActor } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import type { RemoteOrigin } from '#core/api/common';
 import { LIMITS } from '#core/limits';
 import { remoteNameOf, webUrlOf } from '#core/remote-names';
-import { foldForSearch } from '#core/text';
+import { foldForSearch, withoutHidingCharacters } from '#core/text';
+import { validateRemoteUsername } from '#core/validation';
 import { isUniqueViolation, newTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { hostOf, hostWithPortOf, normalizeHandle } from './hosts.js';
 import { clipText, htmlToText } from './remote-text.js';
+import { webFinger } from './webfinger.js';
 
 /**
  * The local account a remote actor is shown as: its posts, comments and likes are rows by this
@@ -17,6 +21,15 @@ import { clipText, htmlToText } from './remote-text.js';
  * account has no address, password or Google link, so nobody can sign in as it, and it is not
  * "verified", so it is never listed as a local profile (sitemap, suggestions, the fediverse's own
  * actors).
+ *
+ * An actor's name must keep the rules of remote names (validateRemoteUsername): one that does not
+ * (an `@`, a space, a character that hides or turns text around) is refused, the actor not stored
+ * and what it sent dropped, for a name is shown beside this instance's own people in every list.
+ * Its bio is kept without such characters. One name on a server is one account here, as Mastodon
+ * keys accounts by name and host: when a second actor of a server claims a name another holds, the
+ * server's WebFinger says whose it is. The one it names gets the name; the other keeps its account,
+ * and what it wrote, under a name no actor can claim (`bob~1a2b3c4d@host`), or, new here, is not
+ * stored at all.
  */
 
 export interface RemoteActorInfo {
@@ -42,8 +55,9 @@ export const isRemoteAccountName = (username: string) => remoteNameOf(username) 
  * the first time. The handle and bio follow the actor's latest document.
  */
 export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now: number): Promise<string> {
-  const domain = new URL(actor.id).hostname.toLowerCase();
-  const username = remoteAccountName(actor.handle);
+  const domain = hostOf(actor.id);
+  const handle = normalizeHandle(actor.handle);
+  const username = remoteAccountName(handle);
   const known = await db.selectFrom('remote_actors').select('user_id').where('id', '=', actor.id).executeTakeFirst();
   let userId = known?.user_id ?? null;
   if (userId) {
@@ -70,7 +84,7 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
       })
       .execute();
   }
-  const row = { inbox: actor.inbox, shared_inbox: actor.sharedInbox, handle: actor.handle, url: actor.url, domain, user_id: userId, fetched_at: now };
+  const row = { inbox: actor.inbox, shared_inbox: actor.sharedInbox, handle, url: actor.url, domain, user_id: userId, fetched_at: now };
   await db
     .insertInto('remote_actors')
     .values({ id: actor.id, ...row })
@@ -82,37 +96,111 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
 const href = (value: URL | Link | null | undefined): string | null => (value instanceof URL ? value.href : (value?.href?.href ?? null));
 const text = (value: { toString(): string } | null | undefined) => (value == null ? '' : value.toString());
 
-/** What an account keeps of an actor's document; null for a document that is not the actor's own. */
-function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null {
+/** The handle an actor's document gives it, `@name@host`; null when it names itself not or against the rules of remote names. */
+export function handleOf(actor: Actor): string | null {
+  const name = actor.preferredUsername?.toString();
+  if (!actor.id || name === undefined || validateRemoteUsername(name) !== null) return null;
+  return `@${name}@${hostWithPortOf(actor.id)}`;
+}
+
+/** An actor's summary as the bio of its account: plain text, nothing hiding or turning text around, within the bio's limit. */
+const bioOf = (summary: string) => clipText(withoutHidingCharacters(htmlToText(summary)), LIMITS.bioMaxLength);
+
+/** What an account keeps of an actor's document; null for a document that is not the actor's own, or names it against the rules. */
+export function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null {
   if (!isActor(actor) || actor.id?.href !== actorId.href || !actor.inboxId) return null;
-  const name = actor.preferredUsername ? text(actor.preferredUsername) : null;
-  if (!name) return null;
+  const handle = handleOf(actor);
+  if (!handle) return null;
   return {
     id: actorId.href,
     inbox: actor.inboxId.href,
     sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
-    handle: `@${name}@${actorId.host}`,
+    handle,
     url: href(actor.url),
-    bio: clipText(htmlToText(text(actor.summary)), LIMITS.bioMaxLength),
+    bio: bioOf(text(actor.summary)),
   };
+}
+
+/** The account holding a remote account's name, and the actor it stands for (none for an account left without one). */
+async function holderOfName(db: Executor, username: string) {
+  return db
+    .selectFrom('users')
+    .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
+    .select(['users.id', 'users.username', 'remote_actors.id as actor_id'])
+    .where('users.username_lower', '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+type NameHolder = NonNullable<Awaited<ReturnType<typeof holderOfName>>>;
+
+/** Whether the server of the account's name names this actor for it when asked by WebFinger; no for no answer. */
+async function webFingerNames(app: FastifyInstance, username: string, actorId: string): Promise<boolean> {
+  const handle = remoteNameOf(username);
+  if (!handle) return false;
+  try {
+    return (await webFinger(app, handle, AbortSignal.timeout(app.config.federationLookupTimeoutMs))) === actorId;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Moves an account off a name its server gave another actor: to the name with a mark of its own
+ * actor (`bob~1a2b3c4d@host`), which no actor can claim (a `~` breaks the rules of remote names).
+ */
+async function stepAside(db: Executor, holder: NameHolder): Promise<void> {
+  const parts = remoteNameOf(holder.username);
+  if (!parts) return;
+  const mark = createHash('sha256').update(holder.actor_id ?? holder.id).digest('hex').slice(0, 8);
+  const username = `${parts.name}~${mark}@${parts.host}`;
+  await db
+    .updateTable('users')
+    .set({ username, username_lower: username.toLowerCase(), search_text: foldForSearch(username) })
+    .where('id', '=', holder.id)
+    .execute();
+  if (holder.actor_id) await db.updateTable('remote_actors').set({ handle: `@${username}` }).where('id', '=', holder.actor_id).execute();
+}
+
+/**
+ * Stores an actor read from its server as the account standing for it (remoteAccountFor), one
+ * account per name: when another actor's account holds the name, it passes to this one only if
+ * WebFinger names this one for it (`webFingered`: it just did), the holder stepping aside; else a
+ * new actor is refused (null) and a known one keeps its name. Null too when another delivery made
+ * the account meanwhile and it is gone again.
+ */
+export async function storeRemoteActor(app: FastifyInstance, info: RemoteActorInfo, webFingered = false): Promise<string | null> {
+  const holder = await holderOfName(app.db, remoteAccountName(normalizeHandle(info.handle)));
+  let stored = info;
+  let displaced: NameHolder | null = null;
+  if (holder && holder.actor_id !== info.id) {
+    if (webFingered || (await webFingerNames(app, holder.username, info.id))) {
+      displaced = holder;
+    } else {
+      const known = await app.db.selectFrom('remote_actors').select(['user_id', 'handle']).where('id', '=', info.id).executeTakeFirst();
+      if (!known?.user_id || !known.handle) return null;
+      stored = { ...info, handle: known.handle };
+    }
+  }
+  try {
+    return await newTransaction(app.db, async (trx) => {
+      if (displaced) await stepAside(trx, displaced);
+      return remoteAccountFor(trx, stored, Date.now());
+    });
+  } catch (err) {
+    // Another delivery made the account meanwhile (or took the name: then none).
+    if (!isUniqueViolation(err)) throw err;
+    return accountOfRemoteActor(app.db, info.id);
+  }
 }
 
 /**
  * Stores an actor's document read from its server as the account standing for it, made the first
  * time: what an incoming activity of an unknown actor, an Update of an actor by itself and a
  * refresh of a known one (remote-refresh.ts) all do. Null for a document that is not that actor's
- * own, or whose name another actor holds.
+ * own, that names it against the rules, or whose name another actor holds (storeRemoteActor).
  */
 export async function saveActorDocument(app: FastifyInstance, document: unknown, actorId: URL): Promise<string | null> {
   const info = actorInfo(document, actorId);
-  if (!info) return null;
-  try {
-    return await newTransaction(app.db, (trx) => remoteAccountFor(trx, info, Date.now()));
-  } catch (err) {
-    // Another delivery made the account meanwhile (or another actor holds the name: then none).
-    if (!isUniqueViolation(err)) throw err;
-    return accountOfRemoteActor(app.db, info.id);
-  }
+  return info ? storeRemoteActor(app, info) : null;
 }
 
 /**
@@ -122,7 +210,7 @@ export async function saveActorDocument(app: FastifyInstance, document: unknown,
 export function remoteOriginOf(apId: string | null, url: string | null): RemoteOrigin | null {
   if (!apId) return null;
   try {
-    return { host: new URL(apId).host, url: webUrlOf(url) };
+    return { host: hostWithPortOf(new URL(apId)), url: webUrlOf(url) };
   } catch {
     return null;
   }

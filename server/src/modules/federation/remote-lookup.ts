@@ -1,15 +1,14 @@
-import { Link, isActor, lookupObject } from '@fedify/fedify/vocab';
+import { isActor, lookupObject } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '#core/limits';
 import type { Config } from '../../config.js';
-import { isLoopbackAddress } from '../../lib/egress/address.js';
 import { tryTakeSlot } from '../../lib/rate-limit.js';
-import { federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { isUrlBlocked } from './blocked-domains.js';
-import { htmlToText } from './html.js';
-import { remoteAccountFor, remoteAccountName } from './remote-accounts.js';
+import { hostWithPortOf } from './hosts.js';
+import { actorInfo, remoteAccountName, storeRemoteActor } from './remote-accounts.js';
 import { type AvatarPayload, FEDERATION_AVATAR_JOB, guardedLoader, iconUrlOf, refreshIfStale } from './remote-refresh.js';
+import { type Handle, webFinger } from './webfinger.js';
+
+export type { Handle };
 
 /**
  * Finding someone on another server by their handle, typed into the user search: the handle's
@@ -20,12 +19,6 @@ import { type AvatarPayload, FEDERATION_AVATAR_JOB, guardedLoader, iconUrlOf, re
  * reached, refuses, or names no actor simply finds nobody.
  */
 
-export interface Handle {
-  name: string;
-  /** The server's host, its port included when it names one. */
-  host: string;
-}
-
 const HANDLE = /^@?([^\s@/?#:]+)@([^\s@/?#]+)$/;
 
 /** `@name@host` or `name@host` as typed (spaces around it aside); null for anything else. */
@@ -33,43 +26,11 @@ export function parseHandle(query: string): Handle | null {
   const match = HANDLE.exec(query.trim());
   if (!match) return null;
   try {
-    // The host as a URL holds it: lower case, an international name in its ASCII form.
-    return { name: match[1]!, host: new URL(`https://${match[2]}`).host };
+    // The host as hosts are stored: lower case, no final dot, an international name in its ASCII form.
+    return { name: match[1]!, host: hostWithPortOf(new URL(`https://${match[2]}`)) };
   } catch {
     return null;
   }
-}
-
-const JRD_ACCEPT = 'application/jrd+json, application/json';
-const ACTIVITY_TYPES = new Set(['application/activity+json', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"']);
-
-/**
- * The scheme a server is asked over: https, or plain http for this machine when the instance
- * allows it (FEDERATION_ALLOW_HTTP, tests with a fake remote server); the guard decides the rest.
- */
-function schemeOf(config: Config, host: string): 'http' | 'https' {
-  const hostname = new URL(`https://${host}`).hostname.replace(/^\[|\]$/g, '');
-  const local = hostname === 'localhost' || isLoopbackAddress(hostname);
-  return config.federationAllowHttp && local ? 'http' : 'https';
-}
-
-/** The actor's address the handle's server names (its `self` link of an ActivityPub type). */
-async function webFinger(app: FastifyInstance, handle: Handle, signal: AbortSignal): Promise<string | null> {
-  const resource = `acct:${handle.name}@${handle.host}`;
-  const url = `${schemeOf(app.config, handle.host)}://${handle.host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
-  const { document } = await fetchRemoteJson(app.egress, url, {
-    accept: JRD_ACCEPT,
-    userAgent: userAgentOf(app.config),
-    rules: federationRules(app.config),
-    refused: (address) => isUrlBlocked(app.db, address),
-    signal,
-  });
-  const links = (document as { links?: unknown }).links;
-  if (!Array.isArray(links)) return null;
-  for (const link of links as Array<{ rel?: unknown; type?: unknown; href?: unknown }>) {
-    if (link.rel === 'self' && typeof link.type === 'string' && ACTIVITY_TYPES.has(link.type) && typeof link.href === 'string') return link.href;
-  }
-  return null;
 }
 
 /**
@@ -86,27 +47,19 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
   const actor = await lookupObject(actorUrl, { documentLoader: loader, contextLoader: loader });
   // Fedify may answer null for a document given up on: the deadline still finds nobody.
   deadline.throwIfAborted();
-  if (!actor || !isActor(actor) || !actor.id || !actor.inboxId || !actor.preferredUsername) return null;
-  const name = actor.preferredUsername.toString();
-  if (name.includes('@') || /\s/.test(name)) return null;
-  const summary = actor.summary ? htmlToText(actor.summary.toString()) : '';
-  const handle = `@${name}@${actor.id.host}`;
+  if (!isActor(actor) || !actor.id) return null;
+  // The actor keeps the rules of remote names, or nobody is found.
+  const info = actorInfo(actor, actor.id);
+  if (!info) return null;
   const icon = await iconUrlOf(actor, loader);
-  const userId = await remoteAccountFor(
-    app.db,
-    {
-      id: actor.id.href,
-      inbox: actor.inboxId.href,
-      sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
-      handle,
-      url: actor.url instanceof Link ? (actor.url.href?.href ?? null) : (actor.url?.href ?? null),
-      bio: [...summary].slice(0, LIMITS.bioMaxLength).join(''),
-    },
-    Date.now(),
-  );
+  // WebFinger has just named this actor for its name when it is the one typed.
+  const named = actor.id.href === actorUrl && remoteAccountName(info.handle).toLowerCase() === `${typed.name}@${typed.host}`.toLowerCase();
+  const userId = await storeRemoteActor(app, info, named);
+  if (!userId) return null;
   if (icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon } satisfies AvatarPayload);
   await enqueueJob(app.db, FEDERATION_BACKFILL_JOB, { actorId: actor.id.href } satisfies BackfillPayload);
-  return remoteAccountName(handle);
+  const account = await app.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
+  return account?.username ?? null;
 }
 
 /**
