@@ -474,15 +474,17 @@ async function passedOn(ctx: Ctx, announce: Announce, groupId: URL): Promise<{ o
  * vouching server is the author's own, else as the author's server serves it now.
  */
 async function sharedWriting(app: FastifyInstance, ctx: Ctx, object: unknown, vouchedBy: string): Promise<{ note: Writing; authorId: URL } | null> {
+  // What was written here is here already (see storeNote): nothing to read back from this server.
+  const atAuthors = (id: URL | null) => (id && id.origin !== new URL(app.config.publicUrl).origin ? fetchWriting(app, ctx, id) : null);
   let authorId: URL | null = null;
   let note: unknown = null;
   if (object instanceof Create) {
     authorId = object.actorId;
-    if (authorId?.origin !== vouchedBy) return object.objectId ? fetchWriting(app, ctx, object.objectId) : null;
+    if (authorId?.origin !== vouchedBy) return atAuthors(object.objectId);
     note = await object.getObject({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader, suppressError: true });
   } else if (isWriting(object)) {
     authorId = object.attributionId;
-    if (authorId?.origin !== vouchedBy) return object.id ? fetchWriting(app, ctx, object.id) : null;
+    if (authorId?.origin !== vouchedBy) return atAuthors(object.id);
     note = object;
   }
   return isWriting(note) && isAuthor(note, authorId) ? { note, authorId } : null;
