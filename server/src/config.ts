@@ -128,6 +128,26 @@ export interface Config {
    * waits, so a server answering slowly, or through a chain of slow redirects, holds it this long at most.
    */
   federationFetchTimeoutMs: number;
+  /**
+   * Deliveries to other servers: how many each process sends at once (FEDERATION_DELIVERY_CONCURRENCY,
+   * default 16), and how many of those may go to one host (FEDERATION_DELIVERY_PER_HOST, default 2,
+   * counted across every process), so a host that never answers holds that many at most; how long
+   * opening the connection may take (FEDERATION_DELIVERY_CONNECT_TIMEOUT_MS, default 5000) and the
+   * whole request (FEDERATION_DELIVERY_TIMEOUT_MS, default 10000); after how many failures in a row
+   * a host is parked, its deliveries waiting instead of each trying it (FEDERATION_HOST_PARK_AFTER,
+   * default 5), and for how long the first time (FEDERATION_HOST_PARK_MS, default 60000; each park
+   * in a row lasts twice as long, up to an hour).
+   */
+  federationDelivery: FederationDeliveryConfig;
+}
+
+export interface FederationDeliveryConfig {
+  concurrency: number;
+  perHost: number;
+  connectTimeoutMs: number;
+  timeoutMs: number;
+  parkAfter: number;
+  parkMs: number;
 }
 
 export type MediaStorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
@@ -375,6 +395,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   };
   const federationLookupTimeoutMs = parseCount(env, 'FEDERATION_LOOKUP_TIMEOUT_MS', FEDERATION_LOOKUP_TIMEOUT_MS, problems);
   const federationFetchTimeoutMs = parseCount(env, 'FEDERATION_FETCH_TIMEOUT_MS', FEDERATION_FETCH_TIMEOUT_MS, problems);
+  const federationDelivery: FederationDeliveryConfig = {
+    concurrency: parseCount(env, 'FEDERATION_DELIVERY_CONCURRENCY', 16, problems),
+    perHost: parseCount(env, 'FEDERATION_DELIVERY_PER_HOST', 2, problems),
+    connectTimeoutMs: parseCount(env, 'FEDERATION_DELIVERY_CONNECT_TIMEOUT_MS', 5_000, problems),
+    timeoutMs: parseCount(env, 'FEDERATION_DELIVERY_TIMEOUT_MS', 10_000, problems),
+    parkAfter: parseCount(env, 'FEDERATION_HOST_PARK_AFTER', 5, problems),
+    parkMs: parseCount(env, 'FEDERATION_HOST_PARK_MS', 60_000, problems),
+  };
   const federation = env.FEDERATION || 'false';
   if (federation !== 'true' && federation !== 'false') problems.push(`FEDERATION must be true or false, got "${federation}"`);
   if (problems.length) throw new ConfigError(problems);
@@ -412,6 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     federationAllowHttp: env.FEDERATION_ALLOW_HTTP === 'true',
     federationLookupTimeoutMs,
     federationFetchTimeoutMs,
+    federationDelivery,
     pushTimeoutMs,
     pushMaxFailures,
     jobConcurrency,

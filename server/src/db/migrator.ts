@@ -31,6 +31,7 @@ import * as postShares from './migrations/20261127_90_post_shares.js';
 import * as federationPresence from './migrations/20261128_60_federation_presence.js';
 import * as remoteFollowIds from './migrations/20261128_95_remote_follow_ids.js';
 import * as remoteHostsNormalized from './migrations/20261129_10_remote_hosts_normalized.js';
+import * as jobHosts from './migrations/20261129_30_job_hosts.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128_60_federation_presence': federationPresence,
   '20261128_95_remote_follow_ids': remoteFollowIds,
   '20261129_10_remote_hosts_normalized': remoteHostsNormalized,
+  '20261129_30_job_hosts': jobHosts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -221,6 +221,21 @@ export interface JobsTable {
   locked_until: number | null;
   last_error: string | null;
   created_at: number;
+  /** The remote host (with its port) the job talks to: at most a few of one host's jobs run at once. */
+  host: string | null;
+  /** The address on that host it sends to: one of its jobs runs at a time, in the order queued. */
+  target: string | null;
+}
+
+/** A remote host whose last request failed: its failures in a row, and its park while it lasts. */
+export interface JobHostsTable {
+  host: string;
+  failures: number;
+  /** Parks in a row: each lasts twice as long as the one before. */
+  parks: Generated<number>;
+  /** Until when the host's jobs are not claimed; null (or past) when it is not parked. */
+  parked_until: number | null;
+  updated_at: number;
 }
 
 export interface RateEventsTable {
@@ -362,6 +377,7 @@ export interface Database {
   notifications: NotificationsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  job_hosts: JobHostsTable;
   rate_events: RateEventsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;

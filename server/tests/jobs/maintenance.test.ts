@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { IDEMPOTENCY_TTL_MS } from '../../src/lib/idempotency';
 import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
-import { FEDERATION_DELIVERY_JOB } from '../../src/modules/federation/delivery';
+import { DELIVERY_LIFETIME_MS, FEDERATION_DELIVERY_JOB } from '../../src/modules/federation/delivery';
 import { PARKED } from '../../src/modules/jobs/queue';
 import { JobWorker, runDueJobs } from '../../src/modules/jobs/worker';
 import { createGroup, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
@@ -85,5 +85,33 @@ describe('maintenance job', () => {
     await t.app.db.updateTable('jobs').set({ run_at: PARKED }).where('kind', '=', FEDERATION_DELIVERY_JOB).execute();
     await maintain(now + 1000);
     expect((await keptFor()).map((row) => row.actor_id).sort()).toEqual([user.id, group.id].sort());
+  });
+
+  it('gives up deliveries queued longer than their lifetime, and forgets the failing hosts nothing waits for', async () => {
+    const now = Date.now();
+    const delivery = (host: string, queuedAt: number) => ({
+      kind: FEDERATION_DELIVERY_JOB,
+      payload: JSON.stringify({ actorId: user.id, inbox: `https://${host}/inbox`, queuedAt }),
+      run_at: queuedAt,
+      locked_until: null,
+      last_error: null,
+      created_at: queuedAt,
+      host,
+    });
+    // A host parked for two days: its delivery was never even tried.
+    await t.app.db.insertInto('jobs').values([delivery('gone.example', now - DELIVERY_LIFETIME_MS - 1), delivery('slow.example', now - DELIVERY_LIFETIME_MS + 60_000)]).execute();
+    await t.app.db
+      .insertInto('job_hosts')
+      .values(['gone.example', 'slow.example', 'quiet.example'].map((host) => ({ host, failures: 7, parks: 3, parked_until: now + 60_000, updated_at: now })))
+      .execute();
+
+    await maintenanceStep(t.app, t.app.db, { lastRunAt: null }, now);
+    const jobs = await t.app.db.selectFrom('jobs').select(['host', 'run_at']).where('kind', '=', FEDERATION_DELIVERY_JOB).where('host', 'is not', null).orderBy('host').execute();
+    expect(jobs).toEqual([
+      { host: 'gone.example', run_at: PARKED },
+      { host: 'slow.example', run_at: now - DELIVERY_LIFETIME_MS + 60_000 },
+    ]);
+    const hosts = await t.app.db.selectFrom('job_hosts').select('host').execute();
+    expect(hosts).toEqual([{ host: 'slow.example' }]);
   });
 });

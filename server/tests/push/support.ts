@@ -126,16 +126,19 @@ export interface SilentService {
   accepted: number;
   /** The connections still open. */
   open: Set<Socket>;
+  /** The most connections that were open at once. */
+  peak: number;
   close(): Promise<void>;
 }
 
 /** A server on this machine that accepts TCP connections and never says a word back (a hung push service). */
 export async function startSilentService(): Promise<SilentService> {
   const open = new Set<Socket>();
-  const state = { accepted: 0 };
+  const state = { accepted: 0, peak: 0 };
   const server = createNetServer((socket) => {
     state.accepted++;
     open.add(socket);
+    state.peak = Math.max(state.peak, open.size);
     socket.on('error', () => {});
     socket.on('close', () => open.delete(socket));
   });
@@ -145,6 +148,9 @@ export async function startSilentService(): Promise<SilentService> {
     port,
     get accepted() {
       return state.accepted;
+    },
+    get peak() {
+      return state.peak;
     },
     open,
     close: () =>

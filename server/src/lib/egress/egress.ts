@@ -44,6 +44,11 @@ export interface EgressRequest {
   body?: Buffer;
   /** The whole exchange, connecting included, is given up after this long. */
   timeoutMs: number;
+  /**
+   * Opening the connection (the name's look-up, TCP and TLS) is given up after this long: a host
+   * that does not even accept costs this, not the whole timeoutMs.
+   */
+  connectTimeoutMs?: number;
   /** Gives the exchange up early too: a deadline shared by several requests (a handle's look-up). */
   signal?: AbortSignal;
   /** Bytes of the answer kept at most; a longer answer fails the request. */
@@ -64,6 +69,17 @@ interface Target {
   url: URL;
   host: string;
   allowed: AddressTest;
+}
+
+/** Ends the request if its connection is not open within `ms`. */
+function limitConnect(sent: http.ClientRequest, ms: number, secure: boolean): void {
+  sent.once('socket', (socket) => {
+    // A kept-alive connection is open already.
+    if (!socket.connecting) return;
+    const timer = setTimeout(() => sent.destroy(new Error(`connect timeout: no connection within ${ms} ms`)), ms);
+    socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+  });
 }
 
 export class Egress {
@@ -110,6 +126,7 @@ export class Egress {
         ? https.request(target.url, { ...options, agent: this.agents.https })
         : http.request(target.url, { ...options, agent: this.agents.http });
       sent.on('error', reject);
+      if (request.connectTimeoutMs !== undefined) limitConnect(sent, request.connectTimeoutMs, secure);
       sent.on('response', (response) => {
         const chunks: Buffer[] = [];
         let size = 0;

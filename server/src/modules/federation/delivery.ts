@@ -1,9 +1,11 @@
 import { signRequest } from '@fedify/fedify';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
 import type { Executor } from '../../db/schema.js';
 import { EgressRefused } from '../../lib/egress/egress.js';
-import type { OutsideJob } from '../jobs/job-handler.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { hostAnswered, hostFailed } from '../jobs/host-breaker.js';
+import type { LaneBound, OutsideJob } from '../jobs/job-handler.js';
+import { type JobAddress, enqueueJob, enqueueJobs, giveUpJobsQueuedBefore } from '../jobs/queue.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { keyPairsOf } from './actor-keys.js';
 import { isUrlBlocked } from './boundaries.js';
@@ -15,15 +17,45 @@ import { federationRules } from './document-loader.js';
  * Delivering an activity to a remote inbox: queued as a job (in the transaction that decided it),
  * then signed with the local actor's stored RSA key (HTTP Signatures, as Mastodon verifies) and
  * posted through the outgoing-request guard, never by Fedify's own sender, which uses the global
- * fetch. A failure is tried again after the queue's growing delay; an inbox the guard refuses is
- * given up at once, since it will not become reachable. An inbox on a domain blocked by the time
- * the delivery is due is dropped without a request: a block applies to what was queued before it.
+ * fetch. Many go at once, only a few to one host (config.federationDelivery), and a host that keeps
+ * failing is parked for a while (jobs/host-breaker.ts). A failure is tried again for about a day
+ * (deliveryRetryDelay); an inbox the guard refuses is given up at once, since it will not become
+ * reachable. An inbox on a domain blocked by the time the delivery is due is dropped without a
+ * request: a block applies to what was queued before it.
  */
 export const FEDERATION_DELIVERY_JOB = 'federation_delivery';
 
-const TIMEOUT_MS = 10_000;
-/** A remote server down for a day or so still gets the activity. */
+/** Tries in all: with deliveryRetryDelay, the last comes about a day after the first. */
 const MAX_ATTEMPTS = 12;
+const FIRST_RETRY_MS = 60_000;
+const LONGEST_RETRY_MS = 8 * 60 * 60 * 1000;
+/** Each wait is up to this share longer or shorter, so a host's failed deliveries do not all come back at once. */
+const RETRY_JITTER = 0.1;
+/**
+ * A delivery still queued this long after it was queued is given up: past its last try however the
+ * jitter fell, and long enough for a parked host's last park. Mostly those of a host parked all along.
+ */
+export const DELIVERY_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
+
+/**
+ * The wait before the next try of a delivery that failed `attempts` times: a minute, doubling up to
+ * 8 hours. The eleven waits add up to about 24.5 hours (22 to 27 with the jitter).
+ */
+export function deliveryRetryDelay(attempts: number, random: () => number = Math.random): number {
+  const wait = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(wait * (1 + RETRY_JITTER * (2 * random() - 1)));
+}
+
+/**
+ * How deliveries run: config.federationDelivery's bounds, and a lease that outlasts the request's
+ * timeout (signing and the breaker's writes take the rest), so no other worker takes a delivery
+ * still being sent.
+ */
+export const deliveryLane = ({ federationDelivery }: Config): LaneBound => ({
+  jobs: federationDelivery.concurrency,
+  perHost: federationDelivery.perHost,
+  leaseMs: federationDelivery.timeoutMs + 30_000,
+});
 
 export interface Delivery {
   /** The local user's or group's id, whose key signs. */
@@ -35,7 +67,19 @@ export interface Delivery {
   activity: unknown;
 }
 
-export const enqueueDelivery = (db: Executor, delivery: Delivery, now?: number) => enqueueJob(db, FEDERATION_DELIVERY_JOB, delivery, now);
+/**
+ * The inbox's host with its port, which the per-host bound and the breaker go by, and the inbox,
+ * whose deliveries go one at a time in the order queued (an Update before its Delete); null for no
+ * URL, which the guard refuses.
+ */
+function addressOf(delivery: Delivery): JobAddress | null {
+  const host = URL.parse(delivery.inbox)?.host;
+  return host ? { host, target: delivery.inbox } : null;
+}
+
+export const enqueueDelivery = (db: Executor, delivery: Delivery, now?: number) => enqueueJob(db, FEDERATION_DELIVERY_JOB, delivery, now, addressOf(delivery));
+
+export const enqueueDeliveries = (db: Executor, deliveries: Delivery[]) => enqueueJobs(db, FEDERATION_DELIVERY_JOB, deliveries, undefined, addressOf);
 
 /** A remote inbox's answer that is not a success. */
 export class DeliveryError extends Error {
@@ -45,7 +89,10 @@ export class DeliveryError extends Error {
   }
 }
 
-async function deliver(app: FastifyInstance, delivery: Delivery): Promise<void> {
+/** No answer, or one saying the server cannot take it now: what counts towards parking its host. */
+const hostIsFailing = (status: number) => status >= 500 || status === 429;
+
+async function deliver(app: FastifyInstance, delivery: Delivery, now: number): Promise<void> {
   const [rsa] = await keyPairsOf(app.db, delivery.actorId);
   if (!rsa) throw new Error(`no key of ${delivery.actorId}`);
   const body = JSON.stringify(delivery.activity);
@@ -59,24 +106,36 @@ async function deliver(app: FastifyInstance, delivery: Delivery): Promise<void> 
   signed.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const response = await app.egress.request(
-    delivery.inbox,
-    { method: 'POST', headers, body: Buffer.from(body), timeoutMs: TIMEOUT_MS, maxResponseBytes: 64 * 1024 },
-    federationRules(app.config),
-  );
-  if (response.status < 200 || response.status >= 300) throw new DeliveryError(response.status);
+  const settings = app.config.federationDelivery;
+  const host = new URL(delivery.inbox).host;
+  let response;
+  try {
+    response = await app.egress.request(
+      delivery.inbox,
+      { method: 'POST', headers, body: Buffer.from(body), timeoutMs: settings.timeoutMs, connectTimeoutMs: settings.connectTimeoutMs, maxResponseBytes: 64 * 1024 },
+      federationRules(app.config),
+    );
+  } catch (err) {
+    if (!(err instanceof EgressRefused)) await hostFailed(app, host, now, settings);
+    throw err;
+  }
+  const ok = response.status >= 200 && response.status < 300;
+  if (!ok && hostIsFailing(response.status)) await hostFailed(app, host, now, settings);
+  else await hostAnswered(app, host);
+  if (!ok) throw new DeliveryError(response.status);
 }
 
 export const federationDeliveryJob: OutsideJob = {
   maxAttempts: MAX_ATTEMPTS,
-  outside: async (app, payload) => {
+  retryDelay: (attempts) => deliveryRetryDelay(attempts),
+  outside: async (app, payload, now) => {
     const { inbox } = payload as Delivery;
     if (await isUrlBlocked(app.db, inbox)) {
       app.log.info({ inbox }, 'federation delivery to a blocked domain dropped');
       return;
     }
     try {
-      await deliver(app, payload as Delivery);
+      await deliver(app, payload as Delivery, now);
     } catch (err) {
       if (err instanceof EgressRefused) {
         app.log.warn({ err, inbox: (payload as Delivery).inbox }, 'federation delivery refused by the egress guard');
@@ -94,4 +153,9 @@ export const federationDeliveryJob: OutsideJob = {
  */
 export async function forgetKeysOfGoneActors(db: Executor): Promise<void> {
   await purgeKeysOfGoneActors(db, [FEDERATION_DELIVERY_JOB, FEDERATION_OUTGOING_JOB]);
+}
+
+/** Gives up the deliveries queued more than DELIVERY_LIFETIME_MS ago (the maintenance job calls this). */
+export async function giveUpStaleDeliveries(db: Executor, now: number): Promise<number> {
+  return giveUpJobsQueuedBefore(db, FEDERATION_DELIVERY_JOB, now - DELIVERY_LIFETIME_MS, now, 'not delivered within its lifetime');
 }

@@ -4,9 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
-import { enqueueJobs } from '../jobs/queue.js';
 import { commentNote, commentNoteUrl, postNoteUrl, visibleComment } from './comment-note.js';
-import { type Delivery, FEDERATION_DELIVERY_JOB } from './delivery.js';
+import { type Delivery, enqueueDeliveries } from './delivery.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
 import { actorById, followerInboxes, postMediaVersion, remoteLiked } from './federation.repository.js';
@@ -256,13 +255,13 @@ export const federationOutgoingJob: OutsideJob = {
     const event = payload as OutgoingEvent;
     const deliveries = await deliveriesOf(app, event);
     if (event.kind === 'post' && event.held) return sendHeld(app, event.postId, deliveries);
-    await enqueueJobs(app.db, FEDERATION_DELIVERY_JOB, deliveries);
+    await enqueueDeliveries(app.db, deliveries);
   },
 };
 
 /** A post's Create, once its wait for pictures is over: sent unless its last picture sent it already. */
 async function sendHeld(app: FastifyInstance, postId: string, deliveries: Delivery[]): Promise<void> {
   await app.db.transaction().execute(async (trx) => {
-    if (await endPictureWait(trx, postId, false)) await enqueueJobs(trx, FEDERATION_DELIVERY_JOB, deliveries);
+    if (await endPictureWait(trx, postId, false)) await enqueueDeliveries(trx, deliveries);
   });
 }

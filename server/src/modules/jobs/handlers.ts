@@ -1,6 +1,6 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from '../auth/auth.emails.js';
 import { federationBackfillJob } from '../federation/backfill.js';
-import { FEDERATION_DELIVERY_JOB, federationDeliveryJob } from '../federation/delivery.js';
+import { FEDERATION_DELIVERY_JOB, deliveryLane, federationDeliveryJob } from '../federation/delivery.js';
 import { FEDERATION_OUTGOING_JOB } from '../federation/outgoing.js';
 import { federationOutgoingJob } from '../federation/outgoing-activities.js';
 import { FEDERATION_BACKFILL_JOB } from '../federation/remote-lookup.js';
@@ -27,9 +27,11 @@ export const JOB_HANDLERS: JobHandlers = {
 
 /**
  * The kinds that wait on other servers run side by side, each within its own bound, so a push
- * service that never answers holds push slots only and mail keeps going out; the rest one at a time.
+ * service that never answers holds push slots only and mail keeps going out, and deliveries a few
+ * per host; the rest one at a time.
  */
 export const jobConcurrency = (config: Config): JobConcurrency => ({
-  [PUSH_JOB]: config.jobConcurrency.push,
-  [ACCOUNT_MAIL_JOB]: config.jobConcurrency.mail,
+  [PUSH_JOB]: { jobs: config.jobConcurrency.push },
+  [ACCOUNT_MAIL_JOB]: { jobs: config.jobConcurrency.mail },
+  [FEDERATION_DELIVERY_JOB]: deliveryLane(config),
 });

@@ -28,14 +28,28 @@ export interface OutsideJob {
   outside: (app: FastifyInstance, payload: unknown, now: number) => Promise<void>;
   /** Failures before the job is parked, when the default is too few for an outage of the peer. */
   maxAttempts?: number;
+  /** The wait before the next try after the job failed `attempts` times, when the queue's own is too short. */
+  retryDelay?: (attempts: number) => number;
 }
 export type JobHandler = StepHandler | OutsideJob;
 
 /** Every kind of job the app runs, by the `kind` stored in its row. */
 export type JobHandlers = Record<string, JobHandler>;
 
-/** How many jobs of a kind one process runs at once, by kind; a kind not named runs one at a time. */
-export type JobConcurrency = Record<string, number>;
+/**
+ * How one kind's jobs run at once: `jobs` of them in one process; for jobs that name a remote host,
+ * no more than `perHost` of one host's at once across every process, and none while the host is
+ * parked (host-breaker.ts); each claim held for `leaseMs` when the kind may take longer than the
+ * worker's lease.
+ */
+export interface LaneBound {
+  jobs: number;
+  perHost?: number;
+  leaseMs?: number;
+}
+
+/** Each kind's bound; a kind not named runs one at a time. */
+export type JobConcurrency = Record<string, LaneBound>;
 
 declare module 'fastify' {
   interface FastifyInstance {

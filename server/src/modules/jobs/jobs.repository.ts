@@ -1,24 +1,41 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { isPostgres } from '../../db/helpers.js';
-import type { Db, Executor, JobsTable } from '../../db/schema.js';
+import type { Database, Db, Executor, JobsTable } from '../../db/schema.js';
 
 /** The durable job queue's queries. Every process may run them; the lease keeps work single. */
 export type JobRow = Selectable<JobsTable>;
 
-export async function insertJob(db: Executor, kind: string, payload: string, runAt: number, now: number): Promise<void> {
+/**
+ * Where a job sends to: the remote host (with its port), of which only a few jobs run at once, and
+ * the address on it, whose jobs run one at a time in the order queued.
+ */
+export interface JobAddress {
+  host: string;
+  target: string;
+}
+
+export async function insertJob(db: Executor, kind: string, payload: string, runAt: number, now: number, address: JobAddress | null = null): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({ kind, payload, run_at: runAt, locked_until: null, last_error: null, created_at: now })
+    .values({ kind, payload, run_at: runAt, locked_until: null, last_error: null, created_at: now, host: address?.host ?? null, target: address?.target ?? null })
     .execute();
 }
 
-/** Rows per INSERT: 1,000 rows of 6 columns stay under SQLite's and PostgreSQL's parameter limits. */
+/** Rows per INSERT: 1,000 rows of 8 columns stay under SQLite's and PostgreSQL's parameter limits. */
 const INSERT_CHUNK = 1000;
 
+/** A job's payload, and where it sends to when it does. */
+export interface NewJob {
+  payload: string;
+  address: JobAddress | null;
+}
+
 /** Adds jobs of one kind in multi-row inserts. */
-export async function insertJobs(db: Executor, kind: string, payloads: string[], runAt: number, now: number): Promise<void> {
-  for (let i = 0; i < payloads.length; i += INSERT_CHUNK) {
-    const rows = payloads.slice(i, i + INSERT_CHUNK).map((payload) => ({ kind, payload, run_at: runAt, locked_until: null, last_error: null, created_at: now }));
+export async function insertJobs(db: Executor, kind: string, jobs: NewJob[], runAt: number, now: number): Promise<void> {
+  for (let i = 0; i < jobs.length; i += INSERT_CHUNK) {
+    const rows = jobs
+      .slice(i, i + INSERT_CHUNK)
+      .map(({ payload, address }) => ({ kind, payload, run_at: runAt, locked_until: null, last_error: null, created_at: now, host: address?.host ?? null, target: address?.target ?? null }));
     await db.insertInto('jobs').values(rows).execute();
   }
 }
@@ -60,6 +77,73 @@ export async function claimDueJobs(db: Db, now: number, leaseMs: number, limit: 
     .updateTable('jobs')
     .set({ locked_until: now + leaseMs })
     .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
+}
+
+/**
+ * Leases up to `limit` due jobs of one kind, as claimDueJobs does, but only the first due job of a
+ * target, and none while another of its jobs is leased (a target's jobs go one at a time, in the
+ * order queued); no more of one host's than leave at most `perHost` of its jobs leased (of any kind,
+ * by any process); and none of a parked host. What is leased and the claim are one statement: two
+ * processes claiming at once may both see room, but the lease check in the UPDATE (run again on a
+ * row a concurrent claim changed) leaves each job to one of them.
+ */
+export async function claimDueJobsPerHost(db: Db, now: number, leaseMs: number, limit: number, kind: string, perHost: number): Promise<JobRow[]> {
+  const free = (eb: ExpressionBuilder<Database, 'jobs'>) => eb.or([eb('jobs.locked_until', 'is', null), eb('jobs.locked_until', '<', now)]);
+  const rows = await db
+    .with('busy', (qb) =>
+      qb
+        .selectFrom('jobs')
+        .select((eb) => ['host', eb.fn.countAll<number>().as('leased')])
+        .where('host', 'is not', null)
+        .where('locked_until', '>=', now)
+        .groupBy('host'),
+    )
+    .with('ready', (qb) =>
+      qb
+        .selectFrom('jobs')
+        .select((eb) => [
+          'jobs.id',
+          'jobs.host',
+          'jobs.target',
+          'jobs.run_at',
+          eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('jobs.target').orderBy('jobs.run_at').orderBy('jobs.id')).as('turn'),
+        ])
+        .where('jobs.kind', '=', kind)
+        .where('jobs.run_at', '<=', now)
+        .where(free)
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('job_hosts').select('job_hosts.host').whereRef('job_hosts.host', '=', 'jobs.host').where('job_hosts.parked_until', '>', now))),
+        )
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('jobs as sending').select('sending.id').whereRef('sending.target', '=', 'jobs.target').where('sending.locked_until', '>=', now))),
+        ),
+    )
+    .with('ranked', (qb) =>
+      qb
+        .selectFrom('ready')
+        .select((eb) => ['ready.id', 'ready.host', 'ready.run_at', eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('ready.host').orderBy('ready.run_at').orderBy('ready.id')).as('place')])
+        .where((eb) => eb.or([eb('ready.target', 'is', null), eb('ready.turn', '=', 1)])),
+    )
+    // Materialized for the reason claimDueJobs gives.
+    .with(
+      (cte) => cte('due').materialized(),
+      (qb) =>
+        qb
+          .selectFrom('ranked')
+          .leftJoin('busy', 'busy.host', 'ranked.host')
+          .select('ranked.id')
+          .where((eb) => eb(eb('ranked.place', '+', eb.fn.coalesce('busy.leased', eb.lit(0))), '<=', perHost))
+          .orderBy('ranked.run_at')
+          .orderBy('ranked.id')
+          .limit(limit),
+    )
+    .updateTable('jobs')
+    .set({ locked_until: now + leaseMs })
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
+    .where(free)
     .returningAll()
     .execute();
   return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
@@ -131,4 +215,20 @@ export async function queueStats(db: Executor, now: number): Promise<QueueStats[
     .execute();
   // Counts come back as text from some drivers; min as text from PostgreSQL's bigint.
   return rows.map((row) => ({ kind: row.kind, depth: Number(row.depth), oldestDue: row.oldestDue === null ? null : Number(row.oldestDue) }));
+}
+
+/**
+ * Parks (at `parkedAt`) the waiting jobs of a kind queued before `queuedBefore` that no worker
+ * holds, with `error` as their last error. Answers how many.
+ */
+export async function parkJobsQueuedBefore(db: Executor, kind: string, queuedBefore: number, now: number, error: string, parkedAt: number): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ run_at: parkedAt, last_error: error })
+    .where('kind', '=', kind)
+    .where('created_at', '<', queuedBefore)
+    .where('run_at', '<', parkedAt)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

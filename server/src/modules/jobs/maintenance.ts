@@ -3,16 +3,19 @@ import type { Executor } from '../../db/schema.js';
 import { longestRateWindow } from '../../lib/content-limits.js';
 import { purgeIdempotencyKeys } from '../../lib/idempotency.js';
 import { purgeRateEvents } from '../../lib/rate-limit.js';
-import { forgetKeysOfGoneActors } from '../federation/delivery.js';
+import { forgetKeysOfGoneActors, giveUpStaleDeliveries } from '../federation/delivery.js';
 import { purgeExpiredKv } from '../federation/kv-store.js';
+import { forgetIdleHosts } from './job-hosts.repository.js';
 import { insertJobUnlessPresent } from './jobs.repository.js';
 import type { JobStep } from './job-handler.js';
+import { PARKED } from './queue.js';
 
 /**
  * Housekeeping as one recurring job in the durable queue: it forgets idempotency keys past their
- * lifetime, rate events older than any limit's window, the signing keys of deleted actors that
- * nothing queued needs any more and the federation's cached entries (remote keys) past their
- * lifetime, then waits MAINTENANCE_EVERY_MS for its next run. Being a leased
+ * lifetime, rate events older than any limit's window, deliveries past theirs (given up: a host
+ * parked all along), the failure streaks of hosts nothing waits for, the signing keys of deleted
+ * actors that nothing queued needs any more and the federation's cached entries (remote keys) past
+ * their lifetime, then waits MAINTENANCE_EVERY_MS for its next run. Being a leased
  * job, it runs in one process at a time however many workers there are; a unique index keeps it
  * single when several workers seed it at start.
  */
@@ -27,6 +30,9 @@ export async function scheduleMaintenance(db: Executor, now: number = Date.now()
 export async function maintenanceStep(app: FastifyInstance, trx: Executor, _payload: unknown, now: number): Promise<JobStep> {
   await purgeIdempotencyKeys(trx, now);
   await purgeRateEvents(trx, longestRateWindow(app.config.rates), now);
+  const givenUp = await giveUpStaleDeliveries(trx, now);
+  if (givenUp > 0) app.log.warn({ givenUp }, 'deliveries given up: not delivered within their lifetime');
+  await forgetIdleHosts(trx, PARKED);
   await forgetKeysOfGoneActors(trx);
   const expired = await purgeExpiredKv(trx, now);
   if (expired > 0) app.log.info({ expired }, 'expired federation cache entries deleted');

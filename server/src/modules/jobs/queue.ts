@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { isPostgres } from '../../db/helpers.js';
-import { insertJob, insertJobs, queueStats } from './jobs.repository.js';
+import { type JobAddress, insertJob, insertJobs, parkJobsQueuedBefore, queueStats } from './jobs.repository.js';
 import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
+
+export type { JobAddress };
 
 /** Where a job that failed MAX_ATTEMPTS times is parked: kept for inspection, never claimed again. */
 export const PARKED = Number.MAX_SAFE_INTEGER;
@@ -11,20 +13,33 @@ export const PARKED = Number.MAX_SAFE_INTEGER;
  * Adds a job, in the caller's transaction when given one. On PostgreSQL a NOTIFY in the same
  * transaction wakes every process's worker when (and only if) the transaction commits.
  */
-export async function enqueueJob(db: Executor, kind: string, payload: unknown, now: number = Date.now()): Promise<void> {
-  await insertJob(db, kind, JSON.stringify(payload), now, now);
+export async function enqueueJob(db: Executor, kind: string, payload: unknown, now: number = Date.now(), address: JobAddress | null = null): Promise<void> {
+  await insertJob(db, kind, JSON.stringify(payload), now, now, address);
   if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
   // On SQLite the worker's claim waits for the connection, so it sees the row once committed.
   signalJobEnqueued();
 }
 
-/** Adds many jobs of one kind at once (one insert per thousand, one wake-up), like enqueueJob. */
-export async function enqueueJobs(db: Executor, kind: string, payloads: unknown[], now: number = Date.now()): Promise<void> {
+/**
+ * Adds many jobs of one kind at once (one insert per thousand, one wake-up), like enqueueJob;
+ * `addressOf` says where each sends to.
+ */
+export async function enqueueJobs<T>(
+  db: Executor,
+  kind: string,
+  payloads: T[],
+  now: number = Date.now(),
+  addressOf?: (payload: T) => JobAddress | null,
+): Promise<void> {
   if (!payloads.length) return;
-  await insertJobs(db, kind, payloads.map((payload) => JSON.stringify(payload)), now, now);
+  await insertJobs(db, kind, payloads.map((payload) => ({ payload: JSON.stringify(payload), address: addressOf?.(payload) ?? null })), now, now);
   if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
   signalJobEnqueued();
 }
+
+/** Parks the waiting jobs of a kind queued before `queuedBefore`, as failed ones are, `reason` their last error; answers how many. */
+export const giveUpJobsQueuedBefore = (db: Executor, kind: string, queuedBefore: number, now: number, reason: string): Promise<number> =>
+  parkJobsQueuedBefore(db, kind, queuedBefore, now, reason, PARKED);
 
 /** One kind's backlog: jobs waiting, and how long the longest-waiting due one has been due. */
 export interface Backlog {

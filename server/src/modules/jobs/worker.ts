@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { JobStep, OutsideJob } from './job-handler.js';
-import { type JobRow, type KindFilter, claimDueJobs, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository.js';
+import type { JobStep, LaneBound, OutsideJob } from './job-handler.js';
+import { type JobRow, type KindFilter, claimDueJobs, claimDueJobsPerHost, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository.js';
 import { scheduleMaintenance } from './maintenance.js';
 import type { PgListener } from './pg-listener.js';
 import { JOBS_CHANNEL, onJobEnqueued } from './signal.js';
@@ -8,8 +8,8 @@ import { PARKED } from './queue.js';
 
 export const LEASE_MS = 30_000;
 export const POLL_MS = 500;
-/** Jobs of one kind a process runs at once, for kinds app.jobConcurrency does not name. */
-const DEFAULT_CONCURRENCY = 1;
+/** How jobs of a kind run, for kinds app.jobConcurrency does not name: one at a time. */
+const DEFAULT_BOUND: LaneBound = { jobs: 1 };
 /** Steps one claim may run before the job goes back in line, so a huge fan-out does not starve others. */
 const STEPS_PER_CLAIM = 20;
 const MAX_ATTEMPTS = 10;
@@ -57,8 +57,10 @@ interface Claimed {
  *
  * Each kind has its own lane: up to app.jobConcurrency[kind] of its jobs run at once, claimed
  * apart from the other kinds', so push services that never answer fill the push lane only and
- * a mail queued after them is claimed and sent at once. While jobs are in flight the run claims
- * again whenever one ends, a job is enqueued, or POLL_MS passes.
+ * a mail queued after them is claimed and sent at once. A lane bound per host also takes no more
+ * of one host's jobs than its bound, so inboxes that never answer hold a few delivery slots, not
+ * all. While jobs are in flight the run claims again whenever one ends, a job is enqueued, or
+ * POLL_MS passes.
  */
 export async function runDueJobs(app: FastifyInstance, options: RunOptions = {}): Promise<number> {
   const run: Run = { clock: options.clock ?? Date.now, options, steps: 0 };
@@ -121,16 +123,20 @@ async function claimRound(
   // Every job claimed takes at least one step: never claim more than the budget has left.
   let room = run.options.maxSteps === undefined ? Infinity : run.options.maxSteps - run.steps - inFlight;
   const kinds = Object.keys(app.jobHandlers);
-  const lanes: Array<{ lane: Lane; bound: number; filter: KindFilter }> = [
-    ...kinds.map((kind) => ({ lane: kind, bound: app.jobConcurrency[kind] ?? DEFAULT_CONCURRENCY, filter: kind })),
-    { lane: UNHANDLED, bound: 1, filter: { except: kinds } },
+  const lanes: Array<{ lane: Lane; bound: LaneBound; filter: KindFilter }> = [
+    ...kinds.map((kind) => ({ lane: kind, bound: app.jobConcurrency[kind] ?? DEFAULT_BOUND, filter: kind })),
+    { lane: UNHANDLED, bound: DEFAULT_BOUND, filter: { except: kinds } },
   ];
   const claimed: Claimed[] = [];
   const now = run.clock();
   for (const { lane, bound, filter } of lanes) {
-    const wanted = Math.min(room, bound - (busy.get(lane) ?? 0));
+    const wanted = Math.min(room, bound.jobs - (busy.get(lane) ?? 0));
     if (wanted <= 0) continue;
-    const jobs = await claimDueJobs(app.db, now, LEASE_MS, wanted, filter);
+    const leaseMs = bound.leaseMs ?? LEASE_MS;
+    const jobs =
+      bound.perHost !== undefined && typeof filter === 'string'
+        ? await claimDueJobsPerHost(app.db, now, leaseMs, wanted, filter, bound.perHost)
+        : await claimDueJobs(app.db, now, leaseMs, wanted, filter);
     room -= jobs.length;
     claimed.push(...jobs.map((job): Claimed => ({ job, lane })));
   }
@@ -185,7 +191,7 @@ async function runOutside(app: FastifyInstance, job: JobRow, run: Run, handler: 
   try {
     await handler.outside(app, JSON.parse(job.payload), run.clock());
   } catch (err) {
-    await jobFailed(app, job, run, err, handler.maxAttempts ?? MAX_ATTEMPTS);
+    await jobFailed(app, job, run, err, handler.maxAttempts ?? MAX_ATTEMPTS, handler.retryDelay);
     return;
   }
   run.steps++;
@@ -195,10 +201,17 @@ async function runOutside(app: FastifyInstance, job: JobRow, run: Run, handler: 
 }
 
 /** Puts a failed job back in line after a growing delay, or parks it after maxAttempts failures. */
-async function jobFailed(app: FastifyInstance, job: JobRow, run: Run, err: unknown, maxAttempts: number): Promise<void> {
+async function jobFailed(
+  app: FastifyInstance,
+  job: JobRow,
+  run: Run,
+  err: unknown,
+  maxAttempts: number,
+  delay: (attempts: number) => number = retryDelay,
+): Promise<void> {
   run.steps++;
   const attempts = job.attempts + 1;
-  const runAt = attempts >= maxAttempts ? PARKED : run.clock() + retryDelay(attempts);
+  const runAt = attempts >= maxAttempts ? PARKED : run.clock() + delay(attempts);
   app.log.error({ err, jobId: job.id, kind: job.kind, attempts }, 'job failed');
   await failJob(app.db, job.id, attempts, err instanceof Error ? (err.stack ?? err.message) : String(err), runAt);
 }

@@ -5,6 +5,7 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolCounts } from '../../db/database.js';
 import { unauthorized } from '../../lib/app-error.js';
 import { bearer } from '../../plugins/auth.js';
+import { hostStates } from '../jobs/host-breaker.js';
 import { queueBacklog } from '../jobs/queue.js';
 
 export const METRICS_PATH = '/metrics';
@@ -22,8 +23,8 @@ function carriesToken(request: FastifyRequest, expected: Buffer): boolean {
 
 /**
  * The instance's measures, read by Prometheus from /metrics: request durations by route pattern
- * and status, the job queue (read from the database at each scrape, so every process reports the
- * shared queue), this process's open notification streams, its PostgreSQL pool and the process
+ * and status, the job queue and the remote hosts it holds back (read from the database at each
+ * scrape, so every process reports the shared queue), this process's open notification streams, its PostgreSQL pool and the process
  * itself. A registry of its own per app, so several apps in one process (the tests) do not mix.
  * Only with METRICS_TOKEN set, which a scrape must send as its bearer token: the figures tell
  * how busy the instance is and which routes exist, nothing for the public.
@@ -61,7 +62,16 @@ export const metricsPlugin = fp(
       labelNames: ['kind'] as const,
       registers: [registry],
     });
+    const hosts = new Gauge({
+      name: 'kruh_job_hosts',
+      help: 'Remote hosts (delivery inboxes) whose last request failed: parked (their jobs wait until the park ends) or failing (not parked yet)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+    });
     const readQueue = async () => {
+      const states = await hostStates(app.db, Date.now());
+      hosts.set({ state: 'parked' }, states.parked);
+      hosts.set({ state: 'failing' }, states.failing);
       // Every known kind, so an empty queue reads 0 rather than a missing series.
       const backlog = await queueBacklog(app.db, Object.keys(app.jobHandlers));
       depth.reset();
