@@ -567,7 +567,11 @@ describe('incoming activities', () => {
     await runDueJobs(t.app);
     const announces = fedi.received.slice(from).filter((r) => (JSON.parse(r.body) as { type: string }).type === 'Announce');
     expect(announces.map((r) => r.path).sort()).toEqual([new URL(erin.inbox).pathname, new URL(helen.inbox).pathname]);
-    expect(JSON.parse(announces[0]!.body)).toMatchObject({ actor: localActor(veggies.id), object: note.id });
+    // Shaped as a local member's post is passed on: an Announce of its author's Create of the Note.
+    expect(JSON.parse(announces[0]!.body)).toMatchObject({
+      actor: localActor(veggies.id),
+      object: { type: 'Create', actor: helen.id, object: { type: 'Note', id: note.id, attributedTo: helen.id, content: '<p>carrots are up</p>' } },
+    });
     expect(await signerOf(t.app, fedi, announces[0]!)).toBe(localActor(veggies.id));
 
     // Lemmy style: a titled Page naming the group as its audience.
@@ -630,16 +634,25 @@ describe('incoming activities', () => {
     const first = await announced(async () => expect(await send(activity('Create', dave, reply), dave)).toBe(202));
     const comment = await commentByAp(reply.id);
     expect(comment).toMatchObject({ post_id: post.id, author_id: await accountOf(dave), text: 'save me a basket' });
-    // The group passes it on by its own id to every follower, its author's server too.
+    // The group passes it on to every follower, its author's server too, as it passes on a local
+    // member's comment: an Announce of its author's Create of the Note, in reply to the post.
     expect(first.map((r) => r.path).sort()).toEqual([new URL(dave.inbox).pathname, new URL(carol.inbox).pathname].sort());
-    expect(JSON.parse(first[0]!.body)).toMatchObject({ type: 'Announce', actor: localActor(orchard.id), object: reply.id });
+    expect(JSON.parse(first[0]!.body)).toMatchObject({
+      type: 'Announce',
+      actor: localActor(orchard.id),
+      object: { type: 'Create', actor: dave.id, object: { type: 'Note', id: reply.id, attributedTo: dave.id, inReplyTo: localPost(post.id) } },
+    });
     expect(await signerOf(t.app, fedi, first[0]!)).toBe(localActor(orchard.id));
 
     // Lemmy style: an answer to that comment, naming the group as its audience.
     const nested = noteBy(carol, { inReplyTo: reply.id, content: '<p>two baskets</p>', audience: localActor(orchard.id) });
     const second = await announced(async () => expect(await send(activity('Create', carol, nested), carol)).toBe(202));
     expect(await commentByAp(nested.id)).toMatchObject({ post_id: post.id, parent_comment_id: comment!.id, text: 'two baskets' });
-    expect(second.map((r) => JSON.parse(r.body) as { object: string }).map((a) => a.object)).toEqual([nested.id, nested.id]);
+    const passed = second.map((r) => (JSON.parse(r.body) as { object: { type: string; object: { id: string; inReplyTo: string } } }).object);
+    expect(passed.map((create) => [create.type, create.object.id, create.object.inReplyTo])).toEqual([
+      ['Create', nested.id, reply.id],
+      ['Create', nested.id, reply.id],
+    ]);
 
     // A ban from the group refuses a comment on its posts, as it does a local user's; nothing is announced.
     await t.app.db.insertInto('group_bans').values({ group_id: orchard.id, user_id: await accountOf(carol), created_at: Date.now() }).execute();

@@ -98,31 +98,60 @@ export async function commentNote(
   if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
   const replied = await repliedTo(app.db, origin, comment);
   const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
-  const group = await firstPublicGroupOf(app.db, comment.postId);
   const mentioned = await remoteMentionsOf(app.db, comment);
   const recipients = withMentioned(await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]), mentioned);
+  const note = await noteOfComment(app, comment, { id: commentNoteUrl(origin, comment._id), author: actor(comment.author.pfp), inReplyTo: replied.inReplyTo, actor }, recipients, mentioned);
+  return { note, author: comment.author.pfp, postId: comment.postId, recipients };
+}
+
+/**
+ * A remote person's comment a visitor may read, as the Note a group passing it on embeds: under
+ * its own id and author, in reply to what it answers, as kept here (its server answers for it).
+ */
+export async function remoteCommentNote(app: FastifyInstance, id: string, apId: string, actor: (id: string) => URL): Promise<{ note: Note; postId: string } | null> {
+  const comment = await visibleComment(app, id);
+  const author = comment?.author.pfp ? await remoteActorOfAccount(app.db, comment.author.pfp) : undefined;
+  if (!comment || !author) return null;
+  const replied = await repliedTo(app.db, app.config.publicUrl, comment);
+  const remoteUrl = comment.remote?.url;
+  const note = await noteOfComment(app, comment, { id: new URL(apId), author: new URL(author.id), inReplyTo: replied.inReplyTo, actor }, [], new Map());
+  return { note: remoteUrl ? note.clone({ url: new URL(remoteUrl) }) : note, postId: comment.postId };
+}
+
+/**
+ * A comment as a Note: a reply filed under its post's group, naming (in `cc` and as a `Mention`)
+ * the remote actors it goes to and the local users it mentions, its pictures attached.
+ */
+async function noteOfComment(
+  app: FastifyInstance,
+  comment: Comment,
+  at: { id: URL; author: URL; inReplyTo: URL; actor: (id: string) => URL },
+  recipients: Recipient[],
+  mentioned: Map<string, MentionedActor>,
+): Promise<Note> {
+  const origin = app.config.publicUrl;
+  const group = await firstPublicGroupOf(app.db, comment.postId);
   const host = new URL(origin).host;
   const alts = comment.alts ?? [];
-  const note = new Note({
-    id: commentNoteUrl(origin, comment._id),
-    attribution: actor(comment.author.pfp),
+  return new Note({
+    id: at.id,
+    attribution: at.author,
     content: noteContent(origin, comment, mentioned),
     published: Temporal.Instant.fromEpochMilliseconds(comment.createdAt),
     url: new URL(appPaths.post(comment.postId), origin),
-    replyTarget: replied.inReplyTo,
+    replyTarget: at.inReplyTo,
     // Filed under its post's group, as the post is (see audienceOf).
-    audience: group ? actor(group) : null,
+    audience: group ? at.actor(group) : null,
     to: PUBLIC_COLLECTION,
     ccs: recipients.map((recipient) => new URL(recipient.id)),
     tags: [
       ...recipients.map((recipient) => new Mention({ href: new URL(recipient.id), name: recipient.handle })),
       ...comment.mentions.flatMap((mention) =>
-        mention._id && !isRemoteAccountName(mention.username) ? [new Mention({ href: actor(mention._id), name: `@${mention.username}@${host}` })] : [],
+        mention._id && !isRemoteAccountName(mention.username) ? [new Mention({ href: at.actor(mention._id), name: `@${mention.username}@${host}` })] : [],
       ),
     ],
     attachments: comment.media.map(
       (path, index) => new Document({ url: new URL(path, origin), mediaType: 'image/webp', name: alts[index] ? alts[index] : null }),
     ),
   });
-  return { note, author: comment.author.pfp, postId: comment.postId, recipients };
 }

@@ -1,10 +1,10 @@
 import { Temporal } from '@js-temporal/polyfill';
-import { Activity, Announce, Create, Delete, Follow, Like, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
+import { Activity, Announce, Create, Delete, Follow, Like, type Note, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
-import { commentNote, commentNoteUrl, postNoteUrl, visibleComment } from './comment-note.js';
+import { commentNote, commentNoteUrl, postNoteUrl, remoteCommentNote, visibleComment } from './comment-note.js';
 import { type Delivery, enqueueDeliveries } from './delivery.js';
 import { egressDocumentLoader, federationRules } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
@@ -38,8 +38,8 @@ async function send(app: FastifyInstance, actorId: string, inboxes: string[], ac
   return inboxes.map((inbox) => ({ actorId, keyId, inbox, activity: json }));
 }
 
-/** An activity (or a Note by its id) announced by each public group named, to the group's remote followers. */
-async function announcedBy(app: FastifyInstance, groupIds: string[], object: Activity | URL, suffix: string): Promise<Delivery[]> {
+/** An activity announced by each public group named, to the group's remote followers. */
+async function announcedBy(app: FastifyInstance, groupIds: string[], object: Activity, suffix: string): Promise<Delivery[]> {
   const deliveries: Delivery[] = [];
   for (const groupId of new Set(groupIds)) {
     if ((await actorById(app.db, groupId))?.kind !== 'group') continue;
@@ -81,13 +81,25 @@ function addresses(app: FastifyInstance, postId: string, authorId: string): Note
 const groupIdsOf = (post: Post) => post.groups.flatMap((group) => (group._id ? [group._id] : []));
 
 /**
- * A remote person's post in groups here, as a visitor reads it: the groups pass the Note on by its
- * own id, which its server answers for (its edits and deletion they pass on as they come, see
- * `sendRemoteChange`).
+ * What a group passes on of a remote person's post or comment, shaped as it passes on a local
+ * member's: its author's Create of the Note, as kept here under the Note's own id. The group cannot
+ * sign for its author, so the Create carries no id of its own; a receiver takes the Note from the
+ * author's server, which answers for it (Kruh does, see Incoming).
+ */
+const remoteCreate = (note: Note) => new Create({ actor: note.attributionId, object: note, published: note.published, to: PUBLIC_COLLECTION, ccs: note.ccIds });
+
+/**
+ * A remote person's post in groups here, as a visitor reads it, passed on by the groups (its edits
+ * and deletion they pass on as they come, see `sendRemoteChange`).
  */
 async function announceRemotePost(app: FastifyInstance, postId: string, apId: string): Promise<Delivery[]> {
   const post = await readAsVisitor(app, postsApi.get, { postId });
-  return post ? announcedBy(app, groupIdsOf(post), new URL(apId), `${postId}/create`) : [];
+  const author = post ? await remoteActorOfAccount(app.db, post.author.pfp) : undefined;
+  if (!post || !author) return [];
+  const at: NoteAddresses = { origin: app.config.publicUrl, note: new URL(apId), author: new URL(author.id), followers: null, actor: (id) => actorOf(app, id) };
+  const note = noteOf(post, at);
+  const page = post.remote?.url;
+  return announcedBy(app, groupIdsOf(post), remoteCreate(page ? note.clone({ url: new URL(page) }) : note), `${postId}/create`);
 }
 
 async function sendPost(app: FastifyInstance, postId: string, change: 'create' | 'update'): Promise<Delivery[]> {
@@ -165,16 +177,15 @@ async function groupsOfVisiblePost(app: FastifyInstance, postId: string): Promis
 /**
  * A comment, as a visitor reads it: a local one to the remote authors it answers and the remote
  * accounts it mentions, and, whoever wrote it, passed on by each public group its post is in to the
- * group's followers (a local comment's Create; a remote person's Note by its own id, which its
- * server answers for).
+ * group's followers (its author's Create of its Note, see remoteCreate for a remote person's).
  */
 async function sendComment(app: FastifyInstance, commentId: string): Promise<Delivery[]> {
   const stored = await app.db.selectFrom('comments').select(['ap_id', 'post_id']).where('id', '=', commentId).executeTakeFirst();
   if (!stored) return [];
   const suffix = `comments/${commentId}/create`;
   if (stored.ap_id) {
-    if (!(await visibleComment(app, commentId))) return [];
-    return announcedBy(app, await groupsOfVisiblePost(app, stored.post_id), new URL(stored.ap_id), suffix);
+    const remote = await remoteCommentNote(app, commentId, stored.ap_id, (id) => actorOf(app, id));
+    return remote ? announcedBy(app, await groupsOfVisiblePost(app, remote.postId), remoteCreate(remote.note), suffix) : [];
   }
   const found = await commentNote(app, commentId, (id) => actorOf(app, id));
   if (!found) return [];
