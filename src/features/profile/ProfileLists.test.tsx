@@ -57,6 +57,18 @@ describe('profile lists across accounts and offline', () => {
     expect(screen.queryByRole('link', { name: 'carol' })).toBeNull();
   });
 
+  it("lists a follower from another server by its name and server, leading to its profile here", async () => {
+    login(ALICE);
+    mockFetch((call) => {
+      if (call.path === '/api/profile/user/bob') return { body: { user: profile } };
+      if (call.path === '/api/profile/user/bob/followers') return { body: { userList: [follower('dan@other.example')], logged: true, hasMore: false } };
+      return { status: 404, body: { message: 'error/server_error' } };
+    });
+    renderFollowers();
+    const row = await screen.findByRole('link', { name: 'dan on other.example' });
+    expect(row).toHaveAttribute('href', `/u/${encodeURIComponent('dan@other.example')}`);
+  });
+
   it('reads the followers offline after a reload', async () => {
     login(ALICE);
     mockFetch((call) => {
