@@ -252,6 +252,18 @@ describe('delivery: a host that keeps failing is parked', () => {
   });
 });
 
+describe('delivery: one host, however its inboxes spell it', () => {
+  const t = useTestApp(FEDERATION);
+
+  it('counts every spelling of a host as one host, so the per-host bound and parking cannot be split', async () => {
+    const alice = await createUser(t.app);
+    for (const inbox of ['https://Evil.Example./users/a/inbox', 'https://evil.example/users/b/inbox', 'https://EVIL.example:8443/inbox']) {
+      await queueTo(t.app, alice.id, inbox);
+    }
+    expect((await deliveries(t.app)).map((job) => job.host)).toEqual(['evil.example', 'evil.example', 'evil.example:8443']);
+  });
+});
+
 describe('delivery: retries', () => {
   const t = useTestApp(FEDERATION);
   let inbox: Inbox;

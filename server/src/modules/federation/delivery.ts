@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { Executor } from '../../db/schema.js';
 import { EgressRefused } from '../../lib/egress/egress.js';
 import { hostAnswered, hostFailed } from '../jobs/host-breaker.js';
+import { hostWithPortOf } from './hosts.js';
 import type { LaneBound, OutsideJob } from '../jobs/job-handler.js';
 import { type JobAddress, enqueueJob, enqueueJobs, giveUpJobsQueuedBefore } from '../jobs/queue.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
@@ -73,8 +74,8 @@ export interface Delivery {
  * URL, which the guard refuses.
  */
 function addressOf(delivery: Delivery): JobAddress | null {
-  const host = URL.parse(delivery.inbox)?.host;
-  return host ? { host, target: delivery.inbox } : null;
+  const url = URL.parse(delivery.inbox);
+  return url ? { host: hostWithPortOf(url), target: delivery.inbox } : null;
 }
 
 export const enqueueDelivery = (db: Executor, delivery: Delivery, now?: number) => enqueueJob(db, FEDERATION_DELIVERY_JOB, delivery, now, addressOf(delivery));
@@ -107,7 +108,7 @@ async function deliver(app: FastifyInstance, delivery: Delivery, now: number): P
     headers[name] = value;
   });
   const settings = app.config.federationDelivery;
-  const host = new URL(delivery.inbox).host;
+  const host = hostWithPortOf(new URL(delivery.inbox));
   let response;
   try {
     response = await app.egress.request(
