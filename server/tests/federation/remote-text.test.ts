@@ -38,6 +38,12 @@ describe('remote HTML as text', () => {
     expect(htmlToText(html, LOCAL)).toBe('@bob@mastodon.example and @alice');
   });
 
+  it('reads a host in any of its spellings as the same host', () => {
+    const html =
+      '<p><a href="https://KRUH.example./u/alice" class="u-url mention">@alice</a> and <a href="https://Mastodon.Example./@bob" class="u-url mention">@bob</a></p>';
+    expect(htmlToText(html, LOCAL)).toBe('@alice and @bob@mastodon.example');
+  });
+
   it('keeps a mention already written with its host, and a hashtag as written', () => {
     const html = '<p><a href="https://misskey.example/@carol" class="u-url mention">@carol@misskey.example</a> <a href="https://m.example/tags/cats" class="mention hashtag" rel="tag">#<span>cats</span></a></p>';
     expect(htmlToText(html, LOCAL)).toBe('@carol@misskey.example #cats');

@@ -2,6 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import { LIMITS } from '#core/limits';
 import { lineCount, storedLength, trimText } from '#core/text';
 import { normalizeContentWarning } from '#core/validation';
+import { hostWithPortOf } from './hosts.js';
 
 /**
  * What other servers send as HTML, turned into Kruh's plain text before anything is stored. Kruh
@@ -17,12 +18,10 @@ const TOKEN = /<p>|<\/p>|<br \/>|<a(?: href="([^"]*)")?(?: class="([^"]*)")?>|<\
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" };
 const decode = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39|#x27);/g, (entity) => ENTITIES[entity] ?? entity);
 
+/** A link's host in its one spelling (hosts.ts), with its port: a mention of `kruh.example.` is local. */
 const hostOf = (href: string): string | null => {
-  try {
-    return new URL(href).host;
-  } catch {
-    return null;
-  }
+  const url = URL.parse(href);
+  return url ? hostWithPortOf(url) : null;
 };
 
 /**
