@@ -80,9 +80,9 @@ export const ERROR_KEYS = [
   // an inbox request from a blocked domain or a suspended remote account; too many inbox requests
   // from one server or address.
   'invalid_domain', 'remote_blocked', 'inbox_limit',
-  // An inbox request with no signature, one nested deeper than any activity is, one naming a JSON-LD
-  // context the instance does not know (contexts are never fetched).
-  'activity_unsigned', 'activity_too_deep', 'unknown_context',
+  // An inbox request with no signature, one nested deeper than any activity is, one importing a
+  // JSON-LD context.
+  'activity_unsigned', 'activity_too_deep', 'activity_imports_context',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

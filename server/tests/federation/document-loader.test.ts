@@ -1,6 +1,9 @@
+import { generateCryptoKeyPair } from '@fedify/fedify';
+import { CryptographicKey, Person } from '@fedify/fedify/vocab';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Egress, EgressRefused } from '../../src/lib/egress/egress';
 import { MAX_REDIRECTS, egressDocumentLoader, knownContextLoader } from '../../src/modules/federation/document-loader';
+import { startFakeFediverse } from '../helpers/fake-fediverse';
 import { type RedirectChain, startRedirectChain } from '../helpers/redirect-chain';
 
 /** What Fedify fetches of other servers (actors, keys) goes through the outgoing-request guard. */
@@ -56,11 +59,51 @@ describe('a remote document behind redirects', () => {
   });
 });
 
+describe('a remote document importing a JSON-LD context', () => {
+  it('is refused: the JSON-LD reader would keep what an import read, and fail every later document naming that context', async () => {
+    const remote = await startFakeFediverse();
+    try {
+      remote.serve('/actor', { '@context': ['https://www.w3.org/ns/activitystreams', { '@import': 'https://w3id.org/security/v1' }], id: remote.url('/actor'), type: 'Person' });
+      remote.serve('/note', { '@context': 'https://www.w3.org/ns/activitystreams', id: remote.url('/note'), type: 'Note', tag: [{ '@context': { '@import': remote.url('/ctx') } }] });
+      const load = egressDocumentLoader(new Egress(), 'Kruh/test', { allowLoopbackHttp: true });
+      await expect(load(remote.url('/actor'))).rejects.toThrow(/imports a JSON-LD context/);
+      await expect(load(remote.url('/note'))).rejects.toThrow(/imports a JSON-LD context/);
+      remote.serve('/plain', { '@context': 'https://www.w3.org/ns/activitystreams', id: remote.url('/plain'), type: 'Note', content: '@import is only text here' });
+      expect((await load(remote.url('/plain'))).document).toMatchObject({ type: 'Note' });
+    } finally {
+      await remote.close();
+    }
+  });
+});
+
 describe('the JSON-LD context loader', () => {
-  it('answers the known contexts and fails on any other, without a request', async () => {
+  /** An actor with a key, its document naming the contexts given in place of its own. */
+  async function actorNaming(context: unknown[]) {
+    const id = new URL('https://social.example/users/bob');
+    const { publicKey } = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    const key = new CryptographicKey({ id: new URL('#main-key', id), owner: id, publicKey });
+    const document = { ...((await new Person({ id, name: 'Bob', preferredUsername: 'bob', publicKey: key }).toJsonLd()) as object), '@context': context };
+    return Person.fromJsonLd(document, { documentLoader: knownContextLoader, contextLoader: knownContextLoader });
+  }
+  const keyId = 'https://social.example/users/bob#main-key';
+
+  it('answers the known contexts from copies and reads any other as empty, without a request', async () => {
     const server = await chain(0);
     expect((await knownContextLoader('https://join-lemmy.org/context.json')).document).toHaveProperty('@context');
-    await expect(knownContextLoader(server.start)).rejects.toThrow(/unknown JSON-LD context/);
+    expect((await knownContextLoader(server.start)).document).toEqual({ '@context': {} });
+    // The terms of the standard contexts named beside an unknown one keep their meaning.
+    const beside = await actorNaming(['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1', server.start]);
+    expect([beside.name?.toString(), beside.publicKeyId?.href]).toEqual(['Bob', keyId]);
+    expect(server.asked).toEqual([]);
+  });
+
+  it('reads LitePub’s context, wherever a server names it, as the instance’s own copy of it, without a request', async () => {
+    const server = await chain(0);
+    // Pleroma and Akkoma name their own copy (its security terms bring an actor's key); Mobilizon the canonical one.
+    for (const litepub of [new URL('/schemas/litepub-0.1.jsonld', server.start).href, 'https://litepub.social/litepub/context.jsonld']) {
+      const actor = await actorNaming(['https://www.w3.org/ns/activitystreams', litepub, { '@language': 'und' }]);
+      expect([actor.preferredUsername?.toString(), actor.publicKeyId?.href]).toEqual(['bob', keyId]);
+    }
     expect(server.asked).toEqual([]);
   });
 });

@@ -3,16 +3,27 @@ import { signRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_DEPTH } from '../../src/modules/federation/inbox-guard';
 import { expectError } from '../helpers/expect';
-import { AS_CONTEXT, type FakeActor, type FakeFediverse, deliverToInbox, injectSigned, startFakeFediverse } from '../helpers/fake-fediverse';
-import { type TestUser, createUser } from '../helpers/fixtures';
+import {
+  AS_CONTEXT,
+  type FakeActor,
+  type FakeFediverse,
+  LITEPUB_CONTEXT,
+  LITEPUB_CONTEXT_PATH,
+  PUBLIC,
+  deliverToInbox,
+  injectSigned,
+  pleromaContext,
+  startFakeFediverse,
+} from '../helpers/fake-fediverse';
+import { type TestUser, createPost, createUser } from '../helpers/fixtures';
 import { type RedirectChain, startRedirectChain } from '../helpers/redirect-chain';
 import { useTestApp } from '../helpers/test-app';
 
 /**
  * What an inbox refuses before and after a request's signature is checked: a server's budget is
- * spent only by requests its own key signed; an unsigned request, one nested deeper than any
- * activity, or one naming a JSON-LD context the instance does not know is refused without a single
- * request to anyone; and a signing key a server hides behind slow redirects holds the request no
+ * spent only by requests its own key signed; an unsigned request, or one nested deeper than any
+ * activity, is refused without a single request to anyone; a JSON-LD context named by address is
+ * never fetched (one the instance does not know reads as empty); and a signing key a server hides behind slow redirects holds the request no
  * longer than one short deadline.
  */
 
@@ -105,21 +116,71 @@ describe('an inbox request’s body, before its signature', () => {
     expect((await deliverToInbox(t.app, INBOX, quoted, bob)).statusCode).toBe(202);
   });
 
-  it('is refused when it names a JSON-LD context the instance does not know, which is never fetched', async () => {
-    const before = (await follows()).length;
-    const unknown = bystander.url('/unknown-context.jsonld');
-    const top = { ...followOf(bob.id, aliceActor()), '@context': [AS_CONTEXT, unknown] };
-    expectError(await deliverToInbox(t.app, INBOX, top, bob), 400, 'unknown_context');
-    // Nor one nested in an object, nor one a context imports.
-    const nested = { ...followOf(bob.id, aliceActor()), object: { '@context': unknown, id: aliceActor() } };
-    expectError(await deliverToInbox(t.app, INBOX, nested, bob), 400, 'unknown_context');
-    const imported = { ...followOf(bob.id, aliceActor()), '@context': [AS_CONTEXT, { '@import': unknown }] };
-    expectError(await deliverToInbox(t.app, INBOX, imported, bob), 400, 'unknown_context');
+  it('from Pleroma, naming its LitePub context by address, is read and stored without that context being fetched', async () => {
+    remote.serve(LITEPUB_CONTEXT_PATH, LITEPUB_CONTEXT);
+    // Pleroma's actors too name only ActivityStreams and LitePub: their key is found all the same.
+    const pleroma = await remote.actor('pleroma', { context: pleromaContext(remote.origin) });
+    const post = await createPost(t.app, alice, { text: 'seeds to swap' });
+    const thread = remote.url(`/contexts/${randomUUID()}`);
+    const note = {
+      id: remote.url(`/objects/${randomUUID()}`),
+      type: 'Note',
+      actor: pleroma.id,
+      attributedTo: pleroma.id,
+      to: [PUBLIC],
+      cc: [pleroma.followers, aliceActor()],
+      content: '<p>I have <b>beans</b></p>',
+      source: { content: 'I have **beans**', mediaType: 'text/markdown' },
+      summary: '',
+      sensitive: false,
+      context: thread,
+      conversation: thread,
+      inReplyTo: `${ORIGIN}/ap/posts/${post.id}`,
+      published: '2026-11-28T10:00:00.000Z',
+      attachment: [],
+      tag: [],
+    };
+    const create = {
+      '@context': pleromaContext(remote.origin),
+      id: remote.url(`/activities/${randomUUID()}`),
+      type: 'Create',
+      actor: pleroma.id,
+      to: [PUBLIC],
+      cc: [pleroma.followers, aliceActor()],
+      context: thread,
+      directMessage: false,
+      published: note.published,
+      object: note,
+    };
+    expect((await deliverToInbox(t.app, INBOX, create, pleroma)).statusCode).toBe(202);
+    const comment = await t.app.db.selectFrom('comments').selectAll().where('ap_id', '=', note.id).executeTakeFirst();
+    expect(comment).toMatchObject({ post_id: post.id, text: 'I have beans' });
+    expect(remote.asked).not.toContain(LITEPUB_CONTEXT_PATH);
+  });
+
+  it('naming a JSON-LD context the instance does not know is read as if that context were empty, never fetching it', async () => {
+    const unknown = (name: string) => bystander.url(`/${name}.jsonld`);
+    // The terms of the standard context named beside one keep their meaning: the Follow is taken.
+    const pat = await remote.actor('pat');
+    const top = { ...followOf(pat.id, aliceActor()), '@context': [AS_CONTEXT, unknown('top')] };
+    expect((await deliverToInbox(t.app, INBOX, top, pat)).statusCode).toBe(202);
+    expect((await follows()).map((row) => row.remote_actor_id)).toContain(pat.id);
+    // So is one nested in an object.
+    const nested = { ...followOf(bob.id, aliceActor()), object: { '@context': unknown('nested'), id: aliceActor() } };
+    expect((await deliverToInbox(t.app, INBOX, nested, bob)).statusCode).toBe(202);
     expect(bystander.asked).toEqual([]);
-    expect(await follows()).toHaveLength(before);
-    // The common contexts, which Fedify keeps copies of, pass.
-    const known = { ...followOf(bob.id, aliceActor()), '@context': [AS_CONTEXT, 'https://w3id.org/security/v1'] };
-    expect((await deliverToInbox(t.app, INBOX, known, bob)).statusCode).toBe(202);
+  });
+
+  it('is refused when it imports a JSON-LD context, which leaves the next activities naming that context readable', async () => {
+    const SECURITY = 'https://w3id.org/security/v1';
+    for (const imported of [SECURITY, bystander.url('/imported.jsonld')]) {
+      const importing = { ...followOf(bob.id, aliceActor()), '@context': [AS_CONTEXT, { '@import': imported }] };
+      expectError(await deliverToInbox(t.app, INBOX, importing, bob), 400, 'activity_imports_context');
+      // As Mastodon names its contexts, and as a server names one the instance does not know.
+      const naming = { ...followOf(bob.id, aliceActor()), '@context': [AS_CONTEXT, imported] };
+      expect((await deliverToInbox(t.app, INBOX, naming, bob)).statusCode).toBe(202);
+    }
+    expect(bystander.asked).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKFILL_ITEMS, BACKFILL_PAGES } from '../../src/modules/federation/inbox';
 import { REMOTE_ACTOR_STALE_MS } from '../../src/modules/federation/remote-refresh';
 import { runDueJobs } from '../../src/modules/jobs/worker';
-import { AS_CONTEXT, type FakeFediverse, PUBLIC, startFakeFediverse } from '../helpers/fake-fediverse';
+import { AS_CONTEXT, type FakeFediverse, LITEPUB_CONTEXT, LITEPUB_CONTEXT_PATH, PUBLIC, pleromaContext, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
@@ -67,6 +67,23 @@ describe('looking up remote accounts', () => {
     const asked = webfingers();
     expect(await names(alice, bob)).toEqual([bob]);
     expect(webfingers()).toBe(asked);
+  });
+
+  it('finds an actor whose document names JSON-LD contexts by address, never fetching them, its picture included', async () => {
+    const extensions = '/ns/extensions.jsonld';
+    remote.serve(extensions, { '@context': { nickname: 'http://example.org/ns#nickname' } });
+    remote.serve(LITEPUB_CONTEXT_PATH, LITEPUB_CONTEXT);
+    const lena = await remote.actor('lena', { context: [AS_CONTEXT, 'https://w3id.org/security/v1', remote.url(extensions)] });
+    // A Pleroma actor names only ActivityStreams and LitePub's context on its own server.
+    const pleroma = await remote.actor('pleroma', { context: pleromaContext(remote.origin), icon: '/pleroma.png' });
+    remote.serveFile('/pleroma.png', 'image/png', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#663399' } }).png().toBuffer());
+    const searcher = await createUser(t.app);
+    expect(await names(searcher, lena.handle)).toEqual([lena.account]);
+    expect(await names(searcher, pleroma.handle)).toEqual([pleroma.account]);
+    await runDueJobs(t.app);
+    expect(await pfpVersion(pleroma.account)).toBeGreaterThan(0);
+    expect(remote.asked).not.toContain(extensions);
+    expect(remote.asked).not.toContain(LITEPUB_CONTEXT_PATH);
   });
 
   it('answers the search without waiting on the picture, which a job stores once its server answers', async () => {

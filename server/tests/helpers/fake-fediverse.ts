@@ -15,6 +15,17 @@ import type { FastifyInstance } from 'fastify';
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 export const PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 
+/** Where a Pleroma or Akkoma server serves its LitePub context, which its documents name by address. */
+export const LITEPUB_CONTEXT_PATH = '/schemas/litepub-0.1.jsonld';
+
+/** A LitePub context as such a server serves it: the standard contexts and terms of its own. */
+export const LITEPUB_CONTEXT = {
+  '@context': [AS_CONTEXT, 'https://w3id.org/security/v1', { litepub: 'http://litepub.social/ns#', directMessage: 'litepub:directMessage' }],
+};
+
+/** The `@context` of a Pleroma server's documents: ActivityStreams, LitePub's on that server, an undetermined language. */
+export const pleromaContext = (origin: string) => [AS_CONTEXT, new URL(LITEPUB_CONTEXT_PATH, origin).href, { '@language': 'und' }];
+
 export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
@@ -47,6 +58,8 @@ export interface ActorOptions {
   icon?: string;
   /** The path of its outbox (whatever the test serves there). */
   outbox?: string;
+  /** The `@context` its document names in place of the standard ones (a Pleroma actor's names LitePub's by its address). */
+  context?: unknown[];
 }
 
 export interface FakeFediverse {
@@ -183,7 +196,8 @@ export async function startFakeFediverse(options: FakeFediverseOptions = {}): Pr
       publicKey: new CryptographicKey({ id: keyId, owner: new URL(id), publicKey: pair.publicKey }),
     };
     const document = options.type === 'Group' ? new Group(values) : new Person(values);
-    serve(path, await document.toJsonLd());
+    const json = (await document.toJsonLd()) as Record<string, unknown>;
+    serve(path, options.context ? { ...json, '@context': options.context } : json);
     webfinger(name, id);
     return { id, name, account: `${name}@${host}`, handle: `@${name}@${host}`, inbox: `${id}/inbox`, sharedInbox, followers: `${id}/followers`, keyId, privateKey };
   }

@@ -2,6 +2,8 @@ import { type DocumentLoader, FetchError, preloadedContexts, signRequest } from 
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { type Config, FEDERATION_FETCH_TIMEOUT_MS } from '../../config.js';
 import type { Egress, EgressRules } from '../../lib/egress/egress.js';
+import { importsContext } from './context-imports.js';
+import { LITEPUB_CONTEXT, isLitepubContext } from './litepub-context.js';
 
 /** The guard's rules for remote servers, and how long one of their documents may take to read. */
 export interface FederationRules extends EgressRules {
@@ -64,7 +66,7 @@ async function signatureHeaders(url: string, accept: string, key: SigningKey): P
  * fetch: every hop of a redirect is checked again, so a remote server can never lead the instance
  * to its own network. One deadline covers all the hops, so a server answering each slowly holds
  * the request (an inbox's, waiting on a signer's key) no longer than one. Fails with Fedify's
- * FetchError on any answer that is not JSON.
+ * FetchError on any answer that is not JSON, or that imports a JSON-LD context (context-imports.ts).
  */
 export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJsonRequest): Promise<{ document: unknown; documentUrl: string }> {
   const timeoutMs = how.rules.documentTimeoutMs ?? FEDERATION_FETCH_TIMEOUT_MS;
@@ -89,11 +91,14 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
     }
     // The status goes with the error: a 404 or 410 says the document is gone (see `isGone`).
     if (response.status < 200 || response.status >= 300) throw new FetchError(current, `HTTP ${response.status}`, response.status >= 400 && response.status <= 599 ? new Response(null, { status: response.status }) : undefined);
+    let document: unknown;
     try {
-      return { document: JSON.parse(response.body.toString('utf8')) as unknown, documentUrl: current };
+      document = JSON.parse(response.body.toString('utf8')) as unknown;
     } catch {
       throw new FetchError(current, 'not JSON');
     }
+    if (importsContext(document)) throw new FetchError(current, 'imports a JSON-LD context');
+    return { document, documentUrl: current };
   }
   throw new FetchError(url, 'too many redirects');
 }
@@ -101,18 +106,23 @@ export async function fetchRemoteJson(egress: Egress, url: string, how: RemoteJs
 /** Whether a fetch failed because the server no longer has the document. */
 export const isGone = (error: unknown) => error instanceof FetchError && (error.response?.status === 404 || error.response?.status === 410);
 
-/** Whether the JSON-LD context is one the instance knows: Fedify's copies of the common ones. */
-export const isKnownContext = (url: string): boolean => Object.hasOwn(preloadedContexts, url);
+/** A context that defines no terms: what one the instance has no copy of is read as. */
+const EMPTY_CONTEXT = { '@context': {} };
+
+/** What a JSON-LD context named by address says: Fedify's copy of a common one, the instance's own of LitePub's, else nothing. */
+function contextNamed(url: string): unknown {
+  if (Object.hasOwn(preloadedContexts, url)) return preloadedContexts[url];
+  return isLitepubContext(url) ? LITEPUB_CONTEXT : EMPTY_CONTEXT;
+}
 
 /**
- * Where JSON-LD contexts come from: the known ones only, never the network. A context is named by
- * whoever wrote the document, so fetching it would have the instance request what and where a
- * sender chooses, before anything about them is verified; an unknown one fails the reading.
+ * Where JSON-LD contexts come from: the instance's copies only, never the network. A context is
+ * named by whoever wrote the document, so fetching it would have the instance request what and
+ * where a sender chooses, before anything about them is verified. One it has no copy of is read as
+ * empty: the terms of the standard contexts named beside it (as every server names them) keep their
+ * meaning, and only its own terms are left out of what is read.
  */
-export const knownContextLoader: DocumentLoader = async (url) => {
-  if (!isKnownContext(url)) throw new FetchError(url, 'unknown JSON-LD context');
-  return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
-};
+export const knownContextLoader: DocumentLoader = async (url) => ({ contextUrl: null, document: contextNamed(url), documentUrl: url });
 
 /**
  * Fedify's loader of remote JSON-LD (actors, keys, objects), through the guard (fetchRemoteJson).

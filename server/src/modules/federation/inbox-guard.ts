@@ -5,17 +5,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, forbidden, tooMany, unauthorized } from '../../lib/app-error.js';
 import { type RateRule, secondsUntilSlot, tryTakeSlot } from '../../lib/rate-limit.js';
 import { hostOf, isHostBlocked, isRemoteActorAllowed } from './boundaries.js';
-import { isKnownContext } from './document-loader.js';
+import { importsContext } from './context-imports.js';
 
 /**
  * What every request to an inbox passes before Fedify reads it, cheapest first: the body's size is
  * bounded on the route (INBOX_BODY_LIMIT, 413); each network address may post only so many an
  * hour, counted in the database so every server process shares the count (429 with Retry-After);
  * a request with no signature is refused (401), as Fedify would read its body, and fetch what it
- * names, before finding none; so is a body nested deeper than any activity (400); a request whose
- * signing key or actor is on a blocked domain, or whose actor's account is suspended (403); and a
- * body naming a JSON-LD context the instance does not know, since contexts are never fetched (400).
- * The key's host is read here unverified, which can only make a forger refused, never let it through.
+ * names, before finding none; so is a body nested deeper than any activity (400), one importing a
+ * JSON-LD context (400, see context-imports.ts), and a request whose signing key or actor is on a
+ * blocked domain, or whose actor's account is suspended (403).
+ * The key's host is read here unverified, which can only make a forger refused, never let it
+ * through. The JSON-LD contexts a body names need no check: they are never fetched (knownContextLoader).
  *
  * The signature is Fedify's to check afterwards; only once it has, each remote server's budget is
  * taken (chargeSenders), so a forger naming another server's key cannot spend that server's budget.
@@ -30,9 +31,6 @@ export const INBOX_BODY_LIMIT = 256 * 1024;
  * real activities (an Announce of a Create of a Note with its tags and attachments) nest under ten.
  */
 export const MAX_BODY_DEPTH = 64;
-
-/** The keys under which JSON-LD names a context, by address or inline (`@import` inside a context). */
-const CONTEXT_KEYS = new Set(['@context', '@import']);
 
 /** The `keyId` a request's signature names (an HTTP Signatures `Signature` header or an RFC 9421 `Signature-Input`). */
 export function keyIdOf(request: FastifyRequest): string | null {
@@ -87,21 +85,6 @@ function actorOf(activity: unknown): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-/**
- * Whether the value names, anywhere in it, a context by an address the instance does not know:
- * the activity's own, an embedded object's, one a context imports or scopes to a term.
- */
-function namesUnknownContext(value: unknown, depth = 0): boolean {
-  if (depth > MAX_BODY_DEPTH) throw badRequest('activity_too_deep');
-  if (Array.isArray(value)) return value.some((item) => namesUnknownContext(item, depth + 1));
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(
-    ([key, child]) =>
-      (CONTEXT_KEYS.has(key) && [child].flat().some((context) => typeof context === 'string' && !isKnownContext(context))) ||
-      namesUnknownContext(child, depth + 1),
-  );
-}
-
 /** Takes a slot of the rule; null when taken, else the seconds until one frees. */
 async function slotOrWait(app: FastifyInstance, rule: RateRule): Promise<number | null> {
   return (await tryTakeSlot(app.db, rule)) ? null : secondsUntilSlot(app.db, rule);
@@ -118,13 +101,13 @@ export async function guardInbox(app: FastifyInstance, request: FastifyRequest, 
   }
   if (!request.headers.signature) throw unauthorized('activity_unsigned');
   const body = bodyOf(request.body);
+  if (importsContext(body)) throw badRequest('activity_imports_context');
   const keyId = keyIdOf(request);
   const actor = actorOf(body);
   for (const host of [keyId ? hostOf(keyId) : null, actor ? hostOf(actor) : null]) {
     if (host && (await isHostBlocked(app.db, host))) throw forbidden('remote_blocked');
   }
   if (actor && !(await isRemoteActorAllowed(app.db, actor))) throw forbidden('remote_blocked');
-  if (namesUnknownContext(body)) throw badRequest('unknown_context');
 }
 
 /** An inbox request while Fedify handles it: the seconds its sender's server must wait, once over its budget. */

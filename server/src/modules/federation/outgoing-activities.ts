@@ -6,7 +6,7 @@ import { readAsVisitor } from '../syndication/visitor-read.js';
 import type { OutsideJob } from '../jobs/job-handler.js';
 import { commentNote, commentNoteUrl, postNoteUrl, remoteCommentNote, visibleComment } from './comment-note.js';
 import { type Delivery, enqueueDeliveries } from './delivery.js';
-import { egressDocumentLoader, federationRules } from './document-loader.js';
+import { egressDocumentLoader, federationRules, knownContextLoader } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
 import { actorById, followerInboxes, postMediaVersion, remoteLiked } from './federation.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
@@ -32,8 +32,7 @@ const followersOf = (app: FastifyInstance, id: string) => new URL(`${actorOf(app
 /** The deliveries of an activity, signed by the actor, one per inbox. */
 async function send(app: FastifyInstance, actorId: string, inboxes: string[], activity: Activity): Promise<Delivery[]> {
   if (inboxes.length === 0) return [];
-  const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config));
-  const json = await activity.toJsonLd({ contextLoader: loader });
+  const json = await activity.toJsonLd({ contextLoader: knownContextLoader });
   const keyId = keyIdOf(app, actorId);
   return inboxes.map((inbox) => ({ actorId, keyId, inbox, activity: json }));
 }
@@ -222,7 +221,7 @@ async function sendRemoteChange(app: FastifyInstance, event: Extract<OutgoingEve
   // An edit of what a visitor may no longer read (hidden, or its author suspended) goes nowhere, as its Note would not.
   if (event.change === 'update' && !(event.of === 'post' ? await readAsVisitor(app, postsApi.get, { postId: event.id }) : await visibleComment(app, event.id))) return [];
   const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config));
-  const activity = await Activity.fromJsonLd(event.activity, { documentLoader: loader, contextLoader: loader });
+  const activity = await Activity.fromJsonLd(event.activity, { documentLoader: loader, contextLoader: knownContextLoader });
   const of = event.of === 'post' ? event.id : `comments/${event.id}`;
   const suffix = event.change === 'update' ? `${of}/update/${event.version}` : `${of}/delete`;
   return announcedBy(app, event.groupIds, activity, suffix);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { tryTakeSlot } from '../../lib/rate-limit.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { knownContextLoader } from './document-loader.js';
 import { hostWithPortOf } from './hosts.js';
 import { actorInfo, remoteAccountName, storeRemoteActor } from './remote-accounts.js';
 import { type AvatarPayload, FEDERATION_AVATAR_JOB, guardedLoader, iconUrlOf, refreshIfStale } from './remote-refresh.js';
@@ -44,7 +45,7 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
   if (!actorUrl) return null;
   // A blocked domain is never asked, however the handle or a redirect leads there.
   const loader = guardedLoader(app, deadline);
-  const actor = await lookupObject(actorUrl, { documentLoader: loader, contextLoader: loader });
+  const actor = await lookupObject(actorUrl, { documentLoader: loader, contextLoader: knownContextLoader });
   // Fedify may answer null for a document given up on: the deadline still finds nobody.
   deadline.throwIfAborted();
   if (!isActor(actor) || !actor.id) return null;

@@ -8,7 +8,7 @@ import { enqueueJob } from '../jobs/queue.js';
 import { storeAvatar } from '../media/avatars.js';
 import { isUrlBlocked } from './blocked-domains.js';
 import { remoteActorStanding } from './boundaries.repository.js';
-import { type Signer, egressDocumentLoader, federationRules, userAgentOf } from './document-loader.js';
+import { type Signer, egressDocumentLoader, federationRules, knownContextLoader, userAgentOf } from './document-loader.js';
 import { instanceSigner } from './instance-actor.js';
 import { saveActorDocument } from './remote-accounts.js';
 
@@ -29,7 +29,7 @@ export const guardedLoader = (app: FastifyInstance, signal?: AbortSignal, signer
 /** The address of an actor's picture, null when it names none or it cannot be read. */
 export async function iconUrlOf(actor: Actor, loader: DocumentLoader): Promise<string | null> {
   try {
-    const icon = await actor.getIcon({ documentLoader: loader, contextLoader: loader });
+    const icon = await actor.getIcon({ documentLoader: loader, contextLoader: knownContextLoader });
     const url = icon?.url instanceof Link ? icon.url.href : icon?.url;
     return url?.href ?? null;
   } catch {
@@ -113,7 +113,7 @@ export const federationActorRefreshJob: OutsideJob = {
       const standing = await remoteActorStanding(app.db, actorId);
       if (!standing || standing.suspended) return;
       const loader = guardedLoader(app);
-      const actor = await lookupObject(actorId, { documentLoader: loader, contextLoader: loader });
+      const actor = await lookupObject(actorId, { documentLoader: loader, contextLoader: knownContextLoader });
       const userId = await saveActorDocument(app, actor, new URL(actorId));
       if (!userId || !isActor(actor)) return;
       const icon = await iconUrlOf(actor, loader);
