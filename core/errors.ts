@@ -83,6 +83,8 @@ export const ERROR_KEYS = [
   // An inbox request with no signature, one nested deeper than any activity is, one importing a
   // JSON-LD context.
   'activity_unsigned', 'activity_too_deep', 'activity_imports_context',
+  // A post into a community of another server the author does not follow (or names none known here).
+  'not_following_community',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

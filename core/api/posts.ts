@@ -12,7 +12,9 @@ const NullableId = Type.Union([Type.String(), Type.Null()]);
  * - replyingTo: the original's id, null for a top-level post, or "<deleted>" when the original no
  *   longer exists or the caller may not see it (a private group's post): the client shows its
  *   deleted marker, and a hidden original's id is not revealed to outsiders.
- * - groups / mentions: `_id` null when the entry was plain text (or its group or user is gone).
+ * - groups / mentions: `_id` null when the entry was plain text (or its group or user is gone). A
+ *   community of another server the post went into is a group entry named `name@host`, `_id` null
+ *   (it is an account, at /u/name@host).
  * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller
  *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
  *   where the post's author is banned.
@@ -70,7 +72,11 @@ const SlotEntries = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 4 * 
 
 /**
  * `text` is checked by the server's content rules (so a non-string answers blank_post, not a schema
- * error). `contentWarning` is kept on one line and trimmed; one showing nothing (or null) is none,
+ * error). A `groups` entry naming no group here may name a community of another server (a Lemmy
+ * community, another Kruh's group) the caller follows, by its account's id or `name@host`: the post
+ * is sent to it, and it counts within the groups' limit. One naming a remote account that is no
+ * community the caller follows, or a `name@host` known as nothing here, answers 403
+ * not_following_community (remote_blocked for a suspended one). `contentWarning` is kept on one line and trimmed; one showing nothing (or null) is none,
  * and one over LIMITS.contentWarningMaxLength characters answers max_content_warning_length.
  * `images`: how many pictures the client uploads next (POST /upload/image, index 0 up): the post
  * goes to other fediverse servers once they are in, so it arrives there with them (or after a
@@ -123,7 +129,7 @@ export const postsApi = {
     body: CreatePostBody,
     replies: { 201: CreatePostReply, 200: CreatePostReply },
     invalidKey: 'blank_post',
-    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'blocked', 'idempotency_mismatch'],
+    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'blocked', 'not_following_community', 'remote_blocked', 'idempotency_mismatch'],
   }),
   get: endpoint({
     method: 'GET',

@@ -8,7 +8,11 @@ import { postListEntry } from './feeds.js';
 export const SuggestionQuery = Type.Object({ query: Type.Optional(Type.String({ maxLength: 200 })) });
 export type SuggestionQuery = Static<typeof SuggestionQuery>;
 
-/** A suggestion: a user (name is the username) or one of the caller's groups, as _id and name. */
+/**
+ * A suggestion: a user (name is the username) or one of the caller's groups, as _id and name; in
+ * group slots also a community of another server the caller follows (its account's _id, name
+ * `name@host`), which a post may go into as into a group.
+ */
 export const NameResult = Type.Object({ _id: Type.String(), name: Type.String() });
 export type NameResult = Static<typeof NameResult>;
 
@@ -27,7 +31,7 @@ export const searchApi = {
   suggestMyGroups: endpoint({
     method: 'GET',
     path: '/search/mygroups',
-    summary: "The caller's groups matching the typed text that they may post in (the composer's group slots)",
+    summary: "The caller's groups matching the typed text that they may post in, then the communities of other servers they follow (the composer's group slots)",
     query: SuggestionQuery,
     replies: { 200: NameResults },
     errors: [],

@@ -32,6 +32,7 @@ import * as federationPresence from './migrations/20261128_60_federation_presenc
 import * as remoteFollowIds from './migrations/20261128_95_remote_follow_ids.js';
 import * as remoteHostsNormalized from './migrations/20261129_10_remote_hosts_normalized.js';
 import * as jobHosts from './migrations/20261129_30_job_hosts.js';
+import * as remoteCommunities from './migrations/20261129_60_remote_communities.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128_95_remote_follow_ids': remoteFollowIds,
   '20261129_10_remote_hosts_normalized': remoteHostsNormalized,
   '20261129_30_job_hosts': jobHosts,
+  '20261129_60_remote_communities': remoteCommunities,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

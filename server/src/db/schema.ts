@@ -315,6 +315,8 @@ export interface RemoteActorsTable {
   url: Generated<string | null>;
   /** The actor's host, lower case: what a domain block matches. */
   domain: Generated<string | null>;
+  /** 1 for a Group (a community local users may post into), else 0. */
+  is_group: Generated<number>;
 }
 
 /** A remote actor following a local user or public group (by its id). */
@@ -349,6 +351,13 @@ export interface PostSharesTable {
   created_at: number;
 }
 
+/** A remote community (a Group's account) a post is in, in the order its slots named them. */
+export interface PostRemoteGroupsTable {
+  post_id: string;
+  account_id: string;
+  position: number;
+}
+
 /** Fedify's key-value store: a JSON value under a key (the key's parts joined), until it expires. */
 export interface FederationKvTable {
   key: string;
@@ -367,6 +376,7 @@ export interface Database {
   group_requests: GroupUserTable;
   posts: PostsTable;
   post_shares: PostSharesTable;
+  post_remote_groups: PostRemoteGroupsTable;
   post_mentions: PostMentionsTable;
   post_groups: PostGroupsTable;
   post_hashtags: PostHashtagsTable;

@@ -8,6 +8,7 @@ import { readAsVisitor } from '../syndication/visitor-read.js';
 import { actorById, firstPublicGroupOf } from './federation.repository.js';
 import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
 import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
+import { type CommunityActor, communitiesOfPost } from './remote-communities.js';
 
 /**
  * A local comment as the Note another server reads: a reply (`inReplyTo`) to the post's Note, or to
@@ -92,7 +93,7 @@ export async function commentNote(
   app: FastifyInstance,
   id: string,
   actor: (id: string) => URL,
-): Promise<{ note: Note; author: string; postId: string; recipients: Recipient[] } | null> {
+): Promise<{ note: Note; author: string; postId: string; recipients: Recipient[]; communities: CommunityActor[] } | null> {
   const origin = app.config.publicUrl;
   const comment = await visibleComment(app, id);
   if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
@@ -100,8 +101,10 @@ export async function commentNote(
   const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
   const mentioned = await remoteMentionsOf(app.db, comment);
   const recipients = withMentioned(await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]), mentioned);
-  const note = await noteOfComment(app, comment, { id: commentNoteUrl(origin, comment._id), author: actor(comment.author.pfp), inReplyTo: replied.inReplyTo, actor }, recipients, mentioned);
-  return { note, author: comment.author.pfp, postId: comment.postId, recipients };
+  const communities = await communitiesOfPost(app.db, comment.postId);
+  const at = { id: commentNoteUrl(origin, comment._id), author: actor(comment.author.pfp), inReplyTo: replied.inReplyTo, actor, communities };
+  const note = await noteOfComment(app, comment, at, recipients, mentioned);
+  return { note, author: comment.author.pfp, postId: comment.postId, recipients, communities };
 }
 
 /**
@@ -120,17 +123,20 @@ export async function remoteCommentNote(app: FastifyInstance, id: string, apId: 
 
 /**
  * A comment as a Note: a reply filed under its post's group, naming (in `cc` and as a `Mention`)
- * the remote actors it goes to and the local users it mentions, its pictures attached.
+ * the remote actors it goes to and the local users it mentions, its pictures attached. Under a post
+ * a community of another server holds, it is filed under that community and names it in `cc`, so
+ * the community takes it and passes it on to its members.
  */
 async function noteOfComment(
   app: FastifyInstance,
   comment: Comment,
-  at: { id: URL; author: URL; inReplyTo: URL; actor: (id: string) => URL },
+  at: { id: URL; author: URL; inReplyTo: URL; actor: (id: string) => URL; communities?: CommunityActor[] },
   recipients: Recipient[],
   mentioned: Map<string, MentionedActor>,
 ): Promise<Note> {
   const origin = app.config.publicUrl;
   const group = await firstPublicGroupOf(app.db, comment.postId);
+  const communities = at.communities ?? [];
   const host = new URL(origin).host;
   const alts = comment.alts ?? [];
   return new Note({
@@ -140,10 +146,10 @@ async function noteOfComment(
     published: Temporal.Instant.fromEpochMilliseconds(comment.createdAt),
     url: new URL(appPaths.post(comment.postId), origin),
     replyTarget: at.inReplyTo,
-    // Filed under its post's group, as the post is (see audienceOf).
-    audience: group ? at.actor(group) : null,
+    // Filed under its post's community or group, as the post is (see audienceOf).
+    audience: communities[0] ? new URL(communities[0].id) : group ? at.actor(group) : null,
     to: PUBLIC_COLLECTION,
-    ccs: recipients.map((recipient) => new URL(recipient.id)),
+    ccs: [...recipients.map((recipient) => new URL(recipient.id)), ...communities.filter((community) => !recipients.some((r) => r.id === community.id)).map((community) => new URL(community.id))],
     tags: [
       ...recipients.map((recipient) => new Mention({ href: new URL(recipient.id), name: recipient.handle })),
       ...comment.mentions.flatMap((mention) =>

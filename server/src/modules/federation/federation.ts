@@ -21,6 +21,7 @@ import { followAccepted, followRejected } from './outgoing-follows.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
+import { communitiesOfPost } from './remote-communities.js';
 
 /**
  * The instance's ActivityPub side, built on Fedify: WebFinger, NodeInfo, and an actor per public
@@ -137,6 +138,7 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
       followers: ctx.getFollowersUri(author),
       actor: (id) => ctx.getActorUri(id),
       remoteMentions: await remoteMentionsOf(app.db, post),
+      communities: await communitiesOfPost(app.db, post._id),
     };
   }
 

@@ -46,6 +46,7 @@ import { localUserNameIn } from './local-names.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
 import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
+import { addPostCommunities, communityAccountsAmong } from './remote-communities.js';
 import { type AvatarPayload, FEDERATION_AVATAR_JOB, iconUrlOf } from './remote-refresh.js';
 import { clipText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
@@ -156,6 +157,8 @@ interface ReadNote {
   addressesLocal: boolean;
   replyTo: URL | null;
   isPublic: boolean;
+  /** The actors it is filed under (its `audience`): a community of another server, when one is known here. */
+  audience: string[];
 }
 
 const mediaJson = (media: ReadNote['media']) => (media.length ? JSON.stringify(media) : null);
@@ -205,6 +208,7 @@ async function readNote(app: FastifyInstance, ctx: NoteContext, note: Writing): 
     addressesLocal,
     replyTo: note.replyTargetId,
     isPublic: addressees.some((uri) => uri.href === PUBLIC_COLLECTION.href),
+    audience: note.audienceIds.map((uri) => uri.href),
   };
 }
 
@@ -273,7 +277,7 @@ async function storeReadPost(app: FastifyInstance, ctx: NoteContext, read: ReadN
   const viewer = await accountFor(app, ctx, authorId);
   if (!viewer) return false;
   await asAccount(app, async (tx) => {
-    await storeRemotePost(tx, viewer, {
+    const postId = await storeRemotePost(tx, viewer, {
       text: read.text,
       contentWarning: read.contentWarning,
       createdAt: read.published,
@@ -282,6 +286,8 @@ async function storeReadPost(app: FastifyInstance, ctx: NoteContext, read: ReadN
       remote: { apId: read.id, apUrl: read.url, media: mediaJson(read.media) },
       quiet: options.quiet,
     });
+    // A post filed under a community known here is in it: what is said under it here goes there too.
+    await addPostCommunities(tx.db, postId, await communityAccountsAmong(tx.db, read.audience));
   });
   return true;
 }

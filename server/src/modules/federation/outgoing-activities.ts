@@ -12,6 +12,7 @@ import { actorById, followerInboxes, postMediaVersion, remoteLiked } from './fed
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
+import { communitiesOfPost } from './remote-communities.js';
 import { endPictureWait } from '../posts/picture-wait.js';
 
 /**
@@ -107,7 +108,7 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
   const post = await visiblePost(app, postId);
   if (!post) return [];
   const groupIds = groupIdsOf(post);
-  const at = { ...addresses(app, post._id, post.author.pfp), remoteMentions: await remoteMentionsOf(app.db, post) };
+  const at = { ...addresses(app, post._id, post.author.pfp), remoteMentions: await remoteMentionsOf(app.db, post), communities: await communitiesOfPost(app.db, post._id) };
   const note = noteOf(post, at);
   // A new picture is a new version as much as new words are: its Update needs an id of its own
   // (the Create keeps the one it always had), and its Note an `updated` later than its
@@ -124,10 +125,11 @@ async function sendPost(app: FastifyInstance, postId: string, change: 'create' |
           object: note.clone({ updated: Temporal.Instant.fromEpochMilliseconds(version) }),
           published: Temporal.Instant.fromEpochMilliseconds(version),
           to: PUBLIC_COLLECTION,
-          ccs: [at.followers!],
+          ccs: [at.followers!, ...at.communities.map((community) => new URL(community.id))],
         });
-  const mentioned = [...at.remoteMentions.values()].map((actor) => actor.inbox);
-  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`, mentioned);
+  // The communities of other servers it was posted into get it as their members' posts come: to their inboxes.
+  const inboxes = [...[...at.remoteMentions.values()].map((actor) => actor.inbox), ...at.communities.map((community) => community.inbox)];
+  return toAudience(app, post.author.pfp, groupIds, activity, `${post._id}/${change}/${version}`, inboxes);
 }
 
 async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'post_deleted' }>): Promise<Delivery[]> {
@@ -137,9 +139,10 @@ async function sendPostDeletion(app: FastifyInstance, event: Extract<OutgoingEve
     actor: at.author,
     object: new Tombstone({ id: at.note }),
     to: PUBLIC_COLLECTION,
-    ccs: [at.followers!],
+    ccs: [at.followers!, ...(event.communities ?? []).map((community) => new URL(community.id))],
   });
-  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`, event.mentioned);
+  const inboxes = [...(event.mentioned ?? []), ...(event.communities ?? []).map((community) => community.inbox)];
+  return toAudience(app, event.authorId, event.groupIds, activity, `${event.postId}/delete`, inboxes);
 }
 
 /** A local user's like of another server's post or comment, or its Undo, to its author. */
@@ -197,7 +200,8 @@ async function sendComment(app: FastifyInstance, commentId: string): Promise<Del
     to: PUBLIC_COLLECTION,
     ccs: note.ccIds,
   });
-  const deliveries = await send(app, found.author, [...new Set(found.recipients.map((recipient) => recipient.inbox))], create);
+  const inboxes = [...found.recipients, ...found.communities].map((recipient) => recipient.inbox);
+  const deliveries = await send(app, found.author, [...new Set(inboxes)], create);
   deliveries.push(...(await announcedBy(app, await groupsOfVisiblePost(app, found.postId), create, suffix)));
   return deliveries;
 }

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
+import { type CommunityActor, communitiesOfPost } from './remote-communities.js';
 import { remoteAuthors, withMentioned } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
 import { recordTombstone } from './tombstones.js';
@@ -21,8 +22,11 @@ export const FEDERATION_OUTGOING_JOB = 'federation_outgoing';
 export type OutgoingEvent =
   /** `held`: the Create of a post that waited for its pictures, due once the wait is over (see postPublished). */
   | { kind: 'post'; postId: string; change: 'create' | 'update'; held?: boolean }
-  /** `mentioned`: the inboxes of the remote actors it mentions, read before it went. */
-  | { kind: 'post_deleted'; postId: string; authorId: string; groupIds: string[]; mentioned?: string[] }
+  /**
+   * `mentioned`: the inboxes of the remote actors it mentions; `communities`: those of other servers
+   * it was in (see remote-communities.ts); both read before it went.
+   */
+  | { kind: 'post_deleted'; postId: string; authorId: string; groupIds: string[]; mentioned?: string[]; communities?: CommunityActor[] }
   /** `since`: when the like was given (it names the Like, so an Undo names the same one). */
   | ({ kind: 'like'; userId: string; liked: boolean; since: number } & LikeTarget)
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
@@ -98,7 +102,8 @@ export async function postDeleting(ctx: ServiceContext, postId: string): Promise
   if (await isAwaitingPictures(ctx.db, postId)) return;
   const mentions = await ctx.db.selectFrom('post_mentions').select(['user_id as _id', 'username']).where('post_id', '=', postId).execute();
   const mentioned = [...(await remoteMentionsOf(ctx.db, { mentions })).values()].map((actor) => actor.inbox);
-  await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id), mentioned });
+  const communities = await communitiesOfPost(ctx.db, postId);
+  await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id), mentioned, communities });
 }
 
 /**
@@ -151,16 +156,19 @@ async function commentAudience(db: Executor, commentId: string) {
   if (!row?.author_id) return null;
   const local = row.ap_id === null;
   // A remote person's own server sent their comment to whom they answered and named.
-  const inboxes = local ? await commentRecipientInboxes(db, commentId, [row.post_author, row.parent_author]) : [];
+  const inboxes = local ? await commentRecipientInboxes(db, commentId, row.post_id, [row.post_author, row.parent_author]) : [];
   const groupIds = await followedGroupsOf(db, row.post_id);
   return inboxes.length > 0 || groupIds.length > 0 ? { authorId: row.author_id, local, inboxes, groupIds } : null;
 }
 
-/** The inboxes of the remote authors a local comment answers and of the remote accounts it mentions, once each. */
-async function commentRecipientInboxes(db: Executor, commentId: string, answered: (string | null)[]): Promise<string[]> {
+/**
+ * The inboxes of the remote authors a local comment answers, of the remote accounts it mentions and
+ * of the communities of other servers its post is in, once each.
+ */
+async function commentRecipientInboxes(db: Executor, commentId: string, postId: string, answered: (string | null)[]): Promise<string[]> {
   const mentions = await db.selectFrom('comment_mentions').select(['user_id as _id', 'username']).where('comment_id', '=', commentId).execute();
   const recipients = withMentioned(await remoteAuthors(db, answered), await remoteMentionsOf(db, { mentions }));
-  return [...new Set(recipients.map((recipient) => recipient.inbox))];
+  return [...new Set([...recipients, ...(await communitiesOfPost(db, postId))].map((recipient) => recipient.inbox))];
 }
 
 /** A new comment: sent to the remote authors it answers and the remote accounts it mentions, and passed on by its post's public groups. */

@@ -6,6 +6,7 @@ import { extractHashtags, tokenizeText } from '#core/text';
 import { escapeHtml } from './html.js';
 import type { Executor } from '../../db/schema.js';
 import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
+import type { CommunityActor } from './remote-communities.js';
 
 /** Where a post's Note lives; its id is the post's, so the address never changes with an edit. */
 export const NOTE_PATH = '/ap/posts/{id}';
@@ -19,6 +20,8 @@ export interface NoteAddresses {
   actor: (id: string) => URL;
   /** The remote actors of the mentioned remote accounts, by account id. */
   remoteMentions?: Map<string, MentionedActor>;
+  /** The communities of other servers the post is in (see remote-communities.ts). */
+  communities?: CommunityActor[];
 }
 
 /** A remote actor a post mentions: named in its Note and sent it. */
@@ -67,10 +70,13 @@ export function noteContent(origin: string, post: Pick<Post, 'text' | 'mentions'
 
 /**
  * The group a post is in, named as its Note's audience so a server that files posts under
- * communities (Lemmy) files it there: the first of its groups. A visitor reads no post of a private
- * group, so every group of a post that is sent at all is public.
+ * communities (Lemmy) files it there: the first community of another server it is in, whose server
+ * files it by this alone, else the first of its groups here (a group here passes its posts on
+ * whatever the audience says). A visitor reads no post of a private group, so every group of a post
+ * that is sent at all is public.
  */
-export function audienceOf(post: Pick<Post, 'groups'>, actor: (id: string) => URL): URL | null {
+export function audienceOf(post: Pick<Post, 'groups'>, actor: (id: string) => URL, communities: CommunityActor[] = []): URL | null {
+  if (communities[0]) return new URL(communities[0].id);
   const group = post.groups.find((entry) => entry._id);
   return group?._id ? actor(group._id) : null;
 }
@@ -94,9 +100,9 @@ export function noteOf(post: Post, at: NoteAddresses): Note {
     published: instant(post.createdAt),
     updated: post.editedAt ? instant(post.editedAt) : null,
     url: new URL(appPaths.post(post._id), at.origin),
-    audience: audienceOf(post, at.actor),
+    audience: audienceOf(post, at.actor, at.communities),
     to: PUBLIC_COLLECTION,
-    ccs: [...(at.followers ? [at.followers] : []), ...mentionedRemote],
+    ccs: [...(at.followers ? [at.followers] : []), ...mentionedRemote, ...(at.communities ?? []).map((community) => new URL(community.id))],
     tags: [
       // A remote account is named by its actor on its own server; it has none here.
       ...post.mentions.flatMap((mention) => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Actor, Link, isActor } from '@fedify/fedify/vocab';
+import { type Actor, Group, Link, isActor } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import type { RemoteOrigin } from '#core/api/common';
 import { LIMITS } from '#core/limits';
@@ -42,6 +42,8 @@ export interface RemoteActorInfo {
   /** Its page on its own server. */
   url: string | null;
   bio: string;
+  /** A Group: a community local users may post into. */
+  group?: boolean;
 }
 
 /** The name of a remote account: its handle without the leading `@`. */
@@ -84,7 +86,7 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
       })
       .execute();
   }
-  const row = { inbox: actor.inbox, shared_inbox: actor.sharedInbox, handle, url: actor.url, domain, user_id: userId, fetched_at: now };
+  const row = { inbox: actor.inbox, shared_inbox: actor.sharedInbox, handle, url: actor.url, domain, user_id: userId, fetched_at: now, is_group: actor.group ? 1 : 0 };
   await db
     .insertInto('remote_actors')
     .values({ id: actor.id, ...row })
@@ -118,6 +120,7 @@ export function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null 
     handle,
     url: href(actor.url),
     bio: bioOf(text(actor.summary)),
+    group: actor instanceof Group,
   };
 }
 

@@ -24,6 +24,7 @@ import { type MediaSigner, type PostView, storedRemotePictures, toPostView } fro
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
 import * as federation from '../federation/outgoing.js';
+import { type Community, addPostCommunities, communitiesNamed } from '../federation/remote-communities.js';
 import { typedMentionAccounts } from '../federation/typed-mentions.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
@@ -193,6 +194,24 @@ async function withTypedMentions(trx: Executor, text: string, chosen: Mention[])
 }
 
 /**
+ * A post's group tags as stored, and the remote communities among them: a community is tagged by
+ * its name (`name@host`), as no group here, and kept once however many entries name it.
+ */
+function withCommunities(groups: { row: { id: string; name: string } | null; text: string }[], communities: Map<string, Community>) {
+  const communityIds: string[] = [];
+  const groupTags: { groupId: string | null; name: string }[] = [];
+  for (const { row, text } of groups) {
+    const community = row ? undefined : communities.get(text);
+    if (community) {
+      if (communityIds.includes(community.accountId)) continue;
+      communityIds.push(community.accountId);
+    }
+    groupTags.push(row ? { groupId: row.id, name: row.name } : { groupId: null, name: community?.name ?? text });
+  }
+  return { groupTags, communityIds };
+}
+
+/**
  * The author's standing in every group the post goes to (banned, not a member, not allowed to
  * post there), in two queries whatever the count.
  */
@@ -248,6 +267,8 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
   ]);
   const groups = resolveEntries(groupEntries, groupRows, (g) => g.name_lower);
   await checkPostingRights(trx, authorId, groups.flatMap(({ row }) => (row ? [row] : [])));
+  // An entry naming no group here may name a community of another server the author follows.
+  const communities = await communitiesNamed(trx, authorId, groups.flatMap(({ row, text: raw }) => (row ? [] : [raw])));
 
   let replyTo: string | null = null;
   if (input.replyingTo !== undefined && input.replyingTo !== null && input.replyingTo !== '') {
@@ -262,7 +283,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
   await takeStrangerMentionSlots(trx, rates, authorId, mentions.map((m) => m.userId));
   const now = Date.now();
   const id = newId(now);
-  const groupTags = groups.map(({ row, text: raw }) => (row ? { groupId: row.id, name: row.name } : { groupId: null, name: raw }));
+  const { groupTags, communityIds } = withCommunities(groups, communities);
   await repo.insertPost(trx, {
     id,
     authorId,
@@ -275,6 +296,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
     groups: groupTags,
     hashtags: extractHashtags(text),
   });
+  await addPostCommunities(trx, id, communityIds);
   await enqueueNotificationEvent(trx, { kind: 'post_created', postId: id }, now);
   await federation.postPublished(ctx, id, input.images ?? 0);
   return getPostForViewer(ctx, viewer, id);

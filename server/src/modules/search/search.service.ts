@@ -6,6 +6,7 @@ import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper.j
 import type { GroupListReply, UserListReply } from '#core/api/common';
 import * as repo from './search.repository.js';
 import { lookUpHandle, parseHandle } from '../federation/remote-lookup.js';
+import { followedCommunitiesMatching } from '../federation/remote-communities.js';
 import type { NameResult } from '#core/api/search';
 
 /** Suggestions under the search box and in mention slots: only for non-blank input. */
@@ -15,11 +16,15 @@ export async function suggestUsers(ctx: ServiceContext, viewer: Viewer | null, q
   return rows.map((r) => ({ _id: r.id, name: r.username }));
 }
 
-/** Group slots of the composer: only the viewer's groups they may post in. */
+/**
+ * Group slots of the composer: only the viewer's groups they may post in, then, in the room left,
+ * the communities of other servers they follow (named `name@host`), which a post may go into too.
+ */
 export async function suggestPostableGroups(ctx: ServiceContext, viewer: Viewer, query: string | undefined): Promise<NameResult[]> {
   if (!query?.trim()) return [];
   const rows = await repo.postableGroups(ctx.db, viewer.id, query, LIMITS.suggestionsMax);
-  return rows.map((r) => ({ _id: r.id, name: r.name }));
+  const communities = await followedCommunitiesMatching(ctx.db, viewer.id, query, LIMITS.suggestionsMax - rows.length);
+  return [...rows.map((r) => ({ _id: r.id, name: r.name })), ...communities.map((c) => ({ _id: c.id, name: c.username }))];
 }
 
 /**
