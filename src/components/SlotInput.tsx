@@ -4,6 +4,7 @@ import { LIMITS } from '#core/limits';
 import type { NameResult } from '../lib/api/types';
 import type { Slot } from '../lib/db/db';
 import { searchNames } from '../lib/query/posts';
+import { UserName } from './remote/Remote';
 import { useCombobox } from './useCombobox';
 import './SlotInput.css';
 
@@ -91,7 +92,8 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
           {results.map((r, i) => (
             <li key={r._id} {...combobox.optionProps(i)}>
               {prefix}
-              {r.name}
+              {/* A community of another server (`name@host`) reads as a remote account's name does. */}
+              {kind === 'group' ? <UserName username={r.name} /> : r.name}
             </li>
           ))}
         </ul>

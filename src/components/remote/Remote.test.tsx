@@ -1,11 +1,15 @@
 import '../../test/setup';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
 import type { Post } from '../../lib/api/types';
 import { remoteNameOf, webUrlOf } from '#core/remote-names';
 import { apiPost, mockFetch, setUpLocalFirst, startOffline } from '../../test/local-first';
 import { renderWithApp } from '../../test/render';
+import type { Slot } from '../../lib/db/db';
 import { UserRow } from '../EntityRow';
+import { SlotInput } from '../SlotInput';
 import { PostCard } from '../post/PostCard';
 
 setUpLocalFirst(() => startOffline('me', 'u9'));
@@ -71,5 +75,42 @@ describe('remote accounts and posts', () => {
     const row = screen.getByRole('link');
     expect(row).toHaveAttribute('href', '/u/bob%40other.example');
     expect(within(row).getByText('na other.example')).toHaveClass('remote-host');
+  });
+
+  it("links a post's tag of a community of another server to the community's profile, with its server", () => {
+    mockFetch(() => ({ body: {} }));
+    const inCommunity = apiPost('p3', { text: 'Seeds to swap', groups: [{ _id: null, name: 'seeds@lemmy.example' }, { _id: null, name: 'gone' }] }) as Post;
+    renderWithApp(<PostCard post={inCommunity} />);
+    const community = screen.getByRole('link', { name: '&seeds on lemmy.example' });
+    expect(community).toHaveAttribute('href', '/u/seeds%40lemmy.example');
+    // A tag naming no group, of no other server, stays plain text.
+    expect(screen.queryByRole('link', { name: '&gone' })).toBeNull();
+  });
+
+  it('offers a followed community in a group slot as its name on its server, and picks it by its account', async () => {
+    mockFetch((call) => (call.path === '/api/search/mygroups' ? { body: [{ _id: 'c1', name: 'seeds@lemmy.example' }] } : { status: 404, body: { message: 'error/not_found' } }));
+    const picked = vi.fn();
+    function GroupSlot() {
+      const [slot, setSlot] = useState<Slot>({ query: '', id: null });
+      return (
+        <SlotInput
+          kind="group"
+          slot={slot}
+          onChange={(next) => {
+            setSlot(next);
+            picked(next);
+          }}
+          onRemove={() => {}}
+        />
+      );
+    }
+    const user = userEvent.setup();
+    renderWithApp(<GroupSlot />);
+    await user.type(screen.getByRole('combobox', { name: 'Group name' }), 'see');
+    const list = await screen.findByRole('listbox', { name: 'Suggestions' }, { timeout: 2000 });
+    const [option] = within(list).getAllByRole('option');
+    expect(option).toHaveTextContent('&seeds on lemmy.example');
+    await user.click(option!);
+    expect(picked).toHaveBeenLastCalledWith({ query: 'seeds@lemmy.example', id: 'c1' });
   });
 });
