@@ -456,4 +456,72 @@ describe('two Kruh instances federating', () => {
     expect(await b.app.db.selectFrom('users').select('id').where('id', '=', ginaOnB!).execute()).toEqual([]);
     expect(await b.app.db.selectFrom('posts').select('id').where('id', '=', copy.id).execute()).toEqual([]);
   });
+
+  describe("a public group of B that alice follows from A", () => {
+    /** A third server whose member ola posts into B's group, and which follows it: it hears what the group passes on. */
+    let fedi: FakeFediverse;
+    let seedswap: { id: string; name: string };
+    /** Ola's post in the group, on B and as A keeps it. */
+    let olaPostOnB: string;
+    let olaPostOnA: string;
+
+    afterAll(async () => {
+      await fedi?.close();
+    });
+
+    /** The Announces by B's group the third server received since `since`, each with what it passes on. */
+    const announcedToThird = (since: number) =>
+      fedi.received
+        .slice(since)
+        .map((delivery) => JSON.parse(delivery.body) as { type: string; actor: string; object: { type: string; actor: string; object: { id: string } } })
+        .filter((activity) => activity.type === 'Announce' && activity.actor === actorOf(b, seedswap.id));
+
+    it("alice's comment on A under a post B's group passed on reaches B under that post, and the group passes it on", async () => {
+      fedi = await startFakeFediverse();
+      seedswap = await createGroup(b.app, carol, { name: 'seedswap' });
+      const ola = await fedi.actor('ola');
+      const toB = async (type: string, object: unknown) =>
+        (await deliverToInbox(b.app, '/ap/inbox', { id: fedi.url(`/users/ola/activities/${randomUUID()}`), type, actor: ola.id, to: [PUBLIC], object }, ola)).statusCode;
+      expect(await toB('Follow', actorOf(b, seedswap.id))).toBe(202);
+      const groupOnA = await find(a, alice, `@seedswap@${b.host}`);
+      expect(groupOnA).toBeDefined();
+      await follow(a, alice, groupOnA!);
+      await settle(a, b);
+      expect(await b.app.db.selectFrom('remote_follows').select('remote_actor_id').where('local_id', '=', seedswap.id).orderBy('remote_actor_id').execute()).toEqual(
+        [{ remote_actor_id: actorOf(a, alice.id) }, { remote_actor_id: ola.id }].sort((x, y) => x.remote_actor_id.localeCompare(y.remote_actor_id)),
+      );
+
+      // Ola, of the third server, posts into the group; B's group passes it on to A.
+      const note = { id: fedi.url('/users/ola/notes/1'), type: 'Note', attributedTo: ola.id, to: [PUBLIC, actorOf(b, seedswap.id)], cc: [ola.followers], content: '<p>Swap you runner beans for peas</p>', published: '2026-11-29T09:00:00Z' };
+      fedi.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
+      expect(await toB('Create', note)).toBe(202);
+      await settle(a, b);
+      olaPostOnB = (await b.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).executeTakeFirstOrThrow()).id;
+      olaPostOnA = (await a.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).executeTakeFirstOrThrow()).id;
+
+      const since = fedi.received.length;
+      const written = ok<{ _id: string }>(await call(a.app, alice, { method: 'POST', url: '/api/comment/', payload: { text: 'Deal, I have peas', parent: olaPostOnA } }), 201);
+      await settle(a, b);
+      const thread = ok<{ comments: Array<{ text: string; author: { username: string } }> }>(await call(b.app, carol, { method: 'GET', url: `/api/post/${olaPostOnB}/comments` }));
+      expect(thread.comments).toEqual([expect.objectContaining({ text: 'Deal, I have peas', author: expect.objectContaining({ username: `alice@${a.host}` }) })]);
+      // The group passes her comment on to its members elsewhere, as it does its posts.
+      expect(announcedToThird(since).map((announce) => announce.object.object.id)).toContain(`${a.origin}/ap/comments/${written._id}`);
+    });
+
+    it("alice posts into B's group from A: B keeps it as her post in the group, and the group passes it on", async () => {
+      const since = fedi.received.length;
+      const created = ok<{ _id: string; groups: unknown[] }>(
+        await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Who wants squash seeds?', groups: [`seedswap@${b.host}`] } }),
+        201,
+      );
+      expect(created.groups).toEqual([{ _id: null, name: `seedswap@${b.host}` }]);
+      await settle(a, b);
+
+      const onB = await b.app.db.selectFrom('posts').select(['id', 'text']).where('ap_id', '=', apId(a, created._id)).executeTakeFirstOrThrow();
+      expect(onB.text).toBe('Who wants squash seeds?');
+      const inGroup = ok<{ posts: PostView[] }>(await call(b.app, carol, { method: 'GET', url: `/api/group/${seedswap.name}/posts` }));
+      expect(inGroup.posts.find((p) => p._id === onB.id)).toMatchObject({ author: { username: `alice@${a.host}` }, remote: { host: a.host } });
+      expect(announcedToThird(since).map((announce) => announce.object.object.id)).toContain(apId(a, created._id));
+    });
+  });
 });
