@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { runDueJobs } from '../../src/modules/jobs/worker';
 import { AS_CONTEXT, type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createUser } from '../helpers/fixtures';
@@ -154,5 +155,22 @@ describe('posting and commenting in communities of other servers', () => {
     const sent = await toCommunities(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: stored.id, text: 'Still good' } }).then((res) => ok(res, 201)));
     expect(sent.map((d) => d.path)).toEqual(['/shared-inbox']);
     expect(sent[0]!.activity.object).toMatchObject({ type: 'Note', inReplyTo: note.id, audience: seeds.id });
+  });
+
+  it('sends a comment to a community known from before communities were told apart, once it passed the post on', async () => {
+    // Kept before a Group was marked as one: its account says nothing of it until read again.
+    const herbs = await lemmy.actor('herbs', { type: 'Group' });
+    const herbsAccount = await remoteAccountFor(t.app.db, { id: herbs.id, inbox: herbs.inbox, sharedInbox: herbs.sharedInbox, handle: herbs.handle, url: null, bio: '' }, Date.now());
+    ok(await call(t.app, alice, { method: 'POST', url: '/api/follow', payload: { following: herbsAccount } }), 201);
+    await runDueJobs(t.app);
+    const note = { id: members.url(`/users/bob/notes/${randomUUID()}`), type: 'Note', attributedTo: bob.id, to: [PUBLIC], cc: [bob.followers], content: '<p>Basil from cuttings</p>' };
+    members.serve(new URL(note.id).pathname, { '@context': AS_CONTEXT, ...note });
+    const announce = { id: lemmy.url(`/activities/announce/${randomUUID()}`), type: 'Announce', actor: herbs.id, to: [PUBLIC], object: note.id };
+    expect((await deliverToInbox(t.app, '/ap/inbox', announce, herbs)).statusCode).toBe(202);
+    const stored = await t.app.db.selectFrom('posts').select('id').where('ap_id', '=', note.id).executeTakeFirstOrThrow();
+
+    const sent = await toCommunities(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: stored.id, text: 'In water first' } }).then((res) => ok(res, 201)));
+    expect(sent.map((d) => d.path)).toEqual(['/shared-inbox']);
+    expect(sent[0]!.activity.object).toMatchObject({ type: 'Note', inReplyTo: note.id, audience: herbs.id });
   });
 });

@@ -88,8 +88,8 @@ export async function communityAccountsAmong(db: Executor, actorIds: string[]): 
 
 /**
  * The remote communities a post is in, once each: those it was posted into or whose Note named
- * them (in their order), then those that passed it on (the earliest first). None that is
- * suspended here.
+ * them (in their order), then those that passed it on (the earliest first; only a Group's announce
+ * is kept as a share). None that is suspended here.
  */
 export async function communitiesOfPost(db: Executor, postId: string): Promise<CommunityActor[]> {
   const named = await db
@@ -105,7 +105,6 @@ export async function communitiesOfPost(db: Executor, postId: string): Promise<C
     .innerJoin('remote_actors', 'remote_actors.user_id', 'post_shares.sharer_id')
     .select(['remote_actors.id', 'remote_actors.inbox', 'remote_actors.shared_inbox'])
     .where('post_shares.post_id', '=', postId)
-    .where('remote_actors.is_group', '=', 1)
     .where(userNotSuspended('post_shares.sharer_id'))
     .orderBy('post_shares.created_at')
     .orderBy('post_shares.sharer_id')
