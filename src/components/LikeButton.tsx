@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { queueLike } from '../lib/outbox/outbox';
+import { queueLike } from '../lib/outbox/kinds/like';
 import { useLikeState } from '../lib/outbox/useOutbox';
 import { useSession } from '../lib/session';
 import { Icon } from './Icon';

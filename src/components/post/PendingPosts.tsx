@@ -1,4 +1,5 @@
-import { type PendingPostRow, pendingPostView, usePendingPosts } from '../../lib/outbox/useOutbox';
+import { usePendingPosts } from '../../lib/outbox/useOutbox';
+import { type PendingPostRow, pendingPostView } from '../../lib/outbox/kinds/post';
 import { PostCard } from './PostCard';
 import './post-card.css';
 

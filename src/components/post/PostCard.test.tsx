@@ -6,7 +6,7 @@ import { DELETED } from '#core/limits';
 import { getDb } from '../../lib/db/db';
 import { clearSession } from '../../lib/session';
 import { getToasts } from '../../lib/toast';
-import { queueComment } from '../../lib/outbox/outbox';
+import { queueComment } from '../../lib/outbox/kinds/comment';
 import { queryKeys } from '../../lib/query/keys';
 import { apiComment, apiPost, mockFetch, setOnline, setUpLocalFirst, startOffline } from '../../test/local-first';
 import { chooseFromMenu, openMenu } from '../../test/menu';

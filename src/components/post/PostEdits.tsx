@@ -4,7 +4,7 @@ import { LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
 import type { DraftContent } from '../../lib/drafts/store';
 import { draftKeys } from '../../lib/drafts/store';
-import { queueEdit } from '../../lib/outbox/outbox';
+import { queueEdit } from '../../lib/outbox/kinds/edit';
 import { usePostHistory } from '../../lib/query/posts';
 import { toast } from '../../lib/toast';
 import { Editor } from '../editor/Editor';

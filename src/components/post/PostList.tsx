@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isSessionRefused } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
 import { useListingParams } from '../../lib/listing-params';
-import type { PendingPostRow } from '../../lib/outbox/useOutbox';
+import type { PendingPostRow } from '../../lib/outbox/kinds/post';
 import { useSession } from '../../lib/session';
 import { type FeedSource, type FeedState, useFeed, useListingOffline } from '../../lib/query/feed';
 import { ListingControls } from '../ListingControls';

@@ -4,7 +4,7 @@ import { blocksApi } from '#core/api/blocks';
 import { callApi } from '../../lib/api/client';
 import type { KruhDb, SafetyAction } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
-import { queueSafety } from '../../lib/outbox/outbox';
+import { queueSafety } from '../../lib/outbox/kinds/safety';
 import { safetyStateKey, setSafetyState } from '../../lib/outbox/kinds/safety';
 import { queryKeys } from '../../lib/query/keys';
 import { toast } from '../../lib/toast';

@@ -15,7 +15,7 @@ import { formatMonthYearInPhrase } from '../../components/month-year';
 import { toast } from '../../lib/toast';
 import { THEMES, type ThemeChoice, chooseTheme, storedTheme } from '../../components/theme';
 import { type StoredAccount, changeBio, patchStoredAccount, uploadProfilePicture } from './account.api';
-import { queueLanguage } from '../../lib/outbox/outbox';
+import { queueLanguage } from '../../lib/outbox/kinds/language';
 import { ACCOUNT_DELETED_PATH } from './AccountDeletedPage';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { DataExport } from './DataExport';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
 import { draftKeys } from '../../lib/drafts/drafts';
-import { queueComment } from '../../lib/outbox/outbox';
+import { queueComment } from '../../lib/outbox/kinds/comment';
 import { useSession } from '../../lib/session';
 import { Editor } from '../../components/editor/Editor';
 import { useEditor, useEditorSend } from '../../components/editor/useEditor';

@@ -23,7 +23,7 @@ import { Tags } from '../../components/post/Tags';
 import { CommentBox } from './CommentBox';
 import { CommentImage } from './CommentImage';
 import { type CommentNode, deleteComment } from './comments.api';
-import { type PendingCommentRow, pendingCommentView } from '../../lib/outbox/useOutbox';
+import { type PendingCommentRow, pendingCommentView } from '../../lib/outbox/kinds/comment';
 import { useNewerComments } from '../../lib/query/comment-count';
 import { useLiveComment, useThread } from './useComments';
 import './comments.css';

@@ -6,7 +6,8 @@ import { useDb } from '../../lib/db/useDb';
 import { queryKeys } from '../../lib/query/keys';
 import { usePaged } from '../../lib/query/paged';
 import { useStoredValue } from '../../lib/query/stored';
-import { type PendingCommentRow, usePendingRows } from '../../lib/outbox/useOutbox';
+import { usePendingRows } from '../../lib/outbox/useOutbox';
+import { type PendingCommentRow } from '../../lib/outbox/kinds/comment';
 import { type CommentNode, type ThreadParams, commentTreeKey, fetchCommentTree, threadSource } from './comments.api';
 
 export interface ThreadState {

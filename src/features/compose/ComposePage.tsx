@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
 import { type DraftContent, draftKeys, emptyDraft, useReturnedDrafts } from '../../lib/drafts/drafts';
-import { queuePost } from '../../lib/outbox/outbox';
+import { queuePost } from '../../lib/outbox/kinds/post';
 import { SHARED_PARAM, takeShare } from '../../lib/share/shared-items';
 import { usePost, usePostGroups } from '../../lib/query/posts';
 import { useSession } from '../../lib/session';

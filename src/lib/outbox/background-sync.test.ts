@@ -5,7 +5,8 @@ import { clearSession, storeSession } from '../session';
 import { mockFetch, setOnline } from '../../test/local-first';
 import { createStore, get } from 'idb-keyval';
 import { SYNC_TAG, mirrorSession, mirrorSessionForWorker, mirroredSession, requestBackgroundSync } from './background-sync';
-import { cancelScheduledSend, kickOutbox, queueLike } from './outbox';
+import { cancelScheduledSend, kickOutbox } from './outbox';
+import { queueLike } from './kinds/like';
 
 /**
  * A service worker registration whose SyncManager records the tags asked for (or refuses them);

@@ -5,7 +5,7 @@ import type { Post } from '../api/types';
 import { type OutboxRow, clearLocalData, getDb } from '../db/db';
 import { loadDraft } from '../drafts/drafts';
 import { handlerOf, outboxHandlers } from './handlers';
-import { newId } from './outbox';
+import { newId } from './queue';
 
 beforeEach(async () => {
   useCloneableBlobs();

@@ -6,21 +6,11 @@ import { type OutboxRow, getDb, clearLocalData, openDb } from '../db/db';
 import { draftKeys, loadDraft } from '../drafts/drafts';
 import { clearSession, getSession, storeSession } from '../session';
 import { getToasts } from '../toast';
-import {
-  BACKOFF_BASE_MS,
-  BACKOFF_MAX_MS,
-  OUTBOX_LOCK,
-  backoffDelay,
-  cancelScheduledSend,
-  drainOutbox,
-  kickOutbox,
-  likeTarget,
-  newId,
-  queueComment,
-  queueLike,
-  queuePost,
-  startOutbox,
-} from './outbox';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, OUTBOX_LOCK, backoffDelay, cancelScheduledSend, drainOutbox, kickOutbox, startOutbox } from './outbox';
+import { likeTarget, queueLike } from './kinds/like';
+import { newId } from './queue';
+import { queueComment } from './kinds/comment';
+import { queuePost } from './kinds/post';
 
 const post = (text: string, images: Blob[] = []) => ({
   text,

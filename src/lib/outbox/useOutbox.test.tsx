@@ -4,16 +4,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { apiComment, apiPost, startOffline, useCloneableBlobs } from '../../test/local-first';
 import { getDb } from '../db/db';
 import { clearSession } from '../session';
-import { queueComment, queueLike, queuePost } from './outbox';
-import {
-  type PendingCommentRow,
-  type PendingPostRow,
-  pendingCommentView,
-  pendingPostView,
-  useLikeState,
-  usePendingPosts,
-  usePendingRows,
-} from './useOutbox';
+import { type PendingCommentRow, pendingCommentView, queueComment } from './kinds/comment';
+import { queueLike } from './kinds/like';
+import { type PendingPostRow, pendingPostView, queuePost } from './kinds/post';
+import { useLikeState, usePendingPosts, usePendingRows } from './useOutbox';
 
 const post = (text: string) => ({ text, mentions: [], groups: [], replyingTo: null, images: [] });
 

@@ -1,13 +1,18 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { Comment, Post } from '../api/types';
-import type { OutboxRow } from '../db/db';
+import type { Post } from '../api/types';
+import type { OutboxRow, OutboxRowOf } from '../db/db';
 import { useDb } from '../db/useDb';
-import { getSession } from '../session';
-import { editMentions, editTarget } from './kinds/edit';
+import { editOverlay, editTarget } from './kinds/edit';
+import { likeOverlay, likeTarget } from './kinds/like';
+import type { PendingPostRow } from './kinds/post';
 
-export type PendingPostRow = Extract<OutboxRow, { kind: 'post' }>;
-export type PendingCommentRow = Extract<OutboxRow, { kind: 'comment' }>;
-type PendingRow<K extends 'post' | 'comment'> = Extract<OutboxRow, { kind: K }>;
+/**
+ * The outbox as screens read it: live queries of waiting rows, shown through their kind's overlay
+ * (`kinds/<kind>.ts`). Apart from the kinds' modules, which the service worker imports and which
+ * therefore stay free of React.
+ */
+
+type PendingRow<K extends 'post' | 'comment'> = OutboxRowOf<K>;
 
 /**
  * Posts or comments waiting in the outbox (not created on the server yet) that `keep` keeps,
@@ -22,7 +27,7 @@ export function usePendingRows<K extends 'post' | 'comment'>(
   return useLiveQuery(
     async () => {
       const rows = (await db.outbox.where('kind').equals(kind).sortBy('seq')) as PendingRow<K>[];
-      const pending = rows.filter((r) => !(r as PendingPostRow | PendingCommentRow).createdId && (!keep || keep(r)));
+      const pending = rows.filter((r) => !(r as OutboxRowOf<'post' | 'comment'>).createdId && (!keep || keep(r)));
       return newestFirst ? pending.reverse() : pending;
     },
     // keep is read through deps, which the caller names.
@@ -36,66 +41,15 @@ export function usePendingPosts(filter?: (row: PendingPostRow) => boolean): Pend
   return usePendingRows('post', { keep: filter, deps: [filter] });
 }
 
-/**
- * What a pending post or comment shares with its server counterpart as its author sees it: by
- * the session's user, not liked or answered yet, its mentions as typed.
- */
-function pendingItem(row: PendingPostRow | PendingCommentRow) {
-  return {
-    _id: row.clientId,
-    text: row.payload.text,
-    createdAt: row.createdAt,
-    likes: 0,
-    liked: false,
-    comments: 0,
-    mentions: row.payload.mentions.map((m) => ({ _id: m.id, username: m.query })),
-    itsme: true,
-    images: row.images.length,
-    media: [],
-    alts: row.images.map((image) => image.alt?.trim() ?? ''),
-  };
-}
-
-/** A pending post shaped like a server post, for the same card (images are shown from `images`). */
-export function pendingPostView(row: PendingPostRow): Post {
-  const session = getSession();
-  return {
-    ...pendingItem(row),
-    // No versioned avatar URL yet: the card falls back to the plain address of the author's id.
-    author: { username: session.username ?? '', pfp: session.id ?? '', pfpUrl: '' },
-    replyingTo: row.payload.replyingTo,
-    contentWarning: row.payload.contentWarning?.trim() || null,
-    groups: row.payload.groups.map((g) => ({ _id: g.id, name: g.query })),
-    adminGroups: [],
-    pinnedGroups: [],
-    ownedGroups: [],
-    bannedGroups: [],
-    canReply: false,
-  };
-}
-
-/** A pending comment shaped like a server comment, for the same item. */
-export function pendingCommentView(row: PendingCommentRow): Comment {
-  const session = getSession();
-  return {
-    ...pendingItem(row),
-    postId: row.payload.postId,
-    parent: { _id: row.payload.parent, author: { username: '' }, directParent: row.payload.parent === row.payload.postId },
-    // No versioned avatar URL yet: the item falls back to the plain address of the author's id.
-    author: { username: session.username ?? '', pfp: session.id, pfpUrl: '' },
-    deleted: false,
-  };
+/** The rows waiting for one target (a like's, an edit's), oldest first. */
+function useTargetRows(target: string): OutboxRow[] {
+  const db = useDb();
+  return useLiveQuery(() => db.outbox.where('target').equals(target).toArray(), [db, target], []);
 }
 
 /** The like state to show: the server's, unless a like of this target is waiting in the outbox. */
 export function useLikeState(target: 'post' | 'comment', id: string, server: { liked: boolean; likes: number }) {
-  const db = useDb();
-  const rows = useLiveQuery(() => db.outbox.where('target').equals(`${target}:${id}`).toArray(), [db, target, id], []);
-  const last = rows[rows.length - 1];
-  if (!last || last.kind !== 'like') return { ...server, pending: false };
-  const liked = last.payload.liked;
-  const likes = Math.max(0, server.likes + (liked ? 1 : 0) - (server.liked ? 1 : 0));
-  return { liked, likes, pending: true };
+  return likeOverlay(useTargetRows(likeTarget(target, id)), server);
 }
 
 /**
@@ -103,15 +57,5 @@ export function useLikeState(target: 'post' | 'comment', id: string, server: { l
  * which a refresh from the server may have put back to the text the server still holds.
  */
 export function usePendingEdit<P extends Post>(post: P): P {
-  const db = useDb();
-  const rows = useLiveQuery(() => db.outbox.where('target').equals(editTarget(post._id)).toArray(), [db, post._id], []);
-  const last = rows[rows.length - 1];
-  if (!last || last.kind !== 'edit') return post;
-  return {
-    ...post,
-    text: last.payload.text,
-    mentions: editMentions(last.payload),
-    contentWarning: last.payload.contentWarning?.trim() || null,
-    editedAt: Math.max(last.createdAt, post.editedAt ?? 0),
-  };
+  return editOverlay(useTargetRows(editTarget(post._id)), post);
 }

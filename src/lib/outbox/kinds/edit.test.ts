@@ -6,7 +6,8 @@ import type { Post } from '../../api/types';
 import { getDb } from '../../db/db';
 import { loadDraft } from '../../drafts/store';
 import { getToasts } from '../../toast';
-import { kickOutbox, queueEdit } from '../outbox';
+import { kickOutbox } from '../outbox';
+import { queueEdit } from './edit';
 import { usePendingEdit } from '../useOutbox';
 import { editTarget } from './edit';
 

@@ -2,17 +2,17 @@ import type { Table } from 'dexie';
 import type { ErrorKey } from '#core/errors';
 import { mediaApi } from '#core/api/media';
 import { ApiError, type CallOptions, callApi, isRetryable, uploadErrorOf } from '../../api/client';
-import type { DraftImage, KruhDb, OutboxRow, Slot } from '../../db/db';
+import type { DraftImage, KruhDb, OutboxRow, OutboxRowOf, Slot } from '../../db/db';
 import { returnToDrafts } from '../../drafts/store';
 import { toast } from '../../toast';
 
-/** The outbox row of one kind. */
-export type OutboxRowOf<K extends OutboxRow['kind']> = Extract<OutboxRow, { kind: K }>;
+export type { OutboxRowOf };
 
 /**
- * What the outbox does with one kind of item. The drain owns the order, the retries and the lock;
- * a handler owns the call, what its answer changes in the local database, and what a refusal
- * leaves behind.
+ * What the drain asks of one kind of item. The drain owns the order, the retries and the lock; a
+ * kind's module (`kinds/<kind>.ts`) owns everything else about it: its payload (added to
+ * `OutboxKinds`), its queue function and target key, this handler (the call, what its answer
+ * changes in the local database, what a refusal gives back) and how its waiting rows show.
  */
 export interface OutboxHandler<R extends OutboxRow = OutboxRow> {
   /**
@@ -23,13 +23,13 @@ export interface OutboxHandler<R extends OutboxRow = OutboxRow> {
   /** The error shown for a refusal whose answer names no reason. */
   refusedFallback: ErrorKey;
   /**
-   * Gives a refused item back to its author. Runs in the transaction (outbox, drafts, meta) that
+   * Gives a refused item back to its author. Runs in the transaction (over every table) that
    * removes the row, so the item is never both queued and returned.
    */
   giveBack(db: KruhDb, row: R, reason: ErrorKey): Promise<void>;
 }
 
-/** One handler per kind: adding a kind of item is a handler file and its line in the registry. */
+/** One handler per kind: a kind without its line in the registry (`handlers.ts`) fails to compile. */
 export type OutboxHandlers = { [K in OutboxRow['kind']]: OutboxHandler<OutboxRowOf<K>> };
 
 /** The item's Idempotency-Key, made when it was queued and sent with every attempt. */
@@ -127,4 +127,24 @@ export async function returnAsDraft(
     row.clientId,
     db,
   );
+}
+
+/**
+ * What a pending post or comment shares with its server counterpart as its author sees it: by
+ * the session's user, not liked or answered yet, its mentions as typed.
+ */
+export function pendingItem(row: OutboxRowOf<'post' | 'comment'>) {
+  return {
+    _id: row.clientId,
+    text: row.payload.text,
+    createdAt: row.createdAt,
+    likes: 0,
+    liked: false,
+    comments: 0,
+    mentions: row.payload.mentions.map((m) => ({ _id: m.id, username: m.query })),
+    itsme: true,
+    images: row.images.length,
+    media: [],
+    alts: row.images.map((image) => image.alt?.trim() ?? ''),
+  };
 }

@@ -5,7 +5,8 @@ import { mockFetch, setOnline, startOnline } from '../../../test/local-first';
 import { getDb } from '../../db/db';
 import { readStoredAccount, storeAccount } from '../../stored-account';
 import { getToasts } from '../../toast';
-import { cancelScheduledSend, kickOutbox, queueLanguage } from '../outbox';
+import { cancelScheduledSend, kickOutbox } from '../outbox';
+import { queueLanguage } from './language';
 
 const account = { _id: 'u1', username: 'alice', email: 'a@example.com', bio: '', language: 'en', notificationSettings: [] } as unknown as Account;
 

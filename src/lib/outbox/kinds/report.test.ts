@@ -4,7 +4,8 @@ import { mockFetch, setOnline, startOnline } from '../../../test/local-first';
 import { getDb } from '../../db/db';
 import { getToasts } from '../../toast';
 import { outboxHandlers } from '../handlers';
-import { cancelScheduledSend, kickOutbox, queueReport } from '../outbox';
+import { cancelScheduledSend, kickOutbox } from '../outbox';
+import { queueReport } from './report';
 
 beforeEach(async () => {
   await startOnline('u1');

@@ -5,7 +5,8 @@ import type { Post } from '../../api/types';
 import { type SafetyAction, getDb } from '../../db/db';
 import { getToasts } from '../../toast';
 import { outboxHandlers } from '../handlers';
-import { cancelScheduledSend, kickOutbox, queueSafety } from '../outbox';
+import { cancelScheduledSend, kickOutbox } from '../outbox';
+import { queueSafety } from './safety';
 import { safetyStateKey, setSafetyState } from './safety';
 
 beforeEach(async () => {

@@ -1,13 +1,70 @@
 import { blocksApi } from '#core/api/blocks';
 import { callApi } from '../../api/client';
-import type { KruhDb, SafetyAction } from '../../db/db';
+import { type KruhDb, type SafetyAction, getDb } from '../../db/db';
+import { withRoom } from '../../db/prune';
+import { hideOnStoredPages } from '../../query/safety-pages';
+import { foldToggle, freshRow, sendQueued } from '../queue';
 import { type OutboxHandler, type OutboxRowOf, idempotent } from './handler';
+
+export interface SafetyPayload {
+  action: SafetyAction;
+  /** The user's id, or the hashtag (lowercase, without #). */
+  subject: string;
+  /** The state to set on the server. */
+  on: boolean;
+  /** The state as last known when the first change was made (a refusal goes back to it). */
+  from: boolean;
+  /** The user's name, for the lists and messages while only local. */
+  label?: string;
+}
+
+declare module '../../db/db' {
+  interface OutboxKinds {
+    safety: { payload: SafetyPayload; target: string };
+  }
+}
 
 /** Where the account's own state of a block or mute is kept (the meta table), as the screens read it. */
 export const safetyStateKey = (action: SafetyAction, subject: string) => `safety:${action}:${subject}`;
 
 export async function setSafetyState(db: KruhDb, action: SafetyAction, subject: string, on: boolean): Promise<void> {
   await db.meta.put({ key: safetyStateKey(action, subject), value: on });
+}
+
+/**
+ * Sets a block, a mute or a muted hashtag to `on`. Like a like, changes of one subject not sent yet
+ * fold into one row, and going back to the server's state removes it. The state the screens read
+ * changes at once, and what a new block or mute hides leaves the stored pages in the same moment.
+ */
+export async function queueSafety(
+  action: SafetyAction,
+  subject: string,
+  on: boolean,
+  { label, from }: { label?: string; from?: boolean } = {},
+  db: KruhDb = getDb(),
+): Promise<void> {
+  const key = `safety:${action}:${subject}`;
+  await withRoom(db, () => db.transaction('rw', db.outbox, db.meta, async () => {
+    // `from` is the state a screen saw from the server (a list of blocked users) when this device kept none.
+    const known = from ?? (await db.meta.get(safetyStateKey(action, subject)))?.value === true;
+    await setSafetyState(db, action, subject, on);
+    await foldToggle<OutboxRowOf<'safety'>>(db, {
+      kind: 'safety',
+      target: key,
+      wanted: on,
+      known,
+      stateOf: (row) => row.payload.on,
+      create: (serverState) => ({
+        ...freshRow(),
+        kind: 'safety',
+        target: key,
+        payload: { action, subject, on, from: serverState, ...(label ? { label } : {}) },
+        images: [],
+      }),
+    });
+  }));
+  if (on) await hideOnStoredPages(db, action, subject);
+  sendQueued();
 }
 
 function send(action: SafetyAction, subject: string, on: boolean, options: ReturnType<typeof idempotent>) {

@@ -2,7 +2,7 @@ import '../../../test/setup';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apiPost, mockFetch, startOnline, useCloneableBlobs } from '../../../test/local-first';
 import { type OutboxRow, clearLocalData, getDb } from '../../db/db';
-import { newId } from '../outbox';
+import { newId } from '../queue';
 import { type OutboxRowOf, uploadImages } from './handler';
 
 const POST = 'p'.padEnd(24, '1');
