@@ -88,9 +88,8 @@ if (process.env.KRUH_E2E !== 'off') {
       hookTimeout: 240_000,
       // Each file starts its own server (own data folder, database and port) and its own browser,
       // so files of one project may run side by side like any other.
-      // A real browser on a shared machine: one more try before a journey counts as failed. The
-      // first try's screenshots and console log, and the retry's trace, stay in test-results/.
-      retry: 1,
+      // No second try: the tests wait for what they check, so a failure is a fault to look at (its
+      // screenshots and console log, and with KRUH_E2E_TRACE=always its trace, stay in test-results/).
     },
   });
   // Every browser test on SQLite at phone size, but for half the journeys, which run at desktop

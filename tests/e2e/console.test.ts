@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { waitForServiceWorker } from './support/browser';
+import { consoleCaughtUp, waitForServiceWorker } from './support/browser';
 import { outboxSize } from './support/outbox';
 import { type TestUser, api, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';
@@ -18,8 +18,9 @@ describe('console on a cold start', () => {
   it('warns of no missing hydration fallback when a screen is opened by its own link', async () => {
     for (const path of ['/feed', `/u/${user.username}`, '/search']) {
       const page = await e2e.visit(path, { as: user });
+      // The warning would come from the router's first render, before the screen is drawn.
       await page.locator('#main h1, #main article, #main input').first().waitFor();
-      await page.waitForTimeout(500);
+      await consoleCaughtUp(page);
       expect(e2e.journey.log.lines.filter((line) => /HydrateFallback/.test(line))).toEqual([]);
       await e2e.journey.context.close();
     }

@@ -31,8 +31,10 @@ describe('first visit to the feed', () => {
     expect(uploaded.status).toBe(201);
     const picture = ((await uploaded.json()) as { url: string }).url;
 
-    // The page reads the feed again once its last reading is this old (a retry must see its own post).
-    await new Promise((done) => setTimeout(done, FIRST_FEED_FRESH_MS + 100));
+    // The server keeps one reading of the feed for its page a moment (FIRST_FEED_FRESH_MS): the
+    // visit starts once the page it hands out carries the post.
+    const homePage = async () => (await fetch(`${e2e.server.baseUrl}/`)).text();
+    await expect.poll(homePage, { timeout: FIRST_FEED_FRESH_MS + 10_000 }).toContain(words);
     const { context } = await e2e.open({ viewport: JOURNEY_VIEWPORT });
     const page = await context.newPage();
     // When the app's first card appears, on the page's own clock (resource timings use the same one).

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { nativeLookingControls } from './support/native-look';
 import { type TestUser, api, createVerifiedUser } from './support/server';
-import { waitForServiceWorker } from './support/browser';
+import { animationsEnded, nextPaint, waitForServiceWorker } from './support/browser';
 import { useE2eSuite } from './support/suite';
 
 /**
@@ -267,14 +267,16 @@ describe('layout', () => {
     it(`greets a first visit without a toast, and shows toasts where they cover none of the controls that stay on screen (${viewport.width} px)`, async () => {
       const page = await e2e.visit('/feed', { as: owner, viewport });
       await settle(page, '#main article');
-      // Ready for offline use is what the app is expected to be: nothing pops up to say so.
+      // Ready for offline use is what the app is expected to be: nothing pops up to say so. The
+      // worker's install, which a toast would follow, comes before it controls the page.
       await waitForServiceWorker(page);
-      await page.waitForTimeout(500);
+      await nextPaint(page);
       expect(await page.locator('.toast').count()).toBe(0);
       await page.locator('#main article').first().getByRole('button', { name: 'Share' }).click();
-      await page.locator('.toast').first().waitFor();
+      const toast = page.locator('.toast').first();
+      await toast.waitFor();
       // Slid in.
-      await page.waitForTimeout(1_200);
+      await animationsEnded(toast);
       const covered = await page.evaluate(() => {
         const box = document.querySelector('.toast')!.getBoundingClientRect();
         const controls = document.querySelectorAll<HTMLElement>(

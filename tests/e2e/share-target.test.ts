@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { waitForServiceWorker } from './support/browser';
 import { JOURNEY_VIEWPORT, text } from './support/journeys';
 import { createVerifiedUser } from './support/server';
+import { type StoredBlob, storedRows } from './support/stored';
 import { useE2eSuite } from './support/suite';
 
 interface ShareTarget {
@@ -10,6 +11,12 @@ interface ShareTarget {
   method: string;
   enctype: string;
   params: { title?: string; text?: string; url?: string; files?: Array<{ name: string; accept: string[] }> };
+}
+
+/** A draft of the composer as stored. */
+interface Draft {
+  text: string;
+  images: Array<{ blob: StoredBlob; name: string }>;
 }
 
 /**
@@ -64,12 +71,15 @@ describe('share target', () => {
 
     const main = page.getByRole('main');
     const box = main.getByRole('textbox', { name: text('en', 'compose:text_label') });
-    await expect.poll(() => box.inputValue(), { timeout: 15_000 }).toBe('Roses\nIn bloom at the allotment\nhttps://example.com/roses');
+    const shared = 'Roses\nIn bloom at the allotment\nhttps://example.com/roses';
+    await expect.poll(() => box.inputValue(), { timeout: 15_000 }).toBe(shared);
     expect(new URL(page.url()).pathname).toBe('/post');
     await main.getByRole('button', { name: text('en', 'compose:remove_image', { index: 1 }) }).waitFor();
 
-    // Closed and opened again, still offline: the share is the composer's draft now.
-    await page.waitForTimeout(1_000);
+    // Closed and opened again, still offline: the share is the composer's draft now. The composer
+    // writes its draft a moment after a change, so the page is left once the draft is written.
+    const drafts = async () => (await storedRows<Draft>(page, sam.id, 'drafts')).map((draft) => ({ text: draft.text, images: draft.images.length }));
+    await expect.poll(drafts, { timeout: 15_000 }).toContainEqual({ text: shared, images: 1 });
     await page.goto(`${e2e.server.baseUrl}/post`);
     await expect.poll(() => box.inputValue(), { timeout: 15_000 }).toContain('In bloom at the allotment');
     await main.getByRole('button', { name: text('en', 'compose:remove_image', { index: 1 }) }).waitFor();

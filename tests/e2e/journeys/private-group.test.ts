@@ -107,14 +107,20 @@ describe('journey: a private group, from the request to join to a new owner', ()
     await waitForServiceWorker(ottoPage);
     await ottoPage.getByRole('main').getByText(en('groups:need_join')).waitFor();
     await ottoPage.goto(`${server.baseUrl}/search?q=${encodeURIComponent('gate code')}`);
-    await ottoPage.getByRole('main').waitFor();
-    await ottoPage.waitForTimeout(500);
+    // Each part of the results drawn as the server answered it: what it found, or that it found none.
+    const answered = (part: 'users' | 'groups' | 'posts', item: string) => {
+      const region = ottoPage.getByRole('main').getByRole('region', { name: en(`search:tabs.${part}`), exact: true });
+      return region.locator(item).or(region.getByText(en(`search:no_${part}`), { exact: true })).first().waitFor();
+    };
+    await Promise.all([answered('users', 'li'), answered('groups', 'li'), answered('posts', 'article')]);
     expect(await ottoPage.content()).not.toContain(secret);
+    await ottoPage.getByRole('main').getByText(en('search:no_posts'), { exact: true }).waitFor();
     expect((await postsAs(otto)).status).toBe(403);
     await ottoPage.context().setOffline(true);
     await ottoPage.goto(`${server.baseUrl}/g/${group}`);
     await ottoPage.reload();
-    await ottoPage.getByRole('main').waitFor();
+    // The group as this device kept it: closed to Otto.
+    await ottoPage.getByRole('main').getByText(en('groups:need_join')).waitFor();
     expect(await ottoPage.content()).not.toContain(secret);
     // Nothing of the group's content is stored on Otto's device either.
     const stored = await ottoPage.evaluate(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { waitForServiceWorker } from '../support/browser';
+import { awaitingAnswers, waitForServiceWorker } from '../support/browser';
 import { JOURNEY_VIEWPORT, composePost } from '../support/journeys';
-import { outboxSize } from '../support/outbox';
+import { outboxBusy, outboxSize } from '../support/outbox';
 import { type TestUser, api, createVerifiedUser } from '../support/server';
 import { useE2eSuite } from '../support/suite';
 
@@ -28,15 +28,18 @@ describe('journey: two tabs with a shared outbox', () => {
     await second.goto(`${server.baseUrl}/feed`);
     await second.getByRole('main').waitFor();
 
+    const unanswered = awaitingAnswers(e2e.journey.context, 'POST', '/api/');
     await e2e.journey.context.setOffline(true);
     const written = ['From the first tab, one', 'From the second tab, one', 'From the first tab, two', 'From the second tab, two'];
     for (const [i, words] of written.entries()) await composePost(i % 2 === 0 ? first : second, server.baseUrl, words);
     expect(await outboxSize(first, kim.id)).toBe(written.length);
 
     await e2e.journey.context.setOffline(false);
-    await expect.poll(() => outboxSize(second, kim.id), { timeout: 30_000 }).toBe(0);
-    // A moment for any late duplicate to arrive before counting.
-    await first.waitForTimeout(1_000);
+    // Counted once nothing more can come: the outbox empty, no tab or worker sending (or about to),
+    // and every post any of them sent answered.
+    await expect
+      .poll(async () => ({ waiting: await outboxSize(second, kim.id), busy: await outboxBusy(second), unanswered: unanswered.size }), { timeout: 30_000 })
+      .toEqual({ waiting: 0, busy: false, unanswered: 0 });
     const stored = (await api<{ posts: Array<{ text: string }> }>(server, 'GET', `/profile/posts/${kim.username}`, { token: kim.token })).body.posts;
     expect(stored.map((p) => p.text).sort()).toEqual([...written].sort());
     expect(e2e.journey.log.pageErrors).toEqual([]);

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type RequestsSettling, followRequests } from './requests-settling';
 import { sessionStorageState } from './server';
 import { useE2eSuite } from './suite';
 import { type Screen, VIEWPORTS, type World, screensOf, seedWorld } from './world';
@@ -21,17 +22,25 @@ export interface AxePass {
   dark?: boolean;
 }
 
-/** Waits until the screen has drawn its content (no skeleton or spinner left, the main landmark there). */
-async function settled(page: Page, screen: Screen): Promise<void> {
-  await page
-    .locator('main')
-    .first()
-    .waitFor({ timeout: 10_000 })
-    .catch((err: unknown) => {
-      throw new Error(`${screen.name}: no main landmark (${String(err)})`);
-    });
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), undefined, { timeout: 10_000 }).catch(() => undefined);
-  await page.waitForTimeout(300);
+/** The app's loading states: the shell's spinner while a screen's code comes, a list's skeleton. */
+const LOADING = '.page-loading, [aria-busy="true"]';
+
+/**
+ * Waits until the screen has drawn its content: the app's main landmark there (the static shell's
+ * has no id), every request it made answered and drawn, nothing loading, and its fonts in (contrast
+ * is measured on them).
+ */
+async function settled(page: Page, requests: RequestsSettling, screen: Screen): Promise<void> {
+  const drawn = (what: string) => (err: unknown) => {
+    throw new Error(`${screen.name}: ${what} (${String(err)})`);
+  };
+  const loaded = () => page.waitForFunction((loading) => !document.querySelector(loading), LOADING, { timeout: 10_000 }).catch(drawn('still loading'));
+  await page.locator('main#main').waitFor({ timeout: 10_000 }).catch(drawn('no main landmark'));
+  // The screen's code in and drawn, so the requests it makes have begun; then what they brought.
+  await loaded();
+  await requests.settled();
+  await loaded();
+  await page.evaluate(() => document.fonts.ready);
 }
 
 interface Violation {
@@ -80,11 +89,12 @@ export function describeAccessibility(title: string, passes: AxePass[]): void {
           reducedMotion: 'reduce',
         });
         const page = await context.newPage();
+        const requests = followRequests(page);
         const found: string[] = [];
         const screens = screensOf(world).filter((screen) => pass.loggedIn || !screen.guarded);
         for (const screen of screens) {
           await page.goto(`${e2e.server.baseUrl}${screen.path}`);
-          await settled(page, screen);
+          await settled(page, requests, screen);
           expect(await page.evaluate(() => document.documentElement.lang), screen.name).toBe(pass.language);
           // The theme really follows the device: the page paints the background of the scheme asked for.
           expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), screen.name).toBe(

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Locator, type Page, type Request, chromium } from 'playwright-core';
 import type { TestContext } from 'vitest';
 
 /** Debian's Chromium (playwright-core brings no browser of its own). */
@@ -82,7 +83,7 @@ export interface Journey {
  * A fresh browser context (its own storage, service worker and IndexedDB) whose pages' console
  * messages and uncaught errors are collected.
  */
-export async function openJourney(browser: Browser, options: BrowserContextOptions = {}, trace = true): Promise<Journey> {
+export async function openJourney(browser: Browser, options: BrowserContextOptions = {}, trace = false): Promise<Journey> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
   const log: PageLog = { lines: [], pageErrors: [] };
   const watch = (page: Page) => {
@@ -95,7 +96,7 @@ export async function openJourney(browser: Browser, options: BrowserContextOptio
   };
   context.on('page', watch);
   // Each step, snapshot and request, to replay in `npx playwright show-trace`; kept only when the
-  // journey fails. Recording costs a quarter of a journey's time, so only a retry records it.
+  // journey fails. Recording costs a quarter of a journey's time, so only a run that asks records it.
   if (trace) await context.tracing.start({ screenshots: true, snapshots: true });
   return { context, log, traced: trace };
 }
@@ -134,7 +135,7 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
       const logPath = join(RESULTS_DIR, `${base}.log`);
       writeFileSync(logPath, `${journey.log.lines.join('\n')}\n`);
       const tracePath = join(RESULTS_DIR, `${base}.trace.zip`);
-      if (!journey.traced) saved.push(`${tracePath}: recorded on the retry`);
+      if (!journey.traced) saved.push(`${tracePath}: not recorded (run again with KRUH_E2E_TRACE=always)`);
       else {
         try {
           await within(20_000, journey.context.tracing.stop({ path: tracePath }), 'trace');
@@ -148,6 +149,42 @@ export async function finishJourney(journey: Journey | undefined, test: TestCont
   } finally {
     await within(20_000, journey.context.close(), 'closing the context').catch(() => undefined);
   }
+}
+
+/**
+ * The requests of a context's pages and service worker that went out and have no answer yet, kept
+ * up to date: what a test waits to be empty before it counts what reached the server.
+ */
+export function awaitingAnswers(context: BrowserContext, method: string, pathPrefix: string): ReadonlySet<Request> {
+  const waiting = new Set<Request>();
+  context.on('request', (request) => {
+    if (request.method() === method && new URL(request.url()).pathname.startsWith(pathPrefix)) waiting.add(request);
+  });
+  const answered = (request: Request) => void waiting.delete(request);
+  context.on('requestfinished', answered);
+  context.on('requestfailed', answered);
+  return waiting;
+}
+
+/**
+ * Resolves once every message the page has written to its console so far has reached the test: a
+ * page's console messages arrive in order, so a marker written now comes after them.
+ */
+export async function consoleCaughtUp(page: Page): Promise<void> {
+  const marker = `console caught up ${randomUUID()}`;
+  const arrived = page.waitForEvent('console', (message) => message.text() === marker);
+  await page.evaluate((text) => console.debug(text), marker);
+  await arrived;
+}
+
+/** Resolves once the page has drawn a frame after this call: what its scripts did before is on screen. */
+export async function nextPaint(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
+/** Resolves once every animation running on the element (a slide, a fade) has ended. */
+export async function animationsEnded(element: Locator): Promise<void> {
+  await element.evaluate((node) => Promise.all(node.getAnimations({ subtree: true }).map((animation) => animation.finished)));
 }
 
 /** Resolves once a service worker controls the page (the app shell is then cached). */

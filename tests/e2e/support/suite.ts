@@ -1,5 +1,5 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type BrowserKind, type Journey, finishJourney, openJourney, sharedBrowser } from './browser';
 import { type ServerOptions, type TestServer, type TestUser, sessionStorageState, startServer } from './server';
 
@@ -44,12 +44,6 @@ export function useE2eSuite({ browser: kind = 'shell', ...options }: SuiteOption
     browser = await sharedBrowser(kind);
   });
 
-  // Which try of the running test this is: a retry records a trace of its journey.
-  let attempt = 0;
-  beforeEach((test) => {
-    attempt = test.task.result?.retryCount ?? 0;
-  });
-
   afterEach(async (test) => {
     await finishJourney(journey, test);
     journey = undefined;
@@ -78,7 +72,7 @@ export function useE2eSuite({ browser: kind = 'shell', ...options }: SuiteOption
     },
     async open({ as, ...contextOptions } = {}) {
       const session = as ? { storageState: sessionStorageState(suite.server, as) } : {};
-      journey = await openJourney(suite.browser, { ...session, ...contextOptions }, attempt > 0 || process.env.KRUH_E2E_TRACE === 'always');
+      journey = await openJourney(suite.browser, { ...session, ...contextOptions }, process.env.KRUH_E2E_TRACE === 'always');
       return journey;
     },
     async visit(path, journeyOptions) {
