@@ -16,7 +16,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type DatabaseHandle, openDatabase } from '../src/db/database';
 import { newId } from '../src/lib/ids';
-import { runDueJobs } from '../src/modules/jobs/worker';
+import { runDueJobs } from '../src/lib/jobs/worker';
 import { enqueueNotificationEvent } from '../src/modules/notifications/events';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);

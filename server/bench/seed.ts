@@ -26,7 +26,7 @@ import { isPostgresUrl, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrator';
 import { hashPassword } from '../src/lib/passwords';
 import { contextOf } from '../src/lib/service-context';
-import { runDueJobs } from '../src/modules/jobs/worker';
+import { runDueJobs } from '../src/lib/jobs/worker';
 import { uploadContentImage } from '../src/modules/media/media.service';
 import { storeAvatar } from '../src/modules/media/avatars';
 import { shellArgs } from './shell-args';

@@ -18,7 +18,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { isPostgresUrl, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrator';
-import { runDueJobs } from '../src/modules/jobs/worker';
+import { runDueJobs } from '../src/lib/jobs/worker';
 import { isEmpty, seedDatabase, seedOptions, writeTargets } from './seed-data';
 
 const { values: args } = parseArgs({

@@ -27,7 +27,8 @@ import { shareTargetRoutes } from './plugins/share-target.js';
 import { storagePlugin } from './plugins/storage.js';
 import { visitorCachePlugin } from './plugins/visitor-cache.js';
 import { API_ROUTES } from './routes.js';
-import { jobsPlugin } from './modules/jobs/jobs.plugin.js';
+import { jobsPlugin } from './lib/jobs/jobs.plugin.js';
+import { jobsOptions } from './jobs.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { pushPlugin } from './modules/push/push.plugin.js';
@@ -110,7 +111,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(notificationHubPlugin);
   await app.register(egressPlugin, options.resolve ? { resolve: options.resolve } : {});
-  await app.register(jobsPlugin);
+  await app.register(jobsPlugin, jobsOptions(config));
   await app.register(mailerPlugin);
   await app.register(pushPlugin);
   // Before the routes, so its timing hook sees every one of them.

@@ -3,13 +3,13 @@ import type { FileImport } from './read-imports';
 /**
  * The files that wire everything together or start a program: they may import any module, and
  * nothing else may import them. A module that needs one of them is handed what it needs instead
- * (so the job registry, which names every module's jobs, sits here although it lives in jobs/).
+ * (so the job registry, which names every module's jobs, hands them to the jobs plugin).
  */
 export const COMPOSITION_ROOTS: readonly string[] = [
   'server/src/server.ts',
   'server/src/app.ts',
   'server/src/routes.ts',
-  'server/src/modules/jobs/handlers.ts',
+  'server/src/jobs.ts',
   'server/src/db/admin-cli.ts',
   'server/src/db/migrate-cli.ts',
   'server/src/modules/media/copy-media-cli.ts',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
-import { pgListenerFor } from '../modules/jobs/pg-listener.js';
+import { pgListenerFor } from '../lib/jobs/pg-listener.js';
 import { hasBearer } from './auth.js';
 
 declare module 'fastify' {

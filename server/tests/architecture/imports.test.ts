@@ -32,7 +32,7 @@ describe('the server imports one way, folder by folder', () => {
     expect(placeOf('server/src/policy/who-sees.ts')).toBe('policy');
     expect(placeOf('core/api/posts.ts')).toBe('core');
     expect(placeOf('server/src/app.ts')).toBe('root');
-    expect(placeOf('server/src/modules/jobs/handlers.ts')).toBe('root');
+    expect(placeOf('server/src/jobs.ts')).toBe('root');
     expect(placeOf('server/src/db/admin-cli.ts')).toBe('root');
     expect(placeOf('server/src/helpers/x.ts')).toBeUndefined();
     expect(placeOf('src/lib/db/db.ts')).toBeUndefined();
@@ -80,7 +80,7 @@ describe('a planted import against the rules fails the check and says where', ()
     const result = check([
       imp('app.ts', 'modules/federation/federation.plugin.ts'),
       imp('routes.ts', 'modules/notifications/notifications.routes.ts'),
-      imp('modules/jobs/handlers.ts', 'modules/notifications/notifications.fanout.ts'),
+      imp('jobs.ts', 'modules/notifications/notifications.fanout.ts'),
       imp('modules/posts/posts.service.ts', 'modules/notifications/events.ts'),
       imp('modules/federation/inbox.ts', 'modules/notifications/events.ts'),
     ]);
@@ -90,7 +90,7 @@ describe('a planted import against the rules fails the check and says where', ()
   });
 
   it('refuses an import of the root from anywhere else, so the wiring cannot carry a module\'s imports', () => {
-    const result = check([imp('modules/jobs/jobs.plugin.ts', 'modules/jobs/handlers.ts')]);
+    const result = check([imp('modules/jobs/maintenance.ts', 'jobs.ts')]);
     expect(result.message).toContain('layers: modules/jobs -> root');
   });
 

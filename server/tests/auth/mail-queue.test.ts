@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MAIL_JOB } from '../../src/modules/auth/auth.emails';
-import { retryDelay, runDueJobs } from '../../src/modules/jobs/worker';
+import { retryDelay, runDueJobs } from '../../src/lib/jobs/worker';
 import { freePort } from '../helpers/free-port';
 import { createTestApp, type TestApp, useTestApp } from '../helpers/test-app';
 import { expectError, expectInfo, login, parseLink, signup } from './support';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/schema';
 import { outboxName } from '../../src/lib/mailer';
 import { hashPassword } from '../../src/lib/passwords';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { type TestUser, createUser } from '../helpers/fixtures';
 import type { TestApp } from '../helpers/test-app';
 

@@ -12,7 +12,7 @@ import { useTestApp } from '../helpers/test-app';
 const t = useTestApp();
 
 async function runJobs(): Promise<void> {
-  const { runDueJobs } = await import('../../src/modules/jobs/worker');
+  const { runDueJobs } = await import('../../src/lib/jobs/worker');
   await runDueJobs(t.app);
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { runAdminCommand } from '../../src/modules/reports/admin';
 import { domainsCovering, isHostBlocked, isRemoteActorAllowed, normalizeDomain } from '../../src/modules/federation/boundaries';
 import { documentLoaderOf } from '../../src/modules/federation/federation';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { runAdminCommand } from '../../src/modules/reports/admin';
 import { type TestUser, call, createGroup, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

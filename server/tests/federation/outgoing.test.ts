@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
 import { PICTURES_WAIT_MS } from '../../src/modules/federation/outgoing';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { newId } from '../../src/lib/ids';
 import { type FakeActor, type FakeFediverse, type Received, injectSigned, signActivity, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, addMember, call, createGroup, createPost, createUser, deleteOwnAccount } from '../helpers/fixtures';

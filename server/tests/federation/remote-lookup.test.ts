@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKFILL_ITEMS, BACKFILL_PAGES } from '../../src/modules/federation/inbox';
 import { REMOTE_ACTOR_STALE_MS } from '../../src/modules/federation/remote-refresh';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { AS_CONTEXT, type FakeFediverse, LITEPUB_CONTEXT, LITEPUB_CONTEXT_PATH, PUBLIC, pleromaContext, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateCryptoKeyPair, signRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetKeysOfGoneActors } from '../../src/modules/federation/delivery';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { AS_CONTEXT, type FakeFediverse, PUBLIC, deliverToInbox, fetchSignerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { imageKey } from '../../src/modules/media/media-urls';
 import { addMember, call, createGroup, createGroupWith, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';

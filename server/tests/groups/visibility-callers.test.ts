@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { addMember, call, createFollow, createGroup, createPost, createUser, type TestUser, createGroupWith } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';

@@ -1,7 +1,7 @@
 import { type Socket, connect } from 'node:net';
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:tls';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { freePort } from './free-port';
 import type { KruhInstance } from './kruh-instance';
 import { type TestAppOptions, createTestApp } from './test-app';

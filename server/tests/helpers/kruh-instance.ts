@@ -1,4 +1,4 @@
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { freePort } from './free-port';
 import { type TestApp, type TestAppOptions, createTestApp } from './test-app';
 

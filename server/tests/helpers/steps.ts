@@ -8,6 +8,6 @@ export function ok(res: LightMyRequestResponse, what: string): LightMyRequestRes
 
 /** Runs the jobs that are due now (notification fan-out and the rest), as the worker would. */
 export async function runJobs(app: FastifyInstance): Promise<void> {
-  const { runDueJobs } = await import('../../src/modules/jobs/worker');
+  const { runDueJobs } = await import('../../src/lib/jobs/worker');
   await runDueJobs(app);
 }

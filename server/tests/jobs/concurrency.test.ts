@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MAIL_JOB } from '../../src/modules/auth/auth.emails';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { signup } from '../auth/support';
 import { expectInfo } from '../helpers/expect';
 import { call, createUser } from '../helpers/fixtures';

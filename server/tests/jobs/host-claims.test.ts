@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/helpers';
-import { claimDueJobsPerHost, failJob } from '../../src/modules/jobs/jobs.repository';
-import { enqueueJob } from '../../src/modules/jobs/queue';
-import { LEASE_MS } from '../../src/modules/jobs/worker';
+import { claimDueJobsPerHost, failJob } from '../../src/lib/jobs/jobs.repository';
+import { enqueueTestJob as enqueueJob } from '../helpers/test-jobs';
+import { LEASE_MS } from '../../src/lib/jobs/worker';
 import { useTestApp } from '../helpers/test-app';
 
 /**

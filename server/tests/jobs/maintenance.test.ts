@@ -3,8 +3,8 @@ import { LIMITS } from '#core/limits';
 import { IDEMPOTENCY_TTL_MS } from '../../src/lib/idempotency';
 import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
 import { DELIVERY_LIFETIME_MS, FEDERATION_DELIVERY_JOB } from '../../src/modules/federation/delivery';
-import { PARKED } from '../../src/modules/jobs/queue';
-import { JobWorker, runDueJobs } from '../../src/modules/jobs/worker';
+import { PARKED } from '../../src/lib/jobs/queue';
+import { JobWorker, runDueJobs } from '../../src/lib/jobs/worker';
 import { createGroup, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 

@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { JOB_HANDLERS } from '../../src/modules/jobs/handlers';
+import { JOB_HANDLERS } from '../../src/jobs';
 import { createUser } from '../helpers/fixtures';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
 

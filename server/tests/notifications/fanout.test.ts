@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_MS, runDueJobs } from '../../src/modules/jobs/worker';
+import { LEASE_MS, runDueJobs } from '../../src/lib/jobs/worker';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { FANOUT_BATCH } from '../../src/modules/notifications/notifications.fanout';
 import { createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';

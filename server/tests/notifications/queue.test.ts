@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/helpers';
-import { JOB_HANDLERS } from '../../src/modules/jobs/handlers';
-import { claimDueJobs, saveProgress } from '../../src/modules/jobs/jobs.repository';
-import { enqueueJob } from '../../src/modules/jobs/queue';
-import { LEASE_MS, retryDelay, runDueJobs } from '../../src/modules/jobs/worker';
+import { JOB_HANDLERS } from '../../src/jobs';
+import { claimDueJobs, saveProgress } from '../../src/lib/jobs/jobs.repository';
+import { enqueueTestJob as enqueueJob } from '../helpers/test-jobs';
+import { LEASE_MS, retryDelay, runDueJobs } from '../../src/lib/jobs/worker';
 import { NOTIFICATION_JOB, enqueueNotificationEvent } from '../../src/modules/notifications/events';
 import { createFollow, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

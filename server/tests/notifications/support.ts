@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { openDatabase } from '../../src/db/database';
 import { newId } from '../../src/lib/ids';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { call, type TestUser } from '../helpers/fixtures';
 import { TEST_DB, type TestApp } from '../helpers/test-app';
 import type { NotificationReply } from '../../src/modules/notifications/notifications.mapper';

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids';
 import { isPublicAddress } from '../../src/lib/egress/address';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { expectError, expectInfo } from '../helpers/expect';
 import { type TestUser, call, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { expectInfo } from '../helpers/expect';
 import { type TestUser, call, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
 import { deleteUserCascade } from '../../src/modules/account/account.repository';
 import { enqueueNotificationEvent } from '../../src/modules/notifications/events';
-import { runDueJobs } from '../../src/modules/jobs/worker';
+import { runDueJobs } from '../../src/lib/jobs/worker';
 import { expectError, expectInfo } from '../helpers/expect';
 import { type TestUser, addMember, call, createFollow, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { createTestApp, useTestApp } from '../helpers/test-app';

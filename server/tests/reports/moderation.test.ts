@@ -251,7 +251,7 @@ describe('moderation', () => {
       hidden.comment = comment.json<{ _id: string }>()._id;
       await addMember(t.app, other.id, dave);
       // Alice is told of the reply: the item is the suspended author's too.
-      const { runDueJobs } = await import('../../src/modules/jobs/worker');
+      const { runDueJobs } = await import('../../src/lib/jobs/worker');
       await runDueJobs(t.app);
     });
 

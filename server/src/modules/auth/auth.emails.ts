@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { appPaths } from '#core/app-paths';
 import type { Executor, UserRow } from '../../db/schema.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
-import { enqueueJob } from '../jobs/queue.js';
-import type { OutsideJob } from '../jobs/job-handler.js';
+import { enqueueJob } from '../../lib/jobs/queue.js';
+import type { OutsideJob } from '../../lib/jobs/job-handler.js';
 import { isGoogleOnlyAccount } from './auth.mapper.js';
 import type { UserRecord } from './auth.records.js';
 import { findUserById, latestEmailTokenAt } from './auth.repository.js';
@@ -87,6 +87,12 @@ interface AccountMail {
   tokenVersion: number;
 }
 
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [ACCOUNT_MAIL_JOB]: AccountMail;
+  }
+}
+
 type MailUser = Pick<UserRow, 'id' | 'token_version'>;
 
 /** Queues one of the account messages; in the caller's transaction, it is sent only if that commits. */
@@ -122,8 +128,7 @@ async function linkFor(app: FastifyInstance, mail: AccountMail, now: number): Pr
   return token === null ? null : appLink(app, purpose === 'reset_password' ? 'reset' : 'verify', token, mail.email);
 }
 
-async function sendAccountMail(app: FastifyInstance, payload: unknown, now: number): Promise<void> {
-  const mail = payload as AccountMail;
+async function sendAccountMail(app: FastifyInstance, mail: AccountMail, now: number): Promise<void> {
   const user = await findUserById(app.db, mail.userId);
   if (!user || !stillWanted(mail, user)) return;
   const link = await linkFor(app, mail, now);
@@ -134,4 +139,4 @@ async function sendAccountMail(app: FastifyInstance, payload: unknown, now: numb
 }
 
 /** One attempt after each growing delay up to an hour, then hourly: about a day in all. */
-export const accountMailJob: OutsideJob = { outside: sendAccountMail, maxAttempts: 36 };
+export const accountMailJob: OutsideJob<AccountMail> = { outside: sendAccountMail, maxAttempts: 36 };

@@ -1,5 +1,5 @@
 import { isActor } from '@fedify/fedify/vocab';
-import type { OutsideJob } from '../jobs/job-handler.js';
+import type { OutsideJob } from '../../lib/jobs/job-handler.js';
 import { buildFederation } from './federation.js';
 import { backfillOutbox } from './inbox.js';
 import type { BackfillPayload } from './remote-lookup.js';
@@ -9,9 +9,8 @@ import type { BackfillPayload } from './remote-lookup.js';
  * once: a failure (an actor or outbox that cannot be read) is logged and the profile stays empty,
  * since its posts are only a courtesy and the account is found all the same.
  */
-export const federationBackfillJob: OutsideJob = {
-  outside: async (app, payload) => {
-    const { actorId } = payload as BackfillPayload;
+export const federationBackfillJob: OutsideJob<BackfillPayload> = {
+  outside: async (app, { actorId }) => {
     try {
       // A plain context of the federation: its loader is the guarded one (domain blocks included),
       // and it tells this instance's own addresses (a mention of a local user) apart.

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/schema.js';
 import { EgressRefused } from '../../lib/egress/egress.js';
-import { hostAnswered, hostFailed } from '../jobs/host-breaker.js';
+import { hostAnswered, hostFailed } from '../../lib/jobs/host-breaker.js';
 import { hostWithPortOf } from './hosts.js';
-import type { LaneBound, OutsideJob } from '../jobs/job-handler.js';
-import { type JobAddress, enqueueJob, enqueueJobs, giveUpJobsQueuedBefore } from '../jobs/queue.js';
+import type { LaneBound, OutsideJob } from '../../lib/jobs/job-handler.js';
+import { type JobAddress, enqueueJob, enqueueJobs, giveUpJobsQueuedBefore } from '../../lib/jobs/queue.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { keyPairsOf } from './actor-keys.js';
 import { isUrlBlocked } from './boundaries.js';
@@ -19,7 +19,7 @@ import { federationRules } from './document-loader.js';
  * then signed with the local actor's stored RSA key (HTTP Signatures, as Mastodon verifies) and
  * posted through the outgoing-request guard, never by Fedify's own sender, which uses the global
  * fetch. Many go at once, only a few to one host (config.federationDelivery), and a host that keeps
- * failing is parked for a while (jobs/host-breaker.ts). A failure is tried again for about a day
+ * failing is parked for a while (lib/jobs/host-breaker.ts). A failure is tried again for about a day
  * (deliveryRetryDelay); an inbox the guard refuses is given up at once, since it will not become
  * reachable. An inbox on a domain blocked by the time the delivery is due is dropped without a
  * request: a block applies to what was queued before it.
@@ -66,6 +66,12 @@ export interface Delivery {
   inbox: string;
   /** The activity as JSON-LD. */
   activity: unknown;
+}
+
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [FEDERATION_DELIVERY_JOB]: Delivery;
+  }
 }
 
 /**
@@ -126,20 +132,20 @@ async function deliver(app: FastifyInstance, delivery: Delivery, now: number): P
   if (!ok) throw new DeliveryError(response.status);
 }
 
-export const federationDeliveryJob: OutsideJob = {
+export const federationDeliveryJob: OutsideJob<Delivery> = {
   maxAttempts: MAX_ATTEMPTS,
   retryDelay: (attempts) => deliveryRetryDelay(attempts),
-  outside: async (app, payload, now) => {
-    const { inbox } = payload as Delivery;
+  outside: async (app, delivery, now) => {
+    const { inbox } = delivery;
     if (await isUrlBlocked(app.db, inbox)) {
       app.log.info({ inbox }, 'federation delivery to a blocked domain dropped');
       return;
     }
     try {
-      await deliver(app, payload as Delivery, now);
+      await deliver(app, delivery, now);
     } catch (err) {
       if (err instanceof EgressRefused) {
-        app.log.warn({ err, inbox: (payload as Delivery).inbox }, 'federation delivery refused by the egress guard');
+        app.log.warn({ err, inbox }, 'federation delivery refused by the egress guard');
         return;
       }
       throw err;

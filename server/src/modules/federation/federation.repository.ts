@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
-import { PARKED } from '../jobs/queue.js';
+import { PARKED } from '../../lib/jobs/queue.js';
 import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../moderation/suspension.js';
 import { hostOf, normalizeHandle } from './hosts.js';
 import { INSTANCE_ACTOR_ID } from './actor-path.js';

@@ -43,11 +43,11 @@ import { isGone } from './document-loader.js';
 import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare, remoteWritingsBy, userNamed } from './federation.repository.js';
 import { undoFollow, undoFollowById } from './follows.js';
 import { localUserNameIn } from './local-names.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJob } from '../../lib/jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
 import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
 import { addPostCommunities, communityAccountsAmong } from './remote-communities.js';
-import { type AvatarPayload, FEDERATION_AVATAR_JOB, iconUrlOf } from './remote-refresh.js';
+import { FEDERATION_AVATAR_JOB, iconUrlOf } from './remote-refresh.js';
 import { clipText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
 /**
@@ -557,7 +557,7 @@ export async function onUpdate(app: FastifyInstance, ctx: Ctx, update: Update): 
     const userId = await saveActorDocument(app, object, update.actorId);
     // Its picture may be new too: fetched by a job, so the sending server is answered at once.
     const icon = userId ? await iconUrlOf(object, ctx.documentLoader) : null;
-    if (userId && icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon } satisfies AvatarPayload);
+    if (userId && icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon });
     return;
   }
   if (!isWriting(object) || !isAuthor(object, update.actorId)) return;

@@ -3,7 +3,7 @@ import { Activity, Announce, Create, Delete, Follow, Like, type Note, PUBLIC_COL
 import type { FastifyInstance } from 'fastify';
 import { type Post, postsApi } from '#core/api/posts';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import type { OutsideJob } from '../jobs/job-handler.js';
+import type { OutsideJob } from '../../lib/jobs/job-handler.js';
 import { commentNote, commentNoteUrl, postNoteUrl, remoteCommentNote, visibleComment } from './comment-note.js';
 import { type Delivery, enqueueDeliveries } from './delivery.js';
 import { egressDocumentLoader, federationRules, knownContextLoader } from './document-loader.js';
@@ -263,10 +263,9 @@ async function deliveriesOf(app: FastifyInstance, event: OutgoingEvent): Promise
  * Reading is all it does before queuing every delivery at once, so a crash before that just runs it
  * again. Federation turned off meanwhile sends nothing.
  */
-export const federationOutgoingJob: OutsideJob = {
-  outside: async (app, payload) => {
+export const federationOutgoingJob: OutsideJob<OutgoingEvent> = {
+  outside: async (app, event) => {
     if (!app.config.federation) return;
-    const event = payload as OutgoingEvent;
     const deliveries = await deliveriesOf(app, event);
     if (event.kind === 'post' && event.held) return sendHeld(app, event.postId, deliveries);
     await enqueueDeliveries(app.db, deliveries);

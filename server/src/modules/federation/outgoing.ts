@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/schema.js';
 import type { ServiceContext } from '../../lib/service-context.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJob } from '../../lib/jobs/queue.js';
 import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { type CommunityActor, communitiesOfPost } from './remote-communities.js';
@@ -45,6 +45,12 @@ export type OutgoingEvent =
   | { kind: 'remote_change'; of: 'post' | 'comment'; id: string; change: 'update' | 'delete'; activity: unknown; groupIds: string[]; version: string }
   /** The inboxes of the deleted account's followers, read before they were forgotten. */
   | { kind: 'actor_deleted'; actorId: string; inboxes: string[] };
+
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [FEDERATION_OUTGOING_JOB]: OutgoingEvent;
+  }
+}
 
 const on = (ctx: ServiceContext) => ctx.app.config.federation;
 const queue = (ctx: ServiceContext, event: OutgoingEvent) => enqueueJob(ctx.db, FEDERATION_OUTGOING_JOB, event);

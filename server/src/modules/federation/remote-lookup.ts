@@ -2,11 +2,11 @@ import { isActor, lookupObject } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { tryTakeSlot } from '../../lib/rate-limit.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJob } from '../../lib/jobs/queue.js';
 import { knownContextLoader } from './document-loader.js';
 import { hostWithPortOf } from './hosts.js';
 import { actorInfo, remoteAccountName, storeRemoteActor } from './remote-accounts.js';
-import { type AvatarPayload, FEDERATION_AVATAR_JOB, guardedLoader, iconUrlOf, refreshIfStale } from './remote-refresh.js';
+import { FEDERATION_AVATAR_JOB, guardedLoader, iconUrlOf, refreshIfStale } from './remote-refresh.js';
 import { type Handle, webFinger } from './webfinger.js';
 
 export type { Handle };
@@ -57,8 +57,8 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
   const named = actor.id.href === actorUrl && remoteAccountName(info.handle).toLowerCase() === `${typed.name}@${typed.host}`.toLowerCase();
   const userId = await storeRemoteActor(app, info, named);
   if (!userId) return null;
-  if (icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon } satisfies AvatarPayload);
-  await enqueueJob(app.db, FEDERATION_BACKFILL_JOB, { actorId: actor.id.href } satisfies BackfillPayload);
+  if (icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon });
+  await enqueueJob(app.db, FEDERATION_BACKFILL_JOB, { actorId: actor.id.href });
   const account = await app.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
   return account?.username ?? null;
 }
@@ -70,6 +70,11 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
 export const FEDERATION_BACKFILL_JOB = 'federation_backfill';
 export interface BackfillPayload {
   actorId: string;
+}
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [FEDERATION_BACKFILL_JOB]: BackfillPayload;
+  }
 }
 
 /** The one who searched may have one more handle looked up (RATE_REMOTE_LOOKUPS_PER_HOUR). */

@@ -3,8 +3,8 @@ import type { DocumentLoader } from '@fedify/fedify';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
 import { newTransaction } from '../../db/helpers.js';
-import type { OutsideJob } from '../jobs/job-handler.js';
-import { enqueueJob } from '../jobs/queue.js';
+import type { OutsideJob } from '../../lib/jobs/job-handler.js';
+import { enqueueJob } from '../../lib/jobs/queue.js';
 import { storeAvatar } from '../media/avatars.js';
 import { isUrlBlocked } from './blocked-domains.js';
 import { remoteActorStanding } from './boundaries.repository.js';
@@ -61,9 +61,8 @@ export interface AvatarPayload {
 }
 
 /** Tried once: a picture that cannot be had leaves the default one until the actor is read again. */
-export const federationAvatarJob: OutsideJob = {
-  outside: async (app, payload) => {
-    const { userId, url } = payload as AvatarPayload;
+export const federationAvatarJob: OutsideJob<AvatarPayload> = {
+  outside: async (app, { userId, url }) => {
     await storeRemoteAvatar(app, userId, url);
   },
 };
@@ -79,6 +78,12 @@ export const REMOTE_ACTOR_STALE_MS = 24 * 60 * 60 * 1000;
 export const FEDERATION_ACTOR_REFRESH_JOB = 'federation_actor_refresh';
 export interface ActorRefreshPayload {
   actorId: string;
+}
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [FEDERATION_AVATAR_JOB]: AvatarPayload;
+    [FEDERATION_ACTOR_REFRESH_JOB]: ActorRefreshPayload;
+  }
 }
 
 /**
@@ -97,7 +102,7 @@ export async function refreshIfStale(app: FastifyInstance, actor: { id: string; 
       .where('id', '=', actor.id)
       .where('fetched_at', '<=', now - REMOTE_ACTOR_STALE_MS)
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) > 0) await enqueueJob(trx, FEDERATION_ACTOR_REFRESH_JOB, { actorId: actor.id } satisfies ActorRefreshPayload);
+    if (Number(claimed.numUpdatedRows) > 0) await enqueueJob(trx, FEDERATION_ACTOR_REFRESH_JOB, { actorId: actor.id });
   });
 }
 
@@ -105,9 +110,8 @@ export async function refreshIfStale(app: FastifyInstance, actor: { id: string; 
  * Reads the actor again and stores it as its own Update of itself would, then its picture. Tried
  * once: a failure is logged and the account keeps what it had until a day later.
  */
-export const federationActorRefreshJob: OutsideJob = {
-  outside: async (app, payload) => {
-    const { actorId } = payload as ActorRefreshPayload;
+export const federationActorRefreshJob: OutsideJob<ActorRefreshPayload> = {
+  outside: async (app, { actorId }) => {
     try {
       // A suspended account's actor is not listened to, as its activities are not.
       const standing = await remoteActorStanding(app.db, actorId);

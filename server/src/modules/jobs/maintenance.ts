@@ -5,10 +5,10 @@ import { purgeIdempotencyKeys } from '../../lib/idempotency.js';
 import { purgeRateEvents } from '../../lib/rate-limit.js';
 import { forgetKeysOfGoneActors, giveUpStaleDeliveries } from '../federation/delivery.js';
 import { purgeExpiredKv } from '../federation/kv-store.js';
-import { forgetIdleHosts } from './job-hosts.repository.js';
-import { insertJobUnlessPresent } from './jobs.repository.js';
-import type { JobStep } from './job-handler.js';
-import { PARKED } from './queue.js';
+import { forgetIdleHosts } from '../../lib/jobs/job-hosts.repository.js';
+import { insertJobUnlessPresent } from '../../lib/jobs/jobs.repository.js';
+import type { JobStep } from '../../lib/jobs/job-handler.js';
+import { PARKED } from '../../lib/jobs/queue.js';
 
 /**
  * Housekeeping as one recurring job in the durable queue: it forgets idempotency keys past their
@@ -22,12 +22,24 @@ import { PARKED } from './queue.js';
 export const MAINTENANCE_JOB = 'maintenance';
 export const MAINTENANCE_EVERY_MS = 10 * 60 * 1000;
 
-/** Makes sure the maintenance job exists; it runs at once when it did not. */
-export async function scheduleMaintenance(db: Executor, now: number = Date.now()): Promise<void> {
-  await insertJobUnlessPresent(db, MAINTENANCE_JOB, JSON.stringify({ lastRunAt: null }), now, now);
+/** When it last ran (null before its first run). */
+export interface MaintenancePayload {
+  lastRunAt: number | null;
 }
 
-export async function maintenanceStep(app: FastifyInstance, trx: Executor, _payload: unknown, now: number): Promise<JobStep> {
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [MAINTENANCE_JOB]: MaintenancePayload;
+  }
+}
+
+/** Makes sure the maintenance job exists; it runs at once when it did not. */
+export async function scheduleMaintenance(db: Executor, now: number = Date.now()): Promise<void> {
+  const first: MaintenancePayload = { lastRunAt: null };
+  await insertJobUnlessPresent(db, MAINTENANCE_JOB, JSON.stringify(first), now, now);
+}
+
+export async function maintenanceStep(app: FastifyInstance, trx: Executor, _payload: MaintenancePayload, now: number): Promise<JobStep> {
   await purgeIdempotencyKeys(trx, now);
   await purgeRateEvents(trx, longestRateWindow(app.config.rates), now);
   const givenUp = await giveUpStaleDeliveries(trx, now);
@@ -37,5 +49,6 @@ export async function maintenanceStep(app: FastifyInstance, trx: Executor, _payl
   const expired = await purgeExpiredKv(trx, now);
   if (expired > 0) app.log.info({ expired }, 'expired federation cache entries deleted');
   // The payload changes each run, so the lease guard (which compares payloads) tells runs apart.
-  return { next: { lastRunAt: now }, runAt: now + MAINTENANCE_EVERY_MS };
+  const next: MaintenancePayload = { lastRunAt: now };
+  return { next, runAt: now + MAINTENANCE_EVERY_MS };
 }

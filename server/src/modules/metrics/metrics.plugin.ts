@@ -5,8 +5,8 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolCounts } from '../../db/database.js';
 import { unauthorized } from '../../lib/app-error.js';
 import { bearer } from '../../plugins/auth.js';
-import { hostStates } from '../jobs/host-breaker.js';
-import { queueBacklog } from '../jobs/queue.js';
+import { hostStates } from '../../lib/jobs/host-breaker.js';
+import { queueBacklog } from '../../lib/jobs/queue.js';
 
 export const METRICS_PATH = '/metrics';
 

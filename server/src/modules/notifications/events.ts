@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/schema.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJob } from '../../lib/jobs/queue.js';
 
 /**
  * What happened, as the notifications worker needs to know it. Modules enqueue an event in the

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { isPostgres } from '../../db/helpers.js';
-import { type PgListener, pgListenerFor } from '../jobs/pg-listener.js';
+import { type PgListener, pgListenerFor } from '../../lib/jobs/pg-listener.js';
 
 export const NOTIFICATIONS_CHANNEL = 'kruh_notifications';
 /** Ids per NOTIFY payload: 25 bytes each stays well under PostgreSQL's 8,000-byte limit. */

@@ -6,9 +6,9 @@ import { newId } from '../../lib/ids.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
 import { isPostVisible, postAudience } from '../groups/group-access.js';
 import { silencedPairs } from '../blocks/block-filters.js';
-import type { JobStep } from '../jobs/job-handler.js';
+import type { JobStep } from '../../lib/jobs/job-handler.js';
 import { enqueuePushes } from '../push/push.job.js';
-import type { NotificationEvent } from './events.js';
+import { NOTIFICATION_JOB, type NotificationEvent } from './events.js';
 import { wants } from './notification-prefs.js';
 import * as repo from './notifications.repository.js';
 
@@ -47,7 +47,14 @@ interface Progress {
   /** Who got a reply or mention item in the first step (they get nothing more about the post). */
   direct: string[];
 }
+/** An event as queued, and with how far its fan-out got once a step has run. */
 type Payload = NotificationEvent & { progress?: Progress };
+
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [NOTIFICATION_JOB]: Payload;
+  }
+}
 
 interface Target {
   actor: string | null;
@@ -124,8 +131,7 @@ const ROLE_CHANGE_TYPES = {
   group_made_owner: 'MADE_OWNER',
 } as const satisfies Record<string, NotificationType>;
 
-export async function notificationJobStep(app: FastifyInstance, trx: Transaction<Database>, payload: unknown, now: number): Promise<JobStep> {
-  const event = payload as Payload;
+export async function notificationJobStep(app: FastifyInstance, trx: Transaction<Database>, event: Payload, now: number): Promise<JobStep> {
   switch (event.kind) {
     case 'post_created':
       return postCreated(app, trx, event, now);

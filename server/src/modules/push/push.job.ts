@@ -3,8 +3,8 @@ import webpush from 'web-push';
 import type { PushPayload } from '#core/api/push';
 import type { Executor } from '../../db/schema.js';
 import { EgressRefused } from '../../lib/egress/egress.js';
-import type { OutsideJob } from '../jobs/job-handler.js';
-import { enqueueJobs } from '../jobs/queue.js';
+import type { OutsideJob } from '../../lib/jobs/job-handler.js';
+import { enqueueJobs } from '../../lib/jobs/queue.js';
 import { findNotification, unreadCount } from '../notifications/notifications.service.js';
 import { pushLanguage, pushMessage } from './push.message.js';
 import * as repo from './push.repository.js';
@@ -29,6 +29,12 @@ interface PushJob {
   notificationId: string;
   userId: string;
   subscriptionId: string;
+}
+
+declare module '../../lib/jobs/job-handler.js' {
+  interface JobPayloads {
+    [PUSH_JOB]: PushJob;
+  }
 }
 
 /** Queues a push to every device of each new notification's recipient (none without a device). */
@@ -77,8 +83,7 @@ export async function sendToDevice(app: FastifyInstance, device: repo.PushSubscr
   return response.status;
 }
 
-async function sendPush(app: FastifyInstance, payload: unknown): Promise<void> {
-  const job = payload as PushJob;
+async function sendPush(app: FastifyInstance, job: PushJob): Promise<void> {
   const device = await repo.findSubscription(app.db, job.subscriptionId);
   // The device unsubscribed, or another account took it over since: nothing of this user goes there.
   if (!device || device.user_id !== job.userId) return;
@@ -119,4 +124,4 @@ async function deviceFailed(app: FastifyInstance, device: repo.PushSubscriptionR
 }
 
 /** Tried for about half an hour (the queue's delays double from a second): later, a push is stale. */
-export const pushJob: OutsideJob = { outside: sendPush, maxAttempts: 12 };
+export const pushJob: OutsideJob<PushJob> = { outside: sendPush, maxAttempts: 12 };

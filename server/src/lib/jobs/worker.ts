@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobStep, LaneBound, OutsideJob } from './job-handler.js';
 import { type JobRow, type KindFilter, claimDueJobs, claimDueJobsPerHost, failJob, finishJob, releaseJob, rescheduleJob, saveProgress } from './jobs.repository.js';
-import { scheduleMaintenance } from './maintenance.js';
 import type { PgListener } from './pg-listener.js';
 import { JOBS_CHANNEL, onJobEnqueued } from './signal.js';
 import { PARKED } from './queue.js';
@@ -143,6 +142,9 @@ async function claimRound(
   return claimed;
 }
 
+/** A stored payload, as the handler of its row's kind takes it: only enqueueJob of that kind wrote it. */
+const parsePayload = (stored: string): never => JSON.parse(stored) as never;
+
 async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void> {
   const handler = app.jobHandlers[job.kind];
   if (!handler) {
@@ -159,7 +161,7 @@ async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void
     try {
       step = await app.db.transaction().execute(async (trx) => {
         const now = run.clock();
-        const result = await handler(app, trx, JSON.parse(payload), now);
+        const result = await handler(app, trx, parsePayload(payload), now);
         const next = result.next === null ? null : JSON.stringify(result.next);
         let kept: boolean;
         if (next === null) kept = await finishJob(trx, job.id, payload);
@@ -187,9 +189,9 @@ async function runJob(app: FastifyInstance, job: JobRow, run: Run): Promise<void
   }
 }
 
-async function runOutside(app: FastifyInstance, job: JobRow, run: Run, handler: OutsideJob): Promise<void> {
+async function runOutside(app: FastifyInstance, job: JobRow, run: Run, handler: OutsideJob<never>): Promise<void> {
   try {
-    await handler.outside(app, JSON.parse(job.payload), run.clock());
+    await handler.outside(app, parsePayload(job.payload), run.clock());
   } catch (err) {
     await jobFailed(app, job, run, err, handler.maxAttempts ?? MAX_ATTEMPTS, handler.retryDelay);
     return;
@@ -236,7 +238,7 @@ export class JobWorker {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await scheduleMaintenance(this.app.db);
+    for (const seed of this.app.recurringJobs) await seed(this.app.db);
     this.unsubscribe.push(onJobEnqueued(() => this.wake()));
     if (this.listener) this.unsubscribe.push(await this.listener.listen(JOBS_CHANNEL, () => this.wake()));
     this.schedule(0);

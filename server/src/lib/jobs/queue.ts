@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { isPostgres } from '../../db/helpers.js';
+import type { JobKind, JobPayloads } from './job-handler.js';
 import { type JobAddress, insertJob, insertJobs, parkJobsQueuedBefore, queueStats } from './jobs.repository.js';
 import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
 
@@ -13,7 +14,13 @@ export const PARKED = Number.MAX_SAFE_INTEGER;
  * Adds a job, in the caller's transaction when given one. On PostgreSQL a NOTIFY in the same
  * transaction wakes every process's worker when (and only if) the transaction commits.
  */
-export async function enqueueJob(db: Executor, kind: string, payload: unknown, now: number = Date.now(), address: JobAddress | null = null): Promise<void> {
+export async function enqueueJob<K extends JobKind>(
+  db: Executor,
+  kind: K,
+  payload: JobPayloads[K],
+  now: number = Date.now(),
+  address: JobAddress | null = null,
+): Promise<void> {
   await insertJob(db, kind, JSON.stringify(payload), now, now, address);
   if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
   // On SQLite the worker's claim waits for the connection, so it sees the row once committed.
@@ -24,12 +31,12 @@ export async function enqueueJob(db: Executor, kind: string, payload: unknown, n
  * Adds many jobs of one kind at once (one insert per thousand, one wake-up), like enqueueJob;
  * `addressOf` says where each sends to.
  */
-export async function enqueueJobs<T>(
+export async function enqueueJobs<K extends JobKind>(
   db: Executor,
-  kind: string,
-  payloads: T[],
+  kind: K,
+  payloads: JobPayloads[K][],
   now: number = Date.now(),
-  addressOf?: (payload: T) => JobAddress | null,
+  addressOf?: (payload: JobPayloads[K]) => JobAddress | null,
 ): Promise<void> {
   if (!payloads.length) return;
   await insertJobs(db, kind, payloads.map((payload) => ({ payload: JSON.stringify(payload), address: addressOf?.(payload) ?? null })), now, now);
@@ -38,7 +45,7 @@ export async function enqueueJobs<T>(
 }
 
 /** Parks the waiting jobs of a kind queued before `queuedBefore`, as failed ones are, `reason` their last error; answers how many. */
-export const giveUpJobsQueuedBefore = (db: Executor, kind: string, queuedBefore: number, now: number, reason: string): Promise<number> =>
+export const giveUpJobsQueuedBefore = (db: Executor, kind: JobKind, queuedBefore: number, now: number, reason: string): Promise<number> =>
   parkJobsQueuedBefore(db, kind, queuedBefore, now, reason, PARKED);
 
 /** One kind's backlog: jobs waiting, and how long the longest-waiting due one has been due. */

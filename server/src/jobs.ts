@@ -1,0 +1,48 @@
+import { ACCOUNT_MAIL_JOB, accountMailJob } from './modules/auth/auth.emails.js';
+import { federationBackfillJob } from './modules/federation/backfill.js';
+import { FEDERATION_DELIVERY_JOB, deliveryLane, federationDeliveryJob } from './modules/federation/delivery.js';
+import { FEDERATION_OUTGOING_JOB } from './modules/federation/outgoing.js';
+import { federationOutgoingJob } from './modules/federation/outgoing-activities.js';
+import { FEDERATION_BACKFILL_JOB } from './modules/federation/remote-lookup.js';
+import { FEDERATION_ACTOR_REFRESH_JOB, FEDERATION_AVATAR_JOB, federationActorRefreshJob, federationAvatarJob } from './modules/federation/remote-refresh.js';
+import { MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from './modules/jobs/maintenance.js';
+import { NOTIFICATION_JOB } from './modules/notifications/events.js';
+import { notificationJobStep } from './modules/notifications/notifications.fanout.js';
+import { PUSH_JOB, pushJob } from './modules/push/push.job.js';
+import type { Config } from './config.js';
+import type { JobsOptions } from './lib/jobs/jobs.plugin.js';
+import type { JobConcurrency, JobHandlers, JobRegistry } from './lib/jobs/job-handler.js';
+
+/**
+ * What runs each kind of job: the one place that knows them all, handed to the jobs plugin. Each
+ * handler is checked against its kind's payload (JobRegistry); the worker sees them by stored kind.
+ */
+export const JOB_HANDLERS: JobHandlers = {
+  [NOTIFICATION_JOB]: notificationJobStep,
+  [ACCOUNT_MAIL_JOB]: accountMailJob,
+  [MAINTENANCE_JOB]: maintenanceStep,
+  [PUSH_JOB]: pushJob,
+  [FEDERATION_DELIVERY_JOB]: federationDeliveryJob,
+  [FEDERATION_OUTGOING_JOB]: federationOutgoingJob,
+  [FEDERATION_BACKFILL_JOB]: federationBackfillJob,
+  [FEDERATION_AVATAR_JOB]: federationAvatarJob,
+  [FEDERATION_ACTOR_REFRESH_JOB]: federationActorRefreshJob,
+} satisfies Required<JobRegistry>;
+
+/**
+ * The kinds that wait on other servers run side by side, each within its own bound, so a push
+ * service that never answers holds push slots only and mail keeps going out, and deliveries a few
+ * per host; the rest one at a time.
+ */
+export const jobConcurrency = (config: Config): JobConcurrency => ({
+  [PUSH_JOB]: { jobs: config.jobConcurrency.push },
+  [ACCOUNT_MAIL_JOB]: { jobs: config.jobConcurrency.mail },
+  [FEDERATION_DELIVERY_JOB]: deliveryLane(config),
+});
+
+/** Everything the jobs plugin runs, for this configuration. */
+export const jobsOptions = (config: Config): JobsOptions => ({
+  handlers: JOB_HANDLERS,
+  concurrency: jobConcurrency(config),
+  recurring: [scheduleMaintenance],
+});
