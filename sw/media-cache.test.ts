@@ -2,17 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkboxPlugin } from 'workbox-core';
 import { CacheFirst } from 'workbox-strategies';
 import { FakeCacheStorage } from '../src/test/fake-caches';
-import {
-  MEDIA_CACHE,
-  corsRequest,
-  forgetPrivateMedia,
-  isFixedMedia,
-  isMediaUrl,
-  mediaCacheKey,
-  signatureFreeCacheKey,
-  storeMediaBase,
-  storedMediaBase,
-} from './media-cache';
+import { MEDIA_CACHE, forgetPrivateMedia, isFixedMedia, isMediaUrl, mediaCacheKey } from '../src/lib/media-cache';
+import { corsRequest, signatureFreeCacheKey, storeMediaBase, storedMediaBase } from './media-cache';
 
 const ORIGIN = 'https://kruh.test';
 const image = (cacheControl: string, body = 'bytes') =>

@@ -5,16 +5,8 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { SYNC_TAG } from '../src/lib/outbox/background-sync';
-import {
-  MEDIA_BASE_MESSAGE,
-  MEDIA_CACHE,
-  corsRequest,
-  isFixedMedia,
-  isMediaUrl,
-  signatureFreeCacheKey,
-  storeMediaBase,
-  storedMediaBase,
-} from './media-cache';
+import { MEDIA_BASE_MESSAGE, MEDIA_CACHE, isFixedMedia, isMediaUrl } from '../src/lib/media-cache';
+import { corsRequest, signatureFreeCacheKey, storeMediaBase, storedMediaBase } from './media-cache';
 import { syncOutbox } from './outbox-sync';
 import { registerPush } from './push';
 import { receiveShare } from './share-target';

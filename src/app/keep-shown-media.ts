@@ -1,4 +1,4 @@
-import { isMediaUrl } from '../../sw/media-cache';
+import { isMediaUrl } from '../lib/media-cache';
 import { getMediaBase } from '../lib/media-url';
 
 /** The media addresses of the pictures in the page (shown, or on their way), each once. */

@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDb } from '../db/useDb';
-import { usePendingRows } from '../outbox/useOutbox';
+import { useDb } from './db/useDb';
+import { usePendingRows } from './outbox/useOutbox';
 
 /**
  * Comments the stored counts do not include yet: created after the counted item was read.

@@ -1,5 +1,5 @@
 import { useState, useSyncExternalStore } from 'react';
-import { MEDIA_BASE_MESSAGE } from '../../sw/media-cache';
+import { MEDIA_BASE_MESSAGE } from './media-cache';
 
 /**
  * Where media is read from. The server names media by the app's own address, `/media/<path>`;

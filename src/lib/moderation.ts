@@ -6,7 +6,7 @@ import { DOMAIN_BLOCKS_PAGE_SIZE, moderationApi } from '#core/api/moderation';
 import { type GroupAdminAction, type ModeratorAction, REPORTS_PAGE_SIZE, reportsApi } from '#core/api/reports';
 import { callApi } from './api/client';
 import { useDb } from './db/useDb';
-import { usePagedList } from './paged-list';
+import { usePagedList } from './query/paged-list';
 import { listKeys, queryKeys } from './query/keys';
 import type { ItemOf, ItemsField } from './query/paged';
 

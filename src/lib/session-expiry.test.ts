@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MEDIA_CACHE } from '../../sw/media-cache';
+import { MEDIA_CACHE } from './media-cache';
 import { FakeCacheStorage } from '../test/fake-caches';
 import { refuseSession } from '../test/session';
 import { storeSession } from './session';

@@ -1,4 +1,4 @@
-import { forgetPrivateMedia } from '../../sw/media-cache';
+import { forgetPrivateMedia } from './media-cache';
 import { getSession, subscribeSession } from './session-store';
 
 /**

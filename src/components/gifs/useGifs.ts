@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { gifsApi } from '#core/api/gifs';
 import { useDb } from '../../lib/db/useDb';
-import { usePagedList } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/query/paged-list';
 import { publicConfigQuery } from '../../lib/public-config';
 import { listKeys, queryKeys } from '../../lib/query/keys';
 import type { PageCursor } from '../../lib/query/paged';

@@ -5,7 +5,7 @@ import { AppLink } from '../AppLink';
 import { DELETED, LIMITS } from '#core/limits';
 import type { MentionTag, Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
-import { useCommentCount } from '../../lib/query/comment-count';
+import { useCommentCount } from '../../lib/comment-count';
 import { Avatar } from '../Avatar';
 import { LikeButton } from '../LikeButton';
 import { type ImagePriority, PostImages } from './PostImages';

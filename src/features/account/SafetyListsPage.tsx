@@ -6,7 +6,7 @@ import { PagedInfiniteList } from '../../components/InfiniteList';
 import { PageHeader } from '../../components/PageHeader';
 import { setSafety, useStoredSafetyState } from '../../components/safety/safety';
 import type { SafetyAction } from '../../lib/db/db';
-import { usePagedList } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/query/paged-list';
 import { listKeys } from '../../lib/query/keys';
 import './account.css';
 

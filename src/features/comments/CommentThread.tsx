@@ -24,7 +24,7 @@ import { CommentBox } from './CommentBox';
 import { CommentImage } from './CommentImage';
 import { type CommentNode, deleteComment } from './comments.api';
 import { type PendingCommentRow, pendingCommentView } from '../../lib/outbox/kinds/comment';
-import { useNewerComments } from '../../lib/query/comment-count';
+import { useNewerComments } from '../../lib/comment-count';
 import { useLiveComment, useThread } from './useComments';
 import './comments.css';
 import { Skeleton } from '../../components/Skeleton';

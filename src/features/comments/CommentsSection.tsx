@@ -5,7 +5,7 @@ import type { CachedPost } from '../../lib/db/db';
 import { ListingControls } from '../../components/ListingControls';
 import { CommentBox } from './CommentBox';
 import { CommentItem, CommentList, ThreadProvider, fromNode } from './CommentThread';
-import { useCommentCount } from '../../lib/query/comment-count';
+import { useCommentCount } from '../../lib/comment-count';
 import { useCommentTree, usePendingComments } from './useComments';
 import './comments.css';
 

@@ -9,7 +9,7 @@ import { UserRow } from '../../components/EntityRow';
 import { PagedInfiniteList } from '../../components/InfiniteList';
 import { errorMessageOf } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
-import { usePagedList } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/query/paged-list';
 import { type GroupUsersShown, isGroupQuery, listKeys } from '../../lib/query/keys';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';

@@ -6,7 +6,7 @@ import { PAGE_SIZES } from '#core/limits';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/FormField';
 import { errorMessageOf } from '../../lib/api/client';
-import { usePagedList } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/query/paged-list';
 import { listKeys } from '../../lib/query/keys';
 import { toast } from '../../lib/toast';
 import { transferOwnership } from './groups.api';

@@ -9,7 +9,7 @@ import { PagedInfiniteList, type PagedInfiniteListProps } from '../../components
 import { LoadStatus, NotFoundPage, StatusPage } from '../../components/StatusPage';
 import { useListingParams } from '../../lib/listing-params';
 import { useSubjectRoute } from '../../lib/subject-route';
-import { usePagedList } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/query/paged-list';
 import { listKeys } from '../../lib/query/keys';
 import { useUserGroups } from '../../lib/query/posts';
 import { ListingControls } from '../../components/ListingControls';

@@ -4,7 +4,7 @@ import { type Sort, type TimeWindow, listingSearchParams } from '#core/listing';
 import type { GroupListItem, UserListItem } from '#core/api/common';
 import { searchApi } from '#core/api/search';
 import type { Comment } from '../../lib/api/types';
-import { usePagedList } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/query/paged-list';
 import { listKeys } from '../../lib/query/keys';
 import type { ItemsField } from '../../lib/query/paged';
 

@@ -1,7 +1,7 @@
 import '../../test/setup';
 import Dexie from 'dexie';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MEDIA_CACHE } from '../../../sw/media-cache';
+import { MEDIA_CACHE } from '../media-cache';
 import { FakeCacheStorage } from '../../test/fake-caches';
 import { apiPost, useCloneableBlobs } from '../../test/local-first';
 import { storeSession } from '../session';

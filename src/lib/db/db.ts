@@ -1,7 +1,7 @@
 import Dexie, { type Table } from 'dexie';
 import type { ErrorKey } from '#core/errors';
 import type { Comment, Post } from '../api/types';
-import { forgetPrivateMedia } from '../../../sw/media-cache';
+import { forgetPrivateMedia } from '../media-cache';
 import { clearSession, getSession, subscribeSession } from '../session-store';
 
 /**

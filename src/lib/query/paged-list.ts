@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { Endpoint, ReplyOf } from '#core/api/endpoint';
-import { type ListKey, queryKeys, storedListKey } from './query/keys';
-import { type ItemOf, type ItemsField, type Paging, listItemStore, usePaged } from './query/paged';
+import { type ListKey, queryKeys, storedListKey } from './keys';
+import { type ItemOf, type ItemsField, type Paging, listItemStore, usePaged } from './paged';
 
 /** A list's pages are asked for `limit` items at a time, or by the server's cursor (see PageCursor). */
 export type PagedListOptions<E extends Endpoint, F extends ItemsField<E>> = Paging<E> & {

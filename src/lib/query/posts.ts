@@ -9,7 +9,7 @@ import { ApiError, callApi } from '../api/client';
 import type { NameResult, Post } from '../api/types';
 import { type CachedPost, type KruhDb, getDb } from '../db/db';
 import { useDb } from '../db/useDb';
-import { usePagedList } from '../paged-list';
+import { usePagedList } from './paged-list';
 import { listKeys, queryKeys } from './keys';
 import { useStoredValue } from './stored';
 
