@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { type InfoKey, infoMessage } from '#core/errors';
 import type { MessageReplies, MessageReply } from '#core/api/common';
 import type { BodyOf, Endpoint, ParamsOf, QueryOf, ReplyOf } from '#core/api/endpoint';
-import type { Viewer } from '../plugins/auth.js';
+import type { Viewer } from './viewer.js';
 import { routeOf } from './contract.js';
 
 /** `{message: "info/<key>"}`: the answer of a call that reports only what was done. */

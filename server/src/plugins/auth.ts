@@ -3,15 +3,11 @@ import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError } from '../lib/app-error.js';
 import type { UserRow } from '../db/schema.js';
-import type { UserRecord } from '../modules/auth/auth.records.js';
 import { findAccount } from '../modules/auth/auth.service.js';
 import { type TokenClaims, VerifiedTokens } from '../lib/verified-tokens.js';
+import type { Viewer } from '../lib/viewer.js';
 
-export interface Viewer {
-  id: string;
-  username: string;
-  user: UserRecord;
-}
+export type { Viewer };
 
 declare module 'fastify' {
   interface FastifyInstance {

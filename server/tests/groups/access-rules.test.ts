@@ -1,18 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toBool } from '../../src/db/helpers';
-import {
-  canPostIn,
-  canSeeGroupContent,
-  holdGroupsForPosting,
-  isAdminRole,
-  isBannedFromPost,
-  isPostVisible,
-  type Membership,
-  memberMayPost,
-  membershipOf,
-  postAudience,
-  postIsPrivate,
-} from '../../src/modules/groups/group-access';
+import { canPostIn, canSeeGroupContent, holdGroupsForPosting, isAdminRole, isBannedFromPost, type Membership, memberMayPost, membershipOf } from '../../src/policy/group-access';
+import { isPostVisible, postAudience, postIsPrivate } from '../../src/policy/post-visibility';
 import { addMember, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 

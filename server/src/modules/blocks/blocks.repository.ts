@@ -4,7 +4,7 @@ import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
 import type { UserListRow } from '../profiles/profiles.records.js';
 
-/** Every SQL of blocks and mutes but the read filters (block-filters.ts). */
+/** Every SQL of blocks and mutes but the read filters (policy/blocks.ts). */
 
 /** The two lists of users a person keeps: whom they blocked and whom they muted. */
 export type UserListKind = 'block' | 'mute';

@@ -3,9 +3,9 @@ import { type KeysetPage, addToCounters, afterKeyset, changedRows, likedBy, like
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
-import { postIsPrivate, postVisibleTo } from '../groups/group-access.js';
-import { commentNotBlocked } from '../blocks/block-filters.js';
-import { userNotSuspended } from '../moderation/suspension.js';
+import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
+import { commentNotBlocked } from '../../policy/blocks.js';
+import { userNotSuspended } from '../../policy/suspension.js';
 
 /** Every query of the comments module. */
 

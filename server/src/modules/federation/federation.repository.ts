@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { PARKED } from '../../lib/jobs/queue.js';
-import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../moderation/suspension.js';
+import { groupVisibleTo } from '../../policy/group-access.js';
+import { inNoPrivateGroup } from '../../policy/post-visibility.js';
+import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../../policy/suspension.js';
 import { hostOf, normalizeHandle } from './hosts.js';
 import { INSTANCE_ACTOR_ID } from './actor-path.js';
 
@@ -32,7 +34,7 @@ const publicGroups = (db: Executor) =>
   db
     .selectFrom('groups')
     .select(['groups.id', 'groups.name', 'groups.description', 'groups.gp_version', 'groups.created_at'])
-    .where('groups.is_private', '=', 0);
+    .where(groupVisibleTo(null));
 
 type UserRow = { id: string; username: string; bio: string; pfp_version: number; created_at: number; discoverable: number; indexable: number };
 type GroupRow = { id: string; name: string; description: string; gp_version: number; created_at: number };
@@ -81,10 +83,6 @@ export async function groupNamed(db: Executor, name: string): Promise<LocalActor
 export async function actorByName(db: Executor, name: string): Promise<LocalActor | null> {
   return (await userNamed(db, name)) ?? (await groupNamed(db, name));
 }
-
-/** A post of the outer query's `postIdColumn` is in no private group. */
-export const inNoPrivateGroup = (postIdColumn: string) =>
-  sql<boolean>`not exists (select 1 from post_groups fed_pg join groups fed_g on fed_g.id = fed_pg.group_id where fed_pg.post_id = ${sql.ref(postIdColumn)} and fed_g.is_private = 1)`;
 
 const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: string | number | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
 
@@ -265,7 +263,6 @@ function publicGroupsOfPost(db: Executor, postId: string) {
     .innerJoin('groups', 'groups.id', 'post_groups.group_id')
     .select('groups.id')
     .where('post_groups.post_id', '=', postId)
-    .where('groups.is_private', '=', 0)
     .where(inNoPrivateGroup('post_groups.post_id'))
     .orderBy('post_groups.position');
 }

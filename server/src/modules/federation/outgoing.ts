@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/schema.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { enqueueJob } from '../../lib/jobs/queue.js';
-import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, inNoPrivateGroup, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
+import { inNoPrivateGroup, isPrivatePost } from '../../policy/post-visibility.js';
+import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { type CommunityActor, communitiesOfPost } from './remote-communities.js';
 import { remoteAuthors, withMentioned } from './comment-note.js';
@@ -95,13 +96,13 @@ export async function postDeleting(ctx: ServiceContext, postId: string): Promise
   if (!on(ctx)) return;
   const post = await ctx.db.selectFrom('posts').select(['author_id', 'ap_id']).where('id', '=', postId).executeTakeFirst();
   if (!post?.author_id || post.ap_id !== null) return;
+  if (await isPrivatePost(ctx.db, postId)) return;
   const groups = await ctx.db
     .selectFrom('post_groups')
     .innerJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select(['groups.id', 'groups.is_private'])
+    .select('groups.id')
     .where('post_groups.post_id', '=', postId)
     .execute();
-  if (groups.some((group) => Number(group.is_private) !== 0)) return;
   if ((await actorById(ctx.db, post.author_id))?.kind !== 'user') return;
   await recordTombstone(ctx.db, 'post', postId);
   // Still waiting for its pictures, it went nowhere.

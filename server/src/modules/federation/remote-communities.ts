@@ -4,7 +4,7 @@ import type { Executor } from '../../db/schema.js';
 import { forbidden } from '../../lib/app-error.js';
 import { isId } from '../../lib/ids.js';
 import { searchRank, searchTextContains } from '../../lib/search.js';
-import { accountNotSuspended, userNotSuspended } from '../moderation/suspension.js';
+import { accountNotSuspended, userNotSuspended } from '../../policy/suspension.js';
 
 /**
  * Communities of other servers (a Lemmy community, another Kruh's public group: a `Group` actor,

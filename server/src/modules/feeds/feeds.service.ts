@@ -6,7 +6,7 @@ import { forbidden, notFound } from '../../lib/app-error.js';
 import { listingWindow, pageWindow } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { canSeeGroupContent, membershipOf } from '../groups/group-access.js';
+import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
 import { loadGroup } from '../groups/groups.service.js';
 import { type PostScope, type PostView, listPosts } from '../posts/posts.service.js';
 

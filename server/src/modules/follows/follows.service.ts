@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
 import type { ServiceContext } from '../../lib/service-context.js';
-import { isBlockedBetween } from '../blocks/block-filters.js';
+import { isBlockedBetween } from '../../policy/blocks.js';
 import { userExists } from '../../db/users.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';

@@ -1,5 +1,5 @@
 import { avatarUrl } from '../media/media-urls.js';
-import { type Membership, canPostIn, isAdminRole } from './group-access.js';
+import { type Membership, canPostIn, isAdminRole } from '../../policy/group-access.js';
 import type { GroupRecord, ListedUser } from './groups.repository.js';
 import type { GroupUserItem } from '#core/api/common';
 import type { Group } from '#core/api/groups';

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows as affected, hasRow, isPostgres, rowsAmong, toBool, toFlag } from '../../db/helpers.js';
+import { addToCounters, changedRows as affected, hasRow, isPostgres, toBool, toFlag } from '../../db/helpers.js';
 import type { Executor, GroupRole, GroupRow } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
-import { accountNotSuspended } from '../moderation/suspension.js';
+import { accountNotSuspended } from '../../policy/suspension.js';
 
 /**
  * Every SQL of the groups module, and the reads other modules make of groups, memberships and
@@ -81,24 +81,6 @@ export async function findGroupsPostingRules(
     request_join: toBool(row.request_join),
     everyone_can_post: toBool(row.everyone_can_post),
   }));
-}
-
-/** The user's role in each of the groups where they are a member. */
-export async function findRoles(db: Executor, userId: string, groupIds: string[]): Promise<Map<string, GroupRole>> {
-  const rows = await rowsAmong(db, 'group_members', ['group_id', 'role'], { user_id: userId }, 'group_id', groupIds);
-  return new Map(rows.map((r) => [r.group_id, r.role]));
-}
-
-/** Bans among the given groups and users, as "groupId:userId" keys. */
-export async function findBans(db: Executor, groupIds: string[], userIds: string[]): Promise<Set<string>> {
-  if (groupIds.length === 0 || userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('group_bans')
-    .select(['group_id', 'user_id'])
-    .where('group_id', 'in', groupIds)
-    .where('user_id', 'in', userIds)
-    .execute();
-  return new Set(rows.map((r) => `${r.group_id}:${r.user_id}`));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { inTransaction, isPostgres, toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
-import { postIsPrivate } from '../groups/group-access.js';
+import { postIsPrivate } from '../../policy/post-visibility.js';
 import { withImageAlt } from './image-alts.js';
 import type { AvatarKind } from './media-urls.js';
 

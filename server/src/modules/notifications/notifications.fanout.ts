@@ -4,8 +4,8 @@ import { GROUP_NOTIFICATION_LEVELS, type NotificationSettings, type Notification
 import type { Database, Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
-import { isPostVisible, postAudience } from '../groups/group-access.js';
-import { silencedPairs } from '../blocks/block-filters.js';
+import { isPostVisible, postAudience } from '../../policy/post-visibility.js';
+import { silencedPairs } from '../../policy/blocks.js';
 import type { JobStep } from '../../lib/jobs/job-handler.js';
 import { enqueuePushes } from '../push/push.job.js';
 import { NOTIFICATION_JOB, type NotificationEvent } from './events.js';

@@ -2,9 +2,9 @@ import { type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool,
 import type { NotificationSettings, NotificationType } from '#core/limits';
 import { changedRows, rowExists, toBool, toFlag } from '../../db/helpers.js';
 import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
-import { postVisibleTo } from '../groups/group-access.js';
-import { notBlockedBetween, notMutedBy } from '../blocks/block-filters.js';
-import { userNotSuspended } from '../moderation/suspension.js';
+import { postVisibleTo } from '../../policy/post-visibility.js';
+import { notBlockedBetween, notMutedBy } from '../../policy/blocks.js';
+import { userNotSuspended } from '../../policy/suspension.js';
 import { parseNotificationSettings } from './notification-prefs.js';
 
 /** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */

@@ -1,6 +1,6 @@
 import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
-import { canPostIn, isAdminRole } from '../groups/group-access.js';
+import { canPostIn, isAdminRole } from '../../policy/group-access.js';
 import { readImageAlts } from '../media/image-alts.js';
 import { remoteOriginOf } from '../federation/remote-accounts.js';
 import { avatarUrl, imageUrls, remoteMediaUrl } from '../media/media-urls.js';

@@ -2,8 +2,9 @@ import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } fr
 import { type KeysetPage, afterKeyset, changedRows, hasRow, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { escapeLike, indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
-import { bannedIn, postIsPrivate, postVisibleTo, roleIn } from '../groups/group-access.js';
-import { notBlockedBetween, notMutedPost } from '../blocks/block-filters.js';
+import { bannedIn, roleIn } from '../../policy/group-access.js';
+import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
+import { notBlockedBetween, notMutedPost } from '../../policy/blocks.js';
 
 /**
  * Every SQL of the posts module. Reads for a page of posts take the whole page's ids at once, so

@@ -3,9 +3,9 @@ import type { Executor } from '../../db/schema.js';
 import type { GroupListRow, UserListRow } from './profiles.records.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches } from '../../lib/search.js';
-import { notBlockedBetween } from '../blocks/block-filters.js';
-import { accountNotSuspended } from '../moderation/suspension.js';
-import { groupVisibleTo } from '../groups/group-access.js';
+import { notBlockedBetween } from '../../policy/blocks.js';
+import { accountNotSuspended } from '../../policy/suspension.js';
+import { groupVisibleTo } from '../../policy/group-access.js';
 
 /** Profiles, the lists on a profile, and the id -> username lookup. */
 

@@ -5,7 +5,7 @@ import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { NO_STANDING, standingSeenBy } from '../groups/groups.service.js';
-import { isBlockedBetween } from '../blocks/block-filters.js';
+import { isBlockedBetween } from '../../policy/blocks.js';
 import { refreshIfStale } from '../federation/remote-refresh.js';
 import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper.js';
 import * as repo from './profiles.repository.js';

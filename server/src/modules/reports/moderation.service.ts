@@ -14,10 +14,10 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { setSuspended } from '../auth/auth.service.js';
 import { deleteComment } from '../comments/comments.service.js';
-import { isAdminRole, membershipOf } from '../groups/group-access.js';
+import { isAdminRole, membershipOf } from '../../policy/group-access.js';
 import { loadGroup, removePost, setBan } from '../groups/groups.service.js';
 import { deletePost } from '../posts/posts.service.js';
-import { requireModerator } from '../moderation/moderators.js';
+import { requireModerator } from '../../policy/moderators.js';
 import * as repo from './reports.repository.js';
 
 /**

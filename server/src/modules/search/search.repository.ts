@@ -4,10 +4,10 @@ import { isPostgres } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches, searchRank } from '../../lib/search.js';
-import { accountNotSuspended } from '../moderation/suspension.js';
+import { accountNotSuspended } from '../../policy/suspension.js';
 import type { GroupListRow, UserListRow } from '../profiles/profiles.records.js';
-import { notBlockedBetween } from '../blocks/block-filters.js';
-import { memberMayPost } from '../groups/group-access.js';
+import { notBlockedBetween } from '../../policy/blocks.js';
+import { memberMayPost } from '../../policy/group-access.js';
 
 /**
  * User and group search. Matching goes through the search indexes (lib/search); the

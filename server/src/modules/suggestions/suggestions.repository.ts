@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
-import { notBlockedBetween, notMutedBy } from '../blocks/block-filters.js';
-import { accountNotSuspended } from '../moderation/suspension.js';
+import { notBlockedBetween, notMutedBy } from '../../policy/blocks.js';
+import { groupVisibleTo } from '../../policy/group-access.js';
+import { accountNotSuspended } from '../../policy/suspension.js';
 
 /**
  * The ranking of accounts to follow and groups to join. Each ranks every candidate by a count
@@ -68,7 +69,7 @@ export async function suggestedGroups(db: Executor, viewerId: string, limit: num
     .select((eb) =>
       eb.selectFrom('post_groups').select((s) => s.fn.max('post_groups.created_at').as('t')).whereRef('post_groups.group_id', '=', 'groups.id').as('last_post'),
     )
-    .where('groups.is_private', '=', 0)
+    .where(groupVisibleTo(null))
     .where('groups.request_join', '=', 0)
     .where((eb) =>
       eb.and([

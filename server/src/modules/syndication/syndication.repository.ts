@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/schema.js';
-import { accountNotSuspended } from '../moderation/suspension.js';
+import { groupVisibleTo } from '../../policy/group-access.js';
+import { accountNotSuspended } from '../../policy/suspension.js';
 
 /** A sitemap holds at most this many addresses (the sitemaps protocol's limit per file). */
 export const SITEMAP_MAX = 50_000;
@@ -22,6 +23,6 @@ export async function publicUsernames(db: Executor, limit: number): Promise<stri
 
 /** The public groups a sitemap lists, largest first. */
 export async function publicGroupNames(db: Executor, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('groups').select('groups.name').where('groups.is_private', '=', 0).orderBy('groups.members', 'desc').limit(limit).execute();
+  const rows = await db.selectFrom('groups').select('groups.name').where(groupVisibleTo(null)).orderBy('groups.members', 'desc').limit(limit).execute();
   return rows.map((row) => row.name);
 }

@@ -1,5 +1,5 @@
-import { forbidden } from '../../lib/app-error.js';
-import type { Viewer } from '../../plugins/auth.js';
+import { forbidden } from '../lib/app-error.js';
+import type { Viewer } from '../lib/viewer.js';
 
 /** Instance moderators: users.role 'moderator', set with the admin CLI. */
 export const isModerator = (viewer: Viewer): boolean => viewer.user.role === 'moderator';

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import { hasRow } from '../../db/helpers.js';
-import type { Database, Executor } from '../../db/schema.js';
+import { hasRow } from '../db/helpers.js';
+import type { Database, Executor } from '../db/schema.js';
 
 /**
  * Who a viewer does not see because of a block or a mute: the one place every read path asks,

@@ -1,100 +1,12 @@
-import { type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { existsFlag, hasRow, isPostgres, toBool, toFlag } from '../../db/helpers.js';
-import type { Database, Executor, GroupRole } from '../../db/schema.js';
-import { postAuthorNotSuspended } from '../moderation/suspension.js';
-import { findBans, findRoles } from './groups.repository.js';
+import { type ExpressionBuilder, type RawBuilder, sql } from 'kysely';
+import { existsFlag, hasRow, isPostgres, rowsAmong, toBool, toFlag } from '../db/helpers.js';
+import type { Database, Executor, GroupRole } from '../db/schema.js';
 
 /**
- * Who may see and post what in groups: the one place every module asks, so "private stays
- * private" is decided once. Only this file knows that a private group's posts are for its
- * members: the other modules ask it for a filter, a test or a flag.
+ * Who may see and post what in groups: the one place every module asks about a member's standing,
+ * a group's pages and who may post where. Which posts a private group keeps to its members is
+ * post-visibility.ts's.
  */
-
-/** The column of an outer query that holds the post's id. */
-type PostIdColumn = 'posts.id' | 'comments.post_id' | 'original.id';
-
-// The filter plugs into any query whose tables include posts or comments, hence the open table set.
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Filter for queries over `posts`: a post tagged with a private group is visible only when the
- * viewer is a member of every private group it is in. Visitors (null) see no private post. A
- * suspended author's post is seen by nobody.
- */
-export function postVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn = 'posts.id') {
-  return (eb: ExpressionBuilder<Database, any>) => eb.and([postGroupsVisibleTo(viewerId, postIdColumn)(eb), postAuthorNotSuspended(postIdColumn)]);
-}
-
-function postGroupsVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn) {
-  return (eb: ExpressionBuilder<Database, any>) =>
-    eb.not(
-      eb.exists(
-        eb
-          .selectFrom('post_groups as vis_pg')
-          .innerJoin('groups as vis_g', 'vis_g.id', 'vis_pg.group_id')
-          .select(sql<number>`1`.as('one'))
-          .whereRef('vis_pg.post_id', '=', eb.ref(postIdColumn) as any)
-          .where('vis_g.is_private', '=', 1)
-          .where((inner) =>
-            viewerId === null
-              ? sql<SqlBool>`1 = 1`
-              : inner.not(
-                  inner.exists(
-                    inner
-                      .selectFrom('group_members as vis_m')
-                      .select(sql<number>`1`.as('one'))
-                      .whereRef('vis_m.group_id', '=', 'vis_g.id')
-                      .where('vis_m.user_id', '=', viewerId),
-                  ),
-                ),
-          ),
-      ),
-    );
-}
-/* eslint-enable @typescript-eslint/no-explicit-any */
-
-/**
- * 1 when the post (by an id column of the outer query) is in any private group, else 0: its
- * images are then served only through signed URLs. Selected as a column; read it with toBool.
- */
-export function postIsPrivate(postIdColumn: PostIdColumn): RawBuilder<number> {
-  return existsFlag(sql`
-    select 1 from post_groups priv_pg join "groups" priv_g on priv_g.id = priv_pg.group_id
-    where priv_pg.post_id = ${sql.ref(postIdColumn)} and priv_g.is_private = 1
-  `);
-}
-
-/**
- * postVisibleTo turned around, for one post and many candidate users (a fan-out batch): the
- * post's private groups are read once, and the answer is a condition on a column holding a
- * user's id, true when that user is a member of each of them (always, for a post in none).
- */
-export async function postAudience(db: Executor, postId: string): Promise<(userColumn: string) => RawBuilder<SqlBool>> {
-  const rows = await db
-    .selectFrom('post_groups')
-    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select('groups.id')
-    .where('post_groups.post_id', '=', postId)
-    .where('groups.is_private', '=', 1)
-    .execute();
-  const groupIds = rows.map((row) => row.id);
-  return (userColumn) => {
-    if (groupIds.length === 0) return sql<SqlBool>`1 = 1`;
-    const each = groupIds.map(
-      (groupId) => sql`exists (select 1 from group_members aud_m where aud_m.group_id = ${groupId} and aud_m.user_id = ${sql.ref(userColumn)})`,
-    );
-    return sql<SqlBool>`(${sql.join(each, sql` and `)})`;
-  };
-}
-
-export async function isPostVisible(db: Executor, postId: string, viewerId: string | null): Promise<boolean> {
-  const row = await db
-    .selectFrom('posts')
-    .select('posts.id')
-    .where('posts.id', '=', postId)
-    .where(postVisibleTo(viewerId))
-    .executeTakeFirst();
-  return !!row;
-}
 
 /**
  * Whether the user is banned in any group the post is tagged with. A banned user takes no part in
@@ -128,6 +40,24 @@ export async function membershipOf(db: Executor, groupId: string, userId: string
     ])
     .executeTakeFirstOrThrow();
   return { role: row.role ?? null, banned: toBool(row.banned), requested: toBool(row.requested) };
+}
+
+/** The user's role in each of the groups where they are a member. */
+async function findRoles(db: Executor, userId: string, groupIds: string[]): Promise<Map<string, GroupRole>> {
+  const rows = await rowsAmong(db, 'group_members', ['group_id', 'role'], { user_id: userId }, 'group_id', groupIds);
+  return new Map(rows.map((r) => [r.group_id, r.role]));
+}
+
+/** Bans among the given groups and users, as "groupId:userId" keys. */
+async function findBans(db: Executor, groupIds: string[], userIds: string[]): Promise<Set<string>> {
+  if (groupIds.length === 0 || userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('group_bans')
+    .select(['group_id', 'user_id'])
+    .where('group_id', 'in', groupIds)
+    .where('user_id', 'in', userIds)
+    .execute();
+  return new Set(rows.map((r) => `${r.group_id}:${r.user_id}`));
 }
 
 /** One user's roles in several groups and the bans among those groups and several users. */
