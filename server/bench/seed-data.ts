@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { extractHashtags, foldForSearch, skeleton } from '#core/text';
-import type { Dialect } from '../src/db/database';
+import type { Dialect } from '../src/db/dialect';
 import type { Database, Db } from '../src/db/schema';
 
 export interface SeedOptions {

@@ -23,6 +23,7 @@ import { skeleton } from '#core/text';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { isPostgresUrl, openDatabase } from '../src/db/database';
+import { dialectOf } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrator';
 import { hashPassword } from '../src/lib/passwords';
 import { contextOf } from '../src/lib/service-context';
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
     // The wall time says little without the machine's load beside it: a shared machine's other
     // work can stretch it several times over (the CPU figures move far less).
     const before = { load: loadavg(), cpu: process.cpuUsage() };
-    const summary = await seedDatabase(database.db, database.dialect, options, process.stdout.isTTY ? progressBar() : lineProgress());
+    const summary = await seedDatabase(database.db, dialectOf(database.db), options, process.stdout.isTTY ? progressBar() : lineProgress());
     printSummary(summary);
     const cpu = process.cpuUsage(before.cpu);
     const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(', ');

@@ -8,8 +8,6 @@ import type { Database, Db } from './schema.js';
 import { holdSqliteFile } from './sqlite-lock.js';
 import { withStatementCache } from './statement-cache.js';
 
-export type Dialect = 'sqlite' | 'postgres';
-
 /** What a PostgreSQL connection pool tells of itself (pg's Pool counts). */
 export interface PoolCounts {
   readonly totalCount: number;
@@ -19,7 +17,6 @@ export interface PoolCounts {
 
 export interface DatabaseHandle {
   db: Db;
-  dialect: Dialect;
   /** PostgreSQL's connection pool, for its counts (SQLite has none). */
   pool?: PoolCounts;
   close(): Promise<void>;
@@ -73,7 +70,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       options: [...PAGE_READ_SETTINGS, ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }), ...queryLog(options.onQuery) });
-    return { db, dialect: 'postgres', pool, close: () => db.destroy() };
+    return { db, pool, close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? 'kruh.sqlite';
   let path = file;
@@ -92,7 +89,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options.onQuery) });
   return {
     db,
-    dialect: 'sqlite',
     close: async () => {
       await db.destroy();
       hold?.release();

@@ -1,10 +1,7 @@
-import { type Kysely, PostgresAdapter, type RawBuilder, type Selectable, type SqlBool, type Transaction, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, type Transaction, sql } from 'kysely';
 import type { Database, Executor } from './schema.js';
 
-/** Small pieces every repository repeats: the dialect, row-count checks, counters. */
-
-/** PostgreSQL can lock rows for the rest of a transaction; SQLite serializes writers anyway. */
-export const isPostgres = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+/** Small pieces every repository repeats: transactions, row-count checks, counters (the dialect's differences are in dialect.ts). */
 
 /**
  * Runs fn in the caller's transaction when it is given one, else in a new one: a change that stands

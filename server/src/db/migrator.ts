@@ -1,4 +1,5 @@
-import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { dialectOf } from './dialect.js';
 import type { Db } from './schema.js';
 import * as base from './migrations/20261122_01_base.js';
 import * as accountCleanup from './migrations/20261122_10_account_cleanup.js';
@@ -77,7 +78,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   // PostgreSQL: Kysely looks for its bookkeeping tables in every schema and can mistake another
   // schema's (another app or test on the same database) for its own; name the connection's schema.
   const schema =
-    db.getExecutor().adapter instanceof PostgresAdapter
+    dialectOf(db) === 'postgres'
       ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name
       : undefined;
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });

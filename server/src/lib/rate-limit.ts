@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { ErrorKey } from '#core/errors';
-import { isPostgres } from '../db/helpers.js';
+import { lockKey } from '../db/dialect.js';
 import type { Executor } from '../db/schema.js';
 import { tooMany } from './app-error.js';
 
@@ -22,7 +21,7 @@ async function inTransaction<T>(db: Executor, run: (trx: Executor) => Promise<T>
 
 /** Locks the key for the rest of the transaction (PostgreSQL); a no-op on SQLite. */
 export async function lockRateKey(trx: Executor, key: string): Promise<void> {
-  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+  await lockKey(trx, key);
 }
 
 /** How many actions the key has recorded within the window ending at `now`. */

@@ -1,6 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
-import type { Dialect } from '../db/database.js';
+import { type Dialect, dialectOf } from '../db/dialect.js';
 import type { Executor } from '../db/schema.js';
 
 /**
@@ -13,18 +13,9 @@ import type { Executor } from '../db/schema.js';
  *   the FTS5 trigram table. A trigram index cannot answer fewer than 3 characters, so shorter
  *   queries fall back to LIKE (a scan, but only for one- and two-letter queries).
  *
- * How the dialect is known: callers may pass it; otherwise the one set by the database plugin at
- * start (useSearchDialect) applies, so `searchMatches(table, query)` keeps working everywhere.
- * A process serves one database, so a process-wide setting is enough; before any is set, the
- * plain LIKE below is used, which is correct on both databases, only unindexed.
+ * Callers pass the executor the query runs on, which says which of the two it is.
  */
 export type SearchTable = 'posts' | 'comments' | 'users' | 'groups';
-
-let processDialect: Dialect | undefined;
-
-export function useSearchDialect(dialect: Dialect): void {
-  processDialect = dialect;
-}
 
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -38,7 +29,7 @@ export function ftsPhrase(value: string): string {
 /** Trigram indexes match only queries of at least this many characters. */
 const TRIGRAM_MIN = 3;
 
-export function searchCondition(table: SearchTable, query: string, dialect: Dialect | undefined = processDialect): RawBuilder<SqlBool> {
+export function searchCondition(table: SearchTable, query: string, dialect: Dialect): RawBuilder<SqlBool> {
   const folded = foldForSearch(query.trim());
   const column = sql.ref(`${table}.search_text`);
   if (dialect === 'postgres') return sql<SqlBool>`${column} ILIKE ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
@@ -59,17 +50,17 @@ export async function indexedMatchesUpTo(
   table: SearchTable,
   query: string,
   cap: number,
-  dialect: Dialect | undefined = processDialect,
 ): Promise<number | undefined> {
   const folded = foldForSearch(query.trim());
-  if (dialect !== 'sqlite' || [...folded].length < TRIGRAM_MIN) return undefined;
+  if (dialectOf(db) !== 'sqlite' || [...folded].length < TRIGRAM_MIN) return undefined;
   const fts = sql.table(`${table}_fts`);
   const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)} LIMIT ${cap})`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
-/** A Kysely where-callback: `query.where(searchMatches('users', q))`. */
-export function searchMatches(table: SearchTable, query: string, dialect?: Dialect) {
+/** A Kysely where-callback: `query.where(searchMatches(db, 'users', q))`. */
+export function searchMatches(db: Executor, table: SearchTable, query: string) {
+  const dialect = dialectOf(db);
   return () => searchCondition(table, query, dialect);
 }
 
@@ -78,9 +69,9 @@ export function searchMatches(table: SearchTable, query: string, dialect?: Diale
  * listing that walks another index in order and tests each row it reads: no index lookup, and the
  * same answer as the search index gives.
  */
-export function searchTextContains(table: SearchTable, query: string, dialect: Dialect | undefined = processDialect) {
+export function searchTextContains(db: Executor, table: SearchTable, query: string) {
   const folded = foldForSearch(query.trim());
-  const op = dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`;
+  const op = dialectOf(db) === 'postgres' ? sql`ILIKE` : sql`LIKE`;
   return () => sql<SqlBool>`${sql.ref(`${table}.search_text`)} ${op} ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
 }
 

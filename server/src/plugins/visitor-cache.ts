@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
+import { notify } from '../db/dialect.js';
 import { pgListenerFor } from '../lib/jobs/pg-listener.js';
 import { hasBearer } from './auth.js';
 
@@ -154,7 +155,7 @@ export const visitorCachePlugin = fp(
         const kind: WriteKind = request.routeOptions.config.visitorCacheWrite === 'counts' ? 'counts' : 'content';
         apply[kind]();
         if (listener) {
-          sql`select pg_notify(${CONTENT_CHANNEL}, current_schema() || ':' || ${signalled[kind]})`.execute(app.db).catch((error: unknown) => {
+          notify(app.db, CONTENT_CHANNEL, sql<string>`current_schema() || ':' || ${signalled[kind]}`).catch((error: unknown) => {
             app.log.warn({ err: error }, 'could not tell other processes about a write to kept visitor pages');
           });
         }

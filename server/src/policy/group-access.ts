@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type RawBuilder, sql } from 'kysely';
-import { existsFlag, hasRow, isPostgres, rowsAmong, toBool, toFlag } from '../db/helpers.js';
+import { lockRows } from '../db/dialect.js';
+import { existsFlag, hasRow, rowsAmong, toBool, toFlag } from '../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../db/schema.js';
 
 /**
@@ -169,6 +170,5 @@ export function groupVisibleTo(viewerId: string | null) {
  * for the ban, and the author's standing read next is the one that decides.
  */
 export async function holdGroupsForPosting(db: Executor, groupIds: string[]): Promise<void> {
-  if (groupIds.length === 0 || !isPostgres(db)) return;
-  await db.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy('id').forShare().execute();
+  await lockRows(db, 'groups', groupIds, 'share');
 }

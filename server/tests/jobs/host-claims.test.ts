@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { isPostgres } from '../../src/db/helpers';
+import { dialectOf } from '../../src/db/dialect';
 import { claimDueJobsPerHost, failJob } from '../../src/lib/jobs/jobs.repository';
 import { enqueueTestJob as enqueueJob } from '../helpers/test-jobs';
 import { LEASE_MS } from '../../src/lib/jobs/worker';
@@ -30,7 +30,7 @@ describe('claims bound per host', () => {
     const claim = (at: number) =>
       t.app.db.transaction().execute(async (trx) => {
         // The plan a stale or empty table's statistics can lead PostgreSQL to (see the queue's own test).
-        if (isPostgres(trx)) {
+        if (dialectOf(trx) === 'postgres') {
           for (const knob of ['hashagg', 'hashjoin', 'mergejoin', 'sort', 'material']) await sql.raw(`SET LOCAL enable_${knob} = off`).execute(trx);
         }
         return claimDueJobsPerHost(trx, at, LEASE_MS, 10, KIND, 2);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isPostgres } from '../../src/db/helpers';
+import { dialectOf } from '../../src/db/dialect';
 import { JOB_HANDLERS } from '../../src/jobs';
 import { claimDueJobs, saveProgress } from '../../src/lib/jobs/jobs.repository';
 import { enqueueTestJob as enqueueJob } from '../helpers/test-jobs';
@@ -104,7 +104,7 @@ describe('durable job queue', () => {
     const claimed = await t.app.db.transaction().execute(async (trx) => {
       // The plan a stale or empty table's statistics can lead PostgreSQL to: the due rows looked
       // up again for every row of the table, each time skipping the rows this very update took.
-      if (isPostgres(trx)) {
+      if (dialectOf(trx) === 'postgres') {
         for (const knob of ['hashagg', 'hashjoin', 'mergejoin', 'sort', 'material']) await sql.raw(`SET LOCAL enable_${knob} = off`).execute(trx);
       }
       return claimDueJobs(trx, Date.now(), LEASE_MS, 4);

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import { isPostgres } from '../../db/helpers.js';
+import { lockingRead } from '../../db/dialect.js';
 import type { Database, Db, Executor, JobsTable } from '../../db/schema.js';
 
 /** The durable job queue's queries. Every process may run them; the lease keeps work single. */
@@ -68,7 +68,7 @@ export async function claimDueJobs(db: Db, now: number, leaseMs: number, limit: 
     .limit(limit);
   if (typeof kinds === 'string') due = due.where('kind', '=', kinds);
   else if (kinds?.except.length) due = due.where('kind', 'not in', kinds.except);
-  if (isPostgres(db)) due = due.forUpdate().skipLocked();
+  due = due.$call(lockingRead(db, { skipLocked: true }));
   // The due rows are chosen once, in a materialized CTE. As a subquery of the UPDATE, PostgreSQL may
   // run them again for every row it updates, and each run skips the rows this statement already
   // updated and takes the next ones: LIMIT would then bound nothing.

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { dialectOf } from '../../db/dialect.js';
 
 /** Called with a NOTIFY payload, or with null after a reconnect (messages may have been missed). */
 export type ListenHandler = (payload: string | null) => void;
@@ -100,5 +101,5 @@ export class PgListener {
 
 /** A listener of the app's own PostgreSQL, or null on SQLite, whose single process needs no signals. */
 export function pgListenerFor(app: FastifyInstance): PgListener | null {
-  return app.dialect === 'postgres' && app.config.databaseUrl ? new PgListener(app.config.databaseUrl, app.log) : null;
+  return dialectOf(app.db) === 'postgres' && app.config.databaseUrl ? new PgListener(app.config.databaseUrl, app.log) : null;
 }

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
-import { isPostgres } from '../../db/helpers.js';
+import { notify } from '../../db/dialect.js';
 import type { JobKind, JobPayloads } from './job-handler.js';
 import { type JobAddress, insertJob, insertJobs, parkJobsQueuedBefore, queueStats } from './jobs.repository.js';
 import { JOBS_CHANNEL, signalJobEnqueued } from './signal.js';
@@ -22,7 +21,7 @@ export async function enqueueJob<K extends JobKind>(
   address: JobAddress | null = null,
 ): Promise<void> {
   await insertJob(db, kind, JSON.stringify(payload), now, now, address);
-  if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
+  await notify(db, JOBS_CHANNEL, '');
   // On SQLite the worker's claim waits for the connection, so it sees the row once committed.
   signalJobEnqueued();
 }
@@ -40,7 +39,7 @@ export async function enqueueJobs<K extends JobKind>(
 ): Promise<void> {
   if (!payloads.length) return;
   await insertJobs(db, kind, payloads.map((payload) => ({ payload: JSON.stringify(payload), address: addressOf?.(payload) ?? null })), now, now);
-  if (isPostgres(db)) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
+  await notify(db, JOBS_CHANNEL, '');
   signalJobEnqueued();
 }
 

@@ -49,7 +49,7 @@ function listSource(db: Executor, kind: UserListKind, ownerId: string) {
 export async function listPage(db: Executor, kind: UserListKind, ownerId: string, filter: ListFilter, window: PageWindow): Promise<UserListRow[]> {
   let query = listSource(db, kind, ownerId).innerJoin('users', 'users.id', 'list.other_id').select(['users.id', 'users.username', 'users.pfp_version']);
   const text = filter.query?.trim();
-  if (text) query = query.where(searchMatches('users', text));
+  if (text) query = query.where(searchMatches(db, 'users', text));
   if (filter.before !== undefined) query = query.where('list.created_at', '<=', filter.before);
   return query.orderBy('list.created_at', 'desc').orderBy('list.other_id', 'desc').limit(window.fetch).offset(window.offset).execute();
 }

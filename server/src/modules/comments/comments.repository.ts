@@ -1,7 +1,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import { type KeysetPage, addToCounters, afterKeyset, changedRows, likedBy, likesGivenBy, isPostgres as locksRows, toBool, toFlag } from '../../db/helpers.js';
+import { type KeysetPage, addToCounters, afterKeyset, changedRows, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
+import { lockingRead } from '../../db/dialect.js';
 import { searchMatches } from '../../lib/search.js';
 import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
 import { commentNotBlocked } from '../../policy/blocks.js';
@@ -48,7 +49,7 @@ export async function findVisibleComment(
     .where('comments.id', '=', commentId)
     .where(postVisibleTo(viewerId, 'comments.post_id'))
     .where(userNotSuspended('comments.author_id'))
-    .$if(lock && locksRows(db), (qb) => qb.forUpdate())
+    .$if(lock, lockingRead(db))
     .executeTakeFirst();
   return toRecord(row);
 }
@@ -58,7 +59,7 @@ export async function findCommentForUpdate(db: Executor, commentId: string): Pro
     .selectFrom('comments')
     .selectAll()
     .where('id', '=', commentId)
-    .$if(locksRows(db), (qb) => qb.forUpdate())
+    .$call(lockingRead(db))
     .executeTakeFirst();
   return toRecord(row);
 }
@@ -254,7 +255,7 @@ export function commentIdsQuery(db: Executor, { filter, listing, page, viewerId,
     qb = qb.where('comments.deleted', '=', 0);
     qb = filter.kind === 'author'
       ? qb.where('comments.author_id', '=', filter.authorId)
-      : qb.where(searchMatches('comments', filter.query));
+      : qb.where(searchMatches(db, 'comments', filter.query));
   }
   if (listing.since > 0) qb = qb.where('comments.created_at', '>=', listing.since);
   if (listing.before !== undefined) qb = qb.where('comments.created_at', '<=', listing.before);

@@ -125,7 +125,7 @@ export async function followedCommunitiesMatching(db: Executor, userId: string, 
     .where('follows.follower_id', '=', userId)
     .where('remote_actors.is_group', '=', 1)
     .where(accountNotSuspended())
-    .where(searchTextContains('users', query))
+    .where(searchTextContains(db, 'users', query))
     .orderBy(searchRank('users', query))
     .orderBy('users.username_lower')
     .orderBy('users.id')

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { addToCounters, changedRows as affected, hasRow, isPostgres, toBool, toFlag } from '../../db/helpers.js';
+import { addToCounters, changedRows as affected, hasRow, toBool, toFlag } from '../../db/helpers.js';
 import type { Executor, GroupRole, GroupRow } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
+import { lockRows, lockingRead } from '../../db/dialect.js';
 import { searchMatches } from '../../lib/search.js';
 import { accountNotSuspended } from '../../policy/suspension.js';
 
@@ -90,15 +91,12 @@ export async function findGroupsPostingRules(
  * runs one writer at a time anyway).
  */
 export async function lockGroup(db: Executor, groupId: string): Promise<GroupRecord | undefined> {
-  let query = db.selectFrom('groups').selectAll().where('id', '=', groupId);
-  if (isPostgres(db)) query = query.forUpdate();
-  return toGroupRecord(await query.executeTakeFirst());
+  return toGroupRecord(await db.selectFrom('groups').selectAll().where('id', '=', groupId).$call(lockingRead(db)).executeTakeFirst());
 }
 
 /** Locks several groups, in id order so two transactions locking overlapping sets cannot deadlock. */
 export async function lockGroups(db: Executor, groupIds: string[]): Promise<void> {
-  if (groupIds.length === 0 || !isPostgres(db)) return;
-  await db.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy('id').forUpdate().execute();
+  await lockRows(db, 'groups', groupIds);
 }
 
 /** Ids of every group the user owns or is a member of, in one read. */
@@ -123,7 +121,7 @@ export async function ownedGroupIds(db: Executor, userId: string): Promise<strin
  * an owner, since adding a row that names a user waits on a lock that conflicts with this one.
  */
 export async function lockUser(db: Executor, userId: string): Promise<void> {
-  if (isPostgres(db)) await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  await lockRows(db, 'users', [userId]);
 }
 
 /**
@@ -180,7 +178,7 @@ export async function nameTaken(db: Executor, nameLower: string, nameSkeleton: s
  * creations by one user cannot both pass the limit (SQLite serializes writers anyway).
  */
 export async function countOwnedGroupsLocked(db: Executor, userId: string): Promise<number> {
-  if (isPostgres(db)) await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  await lockRows(db, 'users', [userId]);
   const row = await db
     .selectFrom('groups')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -312,7 +310,7 @@ export async function listMembers(db: Executor, groupId: string, filter: ListFil
     .where('group_members.group_id', '=', groupId)
     .where(accountNotSuspended());
   const text = filter.query?.trim();
-  if (text) q = q.where(searchMatches('users', text));
+  if (text) q = q.where(searchMatches(db, 'users', text));
   if (filter.before !== undefined) q = q.where('group_members.created_at', '<=', filter.before);
   return q.orderBy(roleRank).orderBy('group_members.created_at').orderBy('group_members.user_id').limit(window.fetch).offset(window.offset).execute();
 }
@@ -325,7 +323,7 @@ export async function listBanned(db: Executor, groupId: string, filter: ListFilt
     .select(['users.id', 'users.username', 'users.pfp_version', sql<GroupRole | null>`null`.as('role')])
     .where('group_bans.group_id', '=', groupId);
   const text = filter.query?.trim();
-  if (text) q = q.where(searchMatches('users', text));
+  if (text) q = q.where(searchMatches(db, 'users', text));
   if (filter.before !== undefined) q = q.where('group_bans.created_at', '<=', filter.before);
   return q.orderBy('group_bans.created_at', 'desc').orderBy('group_bans.user_id').limit(window.fetch).offset(window.offset).execute();
 }
@@ -342,7 +340,7 @@ export async function listRequests(db: Executor, groupId: string, filter: ListFi
     .where('group_requests.group_id', '=', groupId)
     .where(accountNotSuspended());
   const text = filter.query?.trim();
-  if (text) q = q.where(searchMatches('users', text));
+  if (text) q = q.where(searchMatches(db, 'users', text));
   if (filter.before !== undefined) q = q.where('group_requests.created_at', '<=', filter.before);
   return q.orderBy('group_requests.created_at').orderBy('group_requests.user_id').limit(window.fetch).offset(window.offset).execute();
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import { type ReadyReply, ReadyReply as ReadySchema, healthApi } from '#core/api/health';
 import { routeOf, routeWithFaults, routeWithReplies } from '../../lib/contract.js';
 
@@ -40,7 +41,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // A server fault rather than a refusal, so the contract's replies (successes) do not hold it.
     ...routeWithFaults(healthApi.check, [503]),
     handler: async (_request, reply) => {
-      if ((await check(app, 'database', () => databaseAnswers(app))) === 'ok') return { status: 'ok' as const, database: app.dialect };
+      if ((await check(app, 'database', () => databaseAnswers(app))) === 'ok') return { status: 'ok' as const, database: dialectOf(app.db) };
       return reply.status(503).send({ message: 'error/server_error' });
     },
   });

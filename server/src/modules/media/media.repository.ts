@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
-import { inTransaction, isPostgres, toBool } from '../../db/helpers.js';
+import { lockingRead } from '../../db/dialect.js';
+import { inTransaction, toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { postIsPrivate } from '../../policy/post-visibility.js';
 import { withImageAlt } from './image-alts.js';
@@ -90,7 +91,7 @@ export async function recordImage(
       .selectFrom(table)
       .select('image_alts')
       .where('id', '=', owner.id)
-      .$if(isPostgres(trx), (qb) => qb.forUpdate())
+      .$call(lockingRead(trx))
       .executeTakeFirst();
     if (!row) return 0;
     const updated = await trx

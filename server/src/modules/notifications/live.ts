@@ -2,9 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
-import { isPostgres } from '../../db/helpers.js';
+import { dialectOf, notify } from '../../db/dialect.js';
 import { type PgListener, pgListenerFor } from '../../lib/jobs/pg-listener.js';
 
 export const NOTIFICATIONS_CHANNEL = 'kruh_notifications';
@@ -86,11 +85,8 @@ export class NotificationHub {
    * them; run the returned function once it has committed.
    */
   async announce(db: Executor, userIds: string[]): Promise<() => void> {
-    if (isPostgres(db)) {
-      for (let i = 0; i < userIds.length; i += IDS_PER_MESSAGE) {
-        const message = userIds.slice(i, i + IDS_PER_MESSAGE).join(',');
-        await sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${message})`.execute(db);
-      }
+    if (dialectOf(db) === 'postgres') {
+      for (let i = 0; i < userIds.length; i += IDS_PER_MESSAGE) await notify(db, NOTIFICATIONS_CHANNEL, userIds.slice(i, i + IDS_PER_MESSAGE).join(','));
       return () => {};
     }
     return () => this.dispatch(userIds.join(','));

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { type KeysetPage, afterKeyset, changedRows, hasRow, likedBy, likesGivenBy, isPostgres, rowExists, toBool } from '../../db/helpers.js';
+import { type KeysetPage, afterKeyset, changedRows, hasRow, likedBy, likesGivenBy, rowExists, toBool } from '../../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
+import { dialectOf } from '../../db/dialect.js';
 import { escapeLike, indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
 import { bannedIn, roleIn } from '../../policy/group-access.js';
 import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
@@ -305,7 +306,7 @@ export async function choosePlan(db: Executor, params: ListPostIdsParams): Promi
   // asks the same ILIKE of a search either way. Counting first would only add a statement. (Reading
   // each followed author's newest posts by posts_author instead, a LATERAL join, read ten times the
   // rows at a million posts for the user following 1,000: 1.5 s against 31 ms.)
-  if (isPostgres(db) && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
+  if (dialectOf(db) === 'postgres' && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
   if (scope.kind === 'search') {
     // A query too short for the SQLite index is checked row by row in either case.
     const matches = await indexedMatchesUpTo(db, 'posts', scope.query, SORT_AT_MOST + 1);
@@ -394,7 +395,7 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       break;
     case 'search':
       // Walking: each post read is checked by its own text; sorting: the search index finds the few.
-      query = query.where(plan === 'walk' ? searchTextContains('posts', scope.query) : searchMatches('posts', scope.query));
+      query = query.where(plan === 'walk' ? searchTextContains(db, 'posts', scope.query) : searchMatches(db, 'posts', scope.query));
       break;
   }
   return inListingOrder(inWindow(query, params), params.sort, 'posts').limit(params.fetch).offset(params.offset);

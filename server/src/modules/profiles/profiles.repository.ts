@@ -99,7 +99,7 @@ export async function followListPage(
     .where(accountNotSuspended())
     .where(notBlockedBetween(viewerId, 'users.id'));
   const text = filter.query?.trim();
-  if (text) query = query.where(searchMatches('users', text));
+  if (text) query = query.where(searchMatches(db, 'users', text));
   if (filter.before !== undefined) query = query.where('follows.created_at', '<=', filter.before);
   return query
     .orderBy('follows.created_at', 'desc')
@@ -127,7 +127,7 @@ export async function memberGroupsPage(
     .where('group_members.user_id', '=', userId)
     .where(groupVisibleTo(viewerId));
   const text = filter.query?.trim();
-  if (text) query = query.where(searchMatches('groups', text));
+  if (text) query = query.where(searchMatches(db, 'groups', text));
   if (filter.before !== undefined) query = query.where('group_members.created_at', '<=', filter.before);
   return query
     .orderBy('group_members.created_at', 'desc')

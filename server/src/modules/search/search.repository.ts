@@ -1,6 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
-import { isPostgres } from '../../db/helpers.js';
+import { byteOrdered } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
 import { searchMatches, searchRank } from '../../lib/search.js';
@@ -30,7 +30,7 @@ const slice = (window: PageWindow, before: number | undefined): Slice => ({ limi
 const LAST_CHARACTER = String.fromCodePoint(0x10ffff);
 
 /** `search_text` compared byte by byte on both databases, as the `users_search_order` index holds it. */
-const folded = (db: Executor) => (isPostgres(db) ? sql`users.search_text COLLATE "C"` : sql`users.search_text`);
+const folded = (db: Executor) => byteOrdered(db, sql`users.search_text`);
 
 /**
  * Users matching a query, in relevance order: the name itself, then names starting with it, then
@@ -62,7 +62,7 @@ export async function findUsers(db: Executor, query: string, { limit, offset = 0
       : Number((await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).where(startsWith).executeTakeFirstOrThrow()).n);
   return [
     ...head,
-    ...(await inOrder(base.where(searchMatches('users', query)).where(sql<SqlBool>`not (${startsWith})`))
+    ...(await inOrder(base.where(searchMatches(db, 'users', query)).where(sql<SqlBool>`not (${startsWith})`))
       .limit(limit - head.length)
       .offset(Math.max(0, offset - prefixCount))
       .execute()),
@@ -71,7 +71,7 @@ export async function findUsers(db: Executor, query: string, { limit, offset = 0
 
 export async function findGroups(db: Executor, query: string, { limit, offset = 0, before }: Slice): Promise<GroupListRow[]> {
   let q = db.selectFrom('groups').select(['groups.id', 'groups.name', 'groups.gp_version']);
-  if (query.trim()) q = q.where(searchMatches('groups', query)).orderBy(searchRank('groups', query));
+  if (query.trim()) q = q.where(searchMatches(db, 'groups', query)).orderBy(searchRank('groups', query));
   if (before !== undefined) q = q.where('groups.created_at', '<=', before);
   return q.orderBy('groups.name_lower').orderBy('groups.id').limit(limit).offset(offset).execute();
 }
@@ -92,7 +92,7 @@ export async function postableGroups(db: Executor, viewerId: string, query: stri
     .select(['groups.id', 'groups.name', 'groups.gp_version'])
     .where('group_members.user_id', '=', viewerId)
     .where(memberMayPost)
-    .where(searchMatches('groups', query))
+    .where(searchMatches(db, 'groups', query))
     .orderBy(searchRank('groups', query))
     .orderBy('groups.name_lower')
     .orderBy('groups.id')
