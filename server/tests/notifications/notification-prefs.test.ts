@@ -4,7 +4,7 @@ import {
   parseNotificationSettings,
   storedNotificationSettings,
   wants,
-} from '../../src/modules/notifications/notification-prefs';
+} from '../../src/policy/notification-prefs';
 
 /**
  * The stored notification switches, read by one set of rules for both the account screen and the

@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/schema.js';
 import type { UserRecord } from '../auth/auth.records.js';
 import { isGoogleOnlyAccount } from '../auth/auth.mapper.js';
 import { avatarUrl } from '../media/media-urls.js';
-import { parseNotificationSettings } from '../notifications/notification-prefs.js';
+import { parseNotificationSettings } from '../../policy/notification-prefs.js';
 
 /** The caller's own account as the contract describes it. */
 export type AccountView = Account;

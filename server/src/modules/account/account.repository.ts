@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { NotificationSettings } from '#core/limits';
 import type { Executor } from '../../db/schema.js';
-import { storedNotificationSettings } from '../notifications/notification-prefs.js';
+import { storedNotificationSettings } from '../../policy/notification-prefs.js';
 
 /** SQL of the account module beyond the shared user reads (auth.repository.ts). */
 

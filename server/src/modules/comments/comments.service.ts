@@ -15,7 +15,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import { isBannedFromPost } from '../../policy/group-access.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
-import { readImageAlts } from '../media/image-alts.js';
+import { readImageAlts } from '../../policy/image-alts.js';
 import { imageKey } from '../media/media-urls.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './comments.repository.js';

@@ -3,7 +3,7 @@ import { lockingRead } from '../../db/dialect.js';
 import { inTransaction, toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { postIsPrivate } from '../../policy/post-visibility.js';
-import { withImageAlt } from './image-alts.js';
+import { withImageAlt } from '../../policy/image-alts.js';
 import type { AvatarKind } from './media-urls.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Database, Executor, NotificationsTable } from '../../db/schema.js'
 import { postVisibleTo } from '../../policy/post-visibility.js';
 import { notBlockedBetween, notMutedBy } from '../../policy/blocks.js';
 import { userNotSuspended } from '../../policy/suspension.js';
-import { parseNotificationSettings } from './notification-prefs.js';
+import { parseNotificationSettings } from '../../policy/notification-prefs.js';
 
 /** The notifications module's queries: the fan-out's recipient lookups and the list endpoints. */
 

@@ -1,7 +1,7 @@
 import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
 import { canPostIn, isAdminRole } from '../../policy/group-access.js';
-import { readImageAlts } from '../media/image-alts.js';
+import { readImageAlts } from '../../policy/image-alts.js';
 import { remoteOriginOf } from '../federation/remote-accounts.js';
 import { avatarUrl, imageUrls, remoteMediaUrl } from '../media/media-urls.js';
 import type { PostBaseRow, PostGroupStandingRow, PostMentionRow } from './posts.repository.js';

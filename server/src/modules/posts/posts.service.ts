@@ -17,7 +17,7 @@ import { canPostIn, holdGroupsForPosting, isBannedFromPost, standingsIn } from '
 import { isPostVisible } from '../../policy/post-visibility.js';
 import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
-import { readImageAlts } from '../media/image-alts.js';
+import { readImageAlts } from '../../policy/image-alts.js';
 import { keptRemoteMediaKey } from '../media/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
