@@ -4,8 +4,8 @@ import { PARKED } from '../../lib/jobs/queue.js';
 import { groupVisibleTo } from '../../policy/group-access.js';
 import { inNoPrivateGroup } from '../../policy/post-visibility.js';
 import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../../policy/suspension.js';
-import { hostOf, normalizeHandle } from './hosts.js';
 import { INSTANCE_ACTOR_ID } from './actor-path.js';
+import { hostOf, normalizeHandle } from './hosts.js';
 
 /**
  * What the fediverse may see of the instance: the same public profiles and groups the sitemap

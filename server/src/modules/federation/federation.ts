@@ -104,12 +104,12 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
       following: ctx.getFollowingUri(actor.id),
       endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
       manuallyApprovesFollowers: false,
-      publicKey: keys[0]?.cryptographicKey ?? null,
-      assertionMethods: keys.map((key) => key.multikey),
       // Mastodon reads a missing `discoverable` or `indexable` as no: said outright, as each chose.
       discoverable: actor.discoverable,
       indexable: actor.kind === 'user' ? actor.indexable : null,
       published: Temporal.Instant.fromEpochMilliseconds(actor.since),
+      publicKey: keys[0]?.cryptographicKey ?? null,
+      assertionMethods: keys.map((key) => key.multikey),
     };
     return actor.kind === 'user' ? new Person(values) : new Group(values);
   }
