@@ -173,4 +173,15 @@ describe('posting and commenting in communities of other servers', () => {
     expect(sent.map((d) => d.path)).toEqual(['/shared-inbox']);
     expect(sent[0]!.activity.object).toMatchObject({ type: 'Note', inReplyTo: note.id, audience: herbs.id });
   });
+
+  it("counts a community's announce of a post of hers as its share only when she filed the post under it", async () => {
+    const filed = (ok(await post([seeds.account], 'Filed under seeds'), 201).json() as { _id: string })._id;
+    const unfiled = (ok(await post([], 'Only mine'), 201).json() as { _id: string })._id;
+    for (const postId of [filed, unfiled]) {
+      const announce = { id: lemmy.url(`/activities/announce/${randomUUID()}`), type: 'Announce', actor: seeds.id, to: [PUBLIC], object: `${ORIGIN}/ap/posts/${postId}` };
+      expect((await deliverToInbox(t.app, '/ap/inbox', announce, seeds)).statusCode).toBe(202);
+    }
+    const shares = await t.app.db.selectFrom('post_shares').select('post_id').where('sharer_id', '=', seedsAccount).where('post_id', 'in', [filed, unfiled]).execute();
+    expect(shares).toEqual([{ post_id: filed }]);
+  });
 });

@@ -523,5 +523,17 @@ describe('two Kruh instances federating', () => {
       expect(inGroup.posts.find((p) => p._id === onB.id)).toMatchObject({ author: { username: `alice@${a.host}` }, remote: { host: a.host } });
       expect(announcedToThird(since).map((announce) => announce.object.object.id)).toContain(apId(a, created._id));
     });
+
+    it("another follower of the group on A reads alice's post in it in her following feed, as the group passed it on", async () => {
+      const fern = await createUser(a.app, { username: 'fern' });
+      await follow(a, fern, (await find(a, fern, `@seedswap@${b.host}`))!);
+      const written = ok<{ _id: string }>(
+        await call(a.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'Pea sticks, anyone?', groups: [`seedswap@${b.host}`] } }),
+        201,
+      );
+      await settle(a, b);
+      const feed = ok<{ posts: PostView[] }>(await call(a.app, fern, { method: 'GET', url: '/api/feed/following' }));
+      expect(feed.posts.find((p) => p._id === written._id)).toMatchObject({ text: 'Pea sticks, anyone?', author: { username: 'alice' } });
+    });
   });
 });

@@ -46,7 +46,7 @@ import { localUserNameIn } from './local-names.js';
 import { enqueueJob } from '../../lib/jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
 import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
-import { addPostCommunities, communityAccountsAmong } from './remote-communities.js';
+import { addPostCommunities, communityAccountsAmong, isPostInCommunity } from './remote-communities.js';
 import { FEDERATION_AVATAR_JOB, iconUrlOf } from './remote-refresh.js';
 import { clipText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
 
@@ -442,6 +442,7 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   if (!groupId || !group || !(await isFollowedHere(app.db, group.id))) return;
   const actor = await announce.getActor(ctx);
   if (!(actor instanceof Group)) return;
+  if (await sharedOwnPost(app, ctx, announce.objectId, group.id)) return;
   const passed = await passedOn(ctx, announce, groupId);
   if (!passed) return;
   const { object, vouchedBy } = passed;
@@ -450,6 +451,8 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
     if (object instanceof Update) return vouched ? onUpdate(app, ctx, object) : passedOnUpdate(app, ctx, object);
     return vouched ? onDelete(app, ctx, object) : passedOnDelete(app, ctx, object);
   }
+  const noteUri = object instanceof Create ? object.objectId : isWriting(object) ? object.id : null;
+  if (await sharedOwnPost(app, ctx, noteUri, group.id)) return;
   const shared = await sharedWriting(app, ctx, object, vouchedBy);
   if (!shared?.note.id) return;
   await storeNote(app, ctx, shared.note, shared.authorId, 'shared');
@@ -458,6 +461,20 @@ export async function onAnnounce(app: FastifyInstance, ctx: Ctx, announce: Annou
   // often it is announced, and whether it was stored just now or came earlier another way).
   const stored = await postByApId(app.db, shared.note.id.href);
   if (stored && stored.author_id !== group.id) await recordShare(app.db, group.id, stored.id, Date.now());
+}
+
+/**
+ * A community elsewhere passing on a post written here into it: nothing to store, but its
+ * followers here read it in their following feed as they read what it passes on from elsewhere.
+ * Only a post its author filed under that community counts: a group cannot put any post of ours
+ * into its followers' feeds by announcing it. Whether `uri` (the announced Note, or the Note of an
+ * announced Create) names a post of ours.
+ */
+async function sharedOwnPost(app: FastifyInstance, ctx: Ctx, uri: URL | null, groupAccountId: string): Promise<boolean> {
+  const postId = localPostId(ctx, uri);
+  if (!postId) return false;
+  if (await isPostInCommunity(app.db, postId, groupAccountId)) await recordShare(app.db, groupAccountId, postId, Date.now());
+  return true;
 }
 
 /** A loader that loads nothing: what is read with it is only what a document embeds. */

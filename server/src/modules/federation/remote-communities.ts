@@ -73,6 +73,12 @@ export async function addPostCommunities(db: Executor, postId: string, accountId
     .execute();
 }
 
+/** Whether a post was posted into (or named) this remote community. */
+export async function isPostInCommunity(db: Executor, postId: string, accountId: string): Promise<boolean> {
+  const row = await db.selectFrom('post_remote_groups').select('post_id').where('post_id', '=', postId).where('account_id', '=', accountId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The accounts of the known remote communities among these actor addresses (a Note's audience), in their order. */
 export async function communityAccountsAmong(db: Executor, actorIds: string[]): Promise<string[]> {
   if (actorIds.length === 0) return [];
