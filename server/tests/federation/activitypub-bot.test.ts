@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appPaths } from '#core/app-paths';
 import type { Json, PeerRequest } from '../helpers/activitypub-bot/protocol';
 import { type BotPeer, settleWithPeer, startBotPeer } from '../helpers/activitypub-bot-peer';
+import { type PostView, okJson as ok } from '../helpers/expect';
 import { type TestUser, call, createUser } from '../helpers/fixtures';
 import { type HttpsInstance, startHttpsInstance } from '../helpers/https-instance';
 import { multipartBody } from '../helpers/multipart';
@@ -23,20 +24,6 @@ import { makeTestCertificates } from '../helpers/test-certificates';
  * in and answered there, Kruh's API and rows here. The steps build on each other, in order.
  */
 
-type Res = { statusCode: number; json(): unknown; body: string };
-
-function ok<T = Record<string, unknown>>(res: Res, status = 200): T {
-  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
-  return res.json() as T;
-}
-
-interface PostView {
-  _id: string;
-  text: string;
-  likes: number;
-  author: { username: string };
-  remote?: { host: string } | null;
-}
 interface Notifications {
   notifications: Array<{ type: string; username: string; context: { post: string | null } }>;
 }

@@ -3,6 +3,7 @@ import type { RouteOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AS_CONTEXT, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
+import { type PostView, okJson as ok } from '../helpers/expect';
 import { type TestUser, call, createGroup, createUser, deleteOwnAccount } from '../helpers/fixtures';
 import { type KruhInstance, settle, startInstance } from '../helpers/kruh-instance';
 import { multipartBody } from '../helpers/multipart';
@@ -13,22 +14,6 @@ import { multipartBody } from '../helpers/multipart';
  * run by each instance's job queue. Nothing is faked on either side. The steps build on each other
  * (a follow, then a post, then answers to it), so they run in order and share what they made.
  */
-
-type Res = { statusCode: number; json(): unknown; body: string };
-
-function ok<T = Record<string, unknown>>(res: Res, status = 200): T {
-  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
-  return res.json() as T;
-}
-
-interface PostView {
-  _id: string;
-  text: string;
-  likes: number;
-  author: { username: string };
-  remote?: { host: string; url: string | null } | null;
-  editedAt?: number | null;
-}
 
 const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 120, b: 60 } } }).png().toBuffer();
 

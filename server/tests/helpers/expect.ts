@@ -15,3 +15,19 @@ export const userPicture = (id: string) => ({ _id: id, pfp: id, pfpUrl: `/media/
 
 /** The picture fields of a group in a list: its id, its avatar name and URL. */
 export const groupPicture = (id: string) => ({ _id: id, gp: id, gpUrl: `/media/gp/${id}.jpeg` });
+
+/** The JSON of a reply of the expected status; any other status throws with the body, so a failed step says why. */
+export function okJson<T = Record<string, unknown>>(res: { statusCode: number; json(): unknown; body: string }, status = 200): T {
+  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
+  return res.json() as T;
+}
+
+/** What the federation tests read of a post in the API's answers. */
+export interface PostView {
+  _id: string;
+  text: string;
+  likes: number;
+  author: { username: string };
+  remote?: { host: string; url?: string | null } | null;
+  editedAt?: number | null;
+}
