@@ -67,11 +67,16 @@ export type CommentNode = Static<typeof CommentNode>;
 export const CommentList = Type.Object({ comments: Type.Array(Comment), hasMore: Type.Boolean() });
 export type CommentList = Static<typeof CommentList>;
 
-/** `parent` is the post's id for a top-level comment, else the id of the comment replied to. */
+/**
+ * `parent` is the post's id for a top-level comment, else the id of the comment replied to.
+ * `images`: how many pictures the client uploads next (POST /upload/image, index 0 up): the comment
+ * goes to other fediverse servers once they are in, as a post does; left out, it goes at once.
+ */
 export const CreateCommentBody = Type.Object({
   text: Type.Optional(Type.String()),
   parent: Id,
   mentions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: LIMITS.mentionsPerPost })),
+  images: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.imagesPerComment })),
 });
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
 

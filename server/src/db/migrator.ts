@@ -34,6 +34,7 @@ import * as remoteFollowIds from './migrations/20261128_95_remote_follow_ids.js'
 import * as remoteHostsNormalized from './migrations/20261129_10_remote_hosts_normalized.js';
 import * as jobHosts from './migrations/20261129_30_job_hosts.js';
 import * as remoteCommunities from './migrations/20261129_60_remote_communities.js';
+import * as commentPicturesWait from './migrations/20261129_70_comment_pictures_wait.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_10_remote_hosts_normalized': remoteHostsNormalized,
   '20261129_30_job_hosts': jobHosts,
   '20261129_60_remote_communities': remoteCommunities,
+  '20261129_70_comment_pictures_wait': commentPicturesWait,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -173,6 +173,8 @@ export interface CommentsTable {
   ap_id: Generated<string | null>;
   /** A remote comment's page on its own server. */
   ap_url: Generated<string | null>;
+  /** How many pictures the comment's first sending to other servers still waits for; 0 when none. */
+  awaiting_pictures: Generated<number>;
 }
 
 export interface CommentMentionsTable {

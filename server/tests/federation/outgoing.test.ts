@@ -403,6 +403,62 @@ describe('outgoing activities', () => {
     expect(localComment).toEqual({ one: [], two: [] });
   });
 
+  it("sends a comment written with a picture to a remote post's author once the picture is in, its Note carrying it described; one without goes at once", async () => {
+    const bobAccount = await accountOf(bob);
+    const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'show me your garden' });
+    await t.app.db.updateTable('posts').set({ ap_id: `${bob.id}/statuses/${randomUUID()}` }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+
+    let commentId = '';
+    const written = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'here it is', images: 1 } }), 201);
+      commentId = (res.json() as { _id: string })._id;
+    });
+    expect(written).toEqual({ one: [], two: [] });
+    const got = await deliveredBy(async () => {
+      const body = multipartBody({ id: commentId, index: '0', alt: 'a bed of leeks' }, [{ field: 'image', filename: 'p.png', contentType: 'image/png', data: await png() }]);
+      ok(await call(t.app, alice, { method: 'POST', url: '/api/upload/image', payload: body.payload, headers: body.headers }), 201);
+    });
+    expect(got.one.map((d) => [d.path, d.activity.type])).toEqual([['/shared-inbox', 'Create']]);
+    const note = got.one[0]!.activity.object as { id: string; attachment: unknown };
+    expect(note.id).toBe(`${ORIGIN}/ap/comments/${commentId}`);
+    expect(list(note.attachment)).toEqual([
+      { type: 'Document', mediaType: 'image/webp', url: expect.stringMatching(new RegExp(`^${ORIGIN}/media/${commentId}0\\.webp`)), name: 'a bed of leeks' },
+    ]);
+    // The wait ending later sends nothing more: the Create went.
+    expect(await deliveredBy(() => runDueJobs(t.app, { clock: () => Date.now() + PICTURES_WAIT_MS + 1000 }))).toEqual({ one: [], two: [] });
+
+    const plain = await deliveredBy(() => call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'no picture' } }).then((res) => ok(res, 201)));
+    expect(plain.one.map((d) => d.activity.type)).toEqual(['Create']);
+    expect(plain.one[0]!.activity.object).not.toHaveProperty('attachment');
+  });
+
+  it('sends a comment whose picture never comes once the wait for it is over', async () => {
+    const bobAccount = await accountOf(bob);
+    const { id: postId } = await createPost(t.app, { id: bobAccount } as TestUser, { text: 'any photos?' });
+    await t.app.db.updateTable('posts').set({ ap_id: `${bob.id}/statuses/${randomUUID()}` }).where('id', '=', postId).execute();
+    t.app.invalidateVisitorCache();
+    let commentId = '';
+    const written = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'lost on the way', images: 1 } }), 201);
+      commentId = (res.json() as { _id: string })._id;
+    });
+    expect(written).toEqual({ one: [], two: [] });
+    const late = await deliveredBy(() => runDueJobs(t.app, { clock: () => Date.now() + PICTURES_WAIT_MS + 1000 }));
+    expect(late.one.map((d) => d.activity.type)).toEqual(['Create']);
+    expect(late.one[0]!.activity.object).toMatchObject({ id: `${ORIGIN}/ap/comments/${commentId}` });
+
+    // One deleted while it waits went nowhere: neither its Delete nor, once the wait is over, its Create goes.
+    let waiting = '';
+    const gone = await deliveredBy(async () => {
+      const res = ok(await call(t.app, alice, { method: 'POST', url: '/api/comment/', payload: { parent: postId, text: 'never mind', images: 1 } }), 201);
+      waiting = (res.json() as { _id: string })._id;
+      ok(await call(t.app, alice, { method: 'DELETE', url: `/api/comment/${waiting}` }));
+    });
+    expect(gone).toEqual({ one: [], two: [] });
+    expect(await deliveredBy(() => runDueJobs(t.app, { clock: () => Date.now() + PICTURES_WAIT_MS + 1000 }))).toEqual({ one: [], two: [] });
+  });
+
   it("sends a comment answering one actor and mentioning another of the same server once, to the server's shared inbox", async () => {
     const bobAccount = await accountOf(bob);
     const carolAccount = await accountOf(carol);

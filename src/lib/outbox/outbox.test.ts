@@ -499,6 +499,16 @@ describe('sending', () => {
     expect(await ids('user:alice|sort=new|time=all', 1)).toEqual(['e']);
   });
 
+  it('tells the server how many images follow the comment, so it goes to other servers with them; none for a comment without', async () => {
+    const { calls } = mockFetch((call) => ({ status: 201, body: call.path === '/api/upload/image' ? { message: 'info/image_uploaded' } : apiComment(`c${String(nextId++).padStart(23, '0')}`, 'pA') }));
+    await queueComment({ text: 'with a picture', parent: 'pA', postId: 'pA', mentions: [], images: [{ blob: new Blob(['png'], { type: 'image/png' }), name: 'a.png' }] });
+    await kickOutbox();
+    await queueComment({ text: 'no picture', parent: 'pA', postId: 'pA', mentions: [], images: [] });
+    await kickOutbox();
+    const creates = calls.filter((c) => c.method === 'POST' && c.path === '/api/comment/').map((c) => c.body as { text: string; images?: number });
+    expect(creates).toEqual([expect.objectContaining({ text: 'with a picture', images: 1 }), expect.not.objectContaining({ images: expect.anything() })]);
+  });
+
   it('tells the server how many images follow the post, so it goes to other servers with them; none for a post without', async () => {
     const createdPost = created();
     const { calls } = mockFetch((call) => ({ status: 201, body: call.path === '/api/upload/image' ? { message: 'info/image_uploaded' } : createdPost }));

@@ -66,7 +66,7 @@ export async function findCommentForUpdate(db: Executor, commentId: string): Pro
 
 export async function insertComment(
   db: Executor,
-  row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'media_version' | 'image_alts' | 'deleted' | 'ap_id' | 'ap_url'> & Partial<Pick<CommentRow, 'ap_id' | 'ap_url'>>,
+  row: Omit<CommentRow, 'likes' | 'replies' | 'images' | 'media_version' | 'image_alts' | 'deleted' | 'ap_id' | 'ap_url' | 'awaiting_pictures'> & Partial<Pick<CommentRow, 'ap_id' | 'ap_url'>>,
   mentions: { user_id: string | null; username: string }[],
 ): Promise<void> {
   await db.insertInto('comments').values(row).execute();

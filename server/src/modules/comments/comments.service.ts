@@ -139,7 +139,7 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   await repo.addToPostComments(trx, postId, 1);
   if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
   if (!remote?.quiet) await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
-  await federation.commentPublished(ctx, id);
+  await federation.commentPublished(ctx, id, body.images ?? 0);
   return (await mapOne(ctx, id, viewer.id))!;
 }
 

@@ -13,7 +13,7 @@ import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { communitiesOfPost } from './remote-communities.js';
-import { endPictureWait } from '../posts/picture-wait.js';
+import { type PictureOwner, endPictureWait } from '../posts/picture-wait.js';
 
 /**
  * The `federation_outgoing` job: turns what happened into activities and queues their deliveries.
@@ -267,14 +267,15 @@ export const federationOutgoingJob: OutsideJob<OutgoingEvent> = {
   outside: async (app, event) => {
     if (!app.config.federation) return;
     const deliveries = await deliveriesOf(app, event);
-    if (event.kind === 'post' && event.held) return sendHeld(app, event.postId, deliveries);
+    if (event.kind === 'post' && event.held) return sendHeld(app, 'post', event.postId, deliveries);
+    if (event.kind === 'comment' && event.held) return sendHeld(app, 'comment', event.commentId, deliveries);
     await enqueueDeliveries(app.db, deliveries);
   },
 };
 
-/** A post's Create, once its wait for pictures is over: sent unless its last picture sent it already. */
-async function sendHeld(app: FastifyInstance, postId: string, deliveries: Delivery[]): Promise<void> {
+/** A post's or comment's Create, once its wait for pictures is over: sent unless its last picture sent it already. */
+async function sendHeld(app: FastifyInstance, of: PictureOwner, id: string, deliveries: Delivery[]): Promise<void> {
   await app.db.transaction().execute(async (trx) => {
-    if (await endPictureWait(trx, postId, false)) await enqueueDeliveries(trx, deliveries);
+    if (await endPictureWait(trx, of, id, false)) await enqueueDeliveries(trx, deliveries);
   });
 }

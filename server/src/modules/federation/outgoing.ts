@@ -9,7 +9,7 @@ import { type CommunityActor, communitiesOfPost } from './remote-communities.js'
 import { remoteAuthors, withMentioned } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
 import { recordTombstone } from './tombstones.js';
-import { awaitPictures, endPictureWait, isAwaitingPictures } from '../posts/picture-wait.js';
+import { type PictureOwner, awaitPictures, endPictureWait, isAwaitingPictures } from '../posts/picture-wait.js';
 
 /**
  * What the rest of the server tells the fediverse, as the services call it: each call is made in
@@ -31,7 +31,8 @@ export type OutgoingEvent =
   /** `since`: when the like was given (it names the Like, so an Undo names the same one). */
   | ({ kind: 'like'; userId: string; liked: boolean; since: number } & LikeTarget)
   | { kind: 'follow'; followerId: string; targetId: string; following: boolean; since: number }
-  | { kind: 'comment'; commentId: string }
+  /** `held`: as a post's (see commentPublished). */
+  | { kind: 'comment'; commentId: string; held?: boolean }
   /**
    * The inboxes of the remote authors the comment answered and the remote accounts it mentioned,
    * and the public groups with remote followers its post was in (they pass the deletion on), read
@@ -57,8 +58,8 @@ const on = (ctx: ServiceContext) => ctx.app.config.federation;
 const queue = (ctx: ServiceContext, event: OutgoingEvent) => enqueueJob(ctx.db, FEDERATION_OUTGOING_JOB, event);
 
 /**
- * How long a post written with pictures to follow waits for them: past it, the post goes with the
- * pictures that came (the app may have given up an upload), and any later one as an edit.
+ * How long a post or comment written with pictures to follow waits for them: past it, it goes with
+ * the pictures that came (the app may have given up an upload); a post's later one goes as an edit.
  */
 export const PICTURES_WAIT_MS = 10 * 60_000;
 
@@ -69,21 +70,42 @@ export const PICTURES_WAIT_MS = 10 * 60_000;
  */
 export async function postPublished(ctx: ServiceContext, postId: string, pictures = 0): Promise<void> {
   if (!on(ctx)) return;
-  if (pictures <= 0) return queue(ctx, { kind: 'post', postId, change: 'create' });
-  await awaitPictures(ctx.db, postId, pictures);
-  await enqueueJob(ctx.db, FEDERATION_OUTGOING_JOB, { kind: 'post', postId, change: 'create', held: true } satisfies OutgoingEvent, Date.now() + PICTURES_WAIT_MS);
+  await sendOncePicturesAreIn(ctx, 'post', postId, pictures, { kind: 'post', postId, change: 'create' });
+}
+
+/**
+ * Queues the Create of a new post or comment, at once when the app uploads no pictures after it;
+ * else it waits for them: the last one sends it (see picturesIn), or else a job due once the wait
+ * is over.
+ */
+async function sendOncePicturesAreIn(
+  ctx: ServiceContext,
+  of: PictureOwner,
+  id: string,
+  pictures: number,
+  create: Extract<OutgoingEvent, { kind: 'post' | 'comment' }>,
+): Promise<void> {
+  if (pictures <= 0) return queue(ctx, create);
+  await awaitPictures(ctx.db, of, id, pictures);
+  await enqueueJob(ctx.db, FEDERATION_OUTGOING_JOB, { ...create, held: true }, Date.now() + PICTURES_WAIT_MS);
+}
+
+/** A picture was stored: true when it was the last one the post or comment waited for, its Create now queued. */
+async function picturesIn(ctx: ServiceContext, of: PictureOwner, id: string, create: OutgoingEvent): Promise<boolean> {
+  if (!(await endPictureWait(ctx.db, of, id, true))) return false;
+  await queue(ctx, create);
+  return true;
 }
 
 /** A post's text changed; one still waiting for its pictures has not gone out, and goes as it then is. */
 export async function postEdited(ctx: ServiceContext, postId: string): Promise<void> {
-  if (on(ctx) && !(await isAwaitingPictures(ctx.db, postId))) await queue(ctx, { kind: 'post', postId, change: 'update' });
+  if (on(ctx) && !(await isAwaitingPictures(ctx.db, 'post', postId))) await queue(ctx, { kind: 'post', postId, change: 'update' });
 }
 
 /** A picture of a post was stored: the last one the post waited for sends it, one added later is an edit. */
 export async function postPictureAdded(ctx: ServiceContext, postId: string): Promise<void> {
   if (!on(ctx)) return;
-  if (await endPictureWait(ctx.db, postId, true)) await queue(ctx, { kind: 'post', postId, change: 'create' });
-  else await postEdited(ctx, postId);
+  if (!(await picturesIn(ctx, 'post', postId, { kind: 'post', postId, change: 'create' }))) await postEdited(ctx, postId);
 }
 
 /**
@@ -106,7 +128,7 @@ export async function postDeleting(ctx: ServiceContext, postId: string): Promise
   if ((await actorById(ctx.db, post.author_id))?.kind !== 'user') return;
   await recordTombstone(ctx.db, 'post', postId);
   // Still waiting for its pictures, it went nowhere.
-  if (await isAwaitingPictures(ctx.db, postId)) return;
+  if (await isAwaitingPictures(ctx.db, 'post', postId)) return;
   const mentions = await ctx.db.selectFrom('post_mentions').select(['user_id as _id', 'username']).where('post_id', '=', postId).execute();
   const mentioned = [...(await remoteMentionsOf(ctx.db, { mentions })).values()].map((actor) => actor.inbox);
   const communities = await communitiesOfPost(ctx.db, postId);
@@ -178,9 +200,22 @@ async function commentRecipientInboxes(db: Executor, commentId: string, postId: 
   return [...new Set([...recipients, ...(await communitiesOfPost(db, postId))].map((recipient) => recipient.inbox))];
 }
 
-/** A new comment: sent to the remote authors it answers and the remote accounts it mentions, and passed on by its post's public groups. */
-export async function commentPublished(ctx: ServiceContext, commentId: string): Promise<void> {
-  if (on(ctx) && (await commentAudience(ctx.db, commentId))) await queue(ctx, { kind: 'comment', commentId });
+/**
+ * A new comment: sent to the remote authors it answers and the remote accounts it mentions, and
+ * passed on by its post's public groups; one the app uploads `pictures` for after it waits for
+ * them, as a post does.
+ */
+export async function commentPublished(ctx: ServiceContext, commentId: string, pictures = 0): Promise<void> {
+  if (!on(ctx) || !(await commentAudience(ctx.db, commentId))) return;
+  await sendOncePicturesAreIn(ctx, 'comment', commentId, pictures, { kind: 'comment', commentId });
+}
+
+/**
+ * A picture of a comment was stored: the last one the comment waited for sends it. A comment's
+ * Note is not sent again for a picture added later (nor for any other change).
+ */
+export async function commentPictureAdded(ctx: ServiceContext, commentId: string): Promise<void> {
+  if (on(ctx)) await picturesIn(ctx, 'comment', commentId, { kind: 'comment', commentId });
 }
 
 /**
@@ -201,6 +236,8 @@ export async function commentDeleting(ctx: ServiceContext, commentId: string): P
     .executeTakeFirst();
   if (!comment?.author_id || comment.ap_id !== null || (await actorById(ctx.db, comment.author_id))?.kind !== 'user') return;
   await recordTombstone(ctx.db, 'comment', commentId);
+  // Still waiting for its pictures, it went nowhere.
+  if (await isAwaitingPictures(ctx.db, 'comment', commentId)) return;
   const audience = await commentAudience(ctx.db, commentId);
   if (!audience) return;
   const { authorId, inboxes, groupIds } = audience;

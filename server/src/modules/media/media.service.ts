@@ -42,9 +42,10 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
   // Recorded after the bytes are in place, so no reply names a version before it can be served.
   const version = await inTransaction(db, async (trx) => {
     const recorded = await recordImage(trx, owner, index, alt);
-    // The app sends a post's pictures after the post: the last one the post waited for sends it
+    // The app sends a post's or comment's pictures after it: the last one it waited for sends it
     // to other servers, and one added to a post that went out already is told as an edit.
     if (owner.kind === 'post') await federation.postPictureAdded({ app, db: trx }, owner.id);
+    else await federation.commentPictureAdded({ app, db: trx }, owner.id);
     return recorded;
   });
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });

@@ -39,7 +39,15 @@ export const commentHandler: OutboxHandler<OutboxRowOf<'comment'>> = {
     await createThenUpload(db, row, async () => {
       const comment = await callApi(
         commentsApi.create,
-        { body: { text: row.payload.text, parent: row.payload.parent, mentions: slotValues(row.payload.mentions) } },
+        {
+          body: {
+            text: row.payload.text,
+            parent: row.payload.parent,
+            mentions: slotValues(row.payload.mentions),
+            // The server sends the comment to other fediverse servers once these are uploaded.
+            ...(row.images.length > 0 ? { images: row.images.length } : {}),
+          },
+        },
         idempotent(row),
       );
       await db.transaction('rw', db.outbox, db.comments, async () => {
