@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMediaKey } from '../../src/lib/storage';
-import { keptRemoteMediaKey, remoteMediaUrl } from '../../src/modules/media/media-urls';
+import { keptRemoteMediaKey, remoteMediaUrl } from '../../src/policy/media-urls';
 import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
 import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createUser } from '../helpers/fixtures';

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/lib/jobs/worker';
-import { imageKey } from '../../src/modules/media/media-urls';
+import { imageKey } from '../../src/policy/media-urls';
 import { addMember, call, createGroup, createGroupWith, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
 import { useTestApp } from '../helpers/test-app';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { newId } from '../../src/lib/ids';
 import { storeAvatar } from '../../src/modules/media/avatars';
-import { mediaUrl } from '../../src/modules/media/media-urls';
+import { mediaUrl } from '../../src/policy/media-urls';
 import { readObject } from '../../src/lib/storage';
 import { addMember, call, createGroup, createPost, type TestUser, useUsers } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

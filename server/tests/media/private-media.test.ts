@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SIGNED_MIN_MS, SIGNED_STEP_MS } from '../../src/modules/media/media-urls';
+import { SIGNED_MIN_MS, SIGNED_STEP_MS } from '../../src/policy/media-urls';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { multipartBody } from '../helpers/multipart';
 import { useTestApp } from '../helpers/test-app';

@@ -6,7 +6,7 @@ import type { MediaStorage } from '../../lib/storage.js';
 import type { AuthoredComment, LikedComment } from '../comments/comments.service.js';
 import type { FollowEdge } from '../follows/follows.service.js';
 import type { MembershipRow } from '../groups/memberships.js';
-import { avatarKey, imageKey } from '../media/media-urls.js';
+import { avatarKey, imageKey } from '../../policy/media-urls.js';
 import type { AuthoredPost, LikedPost } from '../posts/posts.service.js';
 import type { UserRecord } from '../auth/auth.records.js';
 import { notificationSettingsOf } from './account.mapper.js';

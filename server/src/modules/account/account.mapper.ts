@@ -3,7 +3,7 @@ import type { NotificationSettings } from '#core/limits';
 import type { UserRow } from '../../db/schema.js';
 import type { UserRecord } from '../auth/auth.records.js';
 import { isGoogleOnlyAccount } from '../auth/auth.mapper.js';
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../../policy/media-urls.js';
 import { parseNotificationSettings } from '../../policy/notification-prefs.js';
 
 /** The caller's own account as the contract describes it. */

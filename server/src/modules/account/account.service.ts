@@ -30,7 +30,7 @@ import { handOverGroupsOf } from '../groups/groups.service.js';
 import { passkeysOf } from '../passkeys/passkeys.service.js';
 import { devicesOf } from '../push/push.service.js';
 import { postImagesOf, postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
-import { avatarKey } from '../media/media-urls.js';
+import { avatarKey } from '../../policy/media-urls.js';
 import type { AccountData } from './account.export.js';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
 import { deleteUserCascade, setNotificationSettings } from './account.repository.js';

@@ -2,7 +2,7 @@ import { DELETED } from '#core/limits';
 import type { Executor } from '../../db/schema.js';
 import type { Comment } from '#core/api/comments';
 import { readImageAlts } from '../../policy/image-alts.js';
-import { avatarUrl, imageUrls } from '../media/media-urls.js';
+import { avatarUrl, imageUrls } from '../../policy/media-urls.js';
 import { type CommentViewRow, mentionsOf } from './comments.repository.js';
 import { remoteOriginOf } from '../federation/remote-accounts.js';
 

@@ -16,7 +16,7 @@ import { isBannedFromPost } from '../../policy/group-access.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { readImageAlts } from '../../policy/image-alts.js';
-import { imageKey } from '../media/media-urls.js';
+import { imageKey } from '../../policy/media-urls.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './comments.repository.js';
 import { type CommentView, toComments } from './comments.mapper.js';

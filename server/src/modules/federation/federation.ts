@@ -6,7 +6,7 @@ import { type Post, postsApi } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
 import { appPaths } from '#core/app-paths';
 import packageJson from '../../../../package.json' with { type: 'json' };
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../../policy/media-urls.js';
 import { keyPairsOf } from './actor-keys.js';
 import { DatabaseKvStore, KEY_CACHE_PREFIX } from './kv-store.js';
 import { ACTOR_PATH, INSTANCE_ACTOR_ID } from './actor-path.js';

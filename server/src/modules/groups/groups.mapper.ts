@@ -1,4 +1,4 @@
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../../policy/media-urls.js';
 import { type Membership, canPostIn, isAdminRole } from '../../policy/group-access.js';
 import type { GroupRecord, ListedUser } from './groups.repository.js';
 import type { GroupUserItem } from '#core/api/common';

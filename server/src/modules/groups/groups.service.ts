@@ -10,7 +10,7 @@ import { pageWindow, toPage } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { type SecretSource, avatarKey } from '../media/media-urls.js';
+import { type SecretSource, avatarKey } from '../../policy/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { forgetGroupNotifications } from '../notifications/notifications.service.js';
 import { deletePostsWithMedia, isPostInGroup, postExists, postIdsInGroup, untagGroup, untagPostFromGroup } from '../posts/group-posts.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toAvatar } from './images.js';
-import { type AvatarKind, avatarKey, avatarUrl } from './media-urls.js';
+import { type AvatarKind, avatarKey, avatarUrl } from '../../policy/media-urls.js';
 import { recordAvatarVersion } from './media.repository.js';
 
 /**

@@ -4,7 +4,7 @@ import { inTransaction, toBool } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { postIsPrivate } from '../../policy/post-visibility.js';
 import { withImageAlt } from '../../policy/image-alts.js';
-import type { AvatarKind } from './media-urls.js';
+import type { AvatarKind } from '../../policy/media-urls.js';
 
 /**
  * Queries of the media module: who owns an image and whether it must stay private (group-access

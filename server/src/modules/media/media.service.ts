@@ -11,7 +11,7 @@ import * as federation from '../federation/outgoing.js';
 import { storeAvatar } from './avatars.js';
 import { renderDefaultAvatar, toContentImage } from './images.js';
 import type { StoredObject } from '../../lib/storage.js';
-import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from './media-urls.js';
+import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from '../../policy/media-urls.js';
 import { findAvatarVersion, findImageOwner, recordImage } from './media.repository.js';
 import { readRemotePicture } from './remote-media.js';
 import type { Upload } from './uploads.js';

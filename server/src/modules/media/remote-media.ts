@@ -4,7 +4,7 @@ import type { StoredObject } from '../../lib/storage.js';
 import { isUrlBlocked } from '../federation/boundaries.js';
 import { federationRules, userAgentOf } from '../federation/document-loader.js';
 import { toContentImage } from './images.js';
-import { remoteMediaKey, verifyRemoteMedia } from './media-urls.js';
+import { remoteMediaKey, verifyRemoteMedia } from '../../policy/media-urls.js';
 
 /**
  * Remote posts' pictures, shown through this server: the first reader's request fetches the

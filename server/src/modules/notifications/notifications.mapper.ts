@@ -1,6 +1,6 @@
 import type { Notification } from '#core/api/notifications';
 import { DELETED, type NotificationType } from '#core/limits';
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../../policy/media-urls.js';
 import type { ListedNotification } from './notifications.repository.js';
 
 /** A notification, as the contract describes it. */

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import { commentImagesOf } from '../comments/comments.service.js';
 import { unpinIfPinned, unpinPosts } from '../groups/group-pins.js';
-import { type SecretSource, imageKey, keptRemoteMediaKey } from '../media/media-urls.js';
+import { type SecretSource, imageKey, keptRemoteMediaKey } from '../../policy/media-urls.js';
 import { storedRemotePictures } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 

@@ -3,7 +3,7 @@ import { DELETED } from '#core/limits';
 import { canPostIn, isAdminRole } from '../../policy/group-access.js';
 import { readImageAlts } from '../../policy/image-alts.js';
 import { remoteOriginOf } from '../federation/remote-accounts.js';
-import { avatarUrl, imageUrls, remoteMediaUrl } from '../media/media-urls.js';
+import { avatarUrl, imageUrls, remoteMediaUrl } from '../../policy/media-urls.js';
 import type { PostBaseRow, PostGroupStandingRow, PostMentionRow } from './posts.repository.js';
 
 /** The post card, as the contract describes it. */

@@ -18,7 +18,7 @@ import { isPostVisible } from '../../policy/post-visibility.js';
 import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
 import { readImageAlts } from '../../policy/image-alts.js';
-import { keptRemoteMediaKey } from '../media/media-urls.js';
+import { keptRemoteMediaKey } from '../../policy/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import { type MediaSigner, type PostView, storedRemotePictures, toPostView } from './posts.mapper.js';

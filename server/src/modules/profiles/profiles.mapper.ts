@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import { followStates, NOT_FOLLOWING } from '../follows/follows.service.js';
 import { remoteOriginOf } from '../federation/remote-accounts.js';
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../../policy/media-urls.js';
 import type { GroupListRow, UserListRow } from './profiles.records.js';
 import type { ProfileRow } from './profiles.repository.js';
 import type { GroupListItem, GroupListReply, UserListItem, UserListReply } from '#core/api/common';

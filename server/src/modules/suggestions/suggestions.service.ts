@@ -2,7 +2,7 @@ import { LIMITS } from '#core/limits';
 import type { GroupSuggestionsReply, UserSuggestionsReply } from '#core/api/suggestions';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../../policy/media-urls.js';
 import * as repo from './suggestions.repository.js';
 
 /** What an account with nothing to read yet is offered: accounts to follow, public groups to join. */
