@@ -5,7 +5,6 @@ import { authApi } from '#core/api/auth';
 import { routeOf } from '../../lib/contract.js';
 import { message, viewerRoute } from '../../lib/handlers.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
-import * as passkeys from '../passkeys/passkeys.service.js';
 import { toSessionUser } from './auth.mapper.js';
 import * as service from './auth.service.js';
 
@@ -15,7 +14,7 @@ function languageOf(request: FastifyRequest, asked: string | undefined): Languag
   return /^cs\b/i.test(request.headers['accept-language'] ?? '') ? 'cs' : 'en';
 }
 
-/** Sign-up, verification, login (password, Google and passkey), the auth guard, and password reset. */
+/** Sign-up, verification, login (password and Google), the auth guard, and password reset. Signing in with a passkey is served by the passkeys routes. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = contextOf(app);
   app.route({
@@ -69,17 +68,5 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await service.resetPassword(ctx, request.body);
       return message('password_changed');
     },
-  });
-
-  // Signing in with a passkey: the passkeys service checks the browser's answer, then admits the
-  // account as the password login does.
-  app.route({
-    ...routeOf(authApi.passkeyOptions),
-    handler: async (request) => inNewTransaction(app, (ctx) => passkeys.loginOptions(ctx, { rp: passkeys.relyingPartyOf(app, request), ip: request.ip })),
-  });
-
-  app.route({
-    ...routeOf(authApi.passkeyLogin),
-    handler: async (request) => passkeys.login(ctx, request.body),
   });
 };
