@@ -21,7 +21,7 @@ import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { mailerPlugin } from './plugins/mailer.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { syndicationRoutes } from './modules/syndication/syndication.routes.js';
-import { appShellRoutes } from './plugins/app-shell.js';
+import { appShellRoutes } from './modules/syndication/app-shell.js';
 import { securityPlugin } from './plugins/security.js';
 import { shareTargetRoutes } from './plugins/share-target.js';
 import { storagePlugin } from './plugins/storage.js';
@@ -32,6 +32,7 @@ import { jobsOptions } from './jobs.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { pushPlugin } from './modules/push/push.plugin.js';
+import { findAccount } from './modules/auth/auth.service.js';
 import { withJwtSecret } from './modules/auth/session-secret.js';
 import { metricsPlugin } from './modules/metrics/metrics.plugin.js';
 import { federationPlugin } from './modules/federation/federation.plugin.js';
@@ -103,7 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     database: options.database,
     closeDatabase: options.closeDatabase ?? true,
   });
-  await app.register(authPlugin);
+  await app.register(authPlugin, { findAccount });
   // After the security headers and before the routes: a kept answer leaves with the same headers.
   await app.register(visitorCachePlugin);
   // After the visitor cache, which keeps the plain text; before the routes, which must see its hook.

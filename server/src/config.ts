@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { LIMITS, RATE_LIMIT_DEFAULTS, type RateLimits } from '#core/limits';
+import { LIMITS, RATE_LIMIT_DEFAULTS } from '#core/limits';
 import { isPostgresUrl } from './db/database.js';
+import type { Rates } from './lib/content-limits.js';
 import type { S3Settings } from './lib/s3-storage.js';
-import { vapidKeyProblem } from './modules/push/vapid.js';
+import { vapidKeyProblem } from './lib/vapid-keys.js';
 
 export interface Config {
   port: number;
@@ -89,7 +90,7 @@ export interface Config {
    */
   metricsToken: string | undefined;
   /** Abuse limits (counts per window), from RATE_* variables; defaults in core/limits. */
-  rates: RateLimits & { commentsPerWindow: number };
+  rates: Rates;
   /**
    * Data exports this process sends at once (EXPORT_CONCURRENCY, default 2): each holds a database
    * connection's worth of reads and a zip stream for as long as the download lasts, so one more is

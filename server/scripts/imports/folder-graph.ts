@@ -10,9 +10,9 @@ export const COMPOSITION_ROOTS: readonly string[] = [
   'server/src/app.ts',
   'server/src/routes.ts',
   'server/src/jobs.ts',
-  'server/src/db/admin-cli.ts',
-  'server/src/db/migrate-cli.ts',
-  'server/src/modules/media/copy-media-cli.ts',
+  'server/src/cli/admin.ts',
+  'server/src/cli/migrate.ts',
+  'server/src/cli/copy-media.ts',
 ];
 
 /** The folders of server/src that hold no feature of their own. */

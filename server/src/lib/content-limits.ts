@@ -1,5 +1,4 @@
-import { LIMITS } from '#core/limits';
-import type { Config } from '../config.js';
+import { LIMITS, type RateLimits } from '#core/limits';
 import type { Executor } from '../db/schema.js';
 import { followersAmong } from '../db/users.js';
 import { takeSlot } from './rate-limit.js';
@@ -9,7 +8,7 @@ import { takeSlot } from './rate-limit.js';
  * the post or comment it counts, so a refused or failed write gives its slot back; deleting what
  * was written does not (the limit counts what was created, not what still exists).
  */
-type Rates = Config['rates'];
+export type Rates = RateLimits & { commentsPerWindow: number };
 
 export async function takePostSlot(trx: Executor, rates: Rates, authorId: string): Promise<void> {
   await takeSlot(trx, { key: `post:${authorId}`, max: rates.postsPerHour, windowMs: rates.windowMs }, 'post_limit');

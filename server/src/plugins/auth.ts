@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError } from '../lib/app-error.js';
-import type { UserRow } from '../db/schema.js';
-import { findAccount } from '../modules/auth/auth.service.js';
+import type { Executor, UserRow } from '../db/schema.js';
 import { type TokenClaims, VerifiedTokens } from '../lib/verified-tokens.js';
-import type { Viewer } from '../lib/viewer.js';
+import type { UserRecord, Viewer } from '../lib/viewer.js';
 
 export type { Viewer };
 
@@ -44,8 +43,13 @@ export const hasBearer = (request: FastifyRequest): boolean => bearer(request) !
  * Bearer JWTs carrying the user id and the user's token_version. Changing the password bumps the
  * version in the database, so every earlier token stops working on every server process.
  */
+export interface AuthPluginOptions {
+  /** The account a token names: the auth module's read, handed in by the app since plugins sit below the modules. */
+  findAccount(db: Executor, id: string): Promise<UserRecord | undefined>;
+}
+
 export const authPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, { findAccount }: AuthPluginOptions) => {
     const secret = new TextEncoder().encode(app.config.jwtSecret);
 
     app.decorate('signToken', async (user: Pick<UserRow, 'id' | 'token_version'>) =>

@@ -33,7 +33,7 @@ describe('the server imports one way, folder by folder', () => {
     expect(placeOf('core/api/posts.ts')).toBe('core');
     expect(placeOf('server/src/app.ts')).toBe('root');
     expect(placeOf('server/src/jobs.ts')).toBe('root');
-    expect(placeOf('server/src/db/admin-cli.ts')).toBe('root');
+    expect(placeOf('server/src/cli/admin.ts')).toBe('root');
     expect(placeOf('server/src/helpers/x.ts')).toBeUndefined();
     expect(placeOf('src/lib/db/db.ts')).toBeUndefined();
   });

@@ -63,7 +63,7 @@ describe('copying a local media folder into a bucket', () => {
   it('runs as a command that prints its counts', async () => {
     const newer = `${newId()}0.webp`;
     writeFileSync(join(media, newer), 'one more');
-    const cli = join(import.meta.dirname, '../../src/modules/media/copy-media-cli.ts');
+    const cli = join(import.meta.dirname, '../../src/cli/copy-media.ts');
     const { stdout } = await run(process.execPath, ['--no-warnings', '--import', 'tsx', cli], { env: { ...process.env, ...env() } });
     expect(stdout).toContain('1 copied, 4 already there, 0 failed');
     expect((await readObject(target, newer))?.toString()).toBe('one more');

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import process from 'node:process';
-import { loadConfig } from '../../config.js';
-import { storageOf } from '../../plugins/storage.js';
-import { copyMediaFolder } from './copy-media.js';
+import { loadConfig } from '../config.js';
+import { storageOf } from '../plugins/storage.js';
+import { copyMediaFolder } from '../modules/media/copy-media.js';
 
 /**
  * `npm run media:migrate [-- --from <folder>]`: copies a local media folder (by default the one in

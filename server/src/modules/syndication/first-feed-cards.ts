@@ -8,13 +8,13 @@ import { CARD_IMAGES, IMAGE_BOX, listingImagePriority } from '#core/post-layout'
 import { tokenizeText } from '#core/text';
 import { CARD_ICON_PATHS, type CardIconName } from '#core/ui/icon-paths';
 import { relativeTime } from '#core/time';
-import csCommon from '../../../locales/cs/common.json' with { type: 'json' };
-import csFeed from '../../../locales/cs/feed.json' with { type: 'json' };
-import csPost from '../../../locales/cs/post.json' with { type: 'json' };
-import enCommon from '../../../locales/en/common.json' with { type: 'json' };
-import enFeed from '../../../locales/en/feed.json' with { type: 'json' };
-import enPost from '../../../locales/en/post.json' with { type: 'json' };
-import type { LinkLanguage } from '../modules/syndication/link-texts.js';
+import csCommon from '../../../../locales/cs/common.json' with { type: 'json' };
+import csFeed from '../../../../locales/cs/feed.json' with { type: 'json' };
+import csPost from '../../../../locales/cs/post.json' with { type: 'json' };
+import enCommon from '../../../../locales/en/common.json' with { type: 'json' };
+import enFeed from '../../../../locales/en/feed.json' with { type: 'json' };
+import enPost from '../../../../locales/en/post.json' with { type: 'json' };
+import type { LinkLanguage } from './link-texts.js';
 
 /**
  * The explore feed's first page as plain HTML cards, in the markup and class names the app's own

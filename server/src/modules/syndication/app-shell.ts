@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { EXPLORE_PATHS, isServerPath } from '#core/app-paths';
-import { pageWithPreview, previewOf, previewTags } from '../modules/syndication/link-preview.js';
-import { preferredLanguage } from '../modules/syndication/link-texts.js';
+import { pageWithPreview, previewOf, previewTags } from './link-preview.js';
+import { preferredLanguage } from './link-texts.js';
 import { PAGE_SIZES } from '#core/limits';
 import { FIRST_FEED_ELEMENT_ID } from '#core/listing';
 import { FIRST_FEED_FALLBACK_CLASS, type ShellLanguage, firstFeedHtml } from './first-feed-cards.js';
-import { acceptedEncoding } from '../lib/accept-encoding.js';
+import { acceptedEncoding } from '../../lib/accept-encoding.js';
 /** The call whose answer the page carries: what a visitor's explore feed asks first. */
 export const FIRST_FEED_URL = `/api/feed?page=1&limit=${PAGE_SIZES.posts}`;
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Post } from '#core/api/posts';
-import { firstFeedHtml } from '../../src/plugins/first-feed-cards';
+import { firstFeedHtml } from '../../src/modules/syndication/first-feed-cards';
 
 /** The server's first feed cards draw a remote account's post as the app's card does. */
 describe('first feed cards of remote posts', () => {

@@ -1,8 +1,8 @@
 import process from 'node:process';
 import { loadConfig, loadDotEnv } from '../config.js';
 import { ADMIN_USAGE, parseAdminArgs, runAdminCommand } from '../modules/reports/admin.js';
-import { openDatabase } from './database.js';
-import { migrateToLatest } from './migrator.js';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrator.js';
 
 /** `npm run admin -- --grant <username>` (or `--revoke`): instance moderators, on the configured database. */
 const command = parseAdminArgs(process.argv.slice(2));

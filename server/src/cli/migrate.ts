@@ -1,6 +1,6 @@
 import { loadConfig, loadDotEnv } from '../config.js';
-import { openDatabase } from './database.js';
-import { migrateToLatest } from './migrator.js';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrator.js';
 
 /** `npm run migrate`: brings the configured database to the latest schema and exits. */
 loadDotEnv();
