@@ -40,6 +40,8 @@ export const ERROR_KEYS = [
   'singup_failed', 'post_deleted', 'no_group',
   // Uploads: a file that is not a decodable image, or one over the size limits.
   'only_images', 'image_too_large',
+  // A post's or comment's pictures: more than it takes, or a GIF with other pictures.
+  'too_many_images', 'gif_alone',
   // Account settings (language, notification switches) that are not one of the allowed values.
   'invalid_settings',
   // Web Push: a device subscription that is not one a browser gives (its endpoint or keys).

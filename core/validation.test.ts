@@ -4,7 +4,7 @@ import { containsProfanity } from './profanity';
 import {
   isIdShaped, lineCount, normalizeContentWarning, normalizeEmail, validateBio, validateCommentText, validateContentWarning, validateReportReason,
   validateDescription, validateEmail, validateGroupName, validateImageAlt, validatePassword, validatePasswordRepeat,
-  validatePostText, validateRemoteUsername, validateSlots, validateUsername,
+  postImagesMax, validateImages, validatePostText, validateRemoteUsername, validateSlots, validateUsername,
 } from './validation';
 
 describe('username', () => {
@@ -342,5 +342,24 @@ describe('image descriptions and content warnings', () => {
     expect(validateReportReason(' \n\u200B ')).toBe('report_reason_required');
     expect(validateReportReason(undefined)).toBe('report_reason_required');
     expect(validateReportReason(7)).toBe('report_reason_required');
+  });
+});
+
+describe('pictures of a post', () => {
+  const photo = { animated: false };
+  const gif = { animated: true };
+
+  it('takes two on a post and one on a reply', () => {
+    expect(postImagesMax(false)).toBe(LIMITS.imagesPerPost);
+    expect(postImagesMax(true)).toBe(LIMITS.imagesPerComment);
+    expect(validateImages([photo, photo], postImagesMax(false))).toBeNull();
+    expect(validateImages([photo, photo], postImagesMax(true))).toBe('too_many_images');
+    expect(validateImages([photo, photo, photo], postImagesMax(false))).toBe('too_many_images');
+  });
+
+  it('takes photos or a GIF, never both', () => {
+    expect(validateImages([gif], postImagesMax(false))).toBeNull();
+    expect(validateImages([gif, photo], postImagesMax(false))).toBe('gif_alone');
+    expect(validateImages([photo, gif], postImagesMax(false))).toBe('gif_alone');
   });
 });

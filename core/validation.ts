@@ -142,6 +142,22 @@ export function validateSlots(mentions: readonly string[], groups: readonly stri
   return null;
 }
 
+/**
+ * How many pictures a post takes: a reply (a post answering another) one, as a comment does,
+ * any other post LIMITS.imagesPerPost.
+ */
+export const postImagesMax = (isReply: boolean): number => (isReply ? LIMITS.imagesPerComment : LIMITS.imagesPerPost);
+
+/**
+ * The pictures of one post or comment: at most `max`, and an animation (a GIF) only alone, so a
+ * post shows photos or a GIF, never both.
+ */
+export function validateImages(images: readonly { animated: boolean }[], max: number): Check {
+  if (images.length > max) return 'too_many_images';
+  if (images.length > 1 && images.some((image) => image.animated)) return 'gif_alone';
+  return null;
+}
+
 /** An image's description as stored: trimmed, as the other texts. */
 export const normalizeImageAlt = (alt: string): string => trimText(alt);
 

@@ -28,9 +28,10 @@ export const mediaApi = {
     summary:
       "Upload image `index` (form field, default 0) of the caller's own post or comment `id` (form field); " +
       'multipart form with the image file and, optionally, its description `alt` (form field, at most ' +
-      `${LIMITS.imageAltMaxLength} characters, stored trimmed; an image uploaded without one has none)`,
+      `${LIMITS.imageAltMaxLength} characters, stored trimmed; an image uploaded without one has none). A reply post takes one image, and ` +
+      'an animation (a GIF) goes alone: another image answers too_many_images or gif_alone',
     ...uploadEntry,
-    errors: ['invalid_post', 'not_author', 'invalid_id', 'max_alt_length', ...IMAGE_ERRORS],
+    errors: ['invalid_post', 'not_author', 'invalid_id', 'max_alt_length', 'too_many_images', 'gif_alone', ...IMAGE_ERRORS],
   }),
   uploadPfp: endpoint({
     method: 'POST',

@@ -78,7 +78,8 @@ const SlotEntries = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 4 * 
  * community the caller follows, or a `name@host` known as nothing here, answers 403
  * not_following_community (remote_blocked for a suspended one). `contentWarning` is kept on one line and trimmed; one showing nothing (or null) is none,
  * and one over LIMITS.contentWarningMaxLength characters answers max_content_warning_length.
- * `images`: how many pictures the client uploads next (POST /upload/image, index 0 up): the post
+ * `images`: how many pictures the client uploads next (POST /upload/image, index 0 up), at most
+ * one on a reply (too_many_images): the post
  * goes to other fediverse servers once they are in, so it arrives there with them (or after a
  * while without those that never came); left out, it goes at once.
  */
@@ -129,7 +130,7 @@ export const postsApi = {
     body: CreatePostBody,
     replies: { 201: CreatePostReply, 200: CreatePostReply },
     invalidKey: 'blank_post',
-    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'blocked', 'not_following_community', 'remote_blocked', 'idempotency_mismatch'],
+    errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'too_many_images', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'blocked', 'not_following_community', 'remote_blocked', 'idempotency_mismatch'],
   }),
   get: endpoint({
     method: 'GET',

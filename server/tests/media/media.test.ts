@@ -102,6 +102,34 @@ describe('media', () => {
       expect(meta.pages).toBe(3);
     });
 
+    it('takes one image on a reply post, as the app does, and stores nothing more', async () => {
+      const original = await createPost(t.app, bob);
+      const reply = await createPost(t.app, alice, { replyTo: original.id });
+      expect((await upload(alice, { id: reply.id, index: '0' }, [file(await png())])).statusCode).toBe(201);
+      expectError(await upload(alice, { id: reply.id, index: '1' }, [file(await png())]), 400, 'too_many_images');
+      expect(await stored(`${reply.id}1.webp`)).toBeNull();
+      expect(await imagesOf('posts', reply.id)).toBe(1);
+      const announced = await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'two pictures', replyingTo: original.id, images: 2 } });
+      expectError(announced, 400, 'too_many_images');
+      const plain = await call(t.app, alice, { method: 'POST', url: '/api/post', payload: { text: 'two pictures', images: 2 } });
+      expect(plain.statusCode).toBe(201);
+    });
+
+    it('takes photos or a GIF on a post, never both, in either order', async () => {
+      const gif = file(await animatedGif(), { filename: 'a.gif', contentType: 'image/gif' });
+      const gifFirst = await createPost(t.app, alice);
+      expect((await upload(alice, { id: gifFirst.id, index: '0' }, [gif])).statusCode).toBe(201);
+      expectError(await upload(alice, { id: gifFirst.id, index: '1' }, [file(await png())]), 400, 'gif_alone');
+      expect(await stored(`${gifFirst.id}1.webp`)).toBeNull();
+      const photoFirst = await createPost(t.app, alice);
+      expect((await upload(alice, { id: photoFirst.id, index: '0' }, [file(await png())])).statusCode).toBe(201);
+      expectError(await upload(alice, { id: photoFirst.id, index: '1' }, [gif]), 400, 'gif_alone');
+      expect(await imagesOf('posts', photoFirst.id)).toBe(1);
+      // A picture replaced in its own place is no second one.
+      expect((await upload(alice, { id: photoFirst.id, index: '0' }, [gif])).statusCode).toBe(201);
+      expect((await upload(alice, { id: photoFirst.id, index: '1' }, [file(await png())])).statusCode).toBe(400);
+    });
+
     it('refuses images over the pixel limit', async () => {
       const side = Math.ceil(Math.sqrt(LIMITS.imageMaxPixels)) + 1;
       const huge = await sharp({ create: { width: side, height: side, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();

@@ -3,7 +3,7 @@ import { type RefObject, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorKey } from '#core/errors';
 import { LIMITS } from '#core/limits';
-import { validateCommentText, validateContentWarning, validateImageAlt, validatePostText, validateSlots } from '#core/validation';
+import { validateCommentText, validateContentWarning, validateImageAlt, validateImages, validatePostText, validateSlots } from '#core/validation';
 import { errorKeyOf } from '../../lib/api/client';
 import type { DraftImage, Slot } from '../../lib/db/db';
 import { type DraftContent, type UseDraft, useDraft } from '../../lib/drafts/drafts';
@@ -176,6 +176,7 @@ export function useEditor(options: EditorOptions): EditorState {
     const problem =
       RULES[rules].validate(draft.text) ??
       validateSlots(mentions.map((s) => s.query), groups.map((s) => s.query)) ??
+      validateImages(draft.images.map((image) => ({ animated: gifs && isPickedGif(image) })), maxImages) ??
       draft.images.map((image) => validateImageAlt(image.alt)).find((p) => p !== null) ??
       validateContentWarning(warning);
     if (problem) {

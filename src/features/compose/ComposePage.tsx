@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS } from '#core/limits';
+import { postImagesMax } from '#core/validation';
 import { type DraftContent, draftKeys, emptyDraft, useReturnedDrafts } from '../../lib/drafts/drafts';
 import { queuePost } from '../../lib/outbox/kinds/post';
 import { SHARED_PARAM, takeShare } from '../../lib/share/shared-items';
@@ -46,7 +47,7 @@ function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
     draftKey: key,
     seed,
     rules: 'post',
-    maxImages: rep ? LIMITS.imagesPerComment : LIMITS.imagesPerPost,
+    maxImages: postImagesMax(!!rep),
     // A reply goes to the original's groups (preset below), and to no others.
     addGroups: !rep,
     gifs: true,

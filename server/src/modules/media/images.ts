@@ -57,6 +57,12 @@ export async function toContentImage(buffer: Buffer): Promise<Buffer> {
   });
 }
 
+/** Whether stored bytes hold an animation (a GIF as the app sends it): more than one frame. */
+export async function isAnimation(buffer: Buffer): Promise<boolean> {
+  const { pages } = await sharp(buffer).metadata();
+  return (pages ?? 1) > 1;
+}
+
 /** An avatar: the centred square of the first frame, LIMITS.pfpSize wide, as jpeg. */
 export async function toAvatar(buffer: Buffer): Promise<Buffer> {
   await inspect(buffer);

@@ -17,6 +17,8 @@ export interface ImageOwner {
   postId: string;
   authorId: string | null;
   images: number;
+  /** A post answering another, which takes as many pictures as a comment. */
+  isReply: boolean;
   deleted: boolean;
   isPrivate: boolean;
   /** The version of its images' bytes (0: unknown, from before versions were kept). */
@@ -35,7 +37,7 @@ const nextVersion = (column: string, now: number): RawBuilder<number> =>
 export async function findImageOwner(db: Executor, id: string): Promise<ImageOwner | undefined> {
   const post = await db
     .selectFrom('posts')
-    .select(['posts.id', 'posts.author_id', 'posts.images', 'posts.media_version'])
+    .select(['posts.id', 'posts.author_id', 'posts.images', 'posts.reply_to', 'posts.media_version'])
     .select(postIsPrivate('posts.id').as('is_private'))
     .where('posts.id', '=', id)
     .executeTakeFirst();
@@ -46,6 +48,7 @@ export async function findImageOwner(db: Executor, id: string): Promise<ImageOwn
       postId: post.id,
       authorId: post.author_id,
       images: post.images,
+      isReply: post.reply_to !== null,
       deleted: false,
       isPrivate: toBool(post.is_private),
       version: Number(post.media_version),
@@ -64,6 +67,7 @@ export async function findImageOwner(db: Executor, id: string): Promise<ImageOwn
     postId: comment.post_id,
     authorId: comment.author_id,
     images: comment.images,
+    isReply: false,
     deleted: toBool(comment.deleted),
     isPrivate: toBool(comment.is_private),
     version: Number(comment.media_version),

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
-import { normalizeImageAlt, validateImageAlt } from '#core/validation';
+import { type Check, normalizeImageAlt, postImagesMax, validateImageAlt, validateImages } from '#core/validation';
 import { inTransaction } from '../../db/helpers.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { isId } from '../../lib/ids.js';
@@ -9,10 +9,10 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as federation from '../federation/outgoing.js';
 import { storeAvatar } from './avatars.js';
-import { renderDefaultAvatar, toContentImage } from './images.js';
-import type { StoredObject } from '../../lib/storage.js';
+import { isAnimation, renderDefaultAvatar, toContentImage } from './images.js';
+import { readObject, type StoredObject } from '../../lib/storage.js';
 import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from '../../policy/media-urls.js';
-import { findAvatarVersion, findImageOwner, recordImage } from './media.repository.js';
+import { findAvatarVersion, findImageOwner, type ImageOwner, recordImage } from './media.repository.js';
 import { readRemotePicture } from './remote-media.js';
 import type { Upload } from './uploads.js';
 
@@ -37,6 +37,8 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
   const alt = normalizeImageAlt(upload.fields.alt ?? '');
   if (!upload.file) throw badRequest('only_images');
   const webp = await toContentImage(upload.file);
+  const picturesError = await picturesWith(app, owner, index, webp);
+  if (picturesError) throw badRequest(picturesError);
   const key = imageKey(owner.id, index);
   await app.storage.put(key, webp, 'image/webp');
   // Recorded after the bytes are in place, so no reply names a version before it can be served.
@@ -49,6 +51,23 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
     return recorded;
   });
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });
+}
+
+/**
+ * The owner's pictures once `webp` is its image `index`, checked by the rule the app follows:
+ * a reply takes one, and a GIF goes alone. The others are read from storage, as only the bytes
+ * tell an animation.
+ */
+async function picturesWith(app: FastifyInstance, owner: ImageOwner, index: number, webp: Buffer): Promise<Check> {
+  const max = owner.kind === 'post' ? postImagesMax(owner.isReply) : LIMITS.imagesPerComment;
+  if (index >= max) return 'too_many_images';
+  const others: Array<{ animated: boolean }> = [];
+  for (let other = 0; other < owner.images; other++) {
+    if (other === index) continue;
+    const bytes = await readObject(app.storage, imageKey(owner.id, other));
+    if (bytes) others.push({ animated: await isAnimation(bytes) });
+  }
+  return validateImages([...others, { animated: await isAnimation(webp) }], max);
 }
 
 /** POST /upload/pfp: the caller's avatar. */

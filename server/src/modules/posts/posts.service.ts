@@ -1,7 +1,7 @@
 import type { PostHistory } from '#core/api/posts';
 import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
-import { normalizeContentWarning, validateContentWarning, validatePostText, validateSlots } from '#core/validation';
+import { normalizeContentWarning, postImagesMax, validateContentWarning, validateImages, validatePostText, validateSlots } from '#core/validation';
 import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
@@ -261,6 +261,10 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
   const groupEntries = distinctEntries(input.groups);
   const slotsError = validateSlots(mentionEntries, groupEntries);
   if (slotsError) throw badRequest(slotsError);
+  // The pictures announced here are checked by count (a reply takes fewer); their kind at upload.
+  const isReply = input.replyingTo !== undefined && input.replyingTo !== null && input.replyingTo !== '';
+  const imagesError = validateImages(Array.from({ length: input.images ?? 0 }, () => ({ animated: false })), postImagesMax(isReply));
+  if (imagesError) throw badRequest(imagesError);
 
   const [mentions, groupRows] = await Promise.all([
     resolveMentions(trx, mentionEntries).then((chosen) => withTypedMentions(trx, text, chosen)),
@@ -272,7 +276,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
   const communities = await communitiesNamed(trx, authorId, groups.flatMap(({ row, text: raw }) => (row ? [] : [raw])));
 
   let replyTo: string | null = null;
-  if (input.replyingTo !== undefined && input.replyingTo !== null && input.replyingTo !== '') {
+  if (isReply) {
     if (!isId(input.replyingTo)) throw badRequest('invalid_post');
     if (!(await isPostVisible(trx, input.replyingTo, authorId))) throw notFound('invalid_post');
     if (await isBannedFromPost(trx, input.replyingTo, authorId)) throw forbidden('banned');
