@@ -17,7 +17,7 @@ const serverModules = readdirSync(`${root}/server/src/modules`, { withFileTypes:
 export default tseslint.config(
   // Mutation reports are generated; Stryker's sandboxes are copies of the repository.
   // server/dist is the compiled server (npm run build:server).
-  { ignores: ['dist', 'server/dist', 'node_modules', 'data', 'dev-dist', 'reports', '.stryker-tmp'] },
+  { ignores: ['dist', 'server/dist', 'server/dist.*', 'node_modules', 'data', 'dev-dist', 'reports', '.stryker-tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
