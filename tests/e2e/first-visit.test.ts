@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { FIRST_FEED_FRESH_MS } from '../../server/src/plugins/app-shell';
+import { FIRST_FEED_FRESH_MS } from '../../server/src/modules/syndication/app-shell';
 import { JOURNEY_VIEWPORT } from './support/journeys';
 import { api, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';
