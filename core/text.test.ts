@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingSearchParams, timeWindowStart } from './listing';
 import {
-  extractHashtags, foldForSearch, handlesInText, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText, withoutHidingCharacters,
+  extractHashtags, fieldMaxLength, foldForSearch, insertWithin, handlesInText, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText, withoutHidingCharacters,
 } from './text';
 import { relativeTime } from './time';
 
@@ -113,6 +113,19 @@ describe('text as a person reads it', () => {
 
   it('measures a length in characters of the trimmed text', () => {
     expect(storedLength(' 👍 ahoj\u200B ')).toBe(6);
+  });
+
+  it('lets a field hold as many characters as the server counts, an emoji once', () => {
+    expect(fieldMaxLength('', 512)).toBe(512);
+    expect(fieldMaxLength('👍'.repeat(256), 512)).toBe(768);
+    expect(fieldMaxLength(' ab ', 512)).toBe(514);
+    const pasted = insertWithin('', 0, 0, '😀'.repeat(300), 512);
+    expect([...pasted.text]).toHaveLength(300);
+    expect(pasted.caret).toBe(600);
+    const full = insertWithin('ab', 1, 1, '😀'.repeat(600), 512);
+    expect(storedLength(full.text)).toBe(512);
+    expect(full.text.endsWith('😀b')).toBe(true);
+    expect(insertWithin('x'.repeat(512), 512, 512, 'y', 512).text).toBe('x'.repeat(512));
   });
 
   it('normalises names with NFKC and trims them', () => {

@@ -161,6 +161,36 @@ export function storedLength(text: string): number {
   return [...trimText(text)].length;
 }
 
+/**
+ * The `maxLength` a text field may carry for `text` so that typing stops at `max` characters as
+ * storedLength counts them: a field counts UTF-16 units, two for an emoji, and the ends a trim
+ * drops; the units the text holds beyond its counted characters are added back.
+ */
+export function fieldMaxLength(text: string, max: number): number {
+  return text.length + max - storedLength(text);
+}
+
+/**
+ * `text` with `inserted` put in place of its `start`-`end` units (a selection), cut by whole
+ * characters to what fits within `max` as storedLength counts; with the caret after the insert.
+ */
+export function insertWithin(text: string, start: number, end: number, inserted: string, max: number): { text: string; caret: number } {
+  const before = text.slice(0, start);
+  const after = text.slice(end);
+  const characters = [...inserted];
+  const withFirst = (count: number) => characters.slice(0, count).join('');
+  // A character more never shortens the measured text, so the most that fit is found by halving.
+  let fits = 0;
+  let over = characters.length + 1;
+  while (over - fits > 1) {
+    const count = Math.floor((fits + over) / 2);
+    if (storedLength(before + withFirst(count) + after) <= max) fits = count;
+    else over = count;
+  }
+  const piece = withFirst(fits);
+  return { text: before + piece + after, caret: start + piece.length };
+}
+
 /** Whether the text shows nothing: only whitespace, invisible characters and combining marks (or nothing at all). */
 export function isBlank(text: string): boolean {
   return text.replace(EMPTY_LOOKING, '') === '';

@@ -59,6 +59,20 @@ beforeEach(async () => {
 });
 
 describe('Editor', () => {
+  it('takes and counts characters as the server does, an emoji once', async () => {
+    const text = await render({ rules: 'post' });
+    const user = userEvent.setup();
+    await user.click(text);
+    await user.paste('😀'.repeat(300));
+    await waitFor(() => expect([...(text as HTMLTextAreaElement).value]).toHaveLength(300));
+    expect(screen.getByText('300/512')).toBeInTheDocument();
+    // Typing goes on to the limit the server keeps, and stops there.
+    await user.paste('😀'.repeat(300));
+    await waitFor(() => expect([...(text as HTMLTextAreaElement).value]).toHaveLength(LIMITS.textMaxLength));
+    expect(screen.getByText('512/512')).toBeInTheDocument();
+    expect(text).toHaveAttribute('maxLength', String(2 * LIMITS.textMaxLength));
+  });
+
   it('checks the text with the rules of its kind, and gives a too long text its count', async () => {
     const checked = vi.fn();
     const long = 'x'.repeat(LIMITS.textMaxLength + 1);

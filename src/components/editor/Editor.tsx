@@ -1,6 +1,7 @@
-import { type ReactNode, type RefObject, useEffect, useId, useMemo } from 'react';
+import { type ClipboardEvent, type ReactNode, type RefObject, useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
+import { fieldMaxLength, insertWithin } from '#core/text';
 import { SlotInput } from '../SlotInput';
 import type { DraftImage } from '../../lib/db/db';
 import type { EditorState, SlotKind } from './useEditor';
@@ -100,6 +101,27 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
   const { draft, ready } = editor;
   const warning = draft.contentWarning;
   const length = <span className={hint === undefined ? `${name}-length` : undefined}>{labels.length}</span>;
+  const maxLength = fieldMaxLength(draft.text, LIMITS.textMaxLength);
+  // Where the caret goes once a paste the field could not take whole is in the text.
+  const caretAfterPaste = useRef<number | null>(null);
+  useEffect(() => {
+    const caret = caretAfterPaste.current;
+    if (caret === null || !textRef.current) return;
+    caretAfterPaste.current = null;
+    textRef.current.setSelectionRange(caret, caret);
+  }, [draft.text, textRef]);
+  // The field would cut a paste by its UTF-16 units (an emoji counting twice): the text takes what
+  // fits by the server's count instead.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = e.clipboardData.getData('text/plain');
+    const field = e.currentTarget;
+    const { selectionStart: start, selectionEnd: end } = field;
+    if (field.value.length - (end - start) + pasted.length <= maxLength) return;
+    e.preventDefault();
+    const next = insertWithin(field.value, start, end, pasted, LIMITS.textMaxLength);
+    caretAfterPaste.current = next.caret;
+    editor.onText(next.text);
+  };
   return (
     <form
       className={name}
@@ -131,12 +153,13 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
         className="field__input"
         value={draft.text}
         disabled={!ready}
-        maxLength={LIMITS.textMaxLength}
+        maxLength={maxLength}
         placeholder={labels.placeholder}
         aria-invalid={!!editor.errorText}
         aria-describedby={hint === undefined ? `${id}-error` : `${id}-error ${id}-hint`}
         rows={rows}
         onChange={(e) => editor.onText(e.target.value)}
+        onPaste={onPaste}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();

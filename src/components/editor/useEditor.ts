@@ -3,6 +3,7 @@ import { type RefObject, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorKey } from '#core/errors';
 import { LIMITS } from '#core/limits';
+import { storedLength } from '#core/text';
 import { validateCommentText, validateContentWarning, validateImageAlt, validateImages, validatePostText, validateSlots } from '#core/validation';
 import { errorKeyOf } from '../../lib/api/client';
 import type { DraftImage, Slot } from '../../lib/db/db';
@@ -186,7 +187,8 @@ export function useEditor(options: EditorOptions): EditorState {
     return { text: draft.text, mentions, groups, images: draft.images, ...(warning ? { contentWarning: warning } : {}) };
   };
 
-  const length = [...draft.text].length;
+  // Counted as the server counts: characters of the trimmed text.
+  const length = storedLength(draft.text);
   // A draft the server refused comes back into its editor with the reason.
   const error: EditorMessage | null = localError ?? (draft.returnedError ? { ns: 'error', key: draft.returnedError } : null);
   const text = error
