@@ -3,7 +3,7 @@ import type { PushPayload } from '#core/api/push';
 import { appPaths } from '#core/app-paths';
 
 /**
- * Web Push in the service worker: a push from the server (see server/src/modules/push) shows a
+ * Web Push in the service worker: a push from the server (see server/src/modules/notifications/push) shows a
  * notification even with every tab of the app closed, and sets the app icon's badge to the unread
  * count it carries; a click on the notification brings the app forward on the page it names.
  */

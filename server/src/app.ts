@@ -31,7 +31,7 @@ import { jobsPlugin } from './lib/jobs/jobs.plugin.js';
 import { jobsOptions } from './jobs.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
-import { pushPlugin } from './modules/push/push.plugin.js';
+import { pushPlugin } from './modules/notifications/push/push.plugin.js';
 import { findAccount } from './modules/auth/auth.service.js';
 import { withJwtSecret } from './modules/auth/session-secret.js';
 import { metricsPlugin } from './modules/metrics/metrics.plugin.js';

@@ -57,7 +57,7 @@ export interface Config {
   visitorCacheCountsMs: number;
   /**
    * Web Push: the VAPID key pair from VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (both or neither; unset,
-   * a pair is generated once and kept in the database, see modules/push/vapid.ts), and the contact
+   * a pair is generated once and kept in the database, see modules/notifications/push/vapid.ts), and the contact
    * the push services are given (VAPID_SUBJECT, a mailto: or https: URL; default the MAIL_FROM address).
    */
   vapid: { publicKey: string; privateKey: string } | undefined;

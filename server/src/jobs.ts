@@ -8,7 +8,7 @@ import { FEDERATION_ACTOR_REFRESH_JOB, FEDERATION_AVATAR_JOB, federationActorRef
 import { MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from './modules/jobs/maintenance.js';
 import { NOTIFICATION_JOB } from './modules/notifications/events.js';
 import { notificationJobStep } from './modules/notifications/notifications.fanout.js';
-import { PUSH_JOB, pushJob } from './modules/push/push.job.js';
+import { PUSH_JOB, pushJob } from './modules/notifications/push/push.job.js';
 import type { Config } from './config.js';
 import type { JobsOptions } from './lib/jobs/jobs.plugin.js';
 import type { JobConcurrency, JobHandlers, JobRegistry } from './lib/jobs/job-handler.js';

@@ -14,7 +14,7 @@ import { uploadRoutes } from './modules/media/media.routes.js';
 import { groupRoutes } from './modules/groups/groups.routes.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { gifRoutes } from './modules/gifs/gifs.routes.js';
-import { pushRoutes } from './modules/push/push.routes.js';
+import { pushRoutes } from './modules/notifications/push/push.routes.js';
 import { passkeyRoutes } from './modules/passkeys/passkeys.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { blockRoutes } from './modules/blocks/blocks.routes.js';

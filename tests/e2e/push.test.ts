@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { findNotification, unreadCount } from '../../server/src/modules/notifications/notifications.service';
-import { pushMessage } from '../../server/src/modules/push/push.message';
+import { pushMessage } from '../../server/src/modules/notifications/push/push.message';
 import { registrationIdOf, waitForServiceWorker } from './support/browser';
 import { api, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';

@@ -3,7 +3,7 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { PUSH_JOB } from '../../src/modules/push/push.job';
+import { PUSH_JOB } from '../../src/modules/notifications/push/push.job';
 import { type TestUser, call } from '../helpers/fixtures';
 
 /**

@@ -10,6 +10,21 @@ export async function setNotificationSettings(db: Executor, userId: string, sett
 }
 
 /**
+ * The user's devices that take push notifications, oldest first: where each is sent and since when.
+ * Read here for the export, since the notifications module that keeps them sits above the account.
+ */
+export async function pushDevicesOf(db: Executor, userId: string): Promise<Array<{ endpoint: string; created_at: number; updated_at: number }>> {
+  const rows = await db
+    .selectFrom('push_subscriptions')
+    .select(['endpoint', 'created_at', 'updated_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) }));
+}
+
+/**
  * The counters a user's rows add to on rows of others, and the rows that name them: memberships
  * and bans count on the group, likes on the post or comment.
  */

@@ -28,12 +28,11 @@ import { followEdgesOf } from '../follows/follows.service.js';
 import { membershipsOf } from '../groups/memberships.js';
 import { handOverGroupsOf } from '../groups/groups.service.js';
 import { passkeysOf } from '../passkeys/passkeys.service.js';
-import { devicesOf } from '../push/push.service.js';
 import { postImagesOf, postsLikedBy, postsWrittenBy } from '../posts/posts.service.js';
 import { avatarKey } from '../../policy/media-urls.js';
 import type { AccountData } from './account.export.js';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
-import { deleteUserCascade, setNotificationSettings } from './account.repository.js';
+import { deleteUserCascade, pushDevicesOf, setNotificationSettings } from './account.repository.js';
 import * as federation from '../federation/outgoing.js';
 
 /** Account management: every call acts on the caller's own account. */
@@ -149,7 +148,7 @@ export async function gatherExport(ctx: ServiceContext, viewer: Viewer): Promise
     followEdgesOf(db, userId),
     membershipsOf(db, userId),
     passkeysOf(db, userId),
-    devicesOf(db, userId),
+    pushDevicesOf(db, userId),
     safetyListsOf(db, userId),
   ]);
   const size = ctx.app.config.exportPageSize;

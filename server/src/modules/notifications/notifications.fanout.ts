@@ -7,7 +7,7 @@ import { lockRateKey } from '../../lib/rate-limit.js';
 import { isPostVisible, postAudience } from '../../policy/post-visibility.js';
 import { silencedPairs } from '../../policy/blocks.js';
 import type { JobStep } from '../../lib/jobs/job-handler.js';
-import { enqueuePushes } from '../push/push.job.js';
+import { enqueuePushes } from './push/push.job.js';
 import { NOTIFICATION_JOB, type NotificationEvent } from './events.js';
 import { wants } from '../../policy/notification-prefs.js';
 import * as repo from './notifications.repository.js';

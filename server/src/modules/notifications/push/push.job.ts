@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import webpush from 'web-push';
 import type { PushPayload } from '#core/api/push';
-import type { Executor } from '../../db/schema.js';
-import { EgressRefused } from '../../lib/egress/egress.js';
-import type { OutsideJob } from '../../lib/jobs/job-handler.js';
-import { enqueueJobs } from '../../lib/jobs/queue.js';
-import { findNotification, unreadCount } from '../notifications/notifications.service.js';
+import type { Executor } from '../../../db/schema.js';
+import { EgressRefused } from '../../../lib/egress/egress.js';
+import type { OutsideJob } from '../../../lib/jobs/job-handler.js';
+import { enqueueJobs } from '../../../lib/jobs/queue.js';
+import { findNotification, unreadCount } from '../notifications.service.js';
 import { pushLanguage, pushMessage } from './push.message.js';
 import * as repo from './push.repository.js';
 import { pushRules } from './push.service.js';
@@ -31,7 +31,7 @@ interface PushJob {
   subscriptionId: string;
 }
 
-declare module '../../lib/jobs/job-handler.js' {
+declare module '../../../lib/jobs/job-handler.js' {
   interface JobPayloads {
     [PUSH_JOB]: PushJob;
   }

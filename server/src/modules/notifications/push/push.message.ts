@@ -2,8 +2,8 @@ import { type Notification, labelOf, postLink } from '#core/api/notifications';
 import type { PushPayload } from '#core/api/push';
 import { appPaths } from '#core/app-paths';
 import { DELETED } from '#core/limits';
-import cs from '../../../../locales/cs/notifications.json' with { type: 'json' };
-import en from '../../../../locales/en/notifications.json' with { type: 'json' };
+import cs from '../../../../../locales/cs/notifications.json' with { type: 'json' };
+import en from '../../../../../locales/en/notifications.json' with { type: 'json' };
 
 /**
  * What a push says, in the recipient's language: the item's label from the web app's own catalogue

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { VapidKeys } from '../../lib/vapid-keys.js';
+import type { VapidKeys } from '../../../lib/vapid-keys.js';
 import { loadVapidKeys } from './vapid.js';
 
 declare module 'fastify' {

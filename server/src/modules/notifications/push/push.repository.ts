@@ -1,4 +1,4 @@
-import type { Executor, PushSubscriptionsTable } from '../../db/schema.js';
+import type { Executor, PushSubscriptionsTable } from '../../../db/schema.js';
 import type { Selectable } from 'kysely';
 
 /** The push module's queries: devices' subscriptions, one row per push endpoint. */
@@ -20,17 +20,6 @@ export async function upsertSubscription(db: Executor, s: NewSubscription): Prom
     .insertInto('push_subscriptions')
     .values({ id: s.id, user_id: s.userId, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, created_at: s.now, updated_at: s.now })
     .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: s.userId, p256dh: s.p256dh, auth: s.auth, updated_at: s.now, failures: 0 }))
-    .execute();
-}
-
-/** The user's devices that take push notifications, oldest first: where each is sent and since when. */
-export function subscriptionsOfUser(db: Executor, userId: string): Promise<Array<Pick<PushSubscriptionRow, 'endpoint' | 'created_at' | 'updated_at'>>> {
-  return db
-    .selectFrom('push_subscriptions')
-    .select(['endpoint', 'created_at', 'updated_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
     .execute();
 }
 

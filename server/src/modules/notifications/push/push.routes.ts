@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pushApi } from '#core/api/push';
-import { routeOf } from '../../lib/contract.js';
-import { actionRoute } from '../../lib/handlers.js';
-import { contextOf, inNewTransaction } from '../../lib/service-context.js';
+import { routeOf } from '../../../lib/contract.js';
+import { actionRoute } from '../../../lib/handlers.js';
+import { contextOf, inNewTransaction } from '../../../lib/service-context.js';
 import * as service from './push.service.js';
 
 /** Web Push: the instance's public key, and a device's subscription added or removed. */

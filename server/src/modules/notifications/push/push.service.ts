@@ -1,13 +1,12 @@
 import { createPublicKey } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.js';
-import type { Executor } from '../../db/schema.js';
+import type { Config } from '../../../config.js';
 import type { PushSubscriptionBody } from '#core/api/push';
-import { badRequest } from '../../lib/app-error.js';
-import { EgressRefused, type EgressRules } from '../../lib/egress/egress.js';
-import { newId } from '../../lib/ids.js';
-import type { ServiceContext } from '../../lib/service-context.js';
-import type { Viewer } from '../../plugins/auth.js';
+import { badRequest } from '../../../lib/app-error.js';
+import { EgressRefused, type EgressRules } from '../../../lib/egress/egress.js';
+import { newId } from '../../../lib/ids.js';
+import type { ServiceContext } from '../../../lib/service-context.js';
+import type { Viewer } from '../../../plugins/auth.js';
 import * as repo from './push.repository.js';
 
 /** Devices one account keeps at most; subscribing one more forgets the longest unrenewed. */
@@ -79,11 +78,6 @@ export async function subscribe(ctx: ServiceContext, viewer: Viewer, subscriptio
 }
 
 /** The user's devices that take push notifications, oldest first (the data export). */
-export async function devicesOf(db: Executor, userId: string): Promise<Array<{ endpoint: string; created_at: number; updated_at: number }>> {
-  const rows = await repo.subscriptionsOfUser(db, userId);
-  return rows.map((d) => ({ endpoint: d.endpoint, created_at: Number(d.created_at), updated_at: Number(d.updated_at) }));
-}
-
 export async function unsubscribe(ctx: ServiceContext, viewer: Viewer, endpoint: string): Promise<void> {
   await repo.deleteOwnSubscription(ctx.db, viewer.id, endpoint);
 }

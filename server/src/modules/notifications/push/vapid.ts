@@ -1,7 +1,7 @@
 import webpush from 'web-push';
-import type { Executor } from '../../db/schema.js';
-import { settleSetting } from '../../db/server-settings.js';
-import { type VapidKeys, vapidKeyProblem } from '../../lib/vapid-keys.js';
+import type { Executor } from '../../../db/schema.js';
+import { settleSetting } from '../../../db/server-settings.js';
+import { type VapidKeys, vapidKeyProblem } from '../../../lib/vapid-keys.js';
 
 /**
  * The VAPID key pair this instance signs its pushes with. Push services tie a subscription to the
