@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, expressionBuilder, sql } from 'kysely';
 import { toFlag } from '../db/helpers.js';
 import type { Database, Executor } from '../db/schema.js';
+import { notBlockedBetween } from './blocks.js';
 import { postAuthorNotSuspended } from './suspension.js';
 
 /**
@@ -48,6 +49,16 @@ function postGroupsVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn
  */
 export function postVisibleTo(viewerId: string | null, postIdColumn: PostIdColumn = 'posts.id') {
   return (builder: Eb) => builder.and([postGroupsVisibleTo(viewerId, postIdColumn), postAuthorNotSuspended(postIdColumn)]);
+}
+
+/**
+ * The posts of a table or alias the viewer may read: their groups let them, and no block stands
+ * between them and the author. The one rule of reading a post: its page, its groups, its history,
+ * the original a reply shows and the data export all ask it.
+ */
+export function postReadableBy(viewerId: string | null, table: 'posts' | 'original') {
+  return (builder: ExpressionBuilder<Database, 'posts'>) =>
+    builder.and([postVisibleTo(viewerId, `${table}.id`)(builder), notBlockedBetween(viewerId, `${table}.author_id`)(builder)]);
 }
 
 /**

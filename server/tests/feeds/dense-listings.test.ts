@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
 import { newId } from '../../src/lib/ids';
-import { SORT_AT_MOST } from '../../src/modules/posts/posts.repository';
+import { SORT_AT_MOST } from '../../src/modules/feeds/feeds.repository';
 import { addMember, call, createFollow, createGroup, type TestUser, useUsers } from '../helpers/fixtures';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
 

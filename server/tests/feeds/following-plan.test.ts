@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema';
-import { type ListPostIdsParams, choosePlan, followsASharer, listPostIds, postIdsQuery } from '../../src/modules/posts/posts.repository';
+import { type ListPostIdsParams, choosePlan, followsASharer, listPostIds, postIdsQuery } from '../../src/modules/feeds/feeds.repository';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
 
 /**

@@ -2,14 +2,8 @@ import { CompiledQuery, type Compilable } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
 import { commentIdsQuery, commentsByIdsQuery } from '../../src/modules/comments/comments.repository';
-import {
-  type ListingPlan,
-  type ListPostIdsParams,
-  type PostScope,
-  postGroupsSeenByQuery,
-  postIdsQuery,
-  visiblePostsQuery,
-} from '../../src/modules/posts/posts.repository';
+import { type ListingPlan, type ListPostIdsParams, type PostScope, postIdsQuery } from '../../src/modules/feeds/feeds.repository';
+import { postGroupsSeenByQuery, visiblePostsQuery } from '../../src/modules/posts/posts.repository';
 import { newId } from '../../src/lib/ids';
 import { addMember, createFollow, createGroup, createPost, useUsers } from '../helpers/fixtures';
 import { TEST_DB, useTestApp } from '../helpers/test-app';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids';
-import { postsWrittenBy } from '../../src/modules/posts/posts.service';
+import { postsWrittenBy } from '../../src/modules/account/post-export';
 import { addMember, call, createGroup, createPost, createUser, type TestUser, useUsers } from '../helpers/fixtures';
 import { expectError } from '../helpers/expect';
 import { useTestApp } from '../helpers/test-app';

@@ -7,7 +7,7 @@ import type { AuthoredComment, LikedComment } from '../comments/comments.service
 import type { FollowEdge } from '../follows/follows.service.js';
 import type { MembershipRow } from '../groups/memberships.js';
 import { avatarKey, imageKey } from '../../policy/media-urls.js';
-import type { AuthoredPost, LikedPost } from '../posts/posts.service.js';
+import type { AuthoredPost, LikedPost } from './post-export.js';
 import type { UserRecord } from '../auth/auth.records.js';
 import { notificationSettingsOf } from './account.mapper.js';
 

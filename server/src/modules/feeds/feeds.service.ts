@@ -3,12 +3,15 @@ import { PAGE_SIZES } from '#core/limits';
 import { normalizeHashtag } from '#core/text';
 import { findUserIdByName } from '../../db/users.js';
 import { forbidden, notFound } from '../../lib/app-error.js';
-import { listingWindow, pageWindow } from '../../lib/paging.js';
+import { listingWindow, pageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
 import { loadGroup } from '../groups/groups.service.js';
-import { type PostScope, type PostView, listPosts } from '../posts/posts.service.js';
+import { type PostView, getPostsForViewer } from '../posts/posts.service.js';
+import { type PostScope, listPostIds } from './feeds.repository.js';
+
+export type { PostScope } from './feeds.repository.js';
 
 export interface FeedQuery {
   page?: number | undefined;
@@ -30,10 +33,16 @@ export interface FeedInput {
   defaults: { sort: Sort; time: TimeWindow };
 }
 
-/** One page of posts of a scope, as the viewer may see them (private images with signed URLs). */
-export function feedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, query, defaults }: FeedInput): Promise<FeedPage> {
+/**
+ * One page of posts of a scope, as the viewer may see them (private images with signed URLs): the
+ * page's ids by the listing's plan (feeds.repository.ts), then the posts as cards.
+ */
+export async function feedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, query, defaults }: FeedInput): Promise<FeedPage> {
   const window = pageWindow(query, PAGE_SIZES.posts);
-  return listPosts(ctx.db, { viewerId: viewer?.id ?? null, scope, ...listingWindow(query, defaults), window, signer: ctx.app });
+  const viewerId = viewer?.id ?? null;
+  const ids = await listPostIds(ctx.db, { viewerId, scope, ...listingWindow(query, defaults), offset: window.offset, fetch: window.fetch });
+  const page = toPage(ids, window);
+  return { posts: await getPostsForViewer(ctx.db, page.items, viewerId, ctx.app), hasMore: page.hasMore };
 }
 
 /** Posts of a user, named by their username: anyone may read them (each post filtered by what the viewer may see). */

@@ -3,8 +3,8 @@ import type { Executor } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import { commentImagesOf } from '../comments/comments.service.js';
 import { unpinIfPinned, unpinPosts } from '../groups/group-pins.js';
-import { type SecretSource, imageKey, keptRemoteMediaKey } from '../../policy/media-urls.js';
-import { storedRemotePictures } from './posts.mapper.js';
+import { type SecretSource, imageKey } from '../../policy/media-urls.js';
+import { keptPicturesOf } from './remote-pictures.js';
 import * as repo from './posts.repository.js';
 
 /**
@@ -48,13 +48,12 @@ export function untagGroup(db: Executor, groupId: string): Promise<void> {
 export async function deletePostsWithMedia(db: Executor, postIds: string[], secret: SecretSource): Promise<string[]> {
   if (postIds.length === 0) return [];
   const comments = await commentImagesOf(db, postIds);
-  const remote = (await repo.findRemoteMedia(db, postIds)).flatMap((stored) => storedRemotePictures(stored) ?? []);
+  const remote = await keptPicturesOf(db, postIds, secret);
   await unpinPosts(db, postIds);
   await repo.deletePostRows(db, postIds);
   const keys = postIds.flatMap((postId) => Array.from({ length: LIMITS.imagesPerPost }, (_, index) => imageKey(postId, index)));
   for (const comment of comments) {
     for (let index = 0; index < Math.max(comment.images, LIMITS.imagesPerComment); index++) keys.push(imageKey(comment.id, index));
   }
-  for (const picture of remote) keys.push(keptRemoteMediaKey(secret, picture.url));
-  return keys;
+  return [...keys, ...remote];
 }

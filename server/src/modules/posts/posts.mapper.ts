@@ -4,6 +4,7 @@ import { canPostIn, isAdminRole } from '../../policy/group-access.js';
 import { readImageAlts } from '../../policy/image-alts.js';
 import { remoteOriginOf } from '../federation/remote-accounts.js';
 import { avatarUrl, imageUrls, remoteMediaUrl } from '../../policy/media-urls.js';
+import { storedRemotePictures } from './remote-pictures.js';
 import type { PostBaseRow, PostGroupStandingRow, PostMentionRow } from './posts.repository.js';
 
 /** The post card, as the contract describes it. */
@@ -21,19 +22,6 @@ export function postMediaUrls(
   signer: MediaSigner | undefined,
 ): string[] {
   return imageUrls(signer ?? '', { ...post, isPrivate: post.isPrivate && signer !== undefined });
-}
-
-/** The pictures a remote post's row keeps (JSON of `{url, alt}`); null when it keeps none readable. */
-export function storedRemotePictures(stored: string | null): { url: string; alt?: unknown }[] | null {
-  if (stored === null) return null;
-  let pictures: unknown;
-  try {
-    pictures = JSON.parse(stored);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(pictures)) return [];
-  return pictures.filter((p): p is { url: string; alt?: unknown } => typeof (p as { url?: unknown })?.url === 'string');
 }
 
 /**

@@ -1,17 +1,18 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { type KeysetPage, afterKeyset, changedRows, hasRow, likedBy, likesGivenBy, rowExists, toBool } from '../../db/helpers.js';
-import type { Database, Executor, GroupRole } from '../../db/schema.js';
-import { dialectOf } from '../../db/dialect.js';
-import { escapeLike, indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
+import { sql } from 'kysely';
+import { changedRows, hasRow, likedBy, rowExists, toBool } from '../../db/helpers.js';
+import type { Executor, GroupRole } from '../../db/schema.js';
 import { bannedIn, roleIn } from '../../policy/group-access.js';
-import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
-import { notBlockedBetween, notMutedPost } from '../../policy/blocks.js';
+import { postIsPrivate, postReadableBy, postVisibleTo } from '../../policy/post-visibility.js';
+import { notBlockedBetween } from '../../policy/blocks.js';
 
 /**
- * Every SQL of the posts module. Reads for a page of posts take the whole page's ids at once, so
- * a page costs one query per related table whatever its size. Roles, bans and group lookups go
- * through the groups module (as SQL fragments where a page's statement reads them); who may see a
- * post, and whether it is private, through group-access.
+ * The SQL of post rows: a page of posts with their tags, mentions and sharers, writing, editing and
+ * liking a post, and its group tags. Reads for a page of posts take the whole page's ids at once,
+ * so a page costs one query per related table whatever its size. Which posts a listing shows is
+ * the feeds module's (feeds.repository.ts); a remote post's pictures have their own
+ * (remote-pictures.repository.ts); what the account export reads of a user's posts is the account
+ * module's (export.repository.ts). Who may see a post, and whether it is private, is asked of
+ * server/src/policy.
  */
 
 export interface PostBaseRow {
@@ -42,19 +43,9 @@ export interface PostBaseRow {
   original_readable: boolean;
 }
 
-/**
- * The posts of a table or alias the viewer may read: their groups let them, and no block stands
- * between them and the author. The one rule of reading a post: its page, its groups, its history,
- * a listing and the data export all ask it.
- */
-function readableBy(viewerId: string | null, table: 'posts' | 'original') {
-  return (eb: ExpressionBuilder<Database, 'posts'>) =>
-    eb.and([postVisibleTo(viewerId, `${table}.id`)(eb), notBlockedBetween(viewerId, `${table}.author_id`)(eb)]);
-}
-
-/** Whether the viewer may read the post (see readableBy): what answers 404 for one post's page and its parts. */
+/** Whether the viewer may read the post (see postReadableBy): what answers 404 for one post's page and its parts. */
 export function isPostReadable(db: Executor, postId: string, viewerId: string | null): Promise<boolean> {
-  return hasRow(db.selectFrom('posts').select('posts.id').where('posts.id', '=', postId).where(readableBy(viewerId, 'posts')));
+  return hasRow(db.selectFrom('posts').select('posts.id').where('posts.id', '=', postId).where(postReadableBy(viewerId, 'posts')));
 }
 
 /**
@@ -95,10 +86,10 @@ export function visiblePostsQuery(db: Executor, ids: string[], viewerId: string 
     .select(postIsPrivate('posts.id').as('is_private'))
     .select(likedBy(viewerId, 'post_likes', 'posts.id').as('liked'))
     .select((eb) =>
-      eb.exists(eb.selectFrom('posts as original').select(sql<number>`1`.as('one')).whereRef('original.id', '=', 'posts.reply_to').where(readableBy(viewerId, 'original'))).as('original_readable'),
+      eb.exists(eb.selectFrom('posts as original').select(sql<number>`1`.as('one')).whereRef('original.id', '=', 'posts.reply_to').where(postReadableBy(viewerId, 'original'))).as('original_readable'),
     )
     .where('posts.id', 'in', ids)
-    .where(readableBy(viewerId, 'posts'));
+    .where(postReadableBy(viewerId, 'posts'));
 }
 
 export interface PostGroupRow {
@@ -225,234 +216,6 @@ export async function findPostAuthor(db: Executor, id: string): Promise<{ id: st
 export async function findPostGroupNames(db: Executor, postId: string): Promise<string[]> {
   const rows = await findPostGroups(db, [postId]);
   return rows.map((r) => r.current_name ?? r.stored_name);
-}
-
-// ---- Listing -------------------------------------------------------------------------------
-
-/** Which posts a listing covers. */
-export type PostScope =
-  | { kind: 'all' }
-  /**
-   * `shares`: whether to list the posts the followed accounts passed on too (a followed community's
-   * announces). Left out, the listing asks the database; only someone following such an account
-   * needs the longer statement.
-   */
-  | { kind: 'following'; userId: string; shares?: boolean }
-  | { kind: 'memberGroups'; userId: string }
-  | { kind: 'group'; groupId: string }
-  | { kind: 'hashtag'; tag: string }
-  | { kind: 'author'; authorId: string }
-  | { kind: 'search'; query: string };
-
-export interface ListPostIdsParams {
-  viewerId: string | null;
-  scope: PostScope;
-  sort: 'newest' | 'popular';
-  /** Earliest created_at included (0: no lower bound). */
-  since: number;
-  /** Latest created_at included: the listing's snapshot moment. */
-  before: number | undefined;
-  offset: number;
-  fetch: number;
-}
-
-/**
- * Up to this many candidate posts, a listing sorts them (a small, bounded sort); beyond it, the
- * candidates are dense enough that walking the newest-first index and stopping at the page reads
- * fewer rows than gathering them all.
- */
-export const SORT_AT_MOST = 2000;
-
-/**
- * How a listing reaches its page: `walk` reads an index already in the listing's order and stops
- * at the page; `sort` gathers the scope's posts through its own index and orders them.
- */
-export type ListingPlan = 'walk' | 'sort';
-
-/**
- * Ids of one page of a listing. The order is total (ties broken by id), so offset pages of the same
- * snapshot never repeat or skip a post. Newest-first lists of the whole site, a group, a hashtag
- * and an author walk an index in that order. The following feed and a search cannot know their
- * density in advance: on SQLite a capped count decides between walking and sorting a few; on
- * PostgreSQL the planner makes that choice from its statistics.
- */
-export async function listPostIds(db: Executor, params: ListPostIdsParams): Promise<string[]> {
-  const { scope } = params;
-  const listing = scope.kind === 'following' && scope.shares === undefined
-    ? { ...params, scope: { ...scope, shares: await followsASharer(db, scope.userId) } }
-    : params;
-  const plan = await choosePlan(db, listing);
-  const rows = await postIdsQuery(db, listing, plan).execute();
-  return rows.map((r) => r.id);
-}
-
-/** Whether the user follows an account that passed a post on (a community of another server). */
-export async function followsASharer(db: Executor, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('post_shares')
-    .select(sql<number>`1`.as('one'))
-    .where('post_shares.sharer_id', 'in', (eb) => eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** How listPostIds reaches the page (see ListingPlan); exported so tests can read the plan it leads to. */
-export async function choosePlan(db: Executor, params: ListPostIdsParams): Promise<ListingPlan> {
-  const { scope } = params;
-  if (params.sort !== 'newest') return 'sort';
-  // PostgreSQL weighs this itself from its statistics: it turns the follows subquery into a join it
-  // walks in date order when followed authors are many, and hashes and sorts when they are few, and
-  // asks the same ILIKE of a search either way. Counting first would only add a statement. (Reading
-  // each followed author's newest posts by posts_author instead, a LATERAL join, read ten times the
-  // rows at a million posts for the user following 1,000: 1.5 s against 31 ms.)
-  if (dialectOf(db) === 'postgres' && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
-  if (scope.kind === 'search') {
-    // A query too short for the SQLite index is checked row by row in either case.
-    const matches = await indexedMatchesUpTo(db, 'posts', scope.query, SORT_AT_MOST + 1);
-    return matches === undefined || matches > SORT_AT_MOST ? 'walk' : 'sort';
-  }
-  if (scope.kind !== 'following') return 'sort';
-  // Visibility is left out of the count: it only ever hides a few posts of private groups.
-  const candidates = inWindow(
-    db.selectFrom('posts').select(sql<number>`1`.as('one')).where('posts.author_id', 'in', (eb) =>
-      eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId)),
-    params,
-  );
-  const row = await db
-    .selectFrom(candidates.limit(SORT_AT_MOST + 1).as('candidates'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n) > SORT_AT_MOST ? 'walk' : 'sort';
-}
-
-type WindowColumn = 'posts.created_at' | 'scope.created_at';
-
-function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: ListPostIdsParams, column: WindowColumn = 'posts.created_at'): Q {
-  let q = query;
-  if (params.since > 0) q = q.where(column, '>=', params.since);
-  if (params.before !== undefined) q = q.where(column, '<=', params.before);
-  return q;
-}
-
-/** A page's query: every shape reads `posts`, so callers may refine it by its columns. */
-export type PostIdsQuery = SelectQueryBuilder<Database, 'posts', { id: string }>;
-
-/** The query of one page; exported so tests can read its plan. */
-export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: ListingPlan): PostIdsQuery {
-  const { scope } = params;
-  const newest = params.sort === 'newest';
-
-  // A group's and a hashtag's rows carry their post's created_at: walk them in that order.
-  if (newest && (scope.kind === 'group' || scope.kind === 'hashtag')) {
-    const base = scope.kind === 'group'
-      ? db
-        .selectFrom('post_groups as scope')
-        .where('scope.group_id', '=', scope.groupId)
-        // A post names a group once; a second tag of the same group must not list it twice.
-        .where((eb) => eb.not(eb.exists(
-          eb.selectFrom('post_groups as earlier')
-            .select(sql<number>`1`.as('one'))
-            .whereRef('earlier.post_id', '=', 'scope.post_id')
-            .whereRef('earlier.group_id', '=', 'scope.group_id')
-            .whereRef('earlier.position', '<', 'scope.position'),
-        )))
-      : db.selectFrom('post_hashtags as scope').where('scope.tag', '=', scope.tag);
-    const q = inWindow(hiddenLeftOut(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params), params, 'scope.created_at');
-    const walk = q.orderBy('scope.created_at', 'desc').orderBy('scope.post_id', 'desc').limit(params.fetch).offset(params.offset);
-    return walk as unknown as PostIdsQuery;
-  }
-
-  let query = hiddenLeftOut(db.selectFrom('posts').select('posts.id').where(postVisibleTo(params.viewerId)), params);
-  switch (scope.kind) {
-    case 'all':
-      break;
-    case 'following':
-      if (scope.shares) return followingWithShares(db, params, scope.userId, plan);
-      query = query.where(byFollowedAuthor(scope.userId, plan));
-      break;
-    case 'memberGroups':
-      query = query.where('posts.id', 'in', (eb) =>
-        eb
-          .selectFrom('post_groups')
-          .innerJoin('group_members', 'group_members.group_id', 'post_groups.group_id')
-          .select('post_groups.post_id')
-          .where('group_members.user_id', '=', scope.userId),
-      );
-      break;
-    case 'group':
-      query = query.where('posts.id', 'in', (eb) =>
-        eb.selectFrom('post_groups').select('post_groups.post_id').where('post_groups.group_id', '=', scope.groupId),
-      );
-      break;
-    case 'hashtag':
-      query = query.where('posts.id', 'in', (eb) =>
-        eb.selectFrom('post_hashtags').select('post_hashtags.post_id').where('post_hashtags.tag', '=', scope.tag),
-      );
-      break;
-    case 'author':
-      query = query.where('posts.author_id', '=', scope.authorId);
-      break;
-    case 'search':
-      // Walking: each post read is checked by its own text; sorting: the search index finds the few.
-      query = query.where(plan === 'walk' ? searchTextContains(db, 'posts', scope.query) : searchMatches(db, 'posts', scope.query));
-      break;
-  }
-  return inListingOrder(inWindow(query, params), params.sort, 'posts').limit(params.fetch).offset(params.offset);
-}
-
-/**
- * The following feed's condition on a post's author. Walking: one lookup in the viewer's follows per
- * post read. Sorting: the followed authors' own posts, by their index.
- */
-function byFollowedAuthor(userId: string, plan: ListingPlan) {
-  return (eb: ExpressionBuilder<Database, 'posts'>) => {
-    const followed = eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId);
-    return plan === 'walk'
-      ? eb.exists(followed.clearSelect().select(sql<number>`1`.as('one')).whereRef('follows.following_id', '=', 'posts.author_id'))
-      : eb('posts.author_id', 'in', followed);
-  };
-}
-
-/** Posts an account the viewer follows passed on (a followed community's announces), by their index. */
-function sharedByFollowed(userId: string) {
-  return (eb: ExpressionBuilder<Database, 'posts'>) =>
-    eb('posts.id', 'in', eb.selectFrom('post_shares').select('post_shares.post_id').where('post_shares.sharer_id', 'in', (inner) =>
-      inner.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId)));
-}
-
-/**
- * The following feed of someone who follows a community: the page of the followed authors' posts
- * and the page of the shared ones, each read by its own plan, merged (a post in both once). One OR of
- * the two conditions would cost PostgreSQL its semi-join on the followed authors: it would walk every
- * post newest first to find a few authors' posts.
- */
-function followingWithShares(db: Executor, params: ListPostIdsParams, userId: string, plan: ListingPlan): PostIdsQuery {
-  const page = (condition: ReturnType<typeof sharedByFollowed>) => {
-    const candidates = inWindow(hiddenLeftOut(db.selectFrom('posts').select(['posts.id', 'posts.created_at', 'posts.likes']).where(postVisibleTo(params.viewerId)), params).where(condition), params);
-    return db.selectFrom(inListingOrder(candidates, params.sort, 'posts').limit(params.offset + params.fetch).as('page')).selectAll();
-  };
-  const merged = db.selectFrom(page(byFollowedAuthor(userId, plan)).union(page(sharedByFollowed(userId))).as('merged')).select('merged.id');
-  return inListingOrder(merged, params.sort, 'merged').limit(params.fetch).offset(params.offset) as unknown as PostIdsQuery;
-}
-
-/** A listing's order, total (ties broken by id) so offset pages of one snapshot never repeat a post. */
-function inListingOrder<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, sort: ListPostIdsParams['sort'], table: 'posts' | 'merged'): Q {
-  const q = sort === 'popular' ? query.orderBy(`${table}.likes`, 'desc') : query;
-  return q.orderBy(`${table}.created_at`, 'desc').orderBy(`${table}.id`, 'desc');
-}
-
-/** Scopes that are feeds: a mute hides its posts there, not on a profile or in a search. */
-const FEED_SCOPES: ReadonlySet<PostScope['kind']> = new Set(['all', 'following', 'memberGroups', 'group', 'hashtag']);
-
-/**
- * Leaves out what blocks and mutes hide from the viewer: posts of a user a block stands between,
- * and in feeds posts of a muted user or with a muted hashtag (a hashtag's own page still lists it).
- */
-function hiddenLeftOut<Q extends { where: (...args: any[]) => Q }>(query: Q, params: ListPostIdsParams): Q {
-  const { viewerId, scope } = params;
-  const q = query.where(notBlockedBetween(viewerId, 'posts.author_id'));
-  return FEED_SCOPES.has(scope.kind) ? q.where(notMutedPost(viewerId, scope.kind === 'hashtag' ? scope.tag : undefined)) : q;
 }
 
 // ---- Writes --------------------------------------------------------------------------------
@@ -605,14 +368,7 @@ export interface PostVersionRow {
 
 /** A post's replaced versions, newest first. */
 export async function findPostVersions(db: Executor, postId: string): Promise<PostVersionRow[]> {
-  const rows = await db
-    .selectFrom('post_edits')
-    .select(['text', 'content_warning', 'written_at', 'replaced_at'])
-    .where('post_id', '=', postId)
-    .orderBy('replaced_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
+  return findPostVersionsOf(db, [postId]);
 }
 
 /** What a like of a post needs to know of it and of the user, when the user may see the post. */
@@ -671,45 +427,9 @@ export async function setLike(db: Executor, postId: string, userId: string, like
   return row.likes;
 }
 
-/** A remote post's stored pictures (`remote_media`), when the account wrote it; undefined when it did not. */
-export async function findRemoteMediaOf(db: Executor, postId: string, authorId: string): Promise<string | null | undefined> {
-  const row = await db.selectFrom('posts').select('remote_media').where('id', '=', postId).where('author_id', '=', authorId).executeTakeFirst();
-  return row?.remote_media;
-}
-
-/**
- * The stored pictures (`remote_media`) of the author's posts that may list one of these addresses:
- * those whose JSON holds it as JSON writes it. The caller reads them, since the text may match
- * elsewhere (an alt that is the address; SQLite's LIKE ignores case). Only the author's posts are
- * read (by their index, never every post): a picture's address is its author's post's, and a copy
- * another author's post shows is fetched again by its next read.
- */
-export async function findRemoteMediaNaming(db: Executor, authorId: string, urls: string[]): Promise<string[]> {
-  if (urls.length === 0) return [];
-  const rows = await db
-    .selectFrom('posts')
-    .select('remote_media')
-    .where('author_id', '=', authorId)
-    .where('remote_media', 'is not', null)
-    .where((eb) => eb.or(urls.map((url) => sql<SqlBool>`${eb.ref('remote_media')} LIKE ${`%${escapeLike(JSON.stringify(url))}%`} ESCAPE '\\'`)))
-    .execute();
-  return rows.flatMap((row) => (row.remote_media === null ? [] : [row.remote_media]));
-}
-
-/** A remote post's pictures (JSON of `{url, alt}`), changed by its author only. */
-export async function setRemoteMedia(db: Executor, postId: string, authorId: string, media: string | null): Promise<void> {
-  await db.updateTable('posts').set({ remote_media: media }).where('id', '=', postId).where('author_id', '=', authorId).execute();
-}
-
 export async function likeCount(db: Executor, postId: string): Promise<number> {
   const row = await db.selectFrom('posts').select('likes').where('id', '=', postId).executeTakeFirstOrThrow();
   return row.likes;
-}
-
-/** The stored pictures (`remote_media`) of those of the posts another server wrote. */
-export async function findRemoteMedia(db: Executor, postIds: string[]): Promise<string[]> {
-  const rows = await db.selectFrom('posts').select('remote_media').where('id', 'in', postIds).where('remote_media', 'is not', null).execute();
-  return rows.flatMap((row) => (row.remote_media === null ? [] : [row.remote_media]));
 }
 
 /** Deletes the posts; their likes, comments, tags and notifications go with them by foreign key. */
@@ -738,63 +458,6 @@ export async function findGroupPostIds(db: Executor, groupId: string): Promise<s
   return rows.map((r) => r.post_id);
 }
 
-// ---- A user's own data (the account export) ------------------------------------------------
-// Read a page at a time in (created_at, id) order (see KeysetPage), so an export holds one page.
-
-/**
- * What a liked post's content may be shown to its liker: a post they may read now, or their own (a
- * post of theirs in a private group they left is still theirs). Anything else (a private group
- * they are not in, a block either way, a suspended author) shows as its id alone.
- */
-function readableByLiker(userId: string) {
-  return (eb: ExpressionBuilder<Database, 'posts'>) => eb.or([eb('posts.author_id', '=', userId), readableBy(userId, 'posts')(eb)]);
-}
-
-/** The user's posts in export order, from after the page's key (index posts_author). */
-function authoredPage(db: Executor, authorId: string, page: KeysetPage) {
-  return db
-    .selectFrom('posts')
-    .where('posts.author_id', '=', authorId)
-    .where(afterKeyset(page.after, 'posts.created_at', 'posts.id'))
-    .orderBy('posts.created_at')
-    .orderBy('posts.id')
-    .limit(page.limit);
-}
-
-export interface AuthoredPostRow {
-  id: string;
-  text: string;
-  edited_at: number | null;
-  reply_to: string | null;
-  likes: number;
-  comments: number;
-  images: number;
-  image_alts: string;
-  content_warning: string | null;
-  created_at: number;
-  is_private: boolean;
-}
-
-/** A page of the posts the user wrote, oldest first, in whatever group: they are the author's own data. */
-export async function findPostsByAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<AuthoredPostRow[]> {
-  const rows = await authoredPage(db, authorId, page)
-    .select(['posts.id', 'posts.text', 'posts.edited_at', 'posts.reply_to', 'posts.likes', 'posts.comments', 'posts.images', 'posts.image_alts', 'posts.content_warning', 'posts.created_at'])
-    .select(postIsPrivate('posts.id').as('is_private'))
-    .execute();
-  return rows.map((row) => ({
-    ...row,
-    created_at: Number(row.created_at),
-    edited_at: row.edited_at === null ? null : Number(row.edited_at),
-    is_private: toBool(row.is_private),
-  }));
-}
-
-/** A page of the user's posts that hold images, oldest first: which files the export puts in the zip. */
-export async function findImagesOfAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<{ id: string; images: number; created_at: number }[]> {
-  const rows = await authoredPage(db, authorId, page).select(['posts.id', 'posts.images', 'posts.created_at']).where('posts.images', '>', 0).execute();
-  return rows.map((row) => ({ id: row.id, images: Number(row.images), created_at: Number(row.created_at) }));
-}
-
 /** The replaced versions of these posts, newest first per post. */
 export async function findPostVersionsOf(db: Executor, postIds: string[]): Promise<Array<PostVersionRow & { post_id: string }>> {
   if (postIds.length === 0) return [];
@@ -809,26 +472,3 @@ export async function findPostVersionsOf(db: Executor, postIds: string[]): Promi
   return rows.map((row) => ({ ...row, written_at: Number(row.written_at), replaced_at: Number(row.replaced_at) }));
 }
 
-/** A page of the posts the user liked, with when, oldest like first: ids only, whoever may see them. */
-export const findPostLikesOf = (db: Executor, userId: string, page: KeysetPage) => likesGivenBy(db, 'post_likes', userId, page);
-
-export interface LikedPostRow {
-  id: string;
-  author_id: string | null;
-  author_username: string | null;
-  text: string;
-  created_at: number;
-}
-
-/** Those of `postIds` (posts the user liked) whose content they may read: ones they may read now, and their own. */
-export async function findReadableLikedPosts(db: Executor, userId: string, postIds: string[]): Promise<LikedPostRow[]> {
-  if (postIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('posts')
-    .leftJoin('users', 'users.id', 'posts.author_id')
-    .select(['posts.id', 'posts.author_id', 'users.username as author_username', 'posts.text', 'posts.created_at'])
-    .where('posts.id', 'in', postIds)
-    .where(readableByLiker(userId))
-    .execute();
-  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
-}

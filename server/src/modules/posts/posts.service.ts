@@ -1,15 +1,11 @@
 import type { PostHistory } from '#core/api/posts';
-import type { Sort } from '#core/listing';
 import { extractHashtags, foldForSearch, trimText } from '#core/text';
 import { normalizeContentWarning, postImagesMax, validateContentWarning, validateImages, validatePostText, validateSlots } from '#core/validation';
-import type { KeysetPage } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { takeLikeSlot, takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
-import { withLikedTargets } from '../../lib/liked-targets.js';
 import { isId, newId } from '../../lib/ids.js';
-import { type PageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { Viewer } from '../../plugins/auth.js';
@@ -17,11 +13,9 @@ import { canPostIn, holdGroupsForPosting, isBannedFromPost, standingsIn } from '
 import { isPostVisible } from '../../policy/post-visibility.js';
 import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
-import { readImageAlts } from '../../policy/image-alts.js';
-import { keptRemoteMediaKey } from '../../policy/media-urls.js';
 import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
-import { type MediaSigner, type PostView, storedRemotePictures, toPostView } from './posts.mapper.js';
+import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
 import * as federation from '../federation/outgoing.js';
@@ -29,7 +23,6 @@ import { type Community, addPostCommunities, communitiesNamed } from '../federat
 import { typedMentionAccounts } from '../federation/typed-mentions.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
-export type { PostScope } from './posts.repository.js';
 
 /**
  * Posts as the caller sees them, in the order of `postIds`; posts that are missing or hidden from
@@ -87,34 +80,6 @@ export async function getPostForViewer(ctx: ServiceContext, viewer: Viewer | nul
   const [post] = await getPostsForViewer(ctx.db, [postId], viewer?.id ?? null, ctx.app);
   if (!post) throw notFound('didnt_find_post');
   return post;
-}
-
-export interface ListPostsOptions {
-  viewerId: string | null;
-  scope: repo.PostScope;
-  sort: Sort;
-  /** Earliest createdAt (ms) included; 0 for no bound. */
-  since: number;
-  /** Snapshot moment (ms): posts created later are left out, so pages stay stable. */
-  before: number | undefined;
-  window: PageWindow;
-  signer?: MediaSigner;
-}
-
-/** One page of any post listing (every feed, profile, group, hashtag and search list). */
-export async function listPosts(db: Executor, options: ListPostsOptions): Promise<{ posts: PostView[]; hasMore: boolean }> {
-  const ids = await repo.listPostIds(db, {
-    viewerId: options.viewerId,
-    scope: options.scope,
-    sort: options.sort,
-    since: options.since,
-    before: options.before,
-    offset: options.window.offset,
-    fetch: options.window.fetch,
-  });
-  const page = toPage(ids, options.window);
-  const posts = await getPostsForViewer(db, page.items, options.viewerId, options.signer);
-  return { posts, hasMore: page.hasMore };
 }
 
 /** Group names of a visible post, in tag order (the composer presets them for a reply). */
@@ -351,23 +316,6 @@ export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input
   return id;
 }
 
-/**
- * A remote post's pictures as its author's latest edit lists them. Answers the media keys of the
- * copies kept here of the pictures it no longer lists, to remove once the transaction has
- * committed. A copy is kept under its address alone, so one a post of the author's still lists
- * (this one, or another showing the same picture) stays.
- */
-export async function setRemoteMedia(ctx: ServiceContext, author: Viewer, postId: string, media: string | null): Promise<string[]> {
-  const before = await repo.findRemoteMediaOf(ctx.db, postId, author.id);
-  if (before === undefined) return [];
-  await repo.setRemoteMedia(ctx.db, postId, author.id, media);
-  const addresses = (stored: string | null) => new Set((storedRemotePictures(stored) ?? []).map((picture) => picture.url));
-  const listed = addresses(media);
-  const dropped = [...addresses(before)].filter((url) => !listed.has(url));
-  const stillListed = new Set((await repo.findRemoteMediaNaming(ctx.db, author.id, dropped)).flatMap((stored) => [...addresses(stored)]));
-  return dropped.filter((url) => !stillListed.has(url)).map((url) => keptRemoteMediaKey(ctx.app, url));
-}
-
 /** Refuses (403 blocked) to let the user reply to or like the post of someone a block stands between. */
 async function refuseBlocked(trx: Executor, postId: string, userId: string): Promise<void> {
   const post = await repo.findPostAuthor(trx, postId);
@@ -515,35 +463,12 @@ export async function removePostMedia(storage: MediaStorage, keys: string[], log
   }
 }
 
-// ---- A user's own data (the account export) ----------------------------------------------------
+// ---- What the account export shows of a user's posts (account/post-export.ts) ---------------------
 
 /** A group tag or a mention as a post keeps it: the id while the group or account exists, its current name. */
 export interface TagRef {
   id: string | null;
   name: string;
-}
-
-/** A post the user wrote, with its tags. */
-export interface AuthoredPost {
-  id: string;
-  text: string;
-  createdAt: number;
-  /** The original's id (whoever wrote it; its content is not the author's to take). */
-  replyingTo: string | null;
-  groups: TagRef[];
-  mentions: TagRef[];
-  /** In a private group: written for its members. */
-  isPrivate: boolean;
-  likes: number;
-  comments: number;
-  images: number;
-  /** Each image's description, in image order ('' for none). */
-  alts: string[];
-  contentWarning: string | null;
-  /** When the text was last changed, null if never. */
-  editedAt: number | null;
-  /** The versions edits replaced, newest first: they wrote those words too. */
-  earlierVersions: PostHistory['versions'];
 }
 
 /** A stored version as the API and the export show it. */
@@ -554,65 +479,32 @@ const toVersion = (row: repo.PostVersionRow): PostHistory['versions'][number] =>
   replacedAt: row.replaced_at,
 });
 
-/**
- * A page of the posts the user wrote, oldest first (see KeysetPage, keyed by createdAt and id),
- * including those in private groups they have left: four statements a page, whatever its size.
- */
-export async function postsWrittenBy(db: Executor, authorId: string, page: KeysetPage): Promise<AuthoredPost[]> {
-  const rows = await repo.findPostsByAuthor(db, authorId, page);
-  const ids = rows.map((row) => row.id);
-  const [groupRows, mentionRows, versionRows] = await Promise.all([
-    repo.findPostGroups(db, ids),
-    repo.findPostMentions(db, ids),
-    repo.findPostVersionsOf(db, ids),
+/** The group tags of these posts, by post, in tag order: one statement whatever their count. */
+export async function groupTagsOf(db: Executor, postIds: string[]): Promise<(postId: string) => TagRef[]> {
+  const byPost = groupBy(await repo.findPostGroups(db, postIds), (g) => g.post_id);
+  return (postId) => (byPost.get(postId) ?? []).map((g) => ({ id: g.group_id, name: g.current_name ?? g.stored_name }));
+}
+
+/** What a post's author gets of it beside its row: its tags, its mentions and the versions edits replaced. */
+export interface PostWording {
+  groups: TagRef[];
+  mentions: TagRef[];
+  /** Newest first: the author wrote those words too. */
+  earlierVersions: PostHistory['versions'];
+}
+
+/** The wording of each of these posts (see PostWording): three statements whatever their count. */
+export async function wordingOf(db: Executor, postIds: string[]): Promise<(postId: string) => PostWording> {
+  const [groupsOf, mentionRows, versionRows] = await Promise.all([
+    groupTagsOf(db, postIds),
+    repo.findPostMentions(db, postIds),
+    repo.findPostVersionsOf(db, postIds),
   ]);
-  const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
   const versionsByPost = groupBy(versionRows, (v) => v.post_id);
-  return rows.map((row) => ({
-    id: row.id,
-    text: row.text,
-    createdAt: row.created_at,
-    replyingTo: row.reply_to,
-    groups: (groupsByPost.get(row.id) ?? []).map((g) => ({ id: g.group_id, name: g.current_name ?? g.stored_name })),
-    mentions: (mentionsByPost.get(row.id) ?? []).map((m) => ({ id: m.user_id, name: m.current_name ?? m.stored_name })),
-    isPrivate: row.is_private,
-    likes: Number(row.likes),
-    comments: Number(row.comments),
-    images: Number(row.images),
-    alts: readImageAlts(row.image_alts, Number(row.images)),
-    contentWarning: row.content_warning,
-    editedAt: row.edited_at,
-    earlierVersions: (versionsByPost.get(row.id) ?? []).map(toVersion),
-  }));
-}
-
-/** A page of the user's posts that hold images (keyed by createdAt and id), with how many each holds. */
-export async function postImagesOf(db: Executor, authorId: string, page: KeysetPage): Promise<Array<{ id: string; createdAt: number; images: number }>> {
-  const rows = await repo.findImagesOfAuthor(db, authorId, page);
-  return rows.map((row) => ({ id: row.id, createdAt: row.created_at, images: row.images }));
-}
-
-/** A post the user liked; `post` only when they may read it (see findReadableLikedPosts). */
-export interface LikedPost {
-  postId: string;
-  likedAt: number;
-  post: { author: string; text: string; createdAt: number; groups: string[] } | null;
-}
-
-/**
- * A page of the user's likes of posts, oldest first (keyed by likedAt and postId). A post they may
- * not read now (a private group they are not in, a block either way) is named by its id alone.
- */
-export async function postsLikedBy(db: Executor, userId: string, page: KeysetPage): Promise<LikedPost[]> {
-  const likes = await repo.findPostLikesOf(db, userId, page);
-  const readable = await repo.findReadableLikedPosts(db, userId, likes.map((like) => like.id));
-  const groupsByPost = groupBy(await repo.findPostGroups(db, readable.map((row) => row.id)), (g) => g.post_id);
-  const liked = withLikedTargets(likes, readable, (row, author) => ({
-    author,
-    text: row.text,
-    createdAt: row.created_at,
-    groups: (groupsByPost.get(row.id) ?? []).map((g) => g.current_name ?? g.stored_name),
-  }));
-  return liked.map(({ id, likedAt, target }) => ({ postId: id, likedAt, post: target }));
+  return (postId) => ({
+    groups: groupsOf(postId),
+    mentions: (mentionsByPost.get(postId) ?? []).map((m) => ({ id: m.user_id, name: m.current_name ?? m.stored_name })),
+    earlierVersions: (versionsByPost.get(postId) ?? []).map(toVersion),
+  });
 }
