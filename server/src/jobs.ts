@@ -1,11 +1,19 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from './modules/auth/auth.emails.js';
 import { federationBackfillJob } from './modules/federation/backfill.js';
-import { FEDERATION_DELIVERY_JOB, deliveryLane, federationDeliveryJob } from './modules/federation/delivery.js';
+import { FEDERATION_DELIVERY_JOB, deliveryLane, federationDeliveryJob, forgetKeysOfGoneActors, giveUpStaleDeliveries } from './modules/federation/delivery.js';
+import { purgeExpiredKv } from './modules/federation/kv-store.js';
 import { FEDERATION_OUTGOING_JOB } from './modules/federation/outgoing.js';
 import { federationOutgoingJob } from './modules/federation/outgoing-activities.js';
 import { FEDERATION_BACKFILL_JOB } from './modules/federation/remote-lookup.js';
 import { FEDERATION_ACTOR_REFRESH_JOB, FEDERATION_AVATAR_JOB, federationActorRefreshJob, federationAvatarJob } from './modules/federation/remote-refresh.js';
-import { MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from './modules/jobs/maintenance.js';
+import {
+  MAINTENANCE_JOB,
+  type MaintenanceTask,
+  forgetIdleJobHosts,
+  forgetSpentRequests,
+  maintenanceStep,
+  scheduleMaintenance,
+} from './modules/jobs/maintenance.js';
 import { NOTIFICATION_JOB } from './modules/notifications/events.js';
 import { notificationJobStep } from './modules/notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from './modules/notifications/push/push.job.js';
@@ -14,13 +22,33 @@ import type { JobsOptions } from './lib/jobs/jobs.plugin.js';
 import type { JobConcurrency, JobHandlers, JobRegistry } from './lib/jobs/job-handler.js';
 
 /**
+ * What each maintenance run does, in order: it forgets spent idempotency keys and old rate events,
+ * gives up deliveries past their lifetime (a host parked all along), forgets the failure streaks of
+ * hosts nothing waits for (those just given up included), the signing keys of deleted actors that
+ * nothing queued needs any more, and the federation's cached entries (remote keys) past their lifetime.
+ */
+export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
+  forgetSpentRequests,
+  async (app, trx, now) => {
+    const givenUp = await giveUpStaleDeliveries(trx, now);
+    if (givenUp > 0) app.log.warn({ givenUp }, 'deliveries given up: not delivered within their lifetime');
+  },
+  forgetIdleJobHosts,
+  (_app, trx) => forgetKeysOfGoneActors(trx),
+  async (app, trx, now) => {
+    const expired = await purgeExpiredKv(trx, now);
+    if (expired > 0) app.log.info({ expired }, 'expired federation cache entries deleted');
+  },
+];
+
+/**
  * What runs each kind of job: the one place that knows them all, handed to the jobs plugin. Each
  * handler is checked against its kind's payload (JobRegistry); the worker sees them by stored kind.
  */
 export const JOB_HANDLERS: JobHandlers = {
   [NOTIFICATION_JOB]: notificationJobStep,
   [ACCOUNT_MAIL_JOB]: accountMailJob,
-  [MAINTENANCE_JOB]: maintenanceStep,
+  [MAINTENANCE_JOB]: maintenanceStep(MAINTENANCE_TASKS),
   [PUSH_JOB]: pushJob,
   [FEDERATION_DELIVERY_JOB]: federationDeliveryJob,
   [FEDERATION_OUTGOING_JOB]: federationOutgoingJob,

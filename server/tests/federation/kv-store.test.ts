@@ -1,6 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseKvStore, KEY_CACHE_LIFETIME_MS, purgeExpiredKv } from '../../src/modules/federation/kv-store';
+import { MAINTENANCE_TASKS } from '../../src/jobs';
 import { maintenanceStep } from '../../src/modules/jobs/maintenance';
 import { AS_CONTEXT, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 import { createUser } from '../helpers/fixtures';
@@ -63,7 +64,7 @@ describe('federation key-value store', () => {
     const left = async () => (await t.app.db.selectFrom('federation_kv').select('key').where('key', 'like', 'purge%').orderBy('key').execute()).map((row) => row.key.split('\u001f')[1]);
     expect(await purgeExpiredKv(t.app.db, 11_000)).toBeGreaterThanOrEqual(1);
     expect(await left()).toEqual(['forever', 'live']);
-    await maintenanceStep(t.app, t.app.db, { lastRunAt: null }, 10_000 + 60 * 60_000);
+    await maintenanceStep(MAINTENANCE_TASKS)(t.app, t.app.db, { lastRunAt: null }, 10_000 + 60 * 60_000);
     expect(await left()).toEqual(['forever']);
   });
 

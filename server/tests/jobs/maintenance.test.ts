@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { IDEMPOTENCY_TTL_MS } from '../../src/lib/idempotency';
+import { MAINTENANCE_TASKS } from '../../src/jobs';
 import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
 import { DELIVERY_LIFETIME_MS, FEDERATION_DELIVERY_JOB } from '../../src/modules/federation/delivery';
 import { PARKED } from '../../src/lib/jobs/queue';
@@ -76,7 +77,7 @@ describe('maintenance job', () => {
       .values({ kind: FEDERATION_DELIVERY_JOB, payload: JSON.stringify({ actorId: gone.id, inbox: 'https://remote.example/inbox' }), run_at: now + 60_000, locked_until: null, last_error: null, created_at: now })
       .execute();
     const keptFor = () => t.app.db.selectFrom('federation_keys').select('actor_id').where('actor_id', 'in', [user.id, group.id, gone.id]).execute();
-    const maintain = (at: number) => maintenanceStep(t.app, t.app.db, { lastRunAt: null }, at);
+    const maintain = (at: number) => maintenanceStep(MAINTENANCE_TASKS)(t.app, t.app.db, { lastRunAt: null }, at);
 
     await maintain(now);
     expect((await keptFor()).map((row) => row.actor_id).sort()).toEqual([user.id, group.id, gone.id].sort());
@@ -105,7 +106,7 @@ describe('maintenance job', () => {
       .values(['gone.example', 'slow.example', 'quiet.example'].map((host) => ({ host, failures: 7, parks: 3, parked_until: now + 60_000, updated_at: now })))
       .execute();
 
-    await maintenanceStep(t.app, t.app.db, { lastRunAt: null }, now);
+    await maintenanceStep(MAINTENANCE_TASKS)(t.app, t.app.db, { lastRunAt: null }, now);
     const jobs = await t.app.db.selectFrom('jobs').select(['host', 'run_at']).where('kind', '=', FEDERATION_DELIVERY_JOB).where('host', 'is not', null).orderBy('host').execute();
     expect(jobs).toEqual([
       { host: 'gone.example', run_at: PARKED },
