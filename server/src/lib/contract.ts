@@ -21,7 +21,10 @@ export type SchemaOf<E extends Endpoint> = {
 /**
  * Method, URL, schema and config of a route, all from its contract entry, so a route cannot
  * answer a shape, or live at a path, other than the one the web app and the OpenAPI document
- * read. Spread into `app.route({...routeOf(endpoint), handler})`.
+ * read. Spread into `app.route({...routeOf(endpoint), handler})` with a handler written out where
+ * a visitor may call (the handler asks `request.viewer()`) or the handler answers through `reply`
+ * (a status, headers, a stream); a signed-in caller's call goes through the shorthands of
+ * handlers.ts, which build on it.
  */
 export function routeOf<const E extends Endpoint>(e: E, config: FastifyContextConfig = {}) {
   const schema: Record<string, unknown> = { summary: e.summary, response: { ...e.replies, ...ErrorReplies } };

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { commentsApi } from '#core/api/comments';
 import { routeOf } from '../../lib/contract.js';
-import { actionRoute } from '../../lib/handlers.js';
-import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { actionRoute, onceRoute } from '../../lib/handlers.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './comments.service.js';
 import { prepareTypedMentions } from '../federation/typed-mentions.js';
@@ -14,32 +13,21 @@ import { prepareTypedMentions } from '../federation/typed-mentions.js';
  */
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A visitor's kept pages list posts, not comments: a new comment moves only its post's count.
-  app.route({
-    ...routeOf(commentsApi.create, { visitorCacheWrite: 'counts' }),
-    handler: async (request, reply) => {
-      const viewer = await request.requireViewer();
-      await prepareTypedMentions(app, viewer, request.body.text);
-      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
-        status: 201,
-        body: await service.createComment(contextOf(app, trx), viewer, request.body),
-      }));
-      return reply.status(201).send(result.body);
-    },
-  });
+  // The accounts of other servers a text names are looked up before its transaction opens.
+  app.route(
+    onceRoute(app, commentsApi.create, (ctx, request, viewer) => service.createComment(ctx, viewer, request.body), {
+      status: 201,
+      config: { visitorCacheWrite: 'counts' },
+      before: (request, viewer) => prepareTypedMentions(app, viewer, request.body.text),
+    }),
+  );
 
   // A comment's likes are not on those pages at all; 'counts' is the lightest a write may declare.
-  app.route({
-    ...routeOf(commentsApi.like, { visitorCacheWrite: 'counts' }),
-    handler: async (request, reply) => {
-      const viewer = await request.requireViewer();
-      const input = { commentId: request.params.commentId, liked: request.body?.liked };
-      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
-        status: 200,
-        body: await service.likeComment(contextOf(app, trx), viewer, input),
-      }));
-      return reply.status(200).send(result.body);
-    },
-  });
+  app.route(
+    onceRoute(app, commentsApi.like, (ctx, request, viewer) => service.likeComment(ctx, viewer, { commentId: request.params.commentId, liked: request.body?.liked }), {
+      config: { visitorCacheWrite: 'counts' },
+    }),
+  );
 
   // Removes content, so it stays a content write: were comments ever kept for visitors, a deleted
   // one must not be served again, and deletions are too rare for a lag to be worth anything.

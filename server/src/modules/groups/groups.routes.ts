@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InfoKey } from '#core/errors';
 import { LISTING_DEFAULTS } from '#core/listing';
 import { groupsApi } from '#core/api/groups';
-import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
 import { routeOf } from '../../lib/contract.js';
-import { type RequestOf, actionRoute, message, viewerRoute } from '../../lib/handlers.js';
+import { type RequestOf, actionRoute, message, onceRoute, viewerRoute } from '../../lib/handlers.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { type ServiceContext, contextOf, inNewTransaction } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
@@ -30,17 +29,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const userActionRoute = (e: UserActionEndpoint, info: InfoKey, run: (ctx: ServiceContext, viewer: Viewer, call: service.GroupUserCall) => Promise<void>) =>
     actionRoute(e, info, (request, viewer) => inNewTransaction(app, (ctx) => run(ctx, viewer, { nameOrId: request.params.name, userId: request.params.pfp })));
 
-  app.route({
-    ...routeOf(groupsApi.create),
-    handler: async (request, reply) => {
-      const viewer = await request.requireViewer();
-      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
-        status: 201,
-        body: await service.createGroup(contextOf(app, trx), viewer, request.body),
-      }));
-      return reply.status(201).send(result.body);
-    },
-  });
+  app.route(onceRoute(app, groupsApi.create, (ctx, request, viewer) => service.createGroup(ctx, viewer, request.body), { status: 201 }));
 
   // The update call is served at PATCH and at POST alike, by one handler.
   const updateGroup = async (request: RequestOf<typeof groupsApi.update>, viewer: Viewer) => {
@@ -145,14 +134,12 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route(
     viewerRoute(groupsApi.reportLog, (request, viewer) => moderation.groupLog(contextOf(app), viewer, { nameOrId: request.params.name, query: request.query })),
   );
-  app.route({
-    ...routeOf(groupsApi.actOnReport),
-    handler: async (request) => {
-      const viewer = await request.requireViewer();
+  app.route(
+    viewerRoute(groupsApi.actOnReport, async (request, viewer) => {
       const input = { nameOrId: request.params.name, reportId: request.params.reportId, action: request.body.action };
       const done = await inNewTransaction(app, (ctx) => moderation.groupAct(ctx, viewer, input));
       await removePostMedia(app.storage, done.mediaKeys, request.log);
       return message(done.info);
-    },
-  });
+    }),
+  );
 };

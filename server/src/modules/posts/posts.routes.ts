@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { postsApi } from '#core/api/posts';
 import { routeOf } from '../../lib/contract.js';
-import { actionRoute } from '../../lib/handlers.js';
-import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { actionRoute, onceRoute } from '../../lib/handlers.js';
+import type { Viewer } from '../../lib/viewer.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { listThread } from '../comments/comments.service.js';
 import {
-  type PostView,
   createPost,
   deletePost,
   editPost,
@@ -20,36 +19,31 @@ import { prepareTypedMentions } from '../federation/typed-mentions.js';
 
 /** Posts: create, read, edit (with its history), like, delete, and a post's comments. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.route({
-    ...routeOf(postsApi.create),
-    handler: async (request, reply) => {
-      const viewer = await request.requireViewer();
-      await prepareTypedMentions(app, viewer, request.body.text);
-      const result = await runOnce<PostView & { post: PostView }>(app.db, viewer.id, idempotentRequest(request), async (trx) => {
-        const post = await createPost(contextOf(app, trx), viewer, request.body);
-        return { status: 201, body: { ...post, post } };
-      });
-      return reply.status(result.status as 200).send(result.body);
-    },
-  });
+  // The accounts of other servers a text names are looked up before its transaction opens.
+  const typedMentions = (request: { body: { text?: unknown } }, viewer: Viewer) => prepareTypedMentions(app, viewer, request.body.text);
+
+  app.route(
+    onceRoute(
+      app,
+      postsApi.create,
+      async (ctx, request, viewer) => {
+        const post = await createPost(ctx, viewer, request.body);
+        return { ...post, post };
+      },
+      { status: 201, before: typedMentions },
+    ),
+  );
 
   app.route({
     ...routeOf(postsApi.get),
     handler: async (request) => getPostForViewer(contextOf(app), await request.viewer(), request.params.postId),
   });
 
-  app.route({
-    ...routeOf(postsApi.edit),
-    handler: async (request, reply) => {
-      const viewer = await request.requireViewer();
-      await prepareTypedMentions(app, viewer, request.body.text);
-      const result = await runOnce<PostView>(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
-        status: 200,
-        body: await editPost(contextOf(app, trx), viewer, { ...request.body, postId: request.params.postId }),
-      }));
-      return reply.status(result.status as 200).send(result.body);
-    },
-  });
+  app.route(
+    onceRoute(app, postsApi.edit, (ctx, request, viewer) => editPost(ctx, viewer, { ...request.body, postId: request.params.postId }), {
+      before: typedMentions,
+    }),
+  );
 
   app.route({
     ...routeOf(postsApi.history),
@@ -62,18 +56,11 @@ export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // A like or unlike moves only the post's count (and its place when sorted by likes) for a visitor.
-  app.route({
-    ...routeOf(postsApi.like, { visitorCacheWrite: 'counts' }),
-    handler: async (request, reply) => {
-      const viewer = await request.requireViewer();
-      const input = { postId: request.params.postId, liked: request.body?.liked };
-      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => ({
-        status: 200,
-        body: await likePost(contextOf(app, trx), viewer, input),
-      }));
-      return reply.status(result.status as 200).send(result.body);
-    },
-  });
+  app.route(
+    onceRoute(app, postsApi.like, (ctx, request, viewer) => likePost(ctx, viewer, { postId: request.params.postId, liked: request.body?.liked }), {
+      config: { visitorCacheWrite: 'counts' },
+    }),
+  );
 
   app.route(
     actionRoute(postsApi.delete, 'post_deleted', async (request, viewer) => {

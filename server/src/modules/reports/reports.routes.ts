@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { reportsApi } from '#core/api/reports';
-import { routeOf } from '../../lib/contract.js';
-import { actionRoute, message, viewerRoute } from '../../lib/handlers.js';
-import { idempotentRequest, runOnce } from '../../lib/idempotency.js';
+import { actionRoute, message, onceRoute, viewerRoute } from '../../lib/handlers.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { removePostMedia } from '../posts/posts.service.js';
 import * as moderation from './moderation.service.js';
@@ -15,33 +13,30 @@ import * as service from './reports.service.js';
  * moderation service.
  */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.route({
-    ...routeOf(reportsApi.report),
-    handler: async (request) => {
-      const viewer = await request.requireViewer();
-      await service.checkReport(contextOf(app), viewer, request.body);
-      // An offline client resends with its Idempotency-Key: the lost answer is replayed, not refused as already reported.
-      const result = await runOnce(app.db, viewer.id, idempotentRequest(request), async (trx) => {
-        await service.storeReport(contextOf(app, trx), viewer, request.body);
-        return { status: 200, body: message('report_received') };
-      });
-      return result.body;
-    },
-  });
+  // An offline client resends with its Idempotency-Key: the lost answer is replayed, not refused as already reported.
+  app.route(
+    onceRoute(
+      app,
+      reportsApi.report,
+      async (ctx, request, viewer) => {
+        await service.storeReport(ctx, viewer, request.body);
+        return message('report_received');
+      },
+      { before: (request, viewer) => service.checkReport(contextOf(app), viewer, request.body) },
+    ),
+  );
 
   app.route(viewerRoute(reportsApi.queue, (request, viewer) => moderation.moderatorQueue(contextOf(app), viewer, request.query)));
   app.route(viewerRoute(reportsApi.log, (request, viewer) => moderation.moderatorLog(contextOf(app), viewer, request.query)));
-  app.route({
-    ...routeOf(reportsApi.act),
-    handler: async (request) => {
-      const viewer = await request.requireViewer();
+  app.route(
+    viewerRoute(reportsApi.act, async (request, viewer) => {
       const input = { reportId: request.params.reportId, action: request.body.action };
       const done = await inNewTransaction(app, (ctx) => moderation.moderatorAct(ctx, viewer, input));
       // The content's media goes once the deletion has committed.
       await removePostMedia(app.storage, done.mediaKeys, request.log);
       return message(done.info);
-    },
-  });
+    }),
+  );
   const suspensionRoute = (e: typeof reportsApi.suspend | typeof reportsApi.unsuspend, suspend: boolean) =>
     actionRoute(e, suspend ? 'user_suspended' : 'user_unsuspended', (request, viewer) =>
       inNewTransaction(app, (ctx) => moderation.setSuspension(ctx, viewer, { userId: request.params.userId, suspend })),

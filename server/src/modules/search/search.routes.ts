@@ -3,6 +3,7 @@ import { LISTING_DEFAULTS } from '#core/listing';
 import { searchComments } from '../comments/comments.service.js';
 import { searchApi } from '#core/api/search';
 import { routeOf } from '../../lib/contract.js';
+import { viewerRoute } from '../../lib/handlers.js';
 import { contextOf } from '../../lib/service-context.js';
 import { feedPage, searchScope } from '../feeds/feeds.service.js';
 import * as service from './search.service.js';
@@ -18,10 +19,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => service.suggestUsers(ctx, await request.viewer(), request.query.query),
   });
 
-  app.route({
-    ...routeOf(searchApi.suggestMyGroups),
-    handler: async (request) => service.suggestPostableGroups(ctx, await request.requireViewer(), request.query.query),
-  });
+  app.route(viewerRoute(searchApi.suggestMyGroups, (request, viewer) => service.suggestPostableGroups(ctx, viewer, request.query.query)));
 
   app.route({
     ...routeOf(searchApi.users),
