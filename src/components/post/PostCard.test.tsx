@@ -42,6 +42,23 @@ beforeAll(async () => {
 setUpLocalFirst(() => startOffline('me', 'u9'));
 
 describe('PostCard', () => {
+  it('opens the post from anywhere on the card but its links and buttons', async () => {
+    mockFetch(() => ({ body: {} }));
+    const { router } = renderWithApp(<PostCard post={post()} />, { route: '/feed' });
+    fireEvent.click(screen.getByRole('button', { name: /show content|image/i }));
+    fireEvent.click(screen.getByRole('link', { name: 'alice' }), { button: 1 });
+    expect(router.state.location.pathname).toBe('/feed');
+    fireEvent.click(screen.getByText(/Hello/));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/p/p1'));
+  });
+
+  it('leaves the post\'s own page and a post being answered where they are', () => {
+    mockFetch(() => ({ body: {} }));
+    const { router } = renderWithApp(<PostCard post={post({ media: [] })} quoted />, { route: '/post' });
+    fireEvent.click(screen.getByText(/Hello/));
+    expect(router.state.location.pathname).toBe('/post');
+  });
+
   it('shows the author\'s avatar under the versioned URL the server gave', () => {
     mockFetch(() => ({ body: {} }));
     renderWithApp(<PostCard post={post({ author: { username: 'alice', pfp: 'u1', pfpUrl: '/media/pfp/u1.jpeg?v=42' } })} />);

@@ -1,7 +1,8 @@
-import { type ReactNode, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type MouseEvent, type ReactNode, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../Icon';
-import { AppLink } from '../AppLink';
+import { AppLink, opensElsewhere } from '../AppLink';
 import { DELETED, LIMITS } from '#core/limits';
 import type { MentionTag, Post } from '../../lib/api/types';
 import type { OutboxStatus } from '../../lib/db/db';
@@ -142,6 +143,26 @@ function PostActions({ post }: { post: Post & { cachedAt?: number } }) {
   );
 }
 
+/** What a click on a card leaves to itself: its links, buttons and fields, and what opens from them. */
+const OWN_CLICKS = 'a, button, input, textarea, select, label, summary, [role="button"], [role="menu"], [role="dialog"], [role="alertdialog"]';
+
+/**
+ * A click anywhere else on the card opens the post, as a tap on a post does in every peer; the
+ * time stays its link for keyboards and new tabs. Selecting text is not a click on the card.
+ */
+function useOpensPost(postId: string, enabled: boolean) {
+  const navigate = useNavigate();
+  const path = `/p/${postId}`;
+  const here = useLocation().pathname === path;
+  if (!enabled || here) return undefined;
+  return (event: MouseEvent<HTMLElement>) => {
+    const target = event.target as Element;
+    if (event.defaultPrevented || opensElsewhere(event) || !event.currentTarget.contains(target) || target.closest(OWN_CLICKS)) return;
+    if (window.getSelection()?.toString()) return;
+    navigate(path);
+  };
+}
+
 /** The post card. */
 export function PostCard({ post: stored, pending, pinned, quoted, pictures = 'lazy' }: Props) {
   const { t } = useTranslation('post');
@@ -149,8 +170,14 @@ export function PostCard({ post: stored, pending, pinned, quoted, pictures = 'la
   const post = usePendingEdit(stored);
   const localUrls = useObjectUrls(pending?.images);
   const images = pending ? localUrls : (post.media ?? []);
+  const opensPost = useOpensPost(post._id, !pending && !quoted);
   return (
-    <article className={`post-card${pending ? ' post-pending' : ''}${quoted ? ' post-card-quoted' : ''}`} data-post-id={post._id}>
+    // The card's click only repeats its time link, which keyboards and screen readers reach.
+    <article
+      className={`post-card${pending ? ' post-pending' : ''}${quoted ? ' post-card-quoted' : ''}${opensPost ? ' post-card-opens' : ''}`}
+      data-post-id={post._id}
+      onClick={opensPost}
+    >
       {pinned && <div className="post-pinned">{t('pinned')}</div>}
       {!quoted && <SharedBy sharer={post.sharedBy} />}
       <header className="post-header">
