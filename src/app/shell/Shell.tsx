@@ -11,6 +11,8 @@ import { NavBar } from './NavBar';
 import { SessionNotice } from './SessionNotice';
 import { Toasts } from './Toasts';
 import { UpdatePrompt } from './UpdatePrompt';
+import { useScreenFocus } from './screen-focus';
+import { useScreenTitle } from './screen-title';
 import './Shell.css';
 
 // Search asks the API and reads the local database: the column fills in after the first paint.
@@ -35,6 +37,8 @@ export function Shell() {
   const { pathname } = useLocation();
   const [searchOpen, setSearchOpen] = useState(false);
   const entry = useKeptPlace();
+  useScreenTitle();
+  useScreenFocus();
   const showSearch = pathname !== '/search';
 
   return (
