@@ -1,0 +1,82 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { text } from './support/journeys';
+import { type TestUser, createPost, createVerifiedUser } from './support/server';
+import { useE2eSuite } from './support/suite';
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+/** What has the focus: its tag and its text. */
+const focused = (page: Page) => page.evaluate(() => ({ tag: document.activeElement?.tagName ?? '', text: document.activeElement?.textContent?.trim() ?? '' }));
+
+/**
+ * Moving between screens: a post opens from anywhere on its card, each screen names itself in the
+ * tab and the history in the reader's language, and the focus lands on the new screen's heading.
+ */
+describe('screens', () => {
+  const e2e = useE2eSuite();
+  let author: TestUser;
+  const words = `A card to tap ${Date.now()}`;
+  let postId = '';
+
+  beforeAll(async () => {
+    author = await createVerifiedUser(e2e.server);
+    postId = (await createPost(e2e.server, author, { text: words }))._id;
+  });
+
+  it.each([['phone', PHONE], ['desktop', DESKTOP]] as const)('opens a post tapped on its text, and its author from the name (%s)', async (_size, device) => {
+    const page = await e2e.visit('/feed', device);
+    // The app's card (main#main), not the one the server's first page draws before the app starts.
+    const card = page.locator(`main#main article[data-post-id="${postId}"]`);
+    await card.getByText(words).click();
+    await page.waitForURL((url) => url.pathname === `/p/${postId}`);
+    await page.goBack();
+    await card.getByRole('link', { name: author.username, exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/u/${author.username}`);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
+
+  it('names every screen in the tab, as the server does, in English and in Czech', async () => {
+    const page = await e2e.visit('/feed', { ...PHONE, locale: 'en-US' });
+    await page.locator(`main#main article[data-post-id="${postId}"]`).getByText(words).click();
+    await expect.poll(() => page.title()).toBe(`@${author.username} on Kruh`);
+    await page.locator(`main#main article[data-post-id="${postId}"]`).getByRole('link', { name: author.username, exact: true }).click();
+    await expect.poll(() => page.title()).toBe(`@${author.username} on Kruh`);
+    await page.getByRole('navigation', { name: text('en', 'common:nav.label') }).getByRole('link', { name: text('en', 'common:nav.search') }).click();
+    await expect.poll(() => page.title()).toBe(`${text('en', 'search:title')} · Kruh`);
+
+    const czech = await e2e.visit('/search', { ...PHONE, locale: 'cs-CZ' });
+    await expect.poll(() => czech.title()).toBe(`${text('cs', 'search:title')} · Kruh`);
+    await czech.goto(`${e2e.server.baseUrl}/u/${author.username}`);
+    await expect.poll(() => czech.title()).toBe(`@${author.username} na Kruhu`);
+  });
+
+  it('puts the focus on the new screen\'s heading after a navigation and after a post is sent', async () => {
+    const user = await createVerifiedUser(e2e.server);
+    const page = await e2e.visit('/feed', { as: user, ...PHONE });
+    const nav = page.getByRole('navigation', { name: text('en', 'common:nav.label') });
+    await nav.getByRole('link', { name: text('en', 'common:nav.notifications') }).click();
+    await page.getByRole('heading', { name: text('en', 'notifications:title'), level: 1 }).waitFor();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'H1', text: text('en', 'notifications:title') });
+
+    await nav.getByRole('link', { name: text('en', 'common:nav.newPost'), exact: true }).click();
+    const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
+    await box.fill(`Sent with the keyboard ${Date.now()}`);
+    await page.getByRole('main').getByRole('button', { name: text('en', 'compose:submit') }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => focused(page)).toEqual({ tag: 'H1', text: text('en', 'feed:title') });
+  });
+
+  it('takes 512 characters in the composer as the server counts them, an emoji once', async () => {
+    const user = await createVerifiedUser(e2e.server);
+    const page = await e2e.visit('/post', { as: user, ...PHONE });
+    await e2e.journey.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const box = page.getByRole('main').getByRole('textbox', { name: text('en', 'compose:text_label') });
+    await box.click();
+    await page.evaluate((emoji) => navigator.clipboard.writeText(emoji), '😀'.repeat(300));
+    await page.keyboard.press('Control+V');
+    await expect.poll(() => box.inputValue().then((value) => [...value].length)).toBe(300);
+    await page.getByRole('main').getByText(text('en', 'compose:length', { length: 300, max: 512 })).waitFor();
+  });
+});
