@@ -29,6 +29,8 @@ import { visitorCachePlugin } from './plugins/visitor-cache.js';
 import { API_ROUTES } from './routes.js';
 import { jobsPlugin } from './lib/jobs/jobs.plugin.js';
 import { jobsOptions } from './jobs.js';
+import { EVENT_SUBSCRIBERS } from './events.js';
+import type { EventSubscribers } from './lib/events/domain-events.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { pushPlugin } from './modules/notifications/push/push.plugin.js';
@@ -52,6 +54,8 @@ export interface BuildOptions {
   resolve?: Resolver;
   /** Sees every route as it is added: tests walk the whole route table with it. */
   onRoute?: (route: RouteOptions) => void;
+  /** Who reacts to each domain event; events.ts's by default (tests listen in or leave reactions out). */
+  events?: EventSubscribers;
 }
 
 /**
@@ -96,6 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorsPlugin);
+  app.decorate('eventSubscribers', options.events ?? EVENT_SUBSCRIBERS);
   const page = config.webDir ? join(config.webDir, 'index.html') : null;
   const inlineScripts = page && existsSync(page) ? inlineScriptSources(readFileSync(page, 'utf8')) : [];
   await app.register(securityPlugin, { mediaUrl: config.mediaUrl, inlineScripts });

@@ -10,6 +10,7 @@ export const COMPOSITION_ROOTS: readonly string[] = [
   'server/src/app.ts',
   'server/src/routes.ts',
   'server/src/jobs.ts',
+  'server/src/events.ts',
   'server/src/cli/admin.ts',
   'server/src/cli/migrate.ts',
   'server/src/cli/copy-media.ts',

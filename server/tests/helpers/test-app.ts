@@ -25,7 +25,7 @@ export interface TestApp {
  * copied from the run's migrated template (dropped when the app closes), so test files run in
  * parallel without seeing each other's rows.
  */
-export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve' | 'logStream'> {
+export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve' | 'logStream' | 'events'> {
   /** Told the SQL of every statement the app runs. */
   onQuery?: (sql: string) => void;
 }

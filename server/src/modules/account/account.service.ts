@@ -7,6 +7,9 @@ import { badRequest, conflict } from '../../lib/app-error.js';
 import { keysetPages } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import { hashPassword } from '../../lib/passwords.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
+// Declares the events this module publishes.
+import './account.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { enqueueAccountMail } from '../auth/auth.emails.js';
@@ -33,7 +36,6 @@ import type { AccountData } from './account.export.js';
 import { postImagesOf, postsLikedBy, postsWrittenBy } from './post-export.js';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
 import { deleteUserCascade, pushDevicesOf, setNotificationSettings } from './account.repository.js';
-import * as federation from '../federation/outgoing.js';
 
 /** Account management: every call acts on the caller's own account. */
 
@@ -191,8 +193,8 @@ export async function confirmDeletion(ctx: ServiceContext, viewer: Viewer, input
  * transaction committed (removeAccountFiles), since files cannot roll back.
  */
 export async function deleteAccount(ctx: ServiceContext, viewer: Viewer): Promise<string[]> {
-  const groupKeys = await handOverGroupsOf(ctx.db, viewer.id, ctx.app);
-  await federation.accountDeleting(ctx, viewer.id);
+  const groupKeys = await handOverGroupsOf(ctx, viewer.id);
+  await publishEvent(ctx, 'account.deleting', { userId: viewer.id });
   await deleteUserCascade(ctx.db, viewer.id, accountKey(viewer.id));
   return groupKeys;
 }

@@ -6,9 +6,11 @@ import type { BlockStateReply, MutedTagsReply } from '#core/api/blocks';
 import { userExists } from '../../db/users.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { type PageQuery, pageWindow, toPage } from '../../lib/paging.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
+// Declares the events this module publishes.
+import './blocks.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { endRemoteFollowOnBlock } from '../federation/boundaries.js';
 import { endFollow } from '../follows/follows.service.js';
 import { toUserListReply } from '../profiles/profiles.mapper.js';
 import * as repo from './blocks.repository.js';
@@ -33,7 +35,7 @@ export async function block(ctx: ServiceContext, viewer: Viewer, userId: string)
   await repo.addToList(ctx.db, 'block', viewer.id, userId, Date.now());
   await endFollow(ctx.db, viewer.id, userId);
   await endFollow(ctx.db, userId, viewer.id);
-  await endRemoteFollowOnBlock(ctx.db, userId, viewer.id);
+  await publishEvent(ctx, 'block.created', { blockerId: viewer.id, blockedId: userId });
 }
 
 /** Follows ended by a block are not restored: each side may follow again. */

@@ -11,16 +11,17 @@ import { takeCommentSlot, takeLikeSlot, takeStrangerMentionSlots } from '../../l
 import { withLikedTargets } from '../../lib/liked-targets.js';
 import { isId, newId } from '../../lib/ids.js';
 import { type ListingQuery, listingWindow, pageWindow, toPage } from '../../lib/paging.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
+// Declares the events this module publishes.
+import './comments.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { isBannedFromPost } from '../../policy/group-access.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
-import { enqueueNotificationEvent } from '../notifications/events.js';
 import { readImageAlts } from '../../policy/image-alts.js';
 import { imageKey } from '../../policy/media-urls.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './comments.repository.js';
 import { type CommentView, toComments } from './comments.mapper.js';
-import * as federation from '../federation/outgoing.js';
 import { typedMentionAccounts } from '../federation/typed-mentions.js';
 
 /** The comment rules. */
@@ -138,8 +139,7 @@ export async function createComment(ctx: ServiceContext, viewer: Viewer, body: C
   );
   await repo.addToPostComments(trx, postId, 1);
   if (parentCommentId) await repo.addToReplies(trx, parentCommentId, 1);
-  if (!remote?.quiet) await enqueueNotificationEvent(trx, { kind: 'comment_created', commentId: id }, now);
-  await federation.commentPublished(ctx, id, body.images ?? 0);
+  await publishEvent(ctx, 'comment.created', { commentId: id, pictures: body.images ?? 0, quiet: remote?.quiet });
   return (await mapOne(ctx, id, viewer.id))!;
 }
 
@@ -162,7 +162,7 @@ export async function replaceRemoteCommentText(ctx: ServiceContext, viewer: View
   const newlyMentioned = [...new Set(mentions.flatMap((m) => (m.user_id && !before.has(m.user_id) ? [m.user_id] : [])))];
   await takeStrangerMentionSlots(ctx.db, ctx.app.config.rates, viewer.id, newlyMentioned);
   await repo.replaceCommentMentions(ctx.db, commentId, mentions);
-  if (newlyMentioned.length > 0) await enqueueNotificationEvent(ctx.db, { kind: 'comment_edited', commentId, mentioned: newlyMentioned });
+  if (newlyMentioned.length > 0) await publishEvent(ctx, 'comment.edited', { commentId, newlyMentioned });
 }
 
 /** PATCH /comment/{id}/like: toggles, or sets `liked` when given; counted as likePost is. */
@@ -174,7 +174,7 @@ export async function likeComment(ctx: ServiceContext, viewer: Viewer, { comment
   await refuseBlocked(trx, viewer.id, comment.post_id, comment.author_id);
   await takeLikeSlot(trx, ctx.app.config.rates, viewer.id);
   const now = Date.now();
-  await federation.likeChanging(ctx, { commentId, userId: viewer.id, liked, now });
+  await publishEvent(ctx, 'comment.like_changing', { commentId, userId: viewer.id, liked, now });
   return repo.setCommentLike(trx, commentId, viewer.id, liked, now);
 }
 
@@ -186,7 +186,7 @@ export async function likeComment(ctx: ServiceContext, viewer: Viewer, { comment
 export async function deleteComment(ctx: ServiceContext, viewer: Viewer, commentId: string): Promise<string[]> {
   // Read first, while the comment is there; removeComment refuses anyone but its author, and the
   // queued job goes with the refused transaction.
-  await federation.commentDeleting(ctx, commentId);
+  await publishEvent(ctx, 'comment.deleting', { commentId });
   return (await removeComment(ctx.db, viewer, commentId)) ? [imageKey(commentId, 0)] : [];
 }
 

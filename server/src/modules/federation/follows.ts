@@ -57,7 +57,7 @@ export async function acceptFollow(app: FastifyInstance, ctx: InboxContext<void>
       now,
     );
     await addRemoteFollow(trx, follower.id!.href, localId, now);
-    if (accountId) await remoteFollowStarted(trx, accountId, localId, now);
+    if (accountId) await remoteFollowStarted({ app, db: trx }, accountId, localId, now);
     await setRemoteFollowId(trx, follower.id!.href, localId, follow.id!.href);
     await enqueueDelivery(trx, { actorId: localId, keyId: rsa.keyId.href, inbox: follower.inboxId!.href, activity }, now);
   });

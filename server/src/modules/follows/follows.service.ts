@@ -1,12 +1,13 @@
 import type { Executor } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
+// Declares the events this module publishes.
+import './follows.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
 import { userExists } from '../../db/users.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { enqueueNotificationEvent } from '../notifications/events.js';
 import * as repo from './follows.repository.js';
-import * as federation from '../federation/outgoing.js';
 
 /** What other modules read of follows: the follow states of a user list, and the data export's edges. */
 export { followEdgesOf, followStates, NOT_FOLLOWING, type FollowEdge, type FollowState } from './follows.repository.js';
@@ -37,8 +38,7 @@ export async function follow(ctx: ServiceContext, viewer: Viewer, followingId: s
   const now = Date.now();
   // A new follow starts silent: the user opts into notifications with the dropdown.
   if (!(await repo.insertFollow(ctx.db, viewer.id, followingId, now))) throw conflict('trying_to_follow');
-  await enqueueNotificationEvent(ctx.db, { kind: 'follow', actorId: viewer.id, userId: followingId }, now);
-  await federation.followChanging(ctx, { followerId: viewer.id, targetId: followingId, following: true });
+  await publishEvent(ctx, 'follow.created', { followerId: viewer.id, followingId });
   return { follows: true, notify: false };
 }
 
@@ -47,8 +47,8 @@ export async function follow(ctx: ServiceContext, viewer: Viewer, followingId: s
  * local one, listed and counted on the user's profile, and the user is told of it the same way
  * (once: a Follow sent again changes nothing). The follow starts silent, as every follow does.
  */
-export async function remoteFollowStarted(db: Executor, accountId: string, userId: string, now: number): Promise<void> {
-  if (await repo.insertFollow(db, accountId, userId, now)) await enqueueNotificationEvent(db, { kind: 'follow', actorId: accountId, userId }, now);
+export async function remoteFollowStarted(ctx: ServiceContext, accountId: string, userId: string, now: number): Promise<void> {
+  if (await repo.insertFollow(ctx.db, accountId, userId, now)) await publishEvent(ctx, 'follow.created', { followerId: accountId, followingId: userId });
 }
 
 /** A remote account's follow of a local user ended (its actor's Undo). */
@@ -70,6 +70,6 @@ export async function changeNotify(ctx: ServiceContext, viewer: Viewer, input: {
 
 export async function unfollow(ctx: ServiceContext, viewer: Viewer, followingId: string): Promise<void> {
   await requireOtherUser(ctx, viewer, followingId);
-  await federation.followChanging(ctx, { followerId: viewer.id, targetId: followingId, following: false });
+  await publishEvent(ctx, 'follow.ending', { followerId: viewer.id, followingId });
   if (!(await repo.deleteFollow(ctx.db, viewer.id, followingId))) throw badRequest('invalid_following_id');
 }

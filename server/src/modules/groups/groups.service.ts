@@ -8,11 +8,12 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/a
 import { isId, newId } from '../../lib/ids.js';
 import { pageWindow, toPage } from '../../lib/paging.js';
 import { takeSlot } from '../../lib/rate-limit.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
+// Declares the events this module publishes.
+import './groups.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { type SecretSource, avatarKey } from '../../policy/media-urls.js';
-import { enqueueNotificationEvent } from '../notifications/events.js';
-import { forgetGroupNotifications } from '../notifications/notifications.service.js';
+import { avatarKey } from '../../policy/media-urls.js';
 import { deletePostsWithMedia, isPostInGroup, postExists, postIdsInGroup, untagGroup, untagPostFromGroup } from '../posts/group-posts.js';
 import { type Membership, canSeeGroupContent, isAdminRole, membershipOf } from '../../policy/group-access.js';
 import { isPostVisible } from '../../policy/post-visibility.js';
@@ -21,7 +22,6 @@ import { type GroupView, toGroupRef, toGroupView, toListedUser } from './groups.
 import * as repo from './groups.repository.js';
 import type { PageQuery } from '#core/api/common';
 import type { GroupBody, GroupSavedReply, GroupUserListReply } from '#core/api/groups';
-import * as federation from '../federation/outgoing.js';
 
 /**
  * The group rules. Every change runs on the transaction its route opened (`ctx.db`) and first
@@ -169,7 +169,7 @@ export async function updateGroup(ctx: ServiceContext, viewer: Viewer, { groupId
     if (await repo.nameTaken(db, clean.nameLower, clean.fields.name_skeleton, group.id)) throw conflict('groupname_taken');
     await repo.updateGroup(db, group.id, clean.fields);
     // A group made private is no actor any more: its remote followers must hear nothing of it.
-    if (clean.fields.is_private && !group.is_private) await federation.actorGone(db, group.id);
+    if (clean.fields.is_private && !group.is_private) await publishEvent(ctx, 'group.made_private', { groupId: group.id });
     return toGroupRef({ id: group.id, name: clean.fields.name });
   });
 }
@@ -183,17 +183,17 @@ export async function updateGroup(ctx: ServiceContext, viewer: Viewer, { groupId
 export async function deleteGroup(ctx: ServiceContext, viewer: Viewer, groupId: string): Promise<string[]> {
   const group = await loadGroupByIdForChange(ctx.db, groupId);
   if (group.owner_id !== viewer.id) throw forbidden('owner_delete');
-  return removeGroup(ctx.db, group, ctx.app);
+  return removeGroup(ctx, group);
 }
 
 /** The deletion itself, for a group already locked; answers the media keys to remove once committed. */
-async function removeGroup(trx: Executor, group: repo.GroupRecord, secret: SecretSource): Promise<string[]> {
+async function removeGroup(ctx: ServiceContext, group: repo.GroupRecord): Promise<string[]> {
+  const trx = ctx.db;
   const keys = [avatarKey('gp', group.id)];
-  if (group.is_private) keys.push(...(await deletePostsWithMedia(trx, await postIdsInGroup(trx, group.id), secret)));
+  if (group.is_private) keys.push(...(await deletePostsWithMedia(trx, await postIdsInGroup(trx, group.id), ctx.app)));
   await untagGroup(trx, group.id);
-  await forgetGroupNotifications(trx, group.id);
+  await publishEvent(ctx, 'group.deleting', { groupId: group.id });
   await repo.deleteGroup(trx, group.id);
-  await federation.actorGone(trx, group.id);
   return keys;
 }
 
@@ -210,7 +210,8 @@ async function removeGroup(trx: Executor, group: repo.GroupRecord, secret: Secre
  * their own row, which keeps them from joining or being given anything else, and only then is the
  * list of groups they own read.
  */
-export async function handOverGroupsOf(trx: Executor, userId: string, secret: SecretSource): Promise<string[]> {
+export async function handOverGroupsOf(ctx: ServiceContext, userId: string): Promise<string[]> {
+  const trx = ctx.db;
   const locked = new Set<string>();
   await lockGroupsOfUser(trx, userId, locked);
   await repo.lockUser(trx, userId);
@@ -222,8 +223,8 @@ export async function handOverGroupsOf(trx: Executor, userId: string, secret: Se
     const group = await repo.lockGroup(trx, id);
     if (!group) continue;
     const successor = await repo.findSuccessor(trx, group.id, userId);
-    if (successor) await passOwnership(trx, group, successor, userId);
-    else keys.push(...(await removeGroup(trx, group, secret)));
+    if (successor) await passOwnership(ctx, group, successor, userId);
+    else keys.push(...(await removeGroup(ctx, group)));
   }
   return keys;
 }
@@ -242,11 +243,12 @@ async function lockGroupsOfUser(trx: Executor, userId: string, locked: Set<strin
 }
 
 /** Makes `toId` (a member) the owner; the previous owner, if still a member, stays as an admin. */
-async function passOwnership(trx: Executor, group: repo.GroupRecord, toId: string, actorId: string): Promise<void> {
+async function passOwnership(ctx: ServiceContext, group: repo.GroupRecord, toId: string, actorId: string): Promise<void> {
+  const trx = ctx.db;
   await repo.setOwner(trx, group.id, toId);
   await repo.setRole(trx, group.id, toId, 'owner');
   await repo.setRole(trx, group.id, group.owner_id, 'admin');
-  await enqueueNotificationEvent(trx, { kind: 'group_made_owner', groupId: group.id, actorId, userId: toId });
+  await publishEvent(ctx, 'group.ownership_passed', { groupId: group.id, actorId, userId: toId });
 }
 
 // ---- Reading ---------------------------------------------------------------------------------
@@ -362,7 +364,7 @@ export function joinGroup(ctx: ServiceContext, viewer: Viewer, nameOrId: string)
     if (!(await repo.insertMember(trx, group.id, userId, 'member', Date.now()))) throw conflict('already_member');
     await repo.adjustCounts(trx, group.id, { members: 1 });
     await repo.deleteUserRow(trx, 'group_requests', group.id, userId);
-    await enqueueNotificationEvent(trx, { kind: 'group_new_member', groupId: group.id, userId });
+    await publishEvent(ctx, 'group.member_joined', { groupId: group.id, userId });
   });
 }
 
@@ -386,7 +388,7 @@ export function requestJoin(ctx: ServiceContext, viewer: Viewer, nameOrId: strin
     if (membership.requested) throw conflict('already_requested');
     await takeGroupActionSlot(ctx, group.id, userId);
     if (!(await repo.insertUserRow(trx, 'group_requests', group.id, userId, Date.now()))) throw conflict('already_requested');
-    await enqueueNotificationEvent(trx, { kind: 'group_join_request', groupId: group.id, actorId: userId });
+    await publishEvent(ctx, 'group.join_requested', { groupId: group.id, userId });
   });
 }
 
@@ -397,7 +399,7 @@ export function withdrawRequest(ctx: ServiceContext, viewer: Viewer, nameOrId: s
     if (!membership.requested) throw notFound('no_pending_request');
     await takeGroupActionSlot(ctx, group.id, userId);
     if (!(await repo.deleteUserRow(trx, 'group_requests', group.id, userId))) throw notFound('no_pending_request');
-    await enqueueNotificationEvent(trx, { kind: 'group_join_withdrawn', groupId: group.id, userId });
+    await publishEvent(ctx, 'group.join_withdrawn', { groupId: group.id, userId });
   });
 }
 
@@ -420,10 +422,10 @@ export async function resolveRequest(ctx: ServiceContext, viewer: Viewer, { name
   if (accept) {
     await repo.insertMember(trx, group.id, target.id, 'member', Date.now());
     await repo.adjustCounts(trx, group.id, { members: 1 });
-    await enqueueNotificationEvent(trx, { kind: 'group_join_accepted', groupId: group.id, actorId, userId: target.id });
-    await enqueueNotificationEvent(trx, { kind: 'group_new_member', groupId: group.id, userId: target.id });
+    await publishEvent(ctx, 'group.join_accepted', { groupId: group.id, actorId, userId: target.id });
+    await publishEvent(ctx, 'group.member_joined', { groupId: group.id, userId: target.id });
   } else {
-    await enqueueNotificationEvent(trx, { kind: 'group_join_denied', groupId: group.id, actorId, userId: target.id });
+    await publishEvent(ctx, 'group.join_denied', { groupId: group.id, actorId, userId: target.id });
   }
 }
 
@@ -443,12 +445,12 @@ export async function setAdmin(ctx: ServiceContext, viewer: Viewer, { nameOrId, 
   if (makeAdmin) {
     if (isAdminRole(membership.role)) throw conflict('already_admin');
     if (!(await repo.changeRole(trx, group.id, target.id, 'member', 'admin'))) throw conflict('already_admin');
-    await enqueueNotificationEvent(trx, { kind: 'group_made_admin', groupId: group.id, actorId, userId: target.id });
+    await publishEvent(ctx, 'group.admin_granted', { groupId: group.id, actorId, userId: target.id });
   } else {
     if (membership.role === 'member') throw conflict('isnt_admin');
     if (membership.role === 'owner' || actor.role !== 'owner') throw forbidden('admin_admin');
     if (!(await repo.changeRole(trx, group.id, target.id, 'admin', 'member'))) throw conflict('isnt_admin');
-    await enqueueNotificationEvent(trx, { kind: 'group_revoked_admin', groupId: group.id, actorId, userId: target.id });
+    await publishEvent(ctx, 'group.admin_revoked', { groupId: group.id, actorId, userId: target.id });
   }
 }
 
@@ -465,7 +467,7 @@ export async function transferOwnership(ctx: ServiceContext, viewer: Viewer, { n
   if (membership.banned) throw conflict('admin_banned');
   if (!membership.role) throw notFound('isnt_member');
   if (membership.role === 'owner') throw conflict('already_admin');
-  await passOwnership(trx, group, target.id, viewer.id);
+  await passOwnership(ctx, group, target.id, viewer.id);
 }
 
 /**

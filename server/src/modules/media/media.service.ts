@@ -5,9 +5,11 @@ import { type Check, normalizeImageAlt, postImagesMax, validateImageAlt, validat
 import { inTransaction } from '../../db/helpers.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { isId } from '../../lib/ids.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
+// Declares the events this module publishes.
+import './media.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import * as federation from '../federation/outgoing.js';
 import { storeAvatar } from './avatars.js';
 import { isAnimation, renderDefaultAvatar, toContentImage } from './images.js';
 import { readObject, type StoredObject } from '../../lib/storage.js';
@@ -46,8 +48,7 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
     const recorded = await recordImage(trx, owner, index, alt);
     // The app sends a post's or comment's pictures after it: the last one it waited for sends it
     // to other servers, and one added to a post that went out already is told as an edit.
-    if (owner.kind === 'post') await federation.postPictureAdded({ app, db: trx }, owner.id);
-    else await federation.commentPictureAdded({ app, db: trx }, owner.id);
+    await publishEvent({ app, db: trx }, 'media.attached', { owner: owner.kind, ownerId: owner.id });
     return recorded;
   });
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });

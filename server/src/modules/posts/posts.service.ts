@@ -6,6 +6,9 @@ import { findUsersByIdOrName } from '../../db/users.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { takeLikeSlot, takePostSlot, takeStrangerMentionSlots } from '../../lib/content-limits.js';
 import { isId, newId } from '../../lib/ids.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
+// Declares the events this module publishes.
+import './posts.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { Viewer } from '../../plugins/auth.js';
@@ -13,12 +16,10 @@ import { canPostIn, holdGroupsForPosting, isBannedFromPost, standingsIn } from '
 import { isPostVisible } from '../../policy/post-visibility.js';
 import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
-import { enqueueNotificationEvent } from '../notifications/events.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
-import * as federation from '../federation/outgoing.js';
 import { type Community, addPostCommunities, communitiesNamed } from '../federation/remote-communities.js';
 import { typedMentionAccounts } from '../federation/typed-mentions.js';
 
@@ -267,8 +268,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
     hashtags: extractHashtags(text),
   });
   await addPostCommunities(trx, id, communityIds);
-  await enqueueNotificationEvent(trx, { kind: 'post_created', postId: id }, now);
-  await federation.postPublished(ctx, id, input.images ?? 0);
+  await publishEvent(ctx, 'post.created', { postId: id, pictures: input.images ?? 0 });
   return getPostForViewer(ctx, viewer, id);
 }
 
@@ -296,7 +296,6 @@ export interface RemotePostInput {
 export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input: RemotePostInput): Promise<string> {
   const groupIds = [...new Set(input.groupIds ?? [])];
   const groups = groupIds.length > 0 ? await checkRemotePostingRights(ctx.db, author.id, groupIds) : [];
-  const now = Date.now();
   const id = newId(input.createdAt);
   await repo.insertPost(ctx.db, {
     id,
@@ -311,8 +310,7 @@ export async function storeRemotePost(ctx: ServiceContext, author: Viewer, input
     hashtags: extractHashtags(input.text),
     remote: input.remote,
   });
-  if (!input.quiet) await enqueueNotificationEvent(ctx.db, { kind: 'post_created', postId: id }, now);
-  if (groups.length > 0) await federation.postPublished(ctx, id);
+  await publishEvent(ctx, 'post.created', { postId: id, pictures: 0, quiet: input.quiet, remote: { groupIds: groups.map((group) => group.groupId) } });
   return id;
 }
 
@@ -395,8 +393,7 @@ export async function editPost(ctx: ServiceContext, viewer: Viewer, input: EditP
       ? { id: newId(now), text: post.text, contentWarning: post.content_warning, writtenAt, replacedAt: now }
       : undefined,
   });
-  if (newlyMentioned.length > 0) await enqueueNotificationEvent(trx, { kind: 'post_edited', postId, mentioned: newlyMentioned }, now);
-  if (changed) await federation.postEdited(ctx, postId);
+  if (changed || newlyMentioned.length > 0) await publishEvent(ctx, 'post.edited', { postId, textChanged: changed, newlyMentioned });
   return getPostForViewer(ctx, viewer, postId);
 }
 
@@ -430,7 +427,7 @@ export async function likePost(
   await takeLikeSlot(trx, ctx.app.config.rates, userId);
   const target = liked ?? !post.liked;
   const now = Date.now();
-  if (target !== Boolean(post.liked)) await federation.likeChanging(ctx, { postId, userId, liked: target, now });
+  if (target !== Boolean(post.liked)) await publishEvent(ctx, 'post.like_changing', { postId, userId, liked: target, now });
   return { likes: await repo.setLike(trx, postId, userId, target, now), liked: target };
 }
 
@@ -447,7 +444,7 @@ export async function deletePost(ctx: ServiceContext, viewer: Viewer, postId: st
     if (!(await isPostVisible(trx, postId, userId))) throw notFound('didnt_find_post');
     throw forbidden('not_author');
   }
-  await federation.postDeleting(ctx, postId);
+  await publishEvent(ctx, 'post.deleting', { postId });
   return deletePostsWithMedia(trx, [postId], ctx.app);
 }
 
