@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { commentsApi } from '#core/api/comments';
+import { profilesApi } from '#core/api/profiles';
 import { routeOf } from '../../lib/contract.js';
 import { actionRoute, onceRoute } from '../../lib/handlers.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
@@ -7,9 +8,9 @@ import * as service from './comments.service.js';
 import { prepareTypedMentions } from '../federation/typed-mentions.js';
 
 /**
- * Comments: create, like, delete and the pinned tree. A post's thread (under /post/{postId}), a
- * user's comments and the reply search are served by the posts, profiles and search routes
- * through this module's service.
+ * Comments: create, like, delete, the pinned tree and a user's comments. A post's thread (under
+ * /post/{postId}) and the reply search are served by the posts and search routes through this
+ * module's service.
  */
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A visitor's kept pages list posts, not comments: a new comment moves only its post's count.
@@ -43,6 +44,14 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const viewer = await request.viewer();
       return { pinnedTree: await service.commentTree(contextOf(app), viewer, { commentId: request.params.commentId, query: request.query }) };
+    },
+  });
+
+  app.route({
+    ...routeOf(profilesApi.comments),
+    handler: async (request) => {
+      const viewer = await request.viewer();
+      return service.listByAuthor(contextOf(app), viewer, { authorId: request.params.userId, query: request.query });
     },
   });
 };

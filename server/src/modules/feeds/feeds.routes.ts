@@ -4,12 +4,14 @@ import { feedsApi } from '#core/api/feeds';
 import { routeOf } from '../../lib/contract.js';
 import { viewerRoute } from '../../lib/handlers.js';
 import { contextOf } from '../../lib/service-context.js';
-import { feedPage, hashtagScope } from './feeds.service.js';
+import { groupsApi } from '#core/api/groups';
+import { profilesApi } from '#core/api/profiles';
+import { feedPage, groupScope, hashtagScope, profileScope } from './feeds.service.js';
 
 /**
- * The feed tabs and hashtag lists. Four posts per page by default, each list filtered by what
- * the caller may see. A profile's, a group's and the search's posts use the same service from
- * the profiles, groups and search routes.
+ * The feed tabs, hashtag lists and the posts of a profile and of a group. Four posts per page by
+ * default, each list filtered by what the caller may see. The search's posts use the same service
+ * from the search routes.
  */
 export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
@@ -34,5 +36,25 @@ export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...routeOf(feedsApi.hashtag, { visitorCache: true }),
     handler: async (request) =>
       feedPage(contextOf(app), await request.viewer(), { scope: hashtagScope(request.params.hashtag), query: request.query, defaults: LISTING_DEFAULTS }),
+  });
+
+  app.route({
+    ...routeOf(profilesApi.posts),
+    handler: async (request) => {
+      const ctx = contextOf(app);
+      const viewer = await request.viewer();
+      const scope = await profileScope(ctx, viewer, request.params.username);
+      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
+    },
+  });
+
+  app.route({
+    ...routeOf(groupsApi.posts),
+    handler: async (request) => {
+      const ctx = contextOf(app);
+      const viewer = await request.viewer();
+      const scope = await groupScope(ctx, viewer, request.params.name);
+      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
+    },
   });
 };

@@ -1,24 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InfoKey } from '#core/errors';
-import { LISTING_DEFAULTS } from '#core/listing';
 import { groupsApi } from '#core/api/groups';
 import { routeOf } from '../../lib/contract.js';
 import { type RequestOf, actionRoute, message, onceRoute, viewerRoute } from '../../lib/handlers.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { type ServiceContext, contextOf, inNewTransaction } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { feedPage, groupScope } from '../feeds/feeds.service.js';
 import { getPostForViewer, removePostMedia } from '../posts/posts.service.js';
-import * as moderation from '../reports/moderation.service.js';
 import * as service from './groups.service.js';
 
 /** The endpoints of an admin's or owner's call on one user of a group. */
 type UserActionEndpoint = (typeof groupsApi)['accept' | 'deny' | 'admin' | 'deadmin' | 'ban' | 'unban' | 'owner'];
 
 /**
- * Groups: the group, its lists, membership, moderation (its admins' calls and the reports of its
- * posts), pinning and settings. The group's avatar upload lives with the other uploads. Every
- * change runs in a transaction the route opens; the service does its work on it.
+ * Groups: the group, its lists, membership, its admins' calls, pinning and settings. The group's
+ * posts are served by the feeds routes, the reports of its posts by the reports routes, its avatar
+ * upload with the other uploads. Every change runs in a transaction the route opens; the service
+ * does its work on it.
  */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /**
@@ -79,16 +77,6 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({ ...routeOf(groupsApi.banned), handler: groupUsers('banned') });
   app.route({ ...routeOf(groupsApi.requests), handler: groupUsers('requests') });
 
-  app.route({
-    ...routeOf(groupsApi.posts),
-    handler: async (request) => {
-      const ctx = contextOf(app);
-      const viewer = await request.viewer();
-      const scope = await groupScope(ctx, viewer, request.params.name);
-      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
-    },
-  });
-
   app.route(actionRoute(groupsApi.join, 'joined_group', (request, viewer) => inNewTransaction(app, (ctx) => service.joinGroup(ctx, viewer, request.params.name))));
   app.route(actionRoute(groupsApi.leave, 'you_left', (request, viewer) => inNewTransaction(app, (ctx) => service.leaveGroup(ctx, viewer, request.params.name))));
   app.route(actionRoute(groupsApi.request, 'request_send', (request, viewer) => inNewTransaction(app, (ctx) => service.requestJoin(ctx, viewer, request.params.name))));
@@ -123,23 +111,5 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         service.setNotificationLevel(ctx, viewer, { groupId: request.params.groupId, level: request.body.notification }),
       ),
     })),
-  );
-
-  // Reports of the group's posts, settled by its owner and admins through the moderation service.
-  app.route(
-    viewerRoute(groupsApi.reportQueue, (request, viewer) =>
-      moderation.groupQueue(contextOf(app), viewer, { nameOrId: request.params.name, query: request.query }),
-    ),
-  );
-  app.route(
-    viewerRoute(groupsApi.reportLog, (request, viewer) => moderation.groupLog(contextOf(app), viewer, { nameOrId: request.params.name, query: request.query })),
-  );
-  app.route(
-    viewerRoute(groupsApi.actOnReport, async (request, viewer) => {
-      const input = { nameOrId: request.params.name, reportId: request.params.reportId, action: request.body.action };
-      const done = await inNewTransaction(app, (ctx) => moderation.groupAct(ctx, viewer, input));
-      await removePostMedia(app.storage, done.mediaKeys, request.log);
-      return message(done.info);
-    }),
   );
 };

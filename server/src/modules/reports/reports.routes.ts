@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { groupsApi } from '#core/api/groups';
 import { reportsApi } from '#core/api/reports';
 import { actionRoute, message, onceRoute, viewerRoute } from '../../lib/handlers.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
@@ -8,9 +9,8 @@ import * as service from './reports.service.js';
 
 /**
  * POST /report: a post, comment or user reported to the moderators; the instance moderators'
- * queue of open reports, the actions on them and the moderation log. A group's own queue and log
- * (under /group/{name}/reports) are served by the groups module's routes through this module's
- * moderation service.
+ * queue of open reports, the actions on them and the moderation log; and a group's own queue, log
+ * and actions (under /group/{name}/reports), settled by its owner and admins.
  */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // An offline client resends with its Idempotency-Key: the lost answer is replayed, not refused as already reported.
@@ -43,4 +43,21 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   app.route(suspensionRoute(reportsApi.suspend, true));
   app.route(suspensionRoute(reportsApi.unsuspend, false));
+
+  app.route(
+    viewerRoute(groupsApi.reportQueue, (request, viewer) =>
+      moderation.groupQueue(contextOf(app), viewer, { nameOrId: request.params.name, query: request.query }),
+    ),
+  );
+  app.route(
+    viewerRoute(groupsApi.reportLog, (request, viewer) => moderation.groupLog(contextOf(app), viewer, { nameOrId: request.params.name, query: request.query })),
+  );
+  app.route(
+    viewerRoute(groupsApi.actOnReport, async (request, viewer) => {
+      const input = { nameOrId: request.params.name, reportId: request.params.reportId, action: request.body.action };
+      const done = await inNewTransaction(app, (ctx) => moderation.groupAct(ctx, viewer, input));
+      await removePostMedia(app.storage, done.mediaKeys, request.log);
+      return message(done.info);
+    }),
+  );
 };
