@@ -154,6 +154,18 @@ export async function likesGivenBy(db: Executor, table: keyof typeof LIKED, user
 }
 
 /**
+ * A page of the user's posts, or standing comments, that hold images, oldest first: which files
+ * the account export puts in the zip (index posts_author / comments_author).
+ */
+export async function imagesOfAuthor(db: Executor, table: 'posts' | 'comments', authorId: string, page: KeysetPage): Promise<{ id: string; images: number; created_at: number }[]> {
+  let query = loose(db).selectFrom(table).select(['id', 'images', 'created_at']).where('author_id', '=', authorId).where('images', '>', 0);
+  // A deleted comment kept as a marker is no one's any more.
+  if (table === 'comments') query = query.where('deleted', '=', 0);
+  const rows = await query.where(afterKeyset(page.after, 'created_at', 'id')).orderBy('created_at').orderBy('id').limit(page.limit).execute();
+  return rows.map((row: { id: string; images: number | string; created_at: number | string }) => ({ id: row.id, images: Number(row.images), created_at: Number(row.created_at) }));
+}
+
+/**
  * 1 when the viewer liked the post or comment whose id is in a column of the outer query, else 0
  * (always for a visitor): a page's likes read by the statement that reads its rows, one
  * primary-key lookup a row. Read it with toBool.

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import { type KeysetPage, afterKeyset, likesGivenBy, toBool } from '../../db/helpers.js';
+import { type KeysetPage, afterKeyset, imagesOfAuthor, likesGivenBy, toBool } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { postIsPrivate, postReadableBy } from '../../policy/post-visibility.js';
 
@@ -58,12 +58,8 @@ export async function findPostsByAuthor(db: Executor, authorId: string, page: Ke
 }
 
 /** A page of the user's posts that hold images, oldest first: which files the export puts in the zip. */
-export async function findImagesOfAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<{ id: string; images: number; created_at: number }[]> {
-  const rows = await authoredPage(db, authorId, page).select(['posts.id', 'posts.images', 'posts.created_at']).where('posts.images', '>', 0).execute();
-  return rows.map((row) => ({ id: row.id, images: Number(row.images), created_at: Number(row.created_at) }));
-}
+export const findImagesOfAuthor = (db: Executor, authorId: string, page: KeysetPage) => imagesOfAuthor(db, 'posts', authorId, page);
 
-/** The replaced versions of these posts, newest first per post. */
 /** A page of the posts the user liked, with when, oldest like first: ids only, whoever may see them. */
 export const findPostLikesOf = (db: Executor, userId: string, page: KeysetPage) => likesGivenBy(db, 'post_likes', userId, page);
 

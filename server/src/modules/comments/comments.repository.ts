@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import { type KeysetPage, addToCounters, afterKeyset, changedRows, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
+import { type KeysetPage, addToCounters, afterKeyset, changedRows, imagesOfAuthor, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { lockingRead } from '../../db/dialect.js';
@@ -317,10 +317,7 @@ export async function findCommentsByAuthor(db: Executor, authorId: string, page:
 }
 
 /** A page of the user's standing comments that hold images, oldest first: which files the export puts in the zip. */
-export async function findImagesOfAuthor(db: Executor, authorId: string, page: KeysetPage): Promise<{ id: string; images: number; created_at: number }[]> {
-  const rows = await authoredPage(db, authorId, page).select(['id', 'images', 'created_at']).where('images', '>', 0).execute();
-  return rows.map((row) => ({ id: row.id, images: Number(row.images), created_at: Number(row.created_at) }));
-}
+export const findImagesOfAuthor = (db: Executor, authorId: string, page: KeysetPage) => imagesOfAuthor(db, 'comments', authorId, page);
 
 /** A page of the comments the user liked, with when, oldest like first: ids only, whoever may see them. */
 export const findCommentLikesOf = (db: Executor, userId: string, page: KeysetPage) => likesGivenBy(db, 'comment_likes', userId, page);
