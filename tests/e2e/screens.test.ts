@@ -79,4 +79,17 @@ describe('screens', () => {
     await expect.poll(() => box.inputValue().then((value) => [...value].length)).toBe(300);
     await page.getByRole('main').getByText(text('en', 'compose:length', { length: 300, max: 512 })).waitFor();
   });
+
+  it.each(['/notifications', '/account', '/post'])('asks a visitor opening %s to log in, then brings them back to it', async (path) => {
+    const user = await createVerifiedUser(e2e.server);
+    const page = await e2e.visit(path, PHONE);
+    const main = page.getByRole('main');
+    await main.getByText(text('en', 'auth:login.returns')).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await main.getByLabel(text('en', 'auth:login.identifier'), { exact: true }).fill(user.username);
+    await main.getByLabel(text('en', 'auth:login.password'), { exact: true }).fill(user.password);
+    await main.getByRole('button', { name: text('en', 'auth:login.submit'), exact: true }).click();
+    await page.waitForURL((url) => url.pathname === path);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getSession, storeSession } from '../../lib/session';
 import { clearSession } from '../../lib/session-store';
@@ -17,13 +17,24 @@ describe('RequireAuth', () => {
   beforeEach(() => resetAuthGuard());
   afterEach(() => vi.unstubAllGlobals());
 
-  it('sends a visitor without a token to /feed without calling the server', async () => {
+  it('asks a visitor without a token to log in and come back, without calling the server', async () => {
     const { fetchMock, calls } = stubFetch(() => undefined);
     vi.stubGlobal('fetch', fetchMock);
+    const { router } = renderRoutes(routes, { route: '/account?tab=1' });
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('next')).toBe('/account?tab=1');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('sends a user whose session ends on the page (a logout) to /feed', async () => {
+    storeSession('token-1', 'alice', 'a'.repeat(24));
+    vi.stubGlobal('fetch', stubFetch(() => ({ status: 200, body: { message: 'ok' } })).fetchMock);
     const { router } = renderRoutes(routes, { route: '/account' });
+    expect(await screen.findByText('account page')).toBeInTheDocument();
+    act(() => clearSession());
     expect(await screen.findByText('feed page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/feed');
-    expect(calls).toHaveLength(0);
   });
 
   it('lets a page that ends the session go where it is going, while that page still loads', async () => {

@@ -82,6 +82,7 @@ export default function LoginPage() {
   const [forgot, setForgot] = useState(forgotEmail !== null);
   // Sent here by "Log in to follow" and the like: the login goes back to that page.
   const returnTo = returnPathOf(search);
+  const returning = new URLSearchParams(search).has('next') && returnTo !== '/feed';
 
   // A session the server refused stays on this device until the next login: that login is made here.
   if (isLoggedIn && !expired) return <Navigate to={returnTo} replace />;
@@ -100,6 +101,7 @@ export default function LoginPage() {
   return (
     <section className="auth">
       <h1 className="auth__title">{t('login.title')}</h1>
+      {returning && !forgot && <p>{t('login.returns')}</p>}
       {forgot ? (
         <ForgotPassword onBack={() => setForgot(false)} initialEmail={forgotEmail ?? ''} />
       ) : (
