@@ -288,6 +288,12 @@ export function parseMediaUrl(raw: string | undefined): { url: string | undefine
 /** The shortest JWT_SECRET taken: HS256 wants a key at least as long as its hash. */
 export const JWT_SECRET_MIN_LENGTH = 32;
 
+/** The folder in DATA_DIR of the media with MEDIA_STORAGE=local. */
+export const LOCAL_MEDIA_FOLDER = 'media';
+
+/** The file in DATA_DIR of the generated session secret (SQLite only). */
+export const JWT_SECRET_FILE = 'jwt-secret';
+
 /** A new random session secret (64 characters). */
 export const newJwtSecret = (): string => randomBytes(48).toString('base64url');
 
@@ -296,7 +302,7 @@ export const newJwtSecret = (): string => randomBytes(48).toString('base64url');
  * configuration. PostgreSQL keeps it in the database instead (see modules/auth/session-secret.ts).
  */
 function storedSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
+  const file = join(dataDir, JWT_SECRET_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = newJwtSecret();

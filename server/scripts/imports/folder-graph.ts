@@ -14,6 +14,8 @@ export const COMPOSITION_ROOTS: readonly string[] = [
   'server/src/cli/admin.ts',
   'server/src/cli/migrate.ts',
   'server/src/cli/copy-media.ts',
+  'server/src/cli/backup.ts',
+  'server/src/cli/restore.ts',
 ];
 
 /** The folders of server/src that hold no feature of their own. */

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import process from 'node:process';
-import { loadConfig } from '../config.js';
+import { loadConfig, loadDotEnv, LOCAL_MEDIA_FOLDER } from '../config.js';
 import { storageOf } from '../plugins/storage.js';
 import { copyMediaFolder } from '../modules/media/copy-media.js';
 
@@ -16,12 +16,13 @@ if (args.some((arg, i) => arg !== '--from' && i !== fromAt + 1) || (fromAt >= 0 
   console.error(USAGE);
   process.exit(2);
 }
+loadDotEnv();
 const config = loadConfig();
 if (config.mediaStorage.kind !== 's3') {
   console.error(`MEDIA_STORAGE must be s3 to copy media into a bucket.\n${USAGE}`);
   process.exit(2);
 }
-const from = fromAt >= 0 ? resolve(args[fromAt + 1]!) : join(config.dataDir, 'media');
+const from = fromAt >= 0 ? resolve(args[fromAt + 1]!) : join(config.dataDir, LOCAL_MEDIA_FOLDER);
 const target = storageOf(config);
 try {
   await target.ready();

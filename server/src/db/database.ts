@@ -58,6 +58,9 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  */
 export const PAGE_READ_SETTINGS = ['-c max_parallel_workers_per_gather=0', '-c jit=off'] as const;
 
+/** The SQLite database's file in DATA_DIR. */
+export const SQLITE_FILE = 'kruh.sqlite';
+
 export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
 }
@@ -72,7 +75,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }), ...queryLog(options.onQuery) });
     return { db, pool, close: () => db.destroy() };
   }
-  const file = options.sqliteFile ?? 'kruh.sqlite';
+  const file = options.sqliteFile ?? SQLITE_FILE;
   let path = file;
   if (file !== ':memory:') {
     mkdirSync(options.dataDir, { recursive: true });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import { type Config, LOCAL_MEDIA_FOLDER } from '../config.js';
 import { S3MediaStorage } from '../lib/s3-storage.js';
 import { LocalMediaStorage, type MediaStorage } from '../lib/storage.js';
 
@@ -14,7 +14,7 @@ declare module 'fastify' {
 /** The store MEDIA_STORAGE chooses: a bucket, or the media folder in the data dir. */
 export function storageOf(config: Pick<Config, 'dataDir' | 'mediaStorage'>): MediaStorage {
   const settings = config.mediaStorage;
-  return settings.kind === 's3' ? new S3MediaStorage(settings) : new LocalMediaStorage(join(config.dataDir, 'media'));
+  return settings.kind === 's3' ? new S3MediaStorage(settings) : new LocalMediaStorage(join(config.dataDir, LOCAL_MEDIA_FOLDER));
 }
 
 export const storagePlugin = fp(

@@ -14,7 +14,7 @@ const run = promisify(execFile);
 const CLONE_FILES = ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.base.json', 'scripts', 'core', 'server/src', 'server/scripts', 'server/tsconfig.json', 'server/tsconfig.build.json'];
 
 /** The commands an operator runs on a production install, which must run the last build as it is. */
-const OPERATOR_SCRIPTS = ['serve', 'migrate', 'admin', 'media:migrate'];
+const OPERATOR_SCRIPTS = ['serve', 'migrate', 'admin', 'media:migrate', 'backup', 'restore'];
 
 const scripts = () => (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const serveCommand = () => scripts().serve!.split(' ');
@@ -55,7 +55,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('a production install pruned of its develo
     for (const name of OPERATOR_SCRIPTS) expect(scripts()[name], name).toMatch(/^node server\/dist\/\S+\.js$/);
   });
 
-  it('migrates, serves, makes a moderator and copies media with what is left', async () => {
+  it('migrates, serves, makes a moderator, backs up and copies media with what is left', async () => {
     expect((await npm(['run', 'migrate'])).stdout).toMatch(/Applied: |up to date/);
     // `npm run serve`'s own command, started without npm between, so that stopping it stops the server.
     const server = await startServerProcess(serveCommand().slice(1), { cwd: install, env });
@@ -67,6 +67,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('a production install pruned of its develo
       });
       expect(signup.status, await signup.clone().text()).toBe(201);
       expect((await npm(['run', 'admin', '--', '--grant', 'operator'])).stdout).toContain('operator is now a moderator.');
+      expect((await npm(['run', 'backup', '--', join(install, 'backup')])).stdout).toContain('Backed up');
       // media:migrate wants a bucket: its refusal shows the compiled command ran.
       const media = await npm(['run', 'media:migrate']).catch((err: { stderr: string }) => err);
       expect(media.stderr).toContain('MEDIA_STORAGE must be s3');

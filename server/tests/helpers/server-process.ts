@@ -32,8 +32,13 @@ export interface ServerProcessOptions {
  * start from any folder (a test's own, where no .env of the repository is read).
  */
 export function typeScriptServerArgs(): string[] {
+  return typeScriptArgs('server.ts');
+}
+
+/** The same for another program of server/src, such as `cli/backup.ts`. */
+export function typeScriptArgs(program: string): string[] {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return ['--import', tsx, fileURLToPath(new URL('../../src/server.ts', import.meta.url))];
+  return ['--import', tsx, fileURLToPath(new URL(`../../src/${program}`, import.meta.url))];
 }
 
 /** Starts `node <args>` on a free port and waits until `readyPath` answers 200; throws with its output if it never does. */
