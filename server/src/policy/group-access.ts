@@ -172,3 +172,42 @@ export function groupVisibleTo(viewerId: string | null) {
 export async function holdGroupsForPosting(db: Executor, groupIds: string[]): Promise<void> {
   await lockRows(db, 'groups', groupIds, 'share');
 }
+
+/** A group a new post names, as far as posting into it goes. */
+export interface PostingGroup {
+  id: string;
+  name: string;
+  name_lower: string;
+  everyone_can_post: boolean;
+}
+
+/** Groups named by id or by lowercased name (the group slots of a new post). */
+export async function groupsNamedForPosting(db: Executor, ids: string[], namesLower: string[]): Promise<PostingGroup[]> {
+  if (ids.length === 0 && namesLower.length === 0) return [];
+  const rows = await db
+    .selectFrom('groups')
+    .select(['id', 'name', 'name_lower', 'everyone_can_post'])
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+        ...(namesLower.length > 0 ? [eb('name_lower', 'in', namesLower)] : []),
+      ]),
+    )
+    .execute();
+  return rows.map((row) => ({ ...row, everyone_can_post: toBool(row.everyone_can_post) }));
+}
+
+/** The groups of these ids with whom they let in and who may post there. */
+export async function groupsPostingRules(
+  db: Executor,
+  ids: string[],
+): Promise<Array<{ id: string; name: string; everyone_can_post: boolean; is_private: boolean; request_join: boolean }>> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('groups').select(['id', 'name', 'is_private', 'request_join', 'everyone_can_post']).where('id', 'in', ids).execute();
+  return rows.map((row) => ({
+    ...row,
+    is_private: toBool(row.is_private),
+    request_join: toBool(row.request_join),
+    everyone_can_post: toBool(row.everyone_can_post),
+  }));
+}

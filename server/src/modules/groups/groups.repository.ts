@@ -49,41 +49,6 @@ export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promi
   return byId ?? toGroupRecord(await db.selectFrom('groups').selectAll().where('name_lower', '=', nameOrId.toLowerCase()).executeTakeFirst());
 }
 
-/** Groups named by id or by lowercased name (the group slots of a new post). */
-export async function findGroupsByIdOrName(
-  db: Executor,
-  ids: string[],
-  namesLower: string[],
-): Promise<Array<Pick<GroupRecord, 'id' | 'name' | 'name_lower' | 'everyone_can_post'>>> {
-  if (ids.length === 0 && namesLower.length === 0) return [];
-  const rows = await db
-    .selectFrom('groups')
-    .select(['id', 'name', 'name_lower', 'everyone_can_post'])
-    .where((eb) =>
-      eb.or([
-        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
-        ...(namesLower.length > 0 ? [eb('name_lower', 'in', namesLower)] : []),
-      ]),
-    )
-    .execute();
-  return rows.map((row) => ({ ...row, everyone_can_post: toBool(row.everyone_can_post) }));
-}
-
-/** The groups of these ids with whom they let in and who may post there. */
-export async function findGroupsPostingRules(
-  db: Executor,
-  ids: string[],
-): Promise<Array<Pick<GroupRecord, 'id' | 'name' | 'everyone_can_post'> & { is_private: boolean; request_join: boolean }>> {
-  if (ids.length === 0) return [];
-  const rows = await db.selectFrom('groups').select(['id', 'name', 'is_private', 'request_join', 'everyone_can_post']).where('id', 'in', ids).execute();
-  return rows.map((row) => ({
-    ...row,
-    is_private: toBool(row.is_private),
-    request_join: toBool(row.request_join),
-    everyone_can_post: toBool(row.everyone_can_post),
-  }));
-}
-
 /**
  * Locks the group's row for the rest of the transaction and answers it as it is now. Every change
  * of membership, requests, bans, roles, ownership or privacy takes this lock before it reads what
@@ -347,16 +312,6 @@ export async function listRequests(db: Executor, groupId: string, filter: ListFi
 
 export async function setPinned(db: Executor, groupId: string, postId: string | null): Promise<void> {
   await db.updateTable('groups').set({ pinned_post_id: postId }).where('id', '=', groupId).execute();
-}
-
-/** Drops the group's pin if it is this post. */
-export async function unpinIf(db: Executor, groupId: string, postId: string): Promise<void> {
-  await db.updateTable('groups').set({ pinned_post_id: null }).where('id', '=', groupId).where('pinned_post_id', '=', postId).execute();
-}
-
-/** Drops every group's pin on these posts (they are being deleted). */
-export async function unpinPosts(db: Executor, postIds: string[]): Promise<void> {
-  await db.updateTable('groups').set({ pinned_post_id: null }).where('pinned_post_id', 'in', postIds).execute();
 }
 
 /**

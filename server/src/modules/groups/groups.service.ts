@@ -542,12 +542,3 @@ export async function groupForAvatar(ctx: ServiceContext, viewer: Viewer, groupI
   await requireAdmin(ctx.db, group, viewer.id, 'need_admin');
   return group;
 }
-
-/** Groups named by id or by lowercased name (the group slots of a new post). */
-export function groupsNamed(db: Executor, ids: string[], namesLower: string[]) {
-  return repo.findGroupsByIdOrName(db, ids, namesLower);
-}
-
-export function groupsPostingRules(db: Executor, ids: string[]) {
-  return repo.findGroupsPostingRules(db, ids);
-}

@@ -2,7 +2,7 @@ import { LIMITS } from '#core/limits';
 import type { Executor } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import { commentImagesOf } from '../comments/comments.service.js';
-import { unpinIfPinned, unpinPosts } from '../groups/group-pins.js';
+import { unpinIfPinned, unpinPosts } from './group-pins.js';
 import { type SecretSource, imageKey } from '../../policy/media-urls.js';
 import { keptPicturesOf } from './remote-pictures.js';
 import * as repo from './posts.repository.js';

@@ -12,9 +12,8 @@ import './posts.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { MediaStorage } from '../../lib/storage.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { canPostIn, holdGroupsForPosting, isBannedFromPost, standingsIn } from '../../policy/group-access.js';
+import { canPostIn, groupsNamedForPosting, groupsPostingRules, holdGroupsForPosting, isBannedFromPost, standingsIn } from '../../policy/group-access.js';
 import { isPostVisible } from '../../policy/post-visibility.js';
-import { groupsNamed, groupsPostingRules } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
 import { takeSlot } from '../../lib/rate-limit.js';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
@@ -234,7 +233,7 @@ export async function createPost(ctx: ServiceContext, viewer: Viewer, input: Cre
 
   const [mentions, groupRows] = await Promise.all([
     resolveMentions(trx, mentionEntries).then((chosen) => withTypedMentions(trx, text, chosen)),
-    groupsNamed(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
+    groupsNamedForPosting(trx, groupEntries.filter(isId), groupEntries.map((e) => e.toLowerCase())),
   ]);
   const groups = resolveEntries(groupEntries, groupRows, (g) => g.name_lower);
   await checkPostingRights(trx, authorId, groups.flatMap(({ row }) => (row ? [row] : [])));
