@@ -12,7 +12,14 @@ import './suggestions.css';
  * The button of one suggestion: calls the server once, then says it is done and stays so. A
  * failure is told as a toast and the button may be pressed again.
  */
-function SuggestionAction({ label, doneLabel, name, run }: { label: string; doneLabel: string; name: string; run: () => Promise<unknown> }) {
+interface SuggestionActionProps {
+  label: string;
+  doneLabel: string;
+  name: string;
+  run: () => Promise<unknown>;
+}
+
+function SuggestionAction({ label, doneLabel, name, run }: SuggestionActionProps) {
   const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
   const act = async () => {
     setState('busy');
@@ -45,6 +52,17 @@ function SuggestionAction({ label, doneLabel, name, run }: { label: string; done
   );
 }
 
+/** One suggestion: who or what is suggested, how many follow or belong to it, and its button. */
+function SuggestionItem({ who, count, action }: { who: ReactNode; count: string; action: SuggestionActionProps }) {
+  return (
+    <li className="suggestions__item">
+      {who}
+      <span className="suggestions__count">{count}</span>
+      <SuggestionAction {...action} />
+    </li>
+  );
+}
+
 /** A titled list of suggestions, or nothing while there are none. */
 function SuggestionList({ kind, title, hint, rows }: { kind: string; title: string; hint: string; rows: ReactNode[] }) {
   if (rows.length === 0) return null;
@@ -67,16 +85,12 @@ export function FollowSuggestions() {
   const refresh = useRefreshAfterSuggestion();
   const users = useUserSuggestions().data ?? [];
   const rows = users.map((user) => (
-    <li key={user._id} className="suggestions__item">
-      <UserRow user={user} className="suggestions__who" />
-      <span className="suggestions__count">{t('suggestions.followers', { count: user.followers })}</span>
-      <SuggestionAction
-        label={t('suggestions.follow')}
-        doneLabel={t('suggestions.following')}
-        name={user.username}
-        run={() => follow(user.pfp).then(() => refresh(username, false))}
-      />
-    </li>
+    <SuggestionItem
+      key={user._id}
+      who={<UserRow user={user} className="suggestions__who" />}
+      count={t('suggestions.followers', { count: user.followers })}
+      action={{ label: t('suggestions.follow'), doneLabel: t('suggestions.following'), name: user.username, run: () => follow(user.pfp).then(() => refresh(username, false)) }}
+    />
   ));
   return <SuggestionList kind="users" title={t('suggestions.people')} hint={t('suggestions.people_hint')} rows={rows} />;
 }
@@ -88,16 +102,12 @@ export function GroupSuggestions() {
   const refresh = useRefreshAfterSuggestion();
   const groups = useGroupSuggestions().data ?? [];
   const rows = groups.map((group) => (
-    <li key={group._id} className="suggestions__item">
-      <GroupRow group={group} className="suggestions__who" />
-      <span className="suggestions__count">{t('suggestions.members', { count: group.members })}</span>
-      <SuggestionAction
-        label={t('suggestions.join')}
-        doneLabel={t('suggestions.joined')}
-        name={group.name}
-        run={() => joinGroup(group.name).then(() => refresh(username, true))}
-      />
-    </li>
+    <SuggestionItem
+      key={group._id}
+      who={<GroupRow group={group} className="suggestions__who" />}
+      count={t('suggestions.members', { count: group.members })}
+      action={{ label: t('suggestions.join'), doneLabel: t('suggestions.joined'), name: group.name, run: () => joinGroup(group.name).then(() => refresh(username, true)) }}
+    />
   ));
   return <SuggestionList kind="groups" title={t('suggestions.groups')} hint={t('suggestions.groups_hint')} rows={rows} />;
 }

@@ -12,23 +12,15 @@ export type { SuggestedGroup, SuggestedUser } from '#core/api/suggestions';
  */
 const SUGGESTIONS_STALE_MS = 5 * 60 * 1000;
 
-export function useUserSuggestions() {
+/** The suggestions of one kind, as `read` fetches them. */
+function useSuggestions<T>(kind: 'users' | 'groups', read: (signal: AbortSignal) => Promise<T[]>) {
   const db = useDb();
-  return useQuery({
-    queryKey: queryKeys.suggestions(db.name, 'users'),
-    queryFn: ({ signal }) => callApi(suggestionsApi.users, {}, { signal }).then((r) => r.users),
-    staleTime: SUGGESTIONS_STALE_MS,
-  });
+  return useQuery({ queryKey: queryKeys.suggestions(db.name, kind), queryFn: ({ signal }) => read(signal), staleTime: SUGGESTIONS_STALE_MS });
 }
 
-export function useGroupSuggestions() {
-  const db = useDb();
-  return useQuery({
-    queryKey: queryKeys.suggestions(db.name, 'groups'),
-    queryFn: ({ signal }) => callApi(suggestionsApi.groups, {}, { signal }).then((r) => r.groups),
-    staleTime: SUGGESTIONS_STALE_MS,
-  });
-}
+export const useUserSuggestions = () => useSuggestions('users', (signal) => callApi(suggestionsApi.users, {}, { signal }).then((r) => r.users));
+
+export const useGroupSuggestions = () => useSuggestions('groups', (signal) => callApi(suggestionsApi.groups, {}, { signal }).then((r) => r.groups));
 
 /**
  * After a follow or join from the suggestions: the feeds load again, so the new posts show, and a
