@@ -6,6 +6,7 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { THEME_COLORS, themeBootScript } from './src/components/theme';
+import { BUILD_ASSETS_FOLDER } from './core/app-paths';
 import { FEED_DEFAULTS, SORTS, TIMES } from './core/listing';
 import { firstFeedBootScript, firstScreenPreloadScript } from './src/lib/first-screen';
 import { SHARE_FIELDS, SHARE_PATH } from './src/lib/share/shared-items';
@@ -182,6 +183,7 @@ export default defineConfig({
   plugins: [react(), themeBoot(), firstFeedBoot(), inlineEntryCss(), preloadFirstScreen(), precompress(), process.env.VITEST ? null : pwa()],
   server: { proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' } },
   build: {
+    assetsDir: BUILD_ASSETS_FOLDER,
     sourcemap: true,
     rolldownOptions: {
       output: {

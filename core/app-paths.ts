@@ -36,10 +36,16 @@ export const feedPaths = {
 } as const;
 
 /**
+ * The build's folder of hashed files (vite's `build.assetsDir`): one missing there (a chunk gone
+ * after a deploy) is a 404, never the app's page in its place.
+ */
+export const BUILD_ASSETS_FOLDER = 'assets';
+
+/**
  * Paths that are the server's own, never a screen: the service worker leaves navigations to them to
  * the network, and the server never answers them with the app's page.
  */
-export const SERVER_PATH_PREFIXES: readonly string[] = ['/api/', '/media/', '/.well-known/', '/rss/', '/share', '/metrics', '/ap/', '/nodeinfo/'];
+export const SERVER_PATH_PREFIXES: readonly string[] = ['/api/', '/media/', '/.well-known/', '/rss/', '/share', '/metrics', '/ap/', '/nodeinfo/', `/${BUILD_ASSETS_FOLDER}/`];
 
 /** Files the server answers at the root, never screens. */
 const SERVER_FILES: readonly string[] = ['/robots.txt', '/sitemap.xml', '/sw.js', '/manifest.webmanifest'];

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { useTestApp } from '../helpers/test-app';
 const webDir = mkdtempSync(join(tmpdir(), 'kruh-web-'));
 const TEMPLATE = '<!doctype html><html><head><title>Kruh</title></head><body><div id="root"></div></body></html>';
 writeFileSync(join(webDir, 'index.html'), TEMPLATE);
+mkdirSync(join(webDir, 'assets'));
+writeFileSync(join(webDir, 'assets/index-Bq3x9k.js'), 'export {};\n');
 afterAll(() => rmSync(webDir, { recursive: true, force: true }));
 
 /**
@@ -41,9 +43,20 @@ describe("the app's paths", () => {
     expect(page.body).toContain('<div id="root">');
   });
 
-  it.each(['/api/no-such-call', '/media/none.webp', '/rss/x/nothing', '/.well-known/nothing', '/api'])('%s stays the server\'s own (404, not the app)', async (path) => {
+  // A hashed file gone after a deploy (a chunk an old page asks for) must fail as what it is: the
+  // app's HTML in its place is a script error in the page, and the service worker could keep it.
+  const missingAssets = ['/assets/nope.js', '/assets/index-Zz9.css', '/assets/fonts/gone.woff2', '/assets'];
+
+  it.each(['/api/no-such-call', '/media/none.webp', '/rss/x/nothing', '/.well-known/nothing', '/api', ...missingAssets])('%s stays the server\'s own (404, not the app)', async (path) => {
     const answer = await t.app.inject({ method: 'GET', url: path });
     expect(answer.statusCode).toBe(404);
     expect(answer.body).not.toContain('<div id="root">');
+  });
+
+  it('serves a hashed file that is there, to be kept for good', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-Bq3x9k.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['cache-control']).toContain('immutable');
   });
 });
