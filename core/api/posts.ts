@@ -18,6 +18,8 @@ const NullableId = Type.Union([Type.String(), Type.Null()]);
  * - adminGroups, pinnedGroups, ownedGroups, bannedGroups: indexes into `groups` where the caller
  *   is admin or owner, where this post is the pinned one, where the caller owns the group, and
  *   where the post's author is banned.
+ * - authorOwnedGroups: indexes into `groups` the post's author owns (an owner is never banned
+ *   there, so no ban is offered); optional for posts a client cached before it was sent.
  * - images: how many images the post has; media: their URLs in order, versioned (and signed in a
  *   private group, since an <img> carries no token); alts: each image's description (alt text),
  *   in the same order, '' for an image without one. A description comes with its image's upload
@@ -44,6 +46,7 @@ export const Post = Type.Object({
   pinnedGroups: Type.Array(Type.Integer()),
   ownedGroups: Type.Array(Type.Integer()),
   bannedGroups: Type.Array(Type.Integer()),
+  authorOwnedGroups: Type.Optional(Type.Array(Type.Integer())),
   canReply: Type.Boolean(),
   images: Type.Integer(),
   media: Type.Array(Type.String()),

@@ -267,6 +267,11 @@ describe('posts', () => {
       const visitor = (await get(null, post.id)).json();
       expect(visitor).toMatchObject({ adminGroups: [], ownedGroups: [], pinnedGroups: [2], bannedGroups: [1], canReply: false, liked: false });
 
+      // The owner's post in a group: its admins are told, so no ban is offered on it.
+      const byOwner = await createPost(t.app, bob, { groupIds: [plain.id, owned.id] });
+      expect((await get(alice, byOwner.id)).json().authorOwnedGroups).toEqual([0]);
+      expect((await get(alice, post.id)).json().authorOwnedGroups).toEqual([]);
+
       const free = await createPost(t.app, carol, { groupIds: [administered.id] });
       expect((await get(bob, free.id)).json().canReply).toBe(true);
       expect((await get(alice, free.id)).json().canReply).toBe(true);

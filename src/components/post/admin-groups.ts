@@ -17,9 +17,9 @@ export interface AdminGroup {
 }
 
 /**
- * The groups of the post's adminGroups indexes, in the post's order. The API tells only
- * whether the caller owns a group, so an author who owns it is known only on the caller's own
- * post; otherwise the server refuses with ban_owner, which the ban shows as its toast.
+ * The groups of the post's adminGroups indexes, in the post's order. The groups its author owns
+ * come with the post (a copy cached before they did tells only the caller's own), and the server
+ * refuses a ban there anyway, with ban_owner shown as the ban's toast.
  */
 export function adminGroupsOf(post: Post): AdminGroup[] {
   const authorKnown = post.author.username !== DELETED && !!post.author.pfp;
@@ -27,7 +27,7 @@ export function adminGroupsOf(post: Post): AdminGroup[] {
   for (const index of post.adminGroups ?? []) {
     const group = post.groups[index];
     if (!group?._id) continue;
-    const authorOwns = post.itsme && post.ownedGroups.includes(index);
+    const authorOwns = (post.authorOwnedGroups ?? []).includes(index) || (post.itsme && post.ownedGroups.includes(index));
     out.push({
       id: group._id,
       name: group.name,

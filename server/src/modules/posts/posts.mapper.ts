@@ -89,6 +89,7 @@ export function toPostView(row: PostBaseRow, ctx: PostViewContext): PostView {
     pinnedGroups: indexesWhere(groupRows, (g) => g.group_id !== null && g.pinned_post_id === row.id),
     ownedGroups: indexesWhere(groupRows, (g) => viewerId !== null && g.group_id !== null && g.owner_id === viewerId),
     bannedGroups: indexesWhere(groupRows, (g) => g.author_banned),
+    authorOwnedGroups: indexesWhere(groupRows, (g) => g.group_id !== null && row.author_id !== null && g.owner_id === row.author_id),
     canReply,
     images: remote ? remote.media.length : Number(row.images),
     media: remote
