@@ -27,6 +27,11 @@ export interface SuggestedGroupRow {
 
 const one = sql<number>`1`.as('one');
 
+/** The ranked candidates in rank order (see above): their count, then their last post, then their id. */
+function inRankOrder<Q extends { orderBy: (...args: any[]) => Q; limit: (limit: number) => Q }>(query: Q, count: 'ranked.followers' | 'ranked.members', limit: number): Q {
+  return query.orderBy(count, 'desc').orderBy(sql`coalesce(ranked.last_post, 0)`, 'desc').orderBy('ranked.id').limit(limit);
+}
+
 /**
  * Accounts the viewer does not follow yet and may see: not the viewer, no block either way, not
  * muted, not suspended, verified.
@@ -47,14 +52,7 @@ export async function suggestedUsers(db: Executor, viewerId: string, limit: numb
     .where((eb) =>
       eb.not(eb.exists(eb.selectFrom('follows as mine').select(one).where('mine.follower_id', '=', viewerId).whereRef('mine.following_id', '=', 'users.id'))),
     );
-  const rows = await db
-    .selectFrom(ranked.as('ranked'))
-    .select(['ranked.id', 'ranked.username', 'ranked.pfp_version', 'ranked.followers'])
-    .orderBy('ranked.followers', 'desc')
-    .orderBy(sql`coalesce(ranked.last_post, 0)`, 'desc')
-    .orderBy('ranked.id')
-    .limit(limit)
-    .execute();
+  const rows = await inRankOrder(db.selectFrom(ranked.as('ranked')).select(['ranked.id', 'ranked.username', 'ranked.pfp_version', 'ranked.followers']), 'ranked.followers', limit).execute();
   return rows.map((row) => ({ ...row, pfp_version: Number(row.pfp_version), followers: Number(row.followers ?? 0) }));
 }
 
@@ -77,13 +75,6 @@ export async function suggestedGroups(db: Executor, viewerId: string, limit: num
         eb.not(eb.exists(eb.selectFrom('group_bans as ban').select(one).where('ban.user_id', '=', viewerId).whereRef('ban.group_id', '=', 'groups.id'))),
       ]),
     );
-  const rows = await db
-    .selectFrom(ranked.as('ranked'))
-    .select(['ranked.id', 'ranked.name', 'ranked.gp_version', 'ranked.members'])
-    .orderBy('ranked.members', 'desc')
-    .orderBy(sql`coalesce(ranked.last_post, 0)`, 'desc')
-    .orderBy('ranked.id')
-    .limit(limit)
-    .execute();
+  const rows = await inRankOrder(db.selectFrom(ranked.as('ranked')).select(['ranked.id', 'ranked.name', 'ranked.gp_version', 'ranked.members']), 'ranked.members', limit).execute();
   return rows.map((row) => ({ ...row, gp_version: Number(row.gp_version), members: Number(row.members) }));
 }
