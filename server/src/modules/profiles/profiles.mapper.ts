@@ -34,20 +34,30 @@ export function toProfile(
   };
 }
 
+/** A user as every list of users shows them: name and avatar. */
+export const toUserRef = (row: { id: string; username: string; pfp_version: number | string }) => ({
+  _id: row.id,
+  pfp: row.id,
+  pfpUrl: avatarUrl('pfp', row.id, Number(row.pfp_version)),
+  username: row.username,
+});
+
+/** A group as every list of groups shows it: name and avatar. */
+export const toGroupListItem = (row: { id: string; name: string; gp_version: number | string }): GroupListItem => ({
+  _id: row.id,
+  gp: row.id,
+  gpUrl: avatarUrl('gp', row.id, Number(row.gp_version)),
+  name: row.name,
+});
+
 /** A page of users with the caller's follow of each (one extra query per page). */
 export async function toUserListItems(db: Executor, rows: UserListRow[], viewerId: string | null): Promise<UserListItem[]> {
   const states = await followStates(db, viewerId, rows.map((r) => r.id));
-  return rows.map((row) => ({
-    _id: row.id,
-    pfp: row.id,
-    pfpUrl: avatarUrl('pfp', row.id, Number(row.pfp_version)),
-    username: row.username,
-    ...(states.get(row.id) ?? NOT_FOLLOWING),
-  }));
+  return rows.map((row) => ({ ...toUserRef(row), ...(states.get(row.id) ?? NOT_FOLLOWING) }));
 }
 
 export function toGroupListItems(rows: GroupListRow[]): GroupListItem[] {
-  return rows.map((row) => ({ _id: row.id, gp: row.id, gpUrl: avatarUrl('gp', row.id, Number(row.gp_version)), name: row.name }));
+  return rows.map(toGroupListItem);
 }
 
 /** `{userList, logged, hasMore, group}` of a page of users that is no group's (search, followers, following): group is null. */

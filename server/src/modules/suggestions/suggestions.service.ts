@@ -2,33 +2,17 @@ import { LIMITS } from '#core/limits';
 import type { GroupSuggestionsReply, UserSuggestionsReply } from '#core/api/suggestions';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
-import { avatarUrl } from '../../policy/media-urls.js';
+import { toGroupListItem, toUserRef } from '../profiles/profiles.mapper.js';
 import * as repo from './suggestions.repository.js';
 
 /** What an account with nothing to read yet is offered: accounts to follow, public groups to join. */
 
 export async function suggestUsers(ctx: ServiceContext, viewer: Viewer): Promise<UserSuggestionsReply> {
   const rows = await repo.suggestedUsers(ctx.db, viewer.id, LIMITS.followSuggestions);
-  return {
-    users: rows.map((row) => ({
-      _id: row.id,
-      pfp: row.id,
-      pfpUrl: avatarUrl('pfp', row.id, row.pfp_version),
-      username: row.username,
-      followers: row.followers,
-    })),
-  };
+  return { users: rows.map((row) => ({ ...toUserRef(row), followers: row.followers })) };
 }
 
 export async function suggestGroups(ctx: ServiceContext, viewer: Viewer): Promise<GroupSuggestionsReply> {
   const rows = await repo.suggestedGroups(ctx.db, viewer.id, LIMITS.followSuggestions);
-  return {
-    groups: rows.map((row) => ({
-      _id: row.id,
-      gp: row.id,
-      gpUrl: avatarUrl('gp', row.id, row.gp_version),
-      name: row.name,
-      members: row.members,
-    })),
-  };
+  return { groups: rows.map((row) => ({ ...toGroupListItem(row), members: row.members })) };
 }
