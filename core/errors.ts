@@ -17,8 +17,8 @@ export const ERROR_KEYS = [
   // a report of oneself or of one's own content.
   'report_reason_required', 'max_report_reason_length', 'already_reported', 'report_yourself', 'invalid_report',
   // Moderation: a suspended account, a call for instance moderators only, a report already settled or
-  // gone, an action that does not fit the report.
-  'account_suspended', 'moderators_only', 'report_not_found', 'invalid_moderation_action',
+  // gone, an action that does not fit the report, a report of the one acting on it.
+  'account_suspended', 'moderators_only', 'report_not_found', 'invalid_moderation_action', 'own_report',
   // Auth and account
   'no_token', 'invalid_token', 'login_timeout', 'server_error', 'username_taken', 'user_not_found',
   'invalid_credentials', 'invalid_email', 'using_email', 'email_used', 'invalid_link', 'login_google',

@@ -322,7 +322,7 @@ export const groupsApi = {
     body: GroupAdminActionBody,
     replies: MessageReplies,
     invalidKey: 'invalid_moderation_action',
-    errors: ['didnt_find_group', 'need_admin', 'report_not_found', 'invalid_moderation_action', 'didnt_find_post', 'admin_ban', 'didnt_find_user', 'ban_owner', 'admin_admin', 'already_banned'],
+    errors: ['didnt_find_group', 'need_admin', 'report_not_found', 'invalid_moderation_action', 'own_report', 'didnt_find_post', 'admin_ban', 'didnt_find_user', 'ban_owner', 'admin_admin', 'already_banned'],
   }),
   reportLog: endpoint({
     method: 'GET',

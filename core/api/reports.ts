@@ -112,7 +112,7 @@ export const reportsApi = {
     body: ModeratorActionBody,
     replies: MessageReplies,
     invalidKey: 'invalid_moderation_action',
-    errors: ['moderators_only', 'report_not_found', 'invalid_moderation_action', 'didnt_find_post', 'comment_not_found', 'user_not_found'],
+    errors: ['moderators_only', 'report_not_found', 'invalid_moderation_action', 'own_report', 'didnt_find_post', 'comment_not_found', 'user_not_found'],
   }),
   suspend: endpoint({
     method: 'PUT',

@@ -35,6 +35,7 @@ import * as remoteHostsNormalized from './migrations/20261129_10_remote_hosts_no
 import * as jobHosts from './migrations/20261129_30_job_hosts.js';
 import * as remoteCommunities from './migrations/20261129_60_remote_communities.js';
 import * as commentPicturesWait from './migrations/20261129_70_comment_pictures_wait.js';
+import * as groupReportViews from './migrations/20261129_80_group_report_views.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_30_job_hosts': jobHosts,
   '20261129_60_remote_communities': remoteCommunities,
   '20261129_70_comment_pictures_wait': commentPicturesWait,
+  '20261129_80_group_report_views': groupReportViews,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

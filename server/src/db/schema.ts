@@ -400,6 +400,7 @@ export interface Database {
   user_mutes: UserMutesTable;
   tag_mutes: TagMutesTable;
   moderation_actions: ModerationActionsTable;
+  report_group_settlements: ReportGroupSettlementsTable;
   post_edits: PostEditsTable;
   federation_keys: FederationKeysTable;
   remote_actors: RemoteActorsTable;
@@ -421,6 +422,18 @@ export interface ReportsTable {
   /** Who settled the report (removed, banned, deleted, suspended or dismissed) and when. */
   resolved_by: string | null;
   resolved_at: number | null;
+}
+
+/**
+ * A report settled for one group's queue by its owner or an admin (reports.status is the instance
+ * moderators' view, which a group's settling leaves open).
+ */
+export interface ReportGroupSettlementsTable {
+  report_id: string;
+  group_id: string;
+  status: string;
+  settled_by: string | null;
+  settled_at: number;
 }
 
 /** One moderation action: by an instance moderator (group_id null) or a group's admin. */

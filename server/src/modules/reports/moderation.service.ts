@@ -24,8 +24,9 @@ import * as repo from './reports.repository.js';
  * Acting on reports. Instance moderators (users.role 'moderator') see every open report and may
  * delete the content, suspend its author or dismiss; a group's owner and admins see the reports of
  * posts in their group and may remove the post from it, ban its author there or dismiss. An
- * action settles every open report of the same thing and is written to the moderation log, on the
- * transaction the route opened for it. The content itself changes through its own module's
+ * action settles every open report of the same thing (a group's for that group's queue only, the
+ * moderators' for everyone) and is written to the moderation log, on the transaction the route
+ * opened for it. Nobody acts on a report of themselves or of what they wrote. The content itself changes through its own module's
  * service, exactly as its author's or an admin's own action would.
  */
 
@@ -91,9 +92,12 @@ export async function groupQueue(ctx: ServiceContext, viewer: Viewer, { nameOrId
   return queuePage(ctx, { kind: 'group', groupId: group.id }, window(query));
 }
 
-async function openReport(ctx: ServiceContext, reportId: string) {
+/** The open report, unless it is about the viewer or what they wrote: nobody settles reports of themselves. */
+async function openReport(ctx: ServiceContext, viewer: Viewer, reportId: string) {
   const report = await repo.findOpenReport(ctx.db, reportId);
   if (!report) throw notFound('report_not_found');
+  const about = report.target_kind === 'user' ? report.target_id : await repo.authorOf(ctx.db, report.target_kind, report.target_id);
+  if (about === viewer.id) throw forbidden('own_report');
   return report;
 }
 
@@ -116,7 +120,11 @@ interface Step {
 async function settle(ctx: ServiceContext, viewer: Viewer, report: Report, step: Step) {
   const { action, groupId, target } = step;
   const status = action === 'dismiss' ? 'dismissed' : 'resolved';
-  if ((await repo.resolveTarget(ctx.db, report.target_kind, report.target_id, status, viewer.id)) === 0) throw notFound('report_not_found');
+  // A group's admin settles the group's queue only: the instance moderators still see the report.
+  const settled = groupId
+    ? await repo.settleInGroup(ctx.db, report.target_id, groupId, status, viewer.id)
+    : await repo.resolveTarget(ctx.db, report.target_kind, report.target_id, status, viewer.id);
+  if (settled === 0) throw notFound('report_not_found');
   await repo.logAction(ctx.db, {
     actorId: viewer.id,
     groupId,
@@ -162,7 +170,7 @@ async function changeSuspension(ctx: ServiceContext, viewer: Viewer, userId: str
 /** POST /reports/{reportId} (instance moderators), on the route's transaction. */
 export async function moderatorAct(ctx: ServiceContext, viewer: Viewer, { reportId, action }: { reportId: string; action: ModeratorAction }): Promise<ActionDone> {
   requireModerator(viewer);
-  const report = await openReport(ctx, reportId);
+  const report = await openReport(ctx, viewer, reportId);
   switch (action) {
     case 'dismiss':
       await settle(ctx, viewer, report, { action, groupId: null });
@@ -203,7 +211,7 @@ export async function groupAct(
   { nameOrId, reportId, action }: { nameOrId: string; reportId: string; action: GroupAdminAction },
 ): Promise<ActionDone> {
   const group = await adminGroup(ctx, viewer, nameOrId);
-  const report = await openReport(ctx, reportId);
+  const report = await openReport(ctx, viewer, reportId);
   // Another group's report (or one not about a post) is not this admin's to see.
   if (!(await repo.isOpenPostReportInGroup(ctx.db, report.id, group.id))) throw notFound('report_not_found');
   switch (action) {

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { ReportKind } from '#core/api/reports';
 import { toBool } from '../../db/helpers.js';
-import type { Executor } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { PageWindow } from '../../lib/paging.js';
 
@@ -58,7 +58,8 @@ export async function openTargetsPage(db: Executor, scope: QueueScope, window: P
       .where('reports.target_kind', '=', 'post')
       .where((eb) => eb.exists(
         eb.selectFrom('post_groups').select(sql<number>`1`.as('one')).whereRef('post_groups.post_id', '=', 'reports.target_id').where('post_groups.group_id', '=', groupId),
-      ));
+      ))
+      .where((eb) => eb.not(eb.exists(settledInGroup(eb, groupId))));
   }
   const rows = await q
     .groupBy(['reports.target_kind', 'reports.target_id'])
@@ -174,6 +175,39 @@ export async function isOpenPostReportInGroup(db: Executor, reportId: string, gr
     .where('reports.status', '=', 'open')
     .where('reports.target_kind', '=', 'post')
     .where('post_groups.group_id', '=', groupId)
+    .where((eb) => eb.not(eb.exists(settledInGroup(eb, groupId))))
     .executeTakeFirst();
   return !!row;
+}
+
+/** The group's settlement of the report in the outer query, if it has one. */
+function settledInGroup(eb: ExpressionBuilder<Database, 'reports'>, groupId: string) {
+  return eb
+    .selectFrom('report_group_settlements')
+    .select(sql<number>`1`.as('one'))
+    .whereRef('report_group_settlements.report_id', '=', 'reports.id')
+    .where('report_group_settlements.group_id', '=', groupId);
+}
+
+/**
+ * Settles every open report of the post for the group's queue only, leaving them open for the
+ * instance moderators; answers how many. A report the group settled already is left as it was,
+ * so of two admins settling at once the second settles none (on PostgreSQL its insert waits for
+ * the first to commit).
+ */
+export async function settleInGroup(db: Executor, postId: string, groupId: string, status: 'resolved' | 'dismissed', by: string): Promise<number> {
+  const open = db
+    .selectFrom('reports')
+    .select((eb) => ['reports.id', eb.val(groupId).as('group_id'), eb.val(status).as('status'), eb.val(by).as('settled_by'), eb.val(Date.now()).as('settled_at')])
+    .where('reports.target_kind', '=', 'post')
+    .where('reports.target_id', '=', postId)
+    .where('reports.status', '=', 'open')
+    .where((eb) => eb.not(eb.exists(settledInGroup(eb, groupId))));
+  const result = await db
+    .insertInto('report_group_settlements')
+    .columns(['report_id', 'group_id', 'status', 'settled_by', 'settled_at'])
+    .expression(open)
+    .onConflict((oc) => oc.columns(['report_id', 'group_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
