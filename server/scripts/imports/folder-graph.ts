@@ -16,6 +16,7 @@ export const COMPOSITION_ROOTS: readonly string[] = [
   'server/src/cli/copy-media.ts',
   'server/src/cli/backup.ts',
   'server/src/cli/restore.ts',
+  'server/src/cli/sqlite-instance.ts',
 ];
 
 /** The folders of server/src that hold no feature of their own. */
