@@ -169,6 +169,7 @@ describe('text as a person reads it', () => {
     for (const lookAlike of ['pauI6832', 'pau16832', 'PAUL6832', 'paui6832']) expect(skeleton(lookAlike)).toBe('paul6832');
     for (const lookAlike of ['b0b', 'BOB', 'B0B']) expect(skeleton(lookAlike)).toBe('bob');
     expect(skeleton('1I0')).toBe('llo');
+    for (const lookAlike of ['al|ce', 'a|ice', 'ALICE', 'a1ice']) expect(skeleton(lookAlike)).toBe(skeleton('alice'));
   });
 
   it('keeps different names apart', () => {

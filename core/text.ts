@@ -224,15 +224,16 @@ export function withoutHidingCharacters(text: string): string {
 
 /**
  * Latin letters and digits that many fonts draw alike, folded after lowercasing: a capital I, a small
- * l and a 1 ("pauI", "pau1", "paul"), and an O and a 0. Lowercasing first puts the small i in the
- * first class too; names are unique in any case anyway, so "paui" is the same name as "pauI".
+ * l, a 1 and a bar ("pauI", "pau1", "pau|", "paul"), and an O and a 0. Lowercasing first puts the
+ * small i in the first class too; names are unique in any case anyway, so "paui" is the same name
+ * as "pauI".
  */
-const LOOK_ALIKE_LATIN: Readonly<Record<string, string>> = { i: 'l', '1': 'l', '0': 'o' };
+const LOOK_ALIKE_LATIN: Readonly<Record<string, string>> = { i: 'l', '1': 'l', '|': 'l', '0': 'o' };
 
 /**
  * What a text looks like, for telling look-alikes apart: NFKC, invisible characters dropped,
  * confusable letters of other scripts folded to Latin ones (Cyrillic "о" to "o"), diacritics
- * removed, lowercased, I/l/1 and O/0 folded together, runs of whitespace as one space. Two names
+ * removed, lowercased, I/l/1/| and O/0 folded together, runs of whitespace as one space. Two names
  * with the same skeleton are the same name to a reader, so only one of them may exist. Stored
  * skeletons depend on this function: changing it needs a migration that recomputes them.
  */
@@ -242,7 +243,7 @@ export function skeleton(text: string): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[i10]/gu, (ch) => LOOK_ALIKE_LATIN[ch]!)
+    .replace(/[i1|0]/gu, (ch) => LOOK_ALIKE_LATIN[ch]!)
     .replace(new RegExp(`[${SPACE_CLASS}]+`, 'gu'), ' ')
     .trim();
 }

@@ -36,6 +36,7 @@ import * as jobHosts from './migrations/20261129_30_job_hosts.js';
 import * as remoteCommunities from './migrations/20261129_60_remote_communities.js';
 import * as commentPicturesWait from './migrations/20261129_70_comment_pictures_wait.js';
 import * as groupReportViews from './migrations/20261129_80_group_report_views.js';
+import * as skeletonsFoldBar from './migrations/20261129_90_skeletons_fold_bar.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_60_remote_communities': remoteCommunities,
   '20261129_70_comment_pictures_wait': commentPicturesWait,
   '20261129_80_group_report_views': groupReportViews,
+  '20261129_90_skeletons_fold_bar': skeletonsFoldBar,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -44,6 +44,12 @@ describe('names and texts as a person reads them', () => {
       expectError(await signup('b0b'), 409, 'username_taken');
     });
 
+    it('refuses a bar in place of an l or an i', async () => {
+      expect((await signup('alice7104')).statusCode).toBe(201);
+      expectError(await signup('al|ce7104'), 409, 'username_taken');
+      expectError(await signup('a|ice7104'), 409, 'username_taken');
+    });
+
     it('refuses invisible, control and direction characters', async () => {
       expectError(await signup('ali\u200Bce'), 400, 'username_characters');
       expectError(await signup('\u202Ealice'), 400, 'username_characters');
@@ -65,6 +71,13 @@ describe('names and texts as a person reads them', () => {
   });
 
   describe('username change', () => {
+    it('refuses a bar in place of an l or an i', async () => {
+      await createUser(t.app, { username: 'alice7105' });
+      const other = await createUser(t.app);
+      expectError(await changeUsername(other, 'a|ice7105'), 409, 'username_taken');
+      expectError(await changeUsername(other, 'al|ce7105'), 409, 'username_taken');
+    });
+
     it('refuses a look-alike of another user and hidden characters', async () => {
       const other = await createUser(t.app);
       expectError(await changeUsername(other, 'b\u043Eb'), 409, 'username_taken');
