@@ -5,10 +5,12 @@ import './ConfirmDialog.css';
 import './danger-button.css';
 
 interface ConfirmDialogProps {
-  /** The whole translated question: `deleteQuestion(t, 'post')` for a delete. */
+  /** The whole translated question, the dialog's title: `deleteQuestion(t, 'post')` for a delete. */
   question: string;
   /** An optional line under the question saying what follows. */
   detail?: string;
+  /** The confirming button, naming what it does: "Delete post", "Ban bob" (`deleteAction` for a delete). */
+  action: string;
   onConfirm: () => void;
   /** Cancel, Escape or a click outside: closes with no call. */
   onCancel: () => void;
@@ -24,17 +26,19 @@ export type DeletedItem = 'post' | 'comment' | 'group' | 'account';
 export const deleteQuestion = (t: TFunction, item: DeletedItem): string =>
   `${t('common:conf.delete')} ${t(`common:conf.item.${item}`)}?`;
 
+/** The button that deletes the item: "Delete post". */
+export const deleteAction = (t: TFunction, item: DeletedItem): string => t(`common:conf.delete_action.${item}`);
+
 /**
- * The one confirmation for every delete (post, comment, group, account) and
- * removal: title conf.title, the question, buttons conf.cancel and conf.yes.
+ * The one confirmation for every delete, removal, ban and block: the question as its title, what
+ * follows, and two buttons, Cancel and the one naming the act ("Delete post"), so the choice reads
+ * without the question above it.
  */
-export function ConfirmDialog({ question, detail, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ question, detail, action, onConfirm, onCancel }: ConfirmDialogProps) {
   const { t } = useTranslation('common');
-  const title = t('conf.title');
   return (
-    <Overlay label={title} onClose={onCancel} className="confirm" role="alertdialog">
-      <h2 className="confirm__title">{title}</h2>
-      <p className="confirm__text">{question}</p>
+    <Overlay label={question} onClose={onCancel} className="confirm" role="alertdialog">
+      <h2 className="confirm__title">{question}</h2>
       {detail ? <p className="confirm__detail">{detail}</p> : null}
       <div className="confirm__actions">
         {/* The safe choice has the focus: Enter right after opening does not delete. */}
@@ -42,7 +46,7 @@ export function ConfirmDialog({ question, detail, onConfirm, onCancel }: Confirm
           {t('conf.cancel')}
         </button>
         <button type="button" className="button button--danger" onClick={onConfirm}>
-          {t('conf.yes')}
+          {action}
         </button>
       </div>
     </Overlay>

@@ -109,7 +109,7 @@ describe('group requests and quiet links', () => {
     expect((await groupAs(outsider, name)).member).toBe(true);
 
     await ban.click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: `Ban ${outsider.username}` }).click();
     await expect
       .poll(async () => (await api<GroupUserListReply>(e2e.server, 'GET', `/group/${name}/banned`, { token: owner.token })).body.userList.map((u) => u._id))
       .toEqual([outsider.id]);

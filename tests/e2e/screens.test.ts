@@ -1,7 +1,8 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { text } from './support/journeys';
-import { type TestUser, createPost, createVerifiedUser } from './support/server';
+import { type TestUser, api, createPost, createVerifiedUser, uniqueName } from './support/server';
 import { useE2eSuite } from './support/suite';
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -91,5 +92,19 @@ describe('screens', () => {
     await main.getByRole('button', { name: text('en', 'auth:login.submit'), exact: true }).click();
     await page.waitForURL((url) => url.pathname === path);
     expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
+
+  it.each([['light', 'light'], ['dark', 'dark']] as const)('asks before a ban with a button naming it, readable under the pointer (%s)', async (_scheme, colorScheme) => {
+    const [owner, member] = await Promise.all([createVerifiedUser(e2e.server), createVerifiedUser(e2e.server)]);
+    const group = uniqueName('grp');
+    expect((await api(e2e.server, 'POST', '/group', { token: owner.token, body: { name: group, description: '', requestJoin: false } })).status).toBe(201);
+    expect((await api(e2e.server, 'PUT', `/group/${group}/join`, { token: member.token })).status).toBe(200);
+    const page = await e2e.visit(`/g/${group}/members`, { as: owner, ...PHONE, colorScheme });
+    await page.getByRole('main').getByRole('button', { name: `Ban ${member.username}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Ban ${member.username} from &${group}?` });
+    const confirm = dialog.getByRole('button', { name: text('en', 'common:conf.ban_action', { username: member.username }), exact: true });
+    await confirm.hover();
+    const { violations } = await new AxeBuilder({ page }).include('[role="alertdialog"]').analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.failureSummary).join('; ')}`)).toEqual([]);
   });
 });

@@ -61,7 +61,7 @@ describe('small things', () => {
     // the app asks first.
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText(/1 položka ještě čeká na odeslání/).waitFor();
-    await confirm.getByRole('button', { name: 'Ano' }).click();
+    await confirm.getByRole('button', { name: 'Přesto se odhlásit' }).click();
     const nav = page.getByRole('navigation', { name: 'Hlavní navigace' });
     await nav.getByRole('link', { name: 'Přihlásit se' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();

@@ -82,7 +82,7 @@ describe('post page', () => {
     async function confirmDelete() {
       await screen.findByText('comment 1');
       await chooseFromMenu('More actions', 'Delete post');
-      fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+      fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete post' }));
     }
 
     it('says at once that the post was deleted, before the server answers, and still after the reload', async () => {
@@ -382,7 +382,7 @@ describe('post page', () => {
     await screen.findByText('comment 1');
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('alertdialog');
-    expect(dialog).toHaveTextContent('Are you sure?');
+    expect(dialog).toHaveAccessibleName('Do you really want to delete this comment?');
     expect(dialog).toHaveTextContent('Do you really want to delete this comment?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -391,7 +391,7 @@ describe('post page', () => {
     const listCalls = () => calls.filter((c) => c.path === `/api/post/${POST}/comments`).length;
     const before = listCalls();
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete comment' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === `/api/comment/${id(1)}`)).toBe(true));
     await waitFor(() => expect(screen.queryByText('comment 1')).not.toBeInTheDocument());
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before));

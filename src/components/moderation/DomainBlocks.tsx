@@ -76,6 +76,7 @@ export function DomainBlocks() {
       {confirming && (
         <ConfirmDialog
           question={t('domains.confirm', { domain: confirming })}
+          action={t('domains.block_action', { domain: confirming })}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             const chosen = confirming;

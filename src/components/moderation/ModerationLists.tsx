@@ -168,6 +168,7 @@ export function ReportQueue({ scope, actions }: { scope: ModerationScope; action
       {confirming && (
         <ConfirmDialog
           question={t(`confirm.${confirming.action}`, { username: confirming.report.user?.username ?? '' })}
+          action={t(`confirm_action.${confirming.action}`, { username: confirming.report.user?.username ?? '' })}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             const { report, action } = confirming;

@@ -166,14 +166,14 @@ describe('PostCard', () => {
     await getDb().posts.put({ ...post({ itsme: true }), cachedAt: 1 });
     renderWithApp(<PostCard post={post({ itsme: true })} />);
     await chooseFromMenu('More actions', 'Delete post');
-    const dialog = screen.getByRole('alertdialog', { name: 'Are you sure?' });
+    const dialog = screen.getByRole('alertdialog', { name: 'Do you really want to delete this post?' });
     expect(dialog).toHaveTextContent('Do you really want to delete this post?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(calls).toHaveLength(0);
 
     await chooseFromMenu('More actions', 'Delete post');
-    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete post' }));
     // Reloaded whatever the outcome: the post is asked for again.
     await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/post/p1', 'GET /api/post/p1']));
     await waitFor(async () => expect(await getDb().posts.get('p1')).toBeUndefined());
@@ -266,7 +266,7 @@ describe('PostCard', () => {
       const before = getToasts().length;
       await openPostMenu();
       fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Remove from the group' }));
-      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Remove post' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g2/p/p1', 'GET /api/post/p1']));
       expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'info', message: 'info/post_removed' })]);
       // Removed from a private group the post is gone: the stored copy goes too.
@@ -281,7 +281,7 @@ describe('PostCard', () => {
       const before = getToasts().length;
       await openPostMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Remove from the group' }));
-      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Remove post' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/group/g1/p/p1', 'GET /api/post/p1']));
       expect(errors).toHaveBeenCalledWith(expect.any(String), 'Only a group admin can do this.');
       expect(getToasts().slice(before)).toEqual([]);
@@ -328,7 +328,7 @@ describe('PostCard', () => {
       // A ban asks first; an unban does not.
       expect(screen.getByText('Ban alice from &cats?')).toBeInTheDocument();
       expect(calls).toEqual([]);
-      fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Ban alice' }));
       await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/group/cats/ban/u1', 'GET /api/post/p1']));
       await openPostMenu();
       fireEvent.click(inGroup('dogs').getByRole('menuitem', { name: 'Unban alice in the group' }));
@@ -352,7 +352,7 @@ describe('PostCard', () => {
       const before = getToasts().length;
       await openPostMenu();
       fireEvent.click(inGroup('cats').getByRole('menuitem', { name: 'Ban alice in the group' }));
-      fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Ban alice' }));
       await waitFor(() => expect(getToasts().slice(before)).toEqual([expect.objectContaining({ kind: 'error', message: 'error/ban_owner' })]));
       expect(calls[0]).toEqual(expect.objectContaining({ method: 'PUT', path: '/api/group/cats/ban/u1' }));
     });

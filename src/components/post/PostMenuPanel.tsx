@@ -1,7 +1,7 @@
 import { type RefObject, Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../AppLink';
-import { ConfirmDialog, deleteQuestion } from '../ConfirmDialog';
+import { ConfirmDialog, deleteAction, deleteQuestion } from '../ConfirmDialog';
 import { ReportDialog } from '../ReportDialog';
 import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf } from './admin-groups';
@@ -118,6 +118,7 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
       {confirming?.kind === 'delete' && (
         <ConfirmDialog
           question={deleteQuestion(t, 'post')}
+          action={deleteAction(t, 'post')}
           detail={t('common:conf.delete_post_detail')}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
@@ -131,6 +132,7 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
         <ConfirmDialog
           question={t('common:conf.remove_post', { name: confirming.group.name })}
           detail={t('common:conf.remove_post_detail')}
+          action={t('common:conf.remove_post_action')}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             const { group } = confirming;
@@ -142,6 +144,7 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
       {confirming?.kind === 'ban' && (
         <ConfirmDialog
           question={t('common:conf.ban_user', { username: post.author.username, name: confirming.group.name })}
+          action={t('common:conf.ban_action', { username: post.author.username })}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             const { group } = confirming;

@@ -35,6 +35,7 @@ export function useUserSafety(userId: string, username: string): { items: (run: 
     <ConfirmDialog
       question={t('block_question', { username })}
       detail={t('block_detail')}
+      action={t('block_user', { username })}
       onCancel={() => setConfirming(false)}
       onConfirm={() => {
         setConfirming(false);

@@ -1,5 +1,5 @@
 import '../../test/setup';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CachedComment, type KruhDb, getDb } from '../../lib/db/db';
 import { cancelScheduledSend, kickOutbox } from '../../lib/outbox/outbox';
@@ -53,7 +53,7 @@ describe("a post's menu: muting and blocking its author", () => {
     renderWithApp(<PostCard post={bobsPost} />);
     await chooseFromMenu('More actions', 'Block @bob');
     expect(screen.getByText('Block @bob?')).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Block @bob' }));
     await waitFor(async () => expect(await idsOf('explore')).toEqual(['p2']));
     expect(await idsOf('profile:bob')).toEqual([]);
     expect(await idsOf('hash:cats')).toEqual([]);

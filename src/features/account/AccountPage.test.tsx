@@ -272,14 +272,14 @@ describe('AccountPage', () => {
     const { router } = render();
     await getDb().outbox.add({ kind: 'post', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, clientId: 'c1', idempotencyKey: 'k1', payload: { text: 'x', mentions: [], groups: [], replyingTo: null }, images: [] } as OutboxRow);
     fireEvent.click(await screen.findByRole('button', { name: 'Log out' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Are you sure?' });
+    const dialog = await screen.findByRole('alertdialog', { name: /1 item is still waiting/ });
     expect(dialog).toHaveTextContent('1 item is still waiting');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(getSession().token).toBe('tok');
     expect(router.state.location.pathname).toBe('/account');
     fireEvent.click(screen.getByRole('button', { name: 'Log out' }));
-    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Log out anyway' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
     expect(getSession().token).toBeNull();
   });

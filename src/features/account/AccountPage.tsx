@@ -299,6 +299,7 @@ export default function AccountPage() {
       {confirming?.kind === 'logout' ? (
         <ConfirmDialog
           question={t('logout.pending', { count: confirming.pending })}
+          action={t('logout.anyway')}
           onConfirm={() => void logout()}
           onCancel={() => setConfirming(null)}
         />

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { DELETED } from '#core/limits';
 import type { Sort, TimeWindow } from '#core/listing';
 import { Avatar } from '../../components/Avatar';
-import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
+import { ConfirmDialog, deleteAction, deleteQuestion } from '../../components/ConfirmDialog';
 import { ReportDialog } from '../../components/ReportDialog';
 import { useSession } from '../../lib/session';
 import { LikeButton } from '../../components/LikeButton';
@@ -128,6 +128,7 @@ function CommentActions({
       {confirming && (
         <ConfirmDialog
           question={deleteQuestion(t, 'comment')}
+          action={deleteAction(t, 'comment')}
           onCancel={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);

@@ -152,6 +152,7 @@ export function GroupForm({ initial, groupId, submitLabel, canChangePrivacy = tr
         <ConfirmDialog
           question={t('settings.make_public_confirm')}
           detail={t('settings.make_public_detail')}
+          action={t('settings.make_public_action')}
           onCancel={() => setConfirmingPublic(null)}
           onConfirm={() => {
             const input = confirmingPublic;

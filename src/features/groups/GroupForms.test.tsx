@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getToasts } from '../../lib/toast';
 import { apiGroup, mockFetch, startOnline } from '../../test/local-first';
@@ -177,7 +177,7 @@ describe('group settings', () => {
     const { router } = renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [feedRoute] });
     expect(await screen.findByRole('button', { name: 'Transfer ownership' })).toBeEnabled();
     fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
-    expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toHaveTextContent('Do you really want to delete this group?');
+    expect(screen.getByRole('alertdialog', { name: 'Do you really want to delete this group?' })).toHaveTextContent('Do you really want to delete this group?');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
@@ -186,7 +186,7 @@ describe('group settings', () => {
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete group' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete group' }));
     expect(await screen.findByText('feed page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/feed');
     expect(calls.find((c) => c.method === 'DELETE')?.path).toBe(`/api/group/${GROUP_ID}`);
@@ -202,7 +202,7 @@ describe('group settings', () => {
     try {
       renderWithApp(<GroupSettingsPage />, { route: '/g/birds/settings', path: '/g/:groupname/settings', routes: [feedRoute] });
       fireEvent.click(await screen.findByRole('button', { name: 'Delete group' }));
-      fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete group' }));
       expect(await screen.findByText('feed page')).toBeInTheDocument();
     } finally {
       console.error = original;
@@ -228,13 +228,13 @@ describe('group settings', () => {
     fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'Only birds' } });
     fireEvent.click(screen.getAllByRole('radio', { name: 'No' })[0]!);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toHaveTextContent('Make this group public?');
+    expect(screen.getByRole('alertdialog', { name: 'Make this group public?' })).toHaveTextContent('Make this group public?');
     expect(screen.getByRole('alertdialog')).toHaveTextContent('Everything posted in it so far becomes readable by everyone.');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(updates()).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Make the group public' }));
     expect(await screen.findByText('group page')).toBeInTheDocument();
     expect(updates()).toHaveLength(1);
     expect(updates()[0]!.body).toMatchObject({ isPrivate: false, description: 'Only birds' });
@@ -312,12 +312,12 @@ describe('transfer ownership', () => {
     fireEvent.click(await screen.findByRole('radio', { name: 'bob' }));
     expect(screen.queryByRole('radio', { name: 'carol' })).not.toBeInTheDocument();
     fireEvent.click(submit);
-    expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toHaveTextContent('Make bob the owner of this group?');
+    expect(screen.getByRole('alertdialog', { name: 'Make bob the owner of this group?' })).toHaveTextContent('Make bob the owner of this group?');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
 
     fireEvent.click(submit);
-    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Make bob the owner' }));
     await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'info', message: 'info/owner_transferred' }));
     expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.path)).toEqual([`/api/group/birds/owner/${BOB}`]);
     // Reloaded: no longer the owner, so no owner-only controls.
@@ -330,7 +330,7 @@ describe('transfer ownership', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Transfer ownership' }));
     fireEvent.click(await screen.findByRole('radio', { name: 'carol' }));
     fireEvent.click(screen.getByRole('button', { name: 'Transfer' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Make carol the owner' }));
     await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message: 'error/admin_banned' }));
     expect(screen.getByRole('button', { name: 'Transfer ownership' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Transfer' })).toBeEnabled();

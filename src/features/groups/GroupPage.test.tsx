@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearLocalData, getDb } from '../../lib/db/db';
 import { clearSession, storeSession } from '../../lib/session';
@@ -219,7 +219,7 @@ describe('members view', () => {
     expect(calls.some((c) => c.path.includes('/ban/'))).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Ban carol' }));
     expect(screen.getByText('Ban carol from &birds?')).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Ban carol' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'carol' })).not.toBeInTheDocument());
     expect(calls.find((c) => c.path.includes('/ban/'))?.method).toBe('PUT');
     expect(lastToast()).toMatchObject({ message: 'info/user_banned' });
@@ -268,7 +268,7 @@ describe('members view', () => {
     });
     renderGroup(`/g/birds/${view}`);
     fireEvent.click(await screen.findByRole('button', { name: button }));
-    if (action === 'ban') fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    if (action === 'ban') fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: button }));
     await waitFor(() => expect(lastToast()).toMatchObject({ kind: 'error', message }));
     expect(screen.getByRole('link', { name })).toBeInTheDocument();
   });

@@ -38,7 +38,7 @@ describe("a group's reports page", () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(await screen.findByText(/alice removed a post from &cats/)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Ban bob in the group' }));
-    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Ban bob' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: `/api/group/cats/reports/${REPORT}`, body: { action: 'ban' } }));
   });
 

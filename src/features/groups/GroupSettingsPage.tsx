@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '../../components/AppLink';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ConfirmDialog, deleteQuestion } from '../../components/ConfirmDialog';
+import { ConfirmDialog, deleteAction, deleteQuestion } from '../../components/ConfirmDialog';
 import { LoadStatus, StatusPage } from '../../components/StatusPage';
 import { ApiError } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
@@ -97,7 +97,7 @@ export default function GroupSettingsPage() {
           }}
         />
       )}
-      {confirming && <ConfirmDialog question={deleteQuestion(t, 'group')} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />}
+      {confirming && <ConfirmDialog question={deleteQuestion(t, 'group')} action={deleteAction(t, 'group')} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />}
     </section>
   );
 }

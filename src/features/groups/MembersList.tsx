@@ -126,6 +126,7 @@ export function MembersList({ groupName, which, isAdmin }: { groupName: string; 
       {banning && (
         <ConfirmDialog
           question={t('common:conf.ban_user', { username: banning.username, name: groupName })}
+          action={t('common:conf.ban_action', { username: banning.username })}
           onCancel={() => setBanning(null)}
           onConfirm={() => {
             setBanning(null);

@@ -80,6 +80,7 @@ export function TransferOwnership({ groupName, onTransferred }: Props) {
         <ConfirmDialog
           question={t('settings.transfer_confirm', { username: chosen.username })}
           detail={t('settings.transfer_detail')}
+          action={t('settings.transfer_action', { username: chosen.username })}
           onCancel={() => setConfirming(false)}
           onConfirm={() => void transfer(chosen)}
         />

@@ -57,7 +57,7 @@ describe('the moderation page', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Suspend bob' }));
     const dialog = screen.getByRole('alertdialog');
     expect(dialog).toHaveTextContent('Suspend bob? They will be signed out');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Suspend bob' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: `/api/reports/${'r'.repeat(24)}`, body: { action: 'suspend' } }));
     expect(await screen.findByText('No open reports.')).toBeInTheDocument();
     expect(getToasts().at(-1)).toMatchObject({ kind: 'info', message: 'info/user_suspended' });
@@ -161,7 +161,7 @@ describe('the moderation page', () => {
       fireEvent.click(within(section).getByRole('button', { name: 'Block domain' }));
       const dialog = screen.getByRole('alertdialog');
       expect(dialog).toHaveTextContent('Block bad.example and its subdomains?');
-      fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Block bad.example' }));
       await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: DOMAINS, body: { domain: 'bad.example' } }));
       expect(await within(section).findByText('bad.example')).toBeInTheDocument();
       expect(within(section).getByLabelText('Domain')).toHaveValue('');
@@ -198,7 +198,7 @@ describe('the moderation page', () => {
       const section = screen.getByRole('region', { name: 'Blocked domains' });
       fireEvent.change(await within(section).findByLabelText('Domain'), { target: { value: 'not a domain' } });
       fireEvent.click(within(section).getByRole('button', { name: 'Block domain' }));
-      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Block not a domain' }));
       await waitFor(() => expect(getToasts().at(-1)).toMatchObject({ kind: 'error', message: 'error/invalid_domain' }));
       expect(within(section).getByLabelText('Domain')).toHaveValue('not a domain');
     });

@@ -216,14 +216,14 @@ describe('NotificationsPage', () => {
     expect(calls.map(pathOf)).toContain(`DELETE /api/notification/${hex(2)}`);
     // Asked first: cancelling keeps every item.
     fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
-    const dialog = screen.getByRole('alertdialog', { name: 'Are you sure?' });
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete all your notifications?' });
     expect(dialog).toHaveTextContent('Delete all your notifications?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(calls.map(pathOf)).not.toContain('DELETE /api/notification/all');
     expect(screen.getAllByRole('article')).toHaveLength(2);
     fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
-    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete all notifications' }));
     await waitFor(() => expect(screen.queryAllByRole('article')).toHaveLength(0));
     expect(calls.map(pathOf)).toContain('DELETE /api/notification/all');
     expect(await getDb().notifications.count()).toBe(0);

@@ -122,6 +122,7 @@ export default function NotificationsPage() {
       {confirmingClear ? (
         <ConfirmDialog
           question={t('clearAllQuestion')}
+          action={t('clearAllAction')}
           onCancel={() => setConfirmingClear(false)}
           onConfirm={() => {
             setConfirmingClear(false);

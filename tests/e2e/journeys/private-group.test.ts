@@ -84,7 +84,7 @@ describe('journey: a private group, from the request to join to a new owner', ()
     await menuItem(en('post:admin.pin'));
     await expect.poll(async () => (await api<{ _id: string }>(server, 'GET', `/group/${group}/pinned`, { token: olga.token })).body._id).toBe(postId);
     await menuItem(en('post:admin.ban', { username: mia.username }));
-    await page.getByRole('alertdialog').getByRole('button', { name: en('common:conf.yes'), exact: true }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: en('common:conf.ban_action', { username: mia.username }), exact: true }).click();
     await expect.poll(async () => (await groupAs(mia)).member).toBe(false);
     expect((await api(server, 'POST', '/post', { token: mia.token, body: { text: 'Let me back in', groups: [group] } })).status).toBe(403);
     await menuItem(en('post:admin.unban', { username: mia.username }));
@@ -97,7 +97,7 @@ describe('journey: a private group, from the request to join to a new owner', ()
     await main.getByRole('button', { name: en('groups:settings.transfer'), exact: true }).click();
     await main.getByRole('radio', { name: mia.username }).check();
     await main.getByRole('button', { name: en('groups:settings.transfer_submit'), exact: true }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: en('common:conf.yes'), exact: true }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: en('groups:settings.transfer_action', { username: mia.username }), exact: true }).click();
     await expect.poll(async () => (await groupAs(mia)).owner).toBe(true);
     expect(await groupAs(olga)).toMatchObject({ owner: false, admin: true });
 

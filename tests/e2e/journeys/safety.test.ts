@@ -53,7 +53,7 @@ describe('journey: report and block offline, then a moderator suspends the spamm
     // Still offline, she blocks him: after the confirmation his post leaves her feed at once.
     await card.getByRole('button', { name: en('post:menu'), exact: true }).click();
     await page.getByRole('menuitem', { name: en('safety:block_user', { username: rex.username }), exact: true }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: en('common:conf.yes'), exact: true }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: en('safety:block_user', { username: rex.username }), exact: true }).click();
     await expect.poll(() => main.locator(`article[data-post-id="${spam.body._id}"]`).count()).toBe(0);
     expect(await outboxSize(page, ava.id)).toBe(2);
 
@@ -73,7 +73,7 @@ describe('journey: report and block offline, then a moderator suspends the spamm
     const queue = moderator.getByRole('main');
     await queue.getByText(reason).waitFor();
     await queue.getByRole('button', { name: en('moderation:action.suspend', { username: rex.username }), exact: true }).click();
-    await moderator.getByRole('alertdialog').getByRole('button', { name: en('common:conf.yes'), exact: true }).click();
+    await moderator.getByRole('alertdialog').getByRole('button', { name: en('moderation:confirm_action.suspend', { username: rex.username }), exact: true }).click();
     await queue.getByText(en('moderation:log.suspend', { actor: mia.username })).first().waitFor();
 
     // He cannot sign in, and his post is gone for everyone, visitors included.
