@@ -272,6 +272,17 @@ export async function visibleCommentAuthor(ctx: ServiceContext, viewer: Viewer |
   return comment.author_id;
 }
 
+/**
+ * One comment as the viewer reads it, the pinned node of its thread (GET /comment/{id}/tree)
+ * without its replies: null when the viewer may not read it, or it was deleted.
+ */
+export async function readableComment(ctx: ServiceContext, viewer: Viewer | null, commentId: string): Promise<CommentView | null> {
+  const viewerId = viewer?.id ?? null;
+  if (!isId(commentId) || !(await repo.findVisibleComment(ctx.db, commentId, viewerId))) return null;
+  const comment = await mapOne(ctx, commentId, viewerId);
+  return comment && !comment.deleted ? comment : null;
+}
+
 /** GET /comment/{id}/tree: the pinned comment inside its chain of ancestors, with its replies. */
 export async function commentTree(
   ctx: ServiceContext,

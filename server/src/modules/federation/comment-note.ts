@@ -1,14 +1,14 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { Document, Mention, Note, PUBLIC_COLLECTION } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
-import { type Comment, type CommentNode, commentsApi } from '#core/api/comments';
+import type { Comment } from '#core/api/comments';
 import { appPaths } from '#core/app-paths';
 import type { Executor } from '../../db/schema.js';
-import { readAsVisitor } from '../syndication/visitor-read.js';
 import { actorById, firstPublicGroupOf } from './federation.repository.js';
 import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
 import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
 import { type CommunityActor, communitiesOfPost } from './remote-communities.js';
+import { commentAsVisitor } from './visitor-reads.js';
 
 /**
  * A local comment as the Note another server reads: a reply (`inReplyTo`) to the post's Note, or to
@@ -41,14 +41,6 @@ export interface Recipient {
   /** Its server's shared inbox, else its own: the actors of one server get the Note once. */
   inbox: string;
   handle: string | null;
-}
-
-/** The comment as a visitor reads it from the API (the pinned node of its tree), or null. */
-export async function visibleComment(app: FastifyInstance, id: string): Promise<Comment | null> {
-  const answer = await readAsVisitor(app, commentsApi.tree, { commentId: id }, { limit: 1 });
-  let node: CommentNode | undefined = answer?.pinnedTree;
-  while (node && !node.pinned) node = node.children[0];
-  return node && !node.deleted ? node : null;
 }
 
 /** The Note id of a post or comment: its remote id when another server wrote it, else our own address. */
@@ -95,7 +87,7 @@ export async function commentNote(
   actor: (id: string) => URL,
 ): Promise<{ note: Note; author: string; postId: string; recipients: Recipient[]; communities: CommunityActor[] } | null> {
   const origin = app.config.publicUrl;
-  const comment = await visibleComment(app, id);
+  const comment = await commentAsVisitor(app, id);
   if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
   const replied = await repliedTo(app.db, origin, comment);
   const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
@@ -112,7 +104,7 @@ export async function commentNote(
  * its own id and author, in reply to what it answers, as kept here (its server answers for it).
  */
 export async function remoteCommentNote(app: FastifyInstance, id: string, apId: string, actor: (id: string) => URL): Promise<{ note: Note; postId: string } | null> {
-  const comment = await visibleComment(app, id);
+  const comment = await commentAsVisitor(app, id);
   const author = comment?.author.pfp ? await remoteActorOfAccount(app.db, comment.author.pfp) : undefined;
   if (!comment || !author) return null;
   const replied = await repliedTo(app.db, app.config.publicUrl, comment);

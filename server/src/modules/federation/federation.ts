@@ -2,7 +2,7 @@ import { type Context, type Federation, createFederation } from '@fedify/fedify'
 import { Temporal } from '@js-temporal/polyfill';
 import { Accept, Announce, Create, Delete, Endpoints, Follow, Group, Image, Like, Note, Person, Reject, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
-import { type Post, postsApi } from '#core/api/posts';
+import type { Post } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
 import { appPaths } from '#core/app-paths';
 import packageJson from '../../../../package.json' with { type: 'json' };
@@ -22,6 +22,7 @@ import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { communitiesOfPost } from './remote-communities.js';
+import { postAsVisitor } from './visitor-reads.js';
 
 /**
  * The instance's ActivityPub side, built on Fedify: WebFinger, NodeInfo, and an actor per public
@@ -58,11 +59,11 @@ function handleName(raw: string): string | null {
 }
 
 /**
- * A post the fediverse may read: the API's answer to a visitor, by an author whose actor is public
- * (a Note's author must be an actor another server can fetch).
+ * A post the fediverse may read: what a visitor reads of it (visitor-reads.ts), by an author whose
+ * actor is public (a Note's author must be an actor another server can fetch).
  */
 export async function visiblePost(app: FastifyInstance, id: string): Promise<Post | null> {
-  const post = await readAsVisitor(app, postsApi.get, { postId: id });
+  const post = await postAsVisitor(app, id);
   return post && (await actorById(app.db, post.author.pfp))?.kind === 'user' ? post : null;
 }
 

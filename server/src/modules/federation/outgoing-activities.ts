@@ -1,10 +1,9 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { Activity, Announce, Create, Delete, Follow, Like, type Note, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
-import { type Post, postsApi } from '#core/api/posts';
-import { readAsVisitor } from '../syndication/visitor-read.js';
+import type { Post } from '#core/api/posts';
 import type { OutsideJob } from '../../lib/jobs/job-handler.js';
-import { commentNote, commentNoteUrl, postNoteUrl, remoteCommentNote, visibleComment } from './comment-note.js';
+import { commentNote, commentNoteUrl, postNoteUrl, remoteCommentNote } from './comment-note.js';
 import { type Delivery, enqueueDeliveries } from './delivery.js';
 import { egressDocumentLoader, federationRules, knownContextLoader } from './document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
@@ -13,6 +12,7 @@ import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from './remote-accounts.js';
 import { communitiesOfPost } from './remote-communities.js';
+import { commentAsVisitor, postAsVisitor } from './visitor-reads.js';
 import { type PictureOwner, endPictureWait } from '../posts/picture-wait.js';
 
 /**
@@ -93,7 +93,7 @@ const remoteCreate = (note: Note) => new Create({ actor: note.attributionId, obj
  * and deletion they pass on as they come, see `sendRemoteChange`).
  */
 async function announceRemotePost(app: FastifyInstance, postId: string, apId: string): Promise<Delivery[]> {
-  const post = await readAsVisitor(app, postsApi.get, { postId });
+  const post = await postAsVisitor(app, postId);
   const author = post ? await remoteActorOfAccount(app.db, post.author.pfp) : undefined;
   if (!post || !author) return [];
   const at: NoteAddresses = { origin: app.config.publicUrl, note: new URL(apId), author: new URL(author.id), followers: null, actor: (id) => actorOf(app, id) };
@@ -172,7 +172,7 @@ async function sendFollow(app: FastifyInstance, event: Extract<OutgoingEvent, { 
 
 /** The public groups of a post a visitor may read; none for any other. */
 async function groupsOfVisiblePost(app: FastifyInstance, postId: string): Promise<string[]> {
-  const post = await readAsVisitor(app, postsApi.get, { postId });
+  const post = await postAsVisitor(app, postId);
   return post ? groupIdsOf(post) : [];
 }
 
@@ -223,7 +223,7 @@ async function sendCommentDeletion(app: FastifyInstance, event: Extract<Outgoing
  */
 async function sendRemoteChange(app: FastifyInstance, event: Extract<OutgoingEvent, { kind: 'remote_change' }>): Promise<Delivery[]> {
   // An edit of what a visitor may no longer read (hidden, or its author suspended) goes nowhere, as its Note would not.
-  if (event.change === 'update' && !(event.of === 'post' ? await readAsVisitor(app, postsApi.get, { postId: event.id }) : await visibleComment(app, event.id))) return [];
+  if (event.change === 'update' && !(event.of === 'post' ? await postAsVisitor(app, event.id) : await commentAsVisitor(app, event.id))) return [];
   const loader = egressDocumentLoader(app.egress, `Kruh/${SOFTWARE.version} (+${app.config.publicUrl})`, federationRules(app.config));
   const activity = await Activity.fromJsonLd(event.activity, { documentLoader: loader, contextLoader: knownContextLoader });
   const of = event.of === 'post' ? event.id : `comments/${event.id}`;
