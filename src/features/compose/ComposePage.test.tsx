@@ -33,11 +33,12 @@ const textbox = composerTextbox;
 setUpComposerTests();
 
 describe('ComposePage', () => {
-  it('redirects visitors to /feed', async () => {
+  it('asks visitors to log in, to come back to the composer', async () => {
     clearSession();
     mockFetch(answer);
     const { router } = render();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('next')).toBe('/post');
   });
 
   it('stays on the composer when the server refuses the token: what is written waits for the next login', async () => {
