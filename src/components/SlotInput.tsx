@@ -20,8 +20,9 @@ interface Props {
 const NONE: NameResult[] = [];
 
 /**
- * A mention or group slot: suggestions 300 ms after typing stops, picked with a click or with the
- * arrows and Enter (Enter in a slot never sends the post); picking one locks its id, editing the
+ * A mention or group slot: suggestions 300 ms after typing stops, the first highlighted, picked
+ * with a click or with Enter (the arrows choose another; Enter in a slot never sends the post),
+ * and hidden while the focus is elsewhere; picking one locks its id, editing the
  * text away from the picked name clears it, Backspace or Delete on an empty slot removes the slot.
  */
 export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) {
@@ -57,6 +58,8 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
       setResults({ query: '', items: [] });
       onChange({ ...slot, query: r.name, id: r._id });
     },
+    // A slot takes only a suggestion: Enter takes the first one unless the arrows chose another.
+    highlightFirst: true,
   });
   const label = kind === 'mention' ? t('slot.mention_placeholder') : t('slot.group_placeholder');
   return (
@@ -70,6 +73,9 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
         aria-label={label}
         readOnly={slot.locked}
         maxLength={LIMITS.usernameMax}
+        // Left, the slot's list would cover the fields below it (a click on a suggestion keeps the focus).
+        onBlur={() => combobox.setOpen(false)}
+        onFocus={() => combobox.setOpen(true)}
         onChange={(e) => {
           const query = e.target.value.replace(prefix, '');
           onChange({ ...slot, query, id: slot.id && query === picked ? slot.id : null });

@@ -5,6 +5,11 @@ export interface ComboboxOptions<T> {
   onPick: (item: T) => void;
   /** Enter with no suggestion highlighted; without it such an Enter does nothing. */
   onEnter?: () => void;
+  /**
+   * A new list starts with its first suggestion highlighted, so a plain Enter takes it (a field
+   * that only ever takes a suggestion); otherwise with none, and Enter is the field's own.
+   */
+  highlightFirst?: boolean;
 }
 
 export interface Combobox {
@@ -39,14 +44,14 @@ export interface Combobox {
  * highlighted suggestion (and never submits the form around the field), and Escape hides the list.
  * An Escape with the list already hidden is left to the page (a dialog around it closes).
  */
-export function useCombobox<T>(items: readonly T[], { onPick, onEnter }: ComboboxOptions<T>): Combobox {
+export function useCombobox<T>(items: readonly T[], { onPick, onEnter, highlightFirst = false }: ComboboxOptions<T>): Combobox {
   const listId = useId();
   const [open, setOpen] = useState(true);
-  // The highlight belongs to the list it was made in: a new answer starts with nothing highlighted.
+  // The highlight belongs to the list it was made in: a new answer starts afresh.
   const [moved, setMoved] = useState<{ items: readonly T[]; index: number }>({ items, index: -1 });
   const count = items.length;
   const expanded = open && count > 0;
-  const highlight = expanded && moved.items === items ? moved.index : -1;
+  const highlight = !expanded ? -1 : moved.items === items ? moved.index : highlightFirst ? 0 : -1;
   const optionId = (index: number) => `${listId}-${index}`;
 
   const move = (step: 1 | -1) => {

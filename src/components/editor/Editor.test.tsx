@@ -117,6 +117,29 @@ describe('Editor', () => {
     expect(alert()).toBeEmptyDOMElement();
   });
 
+  it('highlights a slot’s first suggestion so Enter takes it, and hides the list while the focus is elsewhere', async () => {
+    mockFetch((call) =>
+      call.path === '/api/search/users'
+        ? { body: [{ _id: 'u2', name: 'bob' }, { _id: 'u3', name: 'bobby' }] }
+        : { status: 404, body: { message: 'error/not_found' } },
+    );
+    const checked = vi.fn();
+    const user = userEvent.setup();
+    const text = await render({ rules: 'post', onChecked: checked });
+    await user.click(screen.getByRole('button', { name: /Add mention/ }));
+    const slot = screen.getByRole('combobox', { name: 'Username' });
+    await user.type(slot, 'bo');
+    await screen.findByRole('listbox', { name: 'Suggestions' }, { timeout: 2000 });
+    await user.click(text);
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(slot).toHaveAttribute('aria-expanded', 'false');
+    await user.click(slot);
+    expect(screen.getAllByRole('option')[0]).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Enter}');
+    expect(slot).toHaveValue('bob');
+    expect(checked).not.toHaveBeenCalled();
+  });
+
   it('moves through a slot’s suggestions with the arrows, picks one on Enter without sending, and closes them on Escape', async () => {
     mockFetch((call) =>
       call.path === '/api/search/mygroups'
@@ -135,14 +158,7 @@ describe('Editor', () => {
     expect(options.map((o) => o.textContent)).toEqual(['&demo_garden', '&demo_garage']);
     expect(slot).toHaveAttribute('aria-expanded', 'true');
     expect(slot).toHaveAttribute('aria-controls', list.id);
-    expect(slot).not.toHaveAttribute('aria-activedescendant');
-
-    // Nothing highlighted: Enter neither picks nor sends.
-    await user.keyboard('{Enter}');
-    expect(checked).not.toHaveBeenCalled();
-    expect(slot).toHaveValue('demo_gar');
-
-    await user.keyboard('{ArrowDown}');
+    // The first suggestion is highlighted from the start.
     expect(slot).toHaveAttribute('aria-activedescendant', options[0]!.id);
     expect(options[0]).toHaveAttribute('aria-selected', 'true');
     await user.keyboard('{ArrowDown}');
