@@ -6,7 +6,8 @@ import { viewerRoute } from '../../lib/handlers.js';
 import { contextOf } from '../../lib/service-context.js';
 import { groupsApi } from '#core/api/groups';
 import { profilesApi } from '#core/api/profiles';
-import { feedPage, groupScope, hashtagScope, profileScope } from './feeds.service.js';
+import type { Viewer } from '../../lib/viewer.js';
+import { type FeedQuery, feedPage, groupScope, hashtagScope, profileScope } from './feeds.service.js';
 
 /**
  * The feed tabs, hashtag lists and the posts of a profile and of a group. Four posts per page by
@@ -38,23 +39,20 @@ export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       feedPage(contextOf(app), await request.viewer(), { scope: hashtagScope(request.params.hashtag), query: request.query, defaults: LISTING_DEFAULTS }),
   });
 
+  // A profile's or a group's posts: its scope is asked first, so a missing user or a private
+  // group's outsider is refused as its page refuses them.
+  const namedPage = async (viewer: Viewer | null, name: string, query: FeedQuery, scopeOf: typeof profileScope) => {
+    const ctx = contextOf(app);
+    return feedPage(ctx, viewer, { scope: await scopeOf(ctx, viewer, name), query, defaults: LISTING_DEFAULTS });
+  };
+
   app.route({
     ...routeOf(profilesApi.posts),
-    handler: async (request) => {
-      const ctx = contextOf(app);
-      const viewer = await request.viewer();
-      const scope = await profileScope(ctx, viewer, request.params.username);
-      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
-    },
+    handler: async (request) => namedPage(await request.viewer(), request.params.username, request.query, profileScope),
   });
 
   app.route({
     ...routeOf(groupsApi.posts),
-    handler: async (request) => {
-      const ctx = contextOf(app);
-      const viewer = await request.viewer();
-      const scope = await groupScope(ctx, viewer, request.params.name);
-      return feedPage(ctx, viewer, { scope, query: request.query, defaults: LISTING_DEFAULTS });
-    },
+    handler: async (request) => namedPage(await request.viewer(), request.params.name, request.query, groupScope),
   });
 };

@@ -130,14 +130,13 @@ function withGroupFlags<R extends { everyone_can_post: number | null }>(row: R):
   return { ...row, everyone_can_post: row.everyone_can_post === null ? null : toBool(row.everyone_can_post) };
 }
 
+/** Tag rows (a post's group tags or its mentions) of these posts, each post's in the order its text names them. */
+function inTagOrder<Q extends { where: (...args: any[]) => Q; orderBy: (...args: any[]) => Q }>(query: Q, table: 'post_groups' | 'post_mentions', postIds: string[]): Q {
+  return query.where(`${table}.post_id`, 'in', postIds).orderBy(`${table}.post_id`).orderBy(`${table}.position`);
+}
+
 function postGroupsOf(db: Executor, postIds: string[]) {
-  return db
-    .selectFrom('post_groups')
-    .leftJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select(POST_GROUP_COLUMNS)
-    .where('post_groups.post_id', 'in', postIds)
-    .orderBy('post_groups.post_id')
-    .orderBy('post_groups.position');
+  return inTagOrder(db.selectFrom('post_groups').leftJoin('groups', 'groups.id', 'post_groups.group_id').select(POST_GROUP_COLUMNS), 'post_groups', postIds);
 }
 
 export async function findPostGroups(db: Executor, postIds: string[]): Promise<PostGroupRow[]> {
@@ -185,14 +184,7 @@ export interface PostMentionRow {
 
 export async function findPostMentions(db: Executor, postIds: string[]): Promise<PostMentionRow[]> {
   if (postIds.length === 0) return [];
-  return db
-    .selectFrom('post_mentions')
-    .leftJoin('users', 'users.id', 'post_mentions.user_id')
-    .select(POST_MENTION_COLUMNS)
-    .where('post_mentions.post_id', 'in', postIds)
-    .orderBy('post_mentions.post_id')
-    .orderBy('post_mentions.position')
-    .execute();
+  return inTagOrder(db.selectFrom('post_mentions').leftJoin('users', 'users.id', 'post_mentions.user_id').select(POST_MENTION_COLUMNS), 'post_mentions', postIds).execute();
 }
 
 /** The accounts that passed these posts on (a community's announces), each post's first first. */
