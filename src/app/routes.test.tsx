@@ -30,8 +30,9 @@ describe('app routes', () => {
   it('guards the account pages', async () => {
     vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
     const { router } = renderRoutes(routes, { route: '/account/credentials' });
-    // The page module loads first (lazy route), then the guard redirects.
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/feed'), { timeout: 10_000 });
+    // The page module loads first (lazy route), then the guard asks for a login that comes back.
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 10_000 });
+    expect(new URLSearchParams(router.state.location.search).get('next')).toBe('/account/credentials');
   });
 
   it('serves the login page and hides the right column search on /search only', async () => {
