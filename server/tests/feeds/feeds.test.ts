@@ -265,7 +265,7 @@ describe('scoped lists', () => {
     expect(Object.keys(post).sort()).toEqual(
       [
         '_id', 'text', 'author', 'createdAt', 'likes', 'liked', 'comments', 'replyingTo', 'groups', 'mentions', 'itsme',
-        'adminGroups', 'pinnedGroups', 'ownedGroups', 'bannedGroups', 'canReply', 'images', 'media', 'alts', 'contentWarning', 'editedAt', 'remote',
+        'adminGroups', 'pinnedGroups', 'ownedGroups', 'authorOwnedGroups', 'bannedGroups', 'canReply', 'images', 'media', 'alts', 'contentWarning', 'editedAt', 'remote',
       ].sort(),
     );
   });
