@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LIMITS, RATE_LIMIT_DEFAULTS } from '#core/limits';
-import { isPostgresUrl } from './db/database.js';
+import { isPostgresUrl, SQLITE_FILE } from './db/database.js';
 import type { Rates } from './lib/content-limits.js';
 import type { S3Settings } from './lib/s3-storage.js';
 import { vapidKeyProblem } from './lib/vapid-keys.js';
@@ -454,4 +454,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     metricsToken: env.METRICS_TOKEN || undefined,
     federation: federation === 'true',
   };
+}
+
+/** What a server process runs with, for the one line it logs when it starts (no password or key in it). */
+export interface StartupSummary {
+  version: string;
+  database: string;
+  media: string;
+  worker: 'on' | 'off';
+  federation: 'on' | 'off';
+  mail: string;
+}
+
+/** A URL's host (and database path), with its user name and password left out. */
+function where(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+}
+
+/** The settings the line names. */
+export type SummarizedConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'mediaStorage' | 'runWorker' | 'federation' | 'smtpUrl'>;
+
+export function startupSummary(config: SummarizedConfig, version: string): StartupSummary {
+  const media = config.mediaStorage;
+  return {
+    version,
+    database: config.databaseUrl ? `postgresql ${where(config.databaseUrl)}` : `sqlite ${join(config.dataDir, SQLITE_FILE)}`,
+    media: media.kind === 's3' ? `s3 bucket ${media.bucket}${media.endpoint ? ` at ${media.endpoint}` : ''}` : `local ${join(config.dataDir, LOCAL_MEDIA_FOLDER)}`,
+    worker: config.runWorker ? 'on' : 'off',
+    federation: config.federation ? 'on' : 'off',
+    mail: config.smtpUrl ? `smtp ${where(config.smtpUrl)}` : `outbox ${join(config.dataDir, 'outbox')}`,
+  };
+}
+
+/** The summary as the message of the line, so it reads without a JSON viewer too. */
+export function startupMessage(summary: StartupSummary): string {
+  return (
+    `Kruh ${summary.version} started: database ${summary.database}, media ${summary.media}, ` +
+    `worker ${summary.worker}, federation ${summary.federation}, mail ${summary.mail}`
+  );
 }

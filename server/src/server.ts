@@ -1,8 +1,9 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, loadDotEnv } from './config.js';
+import { ConfigError, loadConfig, loadDotEnv, startupMessage, startupSummary } from './config.js';
 import { openDatabase } from './db/database.js';
 import { DatabaseInUseError } from './db/sqlite-lock.js';
+import packageJson from '../../package.json' with { type: 'json' };
 
 /** What the operator must fix before a start can succeed: its message alone (no stack), and exit code 1. */
 function orExit<T>(step: () => T): T {
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
     await app.close();
   });
   await app.listen({ port: config.port, host: config.host });
+  const summary = startupSummary(config, packageJson.version);
+  app.log.info({ startup: summary }, startupMessage(summary));
 }
 
 void main();
