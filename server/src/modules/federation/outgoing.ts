@@ -12,11 +12,12 @@ import { recordTombstone } from './tombstones.js';
 import { type PictureOwner, awaitPictures, endPictureWait, isAwaitingPictures } from '../posts/picture-wait.js';
 
 /**
- * What the rest of the server tells the fediverse, as the services call it: each call is made in
- * the transaction of the change and only queues a job there (`federation_outgoing`), which builds
- * the activities once the change has committed and queues one signed delivery per inbox. Nothing is
- * queued while federation is off, nor for anything a visitor may not read (a private group's post,
- * an account that is not public), so the services need not know any of the rules.
+ * What the rest of the server tells the fediverse, as federation's subscribers to its domain events
+ * call it (subscribers.ts): each call is made in the transaction of the change and only queues a
+ * job there (`federation_outgoing`), which builds the activities once the change has committed and
+ * queues one signed delivery per inbox. Nothing is queued while federation is off, nor for anything
+ * a visitor may not read (a private group's post, an account that is not public), so the services
+ * that publish the events need not know any of the rules.
  */
 export const FEDERATION_OUTGOING_JOB = 'federation_outgoing';
 

@@ -2,9 +2,10 @@ import type { Executor } from '../../db/schema.js';
 import { enqueueJob } from '../../lib/jobs/queue.js';
 
 /**
- * What happened, as the notifications worker needs to know it. Modules enqueue an event in the
- * same transaction as the change that caused it; the worker turns it into notifications in the
- * background (fan-out to many recipients never slows the request).
+ * What happened, as the notifications worker needs to know it. Notifications' subscribers to the
+ * domain events (subscribers.ts) queue one in the transaction of the change that caused it; the
+ * worker turns it into notifications in the background (fan-out to many recipients never slows the
+ * request).
  */
 export type NotificationEvent =
   | { kind: 'follow'; actorId: string; userId: string }
