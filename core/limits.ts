@@ -67,6 +67,8 @@ export const LIMITS = {
    */
   gifLocale: 'en_US',
   gifCountry: 'US',
+  /** How long the composer waits, online, for the server to take or refuse a post before leaving it to the outbox. */
+  postAnswerWaitMs: 4000,
   toastMs: 3000,
   toastSlideMs: 1000,
   /** Hover (or focus) before a tooltip shows. */

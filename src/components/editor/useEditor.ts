@@ -236,11 +236,11 @@ export function useEditor(options: EditorOptions): EditorState {
 /**
  * Sending an editor's content: one send at a time, and only content that passes the checks (the
  * reason shown otherwise). `send` queues it; a failure goes to `onFailure`. With `leaves`, a send
- * that succeeds leaves the editor busy (the page goes away).
+ * that succeeds leaves the editor busy (the page goes away), unless `send` answers that it stays.
  */
 export function useEditorSend(
   editor: Pick<EditorState, 'check'>,
-  send: (content: EditorContent) => Promise<void>,
+  send: (content: EditorContent) => Promise<void | 'stays'>,
   onFailure: (err: unknown) => void,
   options: { leaves?: boolean } = {},
 ) {
@@ -251,8 +251,8 @@ export function useEditorSend(
     if (!content) return;
     setBusy(true);
     try {
-      await send(content);
-      if (!options.leaves) setBusy(false);
+      // A send that did not leave after all (the server refused it) frees the editor.
+      if ((await send(content)) === 'stays' || !options.leaves) setBusy(false);
     } catch (err) {
       onFailure(err);
       setBusy(false);

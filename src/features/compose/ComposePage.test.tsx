@@ -85,6 +85,32 @@ describe('ComposePage', () => {
     expect(getToasts().at(-1)).toEqual(expect.objectContaining({ kind: 'info', message: 'compose:saved_offline' }));
   });
 
+  it('online, waits for the server: a refusal stays in the composer with its reason and a toast', async () => {
+    setOnline(true);
+    mockFetch((call) => (call.path === '/api/post' ? { status: 403, body: { message: 'error/need_admin' } } : answer(call)));
+    const { router } = render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    fireEvent.change(textbox(), { target: { value: 'Into a closed group' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Only a group admin can do this.'));
+    expect(textbox()).toHaveValue('Into a closed group');
+    expect(router.state.location.pathname).toBe('/post');
+    expect(getToasts()).toContainEqual(expect.objectContaining({ kind: 'error', message: 'error/need_admin' }));
+    expect(screen.getByRole('button', { name: 'Post' })).toBeEnabled();
+    expect(await getDb().outbox.count()).toBe(0);
+  });
+
+  it('online, goes to the feed once the server took the post, saying it is published', async () => {
+    setOnline(true);
+    mockFetch((call) => (call.path === '/api/post' ? { status: 201, body: { ...apiPost('p9', { text: 'Hello' }), post: apiPost('p9', { text: 'Hello' }) } } : answer(call)));
+    const { router } = render();
+    await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
+    fireEvent.change(textbox(), { target: { value: 'Hello' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(getToasts().at(-1)).toEqual(expect.objectContaining({ kind: 'info', message: 'compose:posted' }));
+  });
+
   it('tells about Ctrl+Enter where there is a keyboard and a mouse, not on a touch screen', async () => {
     mockFetch(answer);
     const pointer = (coarse: boolean) =>

@@ -5,6 +5,8 @@ import { LIMITS } from '#core/limits';
 import { postImagesMax } from '#core/validation';
 import { type DraftContent, draftKeys, emptyDraft, useReturnedDrafts } from '../../lib/drafts/drafts';
 import { queuePost } from '../../lib/outbox/kinds/post';
+import { outboxAnswer } from '../../lib/outbox/answer';
+import { clearDraft, loadDraft } from '../../lib/drafts/store';
 import { SHARED_PARAM, takeShare } from '../../lib/share/shared-items';
 import { usePost, usePostGroups } from '../../lib/query/posts';
 import { useSession } from '../../lib/session';
@@ -92,13 +94,28 @@ function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
     if (originalFailed) toast.error('error/original_post');
   }, [originalFailed]);
 
-  // A queued post leaves the page for the feed: the editor stays busy until it goes.
+  // A queued post leaves the page for the feed: the editor stays busy until it goes. Online, the
+  // server's answer is awaited briefly, so a refusal comes back here with its reason (and its toast)
+  // rather than later elsewhere; offline, or when the answer is slow, the outbox sends it.
   const { busy: posting, submit } = useEditorSend(
     editor,
     async (content) => {
-      await queuePost({ ...content, replyingTo: rep, draftKey: key });
+      const offline = navigator.onLine === false;
+      const row = await queuePost({ ...content, replyingTo: rep, draftKey: key });
       await editor.clear();
-      toast.info(navigator.onLine === false ? 'compose:saved_offline' : 'compose:queued');
+      const answer = offline ? 'waiting' : await outboxAnswer(row.seq!, LIMITS.postAnswerWaitMs);
+      if (answer === 'left') {
+        // Refused, the post came back as a draft: here, or beside newer work written meanwhile.
+        const beside = `${key}#${row.clientId}`;
+        const returned = [await loadDraft(key), await loadDraft(beside)].find((draft) => draft?.returnedError);
+        if (returned) {
+          const { key: at, updatedAt: _updatedAt, ...draft } = returned;
+          update(draft);
+          if (at === beside) await clearDraft(beside);
+          return 'stays';
+        }
+      }
+      toast.info(offline ? 'compose:saved_offline' : answer === 'left' ? 'compose:posted' : 'compose:queued');
       navigate('/');
     },
     (err) => {
