@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { remoteAccountFor } from '../../server/src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../server/src/modules/remote/remote-accounts';
 import { createPost } from '../../server/tests/helpers/fixtures';
 import { type TestUser, createVerifiedUser } from './support/server';
 import { useE2eSuite } from './support/suite';

@@ -4,7 +4,7 @@ import { runDueJobs } from '../../src/lib/jobs/worker';
 import { runAdminCommand } from '../../src/modules/reports/admin';
 import { domainsCovering, isHostBlocked, isRemoteActorAllowed, normalizeDomain } from '../../src/modules/federation/boundaries';
 import { documentLoaderOf } from '../../src/modules/federation/federation';
-import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { expectError, expectInfo } from '../helpers/expect';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { AS_CONTEXT, type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createUser } from '../helpers/fixtures';

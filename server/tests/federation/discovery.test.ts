@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 import { newId } from '../../src/lib/ids';
-import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { loadConfig } from '../../src/config';
 import { openSibling } from '../notifications/support';
 import packageJson from '../../../package.json' with { type: 'json' };

@@ -2,7 +2,7 @@ import { generateCryptoKeyPair } from '@fedify/fedify';
 import { CryptographicKey, Person } from '@fedify/fedify/vocab';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Egress, EgressRefused } from '../../src/lib/egress/egress';
-import { MAX_REDIRECTS, egressDocumentLoader, knownContextLoader } from '../../src/modules/federation/document-loader';
+import { MAX_REDIRECTS, egressDocumentLoader, knownContextLoader } from '../../src/modules/remote/document-loader';
 import { startFakeFediverse } from '../helpers/fake-fediverse';
 import { type RedirectChain, startRedirectChain } from '../helpers/redirect-chain';
 

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { addRemoteFollow } from '../../src/modules/federation/federation.repository';
-import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { AS_CONTEXT, type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createGroup, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
 import { PICTURES_WAIT_MS } from '../../src/modules/federation/outgoing';
-import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { newId } from '../../src/lib/ids';
 import { type FakeActor, type FakeFediverse, type Received, injectSigned, signActivity, signerOf, startFakeFediverse } from '../helpers/fake-fediverse';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as normalizedHosts from '../../src/db/migrations/20261129_10_remote_hosts_normalized';
 import { isRemoteActorAllowed } from '../../src/modules/federation/boundaries';
-import { hostOf, normalizeHost } from '../../src/modules/federation/hosts';
+import { hostOf, normalizeHost } from '../../src/lib/hosts';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
-import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { runAdminCommand } from '../../src/modules/reports/admin';
 import { newId } from '../../src/lib/ids';
 import { expectInfo } from '../helpers/expect';

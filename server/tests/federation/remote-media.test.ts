@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMediaKey } from '../../src/lib/storage';
 import { keptRemoteMediaKey, remoteMediaUrl } from '../../src/policy/media-urls';
-import { remoteAccountFor } from '../../src/modules/federation/remote-accounts';
+import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { type FakeActor, type FakeFediverse, PUBLIC, deliverToInbox, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { lineCount, storedLength } from '#core/text';
-import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from '../../src/modules/federation/remote-text';
+import { clipText, htmlToText, remoteAlt, remoteContentWarning, remoteText } from '../../src/modules/remote/remote-text';
 
 /** Remote HTML read into the plain text Kruh stores: nothing of the markup survives, only what a reader sees. */
 

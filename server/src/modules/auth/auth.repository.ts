@@ -1,3 +1,4 @@
+import { foldForSearch } from '#core/text';
 import { toBool, toFlag } from '../../db/helpers.js';
 import type { EmailTokensTable, Executor, UserRow, UserUpdate } from '../../db/schema.js';
 import type { NewUserRecord, UserChanges, UserRecord } from './auth.records.js';
@@ -47,6 +48,37 @@ export async function insertUser(db: Executor, user: NewUserRecord): Promise<voi
 
 export async function updateUser(db: Executor, id: string, changes: UserChanges): Promise<void> {
   await db.updateTable('users').set(toUpdate(changes)).where('id', '=', id).execute();
+}
+
+/**
+ * The account a remote actor is shown as (modules/remote): no address, password or Google link, so
+ * nobody can sign in as it, and not verified, so it is never listed as a local profile.
+ */
+export async function insertRemoteUser(db: Executor, user: { id: string; username: string; bio: string; createdAt: number }): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id: user.id,
+      username: user.username,
+      username_lower: user.username.toLowerCase(),
+      username_skeleton: null,
+      email: null,
+      password_hash: null,
+      google_sub: null,
+      bio: user.bio,
+      search_text: foldForSearch(user.username),
+      created_at: user.createdAt,
+    })
+    .execute();
+}
+
+/** A remote account's name as its actor now gives it (and its bio, when read again), searchable by it. */
+export async function renameRemoteUser(db: Executor, id: string, username: string, bio?: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ username, username_lower: username.toLowerCase(), search_text: foldForSearch(username), ...(bio === undefined ? {} : { bio }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** A new password; bumping token_version revokes every token issued before. */

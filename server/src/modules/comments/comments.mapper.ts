@@ -4,7 +4,7 @@ import type { Comment } from '#core/api/comments';
 import { readImageAlts } from '../../policy/image-alts.js';
 import { avatarUrl, imageUrls } from '../../policy/media-urls.js';
 import { type CommentViewRow, mentionsOf } from './comments.repository.js';
-import { remoteOriginOf } from '../federation/remote-accounts.js';
+import { remoteOriginOf } from '../../lib/remote-origin.js';
 
 /** The comment, as the contract describes it. */
 export type CommentView = Comment;

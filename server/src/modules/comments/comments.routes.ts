@@ -5,7 +5,7 @@ import { routeOf } from '../../lib/contract.js';
 import { actionRoute, onceRoute } from '../../lib/handlers.js';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import * as service from './comments.service.js';
-import { prepareTypedMentions } from '../federation/typed-mentions.js';
+import { prepareTypedMentions } from '../remote/typed-mentions.js';
 
 /**
  * Comments: create, like, delete, the pinned tree and a user's comments. A post's thread (under

@@ -22,7 +22,7 @@ import { imageKey } from '../../policy/media-urls.js';
 import type { Viewer } from '../../plugins/auth.js';
 import * as repo from './comments.repository.js';
 import { type CommentView, toComments } from './comments.mapper.js';
-import { typedMentionAccounts } from '../federation/typed-mentions.js';
+import { typedMentionAccounts } from '../remote/typed-mentions.js';
 
 /** The comment rules. */
 

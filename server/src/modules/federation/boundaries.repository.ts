@@ -9,13 +9,6 @@ const onDomain = (db: Executor, domain: string) =>
     .selectFrom('remote_actors')
     .where((eb) => eb.or([eb('remote_actors.domain', '=', domain), eb('remote_actors.domain', 'like', `%.${domain}`)]));
 
-/** Whether any of the domains is blocked. */
-export async function anyBlocked(db: Executor, domains: string[]): Promise<boolean> {
-  if (domains.length === 0) return false;
-  const row = await db.selectFrom('federation_domain_blocks').select('domain').where('domain', 'in', domains).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Adds the block; false when the domain was blocked already. */
 export async function addBlock(db: Executor, domain: string, by: string, now: number): Promise<boolean> {
   const result = await db
@@ -74,17 +67,6 @@ export async function accountsSuspendedAt(db: Executor, domain: string, at: numb
 export async function unsuspend(db: Executor, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
   await db.updateTable('users').set({ suspended_at: null }).where('id', 'in', userIds).execute();
-}
-
-/** The actor's domain and whether its account is suspended; undefined for an actor never stored. */
-export async function remoteActorStanding(db: Executor, actorId: string): Promise<{ suspended: boolean } | undefined> {
-  const row = await db
-    .selectFrom('remote_actors')
-    .leftJoin('users', 'users.id', 'remote_actors.user_id')
-    .select('users.suspended_at')
-    .where('remote_actors.id', '=', actorId)
-    .executeTakeFirst();
-  return row && { suspended: row.suspended_at !== null && row.suspended_at !== undefined };
 }
 
 /** A page of the blocked domains, latest first, with the name of who blocked each. */

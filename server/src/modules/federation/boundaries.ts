@@ -10,12 +10,12 @@ import { remoteFollowsEnded } from '../follows/follows.service.js';
 import { requireModerator } from '../../policy/moderators.js';
 import { logModeratorAction } from '../reports/moderation.service.js';
 import * as repo from './boundaries.repository.js';
-import { domainsCovering, hostOf, isHostBlocked, isUrlBlocked } from './blocked-domains.js';
-import { normalizeHost } from './hosts.js';
+import { domainsCovering, hostOf, isHostBlocked, isUrlBlocked } from '../../policy/blocked-domains.js';
+import { normalizeHost } from '../../lib/hosts.js';
 
 export { domainsCovering, hostOf, isHostBlocked, isUrlBlocked };
 import { removeRemoteFollowsByAccount } from './federation.repository.js';
-import { accountOfRemoteActor } from './remote-accounts.js';
+import { accountOfRemoteActor, remoteActorStanding } from '../remote/remote-accounts.js';
 
 /**
  * Where federation stops: domains the instance moderators blocked (with every subdomain) and remote
@@ -52,7 +52,7 @@ export function normalizeDomain(raw: string): string | null {
  */
 export async function isRemoteActorAllowed(db: Executor, actorId: string): Promise<boolean> {
   if (await isUrlBlocked(db, actorId)) return false;
-  return !(await repo.remoteActorStanding(db, actorId))?.suspended;
+  return !(await remoteActorStanding(db, actorId))?.suspended;
 }
 
 /** Whether a local user blocked the remote actor's account (or it them): such an actor may not follow them. */

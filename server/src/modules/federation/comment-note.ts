@@ -6,8 +6,8 @@ import { appPaths } from '#core/app-paths';
 import type { Executor } from '../../db/schema.js';
 import { actorById, firstPublicGroupOf } from './federation.repository.js';
 import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
-import { isRemoteAccountName, remoteActorOfAccount } from './remote-accounts.js';
-import { type CommunityActor, communitiesOfPost } from './remote-communities.js';
+import { isRemoteAccountName, remoteActorOfAccount } from '../remote/remote-accounts.js';
+import { type CommunityActor, communitiesOfPost } from '../remote/remote-communities.js';
 import { commentAsVisitor } from './visitor-reads.js';
 
 /**

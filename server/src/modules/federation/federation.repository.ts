@@ -4,8 +4,8 @@ import { PARKED } from '../../lib/jobs/queue.js';
 import { groupVisibleTo } from '../../policy/group-access.js';
 import { inNoPrivateGroup } from '../../policy/post-visibility.js';
 import { accountNotSuspended, postAuthorNotSuspended, userNotSuspended } from '../../policy/suspension.js';
-import { INSTANCE_ACTOR_ID } from './actor-path.js';
-import { hostOf, normalizeHandle } from './hosts.js';
+import { INSTANCE_ACTOR_ID } from '../remote/actor-path.js';
+import { hostOf, normalizeHandle } from '../../lib/hosts.js';
 
 /**
  * What the fediverse may see of the instance: the same public profiles and groups the sitemap
@@ -127,25 +127,6 @@ export async function usageCounts(db: Executor): Promise<{ users: number; posts:
       .where(inNoPrivateGroup('comments.post_id')),
   );
   return { users: await users, posts: await posts, comments: await comments };
-}
-
-export interface StoredKey {
-  algorithm: string;
-  public_key: string;
-  private_key: string;
-}
-
-export async function actorKeys(db: Executor, actorId: string): Promise<StoredKey[]> {
-  return db.selectFrom('federation_keys').select(['algorithm', 'public_key', 'private_key']).where('actor_id', '=', actorId).execute();
-}
-
-/** Stores a key pair unless one of that algorithm is there already (another process made it first). */
-export async function addActorKey(db: Executor, actorId: string, key: StoredKey, now: number): Promise<void> {
-  await db
-    .insertInto('federation_keys')
-    .values({ actor_id: actorId, ...key, created_at: now })
-    .onConflict((oc) => oc.columns(['actor_id', 'algorithm']).doNothing())
-    .execute();
 }
 
 /**

@@ -7,13 +7,13 @@ import { profilesApi } from '#core/api/profiles';
 import { appPaths } from '#core/app-paths';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { avatarUrl } from '../../policy/media-urls.js';
-import { keyPairsOf } from './actor-keys.js';
+import { keyPairsOf } from '../remote/actor-keys.js';
 import { DatabaseKvStore, KEY_CACHE_PREFIX } from './kv-store.js';
-import { ACTOR_PATH, INSTANCE_ACTOR_ID } from './actor-path.js';
+import { ACTOR_PATH, INSTANCE_ACTOR_ID } from '../remote/actor-path.js';
 import { instanceActor, isInstanceName } from './instance-actor.js';
-import { guardedLoader } from './remote-refresh.js';
+import { guardedLoader } from '../remote/remote-refresh.js';
 import { escapeHtml } from './html.js';
-import { knownContextLoader } from './document-loader.js';
+import { knownContextLoader } from '../remote/document-loader.js';
 import { chargeSenders } from './inbox-guard.js';
 import { acceptFollow } from './follows.js';
 import { onAnnounce, onCreate, onDelete, onLike, onUndo, onUpdate } from './inbox.js';
@@ -21,7 +21,7 @@ import { followAccepted, followRejected } from './outgoing-follows.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
-import { communitiesOfPost } from './remote-communities.js';
+import { communitiesOfPost } from '../remote/remote-communities.js';
 import { postAsVisitor } from './visitor-reads.js';
 
 /**
@@ -31,7 +31,7 @@ import { postAsVisitor } from './visitor-reads.js';
  * group's own (`url`), where a browser asking for the actor's address is sent.
  */
 
-export { ACTOR_PATH, actorUrl } from './actor-path.js';
+export { ACTOR_PATH, actorUrl } from '../remote/actor-path.js';
 export const SHARED_INBOX_PATH = '/ap/inbox';
 export const NODEINFO_PATH = '/nodeinfo/2.1';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden } from '../../lib/app-error.js';
-import { hostOf, isHostBlocked } from './blocked-domains.js';
+import { hostOf, isHostBlocked } from '../../policy/blocked-domains.js';
 import { keyIdOf } from './inbox-guard.js';
 
 /**

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { isBlockedByLocal, isRemoteActorAllowed } from './boundaries.js';
 import { enqueueDelivery } from './delivery.js';
 import { actorById, addRemoteFollow, localIdOfRemoteFollow, removeRemoteFollow, saveRemoteActor, setRemoteFollowId } from './federation.repository.js';
-import { accountOfRemoteActor, handleOf, saveActorDocument } from './remote-accounts.js';
+import { accountOfRemoteActor, handleOf, saveActorDocument } from '../remote/remote-accounts.js';
 import { remoteFollowEnded, remoteFollowStarted } from '../follows/follows.service.js';
 
 /**

@@ -40,16 +40,16 @@ import { setRemoteMedia } from '../posts/remote-pictures.js';
 import { deletePost, editPost, likePost, removePostMedia, storeRemotePost } from '../posts/posts.service.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
 import { localCommentId } from './comment-note.js';
-import { isGone } from './document-loader.js';
+import { isGone } from '../remote/document-loader.js';
 import { actorById, commentByApId, groupsFollowedBy, isFollowedHere, localCommentById, postByApId, postIdsBy, recordShare, remoteWritingsBy, userNamed } from './federation.repository.js';
 import { undoFollow, undoFollowById } from './follows.js';
 import { localUserNameIn } from './local-names.js';
 import { enqueueJob } from '../../lib/jobs/queue.js';
 import { remoteChanging } from './outgoing.js';
-import { accountOfRemoteActor, saveActorDocument } from './remote-accounts.js';
-import { addPostCommunities, communityAccountsAmong, isPostInCommunity } from './remote-communities.js';
-import { FEDERATION_AVATAR_JOB, iconUrlOf } from './remote-refresh.js';
-import { clipText, remoteAlt, remoteContentWarning, remoteText } from './remote-text.js';
+import { accountOfRemoteActor, saveActorDocument } from '../remote/remote-accounts.js';
+import { addPostCommunities, communityAccountsAmong, isPostInCommunity } from '../remote/remote-communities.js';
+import { FEDERATION_AVATAR_JOB, iconUrlOf } from '../remote/remote-refresh.js';
+import { clipText, remoteAlt, remoteContentWarning, remoteText } from '../remote/remote-text.js';
 
 /**
  * What other servers send to the instance's inboxes, beyond follows. Fedify has checked the

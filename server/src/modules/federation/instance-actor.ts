@@ -1,18 +1,15 @@
 import type { Context } from '@fedify/fedify';
 import { Application, Endpoints } from '@fedify/fedify/vocab';
-import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import { KEY_ALGORITHMS, keyPairsOf } from './actor-keys.js';
-import { INSTANCE_ACTOR_ID, actorUrl } from './actor-path.js';
-import type { Signer, SigningKey } from './document-loader.js';
-import { actorKeys } from './federation.repository.js';
+import { INSTANCE_ACTOR_ID } from '../remote/actor-path.js';
 
 /**
  * The instance's own actor: an Application standing for the server, never a user. Its key signs
  * every document the instance reads from other servers, since servers in authorized-fetch mode
  * (GoToSocial by default, Mastodon with AUTHORIZED_FETCH) answer only a GET signed by an actor of
  * the asking server, and signing as a user would speak for someone who asked nothing. Named as
- * Mastodon names its own, `<host>@<host>`, so a server can find it by WebFinger too.
+ * Mastodon names its own, `<host>@<host>`, so a server can find it by WebFinger too. Its key and
+ * the signing with it are modules/remote's (instance-signer.ts), which every fetch goes through.
  */
 
 /** The instance actor's name in WebFinger and its preferredUsername: the instance's host. */
@@ -36,47 +33,4 @@ export async function instanceActor(ctx: Context<void>, config: Config): Promise
     publicKey: keys[0]?.cryptographicKey ?? null,
     assertionMethods: keys.map((key) => key.multikey),
   });
-}
-
-/** The instance actor's keys being made, per app, so they are made once however many fetches find them missing. */
-const making = new WeakMap<FastifyInstance, Promise<unknown>>();
-
-/**
- * Starts making the instance actor's keys unless they are there or being made (at start), without
- * waiting on it: an RSA key can take seconds to make on a busy machine, which neither the start nor
- * a fetch (a search within its deadline) should wait on.
- */
-export function makeInstanceKeys(app: FastifyInstance): void {
-  if (making.has(app)) return;
-  making.set(
-    app,
-    keyPairsOf(app.db, INSTANCE_ACTOR_ID).catch((error: unknown) => {
-      making.delete(app);
-      app.log.warn({ err: error }, 'instance actor keys not made');
-    }),
-  );
-}
-
-/**
- * The instance actor's RSA key, the one HTTP Signatures take (Fedify publishes an actor's first key
- * as `#main-key`). Null while the keys are still being made, the first moments of a new instance:
- * a fetch then goes unsigned rather than waiting.
- */
-async function instanceSigningKey(app: FastifyInstance): Promise<SigningKey | null> {
-  if ((await actorKeys(app.db, INSTANCE_ACTOR_ID)).length < KEY_ALGORITHMS.length) {
-    makeInstanceKeys(app);
-    return null;
-  }
-  const [rsa] = await keyPairsOf(app.db, INSTANCE_ACTOR_ID);
-  return rsa ? { keyId: new URL('#main-key', actorUrl(app.config.publicUrl, INSTANCE_ACTOR_ID)), privateKey: rsa.privateKey } : null;
-}
-
-/** Signs with the instance actor's key, read once per signer (a loader's lifetime) and again after a failure. */
-export function instanceSigner(app: FastifyInstance): Signer {
-  let key: Promise<SigningKey | null> | undefined;
-  return () =>
-    (key ??= instanceSigningKey(app).catch((error: unknown) => {
-      key = undefined;
-      throw error;
-    }));
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
 import type { StoredObject } from '../../lib/storage.js';
-import { isUrlBlocked } from '../federation/boundaries.js';
-import { federationRules, userAgentOf } from '../federation/document-loader.js';
+import { federationRules, userAgentOf } from '../../lib/egress/federation-rules.js';
+import { isUrlBlocked } from '../../policy/blocked-domains.js';
 import { toContentImage } from './images.js';
 import { remoteMediaKey, verifyRemoteMedia } from '../../policy/media-urls.js';
 

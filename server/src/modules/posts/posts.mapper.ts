@@ -2,7 +2,7 @@ import type { Post } from '#core/api/posts';
 import { DELETED } from '#core/limits';
 import { canPostIn, isAdminRole } from '../../policy/group-access.js';
 import { readImageAlts } from '../../policy/image-alts.js';
-import { remoteOriginOf } from '../federation/remote-accounts.js';
+import { remoteOriginOf } from '../../lib/remote-origin.js';
 import { avatarUrl, imageUrls, remoteMediaUrl } from '../../policy/media-urls.js';
 import { storedRemotePictures } from './remote-pictures.js';
 import type { PostBaseRow, PostGroupStandingRow, PostMentionRow } from './posts.repository.js';

@@ -15,7 +15,7 @@ import {
   likePost,
   removePostMedia,
 } from './posts.service.js';
-import { prepareTypedMentions } from '../federation/typed-mentions.js';
+import { prepareTypedMentions } from '../remote/typed-mentions.js';
 
 /** Posts: create, read, edit (with its history), like, delete, and a post's comments. */
 export const postRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -19,8 +19,8 @@ import { takeSlot } from '../../lib/rate-limit.js';
 import { type MediaSigner, type PostView, toPostView } from './posts.mapper.js';
 import * as repo from './posts.repository.js';
 import { deletePostsWithMedia } from './group-posts.js';
-import { type Community, addPostCommunities, communitiesNamed } from '../federation/remote-communities.js';
-import { typedMentionAccounts } from '../federation/typed-mentions.js';
+import { type Community, addPostCommunities, communitiesNamed } from '../remote/remote-communities.js';
+import { typedMentionAccounts } from '../remote/typed-mentions.js';
 
 export type { MediaSigner, PostView } from './posts.mapper.js';
 

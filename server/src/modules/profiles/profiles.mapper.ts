@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/schema.js';
 import { followStates, NOT_FOLLOWING } from '../follows/follows.service.js';
-import { remoteOriginOf } from '../federation/remote-accounts.js';
+import { remoteOriginOf } from '../../lib/remote-origin.js';
 import { avatarUrl } from '../../policy/media-urls.js';
 import type { GroupListRow, UserListRow } from './profiles.records.js';
 import type { ProfileRow } from './profiles.repository.js';

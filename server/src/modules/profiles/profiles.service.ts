@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { NO_STANDING, standingSeenBy } from '../groups/groups.service.js';
 import { isBlockedBetween } from '../../policy/blocks.js';
-import { refreshIfStale } from '../federation/remote-refresh.js';
+import { refreshIfStale } from '../remote/remote-refresh.js';
 import { toGroupListReply, toProfile, toUserListReply } from './profiles.mapper.js';
 import * as repo from './profiles.repository.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';

@@ -5,8 +5,8 @@ import type { Viewer } from '../../plugins/auth.js';
 import { toGroupListReply, toUserListReply } from '../profiles/profiles.mapper.js';
 import type { GroupListReply, UserListReply } from '#core/api/common';
 import * as repo from './search.repository.js';
-import { lookUpHandle, parseHandle } from '../federation/remote-lookup.js';
-import { followedCommunitiesMatching } from '../federation/remote-communities.js';
+import { lookUpHandle, parseHandle } from '../remote/remote-lookup.js';
+import { followedCommunitiesMatching } from '../remote/remote-communities.js';
 import type { NameResult } from '#core/api/search';
 
 /** Suggestions under the search box and in mention slots: only for non-blank input. */

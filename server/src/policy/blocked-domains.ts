@@ -1,6 +1,5 @@
-import type { Executor } from '../../db/schema.js';
-import { anyBlocked } from './boundaries.repository.js';
-import { hostOf, normalizeHost } from './hosts.js';
+import type { Executor } from '../db/schema.js';
+import { hostOf, normalizeHost } from '../lib/hosts.js';
 
 /**
  * Whether an address is on a blocked domain: read by everything that reaches another server (the
@@ -19,8 +18,11 @@ export function domainsCovering(host: string): string[] {
 }
 
 /** Whether the host is on a blocked domain (the domain itself or a subdomain of it). */
-export function isHostBlocked(db: Executor, host: string): Promise<boolean> {
-  return anyBlocked(db, domainsCovering(host));
+export async function isHostBlocked(db: Executor, host: string): Promise<boolean> {
+  const domains = domainsCovering(host);
+  if (domains.length === 0) return false;
+  const row = await db.selectFrom('federation_domain_blocks').select('domain').where('domain', 'in', domains).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Whether the URL's host is on a blocked domain; an address that is no URL is refused as blocked. */

@@ -4,8 +4,9 @@ import type { Config } from '../../config.js';
 import { tryTakeSlot } from '../../lib/rate-limit.js';
 import { enqueueJob } from '../../lib/jobs/queue.js';
 import { knownContextLoader } from './document-loader.js';
-import { hostWithPortOf } from './hosts.js';
+import { hostWithPortOf } from '../../lib/hosts.js';
 import { actorInfo, remoteAccountName, storeRemoteActor } from './remote-accounts.js';
+import { accountNamed, usernameOf } from './remote.repository.js';
 import { FEDERATION_AVATAR_JOB, guardedLoader, iconUrlOf, refreshIfStale } from './remote-refresh.js';
 import { type Handle, webFinger } from './webfinger.js';
 
@@ -59,8 +60,7 @@ async function resolveHandle(app: FastifyInstance, typed: Handle): Promise<strin
   if (!userId) return null;
   if (icon) await enqueueJob(app.db, FEDERATION_AVATAR_JOB, { userId, url: icon });
   await enqueueJob(app.db, FEDERATION_BACKFILL_JOB, { actorId: actor.id.href });
-  const account = await app.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
-  return account?.username ?? null;
+  return usernameOf(app.db, userId);
 }
 
 /**
@@ -91,12 +91,7 @@ const lookupRule = (config: Config, userId: string) => ({ key: `remote-lookup:${
 export async function lookUpHandle(app: FastifyInstance, searcherId: string | null, handle: Handle): Promise<string | null> {
   // Never asked of ourselves: our own actor would come back as a remote copy of a local account.
   if (handle.host === new URL(app.config.publicUrl).host) return handle.name;
-  const known = await app.db
-    .selectFrom('users')
-    .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
-    .select(['users.username', 'remote_actors.id as actor_id', 'remote_actors.fetched_at'])
-    .where('users.username_lower', '=', `${handle.name}@${handle.host}`.toLowerCase())
-    .executeTakeFirst();
+  const known = await accountNamed(app.db, `${handle.name}@${handle.host}`);
   if (known) {
     // Found by a search: read again once what is kept of it is old (a job; the search does not wait).
     if (known.actor_id && known.fetched_at != null) await refreshIfStale(app, { id: known.actor_id, fetchedAt: Number(known.fetched_at) });

@@ -1,27 +1,9 @@
 import { type DocumentLoader, FetchError, preloadedContexts, signRequest } from '@fedify/fedify';
-import packageJson from '../../../../package.json' with { type: 'json' };
-import { type Config, FEDERATION_FETCH_TIMEOUT_MS } from '../../config.js';
-import type { Egress, EgressRules } from '../../lib/egress/egress.js';
+import { FEDERATION_FETCH_TIMEOUT_MS } from '../../config.js';
+import type { Egress } from '../../lib/egress/egress.js';
+import { FEDERATION_EGRESS, type FederationRules } from '../../lib/egress/federation-rules.js';
 import { importsContext } from './context-imports.js';
 import { LITEPUB_CONTEXT, isLitepubContext } from './litepub-context.js';
-
-/** The guard's rules for remote servers, and how long one of their documents may take to read. */
-export interface FederationRules extends EgressRules {
-  /** One document's whole reading, every redirect included (FEDERATION_FETCH_TIMEOUT_MS). */
-  documentTimeoutMs?: number;
-}
-
-/** Remote servers are reached over https at public addresses only, as every other outgoing request. */
-export const FEDERATION_EGRESS: FederationRules = { allowLoopbackHttp: false };
-
-/** The instance's rules for remote servers: plain http to this machine too when FEDERATION_ALLOW_HTTP is on (tests). */
-export const federationRules = (config: Config): FederationRules => ({
-  allowLoopbackHttp: config.federationAllowHttp,
-  documentTimeoutMs: config.federationFetchTimeoutMs,
-});
-
-/** How the instance names itself to the servers it asks. */
-export const userAgentOf = (config: Config) => `Kruh/${packageJson.version} (+${config.publicUrl})`;
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 const MAX_BYTES = 1024 * 1024;

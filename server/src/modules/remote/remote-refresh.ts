@@ -5,12 +5,12 @@ import { LIMITS } from '#core/limits';
 import { newTransaction } from '../../db/helpers.js';
 import type { OutsideJob } from '../../lib/jobs/job-handler.js';
 import { enqueueJob } from '../../lib/jobs/queue.js';
-import { storeAvatar } from '../media/avatars.js';
-import { isUrlBlocked } from './blocked-domains.js';
-import { remoteActorStanding } from './boundaries.repository.js';
-import { type Signer, egressDocumentLoader, federationRules, knownContextLoader, userAgentOf } from './document-loader.js';
-import { instanceSigner } from './instance-actor.js';
+import { federationRules, userAgentOf } from '../../lib/egress/federation-rules.js';
+import { isUrlBlocked } from '../../policy/blocked-domains.js';
+import { type Signer, egressDocumentLoader, knownContextLoader } from './document-loader.js';
+import { instanceSigner } from './instance-signer.js';
 import { saveActorDocument } from './remote-accounts.js';
+import { claimStaleActor, remoteActorStanding } from './remote.repository.js';
 
 /**
  * Keeping a remote account's picture, name and bio up to date without making anyone wait on its
@@ -37,8 +37,14 @@ export async function iconUrlOf(actor: Actor, loader: DocumentLoader): Promise<s
   }
 }
 
-/** Fetches a remote account's picture and stores it re-encoded, as every avatar is; left as it was when it cannot be had. */
-async function storeRemoteAvatar(app: FastifyInstance, userId: string, url: string): Promise<void> {
+/**
+ * Keeps a picture as an account's avatar, re-encoded as every avatar is: media's, which the jobs'
+ * composition root (jobs.ts) hands to the jobs below.
+ */
+export type AvatarStore = (app: FastifyInstance, userId: string, picture: Buffer) => Promise<unknown>;
+
+/** Fetches a remote account's picture and stores it; left as it was when it cannot be had. */
+async function storeRemoteAvatar(app: FastifyInstance, store: AvatarStore, userId: string, url: string): Promise<void> {
   try {
     if (await isUrlBlocked(app.db, url)) return;
     const response = await app.egress.request(
@@ -47,7 +53,7 @@ async function storeRemoteAvatar(app: FastifyInstance, userId: string, url: stri
       federationRules(app.config),
     );
     if (response.status !== 200) return;
-    await storeAvatar(app, 'pfp', userId, response.body);
+    await store(app, userId, response.body);
   } catch (error) {
     app.log.debug({ err: error, userId }, 'remote avatar not stored');
   }
@@ -61,11 +67,11 @@ export interface AvatarPayload {
 }
 
 /** Tried once: a picture that cannot be had leaves the default one until the actor is read again. */
-export const federationAvatarJob: OutsideJob<AvatarPayload> = {
+export const federationAvatarJob = (store: AvatarStore): OutsideJob<AvatarPayload> => ({
   outside: async (app, { userId, url }) => {
-    await storeRemoteAvatar(app, userId, url);
+    await storeRemoteAvatar(app, store, userId, url);
   },
-};
+});
 
 /**
  * How old what is kept of a remote actor may grow before a search or a profile view has it read
@@ -96,13 +102,7 @@ export async function refreshIfStale(app: FastifyInstance, actor: { id: string; 
   if (!app.config.federation || now - actor.fetchedAt < REMOTE_ACTOR_STALE_MS) return;
   if (await isUrlBlocked(app.db, actor.id)) return;
   await newTransaction(app.db, async (trx) => {
-    const claimed = await trx
-      .updateTable('remote_actors')
-      .set({ fetched_at: now })
-      .where('id', '=', actor.id)
-      .where('fetched_at', '<=', now - REMOTE_ACTOR_STALE_MS)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) > 0) await enqueueJob(trx, FEDERATION_ACTOR_REFRESH_JOB, { actorId: actor.id });
+    if (await claimStaleActor(trx, actor.id, now, now - REMOTE_ACTOR_STALE_MS)) await enqueueJob(trx, FEDERATION_ACTOR_REFRESH_JOB, { actorId: actor.id });
   });
 }
 
@@ -110,7 +110,7 @@ export async function refreshIfStale(app: FastifyInstance, actor: { id: string; 
  * Reads the actor again and stores it as its own Update of itself would, then its picture. Tried
  * once: a failure is logged and the account keeps what it had until a day later.
  */
-export const federationActorRefreshJob: OutsideJob<ActorRefreshPayload> = {
+export const federationActorRefreshJob = (store: AvatarStore): OutsideJob<ActorRefreshPayload> => ({
   outside: async (app, { actorId }) => {
     try {
       // A suspended account's actor is not listened to, as its activities are not.
@@ -121,9 +121,9 @@ export const federationActorRefreshJob: OutsideJob<ActorRefreshPayload> = {
       const userId = await saveActorDocument(app, actor, new URL(actorId));
       if (!userId || !isActor(actor)) return;
       const icon = await iconUrlOf(actor, loader);
-      if (icon) await storeRemoteAvatar(app, userId, icon);
+      if (icon) await storeRemoteAvatar(app, store, userId, icon);
     } catch (error) {
       app.log.info({ err: error, actorId }, 'remote actor not refreshed');
     }
   },
-};
+});

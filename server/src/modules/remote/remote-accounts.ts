@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { type Actor, Group, Link, isActor } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
-import type { RemoteOrigin } from '#core/api/common';
 import { LIMITS } from '#core/limits';
-import { remoteNameOf, webUrlOf } from '#core/remote-names';
-import { foldForSearch, withoutHidingCharacters } from '#core/text';
+import { remoteNameOf } from '#core/remote-names';
+import { withoutHidingCharacters } from '#core/text';
 import { validateRemoteUsername } from '#core/validation';
 import { isUniqueViolation, newTransaction } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
+import { hostOf, hostWithPortOf, normalizeHandle } from '../../lib/hosts.js';
 import { newId } from '../../lib/ids.js';
-import { hostOf, hostWithPortOf, normalizeHandle } from './hosts.js';
+import { insertRemoteUser, renameRemoteUser } from '../auth/auth.service.js';
+import * as repo from './remote.repository.js';
 import { clipText, htmlToText } from './remote-text.js';
 import { webFinger } from './webfinger.js';
 
@@ -60,38 +61,14 @@ export async function remoteAccountFor(db: Executor, actor: RemoteActorInfo, now
   const domain = hostOf(actor.id);
   const handle = normalizeHandle(actor.handle);
   const username = remoteAccountName(handle);
-  const known = await db.selectFrom('remote_actors').select('user_id').where('id', '=', actor.id).executeTakeFirst();
-  let userId = known?.user_id ?? null;
+  let userId = await repo.accountOfRemoteActor(db, actor.id);
   if (userId) {
-    await db
-      .updateTable('users')
-      .set({ username, username_lower: username.toLowerCase(), bio: actor.bio, search_text: foldForSearch(username) })
-      .where('id', '=', userId)
-      .execute();
+    await renameRemoteUser(db, userId, username, actor.bio);
   } else {
     userId = newId(now);
-    await db
-      .insertInto('users')
-      .values({
-        id: userId,
-        username,
-        username_lower: username.toLowerCase(),
-        username_skeleton: null,
-        email: null,
-        password_hash: null,
-        google_sub: null,
-        bio: actor.bio,
-        search_text: foldForSearch(username),
-        created_at: now,
-      })
-      .execute();
+    await insertRemoteUser(db, { id: userId, username, bio: actor.bio, createdAt: now });
   }
-  const row = { inbox: actor.inbox, shared_inbox: actor.sharedInbox, handle, url: actor.url, domain, user_id: userId, fetched_at: now, is_group: actor.group ? 1 : 0 };
-  await db
-    .insertInto('remote_actors')
-    .values({ id: actor.id, ...row })
-    .onConflict((oc) => oc.column('id').doUpdateSet(row))
-    .execute();
+  await repo.upsertRemoteActor(db, actor.id, { inbox: actor.inbox, shared_inbox: actor.sharedInbox, handle, url: actor.url, domain, user_id: userId, fetched_at: now, is_group: actor.group ? 1 : 0 });
   return userId;
 }
 
@@ -125,15 +102,7 @@ export function actorInfo(actor: unknown, actorId: URL): RemoteActorInfo | null 
 }
 
 /** The account holding a remote account's name, and the actor it stands for (none for an account left without one). */
-async function holderOfName(db: Executor, username: string) {
-  return db
-    .selectFrom('users')
-    .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
-    .select(['users.id', 'users.username', 'remote_actors.id as actor_id'])
-    .where('users.username_lower', '=', username.toLowerCase())
-    .executeTakeFirst();
-}
-type NameHolder = NonNullable<Awaited<ReturnType<typeof holderOfName>>>;
+type NameHolder = NonNullable<Awaited<ReturnType<typeof repo.accountNamed>>>;
 
 /** Whether the server of the account's name names this actor for it when asked by WebFinger; no for no answer. */
 async function webFingerNames(app: FastifyInstance, username: string, actorId: string): Promise<boolean> {
@@ -155,12 +124,8 @@ async function stepAside(db: Executor, holder: NameHolder): Promise<void> {
   if (!parts) return;
   const mark = createHash('sha256').update(holder.actor_id ?? holder.id).digest('hex').slice(0, 8);
   const username = `${parts.name}~${mark}@${parts.host}`;
-  await db
-    .updateTable('users')
-    .set({ username, username_lower: username.toLowerCase(), search_text: foldForSearch(username) })
-    .where('id', '=', holder.id)
-    .execute();
-  if (holder.actor_id) await db.updateTable('remote_actors').set({ handle: `@${username}` }).where('id', '=', holder.actor_id).execute();
+  await renameRemoteUser(db, holder.id, username);
+  if (holder.actor_id) await repo.setRemoteActorHandle(db, holder.actor_id, `@${username}`);
 }
 
 /**
@@ -171,14 +136,14 @@ async function stepAside(db: Executor, holder: NameHolder): Promise<void> {
  * the account meanwhile and it is gone again.
  */
 export async function storeRemoteActor(app: FastifyInstance, info: RemoteActorInfo, webFingered = false): Promise<string | null> {
-  const holder = await holderOfName(app.db, remoteAccountName(normalizeHandle(info.handle)));
+  const holder = await repo.accountNamed(app.db, remoteAccountName(normalizeHandle(info.handle)));
   let stored = info;
   let displaced: NameHolder | null = null;
   if (holder && holder.actor_id !== info.id) {
     if (webFingered || (await webFingerNames(app, holder.username, info.id))) {
       displaced = holder;
     } else {
-      const known = await app.db.selectFrom('remote_actors').select(['user_id', 'handle']).where('id', '=', info.id).executeTakeFirst();
+      const known = await repo.knownRemoteActor(app.db, info.id);
       if (!known?.user_id || !known.handle) return null;
       stored = { ...info, handle: known.handle };
     }
@@ -191,7 +156,7 @@ export async function storeRemoteActor(app: FastifyInstance, info: RemoteActorIn
   } catch (err) {
     // Another delivery made the account meanwhile (or took the name: then none).
     if (!isUniqueViolation(err)) throw err;
-    return accountOfRemoteActor(app.db, info.id);
+    return repo.accountOfRemoteActor(app.db, info.id);
   }
 }
 
@@ -206,30 +171,4 @@ export async function saveActorDocument(app: FastifyInstance, document: unknown,
   return info ? storeRemoteActor(app, info) : null;
 }
 
-/**
- * Where remote content comes from, as replies carry it: the host of its ActivityPub id (the server
- * that holds it) and its page there. Null for what was made here, which has no such id.
- */
-export function remoteOriginOf(apId: string | null, url: string | null): RemoteOrigin | null {
-  if (!apId) return null;
-  try {
-    return { host: hostWithPortOf(new URL(apId)), url: webUrlOf(url) };
-  } catch {
-    return null;
-  }
-}
-
-/** The remote actor an account stands for, when it is a remote account. */
-export async function remoteActorOfAccount(db: Executor, userId: string) {
-  return db
-    .selectFrom('remote_actors')
-    .select(['id', 'inbox', 'shared_inbox', 'handle', 'url', 'domain'])
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
-/** The account standing for a remote actor, when it has one. */
-export async function accountOfRemoteActor(db: Executor, actorId: string): Promise<string | null> {
-  const row = await db.selectFrom('remote_actors').select('user_id').where('id', '=', actorId).executeTakeFirst();
-  return row?.user_id ?? null;
-}
+export { accountOfRemoteActor, remoteActorOfAccount, remoteActorStanding } from './remote.repository.js';

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { isLoopbackAddress } from '../../lib/egress/address.js';
-import { isUrlBlocked } from './blocked-domains.js';
-import { federationRules, fetchRemoteJson, userAgentOf } from './document-loader.js';
+import { federationRules, userAgentOf } from '../../lib/egress/federation-rules.js';
+import { isUrlBlocked } from '../../policy/blocked-domains.js';
+import { fetchRemoteJson } from './document-loader.js';
 
 /**
  * Asking a server who one of its handles is (WebFinger): what a search for a handle starts with,

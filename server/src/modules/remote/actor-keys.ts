@@ -1,6 +1,6 @@
 import { exportJwk, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
 import type { Executor } from '../../db/schema.js';
-import { actorKeys, addActorKey } from './federation.repository.js';
+import { actorKeys, addActorKey } from './actor-keys.repository.js';
 
 type KeyPair = Awaited<ReturnType<typeof generateCryptoKeyPair>>;
 type Jwk = Parameters<typeof importJwk>[0];

@@ -2,7 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import { LIMITS } from '#core/limits';
 import { lineCount, storedLength, trimText } from '#core/text';
 import { normalizeContentWarning } from '#core/validation';
-import { hostWithPortOf } from './hosts.js';
+import { hostWithPortOf } from '../../lib/hosts.js';
 
 /**
  * What other servers send as HTML, turned into Kruh's plain text before anything is stored. Kruh
