@@ -1,5 +1,5 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from './modules/auth/auth.emails.js';
-import { federationBackfillJob } from './modules/federation/backfill.js';
+import { federationBackfillJob } from './modules/federation/inbound/backfill-job.js';
 import { FEDERATION_DELIVERY_JOB, deliveryLane, federationDeliveryJob, forgetKeysOfGoneActors, giveUpStaleDeliveries } from './modules/federation/delivery.js';
 import { purgeExpiredKv } from './modules/federation/kv-store.js';
 import { FEDERATION_OUTGOING_JOB } from './modules/federation/outgoing.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from '../../src/modules/federation/inbox-guard';
+import { MAX_BODY_DEPTH } from '../../src/modules/federation/inbound/inbox-guard';
 import { expectError } from '../helpers/expect';
 import {
   AS_CONTEXT,

@@ -1,7 +1,7 @@
 import { Note } from '@fedify/fedify/vocab';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKFILL_ITEMS, BACKFILL_PAGES } from '../../src/modules/federation/inbox';
+import { BACKFILL_ITEMS, BACKFILL_PAGES } from '../../src/modules/federation/inbound/outbox-backfill';
 import { REMOTE_ACTOR_STALE_MS } from '../../src/modules/remote/remote-refresh';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { AS_CONTEXT, type FakeFediverse, LITEPUB_CONTEXT, LITEPUB_CONTEXT_PATH, PUBLIC, pleromaContext, startFakeFediverse } from '../helpers/fake-fediverse';

@@ -7,7 +7,7 @@ import { NOTE_PATH } from './post-note.js';
 import { makeInstanceKeys } from '../remote/instance-signer.js';
 import { COMMENT_PATH, commentNote } from './comment-note.js';
 import { knownContextLoader } from '../remote/document-loader.js';
-import { INBOX_BODY_LIMIT, answerInbox, guardInbox } from './inbox-guard.js';
+import { INBOX_BODY_LIMIT, answerInbox, guardInbox } from './inbound/inbox-guard.js';
 import { guardFetch } from './fetch-guard.js';
 import { type NoteKind, goneResponse } from './tombstones.js';
 import { appPaths } from '#core/app-paths';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden } from '../../lib/app-error.js';
 import { hostOf, isHostBlocked } from '../../policy/blocked-domains.js';
-import { keyIdOf } from './inbox-guard.js';
+import { keyIdOf } from './inbound/inbox-guard.js';
 
 /**
  * What a GET of the instance's federation documents (actors, posts, collections, WebFinger) passes

@@ -1,8 +1,8 @@
 import { isActor } from '@fedify/fedify/vocab';
-import type { OutsideJob } from '../../lib/jobs/job-handler.js';
-import { buildFederation } from './federation.js';
-import { backfillOutbox } from './inbox.js';
-import type { BackfillPayload } from '../remote/remote-lookup.js';
+import type { OutsideJob } from '../../../lib/jobs/job-handler.js';
+import { buildFederation } from '../federation.js';
+import { backfillOutbox } from './outbox-backfill.js';
+import type { BackfillPayload } from '../../remote/remote-lookup.js';
 
 /**
  * Stores the recent public posts of an actor just found by a search (see backfillOutbox). Done

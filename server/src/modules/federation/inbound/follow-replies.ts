@@ -1,8 +1,8 @@
 import type { InboxContext } from '@fedify/fedify';
 import type { Accept, Reject } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
-import { endFollow } from '../follows/follows.service.js';
-import { accountOfRemoteActor } from '../remote/remote-accounts.js';
+import { endFollow } from '../../follows/follows.service.js';
+import { accountOfRemoteActor } from '../../remote/remote-accounts.js';
 
 /**
  * The answers to the Follows local users send to remote accounts. The follow is kept from the

@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { InboxListenerSetters } from '@fedify/fedify';
 import type { Activity } from '@fedify/fedify/vocab';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, forbidden, tooMany, unauthorized } from '../../lib/app-error.js';
-import { type RateRule, secondsUntilSlot, tryTakeSlot } from '../../lib/rate-limit.js';
-import { hostOf, isHostBlocked, isRemoteActorAllowed } from './boundaries.js';
-import { importsContext } from '../remote/context-imports.js';
+import { badRequest, forbidden, tooMany, unauthorized } from '../../../lib/app-error.js';
+import { type RateRule, secondsUntilSlot, tryTakeSlot } from '../../../lib/rate-limit.js';
+import { hostOf, isHostBlocked, isRemoteActorAllowed } from '../boundaries.js';
+import { importsContext } from '../../remote/context-imports.js';
 
 /**
  * What every request to an inbox passes before Fedify reads it, cheapest first: the body's size is
