@@ -1,5 +1,4 @@
 import packageJson from '../../../../package.json' with { type: 'json' };
-import type { Config } from '../../config.js';
 import type { EgressRules } from './egress.js';
 
 /**
@@ -17,11 +16,18 @@ export interface FederationRules extends EgressRules {
 /** Remote servers are reached over https at public addresses only, as every other outgoing request. */
 export const FEDERATION_EGRESS: FederationRules = { allowLoopbackHttp: false };
 
+/** What of the instance's settings says how it reaches remote servers and names itself to them. */
+export interface FederationSettings {
+  federationAllowHttp: boolean;
+  federationFetchTimeoutMs: number;
+  publicUrl: string;
+}
+
 /** The instance's rules for remote servers: plain http to this machine too when FEDERATION_ALLOW_HTTP is on (tests). */
-export const federationRules = (config: Config): FederationRules => ({
+export const federationRules = (config: FederationSettings): FederationRules => ({
   allowLoopbackHttp: config.federationAllowHttp,
   documentTimeoutMs: config.federationFetchTimeoutMs,
 });
 
 /** How the instance names itself to the servers it asks. */
-export const userAgentOf = (config: Config) => `Kruh/${packageJson.version} (+${config.publicUrl})`;
+export const userAgentOf = (config: Pick<FederationSettings, 'publicUrl'>) => `Kruh/${packageJson.version} (+${config.publicUrl})`;
