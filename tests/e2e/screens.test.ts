@@ -107,4 +107,42 @@ describe('screens', () => {
     const { violations } = await new AxeBuilder({ page }).include('[role="alertdialog"]').analyze();
     expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.failureSummary).join('; ')}`)).toEqual([]);
   });
+
+  it('takes a mention slot\'s first suggestion on Enter, and hides the list when the focus leaves', async () => {
+    const user = await createVerifiedUser(e2e.server);
+    const page = await e2e.visit('/post', { as: user, ...PHONE });
+    const main = page.getByRole('main');
+    await main.getByRole('button', { name: text('en', 'compose:add_mention') }).click();
+    const slot = main.getByRole('combobox', { name: text('en', 'common:slot.mention_placeholder') });
+    await slot.fill(author.username.slice(0, -1));
+    const list = main.getByRole('listbox', { name: text('en', 'common:slot.suggestions') });
+    await list.waitFor();
+    await main.getByRole('textbox', { name: text('en', 'compose:text_label') }).click();
+    await list.waitFor({ state: 'detached' });
+    await slot.click();
+    await list.waitFor();
+    await slot.press('Enter');
+    await expect.poll(() => slot.inputValue()).toBe(author.username);
+    expect(new URL(page.url()).pathname).toBe('/post');
+  });
+
+  it('online, keeps a refused post in the composer with its reason, and says so', async () => {
+    const [owner, member] = await Promise.all([createVerifiedUser(e2e.server), createVerifiedUser(e2e.server)]);
+    const group = uniqueName('grp');
+    const created = await api(e2e.server, 'POST', '/group', {
+      token: owner.token,
+      body: { name: group, description: '', isPrivate: false, requestJoin: false, everyoneCanPost: false },
+    });
+    expect(created.status).toBe(201);
+    expect((await api(e2e.server, 'PUT', `/group/${group}/join`, { token: member.token })).status).toBe(200);
+    const page = await e2e.visit(`/post?g=${group}`, { as: member, ...PHONE });
+    const main = page.getByRole('main');
+    const box = main.getByRole('textbox', { name: text('en', 'compose:text_label') });
+    await box.fill('Only admins post here');
+    await main.getByRole('button', { name: text('en', 'compose:submit') }).click();
+    // Said twice: at the editor, and in a toast.
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: text('en', 'error:need_admin') }).count()).toBe(2);
+    expect(await box.inputValue()).toBe('Only admins post here');
+    expect(new URL(page.url()).pathname).toBe('/post');
+  });
 });
