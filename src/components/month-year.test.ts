@@ -17,7 +17,7 @@ describe('month and year inside a sentence', () => {
   it('reads as a sentence in the profile and group texts', () => {
     const cs = createI18n({ lng: 'cs' });
     expect(cs.t('member_since', { ns: 'profile', date: formatMonthYearInPhrase(NOVEMBER, 'cs') })).toBe('Členem od listopadu 2026');
-    expect(cs.t('created', { ns: 'groups', date: formatMonthYearInPhrase(NOVEMBER, 'cs') })).toBe('Založena listopadu 2026');
+    expect(cs.t('created', { ns: 'groups', date: formatMonthYearInPhrase(NOVEMBER, 'cs') })).toBe('Založena v listopadu 2026');
     const en = createI18n({ lng: 'en' });
     expect(en.t('member_since', { ns: 'profile', date: formatMonthYearInPhrase(NOVEMBER, 'en') })).toBe('Member since November 2026');
   });

@@ -1,6 +1,6 @@
 /**
  * "listopadu 2026" / "November 2026": the long month and year as they read inside a sentence
- * ("Členem od {{date}}", "Založena {{date}}"). Asked for alone, Czech names the month in the
+ * ("Členem od {{date}}", "Založena v {{date}}"). Asked for alone, Czech names the month in the
  * nominative ("listopad"), which is wrong after "od"; the form it takes beside a day is the
  * genitive the sentence needs, so that one replaces it. Languages whose month does not change
  * (English) read the same either way.

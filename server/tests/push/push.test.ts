@@ -249,7 +249,7 @@ describe('push: sending', () => {
     await runDueJobs(t.app);
     const [push] = receivedBy(device, from);
     expect(decryptPush(device, push!)).toMatchObject({
-      title: `Uživatel ${alice.username} přidal komentář k příspěvku`,
+      title: `Uživatel ${alice.username} přidal komentář k vašemu příspěvku`,
       body: 'Pěkná fotka!',
       url: `/p/${post.id}?c=${commentId}`,
       badge: 1,

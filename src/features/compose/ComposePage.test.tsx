@@ -181,7 +181,7 @@ describe('ComposePage', () => {
     mockFetch(answer);
     render('/post?rep=orig&author=alice');
     // Both ends of the reply: whom it answers, and the account it goes from.
-    expect(screen.getByRole('heading', { name: 'Replying to alice' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Replying to @alice' })).toBeInTheDocument();
     expect(screen.getByText('Replying from @me')).toBeInTheDocument();
     expect(await screen.findByText('the original')).toBeInTheDocument();
     const group = await screen.findByRole('combobox', { name: 'Group name' });

@@ -79,7 +79,7 @@ describe('NotificationsPage', () => {
       expect(texts()).toEqual([
         'alice started following you',
         'alice replied to your post',
-        'alice commented on a post',
+        'alice commented on your post',
         'alice replied to your comment',
         'alice mentioned you 3 times in a post',
         'alice asks to join cats',
