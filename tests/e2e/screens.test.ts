@@ -145,4 +145,15 @@ describe('screens', () => {
     expect(await box.inputValue()).toBe('Only admins post here');
     expect(new URL(page.url()).pathname).toBe('/post');
   });
+
+  it('draws the edit dialog\'s mentions without the browser\'s fieldset groove', async () => {
+    const user = await createVerifiedUser(e2e.server);
+    const own = await createPost(e2e.server, user, { text: `Mentioning ${author.username}`, mentions: [author.username] });
+    const page = await e2e.visit(`/p/${own._id}`, { as: user, ...PHONE });
+    const card = page.locator(`main#main article[data-post-id="${own._id}"]`);
+    await card.getByRole('button', { name: text('en', 'post:menu'), exact: true }).click();
+    await page.getByRole('menuitem', { name: text('en', 'edits:edit'), exact: true }).click();
+    const mentions = page.getByRole('dialog', { name: text('en', 'edits:title') }).getByRole('group', { name: text('en', 'edits:mentions') });
+    expect(await mentions.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('none');
+  });
 });

@@ -175,7 +175,7 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
       )}
       {(['mentions', 'groups'] as const).map((kind) =>
         draft[kind].length > 0 ? (
-          <fieldset key={kind} className={`${name}-slots`}>
+          <fieldset key={kind} className={`editor__slots ${name}-slots`}>
             <legend>{kind === 'mentions' ? labels.mentions : labels.groups}</legend>
             {draft[kind].map((slot, i) => (
               <SlotInput
