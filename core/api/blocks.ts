@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, MessageReplies, NO_GROUP, PathText, UserListReply, pageEntry } from './common.js';
+import { Id, MessageReplies, NO_GROUP, PathText, UserListReply, pageEntry, pageOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** `pfp` is the user's id, as in every user list item. */
@@ -17,7 +17,7 @@ export type BlockStateReply = Static<typeof BlockStateReply>;
 
 export const MutedTagItem = Type.Object({ tag: Type.String(), createdAt: Type.Number() });
 export type MutedTagItem = Static<typeof MutedTagItem>;
-export const MutedTagsReply = Type.Object({ tags: Type.Array(MutedTagItem), hasMore: Type.Boolean() });
+export const MutedTagsReply = pageOf('tags', MutedTagItem);
 export type MutedTagsReply = Static<typeof MutedTagsReply>;
 
 const BLOCK_RULE =

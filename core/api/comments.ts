@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
-import { CommentIdParams, Id, ListingQuery, MessageReplies, RemoteOrigin, likeEntry } from './common.js';
+import { CommentIdParams, Id, ListingQuery, MessageReplies, RemoteOrigin, likeEntry, pageOf, listingEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
@@ -64,7 +64,7 @@ export const CommentNode = Type.Recursive(
 export type CommentNode = Static<typeof CommentNode>;
 
 /** A page of comments (a thread level, a user's comments, the reply search). */
-export const CommentList = Type.Object({ comments: Type.Array(Comment), hasMore: Type.Boolean() });
+export const CommentList = pageOf('comments', Comment);
 export type CommentList = Static<typeof CommentList>;
 
 /**
@@ -123,8 +123,7 @@ export const commentsApi = {
     path: '/comment/:commentId/tree',
     summary: 'A comment pinned inside its chain of ancestors, with its first page of replies',
     params: CommentIdParams,
-    query: ListingQuery,
-    replies: { 200: Type.Object({ pinnedTree: CommentNode }) },
+    ...listingEntry(Type.Object({ pinnedTree: CommentNode })),
     errors: ['comment_not_found'],
   }),
 } as const;

@@ -1,4 +1,4 @@
-import { type Static, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TArray, type TBoolean, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { SORTS, TIMES } from '../listing.js';
 import { ID_PATTERN } from '../validation.js';
 
@@ -133,3 +133,13 @@ export const pageEntry = <R extends TSchema>(reply: R) => ({ query: PageQuery, r
 
 /** Query and answer of a sorted list (posts, comments): the listing query and the page it answers. */
 export const listingEntry = <R extends TSchema>(reply: R) => ({ query: ListingQuery, replies: { 200: reply } }) as const;
+
+/** `{[key]: items}`: a whole list, answered at once (no pages). */
+export function listOf<K extends string, T extends TSchema>(key: K, item: T): TObject<{ [P in K]: TArray<T> }> {
+  return Type.Object({ [key]: Type.Array(item) } as { [P in K]: TArray<T> });
+}
+
+/** `{[key]: items, hasMore}`: one page of a list, and whether a page after it has anything. */
+export function pageOf<K extends string, T extends TSchema>(key: K, item: T): TObject<{ [P in K]: TArray<T> } & { hasMore: TBoolean }> {
+  return Type.Object({ [key]: Type.Array(item), hasMore: Type.Boolean() } as { [P in K]: TArray<T> } & { hasMore: TBoolean });
+}

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { listOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** Tenor ids are digit strings; anything else never names a GIF and is never sent on. */
@@ -35,7 +36,7 @@ export type GifPage = Static<typeof GifPage>;
 
 export const GifCategory = Type.Object({ name: Type.String(), searchterm: Type.String(), image: Type.String() });
 export type GifCategory = Static<typeof GifCategory>;
-export const GifCategories = Type.Object({ categories: Type.Array(GifCategory) });
+export const GifCategories = listOf('categories', GifCategory);
 export type GifCategories = Static<typeof GifCategories>;
 
 /** The GIF's bytes (image/gif), sent as they are rather than serialised from a schema. */

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PageQuery, PathText, pageEntry, userListReply } from './common.js';
+import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PathText, pageEntry, userListReply } from './common.js';
 import { endpoint } from './endpoint.js';
 import { postListEntry } from './feeds.js';
 import { Post } from './posts.js';
@@ -310,8 +310,7 @@ export const groupsApi = {
     path: '/group/:name/reports',
     summary: "Open reports of posts in the group, newest first (the group's owner and admins)",
     params: GroupNameParams,
-    query: PageQuery,
-    replies: { 200: ReportListReply },
+    ...pageEntry(ReportListReply),
     errors: ['didnt_find_group', 'need_admin'],
   }),
   actOnReport: endpoint({
@@ -329,8 +328,7 @@ export const groupsApi = {
     path: '/group/:name/reports/log',
     summary: "The group's moderation actions, newest first (the group's owner and admins)",
     params: GroupNameParams,
-    query: PageQuery,
-    replies: { 200: ModerationLogReply },
+    ...pageEntry(ModerationLogReply),
     errors: ['didnt_find_group', 'need_admin'],
   }),
 } as const;

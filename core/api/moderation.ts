@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { MessageReplies, PageQuery, PathText } from './common.js';
+import { MessageReplies, PathText, pageOf, pageEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** Blocked domains listed per page of the moderation screen's section. */
@@ -16,7 +16,7 @@ export const DomainParams = Type.Object({ domain: PathText });
 /** One blocked domain: when, and by whom (null once that account is gone). */
 export const DomainBlockItem = Type.Object({ domain: Type.String(), createdAt: Type.Number(), createdBy: Type.Union([Type.String(), Type.Null()]) });
 export type DomainBlockItem = Static<typeof DomainBlockItem>;
-export const DomainBlocksReply = Type.Object({ domains: Type.Array(DomainBlockItem), hasMore: Type.Boolean() });
+export const DomainBlocksReply = pageOf('domains', DomainBlockItem);
 export type DomainBlocksReply = Static<typeof DomainBlocksReply>;
 
 const DOMAIN_BLOCK_RULE =
@@ -31,8 +31,7 @@ export const moderationApi = {
     method: 'GET',
     path: '/moderation/domain-blocks',
     summary: 'The blocked domains, latest first (instance moderators)',
-    query: PageQuery,
-    replies: { 200: DomainBlocksReply },
+    ...pageEntry(DomainBlocksReply),
     errors: ['moderators_only'],
   }),
   blockDomain: endpoint({

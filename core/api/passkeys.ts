@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { IdParams, MessageReplies } from './common.js';
+import { IdParams, MessageReplies, listOf } from './common.js';
 import { endpoint } from './endpoint.js';
 import { RegistrationOptionsReply, RegistrationResponse } from './webauthn.js';
 
@@ -25,7 +25,7 @@ export const PasskeyItem = Type.Object({
 });
 export type PasskeyItem = Static<typeof PasskeyItem>;
 
-export const PasskeyListReply = Type.Object({ passkeys: Type.Array(PasskeyItem) });
+export const PasskeyListReply = listOf('passkeys', PasskeyItem);
 export type PasskeyListReply = Static<typeof PasskeyListReply>;
 
 /** The passkey calls of the API (see endpoint.ts for how an entry is read). */

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
 import { CommentList, ThreadQuery } from './comments.js';
-import { MessageReplies, PostIdParams, RemoteOrigin, likeEntry } from './common.js';
+import { MessageReplies, PostIdParams, RemoteOrigin, likeEntry, listOf, pageOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 const NullableId = Type.Union([Type.String(), Type.Null()]);
@@ -67,7 +67,7 @@ export const Post = Type.Object({
 export type Post = Static<typeof Post>;
 
 /** A page of posts (every post list: feeds, a group, a profile, a hashtag, search). */
-export const PostList = Type.Object({ posts: Type.Array(Post), hasMore: Type.Boolean() });
+export const PostList = pageOf('posts', Post);
 export type PostList = Static<typeof PostList>;
 
 /** Mention and group entries are ids or typed names; the slot count is checked after de-duplication. */
@@ -122,7 +122,7 @@ export const PostVersion = Type.Object({
 export type PostVersion = Static<typeof PostVersion>;
 
 /** A post's earlier versions, newest first (the current one is the post itself). */
-export const PostHistory = Type.Object({ versions: Type.Array(PostVersion) });
+export const PostHistory = listOf('versions', PostVersion);
 export type PostHistory = Static<typeof PostHistory>;
 
 export const postsApi = {

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, MessageReplies, PageQuery } from './common.js';
+import { Id, MessageReplies, pageOf, pageEntry } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** What can be reported to the moderators. */
@@ -45,7 +45,7 @@ export const ReportItem = Type.Object({
 });
 export type ReportItem = Static<typeof ReportItem>;
 
-export const ReportListReply = Type.Object({ reports: Type.Array(ReportItem), hasMore: Type.Boolean() });
+export const ReportListReply = pageOf('reports', ReportItem);
 export type ReportListReply = Static<typeof ReportListReply>;
 
 /** One moderation action as the log keeps it; `group` is null for an instance moderator's. */
@@ -61,7 +61,7 @@ export const ModerationLogItem = Type.Object({
 });
 export type ModerationLogItem = Static<typeof ModerationLogItem>;
 
-export const ModerationLogReply = Type.Object({ actions: Type.Array(ModerationLogItem), hasMore: Type.Boolean() });
+export const ModerationLogReply = pageOf('actions', ModerationLogItem);
 export type ModerationLogReply = Static<typeof ModerationLogReply>;
 
 export const ReportIdParams = Type.Object({ reportId: Id });
@@ -100,8 +100,7 @@ export const reportsApi = {
     method: 'GET',
     path: '/reports',
     summary: 'Open reports, newest first, one item per reported thing (instance moderators)',
-    query: PageQuery,
-    replies: { 200: ReportListReply },
+    ...pageEntry(ReportListReply),
     errors: ['moderators_only'],
   }),
   act: endpoint({
@@ -134,8 +133,7 @@ export const reportsApi = {
     method: 'GET',
     path: '/reports/log',
     summary: 'Every moderation action, newest first (instance moderators)',
-    query: PageQuery,
-    replies: { 200: ModerationLogReply },
+    ...pageEntry(ModerationLogReply),
     errors: ['moderators_only'],
   }),
 } as const;

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { listOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** An account worth following: pfp is the user id (the avatar key and the id the follow call takes). */
@@ -21,10 +22,10 @@ export const SuggestedGroup = Type.Object({
 });
 export type SuggestedGroup = Static<typeof SuggestedGroup>;
 
-export const UserSuggestionsReply = Type.Object({ users: Type.Array(SuggestedUser) });
+export const UserSuggestionsReply = listOf('users', SuggestedUser);
 export type UserSuggestionsReply = Static<typeof UserSuggestionsReply>;
 
-export const GroupSuggestionsReply = Type.Object({ groups: Type.Array(SuggestedGroup) });
+export const GroupSuggestionsReply = listOf('groups', SuggestedGroup);
 export type GroupSuggestionsReply = Static<typeof GroupSuggestionsReply>;
 
 /** Suggestions for an account with little to read yet (see endpoint.ts for how an entry is read). */
