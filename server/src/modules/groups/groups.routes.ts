@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InfoKey } from '#core/errors';
 import { groupsApi } from '#core/api/groups';
+import { mediaApi } from '#core/api/media';
 import { routeOf } from '../../lib/contract.js';
 import { type RequestOf, actionRoute, message, onceRoute, viewerRoute } from '../../lib/handlers.js';
-import { AppError, notFound } from '../../lib/app-error.js';
+import { AppError, badRequest, notFound } from '../../lib/app-error.js';
 import { type ServiceContext, contextOf, inNewTransaction } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
+import { storeAvatar } from '../media/avatars.js';
+import { readUpload, registerUploads, uploadRoute } from '../media/uploads.js';
 import { getPostForViewer, removePostMedia } from '../posts/posts.service.js';
 import * as service from './groups.service.js';
 
@@ -13,10 +16,9 @@ import * as service from './groups.service.js';
 type UserActionEndpoint = (typeof groupsApi)['accept' | 'deny' | 'admin' | 'deadmin' | 'ban' | 'unban' | 'owner'];
 
 /**
- * Groups: the group, its lists, membership, its admins' calls, pinning and settings. The group's
- * posts are served by the feeds routes, the reports of its posts by the reports routes, its avatar
- * upload with the other uploads. Every change runs in a transaction the route opens; the service
- * does its work on it.
+ * Groups: the group, its lists, membership, its admins' calls, pinning, settings and its avatar.
+ * The group's posts are served by the feeds routes, the reports of its posts by the reports routes.
+ * Every change runs in a transaction the route opens; the service does its work on it.
  */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /**
@@ -112,4 +114,18 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ),
     })),
   );
+
+  // A group's avatar (POST /upload/gp/{groupId}, multipart field gp): the groups service decides who
+  // may change it. Multipart bodies are parsed in this route's own plugin only, as for every upload.
+  await app.register(async (uploads) => {
+    await registerUploads(uploads);
+    uploads.route(
+      uploadRoute(mediaApi.uploadGroupPicture, async (request, viewer) => {
+        const group = await service.groupForAvatar(contextOf(app), viewer, request.params.groupId);
+        const upload = await readUpload(request);
+        if (!upload.file) throw badRequest('only_images');
+        return storeAvatar(app, 'gp', group.id, upload.file);
+      }),
+    );
+  });
 };

@@ -2,17 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { errorMessage } from '#core/errors';
 import { mediaApi, mediaFilesApi } from '#core/api/media';
-import { badRequest } from '../../lib/app-error.js';
 import { routeOf } from '../../lib/contract.js';
 import { contextOf } from '../../lib/service-context.js';
-import { groupForAvatar } from '../groups/groups.service.js';
-import { storeAvatar } from './avatars.js';
 import { type MediaObject, readMedia, uploadContentImage, uploadProfilePicture } from './media.service.js';
 import { readUpload, registerUploads, uploadRoute } from './uploads.js';
 
 /**
- * Uploads under /api: POST /upload/image, POST /upload/{type} whose only type is pfp, and
- * POST /upload/gp/{groupId}, a group's avatar.
+ * Uploads under /api: POST /upload/image and POST /upload/{type} whose only type is pfp. A group's
+ * avatar (POST /upload/gp/{groupId}) is served by the groups routes.
  */
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = contextOf(app);
@@ -23,16 +20,6 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Another upload type is an unknown route (404).
   // The file may come under any field name (the web app sends `pfp` or `image`).
   app.route(uploadRoute(mediaApi.uploadPfp, async (request, viewer) => uploadProfilePicture(ctx, viewer, await readUpload(request))));
-
-  // A group's avatar (multipart field gp): the groups service decides who may change it.
-  app.route(
-    uploadRoute(mediaApi.uploadGroupPicture, async (request, viewer) => {
-      const group = await groupForAvatar(ctx, viewer, request.params.groupId);
-      const upload = await readUpload(request);
-      if (!upload.file) throw badRequest('only_images');
-      return storeAvatar(app, 'gp', group.id, upload.file);
-    }),
-  );
 };
 
 const CACHE_CONTROL = {
