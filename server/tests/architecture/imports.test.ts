@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { folderGraph, placeOf } from '../../scripts/imports/folder-graph';
-import { type Baseline, checkAgainst, emptyBaseline, readBaseline, ruleBreaches } from '../../scripts/imports/import-rules';
+import { MODULE_ORDER, breachLines, checkRules, ruleBreaches } from '../../scripts/imports/import-rules';
 import { readServerImports } from '../../scripts/imports/read-imports';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -11,15 +11,16 @@ const REPO = resolve(import.meta.dirname, '../../..');
 /** A file-level import between two server files, written as short as the tests need. */
 const imp = (from: string, to: string) => ({ from: `server/src/${from}`, to: `server/src/${to}` });
 
-const check = (imports: { from: string; to: string }[], baseline: Baseline = emptyBaseline()) =>
-  checkAgainst(ruleBreaches(folderGraph(imports)), baseline);
+const check = (imports: { from: string; to: string }[]) => checkRules(ruleBreaches(folderGraph(imports)));
 
 describe('the server imports one way, folder by folder', () => {
-  it('breaks no rule that server/architecture-baseline.json does not list, and the list holds nothing that is fixed', () => {
+  it('breaks no rule: no loop, no import up the layers or the module order, no module importing federation or notifications', () => {
     const started = performance.now();
-    const result = checkAgainst(ruleBreaches(folderGraph(readServerImports(REPO))), readBaseline(REPO));
+    const findings = ruleBreaches(folderGraph(readServerImports(REPO)));
+    const result = checkRules(findings);
     expect(result.message).toBe('');
     expect(result.ok).toBe(true);
+    expect(breachLines(findings)).toEqual([]);
     // It runs with every `npm test`, so it must stay cheap.
     expect(performance.now() - started).toBeLessThan(5_000);
   });
@@ -68,6 +69,7 @@ describe('a planted import against the rules fails the check and says where', ()
       imp('modules/c/other.ts', 'modules/d/d.ts'),
     ]);
     expect(result.ok).toBe(false);
+    expect(result.message).toContain('Places importing one another in a loop:\n  modules/a, modules/b, modules/c\n');
     expect(result.message).toContain('cycles: modules/a -> modules/b');
     expect(result.message).toContain('cycles: modules/c -> modules/a');
     expect(result.message).toContain('cycle: modules/a -> modules/b -> modules/c -> modules/a');
@@ -101,34 +103,22 @@ describe('a planted import against the rules fails the check and says where', ()
   });
 });
 
-describe('the baseline only shrinks', () => {
-  const cycle = [imp('modules/a/a.ts', 'modules/b/b.ts'), imp('modules/b/b.ts', 'modules/a/a.ts')];
-  const listed = (): Baseline => ({ ...emptyBaseline(), cycles: ['modules/a -> modules/b', 'modules/b -> modules/a'] });
-
-  it('passes the imports it lists', () => {
-    expect(check(cycle, listed())).toEqual({ ok: true, message: '' });
+describe('the modules keep their order', () => {
+  it('refuses a module importing one above it, even with no loop, and names the rule', () => {
+    const result = check([imp('modules/auth/auth.service.ts', 'modules/posts/posts.service.ts')]);
+    expect(result.ok).toBe(false);
+    expect(result.message).toContain('module-order: modules/auth -> modules/posts');
+    expect(result.message).toContain('server/src/modules/auth/auth.service.ts imports server/src/modules/posts/posts.service.ts');
+    expect(result.message).not.toContain('Places importing one another in a loop');
   });
 
-  it('fails on a breaking import it does not list, naming only that one', () => {
-    const result = check([...cycle, imp('lib/x.ts', 'modules/a/a.ts')], listed());
-    expect(result.ok).toBe(false);
-    expect(result.message).toContain('layers: lib -> modules/a');
-    expect(result.message).not.toContain('cycles: modules/a -> modules/b');
+  it('passes a module importing one below it', () => {
+    expect(check([imp('modules/posts/posts.service.ts', 'modules/auth/auth.service.ts')])).toEqual({ ok: true, message: '' });
   });
 
-  it('fails on a listed import that is gone, and says to delete it', () => {
-    const result = check(cycle, { ...listed(), layers: ['lib -> modules/a'] });
-    expect(result.ok).toBe(false);
-    expect(result.message).toContain('layers: lib -> modules/a no longer breaks the rule');
-    expect(result.message).toContain('delete it from server/architecture-baseline.json');
-    expect(result.message).not.toContain('cycles: modules/a -> modules/b');
-  });
-
-  it('fails on listed imports that still exist but no longer close a loop', () => {
-    const result = check([imp('modules/a/a.ts', 'modules/b/b.ts')], listed());
-    expect(result.ok).toBe(false);
-    expect(result.message).toContain('cycles: modules/a -> modules/b no longer breaks the rule');
-    expect(result.message).toContain('cycles: modules/b -> modules/a no longer breaks the rule');
+  it('knows every module of server/src/modules', () => {
+    const modules = new Set(readServerImports(REPO).flatMap(({ from, to }) => [placeOf(from), placeOf(to)]).filter((place) => place?.startsWith('modules/')));
+    expect([...modules].filter((module) => module !== undefined && !MODULE_ORDER.includes(module))).toEqual([]);
   });
 });
 
