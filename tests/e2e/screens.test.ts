@@ -156,4 +156,25 @@ describe('screens', () => {
     const mentions = page.getByRole('dialog', { name: text('en', 'edits:title') }).getByRole('group', { name: text('en', 'edits:mentions') });
     expect(await mentions.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('none');
   });
+
+  it.each(['en', 'cs'] as const)('keeps the phone\'s bottom bar to five places, each named on one line (%s)', async (language) => {
+    const user = await createVerifiedUser(e2e.server, { language });
+    const page = await e2e.visit('/feed', { as: user, ...PHONE, locale: language === 'cs' ? 'cs-CZ' : 'en-US' });
+    const nav = page.getByRole('navigation', { name: text(language, 'common:nav.label') });
+    await nav.getByRole('link', { name: text(language, 'common:nav.newPost'), exact: true }).waitFor();
+    const lines = await nav.locator('.navbar__item').evaluateAll((items) =>
+      items
+        .filter((item) => getComputedStyle(item).display !== 'none')
+        .map((item) => {
+          const range = document.createRange();
+          range.selectNodeContents(item.querySelector('.navbar__label')!);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        }),
+    );
+    expect(lines).toEqual([1, 1, 1, 1, 1]);
+    // "You" once: the account, whose page links the public profile.
+    await nav.getByRole('link', { name: user.username, exact: true }).click();
+    await page.getByRole('main').getByRole('link', { name: text(language, 'account:profileLink') }).click();
+    await page.waitForURL((url) => url.pathname === `/u/${user.username}`);
+  });
 });

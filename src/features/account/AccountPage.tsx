@@ -279,6 +279,7 @@ export default function AccountPage() {
       <DiscoverySettings account={account} />
       {worksOffline ? <p className="account-section account-note">{t('common:update.offlineReady')}</p> : null}
       <nav className="account-section account-links" aria-label={t('links')}>
+        <AppLink to={`/u/${encodeURIComponent(account.username)}`}>{t('profileLink')}</AppLink>
         <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>
         <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>
         <AppLink to="/account/safety">{t('safety:lists_link')}</AppLink>
