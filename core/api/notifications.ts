@@ -49,6 +49,7 @@ export const UnreadReply = Type.Object({ count: Type.Integer() });
 export type UnreadReply = Static<typeof UnreadReply>;
 
 /** EventSource cannot send headers, so the session token may come in the query string. */
+/** `token` is what clients before the stream's cookie sent: it shows in every proxy's access log, so the web app no longer sends it. */
 export const StreamQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 4096 })) });
 
 /**
@@ -86,10 +87,17 @@ export const notificationsApi = {
     replies: { 200: UnreadReply },
     errors: [],
   }),
+  streamCookie: endpoint({
+    method: 'POST',
+    path: '/notification/stream/cookie',
+    summary: "Set the live stream's cookie (the session, for the stream's path alone, for an hour) and answer the unread count",
+    replies: { 200: UnreadReply },
+    errors: [],
+  }),
   stream: endpoint({
     method: 'GET',
     path: '/notification/stream',
-    summary: 'A live stream of the unread count (Server-Sent Events; the token may come in the query)',
+    summary: "A live stream of the unread count (Server-Sent Events), signed in by the stream's cookie (POST /notification/stream/cookie first)",
     query: StreamQuery,
     replies: { 200: UnreadStream },
     errors: [],

@@ -122,6 +122,28 @@ describe('live unread stream', () => {
     }
   });
 
+  it('opens on the cookie the app asks for, with no session in the address a proxy logs', async () => {
+    const user = await createUser(t.app);
+    await follow(t.app, user);
+    await drain(t.app);
+    const asked = await call(t.app, user, { method: 'POST', url: '/api/notification/stream/cookie' });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json()).toEqual({ count: 1 });
+    const cookie = String(asked.headers['set-cookie']);
+    expect(cookie).toBe(`kruh_stream=${user.token}; Path=/api/notification/stream; Max-Age=3600; HttpOnly; SameSite=Strict`);
+    const stream = await openStream(t.app, '/api/notification/stream', { cookie: `theme=dark; ${cookie.split(';')[0]}` });
+    try {
+      expect(stream.status).toBe(200);
+      await stream.next((counts) => counts.length === 1);
+      expect(stream.counts).toEqual([1]);
+    } finally {
+      stream.close();
+    }
+    expect((await call(t.app, null, { method: 'POST', url: '/api/notification/stream/cookie' })).statusCode).toBe(401);
+    const noSession = await t.app.inject({ method: 'GET', url: '/api/notification/stream', headers: { cookie: 'kruh_stream=not-a-token' } });
+    expect(noSession.statusCode).toBe(401);
+  });
+
   it('refuses a missing or bad token before streaming', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/notification/stream?token=not-a-token' });
     expect(res.statusCode).toBe(401);

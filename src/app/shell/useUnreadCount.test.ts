@@ -54,4 +54,15 @@ describe('the unread badge', () => {
     expect(arrivals).toHaveBeenCalledTimes(2);
     off();
   });
+
+  it('opens the stream once its cookie is set, with no session in its address', async () => {
+    const { calls } = mockFetch(() => ({ body: { count: 3 } }));
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const { result } = renderHook(() => useUnreadCount('secret-session-token'));
+    await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
+    expect(FakeEventSource.last!.url).toBe('/api/notification/stream');
+    const cookie = calls.find((c) => c.path === '/api/notification/stream/cookie');
+    expect(cookie?.method).toBe('POST');
+    await waitFor(() => expect(result.current).toBe(3));
+  });
 });

@@ -52,25 +52,38 @@ export function useUnreadCount(token: string | null): number {
     refresh();
 
     let source: EventSource | undefined;
-    const listen = (streamPath: string) => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    // The session goes to the stream in a cookie for its path alone (POST first), never in the
+    // address, which every proxy on the way writes to its access log.
+    const listen = (api: Awaited<ReturnType<typeof loadContract>>) => {
       if (!active || typeof EventSource === 'undefined') return;
-      try {
-        source = new EventSource(`${API_BASE}${streamPath}?token=${encodeURIComponent(token)}`);
-        // The server names its events `unread` ({count}); plain messages are read the same way.
-        const onEvent = (event: MessageEvent) => {
-          const n = readStreamCount(event.data);
-          if (n !== null) setCount(n);
-          else refresh();
-        };
-        source.addEventListener('unread', onEvent as EventListener);
-        source.onmessage = onEvent;
-        // EventSource reconnects on its own; an error needs no handling here.
-        source.onerror = () => undefined;
-      } catch {
-        source = undefined;
-      }
+      callApi(api.streamCookie, {}, { signal: controller.signal })
+        .then((reply) => {
+          if (!active) return;
+          setCount(reply.count);
+          source = new EventSource(`${API_BASE}${api.stream.path}`);
+          // The server names its events `unread` ({count}); plain messages are read the same way.
+          const onEvent = (event: MessageEvent) => {
+            const n = readStreamCount(event.data);
+            if (n !== null) setCount(n);
+            else refresh();
+          };
+          source.addEventListener('unread', onEvent as EventListener);
+          source.onmessage = onEvent;
+          // EventSource reconnects on its own, but not after a refusal (the cookie expired): then
+          // it asks for the cookie again and opens a new stream.
+          source.onerror = () => {
+            if (source?.readyState !== EventSource.CLOSED) return;
+            source = undefined;
+            retry = setTimeout(() => listen(api), 5_000);
+          };
+        })
+        .catch(() => {
+          // Offline, or the server is away: try again later, as EventSource itself would.
+          if (active) retry = setTimeout(() => listen(api), 30_000);
+        });
     };
-    loadContract().then((api) => listen(api.stream.path), () => undefined);
+    loadContract().then(listen, () => undefined);
     const onFocus = () => refresh();
     window.addEventListener('focus', onFocus);
     const offChanged = onNotificationsChanged(refresh);
@@ -78,6 +91,7 @@ export function useUnreadCount(token: string | null): number {
       active = false;
       controller.abort();
       source?.close();
+      clearTimeout(retry);
       window.removeEventListener('focus', onFocus);
       offChanged();
     };

@@ -4,9 +4,9 @@ import { unauthorized } from '../../lib/app-error.js';
 import { routeOf } from '../../lib/contract.js';
 import { contextOf } from '../../lib/service-context.js';
 import { type RequestOf, actionRoute, viewerRoute } from '../../lib/handlers.js';
-import type { Viewer } from '../../plugins/auth.js';
+import { bearer, type Viewer } from '../../plugins/auth.js';
 import * as service from './notifications.service.js';
-import { openUnreadStream } from './notifications.stream.js';
+import { openUnreadStream, streamCookie, streamCookieOf } from './notifications.stream.js';
 
 /** Notifications plus the unread badge, mark-all-seen and a live stream of the count. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -40,13 +40,26 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    // EventSource cannot send headers, so the token may come in the query string.
+    // EventSource cannot send headers: the session comes in the stream's own cookie (or, from
+    // clients before it, in the query string).
     handler: async (request, reply) => {
-      const token = request.query.token;
+      const token = streamCookieOf(request.headers.cookie) ?? request.query.token;
       const viewer = token ? await app.viewerFromToken(token) : await request.viewer();
       if (!viewer) throw unauthorized('no_token');
       await openUnreadStream(ctx, viewer, request.ip, reply);
       return reply;
+    },
+  });
+
+  // The cookie is sent on the stream's path alone, never to scripts (HttpOnly) nor from another
+  // site; the stream checks the session it carries as any request's.
+  app.route({
+    ...routeOf(notificationsApi.streamCookie),
+    handler: async (request, reply) => {
+      const viewer = await request.requireViewer();
+      const secure = app.config.publicUrl.startsWith('https:');
+      void reply.header('set-cookie', streamCookie(bearer(request)!, notificationsApi.stream.path, secure));
+      return { count: await service.unread(ctx, viewer) };
     },
   });
 

@@ -4,6 +4,24 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { sessionStillValid, unread } from './notifications.service.js';
 
+const STREAM_COOKIE = 'kruh_stream';
+/** How long the browser keeps the stream's cookie: an open stream outlives it, a reconnection asks for a new one. */
+const STREAM_COOKIE_SECONDS = 3600;
+
+/** The Set-Cookie value carrying a session to the stream's path only. */
+export function streamCookie(token: string, path: string, secure: boolean): string {
+  return `${STREAM_COOKIE}=${token}; Path=/api${path}; Max-Age=${STREAM_COOKIE_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
+/** The session in a request's Cookie header, if it carries the stream's cookie. */
+export function streamCookieOf(header: string | undefined): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === STREAM_COOKIE && value.length > 0) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
 /** A comment line often enough that proxies and browsers keep an idle stream open (tests shorten it). */
 export const streamTiming = { heartbeatMs: 25_000 };
 
