@@ -177,4 +177,17 @@ describe('screens', () => {
     await page.getByRole('main').getByRole('link', { name: text(language, 'account:profileLink') }).click();
     await page.waitForURL((url) => url.pathname === `/u/${user.username}`);
   });
+
+  it('puts the focus on the heading once sign-up has sent its mail, rather than on the page\'s body', async () => {
+    const page = await e2e.visit('/signup', PHONE);
+    const main = page.getByRole('main');
+    const username = uniqueName('newbie');
+    await main.getByLabel(text('en', 'auth:signup.username'), { exact: true }).fill(username);
+    await main.getByLabel(text('en', 'auth:signup.email'), { exact: true }).fill(`${username}@example.com`);
+    await main.getByLabel(text('en', 'auth:signup.password'), { exact: true }).fill('Str0ng!pass');
+    await main.getByLabel(text('en', 'auth:signup.repeat'), { exact: true }).fill('Str0ng!pass');
+    await main.getByRole('button', { name: text('en', 'auth:signup.submit'), exact: true }).click();
+    await main.getByRole('status').first().waitFor();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'H1', text: text('en', 'auth:signup.title') });
+  });
 });
