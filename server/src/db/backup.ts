@@ -43,14 +43,24 @@ export async function backUpSqlite(dataDir: string, folder: string, parts: Backu
     live.close();
   }
   checkCopy(target);
-  let mediaFiles: number | null = null;
-  if (parts.media !== null && existsSync(join(dataDir, parts.media))) {
-    await cp(join(dataDir, parts.media), join(folder, parts.media), { recursive: true, preserveTimestamps: true });
-    mediaFiles = await countFiles(join(folder, parts.media));
-  }
-  const secret = existsSync(join(dataDir, parts.secret));
-  if (secret) await copyFile(join(dataDir, parts.secret), join(folder, parts.secret));
+  const { mediaFiles, secret } = await copyMediaAndSecret(dataDir, folder, parts, folder);
   return { folder, databaseBytes: (await stat(target)).size, mediaFiles, secret };
+}
+
+/**
+ * Copies the media folder (when media is kept on disk and the folder exists) and the session
+ * secret (when there is one) between DATA_DIR and a backup, either way. The media files are
+ * counted in the backup, so a report names what the backup holds.
+ */
+async function copyMediaAndSecret(from: string, to: string, parts: BackupParts, backup: string): Promise<RestoreReport> {
+  let mediaFiles: number | null = null;
+  if (parts.media !== null && existsSync(join(from, parts.media))) {
+    await cp(join(from, parts.media), join(to, parts.media), { recursive: true, preserveTimestamps: true });
+    mediaFiles = await countFiles(join(backup, parts.media));
+  }
+  const secret = existsSync(join(from, parts.secret));
+  if (secret) await copyFile(join(from, parts.secret), join(to, parts.secret));
+  return { mediaFiles, secret };
 }
 
 /** The copy stands alone (no write-ahead log beside it) and reads back whole, or the backup fails. */
@@ -87,13 +97,7 @@ export async function restoreSqlite(folder: string, dataDir: string, parts: Back
     throw new Error(`${dataDir} already holds a database: restore into an empty DATA_DIR (or move ${target} away first, with the server stopped).`);
   }
   await mkdir(dataDir, { recursive: true });
-  let mediaFiles: number | null = null;
-  if (parts.media !== null && existsSync(join(folder, parts.media))) {
-    await cp(join(folder, parts.media), join(dataDir, parts.media), { recursive: true, preserveTimestamps: true });
-    mediaFiles = await countFiles(join(folder, parts.media));
-  }
-  const secret = existsSync(join(folder, parts.secret));
-  if (secret) await copyFile(join(folder, parts.secret), join(dataDir, parts.secret));
+  const { mediaFiles, secret } = await copyMediaAndSecret(folder, dataDir, parts, folder);
   // The database last: a DATA_DIR with a database is one the next restore refuses, so it must be whole.
   await copyFile(source, `${target}.restoring`);
   await rename(`${target}.restoring`, target);
