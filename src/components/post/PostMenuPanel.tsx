@@ -7,6 +7,7 @@ import type { Post } from '../../lib/api/types';
 import { type AdminGroup, adminGroupsOf } from './admin-groups';
 import { usePostModeration } from './usePostModeration';
 import { useUserSafety } from '../safety/UserSafety';
+import { MenuAction } from '../menu/MenuAction';
 import { useMenu } from '../menu/useMenu';
 
 // The editor comes with the first edit, not with every card.
@@ -57,51 +58,21 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
               </AppLink>
             </li>
           )}
-          {post.itsme && (
-            <li role="none">
-              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'edit' }))}>
-                {t('edits:edit')}
-              </button>
-            </li>
-          )}
-          {post.itsme && (
-            <li role="none">
-              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'delete' }))}>
-                {t('delete')}
-              </button>
-            </li>
-          )}
-          {canReport && (
-            <li role="none">
-              <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'report' }))}>
-                {t('moderation:report.post')}
-              </button>
-            </li>
-          )}
+          {post.itsme && <MenuAction onClick={run(() => setConfirming({ kind: 'edit' }))}>{t('edits:edit')}</MenuAction>}
+          {post.itsme && <MenuAction onClick={run(() => setConfirming({ kind: 'delete' }))}>{t('delete')}</MenuAction>}
+          {canReport && <MenuAction onClick={run(() => setConfirming({ kind: 'report' }))}>{t('moderation:report.post')}</MenuAction>}
           {adminGroups.map((group) => (
             <li role="none" key={group.id} className="post-menu-group">
               <span className="post-menu-heading" aria-hidden="true">
                 &amp;{group.name}
               </span>
               <ul role="group" aria-label={t('admin.group', { name: group.name })}>
-                <li role="none">
-                  <button type="button" role="menuitem" onClick={run(() => setConfirming({ kind: 'remove', group }))}>
-                    {t('admin.remove')}
-                  </button>
-                </li>
-                <li role="none">
-                  <button type="button" role="menuitem" onClick={run(() => void togglePin(group))}>
-                    {group.pinned ? t('admin.unpin') : t('admin.pin')}
-                  </button>
-                </li>
+                <MenuAction onClick={run(() => setConfirming({ kind: 'remove', group }))}>{t('admin.remove')}</MenuAction>
+                <MenuAction onClick={run(() => void togglePin(group))}>{group.pinned ? t('admin.unpin') : t('admin.pin')}</MenuAction>
                 {group.canBan && (
-                  <li role="none">
-                    <button type="button" role="menuitem" onClick={run(() => (group.authorBanned ? void toggleBan(group) : setConfirming({ kind: 'ban', group })))}>
-                      {group.authorBanned
-                        ? t('admin.unban', { username: post.author.username })
-                        : t('admin.ban', { username: post.author.username })}
-                    </button>
-                  </li>
+                  <MenuAction onClick={run(() => (group.authorBanned ? void toggleBan(group) : setConfirming({ kind: 'ban', group })))}>
+                    {t(group.authorBanned ? 'admin.unban' : 'admin.ban', { username: post.author.username })}
+                  </MenuAction>
                 )}
               </ul>
             </li>

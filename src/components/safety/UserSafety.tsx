@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../ConfirmDialog';
+import { MenuAction } from '../menu/MenuAction';
 import { setMute, setSafety, useSafetyState } from './safety';
 
 /**
@@ -15,20 +16,10 @@ export function useUserSafety(userId: string, username: string): { items: (run: 
   const [confirming, setConfirming] = useState(false);
   const items = (run: (action: () => void) => () => void) => (
     <>
-      <li role="none">
-        <button type="button" role="menuitem" onClick={run(() => void setMute(userId, username, !muted))}>
-          {t(muted ? 'unmute_user' : 'mute_user', { username })}
-        </button>
-      </li>
-      <li role="none">
-        <button
-          type="button"
-          role="menuitem"
-          onClick={run(() => (blocked ? void setSafety('block', userId, false, { label: username }) : setConfirming(true)))}
-        >
-          {t(blocked ? 'unblock_user' : 'block_user', { username })}
-        </button>
-      </li>
+      <MenuAction onClick={run(() => void setMute(userId, username, !muted))}>{t(muted ? 'unmute_user' : 'mute_user', { username })}</MenuAction>
+      <MenuAction onClick={run(() => (blocked ? void setSafety('block', userId, false, { label: username }) : setConfirming(true)))}>
+        {t(blocked ? 'unblock_user' : 'block_user', { username })}
+      </MenuAction>
     </>
   );
   const dialog = confirming ? (

@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session';
 import { type FollowState, type Profile, changeFollow, follow, followStateOf, patchStoredProfile, unfollow } from './profile.api';
 import './profile.css';
 import { useLoginLink } from '../../components/login-return';
+import { MenuAction } from '../../components/menu/MenuAction';
 import { useMenu } from '../../components/menu/useMenu';
 
 /** The dropdown's choices while following: notified of every post (All) or not (Silent). */
@@ -92,11 +93,7 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
                   </button>
                 </li>
               ))}
-              <li role="none">
-                <button type="button" role="menuitem" onClick={() => void apply({ follows: false, notify: false }, () => unfollow(profile.pfp))}>
-                  {t('follow.unfollow')}
-                </button>
-              </li>
+              <MenuAction onClick={() => void apply({ follows: false, notify: false }, () => unfollow(profile.pfp))}>{t('follow.unfollow')}</MenuAction>
             </ul>
           )}
         </div>
