@@ -1,9 +1,9 @@
 import { ACCOUNT_MAIL_JOB, accountMailJob } from './modules/auth/auth.emails.js';
 import { federationBackfillJob } from './modules/federation/inbound/backfill-job.js';
-import { FEDERATION_DELIVERY_JOB, deliveryLane, federationDeliveryJob, forgetKeysOfGoneActors, giveUpStaleDeliveries } from './modules/federation/delivery.js';
+import { FEDERATION_DELIVERY_JOB, deliveryLane, federationDeliveryJob, forgetKeysOfGoneActors, giveUpStaleDeliveries } from './modules/federation/outbound/delivery.js';
 import { purgeExpiredKv } from './modules/federation/kv-store.js';
-import { FEDERATION_OUTGOING_JOB } from './modules/federation/outgoing.js';
-import { federationOutgoingJob } from './modules/federation/outgoing-activities.js';
+import { FEDERATION_OUTGOING_JOB } from './modules/federation/outbound/outgoing.js';
+import { federationOutgoingJob } from './modules/federation/outbound/outgoing-activities.js';
 import { FEDERATION_BACKFILL_JOB } from './modules/remote/remote-lookup.js';
 import { type AvatarStore, FEDERATION_ACTOR_REFRESH_JOB, FEDERATION_AVATAR_JOB, federationActorRefreshJob, federationAvatarJob } from './modules/remote/remote-refresh.js';
 import { storeAvatar } from './modules/media/avatars.js';

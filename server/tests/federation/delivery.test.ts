@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keyPairsOf } from '../../src/modules/remote/actor-keys';
-import { FEDERATION_DELIVERY_JOB, deliveryRetryDelay, enqueueDelivery } from '../../src/modules/federation/delivery';
+import { FEDERATION_DELIVERY_JOB, deliveryRetryDelay, enqueueDelivery } from '../../src/modules/federation/outbound/delivery';
 import { PARKED } from '../../src/lib/jobs/queue';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { type FakeFediverse, startFakeFediverse } from '../helpers/fake-fediverse';

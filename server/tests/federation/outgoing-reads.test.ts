@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
-import { FEDERATION_OUTGOING_JOB } from '../../src/modules/federation/outgoing';
-import { federationOutgoingJob } from '../../src/modules/federation/outgoing-activities';
+import { FEDERATION_OUTGOING_JOB } from '../../src/modules/federation/outbound/outgoing';
+import { federationOutgoingJob } from '../../src/modules/federation/outbound/outgoing-activities';
 import { addMember, call, createGroup, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 

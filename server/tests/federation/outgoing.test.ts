@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRemoteFollow, saveRemoteActor } from '../../src/modules/federation/federation.repository';
-import { PICTURES_WAIT_MS } from '../../src/modules/federation/outgoing';
+import { PICTURES_WAIT_MS } from '../../src/modules/federation/outbound/outgoing';
 import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { newId } from '../../src/lib/ids';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateCryptoKeyPair, signRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forgetKeysOfGoneActors } from '../../src/modules/federation/delivery';
+import { forgetKeysOfGoneActors } from '../../src/modules/federation/outbound/delivery';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { AS_CONTEXT, type FakeFediverse, PUBLIC, deliverToInbox, fetchSignerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';

@@ -3,7 +3,7 @@ import { LIMITS } from '#core/limits';
 import { IDEMPOTENCY_TTL_MS } from '../../src/lib/idempotency';
 import { MAINTENANCE_TASKS } from '../../src/jobs';
 import { MAINTENANCE_EVERY_MS, MAINTENANCE_JOB, maintenanceStep, scheduleMaintenance } from '../../src/modules/jobs/maintenance';
-import { DELIVERY_LIFETIME_MS, FEDERATION_DELIVERY_JOB } from '../../src/modules/federation/delivery';
+import { DELIVERY_LIFETIME_MS, FEDERATION_DELIVERY_JOB } from '../../src/modules/federation/outbound/delivery';
 import { PARKED } from '../../src/lib/jobs/queue';
 import { JobWorker, runDueJobs } from '../../src/lib/jobs/worker';
 import { createGroup, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';

@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import fp from 'fastify-plugin';
 import { prefersActivityJson } from './accept.js';
 import { actorById, groupNamed, userNamed } from './federation.repository.js';
-import { NODEINFO_PATH, actorUrl, buildFederation, pageOf, visiblePost } from './federation.js';
-import { NOTE_PATH } from './post-note.js';
+import { pageOf } from './actors/actor-dispatchers.js';
+import { NODEINFO_PATH, actorUrl, buildFederation, visiblePost } from './federation.js';
+import { NOTE_PATH } from './outbound/post-note.js';
 import { makeInstanceKeys } from '../remote/instance-signer.js';
-import { COMMENT_PATH, commentNote } from './comment-note.js';
+import { COMMENT_PATH, commentNote } from './outbound/comment-note.js';
 import { knownContextLoader } from '../remote/document-loader.js';
 import { INBOX_BODY_LIMIT, answerInbox, guardInbox } from './inbound/inbox-guard.js';
 import { guardFetch } from './fetch-guard.js';
-import { type NoteKind, goneResponse } from './tombstones.js';
+import { type NoteKind, goneResponse } from './outbound/tombstones.js';
 import { appPaths } from '#core/app-paths';
 
 /** The paths Fedify answers; everything else never reaches it. */

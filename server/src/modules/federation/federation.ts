@@ -1,19 +1,14 @@
 import { type Context, type Federation, createFederation } from '@fedify/fedify';
-import { Temporal } from '@js-temporal/polyfill';
-import { Accept, Announce, Create, Delete, Endpoints, Follow, Group, Image, Like, Note, Person, Reject, Undo, Update } from '@fedify/fedify/vocab';
+import { Accept, Announce, Create, Delete, Follow, Like, Note, Reject, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import type { Post } from '#core/api/posts';
 import { profilesApi } from '#core/api/profiles';
-import { appPaths } from '#core/app-paths';
 import packageJson from '../../../../package.json' with { type: 'json' };
-import { avatarUrl } from '../../policy/media-urls.js';
-import { keyPairsOf } from '../remote/actor-keys.js';
 import { DatabaseKvStore, KEY_CACHE_PREFIX } from './kv-store.js';
-import { ACTOR_PATH, INSTANCE_ACTOR_ID } from '../remote/actor-path.js';
-import { instanceActor, isInstanceName } from './instance-actor.js';
+import { ACTOR_PATH } from '../remote/actor-path.js';
 import { guardedLoader } from '../remote/remote-refresh.js';
-import { escapeHtml } from './html.js';
 import { knownContextLoader } from '../remote/document-loader.js';
+import { dispatchActors } from './actors/actor-dispatchers.js';
 import { chargeSenders } from './inbound/inbox-guard.js';
 import { acceptFollow } from './inbound/follows.js';
 import { onAnnounce } from './inbound/announce.js';
@@ -23,16 +18,14 @@ import { onUndo } from './inbound/undo.js';
 import { onDelete, onUpdate } from './inbound/update-delete.js';
 import { followAccepted, followRejected } from './inbound/follow-replies.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
-import { type LocalActor, actorById, actorByName, remoteFollowersOf, usageCounts, visiblePostCount } from './federation.repository.js';
-import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
+import { actorById, usageCounts, visiblePostCount } from './federation.repository.js';
+import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './outbound/post-note.js';
 import { communitiesOfPost } from '../remote/remote-communities.js';
 import { postAsVisitor } from './visitor-reads.js';
 
 /**
- * The instance's ActivityPub side, built on Fedify: WebFinger, NodeInfo, and an actor per public
- * user (Person) and public group (Group). An actor's address carries its id, not its name, so it
- * stays the same for other servers whatever the name; the readable page is the profile's or
- * group's own (`url`), where a browser asking for the actor's address is sent.
+ * The instance's ActivityPub side, built on Fedify: the local actors (actors/), their posts as
+ * Notes and their outboxes, the inbox listeners (inbound/) and NodeInfo.
  */
 
 export { ACTOR_PATH, actorUrl } from '../remote/actor-path.js';
@@ -43,24 +36,6 @@ export const NODEINFO_PATH = '/nodeinfo/2.1';
 export const OUTBOX_PAGE = 20;
 
 export const SOFTWARE = { name: 'kruh', version: packageJson.version } as const;
-
-/** A bio or description as the HTML an actor's summary is read as, line breaks kept. */
-const summaryOf = (text: string) => (text.trim() ? escapeHtml(text).replace(/\r?\n/g, '<br>') : null);
-
-/** The app's page of an actor: its profile or its group. */
-export const pageOf = (actor: LocalActor) => (actor.kind === 'user' ? appPaths.user(actor.name) : appPaths.group(actor.name));
-
-/**
- * A handle's name as written in an `acct:` URI, where characters a name may hold (a space) are
- * percent-encoded.
- */
-function handleName(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * A post the fediverse may read: what a visitor reads of it (visitor-reads.ts), by an author whose
@@ -80,7 +55,6 @@ export const documentLoaderOf = (app: FastifyInstance) => guardedLoader(app);
 
 export function buildFederation(app: FastifyInstance): Federation<void> {
   const origin = app.config.publicUrl;
-  const absolute = (path: string) => new URL(path, origin);
   const federation = createFederation<void>({
     kv: new DatabaseKvStore(app.db),
     // Named here so the store gives the keys it caches their lifetime (kv-store.ts).
@@ -94,45 +68,7 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     contextLoaderFactory: () => knownContextLoader,
   });
 
-  async function actorDocument(ctx: Context<void>, actor: LocalActor) {
-    const keys = await ctx.getActorKeyPairs(actor.id);
-    const values = {
-      id: ctx.getActorUri(actor.id),
-      preferredUsername: actor.name,
-      name: actor.name,
-      summary: summaryOf(actor.about),
-      icon: new Image({ url: absolute(avatarUrl(actor.kind === 'user' ? 'pfp' : 'gp', actor.id, actor.pictureVersion)), mediaType: 'image/jpeg' }),
-      url: absolute(pageOf(actor)),
-      inbox: ctx.getInboxUri(actor.id),
-      outbox: ctx.getOutboxUri(actor.id),
-      followers: ctx.getFollowersUri(actor.id),
-      following: ctx.getFollowingUri(actor.id),
-      endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
-      manuallyApprovesFollowers: false,
-      // Mastodon reads a missing `discoverable` or `indexable` as no: said outright, as each chose.
-      discoverable: actor.discoverable,
-      indexable: actor.kind === 'user' ? actor.indexable : null,
-      published: Temporal.Instant.fromEpochMilliseconds(actor.since),
-      publicKey: keys[0]?.cryptographicKey ?? null,
-      assertionMethods: keys.map((key) => key.multikey),
-    };
-    return actor.kind === 'user' ? new Person(values) : new Group(values);
-  }
-
-  federation
-    .setActorDispatcher(ACTOR_PATH, async (ctx, identifier) => {
-      if (identifier === INSTANCE_ACTOR_ID) return instanceActor(ctx, app.config);
-      const actor = await actorById(app.db, identifier);
-      return actor ? actorDocument(ctx, actor) : null;
-    })
-    .mapHandle(async (_ctx, handle) => {
-      if (isInstanceName(app.config, handle)) return INSTANCE_ACTOR_ID;
-      const name = handleName(handle);
-      return name ? ((await actorByName(app.db, name))?.id ?? null) : null;
-    })
-    .setKeyPairsDispatcher(async (_ctx, identifier) =>
-      identifier === INSTANCE_ACTOR_ID || (await actorById(app.db, identifier)) ? keyPairsOf(app.db, identifier) : [],
-    );
+  dispatchActors(app, federation);
 
   async function addressesOf(ctx: Context<void>, post: Post): Promise<NoteAddresses> {
     const author = post.author.pfp;
@@ -180,23 +116,6 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     // Only a user's outbox is paged; an unknown actor's falls through to the dispatcher's 404.
     .setFirstCursor(async (_ctx, identifier) => ((await actorById(app.db, identifier))?.kind === 'user' ? '1' : null));
 
-  // The followers are the remote actors whose Follow was accepted; nothing is followed yet.
-  federation
-    .setFollowersDispatcher(`${ACTOR_PATH}/followers`, async (_ctx, identifier) => {
-      if (!(await actorById(app.db, identifier))) return null;
-      const followers = await remoteFollowersOf(app.db, identifier);
-      return {
-        items: followers.map((follower) => ({
-          id: new URL(follower.id),
-          inboxId: new URL(follower.inbox),
-          endpoints: { sharedInbox: follower.shared_inbox ? new URL(follower.shared_inbox) : null },
-        })),
-      };
-    })
-    .setCounter(async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? (await remoteFollowersOf(app.db, identifier)).length : 0));
-  federation
-    .setFollowingDispatcher(`${ACTOR_PATH}/following`, async (_ctx, identifier) => ((await actorById(app.db, identifier)) ? { items: [] } : null))
-    .setCounter(() => 0);
   // A sender's server is charged for each activity once Fedify has verified who sent it.
   chargeSenders(app, federation.setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH))
     .on(Follow, (ctx, follow) => acceptFollow(app, ctx, follow))

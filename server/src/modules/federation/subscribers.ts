@@ -1,6 +1,6 @@
 import type { SubscriberTable } from '../../lib/events/domain-events.js';
 import { endRemoteFollowOnBlock } from './boundaries.js';
-import * as outgoing from './outgoing.js';
+import * as outgoing from './outbound/outgoing.js';
 
 /**
  * What other servers hear of the server's events: each subscriber only queues a

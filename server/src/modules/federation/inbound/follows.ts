@@ -3,7 +3,7 @@ import type { InboxContext } from '@fedify/fedify';
 import { Accept, Follow, isActor } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import { isBlockedByLocal, isRemoteActorAllowed } from '../boundaries.js';
-import { enqueueDelivery } from '../delivery.js';
+import { enqueueDelivery } from '../outbound/delivery.js';
 import { actorById, addRemoteFollow, localIdOfRemoteFollow, removeRemoteFollow, saveRemoteActor, setRemoteFollowId } from '../federation.repository.js';
 import { accountOfRemoteActor, handleOf, saveActorDocument } from '../../remote/remote-accounts.js';
 import { remoteFollowEnded, remoteFollowStarted } from '../../follows/follows.service.js';

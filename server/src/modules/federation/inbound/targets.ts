@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Executor } from '../../../db/schema.js';
-import { localCommentId } from '../comment-note.js';
+import { localCommentId } from '../outbound/comment-note.js';
 import { commentByApId, localCommentById, postByApId } from '../federation.repository.js';
 import { type NoteContext, localPostId } from './notes.js';
 

@@ -12,7 +12,7 @@ import { setRemoteMedia } from '../../posts/remote-pictures.js';
 import { saveActorDocument } from '../../remote/remote-accounts.js';
 import { FEDERATION_AVATAR_JOB, iconUrlOf } from '../../remote/remote-refresh.js';
 import { postIdsBy, remoteWritingsBy } from '../federation.repository.js';
-import { remoteChanging } from '../outgoing.js';
+import { remoteChanging } from '../outbound/outgoing.js';
 import { type Ctx, type Writing, isAuthor, isWriting, mediaJson, readNote } from './notes.js';
 import { asAccount, knownViewer } from './remote-viewers.js';
 import { type Stored, ownStored } from './targets.js';

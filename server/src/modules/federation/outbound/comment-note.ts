@@ -3,12 +3,12 @@ import { Document, Mention, Note, PUBLIC_COLLECTION } from '@fedify/fedify/vocab
 import type { FastifyInstance } from 'fastify';
 import type { Comment } from '#core/api/comments';
 import { appPaths } from '#core/app-paths';
-import type { Executor } from '../../db/schema.js';
-import { actorById, firstPublicGroupOf } from './federation.repository.js';
+import type { Executor } from '../../../db/schema.js';
+import { actorById, firstPublicGroupOf } from '../federation.repository.js';
 import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
-import { isRemoteAccountName, remoteActorOfAccount } from '../remote/remote-accounts.js';
-import { type CommunityActor, communitiesOfPost } from '../remote/remote-communities.js';
-import { commentAsVisitor } from './visitor-reads.js';
+import { isRemoteAccountName, remoteActorOfAccount } from '../../remote/remote-accounts.js';
+import { type CommunityActor, communitiesOfPost } from '../../remote/remote-communities.js';
+import { commentAsVisitor } from '../visitor-reads.js';
 
 /**
  * A local comment as the Note another server reads: a reply (`inReplyTo`) to the post's Note, or to

@@ -1,6 +1,6 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { Note, Tombstone } from '@fedify/fedify/vocab';
-import type { Executor } from '../../db/schema.js';
+import type { Executor } from '../../../db/schema.js';
 import { commentNoteUrl, postNoteUrl } from './comment-note.js';
 
 /**

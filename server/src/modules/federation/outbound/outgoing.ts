@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { Executor } from '../../db/schema.js';
-import type { ServiceContext } from '../../lib/service-context.js';
-import { enqueueJob } from '../../lib/jobs/queue.js';
-import { inNoPrivateGroup, isPrivatePost } from '../../policy/post-visibility.js';
-import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, likeGivenAt, remoteLiked, removeRemoteFollowers } from './federation.repository.js';
-import { remoteActorOfAccount } from '../remote/remote-accounts.js';
-import { type CommunityActor, communitiesOfPost } from '../remote/remote-communities.js';
+import type { Executor } from '../../../db/schema.js';
+import type { ServiceContext } from '../../../lib/service-context.js';
+import { enqueueJob } from '../../../lib/jobs/queue.js';
+import { inNoPrivateGroup, isPrivatePost } from '../../../policy/post-visibility.js';
+import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, likeGivenAt, remoteLiked, removeRemoteFollowers } from '../federation.repository.js';
+import { remoteActorOfAccount } from '../../remote/remote-accounts.js';
+import { type CommunityActor, communitiesOfPost } from '../../remote/remote-communities.js';
 import { remoteAuthors, withMentioned } from './comment-note.js';
 import { remoteMentionsOf } from './post-note.js';
 import { recordTombstone } from './tombstones.js';
-import { type PictureOwner, awaitPictures, endPictureWait, isAwaitingPictures } from '../posts/picture-wait.js';
+import { type PictureOwner, awaitPictures, endPictureWait, isAwaitingPictures } from '../../posts/picture-wait.js';
 
 /**
  * What the rest of the server tells the fediverse, as federation's subscribers to its domain events
@@ -49,7 +49,7 @@ export type OutgoingEvent =
   /** The inboxes of the deleted account's followers, read before they were forgotten. */
   | { kind: 'actor_deleted'; actorId: string; inboxes: string[] };
 
-declare module '../../lib/jobs/job-handler.js' {
+declare module '../../../lib/jobs/job-handler.js' {
   interface JobPayloads {
     [FEDERATION_OUTGOING_JOB]: OutgoingEvent;
   }

@@ -1,18 +1,18 @@
 import { signRequest } from '@fedify/fedify';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.js';
-import type { Executor } from '../../db/schema.js';
-import { EgressRefused } from '../../lib/egress/egress.js';
-import { hostAnswered, hostFailed } from '../../lib/jobs/host-breaker.js';
-import { hostWithPortOf } from '../../lib/hosts.js';
-import type { LaneBound, OutsideJob } from '../../lib/jobs/job-handler.js';
-import { type JobAddress, enqueueJob, enqueueJobs, giveUpJobsQueuedBefore } from '../../lib/jobs/queue.js';
-import packageJson from '../../../../package.json' with { type: 'json' };
-import { keyPairsOf } from '../remote/actor-keys.js';
-import { isUrlBlocked } from './boundaries.js';
-import { purgeKeysOfGoneActors } from './federation.repository.js';
+import type { Config } from '../../../config.js';
+import type { Executor } from '../../../db/schema.js';
+import { EgressRefused } from '../../../lib/egress/egress.js';
+import { hostAnswered, hostFailed } from '../../../lib/jobs/host-breaker.js';
+import { hostWithPortOf } from '../../../lib/hosts.js';
+import type { LaneBound, OutsideJob } from '../../../lib/jobs/job-handler.js';
+import { type JobAddress, enqueueJob, enqueueJobs, giveUpJobsQueuedBefore } from '../../../lib/jobs/queue.js';
+import packageJson from '../../../../../package.json' with { type: 'json' };
+import { keyPairsOf } from '../../remote/actor-keys.js';
+import { isUrlBlocked } from '../boundaries.js';
+import { purgeKeysOfGoneActors } from '../federation.repository.js';
 import { FEDERATION_OUTGOING_JOB } from './outgoing.js';
-import { federationRules } from '../../lib/egress/federation-rules.js';
+import { federationRules } from '../../../lib/egress/federation-rules.js';
 
 /**
  * Delivering an activity to a remote inbox: queued as a job (in the transaction that decided it),
@@ -68,7 +68,7 @@ export interface Delivery {
   activity: unknown;
 }
 
-declare module '../../lib/jobs/job-handler.js' {
+declare module '../../../lib/jobs/job-handler.js' {
   interface JobPayloads {
     [FEDERATION_DELIVERY_JOB]: Delivery;
   }

@@ -1,7 +1,7 @@
 import type { Context } from '@fedify/fedify';
 import { Application, Endpoints } from '@fedify/fedify/vocab';
-import type { Config } from '../../config.js';
-import { INSTANCE_ACTOR_ID } from '../remote/actor-path.js';
+import type { Config } from '../../../config.js';
+import { INSTANCE_ACTOR_ID } from '../../remote/actor-path.js';
 
 /**
  * The instance's own actor: an Application standing for the server, never a user. Its key signs

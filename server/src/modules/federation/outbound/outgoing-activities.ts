@@ -2,19 +2,19 @@ import { Temporal } from '@js-temporal/polyfill';
 import { Activity, Announce, Create, Delete, Follow, Like, type Note, PUBLIC_COLLECTION, Tombstone, Undo, Update } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
 import type { Post } from '#core/api/posts';
-import type { OutsideJob } from '../../lib/jobs/job-handler.js';
+import type { OutsideJob } from '../../../lib/jobs/job-handler.js';
 import { commentNote, commentNoteUrl, postNoteUrl, remoteCommentNote } from './comment-note.js';
 import { type Delivery, enqueueDeliveries } from './delivery.js';
-import { federationRules } from '../../lib/egress/federation-rules.js';
-import { egressDocumentLoader, knownContextLoader } from '../remote/document-loader.js';
-import { SOFTWARE, actorUrl, visiblePost } from './federation.js';
-import { actorById, followerInboxes, postMediaVersion, remoteLiked } from './federation.repository.js';
+import { federationRules } from '../../../lib/egress/federation-rules.js';
+import { egressDocumentLoader, knownContextLoader } from '../../remote/document-loader.js';
+import { SOFTWARE, actorUrl, visiblePost } from '../federation.js';
+import { actorById, followerInboxes, postMediaVersion, remoteLiked } from '../federation.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
-import { remoteActorOfAccount } from '../remote/remote-accounts.js';
-import { communitiesOfPost } from '../remote/remote-communities.js';
-import { commentAsVisitor, postAsVisitor } from './visitor-reads.js';
-import { type PictureOwner, endPictureWait } from '../posts/picture-wait.js';
+import { remoteActorOfAccount } from '../../remote/remote-accounts.js';
+import { communitiesOfPost } from '../../remote/remote-communities.js';
+import { commentAsVisitor, postAsVisitor } from '../visitor-reads.js';
+import { type PictureOwner, endPictureWait } from '../../posts/picture-wait.js';
 
 /**
  * The `federation_outgoing` job: turns what happened into activities and queues their deliveries.

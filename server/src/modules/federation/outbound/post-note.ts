@@ -3,10 +3,10 @@ import { Create, Document, Hashtag, Mention, Note, PUBLIC_COLLECTION } from '@fe
 import type { Post } from '#core/api/posts';
 import { appPaths } from '#core/app-paths';
 import { extractHashtags, tokenizeText } from '#core/text';
-import { escapeHtml } from './html.js';
-import type { Executor } from '../../db/schema.js';
-import { isRemoteAccountName, remoteActorOfAccount } from '../remote/remote-accounts.js';
-import type { CommunityActor } from '../remote/remote-communities.js';
+import { escapeHtml } from '../html.js';
+import type { Executor } from '../../../db/schema.js';
+import { isRemoteAccountName, remoteActorOfAccount } from '../../remote/remote-accounts.js';
+import type { CommunityActor } from '../../remote/remote-communities.js';
 
 /** Where a post's Note lives; its id is the post's, so the address never changes with an edit. */
 export const NOTE_PATH = '/ap/posts/{id}';
