@@ -5,6 +5,7 @@ import type { Comment } from '#core/api/comments';
 import { appPaths } from '#core/app-paths';
 import type { Executor } from '../../../db/schema.js';
 import { actorById, firstPublicGroupOf } from '../federation.repository.js';
+import { commentOrigin, postOrigin } from './outbound.repository.js';
 import { type MentionedActor, NOTE_PATH, noteContent, remoteMentionsOf } from './post-note.js';
 import { isRemoteAccountName, remoteActorOfAccount } from '../../remote/remote-accounts.js';
 import { type CommunityActor, communitiesOfPost } from '../../remote/remote-communities.js';
@@ -47,8 +48,8 @@ export interface Recipient {
 async function repliedTo(db: Executor, origin: string, comment: Comment) {
   const parentId = comment.parent.directParent ? null : comment.parent._id;
   const row = parentId
-    ? await db.selectFrom('comments').select(['ap_id', 'author_id']).where('id', '=', parentId).executeTakeFirst()
-    : await db.selectFrom('posts').select(['ap_id', 'author_id']).where('id', '=', comment.postId).executeTakeFirst();
+    ? await commentOrigin(db, parentId)
+    : await postOrigin(db, comment.postId);
   const inReplyTo = row?.ap_id ? new URL(row.ap_id) : parentId ? commentNoteUrl(origin, parentId) : postNoteUrl(origin, comment.postId);
   return { inReplyTo, authorId: row?.author_id ?? null };
 }
@@ -90,7 +91,7 @@ export async function commentNote(
   const comment = await commentAsVisitor(app, id);
   if (!comment?.author.pfp || (await actorById(app.db, comment.author.pfp))?.kind !== 'user') return null;
   const replied = await repliedTo(app.db, origin, comment);
-  const post = await app.db.selectFrom('posts').select('author_id').where('id', '=', comment.postId).executeTakeFirst();
+  const post = await postOrigin(app.db, comment.postId);
   const mentioned = await remoteMentionsOf(app.db, comment);
   const recipients = withMentioned(await remoteAuthors(app.db, [post?.author_id ?? null, replied.authorId]), mentioned);
   const communities = await communitiesOfPost(app.db, comment.postId);

@@ -9,6 +9,7 @@ import { federationRules } from '../../../lib/egress/federation-rules.js';
 import { egressDocumentLoader, knownContextLoader } from '../../remote/document-loader.js';
 import { SOFTWARE, actorUrl, visiblePost } from '../federation.js';
 import { actorById, followerInboxes, postMediaVersion, remoteLiked } from '../federation.repository.js';
+import { commentOrigin, postOrigin } from './outbound.repository.js';
 import type { OutgoingEvent } from './outgoing.js';
 import { type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './post-note.js';
 import { remoteActorOfAccount } from '../../remote/remote-accounts.js';
@@ -104,7 +105,7 @@ async function announceRemotePost(app: FastifyInstance, postId: string, apId: st
 }
 
 async function sendPost(app: FastifyInstance, postId: string, change: 'create' | 'update'): Promise<Delivery[]> {
-  const stored = await app.db.selectFrom('posts').select('ap_id').where('id', '=', postId).executeTakeFirst();
+  const stored = await postOrigin(app.db, postId);
   if (stored?.ap_id) return change === 'create' ? announceRemotePost(app, postId, stored.ap_id) : [];
   const post = await visiblePost(app, postId);
   if (!post) return [];
@@ -183,7 +184,7 @@ async function groupsOfVisiblePost(app: FastifyInstance, postId: string): Promis
  * group's followers (its author's Create of its Note, see remoteCreate for a remote person's).
  */
 async function sendComment(app: FastifyInstance, commentId: string): Promise<Delivery[]> {
-  const stored = await app.db.selectFrom('comments').select(['ap_id', 'post_id']).where('id', '=', commentId).executeTakeFirst();
+  const stored = await commentOrigin(app.db, commentId);
   if (!stored) return [];
   const suffix = `comments/${commentId}/create`;
   if (stored.ap_id) {

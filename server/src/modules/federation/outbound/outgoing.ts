@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Executor } from '../../../db/schema.js';
 import type { ServiceContext } from '../../../lib/service-context.js';
 import { enqueueJob } from '../../../lib/jobs/queue.js';
-import { inNoPrivateGroup, isPrivatePost } from '../../../policy/post-visibility.js';
+import { isPrivatePost } from '../../../policy/post-visibility.js';
 import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, likeGivenAt, remoteLiked, removeRemoteFollowers } from '../federation.repository.js';
+import { commentMentions, commentOrigin, commentWithAnswered, followSince, groupIdsOfPost, postMentions, postOrigin, sendableComment } from './outbound.repository.js';
 import { remoteActorOfAccount } from '../../remote/remote-accounts.js';
 import { type CommunityActor, communitiesOfPost } from '../../remote/remote-communities.js';
 import { remoteAuthors, withMentioned } from './comment-note.js';
@@ -117,23 +118,18 @@ export async function postPictureAdded(ctx: ServiceContext, postId: string): Pro
  */
 export async function postDeleting(ctx: ServiceContext, postId: string): Promise<void> {
   if (!on(ctx)) return;
-  const post = await ctx.db.selectFrom('posts').select(['author_id', 'ap_id']).where('id', '=', postId).executeTakeFirst();
+  const post = await postOrigin(ctx.db, postId);
   if (!post?.author_id || post.ap_id !== null) return;
   if (await isPrivatePost(ctx.db, postId)) return;
-  const groups = await ctx.db
-    .selectFrom('post_groups')
-    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select('groups.id')
-    .where('post_groups.post_id', '=', postId)
-    .execute();
+  const groupIds = await groupIdsOfPost(ctx.db, postId);
   if ((await actorById(ctx.db, post.author_id))?.kind !== 'user') return;
   await recordTombstone(ctx.db, 'post', postId);
   // Still waiting for its pictures, it went nowhere.
   if (await isAwaitingPictures(ctx.db, 'post', postId)) return;
-  const mentions = await ctx.db.selectFrom('post_mentions').select(['user_id as _id', 'username']).where('post_id', '=', postId).execute();
+  const mentions = await postMentions(ctx.db, postId);
   const mentioned = [...(await remoteMentionsOf(ctx.db, { mentions })).values()].map((actor) => actor.inbox);
   const communities = await communitiesOfPost(ctx.db, postId);
-  await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds: groups.map((group) => group.id), mentioned, communities });
+  await queue(ctx, { kind: 'post_deleted', postId, authorId: post.author_id, groupIds, mentioned, communities });
 }
 
 /**
@@ -157,14 +153,9 @@ export async function likeChanging(ctx: ServiceContext, change: LikeTarget & { u
  */
 export async function followChanging(ctx: ServiceContext, change: { followerId: string; targetId: string; following: boolean }): Promise<void> {
   if (!on(ctx) || !(await remoteActorOfAccount(ctx.db, change.targetId))) return;
-  const row = await ctx.db
-    .selectFrom('follows')
-    .select('created_at')
-    .where('follower_id', '=', change.followerId)
-    .where('following_id', '=', change.targetId)
-    .executeTakeFirst();
-  if (!row) return;
-  await queue(ctx, { ...change, kind: 'follow', since: Number(row.created_at) });
+  const since = await followSince(ctx.db, change.followerId, change.targetId);
+  if (since === undefined) return;
+  await queue(ctx, { ...change, kind: 'follow', since });
 }
 
 /**
@@ -175,14 +166,7 @@ export async function followChanging(ctx: ServiceContext, change: { followerId: 
  * private group's post, or heard of by nobody, is sent nowhere.
  */
 async function commentAudience(db: Executor, commentId: string) {
-  const row = await db
-    .selectFrom('comments')
-    .innerJoin('posts', 'posts.id', 'comments.post_id')
-    .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
-    .select(['comments.author_id', 'comments.ap_id', 'comments.post_id', 'posts.author_id as post_author', 'parent.author_id as parent_author'])
-    .where('comments.id', '=', commentId)
-    .where(inNoPrivateGroup('comments.post_id'))
-    .executeTakeFirst();
+  const row = await commentWithAnswered(db, commentId);
   if (!row?.author_id) return null;
   const local = row.ap_id === null;
   // A remote person's own server sent their comment to whom they answered and named.
@@ -196,7 +180,7 @@ async function commentAudience(db: Executor, commentId: string) {
  * of the communities of other servers its post is in, once each.
  */
 async function commentRecipientInboxes(db: Executor, commentId: string, postId: string, answered: (string | null)[]): Promise<string[]> {
-  const mentions = await db.selectFrom('comment_mentions').select(['user_id as _id', 'username']).where('comment_id', '=', commentId).execute();
+  const mentions = await commentMentions(db, commentId);
   const recipients = withMentioned(await remoteAuthors(db, answered), await remoteMentionsOf(db, { mentions }));
   return [...new Set([...recipients, ...(await communitiesOfPost(db, postId))].map((recipient) => recipient.inbox))];
 }
@@ -228,13 +212,7 @@ export async function commentPictureAdded(ctx: ServiceContext, commentId: string
  */
 export async function commentDeleting(ctx: ServiceContext, commentId: string): Promise<void> {
   if (!on(ctx)) return;
-  const comment = await ctx.db
-    .selectFrom('comments')
-    .select(['author_id', 'ap_id'])
-    .where('id', '=', commentId)
-    .where('deleted', '=', 0)
-    .where(inNoPrivateGroup('comments.post_id'))
-    .executeTakeFirst();
+  const comment = await sendableComment(ctx.db, commentId);
   if (!comment?.author_id || comment.ap_id !== null || (await actorById(ctx.db, comment.author_id))?.kind !== 'user') return;
   await recordTombstone(ctx.db, 'comment', commentId);
   // Still waiting for its pictures, it went nowhere.
@@ -257,7 +235,7 @@ export async function remoteChanging(
 ): Promise<void> {
   if (!on(ctx)) return;
   const postId =
-    change.of === 'post' ? change.id : (await ctx.db.selectFrom('comments').select('post_id').where('id', '=', change.id).executeTakeFirst())?.post_id;
+    change.of === 'post' ? change.id : (await commentOrigin(ctx.db, change.id))?.post_id;
   const groupIds = postId ? await followedGroupsOf(ctx.db, postId) : [];
   if (groupIds.length === 0) return;
   // The author's activity (its id when it has one) is new for each edit, and may be long: a digest names the edit.

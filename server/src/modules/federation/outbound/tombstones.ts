@@ -2,6 +2,9 @@ import { Temporal } from '@js-temporal/polyfill';
 import { Note, Tombstone } from '@fedify/fedify/vocab';
 import type { Executor } from '../../../db/schema.js';
 import { commentNoteUrl, postNoteUrl } from './comment-note.js';
+import { type NoteKind, addTombstone, tombstoneDeletedAt } from './outbound.repository.js';
+
+export type { NoteKind };
 
 /**
  * The Notes of deleted posts and comments another server could read: their addresses answer 410
@@ -10,22 +13,16 @@ import { commentNoteUrl, postNoteUrl } from './comment-note.js';
  * could read is kept: a private group's post was never anyone's to know of, and stays unknown.
  */
 
-export type NoteKind = 'post' | 'comment';
-
 export async function recordTombstone(db: Executor, kind: NoteKind, id: string, now: number = Date.now()): Promise<void> {
-  await db
-    .insertInto('note_tombstones')
-    .values({ kind, id, deleted_at: now })
-    .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
-    .execute();
+  await addTombstone(db, kind, id, now);
 }
 
 /** The 410 answer at a deleted Note's address, or null when no Note was ever deleted there. */
 export async function goneResponse(db: Executor, origin: string, kind: NoteKind, id: string): Promise<Response | null> {
-  const row = await db.selectFrom('note_tombstones').select('deleted_at').where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
-  if (!row) return null;
+  const deletedAt = await tombstoneDeletedAt(db, kind, id);
+  if (deletedAt === undefined) return null;
   const address = kind === 'post' ? postNoteUrl(origin, id) : commentNoteUrl(origin, id);
-  const tombstone = new Tombstone({ id: address, formerType: Note, deleted: Temporal.Instant.fromEpochMilliseconds(Number(row.deleted_at)) });
+  const tombstone = new Tombstone({ id: address, formerType: Note, deleted: Temporal.Instant.fromEpochMilliseconds(deletedAt) });
   return new Response(JSON.stringify(await tombstone.toJsonLd()), {
     status: 410,
     headers: { 'Content-Type': 'application/activity+json', Vary: 'Accept' },
