@@ -29,7 +29,7 @@ export async function suggestPostableGroups(ctx: ServiceContext, viewer: Viewer,
 
 /**
  * A fediverse handle (`@bob@other.example`) on the first page is looked up on its server when the
- * account is not known here yet (federation/remote-lookup); the list then searches by the name the
+ * account is not known here yet (remote/remote-lookup.ts); the list then searches by the name the
  * account has here, so it comes first like any name typed in full.
  */
 export async function searchUsers(ctx: ServiceContext, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
