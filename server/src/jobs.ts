@@ -5,8 +5,7 @@ import { purgeExpiredKv } from './modules/federation/kv-store.js';
 import { FEDERATION_OUTGOING_JOB } from './modules/federation/outbound/outgoing.js';
 import { federationOutgoingJob } from './modules/federation/outbound/outgoing-activities.js';
 import { FEDERATION_BACKFILL_JOB } from './modules/remote/remote-lookup.js';
-import { type AvatarStore, FEDERATION_ACTOR_REFRESH_JOB, FEDERATION_AVATAR_JOB, federationActorRefreshJob, federationAvatarJob } from './modules/remote/remote-refresh.js';
-import { storeAvatar } from './modules/media/avatars.js';
+import { FEDERATION_ACTOR_REFRESH_JOB, FEDERATION_AVATAR_JOB, federationActorRefreshJob, federationAvatarJob } from './modules/remote/remote-refresh.js';
 import {
   MAINTENANCE_JOB,
   type MaintenanceTask,
@@ -21,9 +20,6 @@ import { PUSH_JOB, pushJob } from './modules/notifications/push/push.job.js';
 import type { Config } from './config.js';
 import type { JobsOptions } from './lib/jobs/jobs.plugin.js';
 import type { JobConcurrency, JobHandlers, JobRegistry } from './lib/jobs/job-handler.js';
-
-/** A remote account's picture, kept as its avatar. */
-const remoteAvatar: AvatarStore = (app, userId, picture) => storeAvatar(app, 'pfp', userId, picture);
 
 /**
  * What each maintenance run does, in order: it forgets spent idempotency keys and old rate events,
@@ -57,8 +53,8 @@ export const JOB_HANDLERS: JobHandlers = {
   [FEDERATION_DELIVERY_JOB]: federationDeliveryJob,
   [FEDERATION_OUTGOING_JOB]: federationOutgoingJob,
   [FEDERATION_BACKFILL_JOB]: federationBackfillJob,
-  [FEDERATION_AVATAR_JOB]: federationAvatarJob(remoteAvatar),
-  [FEDERATION_ACTOR_REFRESH_JOB]: federationActorRefreshJob(remoteAvatar),
+  [FEDERATION_AVATAR_JOB]: federationAvatarJob,
+  [FEDERATION_ACTOR_REFRESH_JOB]: federationActorRefreshJob,
 } satisfies Required<JobRegistry>;
 
 /**

@@ -5,6 +5,7 @@ import { LIMITS } from '#core/limits';
 import { newTransaction } from '../../db/helpers.js';
 import type { OutsideJob } from '../../lib/jobs/job-handler.js';
 import { enqueueJob } from '../../lib/jobs/queue.js';
+import { storeAvatar } from '../media/avatars.js';
 import { federationRules, userAgentOf } from '../../lib/egress/federation-rules.js';
 import { isUrlBlocked } from '../../policy/blocked-domains.js';
 import { type Signer, egressDocumentLoader, knownContextLoader } from './document-loader.js';
@@ -37,14 +38,8 @@ export async function iconUrlOf(actor: Actor, loader: DocumentLoader): Promise<s
   }
 }
 
-/**
- * Keeps a picture as an account's avatar, re-encoded as every avatar is: media's, which the jobs'
- * composition root (jobs.ts) hands to the jobs below.
- */
-export type AvatarStore = (app: FastifyInstance, userId: string, picture: Buffer) => Promise<unknown>;
-
-/** Fetches a remote account's picture and stores it; left as it was when it cannot be had. */
-async function storeRemoteAvatar(app: FastifyInstance, store: AvatarStore, userId: string, url: string): Promise<void> {
+/** Fetches a remote account's picture and stores it re-encoded, as every avatar is; left as it was when it cannot be had. */
+async function storeRemoteAvatar(app: FastifyInstance, userId: string, url: string): Promise<void> {
   try {
     if (await isUrlBlocked(app.db, url)) return;
     const response = await app.egress.request(
@@ -53,7 +48,7 @@ async function storeRemoteAvatar(app: FastifyInstance, store: AvatarStore, userI
       federationRules(app.config),
     );
     if (response.status !== 200) return;
-    await store(app, userId, response.body);
+    await storeAvatar(app, 'pfp', userId, response.body);
   } catch (error) {
     app.log.debug({ err: error, userId }, 'remote avatar not stored');
   }
@@ -67,11 +62,11 @@ export interface AvatarPayload {
 }
 
 /** Tried once: a picture that cannot be had leaves the default one until the actor is read again. */
-export const federationAvatarJob = (store: AvatarStore): OutsideJob<AvatarPayload> => ({
+export const federationAvatarJob: OutsideJob<AvatarPayload> = {
   outside: async (app, { userId, url }) => {
-    await storeRemoteAvatar(app, store, userId, url);
+    await storeRemoteAvatar(app, userId, url);
   },
-});
+};
 
 /**
  * How old what is kept of a remote actor may grow before a search or a profile view has it read
@@ -110,7 +105,7 @@ export async function refreshIfStale(app: FastifyInstance, actor: { id: string; 
  * Reads the actor again and stores it as its own Update of itself would, then its picture. Tried
  * once: a failure is logged and the account keeps what it had until a day later.
  */
-export const federationActorRefreshJob = (store: AvatarStore): OutsideJob<ActorRefreshPayload> => ({
+export const federationActorRefreshJob: OutsideJob<ActorRefreshPayload> = {
   outside: async (app, { actorId }) => {
     try {
       // A suspended account's actor is not listened to, as its activities are not.
@@ -121,9 +116,9 @@ export const federationActorRefreshJob = (store: AvatarStore): OutsideJob<ActorR
       const userId = await saveActorDocument(app, actor, new URL(actorId));
       if (!userId || !isActor(actor)) return;
       const icon = await iconUrlOf(actor, loader);
-      if (icon) await storeRemoteAvatar(app, store, userId, icon);
+      if (icon) await storeRemoteAvatar(app, userId, icon);
     } catch (error) {
       app.log.info({ err: error, actorId }, 'remote actor not refreshed');
     }
   },
-});
+};
