@@ -204,6 +204,25 @@ export async function setSuspended(db: Executor, userId: string, at: number | nu
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * Suspends, at `at`, those of these accounts not suspended already: a domain block's suspension of
+ * its actors' accounts, whose shared time tells them apart from a moderator's own.
+ */
+export async function suspendUnsuspended(db: Executor, userIds: string[], at: number): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .updateTable('users')
+    .set((eb) => ({ suspended_at: at, token_version: eb('token_version', '+', 1) }))
+    .where('suspended_at', 'is', null)
+    .where('id', 'in', userIds)
+    .execute();
+}
+
+/** Lifts the suspension of these accounts. */
+export async function unsuspendAll(db: Executor, userIds: string[]): Promise<void> {
+  if (userIds.length > 0) await db.updateTable('users').set({ suspended_at: null }).where('id', 'in', userIds).execute();
+}
+
 /** Sets the role of the user with this name (any case); answers whether there is such a user. */
 export async function setRoleByName(db: Executor, username: string, role: 'user' | 'moderator'): Promise<boolean> {
   const result = await db.updateTable('users').set({ role }).where('username_lower', '=', username.toLowerCase()).executeTakeFirst();

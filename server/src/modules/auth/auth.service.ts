@@ -351,7 +351,7 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
 }
 
 /** The account's standing, written by moderation (suspension) and by `npm run admin` (the moderator role). */
-export { setRoleByName, setSuspended } from './auth.repository.js';
+export { setRoleByName, setSuspended, suspendUnsuspended, unsuspendAll } from './auth.repository.js';
 
 /** The accounts other servers' actors are shown as, written by modules/remote as it reads them. */
 export { insertRemoteUser, renameRemoteUser } from './auth.repository.js';

@@ -41,19 +41,6 @@ export async function accountIdsOn(db: Executor, domain: string): Promise<string
   return rows.flatMap((row) => (row.user_id ? [row.user_id] : []));
 }
 
-/**
- * Suspends the accounts of the domain's actors that are not suspended already, at `at` (the
- * block's own time, which tells these suspensions apart from a moderator's own).
- */
-export async function suspendAccountsOn(db: Executor, domain: string, at: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({ suspended_at: at, token_version: eb('token_version', '+', 1) }))
-    .where('suspended_at', 'is', null)
-    .where('id', 'in', onDomain(db, domain).select('remote_actors.user_id').where('remote_actors.user_id', 'is not', null))
-    .execute();
-}
-
 /** The accounts of the domain's actors suspended at `at`, with their actor's host. */
 export async function accountsSuspendedAt(db: Executor, domain: string, at: number): Promise<Array<{ id: string; domain: string }>> {
   const rows = await onDomain(db, domain)
@@ -62,11 +49,6 @@ export async function accountsSuspendedAt(db: Executor, domain: string, at: numb
     .where('users.suspended_at', '=', at)
     .execute();
   return rows.map((row) => ({ id: row.id, domain: row.domain ?? domain }));
-}
-
-export async function unsuspend(db: Executor, userIds: string[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db.updateTable('users').set({ suspended_at: null }).where('id', 'in', userIds).execute();
 }
 
 /** A page of the blocked domains, latest first, with the name of who blocked each. */

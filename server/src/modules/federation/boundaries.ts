@@ -10,6 +10,7 @@ import { remoteFollowsEnded } from '../follows/follows.service.js';
 import { requireModerator } from '../../policy/moderators.js';
 import { logModeratorAction } from '../reports/moderation.service.js';
 import * as repo from './boundaries.repository.js';
+import { suspendUnsuspended, unsuspendAll } from '../auth/auth.service.js';
 import { domainsCovering, hostOf, isHostBlocked, isUrlBlocked } from '../../policy/blocked-domains.js';
 import { normalizeHost } from '../../lib/hosts.js';
 
@@ -92,8 +93,9 @@ export async function blockDomain(ctx: ServiceContext, viewer: Viewer, raw: stri
   if (!(await repo.addBlock(ctx.db, domain, viewer.id, now))) return;
   await repo.removeFollowsFrom(ctx.db, domain);
   // Their accounts' follows of local users, which the profiles list and count, end with them.
-  await remoteFollowsEnded(ctx.db, await repo.accountIdsOn(ctx.db, domain));
-  await repo.suspendAccountsOn(ctx.db, domain, now);
+  const accounts = await repo.accountIdsOn(ctx.db, domain);
+  await remoteFollowsEnded(ctx.db, accounts);
+  await suspendUnsuspended(ctx.db, accounts, now);
   await logModeratorAction(ctx, viewer, 'block_domain', { kind: 'domain', id: domain });
 }
 
@@ -111,6 +113,6 @@ export async function unblockDomain(ctx: ServiceContext, viewer: Viewer, raw: st
   const suspended = await repo.accountsSuspendedAt(ctx.db, domain, blockedAt);
   const restored: string[] = [];
   for (const account of suspended) if (!(await isHostBlocked(ctx.db, account.domain))) restored.push(account.id);
-  await repo.unsuspend(ctx.db, restored);
+  await unsuspendAll(ctx.db, restored);
   await logModeratorAction(ctx, viewer, 'unblock_domain', { kind: 'domain', id: domain });
 }
