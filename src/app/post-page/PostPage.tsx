@@ -7,6 +7,7 @@ import { usePost } from '../../lib/query/posts';
 import { CommentsSection } from '../../features/comments/CommentsSection';
 import PostView from './PostView';
 import { PageHeader } from '../../components/PageHeader';
+import { useTitledPostAuthor } from '../shell/screen-title';
 
 /**
  * /p/{postId}: the post (its card, the deleted and not-found states) and below it the
@@ -20,6 +21,7 @@ export default function PostPage() {
   const { postId = '' } = useParams();
   const [searchParams] = useSearchParams();
   const { post, cached, error, deletedHere } = usePost(postId === DELETED ? null : postId);
+  useTitledPostAuthor(post?.author.username);
   // A failed load's page has its own heading (PostView), as a user's or a group's has.
   const failed = !post && !deletedHere && !!error && cached;
   // The pinned comment stays across a sort or time change; focus was a one-time request.

@@ -1,15 +1,32 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import type { TFunction } from 'i18next';
 import { DELETED } from '#core/limits';
-import { usePost } from '../../lib/query/posts';
 
 /** The screen's main heading as shown (the page heading a screen reader lands on first). */
 export const screenHeading = (): HTMLElement | null => document.querySelector<HTMLElement>('main#main h1');
 
-/** The post a /p/ address names, if it is one. */
-export const postIdOf = (pathname: string): string | null => /^\/p\/([^/]+)$/.exec(pathname)?.[1] ?? null;
+// The post page tells whose post it shows: the shell reads no post itself, so the first load
+// carries neither the local database nor the API's schemas for it.
+let postAuthorShown: string | undefined;
+const authorListeners = new Set<() => void>();
+const showPostAuthor = (author: string | undefined) => {
+  postAuthorShown = author;
+  for (const listener of authorListeners) listener();
+};
+const onPostAuthor = (listener: () => void) => {
+  authorListeners.add(listener);
+  return () => authorListeners.delete(listener);
+};
+
+/** The post page names its post's author for the title while it shows the post. */
+export function useTitledPostAuthor(author: string | undefined): void {
+  useEffect(() => {
+    showPostAuthor(author);
+    return () => showPostAuthor(undefined);
+  }, [author]);
+}
 
 const decoded = (segment: string) => {
   try {
@@ -54,9 +71,8 @@ export function useScreenTitle(): void {
   const { t } = useTranslation('links');
   const { pathname } = useLocation();
   const heading = useHeadingText();
-  const postId = postIdOf(pathname);
-  const { post } = usePost(postId === DELETED ? null : postId);
-  const title = titleFor(pathname, heading, post?.author.username, t);
+  const postAuthor = useSyncExternalStore(onPostAuthor, () => postAuthorShown);
+  const title = titleFor(pathname, heading, postAuthor, t);
   useEffect(() => {
     document.title = title;
   }, [title]);
