@@ -105,7 +105,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
     const sentSince = (mark: number) => server.requests.slice(mark).filter((r) => r.method === 'POST' && /^\/api\/(post|comment)\/?$/.test(r.path));
     const composing = server.requests.length;
 
-    // The composer: Enter with nothing highlighted does nothing, Down then Enter picks the group.
+    // The composer: the first suggestion is highlighted as the list opens, so a plain Enter picks the group.
     const textBox = main.getByRole('textbox', { name: en('compose:text_label') });
     await textBox.fill(words);
     await main.getByRole('button', { name: en('compose:add_group') }).click();
@@ -113,9 +113,7 @@ describe('journey: compose a rich post and find it everywhere', () => {
     await groupSlot.fill(group.slice(0, -3));
     const groupOption = main.getByRole('option', { name: `&${group}` });
     await groupOption.waitFor();
-    await groupSlot.press('Enter');
-    await groupSlot.press('ArrowDown');
-    expect(await groupSlot.getAttribute('aria-activedescendant')).toBe(await groupOption.getAttribute('id'));
+    await expect.poll(() => groupSlot.getAttribute('aria-activedescendant')).toBe(await groupOption.getAttribute('id'));
     await groupSlot.press('Enter');
     await expect.poll(() => groupSlot.inputValue()).toBe(group);
     expect(await groupSlot.getAttribute('aria-expanded')).toBe('false');
@@ -138,8 +136,9 @@ describe('journey: compose a rich post and find it everywhere', () => {
     await main.getByRole('button', { name: en('comments:box.add_mention') }).click();
     const mentionSlot = main.getByRole('combobox', { name: en('common:slot.mention_placeholder') });
     await mentionSlot.fill(finn.username.slice(0, -1));
-    await main.getByRole('option', { name: `@${finn.username}` }).waitFor();
-    await mentionSlot.press('ArrowDown');
+    const mentionOption = main.getByRole('option', { name: `@${finn.username}` });
+    await mentionOption.waitFor();
+    await expect.poll(() => mentionSlot.getAttribute('aria-activedescendant')).toBe(await mentionOption.getAttribute('id'));
     await mentionSlot.press('Enter');
     await expect.poll(() => mentionSlot.inputValue()).toBe(finn.username);
     expect(await outboxSize(page, ada.id)).toBe(0);
