@@ -4,14 +4,17 @@ import { type Dialect, dialectOf } from '../db/dialect.js';
 import type { Executor } from '../db/schema.js';
 
 /**
- * Accent- and case-insensitive substring search over a table's `search_text` column, which holds
- * the folded text (foldForSearch). The query is folded the same way, so "zluty" finds "žlutý".
+ * Accent- and case-insensitive search over a table's `search_text` column, which holds the folded
+ * text (foldForSearch). The query is folded the same way and split into words; a row matches when
+ * its text contains every word, in any order, so "zluty" finds "žlutý" and "kun zluty" finds
+ * "žlutý kůň".
  *
  * Each dialect answers from an index (migration 20261122_20_search_indexes):
- * - PostgreSQL: `search_text ILIKE '%q%'`, served by the GIN trigram index.
- * - SQLite: `rowid IN (SELECT rowid FROM <table>_fts WHERE <table>_fts MATCH '"q"')`, served by
- *   the FTS5 trigram table. A trigram index cannot answer fewer than 3 characters, so shorter
- *   queries fall back to LIKE (a scan, but only for one- and two-letter queries).
+ * - PostgreSQL: `search_text ILIKE '%w%'` for each word, served by the GIN trigram index.
+ * - SQLite: `rowid IN (SELECT rowid FROM <table>_fts WHERE <table>_fts MATCH '"w1" AND "w2"')`,
+ *   served by the FTS5 trigram table. A trigram index cannot answer fewer than 3 characters, so
+ *   shorter words are checked by LIKE on the rows the index found (a scan only when every word is
+ *   one or two letters).
  *
  * Callers pass the executor the query runs on, which says which of the two it is.
  */
@@ -29,21 +32,45 @@ export function ftsPhrase(value: string): string {
 /** Trigram indexes match only queries of at least this many characters. */
 const TRIGRAM_MIN = 3;
 
-export function searchCondition(table: SearchTable, query: string, dialect: Dialect): RawBuilder<SqlBool> {
-  const folded = foldForSearch(query.trim());
+/**
+ * The folded words of a query, each once: a text matches when it contains every one of them, in
+ * any order, so "story horse" finds "another horse story".
+ */
+export function searchWords(query: string): string[] {
+  return [...new Set(foldForSearch(query).split(/[\s\u0085]+/u).filter(Boolean))];
+}
+
+/** Words the trigram index can answer, and the rest, checked on the row's own text. */
+function splitByLength(words: string[]): { indexed: string[]; short: string[] } {
+  const indexed = words.filter((w) => [...w].length >= TRIGRAM_MIN);
+  return { indexed, short: words.filter((w) => !indexed.includes(w)) };
+}
+
+/** An FTS5 query asking for every word, each as a phrase (so punctuation stays plain text). */
+const ftsAllOf = (words: string[]) => words.map(ftsPhrase).join(' AND ');
+
+/** The row's folded text contains every word (each a LIKE or ILIKE on it). */
+function containsEvery(table: SearchTable, words: string[], op: 'LIKE' | 'ILIKE'): RawBuilder<SqlBool> {
   const column = sql.ref(`${table}.search_text`);
-  if (dialect === 'postgres') return sql<SqlBool>`${column} ILIKE ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
-  if (dialect === 'sqlite' && [...folded].length >= TRIGRAM_MIN) {
-    const fts = sql.table(`${table}_fts`);
-    return sql<SqlBool>`${sql.ref(`${table}.rowid`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)})`;
-  }
-  return sql<SqlBool>`${column} LIKE ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
+  const each = words.map((w) => sql<SqlBool>`${column} ${sql.raw(op)} ${`%${escapeLike(w)}%`} ESCAPE '\\'`);
+  return each.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(each, sql` AND `)})`;
+}
+
+export function searchCondition(table: SearchTable, query: string, dialect: Dialect): RawBuilder<SqlBool> {
+  const words = searchWords(query);
+  // PostgreSQL's trigram index answers each ILIKE, and ANDs them itself.
+  if (dialect === 'postgres') return containsEvery(table, words, 'ILIKE');
+  const { indexed, short } = splitByLength(words);
+  if (indexed.length === 0) return containsEvery(table, short, 'LIKE');
+  const fts = sql.table(`${table}_fts`);
+  const inIndex = sql<SqlBool>`${sql.ref(`${table}.rowid`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsAllOf(indexed)})`;
+  return short.length === 0 ? inIndex : sql<SqlBool>`(${inIndex} AND ${containsEvery(table, short, 'LIKE')})`;
 }
 
 /**
  * How many rows the SQLite search index matches, counted no further than `cap` (the index stops
  * there, so a common word costs no more than a rare one); undefined where no such index answers
- * (PostgreSQL, or a query under three characters).
+ * (PostgreSQL, or a query with no word of three characters).
  */
 export async function indexedMatchesUpTo(
   db: Executor,
@@ -51,10 +78,10 @@ export async function indexedMatchesUpTo(
   query: string,
   cap: number,
 ): Promise<number | undefined> {
-  const folded = foldForSearch(query.trim());
-  if (dialectOf(db) !== 'sqlite' || [...folded].length < TRIGRAM_MIN) return undefined;
+  const { indexed } = splitByLength(searchWords(query));
+  if (dialectOf(db) !== 'sqlite' || indexed.length === 0) return undefined;
   const fts = sql.table(`${table}_fts`);
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsPhrase(folded)} LIMIT ${cap})`.execute(db);
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsAllOf(indexed)} LIMIT ${cap})`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -70,9 +97,8 @@ export function searchMatches(db: Executor, table: SearchTable, query: string) {
  * same answer as the search index gives.
  */
 export function searchTextContains(db: Executor, table: SearchTable, query: string) {
-  const folded = foldForSearch(query.trim());
-  const op = dialectOf(db) === 'postgres' ? sql`ILIKE` : sql`LIKE`;
-  return () => sql<SqlBool>`${sql.ref(`${table}.search_text`)} ${op} ${`%${escapeLike(folded)}%`} ESCAPE '\\'`;
+  const words = searchWords(query);
+  return () => containsEvery(table, words, dialectOf(db) === 'postgres' ? 'ILIKE' : 'LIKE');
 }
 
 /**
