@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { createKeyedTable, createListTable, createPairTable, msType, onPostgres, ownedBy } from './table-shapes.js';
 
 /**
  * The base schema: accounts, follows, posts, comments, groups, notifications and the durable
@@ -7,12 +8,10 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * flags are 0/1 integers, so both dialects read the same values.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const ms = pg ? 'bigint' : 'integer';
+  const pg = onPostgres(db);
+  const ms = msType(db);
 
-  await db.schema
-    .createTable('users')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'users')
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('username_lower', 'text', (c) => c.notNull().unique())
     .addColumn('email', 'text', (c) => c.unique())
@@ -28,10 +27,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   // One-use links sent by email: address verification, email change, password reset.
-  await db.schema
-    .createTable('email_tokens')
-    .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createKeyedTable(db, 'email_tokens', 'token_hash')
+    .addColumn('user_id', 'text', ownedBy('users.id'))
     .addColumn('purpose', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('expires_at', ms, (c) => c.notNull())
@@ -48,24 +45,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('login_failures_key').on('login_failures').columns(['key', 'created_at']).execute();
 
-  await db.schema
-    .createTable('follows')
-    .addColumn('follower_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('following_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createPairTable(db, 'follows', ['follower_id', 'users.id'], ['following_id', 'users.id'])
     .addColumn('notify', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('follows_pk', ['follower_id', 'following_id'])
     .execute();
   await db.schema.createIndex('follows_following').on('follows').columns(['following_id', 'created_at']).execute();
   await db.schema.createIndex('follows_follower').on('follows').columns(['follower_id', 'created_at']).execute();
 
-  await db.schema
-    .createTable('groups')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'groups')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('name_lower', 'text', (c) => c.notNull().unique())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('owner_id', 'text', ownedBy('users.id'))
     .addColumn('is_private', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('request_join', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('everyone_can_post', 'integer', (c) => c.notNull().defaultTo(1))
@@ -78,25 +69,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('groups_owner').on('groups').column('owner_id').execute();
 
   // role: member | admin | owner. level: per-group notification level 0 all, 1 essential, 2 none.
-  await db.schema
-    .createTable('group_members')
-    .addColumn('group_id', 'text', (c) => c.notNull().references('groups.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createPairTable(db, 'group_members', ['group_id', 'groups.id'], ['user_id', 'users.id'])
     .addColumn('role', 'text', (c) => c.notNull().defaultTo('member'))
     .addColumn('level', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('group_members_pk', ['group_id', 'user_id'])
     .execute();
   await db.schema.createIndex('group_members_user').on('group_members').columns(['user_id', 'group_id']).execute();
   await db.schema.createIndex('group_members_list').on('group_members').columns(['group_id', 'created_at']).execute();
 
   for (const table of ['group_bans', 'group_requests']) {
-    await db.schema
-      .createTable(table)
-      .addColumn('group_id', 'text', (c) => c.notNull().references('groups.id').onDelete('cascade'))
-      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    await createPairTable(db, table, ['group_id', 'groups.id'], ['user_id', 'users.id'])
       .addColumn('created_at', ms, (c) => c.notNull())
-      .addPrimaryKeyConstraint(`${table}_pk`, ['group_id', 'user_id'])
       .execute();
     await db.schema.createIndex(`${table}_user`).on(table).column('user_id').execute();
   }
@@ -104,9 +87,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // author_id is null once the author's account is deleted: the post stays, shown as <deleted>.
   // reply_to keeps the original's id without a foreign key, so a reply whose original is gone
   // can still say so.
-  await db.schema
-    .createTable('posts')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'posts')
     .addColumn('author_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('reply_to', 'text')
@@ -122,51 +103,33 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('posts_reply_to').on('posts').column('reply_to').execute();
 
   // Mentions and group tags keep their position and raw text; the id is set when the name resolved.
-  await db.schema
-    .createTable('post_mentions')
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
-    .addColumn('position', 'integer', (c) => c.notNull())
+  await createListTable(db, 'post_mentions', ['post_id', 'posts.id'])
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('username', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('post_mentions_pk', ['post_id', 'position'])
     .execute();
   await db.schema.createIndex('post_mentions_user').on('post_mentions').column('user_id').execute();
 
-  await db.schema
-    .createTable('post_groups')
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
-    .addColumn('position', 'integer', (c) => c.notNull())
+  await createListTable(db, 'post_groups', ['post_id', 'posts.id'])
     .addColumn('group_id', 'text', (c) => c.references('groups.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('post_groups_pk', ['post_id', 'position'])
     .execute();
   await db.schema.createIndex('post_groups_group').on('post_groups').columns(['group_id', 'created_at']).execute();
 
-  await db.schema
-    .createTable('post_hashtags')
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
-    .addColumn('tag', 'text', (c) => c.notNull())
+  await createPairTable(db, 'post_hashtags', ['post_id', 'posts.id'], ['tag'])
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('post_hashtags_pk', ['post_id', 'tag'])
     .execute();
   await db.schema.createIndex('post_hashtags_tag').on('post_hashtags').columns(['tag', 'created_at']).execute();
 
-  await db.schema
-    .createTable('post_likes')
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createPairTable(db, 'post_likes', ['post_id', 'posts.id'], ['user_id', 'users.id'])
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('post_likes_pk', ['post_id', 'user_id'])
     .execute();
   await db.schema.createIndex('post_likes_user').on('post_likes').column('user_id').execute();
 
   // post_id is the thread's post; parent_comment_id the direct parent when it is a comment.
   // A deleted comment with replies stays as a marker (deleted = 1, text and author cleared).
-  await db.schema
-    .createTable('comments')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
+  await createKeyedTable(db, 'comments')
+    .addColumn('post_id', 'text', ownedBy('posts.id'))
     .addColumn('parent_comment_id', 'text', (c) => c.references('comments.id').onDelete('cascade'))
     .addColumn('author_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('text', 'text', (c) => c.notNull())
@@ -182,27 +145,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('comments_author').on('comments').columns(['author_id', 'created_at']).execute();
   await db.schema.createIndex('comments_created').on('comments').columns(['created_at', 'id']).execute();
 
-  await db.schema
-    .createTable('comment_mentions')
-    .addColumn('comment_id', 'text', (c) => c.notNull().references('comments.id').onDelete('cascade'))
-    .addColumn('position', 'integer', (c) => c.notNull())
+  await createListTable(db, 'comment_mentions', ['comment_id', 'comments.id'])
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('username', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('comment_mentions_pk', ['comment_id', 'position'])
     .execute();
 
-  await db.schema
-    .createTable('comment_likes')
-    .addColumn('comment_id', 'text', (c) => c.notNull().references('comments.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createPairTable(db, 'comment_likes', ['comment_id', 'comments.id'], ['user_id', 'users.id'])
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('comment_likes_pk', ['comment_id', 'user_id'])
     .execute();
 
-  await db.schema
-    .createTable('notifications')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createKeyedTable(db, 'notifications')
+    .addColumn('user_id', 'text', ownedBy('users.id'))
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('actor_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('post_id', 'text', (c) => c.references('posts.id').onDelete('cascade'))
@@ -215,15 +168,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('notifications_user').on('notifications').columns(['user_id', 'created_at']).execute();
 
   // Retries of creating calls: the first answer is kept and replayed for the same user and key.
-  await db.schema
-    .createTable('idempotency_keys')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('key', 'text', (c) => c.notNull())
+  await createPairTable(db, 'idempotency_keys', ['user_id', 'users.id'], ['key'])
     .addColumn('route', 'text', (c) => c.notNull())
     .addColumn('status', 'integer')
     .addColumn('body', 'text')
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'key'])
     .execute();
   await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
 

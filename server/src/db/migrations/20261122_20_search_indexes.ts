@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { onPostgres } from './table-shapes.js';
 
 /**
  * Indexes behind the accent- and case-insensitive substring search over `search_text` (which holds
@@ -14,7 +15,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 const TABLES = ['users', 'groups', 'posts', 'comments'] as const;
 
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = onPostgres(db);
   for (const table of TABLES) {
     const t = sql.table(table);
     if (pg) {
@@ -39,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = onPostgres(db);
   for (const table of TABLES) {
     if (pg) {
       await sql`DROP INDEX IF EXISTS ${sql.id(`${table}_search_trgm`)}`.execute(db);

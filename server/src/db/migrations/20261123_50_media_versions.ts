@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { msType } from './table-shapes.js';
 
 /**
  * The version of the media a row names: the storage time (epoch ms) of its newest bytes, for an
@@ -15,8 +16,7 @@ const COLUMNS = [
 ] as const;
 
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const ms = pg ? 'bigint' : 'integer';
+  const ms = msType(db);
   for (const [table, column] of COLUMNS) {
     await db.schema.alterTable(table).addColumn(column, ms, (c) => c.notNull().defaultTo(0)).execute();
   }

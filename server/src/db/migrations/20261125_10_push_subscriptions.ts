@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createKeyedTable, ownedBy } from './table-shapes.js';
 
 /**
  * Web Push: one row per device that asked for notifications while the app is closed, unique by the
@@ -7,10 +8,8 @@ import type { Kysely } from 'kysely';
  * once and every process must share, such as the VAPID key pair its pushes are signed with.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('push_subscriptions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createKeyedTable(db, 'push_subscriptions')
+    .addColumn('user_id', 'text', ownedBy('users.id'))
     .addColumn('endpoint', 'text', (c) => c.notNull().unique())
     .addColumn('p256dh', 'text', (c) => c.notNull())
     .addColumn('auth', 'text', (c) => c.notNull())
@@ -18,9 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('push_subscriptions_user').on('push_subscriptions').columns(['user_id', 'updated_at']).execute();
-  await db.schema
-    .createTable('server_settings')
-    .addColumn('name', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'server_settings', 'name')
     .addColumn('value', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createKeyedTable, msType, ownedBy } from './table-shapes.js';
 
 /**
  * Passkeys: the public half of a key an authenticator keeps for one account, and the one-use
@@ -6,13 +7,10 @@ import { type Kysely, PostgresAdapter } from 'kysely';
  * base64url text, so both dialects read the same values.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const ms = pg ? 'bigint' : 'integer';
+  const ms = msType(db);
 
-  await db.schema
-    .createTable('passkeys')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createKeyedTable(db, 'passkeys')
+    .addColumn('user_id', 'text', ownedBy('users.id'))
     .addColumn('credential_id', 'text', (c) => c.notNull().unique())
     .addColumn('public_key', 'text', (c) => c.notNull())
     .addColumn('counter', ms, (c) => c.notNull().defaultTo(0))
@@ -24,9 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('passkeys_user').on('passkeys').columns(['user_id', 'created_at']).execute();
 
   // user_id is the account adding a passkey; a sign-in's challenge belongs to nobody yet.
-  await db.schema
-    .createTable('passkey_challenges')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'passkey_challenges')
     .addColumn('purpose', 'text', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('challenge', 'text', (c) => c.notNull())

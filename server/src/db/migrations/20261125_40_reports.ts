@@ -1,15 +1,14 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createKeyedTable, msType, ownedBy } from './table-shapes.js';
 
 /**
  * Reports to the moderators: who reported which post, comment or user, and why. One report per
  * reporter and target (the unique index is the rule, so two processes cannot both take a second).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
-  await db.schema
-    .createTable('reports')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('reporter_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  const ms = msType(db);
+  await createKeyedTable(db, 'reports')
+    .addColumn('reporter_id', 'text', ownedBy('users.id'))
     .addColumn('target_kind', 'text', (c) => c.notNull())
     .addColumn('target_id', 'text', (c) => c.notNull())
     .addColumn('reason', 'text', (c) => c.notNull())

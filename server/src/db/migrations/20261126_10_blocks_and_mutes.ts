@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createPairTable, msType } from './table-shapes.js';
 
 /**
  * Blocks and mutes. A block stands between two users in both directions, so it is looked up by
@@ -7,32 +8,20 @@ import { type Kysely, PostgresAdapter } from 'kysely';
  * the primary keys cover. Each list is shown newest first, hence the `_list` indexes.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
-  await db.schema
-    .createTable('user_blocks')
-    .addColumn('blocker_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('blocked_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  const ms = msType(db);
+  await createPairTable(db, 'user_blocks', ['blocker_id', 'users.id'], ['blocked_id', 'users.id'])
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('user_blocks_pk', ['blocker_id', 'blocked_id'])
     .execute();
   await db.schema.createIndex('user_blocks_blocked').on('user_blocks').columns(['blocked_id', 'blocker_id']).execute();
   await db.schema.createIndex('user_blocks_list').on('user_blocks').columns(['blocker_id', 'created_at', 'blocked_id']).execute();
 
-  await db.schema
-    .createTable('user_mutes')
-    .addColumn('muter_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('muted_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createPairTable(db, 'user_mutes', ['muter_id', 'users.id'], ['muted_id', 'users.id'])
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('user_mutes_pk', ['muter_id', 'muted_id'])
     .execute();
   await db.schema.createIndex('user_mutes_list').on('user_mutes').columns(['muter_id', 'created_at', 'muted_id']).execute();
 
-  await db.schema
-    .createTable('tag_mutes')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('tag', 'text', (c) => c.notNull())
+  await createPairTable(db, 'tag_mutes', ['user_id', 'users.id'], ['tag'])
     .addColumn('created_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('tag_mutes_pk', ['user_id', 'tag'])
     .execute();
   await db.schema.createIndex('tag_mutes_list').on('tag_mutes').columns(['user_id', 'created_at', 'tag']).execute();
 }

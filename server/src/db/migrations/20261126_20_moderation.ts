@@ -1,18 +1,17 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createKeyedTable, msType } from './table-shapes.js';
 
 /**
  * Moderation: a role on users (instance moderators), an account's suspension, how a report was
  * settled, and the log of every moderation action (by a moderator or a group's admin).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
+  const ms = msType(db);
   await db.schema.alterTable('users').addColumn('role', 'text', (c) => c.notNull().defaultTo('user')).execute();
   await db.schema.alterTable('users').addColumn('suspended_at', ms).execute();
   await db.schema.alterTable('reports').addColumn('resolved_by', 'text').execute();
   await db.schema.alterTable('reports').addColumn('resolved_at', ms).execute();
-  await db.schema
-    .createTable('moderation_actions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'moderation_actions')
     // Kept when the moderator's account goes: the log says an action happened, by someone gone.
     .addColumn('actor_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('group_id', 'text', (c) => c.references('groups.id').onDelete('cascade'))

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createKeyedTable, msType, ownedBy } from './table-shapes.js';
 
 /**
  * Editing a post.
@@ -8,12 +9,10 @@ import { type Kysely, PostgresAdapter } from 'kysely';
  *   serves in that order (the id breaks ties of two edits in one millisecond).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
+  const ms = msType(db);
   await db.schema.alterTable('posts').addColumn('edited_at', ms).execute();
-  await db.schema
-    .createTable('post_edits')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
+  await createKeyedTable(db, 'post_edits')
+    .addColumn('post_id', 'text', ownedBy('posts.id'))
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('content_warning', 'text')
     .addColumn('written_at', ms, (c) => c.notNull())

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { onPostgres } from './table-shapes.js';
 
 /**
  * Users in the order a search lists them: by folded name (what `search_text` holds), then id. The
@@ -7,7 +8,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * range and the order are the same on both.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (onPostgres(db)) {
     await sql`CREATE INDEX users_search_order ON users (search_text COLLATE "C", id)`.execute(db);
   } else {
     await db.schema.createIndex('users_search_order').on('users').columns(['search_text', 'id']).execute();

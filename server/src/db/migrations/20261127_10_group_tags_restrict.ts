@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { onPostgres } from './table-shapes.js';
 
 /**
  * A post's group tag no longer goes with its group by cascade: a group row can be deleted only
@@ -18,7 +19,7 @@ export async function down(db: Kysely<any>): Promise<void> {
 type Action = 'restrict' | 'cascade';
 
 async function setGroupTagAction(db: Kysely<any>, action: Action): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await setOnPostgres(db, action);
+  if (onPostgres(db)) await setOnPostgres(db, action);
   else await setOnSqlite(db, action);
 }
 

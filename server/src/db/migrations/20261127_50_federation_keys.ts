@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createPairTable } from './table-shapes.js';
 
 /**
  * Federation: each actor's (user's or public group's) key pairs for HTTP Signatures and object
@@ -7,14 +8,10 @@ import type { Kysely } from 'kysely';
  * an instance must sign with the same one. The keys are JWK text.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('federation_keys')
-    .addColumn('actor_id', 'text', (c) => c.notNull())
-    .addColumn('algorithm', 'text', (c) => c.notNull())
+  await createPairTable(db, 'federation_keys', ['actor_id'], ['algorithm'])
     .addColumn('public_key', 'text', (c) => c.notNull())
     .addColumn('private_key', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('federation_keys_pk', ['actor_id', 'algorithm'])
     .execute();
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createKeyedTable } from './table-shapes.js';
 
 /**
  * Federation, the remote side: a remote actor who writes, likes, or is followed from here gets a
@@ -25,9 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('comments').addColumn('ap_url', 'text').execute();
   await db.schema.createIndex('comments_ap_id_idx').unique().on('comments').column('ap_id').execute();
 
-  await db.schema
-    .createTable('federation_kv')
-    .addColumn('key', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'federation_kv', 'key')
     .addColumn('value', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint')
     .execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createKeyedTable } from './table-shapes.js';
 
 /**
  * Domains the instance moderators cut off from federation: nothing goes to them, nothing is taken
@@ -7,9 +8,7 @@ import type { Kysely } from 'kysely';
  * yet: it is filled in here from their IRI, so a block finds them too.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('federation_domain_blocks')
-    .addColumn('domain', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'federation_domain_blocks', 'domain')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
     .execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createPairTable } from './table-shapes.js';
 
 /**
  * Posts passed on by an account other than their author: a community of another server (a Lemmy
@@ -7,12 +8,8 @@ import type { Kysely } from 'kysely';
  * A share is kept once per post and sharer; it goes with the post or the sharing account.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('post_shares')
-    .addColumn('sharer_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
+  await createPairTable(db, 'post_shares', ['sharer_id', 'users.id'], ['post_id', 'posts.id'])
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('post_shares_pk', ['sharer_id', 'post_id'])
     .execute();
   // A feed walking posts newest first asks of each whether someone followed shared it.
   await db.schema.createIndex('post_shares_post').on('post_shares').columns(['post_id', 'sharer_id']).execute();

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { createPairTable, msType } from './table-shapes.js';
 
 /**
  * What the fediverse is told of the instance's people and posts:
@@ -13,16 +14,12 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  *   user), so the follows kept before count too, for the actors that have an account.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
+  const ms = msType(db);
   await db.schema.alterTable('users').addColumn('discoverable', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema.alterTable('users').addColumn('indexable', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema.alterTable('posts').addColumn('awaiting_pictures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema
-    .createTable('note_tombstones')
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('id', 'text', (c) => c.notNull())
+  await createPairTable(db, 'note_tombstones', ['kind'], ['id'])
     .addColumn('deleted_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('note_tombstones_pk', ['kind', 'id'])
     .execute();
   await sql`
     insert into follows (follower_id, following_id, notify, created_at)

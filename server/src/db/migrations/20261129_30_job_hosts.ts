@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createKeyedTable } from './table-shapes.js';
 
 /**
  * - jobs.host: the remote host a job talks to (a delivery's inbox host, with its port), so the
@@ -15,9 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The worker counts a host's leased jobs, and looks for a target's, at every claim.
   await db.schema.createIndex('jobs_host_leased').on('jobs').columns(['host', 'locked_until']).execute();
   await db.schema.createIndex('jobs_target_leased').on('jobs').columns(['target', 'locked_until']).execute();
-  await db.schema
-    .createTable('job_hosts')
-    .addColumn('host', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'job_hosts', 'host')
     .addColumn('failures', 'integer', (c) => c.notNull())
     .addColumn('parks', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('parked_until', 'bigint')

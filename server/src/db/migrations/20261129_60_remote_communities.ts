@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createPairTable } from './table-shapes.js';
 
 /**
  * Communities of other servers (a Lemmy community, another Kruh's public group: a `Group` actor)
@@ -13,12 +14,8 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('remote_actors').addColumn('is_group', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await sql`update remote_actors set is_group = 1 where user_id in (select sharer_id from post_shares)`.execute(db);
-  await db.schema
-    .createTable('post_remote_groups')
-    .addColumn('post_id', 'text', (c) => c.notNull().references('posts.id').onDelete('cascade'))
-    .addColumn('account_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createPairTable(db, 'post_remote_groups', ['post_id', 'posts.id'], ['account_id', 'users.id'])
     .addColumn('position', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('post_remote_groups_pk', ['post_id', 'account_id'])
     .execute();
   // An account's deletion finds the rows naming it.
   await db.schema.createIndex('post_remote_groups_account').on('post_remote_groups').column('account_id').execute();

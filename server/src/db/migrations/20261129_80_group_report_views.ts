@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createPairTable, msType } from './table-shapes.js';
 
 /**
  * report_group_settlements: a group's owner or admin settling a report of a post in their group
@@ -7,15 +8,10 @@ import { type Kysely, PostgresAdapter } from 'kysely';
  * moderators, each with its group's settlement kept here.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
-  await db.schema
-    .createTable('report_group_settlements')
-    .addColumn('report_id', 'text', (c) => c.notNull().references('reports.id').onDelete('cascade'))
-    .addColumn('group_id', 'text', (c) => c.notNull().references('groups.id').onDelete('cascade'))
+  await createPairTable(db, 'report_group_settlements', ['report_id', 'reports.id'], ['group_id', 'groups.id'])
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('settled_by', 'text')
-    .addColumn('settled_at', ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint('report_group_settlements_pk', ['report_id', 'group_id'])
+    .addColumn('settled_at', msType(db), (c) => c.notNull())
     .execute();
 
   const groupActions: Array<{ report_id: string; group_id: string; actor_id: string | null; created_at: number }> = await db
