@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import { GROUP_NOTIFICATION_LEVELS, type NotificationSettings, type NotificationType } from '#core/limits';
+import { groupIdsOfPost } from '../../db/posts.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { lockRateKey } from '../../lib/rate-limit.js';
@@ -199,7 +200,7 @@ async function postCreated(app: FastifyInstance, trx: Executor, event: Extract<P
   const post = await repo.findPost(trx, event.postId);
   if (!post?.author_id) return { next: null };
   const authorId = post.author_id;
-  const groupIds = await repo.postGroupIds(trx, post.id);
+  const groupIds = await groupIdsOfPost(trx, post.id);
   const progress = event.progress;
   const at = (next: Progress | null): unknown => (next ? { ...event, progress: next } : null);
 

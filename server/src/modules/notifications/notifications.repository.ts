@@ -57,18 +57,6 @@ export async function postAuthor(db: Executor, postId: string): Promise<string |
   return row?.author_id ?? null;
 }
 
-/** Ids of the post's groups that still exist, in tag order. */
-export async function postGroupIds(db: Executor, postId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('post_groups')
-    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select('groups.id')
-    .where('post_groups.post_id', '=', postId)
-    .orderBy('post_groups.position')
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 export async function usersWithSettings(db: Executor, userIds: string[]): Promise<Recipient[]> {
   if (!userIds.length) return [];
   const rows = await db.selectFrom('users').select(['id as user_id', 'notification_settings']).where('id', 'in', userIds).execute();

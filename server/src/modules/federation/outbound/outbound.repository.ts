@@ -27,17 +27,6 @@ export function sendableComment(db: Executor, commentId: string) {
     .executeTakeFirst();
 }
 
-/** The groups a post is in. */
-export async function groupIdsOfPost(db: Executor, postId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('post_groups')
-    .innerJoin('groups', 'groups.id', 'post_groups.group_id')
-    .select('groups.id')
-    .where('post_groups.post_id', '=', postId)
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /** Whom a post mentions, as the API names them. */
 export function postMentions(db: Executor, postId: string) {
   return db.selectFrom('post_mentions').select(['user_id as _id', 'username']).where('post_id', '=', postId).execute();

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { groupIdsOfPost } from '../../../db/posts.js';
 import type { Executor } from '../../../db/schema.js';
 import type { ServiceContext } from '../../../lib/service-context.js';
 import { enqueueJob } from '../../../lib/jobs/queue.js';
 import { isPrivatePost } from '../../../policy/post-visibility.js';
 import { type LikeTarget, actorById, followedGroupsOf, followerInboxes, likeGivenAt, remoteLiked, removeRemoteFollowers } from '../federation.repository.js';
-import { commentMentions, commentOrigin, commentWithAnswered, followSince, groupIdsOfPost, postMentions, postOrigin, sendableComment } from './outbound.repository.js';
+import { commentMentions, commentOrigin, commentWithAnswered, followSince, postMentions, postOrigin, sendableComment } from './outbound.repository.js';
 import { remoteActorOfAccount } from '../../remote/remote-accounts.js';
 import { type CommunityActor, communitiesOfPost } from '../../remote/remote-communities.js';
 import { remoteAuthors, withMentioned } from './comment-note.js';
