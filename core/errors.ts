@@ -116,13 +116,21 @@ export type InfoKey = (typeof INFO_KEYS)[number];
 export const errorMessage = (key: ErrorKey): `error/${ErrorKey}` => `error/${key}`;
 export const infoMessage = (key: InfoKey): `info/${InfoKey}` => `info/${key}`;
 
-export function isErrorKey(value: string): value is ErrorKey {
-  return (ERROR_KEYS as readonly string[]).includes(value);
+function isKeyOf<K extends string>(keys: readonly K[], value: string): value is K {
+  return (keys as readonly string[]).includes(value);
+}
+
+export const isErrorKey = (value: string): value is ErrorKey => isKeyOf(ERROR_KEYS, value);
+export const isInfoKey = (value: string): value is InfoKey => isKeyOf(INFO_KEYS, value);
+
+/** `<prefix>/foo` -> `foo` when foo is one of `keys`; anything else -> undefined. */
+function parseMessage<K extends string>(message: unknown, prefix: string, keys: readonly K[]): K | undefined {
+  if (typeof message !== 'string' || !message.startsWith(`${prefix}/`)) return undefined;
+  const key = message.slice(prefix.length + 1);
+  return isKeyOf(keys, key) ? key : undefined;
 }
 
 /** `error/foo` -> `foo` when foo is in the catalogue; anything else -> undefined. */
-export function parseErrorMessage(message: unknown): ErrorKey | undefined {
-  if (typeof message !== 'string' || !message.startsWith('error/')) return undefined;
-  const key = message.slice('error/'.length);
-  return isErrorKey(key) ? key : undefined;
-}
+export const parseErrorMessage = (message: unknown): ErrorKey | undefined => parseMessage(message, 'error', ERROR_KEYS);
+/** `info/foo` -> `foo` when foo is in the catalogue; anything else -> undefined. */
+export const parseInfoMessage = (message: unknown): InfoKey | undefined => parseMessage(message, 'info', INFO_KEYS);

@@ -20,6 +20,10 @@ export type ModeratorAction = (typeof MODERATOR_ACTIONS)[number];
 /** What a group's admin may do about a report of a post in the group. */
 export const GROUP_ADMIN_ACTIONS = ['remove', 'ban', 'dismiss'] as const;
 export type GroupAdminAction = (typeof GROUP_ADMIN_ACTIONS)[number];
+/** Every action the moderation log records: the actions on reports, lifting a suspension, and domain blocks. */
+export const LOGGED_ACTIONS = [...MODERATOR_ACTIONS, ...GROUP_ADMIN_ACTIONS, 'unsuspend', 'block_domain', 'unblock_domain'] as const;
+export type LoggedAction = (typeof LOGGED_ACTIONS)[number];
+export const isLoggedAction = (value: string): value is LoggedAction => (LOGGED_ACTIONS as readonly string[]).includes(value);
 
 /** Reports listed per page of a moderation queue, and entries per page of the log. */
 export const REPORTS_PAGE_SIZE = 10;

@@ -1,5 +1,5 @@
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { AnyNamespaceT } from '../lib/i18n';
 import { Overlay } from './Overlay';
 import './ConfirmDialog.css';
 import './danger-button.css';
@@ -23,11 +23,11 @@ export type DeletedItem = 'post' | 'comment' | 'group' | 'account';
  * its own demonstrative, so the grammar holds in every language (Czech "tento příspěvek", "tuto
  * skupinu").
  */
-export const deleteQuestion = (t: TFunction, item: DeletedItem): string =>
-  `${t('common:conf.delete')} ${t(`common:conf.item.${item}`)}?`;
+export const deleteQuestion = (t: AnyNamespaceT, item: DeletedItem): string =>
+  `${t('conf.delete', { ns: 'common' })} ${t(`conf.item.${item}`, { ns: 'common' })}?`;
 
 /** The button that deletes the item: "Delete post". */
-export const deleteAction = (t: TFunction, item: DeletedItem): string => t(`common:conf.delete_action.${item}`);
+export const deleteAction = (t: AnyNamespaceT, item: DeletedItem): string => t(`conf.delete_action.${item}`, { ns: 'common' });
 
 /**
  * The one confirmation for every delete, removal, ban and block: the question as its title, what

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useEffectEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Resources } from '../lib/locales/resources';
 import { NotStoredLine } from './StatusPage';
 import { Skeleton, type SkeletonKind } from './Skeleton';
 
@@ -91,10 +92,15 @@ export interface ListPages<T> {
 export type PagedInfiniteListProps<T> = Omit<InfiniteListProps<T>, 'items' | 'hasMore' | 'loading' | 'onMore' | 'loadingLabel' | 'moreLabel'> & {
   list: ListPages<T>;
   /** The namespace whose `loading` and `load_more` label the list. */
-  ns: string;
+  ns: ListNamespace;
   /** The items to show, when not all of the list's (some taken out on the screen). */
   items?: T[];
 };
+
+/** The namespaces with their own `loading` and `load_more`. */
+type ListNamespace = {
+  [N in keyof Resources]: Resources[N] extends { loading: string; load_more: string } ? N : never;
+}[keyof Resources];
 
 /** An InfiniteList of a list read page by page. */
 export function PagedInfiniteList<T>({ list, ns, items = list.items, emptyLabel, ...rest }: PagedInfiniteListProps<T>) {

@@ -36,7 +36,7 @@ export function NotFoundPage() {
  * What to say, as a message id, of something this device has not stored when its load failed for
  * want of an answer (offline) or of a session the server takes; null for other failures.
  */
-export function notStoredMessage(error: unknown): string | null {
+export function notStoredMessage(error: unknown): 'common:not_offline' | 'common:session.not_saved' | null {
   if (error instanceof NetworkError) return 'common:not_offline';
   if (isSessionRefused(error)) return 'common:session.not_saved';
   return null;
@@ -57,7 +57,7 @@ interface LoadStatusProps {
  * or what went wrong, said alike whatever the item.
  */
 export function LoadFailure({ error, notFoundKey }: Pick<LoadStatusProps, 'error' | 'notFoundKey'>) {
-  const { t } = useTranslation('error');
+  const { t } = useTranslation(['error', 'common']);
   const notStored = notStoredMessage(error);
   if (notStored) return <StatusPage title={t(notStored)} />;
   const key = error instanceof ApiError && error.status === 404 ? notFoundKey : errorKeyOf(error, 'while_loading');
@@ -76,7 +76,7 @@ export function LoadStatus({ error, ready, notFoundKey, loadingLabel }: LoadStat
  * whether it is empty.
  */
 export function NotStoredLine({ error }: { error: unknown }) {
-  const { t } = useTranslation('error');
+  const { t } = useTranslation(['error', 'common']);
   return (
     <p className="list-status" role="status">
       {t(notStoredMessage(error) ?? 'while_loading')}

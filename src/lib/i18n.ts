@@ -1,6 +1,7 @@
-import i18next, { type TFunction, type i18n as I18n } from 'i18next';
+import i18next, { type i18n as I18n, type Namespace, type TFunction } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import { parseErrorMessage, parseInfoMessage } from '#core/errors';
 import { relativeTime } from '#core/time';
 
 /** English and Czech; English is the fallback. */
@@ -108,20 +109,28 @@ export function currentLanguage(i18n: I18n): Language {
 }
 
 /**
- * Server and client messages are `error/<key>` or `info/<key>`: namespace error or info,
- * key after the slash. Anything else is looked up as a plain key of the default namespace.
+ * A `t` of whichever namespace a screen works in, for helpers shared by screens. Such a helper
+ * cannot know the screen's namespace, so it names the namespace of every key it looks up
+ * (`{ ns: 'error' }`); the key is then checked against that namespace's catalogue.
  */
-export function translateMessage(t: TFunction, message: string, values?: Record<string, unknown>): string {
-  const match = /^(error|info)\/(.+)$/.exec(message);
-  if (match) {
-    const [, ns, key] = match as unknown as [string, string, string];
-    return t(key, { ns, defaultValue: message, ...values });
-  }
+export type AnyNamespaceT = TFunction<Namespace>;
+
+/**
+ * Server and client messages are `error/<key>` or `info/<key>`: namespace error or info, key after
+ * the slash, known to `core/errors.ts`, so each key of that list must have its text (a type error
+ * otherwise). Anything else is a key of the screens' catalogues, written with its namespace
+ * (`post:share_copied`); a message nobody knows is shown as it came rather than as nothing.
+ */
+export function translateMessage(t: AnyNamespaceT, message: string, values?: Record<string, unknown>): string {
+  const error = parseErrorMessage(message);
+  if (error) return t(error, { ns: 'error', ...values });
+  const info = parseInfoMessage(message);
+  if (info) return t(info, { ns: 'info', ...values });
   return t(message, { defaultValue: message, ...values });
 }
 
 /** "5 minutes ago" with the plural rules of the current language. */
-export function formatRelativeTime(t: TFunction, then: number, now: number = Date.now()): string {
+export function formatRelativeTime(t: AnyNamespaceT, then: number, now: number = Date.now()): string {
   const { unit, value } = relativeTime(then, now);
   return t(`time.${unit}`, { ns: 'common', count: value });
 }

@@ -2,7 +2,6 @@ import '../../test/setup';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '#core/limits';
 import { getDb } from '../../lib/db/db';
@@ -12,13 +11,12 @@ import { renderWithApp } from '../../test/render';
 import { Editor } from './Editor';
 import { type EditorContent, type EditorOptions, useEditor } from './useEditor';
 
-type HarnessProps = Omit<EditorOptions, 't' | 'draftKey' | 'maxImages' | 'textRef'> & { maxImages?: number; onChecked?: (content: EditorContent | null) => void };
+type HarnessProps = Omit<EditorOptions, 'draftKey' | 'maxImages' | 'textRef'> & { maxImages?: number; onChecked?: (content: EditorContent | null) => void };
 
-/** An editor as a screen uses it, with the composer's texts. */
+/** An editor as a screen uses it. */
 function Harness({ onChecked, maxImages = 2, ...options }: HarnessProps) {
-  const { t } = useTranslation('compose');
   const textRef = useRef<HTMLTextAreaElement>(null);
-  const editor = useEditor({ draftKey: 'post', maxImages, t, textRef, ...options });
+  const editor = useEditor({ draftKey: 'post', maxImages, textRef, ...options });
   return (
     <Editor
       editor={editor}
@@ -218,7 +216,7 @@ describe('Editor', () => {
 
   it('says a returned draft was not published only where asked to, always with the reason', async () => {
     await getDb().drafts.put({ key: 'post', text: 'back', mentions: [], groups: [], images: [], updatedAt: 1, returnedError: 'banned' });
-    const first = renderWithApp(<Harness rules="post" returnedNotice />);
+    const first = renderWithApp(<Harness rules="post" returnedNotice="post" />);
     await waitFor(() => expect(alert()).toHaveTextContent('This post was not published: You are banned from this group.'));
     first.unmount();
     renderWithApp(<Harness rules="comment" />);

@@ -1,4 +1,3 @@
-import type { TFunction } from 'i18next';
 import { type RefObject, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorKey } from '#core/errors';
@@ -11,8 +10,8 @@ import { type DraftContent, type UseDraft, useDraft } from '../../lib/drafts/dra
 import { toast } from '../../lib/toast';
 import { isPickedGif } from '../gifs/gifs.api';
 
-/** A message under the editor: a shared error key, or one of the screen's own texts. */
-export type EditorMessage = { ns: 'error' | 'own'; key: string; values?: Record<string, string | number> };
+/** A message under the editor: a shared error key, or the editor's own "only so many images". */
+export type EditorMessage = { ns: 'error'; key: ErrorKey } | { ns: 'editor'; key: 'only_up_to'; count: number };
 
 export type SlotKind = 'mentions' | 'groups';
 
@@ -50,12 +49,10 @@ export interface EditorOptions {
   /** Whether the author may put a content warning on it (posts). */
   contentWarnings?: boolean;
   /**
-   * The screen's own texts: `only_images`, `only_up_to` (with `count`) and, with `returnedNotice`,
-   * `returned` (with `reason`).
+   * Says around the reason of a draft the server refused that this post was not published, or
+   * that this edit was not saved; without it the reason is shown alone.
    */
-  t: TFunction;
-  /** Says "this was not published" around the reason of a draft the server refused. */
-  returnedNotice?: boolean;
+  returnedNotice?: 'post' | 'edit';
   /** The text area (also given to `Editor`): focused again when a slot is removed. */
   textRef: RefObject<HTMLTextAreaElement | null>;
 }
@@ -97,8 +94,8 @@ export interface EditorState extends Pick<UseDraft, 'ready' | 'draft' | 'update'
  * under the editor (a local one first, else the reason a returned draft was refused).
  */
 export function useEditor(options: EditorOptions): EditorState {
-  const { draftKey, seed, rules, maxImages, addGroups = false, gifs = false, contentWarnings = false, t, returnedNotice = false, textRef } = options;
-  const tError = useTranslation('error').t;
+  const { draftKey, seed, rules, maxImages, addGroups = false, gifs = false, contentWarnings = false, returnedNotice, textRef } = options;
+  const { t } = useTranslation(['editor', 'error']);
   const { ready, draft, update, clear, adopt } = useDraft(draftKey, seed);
   const [localError, setError] = useState<EditorMessage | null>(null);
   const [focusSlot, setFocusSlot] = useState<string | null>(null);
@@ -147,9 +144,9 @@ export function useEditor(options: EditorOptions): EditorState {
     if (!files) return;
     const list = Array.from(files);
     const images = list.filter((f) => f.type.startsWith('image/'));
-    if (images.length < list.length) setError({ ns: 'own', key: 'only_images' });
+    if (images.length < list.length) setError({ ns: 'error', key: 'only_images' });
     const room = Math.max(0, maxImages - photos(draft.images).length);
-    if (images.length > room) setError({ ns: 'own', key: 'only_up_to', values: { count: maxImages } });
+    if (images.length > room) setError({ ns: 'editor', key: 'only_up_to', count: maxImages });
     const added = images.slice(0, room).map((f) => ({ blob: f as Blob, name: f.name }));
     if (added.length) update((d) => ({ images: [...photos(d.images), ...added] }));
   };
@@ -194,11 +191,12 @@ export function useEditor(options: EditorOptions): EditorState {
   const text = error
     ? error.ns === 'error'
       ? error.key === RULES[rules].tooLong
-        ? `${tError(error.key)} (${length}/${LIMITS.textMaxLength})`
-        : tError(error.key)
-      : t(error.key, error.values)
+        ? `${t(error.key, { ns: 'error' })} (${length}/${LIMITS.textMaxLength})`
+        : t(error.key, { ns: 'error' })
+      : t(error.key, { count: error.count })
     : null;
-  const errorText = returnedNotice && draft.returnedError && error?.key === draft.returnedError ? t('returned', { reason: text }) : text;
+  const returned = returnedNotice && draft.returnedError && error?.key === draft.returnedError;
+  const errorText = returned ? t(returnedNotice === 'post' ? 'returned_post' : 'returned_edit', { reason: text ?? '' }) : text;
 
   return {
     ready,

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ModerationLogItem, ReportItem } from '#core/api/reports';
+import { isLoggedAction, type ModerationLogItem, type ReportItem } from '#core/api/reports';
 import { ApiError, NetworkError, errorKeyOf } from '../../lib/api/client';
 import { translateMessage } from '../../lib/i18n';
 import {
@@ -22,7 +22,7 @@ import './moderation.css';
 
 /** Why a list is missing: offline and never stored, refused (403 and the like), or not loaded yet. */
 function ListStatus({ error, ready, empty }: { error: unknown; ready: boolean; empty: string }) {
-  const { t } = useTranslation('moderation');
+  const { t } = useTranslation(['moderation', 'common']);
   if (error instanceof NetworkError) return <p className="moderation-empty">{t('common:not_offline')}</p>;
   if (error instanceof ApiError) return <p className="moderation-empty" role="alert">{translateMessage(t, `error/${errorKeyOf(error)}`)}</p>;
   return <p className="moderation-empty">{ready ? empty : t('loading')}</p>;
@@ -186,12 +186,15 @@ export function ModerationLog({ scope }: { scope: ModerationScope }) {
   const { t } = useTranslation('moderation');
   const log = useModerationLog(scope);
   const describe = (entry: ModerationLogItem) =>
-    t(`log.${entry.action}`, {
-      actor: entry.actor ?? t('gone'),
-      kind: t(`kind.${entry.targetKind}`, { defaultValue: entry.targetKind }),
-      group: entry.group ?? '',
-      target: entry.targetId,
-    });
+    // An action this version does not know yet (a newer server) is named as it came.
+    isLoggedAction(entry.action)
+      ? t(`log.${entry.action}`, {
+          actor: entry.actor ?? t('gone'),
+          kind: t(`kind.${entry.targetKind}`, { defaultValue: entry.targetKind }),
+          group: entry.group ?? '',
+          target: entry.targetId,
+        })
+      : entry.action;
   return (
     <section className="moderation-section" aria-labelledby="moderation-log">
       <h2 id="moderation-log">{t('log.title')}</h2>

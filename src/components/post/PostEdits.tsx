@@ -38,8 +38,7 @@ export function PostEditDialog({ post, onClose }: { post: Post; onClose: () => v
     rules: 'post',
     maxImages: 0,
     contentWarnings: true,
-    t,
-    returnedNotice: true,
+    returnedNotice: 'edit',
     textRef,
   });
   const { busy, submit } = useEditorSend(

@@ -35,7 +35,7 @@ export interface PostMenuPanelProps {
  * admin: remove from the group, pin or unpin there, ban or unban the author there.
  */
 export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, setOpen, wrapper, toggle }: PostMenuPanelProps) {
-  const { t } = useTranslation('post');
+  const { t } = useTranslation(['post', 'common', 'edits', 'moderation']);
   const { remove, togglePin, toggleBan } = usePostModeration(post);
   const authorSafety = useUserSafety(post.author.pfp, post.author.username);
   const [confirming, setConfirming] = useState<Confirming | null>(null);

@@ -158,7 +158,7 @@ function BioEditor({ account }: { account: StoredAccount }) {
 
 /** Interface language (en, cs): switched at once, and remembered on the server. */
 function LanguageChoice() {
-  const { i18n } = useTranslation('account');
+  const { t, i18n } = useTranslation('account');
   const db = useDb();
   // The choice shows while its texts are fetched, rather than the radio springing back meanwhile.
   const [chosen, setChosen] = useState<Language | null>(null);
@@ -174,13 +174,14 @@ function LanguageChoice() {
     );
     void queueLanguage(lng, db);
   };
-  return <ChoiceField name="language" values={LANGUAGES} current={current} onChoose={choose} />;
+  return <ChoiceField name="language" values={LANGUAGES} labelOf={(lng) => t(`language.${lng}`)} current={current} onChoose={choose} />;
 }
 
-/** One choice among a few, as radio buttons under a title; `name` is also where their texts are (`theme.label`, `theme.dark`). */
-function ChoiceField<V extends string>({ name, values, current, onChoose }: {
+/** One choice among a few, as radio buttons under a title (`theme.label`) and each labelled by `labelOf`. */
+function ChoiceField<V extends string>({ name, values, labelOf, current, onChoose }: {
   name: 'language' | 'theme';
   values: readonly V[];
+  labelOf: (value: V) => string;
   current: V;
   onChoose: (value: V) => void;
 }) {
@@ -191,7 +192,7 @@ function ChoiceField<V extends string>({ name, values, current, onChoose }: {
       {values.map((value) => (
         <label key={value} className="account-language__option">
           <input type="radio" name={name} value={value} checked={current === value} onChange={() => onChoose(value)} />
-          {t(`${name}.${value}`)}
+          {labelOf(value)}
         </label>
       ))}
     </fieldset>
@@ -200,12 +201,13 @@ function ChoiceField<V extends string>({ name, values, current, onChoose }: {
 
 /** Light, dark or as the device: kept on this device and applied at once. */
 function ThemeChoiceField() {
+  const { t } = useTranslation('account');
   const [current, setCurrent] = useState<ThemeChoice>(storedTheme);
   const choose = (theme: ThemeChoice) => {
     chooseTheme(theme);
     setCurrent(theme);
   };
-  return <ChoiceField name="theme" values={THEMES} current={current} onChoose={choose} />;
+  return <ChoiceField name="theme" values={THEMES} labelOf={(theme) => t(`theme.${theme}`)} current={current} onChoose={choose} />;
 }
 
 /**
@@ -214,7 +216,7 @@ function ThemeChoiceField() {
  * account delete.
  */
 export default function AccountPage() {
-  const { t, i18n } = useTranslation('account');
+  const { t, i18n } = useTranslation(['account', 'common', 'safety', 'moderation']);
   const navigate = useNavigate();
   const { account, isLoading } = useAccount();
   // The account delete, or a logout that would drop this many unsent items.

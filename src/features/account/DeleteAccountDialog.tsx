@@ -21,7 +21,7 @@ const LOST = ['profile', 'social', 'groups', 'private', 'content'] as const;
  * out, as the server does. `onDeleted` runs once the server deleted the account.
  */
 export function DeleteAccountDialog({ account, onCancel, onDeleted }: { account: StoredAccount; onCancel: () => void; onDeleted: () => void }) {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation(['account', 'common']);
   const exporter = useDataExport();
   const [proof, setProof] = useState('');
   const { error, setError, busy, submit } = useSubmit(errorMessageOf, { leaves: true });

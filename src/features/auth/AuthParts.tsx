@@ -27,12 +27,15 @@ export function AuthNotice({ message }: { message: string }) {
   );
 }
 
-/** The submit button of an auth form: `{form}.submit`, and while busy `{form}.submitting` (or `busyKey`). */
-export function SubmitButton({ form, busy, busyKey = `${form}.submitting` }: { form: 'login' | 'signup' | 'reset' | 'forgot'; busy: boolean; busyKey?: string }) {
+/** What each auth form's submit button says while busy. */
+const BUSY = { login: 'login.submitting', signup: 'signup.submitting', reset: 'reset.submitting', forgot: 'forgot.sending' } as const;
+
+/** The submit button of an auth form: `{form}.submit`, and while busy its `BUSY` text. */
+export function SubmitButton({ form, busy }: { form: keyof typeof BUSY; busy: boolean }) {
   const { t } = useTranslation('auth');
   return (
     <button className="button button--primary button--block" type="submit" disabled={busy}>
-      {busy ? t(busyKey) : t(`${form}.submit`)}
+      {busy ? t(BUSY[form]) : t(`${form}.submit`)}
     </button>
   );
 }

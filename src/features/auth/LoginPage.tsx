@@ -56,7 +56,7 @@ function ForgotPassword({ onBack, initialEmail }: { onBack: () => void; initialE
             error={error ? translateMessage(t, error) : null}
             required
           />
-          <SubmitButton form="forgot" busyKey="forgot.sending" busy={busy} />
+          <SubmitButton form="forgot" busy={busy} />
         </>
       )}
       <div className="auth__row">

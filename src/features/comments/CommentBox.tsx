@@ -33,7 +33,7 @@ export function CommentBox({ parentId, postId, autoFocus, onQueued, inputRef }: 
   const key = draftKeys.comment(parentId);
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const textRef = inputRef ?? ownRef;
-  const editor = useEditor({ draftKey: key, rules: 'comment', maxImages: LIMITS.imagesPerComment, t, textRef });
+  const editor = useEditor({ draftKey: key, rules: 'comment', maxImages: LIMITS.imagesPerComment, textRef });
   const { ready } = editor;
   const { busy: sending, submit } = useEditorSend(
     editor,

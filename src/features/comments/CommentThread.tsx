@@ -95,7 +95,7 @@ function CommentActions({
   onReply: () => void;
   replying: boolean;
 }) {
-  const { t } = useTranslation('comments');
+  const { t } = useTranslation(['comments', 'moderation']);
   const [confirming, setConfirming] = useState(false);
   const [reporting, setReporting] = useState(false);
   const { isLoggedIn } = useSession();
@@ -158,7 +158,7 @@ export const MAX_INDENT = 3;
 
 /** One comment of the thread with its replies below it. */
 export function CommentItem({ comment: listed, pending, preset, highlighted, depth = 0 }: ItemProps) {
-  const { t } = useTranslation('comments');
+  const { t } = useTranslation(['comments', 'moderation']);
   const { postId, pending: pendingRows } = useThreadContext();
   const comment = useLiveComment(listed);
   const [replying, setReplying] = useState(false);
@@ -249,7 +249,7 @@ interface ListProps {
  * One level of the thread: my pending and just-sent comments first, then the stored pages, 5 at a time behind a load-more button.
  */
 export function CommentList({ parentId, preset, pinnedId, enabled = true, nested, depth = 0 }: ListProps) {
-  const { t } = useTranslation('comments');
+  const { t } = useTranslation(['comments', 'moderation']);
   const { postId, sort, time, pending } = useThreadContext();
   const params = useMemo(
     // Replies are listed over all time: a window would hide the older half of a conversation.

@@ -54,8 +54,7 @@ function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
     addGroups: !rep,
     gifs: true,
     contentWarnings: true,
-    t,
-    returnedNotice: true,
+    returnedNotice: 'post',
     textRef,
   });
   const { ready, update, adopt, onFiles } = editor;

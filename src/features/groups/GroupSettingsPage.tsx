@@ -23,7 +23,7 @@ import { avatarUrl } from '../../components/Avatar';
  * admits by request, the requests waiting for an answer.
  */
 export default function GroupSettingsPage() {
-  const { t } = useTranslation('groups');
+  const { t } = useTranslation(['groups', 'moderation']);
   const name = useParams().groupname ?? '';
   const navigate = useNavigate();
   const db = useDb();

@@ -46,7 +46,7 @@ function actionsFor(which: GroupUsersShown, admin: boolean): UserAction[] {
  * message, other failures are only logged.
  */
 export function MembersList({ groupName, which, isAdmin }: { groupName: string; which: GroupUsersShown; isAdmin: boolean }) {
-  const { t } = useTranslation('groups');
+  const { t } = useTranslation(['groups', 'common']);
   const { id: myId } = useSession();
   const db = useDb();
   const queryClient = useQueryClient();

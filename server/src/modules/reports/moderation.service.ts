@@ -1,5 +1,6 @@
 import {
   type GroupAdminAction,
+  type LoggedAction,
   type ModerationLogReply,
   type ModeratorAction,
   REPORTS_PAGE_SIZE,
@@ -105,7 +106,7 @@ type Report = Awaited<ReturnType<typeof openReport>>;
 
 /** What an action on a report is logged as: the action, the group it was taken in, and what it was taken on when not the reported thing. */
 interface Step {
-  action: string;
+  action: LoggedAction;
   groupId: string | null;
   target?: { kind: string; id: string };
 }
@@ -194,7 +195,7 @@ export async function moderatorAct(ctx: ServiceContext, viewer: Viewer, { report
 }
 
 /** Writes an instance moderator's action taken outside a report (a domain block) to the moderation log. */
-export async function logModeratorAction(ctx: ServiceContext, viewer: Viewer, action: string, target: { kind: string; id: string }): Promise<void> {
+export async function logModeratorAction(ctx: ServiceContext, viewer: Viewer, action: LoggedAction, target: { kind: string; id: string }): Promise<void> {
   await repo.logAction(ctx.db, { actorId: viewer.id, groupId: null, action, targetKind: target.kind, targetId: target.id, reportId: null });
 }
 
