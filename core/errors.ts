@@ -87,6 +87,14 @@ export const ERROR_KEYS = [
   'activity_unsigned', 'activity_too_deep', 'activity_imports_context',
   // A post into a community of another server the author does not follow (or names none known here).
   'not_following_community',
+  // Registration: sign-ups closed, a reason missing or too long (by approval), an invite missing or
+  // no longer valid (by invitation), an account not yet approved or refused, a Google sign-up where
+  // the form is the way in; invites a member may not make, one not found or too many held, settings
+  // or an invite's uses and days out of range, an application already decided.
+  'registrations_closed', 'registration_reason_required', 'max_registration_reason_length', 'invite_required',
+  'invalid_invite', 'registration_pending', 'registration_refused', 'google_signup_closed', 'invites_not_allowed',
+  'invite_not_found', 'invite_limit', 'invalid_registration_settings', 'invalid_invite_settings',
+  'application_not_found',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -109,6 +117,9 @@ export const INFO_KEYS = [
   'verification_sent',
   // A domain blocked from federating, or no longer.
   'domain_blocked', 'domain_unblocked',
+  // Registration: a sign-up waiting for the moderators, the mode changed, an application decided,
+  // an invite link revoked.
+  'signup_application', 'registration_updated', 'application_approved', 'application_refused', 'invite_revoked',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

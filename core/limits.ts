@@ -23,6 +23,13 @@ export const LIMITS = {
   contentWarningMaxLength: 100,
   /** Why a post, comment or user is reported to the moderators. */
   reportReasonMaxLength: 500,
+  /** Why someone asks to join an instance that approves its sign-ups. */
+  registrationReasonMaxLength: 500,
+  /** How many sign-ups one invite link admits at most, and how many days it may stay valid. */
+  inviteMaxUses: 100,
+  inviteMaxDays: 30,
+  /** Invite links one account may hold that can still admit someone. */
+  openInvitesPerAccount: 20,
   /** The name a user gives a passkey to tell it from their others. */
   passkeyNameMax: 64,
   mentionsPerPost: 10,

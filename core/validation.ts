@@ -178,6 +178,12 @@ export function normalizeContentWarning(warning: string | null | undefined): str
   return isBlank(line) ? null : line;
 }
 
+/** Why someone asks to join (sign-ups by approval): required (not blank), at most LIMITS.registrationReasonMaxLength characters. */
+export function validateRegistrationReason(reason: unknown): Check {
+  if (typeof reason !== 'string' || isBlank(reason)) return 'registration_reason_required';
+  return storedLength(reason) > LIMITS.registrationReasonMaxLength ? 'max_registration_reason_length' : null;
+}
+
 /** Why something is reported: required (not blank), at most LIMITS.reportReasonMaxLength characters. */
 export function validateReportReason(reason: unknown): Check {
   if (typeof reason !== 'string' || isBlank(reason)) return 'report_reason_required';

@@ -15,6 +15,10 @@ export const SignupBody = Type.Object({
   password: Type.String(),
   /** Language of the emails and the account; the Accept-Language header otherwise. */
   language: Type.Optional(Type.String()),
+  /** Why the person asks to join: required while sign-ups wait for approval. */
+  reason: Type.Optional(Type.String()),
+  /** The code of an invite link: required while sign-ups are by invitation. */
+  invite: Type.Optional(Type.String({ maxLength: 200 })),
 });
 export type SignupBody = Static<typeof SignupBody>;
 
@@ -70,6 +74,8 @@ export type AuthTestReply = Static<typeof AuthTestReply>;
 /** The refusals of a name, an address and a password under the shared rules (core/validation). */
 export const USERNAME_ERRORS = ['new_username', 'username_characters', 'min_username_length', 'max_username_length', 'username_at', 'username_profanity'] as const satisfies readonly ErrorKey[];
 export const PASSWORD_ERRORS = ['new_password', 'password_spaces', 'password_invalid', 'min_password_length', 'max_password_length'] as const satisfies readonly ErrorKey[];
+/** A sign-in of an account whose sign-up waits for the moderators' approval, or was refused. */
+export const APPLICATION_ERRORS = ['registration_pending', 'registration_refused'] as const satisfies readonly ErrorKey[];
 
 /** The auth calls of the API (see endpoint.ts for how an entry is read). */
 export const authApi = {
@@ -77,10 +83,17 @@ export const authApi = {
     method: 'POST',
     path: '/auth/signup',
     summary: 'Create an unverified account and mail its verification link',
+    description:
+      'Follows the registration mode (GET /registration): closed refuses (registrations_closed), by invitation a valid ' +
+      'invite code is required (invite_required, invalid_invite), by approval a reason is, and the account waits for a ' +
+      "moderator's approval before it may sign in (answered with signup_application).",
     body: SignupBody,
     replies: { 201: MessageReply },
     invalidKey: 'new_username',
-    errors: [...USERNAME_ERRORS, 'invalid_email', ...PASSWORD_ERRORS, 'signup_limit', 'username_taken', 'email_used'],
+    errors: [
+      ...USERNAME_ERRORS, 'invalid_email', ...PASSWORD_ERRORS, 'signup_limit', 'username_taken', 'email_used',
+      'registrations_closed', 'invite_required', 'invalid_invite', 'registration_reason_required', 'max_registration_reason_length',
+    ],
   }),
   verify: endpoint({
     method: 'GET',
@@ -98,7 +111,7 @@ export const authApi = {
     body: LoginBody,
     replies: { 200: Session },
     invalidKey: 'invalid_credentials',
-    errors: ['invalid_credentials', 'login_timeout', 'login_google', 'verify_email', 'account_suspended'],
+    errors: ['invalid_credentials', 'login_timeout', 'login_google', 'verify_email', 'account_suspended', ...APPLICATION_ERRORS],
   }),
   google: endpoint({
     method: 'POST',
@@ -107,7 +120,7 @@ export const authApi = {
     body: GoogleBody,
     replies: { 200: Session },
     invalidKey: 'google_failed',
-    errors: ['google_failed', 'email_used', 'username_taken', 'account_suspended'],
+    errors: ['google_failed', 'email_used', 'username_taken', 'account_suspended', 'registrations_closed', 'google_signup_closed', ...APPLICATION_ERRORS],
   }),
   test: endpoint({
     method: 'POST',
@@ -162,6 +175,6 @@ export const authApi = {
     body: PasskeyLoginBody,
     replies: { 200: Session },
     invalidKey: 'passkey_failed',
-    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email', 'account_suspended'],
+    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email', 'account_suspended', ...APPLICATION_ERRORS],
   }),
 } as const;

@@ -12,6 +12,7 @@ import { mediaApi } from './media.js';
 import { moderationApi } from './moderation.js';
 import { notificationsApi } from './notifications.js';
 import { passkeysApi } from './passkeys.js';
+import { registrationApi } from './registration.js';
 import { reportsApi } from './reports.js';
 import { postsApi } from './posts.js';
 import { profilesApi } from './profiles.js';
@@ -28,6 +29,7 @@ export const api = {
   health: healthApi,
   config: configApi,
   auth: authApi,
+  registration: registrationApi,
   account: accountApi,
   profiles: profilesApi,
   follows: followsApi,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { REGISTRATION_MODES, type RegistrationMode, isRegistrationMode } from '#core/api/registration';
 import { LIMITS, RATE_LIMIT_DEFAULTS } from '#core/limits';
 import { isPostgresUrl, SQLITE_FILE } from './db/database.js';
 import type { Rates } from './lib/content-limits.js';
@@ -111,6 +112,12 @@ export interface Config {
    * on when PUBLIC_URL is its real https address for good.
    */
   federation: boolean;
+  /**
+   * How new accounts come in until an instance moderator chooses in the app (REGISTRATION_MODE:
+   * open, approval, invitation or closed; default open). The moderators' choice is kept in the
+   * database and wins from then on, for every process.
+   */
+  registrationMode: RegistrationMode;
   /**
    * Deliveries to and fetches from remote servers may be plain http:// to this machine's loopback
    * addresses (FEDERATION_ALLOW_HTTP=true): for tests and local development with a fake remote
@@ -412,6 +419,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   };
   const federation = env.FEDERATION || 'false';
   if (federation !== 'true' && federation !== 'false') problems.push(`FEDERATION must be true or false, got "${federation}"`);
+  const registrationMode = env.REGISTRATION_MODE || 'open';
+  if (!isRegistrationMode(registrationMode)) problems.push(`REGISTRATION_MODE must be one of ${REGISTRATION_MODES.join(', ')}, got "${registrationMode}"`);
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -453,6 +462,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     jobConcurrency,
     metricsToken: env.METRICS_TOKEN || undefined,
     federation: federation === 'true',
+    registrationMode: isRegistrationMode(registrationMode) ? registrationMode : 'open',
   };
 }
 

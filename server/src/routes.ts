@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { configRoutes } from './modules/config/config.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { registrationRoutes } from './modules/auth/registration.routes.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { profileRoutes } from './modules/profiles/profiles.routes.js';
 import { followRoutes } from './modules/follows/follows.routes.js';
@@ -25,6 +26,7 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   healthRoutes,
   configRoutes,
   authRoutes,
+  registrationRoutes,
   accountRoutes,
   profileRoutes,
   followRoutes,

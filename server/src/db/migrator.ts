@@ -37,6 +37,7 @@ import * as remoteCommunities from './migrations/20261129_60_remote_communities.
 import * as commentPicturesWait from './migrations/20261129_70_comment_pictures_wait.js';
 import * as groupReportViews from './migrations/20261129_80_group_report_views.js';
 import * as skeletonsFoldBar from './migrations/20261129_90_skeletons_fold_bar.js';
+import * as registration from './migrations/20261201_10_registration.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_70_comment_pictures_wait': commentPicturesWait,
   '20261129_80_group_report_views': groupReportViews,
   '20261129_90_skeletons_fold_bar': skeletonsFoldBar,
+  '20261201_10_registration': registration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -408,6 +408,29 @@ export interface Database {
   federation_kv: FederationKvTable;
   federation_domain_blocks: FederationDomainBlocksTable;
   note_tombstones: NoteTombstonesTable;
+  registration_applications: RegistrationApplicationsTable;
+  invites: InvitesTable;
+}
+
+/** A sign-up by approval: its reason, and whether a moderator approved or refused it yet. */
+export interface RegistrationApplicationsTable {
+  user_id: string;
+  reason: string;
+  status: 'pending' | 'approved' | 'refused';
+  created_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+}
+
+/** An invite link: its code admits `max_uses` sign-ups until `expires_at`. */
+export interface InvitesTable {
+  id: string;
+  code: string;
+  created_by: string;
+  max_uses: number;
+  uses: Generated<number>;
+  expires_at: number;
+  created_at: number;
 }
 
 /** A report to the moderators of a post, comment or user, once per reporter and target. */

@@ -59,6 +59,26 @@ describe('Google sign-in', () => {
 
   const google = (token: unknown) => t.app.inject({ method: 'POST', url: '/api/auth/google', payload: { token } });
 
+  it('makes no new account unless sign-ups are open, while a known account still signs in', async () => {
+    const known = await google(await idToken({ sub: 'known-before', email: 'known@gmail.test', name: 'Known' }));
+    expect(known.statusCode).toBe(200);
+    const setMode = (mode: string) => t.app.db.insertInto('server_settings').values({ name: 'registration', value: JSON.stringify({ mode, membersInvite: false }), created_at: Date.now() })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify({ mode, membersInvite: false }) })).execute();
+    try {
+      const before = await countRows(t.app, 'users');
+      await setMode('closed');
+      expectError(await google(await idToken({ email: 'closed@gmail.test' })), 403, 'registrations_closed');
+      for (const mode of ['approval', 'invitation']) {
+        await setMode(mode);
+        expectError(await google(await idToken({ email: `${mode}@gmail.test` })), 403, 'google_signup_closed');
+      }
+      expect(await countRows(t.app, 'users')).toBe(before);
+      expect((await google(await idToken({ sub: 'known-before', email: 'known@gmail.test', name: 'Known' }))).statusCode).toBe(200);
+    } finally {
+      await setMode('open');
+    }
+  });
+
   it('refuses a suspended account its session, and signs it in again once restored', async () => {
     const first = await google(await idToken({ sub: 'suspended-person', email: 'pozastaveny@gmail.test', name: 'Pozastaveny' }));
     expect(first.statusCode).toBe(200);

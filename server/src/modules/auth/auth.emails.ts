@@ -23,7 +23,9 @@ export function appLink(app: FastifyInstance, route: 'verify' | 'reset', token: 
 
 type Template = (username: string, link: string) => { subject: string; text: string };
 
-const TEMPLATES: Record<'verify' | 'change_email' | 'reset_password' | 'google_account', Record<MailLanguage, Template>> = {
+type Kinds = 'verify' | 'change_email' | 'reset_password' | 'google_account' | 'registration_approved' | 'registration_refused';
+
+const TEMPLATES: Record<Kinds, Record<MailLanguage, Template>> = {
   verify: {
     en: (username, link) => ({
       subject: 'Confirm your email address for Kruh',
@@ -62,6 +64,26 @@ const TEMPLATES: Record<'verify' | 'change_email' | 'reset_password' | 'google_a
     cs: (username, link) => ({
       subject: 'Přihlášení do Kruhu',
       text: `Dobrý den, ${username},\n\nněkdo požádal o obnovení hesla k vašemu účtu v Kruhu. Váš účet se přihlašuje přes Google a heslo nemá: použijte „Přihlásit se přes Google“ na\n\n${link}`,
+    }),
+  },
+  registration_approved: {
+    en: (username, link) => ({
+      subject: 'Your Kruh account is approved',
+      text: `Hi ${username},\n\nthe moderators approved your account. Once your email address is confirmed, you can sign in at\n\n${link}`,
+    }),
+    cs: (username, link) => ({
+      subject: 'Váš účet v Kruhu je schválen',
+      text: `Dobrý den, ${username},\n\nmoderátoři váš účet schválili. Jakmile potvrdíte svou e-mailovou adresu, můžete se přihlásit na\n\n${link}`,
+    }),
+  },
+  registration_refused: {
+    en: (username, link) => ({
+      subject: 'Your Kruh sign-up',
+      text: `Hi ${username},\n\nthe moderators of ${link} did not approve your sign-up, so the account cannot be used.`,
+    }),
+    cs: (username, link) => ({
+      subject: 'Vaše registrace do Kruhu',
+      text: `Dobrý den, ${username},\n\nmoderátoři ${link} vaši registraci neschválili, účet proto nelze používat.`,
     }),
   },
 };
@@ -112,12 +134,16 @@ function stillWanted(mail: AccountMail, user: UserRecord): boolean {
       return user.email === mail.email && !isGoogleOnlyAccount(user) && Number(user.token_version) === mail.tokenVersion;
     case 'google_account':
       return user.email === mail.email && isGoogleOnlyAccount(user);
+    case 'registration_approved':
+    case 'registration_refused':
+      return user.email === mail.email;
   }
 }
 
 /** The mail's link, with a fresh token; null when a newer request's link was already sent. */
 async function linkFor(app: FastifyInstance, mail: AccountMail, now: number): Promise<string | null> {
-  if (mail.kind === 'google_account') return `${app.config.publicUrl}${appPaths.login()}`;
+  if (mail.kind === 'google_account' || mail.kind === 'registration_approved') return `${app.config.publicUrl}${appPaths.login()}`;
+  if (mail.kind === 'registration_refused') return app.config.publicUrl;
   const purpose = mail.kind;
   const token = await app.db.transaction().execute(async (trx) => {
     await lockRateKey(trx, `mail:${purpose}:${mail.userId}`);

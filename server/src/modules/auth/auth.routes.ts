@@ -20,8 +20,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.signup),
     handler: async (request, reply) => {
-      await service.signup(ctx, { ...request.body, language: languageOf(request, request.body.language), ip: request.ip });
-      return reply.status(201).send(message('signup_email'));
+      const { awaitsApproval } = await service.signup(ctx, { ...request.body, language: languageOf(request, request.body.language), ip: request.ip });
+      return reply.status(201).send(message(awaitsApproval ? 'signup_application' : 'signup_email'));
     },
   });
 

@@ -28,6 +28,7 @@ import {
 import type { UserChanges, UserRecord } from './auth.records.js';
 import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
+import { admit, checkAdmission, checkApproved, registrationSettings } from './registration.service.js';
 import { accountKey, beginAttempt, clearAccountFailures, forgiveAttempt, isLocked, loginKeys, unknownNameKey } from './login-lockout.js';
 
 /** A username as stored: NFKC-normalised, surrounding spaces dropped, then the shared rules. */
@@ -80,9 +81,13 @@ export function takenError(err: unknown): AppError | unknown {
   return err;
 }
 
-/** Every way in (password, Google, a passkey) ends here: a suspended account gets no session. */
+/**
+ * Every way in (password, Google, a passkey) ends here: a suspended account gets no session, nor
+ * one whose sign-up waits for approval or was refused.
+ */
 async function issueSession(app: FastifyInstance, user: UserRecord): Promise<Session> {
   if (user.suspended_at) throw forbidden('account_suspended');
+  await checkApproved(app.db, user);
   return { token: await app.signToken(user), user: toSessionUser(user) };
 }
 
@@ -100,15 +105,17 @@ const signupRule = (app: FastifyInstance, ip: string): RateRule => ({
 });
 
 /**
- * POST /auth/signup: an unverified account and a verification link, limited per client address.
- * The password is hashed before the transaction (inTransaction joins the route's when it opened
- * one), so a slow hash never holds the database.
+ * POST /auth/signup: an unverified account and a verification link, limited per client address,
+ * under the registration mode (see registration.service.ts); answers whether the account waits for
+ * approval. The password is hashed before the transaction (inTransaction joins the route's when it
+ * opened one), so a slow hash never holds the database.
  */
 export async function signup(
   ctx: ServiceContext,
-  input: { username: string; email: string; password: string; language: Language; ip: string },
-): Promise<void> {
+  input: { username: string; email: string; password: string; language: Language; ip: string; reason?: string | undefined; invite?: string | undefined },
+): Promise<{ awaitsApproval: boolean }> {
   const { app, db } = ctx;
+  const admission = await checkAdmission(ctx, input);
   const username = checkUsername(input.username);
   const email = checkEmail(input.email);
   checkPassword(input.password);
@@ -137,12 +144,14 @@ export async function signup(
     await inTransaction(db, async (trx) => {
       await takeSlot(trx, rule, 'signup_limit');
       await insertUser(trx, user);
+      await admit(trx, user.id, admission, user.created_at);
       await tryTakeSlot(trx, verifyMailRule(user.id));
       await enqueueAccountMail(trx, 'verify', { id: user.id, token_version: 0 }, email);
     });
   } catch (err) {
     throw takenError(err);
   }
+  return { awaitsApproval: admission.kind === 'approval' };
 }
 
 /** GET /auth/verify: confirms a sign-up address, or an address change, on the route's transaction. */
@@ -289,6 +298,10 @@ export async function googleLogin(ctx: ServiceContext, input: { token: string; l
     if (!linked) throw badRequest('google_failed');
     return issueSession(app, linked);
   }
+  // A new account by Google brings no reason and no invite: only open sign-ups make one.
+  const { mode } = await registrationSettings(db, app.config);
+  if (mode === 'closed') throw forbidden('registrations_closed');
+  if (mode !== 'open') throw forbidden('google_signup_closed');
   return issueSession(app, await createGoogleUser(ctx, identity, input.language));
 }
 

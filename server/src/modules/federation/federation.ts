@@ -18,6 +18,7 @@ import { onUndo } from './inbound/undo.js';
 import { onDelete, onUpdate } from './inbound/update-delete.js';
 import { followAccepted, followRejected } from './inbound/follow-replies.js';
 import { readAsVisitor } from '../syndication/visitor-read.js';
+import { registrationSettings } from '../auth/registration.service.js';
 import { actorById, usageCounts, visiblePostCount } from './federation.repository.js';
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './outbound/post-note.js';
 import { communitiesOfPost } from '../remote/remote-communities.js';
@@ -129,12 +130,14 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     .on(Reject, (ctx, reject) => followRejected(app, ctx, reject));
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async () => {
-    const usage = await usageCounts(app.db);
+    const [usage, registration] = await Promise.all([usageCounts(app.db), registrationSettings(app.db, app.config)]);
     return {
       software: { name: SOFTWARE.name, version: SOFTWARE.version },
       protocols: ['activitypub'],
-      openRegistrations: true,
+      // Only open sign-ups are open: one by approval or invitation is not, and the mode says which it is.
+      openRegistrations: registration.mode === 'open',
       usage: { users: { total: usage.users }, localPosts: usage.posts, localComments: usage.comments },
+      metadata: { registrationMode: registration.mode },
     };
   });
 
