@@ -24,18 +24,14 @@ export type RegistrationSettings = Static<typeof RegistrationSettings>;
 /** Applications (sign-ups waiting for approval) and invite links listed per page. */
 export const REGISTRATION_PAGE_SIZE = 20;
 
+/** What both lists' items have: their id, and when they were made (epoch ms). */
+const Made = { _id: Type.String(), createdAt: Type.Number() };
+
 /**
  * One sign-up waiting for a moderator: `_id` is the account's id; `verified` says whether its
  * address was confirmed yet.
  */
-export const ApplicationItem = Type.Object({
-  _id: Type.String(),
-  username: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  verified: Type.Boolean(),
-  reason: Type.String(),
-  createdAt: Type.Number(),
-});
+export const ApplicationItem = Type.Object({ ...Made, username: Type.String(), email: Type.Union([Type.String(), Type.Null()]), verified: Type.Boolean(), reason: Type.String() });
 export type ApplicationItem = Static<typeof ApplicationItem>;
 export const ApplicationsReply = pageOf('applications', ApplicationItem);
 export type ApplicationsReply = Static<typeof ApplicationsReply>;
@@ -46,14 +42,7 @@ export const ApplicationDecisionBody = Type.Object({ decision: Type.Union([Type.
 export const ApplicationParams = Type.Object({ userId: Id });
 
 /** One invite link of its maker: the code goes in `/signup?invite=<code>`. */
-export const InviteItem = Type.Object({
-  _id: Type.String(),
-  code: Type.String(),
-  maxUses: Type.Integer(),
-  uses: Type.Integer(),
-  expiresAt: Type.Number(),
-  createdAt: Type.Number(),
-});
+export const InviteItem = Type.Object({ ...Made, code: Type.String(), maxUses: Type.Integer(), uses: Type.Integer(), expiresAt: Type.Number() });
 export type InviteItem = Static<typeof InviteItem>;
 export const InvitesReply = pageOf('invites', InviteItem);
 export type InvitesReply = Static<typeof InvitesReply>;
