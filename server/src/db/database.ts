@@ -65,6 +65,25 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
 }
 
+/**
+ * What to tell the operator, in one line, when PostgreSQL refuses to connect because the database
+ * DATABASE_URL names does not exist (SQLSTATE 3D000): its name and the command that creates it,
+ * never the password. Undefined for any other failure.
+ */
+export function missingDatabaseMessage(error: unknown, url: string | undefined): string | undefined {
+  if (!isPostgresUrl(url) || (error as { code?: unknown } | null)?.code !== '3D000') return undefined;
+  const parsed = new URL(url);
+  const user = decodeURIComponent(parsed.username);
+  // PostgreSQL's own default: a URL without a database names the user's.
+  const name = decodeURIComponent(parsed.pathname.slice(1)) || user || 'postgres';
+  const options = [
+    ...(parsed.hostname ? ['-h', parsed.hostname] : []),
+    ...(parsed.port ? ['-p', parsed.port] : []),
+    ...(user ? ['-U', user] : []),
+  ];
+  return `database ${name} does not exist: create it with \`createdb ${[...options, name].join(' ')}\` (or point DATABASE_URL at one that does)`;
+}
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (isPostgresUrl(options.url)) {
     const pool = new pg.Pool({

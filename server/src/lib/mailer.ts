@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export interface MailMessage {
+  /** What the mail is for (`verify`, `reset_password`...): logged, unlike its text. */
+  kind: string;
   to: string;
   subject: string;
   text: string;
@@ -30,18 +32,41 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
 /** SMTP when configured; otherwise a folder of message files, so a fresh install works offline. */
 export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl
-    ? new SmtpMailer(nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS }), options.from)
+    ? new SmtpMailer(nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS }), options.from, options.log)
     : new OutboxMailer(options.outboxDir, options.from, options.log);
 }
 
+/**
+ * The recipient as the log may name it: the first letter of the mailbox and the whole domain
+ * (`p***@example.com`), enough to follow a complaint of mail that never came, not to read the list
+ * of who signed up.
+ */
+export function maskedRecipient(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${address.slice(0, 1)}***${address.slice(at)}`;
+}
+
+/**
+ * Sends through SMTP, one log line per message: its kind, the masked recipient and the message id
+ * the mail server can be searched by. Never the text, whose links carry sign-in and reset tokens.
+ */
 class SmtpMailer implements Mailer {
   constructor(
     private readonly transport: Transporter,
     private readonly from: string,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+    const about = { kind: message.kind, to: maskedRecipient(message.to) };
+    try {
+      const sent = (await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text })) as { messageId?: string };
+      this.log.info({ ...about, messageId: sent.messageId }, 'mail sent');
+    } catch (err) {
+      this.log.warn({ ...about, error: err instanceof Error ? err.message : String(err) }, 'mail not sent');
+      throw err;
+    }
   }
 }
 
@@ -76,7 +101,7 @@ export class OutboxMailer implements Mailer {
     ];
     await writeFile(join(this.dir, name), `${headers.join('\n')}\n\n${message.text}\n`, 'utf8');
     const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-    this.log.info({ to: message.to, subject: message.subject, file: join(this.dir, name), links }, 'mail written to outbox');
+    this.log.info({ kind: message.kind, to: message.to, subject: message.subject, file: join(this.dir, name), links }, 'mail written to outbox');
   }
 }
 

@@ -8,7 +8,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type MediaStorage, type ObjectInfo, type StoredObject, checkMediaKey, contentTypeOfKey } from './storage.js';
+import { MissingMediaStoreError, type MediaStorage, type ObjectInfo, type StoredObject, checkMediaKey, contentTypeOfKey } from './storage.js';
 
 /** Where the bucket is and how to sign in to it (MEDIA_STORAGE=s3 and the S3_* settings). */
 export interface S3Settings {
@@ -42,9 +42,11 @@ const tagOf = (etag: string | undefined) => (etag ?? '').replace(/^W\//, '').rep
 export class S3MediaStorage implements MediaStorage {
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly endpoint: string | undefined;
 
   constructor(settings: S3Settings) {
     this.bucket = settings.bucket;
+    this.endpoint = settings.endpoint;
     this.client = new S3Client({
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       region: settings.region,
@@ -107,7 +109,13 @@ export class S3MediaStorage implements MediaStorage {
   }
 
   async ready(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (err) {
+      if (!isNotFound(err) && (err as { name?: unknown }).name !== 'NoSuchBucket') throw err;
+      const where = this.endpoint ? ` at ${this.endpoint}` : '';
+      throw new MissingMediaStoreError(`S3 bucket ${this.bucket} does not exist${where}: create it, or set S3_BUCKET to one that does`);
+    }
   }
 
   close(): void {

@@ -20,11 +20,20 @@ export interface MediaStorage {
   head(key: string): Promise<ObjectInfo | null>;
   /** Removes the objects; a missing one is no error. */
   remove(keys: string[]): Promise<void>;
-  /** Resolves when the store answers (the folder can be written, the bucket is reachable); throws otherwise. */
+  /**
+   * Resolves when the store answers (the folder can be written, the bucket is reachable); throws
+   * otherwise, a MissingMediaStoreError when the store answers that what is configured is not there.
+   */
   ready(): Promise<void>;
   /** Lets go of connections (the app closing). */
   close?(): void;
 }
+
+/**
+ * The store answers, but the place configured does not exist (no such bucket): nothing will ever
+ * be stored until the operator creates it, unlike a store that is away for a while.
+ */
+export class MissingMediaStoreError extends Error {}
 
 export interface ObjectInfo {
   size: number;

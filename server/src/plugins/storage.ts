@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Config, LOCAL_MEDIA_FOLDER } from '../config.js';
 import { S3MediaStorage } from '../lib/s3-storage.js';
-import { LocalMediaStorage, type MediaStorage } from '../lib/storage.js';
+import { LocalMediaStorage, type MediaStorage, MissingMediaStoreError } from '../lib/storage.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,10 +21,14 @@ export const storagePlugin = fp(
   async (app: FastifyInstance, opts: { storage?: MediaStorage }) => {
     const storage = opts.storage ?? storageOf(app.config);
     app.decorate('storage', storage);
-    // Told at start rather than at the first upload; not fatal, as everything but media still works
-    // while the store is away, and it may well come back.
+    // Told at start rather than at the first upload. A store that is away is not fatal, as
+    // everything but media still works meanwhile and it may well come back; a bucket that does not
+    // exist never comes by itself, so the start fails and says which.
     app.addHook('onReady', async () => {
-      await storage.ready().catch((err: unknown) => app.log.error({ err }, 'media storage does not answer'));
+      await storage.ready().catch((err: unknown) => {
+        if (err instanceof MissingMediaStoreError) throw err;
+        app.log.error({ err }, 'media storage does not answer');
+      });
     });
     if (!opts.storage) app.addHook('onClose', async () => storage.close?.());
   },

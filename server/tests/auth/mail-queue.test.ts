@@ -46,16 +46,28 @@ function bodyOf(raw: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
+
 describe('account mail through the job queue', () => {
   let t: TestApp;
   let port: number;
+  const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     port = await freePort();
-    t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    t = await createTestApp(
+      { SMTP_URL: `smtp://127.0.0.1:${port}`, METRICS_TOKEN, LOG_LEVEL: 'info' },
+      { logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
+    );
   });
   afterAll(async () => t.close());
 
   const mailJobs = () => t.app.db.selectFrom('jobs').selectAll().where('kind', '=', ACCOUNT_MAIL_JOB).execute();
+  const mailMetrics = async () => {
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+    const value = (result: string) => Number(new RegExp(`^kruh_mail_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    return { sent: value('sent'), failed: value('failed') };
+  };
+  const mailLines = () => lines.filter((line) => line.msg === 'mail sent' || line.msg === 'mail not sent');
 
   it('keeps the verification mail of a sign-up made while SMTP is down, and sends it once it is back', async () => {
     const res = await signup(t.app, { username: 'Patient', email: 'patient@example.test', password: 'secret12' });
@@ -67,6 +79,8 @@ describe('account mail through the job queue', () => {
     const [failed] = await mailJobs();
     expect(failed).toMatchObject({ attempts: 1, locked_until: null });
     expect(failed!.last_error).toMatch(/ECONNREFUSED/);
+    expect(await mailMetrics()).toEqual({ sent: 0, failed: 1 });
+    expect(mailLines()).toEqual([expect.objectContaining({ level: 40, msg: 'mail not sent', kind: 'verify', to: 'p***@example.test' })]);
     expect(Number(failed!.run_at)).toBe(start + retryDelay(1));
     // Not due yet: nothing runs.
     expect(await runDueJobs(t.app, { clock: () => start })).toBe(0);
@@ -83,6 +97,13 @@ describe('account mail through the job queue', () => {
       expect(link).toMatch(/^http:\/\/kruh\.test\/verify\?token=/);
       const { token, email } = parseLink(link);
       expect(email).toBe('patient@example.test');
+      // One line for the mail sent: its kind, the recipient masked and the id the mail server knows it by; no link.
+      expect(await mailMetrics()).toEqual({ sent: 1, failed: 1 });
+      const messageId = /^Message-ID: (<[^>]+>)/im.exec(mail!.raw)?.[1];
+      expect(messageId).toBeDefined();
+      expect(mailLines()[1]).toEqual(expect.objectContaining({ level: 30, msg: 'mail sent', kind: 'verify', to: 'p***@example.test', messageId }));
+      expect(JSON.stringify(mailLines())).not.toContain('patient@example.test');
+      expect(JSON.stringify(lines)).not.toContain(token);
       const verified = await t.app.inject({ method: 'GET', url: `/api/auth/verify?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}` });
       expect(verified.json()).toEqual({ message: 'info/email_verified' });
       expect((await login(t.app, 'Patient', 'secret12')).statusCode).toBe(200);

@@ -14,8 +14,8 @@ describe('mailer without SMTP', () => {
     const log = { info: (obj: unknown) => logged.push(obj) } as unknown as FastifyBaseLogger;
     const mailer = createMailer({ smtpUrl: undefined, from: 'Kruh <no-reply@kruh.test>', outboxDir: dir, log });
     const link = `http://kruh.test/verify?token=${'t'.repeat(90)}&email=a%40example.test`;
-    await mailer.send({ to: 'A@Example.test', subject: 'Hello', text: `Open:\n\n${link}\n` });
-    await mailer.send({ to: 'a@example.test', subject: 'Second', text: 'no link' });
+    await mailer.send({ kind: 'verify', to: 'A@Example.test', subject: 'Hello', text: `Open:\n\n${link}\n` });
+    await mailer.send({ kind: 'verify', to: 'a@example.test', subject: 'Second', text: 'no link' });
 
     const files = readdirSync(dir).sort();
     expect(files).toHaveLength(2);

@@ -161,7 +161,7 @@ async function sendAccountMail(app: FastifyInstance, mail: AccountMail, now: num
   if (link === null) return;
   const { subject, text } = TEMPLATES[mail.kind][mailLanguage(user.language)](user.username, link);
   // A failure throws: the job is tried again later.
-  await app.mailer.send({ to: mail.email, subject, text });
+  await app.mailer.send({ kind: mail.kind, to: mail.email, subject, text });
 }
 
 /** One attempt after each growing delay up to an hour, then hourly: about a day in all. */

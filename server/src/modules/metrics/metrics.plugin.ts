@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolCounts } from '../../db/database.js';
 import { unauthorized } from '../../lib/app-error.js';
 import { bearer } from '../../plugins/auth.js';
@@ -24,7 +24,7 @@ function carriesToken(request: FastifyRequest, expected: Buffer): boolean {
 /**
  * The instance's measures, read by Prometheus from /metrics: request durations by route pattern
  * and status, the job queue and the remote hosts it holds back (read from the database at each
- * scrape, so every process reports the shared queue), this process's open notification streams, its PostgreSQL pool and the process
+ * scrape, so every process reports the shared queue), this process's open notification streams and the mails it sent or failed to send, its PostgreSQL pool and the process
  * itself. A registry of its own per app, so several apps in one process (the tests) do not mix.
  * Only with METRICS_TOKEN set, which a scrape must send as its bearer token: the figures tell
  * how busy the instance is and which routes exist, nothing for the public.
@@ -91,6 +91,18 @@ export const metricsPlugin = fp(
       },
     });
 
+    new Counter({
+      name: 'kruh_mail_total',
+      help: 'Mails this process handed to the mail server (or the outbox folder), by result: sent, or failed (to be tried again)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc({ result: 'sent' }, app.mailCounts.sent);
+        this.inc({ result: 'failed' }, app.mailCounts.failed);
+      },
+    });
+
     const { pool } = opts;
     if (pool) {
       new Gauge({
@@ -112,5 +124,5 @@ export const metricsPlugin = fp(
       return reply.type(registry.contentType).send(await registry.metrics());
     });
   },
-  { name: 'metrics', dependencies: ['database', 'notification-hub', 'jobs'] },
+  { name: 'metrics', dependencies: ['database', 'notification-hub', 'jobs', 'mailer'] },
 );
