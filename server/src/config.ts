@@ -147,6 +147,12 @@ export interface Config {
    * in a row lasts twice as long, up to an hour).
    */
   federationDelivery: FederationDeliveryConfig;
+  /**
+   * Days a copy of a remote post's picture is kept here after it was fetched (REMOTE_MEDIA_DAYS,
+   * default 7): the maintenance job then drops it, and the next reader's request fetches it again
+   * from its server. Bounds the storage other servers' pictures take.
+   */
+  remoteMediaDays: number;
 }
 
 export interface FederationDeliveryConfig {
@@ -417,6 +423,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     parkAfter: parseCount(env, 'FEDERATION_HOST_PARK_AFTER', 5, problems),
     parkMs: parseCount(env, 'FEDERATION_HOST_PARK_MS', 60_000, problems),
   };
+  const remoteMediaDays = parseCount(env, 'REMOTE_MEDIA_DAYS', 7, problems);
   const federation = env.FEDERATION || 'false';
   if (federation !== 'true' && federation !== 'false') problems.push(`FEDERATION must be true or false, got "${federation}"`);
   const registrationMode = env.REGISTRATION_MODE || 'open';
@@ -457,6 +464,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     federationLookupTimeoutMs,
     federationFetchTimeoutMs,
     federationDelivery,
+    remoteMediaDays,
     pushTimeoutMs,
     pushMaxFailures,
     jobConcurrency,

@@ -14,6 +14,7 @@ import {
   maintenanceStep,
   scheduleMaintenance,
 } from './modules/jobs/maintenance.js';
+import { dropOldRemoteCopies } from './modules/media/remote-media.js';
 import { NOTIFICATION_JOB } from './modules/notifications/events.js';
 import { notificationJobStep } from './modules/notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from './modules/notifications/push/push.job.js';
@@ -25,7 +26,8 @@ import type { JobConcurrency, JobHandlers, JobRegistry } from './lib/jobs/job-ha
  * What each maintenance run does, in order: it forgets spent idempotency keys and old rate events,
  * gives up deliveries past their lifetime (a host parked all along), forgets the failure streaks of
  * hosts nothing waits for (those just given up included), the signing keys of deleted actors that
- * nothing queued needs any more, and the federation's cached entries (remote keys) past their lifetime.
+ * nothing queued needs any more, the federation's cached entries (remote keys) past their lifetime,
+ * and the copies of remote pictures older than REMOTE_MEDIA_DAYS.
  */
 export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
   forgetSpentRequests,
@@ -38,6 +40,9 @@ export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
   async (app, trx, now) => {
     const expired = await purgeExpiredKv(trx, now);
     if (expired > 0) app.log.info({ expired }, 'expired federation cache entries deleted');
+  },
+  async (app, trx, now) => {
+    await dropOldRemoteCopies(app, trx, now);
   },
 ];
 

@@ -38,6 +38,7 @@ import * as commentPicturesWait from './migrations/20261129_70_comment_pictures_
 import * as groupReportViews from './migrations/20261129_80_group_report_views.js';
 import * as skeletonsFoldBar from './migrations/20261129_90_skeletons_fold_bar.js';
 import * as registration from './migrations/20261201_10_registration.js';
+import * as remoteMediaCopies from './migrations/20261201_40_remote_media_copies.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_80_group_report_views': groupReportViews,
   '20261129_90_skeletons_fold_bar': skeletonsFoldBar,
   '20261201_10_registration': registration,
+  '20261201_40_remote_media_copies': remoteMediaCopies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

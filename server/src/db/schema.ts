@@ -240,6 +240,14 @@ export interface JobHostsTable {
   updated_at: number;
 }
 
+/** A copy kept in the media storage of a remote post's picture: dropped REMOTE_MEDIA_DAYS after it was fetched. */
+export interface RemoteMediaCopiesTable {
+  /** Its storage key (`remote/{hash}`). */
+  key: string;
+  bytes: number;
+  fetched_at: number;
+}
+
 export interface RateEventsTable {
   key: string;
   created_at: number;
@@ -390,6 +398,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   job_hosts: JobHostsTable;
+  remote_media_copies: RemoteMediaCopiesTable;
   rate_events: RateEventsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAINTENANCE_TASKS } from '../../src/jobs';
+import { maintenanceStep } from '../../src/modules/jobs/maintenance';
 import { checkMediaKey } from '../../src/lib/storage';
 import { keptRemoteMediaKey, remoteMediaUrl } from '../../src/policy/media-urls';
 import { remoteAccountFor } from '../../src/modules/remote/remote-accounts';
@@ -16,6 +18,8 @@ import { useTestApp } from '../helpers/test-app';
  */
 
 const ORIGIN = 'https://kruh.example';
+const METRICS = 'metrics-token-0123456789abcdef';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('the key a remote picture is kept under', () => {
   it('is a valid storage key for every address, whatever its hash comes out as', () => {
@@ -29,7 +33,7 @@ describe('the key a remote picture is kept under', () => {
 });
 
 describe('remote pictures', () => {
-  const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN });
+  const t = useTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: ORIGIN, METRICS_TOKEN: METRICS });
   let fedi: FakeFediverse;
   let bob: FakeActor;
   let fan: TestUser;
@@ -153,5 +157,52 @@ describe('remote pictures', () => {
     expect(await edit('<p>no pictures</p>', [])).toMatchObject({ text: 'no pictures', media: [] });
     expect(await t.app.storage.head(plums!)).not.toBeNull();
     expect((await t.app.inject({ method: 'GET', url: other.media[0]! })).statusCode).toBe(200);
+  });
+
+  it('drops the copies fetched more than REMOTE_MEDIA_DAYS ago, and fetches one again when it is next read', async () => {
+    fedi.serveFile('/corn.png', 'image/png', await sharp({ create: { width: 24, height: 24, channels: 3, background: '#eecc22' } }).png().toBuffer());
+    fedi.serveFile('/rice.png', 'image/png', await sharp({ create: { width: 24, height: 24, channels: 3, background: '#eeeeee' } }).png().toBuffer());
+    const post = await postWith([
+      { path: '/corn.png', alt: 'corn' },
+      { path: '/rice.png', alt: 'rice' },
+    ]);
+    const [corn, rice] = post.media as [string, string];
+    const fetches = (path: string) => fedi.asked.filter((asked) => asked === path).length;
+    const before = fetches('/corn.png');
+    const oldKey = await keptCopy(corn);
+    const freshKey = await keptCopy(rice);
+    expect(fetches('/corn.png')).toBe(before + 1);
+    const copies = () => t.app.db.selectFrom('remote_media_copies').selectAll().where('key', 'in', [oldKey, freshKey]).orderBy('key').execute();
+    const [oldRow] = (await copies()).filter((row) => row.key === oldKey);
+    expect(oldRow!.bytes).toBe((await t.app.storage.head(oldKey))!.size);
+
+    // The corn was fetched eight days ago (REMOTE_MEDIA_DAYS is 7 by default); the rice just now.
+    const now = Date.now();
+    await t.app.db.updateTable('remote_media_copies').set({ fetched_at: now - 8 * DAY_MS }).where('key', '=', oldKey).execute();
+    const info = vi.spyOn(t.app.log, 'info');
+    try {
+      await t.app.db.transaction().execute((trx) => maintenanceStep(MAINTENANCE_TASKS)(t.app, trx, { lastRunAt: null }, now));
+      const run = info.mock.calls.find(([, message]) => message === 'old copies of remote pictures dropped');
+      expect(run?.[0]).toMatchObject({ dropped: 1, bytesFreed: oldRow!.bytes });
+    } finally {
+      info.mockRestore();
+    }
+    expect(await t.app.storage.head(oldKey)).toBeNull();
+    expect(await t.app.storage.head(freshKey)).not.toBeNull();
+    expect((await copies()).map((row) => row.key)).toEqual([freshKey]);
+    const scrape = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS}` } });
+    expect(scrape.body).toMatch(/^kruh_remote_media_copies\{measure="copies"\} \d+$/m);
+
+    // The next reader gets the picture again, fetched anew from its server through the guard.
+    const again = await t.app.inject({ method: 'GET', url: corn });
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['content-type']).toBe('image/webp');
+    expect(fetches('/corn.png')).toBe(before + 2);
+    expect(await t.app.storage.head(oldKey)).not.toBeNull();
+    const [refetched] = (await copies()).filter((row) => row.key === oldKey);
+    expect(refetched!.fetched_at).toBeGreaterThanOrEqual(now);
+    // And keeps it: a later read asks its server nothing.
+    expect((await t.app.inject({ method: 'GET', url: corn })).statusCode).toBe(200);
+    expect(fetches('/corn.png')).toBe(before + 2);
   });
 });

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolCounts } from '../../db/database.js';
+import { remoteCopyTotals } from '../../db/remote-media-copies.js';
 import { unauthorized } from '../../lib/app-error.js';
 import { bearer } from '../../plugins/auth.js';
 import { hostStates } from '../../lib/jobs/host-breaker.js';
@@ -23,9 +24,10 @@ function carriesToken(request: FastifyRequest, expected: Buffer): boolean {
 
 /**
  * The instance's measures, read by Prometheus from /metrics: request durations by route pattern
- * and status, the job queue and the remote hosts it holds back (read from the database at each
- * scrape, so every process reports the shared queue), this process's open notification streams and the mails it sent or failed to send, its PostgreSQL pool and the process
- * itself. A registry of its own per app, so several apps in one process (the tests) do not mix.
+ * and status, the job queue, the remote hosts it holds back and the copies of remote pictures kept
+ * (read from the database at each scrape, so every process reports the shared figures), this
+ * process's open notification streams and the mails it sent or failed to send, its PostgreSQL pool
+ * and the process itself. A registry of its own per app, so several apps in one process (the tests) do not mix.
  * Only with METRICS_TOKEN set, which a scrape must send as its bearer token: the figures tell
  * how busy the instance is and which routes exist, nothing for the public.
  */
@@ -68,7 +70,16 @@ export const metricsPlugin = fp(
       labelNames: ['state'] as const,
       registers: [registry],
     });
-    const readQueue = async () => {
+    const remoteCopies = new Gauge({
+      name: 'kruh_remote_media_copies',
+      help: "Copies of remote posts' pictures kept in the media storage (dropped REMOTE_MEDIA_DAYS after their fetch): how many, and their bytes",
+      labelNames: ['measure'] as const,
+      registers: [registry],
+    });
+    const readShared = async () => {
+      const kept = await remoteCopyTotals(app.db);
+      remoteCopies.set({ measure: 'copies' }, kept.copies);
+      remoteCopies.set({ measure: 'bytes' }, kept.bytes);
       const states = await hostStates(app.db, Date.now());
       hosts.set({ state: 'parked' }, states.parked);
       hosts.set({ state: 'failing' }, states.failing);
@@ -120,7 +131,7 @@ export const metricsPlugin = fp(
 
     app.get(METRICS_PATH, async (request, reply) => {
       if (!carriesToken(request, expected)) throw unauthorized('invalid_token');
-      await readQueue();
+      await readShared();
       return reply.type(registry.contentType).send(await registry.metrics());
     });
   },

@@ -6,7 +6,8 @@ import * as repo from './remote-pictures.repository.js';
 
 /**
  * A remote post's pictures as its row keeps them: they stay on its server, are shown through this
- * one (media/remote-media.ts), and the copies kept here go once no post of their author lists them.
+ * one (media/remote-media.ts), and the copies kept here go once no post of their author lists them,
+ * or REMOTE_MEDIA_DAYS after they were fetched (a later read fetches them again).
  */
 
 /** The pictures a remote post's row keeps (JSON of `{url, alt}`); null when it keeps none readable. */
