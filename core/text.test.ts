@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingSearchParams, timeWindowStart } from './listing';
 import {
-  extractHashtags, fieldMaxLength, foldForSearch, insertWithin, handlesInText, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText, withoutHidingCharacters,
+  extractHashtags, fieldMaxLength, foldForSearch, insertWithin, handlesInText, typedNamesInText, typedTagAt, hasHiddenCharacters, isBlank, lineCount, mentionsInText, normalizeHashtag, normalizeName, skeleton, storedLength, tokenizeText, trimText, withoutHidingCharacters,
 } from './text';
 import { relativeTime } from './time';
 
@@ -293,5 +293,24 @@ describe('skeletons, every occurrence', () => {
   it('drops the marks of any script, as diacritics', () => {
     // A Thai tone mark is a combining mark that the look-alike folding keeps; the skeleton drops it.
     expect(skeleton('\u0E01\u0E48')).toBe(skeleton('\u0E01'));
+  });
+});
+
+describe('names typed as @name', () => {
+  it('finds each local name once, in any case, without the sentence around it', () => {
+    expect(typedNamesInText('Hi @bob and @carol. (@Bob) @ann_b.c-d, @Žofie!')).toEqual(['bob', 'carol', 'ann_b.c-d', 'Žofie']);
+  });
+
+  it('leaves out handles of other servers, addresses, tags and a lone @', () => {
+    expect(typedNamesInText('@eve@other.example mail bob@example.com #@x &@y @@z @ alone')).toEqual([]);
+  });
+
+  it('tells the tag the caret stands at the end of', () => {
+    expect(typedTagAt('Hi @bo', 6)).toEqual({ sign: '@', start: 3, query: 'bo' });
+    expect(typedTagAt('to &cat', 7)).toEqual({ sign: '&', start: 3, query: 'cat' });
+    expect(typedTagAt('@', 1)).toEqual({ sign: '@', start: 0, query: '' });
+    expect(typedTagAt('Hi @bob there', 13)).toBeNull();
+    expect(typedTagAt('Hi @bob there', 7)).toEqual({ sign: '@', start: 3, query: 'bob' });
+    expect(typedTagAt('mail bob@ex', 11)).toBeNull();
   });
 });

@@ -52,6 +52,42 @@ export function isHandleName(name: string): boolean {
   return new RegExp(`^[${HANDLE_NAME_CHARS}]+$`, 'u').test(name);
 }
 
+/**
+ * A local name typed into a text as `@name`: letters, digits, `_`, `.` and `-`, not inside a word
+ * or a tag, and not the start of a handle (`@name@host`, which names an account of another server).
+ */
+const TYPED_NAME = new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@([${HANDLE_NAME_CHARS}]+)(?![${HANDLE_NAME_CHARS}@])`, 'gu');
+
+/**
+ * The distinct local names a text types as `@name` (compared in any case), as first written; a
+ * full stop or dash right after the name ends the sentence, not the name.
+ */
+export function typedNamesInText(text: string): string[] {
+  const found = new Map<string, string>();
+  for (const match of text.matchAll(TYPED_NAME)) {
+    const name = match[2]!.replace(/[.-]+$/u, '');
+    if (name !== '' && !found.has(name.toLowerCase())) found.set(name.toLowerCase(), name);
+  }
+  return [...found.values()];
+}
+
+/** A name being typed right before the caret: `@` (an account) or `&` (a group), and what follows it so far. */
+export interface TypedTag {
+  sign: '@' | '&';
+  /** Where the sign stands in the text. */
+  start: number;
+  query: string;
+}
+
+const TAG_BEFORE_CARET = new RegExp(`(^|[^\\p{L}\\p{N}_&#@])([@&])([${HANDLE_NAME_CHARS}]*)$`, 'u');
+
+/** The `@name` or `&name` the caret stands at the end of, or null. */
+export function typedTagAt(text: string, caret: number): TypedTag | null {
+  const match = TAG_BEFORE_CARET.exec(text.slice(0, caret));
+  if (!match) return null;
+  return { sign: match[2] as '@' | '&', start: match.index + match[1]!.length, query: match[3]! };
+}
+
 /** The distinct handles a text names as `@name@host` (compared in any case), as `name@host` first written. */
 export function handlesInText(text: string): string[] {
   const found = new Map<string, string>();

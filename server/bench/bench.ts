@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--database-url postgres://...] [--data-dir DIR] [--duration 10]
- *   [--warmup 1] [--connections 10] [--note "..."] [--only feed_newest,search_posts] [--no-writes] [--out DIR]
+ *   [--warmup 1] [--connections 10] [--note "..."] [--only feed_newest,search_posts,search_posts_words] [--no-writes] [--out DIR]
  *   [--processes 1] [--server compiled|source]`
  *
  * The HTTP benchmark of a seeded database (`npm run seed` first, same --database-url/--data-dir):
@@ -339,6 +339,8 @@ async function main(): Promise<void> {
     { name: 'post_comments', title: `post page comments (${hot.comments})`, path: `/api/post/${hot.id}/comments` },
     { name: 'post_view', title: `post view (${hot.comments} comments)`, path: `/api/post/${hot.id}` },
     { name: 'search_posts', title: `search posts "${SEED_NAMES.commonWord}"`, path: `/api/search/for/posts?query=${SEED_NAMES.commonWord}` },
+    // Every word in any order: two common words, written in another order than posts have them.
+    { name: 'search_posts_words', title: `search posts "${SEED_NAMES.commonWord} morning"`, path: `/api/search/for/posts?query=${SEED_NAMES.commonWord}%20morning` },
     { name: 'search_users', title: `search users "${SEED_NAMES.userQuery}"`, path: `/api/search/for/users?query=${SEED_NAMES.userQuery}` },
     { name: 'notifications', title: `notifications (${noticed.n} items)`, path: '/api/notification/', token: noticedToken },
   ];

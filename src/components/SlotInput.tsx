@@ -1,23 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
-import type { NameResult } from '../lib/api/types';
 import type { Slot } from '../lib/db/db';
-import { searchNames } from '../lib/query/posts';
-import { UserName } from './remote/Remote';
+import { NameSuggestions } from './NameSuggestions';
 import { useCombobox } from './useCombobox';
+import { type NameKind, useNameSuggestions } from './useNameSuggestions';
 import './SlotInput.css';
 
 interface Props {
-  kind: 'mention' | 'group';
+  kind: NameKind;
   slot: Slot;
   autoFocus?: boolean;
   onChange: (slot: Slot) => void;
   onRemove: () => void;
 }
-
-/** One empty list for every render: the combobox ties its highlight to the list it was made in. */
-const NONE: NameResult[] = [];
 
 /**
  * A mention or group slot: suggestions 300 ms after typing stops, the first highlighted, picked
@@ -27,7 +23,6 @@ const NONE: NameResult[] = [];
  */
 export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) {
   const { t } = useTranslation('common');
-  const [found, setResults] = useState<{ query: string; items: NameResult[] }>({ query: '', items: [] });
   const [picked, setPicked] = useState<string | null>(slot.id ? slot.query : null);
   const inputRef = useRef<HTMLInputElement>(null);
   const prefix = kind === 'mention' ? '@' : '&';
@@ -36,26 +31,10 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
     if (autoFocus) inputRef.current?.focus();
   }, [autoFocus]);
 
-  useEffect(() => {
-    const query = slot.query.trim();
-    if (slot.locked || query === '' || (slot.id && picked === slot.query)) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      void searchNames(kind === 'mention' ? 'users' : 'mygroups', query, controller.signal).then((found) => {
-        if (!controller.signal.aborted) setResults({ query, items: found });
-      });
-    }, LIMITS.debounceMs);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [kind, slot.query, slot.id, slot.locked, picked]);
-
-  const results = !slot.locked && !slot.id && found.query === slot.query.trim() ? found.items : NONE;
+  const results = useNameSuggestions(kind, slot.query, slot.locked || !!slot.id);
   const combobox = useCombobox(results, {
     onPick: (r) => {
       setPicked(r.name);
-      setResults({ query: '', items: [] });
       onChange({ ...slot, query: r.name, id: r._id });
     },
     // A slot takes only a suggestion: Enter takes the first one unless the arrows chose another.
@@ -93,17 +72,7 @@ export function SlotInput({ kind, slot, autoFocus, onChange, onRemove }: Props) 
           ×
         </button>
       )}
-      {combobox.expanded && (
-        <ul className="slot-suggestions" {...combobox.listProps} aria-label={t('slot.suggestions')}>
-          {results.map((r, i) => (
-            <li key={r._id} {...combobox.optionProps(i)}>
-              {prefix}
-              {/* A community of another server (`name@host`) reads as a remote account's name does. */}
-              {kind === 'group' ? <UserName username={r.name} /> : r.name}
-            </li>
-          ))}
-        </ul>
-      )}
+      <NameSuggestions kind={kind} items={results} combobox={combobox} />
     </div>
   );
 }

@@ -26,7 +26,7 @@ export interface Combobox {
     'aria-controls': string;
     'aria-autocomplete': 'list';
     'aria-activedescendant': string | undefined;
-    onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
+    onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   };
   listProps: { id: string; role: 'listbox' };
   optionProps: (index: number) => {
@@ -62,7 +62,7 @@ export function useCombobox<T>(items: readonly T[], { onPick, onEnter, highlight
     setOpen(true);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     // Keys that finish an input method's composition belong to it.
     if (event.nativeEvent.isComposing) return;
     if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && count > 0) {

@@ -2,9 +2,11 @@ import { type ClipboardEvent, type ReactNode, type RefObject, useEffect, useId, 
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '#core/limits';
 import { fieldMaxLength, insertWithin } from '#core/text';
+import { NameSuggestions } from '../NameSuggestions';
 import { SlotInput } from '../SlotInput';
 import type { DraftImage } from '../../lib/db/db';
 import type { EditorState, SlotKind } from './useEditor';
+import { useTextSuggestions } from './useTextSuggestions';
 import '../FormField.css';
 import './editor.css';
 
@@ -102,14 +104,23 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
   const warning = draft.contentWarning;
   const length = <span className={hint === undefined ? `${name}-length` : undefined}>{labels.length}</span>;
   const maxLength = fieldMaxLength(draft.text, LIMITS.textMaxLength);
-  // Where the caret goes once a paste the field could not take whole is in the text.
-  const caretAfterPaste = useRef<number | null>(null);
+  // Where the caret goes once text put in by the editor (a paste it cut, a chosen name) is there.
+  const caretAfterEdit = useRef<number | null>(null);
   useEffect(() => {
-    const caret = caretAfterPaste.current;
+    const caret = caretAfterEdit.current;
     if (caret === null || !textRef.current) return;
-    caretAfterPaste.current = null;
+    caretAfterEdit.current = null;
     textRef.current.setSelectionRange(caret, caret);
   }, [draft.text, textRef]);
+  const suggestions = useTextSuggestions({
+    text: draft.text,
+    groups: editor.canAddGroups,
+    onText: (text, caret) => {
+      caretAfterEdit.current = caret;
+      editor.onText(text);
+    },
+    onPicked: (kind, picked) => editor.addPicked(kind, { query: picked.name, id: picked._id }),
+  });
   // The field would cut a paste by its UTF-16 units (an emoji counting twice): the text takes what
   // fits by the server's count instead.
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -119,7 +130,7 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
     if (field.value.length - (end - start) + pasted.length <= maxLength) return;
     e.preventDefault();
     const next = insertWithin(field.value, start, end, pasted, LIMITS.textMaxLength);
-    caretAfterPaste.current = next.caret;
+    caretAfterEdit.current = next.caret;
     editor.onText(next.text);
   };
   return (
@@ -147,26 +158,33 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
       <label className="visually-hidden" htmlFor={`${id}-text`}>
         {labels.text}
       </label>
-      <textarea
-        id={`${id}-text`}
-        ref={textRef}
-        className="field__input"
-        value={draft.text}
-        disabled={!ready}
-        maxLength={maxLength}
-        placeholder={labels.placeholder}
-        aria-invalid={!!editor.errorText}
-        aria-describedby={hint === undefined ? `${id}-error` : `${id}-error ${id}-hint`}
-        rows={rows}
-        onChange={(e) => editor.onText(e.target.value)}
-        onPaste={onPaste}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            onSubmit();
-          }
-        }}
-      />
+      <div className="editor__text">
+        <textarea
+          id={`${id}-text`}
+          ref={textRef}
+          className="field__input"
+          value={draft.text}
+          disabled={!ready}
+          maxLength={maxLength}
+          placeholder={labels.placeholder}
+          aria-invalid={!!editor.errorText}
+          aria-describedby={hint === undefined ? `${id}-error` : `${id}-error ${id}-hint`}
+          rows={rows}
+          {...suggestions.textProps}
+          onChange={(e) => {
+            editor.onText(e.target.value);
+            suggestions.onChange(e.target);
+          }}
+          onPaste={onPaste}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              onSubmit();
+            } else suggestions.onKeyDown(e);
+          }}
+        />
+        <NameSuggestions kind={suggestions.kind} items={suggestions.items} combobox={suggestions.combobox} className="editor__suggestions" />
+      </div>
       {hint !== undefined && (
         <div className={`${name}-meta`}>
           <span id={`${id}-hint`}>{hint}</span>

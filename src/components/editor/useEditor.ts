@@ -1,11 +1,12 @@
-import { type RefObject, useCallback, useState } from 'react';
+import { type RefObject, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorKey } from '#core/errors';
 import { LIMITS } from '#core/limits';
 import { storedLength } from '#core/text';
 import { validateCommentText, validateContentWarning, validateImageAlt, validateImages, validatePostText, validateSlots } from '#core/validation';
 import { errorKeyOf } from '../../lib/api/client';
-import type { DraftImage, Slot } from '../../lib/db/db';
+import { type DraftImage, type Slot, getDb } from '../../lib/db/db';
+import { type AskAccount, askServer, typedMentions } from '../../lib/mentions/typed-mentions';
 import { type DraftContent, type UseDraft, useDraft } from '../../lib/drafts/drafts';
 import { toast } from '../../lib/toast';
 import { isPickedGif } from '../gifs/gifs.api';
@@ -26,6 +27,9 @@ export interface EditorContent {
   images: DraftImage[];
   contentWarning?: string;
 }
+
+const slotLimit = (kind: SlotKind) => (kind === 'mentions' ? LIMITS.mentionsPerPost : LIMITS.groupsPerPost);
+const SLOT_LIMIT_KEYS = { mentions: 'mentions_up_to', groups: 'groups_up_to' } as const satisfies Record<SlotKind, ErrorKey>;
 
 /** The shared rules of each kind of text, and the error that reports it too long (shown with the count). */
 const RULES = {
@@ -71,6 +75,8 @@ export interface EditorState extends Pick<UseDraft, 'ready' | 'draft' | 'update'
   setError: (message: EditorMessage | null) => void;
   onText: (value: string) => void;
   addSlot: (kind: SlotKind) => void;
+  /** Adds a slot for a chosen account or group, unless one holds it already (up to the limit). */
+  addPicked: (kind: SlotKind, slot: Slot) => void;
   /** Replaces a slot, or removes it (null) and gives the focus back to the text. */
   setSlot: (kind: SlotKind, index: number, slot: Slot | null) => void;
   onFiles: (files: ArrayLike<File> | null) => void;
@@ -84,8 +90,17 @@ export interface EditorState extends Pick<UseDraft, 'ready' | 'draft' | 'update'
   attachGif: (download: Promise<File>) => void;
   /** Media picked but still downloading. */
   mediaLoading: boolean;
-  /** The content to send, or null (with the reason shown) when it breaks the shared rules. */
-  check: () => EditorContent | null;
+  /**
+   * The accounts the text names as `@name` that no slot holds yet, as slots: known locally, or
+   * asked of the server when online. Null (with the reason shown) when they would pass the
+   * limit of mentions.
+   */
+  typedMentions: () => Promise<Slot[] | null>;
+  /**
+   * The content to send, with `typed` among its mentions, or null (with the reason shown) when it
+   * breaks the shared rules.
+   */
+  check: (typed?: Slot[]) => EditorContent | null;
 }
 
 /**
@@ -104,13 +119,26 @@ export function useEditor(options: EditorOptions): EditorState {
   const addSlot = useCallback(
     (kind: SlotKind) => {
       update((d) => {
-        const limit = kind === 'mentions' ? LIMITS.mentionsPerPost : LIMITS.groupsPerPost;
-        if (d[kind].length >= limit) {
-          setError({ ns: 'error', key: kind === 'mentions' ? 'mentions_up_to' : 'groups_up_to' });
+        if (d[kind].length >= slotLimit(kind)) {
+          setError({ ns: 'error', key: SLOT_LIMIT_KEYS[kind] });
           return {};
         }
         setFocusSlot(`${kind}:${d[kind].length}`);
         return { [kind]: [...d[kind], { query: '', id: null }] };
+      });
+    },
+    [update],
+  );
+
+  const addPicked = useCallback(
+    (kind: SlotKind, slot: Slot) => {
+      update((d) => {
+        if (d[kind].some((s) => (s.id !== null && s.id === slot.id) || s.query.toLowerCase() === slot.query.toLowerCase())) return {};
+        if (d[kind].length >= slotLimit(kind)) {
+          setError({ ns: 'error', key: SLOT_LIMIT_KEYS[kind] });
+          return {};
+        }
+        return { [kind]: [...d[kind], slot] };
       });
     },
     [update],
@@ -161,14 +189,27 @@ export function useEditor(options: EditorOptions): EditorState {
       .finally(() => setDownloads((n) => n - 1));
   };
 
-  const check = (): EditorContent | null => {
+  const findTypedMentions = async (): Promise<Slot[] | null> => {
+    const filled = draft.mentions.filter((s) => s.query.trim() !== '');
+    // Offline, or when the server does not answer, a name not known here waits for the outbox.
+    const ask: AskAccount | undefined = navigator.onLine === false ? undefined : (name) => askServer(name).catch(() => null);
+    const typed = await typedMentions(getDb(), draft.text, filled, ask);
+    if (filled.length + typed.length > LIMITS.mentionsPerPost) {
+      setError({ ns: 'error', key: 'mentions_up_to' });
+      return null;
+    }
+    if (typed.length > 0) update((d) => ({ mentions: [...d.mentions, ...typed] }));
+    return typed;
+  };
+
+  const check = (typed: Slot[] = []): EditorContent | null => {
     // Sent now, the post would go without the media the user is waiting for.
     if (downloads > 0) {
       setError({ ns: 'error', key: 'wait_media' });
       toast.error('error/wait_media');
       return null;
     }
-    const mentions = draft.mentions.filter((s) => s.query.trim() !== '');
+    const mentions = [...draft.mentions.filter((s) => s.query.trim() !== ''), ...typed];
     const groups = draft.groups.filter((s) => s.query.trim() !== '');
     const warning = contentWarnings ? draft.contentWarning?.trim() : undefined;
     const problem =
@@ -213,6 +254,7 @@ export function useEditor(options: EditorOptions): EditorState {
     setError,
     onText,
     addSlot,
+    addPicked,
     setSlot,
     onFiles,
     removeImage: (index) => update((d) => ({ images: d.images.filter((_, i) => i !== index) })),
@@ -227,6 +269,7 @@ export function useEditor(options: EditorOptions): EditorState {
     },
     attachGif,
     mediaLoading: downloads > 0,
+    typedMentions: findTypedMentions,
     check,
   };
 }
@@ -237,23 +280,38 @@ export function useEditor(options: EditorOptions): EditorState {
  * that succeeds leaves the editor busy (the page goes away), unless `send` answers that it stays.
  */
 export function useEditorSend(
-  editor: Pick<EditorState, 'check'>,
+  editor: Pick<EditorState, 'check' | 'typedMentions'>,
   send: (content: EditorContent) => Promise<void | 'stays'>,
   onFailure: (err: unknown) => void,
   options: { leaves?: boolean } = {},
 ) {
   const [busy, setBusy] = useState(false);
+  // A second press while the typed names are looked up must not send twice.
+  const sending = useRef(false);
+  const done = () => {
+    sending.current = false;
+    setBusy(false);
+  };
   const submit = async () => {
-    if (busy) return;
-    const content = editor.check();
-    if (!content) return;
+    if (busy || sending.current) return;
+    sending.current = true;
     setBusy(true);
+    // Names typed as @name become mentions before the content is checked and leaves.
+    const typed = await editor.typedMentions().catch((err: unknown) => {
+      console.warn('typed mentions', err);
+      return [];
+    });
+    const content = typed && editor.check(typed);
+    if (!content) {
+      done();
+      return;
+    }
     try {
       // A send that did not leave after all (the server refused it) frees the editor.
-      if ((await send(content)) === 'stays' || !options.leaves) setBusy(false);
+      if ((await send(content)) === 'stays' || !options.leaves) done();
     } catch (err) {
       onFailure(err);
-      setBusy(false);
+      done();
     }
   };
   return { busy, submit };

@@ -149,6 +149,8 @@ describe('ComposePage', () => {
     fireEvent.click(option);
     expect(slot).toHaveValue('bob');
     fireEvent.change(textbox(), { target: { value: 'hi there' } });
+    // Offline, the queued post waits in the outbox to be read (online, the refusal below would take it back).
+    setOnline(false);
     fireEvent.click(screen.getByRole('button', { name: 'Post' }));
     await waitFor(async () => expect(await getDb().outbox.count()).toBe(1));
     const [row] = await getDb().outbox.toArray();

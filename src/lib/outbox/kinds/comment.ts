@@ -5,7 +5,7 @@ import { type KruhDb, type OutboxRow, type Slot, getDb } from '../../db/db';
 import { draftKeys } from '../../drafts/store';
 import { getSession } from '../../session-store';
 import { type QueueInput, enqueue, freshRow } from '../queue';
-import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, pendingItem, returnAsDraft, slotValues } from './handler';
+import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, mentionValues, pendingItem, returnAsDraft } from './handler';
 
 export interface CommentPayload {
   text: string;
@@ -43,7 +43,7 @@ export const commentHandler: OutboxHandler<OutboxRowOf<'comment'>> = {
           body: {
             text: row.payload.text,
             parent: row.payload.parent,
-            mentions: slotValues(row.payload.mentions),
+            mentions: await mentionValues(db, row.payload.text, row.payload.mentions),
             // The server sends the comment to other fediverse servers once these are uploaded.
             ...(row.images.length > 0 ? { images: row.images.length } : {}),
           },

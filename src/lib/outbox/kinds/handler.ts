@@ -1,7 +1,9 @@
 import type { Table } from 'dexie';
 import type { ErrorKey } from '#core/errors';
 import { mediaApi } from '#core/api/media';
+import { LIMITS } from '#core/limits';
 import { ApiError, type CallOptions, callApi, isRetryable, uploadErrorOf } from '../../api/client';
+import { askServer, typedMentions } from '../../mentions/typed-mentions';
 import type { DraftImage, KruhDb, OutboxRow, OutboxRowOf, Slot } from '../../db/db';
 import { returnToDrafts } from '../../drafts/store';
 import { toast } from '../../toast';
@@ -38,6 +40,19 @@ export const idempotent = (row: OutboxRow): CallOptions => ({ headers: { 'Idempo
 /** A slot as the API takes it: the picked id, else the typed name; empty slots are dropped. */
 export const slotValues = (slots: Slot[]) =>
   slots.map((s) => s.id ?? s.query.trim()).filter((v) => v !== '');
+
+/**
+ * The mentions as the API takes them, with the accounts the text names as `@name` that the
+ * composer could not find (written offline): found now, within the limit of mentions; a name past
+ * the limit or matching no account stays plain text. A failed look-up fails the send, to be
+ * retried with it.
+ */
+export async function mentionValues(db: KruhDb, text: string, slots: Slot[]): Promise<string[]> {
+  const chosen = slotValues(slots);
+  if (chosen.length >= LIMITS.mentionsPerPost) return chosen;
+  const typed = await typedMentions(db, text, slots.filter((s) => s.query.trim() !== ''), askServer);
+  return [...chosen, ...slotValues(typed)].slice(0, Math.max(chosen.length, LIMITS.mentionsPerPost));
+}
 
 function imageForm(image: DraftImage, index: number, id: string): FormData {
   const form = new FormData();

@@ -6,7 +6,7 @@ import { draftKeys } from '../../drafts/store';
 import { showNewPostOnFirstPages } from '../../query/feed-pages';
 import { getSession } from '../../session-store';
 import { type QueueInput, enqueue, freshRow } from '../queue';
-import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, pendingItem, returnAsDraft, slotValues } from './handler';
+import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, mentionValues, pendingItem, returnAsDraft, slotValues } from './handler';
 
 export interface PostPayload {
   text: string;
@@ -46,7 +46,7 @@ export const postHandler: OutboxHandler<OutboxRowOf<'post'>> = {
         {
           body: {
             text: row.payload.text,
-            mentions: slotValues(row.payload.mentions),
+            mentions: await mentionValues(db, row.payload.text, row.payload.mentions),
             groups: slotValues(row.payload.groups),
             ...(row.payload.replyingTo ? { replyingTo: row.payload.replyingTo } : {}),
             ...(row.payload.contentWarning?.trim() ? { contentWarning: row.payload.contentWarning } : {}),
