@@ -293,10 +293,11 @@ export function useEditorSend(
     setBusy(false);
   };
   const submit = async () => {
-    if (busy || sending.current) return;
+    // What breaks the rules is told at once, before any name is looked up.
+    if (busy || sending.current || !editor.check()) return;
     sending.current = true;
     setBusy(true);
-    // Names typed as @name become mentions before the content is checked and leaves.
+    // Names typed as @name become mentions before the content leaves, checked again with them.
     const typed = await editor.typedMentions().catch((err: unknown) => {
       console.warn('typed mentions', err);
       return [];
