@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkboxPlugin } from 'workbox-core';
-import { CacheFirst } from 'workbox-strategies';
+import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { FakeCacheStorage } from '../src/test/fake-caches';
 import { MEDIA_CACHE, forgetPrivateMedia, isFixedMedia, isMediaUrl, mediaCacheKey } from '../src/lib/media-cache';
-import { corsRequest, signatureFreeCacheKey, storeMediaBase, storedMediaBase } from './media-cache';
+import { mirrorSession } from '../src/lib/outbox/background-sync';
+import { corsRequest, mediaCacheRules, sessionAccount, storeMediaBase, storedMediaBase } from './media-cache';
 
 const ORIGIN = 'https://kruh.test';
 const image = (cacheControl: string, body = 'bytes') =>
@@ -69,32 +70,52 @@ describe('which requests are media', () => {
   });
 });
 
-describe('media route caching', () => {
-  /** Runs the media route's strategy the way the service worker does, over a fake network. */
-  function setup(plugins: WorkboxPlugin[] = []) {
-    // The service-worker event classes Workbox checks against (jsdom has none).
-    class ExtendableEventStub extends Event {
-      waitUntil(): void {}
-    }
-    vi.stubGlobal('ExtendableEvent', ExtendableEventStub);
-    vi.stubGlobal('FetchEvent', class extends ExtendableEventStub {});
-    const storage = new FakeCacheStorage();
-    vi.stubGlobal('caches', storage.asCacheStorage());
-    const network = vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      return image(url.searchParams.has('sig') ? 'private, max-age=3600' : 'public, max-age=31536000, immutable', url.href);
-    });
-    vi.stubGlobal('fetch', network);
-    const strategy = new CacheFirst({ cacheName: MEDIA_CACHE, plugins: [...plugins, signatureFreeCacheKey] });
-    const get = async (url: string) => {
-      const event = new ExtendableEventStub('fetch') as unknown as ExtendableEvent;
-      const [response, done] = strategy.handleAll({ request: new Request(url), event });
-      await done;
-      return (await response).text();
-    };
-    return { storage, network, get };
+/**
+ * Runs the media route's strategy the way the service worker does, over a fake network, with the
+ * account the page mirrored (`session.account`, null when signed out) and a clock (`clock.now`).
+ */
+function setup(plugins: WorkboxPlugin[] = []) {
+  const session = { account: 'u1' as string | null };
+  const clock = { now: Date.parse('2026-11-29T12:00:00Z') };
+  const rules = mediaCacheRules(
+    async () => session.account,
+    () => clock.now,
+  );
+  // The service-worker event classes Workbox checks against (jsdom has none).
+  class ExtendableEventStub extends Event {
+    waitUntil(): void {}
   }
+  vi.stubGlobal('ExtendableEvent', ExtendableEventStub);
+  vi.stubGlobal('FetchEvent', class extends ExtendableEventStub {});
+  const storage = new FakeCacheStorage();
+  vi.stubGlobal('caches', storage.asCacheStorage());
+  const server = { online: true };
+  const network = vi.fn(async (input: RequestInfo | URL) => {
+    if (!server.online) throw new TypeError('Failed to fetch');
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    // As the server answers: a private image only to its signature, kept while that lives.
+    if (url.pathname.startsWith('/media/private') && !url.searchParams.has('sig')) return new Response('{}', { status: 404, headers: { 'Cache-Control': 'no-store' } });
+    return image(url.searchParams.has('sig') ? 'private, max-age=600' : 'public, max-age=31536000, immutable', url.href);
+  });
+  vi.stubGlobal('fetch', network);
+  const options = { cacheName: MEDIA_CACHE, plugins: [...plugins, rules] };
+  const strategies = { fixed: new CacheFirst(options), plain: new StaleWhileRevalidate(options) };
+  /**
+   * The text the worker answers, the status when it is no image, or 'no answer' when it has none
+   * (offline, nothing it may use in the cache); the fixed or plain strategy as sw.ts picks it.
+   */
+  const get = async (url: string, strategy: 'fixed' | 'plain' = 'fixed') => {
+    const event = new ExtendableEventStub('fetch') as unknown as ExtendableEvent;
+    const [response, done] = strategies[strategy].handleAll({ request: new Request(url), event });
+    await done.catch(() => undefined);
+    const answer = await response.catch(() => null);
+    if (!answer) return 'no answer';
+    return answer.status === 200 ? answer.text() : answer.status;
+  };
+  return { storage, network, get, session, clock, server };
+}
 
+describe('media route caching', () => {
   it('fetches with the signature, caches without it and serves a re-signed URL from the cache', async () => {
     const { storage, network, get } = setup();
     const first = `${ORIGIN}/media/abc0.webp?exp=1000&sig=one`;
@@ -128,6 +149,86 @@ describe('media route caching', () => {
     // At logout it goes like a private image of the app's own.
     expect(await forgetPrivateMedia(storage.asCacheStorage())).toBe(1);
     expect(storage.urls(MEDIA_CACHE)).toEqual([]);
+  });
+});
+
+describe("private images and the account's session", () => {
+  const SIGNED = `${ORIGIN}/media/private0.webp?exp=1000&sig=one`;
+  const RESIGNED = `${ORIGIN}/media/private0.webp?exp=2000&sig=two`;
+  const UNSIGNED = `${ORIGIN}/media/private0.webp`;
+
+  it('answers a signed request from the cache while the account that fetched it is signed in, within its max-age', async () => {
+    const { network, get, clock, server } = setup();
+    expect(await get(SIGNED)).toBe(SIGNED);
+    server.online = false;
+    clock.now += 599_000;
+    expect(await get(RESIGNED)).toBe(SIGNED);
+    expect(network).toHaveBeenCalledTimes(1);
+  });
+
+  it('never answers an address without a signature from the cache', async () => {
+    const { storage, network, get } = setup();
+    await get(SIGNED);
+    // The same picture asked for without its signature, whichever strategy takes it: the server decides.
+    expect(await get(UNSIGNED, 'plain')).toBe(404);
+    expect(await get(`${UNSIGNED}?v=1`)).toBe(404);
+    expect(network).toHaveBeenCalledTimes(3);
+    // The account's own copy stays for its signed requests.
+    expect(storage.urls(MEDIA_CACHE)).toEqual([UNSIGNED]);
+  });
+
+  it('drops it once the session is gone without a logout, and answers nothing offline', async () => {
+    const { storage, network, get, session, server } = setup();
+    await get(SIGNED);
+    session.account = null;
+    server.online = false;
+    expect(await get(RESIGNED)).toBe('no answer');
+    expect(network).toHaveBeenCalledTimes(2);
+    expect(storage.urls(MEDIA_CACHE)).toEqual([]);
+  });
+
+  it("drops it when another account signs in on the device, and keeps the other's copy for them", async () => {
+    const { storage, network, get, session } = setup();
+    await get(SIGNED);
+    session.account = 'u2';
+    expect(await get(RESIGNED)).toBe(RESIGNED);
+    expect(network).toHaveBeenCalledTimes(2);
+    expect(storage.urls(MEDIA_CACHE)).toEqual([UNSIGNED]);
+    expect(await get(SIGNED)).toBe(RESIGNED);
+    expect(network).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps it no longer than its max-age, offline too', async () => {
+    const { storage, get, clock, server } = setup();
+    await get(SIGNED);
+    clock.now += 600_000;
+    server.online = false;
+    expect(await get(RESIGNED)).toBe('no answer');
+    expect(storage.urls(MEDIA_CACHE)).toEqual([]);
+  });
+
+  it('keeps none fetched while signed out, and public media whoever is signed in', async () => {
+    const { storage, network, get, session, clock, server } = setup();
+    session.account = null;
+    expect(await get(SIGNED)).toBe(SIGNED);
+    expect(storage.urls(MEDIA_CACHE)).toEqual([]);
+    const avatar = `${ORIGIN}/media/pfp/u1.jpeg?v=2`;
+    await get(avatar);
+    session.account = 'u2';
+    clock.now += 40 * 24 * 3600_000;
+    server.online = false;
+    expect(await get(avatar)).toBe(avatar);
+    expect(network).toHaveBeenCalledTimes(2);
+  });
+
+  it("knows the account from the session the page mirrors, while the server takes it", async () => {
+    expect(await sessionAccount()).toBeNull();
+    await mirrorSession({ token: 'tok', username: 'alice', id: 'u1' });
+    expect(await sessionAccount()).toBe('u1');
+    await mirrorSession({ token: 'tok', username: 'alice', id: 'u1', expired: true });
+    expect(await sessionAccount()).toBeNull();
+    await mirrorSession({ token: null, username: null, id: null });
+    expect(await sessionAccount()).toBeNull();
   });
 });
 

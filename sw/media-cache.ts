@@ -1,5 +1,6 @@
 import type { WorkboxPlugin } from 'workbox-core';
-import { mediaCacheKey } from '../src/lib/media-cache';
+import { isPrivateResponse, mediaCacheKey } from '../src/lib/media-cache';
+import { mirroredSession } from '../src/lib/outbox/background-sync';
 
 /**
  * The service worker's side of the media cache: how its routes key and fetch media, and where it
@@ -7,13 +8,66 @@ import { mediaCacheKey } from '../src/lib/media-cache';
  * `src/lib/media-cache.ts`.
  */
 
+/** Added to a private image as it is cached: the account whose session fetched it, and when. */
+const KEPT_FOR = 'X-Kruh-Kept-For';
+const KEPT_AT = 'X-Kruh-Kept-At';
+
+/** The `max-age` of an answer in seconds; 0 when it has none. */
+function maxAgeOf(response: Response): number {
+  const match = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?/i.exec(response.headers.get('Cache-Control') ?? '');
+  return match ? Number(match[1]) : 0;
+}
+
+/** Whether a request carries a private image's signature: only the API hands such an address out. */
+const isSigned = (url: string) => new URL(url).searchParams.has('sig');
+
 /**
- * Workbox plugin of the media route: the network request keeps its signature, the cache entry does
- * not, so a re-signed URL of an image already seen hits the cache (offline too) until logout.
+ * The account whose session the page last mirrored for the worker (it cannot read localStorage),
+ * while the server still takes it; null when signed out or refused.
  */
-export const signatureFreeCacheKey: WorkboxPlugin = {
-  cacheKeyWillBeUsed: async ({ request }) => mediaCacheKey(request.url),
-};
+export async function sessionAccount(): Promise<string | null> {
+  const session = await mirroredSession().catch(() => undefined);
+  return session?.token && session.id && !session.expired ? session.id : null;
+}
+
+/**
+ * Workbox plugin of every media route. The network request keeps its signature, the cache entry
+ * does not, so a re-signed URL of an image already seen hits the cache (offline too). A private
+ * image (`Cache-Control: private`) is kept for the account whose session fetched it and no longer
+ * than its answer's `max-age`, which the server sets to its signature's life: the cache answers it
+ * only to a signed request while that same account is signed in and the time has not passed.
+ * Otherwise the entry is dropped and the network asked, so a device whose session was cleared
+ * without a logout (or that another account now uses) shows nobody a private image from the cache.
+ */
+export function mediaCacheRules(account: () => Promise<string | null> = sessionAccount, now: () => number = Date.now): WorkboxPlugin {
+  return {
+    cacheKeyWillBeUsed: async ({ request, mode, state }) => {
+      if (mode === 'read' && state) state.signed = isSigned(request.url);
+      return mediaCacheKey(request.url);
+    },
+    cacheWillUpdate: async ({ response }) => {
+      if (response.status !== 200) return null;
+      if (!isPrivateResponse(response)) return response;
+      const owner = await account();
+      if (!owner || maxAgeOf(response) === 0) return null;
+      const headers = new Headers(response.headers);
+      headers.set(KEPT_FOR, owner);
+      headers.set(KEPT_AT, String(now()));
+      return new Response(await response.arrayBuffer(), { status: response.status, statusText: response.statusText, headers });
+    },
+    cachedResponseWillBeUsed: async ({ cacheName, cachedResponse, request, state }) => {
+      if (!cachedResponse || !isPrivateResponse(cachedResponse)) return cachedResponse ?? null;
+      const keptAt = Number(cachedResponse.headers.get(KEPT_AT));
+      const fresh = Number.isFinite(keptAt) && now() - keptAt < maxAgeOf(cachedResponse) * 1000;
+      const owner = cachedResponse.headers.get(KEPT_FOR);
+      const ours = owner !== null && owner === (await account());
+      if (fresh && ours && state?.signed === true) return cachedResponse;
+      // Past its time or its session: of no use to anyone any more.
+      if (!fresh || !ours) await (await caches.open(cacheName)).delete(request);
+      return null;
+    },
+  };
+}
 
 /**
  * Workbox plugin of the content host's media: the request is made with CORS, so the cached answer

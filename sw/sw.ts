@@ -6,7 +6,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { SYNC_TAG } from '../src/lib/outbox/background-sync';
 import { MEDIA_BASE_MESSAGE, MEDIA_CACHE, isFixedMedia, isMediaUrl } from '../src/lib/media-cache';
-import { corsRequest, signatureFreeCacheKey, storeMediaBase, storedMediaBase } from './media-cache';
+import { corsRequest, mediaCacheRules, storeMediaBase, storedMediaBase } from './media-cache';
 import { syncOutbox } from './outbox-sync';
 import { registerPush } from './push';
 import { receiveShare } from './share-target';
@@ -36,11 +36,13 @@ registerRoute(
 // do nothing until every tab was closed).
 
 // Media: versioned and signed addresses name fixed bytes and are answered from the cache first (so
-// offline too); a plain avatar address is answered from the cache while it is fetched again.
+// offline too); a plain avatar address is answered from the cache while it is fetched again. A
+// private image is answered from the cache only within its max-age and its account's session
+// (mediaCacheRules); public media is kept up to 30 days.
 const mediaOptions = {
   cacheName: MEDIA_CACHE,
   plugins: [
-    signatureFreeCacheKey,
+    mediaCacheRules(),
     new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
   ],
 };

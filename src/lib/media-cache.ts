@@ -35,7 +35,7 @@ export function isFixedMedia(url: URL): boolean {
  * The server marks images of private groups `Cache-Control: private`; the cached response keeps
  * that header, which is how they are told apart from public media here.
  */
-function isPrivateResponse(response: Response | undefined): boolean {
+export function isPrivateResponse(response: Response | undefined): boolean {
   const directives = (response?.headers.get('Cache-Control') ?? '').toLowerCase().split(',');
   return directives.some((directive) => directive.trim() === 'private');
 }

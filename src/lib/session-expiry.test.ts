@@ -35,6 +35,12 @@ describe('startSessionExpiry', () => {
     await vi.waitFor(() => expect(storage.urls(MEDIA_CACHE)).toEqual([new URL(PUBLIC, location.href).href]));
   });
 
+  it('drops them at start when there is no session, as after one cleared without a logout', async () => {
+    const storage = await mediaCache();
+    stop = startSessionExpiry();
+    await vi.waitFor(() => expect(storage.urls(MEDIA_CACHE)).toEqual([new URL(PUBLIC, location.href).href]));
+  });
+
   it('drops them at start when the session was refused before', async () => {
     const storage = await mediaCache();
     await refuseSession('tok', 'alice', 'u1');

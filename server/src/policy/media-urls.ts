@@ -9,7 +9,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * get a fresh one, while someone banned or gone from the group gets no new URL and the ones they
  * hold die shortly. The expiry is rounded up to a time bucket, so every read within one bucket
  * gives the same URL and browser caches still hit. The service worker keys its cache on the URL
- * without the signature, so a member keeps seeing an image offline across re-signings.
+ * without the signature, so a member keeps seeing an image offline across re-signings, as long as
+ * the answer's max-age (what is left of the signature's life) allows.
  */
 
 /** Signed URLs stay valid at least this long... */
