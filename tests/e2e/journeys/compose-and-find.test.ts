@@ -148,4 +148,41 @@ describe('journey: compose a rich post and find it everywhere', () => {
     await expect.poll(async () => (await comments()).map((c) => [c.text, c.mentions.map((m) => m._id)])).toEqual([['Ask the neighbour', [finn.id]]]);
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });
+  it('offers names typed into the text under it, and makes a typed @name a mention, on a phone', async () => {
+    const { ada, finn, words } = await setUp();
+    const carol = await createVerifiedUser(e2e.server);
+    const { server } = e2e;
+    const en = (id: string) => text('en', id);
+    const page = await e2e.visit('/post', { as: ada, viewport: JOURNEY_VIEWPORT });
+    const main = page.getByRole('main');
+    const textBox = main.getByRole('textbox', { name: en('compose:text_label') });
+
+    // "@" and the start of a name: the suggestions open under the text, the first highlighted.
+    await textBox.pressSequentially(`${words} with @${finn.username.slice(0, -1)}`);
+    const list = main.getByRole('listbox', { name: en('common:slot.suggestions') });
+    const option = list.getByRole('option', { name: `@${finn.username}` });
+    await option.waitFor();
+    await expect.poll(() => textBox.getAttribute('aria-activedescendant')).toBe(await option.getAttribute('id'));
+    const [field, shown] = [await textBox.boundingBox(), await list.boundingBox()];
+    if (!field || !shown) throw new Error('the text or its suggestions are not on screen');
+    expect(shown.y).toBeGreaterThanOrEqual(field.y + field.height - 1);
+    expect(shown.x + shown.width).toBeLessThanOrEqual(JOURNEY_VIEWPORT.width);
+    // Escape closes the list; typing on opens it again, and Enter takes the name without sending.
+    await textBox.press('Escape');
+    await expect.poll(() => list.count()).toBe(0);
+    await textBox.pressSequentially(finn.username.slice(-1));
+    await option.waitFor();
+    await textBox.press('Enter');
+    await expect.poll(() => textBox.inputValue()).toBe(`${words} with @${finn.username} `);
+    await expect.poll(() => main.getByRole('combobox', { name: en('common:slot.mention_placeholder') }).inputValue()).toBe(finn.username);
+    expect(new URL(page.url()).pathname).toBe('/post');
+
+    // A name typed in full, never picked, is a mention too once the post leaves.
+    await textBox.pressSequentially(`and @${carol.username}.`);
+    await textBox.press('Control+Enter');
+    await page.waitForURL((url) => url.pathname === '/');
+    const mine = async () => (await api<PostList>(server, 'GET', `/profile/posts/${ada.username}`, { token: ada.token })).body.posts;
+    await expect.poll(async () => (await mine()).map((p) => p.mentions.map((m) => m._id)), { timeout: 15_000 }).toEqual([[finn.id, carol.id]]);
+    expect(e2e.journey.log.pageErrors).toEqual([]);
+  });
 });
