@@ -118,8 +118,8 @@ export const INFO_KEYS = [
   // A domain blocked from federating, or no longer.
   'domain_blocked', 'domain_unblocked',
   // Registration: a sign-up waiting for the moderators, the mode changed, an application decided,
-  // an invite link revoked.
-  'signup_application', 'registration_updated', 'application_approved', 'application_refused', 'invite_revoked',
+  // an invite link made or revoked.
+  'signup_application', 'registration_updated', 'application_approved', 'application_refused', 'invite_created', 'invite_revoked',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

@@ -48,6 +48,7 @@ const account = () => import('../features/account/AccountPage');
 const credentials = () => import('../features/account/CredentialsPage');
 const notificationSettings = () => import('../features/account/NotificationSettingsPage');
 const safetyLists = () => import('../features/account/SafetyListsPage');
+const invites = () => import('../features/account/InvitesPage');
 const accountDeleted = () => import('../features/account/AccountDeletedPage');
 
 function RouteError() {
@@ -99,6 +100,7 @@ export const routes: RouteObject[] = [
           { path: 'account/credentials', ...page(credentials, { guarded: true }) },
           { path: 'account/notification-settings', ...page(notificationSettings, { guarded: true }) },
           { path: 'account/safety', ...page(safetyLists, { guarded: true }) },
+          { path: 'account/invites', ...page(invites, { guarded: true }) },
           { path: 'account-deleted', ...page(accountDeleted) },
           { path: 'moderation', ...page(moderation, { guarded: true }) },
           { path: '*', Component: NotFoundPage },

@@ -88,6 +88,17 @@ describe('AccountPage', () => {
     expect(await screen.findByRole('link', { name: 'Moderation' })).toHaveAttribute('href', '/moderation');
   });
 
+  it("links a member's invite links only while the instance lets members invite", async () => {
+    serve((call) => (call.path === '/api/registration' ? { body: { mode: 'invitation', membersInvite: false } } : undefined));
+    const { unmount } = render();
+    expect(await screen.findByRole('heading', { name: 'me' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Invite links' })).toBeNull();
+    unmount();
+    serve((call) => (call.path === '/api/registration' ? { body: { mode: 'invitation', membersInvite: true } } : undefined));
+    render();
+    expect(await screen.findByRole('link', { name: 'Invite links' })).toHaveAttribute('href', '/account/invites');
+  });
+
   it('shows the bio update button only when the bio differs, and saves it', async () => {
     const { calls } = serve();
     render();
@@ -137,7 +148,8 @@ describe('AccountPage', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'Dark' }));
     expect(document.documentElement.dataset.theme).toBe('dark');
     expect(localStorage.getItem('theme')).toBe('dark');
-    expect(calls.map(pathOf).filter((c) => !c.endsWith('/api/account/get'))).toEqual([]);
+    // The page's own reads (the account, the registration settings) are all it asks for: the theme stays on the device.
+    expect(calls.map(pathOf).filter((c) => !c.endsWith('/api/account/get') && !c.endsWith('/api/registration'))).toEqual([]);
     first.unmount();
 
     // A later visit (and the entry's early module) reads it back.

@@ -28,6 +28,7 @@ import './account.css';
 import { useObjectUrl } from '../../components/ImagePicker';
 import { Icon } from '../../components/Icon';
 import { useWorksOffline } from '../../lib/works-offline';
+import { useRegistration } from '../../lib/registration';
 
 type UploadState = 'idle' | 'uploading' | 'uploaded' | 'onlyImages' | { failed: string };
 
@@ -219,6 +220,7 @@ export default function AccountPage() {
   const { t, i18n } = useTranslation(['account', 'common', 'safety', 'moderation']);
   const navigate = useNavigate();
   const { account, isLoading } = useAccount();
+  const registration = useRegistration();
   // The account delete, or a logout that would drop this many unsent items.
   const [confirming, setConfirming] = useState<{ kind: 'delete' } | { kind: 'logout'; pending: number } | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -286,6 +288,7 @@ export default function AccountPage() {
         <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>
         <AppLink to="/account/safety">{t('safety:lists_link')}</AppLink>
         {account.moderator && <AppLink to="/moderation">{t('moderation:link')}</AppLink>}
+        {registration.value?.membersInvite && !account.moderator && <AppLink to="/account/invites">{t('moderation:invites.title')}</AppLink>}
         <button type="button" className="link-button" onClick={() => void onLogout()}>
           {t('logout.button')}
         </button>

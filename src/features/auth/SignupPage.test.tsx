@@ -4,10 +4,10 @@ import { LIMITS } from '#core/limits';
 import { renderWithApp, stubFetch } from '../../test/render';
 import SignupPage from './SignupPage';
 
-function renderSignup(responder: Parameters<typeof stubFetch>[0], lng: 'en' | 'cs' = 'en') {
+function renderSignup(responder: Parameters<typeof stubFetch>[0], lng: 'en' | 'cs' = 'en', route = '/signup') {
   const stub = stubFetch(responder);
   vi.stubGlobal('fetch', stub.fetchMock);
-  const view = renderWithApp(<SignupPage />, { route: '/signup', path: '/signup', lng });
+  const view = renderWithApp(<SignupPage />, { route, path: '/signup', lng });
   return { ...view, calls: stub.calls };
 }
 
@@ -103,5 +103,45 @@ describe('SignupPage', () => {
     refuse = true;
     fireEvent.click(screen.getByRole('button', { name: 'Send it again' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Too many verification emails were asked for.');
+  });
+
+  describe('under the registration mode', () => {
+    const inMode = (mode: string, signupAnswer?: { status: number; body: unknown }) => (url: URL) => {
+      if (url.pathname === '/api/registration') return { body: { mode, membersInvite: false } };
+      if (url.pathname === '/api/auth/signup') return signupAnswer;
+      return undefined;
+    };
+
+    it('says sign-ups are closed, and offers no form', async () => {
+      renderSignup(inMode('closed'));
+      expect(await screen.findByText('Registrations are closed on this instance.')).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
+      expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+    });
+
+    it('asks why by approval, checks it with the shared rule, sends it, and says the sign-up waits', async () => {
+      const { calls } = renderSignup(inMode('approval', { status: 201, body: { message: 'info/signup_application' } }));
+      const reason = await screen.findByLabelText('Why would you like to join?');
+      fill({ username: 'alice', email: 'alice@example.com', password: 'secret1', repeat: 'secret1' });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+      expect(screen.getByText('Tell the moderators why you would like to join.')).toBeInTheDocument();
+      expect(signupCalls(calls)).toHaveLength(0);
+      fireEvent.change(reason, { target: { value: 'I sing in the choir.' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+      expect(await screen.findByRole('status')).toHaveTextContent('The moderators will review your sign-up');
+      expect(signupCalls(calls)[0]).toMatchObject({ body: { username: 'alice', reason: 'I sing in the choir.' } });
+    });
+
+    it('fills the invite code from the link by invitation, and sends it', async () => {
+      const { calls } = renderSignup(inMode('invitation', { status: 201, body: { message: 'info/signup_email' } }), 'cs', '/signup?invite=abc123');
+      expect(await screen.findByLabelText('Kód pozvánky')).toHaveValue('abc123');
+      fireEvent.change(screen.getByLabelText('Uživatelské jméno'), { target: { value: 'alice' } });
+      fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'alice@example.com' } });
+      fireEvent.change(screen.getByLabelText('Heslo'), { target: { value: 'secret1' } });
+      fireEvent.change(screen.getByLabelText('Heslo znovu'), { target: { value: 'secret1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Zaregistrovat se' }));
+      await screen.findByRole('status');
+      expect(signupCalls(calls)[0]).toMatchObject({ body: { username: 'alice', invite: 'abc123' } });
+    });
   });
 });

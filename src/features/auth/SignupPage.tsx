@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import type { RegistrationMode } from '#core/api/registration';
 import type { ErrorKey } from '#core/errors';
 import { LIMITS } from '#core/limits';
 import {
@@ -8,24 +9,31 @@ import {
   validateEmail,
   validatePassword,
   validatePasswordRepeat,
+  validateRegistrationReason,
   validateUsername,
 } from '#core/validation';
 import { AppLink } from '../../components/AppLink';
 import { FormField, PasswordField } from '../../components/FormField';
 import { useFormValues, useSubmit } from '../../lib/forms';
 import { currentLanguage, translateMessage } from '../../lib/i18n';
+import { useRegistration } from '../../lib/registration';
 import { useSession } from '../../lib/session';
 import { failureMessage, replyMessage, signup } from './auth.api';
 import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
 import { ResendVerification } from './ResendVerification';
 import './auth.css';
 
-type Fields = 'username' | 'email' | 'password' | 'repeat';
+type Fields = 'username' | 'email' | 'password' | 'repeat' | 'reason' | 'invite';
 type FieldErrors = Partial<Record<Fields, ErrorKey>>;
 
-/** The shared rules, the same functions the server runs. */
-export function validateSignup(values: Record<Fields, string>): FieldErrors {
+/** The shared rules, the same functions the server runs; the reason and the invite as the registration mode asks. */
+export function validateSignup(values: Record<Fields, string>, mode?: RegistrationMode): FieldErrors {
   const errors: FieldErrors = {};
+  if (mode === 'approval') {
+    const reason = validateRegistrationReason(values.reason);
+    if (reason) errors.reason = reason;
+  }
+  if (mode === 'invitation' && !values.invite.trim()) errors.invite = 'invite_required';
   const username = validateUsername(values.username.trim());
   if (username) errors.username = username;
   const email = validateEmail(values.email);
@@ -37,12 +45,19 @@ export function validateSignup(values: Record<Fields, string>): FieldErrors {
   return errors;
 }
 
-/** Sign-up: username, email, password twice, Google; a login link after a failure. */
+/**
+ * Sign-up: username, email, password twice, Google; a login link after a failure. The registration
+ * mode (as last read) adds why the person would like to join (by approval) or the invite code,
+ * filled from the link's `?invite=` (by invitation), or says sign-ups are closed.
+ */
 export default function SignupPage() {
   const { t, i18n } = useTranslation('auth');
   const { isLoggedIn, expired } = useSession();
+  const [params] = useSearchParams();
+  const mode = useRegistration().value?.mode;
   const [errors, setErrors] = useState<FieldErrors>({});
-  const { values, field } = useFormValues<Fields>({ username: '', email: '', password: '', repeat: '' }, (name) => {
+  const initial = { username: '', email: '', password: '', repeat: '', reason: '', invite: params.get('invite') ?? '' };
+  const { values, field } = useFormValues<Fields>(initial, (name) => {
     if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
   });
   // The server's message and the address the verification mail went to.
@@ -53,12 +68,13 @@ export default function SignupPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validateSignup(values);
+    const found = validateSignup(values, mode);
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
     void submit(null, async () => {
       const email = normalizeEmail(values.email);
-      const reply = await signup(values.username.trim(), email, values.password, currentLanguage(i18n));
+      const admission = { reason: values.reason || undefined, invite: values.invite.trim() || undefined };
+      const reply = await signup(values.username.trim(), email, values.password, currentLanguage(i18n), admission);
       setDone({ message: replyMessage(reply, 'info/signup_email'), email });
     });
   };
@@ -79,9 +95,24 @@ export default function SignupPage() {
     );
   }
 
+  if (mode === 'closed') {
+    return (
+      <section className="auth">
+        <h1 className="auth__title">{t('signup.title')}</h1>
+        <AuthNotice message="error/registrations_closed" />
+        <p className="auth__footer">
+          {t('signup.haveAccount')} <AppLink to="/login">{t('signup.loginLink')}</AppLink>
+        </p>
+      </section>
+    );
+  }
+
+  const reasonError = errors.reason ? translateMessage(t, `error/${errors.reason}`) : null;
+
   return (
     <section className="auth">
       <h1 className="auth__title">{t('signup.title')}</h1>
+      {mode === 'approval' && <p className="auth__lead">{t('signup.approvalLead')}</p>}
       <form className="auth__form" onSubmit={onSubmit} noValidate>
         <AuthAlert message={serverError}>
           {' '}
@@ -107,6 +138,35 @@ export default function SignupPage() {
           required
         />
         <PasswordField purpose="new" label={t('signup.repeat')} {...input('repeat')} required />
+        {mode === 'approval' && (
+          <div className="field">
+            <label className="field__label" htmlFor="signup-reason">
+              {t('signup.reason')}
+            </label>
+            <textarea
+              id="signup-reason"
+              name="reason"
+              className="field__input"
+              rows={3}
+              maxLength={LIMITS.registrationReasonMaxLength}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={reasonError ? 'signup-reason-error' : 'signup-reason-hint'}
+              {...field('reason')}
+              required
+            />
+            <p id="signup-reason-hint" className="field__hint">
+              {t('signup.reasonHint', { max: LIMITS.registrationReasonMaxLength })}
+            </p>
+            {reasonError ? (
+              <p id="signup-reason-error" className="field__error">
+                {reasonError}
+              </p>
+            ) : null}
+          </div>
+        )}
+        {mode === 'invitation' && (
+          <FormField label={t('signup.invite')} autoCapitalize="none" spellCheck={false} hint={t('signup.inviteHint')} {...input('invite')} required />
+        )}
         <SubmitButton form="signup" busy={busy} />
       </form>
       <AuthFooter mode="signup" />

@@ -16,9 +16,12 @@ export async function passkeyLogin(): Promise<Session> {
   return callApi(authApi.passkeyLogin, { body: { challengeId, response } });
 }
 
-/** `language` picks the language of the account and its emails. */
-export const signup = (username: string, email: string, password: string, language?: string) =>
-  callApi(authApi.signup, { body: { username, email, password, language } });
+/**
+ * `language` picks the language of the account and its emails; `admission` carries why the person
+ * would like to join (sign-ups by approval) or the invite code (by invitation).
+ */
+export const signup = (username: string, email: string, password: string, language?: string, admission: { reason?: string; invite?: string } = {}) =>
+  callApi(authApi.signup, { body: { username, email, password, language, ...admission } });
 
 export const googleLogin = (token: string, language?: string) => callApi(authApi.google, { body: { token, language } });
 

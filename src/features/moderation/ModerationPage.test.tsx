@@ -80,8 +80,8 @@ describe('the moderation page', () => {
   it("tells someone who is not a moderator the server's refusal", async () => {
     mockFetch(() => ({ status: 403, body: { message: 'error/moderators_only' } }));
     render();
-    // The queue, the log and the blocked domains each say so.
-    await waitFor(() => expect(screen.getAllByText('Only the moderators can do this.')).toHaveLength(3));
+    // The queue, the log, the applications, the invite links and the blocked domains each say so.
+    await waitFor(() => expect(screen.getAllByText('Only the moderators can do this.')).toHaveLength(5));
   });
 
   it('loads the next page of the queue and of the log when asked', async () => {

@@ -29,6 +29,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   passkeys: [],
   blockState: ['u1'],
   publicConfig: [],
+  registration: [],
   historyName: ['user', 'u1'],
   gifCategories: ['en'],
   suggestions: ['users'],

@@ -44,6 +44,8 @@ export const queryKeys = {
   /** The caller's block and mute of a user (kept in the meta table). */
   blockState: (dbName: string, userId: string) => ['block-state', dbName, userId] as const,
   publicConfig: (dbName: string) => ['public-config', dbName] as const,
+  /** How new accounts come in (the registration mode; kept in the meta table). */
+  registration: (dbName: string) => ['registration', dbName] as const,
   /** The current name of a user or group in the search history (a text entry is its own name). */
   historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,
   gifCategories: (dbName: string, locale: string) => ['gifs', dbName, 'categories', locale] as const,
@@ -69,9 +71,10 @@ export const listKeys = {
   // Under one prefix, so queryKeys.moderationAll reaches every queue and log.
   /**
    * A moderation queue or log: 'all' for the instance moderators', `group:<name>` for a group's; and
-   * the instance moderators' blocked domains ('domains', 'all').
+   * the instance moderators' blocked domains and sign-ups waiting for approval ('domains' and
+   * 'applications', 'all'), and the caller's own invite links ('invites', 'own').
    */
-  moderation: (what: 'reports' | 'log' | 'domains', scope: string): ListKey => ['moderation', what, scope],
+  moderation: (what: 'reports' | 'log' | 'domains' | 'applications' | 'invites', scope: string): ListKey => ['moderation', what, scope],
   /** Trending GIFs (term null) or the results of a search. */
   gifResults: (term: string | null, locale: string): ListKey => ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
   search: (kind: string, size: number, query: string, listing: { sort?: Sort; time?: TimeWindow }): ListKey => [
