@@ -1,16 +1,23 @@
-import { type InputHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
 import { LIMITS } from '#core/limits';
 import './FormField.css';
 
-interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
+interface FieldFrame {
   label: string;
-  /** Already translated error text shown under the input. */
+  /** Already translated error text shown under the control. */
   error?: string | null;
   hint?: string;
+  id?: string;
+  className?: string;
 }
 
-/** A labelled input with its error message wired to aria-describedby. */
-export function FormField({ label, error, hint, id, className, ...input }: FormFieldProps) {
+interface FormFieldProps extends FieldFrame, Omit<InputHTMLAttributes<HTMLInputElement>, keyof FieldFrame> {}
+
+/** What the control of a field carries: its id and the error and hint wired to aria-describedby. */
+type ControlProps = { id: string; className: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+
+/** A labelled control (an input, a text area) with its hint and error message. */
+function Field({ label, error, hint, id, className, control }: FieldFrame & { control: (props: ControlProps) => ReactNode }) {
   const generated = useId();
   const inputId = id ?? generated;
   const errorId = `${inputId}-error`;
@@ -21,13 +28,7 @@ export function FormField({ label, error, hint, id, className, ...input }: FormF
       <label className="field__label" htmlFor={inputId}>
         {label}
       </label>
-      <input
-        id={inputId}
-        className="field__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
+      {control({ id: inputId, className: 'field__input', 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint ? (
         <p id={hintId} className="field__hint">
           {hint}
@@ -40,6 +41,18 @@ export function FormField({ label, error, hint, id, className, ...input }: FormF
       ) : null}
     </div>
   );
+}
+
+/** A labelled input with its error message wired to aria-describedby. */
+export function FormField({ label, error, hint, id, className, ...input }: FormFieldProps) {
+  return <Field label={label} error={error} hint={hint} id={id} className={className} control={(props) => <input {...props} {...input} />} />;
+}
+
+interface TextAreaFieldProps extends FieldFrame, Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, keyof FieldFrame> {}
+
+/** A labelled text area, as FormField. */
+export function TextAreaField({ label, error, hint, id, className, ...area }: TextAreaFieldProps) {
+  return <Field label={label} error={error} hint={hint} id={id} className={className} control={(props) => <textarea {...props} {...area} />} />;
 }
 
 interface PasswordFieldProps extends Omit<FormFieldProps, 'type' | 'autoComplete'> {

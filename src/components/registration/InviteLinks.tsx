@@ -8,6 +8,17 @@ import { createInvite, inviteUrl, revokeInvite, useOwnInvites } from '../../lib/
 import { PagedList, useModerationCall } from '../moderation/ModerationLists';
 import './registration.css';
 
+/** A whole number from 1 to `max`, with its label. */
+function NumberInput({ label, max, value, onChange }: { label: string; max: number; value: number; onChange: (value: number) => void }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} className="field__input registration-number" type="number" min={1} max={max} value={value} onChange={(event) => onChange(Number(event.target.value))} />
+    </>
+  );
+}
+
 /**
  * The caller's invite links: a form making one (how many sign-ups, for how many days) and the list,
  * each link with its uses and expiry, to copy or revoke. Made and revoked at once, online only; the
@@ -21,8 +32,6 @@ export function InviteLinks() {
   const { busy, run } = useModerationCall();
   const [maxUses, setMaxUses] = useState(1);
   const [days, setDays] = useState(7);
-  const usesId = useId();
-  const daysId = useId();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -33,26 +42,8 @@ export function InviteLinks() {
     <section className="moderation-section" aria-labelledby="moderation-invites">
       <h2 id="moderation-invites">{t('invites.title')}</h2>
       <form className="moderation-domain-form" onSubmit={submit}>
-        <label htmlFor={usesId}>{t('invites.max_uses')}</label>
-        <input
-          id={usesId}
-          className="field__input registration-number"
-          type="number"
-          min={1}
-          max={LIMITS.inviteMaxUses}
-          value={maxUses}
-          onChange={(event) => setMaxUses(Number(event.target.value))}
-        />
-        <label htmlFor={daysId}>{t('invites.days')}</label>
-        <input
-          id={daysId}
-          className="field__input registration-number"
-          type="number"
-          min={1}
-          max={LIMITS.inviteMaxDays}
-          value={days}
-          onChange={(event) => setDays(Number(event.target.value))}
-        />
+        <NumberInput label={t('invites.max_uses')} max={LIMITS.inviteMaxUses} value={maxUses} onChange={setMaxUses} />
+        <NumberInput label={t('invites.days')} max={LIMITS.inviteMaxDays} value={days} onChange={setDays} />
         <button type="submit" className="button button--primary" disabled={!online || busy}>
           {t('invites.create')}
         </button>

@@ -13,7 +13,7 @@ import {
   validateUsername,
 } from '#core/validation';
 import { AppLink } from '../../components/AppLink';
-import { FormField, PasswordField } from '../../components/FormField';
+import { FormField, PasswordField, TextAreaField } from '../../components/FormField';
 import { useFormValues, useSubmit } from '../../lib/forms';
 import { currentLanguage, translateMessage } from '../../lib/i18n';
 import { useRegistration } from '../../lib/registration';
@@ -107,8 +107,6 @@ export default function SignupPage() {
     );
   }
 
-  const reasonError = errors.reason ? translateMessage(t, `error/${errors.reason}`) : null;
-
   return (
     <section className="auth">
       <h1 className="auth__title">{t('signup.title')}</h1>
@@ -139,30 +137,14 @@ export default function SignupPage() {
         />
         <PasswordField purpose="new" label={t('signup.repeat')} {...input('repeat')} required />
         {mode === 'approval' && (
-          <div className="field">
-            <label className="field__label" htmlFor="signup-reason">
-              {t('signup.reason')}
-            </label>
-            <textarea
-              id="signup-reason"
-              name="reason"
-              className="field__input"
-              rows={3}
-              maxLength={LIMITS.registrationReasonMaxLength}
-              aria-invalid={reasonError ? true : undefined}
-              aria-describedby={reasonError ? 'signup-reason-error' : 'signup-reason-hint'}
-              {...field('reason')}
-              required
-            />
-            <p id="signup-reason-hint" className="field__hint">
-              {t('signup.reasonHint', { max: LIMITS.registrationReasonMaxLength })}
-            </p>
-            {reasonError ? (
-              <p id="signup-reason-error" className="field__error">
-                {reasonError}
-              </p>
-            ) : null}
-          </div>
+          <TextAreaField
+            label={t('signup.reason')}
+            rows={3}
+            maxLength={LIMITS.registrationReasonMaxLength}
+            hint={t('signup.reasonHint', { max: LIMITS.registrationReasonMaxLength })}
+            {...input('reason')}
+            required
+          />
         )}
         {mode === 'invitation' && (
           <FormField label={t('signup.invite')} autoCapitalize="none" spellCheck={false} hint={t('signup.inviteHint')} {...input('invite')} required />
