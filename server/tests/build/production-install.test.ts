@@ -1,54 +1,47 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOutDir, compiledServer, REPO } from '../helpers/compiled-build';
 import { startServerProcess } from '../helpers/server-process';
 import { TEST_DB } from '../helpers/test-app';
+import { copyClone, packageScripts, readmeInstallCommands, runInstallCommand } from './install';
 
 const run = promisify(execFile);
-
-/** What a clone holds that building and running the server read (the web app aside). */
-const CLONE_FILES = ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.base.json', 'scripts', 'core', 'server/src', 'server/scripts', 'server/tsconfig.json', 'server/tsconfig.build.json'];
 
 /** The commands an operator runs on a production install, which must run the last build as it is. */
 const OPERATOR_SCRIPTS = ['serve', 'migrate', 'admin', 'media:migrate', 'backup', 'restore'];
 
-const scripts = () => (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = packageScripts;
 const serveCommand = () => scripts().serve!.split(' ');
 
 /**
- * The README's production install, in a folder of its own: a clone's files, the repository's
- * packages (hard-linked, so copying them takes a second, and pruned there), then the commands an
- * operator runs. SQLite only; the database makes no difference to what a pruned install lacks.
+ * The README's production install, in a folder of its own: a clone's files, then the recipe's
+ * commands as an operator types them (install.ts takes the packages and the build from the
+ * repository), then the commands an operator runs on it. SQLite only; the database makes no
+ * difference to what a pruned install lacks.
  */
 describe.skipIf(TEST_DB !== 'sqlite')('a production install pruned of its development packages', () => {
   let install = '';
-  let out = '';
   let env: Record<string, string | undefined> = {};
   const npm = (args: string[]) => run('npm', args, { cwd: install, env, timeout: 60_000 });
+  const commands = readmeInstallCommands();
 
   beforeAll(async () => {
-    out = buildOutDir();
-    const build = await compiledServer(out);
     install = mkdtempSync(join(tmpdir(), 'kruh-install-'));
-    for (const file of CLONE_FILES) if (existsSync(join(REPO, file))) cpSync(join(REPO, file), join(install, file), { recursive: true });
-    cpSync(build, join(install, 'server/dist'), { recursive: true });
-    // Hard links: pruning unlinks files and leaves the repository's own; npm rewrites its record
-    // of the tree in place, so that file is a copy.
-    await run('cp', ['-al', realpathSync(join(REPO, 'node_modules')), join(install, 'node_modules')]);
-    rmSync(join(install, 'node_modules/.cache'), { recursive: true, force: true });
-    rmSync(join(install, 'node_modules/.package-lock.json'));
-    copyFileSync(join(REPO, 'node_modules/.package-lock.json'), join(install, 'node_modules/.package-lock.json'));
-    env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: join(install, 'data'), WEB_DIR: join(install, 'no-web'), LOG_LEVEL: 'warn' };
-    await npm(['prune', '--omit=dev', '--offline', '--no-audit', '--no-fund']);
+    await copyClone(install);
+    env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: join(install, 'data'), LOG_LEVEL: 'warn' };
+    // The recipe up to the first command that needs the database: installing, building, pruning.
+    for (const command of commands.slice(0, commands.indexOf('npm run migrate'))) await runInstallCommand(command, install, env);
     expect(existsSync(join(install, 'node_modules/vitest'))).toBe(false);
   }, 600_000);
   afterAll(() => {
     if (install) rmSync(install, { recursive: true, force: true });
-    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  it('is the recipe the README gives: install, build, prune, migrate, serve', () => {
+    expect(commands).toEqual(['npm ci', 'npm run build', 'npm prune --omit=dev', 'npm run migrate', 'npm run serve']);
   });
 
   it('runs the operator commands on the last build, never building', () => {

@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseLink, readMail } from '../auth/support';
 import { type FilePart, multipartBody } from '../helpers/multipart';
 import { type TestS3, startS3 } from '../helpers/s3';
-import { type ServerProcess, startServerProcess, typeScriptServerArgs } from '../helpers/server-process';
+import { type ProcessDatabase, processDatabase } from '../helpers/pg-processes';
+import type { ServerProcess } from '../helpers/server-process';
 import { TEST_DB } from '../helpers/test-app';
 import { type FakePushService, type TestDevice, decryptPush, newDevice, startPushService } from '../push/support';
 
@@ -105,66 +103,37 @@ const picture = async (field: string, background: string): Promise<FilePart> => 
 const digits = () => String(Date.now()).slice(-6) + String(Math.floor(Math.random() * 1000)).padStart(3, '0');
 
 describe.skipIf(TEST_DB !== 'postgres')('two server processes on one PostgreSQL database and one bucket', () => {
-  const baseUrl = process.env.TEST_DATABASE_URL ?? '';
-  const database = `kruh_two_${randomBytes(6).toString('hex')}`;
   const folders: string[] = [];
-  const processes: ServerProcess[] = [];
+  let database: ProcessDatabase | undefined;
   let s3: TestS3 | undefined;
   let push: FakePushService | undefined;
   let a: Server;
   let b: Server;
 
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-
   beforeAll(async () => {
-    // A database of its own, not a schema: the server takes only DATABASE_URL, like a deployment.
-    await admin(`CREATE DATABASE ${database}`);
-    const databaseUrl = new URL(baseUrl);
-    databaseUrl.pathname = `/${database}`;
+    database = await processDatabase('kruh_two');
     s3 = await startS3();
     push = await startPushService();
     const start = async (name: string, env: Record<string, string>): Promise<Server> => {
-      const folder = mkdtempSync(join(tmpdir(), `kruh-two-${name}-`));
-      folders.push(folder);
-      const dataDir = join(folder, 'data');
-      const server = await startServerProcess(typeScriptServerArgs(), {
-        cwd: folder,
-        readyPath: '/api/health/ready',
-        timeoutMs: 120_000,
-        env: {
-          PATH: process.env.PATH,
-          DATABASE_URL: databaseUrl.href,
-          DATA_DIR: dataDir,
-          WEB_DIR: join(folder, 'no-web'),
-          PUBLIC_URL: 'http://kruh.test',
-          LOG_LEVEL: 'warn',
-          PUSH_ALLOW_HTTP: 'true',
-          // Far longer than any wait below: a visitor page that changes did so because a write forgot it.
-          VISITOR_CACHE_MS: '600000',
-          ...s3!.env,
-          ...env,
-        },
+      const started = await database!.start(name, {
+        PUBLIC_URL: 'http://kruh.test',
+        PUSH_ALLOW_HTTP: 'true',
+        // Far longer than any wait below: a visitor page that changes did so because a write forgot it.
+        VISITOR_CACHE_MS: '600000',
+        ...s3!.env,
+        ...env,
       });
-      processes.push(server);
-      return serverAt(name, server, dataDir);
+      folders.push(started.folder);
+      return serverAt(name, started.server, started.dataDir);
     };
     // Started together: both migrate, and whichever comes first makes the session secret the other reads.
     [a, b] = await Promise.all([start('A', {}), start('B', { RUN_WORKER: 'false' })]);
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(processes.map((server) => server.stop()));
+    await database?.close();
     await push?.close();
     await s3?.close();
-    if (baseUrl) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
   }, 60_000);
 

@@ -13,9 +13,12 @@ function settingsRead(): Set<string> {
   return new Set([...names, ...Object.values(RATE_VARIABLES)]);
 }
 
-/** The settings .env.example names, set or commented out (`# NAME=value`). */
+/** The settings .env.example names, set or commented out (`# NAME=value`), but compose.yaml's own. */
 function settingsListed(): Set<string> {
-  const text = readFileSync(join(ROOT, '.env.example'), 'utf8');
+  const text = readFileSync(join(ROOT, '.env.example'), 'utf8')
+    .split(/^(?=## )/m)
+    .filter((section) => !section.startsWith('## Containers'))
+    .join('');
   return new Set([...text.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
 }
 

@@ -7,7 +7,7 @@ const run = promisify(execFile);
 export const REPO = resolve(import.meta.dirname, '../../..');
 
 /** What the server's build compiles from, or reads while it builds. */
-const BUILD_INPUTS = ['server/src/**/*', 'core/**/*.ts', 'server/scripts/build.mjs', 'server/tsconfig*.json', 'tsconfig.base.json', 'package.json'];
+export const BUILD_INPUTS = ['server/src/**/*', 'core/**/*.ts', 'server/scripts/build.mjs', 'server/tsconfig*.json', 'tsconfig.base.json', 'package.json'];
 
 /**
  * The last `npm run build`'s server when it is newer than everything it is built from (as in CI,
