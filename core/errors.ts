@@ -3,6 +3,18 @@
  * keys. The server answers with them, the web app translates them, and the locale files are checked
  * against them, so a key is added here or nowhere.
  */
+
+/**
+ * Failures the web app detects itself (a load that failed, a post still waiting for its media...):
+ * in the catalogue so they are translated, never answered by the server.
+ */
+export const CLIENT_ERROR_KEYS = [
+  'while_loading', 'original_post', 'posting_failed', 'wait_media', 'loading_failed',
+  'singup_failed', 'post_deleted', 'no_group',
+] as const;
+
+export type ClientErrorKey = (typeof CLIENT_ERROR_KEYS)[number];
+
 export const ERROR_KEYS = [
   // Validation
   'username_at', 'group_and', 'new_username', 'min_username_length', 'max_username_length',
@@ -27,7 +39,7 @@ export const ERROR_KEYS = [
   'invalid_parent', 'comment_limit', 'invalid_comment', 'comment_not_found', 'not_author',
   'invalid_following_id', 'trying_to_follow', 'follow_yourself', 'mentions_up_to', 'groups_up_to',
   // Groups
-  'max_groups', 'didnt_find_group', 'invalid_id', 'invalid_group_id', 'no_group_name', 'no_group_id',
+  'max_groups', 'didnt_find_group', 'invalid_id', 'invalid_group_id', 'no_group_name',
   'need_admin', 'groupname_taken', 'not_member', 'no_pinned', 'didnt_find_pinned', 'admin_banned',
   'invalid_post', 'invalid_group', 'didnt_find_post', 'banned', 'need_request', 'no_request',
   'already_member', 'already_requested', 'admin_accept', 'user_banned', 'user_member',
@@ -35,9 +47,9 @@ export const ERROR_KEYS = [
   'admin_ban', 'ban_owner', 'didnt_find_user', 'already_banned', 'not_banned', 'owner_delete',
   // Withdrawing a join request the caller never sent (or that was already answered).
   'no_pending_request',
-  // Client-side
-  'while_loading', 'original_post', 'posting_failed', 'wait_media', 'loading_failed',
-  'singup_failed', 'post_deleted', 'no_group',
+  ...CLIENT_ERROR_KEYS,
+  // A list asked for with a query it does not take (a page size of 0, an unknown sort).
+  'invalid_query',
   // Uploads: a file that is not a decodable image, or one over the size limits.
   'only_images', 'image_too_large',
   // A post's or comment's pictures: more than it takes, or a GIF with other pictures.
@@ -98,6 +110,8 @@ export const ERROR_KEYS = [
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
+/** The keys the server may answer: the catalogue without the web app's own. */
+export type ServerErrorKey = Exclude<ErrorKey, ClientErrorKey>;
 
 export const INFO_KEYS = [
   'account_updated', 'email_send', 'bio_updated', 'account_deleted', 'signup_email', 'email_verified',
@@ -133,6 +147,7 @@ function isKeyOf<K extends string>(keys: readonly K[], value: string): value is 
 
 export const isErrorKey = (value: string): value is ErrorKey => isKeyOf(ERROR_KEYS, value);
 export const isInfoKey = (value: string): value is InfoKey => isKeyOf(INFO_KEYS, value);
+export const isClientErrorKey = (value: string): value is ClientErrorKey => isKeyOf(CLIENT_ERROR_KEYS, value);
 
 /** `<prefix>/foo` -> `foo` when foo is one of `keys`; anything else -> undefined. */
 function parseMessage<K extends string>(message: unknown, prefix: string, keys: readonly K[]): K | undefined {

@@ -37,3 +37,14 @@ describe('texts without words', () => {
     expect(containsProfanity(text)).toBe(false);
   });
 });
+
+describe('names that look like a bad word only to a font', () => {
+  // A real name whose i reads as an l is taken; the bad word itself is found in any case or disguise.
+  it.each([
+    ['Cui', false],
+    ['Li Cui', false],
+    ['cul', true],
+    ['CUL', true],
+    ['cu\u200Bl', true],
+  ])('reads %j as profane: %s', (text, profane) => expect(containsProfanity(text)).toBe(profane));
+});

@@ -267,19 +267,27 @@ export function withoutHidingCharacters(text: string): string {
 const LOOK_ALIKE_LATIN: Readonly<Record<string, string>> = { i: 'l', '1': 'l', '|': 'l', '0': 'o' };
 
 /**
- * What a text looks like, for telling look-alikes apart: NFKC, invisible characters dropped,
+ * The words a text spells, whatever it is dressed in: NFKC, invisible characters dropped,
  * confusable letters of other scripts folded to Latin ones (Cyrillic "о" to "o"), diacritics
- * removed, lowercased, I/l/1/| and O/0 folded together, runs of whitespace as one space. Two names
- * with the same skeleton are the same name to a reader, so only one of them may exist. Stored
- * skeletons depend on this function: changing it needs a migration that recomputes them.
+ * removed, lowercased, runs of whitespace as one space. Latin letters stay the letters they are, so
+ * the profanity check reads "Cui" as the name it is.
  */
-export function skeleton(text: string): string {
+export function plainLetters(text: string): string {
   const visible = text.normalize('NFKC').replace(INVISIBLE, '');
   return foldConfusables(visible)
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[i1|0]/gu, (ch) => LOOK_ALIKE_LATIN[ch]!)
     .replace(new RegExp(`[${SPACE_CLASS}]+`, 'gu'), ' ')
     .trim();
+}
+
+/**
+ * What a text looks like, for telling look-alikes apart: its `plainLetters` with I/l/1/| and O/0
+ * folded together. Two names with the same skeleton are the same name to a reader, so only one of
+ * them may exist. Stored skeletons depend on this function: changing it needs a migration that
+ * recomputes them.
+ */
+export function skeleton(text: string): string {
+  return plainLetters(text).replace(/[i1|0]/gu, (ch) => LOOK_ALIKE_LATIN[ch]!);
 }

@@ -19,6 +19,8 @@ describe('username', () => {
     ['anna', null],
     ['a'.repeat(32), null],
     ['Žofie', null],
+    // A real name is not read as a swear word by folding its i into an l ("cul").
+    ['Cui', null],
     // As a person reads them: invisible, joining and direction characters do not make a name.
     ['\u200B\u200B\u200B', 'new_username'],
     ['\u3164\u3164\u3164', 'new_username'],

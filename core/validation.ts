@@ -1,4 +1,4 @@
-import type { ErrorKey } from './errors.js';
+import type { ServerErrorKey } from './errors.js';
 import { LIMITS } from './limits.js';
 import { containsProfanity } from './profanity.js';
 import { hasHiddenCharacters, isBlank, isHandleName, lineCount, normalizeName, storedLength, trimText } from './text.js';
@@ -11,7 +11,7 @@ export { lineCount };
  * runs the same functions before sending. Names and texts are judged as a person reads them:
  * names NFKC-normalised, texts trimmed, invisible characters counted as nothing.
  */
-export type Check = ErrorKey | null;
+export type Check = ServerErrorKey | null;
 
 /** The shape of the server's ids (24 lowercase hex digits). */
 export const ID_PATTERN = '^[0-9a-f]{24}$';
@@ -24,7 +24,7 @@ export function isIdShaped(name: string): boolean {
   return new RegExp(ID_PATTERN, 'i').test(name);
 }
 
-type NameKeys = { blank: ErrorKey; characters: ErrorKey; min: ErrorKey; max: ErrorKey };
+type NameKeys = { blank: ServerErrorKey; characters: ServerErrorKey; min: ServerErrorKey; max: ServerErrorKey };
 
 /**
  * The rules usernames and group names share (present, visible characters, length), then the kind's
@@ -109,7 +109,7 @@ export function validateEmail(email: unknown): Check {
   return normalized.length <= 254 && EMAIL.test(normalized) ? null : 'invalid_email';
 }
 
-type TextKeys = { blank?: ErrorKey; length: ErrorKey; lines: ErrorKey };
+type TextKeys = { blank?: ServerErrorKey; length: ServerErrorKey; lines: ServerErrorKey };
 
 /**
  * The length is measured as the text is stored, trimmed (see trimText); the lines as sent. A text

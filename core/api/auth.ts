@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { ErrorKey } from '../errors.js';
+import type { ServerErrorKey } from '../errors.js';
 import { MessageReplies, MessageReply } from './common.js';
 import { endpoint } from './endpoint.js';
 import { AuthenticationOptionsReply, AuthenticationResponse } from './webauthn.js';
@@ -72,10 +72,10 @@ export const AuthTestReply = Type.Object({ ok: Type.Boolean(), user: SessionUser
 export type AuthTestReply = Static<typeof AuthTestReply>;
 
 /** The refusals of a name, an address and a password under the shared rules (core/validation). */
-export const USERNAME_ERRORS = ['new_username', 'username_characters', 'min_username_length', 'max_username_length', 'username_at', 'username_profanity'] as const satisfies readonly ErrorKey[];
-export const PASSWORD_ERRORS = ['new_password', 'password_spaces', 'password_invalid', 'min_password_length', 'max_password_length'] as const satisfies readonly ErrorKey[];
+export const USERNAME_ERRORS = ['new_username', 'username_characters', 'min_username_length', 'max_username_length', 'username_at', 'username_profanity'] as const satisfies readonly ServerErrorKey[];
+export const PASSWORD_ERRORS = ['new_password', 'password_spaces', 'password_invalid', 'min_password_length', 'max_password_length'] as const satisfies readonly ServerErrorKey[];
 /** A sign-in of an account whose sign-up waits for the moderators' approval, or was refused. */
-export const APPLICATION_ERRORS = ['registration_pending', 'registration_refused'] as const satisfies readonly ErrorKey[];
+export const APPLICATION_ERRORS = ['registration_pending', 'registration_refused'] as const satisfies readonly ServerErrorKey[];
 
 /** The auth calls of the API (see endpoint.ts for how an entry is read). */
 export const authApi = {

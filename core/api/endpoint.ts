@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { ErrorKey } from '../errors.js';
+import type { ServerErrorKey } from '../errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -23,9 +23,9 @@ export interface Endpoint {
   readonly query?: TSchema;
   readonly body?: TSchema;
   readonly replies: SuccessReplies;
-  readonly errors: readonly ErrorKey[];
+  readonly errors: readonly ServerErrorKey[];
   /** The key a request refused by the schema answers when its failing field has none of its own. */
-  readonly invalidKey?: ErrorKey;
+  readonly invalidKey?: ServerErrorKey;
 }
 
 /** Declares an endpoint, keeping its literal types for the server's and the client's inference. */

@@ -67,7 +67,7 @@ export const gifsApi = {
     summary: 'GIFs matching `q`, a page at a time (`pos` from the previous page\'s `next`)',
     query: SearchQuery,
     replies: { 200: GifPage },
-    invalidKey: 'while_loading',
+    invalidKey: 'invalid_query',
     errors: [UNAVAILABLE, 'max_gif_query_length'],
   }),
   featured: endpoint({

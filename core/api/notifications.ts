@@ -132,9 +132,7 @@ export type NotificationLabel =
   | 'commentReply'
   | 'newPost'
   | 'mention'
-  | 'mentionMany'
   | 'commentMention'
-  | 'commentMentionMany'
   | 'join'
   | 'joinRequest'
   | 'accepted'
@@ -145,10 +143,9 @@ export type NotificationLabel =
   | 'groupPost'
   | 'message';
 
-type Labelled = Pick<Notification, 'type'> & { context: Pick<Notification['context'], 'comment' | 'parentComment' | 'count'> };
+type Labelled = Pick<Notification, 'type'> & { context: Pick<Notification['context'], 'comment' | 'parentComment'> };
 
 export function labelOf(n: Labelled): NotificationLabel {
-  const many = n.context.count > 1;
   switch (n.type) {
     case 'NEW_FOLLOWER':
       return 'follow';
@@ -159,9 +156,9 @@ export function labelOf(n: Labelled): NotificationLabel {
     case 'NEW_POST':
       return 'newPost';
     case 'MENTION':
-      return many ? 'mentionMany' : 'mention';
+      return 'mention';
     case 'COMMENT_MENTION':
-      return many ? 'commentMentionMany' : 'commentMention';
+      return 'commentMention';
     case 'NEW_MEMBER':
       return 'join';
     case 'GROUP_JOIN_REQUEST':

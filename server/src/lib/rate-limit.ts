@@ -1,4 +1,4 @@
-import type { ErrorKey } from '#core/errors';
+import type { ServerErrorKey } from '#core/errors';
 import { lockKey } from '../db/dialect.js';
 import type { Executor } from '../db/schema.js';
 import { tooMany } from './app-error.js';
@@ -49,7 +49,7 @@ export async function tryTakeSlot(db: Executor, rule: RateRule, now: number = Da
 }
 
 /** As tryTakeSlot, refusing with 429 and the given key when the limit is reached. */
-export async function takeSlot(db: Executor, rule: RateRule, refusal: ErrorKey, now: number = Date.now()): Promise<void> {
+export async function takeSlot(db: Executor, rule: RateRule, refusal: ServerErrorKey, now: number = Date.now()): Promise<void> {
   if (!(await tryTakeSlot(db, rule, now))) throw tooMany(refusal);
 }
 

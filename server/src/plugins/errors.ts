@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ErrorKey } from '#core/errors';
+import type { ServerErrorKey } from '#core/errors';
 import { AppError } from '../lib/app-error.js';
 import { isDatabaseBusy } from '../lib/database-busy.js';
 import { noStoreOnApi, someScalar } from './security.js';
@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /** Catalogue key answered when this route's JSON schema rejects the request. */
-    invalidKey?: ErrorKey;
+    invalidKey?: ServerErrorKey;
   }
 }
 
@@ -23,7 +23,7 @@ declare module 'fastify' {
  * Schema failures answer the catalogue key of the field that failed, so a client always gets an
  * `error/...` it can translate. Fields without an entry fall back to the route's invalidKey.
  */
-const FIELD_KEYS: Record<string, ErrorKey> = {
+const FIELD_KEYS: Record<string, ServerErrorKey> = {
   username: 'new_username',
   newUsername: 'new_username',
   password: 'new_password',
@@ -46,7 +46,7 @@ const FIELD_KEYS: Record<string, ErrorKey> = {
  * invalid_group_id, invalid_post, invalid_comment and invalid_id (a user). The 404 of a well-formed id that names nothing is the
  * service's (didnt_find_group, didnt_find_post, comment_not_found, user_not_found...).
  */
-const PARAM_KEYS: Record<string, ErrorKey> = {
+const PARAM_KEYS: Record<string, ServerErrorKey> = {
   groupId: 'invalid_group_id',
   postId: 'invalid_post',
   commentId: 'invalid_comment',
@@ -56,13 +56,13 @@ const PARAM_KEYS: Record<string, ErrorKey> = {
   username: 'user_not_found',
 };
 
-function keyForValidation(error: FastifyError, routeKey: ErrorKey | undefined): ErrorKey {
+function keyForValidation(error: FastifyError, routeKey: ServerErrorKey | undefined): ServerErrorKey {
   const first = error.validation?.[0];
   const path = first?.instancePath ?? '';
   const field = (first?.params as { missingProperty?: string } | undefined)?.missingProperty ?? path.split('/')[1] ?? '';
   if (error.validationContext === 'params') return PARAM_KEYS[field] ?? routeKey ?? 'invalid_id';
-  // A list read with a bad page, limit, sort or time: the client's list-failure message.
-  if (error.validationContext === 'querystring') return FIELD_KEYS[field] ?? routeKey ?? 'while_loading';
+  // A list read with a page, limit, sort or time it does not take.
+  if (error.validationContext === 'querystring') return FIELD_KEYS[field] ?? routeKey ?? 'invalid_query';
   return FIELD_KEYS[field] ?? routeKey ?? 'invalid_id';
 }
 
@@ -90,7 +90,7 @@ function refuseNonFinite(request: FastifyRequest): void {
  * Refusals any call may answer, so no contract entry lists them: no session or a stale one, a NUL
  * byte, an address too long.
  */
-const ANY_CALL_ERRORS: readonly ErrorKey[] = ['no_token', 'invalid_token', 'invalid_characters', 'uri_too_long'];
+const ANY_CALL_ERRORS: readonly ServerErrorKey[] = ['no_token', 'invalid_token', 'invalid_characters', 'uri_too_long'];
 
 /** When a client is told to try again after the database was busy: a moment, not a backoff. */
 export const BUSY_RETRY_SECONDS = 2;
@@ -141,6 +141,6 @@ export const errorsPlugin = fp(
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   noStoreOnApi(request, reply);
   const status = error.statusCode ?? 500;
-  const key: ErrorKey = status === 414 ? 'uri_too_long' : status === 400 ? 'invalid_characters' : 'server_error';
+  const key: ServerErrorKey = status === 414 ? 'uri_too_long' : status === 400 ? 'invalid_characters' : 'server_error';
   void reply.status(status).send({ message: `error/${key}` });
 }

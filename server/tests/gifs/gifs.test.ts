@@ -201,7 +201,7 @@ describe('GIF picker API (Tenor proxy)', () => {
     expect(blank.json()).toEqual({ results: [], next: '' });
     expect(tenor.requests).toHaveLength(0);
     const locale = await call(t.app, alice, { method: 'GET', url: '/api/gif/search?q=cat&locale=de_DE' });
-    expectError(locale, 400, 'while_loading');
+    expectError(locale, 400, 'invalid_query');
   });
 
   it('serves the GIF bytes of an id, which the image pipeline turns into webp', async () => {

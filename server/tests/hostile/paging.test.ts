@@ -1,14 +1,15 @@
 import type { RouteOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseErrorMessage } from '#core/errors';
+import { isClientErrorKey, parseErrorMessage } from '#core/errors';
 import { LIMITS } from '#core/limits';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { expectError } from '../helpers/expect';
 import { useTestApp } from '../helpers/test-app';
 
 /**
  * Every GET listing (a route whose query schema has a page, limit or before) walked with paging
- * values no client sends: each answers a 4xx with a catalogue key (or, for a page size over the
- * cap, the capped page), never a 5xx. The routes come
+ * values no client sends: each answers a 4xx with a catalogue key the server may send (never one of
+ * the web app's own), or, for a page size over the cap, the capped page; never a 5xx. The routes come
  * from the app's own route table, so a listing added later is covered without touching this file.
  */
 const HOSTILE_QUERIES = [
@@ -101,10 +102,16 @@ describe('hostile paging values on every listing', () => {
       for (const query of HOSTILE_QUERIES) {
         const res = await call(t.app, owner, { method: 'GET', url: `${pathOf(url)}?${query}` });
         const key = parseErrorMessage((res.json() as { message?: unknown }).message);
-        if (res.statusCode < 400 || res.statusCode >= 500 || !key) failures.push(`${url}?${query} -> ${res.statusCode} ${res.body}`);
+        if (res.statusCode < 400 || res.statusCode >= 500 || !key || isClientErrorKey(key)) failures.push(`${url}?${query} -> ${res.statusCode} ${res.body}`);
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('answers a sort or a page size it does not take with invalid_query', async () => {
+    for (const url of ['/api/feed?sort=random', '/api/feed?limit=0', `/api/group/${encodeURIComponent(values.name!)}/posts?sort=random`]) {
+      expectError(await call(t.app, owner, { method: 'GET', url }), 400, 'invalid_query');
+    }
   });
 
   it('reads a page size over the cap as the cap', async () => {

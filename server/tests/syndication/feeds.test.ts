@@ -1,6 +1,8 @@
 import Parser from 'rss-parser';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
+import { multipartBody } from '../helpers/multipart';
 import { useTestApp } from '../helpers/test-app';
 
 /**
@@ -56,6 +58,21 @@ describe('feeds to follow', () => {
     // Text is text: markup in a post arrives escaped, and reads back as written.
     expect(plain?.content).toBe('Tomatoes <b>ripe</b> & red');
     expect(plain?.creator ?? plain?.author).toBeDefined();
+  });
+
+  it("a post's picture is its enclosure, with the picture's size in bytes", async () => {
+    const id = (await call(t.app, author, { method: 'POST', url: '/api/post', payload: { text: 'Our first pumpkin' } })).json()._id as string;
+    const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#e80' } }).png().toBuffer();
+    const form = multipartBody({ id, index: '0' }, [{ field: 'image', filename: 'pumpkin.png', contentType: 'image/png', data: png }]);
+    expect((await call(t.app, author, { method: 'POST', url: '/api/upload/image', ...form })).statusCode).toBeLessThan(300);
+    t.app.invalidateVisitorCache();
+    const item = (await readFeed('/rss/u/feedwriter')).items.find((entry) => entry.link === linkOf(id));
+    const url = new URL(item?.enclosure?.url ?? '');
+    expect(url.pathname).toMatch(/^\/media\//);
+    const picture = await call(t.app, null, { method: 'GET', url: url.pathname + url.search });
+    expect(picture.statusCode).toBe(200);
+    expect(picture.rawPayload.length).toBeGreaterThan(0);
+    expect(item?.enclosure).toMatchObject({ type: 'image/webp', length: String(picture.rawPayload.length) });
   });
 
   it('a post behind a content warning shows the warning, not its text', async () => {

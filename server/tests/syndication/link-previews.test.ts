@@ -24,9 +24,9 @@ const t = useTestApp({ WEB_DIR: webDir, PUBLIC_URL: 'https://kruh.example' });
 const ORIGIN = 'https://kruh.example';
 
 /** The head's meta tags by name or property, as a link preview reads them. */
-async function headOf(path: string, language = 'en') {
+async function headOf(path: string, language = 'en', status = 200) {
   const page = await t.app.inject({ method: 'GET', url: path, headers: { 'accept-language': language, 'accept-encoding': 'identity' } });
-  expect(page.statusCode).toBe(200);
+  expect(page.statusCode).toBe(status);
   const meta = Object.fromEntries([...page.body.matchAll(/<meta (?:name|property)="([^"]+)" content="([^"]*)"/g)].map((m) => [m[1], m[2]]));
   const link = (rel: string) => new RegExp(`<link rel="${rel}"[^>]*href="([^"]+)"`).exec(page.body)?.[1];
   return { body: page.body, meta, title: /<title>([^<]*)<\/title>/.exec(page.body)?.[1], canonical: link('canonical'), feed: link('alternate'), titles: page.body.match(/<title>/g)?.length };
@@ -96,6 +96,15 @@ describe('link previews', () => {
     expect(head.meta['og:description']).toBe('Grows beans &#38; &#60;peas&#62;');
     expect(head.meta['og:type']).toBe('profile');
     expect(head.feed).toBe(`${ORIGIN}/rss/u/previewer`);
+  });
+
+  it("an unknown user's page answers 404 with the app and the site's preview", async () => {
+    for (const path of ['/u/nobody_here', '/u/nobody_here/groups']) {
+      const head = await headOf(path, 'en', 404);
+      expect(head.body).toContain('<div id="root"></div>');
+      expect(head.title).toBe('Kruh');
+      expect(head.meta.robots).toBe('noindex');
+    }
   });
 
   it('a public group carries its description and feed, in Czech when asked; a private group tells nothing', async () => {

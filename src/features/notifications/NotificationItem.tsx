@@ -68,7 +68,7 @@ export function NotificationItem({ notification: n, now, busy, onDelete, onDecid
         <Avatar id={null} size={40} className="notification__avatar" />
       )}
       <div className="notification__body">
-        <p className="notification__text">{fillLabel(t(`types.${label}`, { times: n.context.count }), { user, group: groupNode })}</p>
+        <p className="notification__text">{fillLabel(t(`types.${label}`), { user, group: groupNode })}</p>
         {target && n.reply ? (
           <AppLink to={target} className="notification__excerpt">
             {n.reply}

@@ -13,7 +13,7 @@ import type { Viewer } from '../../plugins/auth.js';
 import { storeAvatar } from './avatars.js';
 import { isAnimation, renderDefaultAvatar, toContentImage } from './images.js';
 import { readObject, type StoredObject } from '../../lib/storage.js';
-import { DEFAULT_AVATAR_ID, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from '../../policy/media-urls.js';
+import { DEFAULT_AVATAR_ID, MEDIA_PREFIX, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from '../../policy/media-urls.js';
 import { findAvatarVersion, findImageOwner, type ImageOwner, recordImage } from './media.repository.js';
 import { readRemotePicture } from './remote-media.js';
 import type { Upload } from './uploads.js';
@@ -153,4 +153,14 @@ export async function readMedia(ctx: ServiceContext, input: { key: string; query
   if (!stored) return null;
   if (owner.isPrivate) return { ...stored, contentType: 'image/webp', caching: 'private', signedUntil: Number(query.exp) };
   return { ...stored, contentType: 'image/webp', caching: isCurrent(query.v, owner.version) ? 'immutable' : 'revalidate' };
+}
+
+/**
+ * The size in bytes of the content image a URL of this server names (`/media/{key}?v=...`), or
+ * undefined when it names none stored here (a remote picture kept elsewhere, a removed image).
+ */
+export async function contentImageSize(app: FastifyInstance, url: string): Promise<number | undefined> {
+  const key = new URL(url, 'http://host.invalid').pathname.slice(MEDIA_PREFIX.length);
+  if (!CONTENT_KEY.test(key)) return undefined;
+  return (await app.storage.head(key))?.size;
 }

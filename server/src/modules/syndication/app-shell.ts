@@ -104,18 +104,22 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
     return rendered;
   }
 
-  function send(request: FastifyRequest, reply: FastifyReply, page: Page) {
+  function send(request: FastifyRequest, reply: FastifyReply, page: Page, status = 200) {
     const encoding = acceptedEncoding(request.headers['accept-encoding']);
     const body = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.html;
     if (encoding) reply.header('Content-Encoding', encoding);
-    return reply.header('Vary', 'Accept-Encoding, Accept-Language').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
+    return reply.status(status).header('Vary', 'Accept-Encoding, Accept-Language').header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
   }
 
-  /** A screen's page: the app, with what a shared link to it shows, in the visitor's language. */
-  async function screenPage(request: FastifyRequest, path: string): Promise<Page> {
+  /**
+   * A screen's page: the app, with what a shared link to it shows, in the visitor's language. A
+   * page naming nobody answers 404 (crawlers and link checkers see it is not there), still with the
+   * app, which says so on the screen.
+   */
+  async function sendScreen(request: FastifyRequest, reply: FastifyReply, path: string) {
     const language = preferredLanguage(request.headers['accept-language']);
     const preview = await previewOf(app, path, language);
-    return encoded(Buffer.from(pageWithPreview(file, previewTags(preview, origin, language))));
+    return send(request, reply, encoded(Buffer.from(pageWithPreview(file, previewTags(preview, origin, language)))), preview.missing ? 404 : 200);
   }
 
   const homePage = async (request: FastifyRequest) => (await current()).language(preferredLanguage(request.headers['accept-language']));
@@ -127,6 +131,6 @@ export const appShellRoutes: FastifyPluginAsync<{ webDir: string }> = async (app
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (isServerPath(path)) return reply.callNotFound();
-    return send(request, reply, EXPLORE_PATHS.includes(path) ? await homePage(request) : await screenPage(request, path));
+    return EXPLORE_PATHS.includes(path) ? send(request, reply, await homePage(request)) : sendScreen(request, reply, path);
   });
 };

@@ -5,7 +5,7 @@ import { profilesApi } from '#core/api/profiles';
 import { UNINDEXED_SCREENS, appPaths, feedPaths } from '#core/app-paths';
 import { excerpt, postPicture, postSummary } from './post-summary.js';
 import { type LinkLanguage, linkText } from './link-texts.js';
-import { readAsVisitor } from './visitor-read.js';
+import { readAsVisitor, visitorAnswer } from './visitor-read.js';
 
 /** How long a preview's description runs (what chat apps and search results show of it). */
 const DESCRIPTION_LENGTH = 200;
@@ -23,6 +23,8 @@ export interface Preview {
   feed?: string;
   /** Personal or private: search engines keep out. */
   noindex: boolean;
+  /** Names nobody (a user no account has): the page answers 404, still with the app in it. */
+  missing?: boolean;
 }
 
 const segmentsOf = (path: string) => path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
@@ -69,8 +71,8 @@ export async function previewOf(app: FastifyInstance, path: string, language: Li
     };
   }
   if (screen === 'u') {
-    const profile = await readAsVisitor(app, profilesApi.user, { username: name });
-    if (!profile) return unreadable;
+    const { status, reply: profile } = await visitorAnswer(app, profilesApi.user, { username: name });
+    if (!profile) return { ...unreadable, missing: status === 404 };
     const { username, bio, pfpUrl } = profile.user;
     const title = linkText(language, 'userTitle', { username });
     return { title, description: excerpt(bio, DESCRIPTION_LENGTH) || title, path: appPaths.user(username), image: pfpUrl, type: 'profile', feed: feedPaths.user(username), noindex: false };

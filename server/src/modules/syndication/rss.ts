@@ -13,8 +13,12 @@ export interface FeedHead {
   image?: string | undefined;
 }
 
-/** A page of posts as an RSS 2.0 document; `origin` makes every link absolute. */
-export function rssOf(origin: string, head: FeedHead, posts: readonly Post[], language: LinkLanguage): string {
+/**
+ * A page of posts as an RSS 2.0 document; `origin` makes every link absolute. An item's picture is
+ * its enclosure, with its size in bytes from `sizes` (by URL); one whose size is unknown says 0, as
+ * RSS readers take it.
+ */
+export function rssOf(origin: string, head: FeedHead, posts: readonly Post[], language: LinkLanguage, sizes: ReadonlyMap<string, number> = new Map()): string {
   const absolute = (path: string) => new URL(path, origin).href;
   const feed = new Feed({
     title: head.title,
@@ -38,7 +42,7 @@ export function rssOf(origin: string, head: FeedHead, posts: readonly Post[], la
       description: text,
       date: new Date(post.createdAt),
       author: [{ name: `@${post.author.username}`, link: absolute(appPaths.user(post.author.username)) }],
-      ...(picture ? { image: { url: absolute(picture), type: 'image/webp' } } : {}),
+      ...(picture ? { image: { url: absolute(picture), type: 'image/webp', length: sizes.get(picture) ?? 0 } } : {}),
     });
   }
   return feed.rss2();

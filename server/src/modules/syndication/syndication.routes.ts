@@ -4,6 +4,8 @@ import { groupsApi } from '#core/api/groups';
 import { profilesApi } from '#core/api/profiles';
 import { FEED_ROUTES, UNINDEXED_SCREENS, appPaths, feedPaths } from '#core/app-paths';
 import { type LinkLanguage, linkText, preferredLanguage } from './link-texts.js';
+import { contentImageSize } from '../media/media.service.js';
+import { postPicture } from './post-summary.js';
 import { type FeedHead, rssOf } from './rss.js';
 import { SITEMAP_MAX, publicGroupNames, publicUsernames } from './syndication.repository.js';
 import { readAsVisitor } from './visitor-read.js';
@@ -24,11 +26,17 @@ export const syndicationRoutes: FastifyPluginAsync = async (app) => {
   const origin = app.config.publicUrl;
   const query = { page: 1, limit: FEED_ITEMS, sort: 'newest' } as const;
 
-  function sendFeed(reply: FastifyReply, head: FeedHead, list: PostList, language: LinkLanguage) {
+  async function sendFeed(reply: FastifyReply, head: FeedHead, list: PostList, language: LinkLanguage) {
+    const pictures = list.posts.flatMap((post) => postPicture(post) ?? []);
+    const sizes = new Map<string, number>();
+    for (const picture of pictures) {
+      const size = await contentImageSize(app, picture);
+      if (size !== undefined) sizes.set(picture, size);
+    }
     return reply
       .header('Cache-Control', 'no-cache')
       .type('application/rss+xml; charset=utf-8')
-      .send(rssOf(origin, head, list.posts, language));
+      .send(rssOf(origin, head, list.posts, language, sizes));
   }
   const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain; charset=utf-8').send('Not found');
 

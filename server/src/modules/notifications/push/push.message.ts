@@ -33,9 +33,8 @@ export function pushUrl(n: Notification): string {
 }
 
 /**
- * The label with the names put in where the web app puts its links (`<user/>`, `<group/>`), and
- * the count where it says how many times. Names are placed as they are: the text is shown by the
- * system as plain text, never read as markup.
+ * The label with the names put in where the web app puts its links (`<user/>`, `<group/>`). Names
+ * are placed as they are: the text is shown by the system as plain text, never read as markup.
  */
 export function pushTitle(n: Notification, language: PushLanguage): string {
   const texts = CATALOGUES[language];
@@ -44,8 +43,8 @@ export function pushTitle(n: Notification, language: PushLanguage): string {
   const group = present(groupname) ? groupname : texts.deletedGroup;
   const label = texts.types[labelOf(n)];
   return label
-    .split(/(<user\/>|<group\/>|\{\{times\}\})/)
-    .map((piece) => (piece === '<user/>' ? user : piece === '<group/>' ? group : piece === '{{times}}' ? String(n.context.count) : piece))
+    .split(/(<user\/>|<group\/>)/)
+    .map((piece) => (piece === '<user/>' ? user : piece === '<group/>' ? group : piece))
     .join('');
 }
 
