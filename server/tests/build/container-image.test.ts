@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, matchesGlob, posix } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/compiled-build';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process';
 import { TEST_DB } from '../helpers/test-app';
-import { copyClone, linkTree, packageScripts, readmeInstallCommands, runInstallCommand } from './install';
+import { copyClone, packageScripts, readmeInstallCommands, runInstallCommand } from './install';
 
 const run = promisify(execFile);
 
@@ -66,13 +66,14 @@ class StageRoot {
 }
 
 /** COPY: each source (a file, or a folder's contents) into the destination, a folder when it ends in `/` or there are several. */
-async function copy(sources: string[], from: (path: string) => string, dest: string, into: StageRoot): Promise<void> {
+function copy(sources: string[], from: (path: string) => string, dest: string, into: StageRoot): void {
   const target = into.path(dest);
   for (const source of sources) {
     const path = from(source);
     if (!existsSync(path)) throw new Error(`COPY ${source}: not in the ${from === contextPath ? 'build context' : 'stage'}`);
     const to = statSync(path).isFile() && (dest.endsWith('/') || sources.length > 1) ? join(target, basename(source)) : target;
-    if (statSync(path).isDirectory() && basename(path) === 'node_modules') await linkTree(path, to);
+    // The build stage is not read again once the image's stage takes its packages: they move.
+    if (statSync(path).isDirectory() && basename(path) === 'node_modules') renameSync(path, to);
     else cpSync(path, to, { recursive: true });
   }
 }
@@ -122,7 +123,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('the container image', () => {
           const parts = args.split(/\s+/);
           const from = flags.from ? roots.get(flags.from) : undefined;
           if (flags.from && !from) throw new Error(`COPY --from=${flags.from}: no such stage`);
-          await copy(parts.slice(0, -1), from ? (source) => join(from.root, source) : contextPath, parts.at(-1)!, root);
+          copy(parts.slice(0, -1), from ? (source) => join(from.root, source) : contextPath, parts.at(-1)!, root);
         } else if (name === 'RUN') {
           if (root === built) await runInstallCommand(args, root.path('.'), { ...baseEnv(), ...root.hostEnv() });
           else {

@@ -48,7 +48,7 @@ export async function copyClone(into: string, leaveOut: (path: string) => boolea
 }
 
 /** `cp -al`: a tree of hard links, which takes a second for all the packages; nothing here writes into a linked file. */
-export async function linkTree(from: string, to: string): Promise<void> {
+async function linkTree(from: string, to: string): Promise<void> {
   // cp would copy into a folder already there (or one a link leads to): never into the repository's.
   if (existsSync(to)) throw new Error(`${to} is already there`);
   mkdirSync(dirname(to), { recursive: true });

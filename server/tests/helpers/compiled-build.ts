@@ -13,7 +13,7 @@ export const BUILD_INPUTS = ['server/src/**/*', 'core/**/*.ts', 'server/scripts/
  * The last `npm run build`'s server when it is newer than everything it is built from (as in CI,
  * which builds before testing), so the suite need not compile the server a second time.
  */
-function freshBuild(): string | null {
+export function freshBuild(): string | null {
   const dist = join(REPO, 'server/dist');
   if (!existsSync(join(dist, 'server/src/server.js'))) return null;
   const built = statSync(join(dist, 'package.json')).mtimeMs;

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freshBuild } from './compiled-build';
 import { type ServerProcess, startServerProcess, typeScriptServerArgs } from './server-process';
 
 /**
@@ -10,7 +11,11 @@ import { type ServerProcess, startServerProcess, typeScriptServerArgs } from './
  * database is one of its own, not a schema: the server takes only DATABASE_URL, like a deployment.
  */
 
-/** The server as process `name`, in a folder of its own (its data folder inside), started as `npm run dev:server` does. */
+/**
+ * The server as process `name`, in a folder of its own (its data folder inside): the last build's
+ * when it is of the current sources (as in CI, which builds first), which starts in a fraction of
+ * the time, else the TypeScript sources as `npm run dev:server` runs them.
+ */
 export interface FolderProcess {
   name: string;
   folder: string;
@@ -49,7 +54,8 @@ export async function processDatabase(prefix: string): Promise<ProcessDatabase> 
     async start(name, env) {
       const folder = mkdtempSync(join(tmpdir(), `${prefix}-${name}-`));
       const dataDir = join(folder, 'data');
-      const server = await startServerProcess(typeScriptServerArgs(), {
+      const build = freshBuild();
+      const server = await startServerProcess(build ? [join(build, 'server/src/server.js')] : typeScriptServerArgs(), {
         cwd: folder,
         readyPath: '/api/health/ready',
         timeoutMs: 120_000,
