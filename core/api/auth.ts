@@ -1,8 +1,8 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { ServerErrorKey } from '../errors.js';
 import { MessageReplies, MessageReply } from './common.js';
 import { endpoint } from './endpoint.js';
-import { AuthenticationOptionsReply, AuthenticationResponse } from './webauthn.js';
+import { AuthenticationOptionsReply, AuthenticationResponse, passkeyAnswerEntry } from './webauthn.js';
 
 /*
  * Bodies are loose strings: the rules run in the server's service, so each broken rule answers
@@ -77,6 +77,9 @@ export const PASSWORD_ERRORS = ['new_password', 'password_spaces', 'password_inv
 /** A sign-in of an account whose sign-up waits for the moderators' approval, or was refused. */
 export const APPLICATION_ERRORS = ['registration_pending', 'registration_refused'] as const satisfies readonly ServerErrorKey[];
 
+/** A way of signing in: what it takes, and the session it answers. */
+const signInEntry = <B extends TSchema>(body: B) => ({ body, replies: { 200: Session } }) as const;
+
 /** The auth calls of the API (see endpoint.ts for how an entry is read). */
 export const authApi = {
   signup: endpoint({
@@ -108,8 +111,7 @@ export const authApi = {
     method: 'POST',
     path: '/auth/login',
     summary: 'Sign in with a username (or address) and password',
-    body: LoginBody,
-    replies: { 200: Session },
+    ...signInEntry(LoginBody),
     invalidKey: 'invalid_credentials',
     errors: ['invalid_credentials', 'login_timeout', 'login_google', 'verify_email', 'account_suspended', ...APPLICATION_ERRORS],
   }),
@@ -117,8 +119,7 @@ export const authApi = {
     method: 'POST',
     path: '/auth/google',
     summary: 'Sign in with a Google ID token (creating or linking the account)',
-    body: GoogleBody,
-    replies: { 200: Session },
+    ...signInEntry(GoogleBody),
     invalidKey: 'google_failed',
     errors: ['google_failed', 'email_used', 'username_taken', 'account_suspended', 'registrations_closed', 'google_signup_closed', ...APPLICATION_ERRORS],
   }),
@@ -172,9 +173,8 @@ export const authApi = {
     method: 'POST',
     path: '/auth/passkey',
     summary: 'Sign in with a passkey, answering a session as the password login does',
-    body: PasskeyLoginBody,
-    replies: { 200: Session },
-    invalidKey: 'passkey_failed',
-    errors: ['passkey_failed', 'passkey_expired', 'passkey_not_found', 'verify_email', 'account_suspended', ...APPLICATION_ERRORS],
+    ...signInEntry(PasskeyLoginBody),
+    ...passkeyAnswerEntry,
+    errors: [...passkeyAnswerEntry.errors, 'passkey_not_found', 'verify_email', 'account_suspended', ...APPLICATION_ERRORS],
   }),
 } as const;

@@ -18,6 +18,9 @@ export type FollowStateReply = Static<typeof FollowStateReply>;
 export const FollowedReply = messageWith({ follows: Type.Boolean(), notify: Type.Boolean() });
 export type FollowedReply = Static<typeof FollowedReply>;
 
+/** A call naming a user to follow: refused for the caller themself, or for no such user (a malformed id too). */
+const onFollowed = { invalidKey: 'invalid_following_id', errors: ['follow_yourself', 'invalid_following_id'] } as const;
+
 /**
  * The follows calls of the API (see endpoint.ts for how an entry is read). An unknown user is 404
  * invalid_following_id, a malformed id 400 with the same key; changing or removing a follow that
@@ -30,8 +33,8 @@ export const followsApi = {
     summary: 'Follow a user (without notifications)',
     body: FollowBody,
     replies: { 201: FollowedReply },
-    invalidKey: 'invalid_following_id',
-    errors: ['follow_yourself', 'invalid_following_id', 'trying_to_follow', 'blocked'],
+    ...onFollowed,
+    errors: [...onFollowed.errors, 'trying_to_follow', 'blocked'],
   }),
   change: endpoint({
     method: 'PATCH',
@@ -39,8 +42,7 @@ export const followsApi = {
     summary: "Turn notifications of a followed user's posts on or off",
     body: ChangeFollowBody,
     replies: { 200: FollowStateReply },
-    invalidKey: 'invalid_following_id',
-    errors: ['follow_yourself', 'invalid_following_id'],
+    ...onFollowed,
   }),
   unfollow: endpoint({
     method: 'DELETE',
@@ -48,7 +50,6 @@ export const followsApi = {
     summary: 'Stop following a user',
     body: FollowBody,
     replies: MessageReplies,
-    invalidKey: 'invalid_following_id',
-    errors: ['follow_yourself', 'invalid_following_id'],
+    ...onFollowed,
   }),
 } as const;

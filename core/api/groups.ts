@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PathText, pageEntry, userListReply } from './common.js';
 import { endpoint } from './endpoint.js';
 import { postListEntry } from './feeds.js';
@@ -95,6 +95,9 @@ const onGroup = { params: GroupNameParams, replies: MessageReplies } as const;
 const onGroupUser = { params: GroupUserParams, replies: MessageReplies } as const;
 /** A page of the group's users (members, banned, requests), with the caller's rights there. */
 const groupUsersEntry = { params: GroupNameParams, ...pageEntry(GroupUserListReply) } as const;
+/** A page of the group's own moderation (its reports, its actions), for its owner and admins. */
+const groupModerationPage = <R extends TSchema>(reply: R) =>
+  ({ params: GroupNameParams, ...pageEntry(reply), errors: ['didnt_find_group', 'need_admin'] }) as const;
 
 /** Refusals of a call on a user's join request (accept, deny). */
 const JOIN_REQUEST_ERRORS = ['didnt_find_group', 'admin_accept', 'didnt_find_user', 'user_banned', 'user_member', 'hasnt_requested'] as const;
@@ -309,9 +312,7 @@ export const groupsApi = {
     method: 'GET',
     path: '/group/:name/reports',
     summary: "Open reports of posts in the group, newest first (the group's owner and admins)",
-    params: GroupNameParams,
-    ...pageEntry(ReportListReply),
-    errors: ['didnt_find_group', 'need_admin'],
+    ...groupModerationPage(ReportListReply),
   }),
   actOnReport: endpoint({
     method: 'POST',
@@ -327,8 +328,6 @@ export const groupsApi = {
     method: 'GET',
     path: '/group/:name/reports/log',
     summary: "The group's moderation actions, newest first (the group's owner and admins)",
-    params: GroupNameParams,
-    ...pageEntry(ModerationLogReply),
-    errors: ['didnt_find_group', 'need_admin'],
+    ...groupModerationPage(ModerationLogReply),
   }),
 } as const;

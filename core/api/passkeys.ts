@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { IdParams, MessageReplies, listOf } from './common.js';
 import { endpoint } from './endpoint.js';
-import { RegistrationOptionsReply, RegistrationResponse } from './webauthn.js';
+import { RegistrationOptionsReply, RegistrationResponse, passkeyAnswerEntry } from './webauthn.js';
 
 /*
  * Passkeys: adding one to the signed-in account, listing and removing them. Signing in with one
@@ -46,8 +46,7 @@ export const passkeysApi = {
     summary: "Add a passkey from the browser's answer to the creation options",
     body: RegisterBody,
     replies: { 201: PasskeyItem },
-    invalidKey: 'passkey_failed',
-    errors: ['passkey_failed', 'passkey_expired'],
+    ...passkeyAnswerEntry,
   }),
   list: endpoint({
     method: 'GET',

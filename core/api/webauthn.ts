@@ -100,3 +100,9 @@ export const AuthenticationResponse = Type.Object(
   },
   Open,
 );
+
+/**
+ * A call carrying the browser's answer to a challenge (adding a passkey, signing in with one): refused
+ * when the answer does not verify, or its challenge has expired or was used.
+ */
+export const passkeyAnswerEntry = { invalidKey: 'passkey_failed', errors: ['passkey_failed', 'passkey_expired'] } as const;
