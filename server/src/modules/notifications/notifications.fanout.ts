@@ -137,11 +137,11 @@ export async function notificationJobStep(app: FastifyInstance, trx: Transaction
     case 'post_created':
       return postCreated(app, trx, event, now);
     case 'post_edited':
-      return postEdited(app, trx, event, now);
+      return edited(app, trx, await editedPost(trx, event.postId), event.mentioned, now);
     case 'comment_created':
       return commentCreated(app, trx, event.commentId, now);
     case 'comment_edited':
-      return commentEdited(app, trx, event, now);
+      return edited(app, trx, await editedComment(trx, event.commentId), event.mentioned, now);
     case 'follow': {
       if (!(await repo.followExists(trx, event.actorId, event.userId))) return { next: null };
       const settings = await settingsOf(trx, [event.userId]);
@@ -260,46 +260,46 @@ async function postCreated(app: FastifyInstance, trx: Executor, event: Extract<P
   return { next: at(next), afterCommit: await deliver(app, trx, rows) };
 }
 
-/**
- * An edit tells only the people it newly mentions, and only those still mentioned by the time the
- * job runs, who may see the post and want mentions, and who have no reply or mention item about
- * the post yet (one item per person per post, however often it is edited).
- */
-async function postEdited(app: FastifyInstance, trx: Executor, event: Extract<Payload, { kind: 'post_edited' }>, now: number): Promise<JobStep> {
-  const post = await repo.findPost(trx, event.postId);
-  if (!post?.author_id) return { next: null };
-  const authorId = post.author_id;
-  const mentions = await repo.mentionCounts(trx, { postId: post.id });
-  const rows = await newlyMentioned(trx, post.id, mentions, event.mentioned, {
-    setting: 'postMention',
-    told: (ids) => repo.usersToldAbout(trx, { postId: post.id }, ids, ['MENTION', 'NEW_REPLY']),
-    item: (mention) => note(mention.userId, 'MENTION', now, { actor: authorId, post: post.id, count: mention.count }),
-  });
-  return done(app, trx, rows);
+/** What an edit is about: the post or comment, the mention item it gives and the setting that item needs. */
+interface Edit {
+  about: { postId: string } | { commentId: string };
+  type: 'MENTION' | 'COMMENT_MENTION';
+  setting: 'postMention' | 'commentMention';
+  target: Target & { post: string };
+}
+
+/** A post's edit; none once its author's account is gone. */
+async function editedPost(trx: Executor, postId: string): Promise<Edit | null> {
+  const post = await repo.findPost(trx, postId);
+  if (!post?.author_id) return null;
+  return { about: { postId: post.id }, type: 'MENTION', setting: 'postMention', target: { actor: post.author_id, post: post.id } };
+}
+
+/** A remote comment's edit; none once its author's account is gone. */
+async function editedComment(trx: Executor, commentId: string): Promise<Edit | null> {
+  const comment = await repo.findComment(trx, commentId);
+  if (!comment?.author_id) return null;
+  return { about: { commentId: comment.id }, type: 'COMMENT_MENTION', setting: 'commentMention', target: { actor: comment.author_id, post: comment.post_id, comment: comment.id } };
 }
 
 /**
- * The items of those an edit newly names (`mentioned`): still mentioned by the time the job runs,
- * with no item about it yet, wanting such items and able to see the post.
+ * An edit of a post or a comment tells only the people it newly names (`mentioned`), and only
+ * those still mentioned by the time the job runs, who may see the post and want mentions, and who
+ * have no reply or mention item about it yet (one item per person, however often it is edited).
  */
-async function newlyMentioned(
-  trx: Executor,
-  postId: string,
-  current: { userId: string; count: number }[],
-  mentioned: string[],
-  how: { setting: 'postMention' | 'commentMention'; told: (ids: string[]) => Promise<Set<string>>; item: (mention: { userId: string; count: number }) => repo.NewNotification },
-): Promise<repo.NewNotification[]> {
+async function edited(app: FastifyInstance, trx: Executor, edit: Edit | null, mentioned: string[], now: number): Promise<JobStep> {
+  if (!edit) return { next: null };
   const wanted = new Set(mentioned);
-  const mentions = current.filter((m) => wanted.has(m.userId));
+  const mentions = (await repo.mentionCounts(trx, edit.about)).filter((m) => wanted.has(m.userId));
   const ids = mentions.map((m) => m.userId);
-  const [settings, told] = await Promise.all([settingsOf(trx, ids), how.told(ids)]);
+  const [settings, told] = await Promise.all([settingsOf(trx, ids), repo.usersToldAbout(trx, edit.about, ids, [edit.type, 'NEW_REPLY'])]);
   const rows: repo.NewNotification[] = [];
   for (const mention of mentions) {
-    if (told.has(mention.userId) || !wants(settings.get(mention.userId), how.setting)) continue;
-    if (!(await isPostVisible(trx, postId, mention.userId))) continue;
-    rows.push(how.item(mention));
+    if (told.has(mention.userId) || !wants(settings.get(mention.userId), edit.setting)) continue;
+    if (!(await isPostVisible(trx, edit.target.post, mention.userId))) continue;
+    rows.push(note(mention.userId, edit.type, now, { ...edit.target, count: mention.count }));
   }
-  return rows;
+  return done(app, trx, rows);
 }
 
 async function commentCreated(app: FastifyInstance, trx: Executor, commentId: string, now: number): Promise<JobStep> {
@@ -325,24 +325,6 @@ async function commentCreated(app: FastifyInstance, trx: Executor, commentId: st
     rows.push(note(mention.userId, 'COMMENT_MENTION', now, { ...target, count: mention.count }));
     taken.add(mention.userId);
   }
-  return done(app, trx, rows);
-}
-
-/**
- * A remote comment's edit tells only the people it newly mentions, as a post's edit does: those
- * still mentioned when the job runs, who may see the post and want mentions, and who have no item
- * about the comment yet.
- */
-async function commentEdited(app: FastifyInstance, trx: Executor, event: Extract<Payload, { kind: 'comment_edited' }>, now: number): Promise<JobStep> {
-  const comment = await repo.findComment(trx, event.commentId);
-  if (!comment?.author_id) return { next: null };
-  const authorId = comment.author_id;
-  const mentions = await repo.mentionCounts(trx, { commentId: comment.id });
-  const rows = await newlyMentioned(trx, comment.post_id, mentions, event.mentioned, {
-    setting: 'commentMention',
-    told: (ids) => repo.usersToldAbout(trx, { commentId: comment.id }, ids, ['COMMENT_MENTION', 'NEW_REPLY']),
-    item: (mention) => note(mention.userId, 'COMMENT_MENTION', now, { actor: authorId, post: comment.post_id, comment: comment.id, count: mention.count }),
-  });
   return done(app, trx, rows);
 }
 
