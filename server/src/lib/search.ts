@@ -1,4 +1,4 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
 import { type Dialect, dialectOf } from '../db/dialect.js';
 import type { Executor } from '../db/schema.js';
@@ -109,4 +109,18 @@ export function searchRank(table: SearchTable, query: string): RawBuilder<number
   const folded = foldForSearch(query.trim());
   const column = sql.ref(`${table}.search_text`);
   return sql<number>`CASE WHEN ${column} = ${folded} THEN 0 WHEN ${column} LIKE ${`${escapeLike(folded)}%`} ESCAPE '\\' THEN 1 ELSE 2 END`;
+}
+
+/** The lowercased name a name match is ordered by after its rank. */
+const NAME_COLUMNS = { users: 'users.username_lower', groups: 'groups.name_lower' } as const;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+/**
+ * Orders name matches best first (searchRank), then by name and id, so equal ranks keep one order:
+ * `.$call(bestNameMatchesFirst('groups', query))`.
+ */
+export function bestNameMatchesFirst(table: keyof typeof NAME_COLUMNS, query: string): <Q extends AnySelect>(q: Q) => Q {
+  return (q) => q.orderBy(searchRank(table, query)).orderBy(NAME_COLUMNS[table]).orderBy(`${table}.id`) as typeof q;
 }

@@ -1,7 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
-import { searchRank, searchTextContains } from '../../lib/search.js';
+import { bestNameMatchesFirst, searchTextContains } from '../../lib/search.js';
 import { accountNotSuspended, userNotSuspended } from '../../policy/suspension.js';
 
 /** The queries of remote communities; what they mean is in remote-communities.ts. */
@@ -52,28 +52,28 @@ export async function communityAccountsAmong(db: Executor, actorIds: string[]): 
   return actorIds.flatMap((actorId) => rows.find((row) => row.id === actorId)?.user_id ?? []);
 }
 
-/** The actors of the remote communities a post was posted into or whose Note named them, in their order; none suspended here. */
-export function namedCommunityActors(db: Executor, postId: string) {
-  return db
+/**
+ * The actors of the remote communities a post is in, none suspended here: first those it was posted
+ * into or whose Note named them, in their order, then those whose share of it is kept, the earliest
+ * first. A community both named and sharing comes twice.
+ */
+export function communityActorsOfPost(db: Executor, postId: string) {
+  const named = db
     .selectFrom('post_remote_groups')
-    .innerJoin('remote_actors', 'remote_actors.user_id', 'post_remote_groups.account_id')
-    .select(['remote_actors.id', 'remote_actors.inbox', 'remote_actors.shared_inbox'])
-    .where('post_remote_groups.post_id', '=', postId)
-    .where(userNotSuspended('post_remote_groups.account_id'))
-    .orderBy('post_remote_groups.position')
-    .execute();
-}
-
-/** The remote actors whose share of a post is kept, the earliest first; none suspended here. */
-export function sharingActors(db: Executor, postId: string) {
-  return db
+    .select(['account_id', sql<number>`0`.as('source'), 'position as at'])
+    .where('post_id', '=', postId);
+  const sharing = db
     .selectFrom('post_shares')
-    .innerJoin('remote_actors', 'remote_actors.user_id', 'post_shares.sharer_id')
+    .select(['sharer_id as account_id', sql<number>`1`.as('source'), 'created_at as at'])
+    .where('post_id', '=', postId);
+  return db
+    .selectFrom(named.unionAll(sharing).as('communities'))
+    .innerJoin('remote_actors', 'remote_actors.user_id', 'communities.account_id')
     .select(['remote_actors.id', 'remote_actors.inbox', 'remote_actors.shared_inbox'])
-    .where('post_shares.post_id', '=', postId)
-    .where(userNotSuspended('post_shares.sharer_id'))
-    .orderBy('post_shares.created_at')
-    .orderBy('post_shares.sharer_id')
+    .where(userNotSuspended('communities.account_id'))
+    .orderBy('communities.source')
+    .orderBy('communities.at')
+    .orderBy('communities.account_id')
     .execute();
 }
 
@@ -89,9 +89,7 @@ export async function followedCommunitiesMatching(db: Executor, userId: string, 
     .where('remote_actors.is_group', '=', 1)
     .where(accountNotSuspended())
     .where(searchTextContains(db, 'users', query))
-    .orderBy(searchRank('users', query))
-    .orderBy('users.username_lower')
-    .orderBy('users.id')
+    .$call(bestNameMatchesFirst('users', query))
     .limit(limit)
     .execute();
 }

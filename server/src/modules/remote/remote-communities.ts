@@ -56,10 +56,8 @@ export async function communitiesNamed(db: Executor, authorId: string, entries: 
  * is kept as a share). None that is suspended here.
  */
 export async function communitiesOfPost(db: Executor, postId: string): Promise<CommunityActor[]> {
-  const named = await repo.namedCommunityActors(db, postId);
-  const sharers = await repo.sharingActors(db, postId);
   const found = new Map<string, CommunityActor>();
-  for (const row of [...named, ...sharers]) if (!found.has(row.id)) found.set(row.id, { id: row.id, inbox: row.shared_inbox ?? row.inbox });
+  for (const row of await repo.communityActorsOfPost(db, postId)) if (!found.has(row.id)) found.set(row.id, { id: row.id, inbox: row.shared_inbox ?? row.inbox });
   return [...found.values()];
 }
 

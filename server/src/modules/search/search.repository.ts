@@ -3,7 +3,7 @@ import { foldForSearch } from '#core/text';
 import { byteOrdered } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
-import { searchMatches, searchRank } from '../../lib/search.js';
+import { bestNameMatchesFirst, searchMatches, searchRank } from '../../lib/search.js';
 import { accountNotSuspended } from '../../policy/suspension.js';
 import type { GroupListRow, UserListRow } from '../profiles/profiles.records.js';
 import { notBlockedBetween } from '../../policy/blocks.js';
@@ -93,9 +93,7 @@ export async function postableGroups(db: Executor, viewerId: string, query: stri
     .where('group_members.user_id', '=', viewerId)
     .where(memberMayPost)
     .where(searchMatches(db, 'groups', query))
-    .orderBy(searchRank('groups', query))
-    .orderBy('groups.name_lower')
-    .orderBy('groups.id')
+    .$call(bestNameMatchesFirst('groups', query))
     .limit(limit)
     .execute();
 }
