@@ -135,6 +135,15 @@ export function afterKeyset(after: Keyset | undefined, timeColumn: string, idCol
   return sql<SqlBool>`(${time} >= ${after.at} and (${time} > ${after.at} or ${sql.ref(idColumn)} > ${after.id}))`;
 }
 
+/** A liked post or comment as the account export lists it, once its content may be read. */
+export interface LikedWritingRow {
+  id: string;
+  author_id: string | null;
+  author_username: string | null;
+  text: string;
+  created_at: number;
+}
+
 /**
  * A page of the likes the user gave, of posts or of comments, with when, oldest first: what the
  * account export lists (index post_likes_user / comment_likes_user).

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import { type KeysetPage, afterKeyset, imagesOfAuthor, likesGivenBy, toBool } from '../../db/helpers.js';
+import { type KeysetPage, type LikedWritingRow, afterKeyset, imagesOfAuthor, likesGivenBy, toBool } from '../../db/helpers.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { postIsPrivate, postReadableBy } from '../../policy/post-visibility.js';
 
@@ -63,16 +63,8 @@ export const findImagesOfAuthor = (db: Executor, authorId: string, page: KeysetP
 /** A page of the posts the user liked, with when, oldest like first: ids only, whoever may see them. */
 export const findPostLikesOf = (db: Executor, userId: string, page: KeysetPage) => likesGivenBy(db, 'post_likes', userId, page);
 
-export interface LikedPostRow {
-  id: string;
-  author_id: string | null;
-  author_username: string | null;
-  text: string;
-  created_at: number;
-}
-
 /** Those of `postIds` (posts the user liked) whose content they may read: ones they may read now, and their own. */
-export async function findReadableLikedPosts(db: Executor, userId: string, postIds: string[]): Promise<LikedPostRow[]> {
+export async function findReadableLikedPosts(db: Executor, userId: string, postIds: string[]): Promise<LikedWritingRow[]> {
   if (postIds.length === 0) return [];
   const rows = await db
     .selectFrom('posts')

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import { type KeysetPage, addToCounters, afterKeyset, changedRows, imagesOfAuthor, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
+import { type KeysetPage, type LikedWritingRow, addToCounters, afterKeyset, changedRows, imagesOfAuthor, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { lockingRead } from '../../db/dialect.js';
@@ -322,13 +322,8 @@ export const findImagesOfAuthor = (db: Executor, authorId: string, page: KeysetP
 /** A page of the comments the user liked, with when, oldest like first: ids only, whoever may see them. */
 export const findCommentLikesOf = (db: Executor, userId: string, page: KeysetPage) => likesGivenBy(db, 'comment_likes', userId, page);
 
-export interface LikedCommentRow {
-  id: string;
+export interface LikedCommentRow extends LikedWritingRow {
   post_id: string;
-  author_id: string | null;
-  author_username: string | null;
-  text: string;
-  created_at: number;
 }
 
 /**

@@ -15,11 +15,8 @@ export function toProfile(
 ): Profile {
   const itsme = viewerId === row.id;
   return {
-    _id: row.id,
-    username: row.username,
+    ...toUserRef(row),
     bio: row.bio,
-    pfp: row.id,
-    pfpUrl: avatarUrl('pfp', row.id, Number(row.pfp_version)),
     createdAt: row.created_at,
     followers: row.followers,
     following: row.following,
