@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -99,7 +99,11 @@ export class OutboxMailer implements Mailer {
       `Date: ${now.toUTCString()}`,
       'Content-Type: text/plain; charset=utf-8',
     ];
-    await writeFile(join(this.dir, name), `${headers.join('\n')}\n\n${message.text}\n`, 'utf8');
+    // Written under a hidden name, then renamed: whoever reads the folder (a test, a developer's
+    // mail viewer) sees a message only once it is whole, since a rename within a folder is atomic.
+    const partial = join(this.dir, `.${name}.partial`);
+    await writeFile(partial, `${headers.join('\n')}\n\n${message.text}\n`, 'utf8');
+    await rename(partial, join(this.dir, name));
     const links = message.text.match(/https?:\/\/\S+/g) ?? [];
     this.log.info({ kind: message.kind, to: message.to, subject: message.subject, file: join(this.dir, name), links }, 'mail written to outbox');
   }

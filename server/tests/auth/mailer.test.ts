@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -26,5 +26,33 @@ describe('mailer without SMTP', () => {
     expect(readFileSync(join(dir, files[1]!), 'utf8')).toContain('Subject: Second');
     expect(logged[0]).toMatchObject({ to: 'A@Example.test', file: join(dir, files[0]!) });
     expect(JSON.stringify(logged)).toContain('t'.repeat(90));
+  });
+
+  it('shows a message under its name only once it is whole, so a reader never takes half a mail', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'kruh-outbox-whole-'));
+    const log = { info: () => undefined } as unknown as FastifyBaseLogger;
+    const mailer = createMailer({ smtpUrl: undefined, from: 'Kruh <no-reply@kruh.test>', outboxDir: folder, log });
+    // Large enough that the file is written in several pieces, with the event loop turning between them.
+    const text = 'x'.repeat(8 * 1024 * 1024);
+    const seen: number[] = [];
+    const watcher = watch(folder, (_event, name) => {
+      if (!name?.endsWith('.eml')) return;
+      try {
+        seen.push(readFileSync(join(folder, name), 'utf8').length);
+      } catch {
+        // Gone or not yet there under that name: nothing a reader could have taken.
+      }
+    });
+    try {
+      await mailer.send({ kind: 'verify', to: 'big@example.test', subject: 'Big', text });
+    } finally {
+      watcher.close();
+    }
+    const [file] = readdirSync(folder);
+    const whole = readFileSync(join(folder, file!), 'utf8').length;
+    expect(readdirSync(folder)).toHaveLength(1);
+    expect(whole).toBeGreaterThan(text.length);
+    expect(seen.filter((length) => length !== whole)).toEqual([]);
+    rmSync(folder, { recursive: true, force: true });
   });
 });
