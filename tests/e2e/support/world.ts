@@ -93,6 +93,7 @@ export function screensOf(world: World): Screen[] {
     { name: 'account', path: '/account', guarded: true },
     { name: 'account-credentials', path: '/account/credentials', guarded: true },
     { name: 'account-notification-settings', path: '/account/notification-settings', guarded: true },
+    { name: 'account-invites', path: '/account/invites', guarded: true },
     { name: 'not-found', path: '/no/such/page' },
   ];
 }
