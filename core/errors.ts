@@ -86,6 +86,8 @@ export const ERROR_KEYS = [
   'report_limit', 'like_limit',
   // Too many verification mails asked for, for one address or from one client.
   'verification_limit',
+  // A reset link was asked for this address less than a minute ago: no new mail went.
+  'reset_wait',
   // The database was busy with other work for longer than a request waits (503 with Retry-After).
   'server_busy',
   // Deleting an account: the password given is not the account's; a Google account's typed name is not its own.
@@ -129,6 +131,8 @@ export const INFO_KEYS = [
   'report_resolved', 'user_suspended', 'user_unsuspended',
   // A verification mail asked for again (the same answer for any address).
   'verification_sent',
+  // A reset link checked before its form is shown still works.
+  'reset_link_valid',
   // A domain blocked from federating, or no longer.
   'domain_blocked', 'domain_unblocked',
   // Registration: a sign-up waiting for the moderators, the mode changed, an application decided,

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { ServerErrorKey } from '../errors.js';
-import { MessageReplies, MessageReply } from './common.js';
+import { MessageReplies } from './common.js';
 import { endpoint } from './endpoint.js';
 import { AuthenticationOptionsReply, AuthenticationResponse, passkeyAnswerEntry } from './webauthn.js';
 
@@ -8,6 +8,16 @@ import { AuthenticationOptionsReply, AuthenticationResponse, passkeyAnswerEntry 
  * Bodies are loose strings: the rules run in the server's service, so each broken rule answers
  * its own catalogue key rather than a generic schema failure.
  */
+
+/**
+ * A sign-up's answer: besides its message, a one-use key the browser keeps so that, once the
+ * address is verified from the mailed link in this browser, it signs in without the password.
+ */
+export const SignupReply = Type.Object({ message: Type.String(), signupLogin: Type.String() });
+export type SignupReply = Static<typeof SignupReply>;
+
+/** The sign-up's one-use key and the address the verification link carried. */
+export const SignupLoginBody = Type.Object({ key: Type.String(), email: Type.String() });
 
 export const SignupBody = Type.Object({
   username: Type.String(),
@@ -43,8 +53,14 @@ export const VerifyQuery = Type.Object({
 
 export const ForgotBody = Type.Object({ email: Type.String() });
 
-/** The address a sign-up's verification mail should go to again. */
-export const ResendVerificationBody = Type.Object({ email: Type.String() });
+/**
+ * Whom a sign-up's verification mail should go to again: the address, or the username a login
+ * was tried with (the mail then goes to the account's address, which the answer never names).
+ */
+export const ResendVerificationBody = Type.Object({ email: Type.Optional(Type.String()), username: Type.Optional(Type.String()) });
+
+/** A reset link as the mail gave it, to be checked before the form is shown. */
+export const ResetLinkBody = Type.Object({ token: Type.String(), email: Type.Optional(Type.String()) });
 
 export const ResetBody = Type.Object({
   token: Type.String(),
@@ -91,7 +107,7 @@ export const authApi = {
       'invite code is required (invite_required, invalid_invite), by approval a reason is, and the account waits for a ' +
       "moderator's approval before it may sign in (answered with signup_application).",
     body: SignupBody,
-    replies: { 201: MessageReply },
+    replies: { 201: SignupReply },
     invalidKey: 'new_username',
     errors: [
       ...USERNAME_ERRORS, 'invalid_email', ...PASSWORD_ERRORS, 'signup_limit', 'username_taken', 'email_used',
@@ -106,6 +122,18 @@ export const authApi = {
     replies: MessageReplies,
     invalidKey: 'invalid_link',
     errors: ['invalid_link', 'email_used'],
+  }),
+  signupLogin: endpoint({
+    method: 'POST',
+    path: '/auth/signup-login',
+    summary: "Sign in with a sign-up's one-use key once its address is verified",
+    description:
+      'The key comes with the sign-up\'s answer and is kept by the browser that signed up; it works once, for a day, ' +
+      'and only after the link mailed to the address it names was opened.',
+    body: SignupLoginBody,
+    replies: { 200: Session },
+    invalidKey: 'invalid_link',
+    errors: ['invalid_link', 'verify_email', 'account_suspended', ...APPLICATION_ERRORS],
   }),
   login: endpoint({
     method: 'POST',
@@ -145,10 +173,20 @@ export const authApi = {
     method: 'POST',
     path: '/auth/forgot',
     summary: 'Mail a password reset link (the same answer whether or not the address has an account)',
+    description: 'One request a minute per address, counted whether or not an account has it (reset_wait).',
     body: ForgotBody,
     replies: MessageReplies,
     invalidKey: 'invalid_email',
-    errors: ['invalid_email'],
+    errors: ['invalid_email', 'reset_wait'],
+  }),
+  resetLink: endpoint({
+    method: 'POST',
+    path: '/auth/reset/check',
+    summary: 'Whether a reset link can still be used (nothing changes)',
+    body: ResetLinkBody,
+    replies: MessageReplies,
+    invalidKey: 'invalid_link',
+    errors: ['invalid_link'],
   }),
   reset: endpoint({
     method: 'POST',

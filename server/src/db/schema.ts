@@ -33,7 +33,8 @@ export interface UsersTable {
 export interface EmailTokensTable {
   token_hash: string;
   user_id: string;
-  purpose: 'verify' | 'change_email' | 'reset_password';
+  /** signup_login is never mailed: the browser that signed up keeps it (see auth.service signupLogin). */
+  purpose: 'verify' | 'change_email' | 'reset_password' | 'signup_login';
   email: string;
   expires_at: number;
   created_at: number;

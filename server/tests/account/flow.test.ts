@@ -12,7 +12,7 @@ describe('an account from sign-up to deletion, through the API only', () => {
       url: '/api/auth/signup',
       payload: { username: 'Journey', email: 'journey@example.test', password: 'first!pass' },
     });
-    expect(signup.json()).toEqual({ message: 'info/signup_email' });
+    expect(signup.json()).toEqual({ message: 'info/signup_email', signupLogin: expect.any(String) });
 
     const verifyLink = parseLink((await lastMail(t, 'journey@example.test')).link);
     const verify = await app.inject({ method: 'GET', url: `/api/auth/verify?token=${verifyLink.token}&email=${encodeURIComponent(verifyLink.email)}` });

@@ -28,6 +28,20 @@ describe('resending the verification mail', () => {
     expectError(await resend('not-an-email'), 400, 'invalid_email');
   });
 
+  it('mails the address of an unverified account named by its username, answering the same for any name', async () => {
+    await signup(t.app, { username: 'ByName', email: 'byname@example.test', password: 'secret12' });
+    await createPasswordUser(t.app, 'secret12', { username: 'VerifiedName', email: 'verified-name@example.test' });
+    expect(await mailCount(t, 'byname@example.test')).toBe(1);
+    const byName = (username: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/resend-verification', payload: { username }, remoteAddress: freshAddress() });
+    const waiting = await byName('byname');
+    expectInfo(waiting, 'verification_sent');
+    expect(await mailCount(t, 'byname@example.test')).toBe(2);
+    expect((await byName('VerifiedName')).json()).toEqual(waiting.json());
+    expect((await byName('nobody-here')).json()).toEqual(waiting.json());
+    expect(await mailCount(t, 'verified-name@example.test')).toBe(0);
+  });
+
   it('limits resends per address, the same for an address nobody has', async () => {
     await signup(t.app, { username: 'Flooded', email: 'flooded@example.test', password: 'secret12' });
     expect(await mailCount(t, 'flooded@example.test')).toBe(1);

@@ -21,8 +21,10 @@ describe('forgotten password', () => {
     expect(await mailCount(t, 'unknown@example.test')).toBe(0);
     expectError(await forgot('not-an-email'), 400, 'invalid_email');
 
-    // Asking again at once sends nothing more (and answers the same); a minute later it does.
-    expect((await forgot('known@example.test')).json()).toEqual({ message: 'info/password_reset_sent' });
+    // Asking again at once sends nothing more and says so, for a known address as for an unknown
+    // one; a minute later it mails again.
+    expectError(await forgot('known@example.test'), 429, 'reset_wait');
+    expectError(await forgot('unknown@example.test'), 429, 'reset_wait');
     expect(await mailCount(t, 'known@example.test')).toBe(1);
     await ageRateEvents(t.app, 'mail:reset:', 61_000);
     await forgot('known@example.test');
@@ -50,6 +52,20 @@ describe('forgotten password', () => {
     expectError(await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: user.auth }), 401, 'invalid_token');
     expectError(await login(t.app, 'Resetter', 'secret12'), 400, 'invalid_credentials');
     expect((await login(t.app, 'Resetter', 'newpass12')).statusCode).toBe(200);
+  });
+
+  it('tells whether a link still works before its form is used, and a used one no longer does', async () => {
+    await createPasswordUser(t.app, 'secret12', { email: 'checker@example.test' });
+    await forgot('checker@example.test');
+    const link = parseLink((await lastMail(t, 'checker@example.test')).link);
+    const check = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/auth/reset/check', payload });
+    expectInfo(await check({ token: link.token, email: link.email }), 'reset_link_valid');
+    // Checking changes nothing: the link still sets a password, once.
+    expectInfo(await check({ token: link.token, email: link.email }), 'reset_link_valid');
+    expectError(await check({ token: link.token, email: 'other@example.test' }), 400, 'invalid_link');
+    expectError(await check({ token: 'wrong', email: link.email }), 400, 'invalid_link');
+    expectInfo(await reset({ token: link.token, email: link.email, password: 'newpass12' }), 'password_changed');
+    expectError(await check({ token: link.token, email: link.email }), 400, 'invalid_link');
   });
 
   it('refuses an expired link, and the verify call does not take reset links', async () => {

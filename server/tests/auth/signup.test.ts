@@ -54,7 +54,8 @@ describe('sign-up and email verification', () => {
 
   it('creates an unverified account, mails a link, and the link verifies it once', async () => {
     const res = await signup(valid);
-    expectInfo(res, 'signup_email', 201);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ message: 'info/signup_email', signupLogin: expect.any(String) });
 
     const row = await t.app.db.selectFrom('users').selectAll().where('username_lower', '=', 'newcomer').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ username: 'Newcomer', email: 'newcomer@example.test', verified: 0, google_sub: null, language: 'en' });
@@ -69,7 +70,7 @@ describe('sign-up and email verification', () => {
     expect(mail.link).toMatch(/^http:\/\/kruh\.test\/verify\?token=/);
     expect(link).toMatchObject({ route: '/verify', email: 'newcomer@example.test' });
     // Only a hash of the token is stored.
-    const stored = await t.app.db.selectFrom('email_tokens').selectAll().where('user_id', '=', row.id).execute();
+    const stored = await t.app.db.selectFrom('email_tokens').selectAll().where('user_id', '=', row.id).where('purpose', '!=', 'signup_login').execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.purpose).toBe('verify');
     expect(stored[0]!.token_hash).not.toBe(link.token);
@@ -87,6 +88,24 @@ describe('sign-up and email verification', () => {
     const session = await login(t.app, 'newcomer@example.test', valid.password);
     expect(session.statusCode).toBe(200);
     expect(session.json().user).toEqual({ _id: row.id, username: 'Newcomer' });
+  });
+
+  it("signs in the browser that signed up once the address is verified, once, with the sign-up's key", async () => {
+    const { signupLogin: key } = (await signup({ username: 'Returning', email: 'returning@example.test', password: 'secret12' })).json<{ signupLogin: string }>();
+    const exchange = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/auth/signup-login', payload });
+    // Not before the mailed link was opened: the key alone proves no address.
+    expectError(await exchange({ key, email: 'returning@example.test' }), 403, 'verify_email');
+    const link = parseLink((await lastMail(t, 'returning@example.test')).link);
+    expect((await t.app.inject({ method: 'GET', url: `/api/auth/verify?token=${link.token}&email=${encodeURIComponent(link.email)}` })).statusCode).toBe(200);
+    // Neither with another address, nor with the mailed link's token.
+    expectError(await exchange({ key, email: 'other@example.test' }), 400, 'invalid_link');
+    expectError(await exchange({ key: link.token, email: 'returning@example.test' }), 400, 'invalid_link');
+    const session = await exchange({ key, email: 'returning@example.test' });
+    expect(session.statusCode).toBe(200);
+    expect(session.json().user).toMatchObject({ username: 'Returning' });
+    const test = await t.app.inject({ method: 'POST', url: '/api/auth/test', headers: { authorization: `Bearer ${session.json().token}` } });
+    expect(test.statusCode).toBe(200);
+    expectError(await exchange({ key, email: 'returning@example.test' }), 400, 'invalid_link');
   });
 
   it('answers invalid_link for a wrong, missing, mismatched or expired token', async () => {

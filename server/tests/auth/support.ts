@@ -105,4 +105,4 @@ export function login(app: FastifyInstance, username: string, password: string, 
   return app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress, headers });
 }
 
-export { expectError, expectInfo } from '../helpers/expect';
+export { expectError, expectInfo, expectSignedUp } from '../helpers/expect';

@@ -10,6 +10,11 @@ export function expectInfo(res: { statusCode: number; json(): unknown }, key: st
   expect({ status: res.statusCode, body: res.json() }).toEqual({ status, body: { message: `info/${key}` } });
 }
 
+/** A sign-up's answer: its message, and the one-use key the browser that signed up keeps. */
+export function expectSignedUp(res: { statusCode: number; json(): unknown }, key: 'signup_email' | 'signup_application'): void {
+  expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 201, body: { message: `info/${key}`, signupLogin: expect.any(String) } });
+}
+
 /** The picture fields of a user in a profile or a list: its id, its avatar name and URL. */
 export const userPicture = (id: string) => ({ _id: id, pfp: id, pfpUrl: `/media/pfp/${id}.jpeg` });
 

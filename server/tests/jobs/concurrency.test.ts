@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MAIL_JOB } from '../../src/modules/auth/auth.emails';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { signup } from '../auth/support';
-import { expectInfo } from '../helpers/expect';
+import { expectInfo, expectSignedUp } from '../helpers/expect';
 import { call, createUser } from '../helpers/fixtures';
 import { type TestApp, createTestApp, useTestApp } from '../helpers/test-app';
 import { type FakePushService, type SilentService, newDevice, pushJobs, startPushService, startSilentService, subscribe } from '../push/support';
@@ -62,7 +62,7 @@ describe('jobs: kinds run side by side, each within its bound', () => {
       await vi.waitFor(() => expect(silent.open.size).toBe(4), { timeout: 5000 });
 
       // Someone signs up while the pushes hang: the mail job is queued after them all.
-      expectInfo(await signup(t.app, { username: 'Prompt', email: 'prompt@example.test', password: 'secret12' }), 'signup_email', 201);
+      expectSignedUp(await signup(t.app, { username: 'Prompt', email: 'prompt@example.test', password: 'secret12' }), 'signup_email');
       await vi.waitFor(() => expect(mails()).toHaveLength(1), { timeout: 5000 });
       expect(mails()[0]).toMatch(/prompt@example\.test\.eml$/);
       expect(await t.app.db.selectFrom('jobs').select('id').where('kind', '=', ACCOUNT_MAIL_JOB).execute()).toEqual([]);
@@ -101,7 +101,7 @@ describe('jobs: the running worker', () => {
   it('claims a mail enqueued while its push lane is full, without waiting for a push to end', async () => {
     await twentyHungDevices(t.app, hung.port);
     await vi.waitFor(() => expect(hung.open.size).toBe(4), { timeout: 5000 });
-    expectInfo(await signup(t.app, { username: 'Waiting', email: 'waiting@example.test', password: 'secret12' }), 'signup_email', 201);
+    expectSignedUp(await signup(t.app, { username: 'Waiting', email: 'waiting@example.test', password: 'secret12' }), 'signup_email');
     await vi.waitFor(() => expect(outboxOf(t.config.dataDir)).toHaveLength(1), { timeout: 5000 });
     expect(hung.open.size).toBe(4);
     expect((await pushJobs(t.app)).every((job) => job.attempts === 0)).toBe(true);

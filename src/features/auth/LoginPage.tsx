@@ -135,7 +135,7 @@ export default function LoginPage() {
       )}
       {!forgot && error === 'error/verify_email' ? (
         // Not a dead end: the mail can go again, to the address logged in with when it was one.
-        <ResendVerification email={username.includes('@') ? normalizeEmail(username) : undefined} />
+        <ResendVerification {...(username.includes('@') ? { email: normalizeEmail(username) } : { username: username.trim() })} />
       ) : null}
       {forgot ? null : <PasskeySignIn busy={busy} onSignIn={onPasskey} />}
       <AuthFooter mode="signin" />

@@ -10,9 +10,10 @@ import './auth.css';
 
 /**
  * "Send it again" for a verification mail that did not come: to `email` when the page knows the
- * address (sign-up, a login with it), else to the address typed here.
+ * address (sign-up, a login with it), to the address of the account `username` names (a login
+ * with the name: nobody retypes what the account already knows), else to the address typed here.
  */
-export function ResendVerification({ email }: { email?: string | undefined }) {
+export function ResendVerification({ email, username }: { email?: string | undefined; username?: string | undefined }) {
   const { t } = useTranslation('auth');
   const [typed, setTyped] = useState('');
   const [sent, setSent] = useState<string | null>(null);
@@ -21,16 +22,18 @@ export function ResendVerification({ email }: { email?: string | undefined }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const invalid = validateEmail(address);
+    const byName = !email && username ? username : null;
+    const invalid = byName ? null : validateEmail(address);
     void submit(invalid && `error/${invalid}`, async () => {
-      setSent(replyMessage(await resendVerification(normalizeEmail(address)), 'info/verification_sent'));
+      const reply = await resendVerification(byName ? { username: byName } : { email: normalizeEmail(address) });
+      setSent(replyMessage(reply, 'info/verification_sent'));
     });
   };
 
   return (
     <form className="auth__form" onSubmit={onSubmit} noValidate>
       {email ? <p>{t('verification.sentTo', { email })}</p> : <p>{t('verification.notArrived')}</p>}
-      {email ? null : (
+      {email || username ? null : (
         <FormField label={t('verification.email')} type="email" autoComplete="email" value={typed} onChange={(e) => setTyped(e.target.value)} required />
       )}
       {sent ? <AuthNotice message={sent} /> : null}

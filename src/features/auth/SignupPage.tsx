@@ -21,6 +21,7 @@ import { useSession } from '../../lib/session';
 import { failureMessage, replyMessage, signup } from './auth.api';
 import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
 import { ResendVerification } from './ResendVerification';
+import { keepSignupLogin } from './signup-login';
 import './auth.css';
 
 type Fields = 'username' | 'email' | 'password' | 'repeat' | 'reason' | 'invite';
@@ -75,6 +76,7 @@ export default function SignupPage() {
       const email = normalizeEmail(values.email);
       const admission = { reason: values.reason || undefined, invite: values.invite.trim() || undefined };
       const reply = await signup(values.username.trim(), email, values.password, currentLanguage(i18n), admission);
+      keepSignupLogin(email, reply.signupLogin);
       setDone({ message: replyMessage(reply, 'info/signup_email'), email });
     });
   };

@@ -5,9 +5,11 @@ import { AppLink } from '../../components/AppLink';
 import { translateMessage } from '../../lib/i18n';
 import { clearSession } from '../../lib/session';
 import { failureMessage, replyMessage, verifyEmail } from './auth.api';
+import { signInAfterVerifying } from './signup-login';
 import './auth.css';
 
-type Outcome = { ok: boolean; message: string };
+/** `signedIn`: the browser that signed up opened the link, and is now signed in. */
+type Outcome = { ok: boolean; message: string; signedIn?: boolean };
 
 /** One verification call per token, however often the page mounts (a token works once). */
 const calls = new Map<string, Promise<Outcome>>();
@@ -17,7 +19,12 @@ function verifyOnce(token: string, email: string | null): Promise<Outcome> {
   let call = calls.get(key);
   if (!call) {
     call = verifyEmail(token, email).then(
-      (reply) => ({ ok: true, message: replyMessage(reply, 'info/email_verified') }),
+      async (reply) => {
+        // Whoever was signed in here gives way to the account just verified.
+        clearSession();
+        if (await signInAfterVerifying(email)) return { ok: true, message: 'verify.signedIn', signedIn: true };
+        return { ok: true, message: replyMessage(reply, 'info/email_verified') };
+      },
       (err: unknown) => ({ ok: false, message: failureMessage(err, 'error/loading_failed') }),
     );
     calls.set(key, call);
@@ -26,8 +33,9 @@ function verifyOnce(token: string, email: string | null): Promise<Outcome> {
 }
 
 /**
- * Email verification: reads token and email from the query, shows the server's
- * message, and on success ends any session and offers the login link.
+ * Email verification: reads token and email from the query, shows the server's message, and on
+ * success ends any session; the browser that signed up is then signed in (see signup-login.ts),
+ * any other is offered the login.
  */
 export default function VerifyPage() {
   const { t } = useTranslation('auth');
@@ -40,9 +48,7 @@ export default function VerifyPage() {
     if (!token) return;
     let active = true;
     void verifyOnce(token, email).then((result) => {
-      if (!active) return;
-      if (result.ok) clearSession();
-      setOutcome(result);
+      if (active) setOutcome(result);
     });
     return () => {
       active = false;
@@ -62,8 +68,8 @@ export default function VerifyPage() {
         </p>
       )}
       {shown?.ok ? (
-        <AppLink className="button button--primary" to="/login">
-          {t('verify.login')}
+        <AppLink className="button button--primary" to={shown.signedIn ? '/feed' : '/login'}>
+          {t(shown.signedIn ? 'verify.start' : 'verify.login')}
         </AppLink>
       ) : null}
     </section>

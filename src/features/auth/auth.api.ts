@@ -27,7 +27,10 @@ export const googleLogin = (token: string, language?: string) => callApi(authApi
 
 export const verifyEmail = (token: string, email: string | null) => callApi(authApi.verify, { query: { token, email: email ?? undefined } });
 
-export const resendVerification = (email: string) => callApi(authApi.resendVerification, { body: { email } });
+/** To the address, or to the address of the account named (a login tried with a username). */
+export const resendVerification = (to: { email: string } | { username: string }) => callApi(authApi.resendVerification, { body: to });
+
+export const checkResetLink = (token: string, email: string | null) => callApi(authApi.resetLink, { body: { token, email: email ?? undefined } });
 
 export const forgotPassword = (email: string) => callApi(authApi.forgot, { body: { email } });
 

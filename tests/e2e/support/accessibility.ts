@@ -57,6 +57,15 @@ function describeViolations(screen: Screen, violations: Violation[]) {
 }
 
 /**
+ * The serious and critical axe findings on the page as it is now (a dialog open, a message
+ * shown), described one a line: a journey expects none.
+ */
+export async function blockingViolations(page: Page, name: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return describeViolations({ name, path: page.url() }, violations.filter((v) => BLOCKING.has(v.impact ?? '')));
+}
+
+/**
  * Every screen, checked by axe in a real browser, once for each pass. The passes are split between
  * two files so that the longest of the browser checks run side by side.
  */

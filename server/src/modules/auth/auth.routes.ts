@@ -20,8 +20,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.signup),
     handler: async (request, reply) => {
-      const { awaitsApproval } = await service.signup(ctx, { ...request.body, language: languageOf(request, request.body.language), ip: request.ip });
-      return reply.status(201).send(message(awaitsApproval ? 'signup_application' : 'signup_email'));
+      const { awaitsApproval, signupLogin } = await service.signup(ctx, { ...request.body, language: languageOf(request, request.body.language), ip: request.ip });
+      return reply.status(201).send({ ...message(awaitsApproval ? 'signup_application' : 'signup_email'), signupLogin });
     },
   });
 
@@ -31,6 +31,11 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await inNewTransaction(app, (ctx) => service.verifyEmail(ctx, { token: request.query.token, email: request.query.email }));
       return message('email_verified');
     },
+  });
+
+  app.route({
+    ...routeOf(authApi.signupLogin),
+    handler: async (request) => service.signupLogin(ctx, request.body),
   });
 
   app.route({
@@ -49,7 +54,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...routeOf(authApi.resendVerification),
     handler: async (request) => {
-      await service.resendVerification(ctx, { email: request.body.email, ip: request.ip });
+      await service.resendVerification(ctx, { email: request.body.email, username: request.body.username, ip: request.ip });
       return message('verification_sent');
     },
   });
@@ -59,6 +64,14 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       await inNewTransaction(app, (ctx) => service.forgotPassword(ctx, request.body.email));
       return message('password_reset_sent');
+    },
+  });
+
+  app.route({
+    ...routeOf(authApi.resetLink),
+    handler: async (request) => {
+      await service.checkResetLink(ctx, request.body);
+      return message('reset_link_valid');
     },
   });
 

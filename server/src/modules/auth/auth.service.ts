@@ -26,7 +26,7 @@ import {
   updateUser,
 } from './auth.repository.js';
 import type { UserChanges, UserRecord } from './auth.records.js';
-import { consumeEmailToken, findValidEmailToken } from './email-tokens.js';
+import { consumeEmailToken, findValidEmailToken, issueEmailToken } from './email-tokens.js';
 import { usernameBase, usernameCandidates, verifyGoogleToken } from './google.js';
 import { admit, checkAdmission, checkApproved, registrationSettings } from './registration.service.js';
 import { accountKey, beginAttempt, clearAccountFailures, forgiveAttempt, isLocked, loginKeys, unknownNameKey } from './login-lockout.js';
@@ -97,7 +97,11 @@ const VERIFY_RESEND_MS = 5 * 60 * 1000;
 const RESET_RESEND_MS = 60 * 1000;
 
 const verifyMailRule = (userId: string): RateRule => ({ key: `mail:verify:${userId}`, max: 1, windowMs: VERIFY_RESEND_MS });
-const resetMailRule = (userId: string): RateRule => ({ key: `mail:reset:${userId}`, max: 1, windowMs: RESET_RESEND_MS });
+/**
+ * Counted per address whether or not an account has it, so a refusal within the minute tells
+ * nothing about who has the address, and the first answer is never told again when no mail went.
+ */
+const resetMailRule = (email: string): RateRule => ({ key: `mail:reset:${email}`, max: 1, windowMs: RESET_RESEND_MS });
 const signupRule = (app: FastifyInstance, ip: string): RateRule => ({
   key: `signup:${ip}`,
   max: app.config.rates.signupsPerAddressPerHour,
@@ -113,7 +117,7 @@ const signupRule = (app: FastifyInstance, ip: string): RateRule => ({
 export async function signup(
   ctx: ServiceContext,
   input: { username: string; email: string; password: string; language: Language; ip: string; reason?: string | undefined; invite?: string | undefined },
-): Promise<{ awaitsApproval: boolean }> {
+): Promise<{ awaitsApproval: boolean; signupLogin: string }> {
   const { app, db } = ctx;
   const admission = await checkAdmission(ctx, input);
   const username = checkUsername(input.username);
@@ -141,17 +145,37 @@ export async function signup(
   };
   try {
     // One transaction: a refused or failed sign-up takes no slot and queues no mail.
-    await inTransaction(db, async (trx) => {
+    const signupLogin = await inTransaction(db, async (trx) => {
       await takeSlot(trx, rule, 'signup_limit');
       await insertUser(trx, user);
       await admit(trx, user.id, admission, user.created_at);
       await tryTakeSlot(trx, verifyMailRule(user.id));
       await enqueueAccountMail(trx, 'verify', { id: user.id, token_version: 0 }, email);
+      return issueEmailToken(trx, user.id, 'signup_login', email);
     });
+    return { awaitsApproval: admission.kind === 'approval', signupLogin };
   } catch (err) {
     throw takenError(err);
   }
-  return { awaitsApproval: admission.kind === 'approval' };
+}
+
+/**
+ * POST /auth/signup-login: the browser that signed up (it knew the password) signs in once the
+ * address is verified, with the one-use key the sign-up answered. The mailed link alone never
+ * signs anyone in: whoever reads the mail elsewhere only verifies the address. The key names the
+ * address it was issued for, so it cannot sign in an account whose address changed since.
+ */
+export async function signupLogin(ctx: ServiceContext, input: { key: string; email: string }): Promise<Session> {
+  const email = input.email.trim().toLowerCase();
+  const link = await findValidEmailToken(ctx.db, input.key, ['signup_login'], email);
+  if (!link) throw badRequest('invalid_link');
+  const user = await findUserById(ctx.db, link.user_id);
+  if (!user || user.email !== link.email) throw badRequest('invalid_link');
+  // Before the address is verified (or the sign-up approved) the key stays, for what is still to come.
+  if (!user.verified) throw forbidden('verify_email');
+  const session = await admitUser(ctx, user);
+  if (!(await consumeEmailToken(ctx.db, input.key, ['signup_login'], email))) throw badRequest('invalid_link');
+  return session;
 }
 
 /** GET /auth/verify: confirms a sign-up address, or an address change, on the route's transaction. */
@@ -312,10 +336,16 @@ export async function googleLogin(ctx: ServiceContext, input: { token: string; l
  */
 export async function forgotPassword(ctx: ServiceContext, input: string): Promise<void> {
   const email = checkEmail(input);
+  await takeSlot(ctx.db, resetMailRule(email), 'reset_wait');
   const user = await findUserByEmail(ctx.db, email);
   if (!user) return;
   const kind = isGoogleOnlyAccount(user) ? 'google_account' : 'reset_password';
-  if (await tryTakeSlot(ctx.db, resetMailRule(user.id))) await enqueueAccountMail(ctx.db, kind, user, email);
+  await enqueueAccountMail(ctx.db, kind, user, email);
+}
+
+/** POST /auth/reset/check: whether a reset link still works, so a used one is not offered a form. */
+export async function checkResetLink(ctx: ServiceContext, input: { token: string; email?: string | undefined }): Promise<void> {
+  if (!(await findValidEmailToken(ctx.db, input.token, ['reset_password'], input.email || undefined))) throw badRequest('invalid_link');
 }
 
 /**
@@ -323,15 +353,18 @@ export async function forgotPassword(ctx: ServiceContext, input: string): Promis
  * the same answer for any other address. Both counts are taken before the account is looked up,
  * so a refusal says nothing about who has the address either.
  */
-export async function resendVerification(ctx: ServiceContext, input: { email: string; ip: string }): Promise<void> {
+export async function resendVerification(ctx: ServiceContext, input: { email?: string | undefined; username?: string | undefined; ip: string }): Promise<void> {
   const { app } = ctx;
-  const email = checkEmail(input.email);
+  // A login tried with a name asks by that name: the mail goes to the account's own address.
+  const byName = !input.email && input.username ? input.username.trim().toLowerCase() : null;
+  const email = byName === null ? checkEmail(input.email ?? '') : null;
   const { verificationMailsPerClientPerHour, verificationMailsPerAddressPerHour, windowMs } = app.config.rates;
   await inTransaction(ctx.db, async (trx) => {
     await takeSlot(trx, { key: `verify-resend:client:${input.ip}`, max: verificationMailsPerClientPerHour, windowMs }, 'verification_limit');
-    await takeSlot(trx, { key: `verify-resend:email:${email}`, max: verificationMailsPerAddressPerHour, windowMs }, 'verification_limit');
-    const user = await findUserByEmail(trx, email);
-    if (user && !user.verified) await enqueueAccountMail(trx, 'verify', user, email);
+    const subject = email === null ? `name:${byName}` : `email:${email}`;
+    await takeSlot(trx, { key: `verify-resend:${subject}`, max: verificationMailsPerAddressPerHour, windowMs }, 'verification_limit');
+    const user = email === null ? await findUserByUsernameLower(trx, byName ?? '') : await findUserByEmail(trx, email);
+    if (user?.email && !user.verified) await enqueueAccountMail(trx, 'verify', user, user.email);
   });
 }
 
@@ -339,6 +372,8 @@ export async function resendVerification(ctx: ServiceContext, input: { email: st
 export async function replacePassword(db: Executor, userId: string, hash: string, extra: UserChanges = {}): Promise<void> {
   await setPasswordHash(db, userId, hash, extra);
   await deleteUserEmailTokens(db, userId, 'reset_password');
+  // A sign-up's key stood for the password it was made with.
+  await deleteUserEmailTokens(db, userId, 'signup_login');
 }
 
 /** POST /auth/reset: a new password from a reset link; every earlier session ends. Hashed before the transaction, as signup. */

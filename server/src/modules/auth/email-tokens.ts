@@ -18,6 +18,8 @@ export const EMAIL_TOKEN_TTL: Record<EmailPurpose, number> = {
   verify: 24 * 60 * 60 * 1000,
   change_email: 24 * 60 * 60 * 1000,
   reset_password: 60 * 60 * 1000,
+  // As long as the verification link it follows.
+  signup_login: 24 * 60 * 60 * 1000,
 };
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
