@@ -74,7 +74,7 @@ describe('ComposePage', () => {
     const { router } = render();
     await waitFor(() => expect(textbox()).toBeEnabled(), { timeout: 5000 });
     expect(screen.getByRole('heading', { name: 'New post' })).toBeInTheDocument();
-    expect(screen.queryByText(/Replying from/)).toBeNull();
+    expect(screen.queryByText(/Replying as/)).toBeNull();
     fireEvent.change(textbox(), { target: { value: 'Hello #world' } });
     fireEvent.keyDown(textbox(), { key: 'Enter', ctrlKey: true });
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
@@ -184,7 +184,7 @@ describe('ComposePage', () => {
     render('/post?rep=orig&author=alice');
     // Both ends of the reply: whom it answers, and the account it goes from.
     expect(screen.getByRole('heading', { name: 'Replying to @alice' })).toBeInTheDocument();
-    expect(screen.getByText('Replying from @me')).toBeInTheDocument();
+    expect(screen.getByText('Replying as @me')).toBeInTheDocument();
     expect(await screen.findByText('the original')).toBeInTheDocument();
     const group = await screen.findByRole('combobox', { name: 'Group name' });
     expect(group).toHaveValue('dogs');

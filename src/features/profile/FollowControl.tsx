@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useDb } from '../../lib/db/useDb';
@@ -7,12 +7,16 @@ import { type FollowState, type Profile, changeFollow, follow, followStateOf, pa
 import './profile.css';
 import { useLoginLink } from '../../components/login-return';
 import { MenuAction } from '../../components/menu/MenuAction';
+import { Tooltip } from '../../components/Tooltip';
 import { useMenu } from '../../components/menu/useMenu';
 
-/** The dropdown's choices while following: notified of every post (All) or not (Silent). */
+/**
+ * The dropdown's choices while following: notified of every post (All) or not (Silent), each
+ * with the line that says what it means.
+ */
 const NOTIFY_CHOICES = [
-  { state: 'notify', notify: true, label: 'follow.all' },
-  { state: 'silent', notify: false, label: 'follow.silent' },
+  { state: 'notify', notify: true, label: 'follow.all', hint: 'follow.all_hint' },
+  { state: 'silent', notify: false, label: 'follow.silent', hint: 'follow.silent_hint' },
 ] as const;
 
 /**
@@ -29,6 +33,7 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const list = useMenu({ open, setOpen, wrapper, button });
+  const hintId = useId();
   const base = followStateOf(profile, isLoggedIn);
   const state: FollowState = simple && (base === 'login' || base === 'me') ? 'hidden' : base;
 
@@ -76,9 +81,11 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
     default:
       return (
         <div className="follow-control follow-menu" ref={wrapper}>
-          <button ref={button} type="button" className="button" aria-haspopup="menu" aria-expanded={open} disabled={busy} onClick={() => setOpen((o) => !o)}>
-            {t('follow.following')} · {state === 'notify' ? t('follow.all') : t('follow.silent')} ▾
-          </button>
+          <Tooltip label={t(state === 'notify' ? 'follow.all_hint' : 'follow.silent_hint')}>
+            <button ref={button} type="button" className="button" aria-haspopup="menu" aria-expanded={open} disabled={busy} onClick={() => setOpen((o) => !o)}>
+              {t('follow.following')} · {state === 'notify' ? t('follow.all') : t('follow.silent')} ▾
+            </button>
+          </Tooltip>
           {open && (
             <ul ref={list} className="follow-menu__list" role="menu">
               {NOTIFY_CHOICES.map((choice) => (
@@ -87,9 +94,14 @@ export function FollowControl({ profile, simple = false }: { profile: Profile; s
                     type="button"
                     role="menuitemradio"
                     aria-checked={state === choice.state}
+                    aria-label={t(choice.label)}
+                    aria-describedby={`${hintId}-${choice.state}`}
                     onClick={() => void apply({ follows: true, notify: choice.notify }, () => changeFollow(profile.pfp, choice.notify))}
                   >
-                    {t(choice.label)}
+                    <span aria-hidden="true">{t(choice.label)}</span>
+                    <span id={`${hintId}-${choice.state}`} className="follow-menu__hint">
+                      {t(choice.hint)}
+                    </span>
                   </button>
                 </li>
               ))}

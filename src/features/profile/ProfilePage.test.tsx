@@ -116,6 +116,9 @@ describe('profile page', () => {
     expect(await screen.findByRole('link', { name: '4 followers' })).toBeInTheDocument();
 
     fireEvent.click(menu);
+    // Each choice says what it means.
+    expect(screen.getByRole('menuitemradio', { name: 'Silent' })).toHaveAccessibleDescription('Their posts show under Following, without notifications');
+    expect(screen.getByRole('menuitemradio', { name: 'All' })).toHaveAccessibleDescription('Get a notification for each new post');
     fireEvent.click(screen.getByRole('menuitemradio', { name: 'All' }));
     await screen.findByRole('button', { name: /Following · All/ });
     expect(calls.filter((c) => c.path === '/api/follow/change').at(-1)).toMatchObject({ method: 'PATCH', body: { following: BOB_ID, notify: true } });
