@@ -9,6 +9,9 @@ import { provideAllLanguages } from './i18n';
 // findBy* and waitFor is too short there, while a passing check still returns at once.
 configure({ asyncUtilTimeout: 5000 });
 
+// jsdom lays nothing out, so it has no scrolling into view; the app's calls of it do nothing here.
+Element.prototype.scrollIntoView ??= () => undefined;
+
 // The app fetches a language's texts when it is first used; tests have them all from the start.
 provideAllLanguages();
 

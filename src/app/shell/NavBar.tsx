@@ -30,8 +30,9 @@ const under = (path: string, base: string) => path === base || path.startsWith(`
 export function NavBar() {
   const { t } = useTranslation('common');
   const { pathname } = useLocation();
-  const { isLoggedIn, token, username, id } = useSession();
-  const unread = useUnreadCount(token);
+  const { isLoggedIn, token, username, id, expired } = useSession();
+  // A refused session's count could only be refused again: the badge waits for the next login.
+  const unread = useUnreadCount(expired ? null : token);
   useAppBadge(unread);
 
   const isNotifications = pathname === '/notifications' || pathname === '/account/notifications';

@@ -117,6 +117,23 @@ describe('AccountPage', () => {
     expect(bio).toHaveValue('new bio');
   });
 
+  it('asks before leaving with a bio edited and not saved, and stays when told to', async () => {
+    serve();
+    render();
+    const bio = await screen.findByRole('textbox', { name: 'Bio' });
+    await waitFor(() => expect(bio).toHaveValue('hello there'));
+    fireEvent.change(bio, { target: { value: 'half a new bio' } });
+    fireEvent.click(screen.getByRole('link', { name: 'Username, email and password' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Leave without saving your bio?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'Bio' })).toHaveValue('half a new bio');
+
+    fireEvent.click(screen.getByRole('link', { name: 'Username, email and password' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave without saving' }));
+    expect(await screen.findByText('credentials page')).toBeInTheDocument();
+  });
+
   it('checks the bio with the shared rules before sending', async () => {
     const { calls } = serve();
     render();

@@ -5,6 +5,7 @@ import { validateBio } from '#core/validation';
 import { AppLink } from '../../components/AppLink';
 import { avatarUrl } from '../../components/Avatar';
 import { MediaImg } from '../../components/MediaImg';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { errorMessageOf, uploadErrorOf } from '../../lib/api/client';
 import { pendingOutboxCount } from '../../lib/db/db';
@@ -153,6 +154,7 @@ function BioEditor({ account }: { account: StoredAccount }) {
           {t('bio.update')}
         </button>
       ) : null}
+      <UnsavedChangesGuard when={bio !== savedBio} question={t('bio.unsaved')} />
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Overlay } from '../../components/Overlay';
 import { deleteQuestion } from '../../components/ConfirmDialog';
@@ -26,6 +26,13 @@ export function DeleteAccountDialog({ account, onCancel, onDeleted }: { account:
   const [proof, setProof] = useState('');
   const { error, setError, busy, submit } = useSubmit(errorMessageOf, { leaves: true });
   const byName = account.isGoogle;
+  const form = useRef<HTMLFormElement>(null);
+
+  // A refusal shows under the field, just above the buttons at the dialog's foot: brought into view
+  // (clear of the buttons, by its scroll margin) so the reason and what to do next show together.
+  useEffect(() => {
+    if (error) form.current?.querySelector('.field__error')?.scrollIntoView({ block: 'nearest' });
+  }, [error]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -48,7 +55,7 @@ export function DeleteAccountDialog({ account, onCancel, onDeleted }: { account:
   };
   return (
     <Overlay label={t('delete.title')} onClose={onCancel} className="confirm delete-account" role="alertdialog">
-      <form onSubmit={onSubmit}>
+      <form ref={form} onSubmit={onSubmit}>
         <h2 className="confirm__title">{t('delete.title')}</h2>
         <p className="confirm__text">{deleteQuestion(t, 'account')}</p>
         <p className="confirm__detail">{t('delete.lostIntro')}</p>

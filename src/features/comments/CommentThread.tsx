@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { DELETED } from '#core/limits';
 import type { Sort, TimeWindow } from '#core/listing';
 import { Avatar } from '../../components/Avatar';
 import { ConfirmDialog, deleteAction, deleteQuestion } from '../../components/ConfirmDialog';
 import { ReportDialog } from '../../components/ReportDialog';
+import { useLoginLink } from '../../components/login-return';
 import { useSession } from '../../lib/session';
 import { LikeButton } from '../../components/LikeButton';
 import { NotStoredLine } from '../../components/StatusPage';
@@ -99,16 +101,26 @@ function CommentActions({
   const [confirming, setConfirming] = useState(false);
   const [reporting, setReporting] = useState(false);
   const { isLoggedIn } = useSession();
+  const loginLink = useLoginLink();
   const remove = useDeleteComment(comment._id);
 
   return (
     <div className="comment-actions">
       <LikeButton target="comment" item={comment} />
       <span className="comment-reply-count">{t('item.replies', { count: replies })}</span>
-      <button type="button" className="action comment-reply" aria-expanded={replying} onClick={onReply}>
-        <Icon name="reply" size={18} />
-        <span>{t('item.reply')}</span>
-      </button>
+      {isLoggedIn ? (
+        <button type="button" className="action comment-reply" aria-expanded={replying} onClick={onReply}>
+          <Icon name="reply" size={18} />
+          <span>{t('item.reply')}</span>
+        </button>
+      ) : (
+        // A visitor is taken to the login, and back here after it, rather than shown a second
+        // login prompt under the comment: the thread already has one.
+        <Link className="action comment-reply" to={loginLink}>
+          <Icon name="reply" size={18} />
+          <span>{t('item.reply')}</span>
+        </Link>
+      )}
       {replies > 0 && (
         <button type="button" className="link-button" aria-expanded={repliesOpen} onClick={onToggleReplies}>
           {repliesOpen ? t('item.hide_replies') : t('item.show_replies')}

@@ -32,10 +32,12 @@ interface Props {
   busy: boolean;
   onDelete: (n: Notification) => void;
   onDecide: (n: Notification, decision: JoinDecision) => void;
+  /** Shown without its actions (the session ended: the server would refuse them). */
+  readOnly?: boolean;
 }
 
 /** One notification of the list: actor avatar, the label with its links, the excerpt, the time. */
-export function NotificationItem({ notification: n, now, busy, onDelete, onDecide }: Props) {
+export function NotificationItem({ notification: n, now, busy, onDelete, onDecide, readOnly = false }: Props) {
   const { t } = useTranslation('notifications');
   const label = labelOf(n);
   const actor = present(n.username) ? n.username : null;
@@ -56,7 +58,7 @@ export function NotificationItem({ notification: n, now, busy, onDelete, onDecid
     <span className="notification__name notification__name--deleted">{t('deletedGroup')}</span>
   );
   const target = postLink(n);
-  const canDecide = label === 'joinRequest' && !!n.pfp && !!group;
+  const canDecide = !readOnly && label === 'joinRequest' && !!n.pfp && !!group;
 
   return (
     <article className={['notification', n.seen ? '' : 'notification--unread'].filter(Boolean).join(' ')} data-type={n.type}>
@@ -92,17 +94,19 @@ export function NotificationItem({ notification: n, now, busy, onDelete, onDecid
           </div>
         ) : null}
       </div>
-      <Tooltip label={t('delete')}>
-        <button
-          type="button"
-          className="icon-button notification__delete"
-          aria-label={t('delete')}
-          disabled={busy}
-          onClick={() => onDelete(n)}
-        >
-          <Icon name="close" size={18} />
-        </button>
-      </Tooltip>
+      {readOnly ? null : (
+        <Tooltip label={t('delete')}>
+          <button
+            type="button"
+            className="icon-button notification__delete"
+            aria-label={t('delete')}
+            disabled={busy}
+            onClick={() => onDelete(n)}
+          >
+            <Icon name="close" size={18} />
+          </button>
+        </Tooltip>
+      )}
     </article>
   );
 }

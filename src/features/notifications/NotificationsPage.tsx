@@ -5,6 +5,7 @@ import { InfiniteList } from '../../components/InfiniteList';
 import { NotStoredLine } from '../../components/StatusPage';
 import { errorMessageOf } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
+import { useSession } from '../../lib/session';
 import { onNotificationsArrived } from '../../lib/notification-signals';
 import { toast } from '../../lib/toast';
 import { NotificationItem } from './NotificationItem';
@@ -22,23 +23,27 @@ import './notifications.css';
 /**
  * /notifications and /account/notifications: six items a page, the next page when the
  * last item scrolls into view, a per-item delete, a clear-all action, accept and deny on join
- * requests. Opening the list marks everything seen, which empties the unread badge.
+ * requests. Opening the list marks everything seen, which empties the unread badge. Once the server
+ * refused the session the stored list stays readable, without the actions and without the calls
+ * that could only be refused again (the shell offers the login).
  */
 export default function NotificationsPage() {
   const { t } = useTranslation('notifications');
   const db = useDb();
-  const list = useNotifications();
+  const { expired } = useSession();
+  const list = useNotifications(!expired);
   const [busy, setBusy] = useState<string | null>(null);
   // Clearing cannot be undone: asked first.
   const [confirmingClear, setConfirmingClear] = useState(false);
   const [now] = useState(() => Date.now());
 
   useEffect(() => {
-    markAllSeen().catch(() => undefined);
-  }, [db]);
+    if (!expired) markAllSeen().catch(() => undefined);
+  }, [db, expired]);
 
   // What arrives while the list is open shows up in it, and is seen.
   const onArrival = useEffectEvent(() => {
+    if (expired) return;
     list
       .reload()
       .then(markAllSeen)
@@ -89,14 +94,16 @@ export default function NotificationsPage() {
     <section className="notifications-page" aria-labelledby="notifications-title">
       <header className="notifications-page__header">
         <h1 id="notifications-title">{t('title')}</h1>
-        <button
-          type="button"
-          className="link-button"
-          disabled={list.items.length === 0 || busy !== null}
-          onClick={() => setConfirmingClear(true)}
-        >
-          {t('clearAll')}
-        </button>
+        {expired ? null : (
+          <button
+            type="button"
+            className="link-button"
+            disabled={list.items.length === 0 || busy !== null}
+            onClick={() => setConfirmingClear(true)}
+          >
+            {t('clearAll')}
+          </button>
+        )}
       </header>
       <InfiniteList
         className="notifications-list"
@@ -109,6 +116,7 @@ export default function NotificationsPage() {
             busy={busy === n._id || busy === 'all'}
             onDelete={(item) => void onDelete(item)}
             onDecide={(item, decision) => void onDecide(item, decision)}
+            readOnly={expired}
           />
         )}
         hasMore={list.hasMore}
@@ -116,9 +124,14 @@ export default function NotificationsPage() {
         onMore={list.loadMore}
         loadingLabel={t('loading')}
         moreLabel={t('loadMore')}
-        emptyLabel={list.unavailable ? undefined : t('empty')}
+        emptyLabel={list.unavailable || expired ? undefined : t('empty')}
       />
       {list.unavailable && <NotStoredLine error={list.error} />}
+      {expired && !list.unavailable && !list.isLoading && list.items.length === 0 ? (
+        <p className="list-status" role="status">
+          {t('session.not_saved', { ns: 'common' })}
+        </p>
+      ) : null}
       {confirmingClear ? (
         <ConfirmDialog
           question={t('clearAllQuestion')}

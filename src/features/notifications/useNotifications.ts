@@ -23,11 +23,13 @@ export interface NotificationsState {
 /**
  * The notification list page by page, through the paging engine: the server's pages are written
  * into the database and the screen reads the database, so the list paints offline from the last
- * visit. It reads the whole table, not only the shown pages, newest first.
+ * visit. It reads the whole table, not only the shown pages, newest first. With `fetching` false
+ * only the stored list shows.
  */
-export function useNotifications(): NotificationsState {
+export function useNotifications(fetching = true): NotificationsState {
   const list = usePaged({
     source: notificationSource,
+    enabled: fetching,
     queryKey: queryKeys.notifications,
     staleTime: 0,
     read: async (db, stored) => ({ ...stored, items: await readStoredNotifications(db) }),
