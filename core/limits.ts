@@ -62,6 +62,11 @@ export const LIMITS = {
   suggestionsMax: 10,
   /** Accounts and public groups suggested at once on an empty following or groups feed. */
   followSuggestions: 5,
+  /**
+   * The following (groups) tab keeps suggesting accounts (groups) until the account follows (is in)
+   * this many, or hides the suggestions: one follow must not take them away.
+   */
+  suggestionsUntil: 5,
   debounceMs: 300,
   gifDebounceMs: 800,
   /** GIF picker layout: default size and the narrowest column of its grid, in px. */

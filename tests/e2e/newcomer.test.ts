@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { text } from './support/journeys';
+import { JOURNEY_VIEWPORT, text } from './support/journeys';
+import { followRequests } from './support/requests-settling';
 import { type TestUser, api, createPost, createVerifiedUser, uniqueName } from './support/server';
+import { blockingViolations } from './support/accessibility';
 import { useE2eSuite } from './support/suite';
 
 const en = (id: string, values?: Record<string, string | number>) => text('en', id, values);
@@ -32,24 +34,50 @@ describe('a newcomer', () => {
     await createPost(server, star, { text: groupPost, groups: [group] });
   });
 
-  it('is offered accounts on the empty following tab and follows one, whose posts then show', async () => {
+  it('is offered accounts on the following tab, follows one whose posts then show, and keeps the suggestions until hidden', async () => {
     const newbie = await createVerifiedUser(e2e.server);
-    const page = await e2e.visit('/feed/following', { as: newbie });
+    const page = await e2e.visit('/feed/following', { as: newbie, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
-    await main.getByRole('heading', { name: en('feed:suggestions.people'), exact: true }).waitFor();
-    await main.getByRole('button', { name: `${en('feed:suggestions.follow')} ${star.username}`, exact: true }).click();
-    // The feed loads again with the followed account's post, which takes the suggestions' place.
+    const people = main.getByRole('region', { name: en('feed:suggestions.people'), exact: true });
+    await people.waitFor();
+    // One message for the empty tab: the suggestions' own.
+    expect(await main.getByText(en('feed:empty'), { exact: true }).count()).toBe(0);
+    await people.getByRole('button', { name: `${en('feed:suggestions.follow')} ${star.username}`, exact: true }).click();
+    // The feed loads again with the followed account's post; one follow is not enough to end the suggestions.
     await main.getByText(starPost).waitFor();
+    await people.getByRole('button', { name: en('feed:suggestions.following'), exact: true }).waitFor();
+    expect(await people.isVisible()).toBe(true);
+    expect(await blockingViolations(page, 'following-with-suggestions')).toEqual([]);
+
+    await page.reload();
+    await main.getByText(starPost).waitFor();
+    await people.waitFor();
+    await people.getByRole('button', { name: en('feed:suggestions.hide'), exact: true }).click();
+    await people.waitFor({ state: 'detached' });
+    // Hidden, they stay hidden: once the screen has all it asked for, they are not on it.
+    const requests = followRequests(page);
+    await page.reload();
+    await main.getByText(starPost).waitFor();
+    await requests.settled();
+    expect(await people.count()).toBe(0);
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 
-  it('is offered public groups on the empty groups tab and joins one, whose posts then show', async () => {
+  it('is offered public groups on the empty groups tab in one empty state, and joins one, whose posts then show', async () => {
     const newbie = await createVerifiedUser(e2e.server);
-    const page = await e2e.visit('/feed/groups', { as: newbie });
+    const page = await e2e.visit('/feed/groups', { as: newbie, viewport: JOURNEY_VIEWPORT });
     const main = page.getByRole('main');
-    await main.getByRole('heading', { name: en('feed:suggestions.groups'), exact: true }).waitFor();
-    await main.getByRole('button', { name: `${en('feed:suggestions.join')} ${group}`, exact: true }).click();
+    const groups = main.getByRole('region', { name: en('feed:suggestions.groups'), exact: true });
+    await groups.waitFor();
+    await groups.getByRole('link', { name: en('feed:suggestions.create_group'), exact: true }).waitFor();
+    // No other message beside it, and no link to a list that is empty.
+    expect(await main.getByText(en('feed:no_groups'), { exact: true }).count()).toBe(0);
+    expect(await main.getByText(en('feed:empty'), { exact: true }).count()).toBe(0);
+    expect(await main.getByRole('link', { name: en('feed:all_groups'), exact: true }).count()).toBe(0);
+    expect(await blockingViolations(page, 'groups-empty')).toEqual([]);
+    await groups.getByRole('button', { name: `${en('feed:suggestions.join')} ${group}`, exact: true }).click();
     await main.getByText(groupPost).waitFor();
+    await groups.getByRole('button', { name: en('feed:suggestions.joined'), exact: true }).waitFor();
     expect(e2e.journey.log.pageErrors).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isSessionRefused } from '../../lib/api/client';
 import type { Post } from '../../lib/api/types';
@@ -49,14 +49,12 @@ export const refetchingEmpty = (feed: FeedState): boolean =>
 
 interface FeedPostListProps {
   feed: FeedState;
-  /** Shown when the listing has no posts. */
-  emptyLabel: string;
+  /** Shown when the listing has no posts; null when the screen says it another way (suggestions). */
+  emptyLabel: string | null;
   /** Shown under the last post once there are no more (left out offline, where more may exist). */
   endLabel?: string;
   /** When to show the loading line; by default while nothing is stored yet or a next page loads. */
   loading?: boolean;
-  /** Shown under the empty label when the listing has no posts (what to do to fill it). */
-  whenEmpty?: ReactNode;
 }
 
 /**
@@ -66,7 +64,7 @@ interface FeedPostListProps {
  * once (useListingOffline), and a listing of which nothing is stored says it failed, not that it
  * is empty.
  */
-export function FeedPostList({ feed, emptyLabel, endLabel, loading = feed.isLoading || feed.isLoadingMore, whenEmpty }: FeedPostListProps) {
+export function FeedPostList({ feed, emptyLabel, endLabel, loading = feed.isLoading || feed.isLoadingMore }: FeedPostListProps) {
   const { t } = useTranslation('common');
   const offline = useListingOffline(feed.error);
   const refused = isSessionRefused(feed.error);
@@ -80,8 +78,7 @@ export function FeedPostList({ feed, emptyLabel, endLabel, loading = feed.isLoad
       )}
       <PostList posts={feed.posts} hasMore={feed.hasMore} loading={loading && !offline} onMore={feed.loadMore} />
       {none && refused && <p className="list-status" role="status">{t('session.not_saved')}</p>}
-      {none && !offline && !refused && (feed.unavailable ? <NotStoredLine error={feed.error} /> : <p className="list-status">{emptyLabel}</p>)}
-      {none && !offline && !refused && !feed.unavailable && whenEmpty}
+      {none && !offline && !refused && (feed.unavailable ? <NotStoredLine error={feed.error} /> : emptyLabel !== null && <p className="list-status">{emptyLabel}</p>)}
       {endLabel && !offline && !feed.hasMore && feed.posts.length > 0 && <p className="list-status">{endLabel}</p>}
     </>
   );

@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { AppLink } from '../../components/AppLink';
@@ -13,17 +13,10 @@ import { MediaImg } from '../../components/MediaImg';
 import { PendingPosts } from '../../components/post/PendingPosts';
 import { ListingControls } from '../../components/ListingControls';
 import { FeedPostList } from '../../components/post/PostList';
-import { FollowSuggestions, GroupSuggestions } from './Suggestions';
+import { FollowSuggestions, GroupSuggestions, useSuggestionsWanted } from './Suggestions';
 import './feed.css';
 
 type Tab = 'explore' | 'following' | 'groups';
-
-/** What an empty tab offers a new account: people to follow, groups to join. */
-const EMPTY_TAB_SUGGESTIONS: Record<Tab, ReactNode> = {
-  explore: null,
-  following: <FollowSuggestions />,
-  groups: <GroupSuggestions />,
-};
 
 function tabOf(pathname: string): Tab {
   if (pathname.startsWith('/feed/following')) return 'following';
@@ -31,10 +24,15 @@ function tabOf(pathname: string): Tab {
   return 'explore';
 }
 
+/**
+ * The user's groups above the groups tab. Until the user is in one it is not drawn at all: the
+ * tab's suggestions say what to do instead of an empty strip and a link to an empty list.
+ */
 function GroupStrip({ username }: { username: string }) {
   const { t } = useTranslation('feed');
   // Scrolled to its end (or "load more"), the strip asks for the next page.
   const groups = useUserGroups(username, 'strip');
+  if (groups.items.length === 0 && !groups.hasMore) return null;
   return (
     <nav className="group-strip" aria-label={t('my_groups')}>
       <PagedInfiniteList
@@ -68,6 +66,8 @@ export default function FeedPage() {
 
   const params = useMemo(() => ({ feed: tab, sort, time }), [tab, sort, time]);
   const feed = useFeed(params, !guarded);
+  const suggesting = tab === 'groups' ? 'groups' : 'users';
+  const suggestions = useSuggestionsWanted(suggesting, tab === 'explore' ? '' : (username ?? ''));
 
 
   if (guarded) return <Navigate to="/feed" replace />;
@@ -90,9 +90,11 @@ export default function FeedPage() {
         ))}
       </nav>
       {tab === 'groups' && username && <GroupStrip username={username} />}
+      {/* One place for a new account's suggestions, above the posts, so they stay put as posts come in. */}
+      {suggestions ? suggesting === 'groups' ? <GroupSuggestions /> : <FollowSuggestions /> : null}
       <ListingControls sort={sort} time={time} onChange={setListing} />
       {tab === 'explore' && <PendingPosts />}
-      <FeedPostList feed={feed} emptyLabel={t('empty')} endLabel={t('end')} whenEmpty={EMPTY_TAB_SUGGESTIONS[tab]} />
+      <FeedPostList feed={feed} emptyLabel={suggestions ? null : t('empty')} endLabel={t('end')} />
     </section>
   );
 }

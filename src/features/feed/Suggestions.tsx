@@ -1,11 +1,21 @@
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LIMITS } from '#core/limits';
+import { AppLink } from '../../components/AppLink';
 import { GroupRow, UserRow } from '../../components/EntityRow';
+import { useProfile } from '../../lib/query/stored';
 import { errorMessageOf } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { follow, joinGroup } from '../../lib/api/memberships';
-import { useGroupSuggestions, useRefreshAfterSuggestion, useUserSuggestions } from './suggestions.api';
+import {
+  type SuggestionKind,
+  useGroupSuggestions,
+  useHideSuggestions,
+  useRefreshAfterSuggestion,
+  useSuggestionsHidden,
+  useUserSuggestions,
+} from './suggestions.api';
 import './suggestions.css';
 
 /**
@@ -63,22 +73,32 @@ function SuggestionItem({ who, count, action }: { who: ReactNode; count: string;
   );
 }
 
-/** A titled list of suggestions, or nothing while there are none. */
-function SuggestionList({ kind, title, hint, rows }: { kind: string; title: string; hint: string; rows: ReactNode[] }) {
-  if (rows.length === 0) return null;
+/**
+ * A titled panel of suggestions: what they are for, the list (when there is anyone or any group to
+ * suggest), the panel's further ways (`children`), and Hide.
+ */
+function SuggestionList({ kind, title, hint, rows, children }: { kind: SuggestionKind; title: string; hint: string; rows: ReactNode[]; children?: ReactNode }) {
+  const { t } = useTranslation('feed');
+  const hide = useHideSuggestions(kind);
   const titleId = `suggestions-${kind}`;
   return (
     <section className="suggestions" aria-labelledby={titleId}>
-      <h2 id={titleId} className="suggestions__title">
-        {title}
-      </h2>
+      <div className="suggestions__head">
+        <h2 id={titleId} className="suggestions__title">
+          {title}
+        </h2>
+        <button type="button" className="link-button" onClick={hide}>
+          {t('suggestions.hide')}
+        </button>
+      </div>
       <p className="suggestions__hint">{hint}</p>
-      <ul className="suggestions__list">{rows}</ul>
+      {rows.length > 0 ? <ul className="suggestions__list">{rows}</ul> : null}
+      {children}
     </section>
   );
 }
 
-/** Accounts to follow, on the following feed while it has nothing to show. */
+/** Accounts to follow, on the following feed until enough are followed. */
 export function FollowSuggestions() {
   const { t } = useTranslation('feed');
   const { username } = useSession();
@@ -92,10 +112,16 @@ export function FollowSuggestions() {
       action={{ label: t('suggestions.follow'), doneLabel: t('suggestions.following'), name: user.username, run: () => follow(user.pfp).then(() => refresh(username, false)) }}
     />
   ));
-  return <SuggestionList kind="users" title={t('suggestions.people')} hint={t('suggestions.people_hint')} rows={rows} />;
+  return (
+    <SuggestionList kind="users" title={t('suggestions.people')} hint={t('suggestions.people_hint')} rows={rows}>
+      <p className="suggestions__more">
+        <AppLink to="/search">{t('suggestions.search')}</AppLink>
+      </p>
+    </SuggestionList>
+  );
 }
 
-/** Public groups to join, on the groups feed while it has nothing to show. */
+/** Public groups to join, on the groups feed until the account is in enough groups. */
 export function GroupSuggestions() {
   const { t } = useTranslation('feed');
   const { username } = useSession();
@@ -109,5 +135,24 @@ export function GroupSuggestions() {
       action={{ label: t('suggestions.join'), doneLabel: t('suggestions.joined'), name: group.name, run: () => joinGroup(group.name).then(() => refresh(username, true)) }}
     />
   ));
-  return <SuggestionList kind="groups" title={t('suggestions.groups')} hint={t('suggestions.groups_hint')} rows={rows} />;
+  return (
+    <SuggestionList kind="groups" title={t('suggestions.groups')} hint={t('suggestions.groups_hint')} rows={rows}>
+      <p className="suggestions__more">
+        <AppLink to="/search">{t('suggestions.search')}</AppLink>
+        <AppLink to="/create-group">{t('suggestions.create_group')}</AppLink>
+      </p>
+    </SuggestionList>
+  );
+}
+
+/**
+ * The suggestions of a tab while they are wanted: until the account follows (for people) or is in
+ * (for groups) LIMITS.suggestionsUntil, as its own profile counts, unless it hid them. A follow or
+ * join made here keeps them on screen: the count is read again on the next visit.
+ */
+export function useSuggestionsWanted(kind: SuggestionKind, username: string): boolean {
+  const { profile } = useProfile(username);
+  const hidden = useSuggestionsHidden(kind);
+  const count = kind === 'users' ? profile?.following : profile?.groups;
+  return hidden === false && count !== undefined && count < LIMITS.suggestionsUntil;
 }

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { suggestionsApi } from '#core/api/suggestions';
 import { callApi } from '../../lib/api/client';
 import { useDb } from '../../lib/db/useDb';
@@ -33,4 +34,20 @@ export function useRefreshAfterSuggestion() {
     void client.invalidateQueries({ queryKey: queryKeys.feeds(db.name) });
     if (joined && username) void client.invalidateQueries({ queryKey: queryKeys.list(db.name, listKeys.groupStrip(username)) });
   };
+}
+
+export type SuggestionKind = 'users' | 'groups';
+
+const hiddenKey = (kind: SuggestionKind) => `suggestions-hidden:${kind}`;
+
+/** Whether the account hid the suggestions of this kind on this device; undefined while reading. */
+export function useSuggestionsHidden(kind: SuggestionKind): boolean | undefined {
+  const db = useDb();
+  return useLiveQuery(async () => (await db.meta.get(hiddenKey(kind)))?.value === true, [db, kind]);
+}
+
+/** Hides the suggestions of this kind for good on this device (the account's own database). */
+export function useHideSuggestions(kind: SuggestionKind): () => void {
+  const db = useDb();
+  return () => void db.meta.put({ key: hiddenKey(kind), value: true });
 }

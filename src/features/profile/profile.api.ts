@@ -2,8 +2,6 @@ import { followsApi } from '#core/api/follows';
 import type { Profile } from '#core/api/profiles';
 import { callApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
-import { queryKeys } from '../../lib/query/keys';
-import { fetchProfile, useStoredSubject } from '../../lib/query/stored';
 
 /**
  * The profile as GET /profile/user/{username} answers it. A stored copy from before the server
@@ -17,12 +15,7 @@ export async function patchStoredProfile(db: KruhDb, username: string, change: (
   if (row) await db.profiles.put({ ...row, data: change(row.data as Profile) });
 }
 
-/** The profile from the local database, fetched again from the server. */
-export function useProfile(username: string) {
-  const fetch = (db: KruhDb, signal: AbortSignal) => fetchProfile(db, username, signal);
-  const { data: profile, ...state } = useStoredSubject<Profile>({ key: username, table: (db) => db.profiles, queryKey: (dbName) => queryKeys.profile(dbName, username), fetch });
-  return { profile, ...state };
-}
+export { useProfile } from '../../lib/query/stored';
 
 export type FollowState = 'follow' | 'notify' | 'silent' | 'login' | 'me' | 'hidden';
 

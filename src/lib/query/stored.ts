@@ -7,6 +7,7 @@ import { DELETED } from '#core/limits';
 import { ApiError, callApi } from '../api/client';
 import type { KruhDb } from '../db/db';
 import { useDb } from '../db/useDb';
+import { queryKeys } from './keys';
 
 /** A row holding one page's subject (a profile, a group) by its name, as the server last sent it. */
 interface SubjectRow {
@@ -66,6 +67,13 @@ export function useStoredSubject<T>(options: {
 /** GET the profile and keep a copy in the local database (the screen reads from there). */
 export function fetchProfile(db: KruhDb, username: string, signal?: AbortSignal): Promise<Profile> {
   return fetchAndStore(db.profiles, { username }, username, async () => (await callApi(profilesApi.user, { params: { username } }, { signal })).user);
+}
+
+/** The profile from the local database, fetched again from the server. */
+export function useProfile(username: string) {
+  const fetch = (db: KruhDb, signal: AbortSignal) => fetchProfile(db, username, signal);
+  const { data: profile, ...state } = useStoredSubject<Profile>({ key: username, table: (db) => db.profiles, queryKey: (dbName) => queryKeys.profile(dbName, username), fetch });
+  return { profile, ...state };
 }
 
 /** GET the group and keep a copy in the local database (the screen reads from there). */
