@@ -18,6 +18,11 @@ export function postAuthorNotSuspended(postIdColumn: string): RawBuilder<SqlBool
   return sql<SqlBool>`not exists (select 1 from posts sus_p join users sus_u on sus_u.id = sus_p.author_id where sus_p.id = ${sql.ref(postIdColumn)} and sus_u.suspended_at is not null)`;
 }
 
-/** For a query over `users` itself: the account is not suspended. */
+/**
+ * For a query over `users` itself: the account is not suspended, and is not a sign-up waiting for
+ * the moderators' approval or refused by them (such an account has written nothing, and is listed
+ * nowhere until approved).
+ */
 export const accountNotSuspended = (usersTable = 'users'): RawBuilder<SqlBool> =>
-  sql<SqlBool>`${sql.ref(`${usersTable}.suspended_at`)} is null`;
+  // One line: the statement logs and plan tests read SQL line by line.
+  sql<SqlBool>`${sql.ref(`${usersTable}.suspended_at`)} is null and not exists (select 1 from registration_applications sus_ra where sus_ra.user_id = ${sql.ref(`${usersTable}.id`)} and sus_ra.status <> 'approved')`;

@@ -68,6 +68,11 @@ describe('registration modes', () => {
     expectSignedUp(await signup(t.app, person('Applicant', { reason: '  I run the local choir.  ' })), 'signup_application');
     await verify('applicant@example.test');
     expectError(await login(t.app, 'Applicant', password), 403, 'registration_pending');
+    // Listed nowhere until approved: no profile, no search hit.
+    const profile = () => call(t.app, member, { method: 'GET', url: '/api/profile/user/Applicant' });
+    const found = async () => JSON.stringify((await call(t.app, member, { method: 'GET', url: '/api/search/users?query=applicant' })).json());
+    expect((await profile()).statusCode).toBe(404);
+    expect(await found()).not.toContain('Applicant');
 
     expectError(await call(t.app, member, { method: 'GET', url: '/api/registration/applications' }), 403, 'moderators_only');
     const list = (await call(t.app, mod, { method: 'GET', url: '/api/registration/applications' })).json() as { applications: { _id: string; username: string; reason: string; verified: boolean }[] };
@@ -83,6 +88,8 @@ describe('registration modes', () => {
     expect(mail.subject).toBe('Your Kruh account is approved');
     expect(mail.link).toBe('https://kruh.example/login');
     expect((await login(t.app, 'Applicant', password)).statusCode).toBe(200);
+    expect((await profile()).statusCode).toBe(200);
+    expect(await found()).toContain('Applicant');
     expect((await call(t.app, mod, { method: 'GET', url: '/api/registration/applications' })).json()).toEqual({ applications: [], hasMore: false });
   });
 
