@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postIdsQuery } from '../../src/modules/feeds/feeds.repository';
 import { addMember, call, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { useTestApp } from '../helpers/test-app';
+import { useStatementCounter } from '../helpers/statements';
+import { TEST_DB, useTestApp } from '../helpers/test-app';
 
 describe('post search: every word, in any order', () => {
   const t = useTestApp();
@@ -73,5 +74,32 @@ describe('post search: every word, in any order', () => {
         expect(walk, query).toEqual(await search(viewer, query));
       }
     }
+  });
+});
+
+describe('post search: the plan of a search is chosen once for its pages', () => {
+  const { t, statementsOf } = useStatementCounter();
+  let author: TestUser;
+
+  beforeAll(async () => {
+    author = await createUser(t.app);
+    for (let i = 0; i < 6; i++) await createPost(t.app, author, { text: `morning coffee number ${i}` });
+  });
+
+  const counts = (statements: string[]) => statements.filter((s) => /count\(\*\)/i.test(s) && /posts_fts/.test(s));
+
+  it('counts the index for the first page only, whatever the order of the words, and pages alike', async () => {
+    const url = (query: string, page: number) => `/api/search/for/posts?query=${encodeURIComponent(query)}&limit=4&page=${page}`;
+    const first = await statementsOf(null, url('coffee morning', 1));
+    // PostgreSQL's planner chooses by itself and counts nothing.
+    expect(counts(first)).toHaveLength(TEST_DB === 'sqlite' ? 1 : 0);
+    expect(counts(await statementsOf(null, url('morning coffee', 2)))).toEqual([]);
+    expect(counts(await statementsOf(null, url('coffee morning', 1)))).toEqual([]);
+    const pages = [];
+    for (const page of [1, 2]) {
+      const res = await call(t.app, null, { method: 'GET', url: url('morning coffee', page) });
+      pages.push(...(res.json() as { posts: { _id: string }[] }).posts.map((p) => p._id));
+    }
+    expect(new Set(pages).size).toBe(6);
   });
 });

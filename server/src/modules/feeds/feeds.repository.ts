@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { dialectOf } from '../../db/dialect.js';
-import { indexedMatchesUpTo, searchMatches, searchTextContains } from '../../lib/search.js';
+import { indexedMatchesUpTo, searchMatches, searchTextContains, searchWords } from '../../lib/search.js';
 import { postVisibleTo } from '../../policy/post-visibility.js';
 import { notBlockedBetween, notMutedPost } from '../../policy/blocks.js';
 
@@ -88,11 +88,7 @@ export async function choosePlan(db: Executor, params: ListPostIdsParams): Promi
   // each followed author's newest posts by posts_author instead, a LATERAL join, read ten times the
   // rows at a million posts for the user following 1,000: 1.5 s against 31 ms.)
   if (dialectOf(db) === 'postgres' && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
-  if (scope.kind === 'search') {
-    // A query too short for the SQLite index is checked row by row in either case.
-    const matches = await indexedMatchesUpTo(db, 'posts', scope.query, SORT_AT_MOST + 1);
-    return matches === undefined || matches > SORT_AT_MOST ? 'walk' : 'sort';
-  }
+  if (scope.kind === 'search') return searchPlan(db, scope.query);
   if (scope.kind !== 'following') return 'sort';
   // Visibility is left out of the count: it only ever hides a few posts of private groups.
   const candidates = inWindow(
@@ -105,6 +101,35 @@ export async function choosePlan(db: Executor, params: ListPostIdsParams): Promi
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n) > SORT_AT_MOST ? 'walk' : 'sort';
+}
+
+/** How long a search's plan is kept, and for how many searches at most. */
+const SEARCH_PLAN_MS = 10_000;
+const SEARCH_PLANS_MAX = 500;
+/** Plans of recent searches, per database, by their words in any order. */
+const searchPlans = new WeakMap<Executor, Map<string, { plan: ListingPlan; at: number }>>();
+
+/**
+ * A search walks when the index matches more posts than a sort takes; the count is kept a few
+ * seconds, so the next pages of a search (and the same search by other readers) do not count the
+ * index again. Both plans find the same posts: a plan kept past a change in the posts costs time,
+ * never a wrong page.
+ */
+async function searchPlan(db: Executor, query: string): Promise<ListingPlan> {
+  const key = searchWords(query).sort().join(' ');
+  const kept = searchPlans.get(db) ?? new Map<string, { plan: ListingPlan; at: number }>();
+  searchPlans.set(db, kept);
+  const now = Date.now();
+  const hit = kept.get(key);
+  if (hit && now - hit.at < SEARCH_PLAN_MS) return hit.plan;
+  // A query too short for the SQLite index is checked row by row in either case.
+  const matches = await indexedMatchesUpTo(db, 'posts', query, SORT_AT_MOST + 1);
+  const plan: ListingPlan = matches === undefined || matches > SORT_AT_MOST ? 'walk' : 'sort';
+  kept.delete(key);
+  kept.set(key, { plan, at: now });
+  // A Map iterates in insertion order: the first key is the oldest.
+  if (kept.size > SEARCH_PLANS_MAX) kept.delete(kept.keys().next().value!);
+  return plan;
 }
 
 type WindowColumn = 'posts.created_at' | 'scope.created_at';
