@@ -74,75 +74,78 @@ function SuggestionItem({ who, count, action }: { who: ReactNode; count: string;
 }
 
 /**
- * A titled panel of suggestions: what they are for, the list (when there is anyone or any group to
- * suggest), the panel's further ways (`children`), and Hide.
+ * The words of each kind of suggestion (the panel's title and hint, the count, the button before
+ * and after) and the panel's further ways.
  */
-function SuggestionList({ kind, title, hint, rows, children }: { kind: SuggestionKind; title: string; hint: string; rows: ReactNode[]; children?: ReactNode }) {
+const KINDS = {
+  users: {
+    title: 'suggestions.people', hint: 'suggestions.people_hint', count: 'suggestions.followers', act: 'suggestions.follow', done: 'suggestions.following',
+    more: [{ to: '/search', label: 'suggestions.search' }],
+  },
+  groups: {
+    title: 'suggestions.groups', hint: 'suggestions.groups_hint', count: 'suggestions.members', act: 'suggestions.join', done: 'suggestions.joined',
+    more: [{ to: '/search', label: 'suggestions.search' }, { to: '/create-group', label: 'suggestions.create_group' }],
+  },
+} as const satisfies Record<SuggestionKind, unknown>;
+
+/** What one suggested account or group shows and does. */
+interface Suggested {
+  who: ReactNode;
+  count: number;
+  name: string;
+  run: () => Promise<unknown>;
+}
+
+/**
+ * A titled panel of suggestions of one kind: what they are for, the list (when there is anyone or
+ * any group to suggest), the panel's further ways, and Hide. Acting on one refreshes the feeds, and
+ * the group strip too when a group was joined.
+ */
+function SuggestionList<T extends { _id: string }>({ kind, items, partsOf }: { kind: SuggestionKind; items: readonly T[]; partsOf: (item: T) => Suggested }) {
   const { t } = useTranslation('feed');
+  const { username } = useSession();
+  const refresh = useRefreshAfterSuggestion();
   const hide = useHideSuggestions(kind);
+  const texts = KINDS[kind];
   const titleId = `suggestions-${kind}`;
+  const rows = items.map((item) => {
+    const { who, count, name, run } = partsOf(item);
+    const action = { label: t(texts.act), doneLabel: t(texts.done), name, run: () => run().then(() => refresh(username, kind === 'groups')) };
+    return <SuggestionItem key={item._id} who={who} count={t(texts.count, { count })} action={action} />;
+  });
   return (
     <section className="suggestions" aria-labelledby={titleId}>
       <div className="suggestions__head">
         <h2 id={titleId} className="suggestions__title">
-          {title}
+          {t(texts.title)}
         </h2>
         <button type="button" className="link-button" onClick={hide}>
           {t('suggestions.hide')}
         </button>
       </div>
-      <p className="suggestions__hint">{hint}</p>
+      <p className="suggestions__hint">{t(texts.hint)}</p>
       {rows.length > 0 ? <ul className="suggestions__list">{rows}</ul> : null}
-      {children}
+      <p className="suggestions__more">
+        {texts.more.map(({ to, label }) => (
+          <AppLink key={to} to={to}>
+            {t(label)}
+          </AppLink>
+        ))}
+      </p>
     </section>
   );
 }
 
 /** Accounts to follow, on the following feed until enough are followed. */
 export function FollowSuggestions() {
-  const { t } = useTranslation('feed');
-  const { username } = useSession();
-  const refresh = useRefreshAfterSuggestion();
   const users = useUserSuggestions().data ?? [];
-  const rows = users.map((user) => (
-    <SuggestionItem
-      key={user._id}
-      who={<UserRow user={user} className="suggestions__who" />}
-      count={t('suggestions.followers', { count: user.followers })}
-      action={{ label: t('suggestions.follow'), doneLabel: t('suggestions.following'), name: user.username, run: () => follow(user.pfp).then(() => refresh(username, false)) }}
-    />
-  ));
-  return (
-    <SuggestionList kind="users" title={t('suggestions.people')} hint={t('suggestions.people_hint')} rows={rows}>
-      <p className="suggestions__more">
-        <AppLink to="/search">{t('suggestions.search')}</AppLink>
-      </p>
-    </SuggestionList>
-  );
+  return <SuggestionList kind="users" items={users} partsOf={(user) => ({ who: <UserRow user={user} className="suggestions__who" />, count: user.followers, name: user.username, run: () => follow(user.pfp) })} />;
 }
 
 /** Public groups to join, on the groups feed until the account is in enough groups. */
 export function GroupSuggestions() {
-  const { t } = useTranslation('feed');
-  const { username } = useSession();
-  const refresh = useRefreshAfterSuggestion();
   const groups = useGroupSuggestions().data ?? [];
-  const rows = groups.map((group) => (
-    <SuggestionItem
-      key={group._id}
-      who={<GroupRow group={group} className="suggestions__who" />}
-      count={t('suggestions.members', { count: group.members })}
-      action={{ label: t('suggestions.join'), doneLabel: t('suggestions.joined'), name: group.name, run: () => joinGroup(group.name).then(() => refresh(username, true)) }}
-    />
-  ));
-  return (
-    <SuggestionList kind="groups" title={t('suggestions.groups')} hint={t('suggestions.groups_hint')} rows={rows}>
-      <p className="suggestions__more">
-        <AppLink to="/search">{t('suggestions.search')}</AppLink>
-        <AppLink to="/create-group">{t('suggestions.create_group')}</AppLink>
-      </p>
-    </SuggestionList>
-  );
+  return <SuggestionList kind="groups" items={groups} partsOf={(group) => ({ who: <GroupRow group={group} className="suggestions__who" />, count: group.members, name: group.name, run: () => joinGroup(group.name) })} />;
 }
 
 /**
