@@ -65,8 +65,8 @@ export interface Toggle<R extends ToggleRow> {
   /** The server's state as last seen, when no row of the target exists. */
   known: StateOf<R>;
   stateOf: (row: R) => StateOf<R>;
-  /** A new row setting `wanted`, the server holding `serverState`. */
-  create: (serverState: StateOf<R>) => R;
+  /** What a row setting `wanted` carries, the server holding `serverState`. */
+  payload: (serverState: StateOf<R>) => R['payload'];
 }
 
 /**
@@ -80,11 +80,12 @@ export async function foldToggle<R extends ToggleRow>(db: KruhDb, toggle: Toggle
   const open = rows.find((r) => r.status !== 'sending');
   if (open) {
     if (open.payload.from === toggle.wanted) await db.outbox.delete(open.seq!);
-    else await db.outbox.update(open.seq!, { payload: toggle.create(open.payload.from).payload });
+    else await db.outbox.update(open.seq!, { payload: toggle.payload(open.payload.from) });
     return;
   }
   const inFlight = rows[0];
   const serverState = inFlight ? toggle.stateOf(inFlight) : toggle.known;
   if (serverState === toggle.wanted) return;
-  await db.outbox.add(toggle.create(serverState));
+  const row = { ...freshRow(), kind: toggle.kind, target: toggle.target, payload: toggle.payload(serverState), images: [] };
+  await db.outbox.add(row as ToggleRow);
 }

@@ -3,7 +3,7 @@ import { callApi } from '../../api/client';
 import { type KruhDb, getDb } from '../../db/db';
 import { withRoom } from '../../db/prune';
 import { patchStoredAccount, readStoredAccount } from '../../stored-account';
-import { foldToggle, freshRow, sendQueued } from '../queue';
+import { foldToggle, sendQueued } from '../queue';
 import { type OutboxHandler, type OutboxRowOf, idempotent } from './handler';
 
 /** The language the server writes the account's emails and notifications in. */
@@ -37,7 +37,7 @@ export async function queueLanguage(language: Language, db: KruhDb = getDb()): P
       wanted: language,
       known,
       stateOf: (row) => row.payload.language,
-      create: (serverState) => ({ ...freshRow(), kind: 'language', target: LANGUAGE_TARGET, payload: { language, from: serverState }, images: [] }),
+      payload: (serverState) => ({ language, from: serverState }),
     });
   }));
   sendQueued();

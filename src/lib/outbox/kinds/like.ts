@@ -3,7 +3,7 @@ import { postsApi } from '#core/api/posts';
 import { callApi } from '../../api/client';
 import { type KruhDb, type OutboxRow, getDb } from '../../db/db';
 import { withRoom } from '../../db/prune';
-import { foldToggle, freshRow, sendQueued } from '../queue';
+import { foldToggle, sendQueued } from '../queue';
 import { type OutboxHandler, type OutboxRowOf, idempotent } from './handler';
 
 export interface LikePayload {
@@ -42,7 +42,7 @@ export async function queueLike(
     wanted: liked,
     known: from,
     stateOf: (row) => row.payload.liked,
-    create: (serverState) => ({ ...freshRow(), kind: 'like', target: key, payload: { target, id, liked, from: serverState }, images: [] }),
+    payload: (serverState) => ({ target, id, liked, from: serverState }),
   })));
   sendQueued();
 }

@@ -3,7 +3,7 @@ import { callApi } from '../../api/client';
 import { type KruhDb, type SafetyAction, getDb } from '../../db/db';
 import { withRoom } from '../../db/prune';
 import { hideOnStoredPages } from '../../query/safety-pages';
-import { foldToggle, freshRow, sendQueued } from '../queue';
+import { foldToggle, sendQueued } from '../queue';
 import { type OutboxHandler, type OutboxRowOf, idempotent } from './handler';
 
 export interface SafetyPayload {
@@ -54,13 +54,7 @@ export async function queueSafety(
       wanted: on,
       known,
       stateOf: (row) => row.payload.on,
-      create: (serverState) => ({
-        ...freshRow(),
-        kind: 'safety',
-        target: key,
-        payload: { action, subject, on, from: serverState, ...(label ? { label } : {}) },
-        images: [],
-      }),
+      payload: (serverState) => ({ action, subject, on, from: serverState, ...(label ? { label } : {}) }),
     });
   }));
   if (on) await hideOnStoredPages(db, action, subject);
