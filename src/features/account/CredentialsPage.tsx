@@ -17,6 +17,7 @@ import { clearSession, setSessionUsername, useSession } from '../../lib/session'
 import { toast } from '../../lib/toast';
 import { changeEmail, changePassword, changeUsername, patchStoredAccount } from './account.api';
 import { PASSKEYS_META_KEY, addPasskey, fetchPasskeys, removePasskey } from './passkeys.api';
+import { AccountSection } from './AccountSection';
 import { AccountSubpage } from './AccountSubpage';
 import { useAccount } from './useAccount';
 import './account.css';
@@ -250,11 +251,7 @@ function PasskeysSection() {
   const remove = (id: string) => void save(null, () => removePasskey(db, id));
 
   return (
-    <section className="account-section account-form" aria-labelledby="passkeys-title">
-      <h2 id="passkeys-title" className="account-section__title">
-        {t('credentials.passkeys.title')}
-      </h2>
-      <p className="account-form__note">{t('credentials.passkeys.about')}</p>
+    <AccountSection id="passkeys-title" kind="account-form" title={t('credentials.passkeys.title')} note={t('credentials.passkeys.about')} noteClass="account-form__note">
       {passkeys === undefined ? (
         <p className="list-status" role="status">
           {stored.error instanceof NetworkError || (stored.ready && !online) ? t('credentials.passkeys.notLoaded') : stored.error ? null : t('loading')}
@@ -292,7 +289,7 @@ function PasskeysSection() {
       )}
       {!online ? <p className="account-form__note">{t('credentials.passkeys.offline')}</p> : null}
       <FormMessage outcome={outcome} />
-    </section>
+    </AccountSection>
   );
 }
 

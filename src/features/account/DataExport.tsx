@@ -4,6 +4,7 @@ import { errorMessageOf } from '../../lib/api/client';
 import { currentLanguage, translateMessage } from '../../lib/i18n';
 import { useOnline } from '../../lib/online';
 import { downloadAccountData } from './account.api';
+import { AccountSection } from './AccountSection';
 
 type ExportState =
   | { kind: 'idle' }
@@ -97,12 +98,8 @@ export function DataExport() {
   const { t } = useTranslation('account');
   const exporter = useDataExport();
   return (
-    <section className="account-section account-export" aria-labelledby="account-export-title">
-      <h2 id="account-export-title" className="account-section__title">
-        {t('export.title')}
-      </h2>
-      <p className="account-export__hint">{t('export.description')}</p>
+    <AccountSection id="account-export-title" kind="account-export" title={t('export.title')} note={t('export.description')} noteClass="account-export__hint">
       <DataExportButton exporter={exporter} />
-    </section>
+    </AccountSection>
   );
 }
