@@ -31,6 +31,10 @@ export const ERROR_KEYS = [
   // Moderation: a suspended account, a call for instance moderators only, a report already settled or
   // gone, an action that does not fit the report, a report of the one acting on it.
   'account_suspended', 'moderators_only', 'report_not_found', 'invalid_moderation_action', 'own_report',
+  // The instance's settings over their limits; a sign-up that did not accept the instance's rules;
+  // the last moderator taking the role from themselves.
+  'max_instance_name_length', 'max_instance_description_length', 'max_instance_about_length', 'max_instance_rules',
+  'max_instance_rule_length', 'rules_not_accepted', 'last_moderator',
   // Auth and account
   'no_token', 'invalid_token', 'login_timeout', 'server_error', 'username_taken', 'user_not_found',
   'invalid_credentials', 'invalid_email', 'using_email', 'email_used', 'invalid_link', 'login_google',
@@ -129,6 +133,8 @@ export const INFO_KEYS = [
   // Blocks and mutes of users and hashtags.
   'user_blocked', 'user_unblocked', 'user_muted', 'user_unmuted', 'tag_muted', 'tag_unmuted',
   'report_resolved', 'user_suspended', 'user_unsuspended',
+  // The instance's settings saved; the moderator role given or taken back.
+  'instance_updated', 'moderator_granted', 'moderator_revoked',
   // A verification mail asked for again (the same answer for any address).
   'verification_sent',
   // A reset link checked before its form is shown still works.

@@ -23,6 +23,8 @@ export const SignupBody = Type.Object({
   username: Type.String(),
   email: Type.String(),
   password: Type.String(),
+  /** The person accepted the instance's rules; required (true) while the instance has any. */
+  acceptRules: Type.Optional(Type.Boolean()),
   /** Language of the emails and the account; the Accept-Language header otherwise. */
   language: Type.Optional(Type.String()),
   /** Why the person asks to join: required while sign-ups wait for approval. */
@@ -110,7 +112,7 @@ export const authApi = {
     replies: { 201: SignupReply },
     invalidKey: 'new_username',
     errors: [
-      ...USERNAME_ERRORS, 'invalid_email', ...PASSWORD_ERRORS, 'signup_limit', 'username_taken', 'email_used',
+      ...USERNAME_ERRORS, 'invalid_email', ...PASSWORD_ERRORS, 'rules_not_accepted', 'signup_limit', 'username_taken', 'email_used',
       'registrations_closed', 'invite_required', 'invalid_invite', 'registration_reason_required', 'max_registration_reason_length',
     ],
   }),

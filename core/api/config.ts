@@ -12,6 +12,8 @@ export const PublicConfig = Type.Object({
   googleClientId: Type.Union([Type.String(), Type.Null()]),
   tenorEnabled: Type.Boolean(),
   mediaUrl: Type.Union([Type.String(), Type.Null()]),
+  /** Whether the instance speaks to the fediverse: the moderators' blocked domains are shown only then. */
+  federation: Type.Boolean(),
 });
 export type PublicConfig = Static<typeof PublicConfig>;
 

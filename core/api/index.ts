@@ -8,11 +8,13 @@ import { followsApi } from './follows.js';
 import { gifsApi } from './gifs.js';
 import { groupsApi } from './groups.js';
 import { healthApi } from './health.js';
+import { instanceApi } from './instance.js';
 import { mediaApi } from './media.js';
 import { moderationApi } from './moderation.js';
 import { notificationsApi } from './notifications.js';
 import { passkeysApi } from './passkeys.js';
 import { registrationApi } from './registration.js';
+import { peopleApi } from './people.js';
 import { reportsApi } from './reports.js';
 import { postsApi } from './posts.js';
 import { profilesApi } from './profiles.js';
@@ -47,6 +49,8 @@ export const api = {
   reports: reportsApi,
   blocks: blocksApi,
   moderation: moderationApi,
+  instance: instanceApi,
+  people: peopleApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -20,6 +20,8 @@ import { passkeyRoutes } from './modules/passkeys/passkeys.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
 import { blockRoutes } from './modules/blocks/blocks.routes.js';
 import { domainBlockRoutes } from './modules/federation/domain-blocks.routes.js';
+import { instanceRoutes } from './modules/instance/instance.routes.js';
+import { peopleRoutes } from './modules/people/people.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [
@@ -44,4 +46,6 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   reportRoutes,
   blockRoutes,
   domainBlockRoutes,
+  instanceRoutes,
+  peopleRoutes,
 ];

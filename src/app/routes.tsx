@@ -43,6 +43,9 @@ const createGroup = () => import('../features/groups/CreateGroupPage');
 const groupSettings = () => import('../features/groups/GroupSettingsPage');
 const groupReports = () => import('../features/groups/GroupReportsPage');
 const moderation = () => import('../features/moderation/ModerationPage');
+const instanceSettings = () => import('../features/moderation/InstanceSettingsPage');
+const people = () => import('../features/moderation/PeoplePage');
+const about = () => import('../features/about/AboutPage');
 const notifications = () => import('../features/notifications/NotificationsPage');
 const account = () => import('../features/account/AccountPage');
 const credentials = () => import('../features/account/CredentialsPage');
@@ -103,6 +106,9 @@ export const routes: RouteObject[] = [
           { path: 'account/invites', ...page(invites, { guarded: true }) },
           { path: 'account-deleted', ...page(accountDeleted) },
           { path: 'moderation', ...page(moderation, { guarded: true }) },
+          { path: 'moderation/instance', ...page(instanceSettings, { guarded: true }) },
+          { path: 'moderation/people', ...page(people, { guarded: true }) },
+          { path: 'about', ...page(about) },
           { path: '*', Component: NotFoundPage },
         ],
       },

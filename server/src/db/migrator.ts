@@ -38,6 +38,7 @@ import * as commentPicturesWait from './migrations/20261129_70_comment_pictures_
 import * as groupReportViews from './migrations/20261129_80_group_report_views.js';
 import * as skeletonsFoldBar from './migrations/20261129_90_skeletons_fold_bar.js';
 import * as registration from './migrations/20261201_10_registration.js';
+import * as instanceSettings from './migrations/20261201_20_instance_settings.js';
 import * as remoteMediaCopies from './migrations/20261201_40_remote_media_copies.js';
 
 /** Every migration, by name; names sort in the order they run. */
@@ -79,6 +80,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_80_group_report_views': groupReportViews,
   '20261129_90_skeletons_fold_bar': skeletonsFoldBar,
   '20261201_10_registration': registration,
+  '20261201_20_instance_settings': instanceSettings,
   '20261201_40_remote_media_copies': remoteMediaCopies,
 };
 
@@ -91,7 +93,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     dialectOf(db) === 'postgres'
       ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name
       : undefined;
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Changes made side by side land in any order, so a database may have taken a later-named one
+  // before an earlier-named one arrives: that one is still applied, once, rather than refused.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

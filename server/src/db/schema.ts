@@ -302,6 +302,20 @@ export interface ServerSettingsTable {
   created_at: number;
 }
 
+/** What the instance says about itself: one row, 'instance', once its moderators first save. */
+export interface InstanceSettingsTable {
+  id: string;
+  name: string;
+  description: string;
+  about: string;
+  /** JSON array of the rules, in order. */
+  rules: string;
+  contact: string;
+  updated_at: number;
+  /** The moderator who saved last; null once their account is gone. */
+  updated_by: string | null;
+}
+
 /** An actor's key pair for one algorithm, as JWK text (see the federation_keys migration). */
 export interface FederationKeysTable {
   actor_id: string;
@@ -420,6 +434,7 @@ export interface Database {
   note_tombstones: NoteTombstonesTable;
   registration_applications: RegistrationApplicationsTable;
   invites: InvitesTable;
+  instance_settings: InstanceSettingsTable;
 }
 
 /** A sign-up by approval: its reason, and whether a moderator approved or refused it yet. */

@@ -13,14 +13,14 @@ describe('GET /api/config', () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: null });
+    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: null, federation: false });
   });
 
   it('answers the Google client id and that GIFs are on, never the Tenor key', async () => {
     t = await createTestApp({ GOOGLE_CLIENT_ID: 'client-123.apps.googleusercontent.com', TENOR_KEY: 'secret-key' });
     const res = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ googleClientId: 'client-123.apps.googleusercontent.com', tenorEnabled: true, mediaUrl: null });
+    expect(res.json()).toEqual({ googleClientId: 'client-123.apps.googleusercontent.com', tenorEnabled: true, mediaUrl: null, federation: false });
     expect(res.body).not.toContain('secret-key');
   });
 });
@@ -53,7 +53,7 @@ describe('MEDIA_URL, the content host of media', () => {
   it('unset: the config answers mediaUrl null, the CSP admits no other image host, /media keeps its same-origin policy', async () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/api/config' });
-    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: null });
+    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: null, federation: false });
     const csp = cspOf(res);
     expect(directive(csp, 'img-src')).toBe("img-src 'self' data: blob: https://media.tenor.com https://*.googleusercontent.com");
     expect(directive(csp, 'connect-src')).toBe("connect-src 'self' https://accounts.google.com/gsi/");
@@ -66,7 +66,7 @@ describe('MEDIA_URL, the content host of media', () => {
   it('set: the config tells the web app, the CSP admits its origin for images and the service worker, /media may be read from it', async () => {
     t = await createTestApp({ MEDIA_URL: 'https://media.example.com/kruh/' });
     const res = await t.app.inject({ method: 'GET', url: '/api/config' });
-    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: 'https://media.example.com/kruh' });
+    expect(res.json()).toEqual({ googleClientId: null, tenorEnabled: false, mediaUrl: 'https://media.example.com/kruh', federation: false });
     const csp = cspOf(res);
     expect(directive(csp, 'img-src')).toBe("img-src 'self' data: blob: https://media.tenor.com https://*.googleusercontent.com https://media.example.com");
     expect(directive(csp, 'connect-src')).toBe("connect-src 'self' https://accounts.google.com/gsi/ https://media.example.com");

@@ -56,4 +56,17 @@ describe('releases and upgrades', () => {
       await sql`delete from kysely_migration where name = ${later}`.execute(t.app.db);
     }
   });
+
+  it('applies a migration that arrives after a later-named one was applied, once', async () => {
+    const names = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(t.app.db)).rows.map((r) => r.name);
+    const all = await names();
+    const earlier = '20261201_20_instance_settings';
+    expect(all.filter((name) => name > earlier).length).toBeGreaterThan(0);
+    // A database that upgraded before this migration landed: every later-named one applied, not it.
+    await sql`delete from kysely_migration where name = ${earlier}`.execute(t.app.db);
+    await t.app.db.schema.dropTable('instance_settings').execute();
+    expect(await migrateToLatest(t.app.db)).toEqual([earlier]);
+    expect(await names()).toEqual(all);
+    expect(await migrateToLatest(t.app.db)).toEqual([]);
+  });
 });

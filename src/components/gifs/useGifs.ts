@@ -1,29 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { gifsApi } from '#core/api/gifs';
 import { useDb } from '../../lib/db/useDb';
 import { usePagedList } from '../../lib/query/paged-list';
-import { publicConfigQuery } from '../../lib/public-config';
+import { useConfigSwitch } from '../../lib/public-config';
 import { listKeys, queryKeys } from '../../lib/query/keys';
 import type { PageCursor } from '../../lib/query/paged';
 import { type GifLocale, fetchGifCategories } from './gifs.api';
-
-const ENABLED_KEY = 'kruh.gifsEnabled';
 
 /**
  * Whether the deployment has a Tenor key (GET /config); the picker is hidden otherwise. The last
  * answer is remembered, so an app started offline still offers the picker (which then says so).
  */
-export function useGifsEnabled(): boolean {
-  const db = useDb();
-  // Shared with the sign-in screen's read of the same settings.
-  const config = useQuery(publicConfigQuery(db.name));
-  const enabled = config.data?.tenorEnabled;
-  useEffect(() => {
-    if (enabled !== undefined) localStorage.setItem(ENABLED_KEY, String(enabled));
-  }, [enabled]);
-  return enabled ?? localStorage.getItem(ENABLED_KEY) === 'true';
-}
+export const useGifsEnabled = (): boolean => useConfigSwitch('kruh.gifsEnabled', (config) => config.tenorEnabled);
 
 export { useOnline } from '../../lib/online';
 

@@ -55,6 +55,9 @@ export function AuthFooter({ mode }: { mode: 'signin' | 'signup' }) {
       <p className="auth__footer">
         {t(other.text)} <AppLink to={other.to}>{t(other.link)}</AppLink>
       </p>
+      <p className="auth__footer">
+        <AppLink to="/about">{t('instance:about.link')}</AppLink>
+      </p>
     </>
   );
 }

@@ -70,6 +70,27 @@ describe('SignupPage', () => {
     expect(screen.getByRole('link', { name: 'Log in instead' })).toHaveAttribute('href', '/login');
   });
 
+  it("shows the instance's rules, refuses to send until they are accepted, then sends the acceptance", async () => {
+    const instance = { name: 'Kruh of friends', description: '', about: '', rules: ['Be kind.', 'No spam.'], contact: '' };
+    const { calls } = renderSignup((url) => {
+      if (url.pathname === '/api/instance') return { body: instance };
+      return url.pathname === '/api/auth/signup' ? { status: 201, body: { message: 'info/signup_email' } } : undefined;
+    });
+    const rules = await screen.findByRole('group', { name: 'The rules of Kruh of friends' });
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Be kind.', 'No spam.']);
+    expect(screen.getByRole('link', { name: 'More about Kruh of friends' })).toHaveAttribute('href', '/about');
+    fill({ username: 'alice', email: 'alice@example.com', password: 'secret1', repeat: 'secret1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByText('Please accept the rules to sign up.')).toBeInTheDocument();
+    expect(signupCalls(calls)).toHaveLength(0);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'I accept these rules' }));
+    expect(screen.queryByText('Please accept the rules to sign up.')).toBeNull();
+    expect(rules).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('We sent you an email to verify your address.');
+    expect(signupCalls(calls)[0]).toMatchObject({ body: { username: 'alice', acceptRules: true } });
+  });
+
   it('falls back to error/singup_failed', async () => {
     renderSignup(() => ({ status: 502, body: 'bad gateway' }));
     fill({ username: 'alice', email: 'alice@example.com', password: 'secret1', repeat: 'secret1' });

@@ -17,11 +17,13 @@ import { FormField, PasswordField, TextAreaField } from '../../components/FormFi
 import { useFormValues, useSubmit } from '../../lib/forms';
 import { currentLanguage, translateMessage } from '../../lib/i18n';
 import { useRegistration } from '../../lib/registration';
+import { useInstance } from '../../lib/instance';
 import { useSession } from '../../lib/session';
 import { failureMessage, replyMessage, signup } from './auth.api';
 import { AuthAlert, AuthFooter, AuthNotice, SubmitButton } from './AuthParts';
 import { ResendVerification } from './ResendVerification';
 import { keepSignupLogin } from './signup-login';
+import { SignupRules } from './SignupRules';
 import './auth.css';
 
 type Fields = 'username' | 'email' | 'password' | 'repeat' | 'reason' | 'invite';
@@ -47,7 +49,8 @@ export function validateSignup(values: Record<Fields, string>, mode?: Registrati
 }
 
 /**
- * Sign-up: username, email, password twice, Google; a login link after a failure. The registration
+ * Sign-up: username, email, password twice, the instance's rules to accept, Google; a login link after
+ * a failure. The registration
  * mode (as last read) adds why the person would like to join (by approval) or the invite code,
  * filled from the link's `?invite=` (by invitation), or says sign-ups are closed.
  */
@@ -64,6 +67,9 @@ export default function SignupPage() {
   // The server's message and the address the verification mail went to.
   const [done, setDone] = useState<{ message: string; email: string } | null>(null);
   const { error: serverError, busy, submit } = useSubmit((err) => failureMessage(err, 'error/singup_failed'));
+  const instance = useInstance().value;
+  const [acceptRules, setAcceptRules] = useState(false);
+  const [rulesRefused, setRulesRefused] = useState(false);
 
   if (isLoggedIn && !expired) return <Navigate to="/feed" replace />;
 
@@ -71,10 +77,12 @@ export default function SignupPage() {
     event.preventDefault();
     const found = validateSignup(values, mode);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    const unaccepted = !!instance && instance.rules.length > 0 && !acceptRules;
+    setRulesRefused(unaccepted);
+    if (Object.values(found).some(Boolean) || unaccepted) return;
     void submit(null, async () => {
       const email = normalizeEmail(values.email);
-      const admission = { reason: values.reason || undefined, invite: values.invite.trim() || undefined };
+      const admission = { reason: values.reason || undefined, invite: values.invite.trim() || undefined, acceptRules };
       const reply = await signup(values.username.trim(), email, values.password, currentLanguage(i18n), admission);
       keepSignupLogin(email, reply.signupLogin);
       setDone({ message: replyMessage(reply, 'info/signup_email'), email });
@@ -151,6 +159,15 @@ export default function SignupPage() {
         {mode === 'invitation' && (
           <FormField label={t('signup.invite')} autoCapitalize="none" spellCheck={false} hint={t('signup.inviteHint')} {...input('invite')} required />
         )}
+        <SignupRules
+          instance={instance}
+          accepted={acceptRules}
+          onAccept={(accepted) => {
+            setAcceptRules(accepted);
+            if (accepted) setRulesRefused(false);
+          }}
+          error={rulesRefused ? translateMessage(t, 'error/rules_not_accepted') : null}
+        />
         <SubmitButton form="signup" busy={busy} />
       </form>
       <AuthFooter mode="signup" />

@@ -18,10 +18,16 @@ export async function passkeyLogin(): Promise<Session> {
 
 /**
  * `language` picks the language of the account and its emails; `admission` carries why the person
- * would like to join (sign-ups by approval) or the invite code (by invitation).
+ * would like to join (sign-ups by approval) or the invite code (by invitation), and whether they
+ * accepted the instance's rules.
  */
-export const signup = (username: string, email: string, password: string, language?: string, admission: { reason?: string; invite?: string } = {}) =>
-  callApi(authApi.signup, { body: { username, email, password, language, ...admission } });
+export const signup = (
+  username: string,
+  email: string,
+  password: string,
+  language?: string,
+  admission: { reason?: string; invite?: string; acceptRules?: boolean } = {},
+) => callApi(authApi.signup, { body: { username, email, password, language, ...admission } });
 
 export const googleLogin = (token: string, language?: string) => callApi(authApi.google, { body: { token, language } });
 

@@ -26,6 +26,9 @@ const report = (extra: Partial<ReportItem> = {}): ReportItem => ({
 });
 const logEntry = { _id: 'l'.repeat(24), actor: 'mod', action: 'dismiss', targetKind: 'comment', targetId: 'c'.repeat(24), group: null, createdAt: Date.now() - 5_000 };
 
+/** The public settings of an instance that federates, or not. */
+const config = (federation: boolean) => ({ body: { googleClientId: null, tenorEnabled: false, mediaUrl: null, federation } });
+
 const render = (lng: 'en' | 'cs' = 'en') => renderWithApp(<ModerationPage />, { route: '/moderation', path: '/moderation', lng });
 
 beforeEach(() => startOnline('u1'));
@@ -140,6 +143,7 @@ describe('the moderation page', () => {
       mockFetch((call) => {
         const special = extra?.(call);
         if (special) return special;
+        if (call.path === '/api/config') return config(true);
         if (call.path === DOMAINS) return { body: { domains: domains(), hasMore: false } };
         if (call.path === '/api/reports') return { body: { reports: [], hasMore: false } };
         return { body: { actions: [], hasMore: false } };
@@ -156,7 +160,7 @@ describe('the moderation page', () => {
         },
       );
       render();
-      const section = screen.getByRole('region', { name: 'Blocked domains' });
+      const section = await screen.findByRole('region', { name: 'Blocked domains' });
       expect(await within(section).findByText('spam.example')).toBeInTheDocument();
       expect(within(section).getByText(/blocked by mod/)).toBeInTheDocument();
       fireEvent.change(within(section).getByLabelText('Domain'), { target: { value: ' bad.example ' } });
@@ -181,7 +185,7 @@ describe('the moderation page', () => {
         },
       );
       render();
-      const section = screen.getByRole('region', { name: 'Blocked domains' });
+      const section = await screen.findByRole('region', { name: 'Blocked domains' });
       fireEvent.change(await within(section).findByLabelText('Domain'), { target: { value: 'other.example' } });
       fireEvent.click(within(section).getByRole('button', { name: 'Block domain' }));
       fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
@@ -197,7 +201,7 @@ describe('the moderation page', () => {
         (call) => (call.method === 'POST' ? { status: 400, body: { message: 'error/invalid_domain' } } : undefined),
       );
       render();
-      const section = screen.getByRole('region', { name: 'Blocked domains' });
+      const section = await screen.findByRole('region', { name: 'Blocked domains' });
       fireEvent.change(await within(section).findByLabelText('Domain'), { target: { value: 'not a domain' } });
       fireEvent.click(within(section).getByRole('button', { name: 'Block domain' }));
       fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Block not a domain' }));
@@ -205,11 +209,27 @@ describe('the moderation page', () => {
       expect(within(section).getByLabelText('Domain')).toHaveValue('not a domain');
     });
 
-    it('holds the buttons back offline, and speaks Czech', async () => {
+    it('are hidden, and not asked for, while the instance does not federate', async () => {
+      const { calls } = mockFetch((call) => {
+        if (call.path === '/api/config') return config(false);
+        if (call.path === '/api/reports') return { body: { reports: [], hasMore: false } };
+        return { body: { actions: [], hasMore: false } };
+      });
+      render();
+      expect(await screen.findByText('No open reports.')).toBeInTheDocument();
+      await waitFor(() => expect(calls.some((c) => c.path === '/api/config')).toBe(true));
+      expect(await screen.findByRole('link', { name: 'People' })).toHaveAttribute('href', '/moderation/people');
+      expect(screen.getByRole('link', { name: 'Instance settings' })).toHaveAttribute('href', '/moderation/instance');
+      expect(screen.queryByRole('region', { name: 'Blocked domains' })).toBeNull();
+      expect(calls.filter((c) => c.path === DOMAINS)).toEqual([]);
+    });
+
+    it('holds the buttons back offline, as the instance federated when last asked, and speaks Czech', async () => {
+      localStorage.setItem('kruh.federation', 'true');
       setOnline(false);
       mockFetch(() => new Error('offline'));
       render('cs');
-      const section = screen.getByRole('region', { name: 'Blokované domény' });
+      const section = await screen.findByRole('region', { name: 'Blokované domény' });
       fireEvent.change(within(section).getByLabelText('Doména'), { target: { value: 'spam.example' } });
       expect(within(section).getByRole('button', { name: 'Zablokovat doménu' })).toBeDisabled();
     });

@@ -30,6 +30,7 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   blockState: ['u1'],
   publicConfig: [],
   registration: [],
+  instance: [],
   historyName: ['user', 'u1'],
   gifCategories: ['en'],
   suggestions: ['users'],

@@ -46,6 +46,8 @@ export const queryKeys = {
   publicConfig: (dbName: string) => ['public-config', dbName] as const,
   /** How new accounts come in (the registration mode; kept in the meta table). */
   registration: (dbName: string) => ['registration', dbName] as const,
+  /** What the instance says about itself (kept in the meta table). */
+  instance: (dbName: string) => ['instance', dbName] as const,
   /** The current name of a user or group in the search history (a text entry is its own name). */
   historyName: (dbName: string, type: string, idOrText: string) => ['history-name', dbName, type, idOrText] as const,
   gifCategories: (dbName: string, locale: string) => ['gifs', dbName, 'categories', locale] as const,
@@ -72,9 +74,10 @@ export const listKeys = {
   /**
    * A moderation queue or log: 'all' for the instance moderators', `group:<name>` for a group's; and
    * the instance moderators' blocked domains and sign-ups waiting for approval ('domains' and
-   * 'applications', 'all'), and the caller's own invite links ('invites', 'own').
+   * 'applications', 'all'), the caller's own invite links ('invites', 'own'), and the moderators'
+   * list of accounts ('people', its standing and search text).
    */
-  moderation: (what: 'reports' | 'log' | 'domains' | 'applications' | 'invites', scope: string): ListKey => ['moderation', what, scope],
+  moderation: (what: 'reports' | 'log' | 'domains' | 'applications' | 'invites' | 'people', scope: string): ListKey => ['moderation', what, scope],
   /** Trending GIFs (term null) or the results of a search. */
   gifResults: (term: string | null, locale: string): ListKey => ['gifs', term === null ? 'featured' : 'search', term ?? '', locale],
   search: (kind: string, size: number, query: string, listing: { sort?: Sort; time?: TimeWindow }): ListKey => [

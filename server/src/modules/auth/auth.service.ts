@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids.js';
 import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { type ServiceContext, contextOf } from '../../lib/service-context.js';
+import { requireRulesAccepted } from '../instance/instance.service.js';
 import { enqueueAccountMail } from './auth.emails.js';
 import { isGoogleOnlyAccount, toSessionUser } from './auth.mapper.js';
 import {
@@ -110,19 +111,21 @@ const signupRule = (app: FastifyInstance, ip: string): RateRule => ({
 
 /**
  * POST /auth/signup: an unverified account and a verification link, limited per client address,
- * under the registration mode (see registration.service.ts); answers whether the account waits for
- * approval. The password is hashed before the transaction (inTransaction joins the route's when it
- * opened one), so a slow hash never holds the database.
+ * under the registration mode (see registration.service.ts), and while the instance has rules only
+ * for a sign-up that accepted them; answers whether the account waits for approval. The password
+ * is hashed before the transaction (inTransaction joins the route's when it opened one), so a slow
+ * hash never holds the database.
  */
 export async function signup(
   ctx: ServiceContext,
-  input: { username: string; email: string; password: string; language: Language; ip: string; reason?: string | undefined; invite?: string | undefined },
+  input: { username: string; email: string; password: string; acceptRules?: boolean | undefined; language: Language; ip: string; reason?: string | undefined; invite?: string | undefined },
 ): Promise<{ awaitsApproval: boolean; signupLogin: string }> {
   const { app, db } = ctx;
   const admission = await checkAdmission(ctx, input);
   const username = checkUsername(input.username);
   const email = checkEmail(input.email);
   checkPassword(input.password);
+  await requireRulesAccepted(db, input.acceptRules);
   const rule = signupRule(app, input.ip);
   // Checked before hashing, so a flood costs no hash; the slot is taken with the insert.
   if ((await countRecent(db, rule.key, rule.windowMs)) >= rule.max) throw tooMany('signup_limit');

@@ -10,6 +10,7 @@ export const configRoutes: FastifyPluginAsyncTypebox = async (app) => {
       googleClientId: app.config.googleClientId ?? null,
       tenorEnabled: !!app.config.tenorKey,
       mediaUrl: app.config.mediaUrl ?? null,
+      federation: app.config.federation,
     }),
   });
 };

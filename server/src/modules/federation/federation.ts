@@ -23,6 +23,8 @@ import { actorById, usageCounts, visiblePostCount } from './federation.repositor
 import { NOTE_PATH, type NoteAddresses, createOf, noteOf, remoteMentionsOf } from './outbound/post-note.js';
 import { communitiesOfPost } from '../remote/remote-communities.js';
 import { postAsVisitor } from './visitor-reads.js';
+import { instanceSettings } from '../instance/instance.service.js';
+import { contextOf } from '../../lib/service-context.js';
 
 /**
  * The instance's ActivityPub side, built on Fedify: the local actors (actors/), their posts as
@@ -130,14 +132,22 @@ export function buildFederation(app: FastifyInstance): Federation<void> {
     .on(Reject, (ctx, reject) => followRejected(app, ctx, reject));
 
   federation.setNodeInfoDispatcher(NODEINFO_PATH, async () => {
-    const [usage, registration] = await Promise.all([usageCounts(app.db), registrationSettings(app.db, app.config)]);
+    const [usage, registration, instance] = await Promise.all([usageCounts(app.db), registrationSettings(app.db, app.config), instanceSettings(contextOf(app))]);
     return {
       software: { name: SOFTWARE.name, version: SOFTWARE.version },
       protocols: ['activitypub'],
       // Only open sign-ups are open: one by approval or invitation is not, and the mode says which it is.
       openRegistrations: registration.mode === 'open',
       usage: { users: { total: usage.users }, localPosts: usage.posts, localComments: usage.comments },
-      metadata: { registrationMode: registration.mode },
+      // The names other servers' directories read: nodeName and nodeDescription as most servers give them.
+      metadata: {
+        registrationMode: registration.mode,
+        nodeName: instance.name,
+        nodeDescription: instance.description,
+        nodeAbout: instance.about,
+        rules: instance.rules,
+        maintainer: { email: instance.contact },
+      },
     };
   });
 

@@ -1,0 +1,40 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithApp, stubFetch } from '../../test/render';
+import AboutPage from './AboutPage';
+
+const INSTANCE = {
+  name: 'Kruh of friends',
+  description: 'A small instance for friends',
+  about: 'We meet on Thursdays.\n\nBring tea.',
+  rules: ['Be kind.', 'No spam.'],
+  contact: 'admin@kruh.example',
+};
+
+function renderAbout(instance: typeof INSTANCE, lng: 'en' | 'cs' = 'en') {
+  const stub = stubFetch((url) => (url.pathname === '/api/instance' ? { body: instance } : undefined));
+  vi.stubGlobal('fetch', stub.fetchMock);
+  return renderWithApp(<AboutPage />, { route: '/about', path: '/about', lng });
+}
+
+describe('AboutPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows what the instance says about itself: name, description, text, rules and address', async () => {
+    renderAbout(INSTANCE);
+    expect(await screen.findByRole('heading', { level: 1, name: 'About Kruh of friends' })).toBeInTheDocument();
+    expect(screen.getByText('A small instance for friends')).toBeInTheDocument();
+    expect(screen.getByText('We meet on Thursdays.')).toBeInTheDocument();
+    expect(screen.getByText('Bring tea.')).toBeInTheDocument();
+    const rules = screen.getByRole('region', { name: 'Rules' });
+    expect(rules.querySelectorAll('li')).toHaveLength(2);
+    expect(screen.getByRole('link', { name: 'admin@kruh.example' })).toHaveAttribute('href', 'mailto:admin@kruh.example');
+  });
+
+  it('says so when nothing is set, and speaks Czech', async () => {
+    renderAbout({ name: 'kruh.example', description: '', about: '', rules: [], contact: '' }, 'cs');
+    expect(await screen.findByRole('heading', { level: 1, name: 'O instanci kruh.example' })).toBeInTheDocument();
+    expect(screen.getByText('Tato instance o sobě zatím nic nenapsala.')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Pravidla' })).toBeNull();
+  });
+});
