@@ -20,8 +20,8 @@ export type ModeratorAction = (typeof MODERATOR_ACTIONS)[number];
 /** What a group's admin may do about a report of a post in the group. */
 export const GROUP_ADMIN_ACTIONS = ['remove', 'ban', 'dismiss'] as const;
 export type GroupAdminAction = (typeof GROUP_ADMIN_ACTIONS)[number];
-/** Every action the moderation log records: the actions on reports, lifting a suspension, and domain blocks. */
-export const LOGGED_ACTIONS = [...MODERATOR_ACTIONS, ...GROUP_ADMIN_ACTIONS, 'unsuspend', 'block_domain', 'unblock_domain'] as const;
+/** Every action the moderation log records: the actions on reports, lifting a suspension, domain blocks, and the moderator role. */
+export const LOGGED_ACTIONS = [...MODERATOR_ACTIONS, ...GROUP_ADMIN_ACTIONS, 'unsuspend', 'block_domain', 'unblock_domain', 'grant_moderator', 'revoke_moderator'] as const;
 export type LoggedAction = (typeof LOGGED_ACTIONS)[number];
 export const isLoggedAction = (value: string): value is LoggedAction => (LOGGED_ACTIONS as readonly string[]).includes(value);
 

@@ -30,7 +30,7 @@ export function useInstance() {
 export function useSaveInstance() {
   const db = useDb();
   const queryClient = useQueryClient();
-  return async (body: InstanceSettingsBody): Promise<{ message: string }> => {
+  return async (body: InstanceSettingsBody): Promise<{ message: string; instance: InstanceSettings }> => {
     const reply = await callApi(instanceApi.update, { body });
     await db.meta.put({ key: INSTANCE_META_KEY, value: reply.instance });
     queryClient.setQueryData(queryKeys.instance(db.name), reply.instance);

@@ -131,10 +131,10 @@ describe('NodeInfo metadata', () => {
   const metadata = async () => ((await t.app.inject({ method: 'GET', url: '/nodeinfo/2.1' })).json() as { metadata: Record<string, unknown> }).metadata;
 
   it("names the instance as its moderators set it, its host before that", async () => {
-    expect(await metadata()).toEqual({ nodeName: 'kruh.example', nodeDescription: '', nodeAbout: '', rules: [], maintainer: { email: '' } });
+    expect(await metadata()).toMatchObject({ nodeName: 'kruh.example', nodeDescription: '', nodeAbout: '', rules: [], maintainer: { email: '' } });
     await runAdminCommand(t.app.db, { grant: mod.username });
     expect((await call(t.app, mod, { method: 'PUT', url: '/api/instance', payload: SETTINGS })).statusCode).toBe(200);
-    expect(await metadata()).toEqual({
+    expect(await metadata()).toMatchObject({
       nodeName: STORED.name,
       nodeDescription: STORED.description,
       nodeAbout: STORED.about,

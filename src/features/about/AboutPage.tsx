@@ -12,10 +12,10 @@ const paragraphs = (text: string) => text.split(/\n\s*\n/u).filter((part) => par
  * the longer text, the rules and the address to write to, as its moderators set them.
  */
 export default function AboutPage() {
-  const { t } = useTranslation('instance');
+  const { t } = useTranslation(['instance', 'error']);
   const { value: instance, ready, error } = useInstance();
   if (!instance) {
-    const status = error instanceof NetworkError ? t('common:not_offline') : ready && error ? t('error:loading_failed') : t('about.loading');
+    const status = error instanceof NetworkError ? t('not_offline') : ready && error ? t('error:loading_failed') : t('about.loading');
     return (
       <section className="about-page">
         <p className="about-page__status" role="status">

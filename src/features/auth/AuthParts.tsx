@@ -47,7 +47,7 @@ const OTHER_FORM = {
 
 /** Google's button and the link to the other form (login to sign-up, sign-up to login). */
 export function AuthFooter({ mode }: { mode: 'signin' | 'signup' }) {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation(['auth', 'instance']);
   const other = OTHER_FORM[mode];
   return (
     <>

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { INSTANCE_LIMITS, normalizeInstanceSettings, validateInstanceSettings } from '#core/instance-settings';
 import { storedLength } from '#core/text';
@@ -55,27 +55,16 @@ function TextArea({ label, value, max, rows, hint, onChange }: {
   );
 }
 
-/**
- * /moderation/instance: the instance's name, description, about text, rules and contact address,
- * as its moderators set them. Saved at once (online only, as every moderation action), checked
- * by the same rules as the server's.
- */
-export default function InstanceSettingsPage() {
+/** The form, starting from the settings as stored when it opened, keeping what is typed after. */
+function SettingsForm({ initial, onSaved }: { initial: InstanceSettings; onSaved: (saved: InstanceSettings) => void }) {
   const { t } = useTranslation('instance');
   const online = useOnline();
-  const { value: instance } = useInstance();
   const save = useSaveInstance();
-  const [values, setValues] = useState<Values | null>(null);
+  const [values, setValues] = useState<Values>(() => valuesOf(initial));
   const [busy, setBusy] = useState(false);
-
-  // The form starts from the stored settings once they are read, and keeps what is typed after.
-  useEffect(() => {
-    if (instance && !values) setValues(valuesOf(instance));
-  }, [instance, values]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!values) return;
     const body = normalizeInstanceSettings({ ...values, rules: values.rules.split('\n') });
     const problem = validateInstanceSettings(body);
     if (problem) {
@@ -84,8 +73,9 @@ export default function InstanceSettingsPage() {
     }
     setBusy(true);
     try {
-      toast.info((await save(body)).message);
-      setValues(null);
+      const reply = await save(body);
+      toast.info(reply.message);
+      onSaved(reply.instance);
     } catch (err) {
       toast.error(`error/${errorKeyOf(err)}`);
     } finally {
@@ -93,41 +83,59 @@ export default function InstanceSettingsPage() {
     }
   }
 
-  const set = (field: keyof Values) => (value: string) => setValues((v) => (v ? { ...v, [field]: value } : v));
+  const set = (field: keyof Values) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+
+  return (
+    <form className="instance-form" onSubmit={(event) => void submit(event)} noValidate>
+      <FormField
+        label={t('settings.name')}
+        name="name"
+        value={values.name}
+        maxLength={INSTANCE_LIMITS.nameMax}
+        autoComplete="off"
+        hint={t('settings.name_hint')}
+        onChange={(event) => set('name')(event.target.value)}
+      />
+      <TextArea label={t('settings.description')} value={values.description} max={INSTANCE_LIMITS.descriptionMax} rows={2} onChange={set('description')} />
+      <TextArea label={t('settings.about')} value={values.about} max={INSTANCE_LIMITS.aboutMax} rows={8} onChange={set('about')} />
+      <TextArea label={t('settings.rules')} value={values.rules} rows={6} hint={t('settings.rules_hint')} onChange={set('rules')} />
+      <FormField
+        label={t('settings.contact')}
+        name="contact"
+        type="email"
+        autoComplete="email"
+        value={values.contact}
+        onChange={(event) => set('contact')(event.target.value)}
+      />
+      <button type="submit" className="button button--primary" disabled={!online || busy}>
+        {t('settings.save')}
+      </button>
+      <AppLink to="/about">{t('settings.about_page')}</AppLink>
+    </form>
+  );
+}
+
+/**
+ * /moderation/instance: the instance's name, description, about text, rules and contact address,
+ * as its moderators set them. Saved at once (online only, as every moderation action), checked
+ * by the same rules as the server's; after a save the form starts again from what the server kept.
+ */
+export default function InstanceSettingsPage() {
+  const { t } = useTranslation(['instance', 'moderation']);
+  const online = useOnline();
+  const { value: instance } = useInstance();
+  // The settings as the last save left them (the stored copy follows a moment later), and how many saves.
+  const [saved, setSaved] = useState<{ count: number; instance: InstanceSettings } | null>(null);
+  const initial = saved?.instance ?? instance;
 
   return (
     <section className="moderation-page">
       <PageHeader title={t('settings.title')} heading fallback="/moderation" />
       {!online && <p className="moderation-offline moderation-section" role="status">{t('moderation:offline')}</p>}
-      {values ? (
-        <form className="instance-form" onSubmit={(event) => void submit(event)} noValidate>
-          <FormField
-            label={t('settings.name')}
-            name="name"
-            value={values.name}
-            maxLength={INSTANCE_LIMITS.nameMax}
-            autoComplete="off"
-            hint={t('settings.name_hint')}
-            onChange={(event) => set('name')(event.target.value)}
-          />
-          <TextArea label={t('settings.description')} value={values.description} max={INSTANCE_LIMITS.descriptionMax} rows={2} onChange={set('description')} />
-          <TextArea label={t('settings.about')} value={values.about} max={INSTANCE_LIMITS.aboutMax} rows={8} onChange={set('about')} />
-          <TextArea label={t('settings.rules')} value={values.rules} rows={6} hint={t('settings.rules_hint')} onChange={set('rules')} />
-          <FormField
-            label={t('settings.contact')}
-            name="contact"
-            type="email"
-            autoComplete="email"
-            value={values.contact}
-            onChange={(event) => set('contact')(event.target.value)}
-          />
-          <button type="submit" className="button button--primary" disabled={!online || busy}>
-            {t('settings.save')}
-          </button>
-          <AppLink to="/about">{t('settings.about_page')}</AppLink>
-        </form>
+      {initial ? (
+        <SettingsForm key={saved?.count ?? 0} initial={initial} onSaved={(settings) => setSaved((last) => ({ count: (last?.count ?? 0) + 1, instance: settings }))} />
       ) : (
-        <p className="moderation-empty moderation-section">{t(online ? 'moderation:loading' : 'common:not_offline')}</p>
+        <p className="moderation-empty moderation-section">{online ? t('moderation:loading') : t('not_offline')}</p>
       )}
     </section>
   );

@@ -12,6 +12,7 @@ import type gifs from '../../../locales/en/gifs.json';
 import type groups from '../../../locales/en/groups.json';
 import type hashtag from '../../../locales/en/hashtag.json';
 import type info from '../../../locales/en/info.json';
+import type instance from '../../../locales/en/instance.json';
 import type links from '../../../locales/en/links.json';
 import type moderation from '../../../locales/en/moderation.json';
 import type notifications from '../../../locales/en/notifications.json';
@@ -40,6 +41,7 @@ export interface Resources {
   groups: typeof groups;
   hashtag: typeof hashtag;
   info: typeof info;
+  instance: typeof instance;
   links: typeof links;
   moderation: typeof moderation;
   notifications: typeof notifications;
