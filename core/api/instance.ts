@@ -16,17 +16,11 @@ export const InstanceSettings = Type.Object({
 export type InstanceSettings = Static<typeof InstanceSettings>;
 
 /**
- * The settings to store, as loose strings: the rules (core/instance-settings) answer their own keys,
- * and the request's size limit keeps absurd bodies out. An empty name gives the instance its host's
- * name again.
+ * The settings to store, as loose strings of the same shape: the rules (core/instance-settings)
+ * answer their own keys, and the request's size limit keeps absurd bodies out. An empty name gives
+ * the instance its host's name again.
  */
-export const InstanceSettingsBody = Type.Object({
-  name: Type.String(),
-  description: Type.String(),
-  about: Type.String(),
-  rules: Type.Array(Type.String()),
-  contact: Type.String(),
-});
+export const InstanceSettingsBody = InstanceSettings;
 export type InstanceSettingsBody = Static<typeof InstanceSettingsBody>;
 
 export const InstanceSettingsSaved = messageWith({ instance: InstanceSettings });

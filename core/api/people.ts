@@ -6,6 +6,11 @@ import { endpoint } from './endpoint.js';
 export const PERSON_STATES = ['active', 'suspended', 'unverified', 'moderator'] as const;
 export type PersonState = (typeof PERSON_STATES)[number];
 
+const ROLE_RULE =
+  "An instance moderator acts on every report, the instance's settings and its people. The last moderator cannot " +
+  'take the role from themselves (last_moderator): the first one is named by the operator (`npm run admin -- --grant`). ' +
+  'Setting a state that is already set changes nothing and succeeds.';
+
 /** Accounts listed per page of the people screen. */
 export const PEOPLE_PAGE_SIZE = 20;
 
@@ -23,21 +28,16 @@ export type PeopleQuery = Static<typeof PeopleQuery>;
 export const PersonItem = Type.Object({
   _id: Type.String(),
   username: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  verified: Type.Boolean(),
-  suspended: Type.Boolean(),
-  moderator: Type.Boolean(),
-  createdAt: Type.Number(),
+  email: Type.Union([Type.String(), Type.Null()], { description: 'The account\'s address; null when it has none' }),
+  verified: Type.Boolean({ description: 'The address was confirmed' }),
+  suspended: Type.Boolean({ description: 'Suspended by a moderator: no sign-in, its content hidden' }),
+  moderator: Type.Boolean({ description: 'An instance moderator' }),
+  createdAt: Type.Number({ description: 'When the account was made (epoch ms)' }),
 });
 export type PersonItem = Static<typeof PersonItem>;
 
 export const PeopleReply = pageOf('people', PersonItem);
 export type PeopleReply = Static<typeof PeopleReply>;
-
-const ROLE_RULE =
-  "An instance moderator acts on every report, the instance's settings and its people. The last moderator cannot " +
-  'take the role from themselves (last_moderator): the first one is named by the operator (`npm run admin -- --grant`). ' +
-  'Setting a state that is already set changes nothing and succeeds.';
 
 /** The instance's accounts, for its moderators: the list, and the moderator role (suspension is under /reports). */
 export const peopleApi = {

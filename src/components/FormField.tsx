@@ -16,8 +16,8 @@ interface FormFieldProps extends FieldFrame, Omit<InputHTMLAttributes<HTMLInputE
 /** What the control of a field carries: its id and the error and hint wired to aria-describedby. */
 type ControlProps = { id: string; className: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
 
-/** A labelled control (an input, a text area) with its hint and error message. */
-function Field({ label, error, hint, id, className, control }: FieldFrame & { control: (props: ControlProps) => ReactNode }) {
+/** A labelled control (an input, a text area, a select) with its hint and error message. */
+export function Field({ label, error, hint, id, className, control }: FieldFrame & { control: (props: ControlProps) => ReactNode }) {
   const generated = useId();
   const inputId = id ?? generated;
   const errorId = `${inputId}-error`;

@@ -3,13 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApp, stubFetch } from '../../test/render';
 import AboutPage from './AboutPage';
 
-const INSTANCE = {
-  name: 'Kruh of friends',
-  description: 'A small instance for friends',
-  about: 'We meet on Thursdays.\n\nBring tea.',
-  rules: ['Be kind.', 'No spam.'],
-  contact: 'admin@kruh.example',
-};
+/** What an instance that said everything answers, and one that said nothing yet. */
+const SILENT = { name: 'kruh.example', description: '', about: '', rules: [] as string[], contact: '' };
+const INSTANCE: typeof SILENT = { ...SILENT, name: 'Kruh of friends', rules: ['Be kind.', 'No spam.'], contact: 'admin@kruh.example' };
+INSTANCE.description = 'A small instance for friends';
+INSTANCE.about = 'We meet on Thursdays.\n\nBring tea.';
 
 function renderAbout(instance: typeof INSTANCE, lng: 'en' | 'cs' = 'en') {
   const stub = stubFetch((url) => (url.pathname === '/api/instance' ? { body: instance } : undefined));
@@ -32,7 +30,7 @@ describe('AboutPage', () => {
   });
 
   it('says so when nothing is set, and speaks Czech', async () => {
-    renderAbout({ name: 'kruh.example', description: '', about: '', rules: [], contact: '' }, 'cs');
+    renderAbout(SILENT, 'cs');
     expect(await screen.findByRole('heading', { level: 1, name: 'O instanci kruh.example' })).toBeInTheDocument();
     expect(screen.getByText('Tato instance o sobě zatím nic nenapsala.')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Pravidla' })).toBeNull();

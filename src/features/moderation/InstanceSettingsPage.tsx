@@ -1,9 +1,9 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { INSTANCE_LIMITS, normalizeInstanceSettings, validateInstanceSettings } from '#core/instance-settings';
 import { storedLength } from '#core/text';
 import { AppLink } from '../../components/AppLink';
-import { FormField } from '../../components/FormField';
+import { FormField, TextAreaField } from '../../components/FormField';
 import { PageHeader } from '../../components/PageHeader';
 import { errorKeyOf } from '../../lib/api/client';
 import { type InstanceSettings, useInstance, useSaveInstance } from '../../lib/instance';
@@ -32,26 +32,17 @@ function TextArea({ label, value, max, rows, hint, onChange }: {
   onChange: (value: string) => void;
 }) {
   const { t } = useTranslation('instance');
-  const id = useId();
   const over = max !== undefined && storedLength(value) > max;
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className="field__input"
-        rows={rows}
-        value={value}
-        aria-invalid={over ? true : undefined}
-        aria-describedby={`${id}-hint`}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      <p id={`${id}-hint`} className={`field__hint${over ? ' field__hint--over' : ''}`}>
-        {hint ?? t('settings.count', { count: storedLength(value), max })}
-      </p>
-    </div>
+    <TextAreaField
+      label={label}
+      className={over ? 'field--over' : undefined}
+      hint={hint ?? t('settings.count', { count: storedLength(value), max })}
+      rows={rows}
+      value={value}
+      aria-invalid={over ? true : undefined}
+      onChange={(event) => onChange(event.target.value)}
+    />
   );
 }
 
@@ -89,11 +80,11 @@ function SettingsForm({ initial, onSaved }: { initial: InstanceSettings; onSaved
     <form className="instance-form" onSubmit={(event) => void submit(event)} noValidate>
       <FormField
         label={t('settings.name')}
-        name="name"
-        value={values.name}
-        maxLength={INSTANCE_LIMITS.nameMax}
-        autoComplete="off"
         hint={t('settings.name_hint')}
+        name="name"
+        autoComplete="off"
+        maxLength={INSTANCE_LIMITS.nameMax}
+        value={values.name}
         onChange={(event) => set('name')(event.target.value)}
       />
       <TextArea label={t('settings.description')} value={values.description} max={INSTANCE_LIMITS.descriptionMax} rows={2} onChange={set('description')} />

@@ -1,9 +1,10 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PERSON_STATES, type PersonItem, type PersonState } from '#core/api/people';
 import { LIMITS } from '#core/limits';
 import { AppLink } from '../../components/AppLink';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Field, FormField } from '../../components/FormField';
 import { PageHeader } from '../../components/PageHeader';
 import { RelativeTime } from '../../components/RelativeTime';
 import { PagedList, useModerationCall } from '../../components/moderation/ModerationLists';
@@ -74,8 +75,6 @@ export default function PeoplePage() {
   const people = usePeople(useDebounced(query, LIMITS.debounceMs), state);
   const { busy, run } = useModerationCall();
   const [confirming, setConfirming] = useState<Confirming | null>(null);
-  const searchId = useId();
-  const stateId = useId();
 
   function change(person: PersonItem, what: 'suspend' | 'unsuspend' | 'grant' | 'revoke') {
     if (what === 'suspend' || what === 'revoke') setConfirming({ person, change: what });
@@ -87,38 +86,27 @@ export default function PeoplePage() {
     <section className="moderation-page">
       <PageHeader title={t('people.title')} heading fallback="/moderation" />
       <div className="moderation-section people-filters">
-        <div className="field">
-          <label className="field__label" htmlFor={searchId}>
-            {t('people.search')}
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            className="field__input"
-            value={query}
-            maxLength={200}
-            autoCapitalize="none"
-            spellCheck={false}
-            onChange={(event) => setQuery(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={stateId}>
-            {t('people.state')}
-          </label>
-          <select
-            id={stateId}
-            className="field__input"
-            value={state ?? 'all'}
-            onChange={(event) => setState(event.target.value === 'all' ? null : (event.target.value as PersonState))}
-          >
-            {(['all', ...PERSON_STATES] as const).map((option) => (
-              <option key={option} value={option}>
-                {t(`people.states.${option}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FormField
+          label={t('people.search')}
+          type="search"
+          value={query}
+          maxLength={200}
+          autoCapitalize="none"
+          spellCheck={false}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        <Field
+          label={t('people.state')}
+          control={(props) => (
+            <select {...props} value={state ?? 'all'} onChange={(event) => setState(event.target.value === 'all' ? null : (event.target.value as PersonState))}>
+              {(['all', ...PERSON_STATES] as const).map((option) => (
+                <option key={option} value={option}>
+                  {t(`people.states.${option}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        />
       </div>
       <section className="moderation-section" aria-label={t('people.list')}>
         <PagedList list={people} empty={t('people.empty')}>
