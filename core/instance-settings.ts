@@ -1,4 +1,4 @@
-import type { ErrorKey } from './errors.js';
+import type { ServerErrorKey } from './errors.js';
 import { isBlank, lineCount, storedLength, trimText } from './text.js';
 import { normalizeEmail, validateEmail } from './validation.js';
 
@@ -42,7 +42,7 @@ export function normalizeInstanceSettings(input: InstanceSettingsInput): Instanc
 }
 
 /** The first broken rule of settings already normalised, as a catalogue key, or null. */
-export function validateInstanceSettings(settings: InstanceSettingsInput): ErrorKey | null {
+export function validateInstanceSettings(settings: InstanceSettingsInput): ServerErrorKey | null {
   if ([...settings.name].length > INSTANCE_LIMITS.nameMax) return 'max_instance_name_length';
   if (storedLength(settings.description) > INSTANCE_LIMITS.descriptionMax) return 'max_instance_description_length';
   if (storedLength(settings.about) > INSTANCE_LIMITS.aboutMax || lineCount(settings.about) > INSTANCE_LIMITS.aboutMaxLines) {

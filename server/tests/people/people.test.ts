@@ -72,7 +72,7 @@ describe('people: the instance moderators’ list of accounts', () => {
     expect(await names('?state=active&query=zo')).toEqual(['Zoltan']);
     expectInfo(await call(t.app, people.mod, { method: 'DELETE', url: `/api/reports/suspended/${people.zora.id}` }), 'user_unsuspended');
     expect(await names('?state=suspended')).toEqual([]);
-    expectError(await list(people.mod, '?state=banned'), 400, 'while_loading');
+    expectError(await list(people.mod, '?state=banned'), 400, 'invalid_query');
   });
 
   it('is for instance moderators only', async () => {

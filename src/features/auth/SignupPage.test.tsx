@@ -129,6 +129,7 @@ describe('SignupPage', () => {
   describe('under the registration mode', () => {
     const inMode = (mode: string, signupAnswer?: { status: number; body: unknown }) => (url: URL) => {
       if (url.pathname === '/api/registration') return { body: { mode, membersInvite: false } };
+      if (url.pathname === '/api/instance') return { body: { name: 'kruh.example', description: '', about: '', rules: [], contact: '' } };
       if (url.pathname === '/api/auth/signup') return signupAnswer;
       return undefined;
     };
