@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { NotificationSettings, NotificationType } from '#core/limits';
 import { changedRows, rowExists, toBool, toFlag } from '../../db/helpers.js';
 import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
@@ -145,6 +145,14 @@ export interface BatchQuery {
  * filtered rows too.
  */
 
+/** A batch of ids (with what else it selects) joined to the users it names, with their settings. */
+function recipientsOf<T extends keyof Database, B extends { user_id: string }>(db: Executor, batch: SelectQueryBuilder<Database, T, B>) {
+  return db
+    .selectFrom(batch.as('batch'))
+    .innerJoin('users', 'users.id', 'batch.user_id')
+    .select(['batch.user_id', 'users.notification_settings']);
+}
+
 /** Followers of the author who asked to be notified of their posts. */
 export async function notifyFollowersBatch(db: Executor, q: BatchQuery) {
   const batch = db
@@ -157,10 +165,7 @@ export async function notifyFollowersBatch(db: Executor, q: BatchQuery) {
     .orderBy('notify')
     .orderBy('follower_id')
     .limit(q.limit);
-  const rows = await db
-    .selectFrom(batch.as('batch'))
-    .innerJoin('users', 'users.id', 'batch.user_id')
-    .select(['batch.user_id', 'users.notification_settings'])
+  const rows = await recipientsOf(db, batch)
     .select(q.audience('batch.user_id').as('eligible'))
     .orderBy('batch.user_id')
     .execute();
@@ -181,10 +186,7 @@ export async function groupMembersBatch(db: Executor, q: BatchQuery & { groupId:
     .orderBy('group_id')
     .orderBy('user_id')
     .limit(q.limit);
-  const rows = await db
-    .selectFrom(batch.as('batch'))
-    .innerJoin('users', 'users.id', 'batch.user_id')
-    .select(['batch.user_id', 'users.notification_settings'])
+  const rows = await recipientsOf(db, batch)
     .select((eb) =>
       eb
         .and([
