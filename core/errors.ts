@@ -113,6 +113,10 @@ export const ERROR_KEYS = [
   'invalid_invite', 'registration_pending', 'registration_refused', 'google_signup_closed', 'invites_not_allowed',
   'invite_not_found', 'invite_limit', 'invalid_registration_settings', 'invalid_invite_settings',
   'application_not_found',
+  // An app registering for the client API: its name missing or too long, a redirect address that is
+  // neither an absolute URL nor the out-of-band one, a scope the instance does not grant, a website
+  // that is not a web address.
+  'invalid_app_name', 'invalid_redirect_uri', 'invalid_scope', 'invalid_app_website',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

@@ -1,6 +1,7 @@
 import { accountApi } from './account.js';
 import { authApi } from './auth.js';
 import { blocksApi } from './blocks.js';
+import { clientApi } from './client.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -51,6 +52,7 @@ export const api = {
   moderation: moderationApi,
   instance: instanceApi,
   people: peopleApi,
+  client: clientApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -22,6 +22,7 @@ import { blockRoutes } from './modules/blocks/blocks.routes.js';
 import { domainBlockRoutes } from './modules/federation/domain-blocks.routes.js';
 import { instanceRoutes } from './modules/instance/instance.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
+import { clientApiRoutes } from './modules/clientapi/clientapi.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [
@@ -48,4 +49,5 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   domainBlockRoutes,
   instanceRoutes,
   peopleRoutes,
+  clientApiRoutes,
 ];

@@ -28,6 +28,7 @@ export const MODULE_ORDER: readonly string[] = [
   'suggestions',
   'syndication',
   'account',
+  'clientapi',
   'notifications',
   'federation',
   'jobs',

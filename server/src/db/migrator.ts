@@ -40,6 +40,7 @@ import * as skeletonsFoldBar from './migrations/20261129_90_skeletons_fold_bar.j
 import * as registration from './migrations/20261201_10_registration.js';
 import * as instanceSettings from './migrations/20261201_20_instance_settings.js';
 import * as remoteMediaCopies from './migrations/20261201_40_remote_media_copies.js';
+import * as clientApps from './migrations/20261201_70_client_apps.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201_10_registration': registration,
   '20261201_20_instance_settings': instanceSettings,
   '20261201_40_remote_media_copies': remoteMediaCopies,
+  '20261201_70_client_apps': clientApps,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

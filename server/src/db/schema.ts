@@ -390,6 +390,18 @@ export interface FederationKvTable {
   expires_at: number | null;
 }
 
+/** An app registered for the client API (see the client_apps migration); the lists are JSON text. */
+export interface ClientAppsTable {
+  id: string;
+  client_id: string;
+  secret_hash: string;
+  name: string;
+  website: string | null;
+  redirect_uris: string;
+  scopes: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -419,6 +431,7 @@ export interface Database {
   passkey_challenges: PasskeyChallengesTable;
   push_subscriptions: PushSubscriptionsTable;
   server_settings: ServerSettingsTable;
+  client_apps: ClientAppsTable;
   reports: ReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;

@@ -8,7 +8,7 @@ import { AppError, badRequest } from '../../lib/app-error.js';
  */
 
 /** Raster formats accepted from users; SVG is excluded (a document, not a picture). */
-const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
+export const ACCEPTED_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 /** Stored content images are bounded so a huge photo does not cost every reader. */
 const MAX_SIDE = 2048;
 

@@ -1,0 +1,136 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { endpoint } from './endpoint.js';
+
+/**
+ * The client API that fediverse apps speak, beside Kruh's own: its entities keep the names and
+ * shapes those apps read (snake_case), and its refusals answer `{error, message}` (ClientError).
+ */
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A refusal: `error` a sentence an app may show as it is, `message` the catalogue key. */
+export const ClientError = Type.Object({ error: Type.String(), message: Type.String() });
+export type ClientError = Static<typeof ClientError>;
+
+const Rule = Type.Object({ id: Type.String(), text: Type.String(), hint: Type.String() });
+
+const StatusLimits = Type.Object({
+  max_characters: Type.Integer(),
+  max_media_attachments: Type.Integer(),
+  characters_reserved_per_url: Type.Integer(),
+});
+
+const MediaLimits = Type.Object({
+  supported_mime_types: Type.Array(Type.String()),
+  image_size_limit: Type.Integer(),
+  image_matrix_limit: Type.Integer(),
+  video_size_limit: Type.Integer(),
+  video_frame_rate_limit: Type.Integer(),
+  video_matrix_limit: Type.Integer(),
+  description_limit: Type.Integer(),
+});
+
+const AccountLimits = Type.Object({ max_featured_tags: Type.Integer(), max_pinned_statuses: Type.Integer() });
+
+/** The instance as the first version of the call describes it (still read by many apps). */
+export const InstanceV1 = Type.Object({
+  uri: Type.String(),
+  title: Type.String(),
+  short_description: Type.String(),
+  description: Type.String(),
+  email: Type.String(),
+  version: Type.String(),
+  urls: Type.Object({ streaming_api: Type.String() }),
+  stats: Type.Object({ user_count: Type.Integer(), status_count: Type.Integer(), domain_count: Type.Integer() }),
+  thumbnail: Nullable(Type.String()),
+  languages: Type.Array(Type.String()),
+  registrations: Type.Boolean(),
+  approval_required: Type.Boolean(),
+  invites_enabled: Type.Boolean(),
+  configuration: Type.Object({ accounts: AccountLimits, statuses: StatusLimits, media_attachments: MediaLimits }),
+  contact_account: Type.Null(),
+  rules: Type.Array(Rule),
+});
+export type InstanceV1 = Static<typeof InstanceV1>;
+
+/** The instance as the second version of the call describes it. */
+export const InstanceV2 = Type.Object({
+  domain: Type.String(),
+  title: Type.String(),
+  version: Type.String(),
+  source_url: Type.String(),
+  description: Type.String(),
+  usage: Type.Object({ users: Type.Object({ active_month: Type.Integer() }) }),
+  thumbnail: Type.Object({ url: Type.String() }),
+  languages: Type.Array(Type.String()),
+  configuration: Type.Object({
+    urls: Type.Object({ streaming: Type.String() }),
+    accounts: AccountLimits,
+    statuses: StatusLimits,
+    media_attachments: MediaLimits,
+    translation: Type.Object({ enabled: Type.Boolean() }),
+  }),
+  registrations: Type.Object({
+    enabled: Type.Boolean(),
+    approval_required: Type.Boolean(),
+    message: Nullable(Type.String()),
+    url: Nullable(Type.String()),
+  }),
+  api_versions: Type.Object({ mastodon: Type.Integer() }),
+  contact: Type.Object({ email: Type.String(), account: Type.Null() }),
+  rules: Type.Array(Rule),
+});
+export type InstanceV2 = Static<typeof InstanceV2>;
+
+/**
+ * A registration: the scopes one string split on spaces, the redirect addresses a list or one
+ * string with one a line, as apps send either. Checked by the service, so a bad value answers its
+ * own key.
+ */
+export const NewClientApp = Type.Object({
+  client_name: Type.Optional(Type.String()),
+  redirect_uris: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  scopes: Type.Optional(Type.String()),
+  website: Type.Optional(Nullable(Type.String())),
+});
+export type NewClientApp = Static<typeof NewClientApp>;
+
+/** A registered app; the credentials only in the answer to its registration. */
+export const ClientApplication = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  website: Nullable(Type.String()),
+  scopes: Type.Array(Type.String()),
+  redirect_uri: Type.String(),
+  redirect_uris: Type.Array(Type.String()),
+  client_id: Type.String(),
+  client_secret: Type.String(),
+  client_secret_expires_at: Type.Integer(),
+});
+export type ClientApplication = Static<typeof ClientApplication>;
+
+export const clientApi = {
+  instanceV1: endpoint({
+    method: 'GET',
+    path: '/v1/instance',
+    summary: 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits (first version)',
+    replies: { 200: InstanceV1 },
+    errors: [],
+  }),
+  instanceV2: endpoint({
+    method: 'GET',
+    path: '/v2/instance',
+    summary: 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits',
+    replies: { 200: InstanceV2 },
+    errors: [],
+  }),
+  registerApp: endpoint({
+    method: 'POST',
+    path: '/v1/apps',
+    summary: 'Registers a fediverse app: answers its client id and secret',
+    description: 'Takes JSON or a form. `redirect_uris` may be `urn:ietf:wg:oauth:2.0:oob`; `scopes` defaults to `read`.',
+    body: NewClientApp,
+    replies: { 200: ClientApplication },
+    errors: ['invalid_app_name', 'invalid_redirect_uri', 'invalid_scope', 'invalid_app_website'],
+  }),
+} as const;

@@ -1,0 +1,25 @@
+import { type Kysely, PostgresAdapter } from 'kysely';
+
+/**
+ * Apps registered for the client API: each has a public client id, a secret kept only as its
+ * SHA-256 (it is random and long, so a slow hash buys nothing), its name and website, the redirect
+ * addresses and the scopes it registered with (each list as JSON text).
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
+  await db.schema
+    .createTable('client_apps')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('client_id', 'text', (c) => c.notNull().unique())
+    .addColumn('secret_hash', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('website', 'text')
+    .addColumn('redirect_uris', 'text', (c) => c.notNull())
+    .addColumn('scopes', 'text', (c) => c.notNull())
+    .addColumn('created_at', ms, (c) => c.notNull())
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('client_apps').execute();
+}
