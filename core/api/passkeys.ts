@@ -25,9 +25,6 @@ export const PasskeyItem = Type.Object({
 });
 export type PasskeyItem = Static<typeof PasskeyItem>;
 
-export const PasskeyListReply = listOf('passkeys', PasskeyItem);
-export type PasskeyListReply = Static<typeof PasskeyListReply>;
-
 /** The passkey calls of the API (see endpoint.ts for how an entry is read). */
 export const passkeysApi = {
   registrationOptions: endpoint({
@@ -52,7 +49,7 @@ export const passkeysApi = {
     method: 'GET',
     path: '/passkeys',
     summary: "The account's passkeys, newest first",
-    replies: { 200: PasskeyListReply },
+    replies: { 200: listOf('passkeys', PasskeyItem) },
     errors: [],
   }),
   remove: endpoint({
