@@ -12,7 +12,8 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const ClientError = Type.Object({ error: Type.String(), message: Type.String() });
 export type ClientError = Static<typeof ClientError>;
 
-const Rule = Type.Object({ id: Type.String(), text: Type.String(), hint: Type.String() });
+export const Rule = Type.Object({ id: Type.String(), text: Type.String(), hint: Type.String() });
+export type Rule = Static<typeof Rule>;
 
 const StatusLimits = Type.Object({
   max_characters: Type.Integer(),
@@ -122,6 +123,13 @@ export const clientApi = {
     path: '/v2/instance',
     summary: 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits',
     replies: { 200: InstanceV2 },
+    errors: [],
+  }),
+  rules: endpoint({
+    method: 'GET',
+    path: '/v1/instance/rules',
+    summary: 'The rules of the instance, in order, for fediverse apps',
+    replies: { 200: Type.Array(Rule) },
     errors: [],
   }),
   registerApp: endpoint({

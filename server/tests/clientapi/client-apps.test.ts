@@ -52,6 +52,8 @@ describe('client API: instance and apps', () => {
     const two = (await t.app.inject({ method: 'GET', url: '/api/v2/instance' })).json();
     expect(two).toMatchObject({ title: 'Friends', description: 'A small place', contact: { email: 'admin@kruh.test', account: null } });
     expect(two.rules).toEqual([{ id: '1', text: 'Be kind.', hint: '' }, { id: '2', text: 'No spam.', hint: '' }]);
+    const rules = await t.app.inject({ method: 'GET', url: '/api/v1/instance/rules' });
+    expect({ status: rules.statusCode, body: rules.json() }).toEqual({ status: 200, body: two.rules });
   });
 
   it('registers an app and keeps only the hash of its secret', async () => {

@@ -7,7 +7,7 @@ import { contextOf } from '../../lib/service-context.js';
 import { registerApp } from './apps.service.js';
 import { acceptForms, answerClientErrors } from './client-errors.js';
 import { instanceFacts } from './instance-facts.js';
-import { instanceV1, instanceV2 } from './instance.mapper.js';
+import { instanceV1, instanceV2, rulesOf } from './instance.mapper.js';
 
 /** Every refusal of the adapter in its own shape. */
 const CLIENT_ERRORS = { 400: ClientError, 401: ClientError, 403: ClientError, 404: ClientError, 409: ClientError, 422: ClientError, 429: ClientError } as const;
@@ -32,5 +32,6 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route({ ...entityRoute(clientApi.instanceV1), handler: async () => instanceV1(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.instanceV2), handler: async () => instanceV2(await instanceFacts(contextOf(app))) });
+  app.route({ ...entityRoute(clientApi.rules), handler: async () => rulesOf(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.registerApp), handler: async (request) => registerApp(contextOf(app), request.body as NewClientApp) });
 };

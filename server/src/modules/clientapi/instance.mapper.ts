@@ -1,4 +1,4 @@
-import type { InstanceV1, InstanceV2 } from '#core/api/client';
+import type { InstanceV1, InstanceV2, Rule } from '#core/api/client';
 import { LIMITS } from '#core/limits';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { ACCEPTED_FORMATS } from '../media/images.js';
@@ -31,7 +31,8 @@ const configuration = {
   },
 };
 
-const rulesOf = (facts: InstanceFacts) => facts.rules.map((text, i) => ({ id: String(i + 1), text, hint: '' }));
+/** The rules as apps list them, numbered from 1 in the moderators' order. */
+export const rulesOf = (facts: InstanceFacts): Rule[] => facts.rules.map((text, i) => ({ id: String(i + 1), text, hint: '' }));
 const streamingUrl = (facts: InstanceFacts) => facts.publicUrl.replace(/^http/u, 'ws');
 const thumbnailUrl = (facts: InstanceFacts) => `${facts.publicUrl}/icons/icon-512.png`;
 const LANGUAGES = ['en', 'cs'];
