@@ -8,10 +8,13 @@ import { useTestApp } from '../helpers/test-app';
 
 const read = (file: string) => readFileSync(join(REPO, file), 'utf8');
 
-/** The part of a Markdown text under `heading` (a whole line), up to the next heading of its level or above. */
+/**
+ * The part of a Markdown text under `heading` (a whole line, or one followed by ` - ` and a date,
+ * as a release's heading is), up to the next heading of its level or above.
+ */
 function section(text: string, heading: string): string | undefined {
   const lines = text.split('\n');
-  const start = lines.indexOf(heading);
+  const start = lines.findIndex((line) => line === heading || line.startsWith(`${heading} - `));
   if (start < 0) return undefined;
   const level = /^#+/.exec(heading)![0].length;
   // A `#` line inside a code block is a shell comment, not a heading.
