@@ -33,6 +33,19 @@ function movedTo(key: string, at: number, count: number): number | null {
 }
 
 /**
+ * Wraps a menu entry's action: the menu closes and its button has the focus again before the
+ * action runs, so a dialog the entry opens gives the focus back to the button when it closes (the
+ * entry itself is gone by then).
+ */
+export function useMenuEntry(setOpen: (open: boolean) => void, button: RefObject<HTMLElement | null>) {
+  return (action: () => void) => () => {
+    setOpen(false);
+    button.current?.focus({ preventScroll: true });
+    action();
+  };
+}
+
+/**
  * What every drop-down menu of the app does once open: it fits in what the bars leave of the screen
  * (opening upward, or scrolling, when its button is near an edge), it takes the focus on its first
  * entry, the arrows, Home and End move between entries, and Escape or a press outside closes it

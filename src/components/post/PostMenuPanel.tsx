@@ -8,7 +8,7 @@ import { type AdminGroup, adminGroupsOf } from './admin-groups';
 import { usePostModeration } from './usePostModeration';
 import { useUserSafety } from '../safety/UserSafety';
 import { MenuAction } from '../menu/MenuAction';
-import { useMenu } from '../menu/useMenu';
+import { useMenuEntry, useMenu } from '../menu/useMenu';
 
 // The editor comes with the first edit, not with every card.
 const PostEditDialog = lazy(() => import('./PostEdits').then((m) => ({ default: m.PostEditDialog })));
@@ -42,10 +42,7 @@ export function PostMenuPanel({ post, onDelete, canReport, offersSafety, open, s
   const list = useMenu({ open, setOpen, wrapper, button: toggle });
   const adminGroups = adminGroupsOf(post);
 
-  const run = (action: () => void) => () => {
-    setOpen(false);
-    action();
-  };
+  const run = useMenuEntry(setOpen, toggle);
 
   return (
     <>

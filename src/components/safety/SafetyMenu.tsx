@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
-import { useMenu } from '../menu/useMenu';
+import { useMenuEntry, useMenu } from '../menu/useMenu';
 import { setMute, useBlockState, useSafetyState } from './safety';
 import { useUserSafety } from './UserSafety';
 import './safety.css';
@@ -21,10 +21,7 @@ export function SafetyMenu({ userId, username }: { userId: string; username: str
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const list = useMenu({ open, setOpen, wrapper, button });
-  const run = (action: () => void) => () => {
-    setOpen(false);
-    action();
-  };
+  const run = useMenuEntry(setOpen, button);
   return (
     <div className="safety-menu" ref={wrapper}>
       <button ref={button} type="button" className="button safety-menu__button" aria-haspopup="menu" aria-expanded={open} aria-label={t('menu', { username })} onClick={() => setOpen((o) => !o)}>

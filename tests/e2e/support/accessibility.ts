@@ -30,7 +30,7 @@ const LOADING = '.page-loading, [aria-busy="true"]';
  * has no id), every request it made answered and drawn, nothing loading, and its fonts in (contrast
  * is measured on them).
  */
-async function settled(page: Page, requests: RequestsSettling, screen: Screen): Promise<void> {
+export async function settled(page: Page, requests: RequestsSettling, screen: Pick<Screen, 'name'>): Promise<void> {
   const drawn = (what: string) => (err: unknown) => {
     throw new Error(`${screen.name}: ${what} (${String(err)})`);
   };
@@ -43,18 +43,24 @@ async function settled(page: Page, requests: RequestsSettling, screen: Screen): 
   await page.evaluate(() => document.fonts.ready);
 }
 
-interface Violation {
+export interface Violation {
   id: string;
   impact?: string | null;
   help: string;
   nodes: Array<{ target: unknown; failureSummary?: string }>;
 }
 
-function describeViolations(screen: Screen, violations: Violation[]) {
+export function describeViolations(screen: Screen, violations: Violation[]) {
   return violations.map(
     (v) => `${screen.name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join('; ')}`,
   );
 }
+
+/** The rules every check runs: WCAG 2.1 A and AA, and axe's best practices. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** The violations that block someone (serious and critical). */
+export const blocking = (violations: Violation[]): Violation[] => violations.filter((v) => BLOCKING.has(v.impact ?? ''));
 
 /**
  * The serious and critical axe findings on the page as it is now (a dialog open, a message
@@ -62,7 +68,7 @@ function describeViolations(screen: Screen, violations: Violation[]) {
  */
 export async function blockingViolations(page: Page, name: string): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return describeViolations({ name, path: page.url() }, violations.filter((v) => BLOCKING.has(v.impact ?? '')));
+  return describeViolations({ name, path: page.url() }, blocking(violations));
 }
 
 /**
@@ -112,8 +118,8 @@ export function describeAccessibility(title: string, passes: AxePass[]): void {
           // axe.run in the page itself: the default runs each frame apart and joins the results in a
           // new blank page, which doubled each screen's time, and this app has no frame of another origin.
           // Only the violations are wanted; the passing nodes need not be described.
-          const result = await new AxeBuilder({ page }).setLegacyMode(true).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
-          found.push(...describeViolations(screen, result.violations.filter((v) => BLOCKING.has(v.impact ?? ''))));
+          const result = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).options({ resultTypes: ['violations'] }).analyze();
+          found.push(...describeViolations(screen, blocking(result.violations)));
         }
         expect(found).toEqual([]);
         expect(e2e.journey.log.pageErrors).toEqual([]);

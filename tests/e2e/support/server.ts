@@ -53,6 +53,8 @@ export interface ServerOptions {
   worker?: boolean;
   /** Serve the web app from this folder instead of the build (a copy a test may change). */
   webDir?: string;
+  /** More settings, as the environment gives them (`TENOR_KEY` shows the GIF picker). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     // Every test user signs up from 127.0.0.1, and a retried test signs up its people again; the
     // limit itself is tested against the API.
     RATE_SIGNUPS_PER_ADDRESS_PER_HOUR: '1000',
+    ...options.env,
   });
   const pg = E2E_DB === 'postgres' ? await freshDatabase(dataDir) : undefined;
   const database = pg?.database ?? openDatabase({ dataDir });
