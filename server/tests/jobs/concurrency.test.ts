@@ -40,7 +40,8 @@ async function twentyHungDevices(app: FastifyInstance, port: number): Promise<vo
 
 const outboxOf = (dataDir: string) => {
   const outbox = join(dataDir, 'outbox');
-  return existsSync(outbox) ? readdirSync(outbox) : [];
+  // A message being written has a hidden name until it is whole.
+  return existsSync(outbox) ? readdirSync(outbox).filter((name) => name.endsWith('.eml')) : [];
 };
 
 // A long push timeout: the mail must not go out merely because the hung pushes gave up.

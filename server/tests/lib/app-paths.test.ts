@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appPaths } from '#core/app-paths';
+import { createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
 
 const webDir = mkdtempSync(join(tmpdir(), 'kruh-web-'));
@@ -35,6 +36,12 @@ describe("the app's paths", () => {
     '/verify?token=t&email=a%40b.c',
     '/no/such/screen',
   ];
+
+  // A person's page answers 404 when there is no such person (with the app all the same), so the
+  // person whose pages are asked for exists.
+  beforeAll(async () => {
+    await createUser(t.app, { username: 'alice' });
+  });
 
   it.each(screens)('%s answers the app', async (path) => {
     const page = await t.app.inject({ method: 'GET', url: path, headers: { 'accept-encoding': 'identity' } });

@@ -158,6 +158,9 @@ describe('journey: compose a rich post and find it everywhere', () => {
     const textBox = main.getByRole('textbox', { name: en('compose:text_label') });
 
     // "@" and the start of a name: the suggestions open under the text, the first highlighted.
+    // The box is disabled until its draft is read, and keys pressed into a box nobody can focus
+    // are lost: a click waits for it to be enabled, as a person would.
+    await textBox.click();
     await textBox.pressSequentially(`${words} with @${finn.username.slice(0, -1)}`);
     const list = main.getByRole('listbox', { name: en('common:slot.suggestions') });
     const option = list.getByRole('option', { name: `@${finn.username}` });
