@@ -45,6 +45,8 @@ export const GoogleBody = Type.Object({
   /** The ID token Google's sign-in button handed the web app. */
   token: Type.Optional(Type.String()),
   language: Type.Optional(Type.String()),
+  /** A new account made by Google accepts the instance's rules, as a sign-up by form does. */
+  acceptRules: Type.Optional(Type.Boolean()),
 });
 
 /** `email` is the address the link was sent to, so a link for an address changed since fails. */
@@ -151,7 +153,7 @@ export const authApi = {
     summary: 'Sign in with a Google ID token (creating or linking the account)',
     ...signInEntry(GoogleBody),
     invalidKey: 'google_failed',
-    errors: ['google_failed', 'email_used', 'username_taken', 'account_suspended', 'registrations_closed', 'google_signup_closed', ...APPLICATION_ERRORS],
+    errors: ['google_failed', 'email_used', 'username_taken', 'account_suspended', 'registrations_closed', 'google_signup_closed', 'rules_not_accepted', ...APPLICATION_ERRORS],
   }),
   test: endpoint({
     method: 'POST',

@@ -2,6 +2,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSettings } from '../../src/modules/instance/instance.repository';
 import { createUser } from '../helpers/fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { countRows, createPasswordUser, expectError, expectInfo, lastMail, login, parseLink, signup } from './support';
@@ -76,6 +77,24 @@ describe('Google sign-in', () => {
       expect((await google(await idToken({ sub: 'known-before', email: 'known@gmail.test', name: 'Known' }))).statusCode).toBe(200);
     } finally {
       await setMode('open');
+    }
+  });
+
+  it("asks a new account to accept the instance's rules, as the sign-up form does, and no known account again", async () => {
+    const known = await google(await idToken({ sub: 'known-before-rules', email: 'ruled@gmail.test', name: 'Ruled' }));
+    expect(known.statusCode).toBe(200);
+    await writeSettings(t.app.db, { name: '', description: '', about: '', rules: ['Be kind.'], contact: '' }, known.json().user._id);
+    const withRules = (token: string, acceptRules?: boolean) => t.app.inject({ method: 'POST', url: '/api/auth/google', payload: { token, acceptRules } });
+    try {
+      const before = await countRows(t.app, 'users');
+      expectError(await withRules(await idToken({ sub: 'newcomer-rules', email: 'newcomer@gmail.test' })), 400, 'rules_not_accepted');
+      expectError(await withRules(await idToken({ sub: 'newcomer-rules', email: 'newcomer@gmail.test' }), false), 400, 'rules_not_accepted');
+      expect(await countRows(t.app, 'users')).toBe(before);
+      expect((await withRules(await idToken({ sub: 'known-before-rules', email: 'ruled@gmail.test' }))).statusCode).toBe(200);
+      expect((await withRules(await idToken({ sub: 'newcomer-rules', email: 'newcomer@gmail.test' }), true)).statusCode).toBe(200);
+      expect(await countRows(t.app, 'users')).toBe(before + 1);
+    } finally {
+      await writeSettings(t.app.db, { name: '', description: '', about: '', rules: [], contact: '' }, known.json().user._id);
     }
   });
 

@@ -45,13 +45,16 @@ const OTHER_FORM = {
   signup: { text: 'signup.haveAccount', to: '/login', link: 'signup.loginLink' },
 } as const;
 
-/** Google's button and the link to the other form (login to sign-up, sign-up to login). */
-export function AuthFooter({ mode }: { mode: 'signin' | 'signup' }) {
+/**
+ * Google's button and the link to the other form (login to sign-up, sign-up to login); on the
+ * sign-up form, whether its box accepting the instance's rules is ticked goes with Google's answer.
+ */
+export function AuthFooter({ mode, acceptRules }: { mode: 'signin' | 'signup'; acceptRules?: boolean }) {
   const { t } = useTranslation(['auth', 'instance']);
   const other = OTHER_FORM[mode];
   return (
     <>
-      <GoogleButton mode={mode} />
+      <GoogleButton mode={mode} acceptRules={acceptRules} />
       <p className="auth__footer">
         {t(other.text)} <AppLink to={other.to}>{t(other.link)}</AppLink>
       </p>

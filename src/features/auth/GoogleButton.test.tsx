@@ -1,4 +1,5 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getSession } from '../../lib/session';
 import { renderWithApp, stubFetch } from '../../test/render';
@@ -77,5 +78,29 @@ describe('GoogleButton', () => {
     await act(async () => google.sign(GOOD));
     await waitFor(() => expect(alert).toHaveBeenCalledWith('Přihlášení přes Google se nezdařilo.'));
     expect(getSession().token).toBeNull();
+  });
+
+  it("sends whether the sign-up's rules box is ticked when Google answers, not when the button was set up", async () => {
+    const google = fakeGoogle();
+    const { fetchMock, calls } = stubFetch((url) => {
+      if (url.pathname === '/api/config') return { body: { googleClientId: 'cid', tenorEnabled: false } };
+      if (url.pathname === '/api/auth/google') return { body: { token: 'g-tok', user: { _id: 'c'.repeat(24), username: 'gina' } } };
+      return undefined;
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    function WithRulesBox() {
+      const [accepted, setAccepted] = useState(false);
+      return (
+        <>
+          <input type="checkbox" aria-label="accept" checked={accepted} onChange={(event) => setAccepted(event.target.checked)} />
+          <GoogleButton mode="signup" acceptRules={accepted} />
+        </>
+      );
+    }
+    renderWithApp(<WithRulesBox />, { route: '/signup', routes: [{ path: '/feed', element: <p>feed</p> }] });
+    await waitFor(() => expect(google.ready()).toBe(true));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'accept' }));
+    await act(async () => google.sign(GOOD));
+    await waitFor(() => expect(calls.find((c) => c.url.pathname === '/api/auth/google')?.body).toMatchObject({ token: GOOD, acceptRules: true }));
   });
 });

@@ -56,8 +56,13 @@ export function useGoogleClientId(): string | null {
 }
 
 /** The Google sign-in button of the login and sign-up screens; renders nothing without a client id. */
-export function GoogleButton({ mode }: { mode: 'signin' | 'signup' }) {
+export function GoogleButton({ mode, acceptRules }: { mode: 'signin' | 'signup'; acceptRules?: boolean | undefined }) {
   const { t, i18n } = useTranslation('auth');
+  // Read when Google answers, not when its button was set up: the box may be ticked in between.
+  const rulesAccepted = useRef(acceptRules);
+  useEffect(() => {
+    rulesAccepted.current = acceptRules;
+  }, [acceptRules]);
   const navigate = useNavigate();
   const clientId = useGoogleClientId();
   const container = useRef<HTMLDivElement>(null);
@@ -73,7 +78,7 @@ export function GoogleButton({ mode }: { mode: 'signin' | 'signup' }) {
         return;
       }
       try {
-        keepSession(await googleLogin(credential, language));
+        keepSession(await googleLogin(credential, language, rulesAccepted.current));
         void navigate('/feed', { replace: true });
       } catch (err) {
         fail(failureMessage(err, 'google.failed'));

@@ -170,7 +170,7 @@ export default function SignupPage() {
         />
         <SubmitButton form="signup" busy={busy} />
       </form>
-      <AuthFooter mode="signup" />
+      <AuthFooter mode="signup" acceptRules={acceptRules} />
     </section>
   );
 }

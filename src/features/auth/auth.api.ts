@@ -29,7 +29,7 @@ export const signup = (
   admission: { reason?: string; invite?: string; acceptRules?: boolean } = {},
 ) => callApi(authApi.signup, { body: { username, email, password, language, ...admission } });
 
-export const googleLogin = (token: string, language?: string) => callApi(authApi.google, { body: { token, language } });
+export const googleLogin = (token: string, language?: string, acceptRules?: boolean) => callApi(authApi.google, { body: { token, language, acceptRules } });
 
 export const verifyEmail = (token: string, email: string | null) => callApi(authApi.verify, { query: { token, email: email ?? undefined } });
 

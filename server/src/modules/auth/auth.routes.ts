@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route({
     ...routeOf(authApi.google),
-    handler: async (request) => service.googleLogin(ctx, { token: request.body.token ?? '', language: languageOf(request, request.body.language) }),
+    handler: async (request) => service.googleLogin(ctx, { token: request.body.token ?? '', language: languageOf(request, request.body.language), acceptRules: request.body.acceptRules }),
   });
 
   app.route(viewerRoute(authApi.test, (_request, viewer) => ({ ok: true, user: toSessionUser(viewer.user) })));

@@ -302,9 +302,10 @@ async function createGoogleUser({ db }: ServiceContext, identity: { sub: string;
 /**
  * POST /auth/google: signs in with a Google ID token. An unknown Google account gets a
  * new verified account without a password, unless an account already has the address Google
- * vouches for: that account is linked.
+ * vouches for: that account is linked. A new account accepts the instance's rules as a sign-up by
+ * form does; an existing one is not asked again.
  */
-export async function googleLogin(ctx: ServiceContext, input: { token: string; language: Language }): Promise<Session> {
+export async function googleLogin(ctx: ServiceContext, input: { token: string; language: Language; acceptRules?: boolean | undefined }): Promise<Session> {
   const { app, db } = ctx;
   const identity = await verifyGoogleToken(app, input.token);
   const known = await findUserByGoogleSub(db, identity.sub);
@@ -329,6 +330,7 @@ export async function googleLogin(ctx: ServiceContext, input: { token: string; l
   const { mode } = await registrationSettings(db, app.config);
   if (mode === 'closed') throw forbidden('registrations_closed');
   if (mode !== 'open') throw forbidden('google_signup_closed');
+  await requireRulesAccepted(db, input.acceptRules);
   return issueSession(app, await createGoogleUser(ctx, identity, input.language));
 }
 
