@@ -37,15 +37,17 @@ export const CLIENT_APP_LIMITS = {
 } as const;
 
 /** Scopes as apps send them: one string split on spaces (or plus signs, as some form encoders leave them). */
-export const parseScopes = (scopes: string | undefined): string[] => [...new Set((scopes ?? '').split(/[\s+]+/u).filter(Boolean))];
+export const parseScopes = (scopes: string | undefined): string[] => [...new Set((scopes ?? '').split(/[\s+]/u).filter(Boolean))];
 
 /** Redirect addresses as apps send them: a list, or one string with one address a line. */
 export const parseRedirectUris = (uris: string | readonly string[] | undefined): string[] =>
-  (typeof uris === 'string' ? uris.split(/\s+/u) : (uris ?? [])).map((uri) => uri.trim()).filter(Boolean);
+  (typeof uris === 'string' ? uris.split(/\s/u) : (uris ?? [])).map((uri) => uri.trim()).filter(Boolean);
 
-/** An absolute URL of any scheme (apps come back through their own, `myapp://`), without a fragment. */
+/**
+ * An absolute URL of any scheme (apps come back through their own, `myapp://`), without a fragment;
+ * the out-of-band address is one (`urn:`).
+ */
 function isRedirectUri(uri: string): boolean {
-  if (uri === OUT_OF_BAND_REDIRECT) return true;
   if (uri.length > CLIENT_APP_LIMITS.redirectUriMax || !URL.canParse(uri)) return false;
   const url = new URL(uri);
   return url.hash === '' && !['javascript:', 'data:', 'file:'].includes(url.protocol);
