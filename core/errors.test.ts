@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_KEYS, errorMessage, INFO_KEYS, infoMessage, isErrorKey, parseErrorMessage } from './errors';
+import { CLIENT_ERROR_KEYS, ERROR_KEYS, errorMessage, INFO_KEYS, infoMessage, isClientErrorKey, isErrorKey, isInfoKey, parseErrorMessage, parseInfoMessage } from './errors';
 
 describe('message catalogue', () => {
   it('lists every key once', () => {
@@ -41,5 +41,29 @@ describe('reading an error message back', () => {
 
   it.each([undefined, null, 42, {}, ['error/banned']])('answers nothing for the non-string %j', (value) => {
     expect(parseErrorMessage(value)).toBeUndefined();
+  });
+});
+
+describe('reading an info message back', () => {
+  it('gives the key of each catalogued info message', () => {
+    for (const key of INFO_KEYS) expect(parseInfoMessage(infoMessage(key))).toBe(key);
+  });
+
+  it('gives nothing for an error message, an unknown key or a non-string', () => {
+    expect(parseInfoMessage(`error/${INFO_KEYS[0]}`)).toBeUndefined();
+    expect(parseInfoMessage(INFO_KEYS[0])).toBeUndefined();
+    expect(parseInfoMessage('info/no_such_info')).toBeUndefined();
+    expect(parseInfoMessage(42)).toBeUndefined();
+  });
+});
+
+describe('telling the kinds of keys apart', () => {
+  it('knows info keys and client error keys from other strings', () => {
+    for (const key of INFO_KEYS) expect(isInfoKey(key)).toBe(true);
+    for (const key of CLIENT_ERROR_KEYS) expect(isClientErrorKey(key)).toBe(true);
+    expect(isInfoKey('no_such_info')).toBe(false);
+    expect(isInfoKey(`info/${INFO_KEYS[0]}`)).toBe(false);
+    expect(isClientErrorKey('no_such_error')).toBe(false);
+    expect(isClientErrorKey(`error/${CLIENT_ERROR_KEYS[0]}`)).toBe(false);
   });
 });

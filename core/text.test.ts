@@ -126,6 +126,7 @@ describe('text as a person reads it', () => {
     expect(storedLength(full.text)).toBe(512);
     expect(full.text.endsWith('😀b')).toBe(true);
     expect(insertWithin('x'.repeat(512), 512, 512, 'y', 512).text).toBe('x'.repeat(512));
+    expect(insertWithin('hello world', 6, 11, 'there', 512)).toEqual({ text: 'hello there', caret: 11 });
   });
 
   it('normalises names with NFKC and trims them', () => {
@@ -303,6 +304,11 @@ describe('names typed as @name', () => {
 
   it('leaves out handles of other servers, addresses, tags and a lone @', () => {
     expect(typedNamesInText('@eve@other.example mail bob@example.com #@x &@y @@z @ alone')).toEqual([]);
+  });
+
+  it('drops every full stop and dash that ends a sentence, and a name made only of them', () => {
+    expect(typedNamesInText('see @bob... and @carol.- or @dan-.')).toEqual(['bob', 'carol', 'dan']);
+    expect(typedNamesInText('wait @... what @-- now')).toEqual([]);
   });
 
   it('tells the tag the caret stands at the end of', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from './limits';
 import { containsProfanity } from './profanity';
 import {
-  isIdShaped, lineCount, normalizeContentWarning, normalizeEmail, validateBio, validateCommentText, validateContentWarning, validateReportReason,
+  isIdShaped, lineCount, normalizeContentWarning, normalizeEmail, validateBio, validateCommentText, validateContentWarning, validateRegistrationReason, validateReportReason,
   validateDescription, validateEmail, validateGroupName, validateImageAlt, validatePassword, validatePasswordRepeat,
   postImagesMax, validateImages, validatePostText, validateRemoteUsername, validateSlots, validateUsername,
 } from './validation';
@@ -363,5 +363,37 @@ describe('pictures of a post', () => {
     expect(validateImages([gif], postImagesMax(false))).toBeNull();
     expect(validateImages([gif, photo], postImagesMax(false))).toBe('gif_alone');
     expect(validateImages([photo, gif], postImagesMax(false))).toBe('gif_alone');
+  });
+});
+
+describe('why someone asks to join', () => {
+  it('requires a reason that shows something', () => {
+    for (const reason of [undefined, null, 42, '', ' \n\t ']) expect(validateRegistrationReason(reason)).toBe('registration_reason_required');
+  });
+
+  it('accepts a reason up to the limit and refuses one character more', () => {
+    expect(validateRegistrationReason('I write about birds')).toBeNull();
+    expect(validateRegistrationReason('x'.repeat(LIMITS.registrationReasonMaxLength))).toBeNull();
+    expect(validateRegistrationReason('x'.repeat(LIMITS.registrationReasonMaxLength + 1))).toBe('max_registration_reason_length');
+  });
+});
+
+describe('characters of a password', () => {
+  it('takes letters of any script and digits, alone or together', () => {
+    expect(validatePassword('abcdefgh')).toBeNull();
+    expect(validatePassword('12345678')).toBeNull();
+    expect(validatePassword('пароль2026')).toBeNull();
+  });
+
+  it.each(['abcdefg😀', '😀abcdefg', 'abcd€efg'])('refuses %j: one character is neither a letter, a digit nor a listed symbol', (password) => {
+    expect(validatePassword(password)).toBe('password_invalid');
+  });
+});
+
+describe('an image without a description', () => {
+  it('is fine whether the description is missing or null', () => {
+    expect(validateImageAlt(null)).toBeNull();
+    expect(validateImageAlt(undefined)).toBeNull();
+    expect(validateImageAlt(7)).toBe('max_alt_length');
   });
 });
