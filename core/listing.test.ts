@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSort, isTimeWindow, SORTS, TIMES, timeWindowStart } from './listing';
+import { FIRST_FEED_ELEMENT_ID, isSort, isTimeWindow, SORTS, TIMES, timeWindowStart } from './listing';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -28,5 +28,11 @@ describe('reading sort and time from a URL', () => {
   it.each([undefined, null, 1, ['newest'], { sort: 'newest' }])('refuses the non-string %j', (value) => {
     expect(isSort(value)).toBe(false);
     expect(isTimeWindow(value)).toBe(false);
+  });
+});
+
+describe("the first feed page's block in the app page", () => {
+  it('has an id an element can carry and a query can find', () => {
+    expect(FIRST_FEED_ELEMENT_ID).toMatch(/^[A-Za-z][\w-]*$/);
   });
 });
