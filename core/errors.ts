@@ -115,8 +115,8 @@ export const ERROR_KEYS = [
   'application_not_found',
   // An app registering for the client API: its name missing or too long, a redirect address that is
   // neither an absolute URL nor the out-of-band one, a scope the instance does not grant, a website
-  // that is not a web address.
-  'invalid_app_name', 'invalid_redirect_uri', 'invalid_scope', 'invalid_app_website',
+  // that is not a web address; an app's token used for a call its person did not grant it.
+  'invalid_app_name', 'invalid_redirect_uri', 'invalid_scope', 'invalid_app_website', 'insufficient_scope',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
