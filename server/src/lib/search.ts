@@ -10,7 +10,9 @@ import type { Executor } from '../db/schema.js';
  * "žlutý kůň".
  *
  * Each dialect answers from an index (migration 20261122_20_search_indexes):
- * - PostgreSQL: `search_text ILIKE '%w%'` for each word, served by the GIN trigram index.
+ * - PostgreSQL: `search_text LIKE '%w%'` for each word, served by the GIN trigram index. Both sides
+ *   are already folded, so the plain LIKE suffices; ILIKE would fold every row's text again as it
+ *   is read, which doubled the cost of a common word's walk.
  * - SQLite: `rowid IN (SELECT rowid FROM <table>_fts WHERE <table>_fts MATCH '"w1" AND "w2"')`,
  *   served by the FTS5 trigram table. A trigram index cannot answer fewer than 3 characters, so
  *   shorter words are checked by LIKE on the rows the index found (a scan only when every word is
@@ -49,22 +51,22 @@ function splitByLength(words: string[]): { indexed: string[]; short: string[] } 
 /** An FTS5 query asking for every word, each as a phrase (so punctuation stays plain text). */
 const ftsAllOf = (words: string[]) => words.map(ftsPhrase).join(' AND ');
 
-/** The row's folded text contains every word (each a LIKE or ILIKE on it). */
-function containsEvery(table: SearchTable, words: string[], op: 'LIKE' | 'ILIKE'): RawBuilder<SqlBool> {
+/** The row's folded text contains every word (a LIKE each). */
+function containsEvery(table: SearchTable, words: string[]): RawBuilder<SqlBool> {
   const column = sql.ref(`${table}.search_text`);
-  const each = words.map((w) => sql<SqlBool>`${column} ${sql.raw(op)} ${`%${escapeLike(w)}%`} ESCAPE '\\'`);
+  const each = words.map((w) => sql<SqlBool>`${column} LIKE ${`%${escapeLike(w)}%`} ESCAPE '\\'`);
   return each.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(each, sql` AND `)})`;
 }
 
 export function searchCondition(table: SearchTable, query: string, dialect: Dialect): RawBuilder<SqlBool> {
   const words = searchWords(query);
-  // PostgreSQL's trigram index answers each ILIKE, and ANDs them itself.
-  if (dialect === 'postgres') return containsEvery(table, words, 'ILIKE');
+  // PostgreSQL's trigram index answers each LIKE, and ANDs them itself.
+  if (dialect === 'postgres') return containsEvery(table, words);
   const { indexed, short } = splitByLength(words);
-  if (indexed.length === 0) return containsEvery(table, short, 'LIKE');
+  if (indexed.length === 0) return containsEvery(table, short);
   const fts = sql.table(`${table}_fts`);
   const inIndex = sql<SqlBool>`${sql.ref(`${table}.rowid`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsAllOf(indexed)})`;
-  return short.length === 0 ? inIndex : sql<SqlBool>`(${inIndex} AND ${containsEvery(table, short, 'LIKE')})`;
+  return short.length === 0 ? inIndex : sql<SqlBool>`(${inIndex} AND ${containsEvery(table, short)})`;
 }
 
 /**
@@ -96,9 +98,9 @@ export function searchMatches(db: Executor, table: SearchTable, query: string) {
  * listing that walks another index in order and tests each row it reads: no index lookup, and the
  * same answer as the search index gives.
  */
-export function searchTextContains(db: Executor, table: SearchTable, query: string) {
+export function searchTextContains(table: SearchTable, query: string) {
   const words = searchWords(query);
-  return () => containsEvery(table, words, dialectOf(db) === 'postgres' ? 'ILIKE' : 'LIKE');
+  return () => containsEvery(table, words);
 }
 
 /**

@@ -27,11 +27,13 @@ describe('database dialect', () => {
 
   it('writes a search for the database it is sent to, whichever the process started on', () => {
     const sqlOf = (db: Kysely<Database>) => db.selectFrom('users').select('id').where(searchMatches(db, 'users', 'kůň')).compile().sql;
-    expect(sqlOf(compilingOnly('postgres'))).toMatch(/"users"\."search_text" ILIKE/);
+    expect(sqlOf(compilingOnly('postgres'))).toMatch(/"users"\."search_text" LIKE/);
     expect(sqlOf(compilingOnly('sqlite'))).toMatch(/"users"\."rowid" IN \(SELECT rowid FROM "users_fts"/);
-    const walked = (db: Kysely<Database>) => db.selectFrom('users').select('id').where(searchTextContains(db, 'users', 'kůň')).compile().sql;
-    expect(walked(compilingOnly('postgres'))).toMatch(/ILIKE/);
-    expect(walked(compilingOnly('sqlite'))).not.toMatch(/ILIKE/);
+    // The walk checks the folded text itself, the same plain LIKE on either database.
+    const walked = (db: Kysely<Database>) => db.selectFrom('users').select('id').where(searchTextContains('users', 'kůň')).compile().sql;
+    expect(walked(compilingOnly('postgres'))).toMatch(/"users"\."search_text" LIKE/);
+    expect(walked(compilingOnly('sqlite'))).toMatch(/"users"\."search_text" LIKE/);
+    expect(walked(compilingOnly('postgres'))).not.toMatch(/ILIKE/);
   });
 
   it('locks the rows a read finds only where the database locks rows', () => {

@@ -84,7 +84,7 @@ export async function choosePlan(db: Executor, params: ListPostIdsParams): Promi
   if (params.sort !== 'newest') return 'sort';
   // PostgreSQL weighs this itself from its statistics: it turns the follows subquery into a join it
   // walks in date order when followed authors are many, and hashes and sorts when they are few, and
-  // asks the same ILIKE of a search either way. Counting first would only add a statement. (Reading
+  // asks the same LIKE of a search either way. Counting first would only add a statement. (Reading
   // each followed author's newest posts by posts_author instead, a LATERAL join, read ten times the
   // rows at a million posts for the user following 1,000: 1.5 s against 31 ms.)
   if (dialectOf(db) === 'postgres' && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
@@ -201,7 +201,7 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       break;
     case 'search':
       // Walking: each post read is checked by its own text; sorting: the search index finds the few.
-      query = query.where(plan === 'walk' ? searchTextContains(db, 'posts', scope.query) : searchMatches(db, 'posts', scope.query));
+      query = query.where(plan === 'walk' ? searchTextContains('posts', scope.query) : searchMatches(db, 'posts', scope.query));
       break;
   }
   return inListingOrder(inWindow(query, params), params.sort, 'posts').limit(params.fetch).offset(params.offset);

@@ -88,7 +88,7 @@ export async function followedCommunitiesMatching(db: Executor, userId: string, 
     .where('follows.follower_id', '=', userId)
     .where('remote_actors.is_group', '=', 1)
     .where(accountNotSuspended())
-    .where(searchTextContains(db, 'users', query))
+    .where(searchTextContains('users', query))
     .$call(bestNameMatchesFirst('users', query))
     .limit(limit)
     .execute();
