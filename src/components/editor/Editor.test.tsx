@@ -57,6 +57,20 @@ beforeEach(async () => {
 });
 
 describe('Editor', () => {
+  it('offers its slot, picture and warning controls only once the draft is read', async () => {
+    renderWithApp(<Harness addGroups contentWarnings />);
+    const controls = () => [
+      screen.getByRole('button', { name: /Add mention/ }),
+      screen.getByRole('button', { name: /Add group/ }),
+      screen.getByLabelText('Attach'),
+      screen.getByRole('button', { name: /content warning/i }),
+    ];
+    // The draft is read from IndexedDB after the first paint: a click then would be lost.
+    for (const control of controls()) expect(control).toBeDisabled();
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Text' })).toBeEnabled());
+    for (const control of controls()) expect(control).toBeEnabled();
+  });
+
   it('takes and counts characters as the server does, an emoji once', async () => {
     const text = await render({ rules: 'post' });
     const user = userEvent.setup();

@@ -235,11 +235,12 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
       </p>
       <div className={`${name}-toolbar`}>
         {hint === undefined && length}
-        <button type="button" className="link-button" onClick={() => editor.addSlot('mentions')}>
+        {/* Until the draft is read, a click on any of these would be lost when it arrives. */}
+        <button type="button" className="link-button" disabled={!ready} onClick={() => editor.addSlot('mentions')}>
           @ {labels.addMention}
         </button>
         {editor.canAddGroups && (
-          <button type="button" className="link-button" onClick={() => editor.addSlot('groups')}>
+          <button type="button" className="link-button" disabled={!ready} onClick={() => editor.addSlot('groups')}>
             &amp; {labels.addGroup}
           </button>
         )}
@@ -252,6 +253,7 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
               accept="image/*"
               className="visually-hidden"
               multiple={editor.maxImages > 1}
+              disabled={!ready}
               onChange={(e) => {
                 editor.onFiles(e.target.files);
                 e.target.value = '';
@@ -263,6 +265,7 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
           <button
             type="button"
             className="link-button"
+            disabled={!ready}
             aria-pressed={warning !== undefined}
             onClick={() => editor.toggleContentWarning()}
           >
