@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { NOTIFICATION_SETTINGS } from '../limits.js';
 import { PASSWORD_ERRORS, USERNAME_ERRORS } from './auth.js';
 import { MessageReplies, messageWith } from './common.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 
 /** The languages of the app: of the interface, the emails and the notifications. */
 export const Language = Type.Union([Type.Literal('en'), Type.Literal('cs')]);
@@ -119,13 +119,7 @@ export const AccountExport = Type.Unsafe<Uint8Array>({
 
 /** The account calls of the API (see endpoint.ts for how an entry is read); each acts on the caller's own account. */
 export const accountApi = {
-  get: endpoint({
-    method: 'POST',
-    path: '/account/get',
-    summary: "The caller's account",
-    replies: { 200: AccountReply },
-    errors: [],
-  }),
+  get: plainEntry('POST', '/account/get', "The caller's account", AccountReply),
   changeBio: endpoint({
     method: 'PATCH',
     path: '/account/changebio',
@@ -180,13 +174,7 @@ export const accountApi = {
     invalidKey: 'invalid_settings',
     errors: [],
   }),
-  notificationSettings: endpoint({
-    method: 'POST',
-    path: '/account/notifications',
-    summary: "The caller's notification switches",
-    replies: { 200: NotificationSettingsReply },
-    errors: [],
-  }),
+  notificationSettings: plainEntry('POST', '/account/notifications', "The caller's notification switches", NotificationSettingsReply),
   changeNotificationSettings: endpoint({
     method: 'PATCH',
     path: '/account/notifications',

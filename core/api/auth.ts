@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { ServerErrorKey } from '../errors.js';
 import { MessageReplies } from './common.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 import { AuthenticationOptionsReply, AuthenticationResponse, passkeyAnswerEntry } from './webauthn.js';
 
 /*
@@ -155,13 +155,7 @@ export const authApi = {
     invalidKey: 'google_failed',
     errors: ['google_failed', 'email_used', 'username_taken', 'account_suspended', 'registrations_closed', 'google_signup_closed', 'rules_not_accepted', ...APPLICATION_ERRORS],
   }),
-  test: endpoint({
-    method: 'POST',
-    path: '/auth/test',
-    summary: "Check the caller's session",
-    replies: { 200: AuthTestReply },
-    errors: [],
-  }),
+  test: plainEntry('POST', '/auth/test', "Check the caller's session", AuthTestReply),
   resendVerification: endpoint({
     method: 'POST',
     path: '/auth/resend-verification',

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 
 /**
  * The client API that fediverse apps speak, beside Kruh's own: its entities keep the names and
@@ -111,27 +111,9 @@ export const ClientApplication = Type.Object({
 export type ClientApplication = Static<typeof ClientApplication>;
 
 export const clientApi = {
-  instanceV1: endpoint({
-    method: 'GET',
-    path: '/v1/instance',
-    summary: 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits (first version)',
-    replies: { 200: InstanceV1 },
-    errors: [],
-  }),
-  instanceV2: endpoint({
-    method: 'GET',
-    path: '/v2/instance',
-    summary: 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits',
-    replies: { 200: InstanceV2 },
-    errors: [],
-  }),
-  rules: endpoint({
-    method: 'GET',
-    path: '/v1/instance/rules',
-    summary: 'The rules of the instance, in order, for fediverse apps',
-    replies: { 200: Type.Array(Rule) },
-    errors: [],
-  }),
+  instanceV1: plainEntry('GET', '/v1/instance', 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits (first version)', InstanceV1),
+  instanceV2: plainEntry('GET', '/v2/instance', 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits', InstanceV2),
+  rules: plainEntry('GET', '/v1/instance/rules', 'The rules of the instance, in order, for fediverse apps', Type.Array(Rule)),
   registerApp: endpoint({
     method: 'POST',
     path: '/v1/apps',

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { endpoint } from './endpoint.js';
+import { plainEntry } from './endpoint.js';
 
 /**
  * The deployment settings the web app needs at run time: whether to offer Google sign-in (the
@@ -19,11 +19,5 @@ export type PublicConfig = Static<typeof PublicConfig>;
 
 /** The config calls of the API (see endpoint.ts for how an entry is read). */
 export const configApi = {
-  get: endpoint({
-    method: 'GET',
-    path: '/config',
-    summary: 'The public settings of the deployment (Google sign-in, GIFs, the content host of media)',
-    replies: { 200: PublicConfig },
-    errors: [],
-  }),
+  get: plainEntry('GET', '/config', 'The public settings of the deployment (Google sign-in, GIFs, the content host of media)', PublicConfig),
 } as const;

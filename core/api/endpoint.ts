@@ -31,6 +31,14 @@ export interface Endpoint {
 /** Declares an endpoint, keeping its literal types for the server's and the client's inference. */
 export const endpoint = <const E extends Endpoint>(definition: E): E => definition;
 
+/**
+ * A call that takes no parameters, query or body and refuses nothing of its own (reading the
+ * caller's or the instance's state, or a change that needs no input): beside its method, path and
+ * summary, all it declares is its one success answer.
+ */
+export const plainEntry = <const M extends HttpMethod, const P extends string, R extends TSchema>(method: M, path: P, summary: string, reply: R) =>
+  endpoint({ method, path, summary, replies: { 200: reply }, errors: [] });
+
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
 
 export type ParamsOf<E extends Endpoint> = StaticOr<E['params'], undefined>;

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 
 /** `database` names the dialect in use (sqlite or postgres). */
 export const HealthReply = Type.Object({ status: Type.Literal('ok'), database: Type.String() });
@@ -19,21 +19,9 @@ export type ReadyReply = Static<typeof ReadyReply>;
 /** The health calls of the API (see endpoint.ts for how an entry is read). */
 export const healthApi = {
   /** The route also answers 503 `{message: "error/server_error"}` while the database does not answer. */
-  check: endpoint({
-    method: 'GET',
-    path: '/health',
-    summary: 'Whether the server and its database answer (what a load balancer polls)',
-    replies: { 200: HealthReply },
-    errors: [],
-  }),
+  check: plainEntry('GET', '/health', 'Whether the server and its database answer (what a load balancer polls)', HealthReply),
   /** What an orchestrator's liveness probe polls: a failure means restart the process. */
-  live: endpoint({
-    method: 'GET',
-    path: '/health/live',
-    summary: 'Whether the server process runs (200 while it can answer at all)',
-    replies: { 200: LiveReply },
-    errors: [],
-  }),
+  live: plainEntry('GET', '/health/live', 'Whether the server process runs (200 while it can answer at all)', LiveReply),
   /** The route also answers 503 with the same shape, `status: "unavailable"`, naming what failed. */
   ready: endpoint({
     method: 'GET',

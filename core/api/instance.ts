@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { messageWith } from './common.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 
 /**
  * What the instance says about itself. `name` is never empty: an instance that has not named itself
@@ -38,13 +38,7 @@ const SETTINGS_ERRORS = [
 
 /** The instance's name, description, about text, rules and contact address. */
 export const instanceApi = {
-  get: endpoint({
-    method: 'GET',
-    path: '/instance',
-    summary: "The instance's name, description, about text, rules and contact address (anyone, visitors too)",
-    replies: { 200: InstanceSettings },
-    errors: [],
-  }),
+  get: plainEntry('GET', '/instance', "The instance's name, description, about text, rules and contact address (anyone, visitors too)", InstanceSettings),
   update: endpoint({
     method: 'PUT',
     path: '/instance',

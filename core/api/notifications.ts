@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { NOTIFICATION_TYPES, type NotificationType } from '../limits.js';
 import { Id, IdParams, MessageReplies, pageEntry } from './common.js';
 import { appPaths } from '../app-paths.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 
 /** A notification as the API sends it. */
 export const Notification = Type.Object({
@@ -73,27 +73,9 @@ export const notificationsApi = {
   list: endpoint({ method: 'GET', path: '/notification/', ...list }),
   /** The same list without the trailing slash (the documented path has it; both answer). */
   listBare: endpoint({ method: 'GET', path: '/notification', ...list }),
-  unread: endpoint({
-    method: 'GET',
-    path: '/notification/unread',
-    summary: "How many of the caller's notifications are unseen (the badge)",
-    replies: { 200: UnreadReply },
-    errors: [],
-  }),
-  seen: endpoint({
-    method: 'PATCH',
-    path: '/notification/seen',
-    summary: 'Mark every notification seen; the badge drops to zero',
-    replies: { 200: UnreadReply },
-    errors: [],
-  }),
-  streamCookie: endpoint({
-    method: 'POST',
-    path: '/notification/stream/cookie',
-    summary: "Set the live stream's cookie (the session, for the stream's path alone, for an hour) and answer the unread count",
-    replies: { 200: UnreadReply },
-    errors: [],
-  }),
+  unread: plainEntry('GET', '/notification/unread', "How many of the caller's notifications are unseen (the badge)", UnreadReply),
+  seen: plainEntry('PATCH', '/notification/seen', 'Mark every notification seen; the badge drops to zero', UnreadReply),
+  streamCookie: plainEntry('POST', '/notification/stream/cookie', "Set the live stream's cookie (the session, for the stream's path alone, for an hour) and answer the unread count", UnreadReply),
   stream: endpoint({
     method: 'GET',
     path: '/notification/stream',

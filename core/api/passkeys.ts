@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { IdParams, MessageReplies, listOf } from './common.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 import { RegistrationOptionsReply, RegistrationResponse, passkeyAnswerEntry } from './webauthn.js';
 
 /*
@@ -45,13 +45,7 @@ export const passkeysApi = {
     replies: { 201: PasskeyItem },
     ...passkeyAnswerEntry,
   }),
-  list: endpoint({
-    method: 'GET',
-    path: '/passkeys',
-    summary: "The account's passkeys, newest first",
-    replies: { 200: listOf('passkeys', PasskeyItem) },
-    errors: [],
-  }),
+  list: plainEntry('GET', '/passkeys', "The account's passkeys, newest first", listOf('passkeys', PasskeyItem)),
   remove: endpoint({
     method: 'DELETE',
     path: '/passkeys/:id',

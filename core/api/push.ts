@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { MessageReplies } from './common.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 
 /**
  * Web Push: notifications reach a device while the app is closed. The browser subscribes with the
@@ -47,13 +47,7 @@ export interface PushPayload {
 }
 
 export const pushApi = {
-  key: endpoint({
-    method: 'GET',
-    path: '/push/key',
-    summary: "The instance's public VAPID key, for the browser's pushManager.subscribe",
-    replies: { 200: PushKeyReply },
-    errors: [],
-  }),
+  key: plainEntry('GET', '/push/key', "The instance's public VAPID key, for the browser's pushManager.subscribe", PushKeyReply),
   subscribe: endpoint({
     method: 'POST',
     path: '/push/subscribe',

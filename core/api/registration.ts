@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
 import { Id, MessageReplies, pageOf, pageEntry } from './common.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, plainEntry } from './endpoint.js';
 
 /**
  * How new accounts come in: anyone signs up (`open`), a sign-up gives a reason and waits for a
@@ -64,13 +64,7 @@ export const invitePath = (code: string) => `/signup?invite=${encodeURIComponent
 
 /** The registration calls of the API (see endpoint.ts for how an entry is read). */
 export const registrationApi = {
-  settings: endpoint({
-    method: 'GET',
-    path: '/registration',
-    summary: 'How new accounts come in: the registration mode, and whether members may make invite links',
-    replies: { 200: RegistrationSettings },
-    errors: [],
-  }),
+  settings: plainEntry('GET', '/registration', 'How new accounts come in: the registration mode, and whether members may make invite links', RegistrationSettings),
   update: endpoint({
     method: 'PUT',
     path: '/registration',
