@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { newTransaction } from '../db/helpers.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { Db, Executor } from '../db/schema.js';
 import { AppError } from './app-error.js';
 
@@ -58,6 +59,16 @@ export function idempotentRequest(request: FastifyRequest, body: unknown = reque
   return { key, route, hash: sha256(canonicalJson({ method: request.method, route, params: request.params, body })) };
 }
 
+const claimKeyQuery = reusableQuery((db, userId: string, key: string, route: string, hash: string, now: number) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({ user_id: userId, key, route, request_hash: hash, status: null, body: null, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()));
+const storedKeyQuery = reusableQuery((db, userId: string, key: string) =>
+  db.selectFrom('idempotency_keys').select(['route', 'request_hash', 'status', 'body']).where('user_id', '=', userId).where('key', '=', key));
+const storeReplyQuery = reusableQuery((db, hash: string, status: number, body: string, userId: string, key: string) =>
+  db.updateTable('idempotency_keys').set({ request_hash: hash, status, body }).where('user_id', '=', userId).where('key', '=', key));
+
 /**
  * Runs a creating call once per (user, key). The key row, the change and the stored answer are
  * written in one transaction, so a crash can never leave a change without its answer: a retry
@@ -81,19 +92,10 @@ export async function runOnce<T>(
   }
   const { key, route, hash } = request;
   return newTransaction(db, async (trx) => {
-    const now = Date.now();
-    const inserted = await trx
-      .insertInto('idempotency_keys')
-      .values({ user_id: userId, key, route, request_hash: hash, status: null, body: null, created_at: now })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      const stored = await trx
-        .selectFrom('idempotency_keys')
-        .select(['route', 'request_hash', 'status', 'body'])
-        .where('user_id', '=', userId)
-        .where('key', '=', key)
-        .executeTakeFirstOrThrow();
+    const inserted = await claimKeyQuery.changes(trx, userId, key, route, hash, Date.now());
+    if (inserted === 0) {
+      const stored = await storedKeyQuery.first(trx, userId, key);
+      if (!stored) throw new Error('idempotency key vanished inside its transaction');
       // A key stored before requests were fingerprinted has no hash: its endpoint is all we know.
       if (stored.route !== route || (stored.request_hash !== null && stored.request_hash !== hash)) {
         throw new AppError(422, 'idempotency_mismatch');
@@ -103,12 +105,7 @@ export async function runOnce<T>(
       }
     }
     const reply = await create(trx);
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ request_hash: hash, status: reply.status, body: JSON.stringify(reply.body) })
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .execute();
+    await storeReplyQuery.run(trx, hash, reply.status, JSON.stringify(reply.body), userId, key);
     return { ...reply, replayed: false };
   });
 }

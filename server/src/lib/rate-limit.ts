@@ -1,5 +1,6 @@
 import type { ServerErrorKey } from '#core/errors';
 import { lockKey } from '../db/dialect.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { Executor } from '../db/schema.js';
 import { tooMany } from './app-error.js';
 
@@ -25,14 +26,13 @@ export async function lockRateKey(trx: Executor, key: string): Promise<void> {
 }
 
 /** How many actions the key has recorded within the window ending at `now`. */
+const countQuery = reusableQuery((db, key: string, since: number) =>
+  db.selectFrom('rate_events').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', key).where('created_at', '>', since));
+const recordQuery = reusableQuery((db, key: string, now: number) => db.insertInto('rate_events').values({ key, created_at: now }));
+
 export async function countRecent(db: Executor, key: string, windowMs: number, now: number = Date.now()): Promise<number> {
-  const row = await db
-    .selectFrom('rate_events')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('key', '=', key)
-    .where('created_at', '>', now - windowMs)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const row = await countQuery.first(db, key, now - windowMs);
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -43,7 +43,7 @@ export async function tryTakeSlot(db: Executor, rule: RateRule, now: number = Da
   return inTransaction(db, async (trx) => {
     await lockRateKey(trx, rule.key);
     if ((await countRecent(trx, rule.key, rule.windowMs, now)) >= rule.max) return false;
-    await trx.insertInto('rate_events').values({ key: rule.key, created_at: now }).execute();
+    await recordQuery.run(trx, rule.key, now);
     return true;
   });
 }

@@ -1,5 +1,6 @@
 import { foldForSearch } from '#core/text';
 import { toBool, toFlag } from '../../db/helpers.js';
+import { reusableQuery } from '../../db/reusable-query.js';
 import type { EmailTokensTable, Executor, UserRow, UserUpdate } from '../../db/schema.js';
 import type { NewUserRecord, UserChanges, UserRecord } from './auth.records.js';
 
@@ -14,8 +15,11 @@ function toUpdate(changes: UserChanges): UserUpdate {
   return verified === undefined ? rest : { ...rest, verified: toFlag(verified) };
 }
 
+// Read on every signed-in request (the session's account).
+const userByIdQuery = reusableQuery((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
+
 export async function findUserById(db: Executor, id: string): Promise<UserRecord | undefined> {
-  return toRecord(await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst());
+  return toRecord(await userByIdQuery.first(db, id));
 }
 
 /** By name, case-insensitively: the caller passes the lowercased name. */

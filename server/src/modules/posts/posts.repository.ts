@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { changedRows, hasRow, likedBy, rowExists, toBool } from '../../db/helpers.js';
+import { reusableQuery } from '../../db/reusable-query.js';
 import type { Executor, GroupRole } from '../../db/schema.js';
 import { bannedIn, roleIn } from '../../policy/group-access.js';
 import { postIsPrivate, postReadableBy, postVisibleTo } from '../../policy/post-visibility.js';
@@ -377,8 +378,8 @@ export interface LikeTarget {
  * gone), else their ban there, a block with its author and their like. A like is the commonest
  * write, and each check as a statement of its own cost it more than the like itself.
  */
-export async function findLikeTarget(db: Executor, postId: string, userId: string): Promise<LikeTarget | undefined> {
-  const row = await db
+const likeTargetQuery = reusableQuery((db, postId: string, userId: string) =>
+  db
     .selectFrom('posts')
     .select((eb) => [
       eb.exists(
@@ -392,30 +393,29 @@ export async function findLikeTarget(db: Executor, postId: string, userId: strin
       likedBy(userId, 'post_likes', 'posts.id').as('liked'),
     ])
     .where('posts.id', '=', postId)
-    .where(postVisibleTo(userId))
-    .executeTakeFirst();
+    .where(postVisibleTo(userId)));
+
+export async function findLikeTarget(db: Executor, postId: string, userId: string): Promise<LikeTarget | undefined> {
+  const row = await likeTargetQuery.first(db, postId, userId);
   return row && { banned: toBool(row.banned), blocked: !toBool(row.unblocked), liked: toBool(row.liked) };
 }
+
+const addLikeQuery = reusableQuery((db, postId: string, userId: string, now: number) =>
+  db.insertInto('post_likes').values({ post_id: postId, user_id: userId, created_at: now }).onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing()));
+const removeLikeQuery = reusableQuery((db, postId: string, userId: string) =>
+  db.deleteFrom('post_likes').where('post_id', '=', postId).where('user_id', '=', userId));
+const moveLikesQuery = reusableQuery((db, postId: string, by: number) =>
+  db.updateTable('posts').set((eb) => ({ likes: eb('likes', '+', by) })).where('id', '=', postId).returning('likes'));
 
 /**
  * Adds or removes the user's like; the counter moves only when a row really changed. Answers the
  * post's likes after it.
  */
 export async function setLike(db: Executor, postId: string, userId: string, liked: boolean, now: number): Promise<number> {
-  const result = liked
-    ? await db
-        .insertInto('post_likes')
-        .values({ post_id: postId, user_id: userId, created_at: now })
-        .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
-        .executeTakeFirst()
-    : await db.deleteFrom('post_likes').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
-  if (!changedRows(result)) return likeCount(db, postId);
-  const row = await db
-    .updateTable('posts')
-    .set((eb) => ({ likes: eb('likes', '+', liked ? 1 : -1) }))
-    .where('id', '=', postId)
-    .returning('likes')
-    .executeTakeFirstOrThrow();
+  const changed = liked ? await addLikeQuery.changes(db, postId, userId, now) : await removeLikeQuery.changes(db, postId, userId);
+  if (changed === 0) return likeCount(db, postId);
+  const row = await moveLikesQuery.first(db, postId, liked ? 1 : -1);
+  if (!row) throw new Error(`post ${postId} is gone`);
   return row.likes;
 }
 
