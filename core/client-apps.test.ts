@@ -6,8 +6,10 @@ import {
   DEFAULT_SCOPES,
   OUT_OF_BAND_REDIRECT,
   TOP_SCOPES,
+  grantsScope,
   parseRedirectUris,
   parseScopes,
+  scopesWithin,
   validateClientApp,
 } from './client-apps';
 
@@ -102,5 +104,43 @@ describe('a client app registration', () => {
     expect(validateClientApp({ ...broken, name: 'ok' })).toBe('invalid_redirect_uri');
     expect(validateClientApp({ ...broken, name: 'ok', redirectUris: ['myapp://x'] })).toBe('invalid_scope');
     expect(validateClientApp({ ...broken, name: 'ok', redirectUris: ['myapp://x'], scopes: ['read'] })).toBe('invalid_app_website');
+  });
+});
+
+describe('what granted scopes cover', () => {
+  it('covers a scope by itself and a sub-scope by its top scope, never the other way', () => {
+    expect(grantsScope(['read:statuses'], 'read:statuses')).toBe(true);
+    expect(grantsScope(['read'], 'read:statuses')).toBe(true);
+    expect(grantsScope(['read:statuses'], 'read')).toBe(false);
+    expect(grantsScope(['read'], 'write:statuses')).toBe(false);
+    expect(grantsScope(['write'], 'write')).toBe(true);
+    expect(grantsScope([], 'read')).toBe(false);
+    // A name that merely starts like a top scope is not under it.
+    expect(grantsScope(['read'], 'readx')).toBe(false);
+  });
+
+  it('lets follow stand for the follows, blocks and mutes it once covered', () => {
+    for (const scope of ['read:follows', 'write:follows', 'read:blocks', 'write:blocks', 'read:mutes', 'write:mutes']) {
+      expect(grantsScope(['follow'], scope)).toBe(true);
+    }
+    expect(grantsScope(['follow'], 'read:statuses')).toBe(false);
+    expect(grantsScope(['follow'], 'write:statuses')).toBe(false);
+  });
+
+  it('covers profile by profile, read or read:accounts only', () => {
+    expect(grantsScope(['profile'], 'profile')).toBe(true);
+    expect(grantsScope(['read'], 'profile')).toBe(true);
+    expect(grantsScope(['read:accounts'], 'profile')).toBe(true);
+    expect(grantsScope(['read:statuses', 'write'], 'profile')).toBe(false);
+    expect(grantsScope(['profile'], 'read:accounts')).toBe(false);
+  });
+
+  it('keeps what an app asks for within what it registered, known scopes only', () => {
+    expect(scopesWithin(['read:statuses', 'write'], ['read', 'write'])).toBe(true);
+    expect(scopesWithin([], ['read'])).toBe(true);
+    expect(scopesWithin(['read', 'write'], ['read'])).toBe(false);
+    expect(scopesWithin(['read'], ['read:statuses'])).toBe(false);
+    expect(scopesWithin(['admin:read'], ['read', 'admin:read'])).toBe(false);
+    expect(scopesWithin(['read:follows'], ['follow'])).toBe(true);
   });
 });

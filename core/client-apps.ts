@@ -75,3 +75,26 @@ export function validateClientApp(app: ClientAppInput): ClientAppRefusal | null 
   if (app.website !== null && !isWebAddress(app.website)) return 'invalid_app_website';
   return null;
 }
+
+/**
+ * The sub-scopes the old `follow` scope stands for: apps registered before the finer scopes still
+ * name it to manage follows, blocks and mutes.
+ */
+const FOLLOW_GRANTS: readonly string[] = ['read:follows', 'write:follows', 'read:blocks', 'write:blocks', 'read:mutes', 'write:mutes'];
+
+/**
+ * Whether scopes granted to an app cover `needed`: the scope itself, its top scope (`read` covers
+ * `read:statuses`), `follow` for what it stood for, and for `profile` (the signed-in account only)
+ * any scope that reads accounts.
+ */
+export function grantsScope(granted: readonly string[], needed: string): boolean {
+  if (granted.includes(needed)) return true;
+  const top = needed.split(':')[0] ?? needed;
+  if (top !== needed && granted.includes(top)) return true;
+  if (FOLLOW_GRANTS.includes(needed) && granted.includes('follow')) return true;
+  return needed === 'profile' && (granted.includes('read') || granted.includes('read:accounts'));
+}
+
+/** Whether every scope asked for is one the app registered with (or covered by one of them). */
+export const scopesWithin = (asked: readonly string[], registered: readonly string[]): boolean =>
+  asked.every((scope) => CLIENT_SCOPES.includes(scope) && grantsScope(registered, scope));

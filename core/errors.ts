@@ -117,6 +117,13 @@ export const ERROR_KEYS = [
   // neither an absolute URL nor the out-of-band one, a scope the instance does not grant, a website
   // that is not a web address; an app's token used for a call its person did not grant it.
   'invalid_app_name', 'invalid_redirect_uri', 'invalid_scope', 'invalid_app_website', 'insufficient_scope',
+  // Signing an app in: an app unknown or its secret wrong, a redirect address it did not register, a
+  // code unknown, used or expired, a code verifier that does not match its challenge, a challenge
+  // method other than S256, a refresh token unknown or used, a grant or response type not offered,
+  // a request missing what it needs; an authorised app the account no longer has.
+  'unknown_app', 'redirect_not_registered', 'code_invalid', 'pkce_mismatch', 'pkce_method_unsupported',
+  'refresh_token_invalid', 'grant_type_unsupported', 'response_type_unsupported', 'oauth_request_invalid',
+  'authorization_not_found',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -148,6 +155,8 @@ export const INFO_KEYS = [
   // Registration: a sign-up waiting for the moderators, the mode changed, an application decided,
   // an invite link made or revoked.
   'signup_application', 'registration_updated', 'application_approved', 'application_refused', 'invite_created', 'invite_revoked',
+  // An app's access to the account taken back.
+  'app_revoked',
 ] as const;
 
 export type InfoKey = (typeof INFO_KEYS)[number];

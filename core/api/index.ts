@@ -2,6 +2,7 @@ import { accountApi } from './account.js';
 import { authApi } from './auth.js';
 import { blocksApi } from './blocks.js';
 import { clientApi } from './client.js';
+import { clientAccountApi } from './client-account.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -13,6 +14,7 @@ import { instanceApi } from './instance.js';
 import { mediaApi } from './media.js';
 import { moderationApi } from './moderation.js';
 import { notificationsApi } from './notifications.js';
+import { oauthApi } from './oauth.js';
 import { passkeysApi } from './passkeys.js';
 import { registrationApi } from './registration.js';
 import { peopleApi } from './people.js';
@@ -53,6 +55,8 @@ export const api = {
   instance: instanceApi,
   people: peopleApi,
   client: clientApi,
+  oauth: oauthApi,
+  clientAccount: clientAccountApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -33,6 +33,7 @@ import { EVENT_SUBSCRIBERS } from './events.js';
 import type { EventSubscribers } from './lib/events/domain-events.js';
 import { notificationHubPlugin } from './modules/notifications/live.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
+import { oauthEndpointRoutes } from './modules/clientapi/oauth-endpoints.routes.js';
 import { pushPlugin } from './modules/notifications/push/push.plugin.js';
 import { findAccount } from './modules/auth/auth.service.js';
 import { withJwtSecret } from './modules/auth/session-secret.js';
@@ -135,6 +136,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(mediaRoutes);
   // Feeds to follow, robots.txt and the sitemap: what the world outside the app reads.
   await app.register(syndicationRoutes);
+  // Where fediverse apps sign in: the token endpoint, revocation and the server's metadata.
+  await app.register(oauthEndpointRoutes);
   // WebFinger, NodeInfo and the ActivityPub actors, only on an instance that federates.
   if (config.federation) await app.register(federationPlugin);
 

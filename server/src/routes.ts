@@ -23,6 +23,7 @@ import { domainBlockRoutes } from './modules/federation/domain-blocks.routes.js'
 import { instanceRoutes } from './modules/instance/instance.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { clientApiRoutes } from './modules/clientapi/clientapi.routes.js';
+import { oauthRoutes } from './modules/clientapi/oauth.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
 export const API_ROUTES: FastifyPluginAsync[] = [
@@ -50,4 +51,5 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   instanceRoutes,
   peopleRoutes,
   clientApiRoutes,
+  oauthRoutes,
 ];

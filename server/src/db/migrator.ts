@@ -41,6 +41,7 @@ import * as registration from './migrations/20261201_10_registration.js';
 import * as instanceSettings from './migrations/20261201_20_instance_settings.js';
 import * as remoteMediaCopies from './migrations/20261201_40_remote_media_copies.js';
 import * as clientApps from './migrations/20261201_70_client_apps.js';
+import * as oauthTokens from './migrations/20261201_15_oauth_tokens.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -84,6 +85,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201_20_instance_settings': instanceSettings,
   '20261201_40_remote_media_copies': remoteMediaCopies,
   '20261201_70_client_apps': clientApps,
+  '20261201_15_oauth_tokens': oauthTokens,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

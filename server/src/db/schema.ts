@@ -402,6 +402,38 @@ export interface ClientAppsTable {
   created_at: number;
 }
 
+/** An authorization code an approval issued (see the oauth_tokens migration): kept as its hash, used once. */
+export interface OAuthCodesTable {
+  code_hash: string;
+  app_id: string;
+  user_id: string;
+  redirect_uri: string;
+  /** JSON list. */
+  scopes: string;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** An app's access token (and its refresh token), kept as hashes; `user_id` null for an app's own token. */
+export interface OAuthTokensTable {
+  id: string;
+  token_hash: string;
+  refresh_hash: string | null;
+  app_id: string;
+  user_id: string | null;
+  /** The account's token_version when issued: a password change since ends the token. */
+  token_version: number | null;
+  /** JSON list. */
+  scopes: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -432,6 +464,8 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   server_settings: ServerSettingsTable;
   client_apps: ClientAppsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
   reports: ReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;

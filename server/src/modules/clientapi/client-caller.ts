@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { grantsScope } from '#core/client-apps';
 import { AppError } from '../../lib/app-error.js';
+import { contextOf } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
+import { bearer } from '../../plugins/auth.js';
+import { tokenHolder } from './oauth.service.js';
 
 /**
  * Who calls the client API: the account an app acts for and the scopes its person granted it.
@@ -13,17 +17,38 @@ export interface ClientCaller {
   scopes: readonly string[];
 }
 
-/** The caller of a request, or null for one without an access token (a visitor). */
-export async function clientCaller(_request: FastifyRequest): Promise<ClientCaller | null> {
-  // No access tokens are issued yet: every caller is a visitor until the sign-in of apps lands.
-  return null;
+/** Asked once per request, however many times a handler and its helpers ask. */
+const callers = new WeakMap<FastifyRequest, Promise<ClientCaller | null>>();
+
+async function resolve(request: FastifyRequest): Promise<ClientCaller | null> {
+  const token = bearer(request);
+  if (!token) return null;
+  const holder = await tokenHolder(contextOf(request.server), token);
+  // A token that is no token in force is refused rather than read as a visitor, so an app notices
+  // that its person must sign in again.
+  if (!holder) throw new AppError(401, 'invalid_token');
+  // An app's own token (no account) reads what a visitor reads.
+  return holder.viewer ? { viewer: holder.viewer, scopes: holder.scopes } : null;
+}
+
+/**
+ * The caller of a request, or null for one without an access token (a visitor) or with the app's
+ * own token; a token revoked, of a suspended account or from before its password changed answers
+ * invalid_token.
+ */
+export function clientCaller(request: FastifyRequest): Promise<ClientCaller | null> {
+  let caller = callers.get(request);
+  if (!caller) {
+    caller = resolve(request);
+    callers.set(request, caller);
+  }
+  return caller;
 }
 
 /** The viewer of a call that needs `scope`; no token answers no_token, one without the scope insufficient_scope. */
 export async function requireScope(request: FastifyRequest, scope: string): Promise<Viewer> {
   const caller = await clientCaller(request);
   if (!caller) throw new AppError(401, 'no_token');
-  const top = scope.split(':')[0] ?? scope;
-  if (!caller.scopes.includes(scope) && !caller.scopes.includes(top)) throw new AppError(403, 'insufficient_scope');
+  if (!grantsScope(caller.scopes, scope)) throw new AppError(403, 'insufficient_scope');
   return caller.viewer;
 }

@@ -18,3 +18,13 @@ export async function insertApp(db: Executor, app: ClientAppsTable): Promise<voi
   await db.insertInto('client_apps').values(app).execute();
 }
 
+
+export function findAppByClientId(db: Executor, clientId: string): Promise<ClientAppsTable | undefined> {
+  return db.selectFrom('client_apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+}
+
+/** How many posts the account has written. */
+export async function postCountOf(db: Executor, userId: string): Promise<number> {
+  const row = await db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('author_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,26 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifySchema } from 'fastify';
 import { ClientError, type NewClientApp, clientApi } from '#core/api/client';
 import type { Endpoint } from '#core/api/endpoint';
-import { routeWithReplies } from '../../lib/contract.js';
 import { contextOf } from '../../lib/service-context.js';
 import { registerApp } from './apps.service.js';
-import { acceptForms, answerClientErrors } from './client-errors.js';
+import { acceptForms, answerClientErrors, untypedRoute } from './client-errors.js';
 import { instanceFacts } from './instance-facts.js';
 import { instanceV1, instanceV2, rulesOf } from './instance.mapper.js';
+import { verifyCredentialsRoutes } from './verify-credentials.routes.js';
 
 /** Every refusal of the adapter in its own shape. */
 const CLIENT_ERRORS = { 400: ClientError, 401: ClientError, 403: ClientError, 404: ClientError, 409: ClientError, 422: ClientError, 429: ClientError } as const;
 
-/**
- * The route of an entry with the adapter's refusals, its schema given to Fastify untyped: the type
- * provider's inference of these replies runs past the compiler's depth, so the services' and
- * mappers' types hold the shapes instead (the schema still validates and serialises).
- */
-function entityRoute(e: Endpoint) {
-  const route = routeWithReplies(e, CLIENT_ERRORS);
-  return { ...route, schema: route.schema as FastifySchema };
-}
+/** The route of an entry with the adapter's refusals. */
+const entityRoute = (e: Endpoint) => untypedRoute(e, CLIENT_ERRORS);
 
 /**
  * The client API fediverse apps speak (under /api/v1 and /api/v2), a third adapter over the same
@@ -34,4 +26,5 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({ ...entityRoute(clientApi.instanceV2), handler: async () => instanceV2(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.rules), handler: async () => rulesOf(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.registerApp), handler: async (request) => registerApp(contextOf(app), request.body as NewClientApp) });
+  await app.register(verifyCredentialsRoutes);
 };

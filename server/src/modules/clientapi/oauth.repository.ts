@@ -1,0 +1,98 @@
+import type { Executor, OAuthCodesTable, OAuthTokensTable } from '../../db/schema.js';
+
+/**
+ * The rows of signing apps in: authorization codes and access tokens, each found by the hash of the
+ * secret an app presents. A code is used and a token revoked by a conditional update, so of two
+ * requests racing with the same secret only one sees its row change.
+ */
+
+export type CodeRow = OAuthCodesTable;
+export type TokenRow = OAuthTokensTable;
+
+export async function insertCode(db: Executor, row: CodeRow): Promise<void> {
+  await db.insertInto('oauth_codes').values(row).execute();
+}
+
+/** Codes expire within minutes: those past their time are of no use to anyone. */
+export async function deleteExpiredCodes(db: Executor, now: number): Promise<void> {
+  await db.deleteFrom('oauth_codes').where('expires_at', '<', now).execute();
+}
+
+export function findCode(db: Executor, codeHash: string): Promise<CodeRow | undefined> {
+  return db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+}
+
+/** Marks the code used; false when it already was (or is gone). */
+export async function useCode(db: Executor, codeHash: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', codeHash).where('used_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertToken(db: Executor, row: TokenRow): Promise<void> {
+  await db.insertInto('oauth_tokens').values(row).execute();
+}
+
+export function findToken(db: Executor, tokenHash: string): Promise<TokenRow | undefined> {
+  return db.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export function findTokenByRefresh(db: Executor, refreshHash: string): Promise<TokenRow | undefined> {
+  return db.selectFrom('oauth_tokens').selectAll().where('refresh_hash', '=', refreshHash).executeTakeFirst();
+}
+
+/** Revokes the token; false when it already was. */
+export async function revokeToken(db: Executor, id: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Notes a call made with the token, at most once per `everyMs`, so a busy app does not write on every call. */
+export async function touchToken(db: Executor, id: string, now: number, everyMs: number): Promise<void> {
+  await db
+    .updateTable('oauth_tokens')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', now - everyMs)]))
+    .execute();
+}
+
+/** A token of the account still in force (not revoked, not expired, issued since its last password change), with its app. */
+export interface LiveTokenRow {
+  app_id: string;
+  name: string;
+  website: string | null;
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export async function liveTokensOf(db: Executor, userId: string, now: number): Promise<LiveTokenRow[]> {
+  const rows = await db
+    .selectFrom('oauth_tokens')
+    .innerJoin('client_apps', 'client_apps.id', 'oauth_tokens.app_id')
+    .innerJoin('users', 'users.id', 'oauth_tokens.user_id')
+    .select(['oauth_tokens.app_id', 'client_apps.name', 'client_apps.website', 'oauth_tokens.scopes', 'oauth_tokens.created_at', 'oauth_tokens.last_used_at'])
+    .where('oauth_tokens.user_id', '=', userId)
+    .where('oauth_tokens.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('oauth_tokens.expires_at', 'is', null), eb('oauth_tokens.expires_at', '>', now)]))
+    .whereRef('oauth_tokens.token_version', '=', 'users.token_version')
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    created_at: Number(row.created_at),
+    last_used_at: row.last_used_at === null ? null : Number(row.last_used_at),
+  }));
+}
+
+/** Revokes every token the app holds for the account and drops its unused codes; how many tokens were in force. */
+export async function revokeAppForUser(db: Executor, userId: string, appId: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('oauth_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('app_id', '=', appId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  await db.deleteFrom('oauth_codes').where('user_id', '=', userId).where('app_id', '=', appId).execute();
+  return Number(result.numUpdatedRows);
+}
