@@ -52,6 +52,15 @@ export const NotificationSettingsReply = Type.Object({
 });
 export type NotificationSettingsReply = Static<typeof NotificationSettingsReply>;
 
+/**
+ * How the account shows on other fediverse servers (its actor's `discoverable` and `indexable`):
+ * listed in their directories, its posts in their search. Both on for a new account, since all it
+ * writes outside a private group is public anyway; a field left out keeps its value.
+ */
+const Discovery = { discoverable: Type.Boolean(), indexable: Type.Boolean() };
+export const DiscoveryBody = Type.Partial(Type.Object(Discovery));
+export type DiscoveryBody = Static<typeof DiscoveryBody>;
+
 /** The caller's own account. */
 export const Account = Type.Object({
   _id: Type.String(),
@@ -73,26 +82,14 @@ export const Account = Type.Object({
   moderator: Type.Optional(Type.Boolean()),
   /**
    * Whether fediverse servers may list the account in their directories (`discoverable`) and put
-   * its posts in their search (`indexable`), see Discovery. Always sent; optional for an account a
-   * client stored before they existed (both were on then).
+   * its posts in their search (`indexable`), as DiscoveryBody sets them. Always sent; optional for
+   * an account a client stored before they existed (both were on then).
    */
-  discoverable: Type.Optional(Type.Boolean()),
-  indexable: Type.Optional(Type.Boolean()),
+  ...DiscoveryBody.properties,
 });
 export type Account = Static<typeof Account>;
 
-/**
- * How the account shows on other fediverse servers (its actor's `discoverable` and `indexable`):
- * listed in their directories, its posts in their search. Both on for a new account, since all it
- * writes outside a private group is public anyway; a field left out keeps its value.
- */
-export const DiscoveryBody = Type.Object({
-  discoverable: Type.Optional(Type.Boolean()),
-  indexable: Type.Optional(Type.Boolean()),
-});
-export type DiscoveryBody = Static<typeof DiscoveryBody>;
-
-export const DiscoveryReply = messageWith({ discoverable: Type.Boolean(), indexable: Type.Boolean() });
+export const DiscoveryReply = messageWith(Discovery);
 export type DiscoveryReply = Static<typeof DiscoveryReply>;
 
 export const AccountReply = Type.Object({ user: Account });

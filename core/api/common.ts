@@ -60,7 +60,7 @@ export const RemoteOrigin = Type.Union([Type.Object({ host: Type.String(), url: 
 export type RemoteOrigin = Static<typeof RemoteOrigin>;
 
 /** What every user list item carries: pfp is the user id (the avatar key), pfpUrl the avatar at its version. */
-const UserRefProperties = { _id: Type.String(), pfp: Type.String(), pfpUrl: Type.String(), username: Type.String() };
+export const UserRefProperties = { _id: Type.String(), pfp: Type.String(), pfpUrl: Type.String(), username: Type.String() };
 
 /** A user list item with the caller's follow of the user (search, followers, following). */
 export const UserListItem = Type.Object({ ...UserRefProperties, follows: Type.Boolean(), notify: Type.Boolean() });
@@ -85,8 +85,10 @@ export const NO_GROUP = "`group` is null: the list is no group's (a group's memb
 export const UserListReply = userListReply(UserListItem, Type.Null());
 export type UserListReply = Static<typeof UserListReply>;
 
-/** Group list item: gp is the group id (its avatar key), gpUrl the avatar at its version. */
-export const GroupListItem = Type.Object({ _id: Type.String(), gp: Type.String(), gpUrl: Type.String(), name: Type.String() });
+/** What every group list item carries: gp is the group id (its avatar key), gpUrl the avatar at its version. */
+export const GroupRefProperties = { _id: Type.String(), gp: Type.String(), gpUrl: Type.String(), name: Type.String() };
+
+export const GroupListItem = Type.Object(GroupRefProperties);
 export type GroupListItem = Static<typeof GroupListItem>;
 
 export const GroupListReply = Type.Object({

@@ -1,25 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { listOf } from './common.js';
+import { GroupRefProperties, UserRefProperties, listOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
-/** An account worth following: pfp is the user id (the avatar key and the id the follow call takes). */
-export const SuggestedUser = Type.Object({
-  _id: Type.String(),
-  pfp: Type.String(),
-  pfpUrl: Type.String(),
-  username: Type.String(),
-  followers: Type.Integer(),
-});
+/** An account worth following, as a user list shows it (pfp is also the id the follow call takes). */
+export const SuggestedUser = Type.Object({ ...UserRefProperties, followers: Type.Integer() });
 export type SuggestedUser = Static<typeof SuggestedUser>;
 
-/** A public group worth joining: gp is the group id (its avatar key). */
-export const SuggestedGroup = Type.Object({
-  _id: Type.String(),
-  gp: Type.String(),
-  gpUrl: Type.String(),
-  name: Type.String(),
-  members: Type.Integer(),
-});
+/** A public group worth joining, as a group list shows it. */
+export const SuggestedGroup = Type.Object({ ...GroupRefProperties, members: Type.Integer() });
 export type SuggestedGroup = Static<typeof SuggestedGroup>;
 
 export const UserSuggestionsReply = listOf('users', SuggestedUser);
