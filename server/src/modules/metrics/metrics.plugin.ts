@@ -52,30 +52,13 @@ export const metricsPlugin = fp(
       );
     });
 
-    const depth = new Gauge({
-      name: 'kruh_job_queue_depth',
-      help: 'Jobs waiting in the queue by kind, due now or scheduled for later (retries, recurring work)',
-      labelNames: ['kind'] as const,
-      registers: [registry],
-    });
-    const oldest = new Gauge({
-      name: 'kruh_job_queue_oldest_age_seconds',
-      help: 'How long the longest-waiting due job of the kind has been due, in seconds (0 when none is due)',
-      labelNames: ['kind'] as const,
-      registers: [registry],
-    });
-    const hosts = new Gauge({
-      name: 'kruh_job_hosts',
-      help: 'Remote hosts (delivery inboxes) whose last request failed: parked (their jobs wait until the park ends) or failing (not parked yet)',
-      labelNames: ['state'] as const,
-      registers: [registry],
-    });
-    const remoteCopies = new Gauge({
-      name: 'kruh_remote_media_copies',
-      help: "Copies of remote posts' pictures kept in the media storage (dropped REMOTE_MEDIA_DAYS after their fetch): how many, and their bytes",
-      labelNames: ['measure'] as const,
-      registers: [registry],
-    });
+    /** A gauge of this registry with one label. */
+    const gauge = <L extends string>(name: string, help: string, label: L) =>
+      new Gauge({ name, help, labelNames: [label] as const, registers: [registry] });
+    const depth = gauge('kruh_job_queue_depth', 'Jobs waiting in the queue by kind, due now or scheduled for later (retries, recurring work)', 'kind');
+    const oldest = gauge('kruh_job_queue_oldest_age_seconds', 'How long the longest-waiting due job of the kind has been due, in seconds (0 when none is due)', 'kind');
+    const hosts = gauge('kruh_job_hosts', 'Remote hosts (delivery inboxes) whose last request failed: parked (their jobs wait until the park ends) or failing (not parked yet)', 'state');
+    const remoteCopies = gauge('kruh_remote_media_copies', "Copies of remote posts' pictures kept in the media storage (dropped REMOTE_MEDIA_DAYS after their fetch): how many, and their bytes", 'measure');
     const readShared = async () => {
       const kept = await remoteCopyTotals(app.db);
       remoteCopies.set({ measure: 'copies' }, kept.copies);
