@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type InstanceSettings, type InstanceSettingsBody, instanceApi } from '#core/api/instance';
 import { callApi } from './api/client';
-import type { KruhDb } from './db/db';
 import { useDb } from './db/useDb';
 import { queryKeys } from './query/keys';
-import { useStoredValue } from './query/stored';
+import { storedSetting } from './query/stored';
 
 export type { InstanceSettings };
 
@@ -14,17 +13,8 @@ export type { InstanceSettings };
  */
 const INSTANCE_META_KEY = 'instance';
 
-async function fetchInstance(db: KruhDb, signal?: AbortSignal): Promise<InstanceSettings> {
-  const settings = await callApi(instanceApi.get, {}, { signal });
-  await db.meta.put({ key: INSTANCE_META_KEY, value: settings });
-  return settings;
-}
-
 /** The settings as last stored, read again from the server whenever a screen showing them opens. */
-export function useInstance() {
-  const db = useDb();
-  return useStoredValue<InstanceSettings>(INSTANCE_META_KEY, queryKeys.instance(db.name), fetchInstance, true, { staleTime: 0 });
-}
+export const useInstance = storedSetting(INSTANCE_META_KEY, queryKeys.instance, (signal) => callApi(instanceApi.get, {}, { signal })).useValue;
 
 /** PUT /instance (instance moderators, online only): what the server kept replaces the stored copy. */
 export function useSaveInstance() {

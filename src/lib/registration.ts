@@ -1,12 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { type InviteItem, REGISTRATION_PAGE_SIZE, type RegistrationSettings, invitePath, registrationApi } from '#core/api/registration';
-import type { KruhDb } from './db/db';
 import { callApi } from './api/client';
 import { useDb } from './db/useDb';
 import { usePagedList } from './query/paged-list';
 import { listKeys, queryKeys } from './query/keys';
-import { useStoredValue } from './query/stored';
+import { storedSetting } from './query/stored';
 
 /**
  * How new accounts come in: the registration mode, read by the sign-up screen and the moderators'
@@ -16,17 +15,8 @@ import { useStoredValue } from './query/stored';
  */
 const REGISTRATION_META_KEY = 'registration';
 
-export async function fetchRegistration(db: KruhDb, signal?: AbortSignal): Promise<RegistrationSettings> {
-  const settings = await callApi(registrationApi.settings, {}, { signal });
-  await db.meta.put({ key: REGISTRATION_META_KEY, value: settings });
-  return settings;
-}
-
 /** The registration settings as last read (undefined until then), read again from the server when shown. */
-export function useRegistration() {
-  const db = useDb();
-  return useStoredValue<RegistrationSettings>(REGISTRATION_META_KEY, queryKeys.registration(db.name), fetchRegistration, true, { staleTime: 0 });
-}
+export const useRegistration = storedSetting(REGISTRATION_META_KEY, queryKeys.registration, (signal) => callApi(registrationApi.settings, {}, { signal })).useValue;
 
 /** Saves the mode and the members' right to invite (instance moderators, online only). */
 export const saveRegistration = (settings: RegistrationSettings) => callApi(registrationApi.update, { body: settings });

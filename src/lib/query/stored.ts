@@ -103,3 +103,21 @@ export function useStoredValue<T>(
     error: query.error,
   };
 }
+
+/**
+ * A setting the server answers as a whole (what the instance says about itself, how accounts come
+ * in), kept under `key` in the meta table so it shows offline once seen. `useValue` shows the
+ * stored copy and reads it again from the server whenever a screen showing it opens.
+ */
+export function storedSetting<T>(key: string, queryKeyOf: (dbName: string) => QueryKey, read: (signal?: AbortSignal) => Promise<T>) {
+  const fetch = async (db: KruhDb, signal?: AbortSignal): Promise<T> => {
+    const value = await read(signal);
+    await db.meta.put({ key, value });
+    return value;
+  };
+  const useValue = () => {
+    const db = useDb();
+    return useStoredValue<T>(key, queryKeyOf(db.name), fetch, true, { staleTime: 0 });
+  };
+  return { fetch, useValue };
+}
