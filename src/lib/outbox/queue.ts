@@ -61,12 +61,12 @@ type StateOf<R extends ToggleRow> = R['payload']['from'];
 export interface Toggle<R extends ToggleRow> {
   kind: R['kind'];
   target: string;
-  wanted: StateOf<R>;
+  /** The payload's field that holds the state (beside `from`, the server's state it changes). */
+  state: Exclude<keyof R['payload'], 'from'>;
   /** The server's state as last seen, when no row of the target exists. */
   known: StateOf<R>;
-  stateOf: (row: R) => StateOf<R>;
-  /** What a row setting `wanted` carries, the server holding `serverState`. */
-  payload: (serverState: StateOf<R>) => R['payload'];
+  /** What a row carries but `from`: its `state` field is the state wanted. */
+  change: Omit<R['payload'], 'from'>;
 }
 
 /**
@@ -76,16 +76,19 @@ export interface Toggle<R extends ToggleRow> {
  * caller's transaction.
  */
 export async function foldToggle<R extends ToggleRow>(db: KruhDb, toggle: Toggle<R>): Promise<void> {
+  const stateOf = (payload: R['payload'] | Toggle<R>['change']) => payload[toggle.state] as StateOf<R>;
+  const wanted = stateOf(toggle.change);
+  const payload = (serverState: StateOf<R>) => ({ ...toggle.change, from: serverState }) as R['payload'];
   const rows = (await db.outbox.where('target').equals(toggle.target).toArray()).filter((r): r is R => r.kind === toggle.kind);
   const open = rows.find((r) => r.status !== 'sending');
   if (open) {
-    if (open.payload.from === toggle.wanted) await db.outbox.delete(open.seq!);
-    else await db.outbox.update(open.seq!, { payload: toggle.payload(open.payload.from) });
+    if (open.payload.from === wanted) await db.outbox.delete(open.seq!);
+    else await db.outbox.update(open.seq!, { payload: payload(open.payload.from) });
     return;
   }
   const inFlight = rows[0];
-  const serverState = inFlight ? toggle.stateOf(inFlight) : toggle.known;
-  if (serverState === toggle.wanted) return;
-  const row = { ...freshRow(), kind: toggle.kind, target: toggle.target, payload: toggle.payload(serverState), images: [] };
+  const serverState = inFlight ? stateOf(inFlight.payload) : toggle.known;
+  if (serverState === wanted) return;
+  const row = { ...freshRow(), kind: toggle.kind, target: toggle.target, payload: payload(serverState), images: [] };
   await db.outbox.add(row as ToggleRow);
 }

@@ -34,10 +34,9 @@ export async function queueLanguage(language: Language, db: KruhDb = getDb()): P
     await foldToggle<OutboxRowOf<'language'>>(db, {
       kind: 'language',
       target: LANGUAGE_TARGET,
-      wanted: language,
+      state: 'language',
       known,
-      stateOf: (row) => row.payload.language,
-      payload: (serverState) => ({ language, from: serverState }),
+      change: { language },
     });
   }));
   sendQueued();

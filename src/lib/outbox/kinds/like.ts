@@ -39,10 +39,9 @@ export async function queueLike(
   await withRoom(db, () => db.transaction('rw', db.outbox, () => foldToggle<OutboxRowOf<'like'>>(db, {
     kind: 'like',
     target: key,
-    wanted: liked,
+    state: 'liked',
     known: from,
-    stateOf: (row) => row.payload.liked,
-    payload: (serverState) => ({ target, id, liked, from: serverState }),
+    change: { target, id, liked },
   })));
   sendQueued();
 }

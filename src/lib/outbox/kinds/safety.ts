@@ -43,18 +43,16 @@ export async function queueSafety(
   { label, from }: { label?: string; from?: boolean } = {},
   db: KruhDb = getDb(),
 ): Promise<void> {
-  const key = `safety:${action}:${subject}`;
   await withRoom(db, () => db.transaction('rw', db.outbox, db.meta, async () => {
     // `from` is the state a screen saw from the server (a list of blocked users) when this device kept none.
     const known = from ?? (await db.meta.get(safetyStateKey(action, subject)))?.value === true;
     await setSafetyState(db, action, subject, on);
     await foldToggle<OutboxRowOf<'safety'>>(db, {
       kind: 'safety',
-      target: key,
-      wanted: on,
+      target: safetyStateKey(action, subject),
+      state: 'on',
       known,
-      stateOf: (row) => row.payload.on,
-      payload: (serverState) => ({ action, subject, on, from: serverState, ...(label ? { label } : {}) }),
+      change: { action, subject, on, ...(label ? { label } : {}) },
     });
   }));
   if (on) await hideOnStoredPages(db, action, subject);
