@@ -26,8 +26,6 @@ function Harness({ onChecked, maxImages = 2, ...options }: HarnessProps) {
       labels={{
         text: 'Text',
         placeholder: '',
-        length: `${editor.length}/${LIMITS.textMaxLength}`,
-        mentions: 'Mentions',
         addMention: 'Add mention',
         groups: 'Groups',
         addGroup: 'Add group',

@@ -15,9 +15,6 @@ export interface EditorLabels {
   /** The text area's label (read by screen readers only). */
   text: string;
   placeholder: string;
-  /** The count under the limit, e.g. "12/512". */
-  length: string;
-  mentions: string;
   addMention: string;
   /** Needed when the editor has group slots. */
   groups?: string;
@@ -102,7 +99,7 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
   const { t: tEditor } = useTranslation('editor');
   const { draft, ready } = editor;
   const warning = draft.contentWarning;
-  const length = <span className={hint === undefined ? `${name}-length` : undefined}>{labels.length}</span>;
+  const length = <span className={hint === undefined ? `${name}-length` : undefined}>{tEditor('length', { length: editor.length, max: LIMITS.textMaxLength })}</span>;
   const maxLength = fieldMaxLength(draft.text, LIMITS.textMaxLength);
   // Where the caret goes once text put in by the editor (a paste it cut, a chosen name) is there.
   const caretAfterEdit = useRef<number | null>(null);
@@ -194,7 +191,7 @@ export function Editor({ editor, textRef, labels, className: name, rows, hint, b
       {(['mentions', 'groups'] as const).map((kind) =>
         draft[kind].length > 0 ? (
           <fieldset key={kind} className={`editor__slots ${name}-slots`}>
-            <legend>{kind === 'mentions' ? labels.mentions : labels.groups}</legend>
+            <legend>{kind === 'mentions' ? tEditor('mentions') : labels.groups}</legend>
             {draft[kind].map((slot, i) => (
               <SlotInput
                 key={`${kind}-${i}`}

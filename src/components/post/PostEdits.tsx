@@ -1,6 +1,5 @@
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '#core/limits';
 import type { Post } from '../../lib/api/types';
 import type { DraftContent } from '../../lib/drafts/store';
 import { draftKeys } from '../../lib/drafts/store';
@@ -72,8 +71,6 @@ export function PostEditDialog({ post, onClose }: { post: Post; onClose: () => v
         labels={{
           text: t('label'),
           placeholder: t('placeholder'),
-          length: t('length', { length: editor.length, max: LIMITS.textMaxLength }),
-          mentions: t('mentions'),
           addMention: t('add_mention'),
           attach: '',
           removeImage: () => '',

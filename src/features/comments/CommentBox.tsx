@@ -69,8 +69,6 @@ export function CommentBox({ parentId, postId, autoFocus, onQueued, inputRef }: 
       labels={{
         text: toPost ? t('label') : t('reply_label'),
         placeholder: toPost ? t('placeholder') : t('reply_placeholder'),
-        length: t('length', { length: editor.length, max: LIMITS.textMaxLength }),
-        mentions: t('mentions'),
         addMention: t('add_mention'),
         attach: t('attach_image'),
         removeImage: () => t('remove_image'),

@@ -144,8 +144,6 @@ function Composer({ draftKey: key, rep, author, g, shared }: ComposerProps) {
         labels={{
           text: t('text_label'),
           placeholder: t('text_placeholder'),
-          length: t('length', { length: editor.length, max: LIMITS.textMaxLength }),
-          mentions: t('mentions'),
           addMention: t('add_mention'),
           groups: t('groups'),
           addGroup: t('add_group'),
