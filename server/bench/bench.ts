@@ -19,7 +19,6 @@
  * Results: bench/results/<date>-<db>-<posts>.json and .md, and the index bench/results/README.md.
  * The old notification fan-out benchmark is `npm run bench:fanout`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -35,6 +34,7 @@ import { type DatabaseHandle, PAGE_READ_SETTINGS, isPostgresUrl } from '../src/d
 import type { Database } from '../src/db/schema';
 import { freePort } from '../tests/helpers/free-port';
 import { SEED_NAMES, writeTargets } from './seed-data';
+import { type Child, answers, compileServer, serverEnv, startProcess } from './processes';
 import { shellArgs } from './shell-args';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -97,46 +97,6 @@ interface PlannedQuery {
   parameters: unknown[];
   ms: number;
   plan: string[];
-}
-
-// ---- Processes -----------------------------------------------------------------------------------
-
-interface Child {
-  process: ChildProcess;
-  output: string[];
-  stop(): Promise<void>;
-}
-
-/** A TypeScript file runs through tsx; a .js file (the compiled server) on Node alone. */
-async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>): Promise<Child> {
-  const argv = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
-  const child = spawn(process.execPath, argv, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const deadline = Date.now() + 60_000;
-  while (!(await ready())) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${script} did not start:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    process: child,
-    output,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
 }
 
 // ---- Load ----------------------------------------------------------------------------------------
@@ -367,12 +327,7 @@ async function main(): Promise<void> {
 
   let entry = 'server/src/server.ts';
   if (SERVER === 'compiled') {
-    console.log('Compiling the server (server/dist)...');
-    await new Promise<void>((done, fail) => {
-      const build = spawn(process.execPath, ['server/scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });
-      build.once('exit', (code) => (code === 0 ? done() : fail(new Error(`server build failed (${code})`))));
-    });
-    entry = 'server/dist/server/src/server.js';
+    entry = await compileServer();
   }
   console.log(`Kruh server (${SERVER}, ${PROCESSES} process${PROCESSES > 1 ? 'es' : ''}):`);
   const scratch = mkdtempSync(join(tmpdir(), 'kruh-bench-web-'));
@@ -385,14 +340,7 @@ async function main(): Promise<void> {
       servers.push(await startProcess(
         entry,
         {
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: postgres ? url! : '',
-          JWT_SECRET: secret,
-          WEB_DIR: join(scratch, 'none'),
-          LOG_LEVEL: 'warn',
-          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          ...serverEnv(port, dataDir, postgres ? url : undefined, secret, scratch),
           // One job worker is enough; the others only serve requests, as behind a load balancer.
           RUN_WORKER: i === 0 ? 'true' : 'false',
           // The write load comes from 50 users far faster than a person comments.

@@ -17,7 +17,6 @@ import { join, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import pg from 'pg';
 import sharp from 'sharp';
 import { skeleton } from '#core/text';
 import { buildApp } from '../src/app';
@@ -30,6 +29,7 @@ import { contextOf } from '../src/lib/service-context';
 import { runDueJobs } from '../src/lib/jobs/worker';
 import { uploadContentImage } from '../src/modules/media/media.service';
 import { storeAvatar } from '../src/modules/media/avatars';
+import { preparePostgres } from './postgres';
 import { shellArgs } from './shell-args';
 import { type Progress, type SeedSummary, isEmpty, seedDatabase, seedOptions } from './seed-data';
 
@@ -57,24 +57,6 @@ function count(name: 'users' | 'posts' | 'likes' | 'comments' | 'groups' | 'seed
 }
 
 const DEMO_SIZE = { users: 200, posts: 2_000, likes: 10_000, comments: 2_000, groups: 10, bigGroupMembers: 150 } as const;
-
-/** Creates the PostgreSQL database named in the URL when it is missing; drops it first on --reset. */
-async function preparePostgres(url: string, reset: boolean): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const quoted = `"${name.replace(/"/g, '""')}"`;
-    if (reset) await client.query(`DROP DATABASE IF EXISTS ${quoted} WITH (FORCE)`);
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE ${quoted}`);
-  } finally {
-    await client.end();
-  }
-}
 
 function progressBar(): Progress {
   const bar = new cliProgress.SingleBar(
