@@ -42,7 +42,7 @@ describe("the app's paths", () => {
     expect(SERVER_PATH_PREFIXES).toEqual(expect.arrayContaining(['/api/', '/media/', '/.well-known/', '/rss/']));
     for (const prefix of SERVER_PATH_PREFIXES) expect(isServerPath(`${prefix.replace(/\/$/, '')}/x`)).toBe(true);
     // Personal, private or a form: never for search engines.
-    expect([...UNINDEXED_SCREENS].sort()).toEqual(['account', 'create-group', 'login', 'moderation', 'notifications', 'post', 'reset', 'search', 'signup', 'verify']);
+    expect([...UNINDEXED_SCREENS].sort()).toEqual(['account', 'create-group', 'login', 'moderation', 'notifications', 'oauth', 'post', 'reset', 'search', 'signup', 'verify']);
     expect(UNINDEXED_SCREENS).not.toContain('p');
   });
 

@@ -68,7 +68,7 @@ export const isServerPath = (path: string) => serverPathPattern().test(path);
  * Screens that are personal or private: not for search engines (the server marks them `noindex`).
  * Matched on the path's first segment.
  */
-export const UNINDEXED_SCREENS: readonly string[] = ['account', 'notifications', 'search', 'post', 'login', 'signup', 'verify', 'reset', 'moderation', 'create-group'];
+export const UNINDEXED_SCREENS: readonly string[] = ['account', 'notifications', 'search', 'post', 'login', 'signup', 'verify', 'reset', 'moderation', 'create-group', 'oauth'];
 
 /**
  * An old hash address (`#/p/<id>?c=1`, from mails already sent and bookmarks) as the real path it

@@ -53,6 +53,8 @@ const notificationSettings = () => import('../features/account/NotificationSetti
 const safetyLists = () => import('../features/account/SafetyListsPage');
 const invites = () => import('../features/account/InvitesPage');
 const accountDeleted = () => import('../features/account/AccountDeletedPage');
+const authorize = () => import('../features/oauth/AuthorizePage');
+const authorizedApps = () => import('../features/oauth/AuthorizedAppsPage');
 
 function RouteError() {
   const { t } = useTranslation('common');
@@ -104,11 +106,14 @@ export const routes: RouteObject[] = [
           { path: 'account/notification-settings', ...page(notificationSettings, { guarded: true }) },
           { path: 'account/safety', ...page(safetyLists, { guarded: true }) },
           { path: 'account/invites', ...page(invites, { guarded: true }) },
+          { path: 'account/apps', ...page(authorizedApps, { guarded: true }) },
           { path: 'account-deleted', ...page(accountDeleted) },
           { path: 'moderation', ...page(moderation, { guarded: true }) },
           { path: 'moderation/instance', ...page(instanceSettings, { guarded: true }) },
           { path: 'moderation/people', ...page(people, { guarded: true }) },
           { path: 'about', ...page(about) },
+          // A fediverse app's sign-in: the app's request is the query, kept across the login.
+          { path: 'oauth/authorize', ...page(authorize, { guarded: true }) },
           { path: '*', Component: NotFoundPage },
         ],
       },

@@ -289,6 +289,7 @@ export default function AccountPage() {
         <AppLink to="/account/credentials">{t('credentialsLink')}</AppLink>
         <AppLink to="/account/notification-settings">{t('settingsLink')}</AppLink>
         <AppLink to="/account/safety">{t('safety:lists_link')}</AppLink>
+        <AppLink to="/account/apps">{t('appsLink')}</AppLink>
         {account.moderator && <AppLink to="/moderation">{t('moderation:link')}</AppLink>}
         {registration.value?.membersInvite && !account.moderator && <AppLink to="/account/invites">{t('moderation:invites.title')}</AppLink>}
         <button type="button" className="link-button" onClick={() => void onLogout()}>

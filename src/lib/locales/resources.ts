@@ -16,6 +16,7 @@ import type instance from '../../../locales/en/instance.json';
 import type links from '../../../locales/en/links.json';
 import type moderation from '../../../locales/en/moderation.json';
 import type notifications from '../../../locales/en/notifications.json';
+import type oauth from '../../../locales/en/oauth.json';
 import type post from '../../../locales/en/post.json';
 import type postPage from '../../../locales/en/postPage.json';
 import type profile from '../../../locales/en/profile.json';
@@ -45,6 +46,7 @@ export interface Resources {
   links: typeof links;
   moderation: typeof moderation;
   notifications: typeof notifications;
+  oauth: typeof oauth;
   post: typeof post;
   postPage: typeof postPage;
   profile: typeof profile;

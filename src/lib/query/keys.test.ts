@@ -27,6 +27,8 @@ const samples: Record<keyof typeof queryKeys, unknown[]> = {
   moderationAll: [],
   notificationSettings: [],
   passkeys: [],
+  authorizedApps: [],
+  oauthPrompt: ['?client_id=a'],
   blockState: ['u1'],
   publicConfig: [],
   registration: [],

@@ -41,6 +41,10 @@ export const queryKeys = {
   moderationAll: (dbName: string) => ['list', dbName, 'moderation'] as const,
   notificationSettings: (dbName: string) => ['notification-settings', dbName] as const,
   passkeys: (dbName: string) => ['passkeys', dbName] as const,
+  /** The apps the account let in (kept in the meta table). */
+  authorizedApps: (dbName: string) => ['authorized-apps', dbName] as const,
+  /** What an app asks of the account on the consent screen (its request's query). */
+  oauthPrompt: (dbName: string, request: string) => ['oauth-prompt', dbName, request] as const,
   /** The caller's block and mute of a user (kept in the meta table). */
   blockState: (dbName: string, userId: string) => ['block-state', dbName, userId] as const,
   publicConfig: (dbName: string) => ['public-config', dbName] as const,
