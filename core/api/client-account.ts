@@ -1,12 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /**
  * The signed-in account as the client API answers it to its own apps: the Account entity (field
  * names and types as fediverse apps read them) with `source`, what its owner may edit.
  */
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const CredentialSource = Type.Object({
   privacy: Type.String(),

@@ -1,12 +1,11 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from './common.js';
 import { endpoint, plainEntry } from './endpoint.js';
 
 /**
  * The client API that fediverse apps speak, beside Kruh's own: its entities keep the names and
  * shapes those apps read (snake_case), and its refusals answer `{error, message}` (ClientError).
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A refusal: `error` a sentence an app may show as it is, `message` the catalogue key. */
 export const ClientError = Type.Object({ error: Type.String(), message: Type.String() });
@@ -96,12 +95,12 @@ export const NewClientApp = Type.Object({
 });
 export type NewClientApp = Static<typeof NewClientApp>;
 
+/** What every description of an app carries: its id, its name and website, the scopes it may use. */
+export const AppProperties = { id: Type.String(), name: Type.String(), website: Nullable(Type.String()), scopes: Type.Array(Type.String()) };
+
 /** A registered app; the credentials only in the answer to its registration. */
 export const ClientApplication = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  website: Nullable(Type.String()),
-  scopes: Type.Array(Type.String()),
+  ...AppProperties,
   redirect_uri: Type.String(),
   redirect_uris: Type.Array(Type.String()),
   client_id: Type.String(),

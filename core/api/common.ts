@@ -15,6 +15,9 @@ export const PostIdParams = Type.Object({ postId: Id });
 export const CommentIdParams = Type.Object({ commentId: Id });
 export const UserIdParams = Type.Object({ userId: Id });
 
+/** A value or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 /** A name or tag in the path, taken as given: the lookup behind it decides whether it exists. */
 export const PathText = Type.String({ minLength: 1, maxLength: 200 });
 

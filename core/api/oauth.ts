@@ -1,5 +1,6 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Id, MessageReplies } from './common.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { AppProperties } from './client.js';
+import { Id, MessageReplies, Nullable } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /**
@@ -8,8 +9,6 @@ import { endpoint } from './endpoint.js';
  * call themselves at the root (`/oauth/token`, `/oauth/revoke`, the server's metadata), which answer
  * as OAuth clients read them.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** What an app asks for, as its authorisation address carries it (the query of /oauth/authorize). */
 export const AuthorizationRequest = Type.Object({
@@ -45,10 +44,7 @@ export type AuthorizationOutcome = Static<typeof AuthorizationOutcome>;
 
 /** An app the account has let in: what it may do, when it was let in and when it last called. */
 export const AuthorizedApp = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  website: Nullable(Type.String()),
-  scopes: Type.Array(Type.String()),
+  ...AppProperties,
   authorizedAt: Type.Integer(),
   lastUsedAt: Nullable(Type.Integer()),
 });
