@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { msType, ownedBy } from './table-shapes.js';
+import { createKeyedTable, msType, ownedBy } from './table-shapes.js';
 
 /**
  * Signing apps in: the authorization codes a person's approval issues and the access tokens apps
@@ -28,9 +28,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('oauth_codes_user_app').on('oauth_codes').columns(['user_id', 'app_id']).execute();
   await db.schema.createIndex('oauth_codes_expires').on('oauth_codes').column('expires_at').execute();
 
-  await db.schema
-    .createTable('oauth_tokens')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await createKeyedTable(db, 'oauth_tokens')
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('refresh_hash', 'text', (c) => c.unique())
     .addColumn('app_id', 'text', (c) => c.notNull())

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createKeyedTable, msType } from './table-shapes.js';
 
 /**
  * Apps registered for the client API: each has a public client id, a secret kept only as its
@@ -6,10 +7,8 @@ import { type Kysely, PostgresAdapter } from 'kysely';
  * addresses and the scopes it registered with (each list as JSON text).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const ms = db.getExecutor().adapter instanceof PostgresAdapter ? 'bigint' : 'integer';
-  await db.schema
-    .createTable('client_apps')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  const ms = msType(db);
+  await createKeyedTable(db, 'client_apps')
     .addColumn('client_id', 'text', (c) => c.notNull().unique())
     .addColumn('secret_hash', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
