@@ -89,32 +89,36 @@ export interface GroupUserTable {
   created_at: number;
 }
 
-export interface PostsTable {
-  id: string;
+/** What a post and a comment both hold: their likes and pictures, their search text, and where a remote one comes from. */
+interface WrittenItemColumns {
   author_id: string | null;
   text: string;
-  reply_to: string | null;
   likes: Generated<number>;
-  comments: Generated<number>;
   images: Generated<number>;
   /** Version of the newest image bytes, the images' URL version, as users.pfp_version; 0 when unknown. */
   media_version: Generated<number>;
   /** JSON list of the images' descriptions (alt texts) in image order, '' where there is none. */
   image_alts: Generated<string>;
-  /** The warning the post is shown behind; null for none. */
-  content_warning: string | null;
   search_text: string;
   created_at: number;
+  /** A remote post's or comment's object IRI; null for one written here. */
+  ap_id: Generated<string | null>;
+  /** A remote post's or comment's page on its own server. */
+  ap_url: Generated<string | null>;
+  /** How many pictures the item's first sending to other servers still waits for; 0 when none. */
+  awaiting_pictures: Generated<number>;
+}
+
+export interface PostsTable extends WrittenItemColumns {
+  id: string;
+  reply_to: string | null;
+  comments: Generated<number>;
+  /** The warning the post is shown behind; null for none. */
+  content_warning: string | null;
   /** When the author last changed the text; null for a post never edited. */
   edited_at: number | null;
-  /** A remote post's object IRI; null for a post written here. */
-  ap_id: Generated<string | null>;
-  /** A remote post's page on its own server. */
-  ap_url: Generated<string | null>;
   /** A remote post's pictures, JSON of `{url, alt}` (they stay on its server); null for a local post. */
   remote_media: Generated<string | null>;
-  /** How many pictures the post's first sending to other servers still waits for; 0 when none. */
-  awaiting_pictures: Generated<number>;
 }
 
 /** A version of a post that an edit replaced. */
@@ -154,28 +158,12 @@ export interface PostLikesTable {
   created_at: number;
 }
 
-export interface CommentsTable {
+export interface CommentsTable extends WrittenItemColumns {
   id: string;
   post_id: string;
   parent_comment_id: string | null;
-  author_id: string | null;
-  text: string;
-  likes: Generated<number>;
   replies: Generated<number>;
-  images: Generated<number>;
-  /** Version of the newest image bytes, the images' URL version, as users.pfp_version; 0 when unknown. */
-  media_version: Generated<number>;
-  /** JSON list of the images' descriptions (alt texts) in image order, '' where there is none. */
-  image_alts: Generated<string>;
   deleted: Generated<number>;
-  search_text: string;
-  created_at: number;
-  /** A remote comment's object IRI; null for a comment written here. */
-  ap_id: Generated<string | null>;
-  /** A remote comment's page on its own server. */
-  ap_url: Generated<string | null>;
-  /** How many pictures the comment's first sending to other servers still waits for; 0 when none. */
-  awaiting_pictures: Generated<number>;
 }
 
 export interface CommentMentionsTable {
