@@ -1,8 +1,10 @@
-import { createRestAPIClient } from 'masto';
+import { createOAuthAPIClient, createRestAPIClient } from 'masto';
 import generator from 'megalodon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
+import { type TestUser, createUser } from '../helpers/fixtures';
 import { type KruhInstance, startInstance } from '../helpers/kruh-instance';
+import { REDIRECT, codeIn, pkcePair } from './oauth-helpers';
 
 /**
  * Two client libraries apps are built on, from the registry, against a running instance over
@@ -54,5 +56,64 @@ describe('client API through real client libraries', () => {
   it('megalodon gets the refusal of an unknown scope', async () => {
     const client = generator('mastodon', instance.origin);
     await expect(client.registerApp('megalodon bad', { scopes: ['read', 'admin:everything'] })).rejects.toMatchObject({ response: { status: 422 } });
+  });
+
+  /** The person's approval, as the consent screen sends it: Kruh's own call, with the person's session. */
+  async function approve(user: TestUser, request: Record<string, string>): Promise<{ redirect: string | null; code: string | null }> {
+    const res = await fetch(`${instance.origin}/api/oauth/authorize`, {
+      method: 'POST',
+      headers: { ...user.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ response_type: 'code', ...request, approve: true }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { redirect: string | null; code: string | null };
+  }
+
+  it('masto signs in with PKCE as a public app, reads its account, then revokes its token', async () => {
+    const user = await createUser(instance.app);
+    const masto = createRestAPIClient({ url: instance.origin });
+    const app = await masto.v1.apps.create({ clientName: 'masto sign-in', redirectUris: REDIRECT, scopes: 'read write' });
+    const { verifier, challenge } = pkcePair();
+    const { redirect } = await approve(user, { client_id: app.clientId!, redirect_uri: REDIRECT, scope: 'read write', state: 'st', code_challenge: challenge, code_challenge_method: 'S256' });
+    const back = codeIn(redirect!);
+    expect(back.state).toBe('st');
+    const oauth = createOAuthAPIClient({ url: instance.origin });
+    // No secret: a public app proves itself by its verifier alone.
+    const params = { grantType: 'authorization_code', clientId: app.clientId!, redirectUri: REDIRECT, code: back.code!, codeVerifier: verifier };
+    const token = await oauth.token.create(params as unknown as Parameters<typeof oauth.token.create>[0]);
+    expect(token).toMatchObject({ tokenType: 'Bearer', scope: 'read write', accessToken: expect.any(String) });
+
+    const signedIn = createRestAPIClient({ url: instance.origin, accessToken: token.accessToken });
+    const account = await signedIn.v1.accounts.verifyCredentials();
+    expect(account).toMatchObject({ id: user.id, username: user.username, acct: user.username });
+
+    await oauth.revoke({ clientId: app.clientId!, clientSecret: app.clientSecret!, token: token.accessToken });
+    await expect(signedIn.v1.accounts.verifyCredentials()).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it('masto cannot exchange a PKCE code without the verifier', async () => {
+    const user = await createUser(instance.app);
+    const app = await createRestAPIClient({ url: instance.origin }).v1.apps.create({ clientName: 'masto wrong', redirectUris: REDIRECT, scopes: 'read' });
+    const { challenge } = pkcePair();
+    const { redirect } = await approve(user, { client_id: app.clientId!, redirect_uri: REDIRECT, scope: 'read', code_challenge: challenge, code_challenge_method: 'S256' });
+    const oauth = createOAuthAPIClient({ url: instance.origin });
+    const params = { grantType: 'authorization_code', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: REDIRECT, code: codeIn(redirect!).code!, codeVerifier: pkcePair().verifier };
+    await expect(oauth.token.create(params as unknown as Parameters<typeof oauth.token.create>[0])).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('megalodon signs in with the code shown to copy, reads its account, then revokes its token', async () => {
+    const user = await createUser(instance.app);
+    const client = generator('mastodon', instance.origin);
+    const app = await client.registerApp('megalodon sign-in', { scopes: ['read', 'write'] });
+    const { code } = await approve(user, { client_id: app.client_id, redirect_uri: app.redirect_uri!, scope: 'read write' });
+    const token = await client.fetchAccessToken(app.client_id, app.client_secret, code!);
+    expect(token).toMatchObject({ token_type: 'Bearer', scope: 'read write' });
+
+    const signedIn = generator('mastodon', instance.origin, token.access_token);
+    const account = await signedIn.verifyAccountCredentials();
+    expect(account.data).toMatchObject({ id: user.id, username: user.username, acct: user.username });
+
+    await client.revokeToken(app.client_id, app.client_secret, token.access_token);
+    await expect(signedIn.verifyAccountCredentials()).rejects.toMatchObject({ response: { status: 401 } });
   });
 });
