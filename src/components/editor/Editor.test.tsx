@@ -56,7 +56,7 @@ beforeEach(async () => {
 
 describe('Editor', () => {
   it('offers its slot, picture and warning controls only once the draft is read', async () => {
-    renderWithApp(<Harness addGroups contentWarnings />);
+    renderWithApp(<Harness rules="post" addGroups contentWarnings />);
     const controls = () => [
       screen.getByRole('button', { name: /Add mention/ }),
       screen.getByRole('button', { name: /Add group/ }),
