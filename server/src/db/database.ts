@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { withPreparedStatements } from './pg-prepared.js';
-import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './schema.js';
 import { holdSqliteFile } from './sqlite-lock.js';
+import { KruhSqliteDialect } from './sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
 
 /** What a PostgreSQL connection pool tells of itself (pg's Pool counts). */
@@ -108,7 +109,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   // fails; a failure answers 503 server_busy (plugins/errors.ts).
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options.onQuery) });
+  const db = new Kysely<Database>({ dialect: new KruhSqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options.onQuery) });
   return {
     db,
     close: async () => {
