@@ -1,17 +1,13 @@
 import { type PasskeyItem, passkeysApi } from '#core/api/passkeys';
-import { ApiError, callApi } from '../../lib/api/client';
+import { callApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
 import { createPasskey } from '../../lib/passkeys';
+import { storedList } from '../../lib/query/stored';
 
 /** Where the account's passkeys are kept, so the list shows offline once seen. */
 export const PASSKEYS_META_KEY = 'passkeys';
 
-async function storePasskeys(db: KruhDb, change: (current: PasskeyItem[]) => PasskeyItem[]): Promise<void> {
-  await db.transaction('rw', db.meta, async () => {
-    const current = ((await db.meta.get(PASSKEYS_META_KEY))?.value as PasskeyItem[] | undefined) ?? [];
-    await db.meta.put({ key: PASSKEYS_META_KEY, value: change(current) });
-  });
-}
+const stored = storedList<PasskeyItem>(PASSKEYS_META_KEY);
 
 export async function fetchPasskeys(db: KruhDb, signal?: AbortSignal): Promise<PasskeyItem[]> {
   const { passkeys } = await callApi(passkeysApi.list, {}, { signal });
@@ -25,19 +21,10 @@ export async function addPasskey(db: KruhDb, name: string): Promise<PasskeyItem>
   const response = await createPasskey(options);
   const trimmed = name.trim();
   const added = await callApi(passkeysApi.register, { body: { challengeId, response, ...(trimmed ? { name: trimmed } : {}) } });
-  await storePasskeys(db, (current) => [added, ...current.filter((p) => p._id !== added._id)]);
+  await stored.update(db, (current) => [added, ...current.filter((p) => p._id !== added._id)]);
   return added;
 }
 
 /** Removes one passkey; one already gone (removed on another device) leaves the list as well. */
-export async function removePasskey(db: KruhDb, id: string): Promise<string> {
-  const drop = () => storePasskeys(db, (current) => current.filter((p) => p._id !== id));
-  try {
-    const reply = await callApi(passkeysApi.remove, { params: { id } });
-    await drop();
-    return reply.message;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) await drop();
-    throw err;
-  }
-}
+export const removePasskey = (db: KruhDb, id: string): Promise<string> =>
+  stored.removeOne(db, (p) => p._id !== id, () => callApi(passkeysApi.remove, { params: { id } }));

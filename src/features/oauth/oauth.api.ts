@@ -1,6 +1,7 @@
 import { type AuthorizationDecision, type AuthorizationRequest, type AuthorizedApp, oauthApi } from '#core/api/oauth';
-import { ApiError, callApi } from '../../lib/api/client';
+import { callApi } from '../../lib/api/client';
 import type { KruhDb } from '../../lib/db/db';
+import { storedList } from '../../lib/query/stored';
 
 /** Where the account's authorised apps are kept, so the list shows offline once seen. */
 export const AUTHORIZED_APPS_META_KEY = 'authorized-apps';
@@ -29,18 +30,5 @@ export async function fetchAuthorizedApps(db: KruhDb, signal?: AbortSignal): Pro
 }
 
 /** Takes an app's access back; one already gone (revoked on another device) leaves the list as well. */
-export async function revokeApp(db: KruhDb, id: string): Promise<string> {
-  const drop = () =>
-    db.transaction('rw', db.meta, async () => {
-      const current = ((await db.meta.get(AUTHORIZED_APPS_META_KEY))?.value as AuthorizedApp[] | undefined) ?? [];
-      await db.meta.put({ key: AUTHORIZED_APPS_META_KEY, value: current.filter((app) => app.id !== id) });
-    });
-  try {
-    const reply = await callApi(oauthApi.revokeAuthorization, { params: { id } });
-    await drop();
-    return reply.message;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) await drop();
-    throw err;
-  }
-}
+export const revokeApp = (db: KruhDb, id: string): Promise<string> =>
+  storedList<AuthorizedApp>(AUTHORIZED_APPS_META_KEY).removeOne(db, (app) => app.id !== id, () => callApi(oauthApi.revokeAuthorization, { params: { id } }));

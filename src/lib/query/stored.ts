@@ -121,3 +121,29 @@ export function storedSetting<T>(key: string, queryKeyOf: (dbName: string) => Qu
   };
   return { fetch, useValue };
 }
+
+/**
+ * A list of the account's own things (its passkeys, the apps it let in) kept under `key` in the
+ * meta table, so it shows offline once seen. `update` changes the stored copy in one transaction;
+ * `removeOne` has the server remove an item, then drops it from the copy, also when the server no
+ * longer has it (removed on another device), and answers the server's message.
+ */
+export function storedList<T>(key: string) {
+  const update = (db: KruhDb, change: (current: T[]) => T[]): Promise<void> =>
+    db.transaction('rw', db.meta, async () => {
+      const current = ((await db.meta.get(key))?.value as T[] | undefined) ?? [];
+      await db.meta.put({ key, value: change(current) });
+    });
+  const removeOne = async (db: KruhDb, keep: (item: T) => boolean, remove: () => Promise<{ message: string }>): Promise<string> => {
+    const drop = () => update(db, (current) => current.filter(keep));
+    try {
+      const reply = await remove();
+      await drop();
+      return reply.message;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) await drop();
+      throw err;
+    }
+  };
+  return { update, removeOne };
+}
