@@ -21,6 +21,7 @@ import { AccountSection } from './AccountSection';
 import { AccountSubpage } from './AccountSubpage';
 import { useAccount } from './useAccount';
 import './account.css';
+import '../../components/removable-list.css';
 import './passkeys.css';
 
 /** A message to show: a catalogue key (error/..., info/...) or a key of this namespace. */
@@ -209,9 +210,9 @@ function PasskeyRow({ passkey, busy, online, onRemove }: { passkey: PasskeyItem;
   const date = (time: number) => new Intl.DateTimeFormat(currentLanguage(i18n), { dateStyle: 'medium' }).format(time);
   const name = passkey.name ?? t('credentials.passkeys.unnamed');
   return (
-    <li className="passkey-list__item">
-      <span className="passkey-list__text">
-        <span className="passkey-list__name">{name}</span>
+    <li className="removable-list__item">
+      <span className="removable-list__text">
+        <span className="removable-list__name">{name}</span>
         <span className="passkey-list__dates">
           {t('credentials.passkeys.created', { date: date(passkey.createdAt) })}
           {passkey.lastUsedAt ? ` · ${t('credentials.passkeys.lastUsed', { date: date(passkey.lastUsedAt) })}` : ''}
@@ -259,7 +260,7 @@ function PasskeysSection() {
       ) : passkeys.length === 0 ? (
         <p className="account-form__note">{t('credentials.passkeys.none')}</p>
       ) : (
-        <ul className="passkey-list" aria-label={t('credentials.passkeys.title')}>
+        <ul className="removable-list" aria-label={t('credentials.passkeys.title')}>
           {passkeys.map((passkey) => (
             <PasskeyRow key={passkey._id} passkey={passkey} busy={busy} online={online} onRemove={() => remove(passkey._id)} />
           ))}

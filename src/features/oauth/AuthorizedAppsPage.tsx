@@ -11,15 +11,16 @@ import { queryKeys } from '../../lib/query/keys';
 import { useStoredValue } from '../../lib/query/stored';
 import { AUTHORIZED_APPS_META_KEY, fetchAuthorizedApps, revokeApp } from './oauth.api';
 import { describeScope } from './scopes';
+import '../../components/removable-list.css';
 import './oauth.css';
 
 function AppRow({ app, busy, online, onRevoke }: { app: AuthorizedApp; busy: boolean; online: boolean; onRevoke: () => void }) {
   const { t, i18n } = useTranslation('oauth');
   const date = (time: number) => new Intl.DateTimeFormat(currentLanguage(i18n), { dateStyle: 'medium' }).format(time);
   return (
-    <li className="authorized-apps__item">
-      <span className="authorized-apps__text">
-        <span className="authorized-apps__name">{app.name}</span>
+    <li className="removable-list__item">
+      <span className="removable-list__text">
+        <span className="removable-list__name">{app.name}</span>
         {app.website ? <span className="authorized-apps__details">{app.website}</span> : null}
         <span className="authorized-apps__details">{app.scopes.map((scope) => describeScope(t, scope)).join(' · ')}</span>
         <span className="authorized-apps__details">
@@ -64,7 +65,7 @@ export default function AuthorizedAppsPage() {
         ) : apps.length === 0 ? (
           <p>{t('apps.none')}</p>
         ) : (
-          <ul className="authorized-apps__list" aria-label={t('apps.title')}>
+          <ul className="removable-list" aria-label={t('apps.title')}>
             {apps.map((app) => (
               <AppRow key={app.id} app={app} busy={busy} online={online} onRevoke={() => revoke(app.id)} />
             ))}
