@@ -1,5 +1,5 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import { type Socket, createServer as createTcpServer } from 'node:net';
+import { type IncomingMessage, Server, type ServerResponse, createServer } from 'node:http';
+import { type AddressInfo, type Socket, createServer as createTcpServer } from 'node:net';
 import { type DocumentLoader, preloadedContexts, verifyRequest } from '@fedify/fedify';
 import { freePort } from '../tests/helpers/free-port';
 
@@ -185,9 +185,40 @@ export async function startFakeInboxes({ plans, trusted }: FakeInboxOptions): Pr
     response.end();
   }
 
+  /** A live or silent server listens on a port the system picks; a refusing one is given one nothing listens on. */
+  const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
+    new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+
+  /** Takes the connection and the request, and says nothing until the sender gives up. */
+  function silentServer() {
+    return createTcpServer((socket) => {
+      hungConnections++;
+      held.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => held.delete(socket));
+      socket.resume();
+    });
+  }
+
+  const byPort = new Map<number, LiveServer>();
+  function answer(request: IncomingMessage, response: ServerResponse) {
+    const live = byPort.get(request.socket.localPort ?? 0);
+    if (!live) {
+      response.statusCode = 503;
+      response.end();
+      return;
+    }
+    take(live, request, response).catch((err: unknown) => {
+      fail(`${live.server.origin}: ${(err as Error).message}`);
+      response.statusCode = 500;
+      response.end();
+    });
+  }
+
   let follower = 0;
   for (const plan of plans) {
-    const port = await freePort();
+    const listener = plan.mode === 'refuse' ? null : plan.mode === 'hang' ? silentServer() : createServer((request, response) => answer(request, response));
+    const port = listener ? await listen(listener) : await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const sharedInbox = plan.shared ? `${origin}/inbox` : null;
     const followers = Array.from({ length: plan.followers }, (): FakeFollower => {
@@ -196,18 +227,9 @@ export async function startFakeInboxes({ plans, trusted }: FakeInboxOptions): Pr
     });
     const server: FakeServer = { origin, mode: plan.mode, shared: plan.shared, followers };
     servers.push(server);
-    if (plan.mode === 'refuse') continue;
-    if (plan.mode === 'hang') {
-      // Takes the connection and the request, and says nothing until the sender gives up.
-      const silent = createTcpServer((socket) => {
-        hungConnections++;
-        held.add(socket);
-        socket.on('error', () => {});
-        socket.on('close', () => held.delete(socket));
-        socket.resume();
-      });
-      await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
-      tcp.push(silent);
+    if (!listener) continue;
+    if (!(listener instanceof Server)) {
+      tcp.push(listener);
       continue;
     }
     const paths = (inbox: string) => new URL(inbox).pathname;
@@ -217,14 +239,7 @@ export async function startFakeInboxes({ plans, trusted }: FakeInboxOptions): Pr
       taken: new Map(),
     };
     lives.push(live);
-    const listener = createServer((request, response) => {
-      take(live, request, response).catch((err: unknown) => {
-        fail(`${origin}: ${(err as Error).message}`);
-        response.statusCode = 500;
-        response.end();
-      });
-    });
-    await new Promise<void>((resolve) => listener.listen(port, '127.0.0.1', resolve));
+    byPort.set(port, live);
     http.push(listener);
   }
 

@@ -115,6 +115,7 @@ function planServers(servers: number, personal: number, dead: number, followers:
 interface Inboxes {
   child: Child;
   servers: FakeServer[];
+  trust(origin: string): Promise<void>;
   report(): Promise<InboxReport>;
   close(): Promise<void>;
 }
@@ -132,12 +133,15 @@ function ask<T>(child: Child, command: Command, answer: string): Promise<T> {
   });
 }
 
-async function startInboxes(plans: ServerPlan[], trustedOrigin: string): Promise<Inboxes> {
+async function startInboxes(plans: ServerPlan[]): Promise<Inboxes> {
   const child = await startProcess('server/bench/fake-inboxes-process.ts', {}, () => Promise.resolve(true), { ipc: true });
-  const { servers } = await ask<{ servers: FakeServer[] }>(child, { type: 'start', plans, trustedOrigin }, 'started');
+  const { servers } = await ask<{ servers: FakeServer[] }>(child, { type: 'start', plans }, 'started');
   return {
     child,
     servers,
+    trust: async (origin) => {
+      await ask(child, { type: 'trust', origin }, 'trusted');
+    },
     report: async () => (await ask<{ report: InboxReport }>(child, { type: 'report' }, 'report')).report,
     async close() {
       if (child.process.connected) child.process.send({ type: 'close' } satisfies Command);
@@ -227,9 +231,7 @@ async function main(): Promise<void> {
   try {
     if (postgres) await preparePostgres(url!, true);
     const database = openDatabase({ url: postgres ? url : undefined, dataDir });
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    inboxes = await startInboxes(plans, base);
+    inboxes = await startInboxes(plans);
     let authorId: string;
     let readerId: string;
     try {
@@ -246,6 +248,10 @@ async function main(): Promise<void> {
     }
 
     const entry = args.server === 'source' ? 'server/src/server.ts' : await compileServer();
+    // Taken once every fake server has its port, so none of them can have it.
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    await inboxes.trust(base);
     server = await startProcess(
       entry,
       {

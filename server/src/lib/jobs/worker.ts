@@ -9,6 +9,12 @@ export const LEASE_MS = 30_000;
 export const POLL_MS = 500;
 /** How jobs of a kind run, for kinds app.jobConcurrency does not name: one at a time. */
 const DEFAULT_BOUND: LaneBound = { jobs: 1 };
+/**
+ * A lane of at least this many slots (deliveries) claims again when a quarter of them is free, not
+ * after each job: every claim is a statement over the lane's whole backlog, and on SQLite it holds
+ * the process, its readers included, while it runs.
+ */
+const BATCHED_LANE = 4;
 /** Steps one claim may run before the job goes back in line, so a huge fan-out does not starve others. */
 const STEPS_PER_CLAIM = 20;
 const MAX_ATTEMPTS = 10;
@@ -65,22 +71,34 @@ export async function runDueJobs(app: FastifyInstance, options: RunOptions = {})
   const run: Run = { clock: options.clock ?? Date.now, options, steps: 0 };
   const busy = new Map<Lane, number>();
   const inFlight = new Set<Promise<void>>();
-  // Woken, the run claims in every lane with room: a job that ends may have queued jobs of another
-  // kind (a fan-out, pushes), and its signal comes before its transaction commits.
+  // Woken by a signal, the poll or a job of a lane that is not batched, the run claims in every lane
+  // with room: a job that ends may have queued jobs of another kind (a fan-out, pushes), and its
+  // signal comes before its transaction commits. Woken by the end of a batched lane's job (a
+  // delivery, which queues nothing), it claims in that lane only, once it has room for a batch.
   let woken: boolean;
+  let everyLane = true;
+  const ended = new Set<Lane>();
   let resume: (() => void) | null = null;
   const wake = () => {
     woken = true;
     resume?.();
   };
-  const unsubscribe = (options.wakeups ?? onJobEnqueued)(() => wake());
+  const signalled = () => {
+    everyLane = true;
+    wake();
+  };
+  const unsubscribe = (options.wakeups ?? onJobEnqueued)(signalled);
   let failure: { err: unknown } | null = null;
   try {
     for (;;) {
       woken = false;
+      // With nothing in flight, every lane is looked at before the run may end.
+      const only = everyLane || inFlight.size === 0 ? null : new Set(ended);
+      everyLane = false;
+      ended.clear();
       // After a failure of the queue itself (not of a job), the jobs in flight finish and no more start.
       if (!failure && !options.shouldStop?.()) {
-        for (const { job, lane } of await claimRound(app, run, busy, inFlight.size)) {
+        for (const { job, lane } of await claimRound(app, run, busy, inFlight.size, only)) {
           busy.set(lane, (busy.get(lane) ?? 0) + 1);
           const task: Promise<void> = runJob(app, job, run)
             .catch((err: unknown) => {
@@ -89,7 +107,10 @@ export async function runDueJobs(app: FastifyInstance, options: RunOptions = {})
             .finally(() => {
               busy.set(lane, (busy.get(lane) ?? 1) - 1);
               inFlight.delete(task);
-              wake();
+              if (isBatched(app, lane)) {
+                ended.add(lane);
+                wake();
+              } else signalled();
             });
           inFlight.add(task);
         }
@@ -100,7 +121,7 @@ export async function runDueJobs(app: FastifyInstance, options: RunOptions = {})
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         resume = resolve;
-        timer = setTimeout(() => wake(), POLL_MS);
+        timer = setTimeout(signalled, POLL_MS);
       });
       resume = null;
       clearTimeout(timer);
@@ -112,25 +133,36 @@ export async function runDueJobs(app: FastifyInstance, options: RunOptions = {})
   return run.steps;
 }
 
-/** Claims, lane by lane, as many due jobs as each lane has room for (and the step budget allows). */
+const boundOf = (app: FastifyInstance, lane: Lane): LaneBound => (typeof lane === 'string' ? (app.jobConcurrency[lane] ?? DEFAULT_BOUND) : DEFAULT_BOUND);
+const isBatched = (app: FastifyInstance, lane: Lane) => boundOf(app, lane).jobs >= BATCHED_LANE;
+
+/**
+ * Claims, lane by lane, as many due jobs as each lane has room for (and the step budget allows);
+ * with `only`, in those lanes alone, and in a batched one only once a quarter of it is free (or
+ * none of it is busy). Between lanes it lets the process serve what waits (requests).
+ */
 async function claimRound(
   app: FastifyInstance,
   run: Run,
   busy: Map<Lane, number>,
   inFlight: number,
+  only: Set<Lane> | null,
 ): Promise<Claimed[]> {
   // Every job claimed takes at least one step: never claim more than the budget has left.
   let room = run.options.maxSteps === undefined ? Infinity : run.options.maxSteps - run.steps - inFlight;
   const kinds = Object.keys(app.jobHandlers);
   const lanes: Array<{ lane: Lane; bound: LaneBound; filter: KindFilter }> = [
-    ...kinds.map((kind) => ({ lane: kind, bound: app.jobConcurrency[kind] ?? DEFAULT_BOUND, filter: kind })),
+    ...kinds.map((kind) => ({ lane: kind, bound: boundOf(app, kind), filter: kind })),
     { lane: UNHANDLED, bound: DEFAULT_BOUND, filter: { except: kinds } },
   ];
   const claimed: Claimed[] = [];
   const now = run.clock();
   for (const { lane, bound, filter } of lanes) {
-    const wanted = Math.min(room, bound.jobs - (busy.get(lane) ?? 0));
+    if (only && !only.has(lane)) continue;
+    const running = busy.get(lane) ?? 0;
+    const wanted = Math.min(room, bound.jobs - running);
     if (wanted <= 0) continue;
+    if (only && running > 0 && bound.jobs >= BATCHED_LANE && wanted < Math.ceil(bound.jobs / BATCHED_LANE)) continue;
     const leaseMs = bound.leaseMs ?? LEASE_MS;
     const jobs =
       bound.perHost !== undefined && typeof filter === 'string'
@@ -138,6 +170,7 @@ async function claimRound(
         : await claimDueJobs(app.db, now, leaseMs, wanted, filter);
     room -= jobs.length;
     claimed.push(...jobs.map((job): Claimed => ({ job, lane })));
+    if (claimed.length) await new Promise((resolve) => setImmediate(resolve));
   }
   return claimed;
 }
