@@ -88,9 +88,9 @@ const FOLLOW_GRANTS: readonly string[] = ['read:follows', 'write:follows', 'read
  * any scope that reads accounts.
  */
 export function grantsScope(granted: readonly string[], needed: string): boolean {
-  if (granted.includes(needed)) return true;
+  // A scope with no colon is its own top scope.
   const top = needed.split(':')[0] ?? needed;
-  if (top !== needed && granted.includes(top)) return true;
+  if (granted.includes(needed) || granted.includes(top)) return true;
   if (FOLLOW_GRANTS.includes(needed) && granted.includes('follow')) return true;
   return needed === 'profile' && (granted.includes('read') || granted.includes('read:accounts'));
 }

@@ -94,6 +94,7 @@ export function screensOf(world: World): Screen[] {
     { name: 'account-credentials', path: '/account/credentials', guarded: true },
     { name: 'account-notification-settings', path: '/account/notification-settings', guarded: true },
     { name: 'account-invites', path: '/account/invites', guarded: true },
+    { name: 'account-apps', path: '/account/apps', guarded: true },
     { name: 'about', path: '/about' },
     { name: 'not-found', path: '/no/such/page' },
   ];
