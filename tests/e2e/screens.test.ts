@@ -78,7 +78,7 @@ describe('screens', () => {
     await page.evaluate((emoji) => navigator.clipboard.writeText(emoji), '😀'.repeat(300));
     await page.keyboard.press('Control+V');
     await expect.poll(() => box.inputValue().then((value) => [...value].length)).toBe(300);
-    await page.getByRole('main').getByText(text('en', 'compose:length', { length: 300, max: 512 })).waitFor();
+    await page.getByRole('main').getByText(text('en', 'editor:length', { length: 300, max: 512 })).waitFor();
   });
 
   it.each(['/notifications', '/account', '/post'])('asks a visitor opening %s to log in, then brings them back to it', async (path) => {
@@ -155,7 +155,7 @@ describe('screens', () => {
     const card = page.locator(`main#main article[data-post-id="${own._id}"]`);
     await card.getByRole('button', { name: text('en', 'post:menu'), exact: true }).click();
     await page.getByRole('menuitem', { name: text('en', 'edits:edit'), exact: true }).click();
-    const mentions = page.getByRole('dialog', { name: text('en', 'edits:title') }).getByRole('group', { name: text('en', 'edits:mentions') });
+    const mentions = page.getByRole('dialog', { name: text('en', 'edits:title') }).getByRole('group', { name: text('en', 'editor:mentions') });
     expect(await mentions.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('none');
   });
 
