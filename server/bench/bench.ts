@@ -33,7 +33,7 @@ import { loadConfig } from '../src/config';
 import { type DatabaseHandle, PAGE_READ_SETTINGS, isPostgresUrl } from '../src/db/database';
 import type { Database } from '../src/db/schema';
 import { freePort } from '../tests/helpers/free-port';
-import { SEED_NAMES, writeTargets } from './seed-data';
+import { SEED_NAMES, readTargets, writeTargets } from './seed-data';
 import { type Child, answers, compileServer, serverEnv, startProcess } from './processes';
 import { shellArgs } from './shell-args';
 
@@ -266,16 +266,8 @@ async function main(): Promise<void> {
   const rows = async (table: 'posts' | 'users' | 'comments' | 'post_likes') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const size = { users: await rows('users'), posts: await rows('posts'), comments: await rows('comments'), likes: await rows('post_likes') };
-  const heavy = await db.selectFrom('users').select('id').where('username_lower', '=', SEED_NAMES.heavyFollower).executeTakeFirst();
-  if (!heavy || size.posts === 0) throw new Error('The database holds no seeded data: run npm run seed first.');
-  const hot = await db.selectFrom('posts').select(['id', 'comments']).orderBy('comments', 'desc').limit(1).executeTakeFirstOrThrow();
-  const noticed = await db
-    .selectFrom('notifications')
-    .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('user_id')
-    .orderBy('n', 'desc')
-    .limit(1)
-    .executeTakeFirstOrThrow();
+  if (size.posts === 0) throw new Error('The database holds no seeded data: run npm run seed first.');
+  const { heavy, hot, noticed } = await readTargets(db);
   const { writers: writerIds, posts: publicPosts } = await writeTargets(db);
   await look.handle.close();
 
@@ -283,8 +275,8 @@ async function main(): Promise<void> {
   const { SignJWT } = await import('jose');
   const key = new TextEncoder().encode(secret);
   const token = (id: string) => new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(id).setIssuedAt().setExpirationTime('1d').sign(key);
-  const heavyToken = await token(heavy.id);
-  const noticedToken = await token(noticed.user_id);
+  const heavyToken = await token(heavy);
+  const noticedToken = await token(noticed.userId);
   const writers = await Promise.all(writerIds.map(async (id) => ({ token: await token(id) })));
 
   let scenarios: Scenario[] = [
@@ -298,11 +290,15 @@ async function main(): Promise<void> {
     { name: 'big_group_posts', title: 'big group posts', path: `/api/group/${SEED_NAMES.bigGroup}/posts?sort=newest` },
     { name: 'post_comments', title: `post page comments (${hot.comments})`, path: `/api/post/${hot.id}/comments` },
     { name: 'post_view', title: `post view (${hot.comments} comments)`, path: `/api/post/${hot.id}` },
+    // The same pages to the signed-in reader of the newest feed: its role and likes are read with them.
+    { name: 'big_group_posts_signed_in', title: 'big group posts, signed in', path: `/api/group/${SEED_NAMES.bigGroup}/posts?sort=newest`, token: noticedToken },
+    { name: 'post_comments_signed_in', title: `post page comments (${hot.comments}), signed in`, path: `/api/post/${hot.id}/comments`, token: noticedToken },
+    { name: 'post_view_signed_in', title: `post view (${hot.comments} comments), signed in`, path: `/api/post/${hot.id}`, token: noticedToken },
     { name: 'search_posts', title: `search posts "${SEED_NAMES.commonWord}"`, path: `/api/search/for/posts?query=${SEED_NAMES.commonWord}` },
     // Every word in any order: two common words, written in another order than posts have them.
     { name: 'search_posts_words', title: `search posts "${SEED_NAMES.commonWord} morning"`, path: `/api/search/for/posts?query=${SEED_NAMES.commonWord}%20morning` },
     { name: 'search_users', title: `search users "${SEED_NAMES.userQuery}"`, path: `/api/search/for/users?query=${SEED_NAMES.userQuery}` },
-    { name: 'notifications', title: `notifications (${noticed.n} items)`, path: '/api/notification/', token: noticedToken },
+    { name: 'notifications', title: `notifications (${noticed.count} items)`, path: '/api/notification/', token: noticedToken },
   ];
   if (args.only) {
     const only = new Set(args.only.split(','));

@@ -12,8 +12,10 @@
  * 1,000 others, and one very large group. A seeded PRNG makes a run reproducible.
  */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { extractHashtags, foldForSearch, skeleton } from '#core/text';
+import { loadConfig } from '../src/config';
 import type { Dialect } from '../src/db/dialect';
 import type { Database, Db } from '../src/db/schema';
 
@@ -669,4 +671,46 @@ export async function writeTargets(db: Db): Promise<{ writers: string[]; posts: 
     .limit(1000)
     .execute();
   return { writers: writers.map((row) => row.id), posts: posts.map((row) => row.id) };
+}
+
+/**
+ * The readers and the post the read benchmarks ask for (npm run bench, bench:reads): the user
+ * following 1,000, the post with the most comments and the user with the most notifications.
+ */
+export async function readTargets(db: Db): Promise<{ heavy: string; hot: { id: string; comments: number }; noticed: { userId: string; count: number } }> {
+  const heavy = await db.selectFrom('users').select('id').where('username_lower', '=', SEED_NAMES.heavyFollower).executeTakeFirst();
+  const hot = await db.selectFrom('posts').select(['id', 'comments']).orderBy('comments', 'desc').limit(1).executeTakeFirst();
+  if (!heavy || !hot) throw new Error('The database holds no seeded data: run npm run seed first.');
+  const noticed = await db
+    .selectFrom('notifications')
+    .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('user_id')
+    .orderBy('n', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return { heavy: heavy.id, hot, noticed: { userId: noticed.user_id, count: Number(noticed.n) } };
+}
+
+/** Runs a benchmark's main, its failure printed and the exit code set. */
+export async function runMain(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (err) {
+    console.error(err instanceof Error ? err.stack : err);
+    process.exitCode = 1;
+  }
+}
+
+/** The configuration of an app a benchmark builds in its own process: silent, no job worker, a fresh secret. */
+export function inProcessConfig(dataDir: string, url: string | undefined, scratch: string, more: Record<string, string> = {}) {
+  return loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: url ?? '',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_URL: 'http://127.0.0.1',
+    WEB_DIR: join(scratch, 'none'),
+    LOG_LEVEL: 'silent',
+    RUN_WORKER: 'false',
+    ...more,
+  });
 }

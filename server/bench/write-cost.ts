@@ -10,17 +10,15 @@
  * Without --data-dir a small data set is seeded into a temporary folder (SQLite) first. Run with
  * `node --cpu-prof` through the same entry for a profile.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config';
 import { isPostgresUrl, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrator';
 import { runDueJobs } from '../src/lib/jobs/worker';
-import { isEmpty, seedDatabase, seedOptions, writeTargets } from './seed-data';
+import { inProcessConfig, isEmpty, runMain, seedDatabase, seedOptions, writeTargets } from './seed-data';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,14 +59,7 @@ async function main(): Promise<void> {
     if (postgres || args['data-dir']) throw new Error('The database holds no seeded data: run npm run seed first.');
     await seedDatabase(database.db, 'sqlite', seedOptions({ users: 2_000, posts: 10_000, likes: 50_000, comments: 10_000, groups: 20, bigGroupMembers: 1_000 }));
   }
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: url ?? '',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    PUBLIC_URL: 'http://127.0.0.1',
-    WEB_DIR: join(scratch, 'none'),
-    LOG_LEVEL: 'silent',
-    RUN_WORKER: 'false',
+  const config = inProcessConfig(dataDir, url, scratch, {
     // As in npm run bench: 50 users write far faster than people do.
     RATE_COMMENTS_PER_30_MIN: '1000000',
     RATE_LIKES_PER_10_MIN: '1000000',
@@ -137,9 +128,4 @@ async function main(): Promise<void> {
   }
 }
 
-try {
-  await main();
-} catch (err) {
-  console.error(err instanceof Error ? err.stack : err);
-  process.exitCode = 1;
-}
+await runMain(main);

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type RawBuilder, sql } from 'kysely';
+import { runBound } from '../db/bound-statements.js';
 import { lockRows } from '../db/dialect.js';
 import { existsFlag, hasRow, rowsAmong, toBool, toFlag } from '../db/helpers.js';
 import type { Database, Executor, GroupRole } from '../db/schema.js';
@@ -33,13 +34,13 @@ export interface Membership {
 /** The user's standing in one group, its three primary-key lookups in one statement. */
 export async function membershipOf(db: Executor, groupId: string, userId: string | null): Promise<Membership> {
   if (!userId) return { role: null, banned: false, requested: false };
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb.selectFrom('group_members').select('role').where('group_id', '=', groupId).where('user_id', '=', userId).as('role'),
-      eb.exists(eb.selectFrom('group_bans').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId)).as('banned'),
-      eb.exists(eb.selectFrom('group_requests').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId)).as('requested'),
-    ])
-    .executeTakeFirstOrThrow();
+  const [row] = await runBound(db, 'groups.membership', { groupId, userId }, (a) =>
+    db.selectNoFrom((eb) => [
+      eb.selectFrom('group_members').select('role').where('group_id', '=', a.groupId).where('user_id', '=', a.userId).as('role'),
+      eb.exists(eb.selectFrom('group_bans').select('user_id').where('group_id', '=', a.groupId).where('user_id', '=', a.userId)).as('banned'),
+      eb.exists(eb.selectFrom('group_requests').select('user_id').where('group_id', '=', a.groupId).where('user_id', '=', a.userId)).as('requested'),
+    ]));
+  if (!row) throw new Error('membershipOf: no row');
   return { role: row.role ?? null, banned: toBool(row.banned), requested: toBool(row.requested) };
 }
 

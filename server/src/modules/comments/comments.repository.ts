@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { type KeysetPage, type LikedWritingRow, addToCounters, afterKeyset, changedRows, imagesOfAuthor, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
+import { runBound } from '../../db/bound-statements.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { lockingRead } from '../../db/dialect.js';
@@ -28,12 +29,9 @@ function readableComment(viewerId: string | null) {
 }
 
 export async function findVisiblePost(db: Executor, postId: string, viewerId: string | null) {
-  return db
-    .selectFrom('posts')
-    .select(['posts.id', 'posts.author_id'])
-    .where('posts.id', '=', postId)
-    .where(postVisibleTo(viewerId))
-    .executeTakeFirst();
+  const [row] = await runBound(db, 'comments.visiblePost', { postId, viewerId }, (a) =>
+    db.selectFrom('posts').select(['posts.id', 'posts.author_id']).where('posts.id', '=', a.postId).where(postVisibleTo(a.viewerId)));
+  return row;
 }
 
 /** A comment whose post the viewer may see; `lock` holds it against concurrent deletes (PG). */
@@ -205,7 +203,7 @@ export type CommentViewRow = Omit<ViewSelection, 'deleted' | 'is_private' | 'lik
 
 export async function commentsByIds(db: Executor, ids: string[], viewerId: string | null): Promise<CommentViewRow[]> {
   if (ids.length === 0) return [];
-  const rows = await commentsByIdsQuery(db, ids, viewerId).execute();
+  const rows = await runBound(db, 'comments.byIds', { ids, viewerId }, (a) => commentsByIdsQuery(db, a.ids, a.viewerId));
   return rows.map((row) => ({ ...row, deleted: toBool(row.deleted), is_private: toBool(row.is_private), liked: toBool(row.liked) }));
 }
 
@@ -232,7 +230,21 @@ export interface CommentsRequest {
  * planner that sorted before joining would otherwise join every comment of a busy thread first.
  */
 export async function listComments(db: Executor, request: CommentsRequest): Promise<CommentViewRow[]> {
-  const ids = (await commentIdsQuery(db, request).execute()).map((r) => r.id);
+  // Bound, not built (bound-statements.ts): the filter's kind and the sort choose the statement's text.
+  const { filter, listing, page, viewerId, excludeId } = request;
+  const { kind, ...filterValues } = filter;
+  const args = { ...filterValues, viewerId, excludeId, since: listing.since, before: listing.before, offset: page.offset, fetch: page.fetch };
+  const rows = await runBound(db, `comments.page:${kind}:${listing.sort}`, args, (a) => {
+    const { viewerId: v, excludeId: x, since, before, offset, fetch, ...rest } = a;
+    return commentIdsQuery(db, {
+      filter: { kind, ...rest } as CommentFilter,
+      listing: { sort: listing.sort, since, before },
+      page: { offset, fetch, limit: page.limit },
+      viewerId: v,
+      ...(x === undefined ? {} : { excludeId: x }),
+    });
+  });
+  const ids = rows.map((r) => r.id);
   const byId = new Map((await commentsByIds(db, ids, request.viewerId)).map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -276,7 +288,7 @@ function commentMentions(db: Executor) {
 
 export async function mentionsOf(db: Executor, ids: string[]) {
   if (ids.length === 0) return [];
-  return commentMentions(db).where('comment_mentions.comment_id', 'in', ids).execute();
+  return runBound(db, 'comments.mentions', { ids }, (a) => commentMentions(db).where('comment_mentions.comment_id', 'in', a.ids));
 }
 
 // ---- A user's own data (the account export) ------------------------------------------------

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
+import { runBound } from '../../db/bound-statements.js';
 import { dialectOf } from '../../db/dialect.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains, searchWords } from '../../lib/search.js';
 import { postVisibleTo } from '../../policy/post-visibility.js';
@@ -63,19 +64,26 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
     ? { ...params, scope: { ...scope, shares: await followsASharer(db, scope.userId) } }
     : params;
   const plan = await choosePlan(db, listing);
-  const rows = await postIdsQuery(db, listing, plan).execute();
+  // Bound, not built, on every page read (bound-statements.ts): the scope's kind, the sort and the
+  // plan choose the statement's text, its ids and window are values.
+  const { kind, ...scopeValues } = listing.scope;
+  const { viewerId, since, before, offset, fetch } = listing;
+  const rows = await runBound(db, `feeds.page:${kind}:${listing.sort}:${plan}`, { ...scopeValues, viewerId, since, before, offset, fetch }, (a) => {
+    const { viewerId: v, since: s, before: b, offset: o, fetch: f, ...rest } = a;
+    return postIdsQuery(db, { viewerId: v, since: s, before: b, offset: o, fetch: f, sort: listing.sort, scope: { kind, ...rest } as PostScope }, plan);
+  });
   return rows.map((r) => r.id);
 }
 
 /** Whether the user follows an account that passed a post on (a community of another server). */
 export async function followsASharer(db: Executor, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('post_shares')
-    .select(sql<number>`1`.as('one'))
-    .where('post_shares.sharer_id', 'in', (eb) => eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const rows = await runBound(db, 'feeds.followsASharer', { userId }, (a) =>
+    db
+      .selectFrom('post_shares')
+      .select(sql<number>`1`.as('one'))
+      .where('post_shares.sharer_id', 'in', (eb) => eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', a.userId))
+      .limit(1));
+  return rows.length > 0;
 }
 
 /** How listPostIds reaches the page (see ListingPlan); exported so tests can read the plan it leads to. */
@@ -90,51 +98,67 @@ export async function choosePlan(db: Executor, params: ListPostIdsParams): Promi
   if (dialectOf(db) === 'postgres' && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
   if (scope.kind === 'search') return searchPlan(db, scope.query);
   if (scope.kind !== 'following') return 'sort';
-  // Visibility is left out of the count: it only ever hides a few posts of private groups.
-  const candidates = inWindow(
-    db.selectFrom('posts').select(sql<number>`1`.as('one')).where('posts.author_id', 'in', (eb) =>
-      eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', scope.userId)),
-    params,
-  );
-  const row = await db
-    .selectFrom(candidates.limit(SORT_AT_MOST + 1).as('candidates'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n) > SORT_AT_MOST ? 'walk' : 'sort';
+  return keptPlan(db, followingPlans, `${scope.userId}:${params.since}:${params.before ?? ''}`, () => countFollowedCandidates(db, scope.userId, params));
 }
 
-/** How long a search's plan is kept, and for how many searches at most. */
-const SEARCH_PLAN_MS = 10_000;
-const SEARCH_PLANS_MAX = 500;
+/**
+ * Walking or sorting the following feed, from a capped count of the followed authors' posts in the
+ * window: up to SORT_AT_MOST of them are sorted, more are walked.
+ */
+async function countFollowedCandidates(db: Executor, userId: string, params: Pick<ListPostIdsParams, 'since' | 'before'>): Promise<ListingPlan> {
+  // Visibility is left out of the count: it only ever hides a few posts of private groups.
+  const [row] = await runBound(db, 'feeds.followedCandidates', { userId, since: params.since, before: params.before }, (a) => {
+    const candidates = inWindow(
+      db.selectFrom('posts').select(sql<number>`1`.as('one')).where('posts.author_id', 'in', (eb) =>
+        eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', a.userId)),
+      a,
+    );
+    return db.selectFrom(candidates.limit(SORT_AT_MOST + 1).as('candidates')).select((eb) => eb.fn.countAll<number | string>().as('n'));
+  });
+  return Number(row?.n ?? 0) > SORT_AT_MOST ? 'walk' : 'sort';
+}
+
+/** How long a counted plan is kept, and for how many searches or following feeds at most. */
+const KEPT_PLAN_MS = 10_000;
+const KEPT_PLANS_MAX = 500;
+type KeptPlans = WeakMap<Executor, Map<string, { plan: ListingPlan; at: number }>>;
 /** Plans of recent searches, per database, by their words in any order. */
-const searchPlans = new WeakMap<Executor, Map<string, { plan: ListingPlan; at: number }>>();
+const searchPlans: KeptPlans = new WeakMap();
+/** Plans of recent following feeds, per database, by reader and window. */
+const followingPlans: KeptPlans = new WeakMap();
 
 /**
- * A search walks when the index matches more posts than a sort takes; the count is kept a few
- * seconds, so the next pages of a search (and the same search by other readers) do not count the
- * index again. Both plans find the same posts: a plan kept past a change in the posts costs time,
- * never a wrong page.
+ * A plan that took a count to choose, kept a few seconds, so the next pages of a listing (and the
+ * same search by other readers, or the same reader's feed read again) do not count again. Both plans
+ * find the same posts: a plan kept past a change in the posts costs time, never a wrong page; so it
+ * may be kept in each process apart.
  */
-async function searchPlan(db: Executor, query: string): Promise<ListingPlan> {
-  const key = searchWords(query).sort().join(' ');
-  const kept = searchPlans.get(db) ?? new Map<string, { plan: ListingPlan; at: number }>();
-  searchPlans.set(db, kept);
+async function keptPlan(db: Executor, plans: KeptPlans, key: string, choose: () => Promise<ListingPlan>): Promise<ListingPlan> {
+  const kept = plans.get(db) ?? new Map<string, { plan: ListingPlan; at: number }>();
+  plans.set(db, kept);
   const now = Date.now();
   const hit = kept.get(key);
-  if (hit && now - hit.at < SEARCH_PLAN_MS) return hit.plan;
-  // A query too short for the SQLite index is checked row by row in either case.
-  const matches = await indexedMatchesUpTo(db, 'posts', query, SORT_AT_MOST + 1);
-  const plan: ListingPlan = matches === undefined || matches > SORT_AT_MOST ? 'walk' : 'sort';
+  if (hit && now - hit.at < KEPT_PLAN_MS) return hit.plan;
+  const plan = await choose();
   kept.delete(key);
   kept.set(key, { plan, at: now });
   // A Map iterates in insertion order: the first key is the oldest.
-  if (kept.size > SEARCH_PLANS_MAX) kept.delete(kept.keys().next().value!);
+  if (kept.size > KEPT_PLANS_MAX) kept.delete(kept.keys().next().value!);
   return plan;
+}
+
+/** A search walks when the index matches more posts than a sort takes. */
+function searchPlan(db: Executor, query: string): Promise<ListingPlan> {
+  return keptPlan(db, searchPlans, searchWords(query).sort().join(' '), async () => {
+    // A query too short for the SQLite index is checked row by row in either case.
+    const matches = await indexedMatchesUpTo(db, 'posts', query, SORT_AT_MOST + 1);
+    return matches === undefined || matches > SORT_AT_MOST ? 'walk' : 'sort';
+  });
 }
 
 type WindowColumn = 'posts.created_at' | 'scope.created_at';
 
-function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: ListPostIdsParams, column: WindowColumn = 'posts.created_at'): Q {
+function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: Pick<ListPostIdsParams, 'since' | 'before'>, column: WindowColumn = 'posts.created_at'): Q {
   let q = query;
   if (params.since > 0) q = q.where(column, '>=', params.since);
   if (params.before !== undefined) q = q.where(column, '<=', params.before);

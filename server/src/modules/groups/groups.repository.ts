@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runBound } from '../../db/bound-statements.js';
 import { addToCounters, changedRows as affected, hasRow, toBool, toFlag } from '../../db/helpers.js';
 import type { Executor, GroupRole, GroupRow } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
@@ -37,7 +38,8 @@ function toGroupRecord(row: GroupRow | undefined): GroupRecord | undefined {
 
 export async function findGroupById(db: Executor, id: string): Promise<GroupRecord | undefined> {
   if (!isId(id)) return undefined;
-  return toGroupRecord(await db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst());
+  const [row] = await runBound(db, 'groups.byId', { id }, (a) => db.selectFrom('groups').selectAll().where('id', '=', a.id));
+  return toGroupRecord(row);
 }
 
 /**
@@ -46,7 +48,10 @@ export async function findGroupById(db: Executor, id: string): Promise<GroupReco
  */
 export async function findGroupByNameOrId(db: Executor, nameOrId: string): Promise<GroupRecord | undefined> {
   const byId = await findGroupById(db, nameOrId);
-  return byId ?? toGroupRecord(await db.selectFrom('groups').selectAll().where('name_lower', '=', nameOrId.toLowerCase()).executeTakeFirst());
+  if (byId) return byId;
+  // A group's page and its posts read it on every request: bound, not built (bound-statements.ts).
+  const [row] = await runBound(db, 'groups.byName', { nameLower: nameOrId.toLowerCase() }, (a) => db.selectFrom('groups').selectAll().where('name_lower', '=', a.nameLower));
+  return toGroupRecord(row);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { NotificationSettings, NotificationType } from '#core/limits';
+import { runBound } from '../../db/bound-statements.js';
 import { changedRows, rowExists, toBool, toFlag } from '../../db/helpers.js';
 import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
 import { postVisibleTo } from '../../policy/post-visibility.js';
@@ -326,9 +327,12 @@ const toListed = (row: ListedRow) => ({
 
 /** `before` (epoch ms) pins the list to when its first page was read, so arrivals do not shift pages. */
 export async function listPage(db: Executor, userId: string, offset: number, fetch: number, before?: number) {
-  let query = listedQuery(db, userId);
-  if (before !== undefined) query = query.where('notifications.created_at', '<=', before);
-  const rows = await query.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').offset(offset).limit(fetch).execute();
+  // Bound, not built, on every read of the list (bound-statements.ts).
+  const rows = await runBound(db, 'notifications.page', { userId, offset, fetch, before }, (a) => {
+    let query = listedQuery(db, a.userId);
+    if (a.before !== undefined) query = query.where('notifications.created_at', '<=', a.before);
+    return query.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').offset(a.offset).limit(a.fetch);
+  });
   return rows.map(toListed);
 }
 export type ListedNotification = ReturnType<typeof toListed>;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runBound } from '../../db/bound-statements.js';
 import { changedRows, hasRow, likedBy, rowExists, toBool } from '../../db/helpers.js';
 import { reusableQuery } from '../../db/reusable-query.js';
 import type { Executor, GroupRole } from '../../db/schema.js';
@@ -56,7 +57,7 @@ export function isPostReadable(db: Executor, postId: string, viewerId: string | 
  */
 export async function findVisiblePosts(db: Executor, ids: string[], viewerId: string | null): Promise<PostBaseRow[]> {
   if (ids.length === 0) return [];
-  const rows = await visiblePostsQuery(db, ids, viewerId).execute();
+  const rows = await runBound(db, 'posts.visible', { ids, viewerId }, (a) => visiblePostsQuery(db, a.ids, a.viewerId));
   return rows.map((row) => ({ ...row, is_private: toBool(row.is_private), liked: toBool(row.liked), original_readable: toBool(row.original_readable) }));
 }
 
@@ -159,7 +160,7 @@ export interface PostGroupStandingRow extends PostGroupRow {
  */
 export async function findPostGroupsSeenBy(db: Executor, postIds: string[], viewerId: string | null): Promise<PostGroupStandingRow[]> {
   if (postIds.length === 0) return [];
-  const rows = await postGroupsSeenByQuery(db, postIds, viewerId).execute();
+  const rows = await runBound(db, 'posts.groupsSeenBy', { postIds, viewerId }, (a) => postGroupsSeenByQuery(db, a.postIds, a.viewerId));
   return rows.map((row) => ({ ...withGroupFlags(row), viewer_banned: toBool(row.viewer_banned), author_banned: toBool(row.author_banned) }));
 }
 
@@ -185,7 +186,8 @@ export interface PostMentionRow {
 
 export async function findPostMentions(db: Executor, postIds: string[]): Promise<PostMentionRow[]> {
   if (postIds.length === 0) return [];
-  return inTagOrder(db.selectFrom('post_mentions').leftJoin('users', 'users.id', 'post_mentions.user_id').select(POST_MENTION_COLUMNS), 'post_mentions', postIds).execute();
+  return runBound(db, 'posts.mentions', { postIds }, (a) =>
+    inTagOrder(db.selectFrom('post_mentions').leftJoin('users', 'users.id', 'post_mentions.user_id').select(POST_MENTION_COLUMNS), 'post_mentions', a.postIds));
 }
 
 /** The accounts that passed these posts on (a community's announces), each post's first first. */

@@ -1,0 +1,116 @@
+/**
+ * `npm run bench:reads -- --data-dir DIR [--database-url postgres://...] [--count 2000] [--out FILE]`
+ *
+ * The server's own CPU per signed-in read on seeded data (`npm run seed` first): the pages of
+ * `npm run bench` that depend on who reads them, each asked through the app in this process
+ * (Fastify's inject: routing, auth, the statements, serialising; no socket), one after another, and
+ * a bare Fastify JSON route the same way for scale. Each figure is process.cpuUsage() around one
+ * request, so it counts the Node process's work, SQLite included; PostgreSQL's own work is in its
+ * processes. The run only reads: it does not migrate or write the data. Run with
+ * `node --cpu-prof --import tsx server/bench/read-cost.ts ...` for a profile.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import { buildApp } from '../src/app';
+import { isPostgresUrl, openDatabase } from '../src/db/database';
+import { SEED_NAMES, inProcessConfig, readTargets, runMain } from './seed-data';
+
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
+    count: { type: 'string', default: '2000' },
+    /** Comma-separated scenario names (default: all). */
+    only: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+
+const COUNT = Number(args.count);
+const url = args['database-url'];
+const postgres = isPostgresUrl(url);
+
+interface Inject {
+  inject(options: { method: 'GET'; url: string; headers?: Record<string, string> }): Promise<{ statusCode: number }>;
+}
+
+/** Median, mean and 90th percentile of the CPU milliseconds of `count` requests after a warm-up. */
+async function cost(app: Inject, path: string, token: string | undefined, count: number) {
+  const headers = token ? { authorization: `Bearer ${token}` } : undefined;
+  const once = async () => {
+    const started = process.cpuUsage();
+    const res = await app.inject({ method: 'GET', url: path, ...(headers ? { headers } : {}) });
+    const used = process.cpuUsage(started);
+    if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
+    return (used.user + used.system) / 1000;
+  };
+  for (let i = 0; i < Math.min(200, count); i++) await once();
+  const cpu: number[] = [];
+  for (let i = 0; i < count; i++) cpu.push(await once());
+  const sorted = [...cpu].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return {
+    median: round(sorted[Math.floor(sorted.length / 2)]!),
+    mean: round(cpu.reduce((a, b) => a + b, 0) / cpu.length),
+    p90: round(sorted[Math.floor(sorted.length * 0.9)]!),
+  };
+}
+
+async function main(): Promise<void> {
+  if (!args['data-dir']) throw new Error('--data-dir is required (a seeded database).');
+  const dataDir = resolve(args['data-dir']);
+  const scratch = mkdtempSync(join(tmpdir(), 'kruh-read-cost-'));
+  const database = postgres ? openDatabase({ url, dataDir }) : openDatabase({ dataDir });
+  const config = inProcessConfig(dataDir, url, scratch);
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  const bare = Fastify({ logger: false });
+  bare.get('/', async () => ({ hello: 'world' }));
+  await bare.ready();
+  try {
+    const db = app.db;
+    // The same readers and pages as npm run bench picks.
+    const { heavy, hot, noticed } = await readTargets(db);
+    const reader = await app.signToken({ id: noticed.userId, token_version: 0 });
+    const heavyToken = await app.signToken({ id: heavy, token_version: 0 });
+    let scenarios: { name: string; path: string; token?: string }[] = [
+      { name: 'feed_newest_signed_in', path: '/api/feed?sort=newest', token: reader },
+      { name: 'feed_following_1000', path: '/api/feed/following?sort=newest', token: heavyToken },
+      { name: 'big_group_posts_signed_in', path: `/api/group/${SEED_NAMES.bigGroup}/posts?sort=newest`, token: reader },
+      { name: 'post_comments_signed_in', path: `/api/post/${hot.id}/comments`, token: reader },
+      { name: 'post_view_signed_in', path: `/api/post/${hot.id}`, token: reader },
+      { name: 'notifications', path: '/api/notification/', token: reader },
+      { name: 'feed_newest_visitor', path: '/api/feed?sort=newest' },
+    ];
+    if (args.only) {
+      const only = new Set(args.only.split(','));
+      scenarios = scenarios.filter((s) => only.has(s.name));
+    }
+    const results: Record<string, Awaited<ReturnType<typeof cost>>> = {};
+    results.bare = await cost(bare, '/', undefined, COUNT);
+    console.log(`bare ${JSON.stringify(results.bare)}`);
+    for (const s of scenarios) {
+      results[s.name] = await cost(app, s.path, s.token, COUNT);
+      console.log(`${s.name} ${JSON.stringify(results[s.name])}`);
+    }
+    const result = {
+      date: new Date().toISOString(),
+      database: postgres ? 'postgres' : 'sqlite',
+      dataDir,
+      count: COUNT,
+      machine: { cpus: cpus().length, node: process.version, loadAverage: loadavg().map((n) => Math.round(n * 100) / 100) },
+      cpuMs: results,
+    };
+    console.log(JSON.stringify(result.machine));
+    if (args.out) writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await bare.close();
+    await app.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await runMain(main);
