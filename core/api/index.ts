@@ -3,6 +3,7 @@ import { authApi } from './auth.js';
 import { blocksApi } from './blocks.js';
 import { clientApi } from './client.js';
 import { clientAccountApi } from './client-account.js';
+import { clientReadsApi } from './client-reads.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -57,6 +58,7 @@ export const api = {
   client: clientApi,
   oauth: oauthApi,
   clientAccount: clientAccountApi,
+  clientReads: clientReadsApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -130,9 +130,19 @@ export interface KeysetPage {
  * what it reads, however deep into the list it is.
  */
 export function afterKeyset(after: Keyset | undefined, timeColumn: string, idColumn: string): RawBuilder<SqlBool> {
-  if (!after) return sql<SqlBool>`1 = 1`;
+  return beyondKeyset(after, timeColumn, idColumn, '>');
+}
+
+/** The rows before `before` in (time, id) order, read the same way as afterKeyset. */
+export function beforeKeyset(before: Keyset | undefined, timeColumn: string, idColumn: string): RawBuilder<SqlBool> {
+  return beyondKeyset(before, timeColumn, idColumn, '<');
+}
+
+function beyondKeyset(key: Keyset | undefined, timeColumn: string, idColumn: string, direction: '<' | '>'): RawBuilder<SqlBool> {
+  if (!key) return sql<SqlBool>`1 = 1`;
   const time = sql.ref(timeColumn);
-  return sql<SqlBool>`(${time} >= ${after.at} and (${time} > ${after.at} or ${sql.ref(idColumn)} > ${after.id}))`;
+  const strict = sql.raw(direction);
+  return sql<SqlBool>`(${time} ${sql.raw(`${direction}=`)} ${key.at} and (${time} ${strict} ${key.at} or ${sql.ref(idColumn)} ${strict} ${key.id}))`;
 }
 
 /** A liked post or comment as the account export lists it, once its content may be read. */

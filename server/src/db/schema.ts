@@ -422,6 +422,15 @@ export interface OAuthTokensTable {
   last_used_at: number | null;
 }
 
+/** Where a person stopped reading a timeline of the client API (home, notifications). */
+export interface ClientMarkersTable {
+  user_id: string;
+  timeline: string;
+  last_read_id: string;
+  version: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -454,6 +463,7 @@ export interface Database {
   client_apps: ClientAppsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  client_markers: ClientMarkersTable;
   reports: ReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;

@@ -156,6 +156,29 @@ const probes: Probe[] = [
   { name: 'page /u/{member}/groups', url: () => `/u/${s.member.username}/groups`, forbidden: () => [...privateIds(), s.group.id, s.group.name] },
   { name: 'page /h/{tag}', url: () => `/h/${SECRET}tag`, forbidden: () => [`${SECRET} plans`, s.postId, s.commentId, s.replyId] },
   { name: 'GET /sitemap.xml', url: () => '/sitemap.xml', forbidden: () => [...privateIds(), encodeURIComponent(s.group.name)] },
+  // The client API fediverse apps read. Its callers are apps' tokens, so each viewer here reads it
+  // as a visitor; the members' rows come with the apps' sign-in.
+  { name: 'GET /v1/timelines/public', url: () => '/api/v1/timelines/public?limit=40' },
+  { name: 'GET /v1/timelines/tag/{tag}', url: () => `/api/v1/timelines/tag/${SECRET}tag` },
+  { name: 'GET /v1/trends/statuses', url: () => '/api/v1/trends/statuses?limit=40' },
+  { name: 'GET /v1/accounts/{author}/statuses', url: () => `/api/v1/accounts/${s.owner.id}/statuses?limit=40` },
+  { name: 'GET /v1/accounts/{replier}/statuses', url: () => `/api/v1/accounts/${s.member.id}/statuses?limit=40` },
+  // The author wrote one public post and one in the group: outsiders count the public one.
+  { name: 'GET /v1/accounts/{author}', url: () => `/api/v1/accounts/${s.owner.id}`, forbidden: () => [...privateIds(), '"statuses_count":2'] },
+  { name: 'GET /v1/accounts/{group}', url: () => `/api/v1/accounts/g${s.group.id}`, forbidden: () => [...privateIds(), '"followers_count":2', '"statuses_count":1'] },
+  { name: 'GET /v1/accounts/lookup?acct={group}', url: () => `/api/v1/accounts/lookup?acct=${encodeURIComponent(s.group.name)}`, forbidden: () => [...privateIds(), '"followers_count":2'] },
+  { name: 'GET /v1/accounts/{group}/statuses', url: () => `/api/v1/accounts/g${s.group.id}/statuses` },
+  { name: 'GET /v1/accounts/{group}/statuses?pinned', url: () => `/api/v1/accounts/g${s.group.id}/statuses?pinned=true` },
+  { name: 'GET /v1/accounts/{group}/followers', url: () => `/api/v1/accounts/g${s.group.id}/followers`, forbidden: () => [...privateIds(), s.member.id, s.owner.id] },
+  { name: 'GET /v1/statuses/{id}', url: () => `/api/v1/statuses/${s.postId}` },
+  { name: 'GET /v1/statuses/{id}/context', url: () => `/api/v1/statuses/${s.postId}/context` },
+  { name: 'GET /v1/statuses/{id}/favourited_by', url: () => `/api/v1/statuses/${s.postId}/favourited_by` },
+  { name: 'GET /v1/statuses/c{comment}', url: () => `/api/v1/statuses/c${s.commentId}` },
+  { name: 'GET /v1/statuses/c{reply}/context', url: () => `/api/v1/statuses/c${s.replyId}/context` },
+  { name: 'GET /v1/statuses/{quotingReply}', url: () => `/api/v1/statuses/${s.quotingPostId}` },
+  { name: 'GET /v1/statuses/{quotingReply}/context', url: () => `/api/v1/statuses/${s.quotingPostId}/context` },
+  { name: 'GET /v1/favourites', url: () => '/api/v1/favourites' },
+  { name: 'GET /v2/suggestions', url: () => '/api/v2/suggestions', forbidden: () => [...privateIds(), s.group.id] },
 ];
 
 /** A route no module registered yet answers the not-found handler's 404 server_error. */

@@ -1,4 +1,9 @@
-import type { ClientAppsTable, Executor } from '../../db/schema.js';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Keyset, afterKeyset, beforeKeyset, toBool } from '../../db/helpers.js';
+import type { ClientAppsTable, Database, Executor } from '../../db/schema.js';
+import { notBlockedBetween } from '../../policy/blocks.js';
+import { groupVisibleTo } from '../../policy/group-access.js';
+import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
 import { accountNotSuspended } from '../../policy/suspension.js';
 
 /** The client API's own rows: the apps registered with it. */
@@ -27,4 +32,243 @@ export function findAppByClientId(db: Executor, clientId: string): Promise<Clien
 export async function postCountOf(db: Executor, userId: string): Promise<number> {
   const row = await db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('author_id', '=', userId).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+// ---- Accounts as fediverse apps read them -------------------------------------------------------
+
+/** A person with what an app shows of them; the counts are of what the viewer may see. */
+export interface PersonRow {
+  id: string;
+  username: string;
+  bio: string;
+  pfp_version: number;
+  created_at: number;
+  discoverable: boolean;
+  indexable: boolean;
+  /** A remote account's page on its own server; null for a local one. */
+  remote_url: string | null;
+  followers: number;
+  following: number;
+  statuses: number;
+  last_status_at: number | null;
+}
+
+/**
+ * People by id, suspended accounts and waiting sign-ups left out. The posts counted are those the
+ * viewer may read, so a private group's posts count only for its members.
+ */
+export async function personRows(db: Executor, ids: readonly string[], viewerId: string | null): Promise<PersonRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
+    .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version', 'users.created_at', 'users.discoverable', 'users.indexable', 'remote_actors.url as remote_url'])
+    .select((eb) => [
+      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
+      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
+      eb.selectFrom('posts').select((s) => s.fn.countAll<number>().as('n')).whereRef('posts.author_id', '=', 'users.id').where(postVisibleTo(viewerId)).as('statuses'),
+      eb.selectFrom('posts').select((s) => s.fn.max('posts.created_at').as('at')).whereRef('posts.author_id', '=', 'users.id').where(postVisibleTo(viewerId)).as('last_status_at'),
+    ])
+    .where('users.id', 'in', [...ids])
+    .where(accountNotSuspended())
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    pfp_version: Number(row.pfp_version),
+    created_at: Number(row.created_at),
+    discoverable: toBool(row.discoverable),
+    indexable: toBool(row.indexable),
+    remote_url: row.remote_url ?? null,
+    followers: Number(row.followers ?? 0),
+    following: Number(row.following ?? 0),
+    statuses: Number(row.statuses ?? 0),
+    last_status_at: row.last_status_at == null ? null : Number(row.last_status_at),
+  }));
+}
+
+/** The id of a person by username (`name`, or `name@host` for a remote account), any case. */
+export async function personIdByName(db: Executor, username: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase()).where(accountNotSuspended()).executeTakeFirst();
+  return row?.id;
+}
+
+/** A group with what an app shows of it; `open` is whether the viewer may see its posts and members. */
+export interface GroupAccountRow {
+  id: string;
+  name: string;
+  description: string;
+  gp_version: number;
+  created_at: number;
+  is_private: boolean;
+  request_join: boolean;
+  members: number;
+  open: boolean;
+  statuses: number;
+  last_status_at: number | null;
+}
+
+/** Groups by id; a private group's counts are read only for its members. */
+export async function groupAccountRows(db: Executor, ids: readonly string[], viewerId: string | null): Promise<GroupAccountRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('groups')
+    .select(['groups.id', 'groups.name', 'groups.description', 'groups.gp_version', 'groups.created_at', 'groups.is_private', 'groups.request_join', 'groups.members'])
+    .select((eb) => [
+      eb.selectFrom('post_groups').select((s) => s.fn.count<number>('post_groups.post_id').distinct().as('n')).whereRef('post_groups.group_id', '=', 'groups.id').where(postVisibleTo(viewerId, 'post_groups.post_id')).as('statuses'),
+      eb.selectFrom('post_groups').select((s) => s.fn.max('post_groups.created_at').as('at')).whereRef('post_groups.group_id', '=', 'groups.id').where(postVisibleTo(viewerId, 'post_groups.post_id')).as('last_status_at'),
+      eb.case().when(groupVisibleTo(viewerId)(eb)).then(1).else(0).end().as('open'),
+    ])
+    .where('groups.id', 'in', [...ids])
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    gp_version: Number(row.gp_version),
+    created_at: Number(row.created_at),
+    is_private: toBool(row.is_private),
+    request_join: toBool(row.request_join),
+    members: Number(row.members),
+    open: toBool(row.open),
+    statuses: Number(row.statuses ?? 0),
+    last_status_at: row.last_status_at == null ? null : Number(row.last_status_at),
+  }));
+}
+
+export async function groupIdByName(db: Executor, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('groups').select('id').where('name_lower', '=', name.toLowerCase()).executeTakeFirst();
+  return row?.id;
+}
+
+/** Where a keyset page of accounts stands: bounds by (time, id) and the page's size. */
+export interface AccountPage {
+  below?: Keyset | undefined;
+  above?: Keyset | undefined;
+  nearAbove?: boolean | undefined;
+  limit: number;
+}
+
+/** One account of a list, and when it joined the list (its follow, membership or like). */
+export interface ListedAccount {
+  id: string;
+  at: number;
+}
+
+type TimedQuery = SelectQueryBuilder<Database, keyof Database, { id: string; at: number }>;
+
+/** A page of a list ordered by (time, id), newest first or, near a lower bound, oldest first. */
+async function keyedList(query: TimedQuery, timeColumn: string, idColumn: string, page: AccountPage): Promise<ListedAccount[]> {
+  const direction = page.nearAbove ? 'asc' : 'desc';
+  const rows = await query
+    .where(beforeKeyset(page.below, timeColumn, idColumn))
+    .where(afterKeyset(page.above, timeColumn, idColumn))
+    .orderBy(sql.ref(timeColumn), direction)
+    .orderBy(sql.ref(idColumn), direction)
+    .limit(page.limit)
+    .execute();
+  const listed = rows.map((row) => ({ id: row.id, at: Number(row.at) }));
+  return page.nearAbove ? listed.reverse() : listed;
+}
+
+/** A person's followers or the people they follow, a block between them and the viewer leaving one out. */
+export function followPage(db: Executor, userId: string, direction: 'followers' | 'following', viewerId: string | null, page: AccountPage): Promise<ListedAccount[]> {
+  const [own, other] = direction === 'followers' ? (['following_id', 'follower_id'] as const) : (['follower_id', 'following_id'] as const);
+  const query = db
+    .selectFrom('follows')
+    .innerJoin('users', 'users.id', `follows.${other}`)
+    .select(['users.id as id', 'follows.created_at as at'])
+    .where(`follows.${own}`, '=', userId)
+    .where(accountNotSuspended())
+    .where(notBlockedBetween(viewerId, 'users.id'));
+  return keyedList(query as unknown as TimedQuery, 'follows.created_at', `follows.${other}`, page);
+}
+
+/** A group's members (owner and admins included), latest joined first. */
+export function memberPage(db: Executor, groupId: string, viewerId: string | null, page: AccountPage): Promise<ListedAccount[]> {
+  const query = db
+    .selectFrom('group_members')
+    .innerJoin('users', 'users.id', 'group_members.user_id')
+    .select(['users.id as id', 'group_members.created_at as at'])
+    .where('group_members.group_id', '=', groupId)
+    .where(accountNotSuspended())
+    .where(notBlockedBetween(viewerId, 'users.id'));
+  return keyedList(query as unknown as TimedQuery, 'group_members.created_at', 'group_members.user_id', page);
+}
+
+/** Who liked a post or a comment, latest first. */
+export function likerPage(db: Executor, table: 'post_likes' | 'comment_likes', targetId: string, viewerId: string | null, page: AccountPage): Promise<ListedAccount[]> {
+  const target = table === 'post_likes' ? 'post_likes.post_id' : 'comment_likes.comment_id';
+  const query = (db as Kysely<Database>)
+    .selectFrom(table)
+    .innerJoin('users', 'users.id', `${table}.user_id`)
+    .select(['users.id as id', `${table}.created_at as at`] as const)
+    .where(sql.ref(target), '=', targetId)
+    .where(accountNotSuspended())
+    .where(notBlockedBetween(viewerId, 'users.id'));
+  return keyedList(query as unknown as TimedQuery, `${table}.created_at`, `${table}.user_id`, page);
+}
+
+/** The posts a person liked, latest like first (each post's visibility is the posts module's to check). */
+export function likedPostPage(db: Executor, userId: string, page: AccountPage): Promise<ListedAccount[]> {
+  const query = db.selectFrom('post_likes').select(['post_likes.post_id as id', 'post_likes.created_at as at']).where('post_likes.user_id', '=', userId);
+  return keyedList(query as unknown as TimedQuery, 'post_likes.created_at', 'post_likes.post_id', page);
+}
+
+/** The viewer's follows, blocks and mutes towards each of the people, both ways where both exist. */
+export interface Edges {
+  following: Map<string, boolean>;
+  followedBy: Set<string>;
+  blocking: Set<string>;
+  blockedBy: Set<string>;
+  muting: Set<string>;
+}
+
+export async function edgesOf(db: Executor, viewerId: string, ids: readonly string[]): Promise<Edges> {
+  const among = [...ids];
+  const [out, inward, blocksOut, blocksIn, mutes] = await Promise.all([
+    db.selectFrom('follows').select(['following_id', 'notify']).where('follower_id', '=', viewerId).where('following_id', 'in', among).execute(),
+    db.selectFrom('follows').select('follower_id').where('following_id', '=', viewerId).where('follower_id', 'in', among).execute(),
+    db.selectFrom('user_blocks').select('blocked_id').where('blocker_id', '=', viewerId).where('blocked_id', 'in', among).execute(),
+    db.selectFrom('user_blocks').select('blocker_id').where('blocked_id', '=', viewerId).where('blocker_id', 'in', among).execute(),
+    db.selectFrom('user_mutes').select('muted_id').where('muter_id', '=', viewerId).where('muted_id', 'in', among).execute(),
+  ]);
+  return {
+    following: new Map(out.map((row) => [row.following_id, toBool(row.notify)])),
+    followedBy: new Set(inward.map((row) => row.follower_id)),
+    blocking: new Set(blocksOut.map((row) => row.blocked_id)),
+    blockedBy: new Set(blocksIn.map((row) => row.blocker_id)),
+    muting: new Set(mutes.map((row) => row.muted_id)),
+  };
+}
+
+/** The groups among `ids` the viewer belongs to, and those they asked to join. */
+export async function groupEdgesOf(db: Executor, viewerId: string, ids: readonly string[]): Promise<{ member: Set<string>; requested: Set<string> }> {
+  const among = [...ids];
+  const [members, requests] = await Promise.all([
+    db.selectFrom('group_members').select('group_id').where('user_id', '=', viewerId).where('group_id', 'in', among).execute(),
+    db.selectFrom('group_requests').select('group_id').where('user_id', '=', viewerId).where('group_id', 'in', among).execute(),
+  ]);
+  return { member: new Set(members.map((row) => row.group_id)), requested: new Set(requests.map((row) => row.group_id)) };
+}
+
+/** The posts among `ids` that are in a private group. */
+export async function privatePostIds(db: Executor, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('posts').select(['posts.id', postIsPrivate('posts.id').as('private')]).where('posts.id', 'in', [...ids]).execute();
+  return new Set(rows.filter((row) => toBool(row.private)).map((row) => row.id));
+}
+
+// ---- Read positions ---------------------------------------------------------------------------
+
+export async function markersOf(db: Executor, userId: string, timelines: readonly string[]): Promise<{ timeline: string; last_read_id: string; version: number; updated_at: number }[]> {
+  if (timelines.length === 0) return [];
+  const rows = await db.selectFrom('client_markers').select(['timeline', 'last_read_id', 'version', 'updated_at']).where('user_id', '=', userId).where('timeline', 'in', [...timelines]).execute();
+  return rows.map((row) => ({ ...row, version: Number(row.version), updated_at: Number(row.updated_at) }));
+}
+
+/** Keeps the read position, one version past the last (the first save is version 1). */
+export async function saveMarker(db: Executor, userId: string, timeline: string, lastReadId: string, now: number): Promise<void> {
+  await db
+    .insertInto('client_markers')
+    .values({ user_id: userId, timeline, last_read_id: lastReadId, version: 1, updated_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'timeline']).doUpdateSet((eb) => ({ last_read_id: lastReadId, updated_at: now, version: eb('client_markers.version', '+', 1) })))
+    .execute();
 }

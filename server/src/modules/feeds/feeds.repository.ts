@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { runBound } from '../../db/bound-statements.js';
+import { type Keyset, afterKeyset, beforeKeyset } from '../../db/helpers.js';
 import { dialectOf } from '../../db/dialect.js';
 import { indexedMatchesUpTo, searchMatches, searchTextContains, searchWords } from '../../lib/search.js';
 import { postVisibleTo } from '../../policy/post-visibility.js';
@@ -17,9 +18,10 @@ export type PostScope =
   /**
    * `shares`: whether to list the posts the followed accounts passed on too (a followed community's
    * announces). Left out, the listing asks the database; only someone following such an account
-   * needs the longer statement.
+   * needs the longer statement. `groups`: the posts of the groups the user belongs to as well (the
+   * home timeline of the client API).
    */
-  | { kind: 'following'; userId: string; shares?: boolean }
+  | { kind: 'following'; userId: string; shares?: boolean; groups?: boolean }
   | { kind: 'memberGroups'; userId: string }
   | { kind: 'group'; groupId: string }
   | { kind: 'hashtag'; tag: string }
@@ -36,7 +38,25 @@ export interface ListPostIdsParams {
   before: number | undefined;
   offset: number;
   fetch: number;
+  /** Bounds by (created_at, id), for clients that page by ids rather than by pages (newest sort only). */
+  keys?: ListingKeys | undefined;
+  /** Only posts with pictures. */
+  withMedia?: boolean | undefined;
 }
+
+/**
+ * A page bounded by posts rather than by an offset: only posts older than `below`, only posts newer
+ * than `above`; `nearAbove` asks for the oldest posts past `above` (read oldest first) rather than
+ * the newest, so a reader catching up walks forward without a gap.
+ */
+export interface ListingKeys {
+  below?: Keyset | undefined;
+  above?: Keyset | undefined;
+  nearAbove?: boolean | undefined;
+}
+
+/** A keyset bound from its two bound values, when both are there. */
+const keyOf = (at: unknown, id: unknown): Keyset | undefined => (typeof at === 'number' && typeof id === 'string' ? { at, id } : undefined);
 
 /**
  * Up to this many candidate posts, a listing sorts them (a small, bounded sort); beyond it, the
@@ -67,12 +87,22 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
   // Bound, not built, on every page read (bound-statements.ts): the scope's kind, the sort and the
   // plan choose the statement's text, its ids and window are values.
   const { kind, ...scopeValues } = listing.scope;
-  const { viewerId, since, before, offset, fetch } = listing;
-  const rows = await runBound(db, `feeds.page:${kind}:${listing.sort}:${plan}`, { ...scopeValues, viewerId, since, before, offset, fetch }, (a) => {
-    const { viewerId: v, since: s, before: b, offset: o, fetch: f, ...rest } = a;
-    return postIdsQuery(db, { viewerId: v, since: s, before: b, offset: o, fetch: f, sort: listing.sort, scope: { kind, ...rest } as PostScope }, plan);
+  const { viewerId, since, before, offset, fetch, keys } = listing;
+  // Bounds by posts are flat values too: each key's time and id, and two flags of the shape.
+  const bounds = { belowAt: keys?.below?.at, belowId: keys?.below?.id, aboveAt: keys?.above?.at, aboveId: keys?.above?.id, nearAbove: keys?.nearAbove ?? false, withMedia: listing.withMedia ?? false };
+  const rows = await runBound(db, `feeds.page:${kind}:${listing.sort}:${plan}`, { ...scopeValues, viewerId, since, before, offset, fetch, ...bounds }, (a) => {
+    const { viewerId: v, since: s, before: b, offset: o, fetch: f, belowAt, belowId, aboveAt, aboveId, nearAbove, withMedia, ...rest } = a;
+    const pageKeys = { below: keyOf(belowAt, belowId), above: keyOf(aboveAt, aboveId), nearAbove: nearAbove === true };
+    return postIdsQuery(db, { viewerId: v, since: s, before: b, offset: o, fetch: f, sort: listing.sort, scope: { kind, ...rest } as PostScope, keys: pageKeys, withMedia: withMedia === true }, plan);
   });
   return rows.map((r) => r.id);
+}
+
+/** Where posts stand in a newest-first listing (their time and id), for pages bounded by posts. */
+export async function postKeys(db: Executor, ids: string[]): Promise<Map<string, Keyset>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('posts').select(['id', 'created_at']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, { at: Number(row.created_at), id: row.id }]));
 }
 
 /** Whether the user follows an account that passed a post on (a community of another server). */
@@ -157,13 +187,21 @@ function searchPlan(db: Executor, query: string): Promise<ListingPlan> {
 }
 
 type WindowColumn = 'posts.created_at' | 'scope.created_at';
+const ID_COLUMN = { 'posts.created_at': 'posts.id', 'scope.created_at': 'scope.post_id' } as const;
 
-function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: Pick<ListPostIdsParams, 'since' | 'before'>, column: WindowColumn = 'posts.created_at'): Q {
+function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: Pick<ListPostIdsParams, 'since' | 'before' | 'keys' | 'withMedia'>, column: WindowColumn = 'posts.created_at'): Q {
   let q = query;
   if (params.since > 0) q = q.where(column, '>=', params.since);
   if (params.before !== undefined) q = q.where(column, '<=', params.before);
+  const { keys } = params;
+  if (keys?.below) q = q.where(beforeKeyset(keys.below, column, ID_COLUMN[column]));
+  if (keys?.above) q = q.where(afterKeyset(keys.above, column, ID_COLUMN[column]));
+  if (params.withMedia) q = q.where((eb: ExpressionBuilder<Database, 'posts'>) => eb.or([eb('posts.images', '>', 0), eb('posts.remote_media', 'is not', null)]));
   return q;
 }
+
+/** Newest first, or oldest first for the page nearest a lower bound. */
+const directionOf = (params: Pick<ListPostIdsParams, 'keys'>) => (params.keys?.nearAbove ? 'asc' : 'desc');
 
 /** A page's query: every shape reads `posts`, so callers may refine it by its columns. */
 export type PostIdsQuery = SelectQueryBuilder<Database, 'posts', { id: string }>;
@@ -189,7 +227,7 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
         )))
       : db.selectFrom('post_hashtags as scope').where('scope.tag', '=', scope.tag);
     const q = inWindow(hiddenLeftOut(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params), params, 'scope.created_at');
-    const walk = q.orderBy('scope.created_at', 'desc').orderBy('scope.post_id', 'desc').limit(params.fetch).offset(params.offset);
+    const walk = q.orderBy('scope.created_at', directionOf(params)).orderBy('scope.post_id', directionOf(params)).limit(params.fetch).offset(params.offset);
     return walk as unknown as PostIdsQuery;
   }
 
@@ -198,17 +236,14 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
     case 'all':
       break;
     case 'following':
-      if (scope.shares) return followingWithShares(db, params, scope.userId, plan);
+      if (scope.shares || scope.groups) {
+        const more = [...(scope.shares ? [sharedByFollowed(scope.userId)] : []), ...(scope.groups ? [inMemberGroups(scope.userId)] : [])];
+        return followingMerged(db, params, [byFollowedAuthor(scope.userId, plan), ...more]);
+      }
       query = query.where(byFollowedAuthor(scope.userId, plan));
       break;
     case 'memberGroups':
-      query = query.where('posts.id', 'in', (eb) =>
-        eb
-          .selectFrom('post_groups')
-          .innerJoin('group_members', 'group_members.group_id', 'post_groups.group_id')
-          .select('post_groups.post_id')
-          .where('group_members.user_id', '=', scope.userId),
-      );
+      query = query.where(inMemberGroups(scope.userId));
       break;
     case 'group':
       query = query.where('posts.id', 'in', (eb) =>
@@ -228,7 +263,7 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       query = query.where(plan === 'walk' ? searchTextContains('posts', scope.query) : searchMatches(db, 'posts', scope.query));
       break;
   }
-  return inListingOrder(inWindow(query, params), params.sort, 'posts').limit(params.fetch).offset(params.offset);
+  return inListingOrder(inWindow(query, params), params, 'posts').limit(params.fetch).offset(params.offset);
 }
 
 /**
@@ -251,25 +286,38 @@ function sharedByFollowed(userId: string) {
       inner.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId)));
 }
 
+/** Posts in the groups the user belongs to. */
+function inMemberGroups(userId: string) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) =>
+    eb('posts.id', 'in', eb
+      .selectFrom('post_groups')
+      .innerJoin('group_members', 'group_members.group_id', 'post_groups.group_id')
+      .select('post_groups.post_id')
+      .where('group_members.user_id', '=', userId));
+}
+
 /**
- * The following feed of someone who follows a community: the page of the followed authors' posts
- * and the page of the shared ones, each read by its own plan, merged (a post in both once). One OR of
- * the two conditions would cost PostgreSQL its semi-join on the followed authors: it would walk every
- * post newest first to find a few authors' posts.
+ * The following feed of someone who follows a community, or with their groups' posts: the page of
+ * the followed authors' posts and the page of each other source, each read by its own plan, merged
+ * (a post in several once). One OR of the conditions would cost PostgreSQL its semi-join on the
+ * followed authors: it would walk every post newest first to find a few authors' posts.
  */
-function followingWithShares(db: Executor, params: ListPostIdsParams, userId: string, plan: ListingPlan): PostIdsQuery {
+function followingMerged(db: Executor, params: ListPostIdsParams, conditions: ReturnType<typeof sharedByFollowed>[]): PostIdsQuery {
   const page = (condition: ReturnType<typeof sharedByFollowed>) => {
     const candidates = inWindow(hiddenLeftOut(db.selectFrom('posts').select(['posts.id', 'posts.created_at', 'posts.likes']).where(postVisibleTo(params.viewerId)), params).where(condition), params);
-    return db.selectFrom(inListingOrder(candidates, params.sort, 'posts').limit(params.offset + params.fetch).as('page')).selectAll();
+    return db.selectFrom(inListingOrder(candidates, params, 'posts').limit(params.offset + params.fetch).as('page')).selectAll();
   };
-  const merged = db.selectFrom(page(byFollowedAuthor(userId, plan)).union(page(sharedByFollowed(userId))).as('merged')).select('merged.id');
-  return inListingOrder(merged, params.sort, 'merged').limit(params.fetch).offset(params.offset) as unknown as PostIdsQuery;
+  const [first, ...rest] = conditions.map(page);
+  const union = rest.reduce((all, next) => all.union(next), first!);
+  const merged = db.selectFrom(union.as('merged')).select('merged.id');
+  return inListingOrder(merged, params, 'merged').limit(params.fetch).offset(params.offset) as unknown as PostIdsQuery;
 }
 
 /** A listing's order, total (ties broken by id) so offset pages of one snapshot never repeat a post. */
-function inListingOrder<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, sort: ListPostIdsParams['sort'], table: 'posts' | 'merged'): Q {
-  const q = sort === 'popular' ? query.orderBy(`${table}.likes`, 'desc') : query;
-  return q.orderBy(`${table}.created_at`, 'desc').orderBy(`${table}.id`, 'desc');
+function inListingOrder<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, params: Pick<ListPostIdsParams, 'sort' | 'keys'>, table: 'posts' | 'merged'): Q {
+  const q = params.sort === 'popular' ? query.orderBy(`${table}.likes`, 'desc') : query;
+  const direction = directionOf(params);
+  return q.orderBy(`${table}.created_at`, direction).orderBy(`${table}.id`, direction);
 }
 
 /** Scopes that are feeds: a mute hides its posts there, not on a profile or in a search. */

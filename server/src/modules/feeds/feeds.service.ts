@@ -9,9 +9,10 @@ import type { Viewer } from '../../plugins/auth.js';
 import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
 import { loadGroup } from '../groups/groups.service.js';
 import { type PostView, getPostsForViewer } from '../posts/posts.service.js';
-import { type PostScope, listPostIds } from './feeds.repository.js';
+import { type ListingKeys, type PostScope, listPostIds, postKeys } from './feeds.repository.js';
 
-export type { PostScope } from './feeds.repository.js';
+export type { ListingKeys, PostScope } from './feeds.repository.js';
+export { postKeys };
 
 export interface FeedQuery {
   page?: number | undefined;
@@ -43,6 +44,21 @@ export async function feedPage(ctx: ServiceContext, viewer: Viewer | null, { sco
   const ids = await listPostIds(ctx.db, { viewerId, scope, ...listingWindow(query, defaults), offset: window.offset, fetch: window.fetch });
   const page = toPage(ids, window);
   return { posts: await getPostsForViewer(ctx.db, page.items, viewerId, ctx.app), hasMore: page.hasMore };
+}
+
+/** A page of a scope bounded by posts rather than by a page number, newest first whichever way it was read. */
+export interface KeyedFeedInput {
+  scope: PostScope;
+  keys: ListingKeys;
+  limit: number;
+  withMedia?: boolean | undefined;
+}
+
+/** One page of posts of a scope between posts, as the viewer may see them (for clients that page by ids). */
+export async function keyedFeedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, keys, limit, withMedia }: KeyedFeedInput): Promise<PostView[]> {
+  const viewerId = viewer?.id ?? null;
+  const ids = await listPostIds(ctx.db, { viewerId, scope, sort: 'newest', since: 0, before: undefined, offset: 0, fetch: limit, keys, withMedia });
+  return getPostsForViewer(ctx.db, keys.nearAbove ? ids.reverse() : ids, viewerId, ctx.app);
 }
 
 /** Posts of a user, named by their username: anyone may read them (each post filtered by what the viewer may see). */

@@ -2,8 +2,8 @@ import { Temporal } from '@js-temporal/polyfill';
 import { Create, Document, Hashtag, Mention, Note, PUBLIC_COLLECTION } from '@fedify/fedify/vocab';
 import type { Post } from '#core/api/posts';
 import { appPaths } from '#core/app-paths';
-import { extractHashtags, tokenizeText } from '#core/text';
-import { escapeHtml } from '../html.js';
+import { extractHashtags } from '#core/text';
+import { writingHtml } from '../../../lib/text-html.js';
 import type { Executor } from '../../../db/schema.js';
 import { isRemoteAccountName, remoteActorOfAccount } from '../../remote/remote-accounts.js';
 import type { CommunityActor } from '../../remote/remote-communities.js';
@@ -51,21 +51,9 @@ const instant = (ms: number) => Temporal.Instant.fromEpochMilliseconds(ms);
  * author's ever gets through, whatever the text holds.
  */
 export function noteContent(origin: string, post: Pick<Post, 'text' | 'mentions'>, remote: Map<string, MentionedActor> = new Map()): string {
-  const link = (path: string, attributes: string, inner: string) => `<a href="${escapeHtml(new URL(path, origin).href)}" ${attributes}>${inner}</a>`;
   // A remote account's mention links to its actor on its own server.
   const remoteActors = new Map(post.mentions.flatMap((mention) => (mention._id && remote.has(mention._id) ? [[mention.username, remote.get(mention._id)!.id]] : [])));
-  const html = tokenizeText(post.text, post.mentions.map((mention) => mention.username))
-    .map((token) => {
-      if (token.kind === 'hashtag') return link(appPaths.hashtag(token.tag), 'class="mention hashtag" rel="tag"', `#<span>${escapeHtml(token.value.slice(1))}</span>`);
-      if (token.kind === 'mention')
-        return `<span class="h-card">${link(remoteActors.get(token.username) ?? appPaths.user(token.username), 'class="u-url mention"', `@<span>${escapeHtml(token.value.slice(1))}</span>`)}</span>`;
-      return escapeHtml(token.value);
-    })
-    .join('');
-  return html
-    .split(/(?:\r?\n){2,}/)
-    .map((paragraph) => `<p>${paragraph.replace(/\r?\n/g, '<br>')}</p>`)
-    .join('');
+  return writingHtml(origin, post.text, post.mentions.map((mention) => mention.username), remoteActors);
 }
 
 /**

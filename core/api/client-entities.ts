@@ -1,0 +1,170 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+
+/**
+ * The entities of the client API fediverse apps read, with the field names and types those apps
+ * expect (snake_case, times as ISO 8601 strings, ids as strings). Kruh's people and groups are
+ * Accounts, its posts and comments Statuses:
+ * - a group's account id is its id with a `g` before it (`g` + 24 hex digits), so it never equals a
+ *   person's id (24 hex digits);
+ * - a comment's status id is its id with a `c` before it (`c` + 24 hex digits), so it never equals a
+ *   post's id; a comment's `in_reply_to_id` names the comment it answers, else its post.
+ */
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A custom emoji; Kruh has none, so every list of them is empty. */
+export const CustomEmoji = Type.Object({
+  shortcode: Type.String(),
+  url: Type.String(),
+  static_url: Type.String(),
+  visible_in_picker: Type.Boolean(),
+});
+
+const Field = Type.Object({ name: Type.String(), value: Type.String(), verified_at: Nullable(Type.String()) });
+
+/**
+ * A person here or on another server, or a group (`group: true`). `acct` is the username for a
+ * local account and `name@host` for a remote one; `note` the bio as HTML; times ISO 8601.
+ */
+export const Account = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  acct: Type.String(),
+  url: Type.String(),
+  uri: Type.String(),
+  display_name: Type.String(),
+  note: Type.String(),
+  avatar: Type.String(),
+  avatar_static: Type.String(),
+  header: Type.String(),
+  header_static: Type.String(),
+  locked: Type.Boolean(),
+  fields: Type.Array(Field),
+  emojis: Type.Array(CustomEmoji),
+  bot: Type.Boolean(),
+  group: Type.Boolean(),
+  discoverable: Nullable(Type.Boolean()),
+  indexable: Type.Boolean(),
+  hide_collections: Type.Boolean(),
+  created_at: Type.String(),
+  last_status_at: Nullable(Type.String()),
+  statuses_count: Type.Integer(),
+  followers_count: Type.Integer(),
+  following_count: Type.Integer(),
+});
+export type Account = Static<typeof Account>;
+
+/** An image of a status; `description` is its alt text (null when it has none). */
+export const MediaAttachment = Type.Object({
+  id: Type.String(),
+  type: Type.Union([Type.Literal('image'), Type.Literal('gifv'), Type.Literal('video'), Type.Literal('audio'), Type.Literal('unknown')]),
+  url: Type.String(),
+  preview_url: Nullable(Type.String()),
+  remote_url: Nullable(Type.String()),
+  meta: Nullable(Type.Object({})),
+  description: Nullable(Type.String()),
+  blurhash: Nullable(Type.String()),
+});
+export type MediaAttachment = Static<typeof MediaAttachment>;
+
+/** A person a status names. */
+export const StatusMention = Type.Object({ id: Type.String(), username: Type.String(), url: Type.String(), acct: Type.String() });
+export type StatusMention = Static<typeof StatusMention>;
+
+/** A hashtag: its name without `#` and its page. */
+export const Tag = Type.Object({ name: Type.String(), url: Type.String(), history: Type.Optional(Type.Array(Type.Object({ day: Type.String(), uses: Type.String(), accounts: Type.String() }))) });
+export type Tag = Static<typeof Tag>;
+
+const Visibility = Type.Union([Type.Literal('public'), Type.Literal('unlisted'), Type.Literal('private'), Type.Literal('direct')]);
+
+/**
+ * A post or a comment. `visibility` is `private` for a post in a private group, else `public`;
+ * `spoiler_text` is the content warning ('' for none), `sensitive` whether there is one. Nothing is
+ * ever boosted here: `reblog` is null and `reblogs_count` 0.
+ */
+export const Status = Type.Object({
+  id: Type.String(),
+  uri: Type.String(),
+  url: Nullable(Type.String()),
+  created_at: Type.String(),
+  edited_at: Nullable(Type.String()),
+  account: Account,
+  content: Type.String(),
+  visibility: Visibility,
+  sensitive: Type.Boolean(),
+  spoiler_text: Type.String(),
+  media_attachments: Type.Array(MediaAttachment),
+  application: Nullable(Type.Object({ name: Type.String(), website: Nullable(Type.String()) })),
+  mentions: Type.Array(StatusMention),
+  tags: Type.Array(Tag),
+  emojis: Type.Array(CustomEmoji),
+  reblogs_count: Type.Integer(),
+  favourites_count: Type.Integer(),
+  replies_count: Type.Integer(),
+  in_reply_to_id: Nullable(Type.String()),
+  in_reply_to_account_id: Nullable(Type.String()),
+  reblog: Type.Null(),
+  poll: Type.Null(),
+  card: Type.Null(),
+  language: Nullable(Type.String()),
+  favourited: Type.Boolean(),
+  reblogged: Type.Boolean(),
+  muted: Type.Boolean(),
+  bookmarked: Type.Boolean(),
+  pinned: Type.Optional(Type.Boolean()),
+});
+export type Status = Static<typeof Status>;
+
+/** What comes before a status in its thread (oldest first) and what answers it. */
+export const Context = Type.Object({ ancestors: Type.Array(Status), descendants: Type.Array(Status) });
+export type Context = Static<typeof Context>;
+
+/** The caller's standing towards an account. */
+export const Relationship = Type.Object({
+  id: Type.String(),
+  following: Type.Boolean(),
+  showing_reblogs: Type.Boolean(),
+  notifying: Type.Boolean(),
+  languages: Nullable(Type.Array(Type.String())),
+  followed_by: Type.Boolean(),
+  blocking: Type.Boolean(),
+  blocked_by: Type.Boolean(),
+  muting: Type.Boolean(),
+  muting_notifications: Type.Boolean(),
+  requested: Type.Boolean(),
+  requested_by: Type.Boolean(),
+  domain_blocking: Type.Boolean(),
+  endorsed: Type.Boolean(),
+  note: Type.String(),
+});
+export type Relationship = Static<typeof Relationship>;
+
+/** An account suggested to follow, and why. */
+export const Suggestion = Type.Object({ source: Type.String(), sources: Type.Array(Type.String()), account: Account });
+export type Suggestion = Static<typeof Suggestion>;
+
+/** Where the caller stopped reading a timeline: the last status read, and when that was saved. */
+export const Marker = Type.Object({ last_read_id: Type.String(), version: Type.Integer(), updated_at: Type.String() });
+export type Marker = Static<typeof Marker>;
+
+/** The timelines a marker may be kept for. */
+export const MARKER_TIMELINES = ['home', 'notifications'] as const;
+export type MarkerTimeline = (typeof MARKER_TIMELINES)[number];
+
+/** The caller's markers by timeline; a timeline without one is left out. */
+export const Markers = Type.Object({ home: Type.Optional(Marker), notifications: Type.Optional(Marker) });
+export type Markers = Static<typeof Markers>;
+
+/** The caller's posting and reading defaults. */
+export const Preferences = Type.Object({
+  'posting:default:visibility': Visibility,
+  'posting:default:sensitive': Type.Boolean(),
+  'posting:default:language': Nullable(Type.String()),
+  'reading:expand:media': Type.String(),
+  'reading:expand:spoilers': Type.Boolean(),
+});
+export type Preferences = Static<typeof Preferences>;
+
+/** The instance's longer text about itself (the moderators' about text), as HTML. */
+export const ExtendedDescription = Type.Object({ updated_at: Type.String(), content: Type.String() });
+export type ExtendedDescription = Static<typeof ExtendedDescription>;

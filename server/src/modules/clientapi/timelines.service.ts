@@ -1,0 +1,99 @@
+import type { Status } from '#core/api/client-entities';
+import type { Keyset } from '../../db/helpers.js';
+import type { ServiceContext } from '../../lib/service-context.js';
+import type { Viewer } from '../../lib/viewer.js';
+import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
+import { type PostScope, feedPage, hashtagScope, keyedFeedPage, postKeys } from '../feeds/feeds.service.js';
+import { loadGroupById } from '../groups/groups.service.js';
+import { getPostsForViewer } from '../posts/posts.service.js';
+import { getAccount } from './accounts.service.js';
+import { accountRefOf, statusRefOf } from './client-ids.js';
+import { type ClientPageQuery, boundsOf, cursorOf, keyOfCursor, pageSize } from './client-paging.js';
+import * as repo from './clientapi.repository.js';
+import { postStatuses } from './statuses.service.js';
+
+/** A page of statuses and whether it was full (so a next page may hold more). */
+export interface StatusPage {
+  statuses: Status[];
+  full: boolean;
+}
+
+const EMPTY: StatusPage = { statuses: [], full: false };
+
+/**
+ * Where a status stands in a listing of posts: the post's own time, or for an id naming no post
+ * (one from another list, or gone) the moment its id was made, which orders it near enough.
+ */
+async function statusKey(ctx: ServiceContext, id: string): Promise<Keyset | undefined> {
+  const ref = statusRefOf(id);
+  if (!ref) return undefined;
+  const key = ref.kind === 'post' ? (await postKeys(ctx.db, [ref.id])).get(ref.id) : undefined;
+  return key ?? { at: parseInt(ref.id.slice(0, 8), 16) * 1000, id: ref.id };
+}
+
+/** One page of a scope's posts between the statuses the query names. */
+async function scopePage(ctx: ServiceContext, viewer: Viewer | null, scope: PostScope, query: ClientPageQuery, withMedia?: boolean): Promise<StatusPage> {
+  const bounds = await boundsOf(query, (id) => statusKey(ctx, id));
+  const posts = await keyedFeedPage(ctx, viewer, { scope, keys: bounds, limit: bounds.limit, withMedia });
+  return { statuses: await postStatuses(ctx, viewer, posts), full: posts.length >= bounds.limit };
+}
+
+export interface AccountStatusesQuery extends ClientPageQuery {
+  pinned?: boolean | undefined;
+  only_media?: boolean | undefined;
+}
+
+/**
+ * GET /api/v1/accounts/:id/statuses: a person's posts, or the posts in a group the viewer may read
+ * (none from a private group for an outsider). People pin nothing; a group's pinned list is its
+ * pinned post. Comments are not listed: they are read in their posts' threads.
+ */
+export async function accountStatuses(ctx: ServiceContext, viewer: Viewer | null, input: { id: string; query: AccountStatusesQuery }): Promise<StatusPage> {
+  await getAccount(ctx, viewer, input.id);
+  const ref = accountRefOf(input.id)!;
+  const { query } = input;
+  if (ref.kind === 'person') return query.pinned ? EMPTY : scopePage(ctx, viewer, { kind: 'author', authorId: ref.id }, query, query.only_media);
+  const group = await loadGroupById(ctx.db, ref.id);
+  if (!canSeeGroupContent(group, await membershipOf(ctx.db, group.id, viewer?.id ?? null))) return EMPTY;
+  if (!query.pinned) return scopePage(ctx, viewer, { kind: 'group', groupId: group.id }, query, query.only_media);
+  // The pinned post is one: it is on the first page only.
+  if (!group.pinned_post_id || query.max_id || query.min_id || query.since_id) return EMPTY;
+  const posts = await getPostsForViewer(ctx.db, [group.pinned_post_id], viewer?.id ?? null, ctx.app);
+  return { statuses: await postStatuses(ctx, viewer, posts, new Set([group.pinned_post_id])), full: false };
+}
+
+/** GET /api/v1/timelines/public: every post the viewer may read (the explore feed), local or not. */
+export function publicTimeline(ctx: ServiceContext, viewer: Viewer | null, query: ClientPageQuery & { only_media?: boolean | undefined }): Promise<StatusPage> {
+  return scopePage(ctx, viewer, { kind: 'all' }, query, query.only_media);
+}
+
+/** GET /api/v1/timelines/tag/:hashtag. */
+export function tagTimeline(ctx: ServiceContext, viewer: Viewer | null, input: { tag: string; query: ClientPageQuery & { only_media?: boolean | undefined } }): Promise<StatusPage> {
+  return scopePage(ctx, viewer, hashtagScope(input.tag), input.query, input.query.only_media);
+}
+
+/** GET /api/v1/timelines/home: the posts of the people the caller follows and of their groups. */
+export function homeTimeline(ctx: ServiceContext, viewer: Viewer, query: ClientPageQuery): Promise<StatusPage> {
+  return scopePage(ctx, viewer, { kind: 'following', userId: viewer.id, groups: true }, query);
+}
+
+/** GET /api/v1/favourites: the posts the caller liked that they may still read, latest like first. */
+export async function favourites(ctx: ServiceContext, viewer: Viewer | null, query: ClientPageQuery): Promise<StatusPage & { first?: string; last?: string }> {
+  if (!viewer) return EMPTY;
+  const bounds = await boundsOf(query, keyOfCursor);
+  const liked = await repo.likedPostPage(ctx.db, viewer.id, bounds);
+  const posts = await getPostsForViewer(ctx.db, liked.map((item) => item.id), viewer.id, ctx.app);
+  const first = liked[0];
+  const last = liked.at(-1);
+  return {
+    statuses: await postStatuses(ctx, viewer, posts),
+    full: liked.length >= bounds.limit,
+    ...(first && last ? { first: cursorOf(first), last: cursorOf(last) } : {}),
+  };
+}
+
+/** GET /api/v1/trends/statuses: the most liked posts a visitor may read, of the last week. */
+export async function trendingStatuses(ctx: ServiceContext, query: ClientPageQuery): Promise<Status[]> {
+  const page = await feedPage(ctx, null, { scope: { kind: 'all' }, query: { limit: pageSize(query) }, defaults: { sort: 'popular', time: 'week' } });
+  return postStatuses(ctx, null, page.posts);
+}
