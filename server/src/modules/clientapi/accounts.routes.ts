@@ -4,13 +4,10 @@ import { contextOf } from '../../lib/service-context.js';
 import { followList, getAccount, lookupAccount, relationships } from './accounts.service.js';
 import { requireScope } from './client-caller.js';
 import type { ClientPageQuery } from './client-paging.js';
-import { entityRoute, paged, readerOf } from './client-route.js';
+import { entityRoute, listOf, paged, readerOf } from './client-route.js';
 import { type AccountStatusesQuery, accountStatuses } from './timelines.service.js';
 
 type IdParams = { id: string };
-/** `id[]=a&id[]=b`, `id=a`, or one of either: every id named, in order. */
-const listOf = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-
 /** Accounts: one, by name, its statuses, its followers and follows, and the caller's standing towards some. */
 export function accountRoutes(app: FastifyInstance): void {
   app.route({

@@ -27,3 +27,6 @@ export function paged<T extends { id: string }>(
   linkPages(request, reply, publicUrl, { first: page.first ?? page.items[0]?.id, last: page.last ?? page.items.at(-1)?.id, full: page.full });
   return page.items;
 }
+
+/** A field apps send once or many times (`id[]=a&id[]=b`, `id=a`): every value, in order. */
+export const listOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);

@@ -5,7 +5,7 @@ import type { MarkerTimeline } from '#core/api/client-entities';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { requireScope } from './client-caller.js';
 import { pageSize } from './client-paging.js';
-import { entityRoute, readerOf } from './client-route.js';
+import { entityRoute, listOf, readerOf } from './client-route.js';
 import { extendedDescription, markers, preferences, saveMarkers, suggestions } from './startup.service.js';
 
 /** What Kruh has none of: apps ask at start and are answered an empty list, never an error. */
@@ -21,8 +21,6 @@ const NOTHING_HERE: readonly Endpoint[] = [
   clientReadsApi.conversations,
   clientReadsApi.domainBlocks,
 ];
-
-const listOf = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 type MarkersBody = Partial<Record<MarkerTimeline, { last_read_id: string }>> & Partial<Record<`${MarkerTimeline}[last_read_id]`, string>>;
 
