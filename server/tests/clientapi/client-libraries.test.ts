@@ -2,7 +2,7 @@ import { createOAuthAPIClient, createRestAPIClient } from 'masto';
 import generator from 'megalodon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '#core/limits';
-import { type TestUser, createUser } from '../helpers/fixtures';
+import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { type KruhInstance, startInstance } from '../helpers/kruh-instance';
 import { REDIRECT, codeIn, pkcePair } from './oauth-helpers';
 
@@ -115,5 +115,61 @@ describe('client API through real client libraries', () => {
 
     await client.revokeToken(app.client_id, app.client_secret, token.access_token);
     await expect(signedIn.verifyAccountCredentials()).rejects.toMatchObject({ response: { status: 401 } });
+  });
+
+  /**
+   * A person with three posts, the newest with a comment answered, as the reading tests find them
+   * (a post's replies count every comment under it).
+   */
+  async function someoneWithAThread() {
+    const author = await createUser(instance.app);
+    const fan = await createUser(instance.app);
+    const base = Date.now() + 50_000_000;
+    const posts = [];
+    for (let i = 0; i < 3; i++) posts.push((await createPost(instance.app, author, { text: `post ${i} #libraries`, createdAt: base + i })).id);
+    const comment = (await call(instance.app, fan, { method: 'POST', url: '/api/comment/', payload: { text: 'a comment', parent: posts[2] } })).json();
+    const reply = (await call(instance.app, author, { method: 'POST', url: '/api/comment/', payload: { text: 'a reply', parent: comment._id } })).json();
+    return { author, fan, newest: [...posts].reverse(), commentId: `c${comment._id as string}`, replyId: `c${reply._id as string}` };
+  }
+
+  it('masto reads the public timeline page by page, an account, a status and its thread', async () => {
+    const { author, newest, commentId, replyId } = await someoneWithAThread();
+    const masto = createRestAPIClient({ url: instance.origin });
+    const pages: string[][] = [];
+    for await (const page of masto.v1.timelines.public.list({ limit: 2 })) {
+      pages.push(page.map((status) => status.id));
+      if (pages.length === 2) break;
+    }
+    expect(pages).toEqual([newest.slice(0, 2), [newest[2]!]]);
+    const account = await masto.v1.accounts.$select(author.id).fetch();
+    expect(account).toMatchObject({ id: author.id, acct: author.username, group: false, statusesCount: 3 });
+    expect((await masto.v1.accounts.lookup({ acct: author.username })).id).toBe(author.id);
+    const status = await masto.v1.statuses.$select(newest[0]!).fetch();
+    expect(status).toMatchObject({ id: newest[0], account: { id: author.id }, repliesCount: 2, visibility: 'public', tags: [{ name: 'libraries' }] });
+    const thread = await masto.v1.statuses.$select(newest[0]!).context.fetch();
+    expect(thread.descendants.map((s) => [s.id, s.inReplyToId])).toEqual([[commentId, newest[0]], [replyId, commentId]]);
+    const up = await masto.v1.statuses.$select(replyId).context.fetch();
+    expect(up.ancestors.map((s) => s.id)).toEqual([newest[0], commentId]);
+    const statuses = await masto.v1.accounts.$select(author.id).statuses.list({ limit: 40 });
+    expect(statuses.map((s) => s.id)).toEqual(newest);
+  });
+
+  it('megalodon reads the public and hashtag timelines, an account, a status and its thread', async () => {
+    const { author, newest, commentId } = await someoneWithAThread();
+    const client = generator('mastodon', instance.origin);
+    const timeline = await client.getPublicTimeline({ limit: 3 });
+    expect(timeline.data.map((s) => s.id).slice(0, 1)).toEqual([newest[0]]);
+    const older = await client.getPublicTimeline({ limit: 3, max_id: newest[0]! });
+    expect(older.data.map((s) => s.id).slice(0, 2)).toEqual(newest.slice(1, 3));
+    const made = await call(instance.app, author, { method: 'POST', url: '/api/post', payload: { text: 'about #Megalodon' } });
+    const tagged = await client.getTagTimeline('megalodon', { limit: 40 });
+    expect(tagged.data.map((s) => s.id)).toEqual([made.json()._id]);
+    expect((await client.getAccount(author.id)).data).toMatchObject({ id: author.id, username: author.username, followers_count: 0 });
+    expect((await client.lookupAccount(author.username)).data.id).toBe(author.id);
+    const status = await client.getStatus(newest[0]!);
+    expect(status.data).toMatchObject({ id: newest[0], account: { id: author.id }, replies_count: 2 });
+    const thread = await client.getStatusContext(newest[0]!);
+    expect(thread.data.descendants[0]?.id).toBe(commentId);
+    await expect(client.getStatus('000000000000000000000000')).rejects.toMatchObject({ response: { status: 404 } });
   });
 });
