@@ -31,7 +31,7 @@ export const ClientPageQuery = Type.Object({
   max_id: Type.Optional(ClientId),
   since_id: Type.Optional(ClientId),
   min_id: Type.Optional(ClientId),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
 const StatusesQuery = Type.Composite([
@@ -196,7 +196,7 @@ export const clientReadsApi = {
     method: 'GET',
     path: '/v2/suggestions',
     summary: 'People to follow, as the app suggests them (a visitor gets none)',
-    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }),
+    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) }),
     replies: { 200: Type.Array(Suggestion) },
     errors: [],
   }),

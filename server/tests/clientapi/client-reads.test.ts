@@ -257,6 +257,29 @@ describe('client API: timelines', () => {
   });
 });
 
+describe('client API: hostile paging', () => {
+  it('reads a huge limit as the largest page, refuses a limit under 1 and an id of nothing as an empty page', async () => {
+    const user = await createUser(t.app);
+    await createPost(t.app, user);
+    const lists = [
+      '/api/v1/timelines/public', '/api/v1/timelines/tag/paging', `/api/v1/accounts/${user.id}/statuses`, `/api/v1/accounts/${user.id}/followers`,
+      `/api/v1/accounts/${user.id}/following`, '/api/v1/favourites', '/api/v1/trends/statuses',
+    ];
+    const failures: string[] = [];
+    for (const list of lists) {
+      for (const query of ['limit=1e308', 'limit=99999999999999999999', 'max_id=zz', 'min_id=9_zz', 'since_id=c0', 'max_id=99999999999999999_x']) {
+        const res = await t.app.inject({ method: 'GET', url: `${list}?${query}` });
+        if (res.statusCode !== 200 || !Array.isArray(res.json())) failures.push(`${list}?${query} -> ${res.statusCode}`);
+      }
+      for (const query of ['limit=0', 'limit=-5', 'limit=Infinity', 'limit=1e400', 'limit=abc']) {
+        const res = await t.app.inject({ method: 'GET', url: `${list}?${query}` });
+        if (res.statusCode !== 400 || !String(res.json().message).startsWith('error/')) failures.push(`${list}?${query} -> ${res.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('client API: what apps ask as they start', () => {
   it.each(['/api/v1/custom_emojis', '/api/v2/filters', '/api/v1/lists', '/api/v1/followed_tags', '/api/v1/trends/tags', '/api/v1/trends/links', '/api/v1/announcements', '/api/v1/bookmarks', '/api/v1/conversations', '/api/v1/domain_blocks', '/api/v2/suggestions'])(
     '%s answers an empty list',
