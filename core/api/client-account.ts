@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Account } from './client-entities.js';
 import { endpoint } from './endpoint.js';
 
 /**
@@ -17,33 +17,7 @@ export const CredentialSource = Type.Object({
   follow_requests_count: Type.Integer(),
 });
 
-export const CredentialAccount = Type.Object({
-  id: Type.String(),
-  username: Type.String(),
-  acct: Type.String(),
-  url: Type.String(),
-  uri: Type.String(),
-  display_name: Type.String(),
-  note: Type.String(),
-  avatar: Type.String(),
-  avatar_static: Type.String(),
-  header: Type.String(),
-  header_static: Type.String(),
-  locked: Type.Boolean(),
-  fields: Type.Array(Type.Object({ name: Type.String(), value: Type.String(), verified_at: Nullable(Type.String()) })),
-  emojis: Type.Array(Type.Object({ shortcode: Type.String(), url: Type.String(), static_url: Type.String(), visible_in_picker: Type.Boolean() })),
-  bot: Type.Boolean(),
-  group: Type.Boolean(),
-  discoverable: Type.Union([Type.Boolean(), Type.Null()]),
-  indexable: Type.Boolean(),
-  hide_collections: Type.Boolean(),
-  created_at: Type.String(),
-  last_status_at: Nullable(Type.String()),
-  statuses_count: Type.Integer(),
-  followers_count: Type.Integer(),
-  following_count: Type.Integer(),
-  source: CredentialSource,
-});
+export const CredentialAccount = Type.Composite([Account, Type.Object({ source: CredentialSource })]);
 export type CredentialAccount = Static<typeof CredentialAccount>;
 
 export const clientAccountApi = {

@@ -1,4 +1,5 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from './common.js';
 
 /**
  * The entities of the client API fediverse apps read, with the field names and types those apps
@@ -9,8 +10,6 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
  * - a comment's status id is its id with a `c` before it (`c` + 24 hex digits), so it never equals a
  *   post's id; a comment's `in_reply_to_id` names the comment it answers, else its post.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A custom emoji; Kruh has none, so every list of them is empty. */
 export const CustomEmoji = Type.Object({

@@ -3,14 +3,10 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { Account, Context, Relationship, Status } from '#core/api/client-entities';
 import en from '../../../locales/en/error.json' with { type: 'json' };
-import { contextOf } from '../../src/lib/service-context';
-import type { Viewer } from '../../src/lib/viewer';
-import { relationships } from '../../src/modules/clientapi/accounts.service';
-import { markers, saveMarkers } from '../../src/modules/clientapi/startup.service';
-import { favourites, homeTimeline } from '../../src/modules/clientapi/timelines.service';
 import { runAdminCommand } from '../../src/modules/reports/admin';
 import { addMember, call, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
+import { appToken } from './oauth-helpers';
 
 /** The client API's reads: entities, their lookups, threads, timelines and paging, as apps call them. */
 
@@ -22,15 +18,11 @@ function expectShape(schema: TSchema, value: unknown) {
   expect(errors).toEqual([]);
 }
 
-const get = async (url: string) => {
-  const res = await t.app.inject({ method: 'GET', url });
+/** A GET as an app makes it: as a visitor, or with the access token an app holds. */
+const get = async (url: string, token?: string) => {
+  const res = await t.app.inject({ method: 'GET', url, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
   return { status: res.statusCode, body: res.json(), link: res.headers.link as string | undefined };
 };
-
-async function viewerOf(user: TestUser): Promise<Viewer> {
-  const row = await t.app.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-  return { id: row.id, username: row.username, user: { ...row, verified: row.verified === 1 } };
-}
 
 /** The address a Link header names for `rel`, as a path with its query. */
 function linkOf(header: string | undefined, rel: 'next' | 'prev'): string | undefined {
@@ -107,7 +99,8 @@ describe('client API: accounts', () => {
     const group = await createGroup(t.app, owner);
     await addMember(t.app, group.id, me);
     await createFollow(t.app, me, other, { notify: true });
-    const rels = await relationships(contextOf(t.app), await viewerOf(me), [other.id, `g${group.id}`, owner.id, 'nonsense']);
+    const token = await appToken(t.app, me, 'read');
+    const rels = (await get(`/api/v1/accounts/relationships?id[]=${other.id}&id[]=g${group.id}&id[]=${owner.id}&id[]=nonsense`, token)).body as Relationship[];
     rels.forEach((r) => expectShape(Relationship, r));
     expect(rels.map((r) => [r.id, r.following, r.notifying, r.followed_by])).toEqual([
       [other.id, true, true, false],
@@ -238,12 +231,18 @@ describe('client API: timelines', () => {
     const fromFollowed = await createPost(t.app, followed, { createdAt: base });
     const inGroup = await createPost(t.app, stranger, { groupIds: [group.id], createdAt: base + 1 });
     await createPost(t.app, stranger, { createdAt: base + 2 });
-    const page = await homeTimeline(contextOf(t.app), await viewerOf(me), {});
-    expect(page.statuses.map((s) => [s.id, s.visibility])).toEqual([[inGroup.id, 'private'], [fromFollowed.id, 'public']]);
-    const older = await homeTimeline(contextOf(t.app), await viewerOf(me), { max_id: inGroup.id });
-    expect(older.statuses.map((s) => s.id)).toEqual([fromFollowed.id]);
+    const token = await appToken(t.app, me, 'read:statuses');
+    const page = await get('/api/v1/timelines/home?limit=1', token);
+    expect(page.body.map((s: { id: string; visibility: string }) => [s.id, s.visibility])).toEqual([[inGroup.id, 'private']]);
+    const older = await get(linkOf(page.link, 'next')!, token);
+    expect(older.body.map((s: { id: string }) => s.id)).toEqual([fromFollowed.id]);
+    // The group's private post is the member's to read, through its own page too.
+    expect((await get(`/api/v1/statuses/${inGroup.id}`, token)).status).toBe(200);
+    expect((await get(`/api/v1/statuses/${inGroup.id}`)).status).toBe(404);
     const refused = await get('/api/v1/timelines/home');
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: en.no_token, message: 'error/no_token' } });
+    const narrow = await get('/api/v1/timelines/home', await appToken(t.app, me, 'read:accounts'));
+    expect({ status: narrow.status, message: narrow.body.message }).toEqual({ status: 403, message: 'error/insufficient_scope' });
   });
 
   it("favourites: the caller's liked posts, none for a visitor", async () => {
@@ -251,8 +250,8 @@ describe('client API: timelines', () => {
     const author = await createUser(t.app);
     const liked = await createPost(t.app, author);
     await call(t.app, me, { method: 'PATCH', url: `/api/post/${liked.id}/like` });
-    const page = await favourites(contextOf(t.app), await viewerOf(me), {});
-    expect(page.statuses.map((s) => [s.id, s.favourited])).toEqual([[liked.id, true]]);
+    const page = await get('/api/v1/favourites', await appToken(t.app, me, 'read'));
+    expect(page.body.map((s: { id: string; favourited: boolean }) => [s.id, s.favourited])).toEqual([[liked.id, true]]);
     expect((await get('/api/v1/favourites')).body).toEqual([]);
   });
 });
@@ -307,14 +306,24 @@ describe('client API: what apps ask as they start', () => {
   it('keeps the read position per person and timeline, a version per save', async () => {
     const me = await createUser(t.app);
     const other = await createUser(t.app);
-    const ctx = contextOf(t.app);
-    const viewer = await viewerOf(me);
-    expect(await markers(ctx, viewer, ['home', 'notifications'])).toEqual({});
-    await saveMarkers(ctx, viewer, { home: 'aaa' });
-    const saved = await saveMarkers(ctx, viewer, { home: 'bbb', notifications: 'nnn' });
+    const token = await appToken(t.app, me, 'read write');
+    const post = (payload: Record<string, unknown> | string, form = false) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/markers',
+        headers: { authorization: `Bearer ${token}`, 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      });
+    expect((await get('/api/v1/markers?timeline[]=home&timeline[]=notifications', token)).body).toEqual({});
+    expect((await post({ home: { last_read_id: 'aaa' } })).statusCode).toBe(200);
+    const saved = (await post('home[last_read_id]=bbb&notifications[last_read_id]=nnn', true)).json();
     expect(saved).toMatchObject({ home: { last_read_id: 'bbb', version: 2 }, notifications: { last_read_id: 'nnn', version: 1 } });
-    expect(await markers(ctx, await viewerOf(other), ['home'])).toEqual({});
-    expect(await markers(ctx, viewer, ['home', 'elsewhere'])).toEqual({ home: saved.home });
+    expect((await get('/api/v1/markers?timeline[]=home', await appToken(t.app, other, 'read'))).body).toEqual({});
+    expect((await get('/api/v1/markers?timeline[]=home&timeline[]=elsewhere', token)).body).toEqual({ home: saved.home });
+    const readOnly = await appToken(t.app, me, 'read');
+    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/markers', headers: { authorization: `Bearer ${readOnly}` }, payload: { home: { last_read_id: 'x' } } });
+    expect({ status: refused.statusCode, message: refused.json().message }).toEqual({ status: 403, message: 'error/insufficient_scope' });
+    expect((await get('/api/v1/preferences', token)).body).toMatchObject({ 'posting:default:visibility': 'public' });
     for (const [method, url] of [['GET', '/api/v1/markers?timeline[]=home'], ['POST', '/api/v1/markers'], ['GET', '/api/v1/preferences']] as const) {
       const res = await t.app.inject({ method, url, ...(method === 'POST' ? { payload: { home: { last_read_id: 'x' } } } : {}) });
       expect({ url, status: res.statusCode }).toEqual({ url, status: 401 });

@@ -34,3 +34,24 @@ export const form = (fields: Record<string, string>) => ({
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
   payload: new URLSearchParams(fields).toString(),
 });
+
+/**
+ * An access token of `user` for a new app granted `scope`, through the whole sign-in (approval as
+ * the signed-in person, PKCE, the code exchanged): what an app sends as `Authorization: Bearer`.
+ */
+export async function appToken(app: FastifyInstance, user: { auth: { authorization: string } }, scope = 'read write'): Promise<string> {
+  const client = await registerApp(app, scope);
+  const { verifier, challenge } = pkcePair();
+  const approval = await app.inject({
+    method: 'POST',
+    url: '/api/oauth/authorize',
+    headers: user.auth,
+    payload: { client_id: client.client_id, redirect_uri: REDIRECT, scope, response_type: 'code', approve: true, code_challenge: challenge, code_challenge_method: 'S256' },
+  });
+  if (approval.statusCode !== 200) throw new Error(`approval refused: ${approval.body}`);
+  const code = codeIn(approval.json().redirect).code!;
+  const fields = { grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier };
+  const res = await app.inject({ method: 'POST', url: '/oauth/token', ...form(fields) });
+  if (res.statusCode !== 200) throw new Error(`token refused: ${res.body}`);
+  return res.json().access_token as string;
+}

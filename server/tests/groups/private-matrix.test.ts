@@ -9,6 +9,7 @@ import { call, createPost, createUser, type TestUser } from '../helpers/fixtures
 import { multipartBody } from '../helpers/multipart';
 import { ok, runJobs } from '../helpers/steps';
 import { useTestApp } from '../helpers/test-app';
+import { appToken } from '../clientapi/oauth-helpers';
 
 /**
  * The private-group guarantee: nothing of a private group's post (text, id, comments,
@@ -38,6 +39,8 @@ interface Scenario {
   quotingPostId: string;
   publicPostId: string;
   imageUploaded: boolean;
+  /** Each viewer's access token of a fediverse app, by user id. */
+  appTokens: Map<string, string>;
 }
 
 let s: Scenario;
@@ -89,11 +92,14 @@ async function buildScenario(): Promise<Scenario> {
   const quoting = await createPost(t.app, member, { text: 'public words quoting', replyTo: postId });
   const publicPost = await createPost(t.app, owner, { text: 'public words by the author' });
 
+  // Each viewer signs a fediverse app in while still in the group, so the banned one's app was let in before the ban.
+  const appTokens = new Map<string, string>();
+  for (const user of [member, nonMember, banned]) appTokens.set(user.id, await appToken(t.app, user, 'read'));
   ok(await call(t.app, owner, { method: 'PUT', url: `/api/group/${group.name}/ban/${banned.id}` }), 'ban');
   await runJobs(t.app);
   return {
     owner, member, nonMember, banned, group, postId, commentId: comment._id, replyId: reply._id,
-    quotingPostId: quoting.id, publicPostId: publicPost.id, imageUploaded,
+    quotingPostId: quoting.id, publicPostId: publicPost.id, imageUploaded, appTokens,
   };
 }
 
@@ -108,6 +114,15 @@ interface Probe {
   forbidden?: () => string[];
   /** What a member must find in the answer (an id); omitted when the probe has no member check. */
   memberSees?: () => string;
+  /** A call of the client API: the viewer calls it with their app's token. */
+  client?: boolean;
+}
+
+/** A probe's GET as the viewer makes it: with the app's token for the client API, else the session's. */
+function probeAs(probe: Probe, viewer: TestUser | null) {
+  if (!probe.client) return call(t.app, viewer, { method: 'GET', url: probe.url(viewer) });
+  const token = viewer ? s.appTokens.get(viewer.id) : undefined;
+  return t.app.inject({ method: 'GET', url: probe.url(viewer), ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
 }
 
 const privateIds = () => [SECRET, s.postId, s.commentId, s.replyId];
@@ -156,29 +171,30 @@ const probes: Probe[] = [
   { name: 'page /u/{member}/groups', url: () => `/u/${s.member.username}/groups`, forbidden: () => [...privateIds(), s.group.id, s.group.name] },
   { name: 'page /h/{tag}', url: () => `/h/${SECRET}tag`, forbidden: () => [`${SECRET} plans`, s.postId, s.commentId, s.replyId] },
   { name: 'GET /sitemap.xml', url: () => '/sitemap.xml', forbidden: () => [...privateIds(), encodeURIComponent(s.group.name)] },
-  // The client API fediverse apps read. Its callers are apps' tokens, so each viewer here reads it
-  // as a visitor; the members' rows come with the apps' sign-in.
-  { name: 'GET /v1/timelines/public', url: () => '/api/v1/timelines/public?limit=40' },
-  { name: 'GET /v1/timelines/tag/{tag}', url: () => `/api/v1/timelines/tag/${SECRET}tag` },
-  { name: 'GET /v1/trends/statuses', url: () => '/api/v1/trends/statuses?limit=40' },
-  { name: 'GET /v1/accounts/{author}/statuses', url: () => `/api/v1/accounts/${s.owner.id}/statuses?limit=40` },
-  { name: 'GET /v1/accounts/{replier}/statuses', url: () => `/api/v1/accounts/${s.member.id}/statuses?limit=40` },
+  // The client API fediverse apps read, each viewer through an app they signed in.
+  { name: 'GET /v1/timelines/public', url: () => '/api/v1/timelines/public?limit=40', memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/timelines/tag/{tag}', url: () => `/api/v1/timelines/tag/${SECRET}tag`, memberSees: () => s.postId, client: true },
+  // The outsider follows the author: their home would show the post if it leaked.
+  { name: 'GET /v1/timelines/home', url: () => '/api/v1/timelines/home?limit=40', memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/trends/statuses', url: () => '/api/v1/trends/statuses?limit=40', client: true },
+  { name: 'GET /v1/accounts/{author}/statuses', url: () => `/api/v1/accounts/${s.owner.id}/statuses?limit=40`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/accounts/{replier}/statuses', url: () => `/api/v1/accounts/${s.member.id}/statuses?limit=40`, client: true },
   // The author wrote one public post and one in the group: outsiders count the public one.
-  { name: 'GET /v1/accounts/{author}', url: () => `/api/v1/accounts/${s.owner.id}`, forbidden: () => [...privateIds(), '"statuses_count":2'] },
-  { name: 'GET /v1/accounts/{group}', url: () => `/api/v1/accounts/g${s.group.id}`, forbidden: () => [...privateIds(), '"followers_count":2', '"statuses_count":1'] },
-  { name: 'GET /v1/accounts/lookup?acct={group}', url: () => `/api/v1/accounts/lookup?acct=${encodeURIComponent(s.group.name)}`, forbidden: () => [...privateIds(), '"followers_count":2'] },
-  { name: 'GET /v1/accounts/{group}/statuses', url: () => `/api/v1/accounts/g${s.group.id}/statuses` },
-  { name: 'GET /v1/accounts/{group}/statuses?pinned', url: () => `/api/v1/accounts/g${s.group.id}/statuses?pinned=true` },
-  { name: 'GET /v1/accounts/{group}/followers', url: () => `/api/v1/accounts/g${s.group.id}/followers`, forbidden: () => [...privateIds(), s.member.id, s.owner.id] },
-  { name: 'GET /v1/statuses/{id}', url: () => `/api/v1/statuses/${s.postId}` },
-  { name: 'GET /v1/statuses/{id}/context', url: () => `/api/v1/statuses/${s.postId}/context` },
-  { name: 'GET /v1/statuses/{id}/favourited_by', url: () => `/api/v1/statuses/${s.postId}/favourited_by` },
-  { name: 'GET /v1/statuses/c{comment}', url: () => `/api/v1/statuses/c${s.commentId}` },
-  { name: 'GET /v1/statuses/c{reply}/context', url: () => `/api/v1/statuses/c${s.replyId}/context` },
-  { name: 'GET /v1/statuses/{quotingReply}', url: () => `/api/v1/statuses/${s.quotingPostId}` },
-  { name: 'GET /v1/statuses/{quotingReply}/context', url: () => `/api/v1/statuses/${s.quotingPostId}/context` },
-  { name: 'GET /v1/favourites', url: () => '/api/v1/favourites' },
-  { name: 'GET /v2/suggestions', url: () => '/api/v2/suggestions', forbidden: () => [...privateIds(), s.group.id] },
+  { name: 'GET /v1/accounts/{author}', url: () => `/api/v1/accounts/${s.owner.id}`, forbidden: () => [...privateIds(), '"statuses_count":2'], memberSees: () => '"statuses_count":2', client: true },
+  { name: 'GET /v1/accounts/{group}', url: () => `/api/v1/accounts/g${s.group.id}`, forbidden: () => [...privateIds(), '"followers_count":2', '"statuses_count":1'], memberSees: () => '"followers_count":2', client: true },
+  { name: 'GET /v1/accounts/lookup?acct={group}', url: () => `/api/v1/accounts/lookup?acct=${encodeURIComponent(s.group.name)}`, forbidden: () => [...privateIds(), '"followers_count":2'], client: true },
+  { name: 'GET /v1/accounts/{group}/statuses', url: () => `/api/v1/accounts/g${s.group.id}/statuses`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/accounts/{group}/statuses?pinned', url: () => `/api/v1/accounts/g${s.group.id}/statuses?pinned=true`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/accounts/{group}/followers', url: () => `/api/v1/accounts/g${s.group.id}/followers`, forbidden: () => [...privateIds(), s.member.id, s.owner.id], memberSees: () => s.member.id, client: true },
+  { name: 'GET /v1/statuses/{id}', url: () => `/api/v1/statuses/${s.postId}`, memberSees: () => SECRET, client: true },
+  { name: 'GET /v1/statuses/{id}/context', url: () => `/api/v1/statuses/${s.postId}/context`, memberSees: () => s.commentId, client: true },
+  { name: 'GET /v1/statuses/{id}/favourited_by', url: () => `/api/v1/statuses/${s.postId}/favourited_by`, client: true },
+  { name: 'GET /v1/statuses/c{comment}', url: () => `/api/v1/statuses/c${s.commentId}`, memberSees: () => SECRET, client: true },
+  { name: 'GET /v1/statuses/c{reply}/context', url: () => `/api/v1/statuses/c${s.replyId}/context`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/statuses/{quotingReply}', url: () => `/api/v1/statuses/${s.quotingPostId}`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/statuses/{quotingReply}/context', url: () => `/api/v1/statuses/${s.quotingPostId}/context`, client: true },
+  { name: 'GET /v1/favourites', url: () => '/api/v1/favourites', client: true },
+  { name: 'GET /v2/suggestions', url: () => '/api/v2/suggestions', forbidden: () => [...privateIds(), s.group.id], client: true },
 ];
 
 /** A route no module registered yet answers the not-found handler's 404 server_error. */
@@ -196,8 +212,7 @@ describe('private group: outsiders see nothing', () => {
   it.each(viewers)('%s', async (label, viewer) => {
     const leaks: string[] = [];
     for (const probe of probes) {
-      const v = viewer();
-      const res = await call(t.app, v, { method: 'GET', url: probe.url(v) });
+      const res = await probeAs(probe, viewer());
       if (isMissing(res)) {
         missing.add(probe.name);
         continue;
@@ -297,7 +312,7 @@ describe('private group: members see everything', () => {
     const misses: string[] = [];
     for (const probe of probes) {
       if (!probe.memberSees) continue;
-      const res = await call(t.app, s.member, { method: 'GET', url: probe.url(s.member) });
+      const res = await probeAs(probe, s.member);
       if (isMissing(res)) {
         missing.add(probe.name);
         continue;
