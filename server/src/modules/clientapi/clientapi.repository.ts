@@ -222,6 +222,8 @@ export interface Edges {
 }
 
 export async function edgesOf(db: Executor, viewerId: string, ids: readonly string[]): Promise<Edges> {
+  // An empty IN list is a syntax error on PostgreSQL.
+  if (ids.length === 0) return { following: new Map(), followedBy: new Set(), blocking: new Set(), blockedBy: new Set(), muting: new Set() };
   const among = [...ids];
   const [out, inward, blocksOut, blocksIn, mutes] = await Promise.all([
     db.selectFrom('follows').select(['following_id', 'notify']).where('follower_id', '=', viewerId).where('following_id', 'in', among).execute(),
@@ -241,6 +243,7 @@ export async function edgesOf(db: Executor, viewerId: string, ids: readonly stri
 
 /** The groups among `ids` the viewer belongs to, and those they asked to join. */
 export async function groupEdgesOf(db: Executor, viewerId: string, ids: readonly string[]): Promise<{ member: Set<string>; requested: Set<string> }> {
+  if (ids.length === 0) return { member: new Set(), requested: new Set() };
   const among = [...ids];
   const [members, requests] = await Promise.all([
     db.selectFrom('group_members').select('group_id').where('user_id', '=', viewerId).where('group_id', 'in', among).execute(),
