@@ -124,6 +124,10 @@ export const ERROR_KEYS = [
   'unknown_app', 'redirect_not_registered', 'code_invalid', 'pkce_mismatch', 'pkce_method_unsupported',
   'refresh_token_invalid', 'grant_type_unsupported', 'response_type_unsupported', 'oauth_request_invalid',
   'authorization_not_found',
+  // The client API's writes: a boost (nothing is boosted here), a status for followers or named
+  // people only (every post here is public, or in a private group only through that group), a
+  // block or mute of a group's account.
+  'no_reblogs', 'visibility_unsupported', 'group_account_action',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

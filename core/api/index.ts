@@ -4,6 +4,7 @@ import { blocksApi } from './blocks.js';
 import { clientApi } from './client.js';
 import { clientAccountApi } from './client-account.js';
 import { clientReadsApi } from './client-reads.js';
+import { clientWritesApi } from './client-writes.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -59,6 +60,7 @@ export const api = {
   oauth: oauthApi,
   clientAccount: clientAccountApi,
   clientReads: clientReadsApi,
+  clientWrites: clientWritesApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -203,6 +203,13 @@ const isMissing = (res: LightMyRequestResponse) =>
 
 const missing = new Set<string>();
 
+/** What an outsider's like, comment or reply would change of the private post and comment. */
+const privateCounts = async () => ({
+  post: await t.app.db.selectFrom('posts').select(['likes', 'comments']).where('id', '=', s.postId).executeTakeFirst(),
+  comment: await t.app.db.selectFrom('comments').select(['likes', 'replies']).where('id', '=', s.commentId).executeTakeFirst(),
+  replies: (await t.app.db.selectFrom('posts').select('id').where('reply_to', '=', s.postId).execute()).length,
+});
+
 describe('private group: outsiders see nothing', () => {
   const viewers: [string, () => TestUser | null][] = [
     ['visitor', () => null],
@@ -272,12 +279,7 @@ describe('private group: outsiders see nothing', () => {
   });
 
   it('outsiders cannot like, comment on or reply to private content', async () => {
-    const snapshot = async () => ({
-      post: await t.app.db.selectFrom('posts').select(['likes', 'comments']).where('id', '=', s.postId).executeTakeFirst(),
-      comment: await t.app.db.selectFrom('comments').select(['likes', 'replies']).where('id', '=', s.commentId).executeTakeFirst(),
-      replies: (await t.app.db.selectFrom('posts').select('id').where('reply_to', '=', s.postId).execute()).length,
-    });
-    const before = await snapshot();
+    const before = await privateCounts();
     const attempts: string[] = [];
     for (const viewer of [s.nonMember, s.banned]) {
       const calls = [
@@ -294,7 +296,32 @@ describe('private group: outsiders see nothing', () => {
       }
     }
     expect(attempts).toEqual([]);
-    expect(await snapshot()).toEqual(before);
+    expect(await privateCounts()).toEqual(before);
+  });
+
+  it("outsiders' apps cannot like, answer or delete private content through the client API, nor learn it is there", async () => {
+    const before = await privateCounts();
+    const attempts: string[] = [];
+    for (const viewer of [s.nonMember, s.banned]) {
+      const headers = { authorization: `Bearer ${await appToken(t.app, viewer, 'read write')}` };
+      const calls = [
+        { name: 'POST /v1/statuses/{id}/favourite', url: `/api/v1/statuses/${s.postId}/favourite` },
+        { name: 'POST /v1/statuses/{id}/unfavourite', url: `/api/v1/statuses/${s.postId}/unfavourite` },
+        { name: 'POST /v1/statuses/c{comment}/favourite', url: `/api/v1/statuses/c${s.commentId}/favourite` },
+        { name: 'POST /v1/statuses answering the post', url: '/api/v1/statuses', payload: { status: 'hello', in_reply_to_id: s.postId } },
+        { name: 'POST /v1/statuses answering the post with a post', url: '/api/v1/statuses', payload: { status: 'hello', spoiler_text: 'cw', in_reply_to_id: s.postId } },
+        { name: 'POST /v1/statuses answering the comment', url: '/api/v1/statuses', payload: { status: 'hello', in_reply_to_id: `c${s.commentId}` } },
+        { name: 'DELETE /v1/statuses/{id}', method: 'DELETE' as const, url: `/api/v1/statuses/${s.postId}` },
+        { name: 'DELETE /v1/statuses/c{comment}', method: 'DELETE' as const, url: `/api/v1/statuses/c${s.commentId}` },
+      ];
+      for (const c of calls) {
+        const res = await t.app.inject({ method: c.method ?? 'POST', url: c.url, headers, ...(c.payload ? { payload: c.payload } : {}) });
+        if (res.statusCode !== 404) attempts.push(`${c.name} by ${viewer.username}: ${res.statusCode}`);
+        for (const word of privateIds()) if (res.body.includes(word)) attempts.push(`${c.name} shows ${word} to ${viewer.username}`);
+      }
+    }
+    expect(attempts).toEqual([]);
+    expect(await privateCounts()).toEqual(before);
   });
 
   it('a banned former member cannot post in the group', async () => {

@@ -8,6 +8,8 @@ import { accountRoutes } from './accounts.routes.js';
 import { statusRoutes } from './statuses.routes.js';
 import { timelineRoutes } from './timelines.routes.js';
 import { startupRoutes } from './startup.routes.js';
+import { statusWriteRoutes } from './statuses-write.routes.js';
+import { accountActionRoutes } from './account-actions.routes.js';
 import { instanceFacts } from './instance-facts.js';
 import { instanceV1, instanceV2, rulesOf } from './instance.mapper.js';
 import { verifyCredentialsRoutes } from './verify-credentials.routes.js';
@@ -30,4 +32,6 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   statusRoutes(app);
   timelineRoutes(app);
   startupRoutes(app);
+  statusWriteRoutes(app);
+  accountActionRoutes(app);
 };
