@@ -126,8 +126,8 @@ export const ERROR_KEYS = [
   'authorization_not_found',
   // The client API's writes: a boost (nothing is boosted here), a status for followers or named
   // people only (every post here is public, or in a private group only through that group), a
-  // block or mute of a group's account.
-  'no_reblogs', 'visibility_unsupported', 'group_account_action',
+  // block or mute of a group's account, a picture named by an id that is none of the caller's uploads.
+  'no_reblogs', 'visibility_unsupported', 'group_account_action', 'unknown_media',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

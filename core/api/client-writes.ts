@@ -34,6 +34,7 @@ const STATUS_DESCRIPTION =
   '(visibility_unsupported). A reply (`in_reply_to_id`) to a post is a comment on it when it is text within ' +
   "a comment's limits with no content warning, else a post replying to it; a reply to a comment is always a " +
   "comment under it, within a comment's limits. `Idempotency-Key` makes a call sent again answer the same status. " +
+  'Pictures cannot be attached yet: a status naming `media_ids` is refused (unknown_media) rather than posted without them. ' +
   'Needs write:statuses.';
 
 const statusAction = (path: string, summary: string, errors: readonly ('didnt_find_post' | 'comment_not_found' | 'banned' | 'blocked' | 'like_limit' | 'no_reblogs' | 'not_author')[]) =>
@@ -60,7 +61,7 @@ export const clientWritesApi = {
     errors: [
       'insufficient_scope', 'blank_post', 'max_post_length', 'max_post_lines', 'blank_comment', 'max_comment_length', 'max_comment_lines',
       'max_content_warning_length', 'visibility_unsupported', 'didnt_find_post', 'invalid_post', 'invalid_parent', 'not_member', 'need_admin', 'banned',
-      'blocked', 'post_limit', 'comment_limit', 'mention_limit', 'mentions_up_to', 'groups_up_to', 'too_many_images', 'idempotency_mismatch',
+      'blocked', 'post_limit', 'comment_limit', 'mention_limit', 'mentions_up_to', 'groups_up_to', 'too_many_images', 'unknown_media', 'idempotency_mismatch',
     ],
   }),
   deleteStatus: endpoint({

@@ -75,6 +75,7 @@ describe('client API: writing statuses', () => {
     const { send } = await appUser();
     expect(answer(await send('POST', '/api/v1/statuses', { status: '   ' }))).toEqual({ status: 400, body: refusal('blank_post') });
     expect(answer(await send('POST', '/api/v1/statuses', { status: 'x'.repeat(LIMITS.textMaxLength + 1) }))).toMatchObject({ status: 400, body: { message: 'error/max_post_length' } });
+    expect(answer(await send('POST', '/api/v1/statuses', { status: 'with a picture', media_ids: ['123'] }))).toEqual({ status: 422, body: refusal('unknown_media') });
     for (const visibility of ['direct', 'private']) {
       expect(answer(await send('POST', '/api/v1/statuses', { status: 'just for you', visibility }))).toEqual({ status: 422, body: refusal('visibility_unsupported') });
     }

@@ -13,7 +13,7 @@ import { getStatus } from './statuses.service.js';
 
 export type NewStatusBody = Static<typeof NewStatus>;
 
-const unprocessable = (key: 'visibility_unsupported' | 'no_reblogs') => new AppError(422, key);
+const unprocessable = (key: 'visibility_unsupported' | 'no_reblogs' | 'unknown_media') => new AppError(422, key);
 
 /**
  * The `@name`s of a text that name no other server (`@bob`, not `@bob@elsewhere.example`, which the
@@ -42,6 +42,9 @@ const flag = (value: boolean | string | undefined) => value === true || value ==
  * Runs on the caller's transaction (kept once per Idempotency-Key by the route).
  */
 export async function createStatus(ctx: ServiceContext, viewer: Viewer, body: NewStatusBody): Promise<Status> {
+  // No upload of the client API is kept yet, so any id names none of the caller's: refused rather
+  // than posting the text without the pictures its author chose.
+  if ([body.media_ids ?? []].flat().length > 0) throw unprocessable('unknown_media');
   const text = body.status ?? '';
   const warning = body.spoiler_text?.trim() ?? '';
   const names = localNamesIn(text);
