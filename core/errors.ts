@@ -126,8 +126,9 @@ export const ERROR_KEYS = [
   'authorization_not_found',
   // The client API's writes: a boost (nothing is boosted here), a status for followers or named
   // people only (every post here is public, or in a private group only through that group), a
-  // block or mute of a group's account, a picture named by an id that is none of the caller's uploads.
-  'no_reblogs', 'visibility_unsupported', 'group_account_action', 'unknown_media',
+  // block or mute of a group's account, a picture named by an id that is none of the caller's uploads,
+  // an edit of a comment (only posts are edited here).
+  'no_reblogs', 'visibility_unsupported', 'group_account_action', 'unknown_media', 'comment_not_editable',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

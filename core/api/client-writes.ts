@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { Relationship, Status } from './client-entities.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { Account, CustomEmoji, MediaAttachment, Relationship, Status } from './client-entities.js';
 import { endpoint } from './endpoint.js';
 
 /**
@@ -23,6 +23,31 @@ export const NewStatus = Type.Object({
   language: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()])),
   visibility: Type.Optional(Type.String({ maxLength: 20 })),
 });
+
+/** A post's new text; its groups never change. */
+export const StatusEdit = Type.Object({
+  status: Type.Optional(Type.String({ maxLength: 100_000 })),
+  spoiler_text: Type.Optional(Type.String({ maxLength: 10_000 })),
+  sensitive: Type.Optional(Flag),
+  media_ids: Type.Optional(Type.Union([ClientId, Type.Array(ClientId, { maxItems: 20 })])),
+  language: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()])),
+});
+
+/** One version of a status, oldest first, the last being the status as it is now. */
+export const StatusVersion = Type.Object({
+  content: Type.String(),
+  spoiler_text: Type.String(),
+  sensitive: Type.Boolean(),
+  created_at: Type.String(),
+  account: Account,
+  media_attachments: Type.Array(MediaAttachment),
+  emojis: Type.Array(CustomEmoji),
+});
+export type StatusVersion = Static<typeof StatusVersion>;
+
+/** A status's text as written, for an app's edit box. */
+export const StatusSource = Type.Object({ id: Type.String(), text: Type.String(), spoiler_text: Type.String() });
+export type StatusSource = Static<typeof StatusSource>;
 
 /** A deleted status with its text as written, so an app can offer to write it again. */
 export const DeletedStatus = Type.Composite([Status, Type.Object({ text: Type.String() })]);
@@ -71,6 +96,37 @@ export const clientWritesApi = {
     params: IdParams,
     replies: { 200: DeletedStatus },
     errors: ['insufficient_scope', 'didnt_find_post', 'not_author'],
+  }),
+  editStatus: endpoint({
+    method: 'PUT',
+    path: '/v1/statuses/:id',
+    summary: "Changes the text and content warning of the caller's post, keeping the earlier version in its history (needs write:statuses)",
+    description:
+      "As the web app's edit: the post's groups stay as they are, `@name`s of people mention them, and edits are counted by the hour. " +
+      'Comments cannot be edited here (comment_not_editable); naming pictures is refused (unknown_media).',
+    params: IdParams,
+    body: StatusEdit,
+    replies: { 200: Status },
+    errors: [
+      'insufficient_scope', 'didnt_find_post', 'not_author', 'comment_not_editable', 'unknown_media', 'blank_post', 'max_post_length', 'max_post_lines',
+      'max_content_warning_length', 'not_member', 'need_admin', 'banned', 'edit_limit', 'mention_limit', 'mentions_up_to', 'idempotency_mismatch',
+    ],
+  }),
+  statusHistory: endpoint({
+    method: 'GET',
+    path: '/v1/statuses/:id/history',
+    summary: "A status's versions, oldest first, the last being the one shown now (a comment has only that one)",
+    params: IdParams,
+    replies: { 200: Type.Array(StatusVersion) },
+    errors: ['didnt_find_post'],
+  }),
+  statusSource: endpoint({
+    method: 'GET',
+    path: '/v1/statuses/:id/source',
+    summary: "The caller's status as written, to edit it (needs read:statuses)",
+    params: IdParams,
+    replies: { 200: StatusSource },
+    errors: ['insufficient_scope', 'didnt_find_post'],
   }),
   favourite: statusAction('/v1/statuses/:id/favourite', 'Likes a post or a comment (needs write:favourites)', ['didnt_find_post', 'comment_not_found', 'banned', 'blocked', 'like_limit']),
   unfavourite: statusAction('/v1/statuses/:id/unfavourite', 'Takes back a like (needs write:favourites)', ['didnt_find_post', 'comment_not_found', 'banned', 'blocked', 'like_limit']),

@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { Relationship, Status } from '#core/api/client-entities';
 import { LIMITS } from '#core/limits';
-import { DeletedStatus } from '#core/api/client-writes';
+import { DeletedStatus, StatusSource, StatusVersion } from '#core/api/client-writes';
 import en from '../../../locales/en/error.json' with { type: 'json' };
 import { localNamesIn } from '../../src/modules/clientapi/statuses-write.service';
 import { addMember, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
@@ -24,7 +24,7 @@ function expectShape(schema: TSchema, value: unknown) {
 async function appUser(scope = 'read write') {
   const user = await createUser(t.app);
   const token = await appToken(t.app, user, scope);
-  const send = (method: 'POST' | 'DELETE' | 'GET', url: string, payload?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  const send = (method: 'POST' | 'DELETE' | 'GET' | 'PUT', url: string, payload?: Record<string, unknown>, headers: Record<string, string> = {}) =>
     t.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, ...headers }, ...(payload ? { payload } : {}) });
   return { user, token, send };
 }
@@ -133,6 +133,29 @@ describe('client API: writing statuses', () => {
     expect((await send('DELETE', `/api/v1/statuses/${post.id}`)).json()).toMatchObject({ id: post.id, text: 'short-lived' });
     expect(await t.app.db.selectFrom('posts').select('id').where('id', '=', post.id).executeTakeFirst()).toBeUndefined();
     expect((await send('GET', `/api/v1/statuses/${post.id}`)).statusCode).toBe(404);
+  });
+
+  it('edits a post, keeping its earlier version in the history, and reads its source; a comment is not edited', async () => {
+    const { send } = await appUser();
+    const post = (await send('POST', '/api/v1/statuses', { status: 'first words', spoiler_text: 'cw' })).json();
+    const source = await send('GET', `/api/v1/statuses/${post.id}/source`);
+    expectShape(StatusSource, source.json());
+    expect(source.json()).toEqual({ id: post.id, text: 'first words', spoiler_text: 'cw' });
+    const edited = await send('PUT', `/api/v1/statuses/${post.id}`, { status: 'second words', spoiler_text: '' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ id: post.id, spoiler_text: '', sensitive: false, edited_at: expect.any(String) });
+    expect(edited.json().content).toContain('second words');
+    const history = (await t.app.inject({ method: 'GET', url: `/api/v1/statuses/${post.id}/history` })).json();
+    for (const version of history) expectShape(StatusVersion, version);
+    expect(history.map((v: { content: string; spoiler_text: string }) => [v.content.includes('first') ? 'first' : 'second', v.spoiler_text])).toEqual([['first', 'cw'], ['second', '']]);
+    // Without a warning field the warning stays.
+    await send('PUT', `/api/v1/statuses/${post.id}`, { status: 'third', spoiler_text: 'again' });
+    expect((await send('PUT', `/api/v1/statuses/${post.id}`, { status: 'fourth' })).json()).toMatchObject({ spoiler_text: 'again' });
+    const comment = (await send('POST', '/api/v1/statuses', { status: 'a comment', in_reply_to_id: post.id })).json();
+    expect(answer(await send('PUT', `/api/v1/statuses/${comment.id}`, { status: 'changed' }))).toEqual({ status: 422, body: refusal('comment_not_editable') });
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/statuses/${comment.id}/history` })).json()).toHaveLength(1);
+    const stranger = await appUser();
+    expect(answer(await stranger.send('PUT', `/api/v1/statuses/${post.id}`, { status: 'mine now' }))).toEqual({ status: 403, body: refusal('not_author') });
   });
 
   it('likes and unlikes a post and a comment; a boost is refused with its own key', async () => {

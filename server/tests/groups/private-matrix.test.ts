@@ -312,6 +312,11 @@ describe('private group: outsiders see nothing', () => {
         { name: 'POST /v1/statuses answering the post with a post', url: '/api/v1/statuses', payload: { status: 'hello', spoiler_text: 'cw', in_reply_to_id: s.postId } },
         { name: 'POST /v1/statuses answering the comment', url: '/api/v1/statuses', payload: { status: 'hello', in_reply_to_id: `c${s.commentId}` } },
         { name: 'DELETE /v1/statuses/{id}', method: 'DELETE' as const, url: `/api/v1/statuses/${s.postId}` },
+        { name: 'PUT /v1/statuses/{id}', method: 'PUT' as const, url: `/api/v1/statuses/${s.postId}`, payload: { status: 'mine' } },
+        { name: 'PUT /v1/statuses/c{comment}', method: 'PUT' as const, url: `/api/v1/statuses/c${s.commentId}`, payload: { status: 'mine' } },
+        { name: 'GET /v1/statuses/{id}/history', method: 'GET' as const, url: `/api/v1/statuses/${s.postId}/history` },
+        { name: 'GET /v1/statuses/{id}/source', method: 'GET' as const, url: `/api/v1/statuses/${s.postId}/source` },
+        { name: 'GET /v1/statuses/c{comment}/source', method: 'GET' as const, url: `/api/v1/statuses/c${s.commentId}/source` },
         { name: 'DELETE /v1/statuses/c{comment}', method: 'DELETE' as const, url: `/api/v1/statuses/c${s.commentId}` },
       ];
       for (const c of calls) {

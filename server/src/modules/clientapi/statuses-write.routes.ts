@@ -1,16 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { clientWritesApi } from '#core/api/client-writes';
-import { inNewTransaction } from '../../lib/service-context.js';
+import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { removePostMedia } from '../posts/posts.service.js';
 import { prepareTypedMentions } from '../remote/typed-mentions.js';
 import { requireScope } from './client-caller.js';
-import { entityRoute } from './client-route.js';
+import { entityRoute, readerOf } from './client-route.js';
 import { clientWrite } from './client-write-route.js';
-import { type NewStatusBody, createStatus, deleteStatus, reblog, setFavourite } from './statuses-write.service.js';
+import {
+  type NewStatusBody,
+  type StatusEditBody,
+  createStatus,
+  deleteStatus,
+  editStatus,
+  reblog,
+  setFavourite,
+  statusHistory,
+  statusSource,
+} from './statuses-write.service.js';
 
 type IdParams = { id: string };
 
-/** Statuses written by apps: new ones, deleting, liking, and the refused boost. */
+/** Statuses written by apps: new ones, edits (with the history and source they read), deleting, liking, and the refused boost. */
 export function statusWriteRoutes(app: FastifyInstance): void {
   app.route({
     ...entityRoute(clientWritesApi.createStatus),
@@ -21,6 +31,23 @@ export function statusWriteRoutes(app: FastifyInstance): void {
       // The accounts of other servers a text names are looked up before its transaction opens.
       (request, viewer) => prepareTypedMentions(app, viewer, (request.body as NewStatusBody).status),
     ),
+  });
+  app.route({
+    ...entityRoute(clientWritesApi.editStatus),
+    handler: clientWrite(
+      app,
+      'write:statuses',
+      (ctx, request, viewer) => editStatus(ctx, viewer, { id: (request.params as IdParams).id, body: request.body as StatusEditBody }),
+      (request, viewer) => prepareTypedMentions(app, viewer, (request.body as StatusEditBody).status),
+    ),
+  });
+  app.route({
+    ...entityRoute(clientWritesApi.statusHistory),
+    handler: async (request) => statusHistory(contextOf(app), await readerOf(request), (request.params as IdParams).id),
+  });
+  app.route({
+    ...entityRoute(clientWritesApi.statusSource),
+    handler: async (request) => statusSource(contextOf(app), await requireScope(request, 'read:statuses'), (request.params as IdParams).id),
   });
   app.route({
     ...entityRoute(clientWritesApi.deleteStatus),

@@ -1,19 +1,23 @@
 import type { Status } from '#core/api/client-entities';
-import type { NewStatus } from '#core/api/client-writes';
+import type { NewStatus, StatusEdit, StatusSource, StatusVersion } from '#core/api/client-writes';
 import { validateCommentText } from '#core/validation';
 import type { Static } from '@sinclair/typebox';
 import { AppError, notFound } from '../../lib/app-error.js';
+import { writingHtml } from '../../lib/text-html.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
 import { createComment, deleteComment, likeComment, readableComment } from '../comments/comments.service.js';
-import { createPost, deletePost, getPostForViewer, likePost } from '../posts/posts.service.js';
+import { createPost, deletePost, editPost, getPostForViewer, getPostHistory, likePost } from '../posts/posts.service.js';
+import { isoTime } from './account.mapper.js';
+import { originOf } from './accounts.service.js';
 import { commentStatusId, statusRefOf } from './client-ids.js';
 import { namedHere } from './statuses-write.repository.js';
 import { getStatus } from './statuses.service.js';
 
 export type NewStatusBody = Static<typeof NewStatus>;
+export type StatusEditBody = Static<typeof StatusEdit>;
 
-const unprocessable = (key: 'visibility_unsupported' | 'no_reblogs' | 'unknown_media') => new AppError(422, key);
+const unprocessable = (key: 'visibility_unsupported' | 'no_reblogs' | 'unknown_media' | 'comment_not_editable') => new AppError(422, key);
 
 /**
  * The `@name`s of a text that name no other server (`@bob`, not `@bob@elsewhere.example`, which the
@@ -30,6 +34,17 @@ export function localNamesIn(text: string): string[] {
 
 const flag = (value: boolean | string | undefined) => value === true || value === 'true' || value === '1';
 
+/** The content warning a status asks for: its words, or a plain one when it is only marked sensitive. */
+function warningOf(body: { spoiler_text?: string | undefined; sensitive?: boolean | string | undefined }): string | null {
+  const warning = body.spoiler_text?.trim() ?? '';
+  return warning !== '' ? warning : flag(body.sensitive) ? 'Sensitive' : null;
+}
+
+/** No upload of the client API is kept yet, so any id names none of the caller's: refused rather than writing without the pictures. */
+function refusePictures(ids: string | string[] | undefined): void {
+  if ([ids ?? []].flat().length > 0) throw unprocessable('unknown_media');
+}
+
 /**
  * POST /api/v1/statuses. What the apps' fields become here:
  * - the text's `@name` of a group posts into that group, of a person mentions them;
@@ -42,11 +57,8 @@ const flag = (value: boolean | string | undefined) => value === true || value ==
  * Runs on the caller's transaction (kept once per Idempotency-Key by the route).
  */
 export async function createStatus(ctx: ServiceContext, viewer: Viewer, body: NewStatusBody): Promise<Status> {
-  // No upload of the client API is kept yet, so any id names none of the caller's: refused rather
-  // than posting the text without the pictures its author chose.
-  if ([body.media_ids ?? []].flat().length > 0) throw unprocessable('unknown_media');
+  refusePictures(body.media_ids);
   const text = body.status ?? '';
-  const warning = body.spoiler_text?.trim() ?? '';
   const names = localNamesIn(text);
   const named = await namedHere(ctx.db, names);
   const groups = names.filter((n) => named.groups.has(n.toLowerCase()) && !named.people.has(n.toLowerCase()));
@@ -55,7 +67,7 @@ export async function createStatus(ctx: ServiceContext, viewer: Viewer, body: Ne
   const intoPrivateGroup = groups.some((n) => named.groups.get(n.toLowerCase())?.isPrivate);
   if (visibility === 'direct' || (visibility === 'private' && !intoPrivateGroup)) throw unprocessable('visibility_unsupported');
   // A sensitive flag without words for the warning still hides the post behind one.
-  const contentWarning = warning !== '' ? warning : flag(body.sensitive) ? 'Sensitive' : null;
+  const contentWarning = warningOf(body);
 
   const reply = body.in_reply_to_id ? statusRefOf(body.in_reply_to_id) : null;
   if (body.in_reply_to_id && !reply) throw notFound('didnt_find_post');
@@ -81,14 +93,67 @@ export async function createStatus(ctx: ServiceContext, viewer: Viewer, body: Ne
 export async function deleteStatus(ctx: ServiceContext, viewer: Viewer, id: string): Promise<{ status: Status & { text: string }; keys: string[] }> {
   const ref = statusRefOf(id);
   if (!ref) throw notFound('didnt_find_post');
-  const status = await getStatus(ctx, viewer, id);
-  if (ref.kind === 'post') {
-    const { text } = await getPostForViewer(ctx, viewer, ref.id);
-    return { status: { ...status, text }, keys: await deletePost(ctx, viewer, ref.id) };
-  }
+  const status = { ...(await getStatus(ctx, viewer, id)), text: await writtenText(ctx, viewer, ref) };
+  return { status, keys: ref.kind === 'post' ? await deletePost(ctx, viewer, ref.id) : await deleteComment(ctx, viewer, ref.id) };
+}
+
+/** The text of a post or comment the viewer may read, as its author wrote it. */
+async function writtenText(ctx: ServiceContext, viewer: Viewer, ref: { kind: 'post' | 'comment'; id: string }): Promise<string> {
+  if (ref.kind === 'post') return (await getPostForViewer(ctx, viewer, ref.id)).text;
   const comment = await readableComment(ctx, viewer, ref.id);
   if (!comment) throw notFound('didnt_find_post');
-  return { status: { ...status, text: comment.text }, keys: await deleteComment(ctx, viewer, ref.id) };
+  return comment.text;
+}
+
+/**
+ * PUT /api/v1/statuses/:id: the web app's edit of a post (its rules, history and hourly count); the
+ * warning is kept unless the app sends one, as apps send every field of their edit box.
+ */
+export async function editStatus(ctx: ServiceContext, viewer: Viewer, input: { id: string; body: StatusEditBody }): Promise<Status> {
+  const { id, body } = input;
+  const ref = statusRefOf(id);
+  if (!ref) throw notFound('didnt_find_post');
+  if (ref.kind === 'comment') {
+    await getStatus(ctx, viewer, id);
+    throw unprocessable('comment_not_editable');
+  }
+  refusePictures(body.media_ids);
+  const text = body.status ?? '';
+  const named = await namedHere(ctx.db, localNamesIn(text));
+  const asked = body.spoiler_text !== undefined || body.sensitive !== undefined;
+  await editPost(ctx, viewer, {
+    postId: ref.id,
+    text,
+    mentions: localNamesIn(text).filter((n) => named.people.has(n.toLowerCase())),
+    ...(asked ? { contentWarning: warningOf(body) } : {}),
+  });
+  return getStatus(ctx, viewer, id);
+}
+
+/** GET /api/v1/statuses/:id/history: the earlier versions of a post, oldest first, then the status as it is. */
+export async function statusHistory(ctx: ServiceContext, viewer: Viewer | null, id: string): Promise<StatusVersion[]> {
+  const status = await getStatus(ctx, viewer, id);
+  const ref = statusRefOf(id)!;
+  const earlier = ref.kind === 'post' ? (await getPostHistory(ctx, viewer, ref.id)).versions.reverse() : [];
+  const origin = originOf(ctx);
+  const names = status.mentions.map((m) => m.acct);
+  const version = (fields: Pick<StatusVersion, 'content' | 'spoiler_text' | 'created_at'>): StatusVersion => ({
+    ...fields,
+    sensitive: fields.spoiler_text !== '',
+    account: status.account,
+    media_attachments: status.media_attachments,
+    emojis: [],
+  });
+  return [
+    ...earlier.map((v) => version({ content: writingHtml(origin, v.text, names), spoiler_text: v.contentWarning ?? '', created_at: isoTime(v.writtenAt) })),
+    version({ content: status.content, spoiler_text: status.spoiler_text, created_at: status.edited_at ?? status.created_at }),
+  ];
+}
+
+/** GET /api/v1/statuses/:id/source: a status the caller may read, as written. */
+export async function statusSource(ctx: ServiceContext, viewer: Viewer, id: string): Promise<StatusSource> {
+  const status = await getStatus(ctx, viewer, id);
+  return { id, text: await writtenText(ctx, viewer, statusRefOf(id)!), spoiler_text: status.spoiler_text };
 }
 
 /** POST /api/v1/statuses/:id/favourite and /unfavourite: sets the caller's like, as the web app's like does. */
