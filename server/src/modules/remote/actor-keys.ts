@@ -1,10 +1,9 @@
 import { exportJwk, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
 import type { Executor } from '../../db/schema.js';
-import { type StoredKey, actorKeys, addActorKey } from './actor-keys.repository.js';
+import { actorKeys, addActorKey } from './actor-keys.repository.js';
 
 type KeyPair = Awaited<ReturnType<typeof generateCryptoKeyPair>>;
 type Jwk = Parameters<typeof importJwk>[0];
-type Key = Awaited<ReturnType<typeof importJwk>>;
 
 /**
  * RSA first: Mastodon and most servers verify HTTP Signatures with the first key (publicKey);
@@ -13,63 +12,26 @@ type Key = Awaited<ReturnType<typeof importJwk>>;
 export const KEY_ALGORITHMS = ['RSASSA-PKCS1-v1_5', 'Ed25519'] as const;
 
 /**
- * The pairs being made in this process, by database and actor: a post's deliveries all start at
- * once, and each making its own RSA pair before the first is stored costs the machine seconds of
- * CPU for keys the database then throws away.
- */
-const making = new WeakMap<Executor, Map<string, Promise<void>>>();
-
-/**
- * Stored keys as usable keys, by their stored text: importing costs more than signing, and every
- * delivery signs. Keyed by the text itself, so what the database holds is always what is used.
- */
-const imported = new Map<string, Promise<Key>>();
-/** Keys kept imported at most (two per actor that delivers). */
-const IMPORTED_MAX = 2000;
-
-function importStored(text: string, kind: 'public' | 'private'): Promise<Key> {
-  let key = imported.get(text);
-  if (key) return key;
-  if (imported.size >= IMPORTED_MAX) imported.delete(imported.keys().next().value!);
-  key = importJwk(JSON.parse(text) as Jwk, kind);
-  imported.set(text, key);
-  key.catch(() => imported.delete(text));
-  return key;
-}
-
-async function makeMissing(db: Executor, actorId: string, stored: StoredKey[]): Promise<void> {
-  const missing = KEY_ALGORITHMS.filter((algorithm) => !stored.some((key) => key.algorithm === algorithm));
-  for (const algorithm of missing) {
-    const pair = await generateCryptoKeyPair(algorithm);
-    const [publicKey, privateKey] = await Promise.all([exportJwk(pair.publicKey), exportJwk(pair.privateKey)]);
-    await addActorKey(db, actorId, { algorithm, public_key: JSON.stringify(publicKey), private_key: JSON.stringify(privateKey) }, Date.now());
-  }
-}
-
-/**
  * An actor's key pairs, made and stored the first time they are asked for. Two processes asking at
  * once may both make a pair; the first stored wins and both read it back, so the instance never
- * shows two different keys for one actor. Within a process, callers asking at once wait for one pair.
+ * shows two different keys for one actor.
  */
 export async function keyPairsOf(db: Executor, actorId: string): Promise<KeyPair[]> {
   let stored = await actorKeys(db, actorId);
-  if (KEY_ALGORITHMS.some((algorithm) => !stored.some((key) => key.algorithm === algorithm))) {
-    let ofDb = making.get(db);
-    if (!ofDb) making.set(db, (ofDb = new Map()));
-    const pending = ofDb;
-    let made = pending.get(actorId);
-    if (!made) {
-      made = makeMissing(db, actorId, stored).finally(() => pending.delete(actorId));
-      pending.set(actorId, made);
+  const missing = KEY_ALGORITHMS.filter((algorithm) => !stored.some((key) => key.algorithm === algorithm));
+  if (missing.length > 0) {
+    for (const algorithm of missing) {
+      const pair = await generateCryptoKeyPair(algorithm);
+      const [publicKey, privateKey] = await Promise.all([exportJwk(pair.publicKey), exportJwk(pair.privateKey)]);
+      await addActorKey(db, actorId, { algorithm, public_key: JSON.stringify(publicKey), private_key: JSON.stringify(privateKey) }, Date.now());
     }
-    await made;
     stored = await actorKeys(db, actorId);
   }
   return Promise.all(
     KEY_ALGORITHMS.map(async (algorithm) => {
       const key = stored.find((row) => row.algorithm === algorithm);
       if (!key) throw new Error(`federation key ${algorithm} of ${actorId} was not stored`);
-      const [publicKey, privateKey] = await Promise.all([importStored(key.public_key, 'public'), importStored(key.private_key, 'private')]);
+      const [publicKey, privateKey] = await Promise.all([importJwk(JSON.parse(key.public_key) as Jwk, 'public'), importJwk(JSON.parse(key.private_key) as Jwk, 'private')]);
       return { publicKey, privateKey };
     }),
   );
