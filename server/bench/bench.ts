@@ -448,7 +448,9 @@ function writeIndex(): void {
   const runs = readdirSync(RESULTS)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => ({ file: f, run: JSON.parse(readFileSync(join(RESULTS, f), 'utf8')) as Run }));
+    .map((f) => ({ file: f, run: JSON.parse(readFileSync(join(RESULTS, f), 'utf8')) as Run }))
+    // The folder also holds other measures' figures (bench:writes): only this benchmark's runs are listed.
+    .filter(({ run }) => Array.isArray(run.results) && run.settings !== undefined);
   const get = (run: Run, name: string) => run.results.find((m) => m.name === name);
   const cell = (m: Measure | undefined) => (m ? `${m.requestsPerSec.toFixed(0)} / ${m.p50} / ${m.p99}` : '');
   const lines = [

@@ -6,7 +6,8 @@
  * (Fastify's inject: routing, auth, the statements, serialising; no socket), one after another, and
  * a bare Fastify JSON route the same way for scale. Each figure is process.cpuUsage() around one
  * request, so it counts the Node process's work, SQLite included; PostgreSQL's own work is in its
- * processes. The run only reads: it does not migrate or write the data. Run with
+ * processes. The requests only read; building the app migrates the database to the latest schema,
+ * as the server does when it starts. Run with
  * `node --cpu-prof --import tsx server/bench/read-cost.ts ...` for a profile.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
