@@ -20,6 +20,27 @@ describe('client API: instance and apps', () => {
   const t = useTestApp();
   const { mod } = useUsers(t, 'mod');
 
+  it('lets apps in a browser on another origin call it, and read its paging links', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/timelines/home',
+      headers: { origin: 'https://elk.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/);
+    expect(String(preflight.headers['access-control-allow-methods'])).toMatch(/POST/);
+    const v2 = await t.app.inject({ method: 'OPTIONS', url: '/api/v2/instance', headers: { origin: 'https://elk.example' } });
+    expect(v2.statusCode).toBe(204);
+    const read = await t.app.inject({ method: 'GET', url: '/api/v1/timelines/public', headers: { origin: 'https://elk.example' } });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['access-control-allow-origin']).toBe('*');
+    expect(read.headers['access-control-expose-headers']).toBe('Link');
+    // Kruh's own API stays same-origin: only the client API answers other origins.
+    const own = await t.app.inject({ method: 'GET', url: '/api/feed', headers: { origin: 'https://elk.example' } });
+    expect(own.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('describes the instance in both versions, with the limits from core', async () => {
     const v1 = await t.app.inject({ method: 'GET', url: '/api/v1/instance' });
     expect(v1.statusCode).toBe(200);

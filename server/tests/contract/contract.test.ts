@@ -28,8 +28,9 @@ describe('the API contract', () => {
     onRoute(route: RouteOptions) {
       if (!route.url.startsWith('/api/') || isDocumentation(route.url)) return;
       for (const method of ([] as string[]).concat(route.method)) {
-        // Fastify adds a HEAD beside each GET; the GET is the call.
-        if (method !== 'HEAD') routes.push({ method, url: route.url, endpoint: route.config?.endpoint });
+        // Fastify adds a HEAD beside each GET; the GET is the call. An OPTIONS route answers a
+        // browser's preflight before a cross-origin call, which is no call of its own.
+        if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url, endpoint: route.config?.endpoint });
       }
     },
   });

@@ -3,6 +3,7 @@ import { type NewClientApp, clientApi } from '#core/api/client';
 import { contextOf } from '../../lib/service-context.js';
 import { registerApp } from './apps.service.js';
 import { acceptForms, answerClientErrors } from './client-errors.js';
+import { allowCrossOrigin } from './cross-origin.js';
 import { entityRoute } from './client-route.js';
 import { accountRoutes } from './accounts.routes.js';
 import { statusRoutes } from './statuses.routes.js';
@@ -16,11 +17,14 @@ import { verifyCredentialsRoutes } from './verify-credentials.routes.js';
 
 /**
  * The client API fediverse apps speak (under /api/v1 and /api/v2), a third adapter over the same
- * services as the REST API and the ActivityPub inbox. Its own scope holds its error shape and forms.
+ * services as the REST API and the ActivityPub inbox. Its own scope holds its error shape, its forms
+ * and the cross-origin answers browser apps need.
  */
 export const clientApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   answerClientErrors(app);
   acceptForms(app);
+  // Web clients page with the Link header, so they must be let read it.
+  allowCrossOrigin(app, ['/v1/*', '/v2/*'], { methods: 'GET, POST, PUT, PATCH, DELETE, OPTIONS', expose: 'Link' });
 
   app.route({ ...entityRoute(clientApi.instanceV1), handler: async () => instanceV1(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.instanceV2), handler: async () => instanceV2(await instanceFacts(contextOf(app))) });

@@ -3,6 +3,7 @@ import type { Endpoint } from '#core/api/endpoint';
 import { OAuthError, type RevokeRequest, type TokenRequest, oauthEndpointsApi } from '#core/api/oauth';
 import { contextOf } from '../../lib/service-context.js';
 import { acceptForms, reshapeRefusals, untypedRoute } from './client-errors.js';
+import { allowCrossOrigin } from './cross-origin.js';
 import { OAUTH_CODES, issueToken, revokeByApp, serverMetadata } from './oauth-token.service.js';
 
 /** Every refusal of these endpoints in the protocol's shape. */
@@ -23,33 +24,13 @@ function answerOAuthErrors(app: FastifyInstance): void {
 }
 
 /**
- * Apps that run in a browser (on their own origin) call these endpoints too. A token is sent in
- * a header, never a cookie, so any origin may read the answers.
- */
-function allowCrossOrigin(app: FastifyInstance, paths: readonly string[]): void {
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('Access-Control-Allow-Origin', '*');
-  });
-  for (const path of paths) {
-    app.options(path, async (_request, reply) =>
-      reply
-        .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
-        .header('Access-Control-Allow-Headers', 'Authorization, Content-Type')
-        .header('Access-Control-Max-Age', '86400')
-        .code(204)
-        .send(),
-    );
-  }
-}
-
-/**
  * The endpoints apps call at the root: the token endpoint, revocation and the server's metadata.
  * The consent screen itself (`GET /oauth/authorize`) is a screen of the web app.
  */
 export const oauthEndpointRoutes: FastifyPluginAsync = async (app) => {
   acceptForms(app);
   answerOAuthErrors(app);
-  allowCrossOrigin(app, [oauthEndpointsApi.token.path, oauthEndpointsApi.revoke.path, oauthEndpointsApi.metadata.path]);
+  allowCrossOrigin(app, [oauthEndpointsApi.token.path, oauthEndpointsApi.revoke.path, oauthEndpointsApi.metadata.path], { methods: 'GET, POST, OPTIONS' });
   const callOf = (request: { headers: { authorization?: string | undefined }; ip: string }) => ({ authorization: request.headers.authorization, ip: request.ip });
 
   app.route({
