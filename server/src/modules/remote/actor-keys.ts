@@ -1,6 +1,6 @@
 import { exportJwk, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
 import type { Executor } from '../../db/schema.js';
-import { actorKeys, addActorKey } from './actor-keys.repository.js';
+import { type StoredKey, actorKeys, addActorKey } from './actor-keys.repository.js';
 
 type KeyPair = Awaited<ReturnType<typeof generateCryptoKeyPair>>;
 type Jwk = Parameters<typeof importJwk>[0];
@@ -12,19 +12,38 @@ type Jwk = Parameters<typeof importJwk>[0];
 export const KEY_ALGORITHMS = ['RSASSA-PKCS1-v1_5', 'Ed25519'] as const;
 
 /**
+ * The pairs being made in this process, by database and actor: a post's deliveries all start at
+ * once, and each making its own RSA pair before the first is stored costs the machine seconds of
+ * CPU for keys the database then throws away.
+ */
+const making = new WeakMap<Executor, Map<string, Promise<void>>>();
+
+async function makeMissing(db: Executor, actorId: string, stored: StoredKey[]): Promise<void> {
+  const missing = KEY_ALGORITHMS.filter((algorithm) => !stored.some((key) => key.algorithm === algorithm));
+  for (const algorithm of missing) {
+    const pair = await generateCryptoKeyPair(algorithm);
+    const [publicKey, privateKey] = await Promise.all([exportJwk(pair.publicKey), exportJwk(pair.privateKey)]);
+    await addActorKey(db, actorId, { algorithm, public_key: JSON.stringify(publicKey), private_key: JSON.stringify(privateKey) }, Date.now());
+  }
+}
+
+/**
  * An actor's key pairs, made and stored the first time they are asked for. Two processes asking at
  * once may both make a pair; the first stored wins and both read it back, so the instance never
- * shows two different keys for one actor.
+ * shows two different keys for one actor. Within a process, callers asking at once wait for one pair.
  */
 export async function keyPairsOf(db: Executor, actorId: string): Promise<KeyPair[]> {
   let stored = await actorKeys(db, actorId);
-  const missing = KEY_ALGORITHMS.filter((algorithm) => !stored.some((key) => key.algorithm === algorithm));
-  if (missing.length > 0) {
-    for (const algorithm of missing) {
-      const pair = await generateCryptoKeyPair(algorithm);
-      const [publicKey, privateKey] = await Promise.all([exportJwk(pair.publicKey), exportJwk(pair.privateKey)]);
-      await addActorKey(db, actorId, { algorithm, public_key: JSON.stringify(publicKey), private_key: JSON.stringify(privateKey) }, Date.now());
+  if (KEY_ALGORITHMS.some((algorithm) => !stored.some((key) => key.algorithm === algorithm))) {
+    let ofDb = making.get(db);
+    if (!ofDb) making.set(db, (ofDb = new Map()));
+    const pending = ofDb;
+    let made = pending.get(actorId);
+    if (!made) {
+      made = makeMissing(db, actorId, stored).finally(() => pending.delete(actorId));
+      pending.set(actorId, made);
     }
+    await made;
     stored = await actorKeys(db, actorId);
   }
   return Promise.all(
