@@ -19,8 +19,8 @@ import { endpoint } from './endpoint.js';
  * next and previous pages in the `Link` header.
  */
 
-const ClientId = Type.String({ minLength: 1, maxLength: 40 });
-const IdParams = Type.Object({ id: ClientId });
+export const ClientId = Type.String({ minLength: 1, maxLength: 40 });
+export const IdParams = Type.Object({ id: ClientId });
 
 const PAGING_DESCRIPTION =
   'Pages by ids: `max_id` lists what is older than that status, `since_id` the newest after it, `min_id` the oldest after it; ' +

@@ -5,6 +5,8 @@ import { clientApi } from './client.js';
 import { clientAccountApi } from './client-account.js';
 import { clientReadsApi } from './client-reads.js';
 import { clientWritesApi } from './client-writes.js';
+import { clientNotificationsApi } from './client-notifications.js';
+import { clientSearchApi } from './client-search.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -61,6 +63,8 @@ export const api = {
   clientAccount: clientAccountApi,
   clientReads: clientReadsApi,
   clientWrites: clientWritesApi,
+  clientNotifications: clientNotificationsApi,
+  clientSearch: clientSearchApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -22,7 +22,8 @@ import { blockRoutes } from './modules/blocks/blocks.routes.js';
 import { domainBlockRoutes } from './modules/federation/domain-blocks.routes.js';
 import { instanceRoutes } from './modules/instance/instance.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
-import { clientApiRoutes } from './modules/clientapi/clientapi.routes.js';
+import { clientApiWith } from './modules/clientapi/clientapi.routes.js';
+import { clientNotificationRoutes } from './modules/notifications/client-notifications.routes.js';
 import { oauthRoutes } from './modules/clientapi/oauth.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
@@ -50,6 +51,6 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   domainBlockRoutes,
   instanceRoutes,
   peopleRoutes,
-  clientApiRoutes,
+  clientApiWith(clientNotificationRoutes),
   oauthRoutes,
 ];

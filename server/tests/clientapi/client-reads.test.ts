@@ -1,36 +1,18 @@
-import type { TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { Account, Context, Relationship, Status } from '#core/api/client-entities';
 import en from '../../../locales/en/error.json' with { type: 'json' };
 import { runAdminCommand } from '../../src/modules/reports/admin';
 import { addMember, call, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
+import { appGet, expectShape, linkOf } from './client-calls';
 import { appToken } from './oauth-helpers';
 
 /** The client API's reads: entities, their lookups, threads, timelines and paging, as apps call them. */
 
 const t = useTestApp();
 
-/** The value matches the schema, or the test names the first field that does not. */
-function expectShape(schema: TSchema, value: unknown) {
-  const errors = [...Value.Errors(schema, value)].slice(0, 3).map((e) => `${e.path}: ${e.message}`);
-  expect(errors).toEqual([]);
-}
-
 /** A GET as an app makes it: as a visitor, or with the access token an app holds. */
-const get = async (url: string, token?: string) => {
-  const res = await t.app.inject({ method: 'GET', url, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
-  return { status: res.statusCode, body: res.json(), link: res.headers.link as string | undefined };
-};
-
-/** The address a Link header names for `rel`, as a path with its query. */
-function linkOf(header: string | undefined, rel: 'next' | 'prev'): string | undefined {
-  const match = new RegExp(`<([^>]+)>; rel="${rel}"`).exec(header ?? '');
-  if (!match) return undefined;
-  const url = new URL(match[1]!);
-  return url.pathname + url.search;
-}
+const get = (url: string, token?: string) => appGet(t.app, url, token);
 
 describe('client API: accounts', () => {
   it('reads a person by id and by name, with the bio as HTML and the counts', async () => {

@@ -195,6 +195,11 @@ const probes: Probe[] = [
   { name: 'GET /v1/statuses/{quotingReply}/context', url: () => `/api/v1/statuses/${s.quotingPostId}/context`, client: true },
   { name: 'GET /v1/favourites', url: () => '/api/v1/favourites', client: true },
   { name: 'GET /v2/suggestions', url: () => '/api/v2/suggestions', forbidden: () => [...privateIds(), s.group.id], client: true },
+  { name: 'GET /v1/notifications', url: () => '/api/v1/notifications?limit=40', memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/notifications?types[]=mention', url: () => '/api/v1/notifications?types[]=mention', memberSees: () => s.postId, client: true },
+  { name: 'GET /v2/search?q={secret}', url: () => `/api/v2/search?q=${SECRET}`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v2/search?q=#{tag}&type=hashtags', url: () => `/api/v2/search?q=%23${SECRET}tag&type=hashtags`, memberSees: () => `${SECRET}tag`, client: true },
+  { name: 'GET /v1/accounts/search?q={group}', url: () => '/api/v1/accounts/search?q=Hidden', forbidden: () => [...privateIds(), '"followers_count":2', '"statuses_count":1'], client: true },
 ];
 
 /** A route no module registered yet answers the not-found handler's 404 server_error. */

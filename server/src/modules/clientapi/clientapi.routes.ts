@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { type NewClientApp, clientApi } from '#core/api/client';
 import { contextOf } from '../../lib/service-context.js';
 import { registerApp } from './apps.service.js';
@@ -11,16 +12,20 @@ import { timelineRoutes } from './timelines.routes.js';
 import { startupRoutes } from './startup.routes.js';
 import { statusWriteRoutes } from './statuses-write.routes.js';
 import { accountActionRoutes } from './account-actions.routes.js';
+import { searchRoutes } from './search.routes.js';
 import { instanceFacts } from './instance-facts.js';
 import { instanceV1, instanceV2, rulesOf } from './instance.mapper.js';
 import { verifyCredentialsRoutes } from './verify-credentials.routes.js';
 
+/** An area of the client API a module that reacts to the others holds (notifications), added by the root. */
+export type ClientArea = (app: FastifyInstance) => void;
+
 /**
  * The client API fediverse apps speak (under /api/v1 and /api/v2), a third adapter over the same
  * services as the REST API and the ActivityPub inbox. Its own scope holds its error shape, its forms
- * and the cross-origin answers browser apps need.
+ * and the cross-origin answers browser apps need; `areas` are added in it too.
  */
-export const clientApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const clientApiWith = (...areas: ClientArea[]): FastifyPluginAsyncTypebox => async (app) => {
   answerClientErrors(app);
   acceptForms(app);
   // Web clients page with the Link header, so they must be let read it.
@@ -38,4 +43,6 @@ export const clientApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   startupRoutes(app);
   statusWriteRoutes(app);
   accountActionRoutes(app);
+  searchRoutes(app);
+  for (const area of areas) area(app);
 };

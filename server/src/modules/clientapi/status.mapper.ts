@@ -38,7 +38,8 @@ function statusOf(parts: StatusParts, authorId: string | null, fields: Omit<Stat
   return { ...fields, account, emojis: [], reblog: null, poll: null, card: null, reblogs_count: 0, reblogged: false, muted: false, bookmarked: false, application: null, language: null };
 }
 
-const tagsOf = (origin: string, text: string) => extractHashtags(text).map((name) => ({ name, url: absolute(origin, appPaths.hashtag(name)) }));
+/** The hashtags of a text as apps read them, each with its page. */
+export const tagsOf = (origin: string, text: string) => extractHashtags(text).map((name) => ({ name, url: absolute(origin, appPaths.hashtag(name)) }));
 
 /**
  * A post as a status. A reply-with-post answers in a post of its own, not in its original's thread,

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { NotificationSettings, NotificationType } from '#core/limits';
 import { runBound } from '../../db/bound-statements.js';
-import { changedRows, rowExists, toBool, toFlag } from '../../db/helpers.js';
+import { type Keyset, afterKeyset, beforeKeyset, changedRows, rowExists, toBool, toFlag } from '../../db/helpers.js';
 import type { Database, Executor, NotificationsTable } from '../../db/schema.js';
 import { postVisibleTo } from '../../policy/post-visibility.js';
 import { notBlockedBetween, notMutedBy } from '../../policy/blocks.js';
@@ -336,6 +336,52 @@ export async function listPage(db: Executor, userId: string, offset: number, fet
   return rows.map(toListed);
 }
 export type ListedNotification = ReturnType<typeof toListed>;
+
+/**
+ * Bounds of a page read by keys, newest first: older than `below`, newer than `above`; `nearAbove`
+ * reads the oldest of those newer first (an app catching up), answered newest first still.
+ */
+export interface KeyedBounds {
+  below?: Keyset | undefined;
+  above?: Keyset | undefined;
+  nearAbove?: boolean | undefined;
+  limit: number;
+}
+
+/** Which items a keyed page lists: kinds wholly, or a kind on one side of being about a comment. */
+export interface KindFilter {
+  kinds: readonly NotificationType[];
+  split: readonly { kind: NotificationType; aboutComment: boolean }[];
+}
+
+/** A page of the user's items by (time, id), of the kinds asked for. */
+export async function keyedPage(db: Executor, userId: string, filter: KindFilter, bounds: KeyedBounds): Promise<ListedNotification[]> {
+  if (filter.kinds.length === 0 && filter.split.length === 0) return [];
+  const direction = bounds.nearAbove ? 'asc' : 'desc';
+  const rows = await listedQuery(db, userId)
+    .where((eb) =>
+      eb.or([
+        ...(filter.kinds.length > 0 ? [eb('notifications.type', 'in', [...filter.kinds])] : []),
+        ...filter.split.map((side) =>
+          eb.and([eb('notifications.type', '=', side.kind), eb('notifications.comment_id', side.aboutComment ? 'is not' : 'is', null)]),
+        ),
+      ]),
+    )
+    .where(beforeKeyset(bounds.below, 'notifications.created_at', 'notifications.id'))
+    .where(afterKeyset(bounds.above, 'notifications.created_at', 'notifications.id'))
+    .orderBy('notifications.created_at', direction)
+    .orderBy('notifications.id', direction)
+    .limit(bounds.limit)
+    .execute();
+  const listed = rows.map(toListed);
+  return bounds.nearAbove ? listed.reverse() : listed;
+}
+
+/** Where one of the user's items stands in their list, if it is theirs. */
+export async function keyOf(db: Executor, userId: string, id: string): Promise<Keyset | undefined> {
+  const row = await db.selectFrom('notifications').select(['id', 'created_at']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row ? { at: Number(row.created_at), id: row.id } : undefined;
+}
 
 /** One of the user's items as the list shows it; undefined when gone or about a post they can no longer see. */
 export async function findListed(db: Executor, userId: string, id: string): Promise<ListedNotification | undefined> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PAGE_SIZES } from '#core/limits';
 import { notFound } from '../../lib/app-error.js';
+import type { Keyset } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { pageWindow, toPage } from '../../lib/paging.js';
 import type { ServiceContext } from '../../lib/service-context.js';
@@ -44,6 +45,27 @@ async function toNotifications(db: Executor, items: repo.ListedNotification[]): 
 export async function findNotification(app: FastifyInstance, userId: string, id: string): Promise<NotificationReply | null> {
   const row = await repo.findListed(app.db, userId, id);
   return row ? ((await toNotifications(app.db, [row]))[0] ?? null) : null;
+}
+
+/** A notification row as the list reads it, for adapters that write their own entities from it. */
+export type { ListedNotification } from './notifications.repository.js';
+
+/**
+ * A page of the user's notifications by (time, id), of the kinds asked for, as rows: the client
+ * API writes its own entities from them. The same items are left out as from the list.
+ */
+export function keyedNotifications(ctx: ServiceContext, userId: string, filter: repo.KindFilter, bounds: repo.KeyedBounds): Promise<repo.ListedNotification[]> {
+  return repo.keyedPage(ctx.db, userId, filter, bounds);
+}
+
+/** Where one of the user's notifications stands in their list; undefined when it is not theirs. */
+export function notificationKey(ctx: ServiceContext, userId: string, id: string): Promise<Keyset | undefined> {
+  return repo.keyOf(ctx.db, userId, id);
+}
+
+/** One of the user's notifications as a row, as the list would show it. */
+export function listedNotification(ctx: ServiceContext, userId: string, id: string): Promise<repo.ListedNotification | undefined> {
+  return repo.findListed(ctx.db, userId, id);
 }
 
 export async function sessionStillValid(ctx: ServiceContext, viewer: Viewer): Promise<boolean> {

@@ -33,15 +33,42 @@ export async function suggestPostableGroups(ctx: ServiceContext, viewer: Viewer,
  * account has here, so it comes first like any name typed in full.
  */
 export async function searchUsers(ctx: ServiceContext, viewer: Viewer | null, query: PageQuery): Promise<UserListReply> {
-  const handle = query.query ? parseHandle(query.query) : null;
-  if (handle) {
-    const searcher = (query.page ?? 1) <= 1 ? (viewer?.id ?? null) : null;
-    const found = await lookUpHandle(ctx.app, searcher, handle);
-    query = { ...query, query: found ?? `${handle.name}@${handle.host}` };
-  }
+  if (query.query) query = { ...query, query: await nameSearchedFor(ctx, (query.page ?? 1) <= 1 ? (viewer?.id ?? null) : null, query.query) };
   const window = pageWindow(query, PAGE_SIZES.users);
   const page = toPage(await repo.usersPage(ctx.db, query, window, viewer?.id ?? null), window);
   return toUserListReply(ctx.db, page, viewer?.id ?? null);
+}
+
+/**
+ * The name a query searches for: a handle's name here (looked up on its server first when
+ * `searcherId` may have it looked up), else the query as typed.
+ */
+async function nameSearchedFor(ctx: ServiceContext, searcherId: string | null, query: string): Promise<string> {
+  const handle = parseHandle(query);
+  if (!handle) return query;
+  return (await lookUpHandle(ctx.app, searcherId, handle)) ?? `${handle.name}@${handle.host}`;
+}
+
+/**
+ * The ids of the people matching `query`, in the search list's order, `offset` in: what the client
+ * API lists as accounts. A handle is looked up on its server only when `resolve` is asked by a
+ * signed-in person, on the first page.
+ */
+export async function matchingUserIds(
+  ctx: ServiceContext,
+  viewer: Viewer | null,
+  input: { query: string; offset: number; limit: number; resolve: boolean },
+): Promise<string[]> {
+  const searcher = input.resolve && input.offset === 0 ? (viewer?.id ?? null) : null;
+  const name = await nameSearchedFor(ctx, searcher, input.query);
+  const rows = await repo.findUsers(ctx.db, name, { limit: input.limit, offset: input.offset, viewerId: viewer?.id ?? null });
+  return rows.map((row) => row.id);
+}
+
+/** The ids of the groups whose names match (names are public; a private group's content is not). */
+export async function matchingGroupIds(ctx: ServiceContext, input: { query: string; offset: number; limit: number }): Promise<string[]> {
+  const rows = await repo.findGroups(ctx.db, input.query, { limit: input.limit, offset: input.offset });
+  return rows.map((row) => row.id);
 }
 
 /** Group names are public: private groups are found by name (their content stays hidden). */
