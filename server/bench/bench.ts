@@ -32,6 +32,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type DatabaseHandle, PAGE_READ_SETTINGS, isPostgresUrl } from '../src/db/database';
 import type { Database } from '../src/db/schema';
+import { migrateToLatest } from '../src/db/migrator';
+import { newId } from '../src/lib/ids';
+import { secretHash } from '../src/modules/clientapi/apps.service';
 import { freePort } from '../tests/helpers/free-port';
 import { SEED_NAMES, readTargets, writeTargets } from './seed-data';
 import { type Child, answers, compileServer, serverEnv, startProcess } from './processes';
@@ -253,6 +256,21 @@ async function capturePlans(url: string | undefined, dataDir: string, scenarios:
 
 // ---- The run -------------------------------------------------------------------------------------
 
+/**
+ * An access token of a fediverse app signed in as `userId`, stored as the server keeps its tokens
+ * (an app's row, the token's hash): the client API's reads are measured with it.
+ */
+async function appTokenFor(db: Kysely<Database>, userId: string): Promise<string> {
+  // The server migrates its database as it starts; the token's tables are needed before that.
+  await migrateToLatest(db);
+  const now = Date.now();
+  const appId = newId(now);
+  const token = randomBytes(32).toString('base64url');
+  await db.insertInto('client_apps').values({ id: appId, client_id: randomBytes(24).toString('base64url'), secret_hash: secretHash(randomBytes(24).toString('hex')), name: 'bench', website: null, redirect_uris: '["urn:ietf:wg:oauth:2.0:oob"]', scopes: '["read"]', created_at: now }).execute();
+  await db.insertInto('oauth_tokens').values({ id: newId(now), token_hash: secretHash(token), refresh_hash: null, app_id: appId, user_id: userId, token_version: 0, scopes: '["read"]', created_at: now, expires_at: null, revoked_at: null, last_used_at: null }).execute();
+  return token;
+}
+
 async function main(): Promise<void> {
   const url = args['database-url'] ?? process.env.DATABASE_URL ?? undefined;
   const postgres = isPostgresUrl(url);
@@ -269,6 +287,7 @@ async function main(): Promise<void> {
   if (size.posts === 0) throw new Error('The database holds no seeded data: run npm run seed first.');
   const { heavy, hot, noticed } = await readTargets(db);
   const { writers: writerIds, posts: publicPosts } = await writeTargets(db);
+  const heavyAppToken = await appTokenFor(db, heavy);
   await look.handle.close();
 
   // Tokens as the server signs them (HS256 with the secret it is given).
@@ -287,6 +306,8 @@ async function main(): Promise<void> {
     { name: 'feed_popular_year', title: 'feed, popular year', path: '/api/feed?sort=popular&time=year' },
     { name: 'feed_newest_page_1000', title: 'feed, newest page 1,000', path: '/api/feed?sort=newest&page=1000' },
     { name: 'feed_following_1000', title: 'following feed (follows 1,000)', path: '/api/feed/following?sort=newest', token: heavyToken },
+    // The same reader's home timeline through a fediverse app (the following feed with their groups' posts).
+    { name: 'client_home_timeline', title: 'client API home timeline (follows 1,000)', path: '/api/v1/timelines/home', token: heavyAppToken },
     { name: 'big_group_posts', title: 'big group posts', path: `/api/group/${SEED_NAMES.bigGroup}/posts?sort=newest` },
     { name: 'post_comments', title: `post page comments (${hot.comments})`, path: `/api/post/${hot.id}/comments` },
     { name: 'post_view', title: `post view (${hot.comments} comments)`, path: `/api/post/${hot.id}` },
@@ -462,8 +483,8 @@ function writeIndex(): void {
     '2026-11-26 on, signed-out reads of the explore feed are served from kept visitor pages after their first',
     'read; the signed-in column reads the database every time.',
     '',
-    '| run | db | posts | cpus | bare route | feed newest | feed newest signed in | popular week | popular year | newest p.1000 | following 1,000 | big group | 500 comments | search posts | search users | notifications | feed under writes | note |',
-    '|---|---|---:|---:|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| run | db | posts | cpus | bare route | feed newest | feed newest signed in | popular week | popular year | newest p.1000 | following 1,000 | client home | big group | 500 comments | search posts | search users | notifications | feed under writes | note |',
+    '|---|---|---:|---:|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map(({ file, run }) =>
       [
         `[${run.date.slice(0, 16)}](${file.replace(/\.json$/, '.md')})`,
@@ -477,6 +498,7 @@ function writeIndex(): void {
         cell(get(run, 'feed_popular_year')),
         cell(get(run, 'feed_newest_page_1000')),
         cell(get(run, 'feed_following_1000')),
+        cell(get(run, 'client_home_timeline')),
         cell(get(run, 'big_group_posts')),
         cell(get(run, 'post_comments')),
         cell(get(run, 'search_posts')),
