@@ -7,7 +7,9 @@ import { join, relative, sep } from 'node:path';
  * (phone on SQLite, desktop on PostgreSQL), which between them cover each size and each database,
  * each journey in one of them (vitest.config.ts alternates them by name); every journey in every
  * pair can only fail differently after a change to what tells the pairs apart: the
- * database layer, the stylesheets, or the journeys and their support. So `npm test` runs the full
+ * database layer, the stylesheets, or the journeys and their support. A migration is not among
+ * them: it changes the schema of both databases alike, and every server test file runs it on both
+ * before it starts, as every browser test's server does. So `npm test` runs the full
  * matrix whenever those files differ from the ones the last full run passed with, whose digest
  * `npm run test:full` records in RECORD (committed with the change).
  */
@@ -16,6 +18,7 @@ export const RECORD = '.ci/full-matrix.sha256';
 /** Folders whose every file counts, and the extension that counts anywhere under `src/`. */
 const GUARDED_FOLDERS = ['tests/e2e/journeys', 'tests/e2e/support', 'server/src/db'];
 const GUARDED_EXTENSION = '.css';
+const UNGUARDED_FOLDER = 'server/src/db/migrations/';
 
 function guardedFiles(root: string): string[] {
   const within = (folder: string, keep: (path: string) => boolean) =>
@@ -25,7 +28,10 @@ function guardedFiles(root: string): string[] {
           .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
           .filter(keep)
       : [];
-  return [...GUARDED_FOLDERS.flatMap((folder) => within(folder, () => true)), ...within('src', (path) => path.endsWith(GUARDED_EXTENSION))].sort();
+  return [
+    ...GUARDED_FOLDERS.flatMap((folder) => within(folder, (path) => !path.startsWith(UNGUARDED_FOLDER))),
+    ...within('src', (path) => path.endsWith(GUARDED_EXTENSION)),
+  ].sort();
 }
 
 /** One digest of the guarded files' names and contents. */
