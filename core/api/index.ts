@@ -6,6 +6,7 @@ import { clientAccountApi } from './client-account.js';
 import { clientReadsApi } from './client-reads.js';
 import { clientWritesApi } from './client-writes.js';
 import { clientNotificationsApi } from './client-notifications.js';
+import { clientPushApi } from './client-push.js';
 import { clientSearchApi } from './client-search.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
@@ -64,6 +65,7 @@ export const api = {
   clientReads: clientReadsApi,
   clientWrites: clientWritesApi,
   clientNotifications: clientNotificationsApi,
+  clientPush: clientPushApi,
   clientSearch: clientSearchApi,
 } as const;
 

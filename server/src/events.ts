@@ -35,6 +35,7 @@ const REACTING: { readonly [N in DomainEventName]-?: readonly ReactsTo<N>[] } = 
   'group.made_private': [federation],
   'group.deleting': [notifications, federation],
   'account.deleting': [federation],
+  'client_token.revoked': [notifications],
 };
 
 /**

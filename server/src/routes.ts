@@ -24,6 +24,7 @@ import { instanceRoutes } from './modules/instance/instance.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { clientApiWith } from './modules/clientapi/clientapi.routes.js';
 import { clientNotificationRoutes } from './modules/notifications/client-notifications.routes.js';
+import { clientPushRoutes } from './modules/notifications/push/client-push.routes.js';
 import { oauthRoutes } from './modules/clientapi/oauth.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
@@ -51,6 +52,6 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   domainBlockRoutes,
   instanceRoutes,
   peopleRoutes,
-  clientApiWith(clientNotificationRoutes),
+  clientApiWith(clientNotificationRoutes, clientPushRoutes),
   oauthRoutes,
 ];

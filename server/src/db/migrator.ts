@@ -43,6 +43,7 @@ import * as instanceSettings from './migrations/20261201_20_instance_settings.js
 import * as remoteMediaCopies from './migrations/20261201_40_remote_media_copies.js';
 import * as clientApps from './migrations/20261201_70_client_apps.js';
 import * as oauthTokens from './migrations/20261201_15_oauth_tokens.js';
+import * as clientPushSubscriptions from './migrations/20261201_18_client_push_subscriptions.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201_40_remote_media_copies': remoteMediaCopies,
   '20261201_70_client_apps': clientApps,
   '20261201_15_oauth_tokens': oauthTokens,
+  '20261201_18_client_push_subscriptions': clientPushSubscriptions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -431,6 +431,25 @@ export interface ClientMarkersTable {
   updated_at: number;
 }
 
+/** A fediverse app's Web Push subscription: one per access token, going with it. */
+export interface ClientPushSubscriptionsTable {
+  id: string;
+  token_id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** JSON object: the client API's notification types the app wants pushed, each true or false. */
+  alerts: string;
+  /** Whose notifications are pushed: all, followed, follower or none. */
+  policy: string;
+  /** The access token, sealed with the instance's secret: each push names the token it is for. */
+  sealed_token: string;
+  failures: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -464,6 +483,7 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
   client_markers: ClientMarkersTable;
+  client_push_subscriptions: ClientPushSubscriptionsTable;
   reports: ReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;

@@ -37,9 +37,9 @@ export const form = (fields: Record<string, string>) => ({
 
 /**
  * An access token of `user` for a new app granted `scope`, through the whole sign-in (approval as
- * the signed-in person, PKCE, the code exchanged): what an app sends as `Authorization: Bearer`.
+ * the signed-in person, PKCE, the code exchanged), with the app's registration.
  */
-export async function appToken(app: FastifyInstance, user: { auth: { authorization: string } }, scope = 'read write'): Promise<string> {
+export async function appSession(app: FastifyInstance, user: { auth: { authorization: string } }, scope = 'read write'): Promise<{ client: RegisteredApp; token: string }> {
   const client = await registerApp(app, scope);
   const { verifier, challenge } = pkcePair();
   const approval = await app.inject({
@@ -53,5 +53,10 @@ export async function appToken(app: FastifyInstance, user: { auth: { authorizati
   const fields = { grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier };
   const res = await app.inject({ method: 'POST', url: '/oauth/token', ...form(fields) });
   if (res.statusCode !== 200) throw new Error(`token refused: ${res.body}`);
-  return res.json().access_token as string;
+  return { client, token: res.json().access_token as string };
+}
+
+/** What an app sends as `Authorization: Bearer` for `user` (see appSession). */
+export async function appToken(app: FastifyInstance, user: { auth: { authorization: string } }, scope = 'read write'): Promise<string> {
+  return (await appSession(app, user, scope)).token;
 }

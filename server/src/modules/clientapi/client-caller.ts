@@ -15,6 +15,8 @@ export interface ClientCaller {
   viewer: Viewer;
   /** The scopes granted to the token, each top scope standing for its sub-scopes. */
   scopes: readonly string[];
+  /** The token's row, and the token as the app sent it: what is kept per token (a push subscription) names them. */
+  token: { id: string; secret: string };
 }
 
 /** Asked once per request, however many times a handler and its helpers ask. */
@@ -28,7 +30,7 @@ async function resolve(request: FastifyRequest): Promise<ClientCaller | null> {
   // that its person must sign in again.
   if (!holder) throw new AppError(401, 'invalid_token');
   // An app's own token (no account) reads what a visitor reads.
-  return holder.viewer ? { viewer: holder.viewer, scopes: holder.scopes } : null;
+  return holder.viewer ? { viewer: holder.viewer, scopes: holder.scopes, token: { id: holder.tokenId, secret: token } } : null;
 }
 
 /**
@@ -45,10 +47,15 @@ export function clientCaller(request: FastifyRequest): Promise<ClientCaller | nu
   return caller;
 }
 
-/** The viewer of a call that needs `scope`; no token answers no_token, one without the scope insufficient_scope. */
-export async function requireScope(request: FastifyRequest, scope: string): Promise<Viewer> {
+/** The caller of a call that needs `scope`; no token answers no_token, one without the scope insufficient_scope. */
+export async function requireCaller(request: FastifyRequest, scope: string): Promise<ClientCaller> {
   const caller = await clientCaller(request);
   if (!caller) throw new AppError(401, 'no_token');
   if (!grantsScope(caller.scopes, scope)) throw new AppError(403, 'insufficient_scope');
-  return caller.viewer;
+  return caller;
+}
+
+/** The viewer of a call that needs `scope` (see requireCaller). */
+export async function requireScope(request: FastifyRequest, scope: string): Promise<Viewer> {
+  return (await requireCaller(request, scope)).viewer;
 }

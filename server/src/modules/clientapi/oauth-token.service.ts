@@ -4,6 +4,7 @@ import { CLIENT_SCOPES, DEFAULT_SCOPES, parseScopes, scopesWithin } from '#core/
 import type { ServerErrorKey } from '#core/errors';
 import type { ClientAppsTable } from '../../db/schema.js';
 import { AppError, tooMany } from '../../lib/app-error.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
 import { newId } from '../../lib/ids.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import { findAccount } from '../auth/auth.service.js';
@@ -12,6 +13,7 @@ import { secretHash } from './apps.service.js';
 import { findAppByClientId } from './clientapi.repository.js';
 import { appRedirects, appScopes, digestMatches, newSecret } from './oauth.service.js';
 import * as repo from './oauth.repository.js';
+import './clientapi.events.js';
 
 /**
  * The app's side of signing in: the token endpoint (an authorization code with its PKCE verifier, the
@@ -42,6 +44,13 @@ const clientOf = (app: ClientAppsTable): AppClient => ({ id: app.id, grants: GRA
 async function ownerOf(ctx: ServiceContext, userId: string): Promise<TokenOwner | null> {
   const user = await findAccount(ctx.db, userId);
   return user && !user.suspended_at ? { id: user.id, tokenVersion: user.token_version } : null;
+}
+
+/** Revokes the token, telling whoever keeps something of it (its push subscription); false when it already was. */
+async function revokeTokenOf(ctx: ServiceContext, tokenId: string, now: number): Promise<boolean> {
+  const revoked = await repo.revokeToken(ctx.db, tokenId, now);
+  if (revoked) await publishEvent(ctx, 'client_token.revoked', { tokenIds: [tokenId] });
+  return revoked;
 }
 
 /** The library's model, on the request's database: every secret looked up by its hash. */
@@ -124,7 +133,7 @@ function modelOf(ctx: ServiceContext, now: number) {
 
     /** Refreshing replaces the pair: the old access token stops with its refresh token. */
     async revokeToken(token: OAuth2Server.RefreshToken) {
-      return repo.revokeToken(ctx.db, token.tokenId as string, now);
+      return revokeTokenOf(ctx, token.tokenId as string, now);
     },
 
     async getAccessToken() {
@@ -256,7 +265,7 @@ export async function revokeByApp(ctx: ServiceContext, body: RevokeRequest, call
     if (!body.token) throw new AppError(400, 'oauth_request_invalid');
     const digest = secretHash(body.token);
     const row = (await repo.findToken(ctx.db, digest)) ?? (await repo.findTokenByRefresh(ctx.db, digest));
-    if (row && row.app_id === client.id) await repo.revokeToken(ctx.db, row.id, now);
+    if (row && row.app_id === client.id) await revokeTokenOf(ctx, row.id, now);
   });
   return {};
 }

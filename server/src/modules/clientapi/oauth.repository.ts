@@ -36,6 +36,10 @@ export function findToken(db: Executor, tokenHash: string): Promise<TokenRow | u
   return db.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+export function findTokenById(db: Executor, id: string): Promise<TokenRow | undefined> {
+  return db.selectFrom('oauth_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findTokenByRefresh(db: Executor, refreshHash: string): Promise<TokenRow | undefined> {
   return db.selectFrom('oauth_tokens').selectAll().where('refresh_hash', '=', refreshHash).executeTakeFirst();
 }
@@ -84,15 +88,16 @@ export async function liveTokensOf(db: Executor, userId: string, now: number): P
   }));
 }
 
-/** Revokes every token the app holds for the account and drops its unused codes; how many tokens were in force. */
-export async function revokeAppForUser(db: Executor, userId: string, appId: string, now: number): Promise<number> {
-  const result = await db
+/** Revokes every token the app holds for the account and drops its unused codes; the ids of the tokens that were in force. */
+export async function revokeAppForUser(db: Executor, userId: string, appId: string, now: number): Promise<string[]> {
+  const revoked = await db
     .updateTable('oauth_tokens')
     .set({ revoked_at: now })
     .where('user_id', '=', userId)
     .where('app_id', '=', appId)
     .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+    .returning('id')
+    .execute();
   await db.deleteFrom('oauth_codes').where('user_id', '=', userId).where('app_id', '=', appId).execute();
-  return Number(result.numUpdatedRows);
+  return revoked.map((row) => row.id);
 }

@@ -3,12 +3,14 @@ import type { AuthorizationDecision, AuthorizationOutcome, AuthorizationPrompt, 
 import { DEFAULT_SCOPES, OUT_OF_BAND_REDIRECT, parseScopes, scopesWithin } from '#core/client-apps';
 import type { ClientAppsTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
+import { publishEvent } from '../../lib/events/domain-events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
 import { findAccount } from '../auth/auth.service.js';
 import { secretHash } from './apps.service.js';
 import { findAppByClientId } from './clientapi.repository.js';
 import * as repo from './oauth.repository.js';
+import './clientapi.events.js';
 
 /**
  * The person's side of signing an app in: what the app asks (checked before anything is shown),
@@ -138,7 +140,8 @@ export async function authorizations(ctx: ServiceContext, viewer: Viewer, now: n
 /** DELETE /oauth/authorizations/:id: the app's tokens and codes for the account stop working. */
 export async function revokeAuthorization(ctx: ServiceContext, viewer: Viewer, appId: string, now: number = Date.now()): Promise<void> {
   const revoked = await repo.revokeAppForUser(ctx.db, viewer.id, appId, now);
-  if (revoked === 0) throw notFound('authorization_not_found');
+  if (revoked.length === 0) throw notFound('authorization_not_found');
+  await publishEvent(ctx, 'client_token.revoked', { tokenIds: revoked });
 }
 
 /** How often a token's last use is written down: the list of apps shows a day, not a second. */
@@ -148,6 +151,20 @@ const LAST_USE_EVERY_MS = 60 * 60 * 1000;
 export interface TokenHolder {
   viewer: Viewer | null;
   scopes: string[];
+  /** The token's row, which what an app keeps per token (its push subscription) names. */
+  tokenId: string;
+}
+
+/** The holder of the token's row, or null when it is no token in force. */
+async function holderOf(ctx: ServiceContext, row: repo.TokenRow | undefined, now: number): Promise<TokenHolder | null> {
+  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
+  let viewer: Viewer | null = null;
+  if (row.user_id !== null) {
+    const user = await findAccount(ctx.db, row.user_id);
+    if (!user || user.suspended_at || user.token_version !== row.token_version) return null;
+    viewer = { id: user.id, username: user.username, user };
+  }
+  return { viewer, scopes: JSON.parse(row.scopes) as string[], tokenId: row.id };
 }
 
 /**
@@ -156,13 +173,15 @@ export interface TokenHolder {
  */
 export async function tokenHolder(ctx: ServiceContext, token: string, now: number = Date.now()): Promise<TokenHolder | null> {
   const row = await repo.findToken(ctx.db, secretHash(token));
-  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
-  let viewer: Viewer | null = null;
-  if (row.user_id !== null) {
-    const user = await findAccount(ctx.db, row.user_id);
-    if (!user || user.suspended_at || user.token_version !== row.token_version) return null;
-    viewer = { id: user.id, username: user.username, user };
-  }
-  if (row.last_used_at === null || Number(row.last_used_at) < now - LAST_USE_EVERY_MS) await repo.touchToken(ctx.db, row.id, now, LAST_USE_EVERY_MS);
-  return { viewer, scopes: JSON.parse(row.scopes) as string[] };
+  const holder = await holderOf(ctx, row, now);
+  if (holder && row && (row.last_used_at === null || Number(row.last_used_at) < now - LAST_USE_EVERY_MS)) await repo.touchToken(ctx.db, row.id, now, LAST_USE_EVERY_MS);
+  return holder;
+}
+
+/**
+ * Whether the token of this row is still in force, as tokenHolder decides, without counting it as
+ * used: the server asks before it pushes on the token's behalf, the app made no call.
+ */
+export async function tokenInForce(ctx: ServiceContext, tokenId: string, now: number = Date.now()): Promise<boolean> {
+  return (await holderOf(ctx, await repo.findTokenById(ctx.db, tokenId), now)) !== null;
 }

@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { SubscriberTable } from '../../lib/events/domain-events.js';
 import { type NotificationEvent, enqueueNotificationEvent } from './events.js';
 import { forgetGroupNotifications } from './notifications.service.js';
+import { forgetClientSubscriptions } from './push/client-push.service.js';
 
 const notify = (ctx: ServiceContext, event: NotificationEvent) => enqueueNotificationEvent(ctx.db, event);
 
@@ -31,4 +32,6 @@ export const notificationSubscribers = {
   'group.ownership_passed': (ctx, change) => notify(ctx, { kind: 'group_made_owner', ...change }),
   // The notifications about a group go with it.
   'group.deleting': (ctx, { groupId }) => forgetGroupNotifications(ctx.db, groupId),
+  // An app's token revoked takes its push subscription along.
+  'client_token.revoked': (ctx, { tokenIds }) => forgetClientSubscriptions(ctx.db, tokenIds),
 } satisfies SubscriberTable;
