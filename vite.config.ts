@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
-import { defineConfig, type Plugin, type PluginOption } from 'vite';
+import { defineConfig, type Plugin, type PluginOption, type ResolvedConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { THEME_COLORS, themeBootScript } from './src/components/theme';
 import { BUILD_ASSETS_FOLDER } from './core/app-paths';
@@ -60,24 +60,43 @@ const pwa = (): PluginOption =>
   });
 
 /**
+ * A plugin of the build alone. Its hooks read the resolved config through `config()`: Vite hands
+ * it over once, before any of them runs.
+ */
+function buildPlugin(name: string, hooks: (config: () => ResolvedConfig) => Omit<Plugin, 'name' | 'apply' | 'configResolved'>): Plugin {
+  let resolved: ResolvedConfig | undefined;
+  const config = (): ResolvedConfig => {
+    if (!resolved) throw new Error(`${name}: the config is read before Vite resolved it`);
+    return resolved;
+  };
+  return {
+    name,
+    apply: 'build',
+    configResolved(value) {
+      resolved = value;
+    },
+    ...hooks(config),
+  };
+}
+
+/**
  * The entry's stylesheet inlined into index.html: the static shell there paints with the HTML
  * itself, with no request for a stylesheet in between (pages' own styles still come with their chunks).
  */
-const inlineEntryCss = (): Plugin => ({
-  name: 'kruh:inline-entry-css',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler(html, ctx) {
-      const bundle = ctx.bundle;
-      if (!bundle) return html;
-      return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
-        const asset = bundle[file];
-        return asset?.type === 'asset' ? `<style>${String(asset.source)}</style>` : tag;
-      });
+const inlineEntryCss = (): Plugin =>
+  buildPlugin('kruh:inline-entry-css', () => ({
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+          const asset = bundle[file];
+          return asset?.type === 'asset' ? `<style>${String(asset.source)}</style>` : tag;
+        });
+      },
     },
-  },
-});
+  }));
 
 /** The chosen theme applied by a script in <head>, before the static shell paints. */
 const themeBoot = (): Plugin => ({
@@ -101,18 +120,13 @@ const PRECOMPRESS_MIN_BYTES = 1024;
  * Made when the build has closed, after the PWA plugin wrote the service worker and put the
  * precache list into it, so sw.js gets its copies too and they hold the final list.
  */
-const precompress = (): Plugin => {
-  let outDir = 'dist';
-  return {
-    name: 'kruh:precompress',
-    apply: 'build',
-    configResolved(config) {
-      outDir = resolve(config.root, config.build.outDir);
-    },
+const precompress = (): Plugin =>
+  buildPlugin('kruh:precompress', (config) => ({
     closeBundle: {
       order: 'post',
       sequential: true,
       handler() {
+        const outDir = resolve(config().root, config().build.outDir);
         if (!existsSync(outDir)) return;
         for (const file of readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
           if (!PRECOMPRESSED.test(file)) continue;
@@ -124,8 +138,7 @@ const precompress = (): Plugin => {
         }
       },
     },
-  };
-};
+  }));
 
 /** The modules a cold start on the explore feed needs after the entry: the screen, and its first page's prefetch. */
 const FIRST_SCREEN_MODULES = ['src/features/feed/FeedPage.tsx', 'src/lib/query/feed-prefetch.ts'];
@@ -149,14 +162,8 @@ function staticClosure(bundle: OutputBundle, roots: OutputChunk[]): Set<string> 
  * already brings. A module of FIRST_SCREEN_MODULES with no chunk of its own fails the build, so a
  * rename cannot quietly turn the preload off.
  */
-const preloadFirstScreen = (): Plugin => {
-  let base = '/';
-  return {
-    name: 'kruh:preload-first-screen',
-    apply: 'build',
-    configResolved(config) {
-      base = config.base;
-    },
+const preloadFirstScreen = (): Plugin =>
+  buildPlugin('kruh:preload-first-screen', (config) => ({
     transformIndexHtml: {
       order: 'post',
       handler(_html, ctx) {
@@ -171,12 +178,11 @@ const preloadFirstScreen = (): Plugin => {
         const entry = staticClosure(bundle, chunks.filter((c) => c.isEntry));
         const scripts = [...staticClosure(bundle, screens)].filter((file) => !entry.has(file));
         const styles = scripts.flatMap((file) => [...((bundle[file] as OutputChunk).viteMetadata?.importedCss ?? [])]);
-        const files = [...scripts, ...new Set(styles)].map((file) => `${base}${file}`);
+        const files = [...scripts, ...new Set(styles)].map((file) => `${config().base}${file}`);
         return [{ tag: 'script', children: firstScreenPreloadScript(files), injectTo: 'head' }];
       },
     },
-  };
-};
+  }));
 
 export default defineConfig({
   // The test runner extends this file; it needs neither the manifest nor the service worker.

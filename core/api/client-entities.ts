@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Nullable, fieldsOf } from './common.js';
 
 /**
  * The entities of the client API fediverse apps read, with the field names and types those apps
@@ -26,30 +26,16 @@ const Field = Type.Object({ name: Type.String(), value: Type.String(), verified_
  * local account and `name@host` for a remote one; `note` the bio as HTML; times ISO 8601.
  */
 export const Account = Type.Object({
-  id: Type.String(),
-  username: Type.String(),
-  acct: Type.String(),
-  url: Type.String(),
-  uri: Type.String(),
-  display_name: Type.String(),
-  note: Type.String(),
-  avatar: Type.String(),
-  avatar_static: Type.String(),
-  header: Type.String(),
-  header_static: Type.String(),
+  ...fieldsOf(Type.String(), 'id', 'username', 'acct', 'url', 'uri', 'display_name', 'note', 'avatar', 'avatar_static', 'header', 'header_static'),
   locked: Type.Boolean(),
   fields: Type.Array(Field),
   emojis: Type.Array(CustomEmoji),
-  bot: Type.Boolean(),
-  group: Type.Boolean(),
+  ...fieldsOf(Type.Boolean(), 'bot', 'group'),
   discoverable: Nullable(Type.Boolean()),
-  indexable: Type.Boolean(),
-  hide_collections: Type.Boolean(),
+  ...fieldsOf(Type.Boolean(), 'indexable', 'hide_collections'),
   created_at: Type.String(),
   last_status_at: Nullable(Type.String()),
-  statuses_count: Type.Integer(),
-  followers_count: Type.Integer(),
-  following_count: Type.Integer(),
+  ...fieldsOf(Type.Integer(), 'statuses_count', 'followers_count', 'following_count'),
 });
 export type Account = Static<typeof Account>;
 
@@ -97,19 +83,11 @@ export const Status = Type.Object({
   mentions: Type.Array(StatusMention),
   tags: Type.Array(Tag),
   emojis: Type.Array(CustomEmoji),
-  reblogs_count: Type.Integer(),
-  favourites_count: Type.Integer(),
-  replies_count: Type.Integer(),
-  in_reply_to_id: Nullable(Type.String()),
-  in_reply_to_account_id: Nullable(Type.String()),
-  reblog: Type.Null(),
-  poll: Type.Null(),
-  card: Type.Null(),
+  ...fieldsOf(Type.Integer(), 'reblogs_count', 'favourites_count', 'replies_count'),
+  ...fieldsOf(Nullable(Type.String()), 'in_reply_to_id', 'in_reply_to_account_id'),
+  ...fieldsOf(Type.Null(), 'reblog', 'poll', 'card'),
   language: Nullable(Type.String()),
-  favourited: Type.Boolean(),
-  reblogged: Type.Boolean(),
-  muted: Type.Boolean(),
-  bookmarked: Type.Boolean(),
+  ...fieldsOf(Type.Boolean(), 'favourited', 'reblogged', 'muted', 'bookmarked'),
   pinned: Type.Optional(Type.Boolean()),
 });
 export type Status = Static<typeof Status>;
@@ -121,19 +99,9 @@ export type Context = Static<typeof Context>;
 /** The caller's standing towards an account. */
 export const Relationship = Type.Object({
   id: Type.String(),
-  following: Type.Boolean(),
-  showing_reblogs: Type.Boolean(),
-  notifying: Type.Boolean(),
+  ...fieldsOf(Type.Boolean(), 'following', 'showing_reblogs', 'notifying'),
   languages: Nullable(Type.Array(Type.String())),
-  followed_by: Type.Boolean(),
-  blocking: Type.Boolean(),
-  blocked_by: Type.Boolean(),
-  muting: Type.Boolean(),
-  muting_notifications: Type.Boolean(),
-  requested: Type.Boolean(),
-  requested_by: Type.Boolean(),
-  domain_blocking: Type.Boolean(),
-  endorsed: Type.Boolean(),
+  ...fieldsOf(Type.Boolean(), 'followed_by', 'blocking', 'blocked_by', 'muting', 'muting_notifications', 'requested', 'requested_by', 'domain_blocking', 'endorsed'),
   note: Type.String(),
 });
 export type Relationship = Static<typeof Relationship>;

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { CLIENT_NOTIFICATION_TYPES, type ClientNotificationType } from '../client-notifications.js';
 import { Account, Status } from './client-entities.js';
 import { ClientPageQuery, IdParams } from './client-reads.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, readEntry } from './endpoint.js';
 
 /**
  * The caller's notifications as fediverse apps read them. Kruh's kinds take the types apps know
@@ -67,14 +67,7 @@ export const clientNotificationsApi = {
     replies: { 200: UnreadCount },
     errors: ['insufficient_scope'],
   }),
-  notification: endpoint({
-    method: 'GET',
-    path: '/v1/notifications/:id',
-    summary: 'One of the caller\'s notifications (needs read:notifications)',
-    params: IdParams,
-    replies: { 200: ClientNotification },
-    errors: ['insufficient_scope', 'invalid_id'],
-  }),
+  notification: readEntry('/v1/notifications/:id', "One of the caller's notifications (needs read:notifications)", IdParams, ClientNotification, ['insufficient_scope', 'invalid_id']),
   dismiss: endpoint({
     method: 'POST',
     path: '/v1/notifications/:id/dismiss',

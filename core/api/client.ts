@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Nullable, fieldsOf } from './common.js';
 import { endpoint, plainEntry } from './endpoint.js';
 
 /**
@@ -22,31 +22,19 @@ const StatusLimits = Type.Object({
 
 const MediaLimits = Type.Object({
   supported_mime_types: Type.Array(Type.String()),
-  image_size_limit: Type.Integer(),
-  image_matrix_limit: Type.Integer(),
-  video_size_limit: Type.Integer(),
-  video_frame_rate_limit: Type.Integer(),
-  video_matrix_limit: Type.Integer(),
-  description_limit: Type.Integer(),
+  ...fieldsOf(Type.Integer(), 'image_size_limit', 'image_matrix_limit', 'video_size_limit', 'video_frame_rate_limit', 'video_matrix_limit', 'description_limit'),
 });
 
 const AccountLimits = Type.Object({ max_featured_tags: Type.Integer(), max_pinned_statuses: Type.Integer() });
 
 /** The instance as the first version of the call describes it (still read by many apps). */
 export const InstanceV1 = Type.Object({
-  uri: Type.String(),
-  title: Type.String(),
-  short_description: Type.String(),
-  description: Type.String(),
-  email: Type.String(),
-  version: Type.String(),
+  ...fieldsOf(Type.String(), 'uri', 'title', 'short_description', 'description', 'email', 'version'),
   urls: Type.Object({ streaming_api: Type.String() }),
   stats: Type.Object({ user_count: Type.Integer(), status_count: Type.Integer(), domain_count: Type.Integer() }),
   thumbnail: Nullable(Type.String()),
   languages: Type.Array(Type.String()),
-  registrations: Type.Boolean(),
-  approval_required: Type.Boolean(),
-  invites_enabled: Type.Boolean(),
+  ...fieldsOf(Type.Boolean(), 'registrations', 'approval_required', 'invites_enabled'),
   configuration: Type.Object({ accounts: AccountLimits, statuses: StatusLimits, media_attachments: MediaLimits }),
   contact_account: Type.Null(),
   rules: Type.Array(Rule),
@@ -55,11 +43,7 @@ export type InstanceV1 = Static<typeof InstanceV1>;
 
 /** The instance as the second version of the call describes it. */
 export const InstanceV2 = Type.Object({
-  domain: Type.String(),
-  title: Type.String(),
-  version: Type.String(),
-  source_url: Type.String(),
-  description: Type.String(),
+  ...fieldsOf(Type.String(), 'domain', 'title', 'version', 'source_url', 'description'),
   usage: Type.Object({ users: Type.Object({ active_month: Type.Integer() }) }),
   thumbnail: Type.Object({ url: Type.String() }),
   languages: Type.Array(Type.String()),

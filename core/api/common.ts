@@ -1,4 +1,5 @@
 import { type Static, type TArray, type TBoolean, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import type { ServerErrorKey } from '../errors.js';
 import { SORTS, TIMES } from '../listing.js';
 import { ID_PATTERN } from '../validation.js';
 
@@ -17,6 +18,14 @@ export const UserIdParams = Type.Object({ userId: Id });
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * `{[name]: schema}` for each name: the fields of an entity that share one type (a relationship's
+ * flags, the addresses a server describes itself by), listed once with that type.
+ */
+export function fieldsOf<T extends TSchema, const K extends string>(schema: T, ...names: readonly K[]): { [P in K]: T } {
+  return Object.fromEntries(names.map((name) => [name, schema])) as { [P in K]: T };
+}
 
 /** A name or tag in the path, taken as given: the lookup behind it decides whether it exists. */
 export const PathText = Type.String({ minLength: 1, maxLength: 200 });
@@ -135,6 +144,16 @@ export type ListingQuery = Static<typeof ListingQuery>;
 
 /** Query and answer of a paged list: the page query and the page it answers. */
 export const pageEntry = <R extends TSchema>(reply: R) => ({ query: PageQuery, replies: { 200: reply } }) as const;
+
+/** A page only the instance's moderators read. */
+export const moderatorsPage = <R extends TSchema>(reply: R) => ({ ...pageEntry(reply), errors: ['moderators_only'] }) as const;
+
+/**
+ * A change only the instance's moderators make, answering its message: `key` is its refusal of
+ * what it cannot take, and the answer to a request the schema refuses.
+ */
+export const moderatorsChange = <const K extends ServerErrorKey>(key: K) =>
+  ({ replies: MessageReplies, invalidKey: key, errors: ['moderators_only', key] }) as const;
 
 /** Query and answer of a sorted list (posts, comments): the listing query and the page it answers. */
 export const listingEntry = <R extends TSchema>(reply: R) => ({ query: ListingQuery, replies: { 200: reply } }) as const;

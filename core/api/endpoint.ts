@@ -39,6 +39,18 @@ export const endpoint = <const E extends Endpoint>(definition: E): E => definiti
 export const plainEntry = <const M extends HttpMethod, const P extends string, R extends TSchema>(method: M, path: P, summary: string, reply: R) =>
   endpoint({ method, path, summary, replies: { 200: reply }, errors: [] });
 
+/**
+ * A read of what the path names (a post, a notification, a group): beside its path and summary, its
+ * path parameters, its one success answer and the refusals of its own.
+ */
+export const readEntry = <const P extends string, S extends TSchema, R extends TSchema, const E extends readonly ServerErrorKey[]>(
+  path: P,
+  summary: string,
+  params: S,
+  reply: R,
+  errors: E,
+) => endpoint({ method: 'GET', path, summary, params, replies: { 200: reply }, errors });
+
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
 
 export type ParamsOf<E extends Endpoint> = StaticOr<E['params'], undefined>;

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, PathText, pageEntry, userListReply } from './common.js';
-import { endpoint } from './endpoint.js';
+import { GroupIdParams, GroupRef, GroupUserItem, Id, MessageReplies, NameReply, Nullable, PathText, fieldsOf, pageEntry, userListReply } from './common.js';
+import { endpoint, readEntry } from './endpoint.js';
 import { postListEntry } from './feeds.js';
 import { Post } from './posts.js';
 import { GroupAdminActionBody, ModerationLogReply, ReportListReply } from './reports.js';
@@ -30,26 +30,13 @@ export type GroupSavedReply = Static<typeof GroupSavedReply>;
  * (its avatar key), gpUrl the avatar at its version.
  */
 export const Group = Type.Object({
-  _id: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  gp: Type.String(),
-  gpUrl: Type.String(),
-  private: Type.Boolean(),
-  requestJoin: Type.Boolean(),
-  everyoneCanPost: Type.Boolean(),
-  members: Type.Integer(),
-  bans: Type.Integer(),
-  pinnedPost: Type.Union([Type.String(), Type.Null()]),
-  member: Type.Boolean(),
-  banned: Type.Boolean(),
-  owner: Type.Boolean(),
-  admin: Type.Boolean(),
-  logged: Type.Boolean(),
-  canUserPost: Type.Boolean(),
-  requested: Type.Boolean(),
+  ...fieldsOf(Type.String(), '_id', 'name', 'description', 'gp', 'gpUrl'),
+  ...fieldsOf(Type.Boolean(), 'private', 'requestJoin', 'everyoneCanPost'),
+  ...fieldsOf(Type.Integer(), 'members', 'bans'),
+  pinnedPost: Nullable(Type.String()),
+  ...fieldsOf(Type.Boolean(), 'member', 'banned', 'owner', 'admin', 'logged', 'canUserPost', 'requested'),
   createdAt: Type.Number(),
-  notification: Type.Union([Type.Integer(), Type.Null()]),
+  notification: Nullable(Type.Integer()),
 });
 export type Group = Static<typeof Group>;
 export const GroupReply = Type.Object({ group: Group });
@@ -104,13 +91,15 @@ const JOIN_REQUEST_ERRORS = ['didnt_find_group', 'admin_accept', 'didnt_find_use
 /** Refusals of a call on a member's role besides the caller's rights (admin, deadmin, owner). */
 const MEMBER_ERRORS = ['didnt_find_user', 'admin_banned', 'isnt_member'] as const;
 
+/** The body create and update take, and the key a body the schema refuses answers. */
+const groupBodyEntry = { body: GroupBody, invalidKey: 'invalid_group' } as const;
+
 /** What the update call takes and answers: it is served at PATCH and at POST alike. */
 const updateEntry = {
   path: '/group/:groupId/update',
   params: GroupIdParams,
-  body: GroupBody,
+  ...groupBodyEntry,
   replies: { 200: GroupSavedReply },
-  invalidKey: 'invalid_group',
   errors: ['didnt_find_group', 'need_admin', 'need_owner', 'groupname_taken', ...GROUP_BODY_ERRORS],
 } as const;
 
@@ -128,9 +117,8 @@ export const groupsApi = {
     method: 'POST',
     path: '/group',
     summary: 'Create a group, the caller its owner (send an Idempotency-Key so a retry is applied once)',
-    body: GroupBody,
+    ...groupBodyEntry,
     replies: { 201: GroupSavedReply },
-    invalidKey: 'invalid_group',
     errors: ['max_groups', 'groupname_taken', 'idempotency_mismatch', ...GROUP_BODY_ERRORS],
   }),
   update: endpoint({
@@ -151,30 +139,9 @@ export const groupsApi = {
     replies: MessageReplies,
     errors: ['didnt_find_group', 'owner_delete'],
   }),
-  get: endpoint({
-    method: 'GET',
-    path: '/group/:name',
-    summary: 'The group as the caller sees it, by name or id',
-    params: GroupNameParams,
-    replies: { 200: GroupReply },
-    errors: ['didnt_find_group'],
-  }),
-  name: endpoint({
-    method: 'GET',
-    path: '/group/:groupId/name',
-    summary: "A group's current name, by id",
-    params: GroupIdParams,
-    replies: { 200: NameReply },
-    errors: ['didnt_find_group'],
-  }),
-  pinned: endpoint({
-    method: 'GET',
-    path: '/group/:name/pinned',
-    summary: "The group's pinned post as its card",
-    params: GroupNameParams,
-    replies: { 200: Post },
-    errors: ['didnt_find_group', 'not_member', 'no_pinned', 'didnt_find_pinned'],
-  }),
+  get: readEntry('/group/:name', 'The group as the caller sees it, by name or id', GroupNameParams, GroupReply, ['didnt_find_group']),
+  name: readEntry('/group/:groupId/name', "A group's current name, by id", GroupIdParams, NameReply, ['didnt_find_group']),
+  pinned: readEntry('/group/:name/pinned', "The group's pinned post as its card", GroupNameParams, Post, ['didnt_find_group', 'not_member', 'no_pinned', 'didnt_find_pinned']),
   members: endpoint({
     method: 'GET',
     path: '/group/:name/members',

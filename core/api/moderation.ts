@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { MessageReplies, PathText, pageOf, pageEntry } from './common.js';
+import { Nullable, PathText, moderatorsChange, moderatorsPage, pageOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** Blocked domains listed per page of the moderation screen's section. */
@@ -14,7 +14,7 @@ export type DomainBody = Static<typeof DomainBody>;
 export const DomainParams = Type.Object({ domain: PathText });
 
 /** One blocked domain: when, and by whom (null once that account is gone). */
-export const DomainBlockItem = Type.Object({ domain: Type.String(), createdAt: Type.Number(), createdBy: Type.Union([Type.String(), Type.Null()]) });
+export const DomainBlockItem = Type.Object({ domain: Type.String(), createdAt: Type.Number(), createdBy: Nullable(Type.String()) });
 export type DomainBlockItem = Static<typeof DomainBlockItem>;
 export const DomainBlocksReply = pageOf('domains', DomainBlockItem);
 export type DomainBlocksReply = Static<typeof DomainBlocksReply>;
@@ -31,8 +31,7 @@ export const moderationApi = {
     method: 'GET',
     path: '/moderation/domain-blocks',
     summary: 'The blocked domains, latest first (instance moderators)',
-    ...pageEntry(DomainBlocksReply),
-    errors: ['moderators_only'],
+    ...moderatorsPage(DomainBlocksReply),
   }),
   blockDomain: endpoint({
     method: 'POST',
@@ -40,9 +39,7 @@ export const moderationApi = {
     summary: 'Block a domain and its subdomains from federating with the instance (instance moderators)',
     description: DOMAIN_BLOCK_RULE,
     body: DomainBody,
-    replies: MessageReplies,
-    invalidKey: 'invalid_domain',
-    errors: ['moderators_only', 'invalid_domain'],
+    ...moderatorsChange('invalid_domain'),
   }),
   unblockDomain: endpoint({
     method: 'DELETE',
@@ -50,8 +47,6 @@ export const moderationApi = {
     summary: 'Lift the block of a domain (instance moderators)',
     description: DOMAIN_BLOCK_RULE,
     params: DomainParams,
-    replies: MessageReplies,
-    invalidKey: 'invalid_domain',
-    errors: ['moderators_only', 'invalid_domain'],
+    ...moderatorsChange('invalid_domain'),
   }),
 } as const;

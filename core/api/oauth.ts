@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AppProperties } from './client.js';
-import { Id, MessageReplies, Nullable } from './common.js';
+import { Id, MessageReplies, Nullable, fieldsOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /**
@@ -54,6 +54,8 @@ export type AuthorizedApps = Static<typeof AuthorizedApps>;
 
 /** Refusals of the consent calls: the request itself is wrong, so nothing may go back to the app. */
 const REQUEST_ERRORS = ['unknown_app', 'redirect_not_registered', 'invalid_scope', 'response_type_unsupported', 'pkce_method_unsupported', 'oauth_request_invalid'] as const;
+/** How the consent calls refuse: a request the schema refuses is an invalid request too. */
+const consentRefusals = { errors: REQUEST_ERRORS, invalidKey: 'oauth_request_invalid' } as const;
 
 export const oauthApi = {
   prompt: endpoint({
@@ -62,8 +64,7 @@ export const oauthApi = {
     summary: 'What a fediverse app asks of the signed-in account: the app, its scopes and where the answer goes',
     query: AuthorizationRequest,
     replies: { 200: AuthorizationPrompt },
-    errors: [...REQUEST_ERRORS],
-    invalidKey: 'oauth_request_invalid',
+    ...consentRefusals,
   }),
   decide: endpoint({
     method: 'POST',
@@ -72,8 +73,7 @@ export const oauthApi = {
     description: 'An approval issues a single-use code valid for a few minutes, bound to the PKCE challenge when one was given.',
     body: AuthorizationDecision,
     replies: { 200: AuthorizationOutcome },
-    errors: [...REQUEST_ERRORS],
-    invalidKey: 'oauth_request_invalid',
+    ...consentRefusals,
   }),
   authorizations: endpoint({
     method: 'GET',
@@ -96,17 +96,13 @@ export const oauthApi = {
 export const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String(), message: Type.String() });
 export type OAuthError = Static<typeof OAuthError>;
 
+/** A field of the root endpoints' requests: JSON or a form, every field optional, its need decided by the service. */
+const FormField = Type.Optional(Type.String());
+
 /** A token request: JSON or a form; which fields count depends on the grant. */
-export const TokenRequest = Type.Object({
-  grant_type: Type.Optional(Type.String()),
-  client_id: Type.Optional(Type.String()),
-  client_secret: Type.Optional(Type.String()),
-  code: Type.Optional(Type.String()),
-  redirect_uri: Type.Optional(Type.String()),
-  code_verifier: Type.Optional(Type.String()),
-  refresh_token: Type.Optional(Type.String()),
-  scope: Type.Optional(Type.String()),
-});
+export const TokenRequest = Type.Object(
+  fieldsOf(FormField, 'grant_type', 'client_id', 'client_secret', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope'),
+);
 export type TokenRequest = Static<typeof TokenRequest>;
 
 export const TokenReply = Type.Object({
@@ -119,27 +115,13 @@ export const TokenReply = Type.Object({
 });
 export type TokenReply = Static<typeof TokenReply>;
 
-export const RevokeRequest = Type.Object({
-  token: Type.Optional(Type.String()),
-  token_type_hint: Type.Optional(Type.String()),
-  client_id: Type.Optional(Type.String()),
-  client_secret: Type.Optional(Type.String()),
-});
+export const RevokeRequest = Type.Object(fieldsOf(FormField, 'token', 'token_type_hint', 'client_id', 'client_secret'));
 export type RevokeRequest = Static<typeof RevokeRequest>;
 
 /** The authorisation server's description (RFC 8414), which newer apps read before signing in. */
 export const ServerMetadata = Type.Object({
-  issuer: Type.String(),
-  authorization_endpoint: Type.String(),
-  token_endpoint: Type.String(),
-  revocation_endpoint: Type.String(),
-  app_registration_endpoint: Type.String(),
-  scopes_supported: Type.Array(Type.String()),
-  response_types_supported: Type.Array(Type.String()),
-  response_modes_supported: Type.Array(Type.String()),
-  grant_types_supported: Type.Array(Type.String()),
-  code_challenge_methods_supported: Type.Array(Type.String()),
-  token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  ...fieldsOf(Type.String(), 'issuer', 'authorization_endpoint', 'token_endpoint', 'revocation_endpoint', 'app_registration_endpoint'),
+  ...fieldsOf(Type.Array(Type.String()), 'scopes_supported', 'response_types_supported', 'response_modes_supported', 'grant_types_supported', 'code_challenge_methods_supported', 'token_endpoint_auth_methods_supported'),
 });
 export type ServerMetadata = Static<typeof ServerMetadata>;
 

@@ -1,10 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
 import { CommentList, ThreadQuery } from './comments.js';
-import { MessageReplies, PostIdParams, RemoteOrigin, likeEntry, listOf, pageOf } from './common.js';
-import { endpoint } from './endpoint.js';
+import { MessageReplies, Nullable, PostIdParams, RemoteOrigin, likeEntry, listOf, pageOf } from './common.js';
+import { endpoint, readEntry } from './endpoint.js';
 
-const NullableId = Type.Union([Type.String(), Type.Null()]);
+const NullableId = Nullable(Type.String());
 
 /**
  * The post card.
@@ -53,9 +53,9 @@ export const Post = Type.Object({
   /** Always sent; optional for posts and comments a client cached before descriptions existed. */
   alts: Type.Optional(Type.Array(Type.String())),
   /** Always sent; optional like `alts`. */
-  contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  contentWarning: Type.Optional(Nullable(Type.String())),
   /** Always sent; optional like `alts`, for posts cached before edits existed. */
-  editedAt: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  editedAt: Type.Optional(Nullable(Type.Number())),
   /** A remote account's post: its server and the original's page (see RemoteOrigin). */
   remote: Type.Optional(RemoteOrigin),
   /**
@@ -91,7 +91,7 @@ export const CreatePostBody = Type.Object({
   mentions: Type.Optional(SlotEntries),
   groups: Type.Optional(SlotEntries),
   replyingTo: Type.Optional(NullableId),
-  contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  contentWarning: Type.Optional(Nullable(Type.String())),
   images: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.imagesPerPost })),
 });
 export type CreatePostBody = Static<typeof CreatePostBody>;
@@ -108,14 +108,14 @@ export const CreatePostReply = Type.Composite([Post, Type.Object({ post: Post })
 export const EditPostBody = Type.Object({
   text: Type.Optional(Type.Unknown()),
   mentions: Type.Optional(SlotEntries),
-  contentWarning: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  contentWarning: Type.Optional(Nullable(Type.String())),
 });
 export type EditPostBody = Static<typeof EditPostBody>;
 
 /** An earlier version of a post: its text, when it was written and when an edit replaced it (epoch ms). */
 export const PostVersion = Type.Object({
   text: Type.String(),
-  contentWarning: Type.Union([Type.String(), Type.Null()]),
+  contentWarning: Nullable(Type.String()),
   writtenAt: Type.Number(),
   replacedAt: Type.Number(),
 });
@@ -135,14 +135,7 @@ export const postsApi = {
     invalidKey: 'blank_post',
     errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'too_many_images', 'invalid_post', 'mentions_up_to', 'groups_up_to', 'mention_limit', 'post_limit', 'not_member', 'need_admin', 'banned', 'blocked', 'not_following_community', 'remote_blocked', 'idempotency_mismatch'],
   }),
-  get: endpoint({
-    method: 'GET',
-    path: '/post/:postId',
-    summary: 'One post as its card',
-    params: PostIdParams,
-    replies: { 200: Post },
-    errors: ['didnt_find_post'],
-  }),
+  get: readEntry('/post/:postId', 'One post as its card', PostIdParams, Post, ['didnt_find_post']),
   edit: endpoint({
     method: 'PATCH',
     path: '/post/:postId',
@@ -153,22 +146,8 @@ export const postsApi = {
     invalidKey: 'blank_post',
     errors: ['blank_post', 'max_post_length', 'max_post_lines', 'max_content_warning_length', 'mentions_up_to', 'mention_limit', 'edit_limit', 'invalid_post', 'didnt_find_post', 'not_author', 'not_member', 'need_admin', 'banned', 'idempotency_mismatch'],
   }),
-  history: endpoint({
-    method: 'GET',
-    path: '/post/:postId/history',
-    summary: "A post's earlier versions, newest first, for whoever may read the post",
-    params: PostIdParams,
-    replies: { 200: PostHistory },
-    errors: ['invalid_post', 'didnt_find_post'],
-  }),
-  groups: endpoint({
-    method: 'GET',
-    path: '/post/:postId/groups',
-    summary: "Names of the post's groups the caller may see",
-    params: PostIdParams,
-    replies: { 200: Type.Array(Type.String()) },
-    errors: ['didnt_find_post'],
-  }),
+  history: readEntry('/post/:postId/history', "A post's earlier versions, newest first, for whoever may read the post", PostIdParams, PostHistory, ['invalid_post', 'didnt_find_post']),
+  groups: readEntry('/post/:postId/groups', "Names of the post's groups the caller may see", PostIdParams, Type.Array(Type.String()), ['didnt_find_post']),
   like: endpoint({
     method: 'PATCH',
     path: '/post/:postId/like',

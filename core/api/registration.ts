@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
-import { Id, MessageReplies, pageOf, pageEntry } from './common.js';
+import { Id, MessageReplies, Nullable, moderatorsChange, moderatorsPage, pageOf, pageEntry } from './common.js';
 import { endpoint, plainEntry } from './endpoint.js';
 
 /**
@@ -31,7 +31,7 @@ const Made = { _id: Type.String(), createdAt: Type.Number() };
  * One sign-up waiting for a moderator: `_id` is the account's id; `verified` says whether its
  * address was confirmed yet.
  */
-export const ApplicationItem = Type.Object({ ...Made, username: Type.String(), email: Type.Union([Type.String(), Type.Null()]), verified: Type.Boolean(), reason: Type.String() });
+export const ApplicationItem = Type.Object({ ...Made, username: Type.String(), email: Nullable(Type.String()), verified: Type.Boolean(), reason: Type.String() });
 export type ApplicationItem = Static<typeof ApplicationItem>;
 export const ApplicationsReply = pageOf('applications', ApplicationItem);
 export type ApplicationsReply = Static<typeof ApplicationsReply>;
@@ -70,16 +70,13 @@ export const registrationApi = {
     path: '/registration',
     summary: 'Set the registration mode and whether members may make invite links (instance moderators)',
     body: RegistrationSettings,
-    replies: MessageReplies,
-    invalidKey: 'invalid_registration_settings',
-    errors: ['moderators_only', 'invalid_registration_settings'],
+    ...moderatorsChange('invalid_registration_settings'),
   }),
   applications: endpoint({
     method: 'GET',
     path: '/registration/applications',
     summary: 'Sign-ups waiting for approval, oldest first (instance moderators)',
-    ...pageEntry(ApplicationsReply),
-    errors: ['moderators_only'],
+    ...moderatorsPage(ApplicationsReply),
   }),
   decide: endpoint({
     method: 'POST',
@@ -87,9 +84,7 @@ export const registrationApi = {
     summary: 'Approve or refuse a sign-up; the applicant is told by mail (instance moderators)',
     params: ApplicationParams,
     body: ApplicationDecisionBody,
-    replies: MessageReplies,
-    invalidKey: 'application_not_found',
-    errors: ['moderators_only', 'application_not_found'],
+    ...moderatorsChange('application_not_found'),
   }),
   invites: endpoint({
     method: 'GET',

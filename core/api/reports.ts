@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, MessageReplies, pageOf, pageEntry } from './common.js';
+import { Id, MessageReplies, Nullable, moderatorsPage, pageOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** What can be reported to the moderators. */
@@ -39,8 +39,8 @@ export const ReportItem = Type.Object({
   kind: Type.Union([Type.Literal('post'), Type.Literal('comment'), Type.Literal('user')]),
   targetId: Type.String(),
   user: Type.Union([Type.Object({ _id: Type.String(), username: Type.String(), suspended: Type.Boolean() }), Type.Null()]),
-  text: Type.Union([Type.String(), Type.Null()]),
-  postId: Type.Union([Type.String(), Type.Null()]),
+  text: Nullable(Type.String()),
+  postId: Nullable(Type.String()),
   /** Each reporter's reason, oldest first. */
   reasons: Type.Array(Type.String()),
   reporters: Type.Integer(),
@@ -56,11 +56,11 @@ export type ReportListReply = Static<typeof ReportListReply>;
 export const ModerationLogItem = Type.Object({
   _id: Type.String(),
   /** Who acted; null once their account is gone. */
-  actor: Type.Union([Type.String(), Type.Null()]),
+  actor: Nullable(Type.String()),
   action: Type.String(),
   targetKind: Type.String(),
   targetId: Type.String(),
-  group: Type.Union([Type.String(), Type.Null()]),
+  group: Nullable(Type.String()),
   createdAt: Type.Number(),
 });
 export type ModerationLogItem = Static<typeof ModerationLogItem>;
@@ -104,8 +104,7 @@ export const reportsApi = {
     method: 'GET',
     path: '/reports',
     summary: 'Open reports, newest first, one item per reported thing (instance moderators)',
-    ...pageEntry(ReportListReply),
-    errors: ['moderators_only'],
+    ...moderatorsPage(ReportListReply),
   }),
   act: endpoint({
     method: 'POST',
@@ -137,7 +136,6 @@ export const reportsApi = {
     method: 'GET',
     path: '/reports/log',
     summary: 'Every moderation action, newest first (instance moderators)',
-    ...pageEntry(ModerationLogReply),
-    errors: ['moderators_only'],
+    ...moderatorsPage(ModerationLogReply),
   }),
 } as const;

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type Selectable, type SqlBool, type Transaction, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Transaction, sql } from 'kysely';
 import type { Database, Executor } from './schema.js';
 
 /** Small pieces every repository repeats: transactions, row-count checks, counters (the dialect's differences are in dialect.ts). */
@@ -76,11 +76,35 @@ export type Match<T extends Table> = Partial<Record<TextColumn<T>, string>>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const loose = (db: Executor) => db as unknown as Kysely<any>;
 
+/** A read of `table` narrowed to the rows `match` pins. */
+function pinnedRows<T extends Table>(db: Executor, table: T, match: Match<T>) {
+  let query = loose(db).selectFrom(table as string);
+  for (const [column, value] of Object.entries(match)) query = query.where(column, '=', value);
+  return query;
+}
+
 /** Whether `table` has a row with these values (a follow, a join request, a group by id). */
 export function rowExists<T extends Table>(db: Executor, table: T, match: Match<T>): Promise<boolean> {
-  let query = loose(db).selectFrom(table as string).select(sql<number>`1`.as('found'));
-  for (const [column, value] of Object.entries(match)) query = query.where(column, '=', value);
-  return hasRow(query);
+  return hasRow(pinnedRows(db, table, match).select(sql<number>`1`.as('found')));
+}
+
+/** `column` of the row of `table` that `match` pins (a member's level, the follow a Follow's id names); undefined when there is none. */
+export async function columnOf<T extends Table, C extends keyof Row<T> & string>(db: Executor, table: T, column: C, match: Match<T>): Promise<Row<T>[C] | undefined> {
+  const row = await pinnedRows(db, table, match).select(column as string).executeTakeFirst();
+  return (row as Pick<Row<T>, C> | undefined)?.[column];
+}
+
+/**
+ * Inserts the row unless `table` already has one with the same `keys` (a membership, a remote
+ * follow, a share, each kept once); whether it inserted.
+ */
+export async function insertOnce<T extends Table>(db: Executor, table: T, row: Insertable<Database[T]>, keys: readonly (keyof Database[T] & string)[]): Promise<boolean> {
+  const result = await loose(db)
+    .insertInto(table as string)
+    .values(row)
+    .onConflict((oc) => oc.columns([...keys]).doNothing())
+    .executeTakeFirst();
+  return changedRows(result);
 }
 
 /**
@@ -97,9 +121,10 @@ export async function rowsAmong<T extends Table, S extends keyof Row<T> & string
   ids: readonly string[],
 ): Promise<Pick<Row<T>, S>[]> {
   if (ids.length === 0) return [];
-  let query = loose(db).selectFrom(table as string).select([...select] as string[]);
-  for (const [pinned, value] of Object.entries(match)) query = query.where(pinned, '=', value);
-  const rows = await query.where(column as string, 'in', [...ids]).execute();
+  const rows = await pinnedRows(db, table, match)
+    .select([...select] as string[])
+    .where(column as string, 'in', [...ids])
+    .execute();
   return rows as Pick<Row<T>, S>[];
 }
 

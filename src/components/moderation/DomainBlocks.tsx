@@ -5,7 +5,7 @@ import { setDomainBlocked, useDomainBlocks } from '../../lib/moderation';
 import { useOnline } from '../../lib/online';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { RelativeTime } from '../RelativeTime';
-import { PagedList, useModerationCall } from './ModerationLists';
+import { PagedRows, useModerationCall } from './ModerationLists';
 
 /**
  * The instance moderators' blocked domains: the list, a field to block one more and a button to lift
@@ -48,31 +48,27 @@ export function DomainBlocks() {
           {t('domains.block')}
         </button>
       </form>
-      <PagedList list={blocks} empty={t('domains.empty')}>
-        {(items) => (
-          <ul className="moderation-log" aria-label={t('domains.title')}>
-            {items.map((item) => (
-              <li key={item.domain} className="moderation-domain">
-                <span>
-                  <strong>{item.domain}</strong>{' '}
-                  <span className="moderation-report__meta">
-                    {t('domains.by', { name: item.createdBy ?? t('gone') })} · <RelativeTime time={item.createdAt} />
-                  </span>
-                </span>
-                <button
-                  type="button"
-                  className="button"
-                  disabled={!online || busy}
-                  aria-label={t('domains.unblock_named', { domain: item.domain })}
-                  onClick={() => void run(() => setDomainBlocked(item.domain, false))}
-                >
-                  {t('domains.unblock')}
-                </button>
-              </li>
-            ))}
-          </ul>
+      <PagedRows list={blocks} empty={t('domains.empty')} label={t('domains.title')}>
+        {(item) => (
+          <li key={item.domain} className="moderation-domain">
+            <span>
+              <strong>{item.domain}</strong>{' '}
+              <span className="moderation-report__meta">
+                {t('domains.by', { name: item.createdBy ?? t('gone') })} · <RelativeTime time={item.createdAt} />
+              </span>
+            </span>
+            <button
+              type="button"
+              className="button"
+              disabled={!online || busy}
+              aria-label={t('domains.unblock_named', { domain: item.domain })}
+              onClick={() => void run(() => setDomainBlocked(item.domain, false))}
+            >
+              {t('domains.unblock')}
+            </button>
+          </li>
         )}
-      </PagedList>
+      </PagedRows>
       {confirming && (
         <ConfirmDialog
           question={t('domains.confirm', { domain: confirming })}

@@ -47,6 +47,19 @@ export function PagedList<T>({ list, empty, children }: { list: ListPages<T>; em
   );
 }
 
+/** A list read page by page as a list of rows, one an item (the caller's `<li>`, with its key). */
+export function PagedRows<T>({ list, empty, label, children }: { list: ListPages<T>; empty: string; label?: string; children: (item: T) => ReactNode }) {
+  return (
+    <PagedList list={list} empty={empty}>
+      {(items) => (
+        <ul className="moderation-log" aria-label={label}>
+          {items.map(children)}
+        </ul>
+      )}
+    </PagedList>
+  );
+}
+
 /** Acting needs the server: a decision made on a stale copy offline must not wait in a queue. */
 function OfflineNote() {
   const { t } = useTranslation('moderation');
@@ -198,17 +211,13 @@ export function ModerationLog({ scope }: { scope: ModerationScope }) {
   return (
     <section className="moderation-section" aria-labelledby="moderation-log">
       <h2 id="moderation-log">{t('log.title')}</h2>
-      <PagedList list={log} empty={t('log.empty')}>
-        {(entries) => (
-          <ul className="moderation-log">
-            {entries.map((entry) => (
-              <li key={entry._id}>
-                {describe(entry)} · <RelativeTime time={entry.createdAt} />
-              </li>
-            ))}
-          </ul>
+      <PagedRows list={log} empty={t('log.empty')}>
+        {(entry) => (
+          <li key={entry._id}>
+            {describe(entry)} · <RelativeTime time={entry.createdAt} />
+          </li>
         )}
-      </PagedList>
+      </PagedRows>
     </section>
   );
 }

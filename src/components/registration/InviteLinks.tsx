@@ -5,7 +5,7 @@ import { LIMITS } from '#core/limits';
 import { currentLanguage } from '../../lib/i18n';
 import { useOnline } from '../../lib/online';
 import { createInvite, inviteUrl, revokeInvite, useOwnInvites } from '../../lib/registration';
-import { PagedList, useModerationCall } from '../moderation/ModerationLists';
+import { PagedRows, useModerationCall } from '../moderation/ModerationLists';
 import './registration.css';
 
 /** A whole number from 1 to `max`, with its label. */
@@ -48,30 +48,26 @@ export function InviteLinks() {
           {t('invites.create')}
         </button>
       </form>
-      <PagedList list={invites} empty={t('invites.empty')}>
-        {(items) => (
-          <ul className="moderation-log" aria-label={t('invites.title')}>
-            {items.map((item) => (
-              <li key={item._id} className="registration-invite">
-                <input className="field__input" readOnly value={inviteUrl(item.code)} aria-label={t('invites.link')} onFocus={(event) => event.target.select()} />
-                <span className="moderation-report__meta">
-                  {t('invites.uses', { uses: item.uses, max: item.maxUses })} ·{' '}
-                  {inviteUsable(item) ? t('invites.expires', { date: dateOf(item.expiresAt) }) : t('invites.spent')}
-                </span>
-                <button
-                  type="button"
-                  className="button"
-                  disabled={!online || busy}
-                  aria-label={t('invites.revoke_named', { link: inviteUrl(item.code) })}
-                  onClick={() => void run(() => revokeInvite(item._id))}
-                >
-                  {t('invites.revoke')}
-                </button>
-              </li>
-            ))}
-          </ul>
+      <PagedRows list={invites} empty={t('invites.empty')} label={t('invites.title')}>
+        {(item) => (
+          <li key={item._id} className="registration-invite">
+            <input className="field__input" readOnly value={inviteUrl(item.code)} aria-label={t('invites.link')} onFocus={(event) => event.target.select()} />
+            <span className="moderation-report__meta">
+              {t('invites.uses', { uses: item.uses, max: item.maxUses })} ·{' '}
+              {inviteUsable(item) ? t('invites.expires', { date: dateOf(item.expiresAt) }) : t('invites.spent')}
+            </span>
+            <button
+              type="button"
+              className="button"
+              disabled={!online || busy}
+              aria-label={t('invites.revoke_named', { link: inviteUrl(item.code) })}
+              onClick={() => void run(() => revokeInvite(item._id))}
+            >
+              {t('invites.revoke')}
+            </button>
+          </li>
         )}
-      </PagedList>
+      </PagedRows>
     </section>
   );
 }

@@ -44,9 +44,12 @@ export function findTokenByRefresh(db: Executor, refreshHash: string): Promise<T
   return db.selectFrom('oauth_tokens').selectAll().where('refresh_hash', '=', refreshHash).executeTakeFirst();
 }
 
+/** Revokes the tokens not revoked yet, of those the caller narrows it to: a revoked token keeps the time it was first revoked. */
+const revokeInForce = (db: Executor, now: number) => db.updateTable('oauth_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null);
+
 /** Revokes the token; false when it already was. */
 export async function revokeToken(db: Executor, id: string, now: number): Promise<boolean> {
-  const result = await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await revokeInForce(db, now).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -90,14 +93,7 @@ export async function liveTokensOf(db: Executor, userId: string, now: number): P
 
 /** Revokes every token the app holds for the account and drops its unused codes; the ids of the tokens that were in force. */
 export async function revokeAppForUser(db: Executor, userId: string, appId: string, now: number): Promise<string[]> {
-  const revoked = await db
-    .updateTable('oauth_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('app_id', '=', appId)
-    .where('revoked_at', 'is', null)
-    .returning('id')
-    .execute();
+  const revoked = await revokeInForce(db, now).where('user_id', '=', userId).where('app_id', '=', appId).returning('id').execute();
   await db.deleteFrom('oauth_codes').where('user_id', '=', userId).where('app_id', '=', appId).execute();
   return revoked.map((row) => row.id);
 }

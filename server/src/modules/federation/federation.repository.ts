@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { columnOf, insertOnce } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import { PARKED } from '../../lib/jobs/queue.js';
 import { groupVisibleTo } from '../../policy/group-access.js';
@@ -176,11 +177,7 @@ export async function saveRemoteActor(db: Executor, actor: RemoteActor, now: num
 
 /** A remote actor follows a local user or group; a repeated Follow keeps the first. */
 export async function addRemoteFollow(db: Executor, remoteActorId: string, localId: string, now: number): Promise<void> {
-  await db
-    .insertInto('remote_follows')
-    .values({ remote_actor_id: remoteActorId, local_id: localId, created_at: now })
-    .onConflict((oc) => oc.columns(['remote_actor_id', 'local_id']).doNothing())
-    .execute();
+  await insertOnce(db, 'remote_follows', { remote_actor_id: remoteActorId, local_id: localId, created_at: now }, ['remote_actor_id', 'local_id']);
 }
 
 export async function removeRemoteFollow(db: Executor, remoteActorId: string, localId: string): Promise<void> {
@@ -194,13 +191,7 @@ export async function setRemoteFollowId(db: Executor, remoteActorId: string, loc
 
 /** The local user or group the remote actor follows by its Follow of this id, when that follow is kept. */
 export async function localIdOfRemoteFollow(db: Executor, remoteActorId: string, followId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('remote_follows')
-    .select('local_id')
-    .where('remote_actor_id', '=', remoteActorId)
-    .where('follow_id', '=', followId)
-    .executeTakeFirst();
-  return row?.local_id ?? null;
+  return (await columnOf(db, 'remote_follows', 'local_id', { remote_actor_id: remoteActorId, follow_id: followId })) ?? null;
 }
 
 /** Ends the follows of a local user or group by the remote actor an account stands for (a block between them). */
@@ -285,11 +276,7 @@ export async function postByApId(db: Executor, apId: string) {
 
 /** Keeps that an account passed on a post (once, however often it is announced again). */
 export async function recordShare(db: Executor, sharerId: string, postId: string, at: number): Promise<void> {
-  await db
-    .insertInto('post_shares')
-    .values({ sharer_id: sharerId, post_id: postId, created_at: at })
-    .onConflict((oc) => oc.columns(['sharer_id', 'post_id']).doNothing())
-    .execute();
+  await insertOnce(db, 'post_shares', { sharer_id: sharerId, post_id: postId, created_at: at }, ['sharer_id', 'post_id']);
 }
 
 /** When a post's pictures last changed (epoch ms, 0 for none ever uploaded). */

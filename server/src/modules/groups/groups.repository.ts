@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { runBound } from '../../db/bound-statements.js';
-import { addToCounters, changedRows as affected, hasRow, toBool, toFlag } from '../../db/helpers.js';
+import { addToCounters, changedRows as affected, columnOf, hasRow, insertOnce, toBool, toFlag } from '../../db/helpers.js';
 import type { Executor, GroupRole, GroupRow } from '../../db/schema.js';
 import { isId } from '../../lib/ids.js';
 import type { ListFilter, PageWindow } from '../../lib/paging.js';
@@ -127,10 +127,13 @@ export async function setOwner(db: Executor, groupId: string, userId: string): P
   await db.updateTable('groups').set({ owner_id: userId }).where('id', '=', groupId).execute();
 }
 
+/** A change of one user's membership row (their role, their notification level). */
+const memberUpdate = (db: Executor, groupId: string, userId: string, values: { role?: GroupRole; level?: number }) =>
+  db.updateTable('group_members').set(values).where('group_id', '=', groupId).where('user_id', '=', userId);
+
 /** Sets a member's role whatever it was; false when the user is not a member. */
 export async function setRole(db: Executor, groupId: string, userId: string, role: GroupRole): Promise<boolean> {
-  const result = await db.updateTable('group_members').set({ role }).where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
-  return affected(result);
+  return affected(await memberUpdate(db, groupId, userId, { role }).executeTakeFirst());
 }
 
 /** Whether another group has this name in any case, or a look-alike of it (the same skeleton). */
@@ -193,13 +196,8 @@ export function adjustCounts(db: Executor, groupId: string, delta: { members?: n
 }
 
 /** Inserts the membership; false when the user already was a member (nothing changed). */
-export async function insertMember(db: Executor, groupId: string, userId: string, role: GroupRole, now: number): Promise<boolean> {
-  const result = await db
-    .insertInto('group_members')
-    .values({ group_id: groupId, user_id: userId, role, level: 0, created_at: now })
-    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
-    .executeTakeFirst();
-  return affected(result);
+export function insertMember(db: Executor, groupId: string, userId: string, role: GroupRole, now: number): Promise<boolean> {
+  return insertOnce(db, 'group_members', { group_id: groupId, user_id: userId, role, level: 0, created_at: now }, ['group_id', 'user_id']);
 }
 
 export async function deleteMember(db: Executor, groupId: string, userId: string): Promise<boolean> {
@@ -209,45 +207,21 @@ export async function deleteMember(db: Executor, groupId: string, userId: string
 
 /** Changes a member's role only when it still is `from`; false when it was not. */
 export async function changeRole(db: Executor, groupId: string, userId: string, from: GroupRole, to: GroupRole): Promise<boolean> {
-  const result = await db
-    .updateTable('group_members')
-    .set({ role: to })
-    .where('group_id', '=', groupId)
-    .where('user_id', '=', userId)
-    .where('role', '=', from)
-    .executeTakeFirst();
-  return affected(result);
+  return affected(await memberUpdate(db, groupId, userId, { role: to }).where('role', '=', from).executeTakeFirst());
 }
 
 export async function setLevel(db: Executor, groupId: string, userId: string, level: number): Promise<boolean> {
-  const result = await db
-    .updateTable('group_members')
-    .set({ level })
-    .where('group_id', '=', groupId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return affected(result);
+  return affected(await memberUpdate(db, groupId, userId, { level }).executeTakeFirst());
 }
 
 export async function findLevel(db: Executor, groupId: string, userId: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('group_members')
-    .select('level')
-    .where('group_id', '=', groupId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row ? row.level : null;
+  return (await columnOf(db, 'group_members', 'level', { group_id: groupId, user_id: userId })) ?? null;
 }
 
 type UserTable = 'group_bans' | 'group_requests';
 
-export async function insertUserRow(db: Executor, table: UserTable, groupId: string, userId: string, now: number): Promise<boolean> {
-  const result = await db
-    .insertInto(table)
-    .values({ group_id: groupId, user_id: userId, created_at: now })
-    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
-    .executeTakeFirst();
-  return affected(result);
+export function insertUserRow(db: Executor, table: UserTable, groupId: string, userId: string, now: number): Promise<boolean> {
+  return insertOnce(db, table, { group_id: groupId, user_id: userId, created_at: now }, ['group_id', 'user_id']);
 }
 
 export async function deleteUserRow(db: Executor, table: UserTable, groupId: string, userId: string): Promise<boolean> {

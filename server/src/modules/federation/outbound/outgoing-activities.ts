@@ -240,25 +240,23 @@ async function sendActorDeletion(app: FastifyInstance, event: Extract<OutgoingEv
   return send(app, event.actorId, event.inboxes, activity);
 }
 
+type Sender<E extends OutgoingEvent> = (app: FastifyInstance, event: E) => Promise<Delivery[]>;
+
+/** What each kind of event sends, and to whom; a kind without its sender does not compile. */
+const SENDERS: { [K in OutgoingEvent['kind']]: Sender<Extract<OutgoingEvent, { kind: K }>> } = {
+  post: (app, event) => sendPost(app, event.postId, event.change),
+  post_deleted: sendPostDeletion,
+  like: sendLike,
+  follow: sendFollow,
+  comment: (app, event) => sendComment(app, event.commentId),
+  comment_deleted: sendCommentDeletion,
+  remote_change: sendRemoteChange,
+  actor_deleted: sendActorDeletion,
+};
+
 async function deliveriesOf(app: FastifyInstance, event: OutgoingEvent): Promise<Delivery[]> {
-  switch (event.kind) {
-    case 'post':
-      return sendPost(app, event.postId, event.change);
-    case 'post_deleted':
-      return sendPostDeletion(app, event);
-    case 'like':
-      return sendLike(app, event);
-    case 'follow':
-      return sendFollow(app, event);
-    case 'comment':
-      return sendComment(app, event.commentId);
-    case 'comment_deleted':
-      return sendCommentDeletion(app, event);
-    case 'remote_change':
-      return sendRemoteChange(app, event);
-    case 'actor_deleted':
-      return sendActorDeletion(app, event);
-  }
+  // The table pairs each kind with its own event type, which indexing by a union cannot follow.
+  return (SENDERS[event.kind] as Sender<OutgoingEvent>)(app, event);
 }
 
 /**
