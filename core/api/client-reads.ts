@@ -94,8 +94,10 @@ export const clientReadsApi = {
   accountStatuses: endpoint({
     method: 'GET',
     path: '/v1/accounts/:id/statuses',
-    summary: "An account's posts, newest first (a group's: the posts in it, for members only when it is private)",
-    description: `${PAGING_DESCRIPTION} \`pinned=true\` lists a group's pinned post (a person pins none); \`only_media\` only posts with images.`,
+    summary: "An account's statuses, newest first: a person's posts and comments (each a reply), a group's posts (for members only when it is private)",
+    description:
+      `${PAGING_DESCRIPTION} \`pinned=true\` lists a group's pinned post (a person pins none); \`only_media\` only statuses with images; ` +
+      "`exclude_replies` leaves a person's comments out; `tagged` lists a person's posts with that hashtag.",
     params: IdParams,
     query: StatusesQuery,
     replies: { 200: Type.Array(Status) },
@@ -104,7 +106,7 @@ export const clientReadsApi = {
   followers: endpoint({
     method: 'GET',
     path: '/v1/accounts/:id/followers',
-    summary: "Who follows a person, newest first (a group's members, for members only when it is private)",
+    summary: "Who follows a person, newest first, none across a block (a group's members, for members only when it is private)",
     description: PAGING_DESCRIPTION,
     params: IdParams,
     query: ClientPageQuery,
@@ -158,7 +160,7 @@ export const clientReadsApi = {
   publicTimeline: endpoint({
     method: 'GET',
     path: '/v1/timelines/public',
-    summary: "Every post the caller may read, newest first (with `local=true`, the explore feed: this instance's people only)",
+    summary: 'Every post the caller may read, newest first (the explore feed): `local=true` only those written here, `remote=true` only those of other servers',
     description: PAGING_DESCRIPTION,
     query: PublicQuery,
     replies: { 200: Type.Array(Status) },

@@ -93,6 +93,14 @@ export const ClientApplication = Type.Object({
 });
 export type ClientApplication = Static<typeof ClientApplication>;
 
+/** The app a token was issued to, as it checks its own credentials: no secret. */
+export const VerifiedApplication = Type.Object({
+  ...AppProperties,
+  redirect_uri: Type.String(),
+  redirect_uris: Type.Array(Type.String()),
+});
+export type VerifiedApplication = Static<typeof VerifiedApplication>;
+
 export const clientApi = {
   instanceV1: plainEntry('GET', '/v1/instance', 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits (first version)', InstanceV1),
   instanceV2: plainEntry('GET', '/v2/instance', 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits', InstanceV2),
@@ -105,5 +113,12 @@ export const clientApi = {
     body: NewClientApp,
     replies: { 200: ClientApplication },
     errors: ['invalid_app_name', 'invalid_redirect_uri', 'invalid_scope', 'invalid_app_website'],
+  }),
+  verifyApp: endpoint({
+    method: 'GET',
+    path: '/v1/apps/verify_credentials',
+    summary: "The app a token was issued to: its name, website, scopes and redirect addresses (the app's own token or one acting for an account)",
+    replies: { 200: VerifiedApplication },
+    errors: ['no_token', 'invalid_token'],
   }),
 } as const;

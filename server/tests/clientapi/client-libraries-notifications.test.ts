@@ -1,21 +1,15 @@
 import { createRestAPIClient } from 'masto';
 import generator from 'megalodon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NotificationType } from '#core/limits';
 import { newId } from '../../src/lib/ids';
 import { createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
-import { type KruhInstance, startInstance } from '../helpers/kruh-instance';
+import { useInstance } from '../helpers/kruh-instance';
 import { appToken } from './oauth-helpers';
 
 /** masto and megalodon, over HTTP, read and dismiss notifications and search. */
 describe('client API notifications and search through real client libraries', () => {
-  let instance: KruhInstance;
-  beforeAll(async () => {
-    instance = await startInstance();
-  });
-  afterAll(async () => {
-    await instance.close();
-  });
+  const instance = useInstance();
 
   async function notify(user: TestUser, type: NotificationType, about: { actor: TestUser; post?: string; group?: string }, secondsAgo: number) {
     const at = Date.now() - secondsAgo * 1000;

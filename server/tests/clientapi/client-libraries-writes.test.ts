@@ -1,8 +1,8 @@
 import { createRestAPIClient } from 'masto';
 import generator from 'megalodon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGroup, createUser } from '../helpers/fixtures';
-import { type KruhInstance, startInstance } from '../helpers/kruh-instance';
+import { useInstance } from '../helpers/kruh-instance';
 import { appToken } from './oauth-helpers';
 
 /**
@@ -11,13 +11,7 @@ import { appToken } from './oauth-helpers';
  * the group, and deleting.
  */
 describe('client API writes through real client libraries', () => {
-  let instance: KruhInstance;
-  beforeAll(async () => {
-    instance = await startInstance();
-  });
-  afterAll(async () => {
-    await instance.close();
-  });
+  const instance = useInstance();
 
   it('masto posts with a warning, replies, likes, follows a person and a group, posts into it, deletes', async () => {
     const me = await createUser(instance.app);

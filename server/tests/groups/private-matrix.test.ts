@@ -178,7 +178,15 @@ const probes: Probe[] = [
   { name: 'GET /v1/timelines/home', url: () => '/api/v1/timelines/home?limit=40', memberSees: () => s.postId, client: true },
   { name: 'GET /v1/trends/statuses', url: () => '/api/v1/trends/statuses?limit=40', client: true },
   { name: 'GET /v1/accounts/{author}/statuses', url: () => `/api/v1/accounts/${s.owner.id}/statuses?limit=40`, memberSees: () => s.postId, client: true },
-  { name: 'GET /v1/accounts/{replier}/statuses', url: () => `/api/v1/accounts/${s.member.id}/statuses?limit=40`, client: true },
+  // The replier's comments are reply statuses of their account, for members only.
+  { name: 'GET /v1/accounts/{replier}/statuses', url: () => `/api/v1/accounts/${s.member.id}/statuses?limit=40`, memberSees: () => `c${s.commentId}`, client: true },
+  { name: 'GET /v1/accounts/{replier}/statuses?only_media', url: () => `/api/v1/accounts/${s.member.id}/statuses?only_media=true`, client: true },
+  { name: 'GET /v1/accounts/{author}/statuses?tagged', url: () => `/api/v1/accounts/${s.owner.id}/statuses?tagged=${SECRET}tag`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/accounts/{author}/statuses?exclude_replies', url: () => `/api/v1/accounts/${s.owner.id}/statuses?exclude_replies=true`, memberSees: () => s.postId, client: true },
+  { name: 'GET /v1/timelines/public?local', url: () => '/api/v1/timelines/public?local=true&limit=40', memberSees: () => s.postId, client: true },
+  // A person's follows never name their groups.
+  { name: 'GET /v1/accounts/{member}/following', url: () => `/api/v1/accounts/${s.member.id}/following`, forbidden: () => [...privateIds(), s.group.id, s.group.name], client: true },
+  { name: 'GET /v1/apps/verify_credentials', url: () => '/api/v1/apps/verify_credentials', client: true },
   // The author wrote one public post and one in the group: outsiders count the public one.
   { name: 'GET /v1/accounts/{author}', url: () => `/api/v1/accounts/${s.owner.id}`, forbidden: () => [...privateIds(), '"statuses_count":2'], memberSees: () => '"statuses_count":2', client: true },
   { name: 'GET /v1/accounts/{group}', url: () => `/api/v1/accounts/g${s.group.id}`, forbidden: () => [...privateIds(), '"followers_count":2', '"statuses_count":1'], memberSees: () => '"followers_count":2', client: true },

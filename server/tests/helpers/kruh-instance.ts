@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { freePort } from './free-port';
 import { type TestApp, type TestAppOptions, createTestApp } from './test-app';
@@ -29,6 +30,25 @@ export async function startInstance(env: Record<string, string> = {}, options: T
   const instance = await createTestApp({ FEDERATION: 'true', FEDERATION_ALLOW_HTTP: 'true', PUBLIC_URL: origin, ...INSTANCE_ENV, ...env }, options);
   await instance.app.listen({ port, host: '127.0.0.1' });
   return { ...instance, origin, host: `127.0.0.1:${port}`, runJobs: () => runDueJobs(instance.app) };
+}
+
+/** An instance for a describe block: started before its tests, closed after them. */
+export function useInstance(): KruhInstance {
+  let current: KruhInstance | undefined;
+  beforeAll(async () => {
+    current = await startInstance();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  // Each field is read from the running instance when a test or hook uses it.
+  return new Proxy({} as KruhInstance, {
+    get(_target, key: string | symbol) {
+      if (!current) throw new Error('the instance starts in beforeAll: use it inside a test or a hook');
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }
 
 /** Runs both instances' jobs until neither has any left (a delivery may cause an answer). */

@@ -2,8 +2,9 @@ import '../../test/setup';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { logoutAndClear } from '../../lib/db/db';
+import { type OutboxRow, getDb, logoutAndClear } from '../../lib/db/db';
 import { clearSession, storeSession } from '../../lib/session';
+import { getSession } from '../../lib/session-store';
 import { type FetchCall, mockFetch, setOnline } from '../../test/local-first';
 import { renderRoutes } from '../../test/render';
 import { returnPathOf } from '../../components/login-return';
@@ -31,6 +32,8 @@ function SignIn() {
 const routes = [
   { path: '/oauth/authorize', element: <RequireAuth><AuthorizePage /></RequireAuth> },
   { path: '/login', element: <SignIn /> },
+  // Where the guard sends a page whose session ended on it.
+  { path: '/feed', element: <p>Feed</p> },
 ];
 
 type Answer = { status?: number; body?: unknown };
@@ -115,6 +118,34 @@ describe('AuthorizePage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('heading', { name: 'Pocket asks to use your account' })).toBeInTheDocument();
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(`/oauth/authorize${REQUEST}`);
+  });
+
+  it('asks for a new sign-in with force_login: logs out and signs in, coming back to the request without it', async () => {
+    signedIn();
+    const to = vi.spyOn(leavePage, 'to').mockImplementation(() => undefined);
+    to.mockClear();
+    const { calls } = serve();
+    renderRoutes(routes, { route: `/oauth/authorize${REQUEST}&force_login=true` });
+    expect(await screen.findByRole('heading', { name: 'Pocket asks you to sign in again, so you can choose the account it uses' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Allow' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Log out and sign in' }));
+    await waitFor(() => expect(to).toHaveBeenCalledWith(`/login?${new URLSearchParams({ next: `/oauth/authorize${REQUEST}` }).toString()}`));
+    expect(getSession().token).toBeNull();
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/oauth/authorize')).toBe(false);
+  });
+
+  it('warns before a force_login sign-in drops items not sent yet', async () => {
+    signedIn();
+    const to = vi.spyOn(leavePage, 'to').mockImplementation(() => undefined);
+    to.mockClear();
+    serve();
+    await getDb().outbox.add({ kind: 'post', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: 0, clientId: 'c1', idempotencyKey: 'k1', payload: { text: 'x', mentions: [], groups: [], replyingTo: null }, images: [] } as OutboxRow);
+    renderRoutes(routes, { route: `/oauth/authorize${REQUEST}&force_login=1` });
+    fireEvent.click(await screen.findByRole('button', { name: 'Log out and sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Logging out drops 1 item not sent yet from this device. Sign in anyway?');
+    expect(to).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Log out and sign in' }));
+    await waitFor(() => expect(to).toHaveBeenCalledTimes(1));
   });
 
   it('speaks Czech when the app asks for it', async () => {

@@ -5,12 +5,14 @@ import { useLocation } from 'react-router-dom';
 import type { AuthorizationPrompt } from '#core/api/oauth';
 import { PageHeader } from '../../components/PageHeader';
 import { NetworkError, errorMessageOf } from '../../lib/api/client';
+import { pendingOutboxCount } from '../../lib/db/db';
 import { useDb } from '../../lib/db/useDb';
+import { logOutAndForget } from '../../lib/logout';
 import { LANGUAGES, type Language, switchLanguage, translateMessage } from '../../lib/i18n';
 import { useOnline } from '../../lib/online';
 import { queryKeys } from '../../lib/query/keys';
 import { useSession } from '../../lib/session';
-import { decide, fetchPrompt, requestOf } from './oauth.api';
+import { decide, fetchPrompt, forcesLogin, requestOf, signInAddressOf } from './oauth.api';
 import { describeScope } from './scopes';
 import './oauth.css';
 
@@ -53,6 +55,31 @@ function Consent({ prompt, onDecide, busy }: { prompt: AuthorizationPrompt; onDe
   );
 }
 
+/**
+ * The app asked for a sign-in even with a session (`force_login`, so its person may choose another
+ * account): signing in again logs this device out first, and the sign-in comes back to the request.
+ */
+function SignInAgain({ app, onSignIn, unsent, busy }: { app: string; onSignIn: () => void; unsent: number; busy: boolean }) {
+  const { t } = useTranslation('oauth');
+  const { username } = useSession();
+  return (
+    <>
+      <h2 className="oauth-consent__app">{t('authorize.signInAgain', { app })}</h2>
+      <p className="oauth-consent__who">{t('authorize.signedInAs', { username: username ?? '' })}</p>
+      {unsent > 0 ? (
+        <p className="oauth-consent__note" role="alert">
+          {t('authorize.unsent', { count: unsent })}
+        </p>
+      ) : null}
+      <div className="oauth-consent__actions">
+        <button type="button" className="button button--primary" disabled={busy} onClick={onSignIn}>
+          {t('authorize.signIn')}
+        </button>
+      </div>
+    </>
+  );
+}
+
 function ShownCode({ app, code }: { app: string; code: string }) {
   const { t } = useTranslation('oauth');
   const [copied, setCopied] = useState(false);
@@ -76,7 +103,8 @@ function ShownCode({ app, code }: { app: string; code: string }) {
  * /oauth/authorize: a fediverse app asks to use the account. The page is behind the sign-in, which
  * brings the person back here with the app's whole request; the server checks the request before
  * anything is shown, and an approval or a denial goes back to the app's registered address (or
- * the code is shown to copy, for an app without one). Nothing here works offline: the app waits.
+ * the code is shown to copy, for an app without one). An app asking `force_login` is first sent
+ * through a new sign-in. Nothing here works offline: the app waits.
  */
 export default function AuthorizePage() {
   const { t, i18n } = useTranslation('oauth');
@@ -87,6 +115,8 @@ export default function AuthorizePage() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Items of the outbox a logout would drop: asked once, then the person confirms by a second click.
+  const [unsent, setUnsent] = useState<number | null>(null);
   const prompt = useQuery({
     queryKey: queryKeys.oauthPrompt(db.name, search),
     queryFn: ({ signal }) => fetchPrompt(request, signal),
@@ -116,10 +146,23 @@ export default function AuthorizePage() {
     );
   };
 
+  const signInAgain = async () => {
+    const count = unsent === null ? await pendingOutboxCount().catch(() => 0) : 0;
+    if (count > 0) {
+      setUnsent(count);
+      return;
+    }
+    setBusy(true);
+    await logOutAndForget();
+    // A whole page load: nothing of the account signed out stays in memory.
+    leavePage.to(signInAddressOf(search));
+  };
+
   const app = prompt.data?.app.name ?? '';
   let body;
   if (outcome?.kind === 'code') body = <ShownCode app={app} code={outcome.code} />;
   else if (outcome) body = <p role="status">{t(outcome.kind === 'denied' ? 'authorize.denied' : 'authorize.leaving', { app })}</p>;
+  else if (prompt.data && forcesLogin(search)) body = <SignInAgain app={app} onSignIn={() => void signInAgain()} unsent={unsent ?? 0} busy={busy} />;
   else if (prompt.data) body = <Consent prompt={prompt.data} onDecide={onDecide} busy={busy} />;
   else if (prompt.error)
     body = (

@@ -17,6 +17,16 @@ export function requestOf(search: string): AuthorizationRequest & { state?: stri
   return { client_id: '', ...fields };
 }
 
+/** Whether the app asks its person to sign in even with a session (to choose the account). */
+export const forcesLogin = (search: string): boolean => ['true', '1'].includes(new URLSearchParams(search).get('force_login') ?? '');
+
+/** The sign-in page, coming back to the request without `force_login` (the new sign-in answered it). */
+export function signInAddressOf(search: string): string {
+  const query = new URLSearchParams(search);
+  query.delete('force_login');
+  return `/login?${new URLSearchParams({ next: `/oauth/authorize?${query.toString()}` }).toString()}`;
+}
+
 /** What the app asks, as the server checked it (the state stays on this side: only the answer carries it back). */
 export const fetchPrompt = ({ state: _state, ...request }: AuthorizationRequest & { state?: string }, signal?: AbortSignal) =>
   callApi(oauthApi.prompt, { query: request }, { signal });

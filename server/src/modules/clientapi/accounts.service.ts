@@ -2,6 +2,7 @@ import type { Account, Relationship } from '#core/api/client-entities';
 import { notFound } from '../../lib/app-error.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
+import { isBlockedBetween } from '../../policy/blocks.js';
 import { groupAccount, personAccount } from './account.mapper.js';
 import { accountRefOf, groupAccountId } from './client-ids.js';
 import { type PageBounds, boundsOf, type ClientPageQuery, cursorOf, keyOfCursor } from './client-paging.js';
@@ -84,7 +85,8 @@ export async function accountListPage(
 
 /**
  * GET /api/v1/accounts/:id/followers and /following. A group's followers are its members, read only
- * by those who may see them (a private group's by its members); a group follows no one.
+ * by those who may see them (a private group's by its members); a group follows no one, and a
+ * person's groups are never listed as follows.
  */
 export async function followList(
   ctx: ServiceContext,
@@ -100,6 +102,8 @@ export async function followList(
     if (input.direction === 'following' || !row?.open) return { accounts: [], full: false };
     return accountListPage(ctx, viewer, input.query, (bounds) => repo.memberPage(ctx.db, ref.id, viewerId, bounds));
   }
+  // Between two people a block stands between, the lists read empty, as on the profile.
+  if (viewerId && (await isBlockedBetween(ctx.db, viewerId, ref.id))) return { accounts: [], full: false };
   return accountListPage(ctx, viewer, input.query, (bounds) => repo.followPage(ctx.db, ref.id, input.direction, viewerId, bounds));
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ClientApplication, NewClientApp } from '#core/api/client';
+import type { ClientApplication, NewClientApp, VerifiedApplication } from '#core/api/client';
 import { DEFAULT_SCOPES, parseRedirectUris, parseScopes, validateClientApp } from '#core/client-apps';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
@@ -53,4 +53,13 @@ export async function registerApp(ctx: ServiceContext, body: NewClientApp, now: 
     client_secret: clientSecret,
     client_secret_expires_at: 0,
   };
+}
+
+/** GET /v1/apps/verify_credentials: the registration of the app whose token calls, without its secret. */
+export async function verifiedApp(ctx: ServiceContext, appId: string): Promise<VerifiedApplication> {
+  const app = await repo.findAppById(ctx.db, appId);
+  // A token outlives no app: its app is gone only when the token is too.
+  if (!app) throw new AppError(401, 'invalid_token');
+  const redirectUris = JSON.parse(app.redirect_uris) as string[];
+  return { id: app.id, name: app.name, website: app.website, scopes: JSON.parse(app.scopes) as string[], redirect_uri: redirectUris.join('\n'), redirect_uris: redirectUris };
 }

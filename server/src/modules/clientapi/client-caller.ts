@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { contextOf } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
 import { bearer } from '../../plugins/auth.js';
-import { tokenHolder } from './oauth.service.js';
+import { type TokenHolder, tokenHolder } from './oauth.service.js';
 
 /**
  * Who calls the client API: the account an app acts for and the scopes its person granted it.
@@ -19,18 +19,33 @@ export interface ClientCaller {
   token: { id: string; secret: string };
 }
 
-/** Asked once per request, however many times a handler and its helpers ask. */
-const callers = new WeakMap<FastifyRequest, Promise<ClientCaller | null>>();
+/** A token in force as the request sent it, and who holds it. */
+interface PresentedToken {
+  holder: TokenHolder;
+  secret: string;
+}
 
-async function resolve(request: FastifyRequest): Promise<ClientCaller | null> {
-  const token = bearer(request);
-  if (!token) return null;
-  const holder = await tokenHolder(contextOf(request.server), token);
+/** Asked once per request, however many times a handler and its helpers ask. */
+const presented = new WeakMap<FastifyRequest, Promise<PresentedToken | null>>();
+
+/** The request's access token and its holder, null without one. */
+function presentedToken(request: FastifyRequest): Promise<PresentedToken | null> {
+  let token = presented.get(request);
+  if (!token) {
+    token = resolve(request);
+    presented.set(request, token);
+  }
+  return token;
+}
+
+async function resolve(request: FastifyRequest): Promise<PresentedToken | null> {
+  const secret = bearer(request);
+  if (!secret) return null;
+  const holder = await tokenHolder(contextOf(request.server), secret);
   // A token that is no token in force is refused rather than read as a visitor, so an app notices
   // that its person must sign in again.
   if (!holder) throw new AppError(401, 'invalid_token');
-  // An app's own token (no account) reads what a visitor reads.
-  return holder.viewer ? { viewer: holder.viewer, scopes: holder.scopes, token: { id: holder.tokenId, secret: token } } : null;
+  return { holder, secret };
 }
 
 /**
@@ -38,13 +53,19 @@ async function resolve(request: FastifyRequest): Promise<ClientCaller | null> {
  * own token; a token revoked, of a suspended account or from before its password changed answers
  * invalid_token.
  */
-export function clientCaller(request: FastifyRequest): Promise<ClientCaller | null> {
-  let caller = callers.get(request);
-  if (!caller) {
-    caller = resolve(request);
-    callers.set(request, caller);
-  }
-  return caller;
+export async function clientCaller(request: FastifyRequest): Promise<ClientCaller | null> {
+  const token = await presentedToken(request);
+  // An app's own token (no account) reads what a visitor reads.
+  const viewer = token?.holder.viewer;
+  if (!token || !viewer) return null;
+  return { viewer, scopes: token.holder.scopes, token: { id: token.holder.tokenId, secret: token.secret } };
+}
+
+/** The app whose token calls, its own or one acting for an account; no token answers no_token. */
+export async function callingAppId(request: FastifyRequest): Promise<string> {
+  const token = await presentedToken(request);
+  if (!token) throw new AppError(401, 'no_token');
+  return token.holder.appId;
 }
 
 /** The caller of a call that needs `scope`; no token answers no_token, one without the scope insufficient_scope. */

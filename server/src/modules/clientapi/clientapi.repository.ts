@@ -24,6 +24,10 @@ export async function insertApp(db: Executor, app: ClientAppsTable): Promise<voi
 }
 
 
+export function findAppById(db: Executor, id: string): Promise<ClientAppsTable | undefined> {
+  return db.selectFrom('client_apps').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findAppByClientId(db: Executor, clientId: string): Promise<ClientAppsTable | undefined> {
   return db.selectFrom('client_apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
 }
@@ -257,6 +261,25 @@ export async function privatePostIds(db: Executor, ids: readonly string[]): Prom
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom('posts').select(['posts.id', postIsPrivate('posts.id').as('private')]).where('posts.id', 'in', [...ids]).execute();
   return new Set(rows.filter((row) => toBool(row.private)).map((row) => row.id));
+}
+
+/** Where a comment stands in a listing of an account's statuses: its time and id. */
+export async function commentKey(db: Executor, id: string): Promise<Keyset | undefined> {
+  const row = await db.selectFrom('comments').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
+  return row && { at: Number(row.created_at), id: row.id };
+}
+
+/** The author of what each comment answers (the comment replied to, else its post); null when gone. */
+export async function repliedAuthors(db: Executor, commentIds: readonly string[]): Promise<Map<string, string | null>> {
+  if (commentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('comments')
+    .innerJoin('posts', 'posts.id', 'comments.post_id')
+    .leftJoin('comments as parent', 'parent.id', 'comments.parent_comment_id')
+    .select(['comments.id', 'comments.parent_comment_id', 'parent.author_id as parent_author', 'posts.author_id as post_author'])
+    .where('comments.id', 'in', [...commentIds])
+    .execute();
+  return new Map(rows.map((row) => [row.id, (row.parent_comment_id === null ? row.post_author : row.parent_author) ?? null]));
 }
 
 // ---- Read positions ---------------------------------------------------------------------------

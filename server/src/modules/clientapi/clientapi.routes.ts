@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type NewClientApp, clientApi } from '#core/api/client';
 import { contextOf } from '../../lib/service-context.js';
-import { registerApp } from './apps.service.js';
+import { registerApp, verifiedApp } from './apps.service.js';
+import { callingAppId } from './client-caller.js';
 import { acceptForms, answerClientErrors } from './client-errors.js';
 import { allowCrossOrigin } from './cross-origin.js';
 import { entityRoute } from './client-route.js';
@@ -15,7 +16,7 @@ import { accountActionRoutes } from './account-actions.routes.js';
 import { searchRoutes } from './search.routes.js';
 import { instanceFacts } from './instance-facts.js';
 import { instanceV1, instanceV2, rulesOf } from './instance.mapper.js';
-import { verifyCredentialsRoutes } from './verify-credentials.routes.js';
+import { credentialsRoutes } from './credentials.routes.js';
 
 /** An area of the client API a module that reacts to the others holds (notifications), added by the root. */
 export type ClientArea = (app: FastifyInstance) => void;
@@ -35,7 +36,8 @@ export const clientApiWith = (...areas: ClientArea[]): FastifyPluginAsyncTypebox
   app.route({ ...entityRoute(clientApi.instanceV2), handler: async () => instanceV2(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.rules), handler: async () => rulesOf(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.registerApp), handler: async (request) => registerApp(contextOf(app), request.body as NewClientApp) });
-  await app.register(verifyCredentialsRoutes);
+  app.route({ ...entityRoute(clientApi.verifyApp), handler: async (request) => verifiedApp(contextOf(app), await callingAppId(request)) });
+  await app.register(credentialsRoutes);
   // The reads, each area in a file of its own, in this scope so they share its refusals and forms.
   accountRoutes(app);
   statusRoutes(app);

@@ -153,6 +153,8 @@ export interface TokenHolder {
   scopes: string[];
   /** The token's row, which what an app keeps per token (its push subscription) names. */
   tokenId: string;
+  /** The app the token was issued to. */
+  appId: string;
 }
 
 /** The holder of the token's row, or null when it is no token in force. */
@@ -164,7 +166,7 @@ async function holderOf(ctx: ServiceContext, row: repo.TokenRow | undefined, now
     if (!user || user.suspended_at || user.token_version !== row.token_version) return null;
     viewer = { id: user.id, username: user.username, user };
   }
-  return { viewer, scopes: JSON.parse(row.scopes) as string[], tokenId: row.id };
+  return { viewer, scopes: JSON.parse(row.scopes) as string[], tokenId: row.id, appId: row.app_id };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface StatusParts {
   accounts: ReadonlyMap<string, Account>;
   /** Posts in a private group (a comment goes by its post). */
   privatePosts: ReadonlySet<string>;
+  /** The author of what each comment answers, by comment id (null when that account is gone). */
+  repliedAuthors: ReadonlyMap<string, string | null>;
 }
 
 function mentionsOf(origin: string, mentions: Post['mentions']): StatusMention[] {
@@ -94,7 +96,7 @@ export function commentStatus(comment: Comment, parts: StatusParts): Status {
     favourites_count: comment.likes,
     replies_count: comment.comments,
     in_reply_to_id: comment.parent.directParent ? comment.postId : commentStatusId(comment.parent._id),
-    in_reply_to_account_id: null,
+    in_reply_to_account_id: parts.repliedAuthors.get(comment._id) ?? null,
     favourited: comment.liked,
   });
 }

@@ -24,11 +24,12 @@ export async function asStatuses(
   const posts = items.posts ?? [];
   const comments = items.comments ?? [];
   const authors = [...posts.map((p) => p.author.pfp), ...comments.flatMap((c) => (c.author.pfp ? [c.author.pfp] : []))];
-  const [accounts, privatePosts] = await Promise.all([
+  const [accounts, privatePosts, repliedAuthors] = await Promise.all([
     accountsByIds(ctx, viewer, authors),
     repo.privatePostIds(ctx.db, [...posts.map((p) => p._id), ...comments.map((c) => c.postId)]),
+    repo.repliedAuthors(ctx.db, comments.map((c) => c._id)),
   ]);
-  const parts = { origin: originOf(ctx), accounts, privatePosts };
+  const parts = { origin: originOf(ctx), accounts, privatePosts, repliedAuthors };
   return {
     posts: posts.map((post) => postStatus(post, parts, items.pinned ? { pinned: items.pinned.has(post._id) } : {})),
     comments: comments.map((comment) => commentStatus(comment, parts)),

@@ -4,7 +4,7 @@ import { contextOf } from '../../lib/service-context.js';
 import { clientCaller, requireScope } from './client-caller.js';
 import type { ClientPageQuery } from './client-paging.js';
 import { entityRoute, paged, readerOf } from './client-route.js';
-import { favourites, homeTimeline, publicTimeline, tagTimeline, trendingStatuses } from './timelines.service.js';
+import { type PublicQuery, favourites, homeTimeline, publicTimeline, tagTimeline, trendingStatuses } from './timelines.service.js';
 
 type TimelineQuery = ClientPageQuery & { only_media?: boolean };
 
@@ -13,7 +13,7 @@ export function timelineRoutes(app: FastifyInstance): void {
   app.route({
     ...entityRoute(clientReadsApi.publicTimeline),
     handler: async (request, reply) => {
-      const page = await publicTimeline(contextOf(app), await readerOf(request), request.query as TimelineQuery);
+      const page = await publicTimeline(contextOf(app), await readerOf(request), request.query as PublicQuery);
       return paged(request, reply, { items: page.statuses, full: page.full });
     },
   });

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import { type KeysetPage, type LikedWritingRow, addToCounters, afterKeyset, changedRows, imagesOfAuthor, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
+import { type Keyset, type KeysetPage, type LikedWritingRow, addToCounters, afterKeyset, beforeKeyset, changedRows, imagesOfAuthor, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
 import { runBound } from '../../db/bound-statements.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
@@ -244,8 +244,43 @@ export async function listComments(db: Executor, request: CommentsRequest): Prom
       ...(x === undefined ? {} : { excludeId: x }),
     });
   });
+  return commentsInOrder(db, rows.map((r) => r.id), request.viewerId);
+}
+
+/** An author's comments between two (time, id) keys; `nearAbove` asks for the oldest past `above`. */
+export interface AuthorCommentsRequest {
+  authorId: string;
+  viewerId: string | null;
+  below?: Keyset | undefined;
+  above?: Keyset | undefined;
+  nearAbove?: boolean | undefined;
+  limit: number;
+  withImages?: boolean | undefined;
+}
+
+/** A page of an author's comments the viewer may read, newest first whichever way it was read. */
+export async function authorCommentPage(db: Executor, request: AuthorCommentsRequest): Promise<CommentViewRow[]> {
+  const direction = request.nearAbove ? 'asc' : 'desc';
+  const rows = await db
+    .selectFrom('comments')
+    .select('comments.id')
+    .where(readableComment(request.viewerId))
+    .where('comments.deleted', '=', 0)
+    .where('comments.author_id', '=', request.authorId)
+    .where(beforeKeyset(request.below, 'comments.created_at', 'comments.id'))
+    .where(afterKeyset(request.above, 'comments.created_at', 'comments.id'))
+    .$if(request.withImages === true, (qb) => qb.where('comments.images', '>', 0))
+    .orderBy('comments.created_at', direction)
+    .orderBy('comments.id', direction)
+    .limit(request.limit)
+    .execute();
   const ids = rows.map((r) => r.id);
-  const byId = new Map((await commentsByIds(db, ids, request.viewerId)).map((row) => [row.id, row]));
+  return commentsInOrder(db, request.nearAbove ? ids.reverse() : ids, request.viewerId);
+}
+
+/** The comments of `ids` in that order, those not found left out. */
+async function commentsInOrder(db: Executor, ids: string[], viewerId: string | null): Promise<CommentViewRow[]> {
+  const byId = new Map((await commentsByIds(db, ids, viewerId)).map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

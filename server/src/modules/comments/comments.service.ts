@@ -244,6 +244,13 @@ export function listByAuthor(ctx: ServiceContext, viewer: Viewer | null, { autho
   return listPage(ctx, viewer?.id ?? null, { kind: 'author', authorId }, query, LISTING_DEFAULTS);
 }
 
+/** An author's comments the viewer may read between two comments' keys, newest first (the client API's account statuses). */
+export async function keyedCommentsByAuthor(ctx: ServiceContext, viewer: Viewer | null, request: Omit<repo.AuthorCommentsRequest, 'viewerId'>): Promise<CommentView[]> {
+  const viewerId = viewer?.id ?? null;
+  const rows = await repo.authorCommentPage(ctx.db, { ...request, viewerId });
+  return toComments(ctx.db, rows, viewerId, ctx.app.config.jwtSecret);
+}
+
 /** GET /search/for/replies: comments whose text matches the query. */
 export async function searchComments(ctx: ServiceContext, viewer: Viewer | null, query: ListingQuery): Promise<Page> {
   const text = query.query?.trim() ?? '';

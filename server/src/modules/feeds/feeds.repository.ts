@@ -14,7 +14,8 @@ import { notBlockedBetween, notMutedPost } from '../../policy/blocks.js';
  */
 /** Which posts a listing covers. */
 export type PostScope =
-  | { kind: 'all' }
+  /** `local`: only posts written here (true) or only those of other servers (false); left out, both. */
+  | { kind: 'all'; local?: boolean }
   /**
    * `shares`: whether to list the posts the followed accounts passed on too (a followed community's
    * announces). Left out, the listing asks the database; only someone following such an account
@@ -25,7 +26,8 @@ export type PostScope =
   | { kind: 'memberGroups'; userId: string }
   | { kind: 'group'; groupId: string }
   | { kind: 'hashtag'; tag: string }
-  | { kind: 'author'; authorId: string }
+  /** `tag`: only the author's posts carrying that hashtag. */
+  | { kind: 'author'; authorId: string; tag?: string }
   | { kind: 'search'; query: string };
 
 export interface ListPostIdsParams {
@@ -234,6 +236,7 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
   let query = hiddenLeftOut(db.selectFrom('posts').select('posts.id').where(postVisibleTo(params.viewerId)), params);
   switch (scope.kind) {
     case 'all':
+      if (scope.local !== undefined) query = query.where('posts.ap_id', scope.local ? 'is' : 'is not', null);
       break;
     case 'following':
       if (scope.shares || scope.groups) {
@@ -251,12 +254,11 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       );
       break;
     case 'hashtag':
-      query = query.where('posts.id', 'in', (eb) =>
-        eb.selectFrom('post_hashtags').select('post_hashtags.post_id').where('post_hashtags.tag', '=', scope.tag),
-      );
+      query = query.where(carryingHashtag(scope.tag));
       break;
     case 'author':
       query = query.where('posts.author_id', '=', scope.authorId);
+      if (scope.tag !== undefined) query = query.where(carryingHashtag(scope.tag));
       break;
     case 'search':
       // Walking: each post read is checked by its own text; sorting: the search index finds the few.
@@ -264,6 +266,11 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       break;
   }
   return inListingOrder(inWindow(query, params), params, 'posts').limit(params.fetch).offset(params.offset);
+}
+
+/** Posts carrying a hashtag, by the hashtags' index. */
+function carryingHashtag(tag: string) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) => eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_hashtags.post_id').where('post_hashtags.tag', '=', tag));
 }
 
 /**

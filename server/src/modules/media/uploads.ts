@@ -52,15 +52,26 @@ export interface Upload {
   truncated?: Set<string>;
 }
 
+/**
+ * A form of more than the one image: `file` names the field whose file is kept (any other file is
+ * read and dropped), and the form may hold up to `files` files and `fields` fields.
+ */
+export interface FormShape {
+  file: string;
+  files: number;
+  fields: number;
+}
+
 /** Reads the whole form: fields may come before or after the file. */
-export async function readUpload(request: FastifyRequest): Promise<Upload> {
+export async function readUpload(request: FastifyRequest, shape?: FormShape): Promise<Upload> {
   if (!request.isMultipart()) throw badRequest('only_images');
   const upload: Upload = { file: null, fields: {}, truncated: new Set() };
+  const limits = shape && { limits: { files: shape.files, fields: shape.fields, parts: shape.files + shape.fields } };
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts(limits)) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
-        upload.file ??= data;
+        if (!shape || part.fieldname === shape.file) upload.file ??= data;
       } else if (typeof part.value === 'string') {
         upload.fields[part.fieldname] = part.value;
         if (part.valueTruncated) upload.truncated?.add(part.fieldname);
