@@ -84,8 +84,8 @@ export const ERROR_KEYS = [
   'blocked', 'block_yourself', 'mute_yourself', 'invalid_hashtag',
   // Too many passkey challenges asked for from one address or account.
   'passkey_limit',
-  // Too many edits of one's posts within the hour.
-  'edit_limit',
+  // Too many edits of one's posts within the hour; too many pictures uploaded by apps within the hour.
+  'edit_limit', 'upload_limit',
   // Too many reports to the moderators within the hour; too many likes and unlikes within the window.
   'report_limit', 'like_limit',
   // Too many verification mails asked for, for one address or from one client.
@@ -127,8 +127,10 @@ export const ERROR_KEYS = [
   // The client API's writes: a boost (nothing is boosted here), a status for followers or named
   // people only (every post here is public, or in a private group only through that group), a
   // block or mute of a group's account, a picture named by an id that is none of the caller's uploads,
-  // an edit of a comment (only posts are edited here).
+  // an edit of a comment (only posts are edited here); an upload a status carries already, an edit
+  // leaving out or reordering pictures the post has (they stay as they are).
   'no_reblogs', 'visibility_unsupported', 'group_account_action', 'unknown_media', 'comment_not_editable',
+  'media_attached', 'media_not_removable',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

@@ -160,6 +160,12 @@ export const RATE_LIMIT_DEFAULTS = {
   /** Reports to the moderators one user may send per hour: each lands in a person's queue. */
   reportsPerHour: 30,
   /**
+   * Pictures one user's apps may upload per hour ahead of their statuses: each is decoded and stored
+   * before any status is written, so the post limit alone does not bound them. Twice the pictures
+   * of the posts an hour allows.
+   */
+  uploadsPerHour: 120,
+  /**
    * Likes and unlikes, of posts and comments together, one user may send per LIMITS.likeWindowMs.
    * Far above what a person taps (one every two seconds for ten minutes), and above what an offline
    * client replays from its outbox on reconnecting, yet it stops a script liking everything in sight.

@@ -39,6 +39,20 @@ export const Account = Type.Object({
 });
 export type Account = Static<typeof Account>;
 
+/** A picture's size: `size` is `{width}x{height}`, `aspect` width over height. */
+const MediaSize = Type.Object({ width: Type.Integer(), height: Type.Integer(), size: Type.String(), aspect: Type.Number() });
+
+/**
+ * What is known of a picture: its size as stored (`original`) and as previewed (`small`, the same
+ * picture here), and its point of interest (`focus`, each coordinate within -1..1).
+ */
+export const MediaMeta = Type.Object({
+  original: Type.Optional(MediaSize),
+  small: Type.Optional(MediaSize),
+  focus: Type.Optional(Type.Object({ x: Type.Number(), y: Type.Number() })),
+});
+export type MediaMeta = Static<typeof MediaMeta>;
+
 /** An image of a status; `description` is its alt text (null when it has none). */
 export const MediaAttachment = Type.Object({
   id: Type.String(),
@@ -46,7 +60,7 @@ export const MediaAttachment = Type.Object({
   url: Type.String(),
   preview_url: Nullable(Type.String()),
   remote_url: Nullable(Type.String()),
-  meta: Nullable(Type.Object({})),
+  meta: Nullable(MediaMeta),
   description: Nullable(Type.String()),
   blurhash: Nullable(Type.String()),
 });

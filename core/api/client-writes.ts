@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Account, CustomEmoji, MediaAttachment, Relationship, Status } from './client-entities.js';
+import { LIMITS } from '../limits.js';
 import { endpoint } from './endpoint.js';
 
 /**
@@ -59,7 +60,9 @@ const STATUS_DESCRIPTION =
   '(visibility_unsupported). A reply (`in_reply_to_id`) to a post is a comment on it when it is text within ' +
   "a comment's limits with no content warning, else a post replying to it; a reply to a comment is always a " +
   "comment under it, within a comment's limits. `Idempotency-Key` makes a call sent again answer the same status. " +
-  'Pictures cannot be attached yet: a status naming `media_ids` is refused (unknown_media) rather than posted without them. ' +
+  '`media_ids` names the caller\'s uploads (POST /api/v2/media) the status carries as its pictures, in that order, within ' +
+  `Kruh's count (a post takes ${LIMITS.imagesPerPost}, a reply or comment ${LIMITS.imagesPerComment}, a GIF goes alone: too_many_images, gif_alone); an id that is none of ` +
+  "the caller's uploads answers unknown_media, one a status carries already media_attached, all 422. " +
   'Needs write:statuses.';
 
 const statusAction = (path: string, summary: string, errors: readonly ('didnt_find_post' | 'comment_not_found' | 'banned' | 'blocked' | 'like_limit' | 'no_reblogs' | 'not_author')[]) =>
@@ -86,7 +89,7 @@ export const clientWritesApi = {
     errors: [
       'insufficient_scope', 'blank_post', 'max_post_length', 'max_post_lines', 'blank_comment', 'max_comment_length', 'max_comment_lines',
       'max_content_warning_length', 'visibility_unsupported', 'didnt_find_post', 'invalid_post', 'invalid_parent', 'not_member', 'need_admin', 'banned',
-      'blocked', 'post_limit', 'comment_limit', 'mention_limit', 'mentions_up_to', 'groups_up_to', 'too_many_images', 'unknown_media', 'idempotency_mismatch',
+      'blocked', 'post_limit', 'comment_limit', 'mention_limit', 'mentions_up_to', 'groups_up_to', 'too_many_images', 'gif_alone', 'unknown_media', 'media_attached', 'idempotency_mismatch',
     ],
   }),
   deleteStatus: endpoint({
@@ -103,12 +106,13 @@ export const clientWritesApi = {
     summary: "Changes the text and content warning of the caller's post, keeping the earlier version in its history (needs write:statuses)",
     description:
       "As the web app's edit: the post's groups stay as they are, `@name`s of people mention them, and edits are counted by the hour. " +
-      'Comments cannot be edited here (comment_not_editable); naming pictures is refused (unknown_media).',
+      'Comments cannot be edited here (comment_not_editable). `media_ids`, when sent, names the post\'s pictures as they are ' +
+      '(their ids, in order: they cannot be removed or reordered, media_not_removable) and then uploads to add after them, as a new status names them.',
     params: IdParams,
     body: StatusEdit,
     replies: { 200: Status },
     errors: [
-      'insufficient_scope', 'didnt_find_post', 'not_author', 'comment_not_editable', 'unknown_media', 'blank_post', 'max_post_length', 'max_post_lines',
+      'insufficient_scope', 'didnt_find_post', 'not_author', 'comment_not_editable', 'unknown_media', 'media_attached', 'media_not_removable', 'too_many_images', 'gif_alone', 'blank_post', 'max_post_length', 'max_post_lines',
       'max_content_warning_length', 'not_member', 'need_admin', 'banned', 'edit_limit', 'mention_limit', 'mentions_up_to', 'idempotency_mismatch',
     ],
   }),

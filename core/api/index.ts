@@ -8,6 +8,7 @@ import { clientWritesApi } from './client-writes.js';
 import { clientNotificationsApi } from './client-notifications.js';
 import { clientPushApi } from './client-push.js';
 import { clientSearchApi } from './client-search.js';
+import { clientMediaApi } from './client-media.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -67,6 +68,7 @@ export const api = {
   clientNotifications: clientNotificationsApi,
   clientPush: clientPushApi,
   clientSearch: clientSearchApi,
+  clientMedia: clientMediaApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

@@ -52,7 +52,9 @@ export const mediaApi = {
 
 /**
  * A stored image's bytes: `key` is `{pfp|gp}/{id}.jpeg` for an avatar (an unknown one gets the
- * default avatar) or `{postOrCommentId}{index}.webp` for a post's or comment's image.
+ * default avatar), `{postOrCommentId}{index}.webp` for a post's or comment's image, or
+ * `uploads/{id}.webp` for a picture an app uploaded that no status carries yet (signed, for its
+ * uploader).
  * - v: the version the URL names; only the version of the stored bytes is cached for good.
  * - exp, sig: expiry and signature of an image in a private group, required there.
  */

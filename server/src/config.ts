@@ -153,6 +153,11 @@ export interface Config {
    * from its server. Bounds the storage other servers' pictures take.
    */
   remoteMediaDays: number;
+  /**
+   * Hours a picture a fediverse app uploaded waits for the status that carries it
+   * (STAGED_UPLOAD_HOURS, default 24): the maintenance job then drops one never attached.
+   */
+  stagedUploadHours: number;
 }
 
 export interface FederationDeliveryConfig {
@@ -213,6 +218,7 @@ export const RATE_VARIABLES = {
   remoteLookupsPerHour: 'RATE_REMOTE_LOOKUPS_PER_HOUR',
   editsPerHour: 'RATE_EDITS_PER_HOUR',
   reportsPerHour: 'RATE_REPORTS_PER_HOUR',
+  uploadsPerHour: 'RATE_UPLOADS_PER_HOUR',
   likesPerWindow: 'RATE_LIKES_PER_10_MIN',
   inboxPostsPerHostPerHour: 'RATE_INBOX_POSTS_PER_HOST_PER_HOUR',
   inboxPostsPerAddressPerHour: 'RATE_INBOX_POSTS_PER_ADDRESS_PER_HOUR',
@@ -424,6 +430,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     parkMs: parseCount(env, 'FEDERATION_HOST_PARK_MS', 60_000, problems),
   };
   const remoteMediaDays = parseCount(env, 'REMOTE_MEDIA_DAYS', 7, problems);
+  const stagedUploadHours = parseCount(env, 'STAGED_UPLOAD_HOURS', 24, problems);
   const federation = env.FEDERATION || 'false';
   if (federation !== 'true' && federation !== 'false') problems.push(`FEDERATION must be true or false, got "${federation}"`);
   const registrationMode = env.REGISTRATION_MODE || 'open';
@@ -465,6 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     federationFetchTimeoutMs,
     federationDelivery,
     remoteMediaDays,
+    stagedUploadHours,
     pushTimeoutMs,
     pushMaxFailures,
     jobConcurrency,

@@ -15,6 +15,7 @@ import {
   scheduleMaintenance,
 } from './modules/jobs/maintenance.js';
 import { dropOldRemoteCopies } from './modules/media/remote-media.js';
+import { dropStaleUploads } from './modules/media/staged-uploads.js';
 import { NOTIFICATION_JOB } from './modules/notifications/events.js';
 import { notificationJobStep } from './modules/notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from './modules/notifications/push/push.job.js';
@@ -27,7 +28,8 @@ import type { JobConcurrency, JobHandlers, JobRegistry } from './lib/jobs/job-ha
  * gives up deliveries past their lifetime (a host parked all along), forgets the failure streaks of
  * hosts nothing waits for (those just given up included), the signing keys of deleted actors that
  * nothing queued needs any more, the federation's cached entries (remote keys) past their lifetime,
- * and the copies of remote pictures older than REMOTE_MEDIA_DAYS.
+ * the copies of remote pictures older than REMOTE_MEDIA_DAYS, and the pictures apps uploaded more
+ * than STAGED_UPLOAD_HOURS ago.
  */
 export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
   forgetSpentRequests,
@@ -43,6 +45,9 @@ export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
   },
   async (app, trx, now) => {
     await dropOldRemoteCopies(app, trx, now);
+  },
+  async (app, trx, now) => {
+    await dropStaleUploads(app, trx, now);
   },
 ];
 

@@ -39,6 +39,7 @@ import * as groupReportViews from './migrations/20261129_80_group_report_views.j
 import * as skeletonsFoldBar from './migrations/20261129_90_skeletons_fold_bar.js';
 import * as registration from './migrations/20261201_10_registration.js';
 import * as clientMarkers from './migrations/20261201_16_client_markers.js';
+import * as stagedUploads from './migrations/20261201_17_staged_uploads.js';
 import * as instanceSettings from './migrations/20261201_20_instance_settings.js';
 import * as remoteMediaCopies from './migrations/20261201_40_remote_media_copies.js';
 import * as clientApps from './migrations/20261201_70_client_apps.js';
@@ -85,6 +86,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_90_skeletons_fold_bar': skeletonsFoldBar,
   '20261201_10_registration': registration,
   '20261201_16_client_markers': clientMarkers,
+  '20261201_17_staged_uploads': stagedUploads,
   '20261201_20_instance_settings': instanceSettings,
   '20261201_40_remote_media_copies': remoteMediaCopies,
   '20261201_70_client_apps': clientApps,

@@ -450,6 +450,25 @@ export interface ClientPushSubscriptionsTable {
   updated_at: number;
 }
 
+/**
+ * A picture a fediverse app uploaded ahead of its status: its uploader's until a status takes it
+ * (`attached_to`, the post or comment), dropped STAGED_UPLOAD_HOURS after the upload either way.
+ */
+export interface StagedUploadsTable {
+  id: string;
+  owner_id: string;
+  /** Its description (alt text), '' for none. */
+  description: Generated<string>;
+  /** Where the picture's point of interest is, `x,y` each within -1..1; null when not given. */
+  focus: string | null;
+  width: number;
+  height: number;
+  bytes: number;
+  animated: Generated<number>;
+  created_at: number;
+  attached_to: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -484,6 +503,7 @@ export interface Database {
   oauth_tokens: OAuthTokensTable;
   client_markers: ClientMarkersTable;
   client_push_subscriptions: ClientPushSubscriptionsTable;
+  staged_uploads: StagedUploadsTable;
   reports: ReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;

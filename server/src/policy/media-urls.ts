@@ -97,6 +97,9 @@ export function verifyRemoteMedia(source: SecretSource, hash: string, url: unkno
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/** Storage key of a picture an app uploaded ahead of its status: `uploads/{id}.webp`. */
+export const stagedUploadKey = (id: string) => `uploads/${id}.webp`;
+
 /** Storage key of image `index` of a post or comment: `{id}{index}`, webp. */
 export const imageKey = (ownerId: string, index: number) => `${ownerId}${index}.webp`;
 

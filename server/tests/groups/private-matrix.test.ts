@@ -39,6 +39,10 @@ interface Scenario {
   quotingPostId: string;
   publicPostId: string;
   imageUploaded: boolean;
+  /** A post with a picture an app uploaded, into a second private group (`@zqpics`) the member is in too. */
+  picturePostId: string;
+  /** The app's upload that post carries. */
+  uploadId: string;
   /** Each viewer's access token of a fediverse app, by user id. */
   appTokens: Map<string, string>;
 }
@@ -92,6 +96,23 @@ async function buildScenario(): Promise<Scenario> {
   const quoting = await createPost(t.app, member, { text: 'public words quoting', replyTo: postId });
   const publicPost = await createPost(t.app, owner, { text: 'public words by the author' });
 
+  // A picture posted through the client API into another private group, by a painter the outsiders
+  // follow (their homes would show it if it leaked), its description holding the secret too.
+  const painter = await createUser(t.app, { username: 'privpainter' });
+  ok(await call(t.app, painter, { method: 'POST', url: '/api/group', payload: { name: 'zqpics', isPrivate: true } }), 'create picture group');
+  ok(await call(t.app, member, { method: 'POST', url: '/api/group/zqpics/request' }), 'request pictures');
+  ok(await call(t.app, painter, { method: 'POST', url: `/api/group/zqpics/accept/${member.id}` }), 'accept pictures');
+  for (const follower of [nonMember, banned]) {
+    await t.app.db.insertInto('follows').values({ follower_id: follower.id, following_id: painter.id, notify: 1, created_at: Date.now() }).execute();
+  }
+  const painterApp = { authorization: `Bearer ${await appToken(t.app, painter, 'read write')}` };
+  const media = multipartBody({ description: `${SECRET} painted alt` }, [{ field: 'file', filename: 'p.png', contentType: 'image/png', data: png }]);
+  const uploaded = ok(await t.app.inject({ method: 'POST', url: '/api/v2/media', headers: { ...media.headers, ...painterApp }, payload: media.payload }), 'upload through the client API').json();
+  const picturePost = ok(
+    await t.app.inject({ method: 'POST', url: '/api/v1/statuses', headers: painterApp, payload: { status: `@zqpics ${SECRET} painting`, media_ids: [uploaded.id] } }),
+    'post a picture through the client API',
+  ).json();
+
   // Each viewer signs a fediverse app in while still in the group, so the banned one's app was let in before the ban.
   const appTokens = new Map<string, string>();
   for (const user of [member, nonMember, banned]) appTokens.set(user.id, await appToken(t.app, user, 'read'));
@@ -99,7 +120,7 @@ async function buildScenario(): Promise<Scenario> {
   await runJobs(t.app);
   return {
     owner, member, nonMember, banned, group, postId, commentId: comment._id, replyId: reply._id,
-    quotingPostId: quoting.id, publicPostId: publicPost.id, imageUploaded, appTokens,
+    quotingPostId: quoting.id, publicPostId: publicPost.id, imageUploaded, picturePostId: picturePost.id, uploadId: uploaded.id, appTokens,
   };
 }
 
@@ -125,7 +146,7 @@ function probeAs(probe: Probe, viewer: TestUser | null) {
   return t.app.inject({ method: 'GET', url: probe.url(viewer), ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
 }
 
-const privateIds = () => [SECRET, s.postId, s.commentId, s.replyId];
+const privateIds = () => [SECRET, s.postId, s.commentId, s.replyId, s.picturePostId, s.uploadId];
 
 const probes: Probe[] = [
   { name: 'GET /feed', url: () => '/api/feed', memberSees: () => s.postId },
@@ -195,6 +216,10 @@ const probes: Probe[] = [
   { name: 'GET /v1/accounts/{group}/statuses?pinned', url: () => `/api/v1/accounts/g${s.group.id}/statuses?pinned=true`, memberSees: () => s.postId, client: true },
   { name: 'GET /v1/accounts/{group}/followers', url: () => `/api/v1/accounts/g${s.group.id}/followers`, forbidden: () => [...privateIds(), s.member.id, s.owner.id], memberSees: () => s.member.id, client: true },
   { name: 'GET /v1/statuses/{id}', url: () => `/api/v1/statuses/${s.postId}`, memberSees: () => SECRET, client: true },
+  { name: 'GET /v1/statuses/{picturePost}', url: () => `/api/v1/statuses/${s.picturePostId}`, memberSees: () => `${SECRET} painted alt`, client: true },
+  { name: 'GET /v1/media/{upload}', url: () => `/api/v1/media/${s.uploadId}`, client: true },
+  { name: 'GET /media/uploads/{upload}.webp', url: () => `/media/uploads/${s.uploadId}.webp` },
+  { name: 'GET /media/{picturePost}0.webp', url: () => `/media/${s.picturePostId}0.webp` },
   { name: 'GET /v1/statuses/{id}/context', url: () => `/api/v1/statuses/${s.postId}/context`, memberSees: () => s.commentId, client: true },
   { name: 'GET /v1/statuses/{id}/favourited_by', url: () => `/api/v1/statuses/${s.postId}/favourited_by`, client: true },
   { name: 'GET /v1/statuses/c{comment}', url: () => `/api/v1/statuses/c${s.commentId}`, memberSees: () => SECRET, client: true },
@@ -252,7 +277,8 @@ describe('private group: outsiders see nothing', () => {
         const profile = (await call(t.app, viewer, { method: 'GET', url: `/api/profile/user/${user.username}` })).json().user;
         const list = (await call(t.app, viewer, { method: 'GET', url: `/api/profile/user/${user.username}/groups?limit=50` })).json();
         expect(profile.groups, `${user.username} seen by ${viewer?.username ?? 'a visitor'}`).toBe(list.groupList.length);
-        expect(profile.groups).toBe(viewer === s.member ? 1 : 0);
+        // The member is in the picture group too, which the owner is not.
+        expect(profile.groups).toBe(viewer !== s.member ? 0 : user === s.member ? 2 : 1);
       }
     }
   });
@@ -342,6 +368,26 @@ describe('private group: outsiders see nothing', () => {
     expect(await privateCounts()).toEqual(before);
   });
 
+  it("outsiders' apps cannot read, change or post the picture an app uploaded into the group", async () => {
+    const attempts: string[] = [];
+    for (const viewer of [s.nonMember, s.banned]) {
+      const headers = { authorization: `Bearer ${await appToken(t.app, viewer, 'read write')}` };
+      const calls = [
+        { name: 'GET /v1/media/{upload}', method: 'GET' as const, url: `/api/v1/media/${s.uploadId}`, status: 404 },
+        { name: 'PUT /v1/media/{upload}', method: 'PUT' as const, url: `/api/v1/media/${s.uploadId}`, payload: { description: 'mine' }, status: 404 },
+        { name: 'POST /v1/statuses with the upload', method: 'POST' as const, url: '/api/v1/statuses', payload: { status: 'mine', media_ids: [s.uploadId] }, status: 422 },
+      ];
+      for (const c of calls) {
+        const res = await t.app.inject({ method: c.method, url: c.url, headers, ...(c.payload ? { payload: c.payload } : {}) });
+        if (res.statusCode !== c.status) attempts.push(`${c.name} by ${viewer.username}: ${res.statusCode}`);
+        for (const word of privateIds()) if (res.body.includes(word) && word !== s.uploadId) attempts.push(`${c.name} shows ${word} to ${viewer.username}`);
+      }
+    }
+    expect(attempts).toEqual([]);
+    const row = await t.app.db.selectFrom('posts').select(['text', 'images']).where('id', '=', s.picturePostId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ text: `@zqpics ${SECRET} painting`, images: 1 });
+  });
+
   it('a banned former member cannot post in the group', async () => {
     const res = await call(t.app, s.banned, { method: 'POST', url: '/api/post', payload: { text: 'let me in', groups: [s.group.id] } });
     if (isMissing(res)) return void missing.add('POST /post');
@@ -374,6 +420,18 @@ describe('private group: members see everything', () => {
     expect(post.media[0]).toMatch(/[?&]sig=/);
     const res = await t.app.inject({ method: 'GET', url: post.media[0] });
     expect(res.statusCode).toBe(200);
+  });
+
+  it("the member's app reads the picture an app posted into the group, through its signed URL", async () => {
+    const headers = { authorization: `Bearer ${s.appTokens.get(s.member.id)}` };
+    const status = (await t.app.inject({ method: 'GET', url: `/api/v1/statuses/${s.picturePostId}`, headers })).json();
+    expect(status.visibility).toBe('private');
+    expect(status.media_attachments).toHaveLength(1);
+    const url = new URL(status.media_attachments[0].url);
+    expect(url.searchParams.get('sig')).toBeTruthy();
+    expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode).toBe(200);
+    const home = (await t.app.inject({ method: 'GET', url: '/api/v1/timelines/home?limit=40', headers })).json();
+    expect(home.map((s: { id: string }) => s.id)).toContain(s.picturePostId);
   });
 
   it('public content stays public (the filter is not hiding everything)', async () => {

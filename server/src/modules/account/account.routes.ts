@@ -91,8 +91,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route(
     actionRoute(accountApi.delete, 'account_deleted', async (request, viewer) => {
       await service.confirmDeletion(ctx, viewer, request.body);
-      const groupKeys = await inNewTransaction(app, (ctx) => service.deleteAccount(ctx, viewer));
-      await service.removeAccountFiles(ctx, viewer, groupKeys);
+      const fileKeys = await inNewTransaction(app, (ctx) => service.deleteAccount(ctx, viewer));
+      await service.removeAccountFiles(ctx, viewer, fileKeys);
     }),
   );
 };

@@ -35,6 +35,7 @@ import { avatarKey } from '../../policy/media-urls.js';
 import type { AccountData } from './account.export.js';
 import { postImagesOf, postsLikedBy, postsWrittenBy } from './post-export.js';
 import { type AccountView, notificationSettingsOf, toAccount } from './account.mapper.js';
+import { stagedUploadKeysOf } from '../media/staged-uploads.js';
 import { deleteUserCascade, pushDevicesOf, setNotificationSettings } from './account.repository.js';
 
 /** Account management: every call acts on the caller's own account. */
@@ -194,15 +195,19 @@ export async function confirmDeletion(ctx: ServiceContext, viewer: Viewer, input
  */
 export async function deleteAccount(ctx: ServiceContext, viewer: Viewer): Promise<string[]> {
   const groupKeys = await handOverGroupsOf(ctx, viewer.id);
+  const uploadKeys = await stagedUploadKeysOf(ctx.db, viewer.id);
   await publishEvent(ctx, 'account.deleting', { userId: viewer.id });
   await deleteUserCascade(ctx.db, viewer.id, accountKey(viewer.id));
-  return groupKeys;
+  return [...groupKeys, ...uploadKeys];
 }
 
-/** After deleteAccount committed: the user's avatar, and the avatars and private media of groups that went. */
-export async function removeAccountFiles(ctx: ServiceContext, viewer: Viewer, groupKeys: string[]): Promise<void> {
+/**
+ * After deleteAccount committed: the user's avatar, the avatars and private media of groups that
+ * went, and the pictures the user's apps uploaded.
+ */
+export async function removeAccountFiles(ctx: ServiceContext, viewer: Viewer, keys: string[]): Promise<void> {
   try {
-    await ctx.app.storage.remove([avatarKey('pfp', viewer.id), ...groupKeys]);
+    await ctx.app.storage.remove([avatarKey('pfp', viewer.id), ...keys]);
   } catch (err) {
     ctx.app.log.warn({ err, userId: viewer.id }, 'removing files of a deleted account failed');
   }

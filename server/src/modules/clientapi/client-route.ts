@@ -7,7 +7,7 @@ import { untypedRoute } from './client-errors.js';
 import { linkPages } from './client-paging.js';
 
 /** Every refusal of the adapter in its own shape. */
-const CLIENT_ERRORS = { 400: ClientError, 401: ClientError, 403: ClientError, 404: ClientError, 409: ClientError, 422: ClientError, 429: ClientError } as const;
+export const CLIENT_ERRORS = { 400: ClientError, 401: ClientError, 403: ClientError, 404: ClientError, 409: ClientError, 422: ClientError, 429: ClientError } as const;
 
 /** The route of an entry with the adapter's refusals. */
 export const entityRoute = (e: Endpoint) => untypedRoute(e, CLIENT_ERRORS);

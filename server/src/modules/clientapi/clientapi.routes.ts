@@ -17,6 +17,7 @@ import { searchRoutes } from './search.routes.js';
 import { instanceFacts } from './instance-facts.js';
 import { instanceV1, instanceV2, rulesOf } from './instance.mapper.js';
 import { credentialsRoutes } from './credentials.routes.js';
+import { clientMediaRoutes } from './media.routes.js';
 
 /** An area of the client API a module that reacts to the others holds (notifications), added by the root. */
 export type ClientArea = (app: FastifyInstance) => void;
@@ -38,6 +39,7 @@ export const clientApiWith = (...areas: ClientArea[]): FastifyPluginAsyncTypebox
   app.route({ ...entityRoute(clientApi.registerApp), handler: async (request) => registerApp(contextOf(app), request.body as NewClientApp) });
   app.route({ ...entityRoute(clientApi.verifyApp), handler: async (request) => verifiedApp(contextOf(app), await callingAppId(request)) });
   await app.register(credentialsRoutes);
+  await app.register(clientMediaRoutes);
   // The reads, each area in a file of its own, in this scope so they share its refusals and forms.
   accountRoutes(app);
   statusRoutes(app);

@@ -1,4 +1,4 @@
-import type { Account, MediaAttachment, Status, StatusMention } from '#core/api/client-entities';
+import type { Account, MediaAttachment, MediaMeta, Status, StatusMention } from '#core/api/client-entities';
 import type { Comment } from '#core/api/comments';
 import type { Post } from '#core/api/posts';
 import { appPaths } from '#core/app-paths';
@@ -27,11 +27,14 @@ function mentionsOf(origin: string, mentions: Post['mentions']): StatusMention[]
   });
 }
 
+/** A picture as apps read it: no smaller preview is made here, so the preview is the picture itself. */
+export function imageAttachment(origin: string, picture: { id: string; url: string; description: string | undefined; meta: MediaMeta | null }): MediaAttachment {
+  const full = absolute(origin, picture.url);
+  return { id: picture.id, type: 'image', url: full, preview_url: full, remote_url: null, meta: picture.meta, description: picture.description || null, blurhash: null };
+}
+
 function attachmentsOf(origin: string, ownerId: string, media: readonly string[], alts: readonly string[] | undefined): MediaAttachment[] {
-  return media.map((url, index) => {
-    const full = absolute(origin, url);
-    return { id: `${ownerId}-${index}`, type: 'image', url: full, preview_url: full, remote_url: null, meta: null, description: alts?.[index] || null, blurhash: null };
-  });
+  return media.map((url, index) => imageAttachment(origin, { id: `${ownerId}-${index}`, url, description: alts?.[index], meta: null }));
 }
 
 /** The fields of a status that are alike for a post and a comment. */

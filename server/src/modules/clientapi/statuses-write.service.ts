@@ -1,23 +1,26 @@
 import type { Status } from '#core/api/client-entities';
 import type { NewStatus, StatusEdit, StatusSource, StatusVersion } from '#core/api/client-writes';
-import { validateCommentText } from '#core/validation';
+import { LIMITS } from '#core/limits';
+import { postImagesMax, validateCommentText } from '#core/validation';
 import type { Static } from '@sinclair/typebox';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { writingHtml } from '../../lib/text-html.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
+import { type StagedUpload, attachStagedUploads, stagedUploadsFor } from '../media/staged-uploads.js';
 import { createComment, deleteComment, likeComment, readableComment } from '../comments/comments.service.js';
 import { createPost, deletePost, editPost, getPostForViewer, getPostHistory, likePost } from '../posts/posts.service.js';
 import { isoTime } from './account.mapper.js';
 import { originOf } from './accounts.service.js';
 import { commentStatusId, statusRefOf } from './client-ids.js';
+import { listOf } from './client-route.js';
 import { namedHere } from './statuses-write.repository.js';
 import { getStatus } from './statuses.service.js';
 
 export type NewStatusBody = Static<typeof NewStatus>;
 export type StatusEditBody = Static<typeof StatusEdit>;
 
-const unprocessable = (key: 'visibility_unsupported' | 'no_reblogs' | 'unknown_media' | 'comment_not_editable') => new AppError(422, key);
+const unprocessable = (key: 'visibility_unsupported' | 'no_reblogs' | 'media_not_removable' | 'comment_not_editable') => new AppError(422, key);
 
 /**
  * The `@name`s of a text that name no other server (`@bob`, not `@bob@elsewhere.example`, which the
@@ -40,9 +43,18 @@ function warningOf(body: { spoiler_text?: string | undefined; sensitive?: boolea
   return warning !== '' ? warning : flag(body.sensitive) ? 'Sensitive' : null;
 }
 
-/** No upload of the client API is kept yet, so any id names none of the caller's: refused rather than writing without the pictures. */
-function refusePictures(ids: string | string[] | undefined): void {
-  if ([ids ?? []].flat().length > 0) throw unprocessable('unknown_media');
+/**
+ * The uploads an edit adds to the post's pictures: `ids` names the pictures it has, as they are (an
+ * app sends every picture of its edit box), then the caller's uploads to add after them.
+ */
+async function addedUploads(ctx: ServiceContext, viewer: Viewer, post: { id: string; pictures: number }, ids: readonly string[]): Promise<StagedUpload[]> {
+  const own = (id: string) => id.startsWith(`${post.id}-`);
+  const kept = ids.slice(0, post.pictures);
+  if (kept.some((id, index) => id !== `${post.id}-${index}`) || kept.length < post.pictures || ids.slice(post.pictures).some(own)) {
+    throw unprocessable('media_not_removable');
+  }
+  // The rule of a post's pictures is checked with those it has as they are attached.
+  return stagedUploadsFor(ctx, viewer, { ids: ids.slice(post.pictures), max: LIMITS.imagesPerPost });
 }
 
 /**
@@ -57,7 +69,6 @@ function refusePictures(ids: string | string[] | undefined): void {
  * Runs on the caller's transaction (kept once per Idempotency-Key by the route).
  */
 export async function createStatus(ctx: ServiceContext, viewer: Viewer, body: NewStatusBody): Promise<Status> {
-  refusePictures(body.media_ids);
   const text = body.status ?? '';
   const names = localNamesIn(text);
   const named = await namedHere(ctx.db, names);
@@ -71,9 +82,13 @@ export async function createStatus(ctx: ServiceContext, viewer: Viewer, body: Ne
 
   const reply = body.in_reply_to_id ? statusRefOf(body.in_reply_to_id) : null;
   if (body.in_reply_to_id && !reply) throw notFound('didnt_find_post');
+  // A reply takes as many pictures as a comment, whichever it becomes.
+  const uploads = await stagedUploadsFor(ctx, viewer, { ids: listOf(body.media_ids), max: postImagesMax(reply !== null) });
+  const images = uploads.length;
   const fitsComment = contentWarning === null && groups.length === 0 && validateCommentText(text) === null;
   if (reply && (reply.kind === 'comment' || fitsComment)) {
-    const comment = await createComment(ctx, viewer, { text, parent: reply.id, mentions: people });
+    const comment = await createComment(ctx, viewer, { text, parent: reply.id, mentions: people, images });
+    await attachStagedUploads(ctx, { kind: 'comment', id: comment._id }, uploads);
     return getStatus(ctx, viewer, commentStatusId(comment._id));
   }
   const post = await createPost(ctx, viewer, {
@@ -82,7 +97,9 @@ export async function createStatus(ctx: ServiceContext, viewer: Viewer, body: Ne
     groups,
     replyingTo: reply?.id ?? null,
     contentWarning,
+    images,
   });
+  await attachStagedUploads(ctx, { kind: 'post', id: post._id }, uploads);
   return getStatus(ctx, viewer, post._id);
 }
 
@@ -117,16 +134,20 @@ export async function editStatus(ctx: ServiceContext, viewer: Viewer, input: { i
     await getStatus(ctx, viewer, id);
     throw unprocessable('comment_not_editable');
   }
-  refusePictures(body.media_ids);
   const text = body.status ?? '';
   const named = await namedHere(ctx.db, localNamesIn(text));
   const asked = body.spoiler_text !== undefined || body.sensitive !== undefined;
-  await editPost(ctx, viewer, {
+  const post = await editPost(ctx, viewer, {
     postId: ref.id,
     text,
     mentions: localNamesIn(text).filter((n) => named.people.has(n.toLowerCase())),
     ...(asked ? { contentWarning: warningOf(body) } : {}),
   });
+  // Without `media_ids` the pictures stay as they are.
+  if (body.media_ids !== undefined) {
+    const uploads = await addedUploads(ctx, viewer, { id: ref.id, pictures: post.media.length }, listOf(body.media_ids));
+    await attachStagedUploads(ctx, { kind: 'post', id: ref.id }, uploads);
+  }
   return getStatus(ctx, viewer, id);
 }
 

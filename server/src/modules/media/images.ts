@@ -57,10 +57,16 @@ export async function toContentImage(buffer: Buffer): Promise<Buffer> {
   });
 }
 
+/** What apps are told of a stored content image: its size in pixels (of one frame) and whether it moves. */
+export async function imageFacts(buffer: Buffer): Promise<{ width: number; height: number; animated: boolean }> {
+  const { width, height, pages, pageHeight } = await sharp(buffer).metadata();
+  const animated = (pages ?? 1) > 1;
+  return { width: width ?? 0, height: (animated ? pageHeight : undefined) ?? height ?? 0, animated };
+}
+
 /** Whether stored bytes hold an animation (a GIF as the app sends it): more than one frame. */
 export async function isAnimation(buffer: Buffer): Promise<boolean> {
-  const { pages } = await sharp(buffer).metadata();
-  return (pages ?? 1) > 1;
+  return (await imageFacts(buffer)).animated;
 }
 
 /** An avatar: the centred square of the first frame, LIMITS.pfpSize wide, as jpeg. */

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '#core/limits';
-import { type Check, normalizeImageAlt, postImagesMax, validateImageAlt, validateImages } from '#core/validation';
+import { type Check, postImagesMax, validateImages } from '#core/validation';
 import { inTransaction } from '../../db/helpers.js';
 import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
 import { isId } from '../../lib/ids.js';
@@ -16,7 +16,8 @@ import { readObject, type StoredObject } from '../../lib/storage.js';
 import { DEFAULT_AVATAR_ID, MEDIA_PREFIX, avatarKey, imageKey, mediaUrl, verifyMediaSignature } from '../../policy/media-urls.js';
 import { findAvatarVersion, findImageOwner, type ImageOwner, recordImage } from './media.repository.js';
 import { readRemotePicture } from './remote-media.js';
-import type { Upload } from './uploads.js';
+import { findStagedUploads } from './staged-uploads.repository.js';
+import { type Upload, imageAltOf } from './uploads.js';
 
 /**
  * POST /upload/image: image `index` of the caller's own post or comment, stored as
@@ -34,41 +35,53 @@ export async function uploadContentImage(ctx: ServiceContext, viewer: Viewer, up
   const max = owner.kind === 'post' ? LIMITS.imagesPerPost : LIMITS.imagesPerComment;
   const index = /^\d$/.test(indexText) ? Number(indexText) : -1;
   if (index < 0 || index >= max) throw badRequest('invalid_id');
-  const altError = upload.truncated?.has('alt') ? 'max_alt_length' : validateImageAlt(upload.fields.alt);
-  if (altError) throw badRequest(altError);
-  const alt = normalizeImageAlt(upload.fields.alt ?? '');
+  const alt = imageAltOf(upload, 'alt');
   if (!upload.file) throw badRequest('only_images');
   const webp = await toContentImage(upload.file);
-  const picturesError = await picturesWith(app, owner, index, webp);
+  if (index >= picturesMax(owner)) throw badRequest('too_many_images');
+  const picturesError = await picturesAfter(app, owner, { replacing: index, added: [{ animated: await isAnimation(webp) }] });
   if (picturesError) throw badRequest(picturesError);
   const key = imageKey(owner.id, index);
   await app.storage.put(key, webp, 'image/webp');
-  // Recorded after the bytes are in place, so no reply names a version before it can be served.
-  const version = await inTransaction(db, async (trx) => {
-    const recorded = await recordImage(trx, owner, index, alt);
-    // The app sends a post's or comment's pictures after it: the last one it waited for sends it
-    // to other servers, and one added to a post that went out already is told as an edit.
-    await publishEvent({ app, db: trx }, 'media.attached', { owner: owner.kind, ownerId: owner.id });
-    return recorded;
-  });
+  const version = await recordStoredImage({ app, db }, owner, index, alt);
   return mediaUrl(app, key, { isPrivate: owner.isPrivate, version });
 }
 
 /**
- * The owner's pictures once `webp` is its image `index`, checked by the rule the app follows:
- * a reply takes one, and a GIF goes alone. The others are read from storage, as only the bytes
- * tell an animation.
+ * Records image `index` of the owner once its bytes are in place (so no reply names a version
+ * before it can be served), and answers its version. The app sends a post's or comment's pictures
+ * after it: the last one it waited for sends it to other servers, and one added to a post that
+ * went out already is told as an edit.
  */
-async function picturesWith(app: FastifyInstance, owner: ImageOwner, index: number, webp: Buffer): Promise<Check> {
-  const max = owner.kind === 'post' ? postImagesMax(owner.isReply) : LIMITS.imagesPerComment;
-  if (index >= max) return 'too_many_images';
+export async function recordStoredImage(ctx: ServiceContext, owner: Pick<ImageOwner, 'kind' | 'id'>, index: number, alt: string): Promise<number> {
+  return inTransaction(ctx.db, async (trx) => {
+    const recorded = await recordImage(trx, owner, index, alt);
+    await publishEvent({ app: ctx.app, db: trx }, 'media.attached', { owner: owner.kind, ownerId: owner.id });
+    return recorded;
+  });
+}
+
+/** How many pictures the owner takes: a reply takes as many as a comment. */
+const picturesMax = (owner: Pick<ImageOwner, 'kind' | 'isReply'>): number =>
+  owner.kind === 'post' ? postImagesMax(owner.isReply) : LIMITS.imagesPerComment;
+
+/**
+ * The owner's pictures once `added` join them (in place of its image `replacing`, when given),
+ * checked by the rule the app follows: no more than the owner takes, and a GIF goes alone. Its
+ * pictures are read from storage, as only the bytes tell an animation.
+ */
+export async function picturesAfter(
+  app: FastifyInstance,
+  owner: ImageOwner,
+  change: { replacing?: number; added: readonly { animated: boolean }[] },
+): Promise<Check> {
   const others: Array<{ animated: boolean }> = [];
   for (let other = 0; other < owner.images; other++) {
-    if (other === index) continue;
+    if (other === change.replacing) continue;
     const bytes = await readObject(app.storage, imageKey(owner.id, other));
     if (bytes) others.push({ animated: await isAnimation(bytes) });
   }
-  return validateImages([...others, { animated: await isAnimation(webp) }], max);
+  return validateImages([...others, ...change.added], picturesMax(owner));
 }
 
 /** POST /upload/pfp: the caller's avatar. */
@@ -80,6 +93,7 @@ export async function uploadProfilePicture(ctx: ServiceContext, viewer: Viewer, 
 const CONTENT_KEY = /^([0-9a-f]{24})(\d)\.webp$/;
 const AVATAR_KEY = /^(pfp|gp)\/([0-9a-f]{24}|default)\.jpeg$/;
 const REMOTE_KEY = /^remote\/([0-9a-f]{64})$/;
+const UPLOAD_KEY = /^uploads\/([0-9a-f]{24})\.webp$/;
 const DEFAULT_AVATAR_KEY = avatarKey('pfp', DEFAULT_AVATAR_ID);
 
 export interface MediaObject {
@@ -143,6 +157,14 @@ export async function readMedia(ctx: ServiceContext, input: { key: string; query
     const picture = await readRemotePicture(app, remote[1]!, query.u);
     // The address's bytes never change: its hash names them.
     return picture ? { ...picture, contentType: 'image/webp', caching: 'immutable' } : null;
+  }
+  const staged = UPLOAD_KEY.exec(key);
+  if (staged) {
+    // Only its uploader was given its signed URL, and once a status carries it, the status's own.
+    const [row] = await findStagedUploads(ctx.db, [staged[1]!]);
+    if (!row || row.attached_to !== null || !verifyMediaSignature(app, key, query.exp, query.sig)) return null;
+    const stored = await app.storage.get(key);
+    return stored ? { ...stored, contentType: 'image/webp', caching: 'private', signedUntil: Number(query.exp) } : null;
   }
   const content = CONTENT_KEY.exec(key);
   if (!content) return null;

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { infoMessage } from '#core/errors';
 import { LIMITS } from '#core/limits';
+import { normalizeImageAlt, validateImageAlt } from '#core/validation';
 import type { Endpoint } from '#core/api/endpoint';
 import type { UploadReply } from '#core/api/media';
 import { AppError, badRequest } from '../../lib/app-error.js';
@@ -84,4 +85,14 @@ export async function readUpload(request: FastifyRequest, shape?: FormShape): Pr
     throw badRequest('only_images');
   }
   return upload;
+}
+
+/**
+ * The description (alt text) the form's `field` gives its image, stored trimmed ('' for none); one
+ * past the limit, or cut short by the form's field size, answers max_alt_length.
+ */
+export function imageAltOf(upload: Upload, field: string): string {
+  const altError = upload.truncated?.has(field) ? 'max_alt_length' : validateImageAlt(upload.fields[field]);
+  if (altError) throw badRequest(altError);
+  return normalizeImageAlt(upload.fields[field] ?? '');
 }
