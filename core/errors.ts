@@ -117,6 +117,9 @@ export const ERROR_KEYS = [
   // neither an absolute URL nor the out-of-band one, a scope the instance does not grant, a website
   // that is not a web address; an app's token used for a call its person did not grant it.
   'invalid_app_name', 'invalid_redirect_uri', 'invalid_scope', 'invalid_app_website', 'insufficient_scope',
+  // A stream of the client API's streaming endpoint that there is none of, or a hashtag's without its
+  // tag; a plain request to the endpoint, which only opens a WebSocket.
+  'unknown_stream', 'websocket_required',
   // Signing an app in: an app unknown or its secret wrong, a redirect address it did not register, a
   // code unknown, used or expired, a code verifier that does not match its challenge, a challenge
   // method other than S256, a refresh token unknown or used, a grant or response type not offered,

@@ -9,6 +9,7 @@ import { clientNotificationsApi } from './client-notifications.js';
 import { clientPushApi } from './client-push.js';
 import { clientSearchApi } from './client-search.js';
 import { clientMediaApi } from './client-media.js';
+import { clientStreamingApi } from './client-streaming.js';
 import { commentsApi } from './comments.js';
 import { configApi } from './config.js';
 import { feedsApi } from './feeds.js';
@@ -69,6 +70,7 @@ export const api = {
   clientPush: clientPushApi,
   clientSearch: clientSearchApi,
   clientMedia: clientMediaApi,
+  clientStreaming: clientStreamingApi,
 } as const;
 
 /** Every entry of the contract, flattened. */

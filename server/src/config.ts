@@ -72,7 +72,8 @@ export interface Config {
   /**
    * Open notification streams one account (STREAMS_PER_ACCOUNT, default 8) and one client address
    * (STREAMS_PER_ADDRESS, default 32) may hold on one server process; a new one past either cap
-   * closes that owner's oldest. Each open stream is woken by every change of its user's count.
+   * closes that owner's oldest. Each open stream is woken by every change of its user's count. Apps'
+   * streaming sockets are capped the same, counted apart from the web app's streams.
    */
   streams: { perAccount: number; perAddress: number };
   /** How long a push service has to answer before the try counts as failed (PUSH_TIMEOUT_MS, default 10000). */

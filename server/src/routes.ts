@@ -25,6 +25,7 @@ import { peopleRoutes } from './modules/people/people.routes.js';
 import { clientApiWith } from './modules/clientapi/clientapi.routes.js';
 import { clientNotificationRoutes } from './modules/notifications/client-notifications.routes.js';
 import { clientPushRoutes } from './modules/notifications/push/client-push.routes.js';
+import { clientStreamingRoutes } from './modules/notifications/client-streaming.routes.js';
 import { oauthRoutes } from './modules/clientapi/oauth.routes.js';
 
 /** Every feature's routes, mounted under /api in this order. */
@@ -52,6 +53,6 @@ export const API_ROUTES: FastifyPluginAsync[] = [
   domainBlockRoutes,
   instanceRoutes,
   peopleRoutes,
-  clientApiWith(clientNotificationRoutes, clientPushRoutes),
+  clientApiWith(clientNotificationRoutes, clientPushRoutes, clientStreamingRoutes),
   oauthRoutes,
 ];

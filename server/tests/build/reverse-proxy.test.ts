@@ -16,6 +16,7 @@ import { multipartBody } from '../helpers/multipart';
 import { type FolderProcess, type ProcessDatabase, processDatabase } from '../helpers/pg-processes';
 import { TEST_DB } from '../helpers/test-app';
 import { nginxConfig } from './proxy-configs';
+import { REDIRECT, codeIn, form, pkcePair } from '../clientapi/oauth-helpers';
 
 const run = promisify(execFile);
 
@@ -23,7 +24,8 @@ const run = promisify(execFile);
  * The documented reverse proxies (deploy/nginx/kruh.conf, deploy/Caddyfile) as an operator runs
  * them, with a certificate made here, in front of two Kruh processes on one PostgreSQL database:
  * TLS, requests spread over both processes, an upload near the largest allowed, the live
- * notification stream passing each event at once, and the client's own address reaching Kruh
+ * notification stream passing each event at once, a fediverse app's streaming socket opening and
+ * passing its messages, and the client's own address reaching Kruh
  * through TRUST_PROXY (the sign-up limit counts per address).
  */
 
@@ -107,6 +109,43 @@ function stopProxy(proxy: Proxy | undefined): Promise<void> {
       resolve();
     });
     proxy.child.kill('SIGTERM');
+  });
+}
+
+/** An app's access token of the signed-in person, signed in through the proxy as an app does it. */
+async function appTokenThrough(proxy: Proxy, session: string, scope: string): Promise<string> {
+  const registered = await send(proxy, '/api/v1/apps', json({ client_name: 'Proxy app', redirect_uris: [REDIRECT], scopes: scope }));
+  expect(registered.status, registered.text).toBe(200);
+  const clientId = (JSON.parse(registered.text) as { client_id: string }).client_id;
+  const { verifier, challenge } = pkcePair();
+  const approval = await send(
+    proxy,
+    '/api/oauth/authorize',
+    json({ client_id: clientId, redirect_uri: REDIRECT, scope, response_type: 'code', approve: true, code_challenge: challenge, code_challenge_method: 'S256' }, session),
+  );
+  expect(approval.status, approval.text).toBe(200);
+  const code = codeIn((JSON.parse(approval.text) as { redirect: string }).redirect).code!;
+  const fields = form({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier });
+  const token = await send(proxy, '/oauth/token', { method: 'POST', headers: fields.headers, body: fields.payload });
+  expect(token.status, token.text).toBe(200);
+  return (JSON.parse(token.text) as { access_token: string }).access_token;
+}
+
+/** A WebSocket opened through the proxy: everything the server sends on it, as text (its frames' bytes unread). */
+function openSocket(proxy: Proxy, path: string): Promise<{ received: () => string; close: () => void }> {
+  const url = new URL(path, proxy.origin);
+  return new Promise((resolve, reject) => {
+    const headers = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64') };
+    const req = httpsRequest(url, { headers, ca: proxy.ca, agent: false });
+    req.on('upgrade', (res, socket) => {
+      expect(res.statusCode).toBe(101);
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      resolve({ received: () => text, close: () => socket.destroy() });
+    });
+    req.on('response', (res) => reject(new Error(`no upgrade: ${res.statusCode}`)));
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -262,6 +301,25 @@ describe.skipIf(TEST_DB !== 'postgres' || (missing.length > 0 && !process.env.CI
         body: form.payload,
       });
       expect(answer.status, answer.text).toBe(201);
+    }, 60_000);
+
+    it("opens a fediverse app's streaming socket and passes its messages at once", async () => {
+      const token = await appTokenThrough(proxy(), accounts[amy]!.token, 'read write');
+      const socket = await openSocket(proxy(), `/api/v1/streaming?stream=public:local&access_token=${token}`);
+      try {
+        // The socket subscribes as it opens: a status made once it listens comes through at once.
+        await vi.waitFor(
+          async () => {
+            const status = await send(proxy(), '/api/v1/statuses', json({ status: 'through the proxy' }, token));
+            expect(status.status, status.text).toBe(200);
+            const { id } = JSON.parse(status.text) as { id: string };
+            await vi.waitFor(() => expect(socket.received()).toContain(id), { timeout: 1_000, interval: 50 });
+          },
+          { timeout: 15_000, interval: 100 },
+        );
+      } finally {
+        socket.close();
+      }
     }, 60_000);
 
     it('passes each event of the live notification stream at once', async () => {

@@ -459,3 +459,69 @@ describe('private group: members see everything', () => {
     if (missing.size) console.warn(`private matrix: endpoints not served yet: ${[...missing].join(', ')}`);
   });
 });
+
+describe("private group: fediverse apps' live streams", () => {
+  interface StreamMessage {
+    stream?: string[];
+    event?: string;
+    payload?: string;
+    error?: string;
+  }
+
+  /** The first message that matches, once it has come. */
+  async function until(messages: readonly StreamMessage[], matches: (message: StreamMessage) => boolean, what: string): Promise<StreamMessage> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = messages.find(matches);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`never came: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * A socket of the viewer's app on the public, hashtag and home streams, once all three are in
+   * place: the refusal of a stream there is none of, asked for last, comes after them.
+   */
+  async function streamsOf(viewer: TestUser) {
+    const socket = await t.app.injectWS('/api/v1/streaming', { headers: { authorization: `Bearer ${s.appTokens.get(viewer.id)}` } });
+    const messages: StreamMessage[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString()) as StreamMessage));
+    for (const request of [{ stream: 'public' }, { stream: 'hashtag', tag: `${SECRET}tag` }, { stream: 'user' }, { stream: 'nothing' }]) {
+      socket.send(JSON.stringify({ type: 'subscribe', ...request }));
+    }
+    await until(messages, (message) => message.error !== undefined, 'the refusal of the unknown stream');
+    return { socket, messages };
+  }
+
+  const STREAMS = ['public', 'hashtag', 'user'];
+  const carrying = (messages: readonly StreamMessage[], id: string) =>
+    messages.filter((message) => message.event === 'update' && message.payload?.includes(`"id":"${id}"`)).map((message) => message.stream?.[0]);
+
+  it("a non-member's or banned member's public, hashtag and home streams never carry a new private post; a member's do", async () => {
+    const viewers = [s.nonMember, s.banned, s.member];
+    // The banned one follows the author too, so their home stream would show the post if it leaked.
+    await t.app.db.insertInto('follows').values({ follower_id: s.banned.id, following_id: s.owner.id, notify: 1, created_at: Date.now() }).execute();
+    const sockets = await Promise.all(viewers.map(streamsOf));
+    try {
+      const hidden = ok(
+        await call(t.app, s.owner, { method: 'POST', url: '/api/post', payload: { text: `${SECRET} later plans #${SECRET}tag`, groups: [s.group.id] } }),
+        'private post',
+      ).json()._id as string;
+      // Made after the private post: once it has come through a socket, the private one was handled there before it.
+      const open = ok(await call(t.app, s.owner, { method: 'POST', url: '/api/post', payload: { text: `open news #${SECRET}tag` } }), 'public post').json()._id as string;
+      for (const [i, viewer] of viewers.entries()) {
+        const { messages } = sockets[i]!;
+        for (const stream of STREAMS) await until(messages, (m) => m.stream?.[0] === stream && m.payload?.includes(open) === true, `the public post on ${viewer.username}'s ${stream}`);
+        const shown = carrying(messages, hidden).sort();
+        if (viewer === s.member) expect(shown).toEqual([...STREAMS].sort());
+        else {
+          expect(shown, viewer.username).toEqual([]);
+          expect(messages.filter((m) => m.payload?.includes('later plans') || m.payload?.includes(hidden))).toEqual([]);
+        }
+      }
+    } finally {
+      for (const { socket } of sockets) socket.terminate();
+    }
+  });
+});

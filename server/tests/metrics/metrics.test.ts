@@ -1,9 +1,10 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { JOB_HANDLERS } from '../../src/jobs';
 import { createUser } from '../helpers/fixtures';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
+import { appToken } from '../clientapi/oauth-helpers';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -89,6 +90,15 @@ describe('/metrics', () => {
       expect(valueOf((await scrape()).body, 'kruh_notification_streams_open')).toBe(2);
       for (const done of untrack) done();
       expect(valueOf((await scrape()).body, 'kruh_notification_streams_open')).toBe(0);
+    });
+
+    it("counts fediverse apps' open streaming sockets", async () => {
+      expect(valueOf((await scrape()).body, 'kruh_client_streams_open')).toBe(0);
+      const token = await appToken(t.app, await createUser(t.app), 'read');
+      const socket = await t.app.injectWS('/api/v1/streaming', { headers: { authorization: `Bearer ${token}` } });
+      await vi.waitFor(async () => expect(valueOf((await scrape()).body, 'kruh_client_streams_open')).toBe(1), { timeout: 5_000, interval: 20 });
+      socket.terminate();
+      await vi.waitFor(async () => expect(valueOf((await scrape()).body, 'kruh_client_streams_open')).toBe(0), { timeout: 5_000, interval: 20 });
     });
 
     it('tells the connection pool on PostgreSQL only', async () => {

@@ -28,18 +28,20 @@ interface PresentedToken {
 /** Asked once per request, however many times a handler and its helpers ask. */
 const presented = new WeakMap<FastifyRequest, Promise<PresentedToken | null>>();
 
-/** The request's access token and its holder, null without one. */
-function presentedToken(request: FastifyRequest): Promise<PresentedToken | null> {
+/**
+ * The request's access token and its holder, null without one. `otherToken` is one the request
+ * carries elsewhere than its Authorization header, read when the header has none.
+ */
+function presentedToken(request: FastifyRequest, otherToken?: string): Promise<PresentedToken | null> {
   let token = presented.get(request);
   if (!token) {
-    token = resolve(request);
+    token = resolve(request, bearer(request) ?? otherToken);
     presented.set(request, token);
   }
   return token;
 }
 
-async function resolve(request: FastifyRequest): Promise<PresentedToken | null> {
-  const secret = bearer(request);
+async function resolve(request: FastifyRequest, secret: string | undefined): Promise<PresentedToken | null> {
   if (!secret) return null;
   const holder = await tokenHolder(contextOf(request.server), secret);
   // A token that is no token in force is refused rather than read as a visitor, so an app notices
@@ -51,10 +53,11 @@ async function resolve(request: FastifyRequest): Promise<PresentedToken | null> 
 /**
  * The caller of a request, or null for one without an access token (a visitor) or with the app's
  * own token; a token revoked, of a suspended account or from before its password changed answers
- * invalid_token.
+ * invalid_token. `otherToken` is one the request carries elsewhere than its Authorization header
+ * (a WebSocket's opening request, which browsers cannot give headers), read when the header has none.
  */
-export async function clientCaller(request: FastifyRequest): Promise<ClientCaller | null> {
-  const token = await presentedToken(request);
+export async function clientCaller(request: FastifyRequest, otherToken?: string): Promise<ClientCaller | null> {
+  const token = await presentedToken(request, otherToken);
   // An app's own token (no account) reads what a visitor reads.
   const viewer = token?.holder.viewer;
   if (!token || !viewer) return null;

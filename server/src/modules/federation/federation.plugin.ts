@@ -108,10 +108,10 @@ const federationRoutes: FastifyPluginAsync = async (app) => {
       ...('inbox' in route
         ? {
             bodyLimit: INBOX_BODY_LIMIT,
-            preHandler: (request, reply) => guardInbox(app, request, reply),
-            handler: async (request, reply) => send(reply, await answerInbox(reply, () => answer(request))),
+            preHandler: (request: FastifyRequest, reply: FastifyReply) => guardInbox(app, request, reply),
+            handler: async (request: FastifyRequest, reply: FastifyReply) => send(reply, await answerInbox(reply, () => answer(request))),
           }
-        : { ...fetchGuard, handler: async (request, reply) => send(reply, await answer(request)) }),
+        : { ...fetchGuard, handler: async (request: FastifyRequest, reply: FastifyReply) => send(reply, await answer(request)) }),
     });
   }
 };

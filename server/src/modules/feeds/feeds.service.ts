@@ -61,6 +61,24 @@ export async function keyedFeedPage(ctx: ServiceContext, viewer: Viewer | null, 
   return getPostsForViewer(ctx.db, keys.nearAbove ? ids.reverse() : ids, viewerId, ctx.app);
 }
 
+/** Posts made in the same millisecond, as many as one look at a moment's posts reads. */
+const SAME_MOMENT = 20;
+
+/**
+ * The post as the scope's listing would show it to the viewer, or undefined when the listing leaves
+ * it out (a private group's post for an outsider, a blocked or muted author, another tag). The
+ * listing itself is asked, bounded to the post's own moment, so a live stream and a page of the
+ * same scope never disagree on what the viewer may read.
+ */
+export async function listedInScope(ctx: ServiceContext, viewer: Viewer | null, scope: PostScope, postId: string): Promise<PostView | undefined> {
+  const key = (await postKeys(ctx.db, [postId])).get(postId);
+  if (!key) return undefined;
+  // From the post's millisecond up to (not into) the next one: every post of that moment.
+  const keys = { below: { at: key.at + 1, id: '' }, above: { at: key.at, id: '' } };
+  const posts = await keyedFeedPage(ctx, viewer, { scope, keys, limit: SAME_MOMENT });
+  return posts.find((post) => post._id === postId);
+}
+
 /** Posts of a user, named by their username: anyone may read them (each post filtered by what the viewer may see). */
 export async function profileScope(ctx: ServiceContext, _viewer: Viewer | null, username: string): Promise<PostScope> {
   const authorId = await findUserIdByName(ctx.db, username);

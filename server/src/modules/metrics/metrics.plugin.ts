@@ -26,7 +26,7 @@ function carriesToken(request: FastifyRequest, expected: Buffer): boolean {
  * The instance's measures, read by Prometheus from /metrics: request durations by route pattern
  * and status, the job queue, the remote hosts it holds back and the copies of remote pictures kept
  * (read from the database at each scrape, so every process reports the shared figures), this
- * process's open notification streams and the mails it sent or failed to send, its PostgreSQL pool
+ * process's open notification streams (the web app's and fediverse apps') and the mails it sent or failed to send, its PostgreSQL pool
  * and the process itself. A registry of its own per app, so several apps in one process (the tests) do not mix.
  * Only with METRICS_TOKEN set, which a scrape must send as its bearer token: the figures tell
  * how busy the instance is and which routes exist, nothing for the public.
@@ -82,6 +82,14 @@ export const metricsPlugin = fp(
       registers: [registry],
       collect() {
         this.set(app.notificationHub.openStreams);
+      },
+    });
+    new Gauge({
+      name: 'kruh_client_streams_open',
+      help: "Fediverse apps' streaming sockets this process holds open",
+      registers: [registry],
+      collect() {
+        this.set(app.clientStreams.size);
       },
     });
 

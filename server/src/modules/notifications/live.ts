@@ -2,9 +2,12 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import websocket from '@fastify/websocket';
 import type { Executor } from '../../db/schema.js';
 import { dialectOf, notify } from '../../db/dialect.js';
 import { type PgListener, pgListenerFor } from '../../lib/jobs/pg-listener.js';
+import { type Endable, OpenStreams, type StreamCaps, type StreamOwner } from './open-streams.js';
+import { PostSignals } from './post-signals.js';
 
 export const NOTIFICATIONS_CHANNEL = 'kruh_notifications';
 /** Ids per NOTIFY payload: 25 bytes each stays well under PostgreSQL's 8,000-byte limit. */
@@ -14,43 +17,13 @@ const EVERYONE = '*';
 
 type Listener = () => void;
 
-/** Who holds an open stream: its account and the client address it came from. */
-export interface StreamOwner {
-  userId: string;
-  address: string;
-}
-
-/** How many streams one account and one address may hold open on this process. */
-export interface StreamCaps {
-  perAccount: number;
-  perAddress: number;
-}
-
-/** Open streams grouped by owner (an account or an address), each group oldest first. */
-class StreamGroups {
-  private readonly groups = new Map<string, Set<ServerResponse>>();
-
-  constructor(private readonly cap: number) {}
-
-  /** Adds the stream; answers the owner's oldest streams that put it over the cap. */
-  add(owner: string, stream: ServerResponse): ServerResponse[] {
-    let group = this.groups.get(owner);
-    if (!group) this.groups.set(owner, (group = new Set()));
-    group.add(stream);
-    // A Set iterates in insertion order, so its first entries are the oldest streams.
-    return [...group].slice(0, Math.max(0, group.size - this.cap));
-  }
-
-  remove(owner: string, stream: ServerResponse): void {
-    const group = this.groups.get(owner);
-    if (!group?.delete(stream)) return;
-    if (group.size === 0) this.groups.delete(owner);
-  }
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     notificationHub: NotificationHub;
+    /** New, edited and deleted posts, heard by every process (the client API's streams). */
+    postSignals: PostSignals;
+    /** The client API's open streams on this process, capped like the web app's. */
+    clientStreams: OpenStreams<Endable>;
   }
 }
 
@@ -61,14 +34,8 @@ declare module 'fastify' {
  */
 export class NotificationHub {
   private readonly local = new EventEmitter();
-  /**
-   * Open streams of this process and who holds them. An open connection belongs to the process
-   * that accepted it, so these caps are per process and kept in memory: unlike a rate limit there
-   * is nothing another process could count or would need to see.
-   */
-  private readonly streams = new Map<ServerResponse, StreamOwner>();
-  private readonly byAccount: StreamGroups;
-  private readonly byAddress: StreamGroups;
+  /** The web app's open streams of this process and who holds them. */
+  private readonly streams: OpenStreams<ServerResponse>;
   private listening: Promise<unknown> | null = null;
 
   constructor(
@@ -76,8 +43,7 @@ export class NotificationHub {
     caps: StreamCaps,
   ) {
     this.local.setMaxListeners(0);
-    this.byAccount = new StreamGroups(caps.perAccount);
-    this.byAddress = new StreamGroups(caps.perAddress);
+    this.streams = new OpenStreams(caps);
   }
 
   /**
@@ -106,29 +72,9 @@ export class NotificationHub {
     };
   }
 
-  /**
-   * Keeps an open stream so closing the app can end it (an open stream would hold the server).
-   * Past its owner's caps it ends the owner's oldest streams: each stream costs a wake-up and a
-   * count read per change of its user's notifications, so thousands of them on one token would
-   * turn a handful of comments into tens of thousands of writes. The newest is kept, since that
-   * is the tab the user is looking at; a closed tab's stream may linger until its socket times out.
-   */
+  /** Keeps an open stream, within its owner's caps (see OpenStreams.track). */
   track(stream: ServerResponse, owner: StreamOwner): () => void {
-    this.streams.set(stream, owner);
-    const over = new Set([...this.byAccount.add(owner.userId, stream), ...this.byAddress.add(owner.address, stream)]);
-    for (const oldest of over) {
-      this.untrack(oldest);
-      oldest.end();
-    }
-    return () => this.untrack(stream);
-  }
-
-  private untrack(stream: ServerResponse): void {
-    const owner = this.streams.get(stream);
-    if (!owner) return;
-    this.streams.delete(stream);
-    this.byAccount.remove(owner.userId, stream);
-    this.byAddress.remove(owner.address, stream);
+    return this.streams.track(stream, owner);
   }
 
   /** How many streams this process holds open. */
@@ -137,8 +83,7 @@ export class NotificationHub {
   }
 
   async close(): Promise<void> {
-    for (const stream of this.streams.keys()) stream.end();
-    this.streams.clear();
+    this.streams.endAll();
     await this.listener?.close();
   }
 
@@ -155,8 +100,23 @@ export const notificationHubPlugin = fp(
   async (app: FastifyInstance) => {
     const listener = pgListenerFor(app);
     const hub = new NotificationHub(listener, app.config.streams);
+    const clientStreams = new OpenStreams<Endable>(app.config.streams);
     app.decorate('notificationHub', hub);
-    app.addHook('preClose', async () => hub.close());
+    app.decorate('postSignals', new PostSignals(listener));
+    app.decorate('clientStreams', clientStreams);
+    app.addHook('preClose', async () => {
+      clientStreams.endAll();
+      await hub.close();
+    });
+    await app.register(websocket, {
+      options: {
+        // Apps that cannot set headers send their token as the socket's protocol, and a browser
+        // opens the socket only if the answer names the protocol it offered.
+        handleProtocols: (protocols) => protocols.values().next().value ?? false,
+        // An app only ever sends small subscribe and unsubscribe messages.
+        maxPayload: 4096,
+      },
+    });
   },
   { name: 'notification-hub', dependencies: ['database'] },
 );
