@@ -32,11 +32,8 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type DatabaseHandle, PAGE_READ_SETTINGS, isPostgresUrl } from '../src/db/database';
 import type { Database } from '../src/db/schema';
-import { migrateToLatest } from '../src/db/migrator';
-import { newId } from '../src/lib/ids';
-import { secretHash } from '../src/modules/clientapi/apps.service';
 import { freePort } from '../tests/helpers/free-port';
-import { SEED_NAMES, readTargets, writeTargets } from './seed-data';
+import { SEED_NAMES, appTokenFor, readTargets, writeTargets } from './seed-data';
 import { type Child, answers, compileServer, serverEnv, startProcess } from './processes';
 import { shellArgs } from './shell-args';
 
@@ -255,21 +252,6 @@ async function capturePlans(url: string | undefined, dataDir: string, scenarios:
 }
 
 // ---- The run -------------------------------------------------------------------------------------
-
-/**
- * An access token of a fediverse app signed in as `userId`, stored as the server keeps its tokens
- * (an app's row, the token's hash): the client API's reads are measured with it.
- */
-async function appTokenFor(db: Kysely<Database>, userId: string): Promise<string> {
-  // The server migrates its database as it starts; the token's tables are needed before that.
-  await migrateToLatest(db);
-  const now = Date.now();
-  const appId = newId(now);
-  const token = randomBytes(32).toString('base64url');
-  await db.insertInto('client_apps').values({ id: appId, client_id: randomBytes(24).toString('base64url'), secret_hash: secretHash(randomBytes(24).toString('hex')), name: 'bench', website: null, redirect_uris: '["urn:ietf:wg:oauth:2.0:oob"]', scopes: '["read"]', created_at: now }).execute();
-  await db.insertInto('oauth_tokens').values({ id: newId(now), token_hash: secretHash(token), refresh_hash: null, app_id: appId, user_id: userId, token_version: 0, scopes: '["read"]', created_at: now, expires_at: null, revoked_at: null, last_used_at: null }).execute();
-  return token;
-}
 
 async function main(): Promise<void> {
   const url = args['database-url'] ?? process.env.DATABASE_URL ?? undefined;

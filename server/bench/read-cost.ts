@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app';
 import { isPostgresUrl, openDatabase } from '../src/db/database';
-import { SEED_NAMES, inProcessConfig, readTargets, runMain } from './seed-data';
+import { SEED_NAMES, appTokenFor, inProcessConfig, readTargets, runMain } from './seed-data';
 
 const { values: args } = parseArgs({
   options: {
@@ -77,9 +77,13 @@ async function main(): Promise<void> {
     const { heavy, hot, noticed } = await readTargets(db);
     const reader = await app.signToken({ id: noticed.userId, token_version: 0 });
     const heavyToken = await app.signToken({ id: heavy, token_version: 0 });
+    const heavyAppToken = await appTokenFor(db, heavy);
     let scenarios: { name: string; path: string; token?: string }[] = [
       { name: 'feed_newest_signed_in', path: '/api/feed?sort=newest', token: reader },
       { name: 'feed_following_1000', path: '/api/feed/following?sort=newest', token: heavyToken },
+      // The same reader's home timeline through a fediverse app, and the same page size as the feed's.
+      { name: 'client_home_timeline', path: '/api/v1/timelines/home', token: heavyAppToken },
+      { name: 'client_home_timeline_4', path: '/api/v1/timelines/home?limit=4', token: heavyAppToken },
       { name: 'big_group_posts_signed_in', path: `/api/group/${SEED_NAMES.bigGroup}/posts?sort=newest`, token: reader },
       { name: 'post_comments_signed_in', path: `/api/post/${hot.id}/comments`, token: reader },
       { name: 'post_view_signed_in', path: `/api/post/${hot.id}`, token: reader },

@@ -18,6 +18,9 @@ import { extractHashtags, foldForSearch, skeleton } from '#core/text';
 import { loadConfig } from '../src/config';
 import type { Dialect } from '../src/db/dialect';
 import type { Database, Db } from '../src/db/schema';
+import { migrateToLatest } from '../src/db/migrator';
+import { newId } from '../src/lib/ids';
+import { secretHash } from '../src/modules/clientapi/apps.service';
 
 export interface SeedOptions {
   users: number;
@@ -689,6 +692,21 @@ export async function readTargets(db: Db): Promise<{ heavy: string; hot: { id: s
     .limit(1)
     .executeTakeFirstOrThrow();
   return { heavy: heavy.id, hot, noticed: { userId: noticed.user_id, count: Number(noticed.n) } };
+}
+
+/**
+ * An access token of a fediverse app signed in as `userId`, stored as the server keeps its tokens
+ * (an app's row, the token's hash): the client API's reads are measured with it.
+ */
+export async function appTokenFor(db: Db, userId: string): Promise<string> {
+  // The server migrates its database as it starts; the token's tables are needed before that.
+  await migrateToLatest(db);
+  const now = Date.now();
+  const appId = newId(now);
+  const token = randomBytes(32).toString('base64url');
+  await db.insertInto('client_apps').values({ id: appId, client_id: randomBytes(24).toString('base64url'), secret_hash: secretHash(randomBytes(24).toString('hex')), name: 'bench', website: null, redirect_uris: '["urn:ietf:wg:oauth:2.0:oob"]', scopes: '["read"]', created_at: now }).execute();
+  await db.insertInto('oauth_tokens').values({ id: newId(now), token_hash: secretHash(token), refresh_hash: null, app_id: appId, user_id: userId, token_version: 0, scopes: '["read"]', created_at: now, expires_at: null, revoked_at: null, last_used_at: null }).execute();
+  return token;
 }
 
 /** Runs a benchmark's main, its failure printed and the exit code set. */

@@ -62,6 +62,13 @@ export function postReadableBy(viewerId: string | null, table: 'posts' | 'origin
 }
 
 /**
+ * The post is in no private group the viewer is outside of, its author's standing not asked: for
+ * reading the posts of an author already known to be in good standing (their account's own counts),
+ * where asking again for each post would read the author once per post.
+ */
+export const postGroupsReadableBy = (viewerId: string | null, postIdColumn: PostIdColumn = 'posts.id'): Expression<SqlBool> => postGroupsVisibleTo(viewerId, postIdColumn);
+
+/**
  * The post is in no private group: what a visitor, and so every other server, may be shown or sent.
  * Suspension is left to the caller, who may be speaking of a post already gone out.
  */

@@ -1,9 +1,10 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { runBound } from '../../db/bound-statements.js';
 import { type Keyset, afterKeyset, beforeKeyset, toBool } from '../../db/helpers.js';
 import type { ClientAppsTable, Database, Executor } from '../../db/schema.js';
 import { notBlockedBetween } from '../../policy/blocks.js';
 import { groupVisibleTo } from '../../policy/group-access.js';
-import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
+import { postGroupsReadableBy, postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
 import { accountNotSuspended } from '../../policy/suspension.js';
 
 /** The client API's own rows: the apps registered with it. */
@@ -59,23 +60,28 @@ export interface PersonRow {
 
 /**
  * People by id, suspended accounts and waiting sign-ups left out. The posts counted are those the
- * viewer may read, so a private group's posts count only for its members.
+ * viewer may read, so a private group's posts count only for its members. One statement for all of
+ * them, bound rather than built on every read (a page of statuses asks it for its authors): each
+ * count walks its own index, and the newest post the viewer may read is the first one met walking
+ * the author's posts newest first. The author's own standing is asked once, of the person, not of
+ * each post.
  */
 export async function personRows(db: Executor, ids: readonly string[], viewerId: string | null): Promise<PersonRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('users')
-    .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
-    .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version', 'users.created_at', 'users.discoverable', 'users.indexable', 'remote_actors.url as remote_url'])
-    .select((eb) => [
-      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
-      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
-      eb.selectFrom('posts').select((s) => s.fn.countAll<number>().as('n')).whereRef('posts.author_id', '=', 'users.id').where(postVisibleTo(viewerId)).as('statuses'),
-      eb.selectFrom('posts').select((s) => s.fn.max('posts.created_at').as('at')).whereRef('posts.author_id', '=', 'users.id').where(postVisibleTo(viewerId)).as('last_status_at'),
-    ])
-    .where('users.id', 'in', [...ids])
-    .where(accountNotSuspended())
-    .execute();
+  const rows = await runBound(db, 'clientapi.personRows', { ids: [...ids], viewerId }, (a) =>
+    db
+      .selectFrom('users')
+      .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
+      .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version', 'users.created_at', 'users.discoverable', 'users.indexable', 'remote_actors.url as remote_url'])
+      .select((eb) => [
+        eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
+        eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
+        eb.selectFrom('posts').select((s) => s.fn.countAll<number>().as('n')).whereRef('posts.author_id', '=', 'users.id').where(postGroupsReadableBy(a.viewerId)).as('statuses'),
+        eb.selectFrom('posts').select('posts.created_at').whereRef('posts.author_id', '=', 'users.id').where(postGroupsReadableBy(a.viewerId))
+          .orderBy('posts.created_at', 'desc').limit(1).as('last_status_at'),
+      ])
+      .where('users.id', 'in', a.ids as string[])
+      .where(accountNotSuspended()));
   return rows.map((row) => ({
     ...row,
     pfp_version: Number(row.pfp_version),

@@ -5,7 +5,7 @@ import { notFound } from '../../lib/app-error.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
 import { commentTree, listThread, readableComment } from '../comments/comments.service.js';
-import { getPostForViewer, getPostsForViewer } from '../posts/posts.service.js';
+import { getPostForViewer, getPostsForViewer, inPrivateGroup } from '../posts/posts.service.js';
 import { type AccountListPage, accountListPage, accountsByIds, originOf } from './accounts.service.js';
 import { statusRefOf } from './client-ids.js';
 import type { ClientPageQuery } from './client-paging.js';
@@ -24,11 +24,14 @@ export async function asStatuses(
   const posts = items.posts ?? [];
   const comments = items.comments ?? [];
   const authors = [...posts.map((p) => p.author.pfp), ...comments.flatMap((c) => (c.author.pfp ? [c.author.pfp] : []))];
-  const [accounts, privatePosts, repliedAuthors] = await Promise.all([
+  // A post read with its page already says whether it is private; only the others are asked.
+  const unknown = [...posts.filter((p) => inPrivateGroup(p) === undefined).map((p) => p._id), ...comments.map((c) => c.postId)];
+  const [accounts, asked, repliedAuthors] = await Promise.all([
     accountsByIds(ctx, viewer, authors),
-    repo.privatePostIds(ctx.db, [...posts.map((p) => p._id), ...comments.map((c) => c.postId)]),
+    repo.privatePostIds(ctx.db, unknown),
     repo.repliedAuthors(ctx.db, comments.map((c) => c._id)),
   ]);
+  const privatePosts = new Set([...asked, ...posts.filter((p) => inPrivateGroup(p) === true).map((p) => p._id)]);
   const parts = { origin: originOf(ctx), accounts, privatePosts, repliedAuthors };
   return {
     posts: posts.map((post) => postStatus(post, parts, items.pinned ? { pinned: items.pinned.has(post._id) } : {})),

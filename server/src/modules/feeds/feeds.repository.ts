@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { runBound } from '../../db/bound-statements.js';
 import { type Keyset, afterKeyset, beforeKeyset } from '../../db/helpers.js';
@@ -130,21 +130,30 @@ export async function choosePlan(db: Executor, params: ListPostIdsParams): Promi
   if (dialectOf(db) === 'postgres' && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
   if (scope.kind === 'search') return searchPlan(db, scope.query);
   if (scope.kind !== 'following') return 'sort';
-  return keptPlan(db, followingPlans, `${scope.userId}:${params.since}:${params.before ?? ''}`, () => countFollowedCandidates(db, scope.userId, params));
+  const groups = scope.groups === true;
+  return keptPlan(db, followingPlans, `${scope.userId}:${params.since}:${params.before ?? ''}:${groups ? 'g' : ''}`, () => countFollowedCandidates(db, scope.userId, params, groups));
 }
 
 /**
  * Walking or sorting the following feed, from a capped count of the followed authors' posts in the
- * window: up to SORT_AT_MOST of them are sorted, more are walked.
+ * window (and with `groups`, the posts of the reader's groups too): up to SORT_AT_MOST of them are
+ * sorted, more are walked.
  */
-async function countFollowedCandidates(db: Executor, userId: string, params: Pick<ListPostIdsParams, 'since' | 'before'>): Promise<ListingPlan> {
-  // Visibility is left out of the count: it only ever hides a few posts of private groups.
-  const [row] = await runBound(db, 'feeds.followedCandidates', { userId, since: params.since, before: params.before }, (a) => {
-    const candidates = inWindow(
+async function countFollowedCandidates(db: Executor, userId: string, params: Pick<ListPostIdsParams, 'since' | 'before'>, groups: boolean): Promise<ListingPlan> {
+  // Visibility is left out of the count: it only ever hides a few posts of private groups. A post
+  // both by a followed author and in a group counts twice, which only tips a borderline count.
+  const [row] = await runBound(db, 'feeds.followedCandidates', { userId, since: params.since, before: params.before, groups }, (a) => {
+    const followed = inWindow(
       db.selectFrom('posts').select(sql<number>`1`.as('one')).where('posts.author_id', 'in', (eb) =>
         eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', a.userId)),
       a,
     );
+    const grouped = inWindow(
+      db.selectFrom('post_groups as scope').innerJoin('group_members', 'group_members.group_id', 'scope.group_id').select(sql<number>`1`.as('one')).where('group_members.user_id', '=', a.userId),
+      a,
+      'scope.created_at',
+    );
+    const candidates = a.groups ? followed.unionAll(grouped) : followed;
     return db.selectFrom(candidates.limit(SORT_AT_MOST + 1).as('candidates')).select((eb) => eb.fn.countAll<number | string>().as('n'));
   });
   return Number(row?.n ?? 0) > SORT_AT_MOST ? 'walk' : 'sort';
@@ -205,6 +214,12 @@ function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: 
 /** Newest first, or oldest first for the page nearest a lower bound. */
 const directionOf = (params: Pick<ListPostIdsParams, 'keys'>) => (params.keys?.nearAbove ? 'asc' : 'desc');
 
+/**
+ * The `scope` row of post_groups is its post's first tag of that group: a post names a group once,
+ * and a second tag of the same group must not list it twice.
+ */
+const firstTagOfItsGroup = sql<SqlBool>`not exists (select 1 from post_groups earlier where ${sql.ref('earlier.post_id')} = ${sql.ref('scope.post_id')} and ${sql.ref('earlier.group_id')} = ${sql.ref('scope.group_id')} and ${sql.ref('earlier.position')} < ${sql.ref('scope.position')})`;
+
 /** A page's query: every shape reads `posts`, so callers may refine it by its columns. */
 export type PostIdsQuery = SelectQueryBuilder<Database, 'posts', { id: string }>;
 
@@ -219,14 +234,7 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       ? db
         .selectFrom('post_groups as scope')
         .where('scope.group_id', '=', scope.groupId)
-        // A post names a group once; a second tag of the same group must not list it twice.
-        .where((eb) => eb.not(eb.exists(
-          eb.selectFrom('post_groups as earlier')
-            .select(sql<number>`1`.as('one'))
-            .whereRef('earlier.post_id', '=', 'scope.post_id')
-            .whereRef('earlier.group_id', '=', 'scope.group_id')
-            .whereRef('earlier.position', '<', 'scope.position'),
-        )))
+        .where(firstTagOfItsGroup)
       : db.selectFrom('post_hashtags as scope').where('scope.tag', '=', scope.tag);
     const q = inWindow(hiddenLeftOut(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params), params, 'scope.created_at');
     const walk = q.orderBy('scope.created_at', directionOf(params)).orderBy('scope.post_id', directionOf(params)).limit(params.fetch).offset(params.offset);
@@ -239,9 +247,17 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       if (scope.local !== undefined) query = query.where('posts.ap_id', scope.local ? 'is' : 'is not', null);
       break;
     case 'following':
+      if (scope.groups && plan === 'walk') {
+        // Dense enough to walk: one walk asks each post read each way it may belong on the page.
+        const ways = [byFollowedAuthor(scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : []), inMemberGroupAsked(scope.userId)];
+        query = query.where((eb) => eb.or(ways.map((way) => way(eb))));
+        break;
+      }
       if (scope.shares || scope.groups) {
-        const more = [...(scope.shares ? [sharedByFollowed(scope.userId)] : []), ...(scope.groups ? [inMemberGroups(scope.userId)] : [])];
-        return followingMerged(db, params, [byFollowedAuthor(scope.userId, plan), ...more]);
+        const byCondition = (condition: PostCondition) => conditionPage(db, params, condition);
+        const pages = [byFollowedAuthor(scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : [])].map(byCondition);
+        if (scope.groups) pages.push(memberGroupsPage(db, params, scope.userId));
+        return followingMerged(db, params, pages);
       }
       query = query.where(byFollowedAuthor(scope.userId, plan));
       break;
@@ -303,18 +319,64 @@ function inMemberGroups(userId: string) {
       .where('group_members.user_id', '=', userId));
 }
 
+/** The same asked of one post read in a walk: a lookup of its groups among the user's. */
+function inMemberGroupAsked(userId: string) {
+  return (eb: ExpressionBuilder<Database, 'posts'>) =>
+    eb.exists(eb
+      .selectFrom('post_groups as home_pg')
+      .innerJoin('group_members as home_m', (join) => join.onRef('home_m.group_id', '=', 'home_pg.group_id').on('home_m.user_id', '=', userId))
+      .select(sql<number>`1`.as('one'))
+      .whereRef('home_pg.post_id', '=', 'posts.id'));
+}
+
+type PostCondition = ReturnType<typeof sharedByFollowed>;
+/** One source's page of a merged listing: the rows it orders by, as many as the merged page may take. */
+type SourcePage = SelectQueryBuilder<Database, 'posts', { id: string; created_at: number; likes: number }>;
+
+/** The page of the posts meeting a condition, by the condition's own plan. */
+function conditionPage(db: Executor, params: ListPostIdsParams, condition: PostCondition): SourcePage {
+  const candidates = inWindow(hiddenLeftOut(db.selectFrom('posts').select(['posts.id', 'posts.created_at', 'posts.likes']).where(postVisibleTo(params.viewerId)), params).where(condition), params);
+  return db.selectFrom(inListingOrder(candidates, params, 'posts').limit(params.offset + params.fetch).as('page')).selectAll() as unknown as SourcePage;
+}
+
+/**
+ * The page of the posts of the user's groups. On PostgreSQL, newest first, each group's own page is
+ * walked on its index in date order (a lateral join): a few rows a group, however many posts its
+ * groups hold, where gathering the groups' posts first led the planner to read every post. A post in
+ * two of the groups comes once from each, and the merge keeps one. Elsewhere (SQLite has no lateral
+ * join, and sorts this page only when the candidates are few, see choosePlan), by their ids.
+ */
+function memberGroupsPage(db: Executor, params: ListPostIdsParams, userId: string): SourcePage {
+  if (dialectOf(db) !== 'postgres' || params.sort !== 'newest') return conditionPage(db, params, inMemberGroups(userId));
+  const direction = directionOf(params);
+  return db
+    .selectFrom('group_members as mine')
+    .innerJoinLateral((eb) => {
+      const rows = eb
+        .selectFrom('post_groups as scope')
+        .innerJoin('posts', 'posts.id', 'scope.post_id')
+        .select(['posts.id', 'posts.created_at', 'posts.likes'])
+        .whereRef('scope.group_id', '=', 'mine.group_id')
+        .where(firstTagOfItsGroup)
+        .where(postVisibleTo(params.viewerId));
+      return inWindow(hiddenLeftOut(rows, params), params, 'scope.created_at')
+        .orderBy('scope.created_at', direction)
+        .orderBy('scope.post_id', direction)
+        .limit(params.offset + params.fetch)
+        .as('grouped');
+    }, (join) => join.onTrue())
+    .select(['grouped.id', 'grouped.created_at', 'grouped.likes'])
+    .where('mine.user_id', '=', userId) as unknown as SourcePage;
+}
+
 /**
  * The following feed of someone who follows a community, or with their groups' posts: the page of
  * the followed authors' posts and the page of each other source, each read by its own plan, merged
  * (a post in several once). One OR of the conditions would cost PostgreSQL its semi-join on the
  * followed authors: it would walk every post newest first to find a few authors' posts.
  */
-function followingMerged(db: Executor, params: ListPostIdsParams, conditions: ReturnType<typeof sharedByFollowed>[]): PostIdsQuery {
-  const page = (condition: ReturnType<typeof sharedByFollowed>) => {
-    const candidates = inWindow(hiddenLeftOut(db.selectFrom('posts').select(['posts.id', 'posts.created_at', 'posts.likes']).where(postVisibleTo(params.viewerId)), params).where(condition), params);
-    return db.selectFrom(inListingOrder(candidates, params, 'posts').limit(params.offset + params.fetch).as('page')).selectAll();
-  };
-  const [first, ...rest] = conditions.map(page);
+function followingMerged(db: Executor, params: ListPostIdsParams, pages: SourcePage[]): PostIdsQuery {
+  const [first, ...rest] = pages;
   const union = rest.reduce((all, next) => all.union(next), first!);
   const merged = db.selectFrom(union.as('merged')).select('merged.id');
   return inListingOrder(merged, params, 'merged').limit(params.fetch).offset(params.offset) as unknown as PostIdsQuery;

@@ -56,9 +56,20 @@ export async function getPostsForViewer(
     const row = byId.get(id);
     if (!row) return [];
     byId.delete(id);
-    return [toPostView(row, ctx)];
+    const view = toPostView(row, ctx);
+    privateOf.set(view, row.is_private);
+    return [view];
   });
 }
+
+/** Whether each post read above is in a private group, as its statement found it. */
+const privateOf = new WeakMap<PostView, boolean>();
+
+/**
+ * Whether a post read by getPostsForViewer is in a private group (undefined for a post read
+ * otherwise): an adapter that shows it (the client API's visibility) need not ask again.
+ */
+export const inPrivateGroup = (post: PostView): boolean | undefined => privateOf.get(post);
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
