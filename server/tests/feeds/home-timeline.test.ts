@@ -47,6 +47,10 @@ describe('the home timeline: follows and groups', () => {
       { author: followed, groups: [open.id], shown: true },
       { author: stranger, groups: [open.id], shown: true },
       { author: stranger, groups: [secret.id], shown: true },
+      // The newest page: a group's three newest, the newest naming it twice, must not crowd out the third.
+      { author: stranger, groups: [open.id], shown: true },
+      { author: stranger, groups: [open.id], shown: true },
+      { author: stranger, groups: [open.id, open.id], shown: true },
     ];
     for (const [i, post] of posts.entries()) {
       const { id } = await createPost(t.app, post.author, { createdAt: base + i * 1000, ...(post.groups ? { groupIds: post.groups } : {}) });

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { runBound } from '../../db/bound-statements.js';
 import { type Keyset, afterKeyset, beforeKeyset } from '../../db/helpers.js';
@@ -214,12 +214,6 @@ function inWindow<Q extends { where: (...args: any[]) => Q }>(query: Q, params: 
 /** Newest first, or oldest first for the page nearest a lower bound. */
 const directionOf = (params: Pick<ListPostIdsParams, 'keys'>) => (params.keys?.nearAbove ? 'asc' : 'desc');
 
-/**
- * The `scope` row of post_groups is its post's first tag of that group: a post names a group once,
- * and a second tag of the same group must not list it twice.
- */
-const firstTagOfItsGroup = sql<SqlBool>`not exists (select 1 from post_groups earlier where ${sql.ref('earlier.post_id')} = ${sql.ref('scope.post_id')} and ${sql.ref('earlier.group_id')} = ${sql.ref('scope.group_id')} and ${sql.ref('earlier.position')} < ${sql.ref('scope.position')})`;
-
 /** A page's query: every shape reads `posts`, so callers may refine it by its columns. */
 export type PostIdsQuery = SelectQueryBuilder<Database, 'posts', { id: string }>;
 
@@ -234,7 +228,14 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       ? db
         .selectFrom('post_groups as scope')
         .where('scope.group_id', '=', scope.groupId)
-        .where(firstTagOfItsGroup)
+        // A post names a group once; a second tag of the same group must not list it twice.
+        .where((eb) => eb.not(eb.exists(
+          eb.selectFrom('post_groups as earlier')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('earlier.post_id', '=', 'scope.post_id')
+            .whereRef('earlier.group_id', '=', 'scope.group_id')
+            .whereRef('earlier.position', '<', 'scope.position'),
+        )))
       : db.selectFrom('post_hashtags as scope').where('scope.tag', '=', scope.tag);
     const q = inWindow(hiddenLeftOut(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params), params, 'scope.created_at');
     const walk = q.orderBy('scope.created_at', directionOf(params)).orderBy('scope.post_id', directionOf(params)).limit(params.fetch).offset(params.offset);
@@ -355,9 +356,10 @@ function memberGroupsPage(db: Executor, params: ListPostIdsParams, userId: strin
       const rows = eb
         .selectFrom('post_groups as scope')
         .innerJoin('posts', 'posts.id', 'scope.post_id')
+        // A post naming the group twice is one of its posts: its two rows are side by side in the walk.
+        .distinctOn(['scope.created_at', 'scope.post_id'])
         .select(['posts.id', 'posts.created_at', 'posts.likes'])
         .whereRef('scope.group_id', '=', 'mine.group_id')
-        .where(firstTagOfItsGroup)
         .where(postVisibleTo(params.viewerId));
       return inWindow(hiddenLeftOut(rows, params), params, 'scope.created_at')
         .orderBy('scope.created_at', direction)
