@@ -290,6 +290,8 @@ async function main(): Promise<void> {
     { name: 'feed_following_1000', title: 'following feed (follows 1,000)', path: '/api/feed/following?sort=newest', token: heavyToken },
     // The same reader's home timeline through a fediverse app (the following feed with their groups' posts).
     { name: 'client_home_timeline', title: 'client API home timeline (follows 1,000)', path: '/api/v1/timelines/home', token: heavyAppToken },
+    // The same timeline a page the size of the following feed's (4 posts against the apps' 20).
+    { name: 'client_home_timeline_4', title: 'client API home timeline, 4 a page', path: '/api/v1/timelines/home?limit=4', token: heavyAppToken },
     { name: 'big_group_posts', title: 'big group posts', path: `/api/group/${SEED_NAMES.bigGroup}/posts?sort=newest` },
     { name: 'post_comments', title: `post page comments (${hot.comments})`, path: `/api/post/${hot.id}/comments` },
     { name: 'post_view', title: `post view (${hot.comments} comments)`, path: `/api/post/${hot.id}` },
