@@ -39,6 +39,7 @@ import { findAccount } from './modules/auth/auth.service.js';
 import { withJwtSecret } from './modules/auth/session-secret.js';
 import { metricsPlugin } from './modules/metrics/metrics.plugin.js';
 import { federationPlugin } from './modules/federation/federation.plugin.js';
+import { type MakeKeyPair, generateKeyPair } from './modules/remote/actor-keys.js';
 
 export interface BuildOptions {
   /** As loadConfig read it; on PostgreSQL without JWT_SECRET the secret is read from the database. */
@@ -57,6 +58,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Who reacts to each domain event; events.ts's by default (tests listen in or leave reactions out). */
   events?: EventSubscribers;
+  /** How an actor's missing key pair is made; Fedify's generator by default (tests hand out pairs made beforehand). */
+  makeKeyPair?: MakeKeyPair;
 }
 
 /**
@@ -102,6 +105,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(errorsPlugin);
   app.decorate('eventSubscribers', options.events ?? EVENT_SUBSCRIBERS);
+  app.decorate('makeKeyPair', options.makeKeyPair ?? generateKeyPair);
   const page = config.webDir ? join(config.webDir, 'index.html') : null;
   const inlineScripts = page && existsSync(page) ? inlineScriptSources(readFileSync(page, 'utf8')) : [];
   await app.register(securityPlugin, { mediaUrl: config.mediaUrl, inlineScripts });

@@ -1,4 +1,4 @@
-import { generateCryptoKeyPair, signRequest } from '@fedify/fedify';
+import { signRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeInboxes, startFakeInboxes } from '../../bench/fake-inboxes';
 import { enqueueJob } from '../../src/lib/jobs/queue';
@@ -7,6 +7,7 @@ import { FEDERATION_OUTGOING_JOB } from '../../src/modules/federation/outbound/o
 import { actorUrl } from '../../src/modules/remote/actor-path';
 import { call, createUser } from '../helpers/fixtures';
 import { type KruhInstance, startInstance } from '../helpers/kruh-instance';
+import { testRsaKeyPair } from '../helpers/test-keys';
 
 /**
  * The fan-out benchmark's fake servers, small: a post's deliveries to two servers with a shared
@@ -67,7 +68,7 @@ describe('fake inboxes of the fan-out benchmark', () => {
 
   it('refuses a delivery signed by a key its signer does not publish, and counts nothing of it', async () => {
     const target = inboxes.servers[0]!;
-    const forger = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    const forger = await testRsaKeyPair();
     const body = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', id: `${instance.origin}/forged`, type: 'Create', actor: `${instance.origin}/ap/actors/x` });
     const request = await signRequest(
       new Request(target.followers[0]!.sharedInbox!, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body }),

@@ -110,7 +110,7 @@ describe('delivery: hosts that never answer do not hold up the others', () => {
 
   it('delivers to a good peer while six inboxes hang, with at most two requests in flight to one host', async () => {
     const alice = await createUser(t.app);
-    await keyPairsOf(t.app.db, alice.id);
+    await keyPairsOf(t.app, alice.id);
     // Six followers on a server that accepts connections and never answers, three on another, all queued first.
     for (let i = 0; i < 6; i++) await queueTo(t.app, alice.id, `http://127.0.0.1:${dead.port}/users/f${i}/inbox`);
     for (let i = 0; i < 3; i++) await queueTo(t.app, alice.id, `http://127.0.0.1:${otherDead.port}/users/g${i}/inbox`);
@@ -145,7 +145,7 @@ describe('delivery: one inbox at a time', () => {
 
   it('sends the deliveries to one inbox one at a time, in the order queued, and other inboxes of the host meanwhile', async () => {
     const alice = await createUser(t.app);
-    await keyPairsOf(t.app.db, alice.id);
+    await keyPairsOf(t.app, alice.id);
     inbox.holding = true;
     const shared = `${inbox.origin}/shared-inbox`;
     const inOrder = [await queueTo(t.app, alice.id, shared), await queueTo(t.app, alice.id, shared), await queueTo(t.app, alice.id, shared)];
@@ -178,7 +178,7 @@ describe('delivery: timeouts', () => {
 
   it('gives a connection up after the connect timeout, long before the request timeout', { timeout: 30_000 }, async () => {
     const alice = await createUser(t.app);
-    await keyPairsOf(t.app.db, alice.id);
+    await keyPairsOf(t.app, alice.id);
     await queueTo(t.app, alice.id, 'http://silent.test/inbox');
     const started = performance.now();
     await runDueJobs(t.app);
@@ -214,7 +214,7 @@ describe('delivery: a host that keeps failing is parked', () => {
 
   it('holds its deliveries back instead of trying each, tries again later for longer, and a success closes it', async () => {
     const alice = await createUser(t.app);
-    await keyPairsOf(t.app.db, alice.id);
+    await keyPairsOf(t.app, alice.id);
     const start = Date.now();
     for (let i = 0; i < 10; i++) await queueTo(t.app, alice.id, `${inbox.origin}/users/f${i}/inbox`, start);
 
@@ -277,7 +277,7 @@ describe('delivery: retries', () => {
 
   it('tries a failing delivery for about a day before giving up', async () => {
     const alice = await createUser(t.app);
-    await keyPairsOf(t.app.db, alice.id);
+    await keyPairsOf(t.app, alice.id);
     const start = Date.now();
     await queueTo(t.app, alice.id, `${inbox.origin}/inbox`, start);
     const tries: number[] = [];

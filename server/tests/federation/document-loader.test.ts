@@ -1,10 +1,10 @@
-import { generateCryptoKeyPair } from '@fedify/fedify';
 import { CryptographicKey, Person } from '@fedify/fedify/vocab';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Egress, EgressRefused } from '../../src/lib/egress/egress';
 import { MAX_REDIRECTS, egressDocumentLoader, knownContextLoader } from '../../src/modules/remote/document-loader';
 import { startFakeFediverse } from '../helpers/fake-fediverse';
 import { type RedirectChain, startRedirectChain } from '../helpers/redirect-chain';
+import { testRsaKeyPair } from '../helpers/test-keys';
 
 /** What Fedify fetches of other servers (actors, keys) goes through the outgoing-request guard. */
 describe('the federation document loader', () => {
@@ -80,7 +80,7 @@ describe('the JSON-LD context loader', () => {
   /** An actor with a key, its document naming the contexts given in place of its own. */
   async function actorNaming(context: unknown[]) {
     const id = new URL('https://social.example/users/bob');
-    const { publicKey } = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    const { publicKey } = await testRsaKeyPair();
     const key = new CryptographicKey({ id: new URL('#main-key', id), owner: id, publicKey });
     const document = { ...((await new Person({ id, name: 'Bob', preferredUsername: 'bob', publicKey: key }).toJsonLd()) as object), '@context': context };
     return Person.fromJsonLd(document, { documentLoader: knownContextLoader, contextLoader: knownContextLoader });

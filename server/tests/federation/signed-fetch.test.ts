@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { generateCryptoKeyPair, signRequest } from '@fedify/fedify';
+import { signRequest } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetKeysOfGoneActors } from '../../src/modules/federation/outbound/delivery';
 import { runDueJobs } from '../../src/lib/jobs/worker';
 import { AS_CONTEXT, type FakeFediverse, PUBLIC, deliverToInbox, fetchSignerOf, startFakeFediverse } from '../helpers/fake-fediverse';
 import { type TestUser, call, createPost, createUser } from '../helpers/fixtures';
 import { useTestApp } from '../helpers/test-app';
+import { testRsaKeyPair } from '../helpers/test-keys';
 
 /**
  * Servers in authorized-fetch (secure) mode, as GoToSocial is by default and Mastodon with
@@ -122,9 +123,9 @@ describe('signed fetches', () => {
   });
 
   describe('a GET of the instance’s documents', () => {
-    let privateKey: Awaited<ReturnType<typeof generateCryptoKeyPair>>['privateKey'];
+    let privateKey: Awaited<ReturnType<typeof testRsaKeyPair>>['privateKey'];
     beforeAll(async () => {
-      privateKey = (await generateCryptoKeyPair('RSASSA-PKCS1-v1_5')).privateKey;
+      privateKey = (await testRsaKeyPair()).privateKey;
     });
 
     /** A GET of the path signed with a made-up key whose id is on the host (its signature is never checked: the host alone refuses). */

@@ -1,8 +1,9 @@
 import { type IncomingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type DocumentLoader, exportJwk, generateCryptoKeyPair, importJwk, preloadedContexts, signRequest, verifyRequest } from '@fedify/fedify';
+import { type DocumentLoader, exportJwk, importJwk, preloadedContexts, signRequest, verifyRequest } from '@fedify/fedify';
 import { CryptographicKey, Endpoints, Group, Image, Person } from '@fedify/fedify/vocab';
 import type { FastifyInstance } from 'fastify';
+import { testRsaKeyPair } from './test-keys';
 
 /**
  * A remote fediverse server inside a test: a local http server (reached over plain http, which
@@ -176,7 +177,7 @@ export async function startFakeFediverse(options: FakeFediverseOptions = {}): Pr
   };
 
   async function actor(name: string, options: ActorOptions = {}): Promise<FakeActor> {
-    const pair = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    const pair = await testRsaKeyPair();
     // Kept and read back as JWK, as a real server stores its keys.
     const privateKey = await importJwk(await exportJwk(pair.privateKey), 'private');
     const path = `/users/${name}`;

@@ -8,6 +8,7 @@ import { type BuildOptions, buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database';
 import { createTestDatabase, releaseTestDatabase } from './pg-test-database';
+import { makeTestKeyPair } from './test-keys';
 
 /** Which database the current Vitest project runs the server tests on. */
 export const TEST_DB = process.env.KRUH_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -25,7 +26,7 @@ export interface TestApp {
  * copied from the run's migrated template (dropped when the app closes), so test files run in
  * parallel without seeing each other's rows.
  */
-export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve' | 'logStream' | 'events'> {
+export interface TestAppOptions extends Pick<BuildOptions, 'onRoute' | 'resolve' | 'logStream' | 'events' | 'makeKeyPair'> {
   /** Told the SQL of every statement the app runs. */
   onQuery?: (sql: string) => void;
 }
@@ -53,7 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     database = openDatabase({ dataDir, onQuery });
   }
   // Silent unless the test reads the log lines (with a LOG_LEVEL of its own).
-  const app = await buildApp({ config, database, logger: build.logStream !== undefined, ...build });
+  const app = await buildApp({ config, database, logger: build.logStream !== undefined, makeKeyPair: makeTestKeyPair, ...build });
   await app.ready();
   return {
     app,

@@ -50,7 +50,7 @@ describe('jobs: a wide lane claims in batches', () => {
 
   it('delivers everything with far fewer claims than deliveries', async () => {
     const author = await createUser(t.app);
-    await keyPairsOf(t.app.db, author.id);
+    await keyPairsOf(t.app, author.id);
     const keyId = `https://kruh.example/ap/actors/${author.id}#main-key`;
     await enqueueDeliveries(
       t.app.db,

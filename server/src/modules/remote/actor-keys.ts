@@ -5,6 +5,24 @@ import { type StoredKey, actorKeys, addActorKey } from './actor-keys.repository.
 type KeyPair = Awaited<ReturnType<typeof generateCryptoKeyPair>>;
 type Jwk = Parameters<typeof importJwk>[0];
 
+/** Makes a new key pair of one algorithm: Fedify's generator, unless the app was built with another (tests hand out keys made beforehand). */
+export type MakeKeyPair = (algorithm: (typeof KEY_ALGORITHMS)[number]) => Promise<KeyPair>;
+
+/** A new pair: RSA of 4096 bits (about a second of CPU) or Ed25519. */
+export const generateKeyPair: MakeKeyPair = (algorithm) => generateCryptoKeyPair(algorithm);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    makeKeyPair: MakeKeyPair;
+  }
+}
+
+/** What keeps an actor's keys: the app's database, and how it makes a missing pair. */
+export interface KeyKeeper {
+  db: Executor;
+  makeKeyPair: MakeKeyPair;
+}
+
 /**
  * RSA first: Mastodon and most servers verify HTTP Signatures with the first key (publicKey);
  * Ed25519 is for object proofs (assertionMethod) and newer signature schemes.
@@ -18,10 +36,10 @@ export const KEY_ALGORITHMS = ['RSASSA-PKCS1-v1_5', 'Ed25519'] as const;
  */
 const making = new WeakMap<Executor, Map<string, Promise<void>>>();
 
-async function makeMissing(db: Executor, actorId: string, stored: StoredKey[]): Promise<void> {
+async function makeMissing({ db, makeKeyPair }: KeyKeeper, actorId: string, stored: StoredKey[]): Promise<void> {
   const missing = KEY_ALGORITHMS.filter((algorithm) => !stored.some((key) => key.algorithm === algorithm));
   for (const algorithm of missing) {
-    const pair = await generateCryptoKeyPair(algorithm);
+    const pair = await makeKeyPair(algorithm);
     const [publicKey, privateKey] = await Promise.all([exportJwk(pair.publicKey), exportJwk(pair.privateKey)]);
     await addActorKey(db, actorId, { algorithm, public_key: JSON.stringify(publicKey), private_key: JSON.stringify(privateKey) }, Date.now());
   }
@@ -32,7 +50,8 @@ async function makeMissing(db: Executor, actorId: string, stored: StoredKey[]): 
  * once may both make a pair; the first stored wins and both read it back, so the instance never
  * shows two different keys for one actor. Within a process, callers asking at once wait for one pair.
  */
-export async function keyPairsOf(db: Executor, actorId: string): Promise<KeyPair[]> {
+export async function keyPairsOf(keeper: KeyKeeper, actorId: string): Promise<KeyPair[]> {
+  const { db } = keeper;
   let stored = await actorKeys(db, actorId);
   if (KEY_ALGORITHMS.some((algorithm) => !stored.some((key) => key.algorithm === algorithm))) {
     let ofDb = making.get(db);
@@ -40,7 +59,7 @@ export async function keyPairsOf(db: Executor, actorId: string): Promise<KeyPair
     const pending = ofDb;
     let made = pending.get(actorId);
     if (!made) {
-      made = makeMissing(db, actorId, stored).finally(() => pending.delete(actorId));
+      made = makeMissing(keeper, actorId, stored).finally(() => pending.delete(actorId));
       pending.set(actorId, made);
     }
     await made;

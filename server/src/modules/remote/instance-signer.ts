@@ -21,7 +21,7 @@ export function makeInstanceKeys(app: FastifyInstance): void {
   if (making.has(app)) return;
   making.set(
     app,
-    keyPairsOf(app.db, INSTANCE_ACTOR_ID).catch((error: unknown) => {
+    keyPairsOf(app, INSTANCE_ACTOR_ID).catch((error: unknown) => {
       making.delete(app);
       app.log.warn({ err: error }, 'instance actor keys not made');
     }),
@@ -38,7 +38,7 @@ async function instanceSigningKey(app: FastifyInstance): Promise<SigningKey | nu
     makeInstanceKeys(app);
     return null;
   }
-  const [rsa] = await keyPairsOf(app.db, INSTANCE_ACTOR_ID);
+  const [rsa] = await keyPairsOf(app, INSTANCE_ACTOR_ID);
   return rsa ? { keyId: new URL('#main-key', actorUrl(app.config.publicUrl, INSTANCE_ACTOR_ID)), privateKey: rsa.privateKey } : null;
 }
 

@@ -77,7 +77,7 @@ export function dispatchActors(app: FastifyInstance, federation: Federation<void
       return name ? ((await actorByName(app.db, name))?.id ?? null) : null;
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) =>
-      identifier === INSTANCE_ACTOR_ID || (await actorById(app.db, identifier)) ? keyPairsOf(app.db, identifier) : [],
+      identifier === INSTANCE_ACTOR_ID || (await actorById(app.db, identifier)) ? keyPairsOf(app, identifier) : [],
     );
 
   // The followers are the remote actors whose Follow was accepted; nothing is followed yet.

@@ -100,7 +100,7 @@ export class DeliveryError extends Error {
 const hostIsFailing = (status: number) => status >= 500 || status === 429;
 
 async function deliver(app: FastifyInstance, delivery: Delivery, now: number): Promise<void> {
-  const [rsa] = await keyPairsOf(app.db, delivery.actorId);
+  const [rsa] = await keyPairsOf(app, delivery.actorId);
   if (!rsa) throw new Error(`no key of ${delivery.actorId}`);
   const body = JSON.stringify(delivery.activity);
   const unsigned = new Request(delivery.inbox, {
