@@ -49,7 +49,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('backup and restore', () => {
     // An account with a session and a picture, from before the backup.
     const email = 'keeper@example.test';
     expect((await post(live.url, '/api/auth/signup', { username: 'keeper', email, password: PASSWORD })).status).toBe(201);
-    const mail = await vi.waitFor(() => readMail(join(dir, 'live'), email), { timeout: 20_000, interval: 100 });
+    const mail = await vi.waitFor(() => readMail(join(dir, 'live'), email), { timeout: 20_000, interval: 20 });
     const { token: verifyToken } = parseLink(mail.link);
     expect((await fetch(`${live.url}/api/auth/verify?${new URLSearchParams({ token: verifyToken, email })}`)).status).toBe(200);
     const session = (await (await post(live.url, '/api/auth/login', { username: 'keeper', password: PASSWORD })).json()) as { token: string };

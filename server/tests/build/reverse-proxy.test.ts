@@ -95,7 +95,7 @@ async function startProxy(program: string, args: string[], env: Record<string, s
       proxy.ca = ca();
       expect((await send(proxy, '/api/health/live')).status).toBe(200);
     },
-    { timeout: 30_000, interval: 200 },
+    { timeout: 30_000, interval: 20 },
   );
   return proxy;
 }
@@ -250,7 +250,7 @@ describe.skipIf(TEST_DB !== 'postgres' || (missing.length > 0 && !process.env.CI
       const answer = await send(proxy(), '/api/auth/signup', { ...call, headers: { ...call.headers, ...headers }, from });
       if (answer.status !== 201) return answer;
       // Until its link is read: the file may be seen while it is still being written.
-      const { token } = await vi.waitFor(() => parseLink(readMail(kruh[0]!.dataDir, email).link), { timeout: 20_000, interval: 100 });
+      const { token } = await vi.waitFor(() => parseLink(readMail(kruh[0]!.dataDir, email).link), { timeout: 20_000, interval: 20 });
       expect((await send(proxy(), `/api/auth/verify?${new URLSearchParams({ token, email }).toString()}`)).status).toBe(200);
       const login = await send(proxy(), '/api/auth/login', json({ username, password }));
       expect(login.status, login.text).toBe(200);

@@ -148,7 +148,7 @@ describe.skipIf(TEST_DB !== 'postgres')('two server processes on one PostgreSQL 
     await expectJson(on.call('/api/auth/signup', { method: 'POST', json: { username, email, password } }), 201, `sign up on ${on.name}`);
     // Only A runs the worker, so the mail asked for on either process is written by A.
     // Until its link is read: the file may be seen while it is still being written.
-    const { token } = await vi.waitFor(() => parseLink(readMail(a.dataDir, email).link), { timeout: 20_000, interval: 100 });
+    const { token } = await vi.waitFor(() => parseLink(readMail(a.dataDir, email).link), { timeout: 20_000, interval: 20 });
     const query = new URLSearchParams({ token, email }).toString();
     await expectJson(verifyOn.call(`/api/auth/verify?${query}`), 200, `verify on ${verifyOn.name}`);
     return { username, email };
@@ -200,7 +200,7 @@ describe.skipIf(TEST_DB !== 'postgres')('two server processes on one PostgreSQL 
       const before = stream.counts.at(-1)!;
       await expectJson(a.call('/api/comment/', { method: 'POST', as: ben, json: { text: 'Nice one!', parent: postId } }), 201, 'comment on A');
       // A's worker makes the notification; B hears of it through the database, never from A directly.
-      await vi.waitFor(() => expect(stream.counts.at(-1)).toBe(before + 1), { timeout: 20_000, interval: 100 });
+      await vi.waitFor(() => expect(stream.counts.at(-1)).toBe(before + 1), { timeout: 20_000, interval: 20 });
     } finally {
       stream.close();
     }
@@ -212,7 +212,7 @@ describe.skipIf(TEST_DB !== 'postgres')('two server processes on one PostgreSQL 
     expect(await visitorFeed()).toContain(postId);
     await expectJson(a.call(`/api/post/${postId}`, { method: 'DELETE', as: amy }), 200, 'delete on A');
     // Well inside VISITOR_CACHE_MS: only A's signal through the database can make B forget its page.
-    await vi.waitFor(async () => expect(await visitorFeed()).not.toContain(postId), { timeout: 5_000, interval: 100 });
+    await vi.waitFor(async () => expect(await visitorFeed()).not.toContain(postId), { timeout: 5_000, interval: 20 });
   });
 
   it("5. a private group's image: its member reads it signed, an outsider and a visitor are refused", async () => {
@@ -256,7 +256,7 @@ describe.skipIf(TEST_DB !== 'postgres')('two server processes on one PostgreSQL 
         expect(pushes.length).toBeGreaterThan(0);
         return pushes;
       },
-      { timeout: 20_000, interval: 100 },
+      { timeout: 20_000, interval: 20 },
     );
     expect(delivered.map((message) => decryptPush(device, message))).toContainEqual(
       expect.objectContaining({ title: `${ben.username} started following you`, url: `/u/${ben.username}` }),

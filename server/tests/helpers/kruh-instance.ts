@@ -18,9 +18,8 @@ export interface KruhInstance extends TestApp {
 }
 
 /**
- * Both instances run in the test's one process, on a machine other tests keep busy: the first read
- * of an actor makes its keys (RSA 4096, seconds of CPU there), so a document may take longer than
- * a remote server's should.
+ * Both instances run in the test's one process, on a machine other tests keep busy, so a document
+ * may take longer than a remote server's should.
  */
 const INSTANCE_ENV = { FEDERATION_FETCH_TIMEOUT_MS: '30000' };
 

@@ -58,7 +58,7 @@ export async function startServerProcess(args: string[], options: ServerProcessO
   while (child.exitCode === null && Date.now() < deadline) {
     const res = await fetch(`${url}${options.readyPath ?? '/api/health'}`).catch(() => undefined);
     if (res?.status === 200) return server;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   await server.stop();
   throw new Error(`the server at ${url} did not start (exit code ${child.exitCode}):\n${output}`);
