@@ -2,7 +2,7 @@ import { CompiledQuery, type Compilable } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
 import { commentIdsQuery, commentsByIdsQuery } from '../../src/modules/comments/comments.repository';
-import { type ListingPlan, type ListPostIdsParams, type PostScope, postIdsQuery } from '../../src/modules/feeds/feeds.repository';
+import { type ListingPlan, type ListPostIdsParams, type PostScope, pagePostsQuery, postIdsQuery } from '../../src/modules/feeds/feeds.repository';
 import { postGroupsSeenByQuery, visiblePostsQuery } from '../../src/modules/posts/posts.repository';
 import { newId } from '../../src/lib/ids';
 import { addMember, createFollow, createGroup, createPost, useUsers } from '../helpers/fixtures';
@@ -112,6 +112,21 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
     const plan = await planOf(query());
     expectIndexWalk(plan);
     for (const line of plan) expect(line, plan.join('\n')).toMatch(/^(SEARCH|CORRELATED SCALAR SUBQUERY)\b/);
+  });
+
+  /**
+   * A feed's page is read with its posts in one statement: the page walks its index as above, its
+   * posts are read by key, and the only sort is of the page's own rows back into the listing's order.
+   */
+  it.each([
+    ['feed, newest', (): PostScope => ({ kind: 'all' }), /posts_created/],
+    ['group posts', (): PostScope => ({ kind: 'group', groupId }), /post_groups_group/],
+  ] as const)('%s: the page with its posts walks its index and reads the posts by key', async (_name, scope, index) => {
+    const plan = await planOf(pagePostsQuery(t.app.db, listing(scope()), 'walk', visiblePostsQuery));
+    const text = plan.join('\n');
+    expect(text).toMatch(index);
+    expect(plan.filter((line) => /TEMP B-TREE/.test(line)), text).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+    for (const line of plan) expect(line, text).not.toMatch(/^SCAN \S+( AS \S+)?$/);
   });
 
   /**

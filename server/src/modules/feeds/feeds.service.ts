@@ -8,8 +8,8 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
 import { loadGroup } from '../groups/groups.service.js';
-import { type PostView, getPostsForViewer } from '../posts/posts.service.js';
-import { type ListingKeys, type PostScope, listPostIds, postKeys } from './feeds.repository.js';
+import { type PostView, getPostsForViewer, pagePostsStatement, postViewsOf, toPostRow } from '../posts/posts.service.js';
+import { type ListingKeys, type PostScope, listPagePosts, listPostIds, postKeys } from './feeds.repository.js';
 
 export type { ListingKeys, PostScope } from './feeds.repository.js';
 export { postKeys };
@@ -36,14 +36,15 @@ export interface FeedInput {
 
 /**
  * One page of posts of a scope, as the viewer may see them (private images with signed URLs): the
- * page's ids by the listing's plan (feeds.repository.ts), then the posts as cards.
+ * page's posts by the listing's plan (feeds.repository.ts), then their tags and mentions as cards.
  */
 export async function feedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, query, defaults }: FeedInput): Promise<FeedPage> {
   const window = pageWindow(query, PAGE_SIZES.posts);
   const viewerId = viewer?.id ?? null;
-  const ids = await listPostIds(ctx.db, { viewerId, scope, ...listingWindow(query, defaults), offset: window.offset, fetch: window.fetch });
-  const page = toPage(ids, window);
-  return { posts: await getPostsForViewer(ctx.db, page.items, viewerId, ctx.app), hasMore: page.hasMore };
+  // The posts statement asks again what the viewer may read, so the page shows what it allows whatever the listing.
+  const rows = await listPagePosts(ctx.db, { viewerId, scope, ...listingWindow(query, defaults), offset: window.offset, fetch: window.fetch }, 'posts.visible', pagePostsStatement);
+  const page = toPage(rows.map(toPostRow), window);
+  return { posts: await postViewsOf(ctx.db, page.items, page.items.map((row) => row.id), viewerId, ctx.app), hasMore: page.hasMore };
 }
 
 /** A page of a scope bounded by posts rather than by a page number, newest first whichever way it was read. */

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { type InferResult, type SelectQueryBuilder, sql } from 'kysely';
 import { runBound } from '../../db/bound-statements.js';
 import { changedRows, hasRow, likedBy, rowExists, toBool } from '../../db/helpers.js';
 import { reusableQuery } from '../../db/reusable-query.js';
-import type { Executor, GroupRole } from '../../db/schema.js';
+import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { bannedIn, roleIn } from '../../policy/group-access.js';
 import { postIsPrivate, postReadableBy, postVisibleTo } from '../../policy/post-visibility.js';
 import { notBlockedBetween } from '../../policy/blocks.js';
@@ -58,11 +58,22 @@ export function isPostReadable(db: Executor, postId: string, viewerId: string | 
 export async function findVisiblePosts(db: Executor, ids: string[], viewerId: string | null): Promise<PostBaseRow[]> {
   if (ids.length === 0) return [];
   const rows = await runBound(db, 'posts.visible', { ids, viewerId }, (a) => visiblePostsQuery(db, a.ids, a.viewerId));
-  return rows.map((row) => ({ ...row, is_private: toBool(row.is_private), liked: toBool(row.liked), original_readable: toBool(row.original_readable) }));
+  return rows.map(toPostBaseRow);
 }
 
-/** The statement of findVisiblePosts; exported so tests can read its plan. */
-export function visiblePostsQuery(db: Executor, ids: string[], viewerId: string | null) {
+/** A row of visiblePostsQuery as the rest of the app reads it, its flags booleans. */
+export type VisiblePostRawRow = InferResult<ReturnType<typeof visiblePostsQuery>>[number];
+export const toPostBaseRow = (row: VisiblePostRawRow): PostBaseRow =>
+  ({ ...row, is_private: toBool(row.is_private), liked: toBool(row.liked), original_readable: toBool(row.original_readable) });
+
+/** A statement choosing posts by their id (a listing's page), to read those posts in the same statement. */
+export type PostIdsStatement = SelectQueryBuilder<Database, 'posts', { id: string }>;
+
+/**
+ * The statement of findVisiblePosts, of the posts named in `ids` or chosen by a statement (a
+ * listing's page, read with its posts in one round trip); exported so tests can read its plan.
+ */
+export function visiblePostsQuery(db: Executor, ids: string[] | PostIdsStatement, viewerId: string | null) {
   return db
     .selectFrom('posts')
     .leftJoin('users', 'users.id', 'posts.author_id')

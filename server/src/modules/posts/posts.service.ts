@@ -36,7 +36,14 @@ export async function getPostsForViewer(
   signer?: MediaSigner,
 ): Promise<PostView[]> {
   const ids = [...new Set(postIds)];
-  const rows = await repo.findVisiblePosts(db, ids, viewerId);
+  return postViewsOf(db, await repo.findVisiblePosts(db, ids, viewerId), postIds, viewerId, signer);
+}
+
+/**
+ * getPostsForViewer of posts already read (findVisiblePosts' rows, or a listing's page read with its
+ * posts): their tags, mentions and sharers, in the order of `postIds`.
+ */
+export async function postViewsOf(db: Executor, rows: repo.PostBaseRow[], postIds: string[], viewerId: string | null, signer?: MediaSigner): Promise<PostView[]> {
   if (rows.length === 0) return [];
   const visibleIds = rows.map((r) => r.id);
   // Only a post from another server can have been passed on by a community.
@@ -70,6 +77,13 @@ const privateOf = new WeakMap<PostView, boolean>();
  * otherwise): an adapter that shows it (the client API's visibility) need not ask again.
  */
 export const inPrivateGroup = (post: PostView): boolean | undefined => privateOf.get(post);
+
+/**
+ * The statement of getPostsForViewer's posts of a listing's page, read in the page's own statement
+ * (the feeds' listPagePosts), and its rows as postViewsOf takes them.
+ */
+export const pagePostsStatement = repo.visiblePostsQuery;
+export const toPostRow = repo.toPostBaseRow;
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();

@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LITERAL_OFFSET_MAX, type ListPostIdsParams, type PostScope, listPagePosts, listPostIds } from '../../src/modules/feeds/feeds.repository';
+import { visiblePostsQuery } from '../../src/modules/posts/posts.repository';
+import { addMember, createFollow, createGroup, createPost, useUsers } from '../helpers/fixtures';
+import { TEST_DB, useTestApp } from '../helpers/test-app';
+
+/**
+ * A feed's page is read with its posts in one statement, and on PostgreSQL the page's size and
+ * offset of the listings that walk an index are written into it so the server keeps one plan.
+ */
+describe('a page read with its posts', () => {
+  const t = useTestApp();
+  const { alice, bob, carol } = useUsers(t, 'alice', 'bob', 'carol');
+  let groupId = '';
+
+  beforeAll(async () => {
+    const group = await createGroup(t.app, alice, { isPrivate: true });
+    groupId = group.id;
+    await addMember(t.app, groupId, bob);
+    await createFollow(t.app, bob, alice);
+    const start = Date.now() - 100_000;
+    for (let i = 0; i < 24; i++) {
+      await createPost(t.app, [alice, carol][i % 2]!, { text: `post ${i}`, groupIds: i % 3 === 0 ? [groupId] : [], createdAt: start + i * 1000 });
+    }
+  });
+
+  const listing = (scope: PostScope, overrides: Partial<ListPostIdsParams> = {}): ListPostIdsParams => ({
+    viewerId: bob.id,
+    scope,
+    sort: 'newest',
+    since: 0,
+    before: Date.now(),
+    offset: 0,
+    fetch: 5,
+    ...overrides,
+  });
+
+  it('lists the same posts in the same order as the page\'s ids, for every window and sort', async () => {
+    const scopes: PostScope[] = [{ kind: 'all' }, { kind: 'group', groupId }, { kind: 'following', userId: bob.id }, { kind: 'author', authorId: carol.id }];
+    for (const scope of scopes) {
+      for (const sort of ['newest', 'popular'] as const) {
+        // The last offset is past the written-out windows: the same page, its window bound.
+        for (const offset of [0, 4, LITERAL_OFFSET_MAX + 1]) {
+          for (const viewerId of [bob.id, carol.id, null]) {
+            const params = listing(scope, { sort, offset, viewerId });
+            const ids = await listPostIds(t.app.db, params);
+            const posts = await listPagePosts(t.app.db, params, 'posts.visible', visiblePostsQuery);
+            expect(posts.map((post) => post.id)).toEqual(ids);
+          }
+        }
+      }
+    }
+    // The group's members read its posts; others read none of them.
+    expect(await listPagePosts(t.app.db, listing({ kind: 'group', groupId }), 'posts.visible', visiblePostsQuery)).toHaveLength(5);
+    expect(await listPagePosts(t.app.db, listing({ kind: 'group', groupId }, { viewerId: carol.id }), 'posts.visible', visiblePostsQuery)).toHaveLength(0);
+  });
+
+  it.runIf(TEST_DB === 'postgres')('keeps one generic plan of the newest feed\'s page on a connection', async () => {
+    await t.app.db.connection().execute(async (db) => {
+      for (let i = 0; i < 8; i++) await listPagePosts(db, listing({ kind: 'all' }), 'posts.visible', visiblePostsQuery);
+      // The connection may have read other pages before: the one read most here is this one.
+      const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
+        select generic_plans, custom_plans from pg_prepared_statements
+        where statement like ${'%"posts"."id" in (select "posts"."id" from "posts"%limit 5 offset 0)%'}
+        order by generic_plans + custom_plans desc limit 1`.execute(db);
+      const [{ generic_plans: generic, custom_plans: custom }] = rows as [{ generic_plans: string; custom_plans: string }];
+      expect(Number(generic) + Number(custom)).toBeGreaterThanOrEqual(8);
+      // A statement planned for each call counts only custom plans.
+      expect(Number(generic)).toBeGreaterThan(0);
+    });
+  });
+});
