@@ -12,7 +12,7 @@ import { useStatementCounter } from '../helpers/statements';
  */
 describe('statements per hot read', () => {
   const { t, statementsOf } = useStatementCounter();
-  const { alice, bob, carol } = useUsers(t, 'alice', 'bob', 'carol');
+  const { alice, bob, carol, dave } = useUsers(t, 'alice', 'bob', 'carol', 'dave');
   let privateGroup = { id: '', name: '' };
   let publicGroup = { id: '', name: '' };
   let privatePost = '';
@@ -38,6 +38,8 @@ describe('statements per hot read', () => {
       await t.app.db.insertInto('post_mentions').values({ post_id: post.id, position: 0, user_id: bob.id, username: bob.username }).execute();
       if (i % 2 === 0) await t.app.db.insertInto('post_likes').values({ post_id: post.id, user_id: bob.id, created_at: start }).execute();
     }
+    // Posts naming no group and nobody: their page reads no tags and no mentions.
+    for (let i = 0; i < 3; i++) await createPost(t.app, dave, { createdAt: start + i });
     for (let i = 0; i < 24; i++) {
       const id = newId();
       const text = `comment ${i}`;
@@ -51,10 +53,13 @@ describe('statements per hot read', () => {
     }
   });
 
+  // A feed's page and its posts are one statement.
   const reads: [string, () => TestUser | null, () => string, number][] = [
-    ['the newest feed, signed in', () => bob, () => '/api/feed?sort=newest', 5],
-    ['a private group\'s posts, signed in', () => bob, () => `/api/group/${privateGroup.name}/posts?sort=newest`, 7],
-    ['a group\'s posts, signed out', () => null, () => `/api/group/${publicGroup.name}/posts?sort=newest`, 5],
+    ['the newest feed, signed in', () => bob, () => '/api/feed?sort=newest', 4],
+    ['a private group\'s posts, signed in', () => bob, () => `/api/group/${privateGroup.name}/posts?sort=newest`, 6],
+    ['a group\'s posts, signed out', () => null, () => `/api/group/${publicGroup.name}/posts?sort=newest`, 4],
+    // The session, the author's id by name, the page with its posts.
+    ['posts naming no group and nobody, signed in', () => bob, () => `/api/profile/posts/${dave.username}`, 3],
     ['a post in a private group, signed in', () => bob, () => `/api/post/${privatePost}`, 4],
     ['a post, signed out', () => null, () => `/api/post/${publicPost}`, 3],
     ['a post\'s comments, signed in', () => bob, () => `/api/post/${privatePost}/comments`, 5],

@@ -43,6 +43,9 @@ export interface PostBaseRow {
   liked: boolean;
   /** Whether the post it replies to exists and the viewer may read it (false for a post replying to none). */
   original_readable: boolean;
+  /** Whether the post names any group, and anyone: only then are its tags or its mentions read. */
+  has_groups: boolean;
+  has_mentions: boolean;
 }
 
 /** Whether the viewer may read the post (see postReadableBy): what answers 404 for one post's page and its parts. */
@@ -64,7 +67,14 @@ export async function findVisiblePosts(db: Executor, ids: string[], viewerId: st
 /** A row of visiblePostsQuery as the rest of the app reads it, its flags booleans. */
 export type VisiblePostRawRow = InferResult<ReturnType<typeof visiblePostsQuery>>[number];
 export const toPostBaseRow = (row: VisiblePostRawRow): PostBaseRow =>
-  ({ ...row, is_private: toBool(row.is_private), liked: toBool(row.liked), original_readable: toBool(row.original_readable) });
+  ({
+    ...row,
+    is_private: toBool(row.is_private),
+    liked: toBool(row.liked),
+    original_readable: toBool(row.original_readable),
+    has_groups: toBool(row.has_groups),
+    has_mentions: toBool(row.has_mentions),
+  });
 
 /** A statement choosing posts by their id (a listing's page), to read those posts in the same statement. */
 export type PostIdsStatement = SelectQueryBuilder<Database, 'posts', { id: string }>;
@@ -101,6 +111,10 @@ export function visiblePostsQuery(db: Executor, ids: string[] | PostIdsStatement
     .select((eb) =>
       eb.exists(eb.selectFrom('posts as original').select(sql<number>`1`.as('one')).whereRef('original.id', '=', 'posts.reply_to').where(postReadableBy(viewerId, 'original'))).as('original_readable'),
     )
+    // Most posts name no group and nobody: a lookup by key each here spares the page the statements
+    // reading their tags and mentions when none of its posts has any.
+    .select((eb) => eb.exists(eb.selectFrom('post_groups as any_pg').select(sql<number>`1`.as('one')).whereRef('any_pg.post_id', '=', 'posts.id')).as('has_groups'))
+    .select((eb) => eb.exists(eb.selectFrom('post_mentions as any_pm').select(sql<number>`1`.as('one')).whereRef('any_pm.post_id', '=', 'posts.id')).as('has_mentions'))
     .where('posts.id', 'in', ids)
     .where(postReadableBy(viewerId, 'posts'));
 }

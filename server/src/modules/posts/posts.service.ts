@@ -45,13 +45,13 @@ export async function getPostsForViewer(
  */
 export async function postViewsOf(db: Executor, rows: repo.PostBaseRow[], postIds: string[], viewerId: string | null, signer?: MediaSigner): Promise<PostView[]> {
   if (rows.length === 0) return [];
-  const visibleIds = rows.map((r) => r.id);
+  const idsOf = (has: (row: repo.PostBaseRow) => boolean) => rows.filter(has).map((r) => r.id);
+  // Each is asked only of the posts that may have one: a page where none has any sends no statement.
   // Only a post from another server can have been passed on by a community.
-  const remoteIds = rows.filter((r) => r.ap_id !== null).map((r) => r.id);
   const [groupRows, mentionRows, sharerRows] = await Promise.all([
-    repo.findPostGroupsSeenBy(db, visibleIds, viewerId),
-    repo.findPostMentions(db, visibleIds),
-    repo.findPostSharers(db, remoteIds),
+    repo.findPostGroupsSeenBy(db, idsOf((r) => r.has_groups), viewerId),
+    repo.findPostMentions(db, idsOf((r) => r.has_mentions)),
+    repo.findPostSharers(db, idsOf((r) => r.ap_id !== null)),
   ]);
   const groupsByPost = groupBy(groupRows, (g) => g.post_id);
   const mentionsByPost = groupBy(mentionRows, (m) => m.post_id);
