@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LITERAL_OFFSET_MAX, type ListPostIdsParams, type PostScope, listPagePosts, listPostIds } from '../../src/modules/feeds/feeds.repository';
+import { LITERAL_OFFSET_MAX, type PostScope, listPagePosts, listPostIds } from '../../src/modules/feeds/feeds.repository';
 import { visiblePostsQuery } from '../../src/modules/posts/posts.repository';
-import { addMember, createFollow, createGroup, createPost, useUsers } from '../helpers/fixtures';
+import { createPost, useUsers } from '../helpers/fixtures';
+import { listingFor, privateGroupOfFollowed } from '../helpers/listings';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
 
 /**
@@ -15,26 +16,14 @@ describe('a page read with its posts', () => {
   let groupId = '';
 
   beforeAll(async () => {
-    const group = await createGroup(t.app, alice, { isPrivate: true });
-    groupId = group.id;
-    await addMember(t.app, groupId, bob);
-    await createFollow(t.app, bob, alice);
+    groupId = await privateGroupOfFollowed(t.app, alice, bob);
     const start = Date.now() - 100_000;
     for (let i = 0; i < 24; i++) {
       await createPost(t.app, [alice, carol][i % 2]!, { text: `post ${i}`, groupIds: i % 3 === 0 ? [groupId] : [], createdAt: start + i * 1000 });
     }
   });
 
-  const listing = (scope: PostScope, overrides: Partial<ListPostIdsParams> = {}): ListPostIdsParams => ({
-    viewerId: bob.id,
-    scope,
-    sort: 'newest',
-    since: 0,
-    before: Date.now(),
-    offset: 0,
-    fetch: 5,
-    ...overrides,
-  });
+  const listing = listingFor(() => bob, 5);
 
   it('lists the same posts in the same order as the page\'s ids, for every window and sort', async () => {
     const scopes: PostScope[] = [{ kind: 'all' }, { kind: 'group', groupId }, { kind: 'following', userId: bob.id }, { kind: 'author', authorId: carol.id }];

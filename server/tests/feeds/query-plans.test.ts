@@ -5,7 +5,8 @@ import { commentIdsQuery, commentsByIdsQuery } from '../../src/modules/comments/
 import { type ListingPlan, type ListPostIdsParams, type PostScope, pagePostsQuery, postIdsQuery } from '../../src/modules/feeds/feeds.repository';
 import { postGroupsSeenByQuery, visiblePostsQuery } from '../../src/modules/posts/posts.repository';
 import { newId } from '../../src/lib/ids';
-import { addMember, createFollow, createGroup, createPost, useUsers } from '../helpers/fixtures';
+import { createPost, useUsers } from '../helpers/fixtures';
+import { listingFor, privateGroupOfFollowed } from '../helpers/listings';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
 
 /**
@@ -23,10 +24,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
   const pageIds: string[] = [];
 
   beforeAll(async () => {
-    const group = await createGroup(t.app, alice, { isPrivate: true });
-    groupId = group.id;
-    await addMember(t.app, groupId, bob);
-    await createFollow(t.app, bob, alice);
+    groupId = await privateGroupOfFollowed(t.app, alice, bob);
     const start = Date.now() - 100_000;
     for (let i = 0; i < 30; i++) {
       const author = [alice, carol][i % 2]!;
@@ -60,16 +58,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('query plans of the hot listings', () => {
     for (const line of plan) expect(line, text).not.toMatch(/^SCAN \S+( AS \S+)?$/);
   }
 
-  const listing = (scope: PostScope, overrides: Partial<ListPostIdsParams> = {}): ListPostIdsParams => ({
-    viewerId: bob.id,
-    scope,
-    sort: 'newest',
-    since: 0,
-    before: Date.now(),
-    offset: 0,
-    fetch: 11,
-    ...overrides,
-  });
+  const listing = listingFor(() => bob, 11);
 
   const posts = (scope: () => PostScope, overrides: Partial<ListPostIdsParams> = {}, plan: ListingPlan = 'walk') =>
     () => postIdsQuery(t.app.db, listing(scope(), overrides), plan);
