@@ -18,7 +18,8 @@ describe('app routes', () => {
     '/', '/feed', '/feed/following', '/feed/groups', '/p/abc', '/login', '/signup', '/verify', '/reset',
     '/search?q=x', '/h/cats', '/u/alice', '/u/alice/followers', '/g/knitters', '/g/knitters/members',
     '/g/knitters/settings', '/create-group', '/post', '/notifications', '/account/notifications',
-    '/account', '/account/credentials', '/account/notification-settings',
+    '/account', '/account/credentials', '/account/notification-settings', '/account/safety', '/account/invites',
+    '/account/apps', '/account-deleted', '/moderation', '/moderation/instance', '/moderation/people', '/about',
   ])('has a screen for %s', (route) => {
     vi.stubGlobal('fetch', stubFetch(() => undefined).fetchMock);
     const { router } = renderRoutes(routes, { route });

@@ -28,6 +28,11 @@ function page(load: () => Promise<PageModule>, options: { guarded?: boolean } = 
   };
 }
 
+/** The pages under one path, each behind the auth guard: `{ sub-path: page }`, '' for the path itself. */
+function guardedUnder(base: string, pages: Record<string, () => Promise<PageModule>>): RouteObject[] {
+  return Object.entries(pages).map(([sub, load]) => ({ path: sub ? `${base}/${sub}` : base, ...page(load, { guarded: true }) }));
+}
+
 const feed = () => import('../features/feed/FeedPage');
 const compose = () => import('../features/compose/ComposePage');
 const post = () => import('./post-page/PostPage');
@@ -101,16 +106,16 @@ export const routes: RouteObject[] = [
           { path: 'g/:groupname/settings', ...page(groupSettings, { guarded: true }) },
           { path: 'g/:groupname/reports', ...page(groupReports, { guarded: true }) },
           { path: 'g/:groupname/:show', ...page(group) },
-          { path: 'account', ...page(account, { guarded: true }) },
-          { path: 'account/credentials', ...page(credentials, { guarded: true }) },
-          { path: 'account/notification-settings', ...page(notificationSettings, { guarded: true }) },
-          { path: 'account/safety', ...page(safetyLists, { guarded: true }) },
-          { path: 'account/invites', ...page(invites, { guarded: true }) },
-          { path: 'account/apps', ...page(authorizedApps, { guarded: true }) },
+          ...guardedUnder('account', {
+            '': account,
+            credentials,
+            'notification-settings': notificationSettings,
+            safety: safetyLists,
+            invites,
+            apps: authorizedApps,
+          }),
           { path: 'account-deleted', ...page(accountDeleted) },
-          { path: 'moderation', ...page(moderation, { guarded: true }) },
-          { path: 'moderation/instance', ...page(instanceSettings, { guarded: true }) },
-          { path: 'moderation/people', ...page(people, { guarded: true }) },
+          ...guardedUnder('moderation', { '': moderation, instance: instanceSettings, people }),
           { path: 'about', ...page(about) },
           // A fediverse app's sign-in: the app's request is the query, kept across the login.
           { path: 'oauth/authorize', ...page(authorize, { guarded: true }) },
