@@ -1,6 +1,7 @@
 import { type Static, type TArray, type TBoolean, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import type { ServerErrorKey } from '../errors.js';
 import { SORTS, TIMES } from '../listing.js';
+import { endpoint } from './endpoint.js';
 import { ID_PATTERN } from '../validation.js';
 
 /** Pieces of the API contract that many calls share. */
@@ -145,8 +146,9 @@ export type ListingQuery = Static<typeof ListingQuery>;
 /** Query and answer of a paged list: the page query and the page it answers. */
 export const pageEntry = <R extends TSchema>(reply: R) => ({ query: PageQuery, replies: { 200: reply } }) as const;
 
-/** A page only the instance's moderators read. */
-export const moderatorsPage = <R extends TSchema>(reply: R) => ({ ...pageEntry(reply), errors: ['moderators_only'] }) as const;
+/** A list only the instance's moderators read, page by page (see pageEntry). */
+export const moderatorsList = <const P extends string, R extends TSchema>(path: P, summary: string, reply: R) =>
+  endpoint({ method: 'GET', path, summary, ...pageEntry(reply), errors: ['moderators_only'] });
 
 /**
  * A change only the instance's moderators make, answering its message: `key` is its refusal of

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable, PathText, moderatorsChange, moderatorsPage, pageOf } from './common.js';
+import { Nullable, PathText, moderatorsChange, moderatorsList, pageOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** Blocked domains listed per page of the moderation screen's section. */
@@ -19,34 +19,31 @@ export type DomainBlockItem = Static<typeof DomainBlockItem>;
 export const DomainBlocksReply = pageOf('domains', DomainBlockItem);
 export type DomainBlocksReply = Static<typeof DomainBlocksReply>;
 
-const DOMAIN_BLOCK_RULE =
-  'A blocked domain, and every subdomain of it, is cut off from federation: nothing is delivered to it, its servers\' ' +
-  'activities are refused, its follows of local users and groups end, and its accounts are suspended (their content ' +
-  'hidden). Lifting the block lifts the suspensions it made; ended follows stay ended. Setting a state that is already ' +
-  'set changes nothing and succeeds.';
+/** What blocking a domain and lifting the block share: the rule they keep, and their refusals. */
+const onDomain = {
+  description:
+    'A blocked domain, and every subdomain of it, is cut off from federation: nothing is delivered to it, its servers\' ' +
+    'activities are refused, its follows of local users and groups end, and its accounts are suspended (their content ' +
+    'hidden). Lifting the block lifts the suspensions it made; ended follows stay ended. Setting a state that is already ' +
+    'set changes nothing and succeeds.',
+  ...moderatorsChange('invalid_domain'),
+} as const;
 
 /** The instance moderators' boundaries of federation. */
 export const moderationApi = {
-  domainBlocks: endpoint({
-    method: 'GET',
-    path: '/moderation/domain-blocks',
-    summary: 'The blocked domains, latest first (instance moderators)',
-    ...moderatorsPage(DomainBlocksReply),
-  }),
+  domainBlocks: moderatorsList('/moderation/domain-blocks', 'The blocked domains, latest first (instance moderators)', DomainBlocksReply),
   blockDomain: endpoint({
     method: 'POST',
     path: '/moderation/domain-blocks',
     summary: 'Block a domain and its subdomains from federating with the instance (instance moderators)',
-    description: DOMAIN_BLOCK_RULE,
     body: DomainBody,
-    ...moderatorsChange('invalid_domain'),
+    ...onDomain,
   }),
   unblockDomain: endpoint({
     method: 'DELETE',
     path: '/moderation/domain-blocks/:domain',
     summary: 'Lift the block of a domain (instance moderators)',
-    description: DOMAIN_BLOCK_RULE,
     params: DomainParams,
-    ...moderatorsChange('invalid_domain'),
+    ...onDomain,
   }),
 } as const;

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
-import { Id, MessageReplies, Nullable, moderatorsChange, moderatorsPage, pageOf, pageEntry } from './common.js';
+import { Id, MessageReplies, Nullable, moderatorsChange, moderatorsList, pageOf, pageEntry } from './common.js';
 import { endpoint, plainEntry } from './endpoint.js';
 
 /**
@@ -72,12 +72,7 @@ export const registrationApi = {
     body: RegistrationSettings,
     ...moderatorsChange('invalid_registration_settings'),
   }),
-  applications: endpoint({
-    method: 'GET',
-    path: '/registration/applications',
-    summary: 'Sign-ups waiting for approval, oldest first (instance moderators)',
-    ...moderatorsPage(ApplicationsReply),
-  }),
+  applications: moderatorsList('/registration/applications', 'Sign-ups waiting for approval, oldest first (instance moderators)', ApplicationsReply),
   decide: endpoint({
     method: 'POST',
     path: '/registration/applications/:userId',

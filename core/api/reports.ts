@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, MessageReplies, Nullable, moderatorsPage, pageOf } from './common.js';
+import { Id, MessageReplies, Nullable, moderatorsList, pageOf } from './common.js';
 import { endpoint } from './endpoint.js';
 
 /** What can be reported to the moderators. */
@@ -100,12 +100,7 @@ export const reportsApi = {
       'idempotency_mismatch',
     ],
   }),
-  queue: endpoint({
-    method: 'GET',
-    path: '/reports',
-    summary: 'Open reports, newest first, one item per reported thing (instance moderators)',
-    ...moderatorsPage(ReportListReply),
-  }),
+  queue: moderatorsList('/reports', 'Open reports, newest first, one item per reported thing (instance moderators)', ReportListReply),
   act: endpoint({
     method: 'POST',
     path: '/reports/:reportId',
@@ -132,10 +127,5 @@ export const reportsApi = {
     replies: MessageReplies,
     errors: ['moderators_only', 'user_not_found', 'invalid_moderation_action'],
   }),
-  log: endpoint({
-    method: 'GET',
-    path: '/reports/log',
-    summary: 'Every moderation action, newest first (instance moderators)',
-    ...moderatorsPage(ModerationLogReply),
-  }),
+  log: moderatorsList('/reports/log', 'Every moderation action, newest first (instance moderators)', ModerationLogReply),
 } as const;
