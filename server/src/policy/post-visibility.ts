@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, expressionBuilder, sql } from 'kysely';
-import { toFlag } from '../db/helpers.js';
+import { likedBy, toFlag } from '../db/helpers.js';
 import type { Database, Executor } from '../db/schema.js';
 import { notBlockedBetween } from './blocks.js';
 import { postAuthorNotSuspended } from './suspension.js';
@@ -85,6 +85,14 @@ export function postIsPrivate(postIdColumn: PostIdColumn) {
     .then(sql<number>`1`)
     .else(sql<number>`0`)
     .end();
+}
+
+/**
+ * What the card of a post or a comment reads beside its row: whether its post is in a private group
+ * (`is_private`: its images are signed) and whether the viewer liked it (`liked`). Read both with toBool.
+ */
+export function cardFlags(viewerId: string | null, likes: 'post_likes' | 'comment_likes', postIdColumn: PostIdColumn, idColumn: string) {
+  return [postIsPrivate(postIdColumn).as('is_private'), likedBy(viewerId, likes, idColumn).as('liked')] as const;
 }
 
 /** Whether the post, by id, is in any private group. */

@@ -1,11 +1,11 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import { type Keyset, type KeysetPage, type LikedWritingRow, addToCounters, afterKeyset, beforeKeyset, changedRows, imagesOfAuthor, likedBy, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
+import { type Keyset, type KeysetPage, type LikedWritingRow, addToCounters, afterKeyset, beforeKeyset, changedRows, imagesOfAuthor, likesGivenBy, toBool, toFlag } from '../../db/helpers.js';
 import { runBound } from '../../db/bound-statements.js';
 import type { CommentRow, Database, Executor } from '../../db/schema.js';
 import type { ListingWindow, PageWindow } from '../../lib/paging.js';
 import { lockingRead } from '../../db/dialect.js';
 import { searchMatches } from '../../lib/search.js';
-import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
+import { cardFlags, postVisibleTo } from '../../policy/post-visibility.js';
 import { commentNotBlocked } from '../../policy/blocks.js';
 import { userNotSuspended } from '../../policy/suspension.js';
 
@@ -191,8 +191,7 @@ function commentView(db: Executor, viewerId: string | null) {
       'post_author.username as post_author_username',
       'pc_author.username as parent_comment_author_username',
     ])
-    .select(postIsPrivate('comments.post_id').as('is_private'))
-    .select(likedBy(viewerId, 'comment_likes', 'comments.id').as('liked'))
+    .select(cardFlags(viewerId, 'comment_likes', 'comments.post_id', 'comments.id'))
     .where(readableComment(viewerId));
 }
 

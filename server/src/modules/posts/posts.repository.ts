@@ -4,7 +4,7 @@ import { changedRows, hasRow, likedBy, rowExists, toBool } from '../../db/helper
 import { reusableQuery } from '../../db/reusable-query.js';
 import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { bannedIn, roleIn } from '../../policy/group-access.js';
-import { postIsPrivate, postReadableBy, postVisibleTo } from '../../policy/post-visibility.js';
+import { cardFlags, postReadableBy, postVisibleTo } from '../../policy/post-visibility.js';
 import { notBlockedBetween } from '../../policy/blocks.js';
 
 /**
@@ -106,8 +106,7 @@ export function visiblePostsQuery(db: Executor, ids: string[] | PostIdsStatement
       'posts.ap_url',
       'posts.remote_media',
     ])
-    .select(postIsPrivate('posts.id').as('is_private'))
-    .select(likedBy(viewerId, 'post_likes', 'posts.id').as('liked'))
+    .select(cardFlags(viewerId, 'post_likes', 'posts.id', 'posts.id'))
     .select((eb) =>
       eb.exists(eb.selectFrom('posts as original').select(sql<number>`1`.as('one')).whereRef('original.id', '=', 'posts.reply_to').where(postReadableBy(viewerId, 'original'))).as('original_readable'),
     )
