@@ -5,13 +5,11 @@ import { contextOf } from '../../lib/service-context.js';
 import { readUpload, registerUploads } from '../media/uploads.js';
 import { requireScope } from './client-caller.js';
 import { untypedRoute } from './client-errors.js';
-import { CLIENT_ERRORS } from './client-route.js';
+import { CLIENT_ERRORS, idOf } from './client-route.js';
 import { type MediaFields, getMedia, updateMedia, uploadMedia } from './media.service.js';
 
 /** The adapter's refusals, and a file too large. */
 const REFUSALS = { ...CLIENT_ERRORS, 413: ClientError } as const;
-
-type IdParams = { id: string };
 
 /**
  * Pictures apps upload before their status (POST /api/v2/media and /api/v1/media), read and changed
@@ -29,7 +27,7 @@ export const clientMediaRoutes: FastifyPluginAsync = async (app) => {
   }
   app.route({
     ...untypedRoute(clientMediaApi.media, REFUSALS),
-    handler: async (request) => getMedia(ctx, await requireScope(request, 'write:media'), (request.params as IdParams).id),
+    handler: async (request) => getMedia(ctx, await requireScope(request, 'write:media'), idOf(request)),
   });
   app.route({
     ...untypedRoute(clientMediaApi.updateMedia, REFUSALS),
@@ -37,7 +35,7 @@ export const clientMediaRoutes: FastifyPluginAsync = async (app) => {
       const viewer = await requireScope(request, 'write:media');
       // Some apps send the new description as a multipart form, as they sent the picture.
       const fields: MediaFields = request.isMultipart() ? (await readUpload(request)).fields : ((request.body as MediaFields | undefined) ?? {});
-      return updateMedia(ctx, viewer, { id: (request.params as IdParams).id, fields });
+      return updateMedia(ctx, viewer, { id: idOf(request), fields });
     },
   });
 };

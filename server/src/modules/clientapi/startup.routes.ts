@@ -5,7 +5,7 @@ import type { MarkerTimeline } from '#core/api/client-entities';
 import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { requireScope } from './client-caller.js';
 import { pageSize } from './client-paging.js';
-import { entityRoute, listOf, readerOf } from './client-route.js';
+import { arrayParam, entityRoute, readerOf } from './client-route.js';
 import { extendedDescription, markers, preferences, saveMarkers, suggestions } from './startup.service.js';
 
 /** What Kruh has none of: apps ask at start and are answered an empty list, never an error. */
@@ -37,8 +37,7 @@ export function startupRoutes(app: FastifyInstance): void {
     ...entityRoute(clientReadsApi.markers),
     handler: async (request) => {
       const viewer = await requireScope(request, 'read:statuses');
-      const query = request.query as { timeline?: string | string[]; 'timeline[]'?: string | string[] };
-      return markers(contextOf(app), viewer, [...listOf(query['timeline[]']), ...listOf(query.timeline)]);
+      return markers(contextOf(app), viewer, arrayParam(request.query, 'timeline'));
     },
   });
   app.route({

@@ -4,7 +4,7 @@ import { contextOf, inNewTransaction } from '../../lib/service-context.js';
 import { removePostMedia } from '../posts/posts.service.js';
 import { prepareTypedMentions } from '../remote/typed-mentions.js';
 import { requireScope } from './client-caller.js';
-import { entityRoute, readerOf } from './client-route.js';
+import { entityRoute, idOf, readByIdRoute } from './client-route.js';
 import { clientWrite } from './client-write-route.js';
 import {
   type NewStatusBody,
@@ -17,8 +17,6 @@ import {
   statusHistory,
   statusSource,
 } from './statuses-write.service.js';
-
-type IdParams = { id: string };
 
 /** Statuses written by apps: new ones, edits (with the history and source they read), deleting, liking, and the refused boost. */
 export function statusWriteRoutes(app: FastifyInstance): void {
@@ -37,23 +35,20 @@ export function statusWriteRoutes(app: FastifyInstance): void {
     handler: clientWrite(
       app,
       'write:statuses',
-      (ctx, request, viewer) => editStatus(ctx, viewer, { id: (request.params as IdParams).id, body: request.body as StatusEditBody }),
+      (ctx, request, viewer) => editStatus(ctx, viewer, { id: idOf(request), body: request.body as StatusEditBody }),
       (request, viewer) => prepareTypedMentions(app, viewer, (request.body as StatusEditBody).status),
     ),
   });
-  app.route({
-    ...entityRoute(clientWritesApi.statusHistory),
-    handler: async (request) => statusHistory(contextOf(app), await readerOf(request), (request.params as IdParams).id),
-  });
+  app.route(readByIdRoute(app, clientWritesApi.statusHistory, statusHistory));
   app.route({
     ...entityRoute(clientWritesApi.statusSource),
-    handler: async (request) => statusSource(contextOf(app), await requireScope(request, 'read:statuses'), (request.params as IdParams).id),
+    handler: async (request) => statusSource(contextOf(app), await requireScope(request, 'read:statuses'), idOf(request)),
   });
   app.route({
     ...entityRoute(clientWritesApi.deleteStatus),
     handler: async (request) => {
       const viewer = await requireScope(request, 'write:statuses');
-      const { status, keys } = await inNewTransaction(app, (ctx) => deleteStatus(ctx, viewer, (request.params as IdParams).id));
+      const { status, keys } = await inNewTransaction(app, (ctx) => deleteStatus(ctx, viewer, idOf(request)));
       await removePostMedia(app.storage, keys, request.log);
       return status;
     },
@@ -61,7 +56,7 @@ export function statusWriteRoutes(app: FastifyInstance): void {
   for (const [entry, liked] of [[clientWritesApi.favourite, true], [clientWritesApi.unfavourite, false]] as const) {
     app.route({
       ...entityRoute(entry),
-      handler: clientWrite(app, 'write:favourites', (ctx, request, viewer) => setFavourite(ctx, viewer, { id: (request.params as IdParams).id, liked })),
+      handler: clientWrite(app, 'write:favourites', (ctx, request, viewer) => setFavourite(ctx, viewer, { id: idOf(request), liked })),
     });
   }
   app.route({

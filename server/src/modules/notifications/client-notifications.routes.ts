@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type NotificationsQuery, clientNotificationsApi } from '#core/api/client-notifications';
 import { contextOf } from '../../lib/service-context.js';
 import { requireScope } from '../clientapi/client-caller.js';
-import { entityRoute, listOf, paged } from '../clientapi/client-route.js';
+import { arrayParam, entityRoute, idOf, paged } from '../clientapi/client-route.js';
 import {
   clearNotifications,
   dismissNotification,
@@ -10,8 +10,6 @@ import {
   listClientNotifications,
   unreadNotificationCount,
 } from './client-notifications.service.js';
-
-type IdParams = { id: string };
 
 /**
  * The caller's notifications in the client API: the list by types, one, dismissing one or all, and
@@ -25,9 +23,7 @@ export function clientNotificationRoutes(app: FastifyInstance): void {
     handler: async (request, reply) => {
       const viewer = await requireScope(request, 'read:notifications');
       const query = request.query as NotificationsQuery;
-      const types = [...listOf(query['types[]']), ...listOf(query.types)];
-      const excluded = [...listOf(query['exclude_types[]']), ...listOf(query.exclude_types)];
-      const page = await listClientNotifications(ctx, viewer, { query, types, excluded });
+      const page = await listClientNotifications(ctx, viewer, { query, types: arrayParam(query, 'types'), excluded: arrayParam(query, 'exclude_types') });
       return paged(request, reply, { items: page.notifications, full: page.full, first: page.first, last: page.last });
     },
   });
@@ -37,11 +33,11 @@ export function clientNotificationRoutes(app: FastifyInstance): void {
   });
   app.route({
     ...entityRoute(clientNotificationsApi.notification),
-    handler: async (request) => getClientNotification(ctx, await requireScope(request, 'read:notifications'), (request.params as IdParams).id),
+    handler: async (request) => getClientNotification(ctx, await requireScope(request, 'read:notifications'), idOf(request)),
   });
   app.route({
     ...entityRoute(clientNotificationsApi.dismiss),
-    handler: async (request) => dismissNotification(ctx, await requireScope(request, 'write:notifications'), (request.params as IdParams).id),
+    handler: async (request) => dismissNotification(ctx, await requireScope(request, 'write:notifications'), idOf(request)),
   });
   app.route({
     ...entityRoute(clientNotificationsApi.clear),
