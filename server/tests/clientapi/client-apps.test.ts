@@ -48,6 +48,8 @@ describe('client API: instance and apps', () => {
     expect(one.uri).toBe('kruh.test');
     expect(one.version).toMatch(/^4\.3\.0 \(compatible; Kruh \d+\.\d+\.\d+\)$/);
     expect(one.configuration.statuses.max_characters).toBe(LIMITS.textMaxLength);
+    // Asked with a trailing slash too, as a library does to learn the version.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/instance/' })).json()).toEqual(one);
     expect(one.configuration.statuses.max_media_attachments).toBe(LIMITS.imagesPerPost);
     expect(one.configuration.media_attachments.image_size_limit).toBe(LIMITS.imageMaxBytes);
     expect(one.configuration).not.toHaveProperty('polls');

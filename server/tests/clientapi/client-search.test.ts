@@ -28,6 +28,10 @@ describe('client API: search', () => {
     expect(body.hashtags).toEqual([]);
     const v1 = await get(null, '/api/v1/accounts/search?q=marigold&limit=2');
     expect(v1.body.map((a: Account) => a.acct)).toEqual(['marigoldfan', 'marigoldkeeper']);
+    // Flags written 1 and 0, as some libraries send every yes and no; a number stays a number.
+    const flags = await get(null, '/api/v2/search?q=marigold&type=accounts&exclude_unreviewed=1&resolve=0&following=0&limit=1');
+    expect(flags.status).toBe(200);
+    expect(flags.body.accounts.map((a: Account) => a.acct)).toEqual(['marigoldfan']);
     const second = await get(null, '/api/v1/accounts/search?q=marigold&limit=1&offset=1');
     expect(second.body.map((a: Account) => a.acct)).toEqual(['marigoldkeeper']);
     expect((await get(null, '/api/v1/accounts/search?q=%20')).body).toEqual([]);

@@ -5,6 +5,7 @@ import { contextOf } from '../../lib/service-context.js';
 import { registerApp, verifiedApp } from './apps.service.js';
 import { callingAppId } from './client-caller.js';
 import { acceptForms, answerClientErrors } from './client-errors.js';
+import { acceptNumericFlags } from './client-flags.js';
 import { allowCrossOrigin } from './cross-origin.js';
 import { entityRoute } from './client-route.js';
 import { accountRoutes } from './accounts.routes.js';
@@ -30,10 +31,16 @@ export type ClientArea = (app: FastifyInstance) => void;
 export const clientApiWith = (...areas: ClientArea[]): FastifyPluginAsyncTypebox => async (app) => {
   answerClientErrors(app);
   acceptForms(app);
+  acceptNumericFlags(app);
   // Web clients page with the Link header, so they must be let read it.
   allowCrossOrigin(app, ['/v1/*', '/v2/*'], { methods: 'GET, POST, PUT, PATCH, DELETE, OPTIONS', expose: 'Link' });
 
-  app.route({ ...entityRoute(clientApi.instanceV1), handler: async () => instanceV1(await instanceFacts(contextOf(app))) });
+  const firstInstance = async () => instanceV1(await instanceFacts(contextOf(app)));
+  app.route({ ...entityRoute(clientApi.instanceV1), handler: firstInstance });
+  // Some libraries ask for it with a trailing slash to learn which version they speak to, and without an
+  // answer take the server for the oldest one and refuse most of their calls.
+  const slashed = entityRoute(clientApi.instanceV1);
+  app.route({ ...slashed, url: `${slashed.url}/`, schema: { ...slashed.schema, hide: true }, handler: firstInstance });
   app.route({ ...entityRoute(clientApi.instanceV2), handler: async () => instanceV2(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.rules), handler: async () => rulesOf(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.registerApp), handler: async (request) => registerApp(contextOf(app), request.body as NewClientApp) });
