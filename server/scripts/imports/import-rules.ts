@@ -15,6 +15,7 @@ export const MODULE_ORDER: readonly string[] = [
   'passkeys',
   'media',
   'remote',
+  'counters',
   'follows',
   'comments',
   'posts',

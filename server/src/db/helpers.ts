@@ -88,6 +88,11 @@ export function rowExists<T extends Table>(db: Executor, table: T, match: Match<
   return hasRow(pinnedRows(db, table, match).select(sql<number>`1`.as('found')));
 }
 
+/** The row of `table` that `match` pins, every column (an app by its client id, a token by its hash); undefined when there is none. */
+export async function rowOf<T extends Table>(db: Executor, table: T, match: Match<T>): Promise<Row<T> | undefined> {
+  return (await pinnedRows(db, table, match).selectAll().executeTakeFirst()) as Row<T> | undefined;
+}
+
 /** `column` of the row of `table` that `match` pins (a member's level, the follow a Follow's id names); undefined when there is none. */
 export async function columnOf<T extends Table, C extends keyof Row<T> & string>(db: Executor, table: T, column: C, match: Match<T>): Promise<Row<T>[C] | undefined> {
   const row = await pinnedRows(db, table, match).select(column as string).executeTakeFirst();

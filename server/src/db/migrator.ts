@@ -45,6 +45,7 @@ import * as remoteMediaCopies from './migrations/20261201_40_remote_media_copies
 import * as clientApps from './migrations/20261201_70_client_apps.js';
 import * as oauthTokens from './migrations/20261201_15_oauth_tokens.js';
 import * as clientPushSubscriptions from './migrations/20261201_18_client_push_subscriptions.js';
+import * as accountCounts from './migrations/20261201_19_account_counts.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -92,6 +93,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201_70_client_apps': clientApps,
   '20261201_15_oauth_tokens': oauthTokens,
   '20261201_18_client_push_subscriptions': clientPushSubscriptions,
+  '20261201_19_account_counts': accountCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

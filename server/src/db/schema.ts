@@ -431,6 +431,14 @@ export interface ClientMarkersTable {
   updated_at: number;
 }
 
+/** An account's followers, follows and posts anyone may count, kept by the writes that change them. */
+export interface AccountCountsTable {
+  user_id: string;
+  followers: Generated<number>;
+  following: Generated<number>;
+  statuses: Generated<number>;
+}
+
 /** A fediverse app's Web Push subscription: one per access token, going with it. */
 export interface ClientPushSubscriptionsTable {
   id: string;
@@ -502,6 +510,7 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
   client_markers: ClientMarkersTable;
+  account_counts: AccountCountsTable;
   client_push_subscriptions: ClientPushSubscriptionsTable;
   staged_uploads: StagedUploadsTable;
   reports: ReportsTable;

@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, beforeEach } from 'vitest';
 import { foldForSearch, skeleton } from '#core/text';
 import { newId } from '../../src/lib/ids';
+import { countFollow, countNewPost } from '../../src/modules/counters/account-counts';
 import type { TestApp } from './test-app';
 
 /**
@@ -115,6 +116,8 @@ export async function createPost(
     const group = await app.db.selectFrom('groups').select('name').where('id', '=', groupId).executeTakeFirstOrThrow();
     await app.db.insertInto('post_groups').values({ post_id: id, position, group_id: groupId, name: group.name, created_at: createdAt }).execute();
   }
+  // The author's count moves with the post, as with every post written through the API.
+  await countNewPost(app.db, id);
   // Written past the API, so the kept visitor pages are forgotten here as a write through it would.
   app.invalidateVisitorCache();
   return { id };
@@ -136,6 +139,7 @@ export async function createFollow(
       created_at: overrides.createdAt ?? Date.now(),
     })
     .execute();
+  await countFollow(app.db, follower.id, following.id, 1);
 }
 
 /**

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { NotificationSettings } from '#core/limits';
 import type { Executor } from '../../db/schema.js';
 import { storedNotificationSettings } from '../../policy/notification-prefs.js';
+import { followNeighbours, recountFollows } from '../counters/account-counts.js';
 
 /** SQL of the account module beyond the shared user reads (auth.repository.ts). */
 
@@ -41,7 +42,8 @@ const COUNTED_BY_USER = [
  * a group still owned would go by cascade, and one whose posts still carry its tag makes the
  * database refuse the whole deletion rather than untag (and so publish) them. Counters the
  * cascade cannot see (members and bans of other groups, likes given) are lowered first, in the
- * same transaction.
+ * same transaction, and the follow counts of the accounts on the other end of its follows are
+ * counted again after it.
  */
 export async function deleteUserCascade(db: Executor, userId: string, loginKey: string): Promise<void> {
   for (const { table, counter, rows, names } of COUNTED_BY_USER) {
@@ -50,6 +52,8 @@ export async function deleteUserCascade(db: Executor, userId: string, loginKey: 
     await sql`update ${sql.table(table)} set ${sql.ref(counter)} = ${sql.ref(counter)} - 1
       where id in (select ${sql.ref(names)} from ${sql.table(rows)} where user_id = ${userId})${notOwned}`.execute(db);
   }
+  const neighbours = await followNeighbours(db, [userId]);
   await db.deleteFrom('login_failures').where('key', '=', loginKey).execute();
   await db.deleteFrom('users').where('id', '=', userId).execute();
+  await recountFollows(db, neighbours);
 }

@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { runBound } from '../../db/bound-statements.js';
-import { type Keyset, afterKeyset, beforeKeyset, toBool } from '../../db/helpers.js';
+import { type Keyset, afterKeyset, beforeKeyset, rowOf, toBool } from '../../db/helpers.js';
 import type { ClientAppsTable, Database, Executor } from '../../db/schema.js';
 import { notBlockedBetween } from '../../policy/blocks.js';
 import { groupVisibleTo } from '../../policy/group-access.js';
@@ -24,13 +24,12 @@ export async function insertApp(db: Executor, app: ClientAppsTable): Promise<voi
   await db.insertInto('client_apps').values(app).execute();
 }
 
-
 export function findAppById(db: Executor, id: string): Promise<ClientAppsTable | undefined> {
-  return db.selectFrom('client_apps').selectAll().where('id', '=', id).executeTakeFirst();
+  return rowOf(db, 'client_apps', { id });
 }
 
 export function findAppByClientId(db: Executor, clientId: string): Promise<ClientAppsTable | undefined> {
-  return db.selectFrom('client_apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  return rowOf(db, 'client_apps', { client_id: clientId });
 }
 
 /** How many posts the account has written. */
@@ -41,7 +40,7 @@ export async function postCountOf(db: Executor, userId: string): Promise<number>
 
 // ---- Accounts as fediverse apps read them -------------------------------------------------------
 
-/** A person with what an app shows of them; the counts are of what the viewer may see. */
+/** A person with what an app shows of them; the counts are what anyone may count (kept in `account_counts`). */
 export interface PersonRow {
   id: string;
   username: string;
@@ -59,11 +58,10 @@ export interface PersonRow {
 }
 
 /**
- * People by id, suspended accounts and waiting sign-ups left out. The posts counted are those the
- * viewer may read, so a private group's posts count only for its members. One statement for all of
- * them, bound rather than built on every read (a page of statuses asks it for its authors): each
- * count walks its own index, and the newest post the viewer may read is the first one met walking
- * the author's posts newest first. The author's own standing is asked once, of the person, not of
+ * People by id, suspended accounts and waiting sign-ups left out. Their counts are the stored ones,
+ * the same for every reader (a private group's posts never counted). One statement for all of
+ * them, bound rather than built on every read (a page of statuses asks it for its authors): the
+ * newest post the viewer may read is the first one met walking the author's posts newest first. The author's own standing is asked once, of the person, not of
  * each post.
  */
 export async function personRows(db: Executor, ids: readonly string[], viewerId: string | null): Promise<PersonRow[]> {
@@ -72,11 +70,10 @@ export async function personRows(db: Executor, ids: readonly string[], viewerId:
     db
       .selectFrom('users')
       .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
+      .leftJoin('account_counts', 'account_counts.user_id', 'users.id')
       .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version', 'users.created_at', 'users.discoverable', 'users.indexable', 'remote_actors.url as remote_url'])
+      .select(['account_counts.followers', 'account_counts.following', 'account_counts.statuses'])
       .select((eb) => [
-        eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
-        eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
-        eb.selectFrom('posts').select((s) => s.fn.countAll<number>().as('n')).whereRef('posts.author_id', '=', 'users.id').where(postGroupsReadableBy(a.viewerId)).as('statuses'),
         eb.selectFrom('posts').select('posts.created_at').whereRef('posts.author_id', '=', 'users.id').where(postGroupsReadableBy(a.viewerId))
           .orderBy('posts.created_at', 'desc').limit(1).as('last_status_at'),
       ])

@@ -1,3 +1,4 @@
+import { rowOf } from '../../db/helpers.js';
 import type { Executor, OAuthCodesTable, OAuthTokensTable } from '../../db/schema.js';
 
 /**
@@ -33,11 +34,11 @@ export async function insertToken(db: Executor, row: TokenRow): Promise<void> {
 }
 
 export function findToken(db: Executor, tokenHash: string): Promise<TokenRow | undefined> {
-  return db.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  return rowOf(db, 'oauth_tokens', { token_hash: tokenHash });
 }
 
 export function findTokenById(db: Executor, id: string): Promise<TokenRow | undefined> {
-  return db.selectFrom('oauth_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  return rowOf(db, 'oauth_tokens', { id });
 }
 
 export function findTokenByRefresh(db: Executor, refreshHash: string): Promise<TokenRow | undefined> {

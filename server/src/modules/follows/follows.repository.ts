@@ -1,8 +1,9 @@
 import { changedRows, rowsAmong, toBool, toFlag } from '../../db/helpers.js';
 import type { Executor } from '../../db/schema.js';
 import type { FollowStateReply } from '#core/api/follows';
+import { countFollow, followNeighbours, recountFollows } from '../counters/account-counts.js';
 
-/** The follow edges between users. */
+/** The follow edges between users; each edge written or removed here moves both accounts' counts with it. */
 
 /** Inserts the edge unless it exists; false when it already did (also under concurrent calls). */
 export async function insertFollow(db: Executor, followerId: string, followingId: string, now: number): Promise<boolean> {
@@ -11,7 +12,9 @@ export async function insertFollow(db: Executor, followerId: string, followingId
     .values({ follower_id: followerId, following_id: followingId, notify: toFlag(false), created_at: now })
     .onConflict((oc) => oc.columns(['follower_id', 'following_id']).doNothing())
     .executeTakeFirst();
-  return changedRows(result);
+  if (!changedRows(result)) return false;
+  await countFollow(db, followerId, followingId, 1);
+  return true;
 }
 
 export async function setNotify(db: Executor, followerId: string, followingId: string, notify: boolean): Promise<boolean> {
@@ -30,12 +33,17 @@ export async function deleteFollow(db: Executor, followerId: string, followingId
     .where('follower_id', '=', followerId)
     .where('following_id', '=', followingId)
     .executeTakeFirst();
-  return changedRows(result);
+  if (!changedRows(result)) return false;
+  await countFollow(db, followerId, followingId, -1);
+  return true;
 }
 
 /** Removes every follow the users made. */
 export async function deleteFollowsBy(db: Executor, followerIds: string[]): Promise<void> {
-  if (followerIds.length > 0) await db.deleteFrom('follows').where('follower_id', 'in', followerIds).execute();
+  if (followerIds.length === 0) return;
+  const counted = await followNeighbours(db, followerIds);
+  await db.deleteFrom('follows').where('follower_id', 'in', followerIds).execute();
+  await recountFollows(db, counted);
 }
 
 /** The caller's follow of a user, as the follow calls and every user list answer it. */

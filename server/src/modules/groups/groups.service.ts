@@ -14,7 +14,7 @@ import './groups.events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { avatarKey } from '../../policy/media-urls.js';
-import { deletePostsWithMedia, isPostInGroup, postExists, postIdsInGroup, untagGroup, untagPostFromGroup } from '../posts/group-posts.js';
+import { deletePostsWithMedia, groupPrivacyChanged, isPostInGroup, postExists, postIdsInGroup, untagGroup, untagPostFromGroup } from '../posts/group-posts.js';
 import { type Membership, canSeeGroupContent, isAdminRole, membershipOf } from '../../policy/group-access.js';
 import { isPostVisible } from '../../policy/post-visibility.js';
 import { isPostBlockedFor } from '../../policy/blocks.js';
@@ -168,6 +168,7 @@ export async function updateGroup(ctx: ServiceContext, viewer: Viewer, { groupId
     if (clean.fields.is_private !== group.is_private && actor.role !== 'owner') throw forbidden('need_owner');
     if (await repo.nameTaken(db, clean.nameLower, clean.fields.name_skeleton, group.id)) throw conflict('groupname_taken');
     await repo.updateGroup(db, group.id, clean.fields);
+    if (clean.fields.is_private !== group.is_private) await groupPrivacyChanged(db, group.id);
     // A group made private is no actor any more: its remote followers must hear nothing of it.
     if (clean.fields.is_private && !group.is_private) await publishEvent(ctx, 'group.made_private', { groupId: group.id });
     return toGroupRef({ id: group.id, name: clean.fields.name });

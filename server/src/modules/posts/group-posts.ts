@@ -6,6 +6,7 @@ import { unpinIfPinned, unpinPosts } from './group-pins.js';
 import { type SecretSource, imageKey } from '../../policy/media-urls.js';
 import { keptPicturesOf } from './remote-pictures.js';
 import * as repo from './posts.repository.js';
+import { recountAuthorsInGroup } from '../counters/account-counts.js';
 
 /**
  * What other modules ask of posts: whether a post exists or is tagged with a group, untagging, and
@@ -31,6 +32,11 @@ export async function untagPostFromGroup(db: Executor, groupId: string, postId: 
   if (!(await repo.untagPostFromGroup(db, groupId, postId))) return false;
   await unpinIfPinned(db, groupId, postId);
   return true;
+}
+
+/** The group turned private or public: its posts count for their authors, or stop counting, with it. */
+export function groupPrivacyChanged(db: Executor, groupId: string): Promise<void> {
+  return recountAuthorsInGroup(db, groupId);
 }
 
 /** Untags every post from a group that is being deleted. */

@@ -6,6 +6,7 @@ import type { Database, Executor, GroupRole } from '../../db/schema.js';
 import { bannedIn, roleIn } from '../../policy/group-access.js';
 import { cardFlags, postReadableBy, postVisibleTo } from '../../policy/post-visibility.js';
 import { notBlockedBetween } from '../../policy/blocks.js';
+import { countNewPost, keepingPostCount, uncountPosts } from '../counters/account-counts.js';
 
 /**
  * The SQL of post rows: a page of posts with their tags, mentions and sharers, writing, editing and
@@ -284,6 +285,7 @@ export async function insertPost(db: Executor, post: NewPost): Promise<void> {
       .execute();
   }
   await insertHashtags(db, post.id, post.hashtags, post.createdAt);
+  await countNewPost(db, post.id);
 }
 
 /** A post's mentions, in the order its text names them. */
@@ -453,12 +455,14 @@ export async function likeCount(db: Executor, postId: string): Promise<number> {
 
 /** Deletes the posts; their likes, comments, tags and notifications go with them by foreign key. */
 export async function deletePostRows(db: Executor, postIds: string[]): Promise<void> {
+  await uncountPosts(db, postIds);
   await db.deleteFrom('posts').where('id', 'in', postIds).execute();
 }
 
 /** Untags the post from the group (every slot naming it); false when it was not tagged there. */
 export async function untagPostFromGroup(db: Executor, groupId: string, postId: string): Promise<boolean> {
-  const result = await db.deleteFrom('post_groups').where('group_id', '=', groupId).where('post_id', '=', postId).executeTakeFirst();
+  // Untagged from a private group, the post may count for its author until its deletion follows.
+  const result = await keepingPostCount(db, postId, () => db.deleteFrom('post_groups').where('group_id', '=', groupId).where('post_id', '=', postId).executeTakeFirst());
   return changedRows(result);
 }
 

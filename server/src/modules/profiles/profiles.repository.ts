@@ -28,18 +28,18 @@ export interface ProfileRow {
 }
 
 /**
- * The user by name, any case, with its counts (each a count over an index on the user's id); the
- * groups counted are those the viewer may see in the user's list of groups (memberGroupsPage).
+ * The user by name, any case, with its counts (its follows as stored with its account; the
+ * groups counted over an index on the user's id); the groups counted are those the viewer may see in the user's list of groups (memberGroupsPage).
  */
 export async function findProfile(db: Executor, username: string, viewerId: string | null): Promise<ProfileRow | undefined> {
   const row = await db
     .selectFrom('users')
     .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
+    .leftJoin('account_counts', 'account_counts.user_id', 'users.id')
     .select(['users.id', 'users.username', 'users.bio', 'users.email', 'users.google_sub', 'users.pfp_version', 'users.created_at'])
     .select(['remote_actors.id as actor_id', 'remote_actors.url as actor_url', 'remote_actors.fetched_at as actor_fetched_at'])
+    .select(['account_counts.followers', 'account_counts.following'])
     .select((eb) => [
-      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
-      eb.selectFrom('follows').select((s) => s.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
       eb
         .selectFrom('group_members')
         .innerJoin('groups', 'groups.id', 'group_members.group_id')
