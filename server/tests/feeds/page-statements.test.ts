@@ -24,9 +24,11 @@ describe('a page read with its posts', () => {
   });
 
   const listing = listingFor(() => bob, 5);
+  // The following feed of followed authors alone: its walk or sort is counted, each its own text.
+  const followed = (): PostScope => ({ kind: 'following', userId: bob.id, shares: false });
 
   it('lists the same posts in the same order as the page\'s ids, for every window and sort', async () => {
-    const scopes: PostScope[] = [{ kind: 'all' }, { kind: 'group', groupId }, { kind: 'following', userId: bob.id }, { kind: 'author', authorId: carol.id }];
+    const scopes: PostScope[] = [{ kind: 'all' }, { kind: 'group', groupId }, { kind: 'following', userId: bob.id }, followed(), { kind: 'author', authorId: carol.id }];
     for (const scope of scopes) {
       for (const sort of ['newest', 'popular'] as const) {
         // The last offset is past the written-out windows: the same page, its window bound.
@@ -45,13 +47,17 @@ describe('a page read with its posts', () => {
     expect(await listPagePosts(t.app.db, listing({ kind: 'group', groupId }, { viewerId: carol.id }), 'posts.visible', visiblePostsQuery)).toHaveLength(0);
   });
 
-  it.runIf(TEST_DB === 'postgres')('keeps one generic plan of the newest feed\'s page on a connection', async () => {
+  it.runIf(TEST_DB === 'postgres').each([
+    ['the newest feed', (): PostScope => ({ kind: 'all' }), '%"posts"."id" in (select "posts"."id" from "posts"%limit 5 offset 0)%'],
+    ['the following feed', followed, '%"posts"."id" in (select "posts"."id" from "posts"%"follows"."follower_id"%limit 5 offset 0)%'],
+    ['a group\'s posts', (): PostScope => ({ kind: 'group', groupId }), '%"posts"."id" in (select "posts"."id" from "post_groups" as "scope"%limit 5 offset 0)%'],
+  ] as const)('keeps one generic plan of %s\'s page on a connection', async (_name, scope, statement) => {
     await t.app.db.connection().execute(async (db) => {
-      for (let i = 0; i < 8; i++) await listPagePosts(db, listing({ kind: 'all' }), 'posts.visible', visiblePostsQuery);
+      for (let i = 0; i < 8; i++) await listPagePosts(db, listing(scope()), 'posts.visible', visiblePostsQuery);
       // The connection may have read other pages before: the one read most here is this one.
       const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
         select generic_plans, custom_plans from pg_prepared_statements
-        where statement like ${'%"posts"."id" in (select "posts"."id" from "posts"%limit 5 offset 0)%'}
+        where statement like ${statement}
         order by generic_plans + custom_plans desc limit 1`.execute(db);
       const [{ generic_plans: generic, custom_plans: custom }] = rows as [{ generic_plans: string; custom_plans: string }];
       expect(Number(generic) + Number(custom)).toBeGreaterThanOrEqual(8);

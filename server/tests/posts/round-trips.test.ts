@@ -58,6 +58,8 @@ describe('statements per hot read', () => {
     ['the newest feed, signed in', () => bob, () => '/api/feed?sort=newest', 4],
     ['a private group\'s posts, signed in', () => bob, () => `/api/group/${privateGroup.name}/posts?sort=newest`, 6],
     ['a group\'s posts, signed out', () => null, () => `/api/group/${publicGroup.name}/posts?sort=newest`, 4],
+    // A public group's posts are anyone's: its reader's membership is not asked for.
+    ['a public group\'s posts, signed in', () => bob, () => `/api/group/${publicGroup.name}/posts?sort=newest`, 5],
     // The session, the author's id by name, the page with its posts.
     ['posts naming no group and nobody, signed in', () => bob, () => `/api/profile/posts/${dave.username}`, 3],
     ['a post in a private group, signed in', () => bob, () => `/api/post/${privatePost}`, 4],

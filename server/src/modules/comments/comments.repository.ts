@@ -306,6 +306,11 @@ export function commentIdsQuery(db: Executor, { filter, listing, page, viewerId,
   if (listing.since > 0) qb = qb.where('comments.created_at', '>=', listing.since);
   if (listing.before !== undefined) qb = qb.where('comments.created_at', '<=', listing.before);
   if (excludeId) qb = qb.where('comments.id', '!=', excludeId);
+  // A thread level is one parent: ordering by it too changes no page, and lets PostgreSQL see that
+  // the level's index (post, parent, ...) is already in the page's order even for top-level
+  // comments, whose parent IS NULL it does not take as one value. Without it its generic plan read
+  // and sorted every top-level comment of a busy post.
+  if (filter.kind === 'thread') qb = qb.orderBy('comments.parent_comment_id', 'desc');
   if (listing.sort === 'popular') qb = qb.orderBy('comments.likes', 'desc');
   return qb.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc').limit(page.fetch).offset(page.offset);
 }

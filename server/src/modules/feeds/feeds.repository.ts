@@ -140,11 +140,23 @@ const INDEX_WALKS: ReadonlySet<PostScope['kind']> = new Set(['all', 'group', 'ha
  * parameter, it prices the generic plan as reading a tenth of the posts and plans every call again,
  * which cost the newest feed about 1 ms of the database's CPU a page against 0.1 ms of running it.
  * With both written out, the generic plan is kept after the first few calls. Only for listings that
- * walk an index in their order anyway: the following feed's and a search's best plan depends on
- * their values, so they keep being planned for each call. SQLite plans once per text either way.
+ * walk an index in their order anyway, and the following feed whose walk or sort a count chose: a
+ * search's best plan depends on its words, and a merged following feed's on the reader, so they keep
+ * being planned for each call. SQLite plans once per text either way.
  */
 function literalWindow(db: Executor, params: ListPostIdsParams): boolean {
-  return dialectOf(db) === 'postgres' && params.sort === 'newest' && INDEX_WALKS.has(params.scope.kind) && params.offset <= LITERAL_OFFSET_MAX;
+  const { scope } = params;
+  const planned = INDEX_WALKS.has(scope.kind) || (scope.kind === 'following' && countedOnPostgres(scope));
+  return dialectOf(db) === 'postgres' && params.sort === 'newest' && planned && params.offset <= LITERAL_OFFSET_MAX;
+}
+
+/**
+ * A following feed whose plan is counted on PostgreSQL too (choosePlan): the followed authors'
+ * posts alone. Its walk and its sort are two statements, each with the plan its name says whatever
+ * the reader, so their window may be written out like an index walk's.
+ */
+function countedOnPostgres(scope: PostScope): boolean {
+  return scope.kind === 'following' && scope.shares === false && scope.groups !== true;
 }
 
 /** Where posts stand in a newest-first listing (their time and id), for pages bounded by posts. */
@@ -169,14 +181,17 @@ export async function followsASharer(db: Executor, userId: string): Promise<bool
 export async function choosePlan(db: Executor, params: ListPostIdsParams): Promise<ListingPlan> {
   const { scope } = params;
   if (params.sort !== 'newest') return 'sort';
-  // PostgreSQL weighs this itself from its statistics: it turns the follows subquery into a join it
-  // walks in date order when followed authors are many, and hashes and sorts when they are few, and
-  // asks the same LIKE of a search either way. Counting first would only add a statement. (Reading
+  // PostgreSQL asks the same LIKE of a search either way. A following feed merged with shares or
+  // groups is left to its planner, which walks or hashes each source by its statistics. (Reading
   // each followed author's newest posts by posts_author instead, a LATERAL join, read ten times the
-  // rows at a million posts for the user following 1,000: 1.5 s against 31 ms.)
-  if (dialectOf(db) === 'postgres' && (scope.kind === 'following' || scope.kind === 'search')) return scope.kind === 'search' ? 'walk' : 'sort';
+  // rows at a million posts for the user following 1,000: 1.5 s against 31 ms.) The plain following
+  // feed is counted as on SQLite: each plan is its own statement text, whose one generic plan
+  // PostgreSQL keeps (see literalWindow), where one text for both was planned again on every page.
+  const postgres = dialectOf(db) === 'postgres';
+  if (postgres && scope.kind === 'search') return 'walk';
   if (scope.kind === 'search') return searchPlan(db, scope.query);
   if (scope.kind !== 'following') return 'sort';
+  if (postgres && !countedOnPostgres(scope)) return 'sort';
   const groups = scope.groups === true;
   return keptPlan(db, followingPlans, `${scope.userId}:${params.since}:${params.before ?? ''}:${groups ? 'g' : ''}`, () => countFollowedCandidates(db, scope.userId, params, groups));
 }
@@ -276,13 +291,13 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
         .selectFrom('post_groups as scope')
         .where('scope.group_id', '=', scope.groupId)
         // A post names a group once; a second tag of the same group must not list it twice.
-        .where((eb) => eb.not(eb.exists(
+        .where((eb) => eb.not(eb.exists(lookupPerRow(db,
           eb.selectFrom('post_groups as earlier')
             .select(sql<number>`1`.as('one'))
             .whereRef('earlier.post_id', '=', 'scope.post_id')
             .whereRef('earlier.group_id', '=', 'scope.group_id')
             .whereRef('earlier.position', '<', 'scope.position'),
-        )))
+        ))))
       : db.selectFrom('post_hashtags as scope').where('scope.tag', '=', scope.tag);
     const q = inWindow(hiddenLeftOut(base.innerJoin('posts', 'posts.id', 'scope.post_id').select('posts.id').where(postVisibleTo(params.viewerId)), params), params, 'scope.created_at');
     const walk = inPageWindow(q.orderBy('scope.created_at', directionOf(params)).orderBy('scope.post_id', directionOf(params)), params);
@@ -297,17 +312,17 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
     case 'following':
       if (scope.groups && plan === 'walk') {
         // Dense enough to walk: one walk asks each post read each way it may belong on the page.
-        const ways = [byFollowedAuthor(scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : []), inMemberGroupAsked(scope.userId)];
+        const ways = [byFollowedAuthor(db, scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : []), inMemberGroupAsked(scope.userId)];
         query = query.where((eb) => eb.or(ways.map((way) => way(eb))));
         break;
       }
       if (scope.shares || scope.groups) {
         const byCondition = (condition: PostCondition) => conditionPage(db, params, condition);
-        const pages = [byFollowedAuthor(scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : [])].map(byCondition);
+        const pages = [byFollowedAuthor(db, scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : [])].map(byCondition);
         if (scope.groups) pages.push(memberGroupsPage(db, params, scope.userId));
         return followingMerged(db, params, pages);
       }
-      query = query.where(byFollowedAuthor(scope.userId, plan));
+      query = query.where(byFollowedAuthor(db, scope.userId, plan));
       break;
     case 'memberGroups':
       query = query.where(inMemberGroups(scope.userId));
@@ -346,15 +361,24 @@ function carryingHashtag(tag: string) {
 
 /**
  * The following feed's condition on a post's author. Walking: one lookup in the viewer's follows per
- * post read. Sorting: the followed authors' own posts, by their index.
+ * post read (lookupPerRow). Sorting: the followed authors' own posts, by their index.
  */
-function byFollowedAuthor(userId: string, plan: ListingPlan) {
+function byFollowedAuthor(db: Executor, userId: string, plan: ListingPlan) {
   return (eb: ExpressionBuilder<Database, 'posts'>) => {
     const followed = eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', userId);
-    return plan === 'walk'
-      ? eb.exists(followed.clearSelect().select(sql<number>`1`.as('one')).whereRef('follows.following_id', '=', 'posts.author_id'))
-      : eb('posts.author_id', 'in', followed);
+    if (plan === 'sort') return eb('posts.author_id', 'in', followed);
+    return eb.exists(lookupPerRow(db, followed.clearSelect().select(sql<number>`1`.as('one')).whereRef('follows.following_id', '=', 'posts.author_id')));
   };
+}
+
+/**
+ * An EXISTS asked of each row a walk reads, kept a key lookup per row on PostgreSQL: OFFSET 0 keeps
+ * its planner from turning it into a join, which a generic plan (one for every reader and group,
+ * see literalWindow) prices by the average follows or group and may answer by reading the whole
+ * group's or the reader's rows first. SQLite asks it per row anyway (and has no OFFSET without LIMIT).
+ */
+function lookupPerRow<Q extends { offset: (offset: RawBuilder<number>) => Q }>(db: Executor, query: Q): Q {
+  return dialectOf(db) === 'postgres' ? query.offset(sql.lit(0)) : query;
 }
 
 /** Posts an account the viewer follows passed on (a followed community's announces), by their index. */
