@@ -1,6 +1,7 @@
 import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { foldForSearch } from '#core/text';
 import { type Dialect, dialectOf } from '../db/dialect.js';
+import { PLAN_FOR_VALUES } from '../db/pg-prepared.js';
 import type { Executor } from '../db/schema.js';
 
 /**
@@ -51,11 +52,15 @@ function splitByLength(words: string[]): { indexed: string[]; short: string[] } 
 /** An FTS5 query asking for every word, each as a phrase (so punctuation stays plain text). */
 const ftsAllOf = (words: string[]) => words.map(ftsPhrase).join(' AND ');
 
-/** The row's folded text contains every word (a LIKE each). */
+/**
+ * The row's folded text contains every word (a LIKE each). Whether PostgreSQL should answer it
+ * through the trigram index or by walking the newest rows depends on how common the words are, so
+ * the statement is planned for each call's words (a comment SQLite ignores).
+ */
 function containsEvery(table: SearchTable, words: string[]): RawBuilder<SqlBool> {
   const column = sql.ref(`${table}.search_text`);
   const each = words.map((w) => sql<SqlBool>`${column} LIKE ${`%${escapeLike(w)}%`} ESCAPE '\\'`);
-  return each.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(each, sql` AND `)})`;
+  return each.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.raw(PLAN_FOR_VALUES)} ${sql.join(each, sql` AND `)})`;
 }
 
 export function searchCondition(table: SearchTable, query: string, dialect: Dialect): RawBuilder<SqlBool> {

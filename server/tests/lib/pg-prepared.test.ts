@@ -1,7 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { withPreparedStatements } from '../../src/db/pg-prepared';
+import { PLAN_FOR_VALUES, withPreparedStatements } from '../../src/db/pg-prepared';
+import { searchTextContains } from '../../src/lib/search';
 import { TEST_DB } from '../helpers/test-app';
 
 /** A database on one connection, so what it prepared can be read back on the same session. */
@@ -27,6 +28,22 @@ describe.runIf(TEST_DB === 'postgres')('statements prepared on PostgreSQL connec
       expect((await plusOne(1)).rows).toEqual([{ n: 2 }]);
       expect((await plusOne(41)).rows).toEqual([{ n: 42 }]);
       expect((await preparedTexts(db)).filter((text) => text.includes('+ 1 as n'))).toHaveLength(1);
+    });
+  });
+
+  it("plans a search for each call's words: its statement is sent unnamed, never kept", async () => {
+    await onOneConnection(undefined, async (db) => {
+      await sql`create temporary table posts (id int, search_text text)`.execute(db);
+      await sql`insert into posts (id, search_text) values (1, 'coffee morning'), (2, 'coffee')`.execute(db);
+      const find = (words: string) =>
+        (db as Kysely<{ posts: { id: number; search_text: string } }>).selectFrom('posts').select('id').where(searchTextContains('posts', words)).orderBy('id').execute();
+      expect(await find('coffee morning')).toEqual([{ id: 1 }]);
+      expect(await find('coffee')).toEqual([{ id: 1 }, { id: 2 }]);
+      const { rows } = await sql<{ n: number }>`select ${1}::int as n ${sql.raw(PLAN_FOR_VALUES)}`.execute(db);
+      expect(rows).toEqual([{ n: 1 }]);
+      const texts = await preparedTexts(db);
+      expect(texts.some((text) => text.includes('LIKE'))).toBe(false);
+      expect(texts.some((text) => text.includes(PLAN_FOR_VALUES))).toBe(false);
     });
   });
 
