@@ -15,9 +15,6 @@ const serverTests = ['server/tests/**/*.test.ts', 'core/**/*.test.ts'];
 const webTests = ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'];
 const mockingWebTests = [
   ...globSync(webTests).filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8'))),
-  // After the account page's file in the same worker, this file's invite list stops reloading
-  // after a change (its request is never sent); alone it passes. Run apart until that is understood.
-  'src/features/moderation/Registration.test.tsx',
 ];
 const webProject = (name: string, include: string[], exclude: string[], isolate: boolean): TestProjectInlineConfiguration => ({
   extends: './vite.config.ts',

@@ -103,6 +103,9 @@ export type VerifiedApplication = Static<typeof VerifiedApplication>;
 
 export const clientApi = {
   instanceV1: plainEntry('GET', '/v1/instance', 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits (first version)', InstanceV1),
+  // Some client libraries ask with a trailing slash to learn which version they speak to; without an
+  // answer they take the server for the oldest one and refuse most of their calls.
+  instanceV1Slashed: plainEntry('GET', '/v1/instance/', 'The first version of the instance, asked with a trailing slash (as some client libraries ask)', InstanceV1),
   instanceV2: plainEntry('GET', '/v2/instance', 'The instance for fediverse apps: its name, rules, contact, sign-up mode and limits', InstanceV2),
   rules: plainEntry('GET', '/v1/instance/rules', 'The rules of the instance, in order, for fediverse apps', Type.Array(Rule)),
   registerApp: endpoint({

@@ -72,9 +72,17 @@ export const useDomainBlocks = () =>
 export const setDomainBlocked = (domain: string, blocked: boolean) =>
   blocked ? callApi(moderationApi.blockDomain, { body: { domain } }) : callApi(moderationApi.unblockDomain, { params: { domain } });
 
-/** After an action: the queue, the log and the blocked domains of every scope are read again. */
+/**
+ * After an action: the queue, the log and the blocked domains of every scope are read again. A read
+ * still under way began before the action and answers the lists as they were, and a first read would
+ * be joined rather than started again, so it is dropped first.
+ */
 export function useRefreshModeration() {
   const db = useDb();
   const queryClient = useQueryClient();
-  return useCallback(() => queryClient.invalidateQueries({ queryKey: queryKeys.moderationAll(db.name) }), [db, queryClient]);
+  return useCallback(async () => {
+    const queryKey = queryKeys.moderationAll(db.name);
+    await queryClient.cancelQueries({ queryKey });
+    await queryClient.invalidateQueries({ queryKey });
+  }, [db, queryClient]);
 }

@@ -37,10 +37,7 @@ export const clientApiWith = (...areas: ClientArea[]): FastifyPluginAsyncTypebox
 
   const firstInstance = async () => instanceV1(await instanceFacts(contextOf(app)));
   app.route({ ...entityRoute(clientApi.instanceV1), handler: firstInstance });
-  // Some libraries ask for it with a trailing slash to learn which version they speak to, and without an
-  // answer take the server for the oldest one and refuse most of their calls.
-  const slashed = entityRoute(clientApi.instanceV1);
-  app.route({ ...slashed, url: `${slashed.url}/`, schema: { ...slashed.schema, hide: true }, handler: firstInstance });
+  app.route({ ...entityRoute(clientApi.instanceV1Slashed), handler: firstInstance });
   app.route({ ...entityRoute(clientApi.instanceV2), handler: async () => instanceV2(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.rules), handler: async () => rulesOf(await instanceFacts(contextOf(app))) });
   app.route({ ...entityRoute(clientApi.registerApp), handler: async (request) => registerApp(contextOf(app), request.body as NewClientApp) });
