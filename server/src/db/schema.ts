@@ -439,6 +439,11 @@ export interface AccountCountsTable {
   statuses: Generated<number>;
 }
 
+/** An account that passed a post on at least once (see post_shares). */
+export interface PostSharersTable {
+  user_id: string;
+}
+
 /** A fediverse app's Web Push subscription: one per access token, going with it. */
 export interface ClientPushSubscriptionsTable {
   id: string;
@@ -511,6 +516,7 @@ export interface Database {
   oauth_tokens: OAuthTokensTable;
   client_markers: ClientMarkersTable;
   account_counts: AccountCountsTable;
+  post_sharers: PostSharersTable;
   client_push_subscriptions: ClientPushSubscriptionsTable;
   staged_uploads: StagedUploadsTable;
   reports: ReportsTable;

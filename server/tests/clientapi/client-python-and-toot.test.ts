@@ -83,8 +83,8 @@ describe.skipIf(missing.length > 0)(`client API through Mastodon.py and toot${mi
     expect(out.favourited).toEqual({ id: posts[2], favourited: true });
     expect(out.follow).toEqual({ id: other.id, following: true });
     const reply = out.reply as { id: string };
-    // Home holds the posts of the people followed (just followed through the library).
-    expect(out.home).toEqual([...posts].reverse());
+    // Home holds my own posts (a comment is no post of it) and those of the people followed (just followed through the library).
+    expect(out.home).toEqual([pictured.id, (out.warned as { id: string }).id, ...[...posts].reverse()]);
     expect(reply.id).toMatch(/^c/);
     expect(out.notifications).toEqual([{ type: 'follow', account: other.id }]);
     // Asked with its flags written `1` and `0`.
@@ -98,6 +98,7 @@ describe.skipIf(missing.length > 0)(`client API through Mastodon.py and toot${mi
     const me = await createUser(instance.app, { username: `tooter${Date.now()}` });
     const other = await createUser(instance.app);
     const theirs = await createPost(instance.app, other, { text: 'a post toot reads on the public timeline' });
+    await createPost(instance.app, await createUser(instance.app), { text: 'a stranger toot reads only in public' });
     await createFollow(instance.app, me, other);
     const { client, token } = await appSession(instance.app, me, 'read write follow');
     // toot keeps its apps and people in one file; an instance's address is given with its scheme, so plain http works.
@@ -128,10 +129,12 @@ describe.skipIf(missing.length > 0)(`client API through Mastodon.py and toot${mi
     const publicTimeline = await toot('timeline', '--public');
     expect(publicTimeline).toContain('Hello from toot #commandline');
     expect(publicTimeline).toContain('a post toot reads on the public timeline');
+    expect(publicTimeline).toContain('a stranger toot reads only in public');
     expect(publicTimeline).toContain(theirs.id);
-    // Home holds the people followed: the other person's post, not the one just written.
+    // Home holds the people followed and my own posts: the other person's post and the one just written.
     const homeTimeline = await toot('timeline');
     expect(homeTimeline).toContain(theirs.id);
-    expect(homeTimeline).not.toContain('Hello from toot');
+    expect(homeTimeline).toContain('Hello from toot');
+    expect(homeTimeline).not.toContain('a stranger toot reads only in public');
   });
 });

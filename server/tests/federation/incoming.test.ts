@@ -511,6 +511,8 @@ describe('incoming activities', () => {
     // however often the community passes it on.
     expect(await send({ ...outsider, id: `${String(outsider.id)}-again` }, cooking)).toBe(202);
     expect(await t.app.db.selectFrom('post_shares').select(['sharer_id', 'post_id']).execute()).toEqual([{ sharer_id: await accountOf(cooking), post_id: post!.id }]);
+    // The community is known as one that passes posts on, so its followers' feeds ask for its shares.
+    expect(await t.app.db.selectFrom('post_sharers').select('user_id').execute()).toEqual([{ user_id: await accountOf(cooking) }]);
     const following = (await call(t.app, fan, { method: 'GET', url: '/api/feed/following' })).json<{ posts: Array<{ _id: string; author: { username: string } }> }>();
     const community = { _id: await accountOf(cooking), username: `cooking@${fedi.host}` };
     expect(following.posts.filter((p) => p._id === post!.id)).toEqual([

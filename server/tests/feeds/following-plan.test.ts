@@ -45,6 +45,7 @@ describe('the following feed\'s plan', () => {
       select '${sharingReader}', following_id, 0 from follows where follower_id = '${reader}' union all select '${sharingReader}', '${community}', 0`).execute(db);
     await sql.raw(`insert into post_shares (sharer_id, post_id, created_at)
       select '${community}', id, created_at from posts where author_id = ${userId('7')}`).execute(db);
+    await sql.raw(`insert into post_sharers (user_id) values ('${community}')`).execute(db);
     await sql.raw('analyze').execute(db);
   }, 60_000);
 

@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ListPostIdsParams, type ListingPlan, postIdsQuery } from '../../src/modules/feeds/feeds.repository';
+import { homeScope } from '../../src/modules/feeds/feeds.service';
 import { addMember, createFollow, createGroup, createPost, createUser, type TestUser } from '../helpers/fixtures';
 import { appGet, linkOf } from '../clientapi/client-calls';
 import { appToken } from '../clientapi/oauth-helpers';
 import { useTestApp } from '../helpers/test-app';
 
 /**
- * The home timeline of fediverse apps: the followed authors' posts and the posts of the reader's
- * groups in one newest-first listing, read by either plan (one walk asking each post each way it
+ * The home timeline of fediverse apps: the reader's own posts, the followed authors' and the posts
+ * of the reader's groups in one newest-first listing, read by either plan (one walk asking each post each way it
  * may belong, or each source's page merged), each post once, a private group's posts only for its
  * members, and no post skipped from one page to the next.
  */
@@ -32,6 +33,9 @@ describe('the home timeline: follows and groups', () => {
     // Newest last; `shown` says whether the reader's home lists it.
     const posts: { author: TestUser; groups?: string[]; shown: boolean }[] = [
       { author: followed, shown: true },
+      // The reader's own posts, as apps show them among what their person follows; one in a group of theirs once.
+      { author: reader, shown: true },
+      { author: reader, groups: [open.id], shown: true },
       { author: stranger, groups: [open.id], shown: true },
       { author: stranger, shown: false },
       // In both of the reader's groups, and one group named twice: listed once.
@@ -61,7 +65,7 @@ describe('the home timeline: follows and groups', () => {
 
   const params = (keys: ListPostIdsParams['keys'], fetch: number): ListPostIdsParams => ({
     viewerId: reader.id,
-    scope: { kind: 'following', userId: reader.id, groups: true, shares: false },
+    scope: { ...homeScope(reader.id), shares: false } as ListPostIdsParams['scope'],
     sort: 'newest',
     since: 0,
     before: undefined,

@@ -4,7 +4,7 @@ import type { Keyset } from '../../db/helpers.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
 import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
-import { type PostScope, feedPage, hashtagScope, keyedFeedPage, postKeys } from '../feeds/feeds.service.js';
+import { type PostScope, feedPage, hashtagScope, homeScope, keyedFeedPage, postKeys } from '../feeds/feeds.service.js';
 import { loadGroupById } from '../groups/groups.service.js';
 import { keyedCommentsByAuthor } from '../comments/comments.service.js';
 import { getPostsForViewer } from '../posts/posts.service.js';
@@ -119,9 +119,9 @@ export function tagTimeline(ctx: ServiceContext, viewer: Viewer | null, input: {
   return scopePage(ctx, viewer, hashtagScope(input.tag), input.query, input.query.only_media);
 }
 
-/** GET /api/v1/timelines/home: the posts of the people the caller follows and of their groups. */
+/** GET /api/v1/timelines/home. */
 export function homeTimeline(ctx: ServiceContext, viewer: Viewer, query: ClientPageQuery): Promise<StatusPage> {
-  return scopePage(ctx, viewer, { kind: 'following', userId: viewer.id, groups: true }, query);
+  return scopePage(ctx, viewer, homeScope(viewer.id), query);
 }
 
 /** GET /api/v1/favourites: the posts the caller liked that they may still read, latest like first. */

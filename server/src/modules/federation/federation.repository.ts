@@ -277,6 +277,7 @@ export async function postByApId(db: Executor, apId: string) {
 /** Keeps that an account passed on a post (once, however often it is announced again). */
 export async function recordShare(db: Executor, sharerId: string, postId: string, at: number): Promise<void> {
   await insertOnce(db, 'post_shares', { sharer_id: sharerId, post_id: postId, created_at: at }, ['sharer_id', 'post_id']);
+  await insertOnce(db, 'post_sharers', { user_id: sharerId }, ['user_id']);
 }
 
 /** When a post's pictures last changed (epoch ms, 0 for none ever uploaded). */

@@ -19,10 +19,11 @@ export type PostScope =
   /**
    * `shares`: whether to list the posts the followed accounts passed on too (a followed community's
    * announces). Left out, the listing asks the database; only someone following such an account
-   * needs the longer statement. `groups`: the posts of the groups the user belongs to as well (the
-   * home timeline of the client API).
+   * needs the longer statement. `groups`: the posts of the groups the user belongs to as well, and
+   * `own` the user's own posts (the home timeline of the client API, where apps show what their
+   * person wrote among what they follow).
    */
-  | { kind: 'following'; userId: string; shares?: boolean; groups?: boolean }
+  | { kind: 'following'; userId: string; shares?: boolean; groups?: boolean; own?: boolean }
   | { kind: 'memberGroups'; userId: string }
   | { kind: 'group'; groupId: string }
   | { kind: 'hashtag'; tag: string }
@@ -115,7 +116,7 @@ async function runPage<R>(db: Executor, params: ListPostIdsParams, what: string,
   // part of the text).
   const { kind, ...scopeValues } = listing.scope;
   const { viewerId, since, before, offset, fetch, keys } = listing;
-  const literal = literalWindow(db, listing);
+  const literal = literalWindow(db, listing, plan);
   // Bounds by posts are flat values too: each key's time and id, and two flags of the shape.
   const bounds = { belowAt: keys?.below?.at, belowId: keys?.below?.id, aboveAt: keys?.above?.at, aboveId: keys?.above?.id, nearAbove: keys?.nearAbove ?? false, withMedia: listing.withMedia ?? false };
   // A literal window is part of the statement's name, so the builder may take it from here.
@@ -144,19 +145,22 @@ const INDEX_WALKS: ReadonlySet<PostScope['kind']> = new Set(['all', 'group', 'ha
  * search's best plan depends on its words, and a merged following feed's on the reader, so they keep
  * being planned for each call. SQLite plans once per text either way.
  */
-function literalWindow(db: Executor, params: ListPostIdsParams): boolean {
+function literalWindow(db: Executor, params: ListPostIdsParams, plan: ListingPlan): boolean {
   const { scope } = params;
-  const planned = INDEX_WALKS.has(scope.kind) || (scope.kind === 'following' && countedOnPostgres(scope));
+  // A merged feed's sort is one source page each, whose best plans depend on the reader's follows and groups.
+  const merged = scope.kind === 'following' && scope.groups === true && plan === 'sort';
+  const planned = INDEX_WALKS.has(scope.kind) || (countedOnPostgres(scope) && !merged);
   return dialectOf(db) === 'postgres' && params.sort === 'newest' && planned && params.offset <= LITERAL_OFFSET_MAX;
 }
 
 /**
  * A following feed whose plan is counted on PostgreSQL too (choosePlan): the followed authors'
- * posts alone. Its walk and its sort are two statements, each with the plan its name says whatever
- * the reader, so their window may be written out like an index walk's.
+ * posts, and with `groups` the reader's groups' posts too. Its walk is one statement whose plan is
+ * the walk whatever the reader, so its window may be written out like an index walk's; so is the
+ * sort of the followed authors alone.
  */
 function countedOnPostgres(scope: PostScope): boolean {
-  return scope.kind === 'following' && scope.shares === false && scope.groups !== true;
+  return scope.kind === 'following' && scope.shares === false;
 }
 
 /** Where posts stand in a newest-first listing (their time and id), for pages bounded by posts. */
@@ -166,13 +170,17 @@ export async function postKeys(db: Executor, ids: string[]): Promise<Map<string,
   return new Map(rows.map((row) => [row.id, { at: Number(row.created_at), id: row.id }]));
 }
 
-/** Whether the user follows an account that passed a post on (a community of another server). */
+/**
+ * Whether the user follows an account that passed a post on (a community of another server): one
+ * lookup in the user's follows for each such account, of which a server knows few, where asking
+ * each followed account cost a reader following 1,000 a fifth of their feed's page.
+ */
 export async function followsASharer(db: Executor, userId: string): Promise<boolean> {
   const rows = await runBound(db, 'feeds.followsASharer', { userId }, (a) =>
     db
-      .selectFrom('post_shares')
+      .selectFrom('post_sharers')
       .select(sql<number>`1`.as('one'))
-      .where('post_shares.sharer_id', 'in', (eb) => eb.selectFrom('follows').select('follows.following_id').where('follows.follower_id', '=', a.userId))
+      .where((eb) => eb.exists(eb.selectFrom('follows').select(sql<number>`1`.as('one')).where('follows.follower_id', '=', a.userId).whereRef('follows.following_id', '=', 'post_sharers.user_id')))
       .limit(1));
   return rows.length > 0;
 }
@@ -181,12 +189,14 @@ export async function followsASharer(db: Executor, userId: string): Promise<bool
 export async function choosePlan(db: Executor, params: ListPostIdsParams): Promise<ListingPlan> {
   const { scope } = params;
   if (params.sort !== 'newest') return 'sort';
-  // PostgreSQL asks the same LIKE of a search either way. A following feed merged with shares or
-  // groups is left to its planner, which walks or hashes each source by its statistics. (Reading
+  // PostgreSQL asks the same LIKE of a search either way. A following feed merged with shares is
+  // left to its planner, which walks or hashes each source by its statistics. (Reading
   // each followed author's newest posts by posts_author instead, a LATERAL join, read ten times the
   // rows at a million posts for the user following 1,000: 1.5 s against 31 ms.) The plain following
-  // feed is counted as on SQLite: each plan is its own statement text, whose one generic plan
-  // PostgreSQL keeps (see literalWindow), where one text for both was planned again on every page.
+  // feed, and the home timeline with the reader's groups, are counted as on SQLite: each plan is its
+  // own statement text, whose one generic plan PostgreSQL keeps (see literalWindow), where one text
+  // for both was planned again on every page; a home timeline few enough to sort is merged from its
+  // sources' own pages (followingMerged).
   const postgres = dialectOf(db) === 'postgres';
   if (postgres && scope.kind === 'search') return 'walk';
   if (scope.kind === 'search') return searchPlan(db, scope.query);
@@ -304,25 +314,21 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
     return walk as unknown as PostIdsQuery;
   }
 
-  // The followed authors' own feed asks first whether a post's author is followed: SQLite asks a
-  // walk's conditions in the order written, and most posts a walk passes are by authors not followed.
-  const followedOnly = scope.kind === 'following' && !scope.shares && !scope.groups;
+  // A following feed's walk asks first whether a post belongs on it: SQLite asks a walk's conditions
+  // in the order written, and most posts a walk passes are by authors not followed, in groups not joined.
   const posts = db.selectFrom('posts').select('posts.id');
-  let query = hiddenLeftOut((followedOnly ? posts.where(byFollowedAuthor(db, scope.userId, plan)) : posts).where(postVisibleTo(params.viewerId)), params);
+  const belongs = followingBelongs(db, scope, plan);
+  let query = hiddenLeftOut((belongs ? posts.where(belongs) : posts).where(postVisibleTo(params.viewerId)), params);
   switch (scope.kind) {
     case 'all':
       if (scope.local !== undefined) query = query.where('posts.ap_id', scope.local ? 'is' : 'is not', null);
       break;
     case 'following':
-      if (scope.groups && plan === 'walk') {
-        // Dense enough to walk: one walk asks each post read each way it may belong on the page.
-        const ways = [byFollowedAuthor(db, scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : []), inMemberGroupAsked(scope.userId)];
-        query = query.where((eb) => eb.or(ways.map((way) => way(eb))));
-        break;
-      }
-      if (scope.shares || scope.groups) {
+      if (belongs) break;
+      if (scope.shares || scope.groups || scope.own) {
         const byCondition = (condition: PostCondition) => conditionPage(db, params, condition);
-        const pages = [byFollowedAuthor(db, scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : [])].map(byCondition);
+        const sources = [byFollowedAuthor(db, scope.userId, plan), ...(scope.shares ? [sharedByFollowed(scope.userId)] : []), ...(scope.own ? [byAuthor(scope.userId)] : [])];
+        const pages = sources.map(byCondition);
         if (scope.groups) pages.push(memberGroupsPage(db, params, scope.userId));
         return followingMerged(db, params, pages);
       }
@@ -348,6 +354,27 @@ export function postIdsQuery(db: Executor, params: ListPostIdsParams, plan: List
       break;
   }
   return inPageWindow(inListingOrder(inWindow(query, params), params, 'posts'), params);
+}
+
+/**
+ * What a following feed asks of each post it reads, when one statement reads them all: the followed
+ * authors' own feed, or one walk dense enough to ask each post each way it may belong on the page
+ * (the reader's groups, a followed community's shares). Undefined for a feed merged from its
+ * sources' pages, and for every other listing.
+ */
+function followingBelongs(db: Executor, scope: PostScope, plan: ListingPlan): PostCondition | undefined {
+  if (scope.kind !== 'following') return undefined;
+  const followed = byFollowedAuthor(db, scope.userId, plan);
+  if (!scope.shares && !scope.groups && !scope.own) return followed;
+  if (!scope.groups || plan !== 'walk') return undefined;
+  // The reader's own posts are asked first: a comparison of the row's own column, no lookup.
+  const ways = [...(scope.own ? [byAuthor(scope.userId)] : []), followed, ...(scope.shares ? [sharedByFollowed(scope.userId)] : []), inMemberGroupAsked(db, scope.userId)];
+  return (eb) => eb.or(ways.map((way) => way(eb)));
+}
+
+/** Posts the user wrote, by the authors' index. */
+function byAuthor(userId: string): PostCondition {
+  return (eb) => eb('posts.author_id', '=', userId);
 }
 
 /** The page of a listing's order: its size and offset bound, or written out (see literalWindow). */
@@ -402,13 +429,13 @@ function inMemberGroups(userId: string) {
 }
 
 /** The same asked of one post read in a walk: a lookup of its groups among the user's. */
-function inMemberGroupAsked(userId: string) {
+function inMemberGroupAsked(db: Executor, userId: string) {
   return (eb: ExpressionBuilder<Database, 'posts'>) =>
-    eb.exists(eb
+    eb.exists(lookupPerRow(db, eb
       .selectFrom('post_groups as home_pg')
       .innerJoin('group_members as home_m', (join) => join.onRef('home_m.group_id', '=', 'home_pg.group_id').on('home_m.user_id', '=', userId))
       .select(sql<number>`1`.as('one'))
-      .whereRef('home_pg.post_id', '=', 'posts.id'));
+      .whereRef('home_pg.post_id', '=', 'posts.id')));
 }
 
 type PostCondition = ReturnType<typeof sharedByFollowed>;

@@ -8,8 +8,8 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
 import { loadGroup } from '../groups/groups.service.js';
-import { type PostView, getPostsForViewer, pagePostsStatement, postViewsOf, toPostRow } from '../posts/posts.service.js';
-import { type ListingKeys, type PostScope, listPagePosts, listPostIds, postKeys } from './feeds.repository.js';
+import { type PostView, pagePostsStatement, postViewsOf, toPostRow } from '../posts/posts.service.js';
+import { type ListingKeys, type PostScope, listPagePosts, postKeys } from './feeds.repository.js';
 
 export type { ListingKeys, PostScope } from './feeds.repository.js';
 export { postKeys };
@@ -55,11 +55,16 @@ export interface KeyedFeedInput {
   withMedia?: boolean | undefined;
 }
 
-/** One page of posts of a scope between posts, as the viewer may see them (for clients that page by ids). */
+/**
+ * One page of posts of a scope between posts, as the viewer may see them (for clients that page by
+ * ids): its ids and posts in one statement, as feedPage reads them.
+ */
 export async function keyedFeedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, keys, limit, withMedia }: KeyedFeedInput): Promise<PostView[]> {
   const viewerId = viewer?.id ?? null;
-  const ids = await listPostIds(ctx.db, { viewerId, scope, sort: 'newest', since: 0, before: undefined, offset: 0, fetch: limit, keys, withMedia });
-  return getPostsForViewer(ctx.db, keys.nearAbove ? ids.reverse() : ids, viewerId, ctx.app);
+  const listed = await listPagePosts(ctx.db, { viewerId, scope, sort: 'newest', since: 0, before: undefined, offset: 0, fetch: limit, keys, withMedia }, 'posts.visible', pagePostsStatement);
+  // Near a lower bound the page was read oldest first; it is shown newest first like any other.
+  const rows = (keys.nearAbove ? listed.reverse() : listed).map(toPostRow);
+  return postViewsOf(ctx.db, rows, rows.map((row) => row.id), viewerId, ctx.app);
 }
 
 /** Posts made in the same millisecond, as many as one look at a moment's posts reads. */
@@ -94,6 +99,9 @@ export async function groupScope(ctx: ServiceContext, viewer: Viewer | null, nam
   if (group.is_private && !canSeeGroupContent(group, await membershipOf(ctx.db, group.id, viewer?.id ?? null))) throw forbidden('not_member');
   return { kind: 'group', groupId: group.id };
 }
+
+/** The home timeline of fediverse apps: the user's own posts, and those of the people they follow and of their groups. */
+export const homeScope = (userId: string): PostScope => ({ kind: 'following', userId, groups: true, own: true });
 
 export function hashtagScope(tag: string): PostScope {
   return { kind: 'hashtag', tag: normalizeHashtag(tag.trim()) };

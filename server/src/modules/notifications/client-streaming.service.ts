@@ -10,7 +10,7 @@ import type { Viewer } from '../../lib/viewer.js';
 import type { ClientCaller } from '../clientapi/client-caller.js';
 import { postStatuses } from '../clientapi/statuses.service.js';
 import type { PostView } from '../posts/posts.service.js';
-import { type PostScope, hashtagScope, listedInScope } from '../feeds/feeds.service.js';
+import { type PostScope, hashtagScope, homeScope, listedInScope } from '../feeds/feeds.service.js';
 import { asClientNotifications } from './client-notifications.service.js';
 import { keyedNotifications } from './notifications.service.js';
 import type { PostChange } from './post-signals.js';
@@ -55,7 +55,7 @@ export function subscriptionOf(viewer: Viewer, scopes: readonly string[], reques
   const scope: PostScope | null = hashtag
     ? hashtagScope(tag as string)
     : name === 'user'
-      ? { kind: 'following', userId: viewer.id, groups: true }
+      ? homeScope(viewer.id)
       : name === 'user:notification'
         ? null
         : name === 'public:local'
