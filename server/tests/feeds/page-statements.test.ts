@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LITERAL_OFFSET_MAX, type PostScope, listPagePosts, listPostIds } from '../../src/modules/feeds/feeds.repository';
-import { visiblePostsQuery } from '../../src/modules/posts/posts.repository';
+import { listedPostsQuery } from '../../src/modules/posts/posts.repository';
 import { createPost, useUsers } from '../helpers/fixtures';
 import { listingFor, privateGroupOfFollowed } from '../helpers/listings';
 import { TEST_DB, useTestApp } from '../helpers/test-app';
@@ -36,15 +36,15 @@ describe('a page read with its posts', () => {
           for (const viewerId of [bob.id, carol.id, null]) {
             const params = listing(scope, { sort, offset, viewerId });
             const ids = await listPostIds(t.app.db, params);
-            const posts = await listPagePosts(t.app.db, params, 'posts.visible', visiblePostsQuery);
+            const posts = await listPagePosts(t.app.db, params, 'posts.visible', listedPostsQuery);
             expect(posts.map((post) => post.id)).toEqual(ids);
           }
         }
       }
     }
     // The group's members read its posts; others read none of them.
-    expect(await listPagePosts(t.app.db, listing({ kind: 'group', groupId }), 'posts.visible', visiblePostsQuery)).toHaveLength(5);
-    expect(await listPagePosts(t.app.db, listing({ kind: 'group', groupId }, { viewerId: carol.id }), 'posts.visible', visiblePostsQuery)).toHaveLength(0);
+    expect(await listPagePosts(t.app.db, listing({ kind: 'group', groupId }), 'posts.visible', listedPostsQuery)).toHaveLength(5);
+    expect(await listPagePosts(t.app.db, listing({ kind: 'group', groupId }, { viewerId: carol.id }), 'posts.visible', listedPostsQuery)).toHaveLength(0);
   });
 
   it.runIf(TEST_DB === 'postgres').each([
@@ -53,7 +53,7 @@ describe('a page read with its posts', () => {
     ['a group\'s posts', (): PostScope => ({ kind: 'group', groupId }), '%"posts"."id" in (select "posts"."id" from "post_groups" as "scope"%limit 5 offset 0)%'],
   ] as const)('keeps one generic plan of %s\'s page on a connection', async (_name, scope, statement) => {
     await t.app.db.connection().execute(async (db) => {
-      for (let i = 0; i < 8; i++) await listPagePosts(db, listing(scope()), 'posts.visible', visiblePostsQuery);
+      for (let i = 0; i < 8; i++) await listPagePosts(db, listing(scope()), 'posts.visible', listedPostsQuery);
       // The connection may have read other pages before: the one read most here is this one.
       const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
         select generic_plans, custom_plans from pg_prepared_statements

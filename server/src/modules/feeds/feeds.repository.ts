@@ -181,7 +181,8 @@ export async function followsASharer(db: Executor, userId: string): Promise<bool
       .selectFrom('post_sharers')
       .select(sql<number>`1`.as('one'))
       .where((eb) => eb.exists(eb.selectFrom('follows').select(sql<number>`1`.as('one')).where('follows.follower_id', '=', a.userId).whereRef('follows.following_id', '=', 'post_sharers.user_id')))
-      .limit(1));
+      // Written out: PostgreSQL plans a statement with its LIMIT bound again on every call (see literalWindow).
+      .limit(sql.lit(1)));
   return rows.length > 0;
 }
 

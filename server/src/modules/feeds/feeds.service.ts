@@ -41,8 +41,7 @@ export interface FeedInput {
 export async function feedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, query, defaults }: FeedInput): Promise<FeedPage> {
   const window = pageWindow(query, PAGE_SIZES.posts);
   const viewerId = viewer?.id ?? null;
-  // The posts statement asks again what the viewer may read, so the page shows what it allows whatever the listing.
-  const rows = await listPagePosts(ctx.db, { viewerId, scope, ...listingWindow(query, defaults), offset: window.offset, fetch: window.fetch }, 'posts.visible', pagePostsStatement);
+  const rows = await listPagePosts(ctx.db, { viewerId, scope, ...listingWindow(query, defaults), offset: window.offset, fetch: window.fetch }, 'posts.listed', pagePostsStatement);
   const page = toPage(rows.map(toPostRow), window);
   return { posts: await postViewsOf(ctx.db, page.items, page.items.map((row) => row.id), viewerId, ctx.app), hasMore: page.hasMore };
 }
@@ -61,7 +60,7 @@ export interface KeyedFeedInput {
  */
 export async function keyedFeedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, keys, limit, withMedia }: KeyedFeedInput): Promise<PostView[]> {
   const viewerId = viewer?.id ?? null;
-  const listed = await listPagePosts(ctx.db, { viewerId, scope, sort: 'newest', since: 0, before: undefined, offset: 0, fetch: limit, keys, withMedia }, 'posts.visible', pagePostsStatement);
+  const listed = await listPagePosts(ctx.db, { viewerId, scope, sort: 'newest', since: 0, before: undefined, offset: 0, fetch: limit, keys, withMedia }, 'posts.listed', pagePostsStatement);
   // Near a lower bound the page was read oldest first; it is shown newest first like any other.
   const rows = (keys.nearAbove ? listed.reverse() : listed).map(toPostRow);
   return postViewsOf(ctx.db, rows, rows.map((row) => row.id), viewerId, ctx.app);

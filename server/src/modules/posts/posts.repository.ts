@@ -81,10 +81,24 @@ export const toPostBaseRow = (row: VisiblePostRawRow): PostBaseRow =>
 export type PostIdsStatement = SelectQueryBuilder<Database, 'posts', { id: string }>;
 
 /**
- * The statement of findVisiblePosts, of the posts named in `ids` or chosen by a statement (a
- * listing's page, read with its posts in one round trip); exported so tests can read its plan.
+ * The statement of findVisiblePosts, of the posts named in `ids` the viewer may read; exported so
+ * tests can read its plan.
  */
 export function visiblePostsQuery(db: Executor, ids: string[] | PostIdsStatement, viewerId: string | null) {
+  return postColumnsQuery(db, ids, viewerId).where(postReadableBy(viewerId, 'posts'));
+}
+
+/**
+ * The posts a listing's page chose, read with it in one round trip. The listing asked already what
+ * the viewer may read (the same policy: the post's groups and the blocks between its author and the
+ * viewer, see feeds.repository), so it is not asked a second time of the page's rows.
+ */
+export function listedPostsQuery(db: Executor, page: PostIdsStatement, viewerId: string | null) {
+  return postColumnsQuery(db, page, viewerId);
+}
+
+/** What a post card needs of the posts chosen, and of the viewer and the original each replies to. */
+function postColumnsQuery(db: Executor, ids: string[] | PostIdsStatement, viewerId: string | null) {
   return db
     .selectFrom('posts')
     .leftJoin('users', 'users.id', 'posts.author_id')
@@ -115,8 +129,7 @@ export function visiblePostsQuery(db: Executor, ids: string[] | PostIdsStatement
     // reading their tags and mentions when none of its posts has any.
     .select((eb) => eb.exists(eb.selectFrom('post_groups as any_pg').select(sql<number>`1`.as('one')).whereRef('any_pg.post_id', '=', 'posts.id')).as('has_groups'))
     .select((eb) => eb.exists(eb.selectFrom('post_mentions as any_pm').select(sql<number>`1`.as('one')).whereRef('any_pm.post_id', '=', 'posts.id')).as('has_mentions'))
-    .where('posts.id', 'in', ids)
-    .where(postReadableBy(viewerId, 'posts'));
+    .where('posts.id', 'in', ids);
 }
 
 export interface PostGroupRow {

@@ -82,7 +82,7 @@ export const inPrivateGroup = (post: PostView): boolean | undefined => privateOf
  * The statement of getPostsForViewer's posts of a listing's page, read in the page's own statement
  * (the feeds' listPagePosts), and its rows as postViewsOf takes them.
  */
-export const pagePostsStatement = repo.visiblePostsQuery;
+export const pagePostsStatement = repo.listedPostsQuery;
 export const toPostRow = repo.toPostBaseRow;
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
