@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldForSearch } from '#core/text';
+import { PLAN_FOR_VALUES } from '../../src/db/pg-prepared';
 import { newId } from '../../src/lib/ids';
 import { SORT_AT_MOST } from '../../src/modules/feeds/feeds.repository';
 import { addMember, call, createFollow, createGroup, type TestUser, useUsers } from '../helpers/fixtures';
@@ -75,6 +76,18 @@ describe('dense following feed and search', () => {
       expect(sql.some((s) => walked.test(s)), sql.join('\n')).toBe(true);
       expect(sql.some((s) => /posts_fts/.test(s) && !/count\(\*\)/.test(s)), sql.join('\n')).toBe(false);
     }
+  });
+
+  it("a search is planned for its words alone: the page's posts are read by a statement whose plan is kept", async () => {
+    const { ids, sql } = await page(bob, '/api/search/for/posts?query=coffee', 1);
+    expect(ids).toEqual(expected.search.slice(0, 50));
+    // SQLite plans each text once whatever its values: its page stays one statement.
+    if (TEST_DB !== 'postgres') return;
+    const searching = sql.filter((s) => s.includes(PLAN_FOR_VALUES));
+    expect(searching.length).toBe(1);
+    // The posts' columns and the viewer's flags are never in the statement planned on every call.
+    expect(searching.some((s) => s.includes('original_readable'))).toBe(false);
+    expect(sql.some((s) => s.includes('original_readable'))).toBe(true);
   });
 
   it('a sparse following feed is sorted from its authors\' posts', async () => {

@@ -91,10 +91,11 @@ export function visiblePostsQuery(db: Executor, ids: string[] | PostIdsStatement
 /**
  * The posts a listing's page chose, read with it in one round trip. The listing asked already what
  * the viewer may read (the same policy: the post's groups and the blocks between its author and the
- * viewer, see feeds.repository), so it is not asked a second time of the page's rows.
+ * viewer, see feeds.repository), so it is not asked a second time of the page's rows. Ids the
+ * listing read in a statement of its own are asked again: a post may have changed in between.
  */
-export function listedPostsQuery(db: Executor, page: PostIdsStatement, viewerId: string | null) {
-  return postColumnsQuery(db, page, viewerId);
+export function listedPostsQuery(db: Executor, page: PostIdsStatement | string[], viewerId: string | null) {
+  return Array.isArray(page) ? visiblePostsQuery(db, page, viewerId) : postColumnsQuery(db, page, viewerId);
 }
 
 /** What a post card needs of the posts chosen, and of the viewer and the original each replies to. */
