@@ -87,6 +87,13 @@ describe('the home timeline: follows and groups', () => {
     expect(read).toEqual(expected);
   });
 
+  it("shows each status's account as the account's own page shows it to the reader", async () => {
+    const page = await appGet(t.app, '/api/v1/timelines/home?limit=40', token);
+    const accounts = new Map<string, unknown>(page.body.map((status: { account: { id: string } }) => [status.account.id, status.account]));
+    expect(accounts.size).toBeGreaterThan(1);
+    for (const [id, account] of accounts) expect(account).toEqual((await appGet(t.app, `/api/v1/accounts/${id}`, token)).body);
+  });
+
   it('pages the same through the client API, by its Link header', async () => {
     const read: string[] = [];
     let url: string | undefined = '/api/v1/timelines/home?limit=3';

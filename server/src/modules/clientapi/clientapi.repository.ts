@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { runBound } from '../../db/bound-statements.js';
 import { type Keyset, afterKeyset, beforeKeyset, rowOf, toBool } from '../../db/helpers.js';
 import type { ClientAppsTable, Database, Executor } from '../../db/schema.js';
@@ -58,11 +58,49 @@ export interface PersonRow {
 }
 
 /**
+ * When the person last posted, as the viewer may see it: the first post met walking the author's
+ * posts newest first that is in no private group the viewer is outside of (`users` is the person).
+ */
+const lastStatusAt = (eb: ExpressionBuilder<Database, 'users'>, viewerId: string | null) =>
+  eb.selectFrom('posts').select('posts.created_at').whereRef('posts.author_id', '=', 'users.id').where(postGroupsReadableBy(viewerId))
+    .orderBy('posts.created_at', 'desc').limit(1);
+
+/** A person's row as the database gives it (flags and numbers as its driver reads them). */
+interface PersonRawRow {
+  id: string;
+  username: string;
+  bio: string;
+  pfp_version: number | string;
+  created_at: number | string;
+  discoverable: unknown;
+  indexable: unknown;
+  remote_url: string | null | undefined;
+  followers: number | string | null | undefined;
+  following: number | string | null | undefined;
+  statuses: number | string | null | undefined;
+  last_status_at: number | string | null | undefined;
+}
+
+const toPersonRow = (row: PersonRawRow): PersonRow => ({
+  id: row.id,
+  username: row.username,
+  bio: row.bio,
+  pfp_version: Number(row.pfp_version),
+  created_at: Number(row.created_at),
+  discoverable: toBool(row.discoverable as number | boolean),
+  indexable: toBool(row.indexable as number | boolean),
+  remote_url: row.remote_url ?? null,
+  followers: Number(row.followers ?? 0),
+  following: Number(row.following ?? 0),
+  statuses: Number(row.statuses ?? 0),
+  last_status_at: row.last_status_at == null ? null : Number(row.last_status_at),
+});
+
+/**
  * People by id, suspended accounts and waiting sign-ups left out. Their counts are the stored ones,
  * the same for every reader (a private group's posts never counted). One statement for all of
- * them, bound rather than built on every read (a page of statuses asks it for its authors): the
- * newest post the viewer may read is the first one met walking the author's posts newest first. The author's own standing is asked once, of the person, not of
- * each post.
+ * them, bound rather than built on every read (a page of statuses asks it for its authors). The
+ * author's own standing is asked once, of the person, not of each post.
  */
 export async function personRows(db: Executor, ids: readonly string[], viewerId: string | null): Promise<PersonRow[]> {
   if (ids.length === 0) return [];
@@ -73,24 +111,67 @@ export async function personRows(db: Executor, ids: readonly string[], viewerId:
       .leftJoin('account_counts', 'account_counts.user_id', 'users.id')
       .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version', 'users.created_at', 'users.discoverable', 'users.indexable', 'remote_actors.url as remote_url'])
       .select(['account_counts.followers', 'account_counts.following', 'account_counts.statuses'])
-      .select((eb) => [
-        eb.selectFrom('posts').select('posts.created_at').whereRef('posts.author_id', '=', 'users.id').where(postGroupsReadableBy(a.viewerId))
-          .orderBy('posts.created_at', 'desc').limit(1).as('last_status_at'),
-      ])
+      .select((eb) => [lastStatusAt(eb, a.viewerId as string | null).as('last_status_at')])
       .where('users.id', 'in', a.ids as string[])
       .where(accountNotSuspended()));
-  return rows.map((row) => ({
-    ...row,
-    pfp_version: Number(row.pfp_version),
-    created_at: Number(row.created_at),
-    discoverable: toBool(row.discoverable),
-    indexable: toBool(row.indexable),
-    remote_url: row.remote_url ?? null,
-    followers: Number(row.followers ?? 0),
-    following: Number(row.following ?? 0),
-    statuses: Number(row.statuses ?? 0),
-    last_status_at: row.last_status_at == null ? null : Number(row.last_status_at),
-  }));
+  return rows.map(toPersonRow);
+}
+
+/**
+ * A page of posts (their authors' `users` rows joined) with what their authors' accounts show, so a
+ * page of statuses needs no statement of its own for its authors. A listed post's author is in good
+ * standing: the listing leaves the posts of suspended accounts out.
+ */
+export function withAuthorAccounts<R>(page: SelectQueryBuilder<Database, 'posts' | 'users', R>, viewerId: string | null) {
+  const count = (eb: ExpressionBuilder<Database, 'users'>, counter: 'followers' | 'following' | 'statuses') =>
+    eb.selectFrom('account_counts').select(`account_counts.${counter}`).whereRef('account_counts.user_id', '=', 'users.id');
+  return page.select((eb) => [
+    'users.bio as author_bio',
+    'users.created_at as author_created_at',
+    'users.discoverable as author_discoverable',
+    'users.indexable as author_indexable',
+    eb.selectFrom('remote_actors').select('remote_actors.url').whereRef('remote_actors.user_id', '=', 'users.id').as('author_remote_url'),
+    count(eb, 'followers').as('author_followers'),
+    count(eb, 'following').as('author_following'),
+    count(eb, 'statuses').as('author_statuses'),
+    lastStatusAt(eb, viewerId).as('author_last_status_at'),
+  ]);
+}
+
+/** The columns withAuthorAccounts adds to a page's rows, as the database gives them. */
+export interface AuthorColumns {
+  author_bio: string;
+  author_created_at: number | string;
+  author_discoverable: unknown;
+  author_indexable: unknown;
+  author_remote_url: string | null;
+  author_followers: number | string | null;
+  author_following: number | string | null;
+  author_statuses: number | string | null;
+  author_last_status_at: number | string | null;
+}
+
+/** The authors' rows of a page read withAuthorAccounts, one per author. */
+export function authorsOf(rows: ReadonlyArray<{ author_id: string | null; author_username: string | null; author_pfp_version: number | string | null } & AuthorColumns>): PersonRow[] {
+  const authors = new Map<string, PersonRow>();
+  for (const row of rows) {
+    if (row.author_id === null || row.author_username === null || authors.has(row.author_id)) continue;
+    authors.set(row.author_id, toPersonRow({
+      id: row.author_id,
+      username: row.author_username,
+      bio: row.author_bio,
+      pfp_version: row.author_pfp_version ?? 0,
+      created_at: row.author_created_at,
+      discoverable: row.author_discoverable,
+      indexable: row.author_indexable,
+      remote_url: row.author_remote_url,
+      followers: row.author_followers,
+      following: row.author_following,
+      statuses: row.author_statuses,
+      last_status_at: row.author_last_status_at,
+    }));
+  }
+  return [...authors.values()];
 }
 
 /** The id of a person by username (`name`, or `name@host` for a remote account), any case. */

@@ -14,12 +14,13 @@ import { commentStatus, postStatus } from './status.mapper.js';
 
 /**
  * Posts and comments as statuses, with their authors' accounts and the posts' privacy read once for
- * the whole page. `pinned` marks the posts pinned where they are listed.
+ * the whole page. `pinned` marks the posts pinned where they are listed; `authors` are people
+ * already read with the page (repo.withAuthorAccounts), not read again.
  */
 export async function asStatuses(
   ctx: ServiceContext,
   viewer: Viewer | null,
-  items: { posts?: readonly Post[]; comments?: readonly Comment[]; pinned?: ReadonlySet<string> },
+  items: { posts?: readonly Post[]; comments?: readonly Comment[]; pinned?: ReadonlySet<string>; authors?: readonly repo.PersonRow[] },
 ): Promise<{ posts: Status[]; comments: Status[] }> {
   const posts = items.posts ?? [];
   const comments = items.comments ?? [];
@@ -27,7 +28,7 @@ export async function asStatuses(
   // A post read with its page already says whether it is private; only the others are asked.
   const unknown = [...posts.filter((p) => inPrivateGroup(p) === undefined).map((p) => p._id), ...comments.map((c) => c.postId)];
   const [accounts, asked, repliedAuthors] = await Promise.all([
-    accountsByIds(ctx, viewer, authors),
+    accountsByIds(ctx, viewer, authors, items.authors),
     repo.privatePostIds(ctx.db, unknown),
     repo.repliedAuthors(ctx.db, comments.map((c) => c._id)),
   ]);
@@ -41,6 +42,11 @@ export async function asStatuses(
 
 export async function postStatuses(ctx: ServiceContext, viewer: Viewer | null, posts: readonly Post[], pinned?: ReadonlySet<string>): Promise<Status[]> {
   return (await asStatuses(ctx, viewer, { posts, ...(pinned ? { pinned } : {}) })).posts;
+}
+
+/** postStatuses of a page read with its authors' accounts (repo.withAuthorAccounts). */
+export async function pageStatuses(ctx: ServiceContext, viewer: Viewer | null, page: { posts: readonly Post[]; authors: readonly repo.PersonRow[] }): Promise<Status[]> {
+  return (await asStatuses(ctx, viewer, page)).posts;
 }
 
 /** A comment the viewer may read, or didnt_find_post as for a post they may not. */

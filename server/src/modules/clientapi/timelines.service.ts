@@ -4,15 +4,15 @@ import type { Keyset } from '../../db/helpers.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
 import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
-import { type PostScope, feedPage, hashtagScope, homeScope, keyedFeedPage, postKeys } from '../feeds/feeds.service.js';
+import { type PagePosts, type PostScope, feedPage, hashtagScope, homeScope, keyedFeedPage, keyedFeedRows, postKeys } from '../feeds/feeds.service.js';
 import { loadGroupById } from '../groups/groups.service.js';
 import { keyedCommentsByAuthor } from '../comments/comments.service.js';
-import { getPostsForViewer } from '../posts/posts.service.js';
+import { type PostRawRow, getPostsForViewer, pagePostsStatement } from '../posts/posts.service.js';
 import { getAccount } from './accounts.service.js';
 import { accountRefOf, statusRefOf } from './client-ids.js';
 import { type ClientPageQuery, boundsOf, cursorOf, keyOfCursor, pageSize } from './client-paging.js';
 import * as repo from './clientapi.repository.js';
-import { asStatuses, postStatuses } from './statuses.service.js';
+import { asStatuses, pageStatuses, postStatuses } from './statuses.service.js';
 
 /** A page of statuses and whether it was full (so a next page may hold more). */
 export interface StatusPage {
@@ -33,11 +33,17 @@ async function statusKey(ctx: ServiceContext, id: string): Promise<Keyset | unde
   return key ?? { at: parseInt(ref.id.slice(0, 8), 16) * 1000, id: ref.id };
 }
 
+/** A page's posts read with their authors' accounts, so the page of statuses asks nothing more of the authors. */
+const WITH_AUTHORS: PagePosts<PostRawRow & repo.AuthorColumns> = {
+  name: 'clientapi.postsWithAuthors',
+  statement: (db, page, viewerId) => repo.withAuthorAccounts(pagePostsStatement(db, page, viewerId), viewerId) as unknown as ReturnType<PagePosts<PostRawRow & repo.AuthorColumns>['statement']>,
+};
+
 /** One page of a scope's posts between the statuses the query names. */
 async function scopePage(ctx: ServiceContext, viewer: Viewer | null, scope: PostScope, query: ClientPageQuery, withMedia?: boolean): Promise<StatusPage> {
   const bounds = await boundsOf(query, (id) => statusKey(ctx, id));
-  const posts = await keyedFeedPage(ctx, viewer, { scope, keys: bounds, limit: bounds.limit, withMedia });
-  return { statuses: await postStatuses(ctx, viewer, posts), full: posts.length >= bounds.limit };
+  const { posts, rows } = await keyedFeedRows(ctx, viewer, { scope, keys: bounds, limit: bounds.limit, withMedia }, WITH_AUTHORS);
+  return { statuses: await pageStatuses(ctx, viewer, { posts, authors: repo.authorsOf(rows) }), full: posts.length >= bounds.limit };
 }
 
 export interface AccountStatusesQuery extends ClientPageQuery {

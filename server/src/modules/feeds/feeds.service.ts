@@ -8,8 +8,8 @@ import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../plugins/auth.js';
 import { canSeeGroupContent, membershipOf } from '../../policy/group-access.js';
 import { loadGroup } from '../groups/groups.service.js';
-import { type PostView, pagePostsStatement, postViewsOf, toPostRow } from '../posts/posts.service.js';
-import { type ListingKeys, type PostScope, listPagePosts, postKeys } from './feeds.repository.js';
+import { type PostRawRow, type PostView, pagePostsStatement, postViewsOf, toPostRow } from '../posts/posts.service.js';
+import { type ListingKeys, type PagePostsStatement, type PostScope, listPagePosts, postKeys } from './feeds.repository.js';
 
 export type { ListingKeys, PostScope } from './feeds.repository.js';
 export { postKeys };
@@ -58,12 +58,24 @@ export interface KeyedFeedInput {
  * One page of posts of a scope between posts, as the viewer may see them (for clients that page by
  * ids): its ids and posts in one statement, as feedPage reads them.
  */
-export async function keyedFeedPage(ctx: ServiceContext, viewer: Viewer | null, { scope, keys, limit, withMedia }: KeyedFeedInput): Promise<PostView[]> {
+export async function keyedFeedPage(ctx: ServiceContext, viewer: Viewer | null, input: KeyedFeedInput): Promise<PostView[]> {
+  return (await keyedFeedRows(ctx, viewer, input, { name: 'posts.listed', statement: pagePostsStatement })).posts;
+}
+
+/** A statement reading a page's posts with more of each (pagePostsStatement's columns and its own), under its own name. */
+export interface PagePosts<R> {
+  name: string;
+  statement: PagePostsStatement<R>;
+}
+
+/** keyedFeedPage, read by `posts`, with the rows it read as well (newest first). */
+export async function keyedFeedRows<R extends PostRawRow>(ctx: ServiceContext, viewer: Viewer | null, { scope, keys, limit, withMedia }: KeyedFeedInput, posts: PagePosts<R>): Promise<{ posts: PostView[]; rows: R[] }> {
   const viewerId = viewer?.id ?? null;
-  const listed = await listPagePosts(ctx.db, { viewerId, scope, sort: 'newest', since: 0, before: undefined, offset: 0, fetch: limit, keys, withMedia }, 'posts.listed', pagePostsStatement);
+  const listed = await listPagePosts(ctx.db, { viewerId, scope, sort: 'newest', since: 0, before: undefined, offset: 0, fetch: limit, keys, withMedia }, posts.name, posts.statement);
   // Near a lower bound the page was read oldest first; it is shown newest first like any other.
-  const rows = (keys.nearAbove ? listed.reverse() : listed).map(toPostRow);
-  return postViewsOf(ctx.db, rows, rows.map((row) => row.id), viewerId, ctx.app);
+  const rows = keys.nearAbove ? listed.reverse() : listed;
+  const base = rows.map(toPostRow);
+  return { posts: await postViewsOf(ctx.db, base, base.map((row) => row.id), viewerId, ctx.app), rows };
 }
 
 /** Posts made in the same millisecond, as many as one look at a moment's posts reads. */

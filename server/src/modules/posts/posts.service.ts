@@ -83,6 +83,8 @@ export const inPrivateGroup = (post: PostView): boolean | undefined => privateOf
  * (the feeds' listPagePosts), and its rows as postViewsOf takes them.
  */
 export const pagePostsStatement = repo.listedPostsQuery;
+/** A row of pagePostsStatement as the database gives it. */
+export type PostRawRow = repo.VisiblePostRawRow;
 export const toPostRow = repo.toPostBaseRow;
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
