@@ -139,7 +139,7 @@ export interface Config {
   federationFetchTimeoutMs: number;
   /**
    * Deliveries to other servers: how many each process sends at once (FEDERATION_DELIVERY_CONCURRENCY,
-   * default 16), and how many of those may go to one host (FEDERATION_DELIVERY_PER_HOST, default 2,
+   * default 8), and how many of those may go to one host (FEDERATION_DELIVERY_PER_HOST, default 2,
    * counted across every process), so a host that never answers holds that many at most; how long
    * opening the connection may take (FEDERATION_DELIVERY_CONNECT_TIMEOUT_MS, default 5000) and the
    * whole request (FEDERATION_DELIVERY_TIMEOUT_MS, default 10000); after how many failures in a row
@@ -423,7 +423,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const federationLookupTimeoutMs = parseCount(env, 'FEDERATION_LOOKUP_TIMEOUT_MS', FEDERATION_LOOKUP_TIMEOUT_MS, problems);
   const federationFetchTimeoutMs = parseCount(env, 'FEDERATION_FETCH_TIMEOUT_MS', FEDERATION_FETCH_TIMEOUT_MS, problems);
   const federationDelivery: FederationDeliveryConfig = {
-    concurrency: parseCount(env, 'FEDERATION_DELIVERY_CONCURRENCY', 16, problems),
+    concurrency: parseCount(env, 'FEDERATION_DELIVERY_CONCURRENCY', 8, problems),
     perHost: parseCount(env, 'FEDERATION_DELIVERY_PER_HOST', 2, problems),
     connectTimeoutMs: parseCount(env, 'FEDERATION_DELIVERY_CONNECT_TIMEOUT_MS', 5_000, problems),
     timeoutMs: parseCount(env, 'FEDERATION_DELIVERY_TIMEOUT_MS', 10_000, problems),
