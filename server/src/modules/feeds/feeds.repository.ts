@@ -158,7 +158,7 @@ const INDEX_WALKS: ReadonlySet<PostScope['kind']> = new Set(['all', 'group', 'ha
 function literalWindow(db: Executor, params: ListPostIdsParams, plan: ListingPlan): boolean {
   const { scope } = params;
   // A merged feed's sort is one source page each, whose best plans depend on the reader's follows and groups.
-  const merged = scope.kind === 'following' && scope.groups === true && plan === 'sort';
+  const merged = scope.kind === 'following' && (scope.groups === true || scope.own === true) && plan === 'sort';
   const planned = INDEX_WALKS.has(scope.kind) || (countedOnPostgres(scope) && !merged);
   return dialectOf(db) === 'postgres' && params.sort === 'newest' && planned && params.offset <= LITERAL_OFFSET_MAX;
 }
