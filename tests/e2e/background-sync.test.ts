@@ -22,7 +22,7 @@ describe('background sync', () => {
     await e2e.journey.context.setOffline(true);
     const text = `Sent while the app was closed ${Date.now()}`;
     const box = main.getByLabel('What is on your mind?');
-    await expect.poll(() => box.isEnabled()).toBe(true);
+    await expect.poll(() => box.isEnabled(), { timeout: 15_000 }).toBe(true);
     await box.fill(text);
     await main.getByRole('button', { name: 'Post', exact: true }).click();
     await expect.poll(() => outboxSize(page, author.id)).toBe(1);

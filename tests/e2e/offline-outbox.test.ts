@@ -62,7 +62,7 @@ describe('offline outbox', () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'New post', exact: true }).click();
     await main.getByRole('heading', { name: 'New post' }).waitFor();
     const box = main.getByLabel('What is on your mind?');
-    await expect.poll(() => box.isEnabled()).toBe(true);
+    await expect.poll(() => box.isEnabled(), { timeout: 15_000 }).toBe(true);
     await box.fill(text);
     await main.getByRole('button', { name: 'Post', exact: true }).click();
 

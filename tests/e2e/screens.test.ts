@@ -112,8 +112,9 @@ describe('screens', () => {
     const user = await createVerifiedUser(e2e.server);
     const page = await e2e.visit('/post', { as: user, ...PHONE });
     const main = page.getByRole('main');
-    // Until its draft is read the composer takes no input (its text box is disabled meanwhile).
-    await expect.poll(() => main.getByRole('textbox', { name: text('en', 'compose:text_label') }).isEnabled()).toBe(true);
+    // Until its draft is read the composer takes no input (its text box is disabled meanwhile); on a
+    // loaded machine the read takes longer than a poll's default second.
+    await expect.poll(() => main.getByRole('textbox', { name: text('en', 'compose:text_label') }).isEnabled(), { timeout: 15_000 }).toBe(true);
     await main.getByRole('button', { name: text('en', 'compose:add_mention') }).click();
     const slot = main.getByRole('combobox', { name: text('en', 'common:slot.mention_placeholder') });
     await slot.fill(author.username.slice(0, -1));
