@@ -9,8 +9,35 @@ import { groupAccountId } from './client-ids.js';
 import type { GroupAccountRow, PersonRow } from './clientapi.repository.js';
 import type { Viewer } from '../../lib/viewer.js';
 
-/** An address of this instance as an absolute URL (media may already be absolute, in a bucket). */
-export const absolute = (origin: string, url: string) => new URL(url, `${origin}/`).href;
+/**
+ * A path from the root made only of characters a URL keeps as written, with no dot segment to
+ * resolve: the URL parser would give it back unchanged. (A quote is left out: a query encodes it.)
+ */
+const PLAIN_PATH = /^\/(?!\/)[\w\-.~!$&()*+,;=:@%/?#]*$/u;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/u;
+
+/** The last origin asked about, and whether the parser gives it back as written with nothing after it (a host, no path). */
+let lastOrigin = '';
+let lastOriginPlain = false;
+
+function isPlainOrigin(origin: string): boolean {
+  if (origin !== lastOrigin) {
+    const parsed = URL.parse(`${origin}/`);
+    lastOriginPlain = parsed !== null && parsed.pathname === '/' && parsed.href === `${origin}/`;
+    lastOrigin = origin;
+  }
+  return lastOriginPlain;
+}
+
+/**
+ * An address of this instance as an absolute URL (media may already be absolute, in a bucket).
+ * A timeline page makes a dozen of these per status; the parser is asked only when joining by
+ * hand could give something else.
+ */
+export function absolute(origin: string, url: string): string {
+  if (PLAIN_PATH.test(url) && !DOT_SEGMENT.test(url) && isPlainOrigin(origin)) return `${origin}${url}`;
+  return new URL(url, `${origin}/`).href;
+}
 
 /** A time as the ISO 8601 string apps read. */
 export const isoTime = (ms: number) => new Date(ms).toISOString();
