@@ -6,11 +6,8 @@ import type { NewUserRecord, UserChanges, UserRecord } from './auth.records.js';
 
 /** Every SQL of accounts, email links and failed logins; the account module reuses the user reads. */
 
-/** An account's row as the rules read it. */
-export const userRecordOf = (row: UserRow): UserRecord => ({ ...row, verified: toBool(row.verified) });
-
 function toRecord(row: UserRow | undefined): UserRecord | undefined {
-  return row && userRecordOf(row);
+  return row && { ...row, verified: toBool(row.verified) };
 }
 
 function toUpdate(changes: UserChanges): UserUpdate {

@@ -4,7 +4,7 @@ import type { Session } from '#core/api/auth';
 import { foldForSearch, normalizeName, skeleton } from '#core/text';
 import { normalizeEmail, validateEmail, validatePassword, validateUsername } from '#core/validation';
 import { inTransaction } from '../../db/helpers.js';
-import type { Executor, UserRow } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import { type AppError, badRequest, conflict, forbidden, tooMany } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { type RateRule, countRecent, takeSlot, tryTakeSlot } from '../../lib/rate-limit.js';
@@ -18,7 +18,6 @@ import {
   findUserByEmail,
   findUserByGoogleSub,
   findUserById,
-  userRecordOf,
   findUserByNameOrSkeleton,
   findUserByUsernameLower,
   insertUser,
@@ -63,11 +62,6 @@ export function findNameHolder(db: Executor, username: string): Promise<UserReco
 /** The account with this id, as the session check and the account calls read it. */
 export function findAccount(db: Executor, id: string): Promise<UserRecord | undefined> {
   return findUserById(db, id);
-}
-
-/** An account's row read with something else (an app's token) as the rules read it. */
-export function accountFromRow(row: UserRow): UserRecord {
-  return userRecordOf(row);
 }
 
 /** The account that has this (normalized) address, if any. */

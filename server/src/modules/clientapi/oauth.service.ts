@@ -5,8 +5,8 @@ import type { ClientAppsTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { publishEvent } from '../../lib/events/domain-events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
-import type { UserRecord, Viewer } from '../../lib/viewer.js';
-import { accountFromRow, findAccount } from '../auth/auth.service.js';
+import type { Viewer } from '../../lib/viewer.js';
+import { findAccount } from '../auth/auth.service.js';
 import { secretHash } from './apps.service.js';
 import { findAppByClientId } from './clientapi.repository.js';
 import * as repo from './oauth.repository.js';
@@ -157,26 +157,25 @@ export interface TokenHolder {
   appId: string;
 }
 
-/** The holder of the token's row, or null when it is no token in force; `account` is the row's account as read with it. */
-function holderOf(row: repo.TokenRow | undefined, account: UserRecord | undefined, now: number): TokenHolder | null {
+/** The holder of the token's row, or null when it is no token in force. */
+async function holderOf(ctx: ServiceContext, row: repo.TokenRow | undefined, now: number): Promise<TokenHolder | null> {
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
   let viewer: Viewer | null = null;
   if (row.user_id !== null) {
-    if (!account || account.suspended_at || account.token_version !== row.token_version) return null;
-    viewer = { id: account.id, username: account.username, user: account };
+    const user = await findAccount(ctx.db, row.user_id);
+    if (!user || user.suspended_at || user.token_version !== row.token_version) return null;
+    viewer = { id: user.id, username: user.username, user };
   }
   return { viewer, scopes: JSON.parse(row.scopes) as string[], tokenId: row.id, appId: row.app_id };
 }
 
 /**
  * The holder of an access token, or null when it is no token in force: unknown, revoked, expired,
- * of an account suspended or gone, or issued before the account's password last changed. Asked on
- * every call an app makes, so the token and its account are read in one statement.
+ * of an account suspended or gone, or issued before the account's password last changed.
  */
 export async function tokenHolder(ctx: ServiceContext, token: string, now: number = Date.now()): Promise<TokenHolder | null> {
-  const found = await repo.findTokenWithAccount(ctx.db, secretHash(token));
-  const row = found?.token;
-  const holder = holderOf(row, found?.account && accountFromRow(found.account), now);
+  const row = await repo.findToken(ctx.db, secretHash(token));
+  const holder = await holderOf(ctx, row, now);
   if (holder && row && (row.last_used_at === null || Number(row.last_used_at) < now - LAST_USE_EVERY_MS)) await repo.touchToken(ctx.db, row.id, now, LAST_USE_EVERY_MS);
   return holder;
 }
@@ -186,7 +185,5 @@ export async function tokenHolder(ctx: ServiceContext, token: string, now: numbe
  * used: the server asks before it pushes on the token's behalf, the app made no call.
  */
 export async function tokenInForce(ctx: ServiceContext, tokenId: string, now: number = Date.now()): Promise<boolean> {
-  const row = await repo.findTokenById(ctx.db, tokenId);
-  const account = row?.user_id ? await findAccount(ctx.db, row.user_id) : undefined;
-  return holderOf(row, account, now) !== null;
+  return (await holderOf(ctx, await repo.findTokenById(ctx.db, tokenId), now)) !== null;
 }
