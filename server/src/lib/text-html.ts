@@ -1,5 +1,6 @@
 import { appPaths } from '#core/app-paths';
 import { tokenizeText } from '#core/text';
+import { absolute } from './absolute-url.js';
 
 /** Text as HTML that shows it as written: every character markup could start with is escaped. */
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -19,7 +20,7 @@ export function inParagraphs(html: string): string {
  * No markup of the author's ever gets through, whatever the text holds.
  */
 export function writingHtml(origin: string, text: string, mentionNames: readonly string[], remoteActors: ReadonlyMap<string, string> = new Map()): string {
-  const link = (path: string, attributes: string, inner: string) => `<a href="${escapeHtml(new URL(path, origin).href)}" ${attributes}>${inner}</a>`;
+  const link = (path: string, attributes: string, inner: string) => `<a href="${escapeHtml(absolute(origin, path))}" ${attributes}>${inner}</a>`;
   const html = tokenizeText(text, [...mentionNames])
     .map((token) => {
       if (token.kind === 'hashtag') return link(appPaths.hashtag(token.tag), 'class="mention hashtag" rel="tag"', `#<span>${escapeHtml(token.value.slice(1))}</span>`);

@@ -3,47 +3,30 @@ import type { Account } from '#core/api/client-entities';
 import { appPaths } from '#core/app-paths';
 import type { Profile } from '#core/api/profiles';
 import { DELETED } from '#core/limits';
+import { absolute } from '../../lib/absolute-url.js';
 import { escapeHtml, inParagraphs } from '../../lib/text-html.js';
 import { avatarUrl } from '../../policy/media-urls.js';
 import { groupAccountId } from './client-ids.js';
 import type { GroupAccountRow, PersonRow } from './clientapi.repository.js';
 import type { Viewer } from '../../lib/viewer.js';
 
-/**
- * A path from the root made only of characters a URL keeps as written, with no dot segment to
- * resolve: the URL parser would give it back unchanged. (A quote is left out: a query encodes it.)
- */
-const PLAIN_PATH = /^\/(?!\/)[\w\-.~!$&()*+,;=:@%/?#]*$/u;
-const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/u;
-
-/** The last origin asked about, and whether the parser gives it back as written with nothing after it (a host, no path). */
-let lastOrigin = '';
-let lastOriginPlain = false;
-
-function isPlainOrigin(origin: string): boolean {
-  if (origin !== lastOrigin) {
-    const parsed = URL.parse(`${origin}/`);
-    lastOriginPlain = parsed !== null && parsed.pathname === '/' && parsed.href === `${origin}/`;
-    lastOrigin = origin;
-  }
-  return lastOriginPlain;
-}
-
-/**
- * An address of this instance as an absolute URL (media may already be absolute, in a bucket).
- * A timeline page makes a dozen of these per status; the parser is asked only when joining by
- * hand could give something else.
- */
-export function absolute(origin: string, url: string): string {
-  if (PLAIN_PATH.test(url) && !DOT_SEGMENT.test(url) && isPlainOrigin(origin)) return `${origin}${url}`;
-  return new URL(url, `${origin}/`).href;
-}
-
 /** A time as the ISO 8601 string apps read. */
 export const isoTime = (ms: number) => new Date(ms).toISOString();
 
+/** Days already written out, by their number since 1970: a page's accounts share a handful, and formatting a date is dear. */
+const days = new Map<number, string>();
+
 /** The day an account was made, as apps show it (midnight of that day, UTC). */
-const dayOf = (ms: number) => `${new Date(ms).toISOString().slice(0, 10)}T00:00:00.000Z`;
+function dayOf(ms: number): string {
+  const day = Math.floor(ms / 86_400_000);
+  let text = days.get(day);
+  if (text === undefined) {
+    text = `${new Date(day * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`;
+    if (days.size >= 10_000) days.clear();
+    days.set(day, text);
+  }
+  return text;
+}
 
 /** A bio or a description as HTML: a paragraph per blank-line-separated block, line breaks kept. */
 export const noteHtml = (text: string) => (text.trim() === '' ? '' : inParagraphs(escapeHtml(text.trim())));

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Keyset } from '../../db/helpers.js';
+import { absolute } from '../../lib/absolute-url.js';
 
 /** How many items a page of the client API holds when the app names no limit, and at most. */
 export const DEFAULT_PAGE = 20;
@@ -53,12 +54,16 @@ export async function keyOfCursor(cursor: string): Promise<Keyset | undefined> {
  */
 export function linkPages(request: FastifyRequest, reply: FastifyReply, publicUrl: string, page: { first?: string | undefined; last?: string | undefined; full: boolean }): void {
   if (page.first === undefined || page.last === undefined) return;
-  const url = new URL(request.url, `${publicUrl.replace(/\/$/u, '')}/`);
+  // Built from the path and its query apart rather than by URL objects: every page of every list
+  // answers this header, and each query change re-serialised a whole URL.
+  const queryAt = request.url.indexOf('?');
+  const path = absolute(publicUrl, queryAt < 0 ? request.url : request.url.slice(0, queryAt));
+  const query = new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1));
+  for (const key of ['max_id', 'since_id', 'min_id']) query.delete(key);
   const at = (name: 'max_id' | 'min_id', value: string) => {
-    const link = new URL(url);
-    for (const key of ['max_id', 'since_id', 'min_id']) link.searchParams.delete(key);
-    link.searchParams.set(name, value);
-    return link.href;
+    const link = new URLSearchParams(query);
+    link.set(name, value);
+    return `${path}?${link.toString()}`;
   };
   const links = [...(page.full ? [`<${at('max_id', page.last)}>; rel="next"`] : []), `<${at('min_id', page.first)}>; rel="prev"`];
   void reply.header('Link', links.join(', '));

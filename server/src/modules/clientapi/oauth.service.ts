@@ -169,12 +169,25 @@ async function holderOf(ctx: ServiceContext, row: repo.TokenRow | undefined, now
   return { viewer, scopes: JSON.parse(row.scopes) as string[], tokenId: row.id, appId: row.app_id };
 }
 
+/** Digests of tokens lately presented, at most a thousand: an app calls again and again with one token, and hashing it on every call cost as much as reading its row. */
+const recentDigests = new Map<string, string>();
+
+function tokenDigest(token: string): string {
+  let digest = recentDigests.get(token);
+  if (digest === undefined) {
+    digest = secretHash(token);
+    if (recentDigests.size >= 1_000) recentDigests.clear();
+    recentDigests.set(token, digest);
+  }
+  return digest;
+}
+
 /**
  * The holder of an access token, or null when it is no token in force: unknown, revoked, expired,
  * of an account suspended or gone, or issued before the account's password last changed.
  */
 export async function tokenHolder(ctx: ServiceContext, token: string, now: number = Date.now()): Promise<TokenHolder | null> {
-  const row = await repo.findToken(ctx.db, secretHash(token));
+  const row = await repo.findToken(ctx.db, tokenDigest(token));
   const holder = await holderOf(ctx, row, now);
   if (holder && row && (row.last_used_at === null || Number(row.last_used_at) < now - LAST_USE_EVERY_MS)) await repo.touchToken(ctx.db, row.id, now, LAST_USE_EVERY_MS);
   return holder;

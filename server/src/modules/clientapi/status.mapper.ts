@@ -5,7 +5,8 @@ import { appPaths } from '#core/app-paths';
 import { DELETED } from '#core/limits';
 import { extractHashtags } from '#core/text';
 import { escapeHtml, writingHtml } from '../../lib/text-html.js';
-import { absolute, goneAccount, isoTime } from './account.mapper.js';
+import { absolute } from '../../lib/absolute-url.js';
+import { goneAccount, isoTime } from './account.mapper.js';
 import { commentStatusId } from './client-ids.js';
 
 /** What a page of statuses is mapped with: the accounts of its authors and which of its posts are private. */

@@ -9,7 +9,7 @@ import type { Executor } from '../../../db/schema.js';
 import { newId } from '../../../lib/ids.js';
 import type { ServiceContext } from '../../../lib/service-context.js';
 import type { ClientCaller } from '../../clientapi/client-caller.js';
-import { absolute } from '../../clientapi/account.mapper.js';
+import { absolute } from '../../../lib/absolute-url.js';
 import { originOf } from '../../clientapi/accounts.service.js';
 import { followExists } from '../notifications.repository.js';
 import * as repo from './client-push.repository.js';

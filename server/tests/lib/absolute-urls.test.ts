@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appPaths } from '#core/app-paths';
-import { absolute } from '../../src/modules/clientapi/account.mapper';
+import { absolute } from '../../src/lib/absolute-url';
 
 /** What the URL parser makes of the join: the answer absolute must give, however it gets there. */
 const parsed = (origin: string, url: string) => new URL(url, `${origin}/`).href;
@@ -12,6 +12,7 @@ const ORIGINS = [
   'https://kruh.example:443',
   'http://kruh.example:80',
   'https://kruh.example/community',
+  'https://kruh.example/',
   'https://bücher.example',
   'http://[::1]:3000',
 ];

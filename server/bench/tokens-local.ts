@@ -1,0 +1,12 @@
+import { SignJWT } from 'jose';
+import { resolve } from 'node:path';
+import { openDatabase } from '../src/db/database';
+import { appTokenFor, readTargets } from './seed-data';
+const dataDir = resolve(process.argv[2]!);
+const database = openDatabase({ dataDir });
+const db = database.db as any;
+const { heavy } = await readTargets(db);
+const jwt = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(heavy).setIssuedAt().setExpirationTime('30d').sign(new TextEncoder().encode(process.argv[3]!));
+console.log(jwt);
+console.log(await appTokenFor(db, heavy));
+await database.close?.();
