@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- [--database-url postgres://...] [--data-dir DIR] [--duration 10]
  *   [--warmup 1] [--connections 10] [--note "..."] [--only feed_newest,search_posts,search_posts_words] [--no-writes] [--out DIR]
- *   [--processes 1] [--server compiled|source]`
+ *   [--processes 1] [--server compiled|source] [--turns 1]`
  *
  * The HTTP benchmark of a seeded database (`npm run seed` first, same --database-url/--data-dir):
  * 1. captures the SQL of every measured request (the app built in this process, each request
@@ -13,7 +13,9 @@
  *    measures each read scenario with autocannon (programmatic API). With `--processes N`, N server
  *    processes share the database (PostgreSQL; one runs the job worker) and the connections are
  *    split evenly between them, one autocannon per process at once: requests/s is their sum, p50
- *    and p99 the worst of them;
+ *    and p99 the worst of them. With `--turns N`, the server's scenarios take N turns of
+ *    duration/N seconds each, one after another in every turn, so a spell of this machine's speed
+ *    falls on all of them alike: requests/s is the mean of the turns, p50 and p99 the worst turn's;
  * 4. measures feed reads while a second load likes posts and comments on them, and reports
  *    refused writes and any busy/locked/deadlock error the server logged.
  * Results: bench/results/<date>-<db>-<posts>.json and .md, and the index bench/results/README.md.
@@ -58,6 +60,7 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
     /** `compiled` (as production runs it) or `source` (TypeScript through tsx). */
     server: { type: 'string', default: 'compiled' },
+    turns: { type: 'string', default: '1' },
     /** Re-render the .md and the index from a results .json (after a change of format), measuring nothing. */
     render: { type: 'string' },
   },
@@ -69,6 +72,7 @@ const CONNECTIONS = Number(args.connections);
 const WRITE_CONNECTIONS = Number(args['write-connections']);
 const PROCESSES = Math.max(1, Number(args.processes));
 const SERVER = args.server === 'source' ? 'source' : 'compiled';
+const TURNS = Math.max(1, Math.floor(Number(args.turns)));
 
 interface Scenario {
   name: string;
@@ -102,7 +106,7 @@ interface PlannedQuery {
 // ---- Load ----------------------------------------------------------------------------------------
 
 /** Load on one server, or split evenly over several (one autocannon each, at the same time). */
-async function measure(bases: string | string[], scenario: Scenario, duration = DURATION): Promise<Measure> {
+async function measure(bases: string | string[], scenario: Scenario, duration = DURATION, { quiet = false } = {}): Promise<Measure> {
   const urls = (Array.isArray(bases) ? bases : [bases]).map((base) => base + scenario.path);
   const headers: Record<string, string> = scenario.token ? { authorization: `Bearer ${scenario.token}` } : {};
   const first = await fetch(urls[0]!, { headers });
@@ -129,8 +133,47 @@ async function measure(bases: string | string[], scenario: Scenario, duration = 
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
   };
-  console.log(`  ${scenario.title.padEnd(34)} ${m.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(m.p50).padStart(5)} ms  p99 ${String(m.p99).padStart(5)} ms  (status ${m.status}, non-2xx ${m.non2xx})`);
+  if (!quiet) printMeasure(m);
   return m;
+}
+
+function printMeasure(m: Measure): void {
+  console.log(`  ${m.title.padEnd(34)} ${m.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${String(m.p50).padStart(5)} ms  p99 ${String(m.p99).padStart(5)} ms  (status ${m.status}, non-2xx ${m.non2xx})`);
+}
+
+/** One scenario's turns as one measure: the turns last alike, so requests/s is their mean; p50 and p99 are the worst turn's. */
+function mergedTurns(turns: Measure[]): Measure {
+  const first = turns[0]!;
+  const sum = (f: (m: Measure) => number) => turns.reduce((total, m) => total + f(m), 0);
+  const requests = sum((m) => m.requests);
+  return {
+    ...first,
+    status: turns.find((m) => m.status !== 200)?.status ?? first.status,
+    requestsPerSec: sum((m) => m.requestsPerSec) / turns.length,
+    p50: Math.max(...turns.map((m) => m.p50)),
+    p99: Math.max(...turns.map((m) => m.p99)),
+    mean: requests > 0 ? sum((m) => m.mean * m.requests) / requests : 0,
+    requests,
+    non2xx: sum((m) => m.non2xx),
+    errors: sum((m) => m.errors),
+    timeouts: sum((m) => m.timeouts),
+  };
+}
+
+/** Every scenario measured, in turns when asked (see --turns). */
+async function measureAll(bases: string[], scenarios: Scenario[]): Promise<Measure[]> {
+  if (TURNS === 1) {
+    const measures: Measure[] = [];
+    for (const scenario of scenarios) measures.push(await measure(bases, scenario));
+    return measures;
+  }
+  const taken = scenarios.map(() => [] as Measure[]);
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (const [i, scenario] of scenarios.entries()) taken[i]!.push(await measure(bases, scenario, DURATION / TURNS, { quiet: true }));
+  }
+  const measures = taken.map(mergedTurns);
+  measures.forEach(printMeasure);
+  return measures;
 }
 
 interface MixedResult {
@@ -351,7 +394,7 @@ async function main(): Promise<void> {
       ));
       bases.push(`http://127.0.0.1:${port}`);
     }
-    for (const scenario of scenarios) results.push(await measure(bases, scenario));
+    results.push(...(await measureAll(bases, scenarios)));
     if (!args['no-writes']) {
       console.log('Feed reads while likes and comments are written:');
       mixed = await measureMixed(bases[0]!, scenarios[0]!, writers, publicPosts, servers[0]!);
@@ -370,7 +413,7 @@ async function main(): Promise<void> {
     database: dbLabel,
     size,
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: os.loadavg() },
-    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, writeConnections: WRITE_CONNECTIONS, serverLogLevel: 'warn', processes: PROCESSES, server: SERVER },
+    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, writeConnections: WRITE_CONNECTIONS, serverLogLevel: 'warn', processes: PROCESSES, server: SERVER, turns: TURNS },
     command,
     seed: seeded,
     note: args.note ?? '',
@@ -394,7 +437,7 @@ type Run = {
   database: string;
   size: { users: number; posts: number; comments: number; likes: number };
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; loadAverage: number[] };
-  settings: { durationSeconds: number; warmupSeconds?: number; connections: number; writeConnections: number; serverLogLevel: string; processes?: number; server?: string };
+  settings: { durationSeconds: number; warmupSeconds?: number; connections: number; writeConnections: number; serverLogLevel: string; processes?: number; server?: string; turns?: number };
   command: string;
   seed?: { command: string; date: string; summary: unknown } | undefined;
   note: string;
@@ -410,7 +453,7 @@ function markdown(run: Run): string {
     '',
     `Machine: ${run.machine.cpus} CPUs (${run.machine.cpuModel}), ${run.machine.memoryGiB} GiB, Node ${run.machine.node}, ${run.machine.platform}; load average at the end ${run.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')}.`,
     `Data: ${run.size.users} users, ${run.size.posts} posts, ${run.size.comments} comments, ${run.size.likes} post likes.`,
-    `Load: autocannon, ${run.settings.connections} connections, ${run.settings.durationSeconds} s per row after a ${run.settings.warmupSeconds ?? 1} s warm-up; server LOG_LEVEL=${run.settings.serverLogLevel}.`,
+    `Load: autocannon, ${run.settings.connections} connections, ${run.settings.durationSeconds} s per row after a ${run.settings.warmupSeconds ?? 1} s warm-up${(run.settings.turns ?? 1) > 1 ? `, taken in ${run.settings.turns} turns of every row (req/s their mean, p50/p99 the worst turn's; a warm-up before each)` : ''}; server LOG_LEVEL=${run.settings.serverLogLevel}.`,
     `Server: ${run.settings.server ?? 'source'} (${run.settings.server === 'compiled' ? 'server/dist on Node alone' : 'TypeScript through tsx'}), ${run.settings.processes ?? 1} process${(run.settings.processes ?? 1) > 1 ? 'es sharing the database, the connections split evenly; req/s summed, p50/p99 the worst process' : ''}.`,
     '',
     ...(run.seed ? [`Seeded with: \`${run.seed.command}\` (${run.seed.date})`, ''] : []),
