@@ -231,6 +231,16 @@ describe('mentions in text', () => {
     expect([...mentionsInText('thanks @ANN', ['ann', 'bob'])]).toEqual(['ann']);
     expect(mentionsInText('no names', ['ann']).size).toBe(0);
   });
+
+  it('finds the same names again with the same list, in text after text, and others with another list', () => {
+    for (const text of ['@ann and @bob', '@bob then @ann, @ann', 'to @ann']) {
+      const expected = ['ann', 'bob'].filter((name) => text.includes(`@${name}`));
+      expect([...mentionsInText(text, ['ann', 'bob'])].sort()).toEqual(expected);
+    }
+    expect([...mentionsInText('@ann and @bob', ['bob'])]).toEqual(['bob']);
+    expect([...mentionsInText('@ann and @bob', ['', 'bob'])]).toEqual(['bob']);
+    expect(mentionsInText('@ann', ['']).size).toBe(0);
+  });
 });
 
 describe('fediverse handles in text', () => {

@@ -27,15 +27,25 @@ const WORD_CHAR = '[\\p{L}\\p{N}_]';
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Patterns made lately, by their names: a page of posts by the same few people asks for the same ones, and compiling a pattern is dear. */
+const mentionPatterns = new Map<string, RegExp | null>();
+
 /**
  * Where the text names one of these users as @name: names may hold spaces and punctuation, so only
  * the names a post mentions are looked for (the longest first, so "@ann lee" wins over "@ann").
  */
 function mentionPattern(usernames: readonly string[]): RegExp | null {
-  const names = [...new Set(usernames.filter((n) => n !== ''))].sort((a, b) => b.length - a.length);
-  if (names.length === 0) return null;
-  // Not running into a longer word, nor into a host: "@bob@other.example" is not the local "@bob".
-  return new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@(${names.map(escapeRegExp).join('|')})(?!${WORD_CHAR}|@${WORD_CHAR})`, 'giu');
+  if (usernames.length === 0) return null;
+  const key = usernames.join('\n');
+  let pattern = mentionPatterns.get(key);
+  if (pattern === undefined) {
+    const names = [...new Set(usernames.filter((n) => n !== ''))].sort((a, b) => b.length - a.length);
+    // Not running into a longer word, nor into a host: "@bob@other.example" is not the local "@bob".
+    pattern = names.length === 0 ? null : new RegExp(`(^|[^\\p{L}\\p{N}_&#@])@(${names.map(escapeRegExp).join('|')})(?!${WORD_CHAR}|@${WORD_CHAR})`, 'giu');
+    if (mentionPatterns.size >= 1_000) mentionPatterns.clear();
+    mentionPatterns.set(key, pattern);
+  }
+  return pattern;
 }
 
 /** The characters of the name in a fediverse handle. */
