@@ -123,19 +123,22 @@ export async function personRows(db: Executor, ids: readonly string[], viewerId:
  * standing: the listing leaves the posts of suspended accounts out.
  */
 export function withAuthorAccounts<R>(page: SelectQueryBuilder<Database, 'posts' | 'users', R>, viewerId: string | null) {
-  const count = (eb: ExpressionBuilder<Database, 'users'>, counter: 'followers' | 'following' | 'statuses') =>
-    eb.selectFrom('account_counts').select(`account_counts.${counter}`).whereRef('account_counts.user_id', '=', 'users.id');
-  return page.select((eb) => [
-    'users.bio as author_bio',
-    'users.created_at as author_created_at',
-    'users.discoverable as author_discoverable',
-    'users.indexable as author_indexable',
-    eb.selectFrom('remote_actors').select('remote_actors.url').whereRef('remote_actors.user_id', '=', 'users.id').as('author_remote_url'),
-    count(eb, 'followers').as('author_followers'),
-    count(eb, 'following').as('author_following'),
-    count(eb, 'statuses').as('author_statuses'),
-    lastStatusAt(eb, viewerId).as('author_last_status_at'),
-  ]);
+  // Joined rather than asked per column: both tables hold at most one row per account, and SQLite
+  // spent more on four small subqueries per post than on two joins.
+  return page
+    .leftJoin('account_counts as author_counts', 'author_counts.user_id', 'users.id')
+    .leftJoin('remote_actors as author_remote', 'author_remote.user_id', 'users.id')
+    .select((eb) => [
+      'users.bio as author_bio',
+      'users.created_at as author_created_at',
+      'users.discoverable as author_discoverable',
+      'users.indexable as author_indexable',
+      'author_remote.url as author_remote_url',
+      'author_counts.followers as author_followers',
+      'author_counts.following as author_following',
+      'author_counts.statuses as author_statuses',
+      lastStatusAt(eb, viewerId).as('author_last_status_at'),
+    ]);
 }
 
 /** The columns withAuthorAccounts adds to a page's rows, as the database gives them. */
