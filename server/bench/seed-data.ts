@@ -19,6 +19,7 @@ import { loadConfig } from '../src/config';
 import type { Dialect } from '../src/db/dialect';
 import type { Database, Db } from '../src/db/schema';
 import { migrateToLatest } from '../src/db/migrator';
+import { countEveryAccount } from '../src/modules/counters/account-counts';
 import { newId } from '../src/lib/ids';
 import { secretHash } from '../src/modules/clientapi/apps.service';
 
@@ -608,6 +609,12 @@ export async function seedDatabase(db: Db, dialect: Dialect, options: SeedOption
   }
   await w.flush();
   progress.tick(notes.length);
+  progress.stop();
+
+  // Each account's counts and last post, as the writes through the app keep them.
+  progress.start('account counts', 1);
+  await countEveryAccount(db);
+  progress.tick(1);
   progress.stop();
 
   // Planner statistics, as a database that grew to this size would have; on PostgreSQL also the

@@ -47,6 +47,7 @@ import * as oauthTokens from './migrations/20261201_15_oauth_tokens.js';
 import * as clientPushSubscriptions from './migrations/20261201_18_client_push_subscriptions.js';
 import * as accountCounts from './migrations/20261201_19_account_counts.js';
 import * as postSharers from './migrations/20261201_21_post_sharers.js';
+import * as accountLastStatus from './migrations/20261201_22_account_last_status.js';
 
 /** Every migration, by name; names sort in the order they run. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -96,6 +97,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201_18_client_push_subscriptions': clientPushSubscriptions,
   '20261201_19_account_counts': accountCounts,
   '20261201_21_post_sharers': postSharers,
+  '20261201_22_account_last_status': accountLastStatus,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

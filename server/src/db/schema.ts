@@ -437,6 +437,8 @@ export interface AccountCountsTable {
   followers: Generated<number>;
   following: Generated<number>;
   statuses: Generated<number>;
+  /** When its newest post in no private group was written (null: none). */
+  last_status_at: number | null;
 }
 
 /** An account that passed a post on at least once (see post_shares). */

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accountCounts from '../../src/db/migrations/20261201_19_account_counts';
+import * as accountLastStatus from '../../src/db/migrations/20261201_22_account_last_status';
+import { untagPostFromGroup } from '../../src/modules/posts/posts.repository';
 import { remoteFollowEnded, remoteFollowStarted, remoteFollowsEnded } from '../../src/modules/follows/follows.service';
 import { addMember, call, createFollow, createGroup, createPost, createUser, deleteOwnAccount, type TestUser } from '../helpers/fixtures';
 import { ok } from '../helpers/steps';
@@ -12,26 +14,30 @@ interface Counts {
   followers: number;
   following: number;
   statuses: number;
+  lastStatusAt: number | null;
 }
 
 /**
- * Each account's followers, follows and posts are stored and kept by the writes that change them.
- * Whatever happens, they equal a count made from the rows: every follow, and the author's posts
- * in no private group (what anyone may count), so a private group's activity shows in no count.
+ * Each account's followers, follows and posts, and when it last posted, are stored and kept by the
+ * writes that change them. Whatever happens, they equal a count made from the rows: every follow,
+ * and the author's posts in no private group (what anyone may count), so a private group's
+ * activity shows in no count and in no time of a last post.
  */
 describe('stored account counts', () => {
   const t = useTestApp();
 
   /** Every account's counts as the rows have them now. */
   async function freshCounts(): Promise<Map<string, Counts>> {
-    const { rows } = await sql<{ id: string; followers: number; following: number; statuses: number }>`
+    const { rows } = await sql<{ id: string; followers: number; following: number; statuses: number; last_status_at: number | null }>`
       select u.id,
         (select count(*) from follows f where f.following_id = u.id) as followers,
         (select count(*) from follows f where f.follower_id = u.id) as following,
         (select count(*) from posts p where p.author_id = u.id and not exists (
-          select 1 from post_groups pg join groups g on g.id = pg.group_id where pg.post_id = p.id and g.is_private = 1)) as statuses
+          select 1 from post_groups pg join groups g on g.id = pg.group_id where pg.post_id = p.id and g.is_private = 1)) as statuses,
+        (select max(p.created_at) from posts p where p.author_id = u.id and not exists (
+          select 1 from post_groups pg join groups g on g.id = pg.group_id where pg.post_id = p.id and g.is_private = 1)) as last_status_at
       from users u`.execute(t.app.db);
-    return new Map(rows.map((r) => [r.id, { followers: Number(r.followers), following: Number(r.following), statuses: Number(r.statuses) }]));
+    return new Map(rows.map((r) => [r.id, { followers: Number(r.followers), following: Number(r.following), statuses: Number(r.statuses), lastStatusAt: r.last_status_at === null ? null : Number(r.last_status_at) }]));
   }
 
   /** Every account's stored counts, an account without a row counting nothing. */
@@ -39,9 +45,14 @@ describe('stored account counts', () => {
     const rows = await t.app.db
       .selectFrom('users')
       .leftJoin('account_counts', 'account_counts.user_id', 'users.id')
-      .select(['users.id', 'account_counts.followers', 'account_counts.following', 'account_counts.statuses'])
+      .select(['users.id', 'account_counts.followers', 'account_counts.following', 'account_counts.statuses', 'account_counts.last_status_at'])
       .execute();
-    return new Map(rows.map((r) => [r.id, { followers: Number(r.followers ?? 0), following: Number(r.following ?? 0), statuses: Number(r.statuses ?? 0) }]));
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { followers: Number(r.followers ?? 0), following: Number(r.following ?? 0), statuses: Number(r.statuses ?? 0), lastStatusAt: r.last_status_at == null ? null : Number(r.last_status_at) },
+      ]),
+    );
   }
 
   const expectInStep = async () => expect(await storedCounts()).toEqual(await freshCounts());
@@ -94,6 +105,17 @@ describe('stored account counts', () => {
     expect(await countsOf(ana)).toMatchObject({ statuses: 1 });
     await expectInStep();
 
+    // The newest post goes: the last post is the one before it again.
+    const newest = await post(ana);
+    expect((await countsOf(ana))?.lastStatusAt).toBe((await freshCounts()).get(ana.id)?.lastStatusAt);
+    ok(await call(t.app, ana, { method: 'DELETE', url: `/api/post/${newest}` }), 'delete newest');
+    await expectInStep();
+
+    // Untagged from the private group (its deletion would follow), a post counts and dates the last post meanwhile.
+    const hidden = await post(ben, [closed.id]);
+    expect(await untagPostFromGroup(t.app.db, closed.id, hidden)).toBe(true);
+    await expectInStep();
+
     // The open group turns private and back: its posts stop counting and count again.
     await setPrivate(ana, open, true);
     expect(await countsOf(ana)).toMatchObject({ statuses: 0 });
@@ -126,16 +148,19 @@ describe('stored account counts', () => {
     await expectInStep();
   });
 
-  it('the client API reads them: the same for every reader, a private group counting for nobody', async () => {
+  it('the client API reads them: the same for every reader, a private group counting for nobody, nor dating the last post', async () => {
     const [author, member, reader] = [await createUser(t.app), await createUser(t.app), await createUser(t.app)];
     const closed = await createGroup(t.app, author, { isPrivate: true });
     await addMember(t.app, closed.id, member);
     await createFollow(t.app, reader, author);
-    await createPost(t.app, author);
+    const day = 86_400_000;
+    await createPost(t.app, author, { createdAt: Date.now() - 3 * day });
+    // Written later, in the private group: no reader, its members neither, learns of it by the account.
     await createPost(t.app, author, { groupIds: [closed.id] });
+    const shown = new Date(Date.now() - 3 * day).toISOString().slice(0, 10);
     for (const token of [undefined, await appToken(t.app, member), await appToken(t.app, reader), await appToken(t.app, author)]) {
       const { status, body } = await appGet(t.app, `/api/v1/accounts/${author.id}`, token);
-      expect({ status, ...body }).toMatchObject({ status: 200, followers_count: 1, following_count: 0, statuses_count: 1 });
+      expect({ status, ...body }).toMatchObject({ status: 200, followers_count: 1, following_count: 0, statuses_count: 1, last_status_at: shown });
     }
   });
 
@@ -149,9 +174,10 @@ describe('stored account counts', () => {
     await createPost(t.app, ben);
     await accountCounts.down(t.app.db);
     await accountCounts.up(t.app.db);
+    await accountLastStatus.up(t.app.db);
     const stored = await storedCounts();
-    expect(stored.get(ana.id)).toEqual({ followers: 1, following: 1, statuses: 1 });
-    expect(stored.get(ben.id)).toEqual({ followers: 1, following: 1, statuses: 1 });
+    expect(stored.get(ana.id)).toMatchObject({ followers: 1, following: 1, statuses: 1, lastStatusAt: expect.any(Number) });
+    expect(stored.get(ben.id)).toMatchObject({ followers: 1, following: 1, statuses: 1, lastStatusAt: expect.any(Number) });
     expect(stored).toEqual(await freshCounts());
     // Every account has its row: none is left to count from nothing.
     const rows = await t.app.db.selectFrom('account_counts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

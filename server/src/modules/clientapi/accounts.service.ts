@@ -27,7 +27,7 @@ export async function accountsByIds(ctx: ServiceContext, viewer: Viewer | null, 
   }
   const viewerId = viewer?.id ?? null;
   const origin = originOf(ctx);
-  const [personRows, groupRows] = await Promise.all([repo.personRows(ctx.db, people, viewerId), repo.groupAccountRows(ctx.db, groups, viewerId)]);
+  const [personRows, groupRows] = await Promise.all([repo.personRows(ctx.db, people), repo.groupAccountRows(ctx.db, groups, viewerId)]);
   const accounts = new Map<string, Account>();
   for (const row of [...known, ...personRows]) accounts.set(row.id, personAccount(origin, row));
   for (const row of groupRows) accounts.set(groupAccountId(row.id), groupAccount(origin, row));

@@ -1,10 +1,10 @@
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { runBound } from '../../db/bound-statements.js';
 import { type Keyset, afterKeyset, beforeKeyset, rowOf, toBool } from '../../db/helpers.js';
 import type { ClientAppsTable, Database, Executor } from '../../db/schema.js';
 import { notBlockedBetween } from '../../policy/blocks.js';
 import { groupVisibleTo } from '../../policy/group-access.js';
-import { postGroupsReadableBy, postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
+import { postIsPrivate, postVisibleTo } from '../../policy/post-visibility.js';
 import { accountNotSuspended } from '../../policy/suspension.js';
 
 /** The client API's own rows: the apps registered with it. */
@@ -57,14 +57,6 @@ export interface PersonRow {
   last_status_at: number | null;
 }
 
-/**
- * When the person last posted, as the viewer may see it: the first post met walking the author's
- * posts newest first that is in no private group the viewer is outside of (`users` is the person).
- */
-const lastStatusAt = (eb: ExpressionBuilder<Database, 'users'>, viewerId: string | null) =>
-  eb.selectFrom('posts').select('posts.created_at').whereRef('posts.author_id', '=', 'users.id').where(postGroupsReadableBy(viewerId))
-    .orderBy('posts.created_at', 'desc').limit(1);
-
 /** A person's row as the database gives it (flags and numbers as its driver reads them). */
 interface PersonRawRow {
   id: string;
@@ -97,21 +89,21 @@ const toPersonRow = (row: PersonRawRow): PersonRow => ({
 });
 
 /**
- * People by id, suspended accounts and waiting sign-ups left out. Their counts are the stored ones,
- * the same for every reader (a private group's posts never counted). One statement for all of
+ * People by id, suspended accounts and waiting sign-ups left out. Their counts and the time of
+ * their last post are the stored ones, the same for every reader (a private group's posts never
+ * counted). One statement for all of
  * them, bound rather than built on every read (a page of statuses asks it for its authors). The
  * author's own standing is asked once, of the person, not of each post.
  */
-export async function personRows(db: Executor, ids: readonly string[], viewerId: string | null): Promise<PersonRow[]> {
+export async function personRows(db: Executor, ids: readonly string[]): Promise<PersonRow[]> {
   if (ids.length === 0) return [];
-  const rows = await runBound(db, 'clientapi.personRows', { ids: [...ids], viewerId }, (a) =>
+  const rows = await runBound(db, 'clientapi.personRows', { ids: [...ids] }, (a) =>
     db
       .selectFrom('users')
       .leftJoin('remote_actors', 'remote_actors.user_id', 'users.id')
       .leftJoin('account_counts', 'account_counts.user_id', 'users.id')
       .select(['users.id', 'users.username', 'users.bio', 'users.pfp_version', 'users.created_at', 'users.discoverable', 'users.indexable', 'remote_actors.url as remote_url'])
-      .select(['account_counts.followers', 'account_counts.following', 'account_counts.statuses'])
-      .select((eb) => [lastStatusAt(eb, a.viewerId as string | null).as('last_status_at')])
+      .select(['account_counts.followers', 'account_counts.following', 'account_counts.statuses', 'account_counts.last_status_at'])
       .where('users.id', 'in', a.ids as string[])
       .where(accountNotSuspended()));
   return rows.map(toPersonRow);
@@ -122,13 +114,13 @@ export async function personRows(db: Executor, ids: readonly string[], viewerId:
  * page of statuses needs no statement of its own for its authors. A listed post's author is in good
  * standing: the listing leaves the posts of suspended accounts out.
  */
-export function withAuthorAccounts<R>(page: SelectQueryBuilder<Database, 'posts' | 'users', R>, viewerId: string | null) {
+export function withAuthorAccounts<R>(page: SelectQueryBuilder<Database, 'posts' | 'users', R>) {
   // Joined rather than asked per column: both tables hold at most one row per account, and SQLite
   // spent more on four small subqueries per post than on two joins.
   return page
     .leftJoin('account_counts as author_counts', 'author_counts.user_id', 'users.id')
     .leftJoin('remote_actors as author_remote', 'author_remote.user_id', 'users.id')
-    .select((eb) => [
+    .select([
       'users.bio as author_bio',
       'users.created_at as author_created_at',
       'users.discoverable as author_discoverable',
@@ -137,7 +129,7 @@ export function withAuthorAccounts<R>(page: SelectQueryBuilder<Database, 'posts'
       'author_counts.followers as author_followers',
       'author_counts.following as author_following',
       'author_counts.statuses as author_statuses',
-      lastStatusAt(eb, viewerId).as('author_last_status_at'),
+      'author_counts.last_status_at as author_last_status_at',
     ]);
 }
 

@@ -36,7 +36,7 @@ async function statusKey(ctx: ServiceContext, id: string): Promise<Keyset | unde
 /** A page's posts read with their authors' accounts, so the page of statuses asks nothing more of the authors. */
 const WITH_AUTHORS: PagePosts<PostRawRow & repo.AuthorColumns> = {
   name: 'clientapi.postsWithAuthors',
-  statement: (db, page, viewerId) => repo.withAuthorAccounts(pagePostsStatement(db, page, viewerId), viewerId) as unknown as ReturnType<PagePosts<PostRawRow & repo.AuthorColumns>['statement']>,
+  statement: (db, page, viewerId) => repo.withAuthorAccounts(pagePostsStatement(db, page, viewerId)) as unknown as ReturnType<PagePosts<PostRawRow & repo.AuthorColumns>['statement']>,
 };
 
 /** One page of a scope's posts between the statuses the query names. */

@@ -5,9 +5,9 @@ import { inNoPrivateGroup } from '../../policy/post-visibility.js';
 /**
  * Each account's followers, follows and posts, as anyone may count them: every follow, and the
  * posts in no private group (what a visitor, and so another server, could count), so the number
- * is the same for every reader and tells nothing of a private group. The follows and posts
- * modules keep them in the transaction of each write that changes them, so a page of accounts
- * reads them rather than counting.
+ * is the same for every reader and tells nothing of a private group; and when the newest of those
+ * posts was written. The follows and posts modules keep them in the transaction of each write that
+ * changes them, so a page of accounts reads them rather than counting.
  */
 
 type Counter = 'followers' | 'following' | 'statuses';
@@ -47,6 +47,16 @@ export async function followNeighbours(db: Executor, userIds: readonly string[])
   return [...new Set([...ids, ...rows.flatMap((row) => [row.follower_id, row.following_id])])];
 }
 
+/** The follows of the `users` row's account counted from the rows, as `followers` and `following`. */
+const followCounts = (s: ExpressionBuilder<Database, 'users'>) => [
+  s.selectFrom('follows').select((c) => c.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
+  s.selectFrom('follows').select((c) => c.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
+];
+
+/** The posts of the `users` row's account anyone may count, counted from the rows, as `statuses`. */
+const statusCount = (s: ExpressionBuilder<Database, 'users'>) =>
+  s.selectFrom('posts').select((c) => c.fn.countAll<number>().as('n')).whereRef('posts.author_id', '=', 'users.id').where(inNoPrivateGroup('posts.id')).as('statuses');
+
 /** Counts the users' follows again from the rows, after a removal of many at once. */
 export async function recountFollows(db: Executor, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 0) return;
@@ -56,15 +66,24 @@ export async function recountFollows(db: Executor, userIds: readonly string[]): 
     .expression((eb) =>
       eb
         .selectFrom('users')
-        .select((s) => [
-          'users.id',
-          s.selectFrom('follows').select((c) => c.fn.countAll<number>().as('n')).whereRef('follows.following_id', '=', 'users.id').as('followers'),
-          s.selectFrom('follows').select((c) => c.fn.countAll<number>().as('n')).whereRef('follows.follower_id', '=', 'users.id').as('following'),
-        ])
+        .select((s) => ['users.id', ...followCounts(s)])
         .where('users.id', 'in', [...userIds]),
     )
     .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ followers: eb.ref('excluded.followers'), following: eb.ref('excluded.following') })))
     .execute();
+}
+
+/** The time of the newest post of the `account_counts` row's account that anyone may count, `except` some about to go. */
+const newestCounted = (eb: ExpressionBuilder<Database, 'account_counts'>, except: readonly string[]) => {
+  let posts = eb.selectFrom('posts').select('posts.created_at').whereRef('posts.author_id', '=', 'account_counts.user_id').where(inNoPrivateGroup('posts.id'));
+  if (except.length > 0) posts = posts.where('posts.id', 'not in', [...except]);
+  return posts.orderBy('posts.created_at', 'desc').limit(1);
+};
+
+/** Finds again when the accounts last posted where anyone can see, leaving out posts `except` (about to be deleted). */
+async function refreshLastStatus(db: Executor, userIds: readonly string[], except: readonly string[] = []): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.updateTable('account_counts').set((eb) => ({ last_status_at: newestCounted(eb, except) })).where('user_id', 'in', [...userIds]).execute();
 }
 
 /** The post's author when the post counts for them (it is in no private group), else null. */
@@ -76,7 +95,10 @@ async function countingAuthor(db: Executor, postId: string): Promise<string | nu
 /** The post (just written, its group tags with it) counts for its author when it is in no private group. */
 export async function countNewPost(db: Executor, postId: string): Promise<void> {
   const author = await countingAuthor(db, postId);
-  if (author) await addTo(db, [{ userId: author, counter: 'statuses', by: 1 }]);
+  if (!author) return;
+  await addTo(db, [{ userId: author, counter: 'statuses', by: 1 }]);
+  // Asked rather than set to this post's time: a post fetched from another server may be older.
+  await refreshLastStatus(db, [author]);
 }
 
 /** Runs a change of the post's group tags, its author's count following whether it counts after it. */
@@ -89,6 +111,7 @@ export async function keepingPostCount<T>(db: Executor, postId: string, change: 
       ...(before ? [{ userId: before, counter: 'statuses' as const, by: -1 }] : []),
       ...(after ? [{ userId: after, counter: 'statuses' as const, by: 1 }] : []),
     ]);
+    await refreshLastStatus(db, [before, after].filter((id) => id !== null));
   }
   return result;
 }
@@ -105,6 +128,7 @@ export async function uncountPosts(db: Executor, postIds: readonly string[]): Pr
     .groupBy('author_id')
     .execute();
   await addTo(db, rows.map((row) => ({ userId: row.author_id as string, counter: 'statuses' as const, by: -Number(row.n) })));
+  await refreshLastStatus(db, rows.map((row) => row.author_id as string), postIds);
 }
 
 /** The group became private or public: the authors of its posts are counted again. */
@@ -116,10 +140,28 @@ export async function recountAuthorsInGroup(db: Executor, groupId: string): Prom
     .columns(['user_id', 'statuses'])
     .expression((eb) =>
       eb
-        .selectFrom('users').select((s) => [
-          'users.id',
-          s.selectFrom('posts').select((c) => c.fn.countAll<number>().as('n')).whereRef('posts.author_id', '=', 'users.id').where(inNoPrivateGroup('posts.id')).as('statuses'),
-        ]).where(authorsInGroup))
+        .selectFrom('users').select((s) => ['users.id', statusCount(s)]).where(authorsInGroup))
     .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ statuses: eb.ref('excluded.statuses') })))
     .execute();
+  await db
+    .updateTable('account_counts')
+    .set((eb) => ({ last_status_at: newestCounted(eb, []) }))
+    .where('user_id', 'in', (eb) => eb.selectFrom('post_groups').innerJoin('posts', 'posts.id', 'post_groups.post_id').select('posts.author_id').where('post_groups.group_id', '=', groupId))
+    .execute();
+}
+
+/** Every account's counts made again from the rows: for data written straight to the tables (a benchmark's seed). */
+export async function countEveryAccount(db: Executor): Promise<void> {
+  await db
+    .insertInto('account_counts')
+    .columns(['user_id', 'followers', 'following', 'statuses'])
+    .expression((eb) =>
+      // A condition, always true, tells SQLite the ON CONFLICT below is the upsert's, not a join's.
+      eb.selectFrom('users').select((s) => ['users.id', ...followCounts(s), statusCount(s)]).where('users.id', 'is not', null),
+    )
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet((eb) => ({ followers: eb.ref('excluded.followers'), following: eb.ref('excluded.following'), statuses: eb.ref('excluded.statuses') })),
+    )
+    .execute();
+  await db.updateTable('account_counts').set((eb) => ({ last_status_at: newestCounted(eb, []) })).execute();
 }
