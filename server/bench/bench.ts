@@ -14,8 +14,9 @@
  *    processes share the database (PostgreSQL; one runs the job worker) and the connections are
  *    split evenly between them, one autocannon per process at once: requests/s is their sum, p50
  *    and p99 the worst of them. With `--turns N`, the server's scenarios take N turns of
- *    duration/N seconds each, one after another in every turn, so a spell of this machine's speed
- *    falls on all of them alike: requests/s is the mean of the turns, p50 and p99 the worst turn's;
+ *    duration/N seconds each, one after another in every turn, the bare route's with them (its
+ *    server left running, idle meanwhile), so a spell of this machine's speed falls on all of them
+ *    alike: requests/s is the mean of the turns, p50 and p99 the worst turn's;
  * 4. measures feed reads while a second load likes posts and comments on them, and reports
  *    refused writes and any busy/locked/deadlock error the server logged.
  * Results: bench/results/<date>-<db>-<posts>.json and .md, and the index bench/results/README.md.
@@ -160,16 +161,22 @@ function mergedTurns(turns: Measure[]): Measure {
   };
 }
 
-/** Every scenario measured, in turns when asked (see --turns). */
-async function measureAll(bases: string[], scenarios: Scenario[]): Promise<Measure[]> {
+/** A row to measure and the servers it is asked of. */
+interface Row {
+  bases: string[];
+  scenario: Scenario;
+}
+
+/** Every row measured, in turns when asked (see --turns). */
+async function measureAll(rows: Row[]): Promise<Measure[]> {
   if (TURNS === 1) {
     const measures: Measure[] = [];
-    for (const scenario of scenarios) measures.push(await measure(bases, scenario));
+    for (const row of rows) measures.push(await measure(row.bases, row.scenario));
     return measures;
   }
-  const taken = scenarios.map(() => [] as Measure[]);
+  const taken = rows.map(() => [] as Measure[]);
   for (let turn = 0; turn < TURNS; turn++) {
-    for (const [i, scenario] of scenarios.entries()) taken[i]!.push(await measure(bases, scenario, DURATION / TURNS, { quiet: true }));
+    for (const [i, row] of rows.entries()) taken[i]!.push(await measure(row.bases, row.scenario, DURATION / TURNS, { quiet: true }));
   }
   const measures = taken.map(mergedTurns);
   measures.forEach(printMeasure);
@@ -360,13 +367,17 @@ async function main(): Promise<void> {
   const plans = await capturePlans(postgres ? url : undefined, dataDir, scenarios, secret);
 
   const results: Measure[] = [];
-  console.log(`Bare Fastify JSON route (${CONNECTIONS} connections, ${DURATION} s each):`);
   const barePort = await freePort();
   const bare = await startProcess('server/bench/bare-server.ts', { PORT: String(barePort) }, () => answers(`http://127.0.0.1:${barePort}/`));
-  try {
-    results.push(await measure(`http://127.0.0.1:${barePort}`, { name: 'bare', title: 'bare Fastify JSON route', path: '/' }));
-  } finally {
-    await bare.stop();
+  const bareRow: Row = { bases: [`http://127.0.0.1:${barePort}`], scenario: { name: 'bare', title: 'bare Fastify JSON route', path: '/' } };
+  // In turns the bare route takes its turn with the rest, its server idle meanwhile; else it is measured first, alone.
+  if (TURNS === 1) {
+    console.log(`Bare Fastify JSON route (${CONNECTIONS} connections, ${DURATION} s each):`);
+    try {
+      results.push(await measure(bareRow.bases, bareRow.scenario));
+    } finally {
+      await bare.stop();
+    }
   }
 
   let entry = 'server/src/server.ts';
@@ -394,13 +405,15 @@ async function main(): Promise<void> {
       ));
       bases.push(`http://127.0.0.1:${port}`);
     }
-    results.push(...(await measureAll(bases, scenarios)));
+    const rows = scenarios.map((scenario) => ({ bases, scenario }));
+    results.push(...(await measureAll(TURNS === 1 ? rows : [bareRow, ...rows])));
     if (!args['no-writes']) {
       console.log('Feed reads while likes and comments are written:');
       mixed = await measureMixed(bases[0]!, scenarios[0]!, writers, publicPosts, servers[0]!);
     }
   } finally {
     for (const server of servers) await server.stop();
+    if (TURNS > 1) await bare.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
   const serverErrors = servers.flatMap((server) => server.output.join('').split('\n')).filter((l) => /"level":(50|60)/.test(l)).slice(0, 20);
