@@ -91,9 +91,9 @@ const toPersonRow = (row: PersonRawRow): PersonRow => ({
 /**
  * People by id, suspended accounts and waiting sign-ups left out. Their counts and the time of
  * their last post are the stored ones, the same for every reader (a private group's posts never
- * counted). One statement for all of
- * them, bound rather than built on every read (a page of statuses asks it for its authors). The
- * author's own standing is asked once, of the person, not of each post.
+ * counted). One statement for all of them, bound rather than built on every read (a page of
+ * statuses asks it for its authors). The author's own standing is asked once, of the person, not
+ * of each post.
  */
 export async function personRows(db: Executor, ids: readonly string[]): Promise<PersonRow[]> {
   if (ids.length === 0) return [];
