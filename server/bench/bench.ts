@@ -366,6 +366,11 @@ async function main(): Promise<void> {
   console.log('Capturing query plans...');
   const plans = await capturePlans(postgres ? url : undefined, dataDir, scenarios, secret);
 
+  // Built before the bare route starts: in turns its server stays up until the end, and a failed build would leave it running.
+  let entry = 'server/src/server.ts';
+  if (SERVER === 'compiled') {
+    entry = await compileServer();
+  }
   const results: Measure[] = [];
   const barePort = await freePort();
   const bare = await startProcess('server/bench/bare-server.ts', { PORT: String(barePort) }, () => answers(`http://127.0.0.1:${barePort}/`));
@@ -380,10 +385,6 @@ async function main(): Promise<void> {
     }
   }
 
-  let entry = 'server/src/server.ts';
-  if (SERVER === 'compiled') {
-    entry = await compileServer();
-  }
   console.log(`Kruh server (${SERVER}, ${PROCESSES} process${PROCESSES > 1 ? 'es' : ''}):`);
   const scratch = mkdtempSync(join(tmpdir(), 'kruh-bench-web-'));
   const servers: Child[] = [];
