@@ -16,6 +16,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type DatabaseHandle, openDatabase } from '../src/db/database';
 import { dialectOf } from '../src/db/dialect';
+import { refreshPlannerStatistics } from '../src/db/sqlite-statistics';
 import { newId } from '../src/lib/ids';
 import { runDueJobs } from '../src/lib/jobs/worker';
 import { enqueueNotificationEvent } from '../src/modules/notifications/events';
@@ -61,7 +62,7 @@ async function seed(app: FastifyInstance): Promise<{ author: { id: string; token
   }
   // A group that grew to this size over time has planner statistics; a freshly seeded one not yet.
   if (dialectOf(app.db) === 'postgres') await sql`analyze`.execute(app.db);
-  else await sql`pragma optimize`.execute(app.db);
+  else await refreshPlannerStatistics(app.db);
   return { author: { id: authorId, token: await app.signToken({ id: authorId, token_version: 0 }) }, groupId, groupName };
 }
 

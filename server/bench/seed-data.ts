@@ -19,6 +19,7 @@ import { loadConfig } from '../src/config';
 import type { Dialect } from '../src/db/dialect';
 import type { Database, Db } from '../src/db/schema';
 import { migrateToLatest } from '../src/db/migrator';
+import { dropValueSamples } from '../src/db/sqlite-statistics';
 import { countEveryAccount } from '../src/modules/counters/account-counts';
 import { newId } from '../src/lib/ids';
 import { secretHash } from '../src/modules/clientapi/apps.service';
@@ -620,9 +621,12 @@ export async function seedDatabase(db: Db, dialect: Dialect, options: SeedOption
   // Planner statistics, as a database that grew to this size would have; on PostgreSQL also the
   // dead rows of the seed's own updates cleared, as autovacuum would have done long since, so that
   // counting by index need not visit the table.
+  // On SQLite exact counts (a full ANALYZE, as an operator might run once) without the per-value
+  // samples the server drops (db/sqlite-statistics.ts).
   if (dialect === 'postgres') await sql`vacuum analyze`.execute(db);
   else {
     await sql`analyze`.execute(db);
+    await dropValueSamples(db);
     await sql`pragma synchronous = normal`.execute(db);
   }
   const notifications = await countRows(db, 'notifications');

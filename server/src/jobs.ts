@@ -16,6 +16,7 @@ import {
 } from './modules/jobs/maintenance.js';
 import { dropOldRemoteCopies } from './modules/media/remote-media.js';
 import { dropStaleUploads } from './modules/media/staged-uploads.js';
+import { refreshPlannerStatistics } from './db/sqlite-statistics.js';
 import { NOTIFICATION_JOB } from './modules/notifications/events.js';
 import { notificationJobStep } from './modules/notifications/notifications.fanout.js';
 import { PUSH_JOB, pushJob } from './modules/notifications/push/push.job.js';
@@ -29,7 +30,7 @@ import type { JobConcurrency, JobHandlers, JobRegistry } from './lib/jobs/job-ha
  * hosts nothing waits for (those just given up included), the signing keys of deleted actors that
  * nothing queued needs any more, the federation's cached entries (remote keys) past their lifetime,
  * the copies of remote pictures older than REMOTE_MEDIA_DAYS, and the pictures apps uploaded more
- * than STAGED_UPLOAD_HOURS ago.
+ * than STAGED_UPLOAD_HOURS ago; on SQLite it last keeps the planner's statistics (sqlite-statistics.ts).
  */
 export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
   forgetSpentRequests,
@@ -48,6 +49,10 @@ export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
   },
   async (app, trx, now) => {
     await dropStaleUploads(app, trx, now);
+  },
+  async (app, trx) => {
+    const { droppedSamples } = await refreshPlannerStatistics(trx);
+    if (droppedSamples > 0) app.log.info({ droppedSamples }, 'SQLite per-value planner samples dropped: with them every statement comparing a bound value was compiled again on each run');
   },
 ];
 
