@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- [--database-url postgres://...] [--data-dir DIR] [--duration 10]
  *   [--warmup 1] [--connections 10] [--note "..."] [--only feed_newest,search_posts,search_posts_words] [--no-writes] [--out DIR]
- *   [--processes 1] [--server compiled|source] [--turns 1]`
+ *   [--processes 1] [--server compiled|source] [--turns 1] [--write-rate N]`
  *
  * The HTTP benchmark of a seeded database (`npm run seed` first, same --database-url/--data-dir):
  * 1. captures the SQL of every measured request (the app built in this process, each request
@@ -18,7 +18,8 @@
  *    server left running, idle meanwhile), so a spell of this machine's speed falls on all of them
  *    alike: requests/s is the mean of the turns, p50 and p99 the worst turn's;
  * 4. measures feed reads while a second load likes posts and comments on them, and reports
- *    refused writes and any busy/locked/deadlock error the server logged.
+ *    refused writes and any busy/locked/deadlock error the server logged. The writes go as fast as
+ *    the server takes them, or with `--write-rate N` at N a second in all.
  * Results: bench/results/<date>-<db>-<posts>.json and .md, and the index bench/results/README.md.
  * The old notification fan-out benchmark is `npm run bench:fanout`.
  */
@@ -51,6 +52,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '10' },
     'write-connections': { type: 'string', default: '4' },
+    /** Writes a second in all beside the reads (default: as many as the write connections get through). */
+    'write-rate': { type: 'string' },
     note: { type: 'string' },
     only: { type: 'string' },
     /** Where results go (default bench/results). */
@@ -71,6 +74,7 @@ const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const WRITE_CONNECTIONS = Number(args['write-connections']);
+const WRITE_RATE = args['write-rate'] === undefined ? undefined : Number(args['write-rate']);
 const PROCESSES = Math.max(1, Number(args.processes));
 const SERVER = args.server === 'source' ? 'source' : 'compiled';
 const TURNS = Math.max(1, Math.floor(Number(args.turns)));
@@ -204,6 +208,7 @@ async function measureMixed(base: string, read: Scenario, writers: { token: stri
     url: base,
     connections: WRITE_CONNECTIONS,
     duration: DURATION,
+    ...(WRITE_RATE === undefined ? {} : { overallRate: WRITE_RATE }),
     requests: [
       {
         setupRequest: (req) => {
@@ -427,7 +432,7 @@ async function main(): Promise<void> {
     database: dbLabel,
     size,
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: os.loadavg() },
-    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, writeConnections: WRITE_CONNECTIONS, serverLogLevel: 'warn', processes: PROCESSES, server: SERVER, turns: TURNS },
+    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, writeConnections: WRITE_CONNECTIONS, ...(WRITE_RATE === undefined ? {} : { writeRate: WRITE_RATE }), serverLogLevel: 'warn', processes: PROCESSES, server: SERVER, turns: TURNS },
     command,
     seed: seeded,
     note: args.note ?? '',
@@ -451,7 +456,7 @@ type Run = {
   database: string;
   size: { users: number; posts: number; comments: number; likes: number };
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; loadAverage: number[] };
-  settings: { durationSeconds: number; warmupSeconds?: number; connections: number; writeConnections: number; serverLogLevel: string; processes?: number; server?: string; turns?: number };
+  settings: { durationSeconds: number; warmupSeconds?: number; connections: number; writeConnections: number; writeRate?: number; serverLogLevel: string; processes?: number; server?: string; turns?: number };
   command: string;
   seed?: { command: string; date: string; summary: unknown } | undefined;
   note: string;
@@ -483,7 +488,7 @@ function markdown(run: Run): string {
     lines.push(
       `| ${reads.title} | ${reads.requestsPerSec.toFixed(0)} | ${reads.p50} | ${reads.p99} | ${reads.status} | ${reads.non2xx} | \`${reads.path}\` |`,
       '',
-      `Writes alongside (${run.settings.writeConnections} connections, likes and comments by 50 users): ${writes.requestsPerSec.toFixed(0)} req/s, p50 ${writes.p50} ms, p99 ${writes.p99} ms; answers ${Object.entries(writes.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')}; connection errors ${writes.errors}.`,
+      `Writes alongside (${run.settings.writeConnections} connections${run.settings.writeRate === undefined ? '' : ` held to ${run.settings.writeRate} a second`}, likes and comments by 50 users): ${writes.requestsPerSec.toFixed(0)} req/s, p50 ${writes.p50} ms, p99 ${writes.p99} ms; answers ${Object.entries(writes.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')}; connection errors ${writes.errors}.`,
       `Busy/locked/deadlock lines in the server log: ${busyErrors.length === 0 ? 'none' : busyErrors.map((l) => `\`${l}\``).join('; ')}.`,
     );
   }

@@ -19,7 +19,34 @@ export function inParagraphs(html: string): string {
  * account's to its actor on its own server, where `remoteActors` names it by username), lines kept.
  * No markup of the author's ever gets through, whatever the text holds.
  */
-export function writingHtml(origin: string, text: string, mentionNames: readonly string[], remoteActors: ReadonlyMap<string, string> = new Map()): string {
+export function writingHtml(origin: string, text: string, mentionNames: readonly string[], remoteActors: ReadonlyMap<string, string> = NO_ACTORS): string {
+  if (remoteActors.size > 0) return htmlOf(origin, text, mentionNames, remoteActors);
+  const key = `${origin}\u0000${mentionNames.join('\u0000')}\u0000${text}`;
+  let html = writtenHtml.get(key);
+  if (html === undefined) {
+    html = htmlOf(origin, text, mentionNames, remoteActors);
+    writtenCharacters += key.length + html.length;
+    if (writtenCharacters > WRITTEN_HTML_CHARACTERS) {
+      writtenHtml.clear();
+      writtenCharacters = key.length + html.length;
+    }
+    writtenHtml.set(key, html);
+  }
+  return html;
+}
+
+const NO_ACTORS: ReadonlyMap<string, string> = new Map();
+
+/**
+ * HTML already written, by origin, mention names and text: an app reads the same posts page after
+ * page and from every timeline, and tokenizing a text again was a tenth of a home timeline's
+ * JavaScript. Emptied whole once the keys and answers pass about 4 million characters.
+ */
+const writtenHtml = new Map<string, string>();
+const WRITTEN_HTML_CHARACTERS = 4_000_000;
+let writtenCharacters = 0;
+
+function htmlOf(origin: string, text: string, mentionNames: readonly string[], remoteActors: ReadonlyMap<string, string>): string {
   const link = (path: string, attributes: string, inner: string) => `<a href="${escapeHtml(absolute(origin, path))}" ${attributes}>${inner}</a>`;
   const html = tokenizeText(text, [...mentionNames])
     .map((token) => {
