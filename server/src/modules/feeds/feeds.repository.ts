@@ -92,24 +92,16 @@ export async function listPostIds(db: Executor, params: ListPostIdsParams): Prom
 export type PagePostsStatement<R> = (db: Executor, page: PostIdsQuery | string[], viewerId: string | null) => SelectQueryBuilder<Database, 'posts' | 'users', R>;
 
 /**
- * The rows `posts` reads of one page of a listing, in the listing's order. On PostgreSQL the page's
- * ids and their posts are one statement, so a page is one round trip rather than two. `name` names
- * the posts' statement (one name for one statement, as runBound asks).
+ * The rows `posts` reads of one page of a listing, in the listing's order: the page's ids and their
+ * posts in one statement, so PostgreSQL answers a page in one round trip rather than two. `name`
+ * names the posts' statement (one name for one statement, as runBound asks).
  *
- * Two statements elsewhere:
- * - On SQLite, where a statement is no round trip: SQLite ran the posts' columns and flags over an
- *   `id IN (page)` subquery at about twice the cost of the page's statement and the posts' read
- *   apart (the newest feed's 1.40 million instructions against 0.49 + 0.20 million, counted by
- *   callgrind on the 100,000-post benchmark data).
- * - A search on PostgreSQL: its statement is planned for its words on every call
- *   (PLAN_FOR_VALUES), and planning the posts' columns and flags with it took 2 ms a page against
- *   0.3 ms of running it; its page of ids is planned alone, and its posts read by a statement whose
- *   plan is kept.
- * Posts read by their ids are asked again whether the viewer may read them (listedPostsQuery): one
- * may have changed between the two statements.
+ * Not a search on PostgreSQL: its statement is planned for its words on every call (PLAN_FOR_VALUES),
+ * and planning the posts' columns and flags with it took 2 ms a page against 0.3 ms of running it;
+ * its page of ids is planned alone, and its posts read by a statement whose plan is kept.
  */
 export async function listPagePosts<R>(db: Executor, params: ListPostIdsParams, name: string, posts: PagePostsStatement<R>): Promise<R[]> {
-  if (params.scope.kind !== 'search' && dialectOf(db) === 'postgres') {
+  if (params.scope.kind !== 'search' || dialectOf(db) !== 'postgres') {
     return runPage(db, params, name, (page, viewerId) => inListingOrder(posts(db, page, viewerId), params, 'posts'));
   }
   const ids = await listPostIds(db, params);
