@@ -6,7 +6,8 @@ import type { NewUserRecord, UserChanges, UserRecord } from './auth.records.js';
 
 /** Every SQL of accounts, email links and failed logins; the account module reuses the user reads. */
 
-function toRecord(row: UserRow | undefined): UserRecord | undefined {
+/** A users row as the app reads an account (its flag a boolean); undefined stays undefined. */
+export function toRecord(row: UserRow | undefined): UserRecord | undefined {
   return row && { ...row, verified: toBool(row.verified) };
 }
 

@@ -408,3 +408,5 @@ export { setRoleByName, setSuspended, suspendUnsuspended, unsuspendAll } from '.
 
 /** The accounts other servers' actors are shown as, written by modules/remote as it reads them. */
 export { insertRemoteUser, renameRemoteUser } from './auth.repository.js';
+/** A users row read with another table's (a token's) as the session's account reads it. */
+export { toRecord as asAccountRecord } from './auth.repository.js';

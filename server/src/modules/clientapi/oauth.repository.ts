@@ -1,6 +1,6 @@
 import { rowOf } from '../../db/helpers.js';
 import { reusableQuery } from '../../db/reusable-query.js';
-import type { Executor, OAuthCodesTable, OAuthTokensTable } from '../../db/schema.js';
+import type { Executor, OAuthCodesTable, OAuthTokensTable, UserRow } from '../../db/schema.js';
 
 /**
  * The rows of signing apps in: authorization codes and access tokens, each found by the hash of the
@@ -34,11 +34,44 @@ export async function insertToken(db: Executor, row: TokenRow): Promise<void> {
   await db.insertInto('oauth_tokens').values(row).execute();
 }
 
-// Read on every call an app makes, so built once. (Read with its account by a join, SQLite took ten times as long as the two rows apart.)
 const tokenByHashQuery = reusableQuery((db, tokenHash: string) => db.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', tokenHash));
 
 export function findToken(db: Executor, tokenHash: string): Promise<TokenRow | undefined> {
   return tokenByHashQuery.first(db, tokenHash);
+}
+
+/** The token's columns beside its account's, each named with TOKEN_PREFIX (no users column starts so). */
+const TOKEN_COLUMNS = ['id', 'token_hash', 'refresh_hash', 'app_id', 'user_id', 'token_version', 'scopes', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'] as const satisfies readonly (keyof TokenRow)[];
+const TOKEN_PREFIX = 'oauth__';
+
+// Read on every call an app makes: built once, and the account with the token in one statement
+// (PostgreSQL is spared a round trip a call).
+const tokenWithAccountQuery = reusableQuery((db, tokenHash: string) =>
+  db
+    .selectFrom('oauth_tokens')
+    .leftJoin('users', 'users.id', 'oauth_tokens.user_id')
+    .selectAll('users')
+    .select(TOKEN_COLUMNS.map((column) => `oauth_tokens.${column} as ${TOKEN_PREFIX}${column}` as const))
+    .where('oauth_tokens.token_hash', '=', tokenHash),
+);
+
+/** A token found by its hash, with its account's row (undefined for an app's own token, or when the account is gone). */
+export interface TokenWithAccount {
+  token: TokenRow;
+  account: UserRow | undefined;
+}
+
+export async function findTokenWithAccount(db: Executor, tokenHash: string): Promise<TokenWithAccount | undefined> {
+  const row = (await tokenWithAccountQuery.first(db, tokenHash)) as Record<string, unknown> | undefined;
+  if (!row) return undefined;
+  const token: Record<string, unknown> = {};
+  const account: Record<string, unknown> = {};
+  // Copied into new objects rather than deleted from the row: an object with deleted keys is slow to read for the rest of the request.
+  for (const key in row) {
+    if (key.startsWith(TOKEN_PREFIX)) token[key.slice(TOKEN_PREFIX.length)] = row[key];
+    else account[key] = row[key];
+  }
+  return { token: token as unknown as TokenRow, account: account.id === null ? undefined : (account as unknown as UserRow) };
 }
 
 export function findTokenById(db: Executor, id: string): Promise<TokenRow | undefined> {

@@ -5,8 +5,8 @@ import type { ClientAppsTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/app-error.js';
 import { publishEvent } from '../../lib/events/domain-events.js';
 import type { ServiceContext } from '../../lib/service-context.js';
-import type { Viewer } from '../../lib/viewer.js';
-import { findAccount } from '../auth/auth.service.js';
+import type { UserRecord, Viewer } from '../../lib/viewer.js';
+import { asAccountRecord, findAccount } from '../auth/auth.service.js';
 import { secretHash } from './apps.service.js';
 import { findAppByClientId } from './clientapi.repository.js';
 import * as repo from './oauth.repository.js';
@@ -157,16 +157,23 @@ export interface TokenHolder {
   appId: string;
 }
 
-/** The holder of the token's row, or null when it is no token in force. */
-async function holderOf(ctx: ServiceContext, row: repo.TokenRow | undefined, now: number): Promise<TokenHolder | null> {
+/**
+ * The holder of the token's row, given the account it names (undefined when that is gone), or null
+ * when it is no token in force.
+ */
+function holderWith(row: repo.TokenRow | undefined, user: UserRecord | undefined, now: number): TokenHolder | null {
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
   let viewer: Viewer | null = null;
   if (row.user_id !== null) {
-    const user = await findAccount(ctx.db, row.user_id);
     if (!user || user.suspended_at || user.token_version !== row.token_version) return null;
     viewer = { id: user.id, username: user.username, user };
   }
   return { viewer, scopes: JSON.parse(row.scopes) as string[], tokenId: row.id, appId: row.app_id };
+}
+
+/** holderWith of a token's row, its account read here. */
+async function holderOf(ctx: ServiceContext, row: repo.TokenRow | undefined, now: number): Promise<TokenHolder | null> {
+  return holderWith(row, row?.user_id ? await findAccount(ctx.db, row.user_id) : undefined, now);
 }
 
 /** Digests of tokens lately presented, at most a thousand: an app calls again and again with one token, and hashing it on every call cost as much as reading its row. */
@@ -187,8 +194,9 @@ function tokenDigest(token: string): string {
  * of an account suspended or gone, or issued before the account's password last changed.
  */
 export async function tokenHolder(ctx: ServiceContext, token: string, now: number = Date.now()): Promise<TokenHolder | null> {
-  const row = await repo.findToken(ctx.db, tokenDigest(token));
-  const holder = await holderOf(ctx, row, now);
+  const found = await repo.findTokenWithAccount(ctx.db, tokenDigest(token));
+  const row = found?.token;
+  const holder = holderWith(row, asAccountRecord(found?.account), now);
   if (holder && row && (row.last_used_at === null || Number(row.last_used_at) < now - LAST_USE_EVERY_MS)) await repo.touchToken(ctx.db, row.id, now, LAST_USE_EVERY_MS);
   return holder;
 }
