@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import { dialectOf } from './dialect.js';
 import type { Executor } from './schema.js';
 
@@ -131,13 +131,18 @@ function bind(shape: Shape, args: BoundArgs): CompiledQuery {
  * builder: two builders must not share it). `build` must make the statement from `args` alone.
  */
 export async function runBound<A extends BoundArgs, R>(db: Executor, name: string, args: A, build: (args: A) => Compilable<R>): Promise<R[]> {
+  return (await executeBound(db, name, args, build)).rows;
+}
+
+/** runBound's whole result, with the rows a change touched. */
+export async function executeBound<A extends BoundArgs, R>(db: Executor, name: string, args: A, build: (args: A) => Compilable<R>): Promise<QueryResult<R>> {
   const key = `${dialectOf(db)}|${name}|${signature(args)}`;
   let shape = shapes.get(key);
   if (shape === undefined) {
     shape = learn(build, args);
     if (shapes.size < BOUND_SHAPES_MAX) shapes.set(key, shape);
   }
-  if (shape === null) return (await db.executeQuery(build(args))).rows;
+  if (shape === null) return db.executeQuery(build(args));
   const query = bind(shape, args);
   if (VERIFY) {
     const built = build(args).compile();
@@ -145,7 +150,7 @@ export async function runBound<A extends BoundArgs, R>(db: Executor, name: strin
       throw new Error(`The bound statement ${name} differs from the one built from its values:\n${built.sql}\n${JSON.stringify(built.parameters)}\n${query.sql}\n${JSON.stringify(query.parameters)}`);
     }
   }
-  return (await db.executeQuery<R>(query as CompiledQuery<R>)).rows;
+  return db.executeQuery<R>(query as CompiledQuery<R>);
 }
 
 /** Whether a shape of `name` was learnt as bindable (tests). */
