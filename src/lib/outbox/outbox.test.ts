@@ -462,6 +462,23 @@ describe('sending', () => {
     expect(await getDb().comments.get(comment._id)).toMatchObject({ text: 'hi' });
   });
 
+  it('keeps a copy the app read after the creation over the creation\'s own answer, replayed after a reload', async () => {
+    // The page reloaded after the server made the comment and the post but before their answers
+    // were kept: the rows go again with their keys and the server answers as it did at creation,
+    // while the lists already read the items as they are now (a reply, a like since).
+    const comment = apiComment('c'.padEnd(24, '3'), 'pA');
+    const postNow = apiPost('p'.padEnd(24, '3'));
+    await getDb().comments.put({ ...comment, comments: 1, likes: 2, cachedAt: Date.now() });
+    await getDb().posts.put({ ...postNow, comments: 1, cachedAt: Date.now() });
+    mockFetch((call) => ({ status: 201, body: call.path === '/api/comment/' ? { ...comment, comments: 0, likes: 0 } : { ...postNow, comments: 0 } }));
+    await queueComment({ text: comment.text, parent: 'pA', postId: 'pA', mentions: [], images: [] });
+    await queuePost(post(postNow.text));
+    await kickOutbox();
+    expect(await outboxRows()).toEqual([]);
+    expect(await getDb().comments.get(comment._id)).toMatchObject({ comments: 1, likes: 2 });
+    expect(await getDb().posts.get(postNow._id)).toMatchObject({ comments: 1 });
+  });
+
   it('remembers the draft each item was written in', async () => {
     setOnline(false);
     mockFetch(() => ({ status: 201, body: created() }));

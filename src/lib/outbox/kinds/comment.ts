@@ -5,7 +5,7 @@ import { type KruhDb, type OutboxRow, type Slot, getDb } from '../../db/db';
 import { draftKeys } from '../../drafts/store';
 import { getSession } from '../../session-store';
 import { type QueueInput, enqueue, freshRow } from '../queue';
-import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, mentionValues, pendingItem, returnAsDraft } from './handler';
+import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, keepCreated, mentionValues, pendingItem, returnAsDraft } from './handler';
 
 export interface CommentPayload {
   text: string;
@@ -52,7 +52,7 @@ export const commentHandler: OutboxHandler<OutboxRowOf<'comment'>> = {
       );
       await db.transaction('rw', db.outbox, db.comments, async () => {
         await db.outbox.update(row.seq!, { createdId: comment._id, uploaded: 0 });
-        await db.comments.put({ ...comment, cachedAt: Date.now() });
+        await keepCreated(db.comments, comment);
       });
       return comment._id;
     });

@@ -34,6 +34,16 @@ export interface OutboxHandler<R extends OutboxRow = OutboxRow> {
 /** One handler per kind: a kind without its line in the registry (`handlers.ts`) fails to compile. */
 export type OutboxHandlers = { [K in OutboxRow['kind']]: OutboxHandler<OutboxRowOf<K>> };
 
+/**
+ * Keeps what the server answered a creation with, unless the app already holds the item: a copy
+ * read from the server since (a list fetched after a reload) is at least as new, and a creation
+ * sent again under its key is answered with the item as it was made, its replies and likes since
+ * missing. Call inside the transaction that records the creation.
+ */
+export async function keepCreated<R extends { _id: string; cachedAt: number }>(table: Table<R, string>, item: Omit<R, 'cachedAt'>): Promise<void> {
+  if ((await table.get(item._id)) === undefined) await table.put({ ...item, cachedAt: Date.now() } as R);
+}
+
 /** The item's Idempotency-Key, made when it was queued and sent with every attempt. */
 export const idempotent = (row: OutboxRow): CallOptions => ({ headers: { 'Idempotency-Key': row.idempotencyKey } });
 

@@ -6,7 +6,7 @@ import { draftKeys } from '../../drafts/store';
 import { showNewPostOnFirstPages } from '../../query/feed-pages';
 import { getSession } from '../../session-store';
 import { type QueueInput, enqueue, freshRow } from '../queue';
-import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, mentionValues, pendingItem, returnAsDraft, slotValues } from './handler';
+import { type OutboxHandler, type OutboxRowOf, createThenUpload, idempotent, keepCreated, mentionValues, pendingItem, returnAsDraft, slotValues } from './handler';
 
 export interface PostPayload {
   text: string;
@@ -58,7 +58,7 @@ export const postHandler: OutboxHandler<OutboxRowOf<'post'>> = {
       );
       await db.transaction('rw', db.outbox, db.posts, db.feedPages, async () => {
         await db.outbox.update(row.seq!, { createdId: post._id, uploaded: 0 });
-        await db.posts.put({ ...post, cachedAt: Date.now() });
+        await keepCreated(db.posts, post);
         await showNewPostOnFirstPages(db, post._id);
       });
       return post._id;
