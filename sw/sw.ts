@@ -11,6 +11,7 @@ import { syncOutbox } from './outbox-sync';
 import { registerPush } from './push';
 import { receiveShare } from './share-target';
 import { SHARE_PATH } from '../src/lib/share/shared-items';
+import { CLAIM_MESSAGE } from '../src/lib/worker-control';
 import { serverPathPattern } from '#core/app-paths';
 
 const SERVER_PATHS = serverPathPattern();
@@ -88,10 +89,12 @@ self.addEventListener('sync', (event) => {
   if (sync.tag === SYNC_TAG) sync.waitUntil(syncOutbox());
 });
 
-// The page asks (through the update banner) before a new version takes over.
+// The page asks (through the update banner) before a new version takes over, and asks to be
+// controlled when it loaded while this worker activated.
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string; mediaUrl?: string | null } | null;
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  if (data?.type === CLAIM_MESSAGE) event.waitUntil(self.clients.claim());
   if (data?.type === MEDIA_BASE_MESSAGE) {
     mediaBaseTold = true;
     mediaBase = data.mediaUrl || null;

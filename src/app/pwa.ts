@@ -1,4 +1,5 @@
 import { registerSW } from 'virtual:pwa-register';
+import { claimIfUncontrolled } from '../lib/worker-control';
 import { setUpdateAvailable } from './pwa-state';
 
 /** How often an open app asks whether a new version was published. */
@@ -22,6 +23,7 @@ export function registerServiceWorker(): void {
       // An installed app may stay open for days: look for a new version now and then, not only
       // when it is started.
       if (registration) setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
+      void claimIfUncontrolled(navigator.serviceWorker).catch(() => undefined);
     },
     onRegisterError(error: unknown) {
       console.warn('service worker registration failed', error);

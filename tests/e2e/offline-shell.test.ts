@@ -54,4 +54,41 @@ describe('offline app shell', () => {
     expect(api).toBe('network-error');
     expect(log.pageErrors).toEqual([]);
   });
+
+  it('takes over a page that was loading while the worker activated, so its lazy screens open offline', async () => {
+    const page = await e2e.visit('/feed');
+    const { context, log } = e2e.journey;
+    const { baseUrl } = e2e.server;
+
+    // The next load of the page is held at the network until the first install has activated: the
+    // browser's own claim at activation then misses it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const loading = new Promise<void>((resolve) => (reached = resolve));
+    await page.route('**/login', async (route) => {
+      if (route.request().isNavigationRequest()) {
+        reached();
+        await held;
+      }
+      await route.continue();
+    });
+    const loaded = page.goto(`${baseUrl}/login`);
+    await loading;
+    const witness = await context.newPage();
+    await witness.goto(`${baseUrl}/feed`);
+    await witness.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await witness.close();
+    release();
+    await loaded;
+
+    await waitForServiceWorker(page, 15_000);
+    await page.getByRole('heading', { name: 'Log in to Kruh' }).waitFor();
+    await context.setOffline(true);
+    await page.getByRole('main').getByRole('link', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor({ timeout: 15_000 });
+    expect(log.pageErrors).toEqual([]);
+  });
 });
