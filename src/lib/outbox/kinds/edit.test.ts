@@ -53,6 +53,17 @@ describe('the edit of a post in the outbox', () => {
     expect(await getDb().posts.get(ID)).toMatchObject({ text: 'no warning', editedAt: 77 });
   });
 
+  it("takes the edit's own fields from the answer and keeps the likes and replies the app holds", async () => {
+    // A like queued after the edit shows at once, and an answer replayed after a reload is the post
+    // as it was at the edit: neither may put the counts or the reader's like back.
+    mockFetch((call) => ({ body: apiPost(ID, { text: (call.body as { text: string }).text, editedAt: 77, likes: 0, liked: false, comments: 0 }) }));
+    await getDb().posts.put(stored({ likes: 3, liked: true, comments: 2 }));
+    await queueEdit({ postId: ID, text: 'after', mentions: [{ query: 'carol', id: 'u3' }], contentWarning: 'spoilers' });
+    await kickOutbox();
+    expect(await getDb().outbox.count()).toBe(0);
+    expect(await getDb().posts.get(ID)).toMatchObject({ text: 'after', editedAt: 77, likes: 3, liked: true, comments: 2 });
+  });
+
   it('a refusal says why, puts the post back and the text into the edit draft', async () => {
     mockFetch(() => ({ status: 403, body: { message: 'error/not_author' } }));
     const before = getToasts().length;

@@ -69,8 +69,9 @@ async function restorePost(db: KruhDb, row: OutboxRowOf<'edit'>): Promise<void> 
 }
 
 /**
- * An edit of a post's text: sent with its Idempotency-Key, the answer replaces the local copy. A
- * refused edit puts the post back as it was and the text into the post's editor with the reason.
+ * An edit of a post's text: sent with its Idempotency-Key, the answer's text, mentions, warning and
+ * time replace the local copy's. A refused edit puts the post back as it was and the text into the
+ * post's editor with the reason.
  */
 export const editHandler: OutboxHandler<OutboxRowOf<'edit'>> = {
   async send(db, row) {
@@ -83,7 +84,12 @@ export const editHandler: OutboxHandler<OutboxRowOf<'edit'>> = {
       },
       idempotent(row),
     );
-    await db.posts.put({ ...post, cachedAt: Date.now() });
+    // Only what an edit changes is taken: the likes and replies the app holds may be newer (a like
+    // queued after the edit shows at once; an answer replayed after a reload is the post as it was).
+    const edited = { text: post.text, mentions: post.mentions, contentWarning: post.contentWarning ?? null, editedAt: post.editedAt ?? null };
+    await db.transaction('rw', db.posts, async () => {
+      if ((await db.posts.update(postId, edited)) === 0) await db.posts.put({ ...post, cachedAt: Date.now() });
+    });
   },
 
   refusedFallback: 'server_error',
