@@ -21,16 +21,22 @@ export function inParagraphs(html: string): string {
  */
 export function writingHtml(origin: string, text: string, mentionNames: readonly string[], remoteActors: ReadonlyMap<string, string> = NO_ACTORS): string {
   if (remoteActors.size > 0) return htmlOf(origin, text, mentionNames, remoteActors);
-  const key = `${origin}\u0000${mentionNames.join('\u0000')}\u0000${text}`;
-  let html = writtenHtml.get(key);
+  const context = mentionNames.length === 0 ? origin : `${origin}\u0000${mentionNames.join('\u0000')}`;
+  let byContext = writtenHtml.get(text);
+  let html = byContext?.get(context);
   if (html === undefined) {
     html = htmlOf(origin, text, mentionNames, remoteActors);
-    writtenCharacters += key.length + html.length;
+    writtenCharacters += text.length + context.length + html.length;
     if (writtenCharacters > WRITTEN_HTML_CHARACTERS) {
       writtenHtml.clear();
-      writtenCharacters = key.length + html.length;
+      byContext = undefined;
+      writtenCharacters = text.length + context.length + html.length;
     }
-    writtenHtml.set(key, html);
+    if (byContext === undefined) {
+      byContext = new Map();
+      writtenHtml.set(text, byContext);
+    }
+    byContext.set(context, html);
   }
   return html;
 }
@@ -38,11 +44,13 @@ export function writingHtml(origin: string, text: string, mentionNames: readonly
 const NO_ACTORS: ReadonlyMap<string, string> = new Map();
 
 /**
- * HTML already written, by origin, mention names and text: an app reads the same posts page after
- * page and from every timeline, and tokenizing a text again was a tenth of a home timeline's
- * JavaScript. Emptied whole once the keys and answers pass about 4 million characters.
+ * HTML already written, by text and then by origin and mention names: an app reads the same posts
+ * page after page and from every timeline, and tokenizing a text again was a tenth of a home
+ * timeline's JavaScript. A text read from the database is a new string each time, so it is looked
+ * up as it is, not joined into a longer key first. Emptied whole once the keys and answers pass
+ * about 4 million characters.
  */
-const writtenHtml = new Map<string, string>();
+const writtenHtml = new Map<string, Map<string, string>>();
 const WRITTEN_HTML_CHARACTERS = 4_000_000;
 let writtenCharacters = 0;
 

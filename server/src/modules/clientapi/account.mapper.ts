@@ -10,8 +10,22 @@ import { groupAccountId } from './client-ids.js';
 import type { GroupAccountRow, PersonRow } from './clientapi.repository.js';
 import type { Viewer } from '../../lib/viewer.js';
 
+/**
+ * Times already written out: an app reads the same posts again and again (every refresh of a
+ * timeline, from every timeline they are on), and formatting a date is dear.
+ */
+const times = new Map<number, string>();
+
 /** A time as the ISO 8601 string apps read. */
-export const isoTime = (ms: number) => new Date(ms).toISOString();
+export function isoTime(ms: number): string {
+  let text = times.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString();
+    if (times.size >= 10_000) times.clear();
+    times.set(ms, text);
+  }
+  return text;
+}
 
 /** Days already written out, by their number since 1970: a page's accounts share a handful, and formatting a date is dear. */
 const days = new Map<number, string>();

@@ -1,4 +1,4 @@
-import type { Account, MediaAttachment, MediaMeta, Status, StatusMention } from '#core/api/client-entities';
+import type { Account, MediaAttachment, MediaMeta, Status, StatusMention, Tag } from '#core/api/client-entities';
 import type { Comment } from '#core/api/comments';
 import type { Post } from '#core/api/posts';
 import { appPaths } from '#core/app-paths';
@@ -44,8 +44,27 @@ function statusOf(parts: StatusParts, authorId: string | null, fields: Omit<Stat
   return { ...fields, account, emojis: [], reblog: null, poll: null, card: null, reblogs_count: 0, reblogged: false, muted: false, bookmarked: false, application: null, language: null };
 }
 
-/** The hashtags of a text as apps read them, each with its page. */
-export const tagsOf = (origin: string, text: string) => extractHashtags(text).map((name) => ({ name, url: absolute(origin, appPaths.hashtag(name)) }));
+/**
+ * Hashtags already found, by origin and then text (a text read from the database is a new string
+ * each time, so it is looked up as it is rather than joined into a longer key), for the reason
+ * writingHtml keeps its HTML. Emptied whole past 2,000 texts.
+ */
+const foundTags = new Map<string, Map<string, Tag[]>>();
+
+/** The hashtags of a text as apps read them, each with its page (the list is shared: read it, never change it). */
+export function tagsOf(origin: string, text: string): Tag[] {
+  let byText = foundTags.get(origin);
+  if (byText === undefined || byText.size >= 2_000) {
+    byText = new Map();
+    foundTags.set(origin, byText);
+  }
+  let tags = byText.get(text);
+  if (tags === undefined) {
+    tags = extractHashtags(text).map((name) => ({ name, url: absolute(origin, appPaths.hashtag(name)) }));
+    byText.set(text, tags);
+  }
+  return tags;
+}
 
 /**
  * A post as a status. A reply-with-post answers in a post of its own, not in its original's thread,
