@@ -9,6 +9,7 @@ import { avatarUrl } from '../../policy/media-urls.js';
 import { groupAccountId } from './client-ids.js';
 import type { GroupAccountRow, PersonRow } from './clientapi.repository.js';
 import type { Viewer } from '../../lib/viewer.js';
+import { keptValue } from '../../lib/kept-values.js';
 
 /**
  * Times already written out: an app reads the same posts again and again (every refresh of a
@@ -17,29 +18,15 @@ import type { Viewer } from '../../lib/viewer.js';
 const times = new Map<number, string>();
 
 /** A time as the ISO 8601 string apps read. */
-export function isoTime(ms: number): string {
-  let text = times.get(ms);
-  if (text === undefined) {
-    text = new Date(ms).toISOString();
-    if (times.size >= 10_000) times.clear();
-    times.set(ms, text);
-  }
-  return text;
-}
+export const isoTime = (ms: number): string => keptValue(times, ms, 10_000, () => new Date(ms).toISOString());
 
-/** Days already written out, by their number since 1970: a page's accounts share a handful, and formatting a date is dear. */
+/** Days already written out, by their number since 1970: a page's accounts share a handful. */
 const days = new Map<number, string>();
 
 /** The day an account was made, as apps show it (midnight of that day, UTC). */
 function dayOf(ms: number): string {
   const day = Math.floor(ms / 86_400_000);
-  let text = days.get(day);
-  if (text === undefined) {
-    text = `${new Date(day * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`;
-    if (days.size >= 10_000) days.clear();
-    days.set(day, text);
-  }
-  return text;
+  return keptValue(days, day, 10_000, () => `${new Date(day * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`);
 }
 
 /** A bio or a description as HTML: a paragraph per blank-line-separated block, line breaks kept. */

@@ -11,6 +11,7 @@ import { secretHash } from './apps.service.js';
 import { findAppByClientId } from './clientapi.repository.js';
 import * as repo from './oauth.repository.js';
 import './clientapi.events.js';
+import { keptValue } from '../../lib/kept-values.js';
 
 /**
  * The person's side of signing an app in: what the app asks (checked before anything is shown),
@@ -179,15 +180,7 @@ async function holderOf(ctx: ServiceContext, row: repo.TokenRow | undefined, now
 /** Digests of tokens lately presented, at most a thousand: an app calls again and again with one token, and hashing it on every call cost as much as reading its row. */
 const recentDigests = new Map<string, string>();
 
-function tokenDigest(token: string): string {
-  let digest = recentDigests.get(token);
-  if (digest === undefined) {
-    digest = secretHash(token);
-    if (recentDigests.size >= 1_000) recentDigests.clear();
-    recentDigests.set(token, digest);
-  }
-  return digest;
-}
+const tokenDigest = (token: string): string => keptValue(recentDigests, token, 1_000, () => secretHash(token));
 
 /**
  * The holder of an access token, or null when it is no token in force: unknown, revoked, expired,

@@ -6,6 +6,7 @@ import { DELETED } from '#core/limits';
 import { extractHashtags } from '#core/text';
 import { escapeHtml, writingHtml } from '../../lib/text-html.js';
 import { absolute } from '../../lib/absolute-url.js';
+import { keptValue } from '../../lib/kept-values.js';
 import { goneAccount, isoTime } from './account.mapper.js';
 import { commentStatusId } from './client-ids.js';
 
@@ -47,23 +48,14 @@ function statusOf(parts: StatusParts, authorId: string | null, fields: Omit<Stat
 /**
  * Hashtags already found, by origin and then text (a text read from the database is a new string
  * each time, so it is looked up as it is rather than joined into a longer key), for the reason
- * writingHtml keeps its HTML. Emptied whole past 2,000 texts.
+ * writingHtml keeps its HTML.
  */
 const foundTags = new Map<string, Map<string, Tag[]>>();
 
 /** The hashtags of a text as apps read them, each with its page (the list is shared: read it, never change it). */
 export function tagsOf(origin: string, text: string): Tag[] {
-  let byText = foundTags.get(origin);
-  if (byText === undefined || byText.size >= 2_000) {
-    byText = new Map();
-    foundTags.set(origin, byText);
-  }
-  let tags = byText.get(text);
-  if (tags === undefined) {
-    tags = extractHashtags(text).map((name) => ({ name, url: absolute(origin, appPaths.hashtag(name)) }));
-    byText.set(text, tags);
-  }
-  return tags;
+  const byText = keptValue(foundTags, origin, 100, () => new Map<string, Tag[]>());
+  return keptValue(byText, text, 2_000, () => extractHashtags(text).map((name) => ({ name, url: absolute(origin, appPaths.hashtag(name)) })));
 }
 
 /**
