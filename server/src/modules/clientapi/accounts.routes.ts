@@ -3,7 +3,7 @@ import { clientReadsApi } from '#core/api/client-reads';
 import { contextOf } from '../../lib/service-context.js';
 import { followList, getAccount, lookupAccount, relationships } from './accounts.service.js';
 import { requireScope } from './client-caller.js';
-import { accountItems, arrayParam, entityRoute, pagedByIdRoute, readByIdRoute, readerOf } from './client-route.js';
+import { accountItems, arrayParam, entityRoute, idOf, pagedByIdRoute, pagedStatuses, readByIdRoute, readerOf } from './client-route.js';
 import { type AccountStatusesQuery, accountStatuses } from './timelines.service.js';
 
 /** Accounts: one, by name, its statuses, its followers and follows, and the caller's standing towards some. */
@@ -20,12 +20,13 @@ export function accountRoutes(app: FastifyInstance): void {
     },
   });
   app.route(readByIdRoute(app, clientReadsApi.account, getAccount));
-  app.route(
-    pagedByIdRoute(app, clientReadsApi.accountStatuses, async (ctx, reader, { id, query }) => {
-      const page = await accountStatuses(ctx, reader, { id, query: query as AccountStatusesQuery });
-      return { items: page.statuses, full: page.full };
-    }),
-  );
+  app.route({
+    ...entityRoute(clientReadsApi.accountStatuses),
+    handler: async (request, reply) => {
+      const page = await accountStatuses(contextOf(app), await readerOf(request), { id: idOf(request), query: request.query as AccountStatusesQuery });
+      return pagedStatuses(request, reply, { items: page.statuses, full: page.full });
+    },
+  });
   for (const direction of ['followers', 'following'] as const) {
     app.route(pagedByIdRoute(app, clientReadsApi[direction], async (ctx, reader, input) => accountItems(await followList(ctx, reader, { ...input, direction }))));
   }

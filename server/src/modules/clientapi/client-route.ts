@@ -6,6 +6,7 @@ import type { Viewer } from '../../lib/viewer.js';
 import { clientCaller } from './client-caller.js';
 import { untypedRoute } from './client-errors.js';
 import { type ClientPageQuery, linkPages } from './client-paging.js';
+import { type WrittenStatus, statusArrayJson } from './written-statuses.js';
 
 /** Every refusal of the adapter in its own shape. */
 export const CLIENT_ERRORS = { 400: ClientError, 401: ClientError, 403: ClientError, 404: ClientError, 409: ClientError, 422: ClientError, 429: ClientError } as const;
@@ -34,6 +35,16 @@ export function paged<T extends { id: string }>(request: FastifyRequest, reply: 
   const publicUrl = request.server.config.publicUrl;
   linkPages(request, reply, publicUrl, { first: page.first ?? page.items[0]?.id, last: page.last ?? page.items.at(-1)?.id, full: page.full });
   return page.items;
+}
+
+/**
+ * Answers a page of statuses already written out (written-statuses.ts) as the JSON array they make,
+ * with the Link header paged gives it: Fastify sends a string of JSON as it is.
+ */
+export function pagedStatuses(request: FastifyRequest, reply: FastifyReply, page: ItemPage<WrittenStatus>): string {
+  paged(request, reply, page);
+  void reply.header('content-type', 'application/json; charset=utf-8');
+  return statusArrayJson(page.items);
 }
 
 /** A field apps send once or many times (`id[]=a&id[]=b`, `id=a`): every value, in order. */

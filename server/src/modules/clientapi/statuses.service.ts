@@ -1,6 +1,7 @@
 import type { Context, Status } from '#core/api/client-entities';
 import type { Comment } from '#core/api/comments';
 import type { Post } from '#core/api/posts';
+import { DELETED } from '#core/limits';
 import { notFound } from '../../lib/app-error.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
@@ -11,6 +12,7 @@ import { statusRefOf } from './client-ids.js';
 import type { ClientPageQuery } from './client-paging.js';
 import * as repo from './clientapi.repository.js';
 import { commentStatus, postStatus } from './status.mapper.js';
+import { type WrittenStatus, writtenPostStatus, writtenStatus } from './written-statuses.js';
 
 /**
  * Posts and comments as statuses, with their authors' accounts and the posts' privacy read once for
@@ -44,9 +46,25 @@ export async function postStatuses(ctx: ServiceContext, viewer: Viewer | null, p
   return (await asStatuses(ctx, viewer, { posts, ...(pinned ? { pinned } : {}) })).posts;
 }
 
-/** postStatuses of a page read with its authors' accounts (repo.withAuthorAccounts). */
-export async function pageStatuses(ctx: ServiceContext, viewer: Viewer | null, page: { posts: readonly Post[]; authors: readonly repo.PersonRow[] }): Promise<Status[]> {
-  return (await asStatuses(ctx, viewer, page)).posts;
+/** Who wrote a post, as its status names them: nobody for an account that is gone. */
+const authorIdOf = (post: Post): string | null => (post.author.username === DELETED ? null : post.author.pfp);
+
+/**
+ * postStatuses of a page read with its authors' accounts (repo.withAuthorAccounts), written out. A
+ * post whose author and privacy came with the page is written from them (and kept, see
+ * written-statuses.ts); any other is made as postStatuses makes it.
+ */
+export async function writtenPageStatuses(ctx: ServiceContext, viewer: Viewer | null, page: { posts: readonly Post[]; authors: readonly repo.PersonRow[] }): Promise<WrittenStatus[]> {
+  const origin = originOf(ctx);
+  const authors = new Map(page.authors.map((row) => [row.id, row]));
+  const authorOf = (post: Post) => authors.get(authorIdOf(post) ?? '');
+  const others = page.posts.filter((post) => authorOf(post) === undefined || inPrivateGroup(post) === undefined);
+  const made = new Map<Post, Status>();
+  if (others.length > 0) (await postStatuses(ctx, viewer, others)).forEach((status, i) => made.set(others[i]!, status));
+  return page.posts.map((post) => {
+    const status = made.get(post);
+    return status ? writtenStatus(status) : writtenPostStatus(viewer?.id ?? null, post, authorOf(post)!, { origin, private: inPrivateGroup(post)! });
+  });
 }
 
 /** A comment the viewer may read, or didnt_find_post as for a post they may not. */

@@ -3,7 +3,7 @@ import { clientReadsApi } from '#core/api/client-reads';
 import { contextOf } from '../../lib/service-context.js';
 import { clientCaller, requireScope } from './client-caller.js';
 import type { ClientPageQuery } from './client-paging.js';
-import { entityRoute, paged, readerOf } from './client-route.js';
+import { entityRoute, pagedStatuses, readerOf } from './client-route.js';
 import { type PublicQuery, favourites, homeTimeline, publicTimeline, tagTimeline, trendingStatuses } from './timelines.service.js';
 
 type TimelineQuery = ClientPageQuery & { only_media?: boolean };
@@ -14,7 +14,7 @@ export function timelineRoutes(app: FastifyInstance): void {
     ...entityRoute(clientReadsApi.publicTimeline),
     handler: async (request, reply) => {
       const page = await publicTimeline(contextOf(app), await readerOf(request), request.query as PublicQuery);
-      return paged(request, reply, { items: page.statuses, full: page.full });
+      return pagedStatuses(request, reply, { items: page.statuses, full: page.full });
     },
   });
   app.route({
@@ -22,14 +22,14 @@ export function timelineRoutes(app: FastifyInstance): void {
     handler: async (request, reply) => {
       const input = { tag: (request.params as { hashtag: string }).hashtag, query: request.query as TimelineQuery };
       const page = await tagTimeline(contextOf(app), await readerOf(request), input);
-      return paged(request, reply, { items: page.statuses, full: page.full });
+      return pagedStatuses(request, reply, { items: page.statuses, full: page.full });
     },
   });
   app.route({
     ...entityRoute(clientReadsApi.homeTimeline),
     handler: async (request, reply) => {
       const page = await homeTimeline(contextOf(app), await requireScope(request, 'read:statuses'), request.query as ClientPageQuery);
-      return paged(request, reply, { items: page.statuses, full: page.full });
+      return pagedStatuses(request, reply, { items: page.statuses, full: page.full });
     },
   });
   app.route({
@@ -38,7 +38,7 @@ export function timelineRoutes(app: FastifyInstance): void {
       // A visitor has liked nothing; a signed-in app needs the scope to read the likes.
       const viewer = (await clientCaller(request)) ? await requireScope(request, 'read:favourites') : null;
       const page = await favourites(contextOf(app), viewer, request.query as ClientPageQuery);
-      return paged(request, reply, { items: page.statuses, full: page.full, first: page.first, last: page.last });
+      return pagedStatuses(request, reply, { items: page.statuses, full: page.full, first: page.first, last: page.last });
     },
   });
   app.route({

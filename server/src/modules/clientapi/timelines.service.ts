@@ -12,11 +12,12 @@ import { getAccount } from './accounts.service.js';
 import { accountRefOf, statusRefOf } from './client-ids.js';
 import { type ClientPageQuery, boundsOf, cursorOf, keyOfCursor, pageSize } from './client-paging.js';
 import * as repo from './clientapi.repository.js';
-import { asStatuses, pageStatuses, postStatuses } from './statuses.service.js';
+import { asStatuses, postStatuses, writtenPageStatuses } from './statuses.service.js';
+import { type WrittenStatus, writtenStatus } from './written-statuses.js';
 
-/** A page of statuses and whether it was full (so a next page may hold more). */
+/** A page of statuses, written out, and whether it was full (so a next page may hold more). */
 export interface StatusPage {
-  statuses: Status[];
+  statuses: WrittenStatus[];
   full: boolean;
 }
 
@@ -43,7 +44,7 @@ const WITH_AUTHORS: PagePosts<PostRawRow & repo.AuthorColumns> = {
 async function scopePage(ctx: ServiceContext, viewer: Viewer | null, scope: PostScope, query: ClientPageQuery, withMedia?: boolean): Promise<StatusPage> {
   const bounds = await boundsOf(query, (id) => statusKey(ctx, id));
   const { posts, rows } = await keyedFeedRows(ctx, viewer, { scope, keys: bounds, limit: bounds.limit, withMedia }, WITH_AUTHORS);
-  return { statuses: await pageStatuses(ctx, viewer, { posts, authors: repo.authorsOf(rows) }), full: posts.length >= bounds.limit };
+  return { statuses: await writtenPageStatuses(ctx, viewer, { posts, authors: repo.authorsOf(rows) }), full: posts.length >= bounds.limit };
 }
 
 export interface AccountStatusesQuery extends ClientPageQuery {
@@ -82,7 +83,7 @@ async function personStatuses(ctx: ServiceContext, viewer: Viewer | null, author
   ].sort(newestFirst);
   // Near a lower bound the page is the oldest past it; else the newest.
   const page = bounds.nearAbove ? listed.slice(-bounds.limit) : listed.slice(0, bounds.limit);
-  return { statuses: page.map((item) => item.status), full: listed.length >= bounds.limit };
+  return { statuses: page.map((item) => writtenStatus(item.status)), full: listed.length >= bounds.limit };
 }
 
 /**
@@ -101,7 +102,7 @@ export async function accountStatuses(ctx: ServiceContext, viewer: Viewer | null
   // The pinned post is one: it is on the first page only.
   if (!group.pinned_post_id || query.max_id || query.min_id || query.since_id) return EMPTY;
   const posts = await getPostsForViewer(ctx.db, [group.pinned_post_id], viewer?.id ?? null, ctx.app);
-  return { statuses: await postStatuses(ctx, viewer, posts, new Set([group.pinned_post_id])), full: false };
+  return { statuses: (await postStatuses(ctx, viewer, posts, new Set([group.pinned_post_id]))).map(writtenStatus), full: false };
 }
 
 /** Where the public timeline's posts come from: `local` this instance only, `remote` other servers only, both or neither everything. */
@@ -139,7 +140,7 @@ export async function favourites(ctx: ServiceContext, viewer: Viewer | null, que
   const first = liked[0];
   const last = liked.at(-1);
   return {
-    statuses: await postStatuses(ctx, viewer, posts),
+    statuses: (await postStatuses(ctx, viewer, posts)).map(writtenStatus),
     full: liked.length >= bounds.limit,
     ...(first && last ? { first: cursorOf(first), last: cursorOf(last) } : {}),
   };
