@@ -13,23 +13,21 @@ export const originOf = (ctx: ServiceContext) => ctx.app.config.publicUrl.replac
 
 /**
  * Accounts by their client ids (people's and groups'), as the viewer sees them, in one query per
- * kind whatever the count; an id naming nothing readable is left out. People in `known` were read
- * already (with a page of their posts) and are not asked again.
+ * kind whatever the count; an id naming nothing readable is left out.
  */
-export async function accountsByIds(ctx: ServiceContext, viewer: Viewer | null, ids: readonly string[], known: readonly repo.PersonRow[] = []): Promise<Map<string, Account>> {
-  const read = new Set(known.map((row) => row.id));
+export async function accountsByIds(ctx: ServiceContext, viewer: Viewer | null, ids: readonly string[]): Promise<Map<string, Account>> {
   const people: string[] = [];
   const groups: string[] = [];
   for (const id of new Set(ids)) {
     const ref = accountRefOf(id);
-    if (ref?.kind === 'person' && !read.has(ref.id)) people.push(ref.id);
+    if (ref?.kind === 'person') people.push(ref.id);
     else if (ref?.kind === 'group') groups.push(ref.id);
   }
   const viewerId = viewer?.id ?? null;
   const origin = originOf(ctx);
   const [personRows, groupRows] = await Promise.all([repo.personRows(ctx.db, people), repo.groupAccountRows(ctx.db, groups, viewerId)]);
   const accounts = new Map<string, Account>();
-  for (const row of [...known, ...personRows]) accounts.set(row.id, personAccount(origin, row));
+  for (const row of personRows) accounts.set(row.id, personAccount(origin, row));
   for (const row of groupRows) accounts.set(groupAccountId(row.id), groupAccount(origin, row));
   return accounts;
 }

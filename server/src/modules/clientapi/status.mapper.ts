@@ -58,6 +58,9 @@ export function tagsOf(origin: string, text: string): Tag[] {
   return keptValue(byText, text, 2_000, () => extractHashtags(text).map((name) => ({ name, url: absolute(origin, appPaths.hashtag(name)) })));
 }
 
+/** Who wrote a post, as its status names them: nobody for an account that is gone. */
+export const postAuthorId = (post: Post): string | null => (post.author.username === DELETED ? null : post.author.pfp);
+
 /**
  * A post as a status. A reply-with-post answers in a post of its own, not in its original's thread,
  * so it is no reply here: its content ends with a link to the original (when the caller may read it).
@@ -68,7 +71,7 @@ export function postStatus(post: Post, parts: StatusParts, extra: { pinned?: boo
   const original = post.replyingTo && post.replyingTo !== DELETED ? absolute(origin, appPaths.post(post.replyingTo)) : null;
   const link = original ? `<p>RE: <a href="${escapeHtml(original)}">${escapeHtml(original)}</a></p>` : '';
   const warning = post.contentWarning ?? '';
-  return statusOf(parts, post.author.username === DELETED ? null : post.author.pfp, {
+  return statusOf(parts, postAuthorId(post), {
     id: post._id,
     uri: page,
     url: post.remote?.url ?? page,

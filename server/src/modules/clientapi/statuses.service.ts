@@ -1,7 +1,6 @@
 import type { Context, Status } from '#core/api/client-entities';
 import type { Comment } from '#core/api/comments';
 import type { Post } from '#core/api/posts';
-import { DELETED } from '#core/limits';
 import { notFound } from '../../lib/app-error.js';
 import type { ServiceContext } from '../../lib/service-context.js';
 import type { Viewer } from '../../lib/viewer.js';
@@ -11,18 +10,17 @@ import { type AccountListPage, accountListPage, accountsByIds, originOf } from '
 import { statusRefOf } from './client-ids.js';
 import type { ClientPageQuery } from './client-paging.js';
 import * as repo from './clientapi.repository.js';
-import { commentStatus, postStatus } from './status.mapper.js';
+import { commentStatus, postAuthorId, postStatus } from './status.mapper.js';
 import { type WrittenStatus, writtenPostStatus, writtenStatus } from './written-statuses.js';
 
 /**
  * Posts and comments as statuses, with their authors' accounts and the posts' privacy read once for
- * the whole page. `pinned` marks the posts pinned where they are listed; `authors` are people
- * already read with the page (repo.withAuthorAccounts), not read again.
+ * the whole page. `pinned` marks the posts pinned where they are listed.
  */
 export async function asStatuses(
   ctx: ServiceContext,
   viewer: Viewer | null,
-  items: { posts?: readonly Post[]; comments?: readonly Comment[]; pinned?: ReadonlySet<string>; authors?: readonly repo.PersonRow[] },
+  items: { posts?: readonly Post[]; comments?: readonly Comment[]; pinned?: ReadonlySet<string> },
 ): Promise<{ posts: Status[]; comments: Status[] }> {
   const posts = items.posts ?? [];
   const comments = items.comments ?? [];
@@ -30,7 +28,7 @@ export async function asStatuses(
   // A post read with its page already says whether it is private; only the others are asked.
   const unknown = [...posts.filter((p) => inPrivateGroup(p) === undefined).map((p) => p._id), ...comments.map((c) => c.postId)];
   const [accounts, asked, repliedAuthors] = await Promise.all([
-    accountsByIds(ctx, viewer, authors, items.authors),
+    accountsByIds(ctx, viewer, authors),
     repo.privatePostIds(ctx.db, unknown),
     repo.repliedAuthors(ctx.db, comments.map((c) => c._id)),
   ]);
@@ -46,9 +44,6 @@ export async function postStatuses(ctx: ServiceContext, viewer: Viewer | null, p
   return (await asStatuses(ctx, viewer, { posts, ...(pinned ? { pinned } : {}) })).posts;
 }
 
-/** Who wrote a post, as its status names them: nobody for an account that is gone. */
-const authorIdOf = (post: Post): string | null => (post.author.username === DELETED ? null : post.author.pfp);
-
 /**
  * postStatuses of a page read with its authors' accounts (repo.withAuthorAccounts), written out. A
  * post whose author and privacy came with the page is written from them (and kept, see
@@ -57,7 +52,7 @@ const authorIdOf = (post: Post): string | null => (post.author.username === DELE
 export async function writtenPageStatuses(ctx: ServiceContext, viewer: Viewer | null, page: { posts: readonly Post[]; authors: readonly repo.PersonRow[] }): Promise<WrittenStatus[]> {
   const origin = originOf(ctx);
   const authors = new Map(page.authors.map((row) => [row.id, row]));
-  const authorOf = (post: Post) => authors.get(authorIdOf(post) ?? '');
+  const authorOf = (post: Post) => authors.get(postAuthorId(post) ?? '');
   const others = page.posts.filter((post) => authorOf(post) === undefined || inPrivateGroup(post) === undefined);
   const made = new Map<Post, Status>();
   if (others.length > 0) (await postStatuses(ctx, viewer, others)).forEach((status, i) => made.set(others[i]!, status));
